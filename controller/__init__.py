@@ -1,0 +1,1 @@
+"""The table's controller: engines, table state machine, records, journal and app."""

@@ -1,0 +1,234 @@
+"""The contract every game engine keeps, and the errors it raises.
+
+An engine is a pure, deterministic state machine in the style of OpenSpiel's
+``State``: it is built from a record header, takes typed actions through
+``apply()`` and answers with typed events. It does no I/O, reads no clock and
+owns no hidden random generator, so replaying a game record rebuilds exactly
+the same game.
+
+This module, like everything in ``controller/games``, imports the standard
+library only.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Self
+
+JSON = dict[str, Any]
+
+
+class TableError(Exception):
+    """Root of every error the table reports to a person.
+
+    The message is written for a player or a member of staff: it says what
+    happened and, where it helps, what to do.
+    """
+
+
+class IllegalAction(TableError, ValueError):
+    """The rules refuse this action; the game state is unchanged."""
+
+
+class MalformedAction(TableError, ValueError):
+    """An action object is not of the record format's shape."""
+
+
+class BadOption(TableError, ValueError):
+    """A header or game option is missing, unknown or out of range."""
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """What the engine waits for next: which seat, and which verb."""
+
+    seat: int
+    expects: str
+
+    def to_json(self) -> JSON:
+        return {"seat": self.seat, "expects": self.expects}
+
+
+@dataclass(frozen=True)
+class Action:
+    """One step a seat takes. Subclasses add the verb's payload."""
+
+    seat: int
+
+    def to_json(self) -> JSON:
+        """The action as a record line's object."""
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened, for the table to hand to the display and LEDs."""
+
+
+class Engine(ABC):
+    """One game in progress. See the module docstring for the rules of the house."""
+
+    game_id: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+
+    players: int
+
+    @classmethod
+    @abstractmethod
+    def from_header(cls, header: Mapping[str, Any]) -> Self:
+        """Start a game from a record header; raise BadOption on a bad one."""
+
+    @abstractmethod
+    def header(self) -> JSON:
+        """The record header that starts this game (``format`` and ``game`` included)."""
+
+    @abstractmethod
+    def parse_action(self, obj: Mapping[str, Any]) -> Action:
+        """Turn a record line's object into a typed action for this game's seats.
+
+        Checks the shape only (seat in range, one known verb, well-formed cards);
+        raises MalformedAction. Whether the rules allow it is ``apply``'s job.
+        """
+
+    @abstractmethod
+    def apply(self, action: Action) -> list[Event]:
+        """Take one action and return what happened.
+
+        Raises IllegalAction, leaving the state untouched, when the rules refuse it.
+        """
+
+    @property
+    @abstractmethod
+    def expected(self) -> Expectation | None:
+        """Whose turn it is and what is expected, or None when the game is over."""
+
+    @property
+    def finished(self) -> bool:
+        return self.expected is None
+
+    @abstractmethod
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every action the seat may take now, as far as the engine knows.
+
+        Where hands are not registered the engine cannot know a seat's cards;
+        it then lists every card that could still be in that hand.
+        """
+
+    @abstractmethod
+    def snapshot(self) -> JSON:
+        """What everyone at the table can see, as plain data (no hidden hands)."""
+
+    @abstractmethod
+    def report(self) -> JSON:
+        """The replay result: ``finished``, ``rounds``, ``totals``, ``winners``, ``next``."""
+
+    def sheet_rows(self, round_report: JSON) -> list[tuple[str, list[str]]]:
+        """Extra score-sheet rows for one round of ``report()``, one cell per seat.
+
+        The default shows every per-seat list of numbers or words in the round
+        object; engines override it where a friendlier summary helps.
+        """
+        rows = []
+        for key, value in round_report.items():
+            if key == "scores" or not isinstance(value, list) or len(value) != self.players:
+                continue
+            if all(isinstance(v, int | str) for v in value):
+                rows.append((key, [str(v) for v in value]))
+        return rows
+
+
+# --- helpers shared by the engines' boundaries --------------------------------
+
+
+def describe(value: object) -> str:
+    """A short, JSON-ish rendering of a value for error messages."""
+    if isinstance(value, str):
+        return f'"{value}"'
+    return repr(value)
+
+
+def require_int(value: object, what: str, low: int | None = None, high: int | None = None) -> int:
+    """Check a JSON value is a whole number in [low, high]; booleans are not numbers."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise MalformedAction(f"{what} must be a whole number, not {describe(value)}")
+    if (low is not None and value < low) or (high is not None and value > high):
+        span = f"{low}..{high}" if low is not None and high is not None else ""
+        raise MalformedAction(f"{what} must be in {span}, not {value}")
+    return value
+
+
+def read_players(header: Mapping[str, Any], low: int, high: int, game: str) -> int:
+    """The header's ``players``, checked against the game's range."""
+    if "players" not in header:
+        raise BadOption('the header has no "players"')
+    value = header["players"]
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise BadOption(f'"players" must be a whole number, not {describe(value)}')
+    if not low <= value <= high:
+        raise BadOption(f"{game} is for {low} to {high} players, not {value}")
+    return value
+
+
+def read_seat_key(header: Mapping[str, Any], key: str, players: int) -> int:
+    """A header key that names a seat (``lead``, ``dealer``)."""
+    if key not in header:
+        raise BadOption(f'the header has no "{key}" (the seat 0..{players - 1})')
+    value = header[key]
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < players:
+        raise BadOption(f'"{key}" must be a seat 0..{players - 1}, not {describe(value)}')
+    return value
+
+
+def read_options(header: Mapping[str, Any], known: Iterable[str], game: str) -> dict[str, Any]:
+    """The header's ``options`` object; an unknown key is refused with the list of known ones."""
+    options = header.get("options", {})
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        raise BadOption(f'"options" must be an object, not {describe(options)}')
+    known_keys = sorted(known)
+    for key in options:
+        if key not in known_keys:
+            listed = ", ".join(known_keys) if known_keys else "none"
+            raise BadOption(f'unknown option "{key}" for {game}; its options are: {listed}')
+    return dict(options)
+
+
+def split_action(
+    obj: Mapping[str, Any], players: int, verbs: Mapping[str, Sequence[str]]
+) -> tuple[int, str]:
+    """Check an action object's shape and return its seat and verb.
+
+    ``verbs`` maps each verb of the game to the extra keys it may carry
+    (e.g. ``place`` may carry ``card``).
+    """
+    if "seat" not in obj:
+        raise MalformedAction('the action has no "seat"')
+    seat = obj["seat"]
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+        raise MalformedAction(f'"seat" must be a seat 0..{players - 1}, not {describe(seat)}')
+    found = [key for key in obj if key in verbs]
+    if not found:
+        known = ", ".join(sorted(verbs))
+        others = [key for key in obj if key != "seat"]
+        if others:
+            raise MalformedAction(f'unknown action "{others[0]}"; this game knows: {known}')
+        raise MalformedAction(f"the action names no verb; this game knows: {known}")
+    if len(found) > 1:
+        raise MalformedAction(f"an action takes exactly one verb, not {', '.join(found)}")
+    verb = found[0]
+    allowed = {"seat", verb, *verbs[verb]}
+    for key in obj:
+        if key not in allowed:
+            raise MalformedAction(f'"{key}" does not belong in a "{verb}" action')
+    return seat, verb
+
+
+def best_seats(totals: Sequence[int]) -> list[int]:
+    """Seats with the highest total (all of them on a tie)."""
+    top = max(totals)
+    return [seat for seat, total in enumerate(totals) if total == top]

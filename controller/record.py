@@ -1,0 +1,130 @@
+"""Game records (``table-record/1``): reading, writing and replaying them.
+
+The format is the contract in ``shared/spec/game-record.md``: JSON Lines, a
+header on line 1, one action per further non-blank line, ``{"note": ...}``
+lines ignored. Reading validates at the boundary and reports the first
+problem as ``line N: ...`` in words a player understands.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from controller.games import engine_class
+from controller.games.base import JSON, Action, Engine, Event, TableError
+
+FORMAT = "table-record/1"
+
+
+class RecordError(TableError, ValueError):
+    """A record breaks the format or a rule; ``line`` is the 1-based line at fault."""
+
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(f"line {line}: {message}")
+        self.line = line
+        self.reason = message
+
+
+@dataclass(frozen=True)
+class RecordLine:
+    """One action line as read: its line number and its JSON object."""
+
+    number: int
+    obj: Mapping[str, Any]
+
+
+@dataclass
+class Record:
+    """A header and its actions, as read from or about to be written to a file."""
+
+    header: JSON
+    lines: list[RecordLine] = field(default_factory=list)
+    header_line: int = 1
+
+
+def _objects(text: str) -> Iterator[tuple[int, Any]]:
+    for number, raw in enumerate(text.splitlines(), start=1):
+        if not raw.strip():
+            continue
+        try:
+            yield number, json.loads(raw)
+        except json.JSONDecodeError as exc:
+            raise RecordError(number, f"this line is not valid JSON ({exc.msg})") from None
+
+
+def parse(text: str) -> Record:
+    """Read a record's header and action lines, checking the shape only (not the rules)."""
+    objects = _objects(text.lstrip("\ufeff"))
+    first = next(objects, None)
+    if first is None:
+        raise RecordError(1, "the record is empty; line 1 must be the header")
+    number, header = first
+    if not isinstance(header, dict):
+        raise RecordError(number, "the header must be a JSON object")
+    if header.get("format") != FORMAT:
+        raise RecordError(
+            number, f'the header\'s "format" must be "{FORMAT}", not {header.get("format")!r}'
+        )
+    record = Record(header=header, header_line=number)
+    for number, obj in objects:
+        if not isinstance(obj, dict):
+            raise RecordError(number, "an action must be a JSON object")
+        if set(obj) == {"note"}:
+            continue
+        record.lines.append(RecordLine(number, obj))
+    return record
+
+
+def start(record: Record) -> Engine:
+    """Build the engine a record's header describes."""
+    try:
+        engine_type = engine_class(record.header.get("game"))
+        return engine_type.from_header(record.header)
+    except TableError as exc:
+        raise RecordError(record.header_line, str(exc)) from None
+
+
+def replay(text: str) -> Engine:
+    """Replay a whole record and return the engine at its end; RecordError on the first fault."""
+    record = parse(text)
+    engine = start(record)
+    for line in record.lines:
+        apply_line(engine, line)
+    return engine
+
+
+def apply_line(engine: Engine, line: RecordLine) -> list[Event]:
+    """Apply one record line, turning any refusal into a RecordError naming the line."""
+    try:
+        if engine.finished:
+            raise TableError("the game is already over; nothing more can be played")
+        action = engine.parse_action(line.obj)
+        return engine.apply(action)
+    except TableError as exc:
+        raise RecordError(line.number, str(exc)) from None
+
+
+def dumps(header: Mapping[str, Any], actions: Iterable[Action | Mapping[str, Any]]) -> str:
+    """Write a record: the header, then one compact JSON object per line."""
+    out = [json.dumps(dict(header), ensure_ascii=False)]
+    for action in actions:
+        obj = action.to_json() if isinstance(action, Action) else dict(action)
+        out.append(json.dumps(obj, ensure_ascii=False))
+    return "\n".join(out) + "\n"
+
+
+class Recorder:
+    """Keeps the record of a game as it is played: the header and every accepted action."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.header: JSON = engine.header()
+        self.actions: list[Action] = []
+
+    def accepted(self, action: Action) -> None:
+        self.actions.append(action)
+
+    def dumps(self) -> str:
+        return dumps(self.header, self.actions)

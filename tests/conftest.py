@@ -1,0 +1,50 @@
+"""Shared test helpers: running the command line, writing small records."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# Every pygame test runs headless; set before any test imports pygame.
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+
+def record_text(header: Mapping[str, Any], *actions: Mapping[str, Any]) -> str:
+    """A record file's text from a header and action objects."""
+    return "".join(json.dumps(obj) + "\n" for obj in (header, *actions))
+
+
+def run_cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m controller ARGS`` as a user would, capturing both streams."""
+    return subprocess.run(
+        [sys.executable, "-m", "controller", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        check=False,
+    )
+
+
+@pytest.fixture
+def write_record(tmp_path: Path):  # type: ignore[no-untyped-def]
+    """Write a record to a temporary file and return its path."""
+
+    def write(header: Mapping[str, Any], *actions: Mapping[str, Any]) -> Path:
+        path = tmp_path / "game.jsonl"
+        path.write_text(record_text(header, *actions), encoding="utf-8")
+        return path
+
+    return write
