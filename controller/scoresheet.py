@@ -17,8 +17,10 @@ def render(engine: Engine) -> str:
         rows.append((f"Round {number}", [str(v) for v in round_["scores"]]))
         rows += [(f"  {label}", cells) for label, cells in engine.sheet_rows(round_)]
         for key, value in round_.items():
-            if key in ("reneges",) and value:
-                notes.append(f"Round {number} {key}: {_words(value)}")
+            per_seat = isinstance(value, list) and len(value) == engine.players
+            if key == "scores" or (per_seat and key != "reneges") or value in (None, [], {}):
+                continue
+            notes.append(f"Round {number} {key}: {_words(value)}")
     rows.append(("Total", [str(v) for v in report["totals"]]))
     header = [f"Seat {s}" for s in range(engine.players)]
     width = max(len(cell) for _, cells in [("", header), *rows] for cell in cells) + 2
@@ -42,7 +44,13 @@ def render(engine: Engine) -> str:
 
 
 def _words(value: Any) -> str:
-    return value if isinstance(value, str) else json.dumps(value)
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return ", ".join(value)
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {_words(v)}" for k, v in value.items())
+    return json.dumps(value)
 
 
 def report_json(engine: Engine) -> JSON:

@@ -1,0 +1,982 @@
+"""Oskar: trick-taking for film-genre teams thrown together by dice.
+
+Rules: ``shared/rules/oskar.txt`` plus the rulings of the game-record spec.
+In short:
+
+* 38 cards: ``Y1``-``Y4``, ``G2``-``G8``, ``B3``-``B11``, ``L4``-``L16`` and
+  five red zeros ``R0``; a card is worth its number, 238 points in all. Every
+  seat holds ``38 // players`` cards (3 players 12, 4 players 9, 5 players 7,
+  6 players 6); the rest (2 or 3 cards) is the face-down stock.
+* Every seat shows two dice (``western``, ``horror``, ``comedy``, ``action``,
+  ``scifi``, ``romance``). Each seat records one ``dice`` action, in any
+  order, before the first card of the game is played.
+* Round 1 is dealt by the header's ``dealer``; the seat left of the dealer
+  leads. Nobody has to follow suit. Without zeros the best colour wins
+  (yellow > green > blue > lilac), the highest number within it. With one
+  zero in the trick colours lapse: the highest number wins, equal numbers go
+  to the earlier card. The second zero wins the trick outright, and the first
+  seat in a round to win a trick that way also wins the stock. Further zeros
+  mean nothing. The trick winner leads the next trick. A round ends when
+  every seat has played its hand.
+* Scoring: a seat's points are the values of the cards it won, plus the
+  stock's value (238 less the values of the cards dealt, i.e. played) if it
+  won the stock. A seat's points count once in the column of every distinct
+  genre its dice show; a genre with 120 points or more is trendy; a seat gets
+  one Oskar token for each of its dice that shows a trendy genre.
+* The game ends when the round in which a seat reaches ``tokens_to_win``
+  (7 or 8) tokens is scored; the most tokens win (ties share the win). The
+  dice are not rerolled after that final round.
+* Otherwise every seat records one ``reroll``: the seats with the most points
+  first (each must reroll both dice), then the seats with the fewest points
+  (each may reroll none, one or both), then every other seat (none or one).
+  Within each group the order is seat order from the round's start player
+  (the seat that led its first trick). When every seat has the same points,
+  all of them have "the most" and must reroll both. Then the seat left of the
+  dealer deals the next round and the seat left of the new dealer leads.
+* Doubles: whenever a ``dice`` or ``reroll`` action leaves a seat's two dice
+  showing the same face, that seat may record one more ``reroll`` of exactly
+  one die right away (again after that one, if it shows doubles again). If
+  the next action is anyone else's, the seat declined. The offer is optional,
+  so ``expected`` (the report's ``next``) always names the action the game
+  cannot go on without; the pending offer is in ``snapshot()["doubles"]`` and
+  in the seat's ``legal_actions``.
+
+The engine never knows the hands (Oskar has no ``hand`` verb): a play is
+refused only when the card is not an Oskar card or has already been played
+this round (five times, for ``R0``). Dice faces are whatever the seat shows:
+the table's virtual roller uses ``roll`` with an injected ``random.Random``,
+while manual entry records the faces a person reports, so any faces are
+accepted in ``dice`` and for the rerolled dice of a ``reroll``; a die that is
+kept must keep its face.
+
+``next`` while the dice are first rolled names the lowest seat that has not
+rolled yet, though any seat that has not rolled may roll. During the reroll
+phase it names the next seat in the rulebook's order.
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Self
+
+from controller.games.base import (
+    JSON,
+    Action,
+    BadOption,
+    Engine,
+    Event,
+    Expectation,
+    IllegalAction,
+    MalformedAction,
+    best_seats,
+    describe,
+    read_options,
+    read_players,
+    read_seat_key,
+    split_action,
+)
+
+GENRES: tuple[str, ...] = ("western", "horror", "comedy", "action", "scifi", "romance")
+TREND_THRESHOLD = 120
+# colour letter -> (lowest number, highest number); one card per number.
+COLOUR_RANGES: Mapping[str, tuple[int, int]] = {
+    "Y": (1, 4),
+    "G": (2, 8),
+    "B": (3, 11),
+    "L": (4, 16),
+}
+# Higher beats lower while colours count (no zero in the trick).
+COLOUR_STRENGTH: Mapping[str, int] = {"Y": 4, "G": 3, "B": 2, "L": 1}
+COLOUR_NAMES: Mapping[str, str] = {
+    "Y": "yellow",
+    "G": "green",
+    "B": "blue",
+    "L": "lilac",
+    "R": "red",
+}
+ZEROS = 5
+DEFAULT_TOKENS_TO_WIN = 7
+TOKENS_TO_WIN_CHOICES: tuple[int, ...] = (7, 8)
+FORMAT = "table-record/1"
+
+
+def hand_size(players: int) -> int:
+    """Cards dealt to each seat: the deck dealt evenly (12, 9, 7, 6 for 3..6 players)."""
+    return DECK_SIZE // players
+
+
+def stock_size(players: int) -> int:
+    """Cards left over after the deal: the face-down stock (2 or 3 cards)."""
+    return DECK_SIZE - players * hand_size(players)
+
+
+@dataclass(frozen=True, order=True)
+class Card:
+    """An Oskar card; its notation is the colour letter and number (``L16``, ``R0``)."""
+
+    colour: str
+    number: int
+
+    @classmethod
+    def parse(cls, text: object) -> Card:
+        """Read ``Y4``-style notation (any letter case); MalformedAction on anything else."""
+        if not isinstance(text, str):
+            raise MalformedAction(f"a card is written as text like Y4 or R0, not {describe(text)}")
+        cleaned = text.strip().upper()
+        colour, digits = cleaned[:1], cleaned[1:]
+        if colour == "R" and digits == "0":
+            return cls("R", 0)
+        if colour in COLOUR_RANGES and digits.isdigit() and not digits.startswith("0"):
+            low, high = COLOUR_RANGES[colour]
+            if low <= int(digits) <= high:
+                return cls(colour, int(digits))
+        raise MalformedAction(
+            f"{describe(text)} is not an Oskar card; the cards are Y1-Y4, G2-G8, B3-B11, "
+            "L4-L16 and R0"
+        )
+
+    @property
+    def is_zero(self) -> bool:
+        return self.colour == "R"
+
+    @property
+    def value(self) -> int:
+        """Points the card is worth: its number (zeros are worth nothing)."""
+        return self.number
+
+    def __str__(self) -> str:
+        return f"{self.colour}{self.number}"
+
+    def __repr__(self) -> str:
+        return f"Card.parse({str(self)!r})"
+
+
+def full_deck() -> list[Card]:
+    """All 38 cards in a fixed order (the five zeros last)."""
+    cards = [Card(c, n) for c, (low, high) in COLOUR_RANGES.items() for n in range(low, high + 1)]
+    return cards + [Card("R", 0)] * ZEROS
+
+
+DECK_SIZE = len(full_deck())
+DECK_VALUE = sum(card.value for card in full_deck())
+ZERO = Card("R", 0)
+
+
+def trick_winner(plays: Sequence[tuple[int, Card]]) -> int:
+    """The seat winning the (possibly unfinished) trick ``plays`` of (seat, card) pairs."""
+    if not plays:
+        raise ValueError("an empty trick has no winner")
+    zeros = [seat for seat, card in plays if card.is_zero]
+    if len(zeros) >= 2:
+        return zeros[1]
+    if zeros:
+        # Colours lapse; the first of equal numbers keeps the trick (strict >).
+        best_seat, best_number = plays[0][0], plays[0][1].number
+        for seat, card in plays[1:]:
+            if card.number > best_number:
+                best_seat, best_number = seat, card.number
+        return best_seat
+    seat, _ = max(plays, key=lambda play: (COLOUR_STRENGTH[play[1].colour], play[1].number))
+    return seat
+
+
+def win_reason(plays: Sequence[tuple[int, Card]]) -> str:
+    """Why ``trick_winner`` chose its seat, in words for the display."""
+    zeros = sum(1 for _, card in plays if card.is_zero)
+    if zeros >= 2:
+        return "the second zero takes the trick"
+    if zeros == 1:
+        return "a zero makes colours lapse: the highest number wins"
+    return "the best colour wins, the highest number within it"
+
+
+# --- dice ----------------------------------------------------------------------
+
+
+def check_face(value: object) -> str:
+    """A die face from a record (any letter case), or MalformedAction naming the faces."""
+    if isinstance(value, str) and value.strip().lower() in GENRES:
+        return value.strip().lower()
+    raise MalformedAction(f"{describe(value)} is not a die face; the faces are {', '.join(GENRES)}")
+
+
+def check_faces(value: object) -> tuple[str, str]:
+    """The two faces a seat shows, from a record's ``dice`` list."""
+    if not isinstance(value, list | tuple) or len(value) != 2:
+        raise MalformedAction(f'"dice" must list the two faces showing, not {describe(value)}')
+    return check_face(value[0]), check_face(value[1])
+
+
+def roll(rng: random.Random, n: int) -> list[str]:
+    """Roll ``n`` genre dice with the injected generator (the table's virtual roller)."""
+    return [rng.choice(GENRES) for _ in range(n)]
+
+
+def score_round(dice: Sequence[Sequence[str]], points: Sequence[int]) -> RoundScore:
+    """Genre totals, trendy genres and tokens for one round.
+
+    A seat's points count once in each distinct genre its dice show; a genre
+    is trendy at ``TREND_THRESHOLD`` or more; each die showing a trendy genre
+    earns its seat one token.
+    """
+    totals = dict.fromkeys(GENRES, 0)
+    for faces, seat_points in zip(dice, points, strict=True):
+        for genre in set(faces):
+            totals[genre] += seat_points
+    trendy = tuple(g for g in GENRES if totals[g] >= TREND_THRESHOLD)
+    tokens = tuple(sum(1 for face in faces if face in trendy) for faces in dice)
+    return RoundScore(totals, trendy, tokens)
+
+
+@dataclass(frozen=True)
+class RoundScore:
+    """The outcome of a round's trend determination."""
+
+    genre_totals: Mapping[str, int]
+    trendy: tuple[str, ...]
+    tokens: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class RerollRule:
+    """Who rerolls after a round, in which order, and how many dice each may reroll."""
+
+    order: tuple[int, ...]
+    most: tuple[int, ...]
+    fewest: tuple[int, ...]
+    allowed: tuple[frozenset[int], ...]  # per seat: the permitted numbers of dice rerolled
+
+    def describe_allowed(self, seat: int) -> str:
+        counts = self.allowed[seat]
+        if counts == frozenset({2}):
+            return "must reroll both dice (most points)"
+        if counts == frozenset({0, 1, 2}):
+            return "may reroll none, one or both dice (fewest points)"
+        return "may reroll at most one die"
+
+
+def reroll_rule(points: Sequence[int], start: int) -> RerollRule:
+    """The rulebook's reroll order and allowances for a round's points.
+
+    Ties in the most (or fewest) points put every tied seat in that group;
+    with every seat tied all of them have the most. Within a group seats go
+    in seat order from ``start``, the round's start player.
+    """
+    players = len(points)
+    seating = [(start + i) % players for i in range(players)]
+    top, low = max(points), min(points)
+    most = tuple(s for s in seating if points[s] == top)
+    fewest = tuple(s for s in seating if points[s] == low and s not in most)
+    rest = tuple(s for s in seating if s not in most and s not in fewest)
+    allowed = []
+    for seat in range(players):
+        if seat in most:
+            allowed.append(frozenset({2}))
+        elif seat in fewest:
+            allowed.append(frozenset({0, 1, 2}))
+        else:
+            allowed.append(frozenset({0, 1}))
+    return RerollRule(most + fewest + rest, most, fewest, tuple(allowed))
+
+
+# --- actions -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RollDice(Action):
+    """A seat's first roll of its two dice, at the start of the game."""
+
+    faces: tuple[str, str]
+
+    def to_json(self) -> JSON:
+        return {"seat": self.seat, "dice": list(self.faces)}
+
+
+@dataclass(frozen=True)
+class Reroll(Action):
+    """Which dice (0, 1) a seat rerolled and the faces now showing; ``()`` keeps both."""
+
+    rerolled: tuple[int, ...]
+    faces: tuple[str, str]
+
+    def to_json(self) -> JSON:
+        return {"seat": self.seat, "reroll": list(self.rerolled), "dice": list(self.faces)}
+
+
+@dataclass(frozen=True)
+class Play(Action):
+    """A seat plays a card to the trick."""
+
+    card: Card
+
+    def to_json(self) -> JSON:
+        return {"seat": self.seat, "play": str(self.card)}
+
+
+def dice_action(rng: random.Random, seat: int) -> RollDice:
+    """The ``dice`` action of a seat rolling both dice on the virtual roller."""
+    first, second = roll(rng, 2)
+    return RollDice(seat, (first, second))
+
+
+def reroll_action(
+    rng: random.Random, seat: int, current: Sequence[str], which: Sequence[int]
+) -> Reroll:
+    """The ``reroll`` action of a seat rerolling the dice ``which`` (0, 1) of ``current``."""
+    chosen = tuple(sorted(set(which)))
+    if any(index not in (0, 1) for index in chosen):
+        raise ValueError(f"dice are numbered 0 and 1, not {list(which)}")
+    faces = list(current)
+    for index in chosen:
+        faces[index] = roll(rng, 1)[0]
+    return Reroll(seat, chosen, (faces[0], faces[1]))
+
+
+def deal(rng: random.Random, players: int) -> tuple[list[list[Card]], list[Card]]:
+    """Shuffle and deal evenly; returns each seat's sorted hand and the stock."""
+    if not 3 <= players <= 6:
+        raise ValueError(f"Oskar is for 3 to 6 players, not {players}")
+    deck = full_deck()
+    rng.shuffle(deck)
+    size = hand_size(players)
+    hands = [sorted(deck[seat * size : (seat + 1) * size]) for seat in range(players)]
+    return hands, sorted(deck[players * size :])
+
+
+# --- events --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DiceRolled(Event):
+    seat: int
+    faces: tuple[str, str]
+    doubles: bool
+
+
+@dataclass(frozen=True)
+class RerollDone(Event):
+    """A seat rerolled ``rerolled`` (maybe none); ``doubles_reroll`` if it was the extra one."""
+
+    seat: int
+    rerolled: tuple[int, ...]
+    faces: tuple[str, str]
+    doubles: bool
+    doubles_reroll: bool
+
+
+@dataclass(frozen=True)
+class DoublesDeclined(Event):
+    """The seat with doubles let the next action pass without its extra reroll."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class CardPlayed(Event):
+    seat: int
+    card: Card
+    trick: int
+
+
+@dataclass(frozen=True)
+class TrickWon(Event):
+    seat: int
+    trick: int
+    cards: tuple[tuple[int, Card], ...]
+    points: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class StockWon(Event):
+    """The seat won a trick with a second zero first this round: the stock is its."""
+
+    seat: int
+    cards: int
+
+
+@dataclass(frozen=True)
+class RoundScored(Event):
+    round: int
+    points: tuple[int, ...]
+    stock_value: int
+    stock_winner: int | None
+    genre_totals: Mapping[str, int]
+    trendy: tuple[str, ...]
+    tokens: tuple[int, ...]
+    totals: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class RerollsDue(Event):
+    """After a round: who rerolls in which order; ``most`` must reroll both."""
+
+    order: tuple[int, ...]
+    most: tuple[int, ...]
+    fewest: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class RoundStarted(Event):
+    round: int
+    dealer: int
+    lead: int
+
+
+@dataclass(frozen=True)
+class TurnPassed(Event):
+    """It is now this seat's turn to play (the LEDs and display follow this)."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class GameOver(Event):
+    totals: tuple[int, ...]
+    winners: tuple[int, ...]
+
+
+# --- state ---------------------------------------------------------------------
+
+
+class Phase(enum.Enum):
+    DICE = "dice"
+    PLAY = "play"
+    REROLL = "reroll"
+    OVER = "over"
+
+
+@dataclass
+class RoundState:
+    """Everything that resets when a new round is dealt."""
+
+    number: int
+    dealer: int
+    lead: int
+    players: int
+    trick_lead: int = 0
+    trick: list[tuple[int, Card]] = field(default_factory=list)
+    trick_number: int = 1
+    played: Counter[Card] = field(default_factory=Counter)
+    cards_played: list[int] = field(default_factory=list)
+    points: list[int] = field(default_factory=list)
+    tricks_won: list[int] = field(default_factory=list)
+    stock_winner: int | None = None
+
+    def __post_init__(self) -> None:
+        self.trick_lead = self.lead
+        self.cards_played = [0] * self.players
+        self.points = [0] * self.players
+        self.tricks_won = [0] * self.players
+
+    @property
+    def turn(self) -> int:
+        return (self.trick_lead + len(self.trick)) % self.players
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """A scored round: the dice it was scored with, its points and its tokens."""
+
+    number: int
+    dealer: int
+    lead: int
+    dice: tuple[tuple[str, str], ...]
+    points: tuple[int, ...]
+    stock_value: int
+    stock_winner: int | None
+    score: RoundScore
+
+
+class Oskar(Engine):
+    """The Oskar engine; see the module docstring for the rules and rulings it enforces."""
+
+    game_id: ClassVar[str] = "oskar"
+    title: ClassVar[str] = "Oskar"
+    min_players: ClassVar[int] = 3
+    max_players: ClassVar[int] = 6
+
+    def __init__(self, players: int, dealer: int, tokens_to_win: int = DEFAULT_TOKENS_TO_WIN):
+        if not self.min_players <= players <= self.max_players:
+            raise BadOption(f"oskar is for 3 to 6 players, not {players}")
+        if not 0 <= dealer < players:
+            raise BadOption(f'"dealer" must be a seat 0..{players - 1}, not {dealer}')
+        if tokens_to_win not in TOKENS_TO_WIN_CHOICES:
+            raise BadOption(f'"tokens_to_win" must be 7 or 8, not {tokens_to_win}')
+        self.players = players
+        self.first_dealer = dealer
+        self.tokens_to_win = tokens_to_win
+        self.hand_size = hand_size(players)
+        self.phase = Phase.DICE
+        self.dice: list[tuple[str, str] | None] = [None] * players
+        self.tokens: list[int] = [0] * players
+        self.round = RoundState(1, dealer, (dealer + 1) % players, players)
+        self.results: list[RoundResult] = []
+        self.rule: RerollRule | None = None
+        self.rerolls_done = 0
+        self.doubles: int | None = None  # the seat that may reroll one of its doubles now
+
+    # --- construction and notation ------------------------------------------
+
+    @classmethod
+    def from_header(cls, header: Mapping[str, Any]) -> Self:
+        players = read_players(header, cls.min_players, cls.max_players, cls.game_id)
+        options = read_options(header, ("tokens_to_win",), cls.game_id)
+        tokens = options.get("tokens_to_win", DEFAULT_TOKENS_TO_WIN)
+        if isinstance(tokens, bool) or tokens not in TOKENS_TO_WIN_CHOICES:
+            raise BadOption(f'option "tokens_to_win" must be 7 or 8, not {describe(tokens)}')
+        dealer = read_seat_key(header, "dealer", players)
+        return cls(players, dealer, tokens)
+
+    def header(self) -> JSON:
+        return {
+            "format": FORMAT,
+            "game": self.game_id,
+            "players": self.players,
+            "options": {"tokens_to_win": self.tokens_to_win},
+            "dealer": self.first_dealer,
+        }
+
+    _VERBS: ClassVar[dict[str, tuple[str, ...]]] = {"play": (), "dice": (), "reroll": ()}
+
+    def parse_action(self, obj: Mapping[str, Any]) -> Action:
+        if "reroll" in obj:
+            # A reroll carries "dice" too, which is also a verb of its own: check the
+            # shape without it, then read it as the reroll's faces.
+            rest = {key: value for key, value in obj.items() if key != "dice"}
+            seat, _ = split_action(rest, self.players, self._VERBS)
+            if "dice" not in obj:
+                raise MalformedAction('a "reroll" action must also give the "dice" now showing')
+            return Reroll(seat, self._read_rerolled(obj["reroll"]), check_faces(obj["dice"]))
+        seat, verb = split_action(obj, self.players, self._VERBS)
+        if verb == "play":
+            return Play(seat, Card.parse(obj["play"]))
+        return RollDice(seat, check_faces(obj["dice"]))
+
+    @staticmethod
+    def _read_rerolled(value: object) -> tuple[int, ...]:
+        if not isinstance(value, list):
+            raise MalformedAction(
+                f'"reroll" must list the dice rerolled (0, 1), e.g. [1] or [], '
+                f"not {describe(value)}"
+            )
+        for index in value:
+            if isinstance(index, bool) or not isinstance(index, int) or index not in (0, 1):
+                raise MalformedAction(f'"reroll" names dice 0 and 1 only, not {describe(index)}')
+        if len(set(value)) != len(value):
+            raise MalformedAction(f'"reroll" names a die twice: {describe(value)}')
+        return tuple(sorted(value))
+
+    # --- the state machine ----------------------------------------------------
+
+    @property
+    def expected(self) -> Expectation | None:
+        if self.phase is Phase.DICE:
+            return Expectation(self.unrolled()[0], "dice")
+        if self.phase is Phase.PLAY:
+            return Expectation(self.round.turn, "play")
+        if self.phase is Phase.REROLL:
+            assert self.rule is not None
+            return Expectation(self.rule.order[self.rerolls_done], "reroll")
+        return None
+
+    def unrolled(self) -> list[int]:
+        """Seats that have not rolled their dice yet."""
+        return [seat for seat, faces in enumerate(self.dice) if faces is None]
+
+    def apply(self, action: Action) -> list[Event]:
+        if self.phase is Phase.OVER:
+            raise IllegalAction("the game is over; nothing more can be played")
+        if not 0 <= action.seat < self.players:
+            raise IllegalAction(f"there is no seat {action.seat} at this table")
+        if isinstance(action, RollDice):
+            self._check_dice(action)
+        elif isinstance(action, Reroll):
+            self._check_reroll(action)
+        elif isinstance(action, Play):
+            self._check_play(action)
+        else:
+            raise IllegalAction(f"Oskar has no action {type(action).__name__}")
+        # Validated: from here on the state changes.
+        events: list[Event] = []
+        pending, self.doubles = self.doubles, None
+        is_doubles_reroll = isinstance(action, Reroll) and pending == action.seat
+        if pending is not None and not is_doubles_reroll:
+            events.append(DoublesDeclined(pending))
+        if isinstance(action, RollDice):
+            return events + self._roll(action)
+        if isinstance(action, Reroll):
+            return events + self._reroll(action, is_doubles_reroll)
+        assert isinstance(action, Play)
+        return events + self._play(action)
+
+    # --- dice -------------------------------------------------------------------
+
+    def _check_dice(self, action: RollDice) -> None:
+        seat = action.seat
+        for face in action.faces:
+            check_face(face)
+        if self.dice[seat] is not None:
+            if self.phase is Phase.DICE:
+                raise IllegalAction(f"seat {seat} has already rolled its dice")
+            raise IllegalAction(
+                f"seat {seat} cannot roll its dice again: the dice are rolled once at the start "
+                "of the game and rerolled after each round"
+            )
+
+    def _roll(self, action: RollDice) -> list[Event]:
+        seat, faces = action.seat, action.faces
+        self.dice[seat] = faces
+        doubles = faces[0] == faces[1]
+        if doubles:
+            self.doubles = seat
+        events: list[Event] = [DiceRolled(seat, faces, doubles)]
+        if not self.unrolled():
+            self.phase = Phase.PLAY
+            events.append(TurnPassed(self.round.turn))
+        return events
+
+    def _check_reroll(self, action: Reroll) -> None:
+        seat = action.seat
+        for face in action.faces:
+            check_face(face)
+        if any(index not in (0, 1) for index in action.rerolled) or len(
+            set(action.rerolled)
+        ) != len(action.rerolled):
+            raise IllegalAction(f"dice are numbered 0 and 1, not {list(action.rerolled)}")
+        current = self.dice[seat]
+        if self.doubles == seat:
+            assert current is not None
+            if len(action.rerolled) != 1:
+                raise IllegalAction(
+                    f"seat {seat} rolled doubles and may reroll exactly one die, "
+                    f"not {len(action.rerolled)}"
+                )
+        elif self.phase is Phase.REROLL:
+            rule = self.rule
+            assert rule is not None
+            due = rule.order[self.rerolls_done]
+            if seat != due:
+                done = rule.order[: self.rerolls_done]
+                if seat in done:
+                    raise IllegalAction(
+                        f"seat {seat} has already rerolled after this round; "
+                        f"it is seat {due}'s turn to reroll"
+                    )
+                raise IllegalAction(f"seat {seat} cannot reroll yet: it is seat {due}'s turn")
+            if len(action.rerolled) not in rule.allowed[seat]:
+                count = len(action.rerolled)
+                dice = "die" if count == 1 else "dice"
+                raise IllegalAction(
+                    f"seat {seat} {rule.describe_allowed(seat)}, not reroll {count} {dice}"
+                )
+        elif self.phase is Phase.DICE:
+            if current is None:
+                raise IllegalAction(f"seat {seat} must roll its dice first (a dice action)")
+            raise IllegalAction(
+                f"seat {seat} cannot reroll now: only a seat that has just rolled doubles "
+                "may reroll one die before the game starts"
+            )
+        else:
+            raise IllegalAction(
+                f"seat {seat} cannot reroll now: dice are rerolled after the round, "
+                f"and it is seat {self.round.turn}'s turn to play"
+            )
+        assert current is not None
+        for index in (0, 1):
+            if index not in action.rerolled and action.faces[index] != current[index]:
+                raise IllegalAction(
+                    f"seat {seat} kept die {index}, so it must still show {current[index]}, "
+                    f"not {action.faces[index]}"
+                )
+
+    def _reroll(self, action: Reroll, is_doubles_reroll: bool) -> list[Event]:
+        seat, faces = action.seat, action.faces
+        self.dice[seat] = faces
+        doubles = faces[0] == faces[1]
+        events: list[Event] = [RerollDone(seat, action.rerolled, faces, doubles, is_doubles_reroll)]
+        if doubles:
+            self.doubles = seat
+        if is_doubles_reroll:
+            return events
+        assert self.rule is not None
+        self.rerolls_done += 1
+        if self.rerolls_done == len(self.rule.order):
+            events += self._next_round()
+        return events
+
+    # --- playing a card -------------------------------------------------------
+
+    def _check_play(self, action: Play) -> None:
+        seat, card, rnd = action.seat, action.card, self.round
+        Card.parse(str(card))  # a hand-built Card must still be an Oskar card
+        if self.phase is Phase.DICE:
+            waiting = ", ".join(str(s) for s in self.unrolled())
+            who = "seat" if len(self.unrolled()) == 1 else "seats"
+            raise IllegalAction(
+                f"seat {seat} cannot play {card} yet: {who} {waiting} must first roll their dice"
+            )
+        if self.phase is Phase.REROLL:
+            assert self.rule is not None
+            due = self.rule.order[self.rerolls_done]
+            raise IllegalAction(
+                f"seat {seat} cannot play {card} yet: the dice are being rerolled after the "
+                f"round and it is seat {due}'s turn to reroll"
+            )
+        if seat != rnd.turn:
+            raise IllegalAction(f"seat {seat} cannot play {card}: it is seat {rnd.turn}'s turn")
+        if card.is_zero and rnd.played[card] >= ZEROS:
+            raise IllegalAction(
+                f"seat {seat} cannot play R0: all five zeros have been played this round"
+            )
+        if not card.is_zero and rnd.played[card]:
+            raise IllegalAction(
+                f"seat {seat} cannot play {card}: it has already been played this round"
+            )
+
+    def _play(self, action: Play) -> list[Event]:
+        seat, card, rnd = action.seat, action.card, self.round
+        rnd.played[card] += 1
+        rnd.cards_played[seat] += 1
+        rnd.trick.append((seat, card))
+        events: list[Event] = [CardPlayed(seat, card, rnd.trick_number)]
+        if len(rnd.trick) < self.players:
+            events.append(TurnPassed(rnd.turn))
+            return events
+        return events + self._finish_trick()
+
+    def _finish_trick(self) -> list[Event]:
+        rnd = self.round
+        plays = tuple(rnd.trick)
+        winner = trick_winner(plays)
+        points = sum(card.value for _, card in plays)
+        rnd.points[winner] += points
+        rnd.tricks_won[winner] += 1
+        events: list[Event] = [TrickWon(winner, rnd.trick_number, plays, points, win_reason(plays))]
+        if rnd.stock_winner is None and sum(1 for _, c in plays if c.is_zero) >= 2:
+            rnd.stock_winner = winner
+            events.append(StockWon(winner, stock_size(self.players)))
+        rnd.trick = []
+        rnd.trick_lead = winner
+        if rnd.trick_number < self.hand_size:
+            rnd.trick_number += 1
+            events.append(TurnPassed(winner))
+            return events
+        return events + self._finish_round()
+
+    def stock_value(self) -> int:
+        """The value of the stock: the deck's total less the cards played this round.
+
+        Only exact once the round is over (every dealt card has been played).
+        """
+        played = sum(card.value * count for card, count in self.round.played.items())
+        return DECK_VALUE - played
+
+    def _finish_round(self) -> list[Event]:
+        rnd = self.round
+        stock_value = self.stock_value()
+        points = list(rnd.points)
+        if rnd.stock_winner is not None:
+            points[rnd.stock_winner] += stock_value
+        dice = tuple(self._faces(seat) for seat in range(self.players))
+        score = score_round(dice, points)
+        for seat, won in enumerate(score.tokens):
+            self.tokens[seat] += won
+        self.results.append(
+            RoundResult(
+                rnd.number,
+                rnd.dealer,
+                rnd.lead,
+                dice,
+                tuple(points),
+                stock_value,
+                rnd.stock_winner,
+                score,
+            )
+        )
+        events: list[Event] = [
+            RoundScored(
+                rnd.number,
+                tuple(points),
+                stock_value,
+                rnd.stock_winner,
+                score.genre_totals,
+                score.trendy,
+                score.tokens,
+                tuple(self.tokens),
+            )
+        ]
+        if max(self.tokens) >= self.tokens_to_win:
+            self.phase = Phase.OVER
+            events.append(GameOver(tuple(self.tokens), tuple(best_seats(self.tokens))))
+            return events
+        self.rule = reroll_rule(points, rnd.lead)
+        self.rerolls_done = 0
+        self.phase = Phase.REROLL
+        events.append(RerollsDue(self.rule.order, self.rule.most, self.rule.fewest))
+        return events
+
+    def _next_round(self) -> list[Event]:
+        old = self.round
+        dealer = (old.dealer + 1) % self.players
+        self.round = RoundState(old.number + 1, dealer, (dealer + 1) % self.players, self.players)
+        self.rule = None
+        self.rerolls_done = 0
+        self.phase = Phase.PLAY
+        lead = self.round.lead
+        return [RoundStarted(self.round.number, dealer, lead), TurnPassed(lead)]
+
+    def _faces(self, seat: int) -> tuple[str, str]:
+        faces = self.dice[seat]
+        assert faces is not None, "every seat rolls before the first play"
+        return faces
+
+    # --- what the table, display and bots read ---------------------------------
+
+    def round_in_progress(self) -> bool:
+        """True while the current round has been dealt and is not yet scored."""
+        return self.phase in (Phase.DICE, Phase.PLAY)
+
+    def reroll_allowance(self, seat: int) -> frozenset[int]:
+        """How many dice ``seat`` may reroll in its next action (empty: it may not)."""
+        if self.doubles == seat:
+            return frozenset({1})
+        if self.phase is Phase.REROLL and self.expected == Expectation(seat, "reroll"):
+            assert self.rule is not None
+            return self.rule.allowed[seat]
+        return frozenset()
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        actions: list[Action] = []
+        if self.phase is Phase.OVER:
+            return actions
+        if self.phase is Phase.DICE and self.dice[seat] is None:
+            actions += [RollDice(seat, (a, b)) for a in GENRES for b in GENRES]
+        if self.phase is Phase.PLAY and seat == self.round.turn:
+            played = self.round.played
+            actions += [
+                Play(seat, card)
+                for card in sorted(set(full_deck()))
+                if played[card] < (ZEROS if card.is_zero else 1)
+            ]
+        current = self.dice[seat]
+        if current is not None:
+            for count in sorted(self.reroll_allowance(seat)):
+                actions += _rerolls(seat, current, count)
+        return actions
+
+    def totals(self) -> list[int]:
+        """Oskar tokens per seat."""
+        return list(self.tokens)
+
+    def round_json(self, result: RoundResult) -> JSON:
+        return {
+            "scores": list(result.score.tokens),
+            "points": list(result.points),
+            "trendy": list(result.score.trendy),
+            "genres": {g: t for g, t in result.score.genre_totals.items() if t},
+            "stock": {
+                "value": result.stock_value,
+                "won_by": result.stock_winner,
+            },
+        }
+
+    def _running_round_json(self) -> JSON:
+        # Tokens are handed out only when the round is scored, so a round in
+        # progress adds none yet; its points are the tricks won so far.
+        return {
+            "scores": [0] * self.players,
+            "points": list(self.round.points),
+            "trendy": [],
+        }
+
+    def report(self) -> JSON:
+        rounds = [self.round_json(result) for result in self.results]
+        if self.round_in_progress():
+            rounds.append(self._running_round_json())
+        expected = self.expected
+        return {
+            "finished": self.phase is Phase.OVER,
+            "rounds": rounds,
+            "totals": self.totals(),
+            "winners": best_seats(self.tokens),
+            "next": None if expected is None else expected.to_json(),
+        }
+
+    def snapshot(self) -> JSON:
+        rnd = self.round
+        expected = self.expected
+        running = [self.dice[s] is not None for s in range(self.players)]
+        genre_totals: dict[str, int] = dict.fromkeys(GENRES, 0)
+        for seat, faces in enumerate(self.dice):
+            if faces is not None:
+                for genre in set(faces):
+                    genre_totals[genre] += rnd.points[seat]
+        seats = []
+        for seat in range(self.players):
+            faces = self.dice[seat]
+            seats.append(
+                {
+                    "seat": seat,
+                    "dice": None if faces is None else list(faces),
+                    "tokens": self.tokens[seat],
+                    "points": rnd.points[seat],
+                    "tricks_won": rnd.tricks_won[seat],
+                    "cards_left": self.hand_size - rnd.cards_played[seat],
+                    "stock": rnd.stock_winner == seat,
+                    "rolled": running[seat],
+                }
+            )
+        last = self.round_json(self.results[-1]) if self.results else None
+        rule = self.rule
+        return {
+            "game": self.game_id,
+            "title": self.title,
+            "players": self.players,
+            "phase": self.phase.value,
+            "round": rnd.number,
+            "dealer": rnd.dealer,
+            "lead": rnd.lead,
+            "hand_size": self.hand_size,
+            "tokens_to_win": self.tokens_to_win,
+            "trick_number": rnd.trick_number,
+            "trick_lead": rnd.trick_lead,
+            "trick": [{"seat": s, "card": str(c)} for s, c in rnd.trick],
+            "trick_winner": trick_winner(rnd.trick) if rnd.trick else None,
+            "zeros_in_trick": sum(1 for _, c in rnd.trick if c.is_zero),
+            "played": sorted(str(c) for c in rnd.played.elements()),
+            # The stock lies face down: its size and its winner are public, its
+            # value only once the round is scored (in "last_round").
+            "stock": {"cards": stock_size(self.players), "won_by": rnd.stock_winner},
+            "genre_totals": genre_totals,
+            "trend_threshold": TREND_THRESHOLD,
+            "seats": seats,
+            "doubles": self.doubles,
+            "rerolls": None
+            if rule is None
+            else {
+                "order": list(rule.order),
+                "most": list(rule.most),
+                "fewest": list(rule.fewest),
+                "done": self.rerolls_done,
+            },
+            "last_round": last,
+            "next": None if expected is None else expected.to_json(),
+            "tokens": list(self.tokens),
+            "winners": best_seats(self.tokens) if self.phase is Phase.OVER else [],
+        }
+
+
+def _rerolls(seat: int, current: tuple[str, str], count: int) -> list[Reroll]:
+    """Every reroll of ``count`` dice from ``current`` (faces of rerolled dice vary)."""
+    if count == 0:
+        return [Reroll(seat, (), current)]
+    if count == 1:
+        return [Reroll(seat, (0,), (face, current[1])) for face in GENRES] + [
+            Reroll(seat, (1,), (current[0], face)) for face in GENRES
+        ]
+    return [Reroll(seat, (0, 1), (a, b)) for a in GENRES for b in GENRES]
