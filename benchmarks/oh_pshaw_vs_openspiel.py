@@ -1,0 +1,129 @@
+"""Random full-hand playouts per second: our Oh Pshaw engine against OpenSpiel's oh_hell.
+
+Both sides play the same thing: one hand of a fixed size with a random dealer,
+a random deal and turned trump card, random legal bids (hook on) and random
+legal cards until the hand is scored. OpenSpiel deals card by card through its
+chance nodes; ours gets the deal from ``deal()`` (one ``hand`` action per seat
+and the dealer's ``trump``). Each side draws from its own seeded
+``random.Random`` with the same call pattern (``rng.choice(legal)``).
+
+Run:  .venv/bin/python benchmarks/oh_pshaw_vs_openspiel.py [--batches 15] [--size 40]
+
+It prints, per (players, hand size), the playouts per second over a number of
+timed batches (median, 10th and 90th percentile) for both engines and the
+ratio of the medians (ours / OpenSpiel; the target is >= 1.0).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+from controller.games.oh_pshaw import OhPshaw, Options, deal
+
+CONFIGS: tuple[tuple[int, int], ...] = ((3, 5), (4, 7), (4, 12), (5, 10), (6, 8), (7, 7))
+
+
+def our_playout_factory(players: int, hand_size: int) -> Callable[[random.Random], None]:
+    options = Options.read(
+        {"options": {"schedule": [hand_size], "hook": True, "scoring": "mild"}}, players
+    )
+
+    def playout(rng: random.Random) -> None:
+        engine = OhPshaw(players, rng.randrange(players), options)
+        for action in deal(engine, rng):
+            engine.apply(action)
+        first = engine.round
+        while first.scores is None:
+            expected = engine.expected
+            assert expected is not None
+            engine.apply(rng.choice(engine.legal_actions(expected.seat)))
+
+    return playout
+
+
+def openspiel_playout_factory(players: int, hand_size: int) -> Callable[[random.Random], None]:
+    import pyspiel  # type: ignore[import-not-found]
+
+    game = pyspiel.load_game(
+        "oh_hell",
+        {
+            "players": players,
+            "num_tricks_fixed": hand_size,
+            "off_bid_penalty": False,
+            "points_per_trick": 1,
+        },
+    )
+
+    def playout(rng: random.Random) -> None:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+
+    return playout
+
+
+def rates(
+    playout: Callable[[random.Random], None], batches: int, size: int, seed: int
+) -> list[float]:
+    """Playouts per second of each timed batch (after one warm-up batch)."""
+    rng = random.Random(seed)
+    for _ in range(size):
+        playout(rng)
+    out: list[float] = []
+    for _ in range(batches):
+        start = time.perf_counter()
+        for _ in range(size):
+            playout(rng)
+        out.append(size / (time.perf_counter() - start))
+    return out
+
+
+def summary(values: list[float]) -> dict[str, float]:
+    ordered = sorted(values)
+    deciles = statistics.quantiles(ordered, n=10) if len(ordered) > 1 else ordered * 9
+    return {"median": statistics.median(ordered), "p10": deciles[0], "p90": deciles[-1]}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--batches", type=int, default=15, help="timed batches per engine")
+    parser.add_argument("--size", type=int, default=40, help="playouts per batch")
+    args = parser.parse_args(argv)
+    try:
+        import pyspiel  # noqa: F401
+    except ImportError:
+        print("open-spiel is not installed (pip install open-spiel)", file=sys.stderr)
+        return 2
+
+    print(f"python {sys.version.split()[0]}, batches {args.batches} x {args.size} playouts")
+    header = (
+        f"{'players':>7} {'hand':>4} | {'ours med':>9} {'p10':>8} {'p90':>8} | "
+        f"{'OS med':>9} {'p10':>8} {'p90':>8} | {'ratio':>5}"
+    )
+    print(header)
+    print("-" * len(header))
+    ratios: list[float] = []
+    for players, hand_size in CONFIGS:
+        ours = summary(rates(our_playout_factory(players, hand_size), args.batches, args.size, 1))
+        theirs: dict[str, Any] = summary(
+            rates(openspiel_playout_factory(players, hand_size), args.batches, args.size, 1)
+        )
+        ratio = ours["median"] / theirs["median"]
+        ratios.append(ratio)
+        print(
+            f"{players:>7} {hand_size:>4} | {ours['median']:>9.0f} {ours['p10']:>8.0f} "
+            f"{ours['p90']:>8.0f} | {theirs['median']:>9.0f} {theirs['p10']:>8.0f} "
+            f"{theirs['p90']:>8.0f} | {ratio:>5.2f}"
+        )
+    print(f"median ratio (ours / OpenSpiel): {statistics.median(ratios):.2f}; target >= 1.0")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,1033 @@
+"""Oh Pshaw: the Oh Hell family's trick game where you must take exactly what you bid.
+
+Rules: ``shared/rules/oh-pshaw.de.txt`` plus the rulings of the game-record spec;
+``docs/oh-pshaw.md`` states every ruling below for the table's staff. In short:
+
+* 3-7 players, a 52-card deck, ace high. Round ``i`` (0-based) is dealt by
+  ``(dealer + i) % players``; the eldest hand (left of the dealer) bids first,
+  the dealer last, and the eldest leads the first trick.
+* After the deal the dealer turns the next card (a ``trump`` action); its suit
+  is trump. The ``trump`` action comes after the deal and before the first bid,
+  so everyone sees it before bidding. No card is turned (and no ``trump``
+  action is expected) when the round deals the whole deck (no trump), in the
+  last scheduled round with ``no_trump_last_round`` (no trump), or with
+  ``rotating_trump`` (trump by round index: H, C, D, S, H, ...). The whole-deck
+  rule wins over rotating trump, as the spec says without exception.
+* Bids 0..hand size; with ``hook`` the dealer may not make the bids add up to
+  the number of tricks. When the bidding closes the engine announces "over",
+  "under" or "equal" (``BiddingClosed``, the snapshot and the round report).
+* Must follow; the highest trump wins, else the highest card of the led suit.
+* ``standard`` scoring: exact bid 10 + bid, else 0. ``mild``: 1 per trick plus
+  10 for an exact bid. ``round_winner_bonus``: 10 more to the round's highest
+  scorer(s), if that score is above 0; a seat with a proven renege never takes it.
+* Hands are optional: a ``hand`` action registers a seat's cards for the
+  current round before its first play. With one, a card not in it or a play
+  that breaks must-follow is refused. Without one an off-suit play is
+  accepted; if the seat later in the round plays a card of a suit it failed to
+  follow, each such failure is a proven renege (listed in the round report as
+  ``{"seat", "trick"}``, trick = the trick of the failure, from 1). That seat's
+  round score is 0 minus ``renege_penalty`` (once per round); the tricks stand.
+* Ties: when the scheduled rounds end with the best total shared, extra rounds
+  at ``max_hand`` cards are played (dealing, trump and scoring as usual, the
+  deal still passing left) until one seat alone has the best total. The tied
+  seats start the extra round level, so among them the highest score in it
+  wins, as the rulebook says; its points are added to the totals like any
+  round's, so ``winners`` is always the seats with the best total.
+* A record that stops early: ``finished`` is false and ``winners`` are the
+  current leaders; a round in progress shows its running score (standard:
+  0 until the round is scored, minus the penalty of a proven renege; mild: the
+  tricks taken so far, minus any penalty; the exact-bid bonuses come at the end).
+
+Cards are written rank + suit (``AS``, ``TH``, ``2C``; ``10H`` is read as ``TH``).
+
+``deal(engine, rng) -> list[Action]`` turns a seeded ``random.Random`` into the
+actions a shuffled physical deck gives at the start of the current round: a
+``hand`` registration for every seat (dealt one card at a time from the eldest)
+and, when the round turns a card, the dealer's ``trump`` action with the next
+card. Tests, the kiosk's simulated deck and the bots use it.
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, NoReturn, Self
+
+from controller.games.base import (
+    JSON,
+    Action,
+    BadOption,
+    Engine,
+    Event,
+    Expectation,
+    IllegalAction,
+    MalformedAction,
+    best_seats,
+    describe,
+    read_options,
+    read_players,
+    read_seat_key,
+    require_int,
+    split_action,
+)
+
+# --- cards -----------------------------------------------------------------------
+#
+# Inside the engine a card is an int: suit * 13 + rank, rank 0 = "2" .. 12 = "A".
+# Ints keep the hot paths (validation, trick winners, legal actions) cheap; every
+# boundary speaks the spec's text notation.
+
+SUITS = "SHDC"
+RANKS = "23456789TJQKA"
+SUIT_NAMES: tuple[str, ...] = ("spades", "hearts", "diamonds", "clubs")
+DECK_SIZE = 52
+ROTATION = "HCDS"  # rotating_trump: trump suit of round index i is ROTATION[i % 4]
+
+CARD_NAMES: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS)
+_CARD_INDEX: dict[str, int] = {name: i for i, name in enumerate(CARD_NAMES)}
+_CARD_INDEX.update({"10" + s: _CARD_INDEX["T" + s] for s in SUITS})
+
+
+def card_suit(card: int) -> int:
+    """The suit index (into ``SUITS``) of an internal card number."""
+    return card // 13
+
+
+def parse_card(text: object) -> str:
+    """The canonical notation of a card (``10H`` -> ``TH``); MalformedAction if not a card."""
+    index = _CARD_INDEX.get(text) if isinstance(text, str) else None
+    if index is None:
+        raise MalformedAction(
+            f"{describe(text)} is not a card: write a rank 2-9, T (or 10), J, Q, K or A "
+            "and a suit S, H, D or C, e.g. QH"
+        )
+    return CARD_NAMES[index]
+
+
+def card_index(name: str) -> int:
+    """The internal number of a card in canonical (or ``10``) notation."""
+    return _CARD_INDEX[name]
+
+
+# --- options ---------------------------------------------------------------------
+
+OPTION_DEFAULTS: Mapping[str, object] = {
+    "schedule": "ascending",
+    "max_hand": None,  # depends on the number of players; see default_max_hand
+    "hook": False,
+    "scoring": "standard",
+    "round_winner_bonus": False,
+    "no_trump_last_round": False,
+    "rotating_trump": False,
+    "renege_penalty": 0,
+}
+CONTRACT_WHIST: tuple[int, ...] = (7, 6, 5, 4, 3, 2, 1, 2, 3, 4, 5, 6, 7)
+
+
+def default_max_hand(players: int) -> int:
+    """15 for 3 players, 13 for 4, else floor(51 / players) (one card left to turn)."""
+    return {3: 15, 4: 13}.get(players, 51 // players)
+
+
+@dataclass(frozen=True)
+class Options:
+    """The game options of the spec's table, checked and resolved."""
+
+    schedule: tuple[int, ...]
+    schedule_name: str | list[int]
+    max_hand: int
+    max_hand_given: bool
+    hook: bool
+    scoring: str
+    round_winner_bonus: bool
+    no_trump_last_round: bool
+    rotating_trump: bool
+    renege_penalty: int
+
+    @classmethod
+    def read(cls, header: Mapping[str, Any], players: int) -> Options:
+        """Read ``options`` from a header; BadOption on an unknown key or a bad value."""
+        raw = read_options(header, OPTION_DEFAULTS, OhPshaw.game_id)
+
+        def flag(key: str) -> bool:
+            value = raw.get(key, False)
+            if not isinstance(value, bool):
+                raise BadOption(f'option "{key}" must be true or false, not {describe(value)}')
+            return value
+
+        max_given = raw.get("max_hand") is not None
+        max_hand = raw.get("max_hand", None)
+        if max_hand is None:
+            max_hand = default_max_hand(players)
+        elif isinstance(max_hand, bool) or not isinstance(max_hand, int) or max_hand < 1:
+            raise BadOption(
+                f'option "max_hand" must be a whole number from 1, not {describe(max_hand)}'
+            )
+        if players * max_hand > DECK_SIZE:
+            raise BadOption(
+                f'option "max_hand" {max_hand} is too large: {players} players x {max_hand} '
+                f"cards is more than the {DECK_SIZE} cards of the deck "
+                f"(at most {DECK_SIZE // players})"
+            )
+
+        name = raw.get("schedule", "ascending")
+        schedule: tuple[int, ...]
+        if name == "ascending":
+            schedule = tuple(range(1, max_hand + 1))
+        elif name == "up-down":
+            schedule = (*range(1, max_hand + 1), *range(max_hand - 1, 0, -1))
+        elif name == "contract-whist":
+            if max_hand < 7:
+                raise BadOption(
+                    f'the "contract-whist" schedule needs hands of 7 cards; with {players} players '
+                    f"the largest hand is {max_hand}"
+                )
+            schedule = CONTRACT_WHIST
+        elif isinstance(name, list):
+            if not name:
+                raise BadOption('option "schedule" must list at least one hand size')
+            for size in name:
+                if isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= max_hand:
+                    raise BadOption(
+                        f'every hand size in "schedule" must be a whole number 1..{max_hand} '
+                        f"(max_hand), not {describe(size)}"
+                    )
+            schedule = tuple(name)
+            name = list(name)
+        else:
+            raise BadOption(
+                'option "schedule" must be "ascending", "up-down", "contract-whist" or a list '
+                f"of hand sizes, not {describe(name)}"
+            )
+
+        scoring = raw.get("scoring", "standard")
+        if scoring not in ("standard", "mild"):
+            raise BadOption(
+                f'option "scoring" must be "standard" or "mild", not {describe(scoring)}'
+            )
+        penalty = raw.get("renege_penalty", 0)
+        if isinstance(penalty, bool) or not isinstance(penalty, int) or penalty < 0:
+            raise BadOption(
+                f'option "renege_penalty" must be a whole number from 0, not {describe(penalty)}'
+            )
+        return cls(
+            schedule=schedule,
+            schedule_name=name,
+            max_hand=max_hand,
+            max_hand_given=max_given,
+            hook=flag("hook"),
+            scoring=str(scoring),
+            round_winner_bonus=flag("round_winner_bonus"),
+            no_trump_last_round=flag("no_trump_last_round"),
+            rotating_trump=flag("rotating_trump"),
+            renege_penalty=penalty,
+        )
+
+    def to_json(self) -> JSON:
+        """The options as a header writes them (only what differs from the defaults)."""
+        out: JSON = {}
+        if self.schedule_name != "ascending":
+            out["schedule"] = self.schedule_name
+        if self.max_hand_given:
+            out["max_hand"] = self.max_hand
+        for key in ("hook", "round_winner_bonus", "no_trump_last_round", "rotating_trump"):
+            if getattr(self, key):
+                out[key] = True
+        if self.scoring != "standard":
+            out["scoring"] = self.scoring
+        if self.renege_penalty:
+            out["renege_penalty"] = self.renege_penalty
+        return out
+
+
+# --- actions -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Play(Action):
+    """A seat plays a card to the trick (canonical notation, e.g. ``TH``)."""
+
+    card: str
+
+    def to_json(self) -> JSON:
+        return {"seat": self.seat, "play": self.card}
+
+
+@dataclass(frozen=True)
+class Bid(Action):
+    """A seat bids how many tricks it will take this round."""
+
+    bid: int
+
+    def to_json(self) -> JSON:
+        return {"seat": self.seat, "bid": self.bid}
+
+
+@dataclass(frozen=True)
+class TurnTrump(Action):
+    """The dealer's turned card; its suit is trump for the round."""
+
+    card: str
+
+    def to_json(self) -> JSON:
+        return {"seat": self.seat, "trump": self.card}
+
+
+@dataclass(frozen=True)
+class RegisterHand(Action):
+    """A seat's hand for the current round, registered before its first play."""
+
+    cards: tuple[str, ...]
+
+    def to_json(self) -> JSON:
+        return {"seat": self.seat, "hand": list(self.cards)}
+
+
+# Actions are immutable, so the ones legal_actions hands out are made once.
+_PLAYS: tuple[tuple[Play, ...], ...] = tuple(
+    tuple(Play(seat, name) for name in CARD_NAMES) for seat in range(7)
+)
+_BIDS: tuple[tuple[Bid, ...], ...] = tuple(
+    tuple(Bid(seat, n) for n in range(DECK_SIZE // 3 + 1)) for seat in range(7)
+)
+
+# --- events ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RoundStarted(Event):
+    """A round begins: who deals, how many cards, and the trump when no card is turned."""
+
+    round: int
+    dealer: int
+    hand_size: int
+    tie_break: bool
+    turns_card: bool
+    trump: str | None
+
+
+@dataclass(frozen=True)
+class HandRegistered(Event):
+    seat: int
+    count: int
+
+
+@dataclass(frozen=True)
+class TrumpTurned(Event):
+    seat: int
+    card: str
+    trump: str
+
+
+@dataclass(frozen=True)
+class BidMade(Event):
+    seat: int
+    bid: int
+
+
+@dataclass(frozen=True)
+class BiddingClosed(Event):
+    """All bids are in: ``status`` is "over", "under" or "equal" to the number of tricks."""
+
+    bids: tuple[int, ...]
+    total: int
+    tricks: int
+    status: str
+
+
+@dataclass(frozen=True)
+class CardPlayed(Event):
+    seat: int
+    card: str
+    trick: int
+
+
+@dataclass(frozen=True)
+class TurnPassed(Event):
+    """It is now this seat's turn (to play or bid); the LEDs follow this."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class RenegeProven(Event):
+    """``seat`` failed to follow ``suit`` in ``trick`` and has now shown that it held one."""
+
+    seat: int
+    trick: int
+    suit: str
+
+
+@dataclass(frozen=True)
+class TrickWon(Event):
+    seat: int
+    trick: int
+    cards: tuple[tuple[int, str], ...]
+
+
+@dataclass(frozen=True)
+class RoundScored(Event):
+    round: int
+    scores: tuple[int, ...]
+    totals: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class TieBreak(Event):
+    """The schedule ended with the best total shared: an extra round at max_hand."""
+
+    tied: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class GameOver(Event):
+    totals: tuple[int, ...]
+    winners: tuple[int, ...]
+
+
+# --- state -------------------------------------------------------------------------
+
+
+FREE, PLAYED, TURNED = -1, -2, -3  # RoundState.where values that are not seats
+
+
+class Phase(enum.Enum):
+    TRUMP = "trump"
+    BID = "bid"
+    PLAY = "play"
+    OVER = "over"
+
+
+@dataclass
+class RoundState:
+    """Everything that resets when a new round is dealt."""
+
+    index: int
+    dealer: int
+    hand_size: int
+    tie_break: bool
+    turns_card: bool
+    trump: int | None  # suit index, or None (no trump / not turned yet)
+    players: int
+    turned: int | None = None
+    touched: bool = False  # any action of this round accepted (it then shows in reports)
+    bids: list[int | None] = field(default_factory=list)
+    tricks: list[int] = field(default_factory=list)
+    # A seat's registered cards not yet played, sorted, or None; and their count per suit.
+    hands: list[list[int] | None] = field(default_factory=list)
+    suit_counts: list[list[int]] = field(default_factory=list)
+    # Where each card is: FREE (unseen), PLAYED, TURNED or the seat whose registered
+    # hand holds it. One lookup answers every "may this card be played" question.
+    where: list[int] = field(default_factory=list)
+    started: list[bool] = field(default_factory=list)
+    # seat -> (suit, trick) failures to follow not yet proven to be reneges
+    failures: list[list[tuple[int, int]]] = field(default_factory=list)
+    reneges: list[tuple[int, int]] = field(default_factory=list)
+    trick: list[tuple[int, int]] = field(default_factory=list)
+    led: int = -1  # suit led in the current trick, -1 before its first card
+    trick_number: int = 1
+    leader: int = 0
+    last_trick: tuple[tuple[int, int], ...] = ()
+    last_winner: int | None = None
+    scores: list[int] | None = None  # set when the round is scored
+
+    def __post_init__(self) -> None:
+        n = self.players
+        self.bids = [None] * n
+        self.tricks = [0] * n
+        self.hands = [None] * n
+        self.suit_counts = [[0, 0, 0, 0] for _ in range(n)]
+        self.where = [FREE] * DECK_SIZE
+        self.started = [False] * n
+        self.failures = [[] for _ in range(n)]
+        self.leader = (self.dealer + 1) % n
+
+    @property
+    def reneged(self) -> set[int]:
+        return {seat for seat, _ in self.reneges}
+
+    def status(self) -> str | None:
+        """The announcement once every bid is in: "over", "under" or "equal"; else None."""
+        if any(b is None for b in self.bids):
+            return None
+        total = sum(b for b in self.bids if b is not None)
+        return "over" if total > self.hand_size else "under" if total < self.hand_size else "equal"
+
+
+# Expectations are immutable too: one per phase and seat, made once.
+_EXPECT_PLAY = tuple(Expectation(seat, "play") for seat in range(7))
+_EXPECT_BID = tuple(Expectation(seat, "bid") for seat in range(7))
+_EXPECT_TRUMP = tuple(Expectation(seat, "trump") for seat in range(7))
+
+
+class OhPshaw(Engine):
+    """The Oh Pshaw engine; see the module docstring for the rules it enforces."""
+
+    game_id: ClassVar[str] = "oh-pshaw"
+    title: ClassVar[str] = "Oh Pshaw"
+    min_players: ClassVar[int] = 3
+    max_players: ClassVar[int] = 7
+
+    def __init__(self, players: int, dealer: int, options: Options) -> None:
+        if not self.min_players <= players <= self.max_players:
+            raise BadOption(f"Oh Pshaw is for 3 to 7 players, not {players}")
+        self.players = players
+        self.first_dealer = dealer
+        self.options = options
+        self.rounds: list[RoundState] = []
+        # The current (or, once the game is over, the last) round; set by _start_round.
+        self.round: RoundState
+        self.phase = Phase.BID
+        self.turn = 0
+        self.tied: tuple[int, ...] = ()
+        self.opening_events: list[Event] = self._start_round(0)
+
+    # --- construction and notation ----------------------------------------------
+
+    @classmethod
+    def from_header(cls, header: Mapping[str, Any]) -> Self:
+        players = read_players(header, cls.min_players, cls.max_players, cls.game_id)
+        options = Options.read(header, players)
+        dealer = read_seat_key(header, "dealer", players)
+        return cls(players, dealer, options)
+
+    def header(self) -> JSON:
+        return {
+            "format": "table-record/1",
+            "game": self.game_id,
+            "players": self.players,
+            "options": self.options.to_json(),
+            "dealer": self.first_dealer,
+        }
+
+    _VERBS: ClassVar[dict[str, tuple[str, ...]]] = {"play": (), "bid": (), "trump": (), "hand": ()}
+
+    def parse_action(self, obj: Mapping[str, Any]) -> Action:
+        seat, verb = split_action(obj, self.players, self._VERBS)
+        value = obj[verb]
+        if verb == "play":
+            return Play(seat, parse_card(value))
+        if verb == "bid":
+            return Bid(seat, require_int(value, '"bid"'))
+        if verb == "trump":
+            return TurnTrump(seat, parse_card(value))
+        if not isinstance(value, list):
+            raise MalformedAction(f'"hand" must be a list of cards, not {describe(value)}')
+        return RegisterHand(seat, tuple(parse_card(text) for text in value))
+
+    # --- the state machine --------------------------------------------------------
+
+    @property
+    def expected(self) -> Expectation | None:
+        phase = self.phase
+        if phase is Phase.PLAY:
+            return _EXPECT_PLAY[self.turn]
+        if phase is Phase.OVER:
+            return None
+        return _EXPECT_BID[self.turn] if phase is Phase.BID else _EXPECT_TRUMP[self.turn]
+
+    def _round_trump(self, index: int, hand_size: int) -> tuple[bool, int | None]:
+        """Whether round ``index`` turns a card, and its trump suit when none is turned."""
+        opts = self.options
+        if self.players * hand_size == DECK_SIZE:
+            return False, None
+        if opts.no_trump_last_round and index == len(opts.schedule) - 1:
+            return False, None
+        if opts.rotating_trump:
+            return False, SUITS.index(ROTATION[index % 4])
+        return True, None
+
+    def _start_round(self, index: int) -> list[Event]:
+        opts = self.options
+        tie_break = index >= len(opts.schedule)
+        hand_size = opts.max_hand if tie_break else opts.schedule[index]
+        dealer = (self.first_dealer + index) % self.players
+        turns_card, trump = self._round_trump(index, hand_size)
+        rnd = RoundState(index, dealer, hand_size, tie_break, turns_card, trump, self.players)
+        self.rounds.append(rnd)
+        self.round = rnd
+        if turns_card:
+            self.phase, self.turn = Phase.TRUMP, dealer
+        else:
+            self.phase, self.turn = Phase.BID, rnd.leader
+        return [
+            RoundStarted(
+                index + 1,
+                dealer,
+                hand_size,
+                tie_break,
+                turns_card,
+                None if trump is None else SUITS[trump],
+            ),
+            TurnPassed(self.turn),
+        ]
+
+    def apply(self, action: Action) -> list[Event]:
+        if self.phase is Phase.OVER:
+            raise IllegalAction("the game is over; nothing more can be played")
+        # Plays come most often: test for them first.
+        if isinstance(action, Play):
+            return self._play(action)
+        if isinstance(action, Bid):
+            return self._bid(action)
+        if isinstance(action, TurnTrump):
+            return self._turn_trump(action)
+        if isinstance(action, RegisterHand):
+            return self._register(action)
+        raise IllegalAction(f"Oh Pshaw has no action {type(action).__name__}")
+
+    @staticmethod
+    def _card(name: str) -> int:
+        index = _CARD_INDEX.get(name)
+        if index is None:
+            raise IllegalAction(parse_card_message(name))
+        return index
+
+    # --- hands --------------------------------------------------------------------
+
+    def _register(self, action: RegisterHand) -> list[Event]:
+        seat, rnd = action.seat, self.round
+        if rnd.hands[seat] is not None:
+            raise IllegalAction(f"seat {seat} has already registered its hand for this round")
+        if rnd.started[seat]:
+            raise IllegalAction(
+                f"seat {seat} cannot register a hand now: it has already played this round"
+            )
+        if len(action.cards) != rnd.hand_size:
+            raise IllegalAction(
+                f"seat {seat}'s hand must have {rnd.hand_size} cards this round, "
+                f"not {len(action.cards)}"
+            )
+        cards: set[int] = set()
+        where = rnd.where
+        for name in action.cards:
+            card = self._card(name)
+            if card in cards:
+                raise IllegalAction(f"{name} is in seat {seat}'s hand twice")
+            place = where[card]
+            if place == TURNED:
+                raise IllegalAction(f"{name} is the turned trump card; it cannot be in a hand")
+            if place == PLAYED:
+                raise IllegalAction(f"{name} has already been played this round")
+            if place >= 0:
+                raise IllegalAction(f"{name} is already in seat {place}'s registered hand")
+            cards.add(card)
+        counts = rnd.suit_counts[seat]
+        for card in cards:
+            where[card] = seat
+            counts[card // 13] += 1
+        rnd.hands[seat] = sorted(cards)
+        rnd.touched = True
+        return [HandRegistered(seat, len(cards))]
+
+    def registered_hand(self, seat: int) -> list[str] | None:
+        """The seat's registered cards not yet played this round, or None (for its own bot)."""
+        hand = self.round.hands[seat]
+        return None if hand is None else [CARD_NAMES[c] for c in hand]
+
+    # --- trump --------------------------------------------------------------------
+
+    def _no_turn_reason(self, rnd: RoundState) -> str:
+        if self.players * rnd.hand_size == DECK_SIZE:
+            return "no card is turned this round: the whole deck is dealt and there is no trump"
+        if rnd.trump is None:
+            return "no card is turned this round: the last round is played without trump"
+        return f"no card is turned this round: trump rotates and is {SUIT_NAMES[rnd.trump]}"
+
+    def _turn_trump(self, action: TurnTrump) -> list[Event]:
+        seat, rnd = action.seat, self.round
+        if not rnd.turns_card:
+            raise IllegalAction(self._no_turn_reason(rnd))
+        if self.phase is not Phase.TRUMP:
+            assert rnd.turned is not None
+            raise IllegalAction(
+                f"the trump card for this round is already turned ({CARD_NAMES[rnd.turned]})"
+            )
+        if seat != rnd.dealer:
+            raise IllegalAction(
+                f"seat {seat} cannot turn the trump card: seat {rnd.dealer} deals this round"
+            )
+        card = self._card(action.card)
+        if rnd.where[card] >= 0:
+            raise IllegalAction(
+                f"{action.card} cannot be the turned card: it is in seat {rnd.where[card]}'s "
+                "registered hand"
+            )
+        rnd.turned = card
+        rnd.where[card] = TURNED
+        rnd.trump = card_suit(card)
+        rnd.touched = True
+        self.phase, self.turn = Phase.BID, rnd.leader
+        return [TrumpTurned(seat, CARD_NAMES[card], SUITS[rnd.trump]), TurnPassed(self.turn)]
+
+    # --- bidding ------------------------------------------------------------------
+
+    def _hook_bid(self, rnd: RoundState) -> int | None:
+        """The one bid the hook forbids the dealer now, or None."""
+        if not self.options.hook or self.turn != rnd.dealer:
+            return None
+        return rnd.hand_size - sum(b for b in rnd.bids if b is not None)
+
+    def _bid(self, action: Bid) -> list[Event]:
+        seat, bid, rnd = action.seat, action.bid, self.round
+        if self.phase is Phase.TRUMP:
+            raise IllegalAction(
+                f"seat {seat} cannot bid yet: seat {rnd.dealer} must turn the trump card first"
+            )
+        if self.phase is not Phase.BID:
+            raise IllegalAction(f"seat {seat} cannot bid: the bidding for this round is over")
+        if seat != self.turn:
+            raise IllegalAction(f"seat {seat} cannot bid now: it is seat {self.turn}'s turn to bid")
+        if not 0 <= bid <= rnd.hand_size:
+            raise IllegalAction(
+                f"seat {seat} cannot bid {bid}: this round has {rnd.hand_size} tricks, "
+                f"so a bid is 0..{rnd.hand_size}"
+            )
+        if bid == self._hook_bid(rnd):
+            raise IllegalAction(
+                f"seat {seat} (the dealer) cannot bid {bid}: with the hook the bids may not "
+                f"add up to the {rnd.hand_size} tricks"
+            )
+        rnd.bids[seat] = bid
+        rnd.touched = True
+        events: list[Event] = [BidMade(seat, bid)]
+        if seat == rnd.dealer:
+            bids = tuple(b for b in rnd.bids if b is not None)
+            status = rnd.status()
+            assert status is not None
+            events.append(BiddingClosed(bids, sum(bids), rnd.hand_size, status))
+            self.phase, self.turn = Phase.PLAY, rnd.leader
+        else:
+            self.turn = (seat + 1) % self.players
+        events.append(TurnPassed(self.turn))
+        return events
+
+    # --- playing --------------------------------------------------------------------
+
+    def _play(self, action: Play) -> list[Event]:
+        seat, rnd = action.seat, self.round
+        card = _CARD_INDEX.get(action.card, -1)
+        # The common, legal case costs a few lookups; _refuse_play says what is wrong.
+        if self.phase is not Phase.PLAY or seat != self.turn or card < 0:
+            self._refuse_play(action)
+        place = rnd.where[card]
+        if place != FREE and place != seat:
+            self._refuse_play(action)
+        suit = card // 13
+        led = rnd.led
+        hand = rnd.hands[seat]
+        if hand is not None:
+            counts = rnd.suit_counts[seat]
+            if place != seat or (led >= 0 and suit != led and counts[led]):
+                self._refuse_play(action)
+            hand.remove(card)
+            counts[suit] -= 1
+
+        # Validated: from here on the state changes.
+        number = rnd.trick_number
+        events: list[Event] = [CardPlayed(seat, action.card, number)]
+        failures = rnd.failures[seat]
+        if failures:
+            kept = []
+            for failed_suit, trick_number in failures:
+                if failed_suit == suit:
+                    rnd.reneges.append((seat, trick_number))
+                    events.append(RenegeProven(seat, trick_number, SUITS[suit]))
+                else:
+                    kept.append((failed_suit, trick_number))
+            rnd.failures[seat] = kept
+        if hand is None and led >= 0 and suit != led:
+            rnd.failures[seat].append((led, number))
+        rnd.where[card] = PLAYED
+        rnd.started[seat] = True
+        rnd.touched = True
+        trick = rnd.trick
+        trick.append((seat, card))
+        if led < 0:
+            rnd.led = suit
+        if len(trick) < self.players:
+            self.turn = turn = (seat + 1) % self.players
+            events.append(TurnPassed(turn))
+            return events
+        events.extend(self._finish_trick(rnd))
+        return events
+
+    def _refuse_play(self, action: Play) -> NoReturn:
+        """Raise the IllegalAction that says why ``action`` cannot be played now."""
+        seat, name, rnd = action.seat, action.card, self.round
+        if self.phase is not Phase.PLAY:
+            if self.phase is Phase.TRUMP:
+                why = f"seat {rnd.dealer} must turn the trump card first"
+            else:
+                why = f"the bidding is not over (seat {self.turn} bids next)"
+            raise IllegalAction(f"seat {seat} cannot play {name}: {why}")
+        if seat != self.turn:
+            raise IllegalAction(f"seat {seat} cannot play {name}: it is seat {self.turn}'s turn")
+        card = self._card(name)
+        place = rnd.where[card]
+        if place == TURNED:
+            raise IllegalAction(
+                f"seat {seat} cannot play {name}: it is the turned trump card, "
+                "which stays on the table"
+            )
+        if place == PLAYED:
+            raise IllegalAction(
+                f"seat {seat} cannot play {name}: it has already been played this round"
+            )
+        if place >= 0 and place != seat:
+            raise IllegalAction(
+                f"seat {seat} cannot play {name}: it is in seat {place}'s registered hand"
+            )
+        hand = rnd.hands[seat]
+        if hand is not None and place != seat:
+            raise IllegalAction(f"seat {seat} cannot play {name}: it is not in the seat's hand")
+        assert hand is not None and rnd.led >= 0
+        held = next(c for c in hand if c // 13 == rnd.led)
+        raise IllegalAction(
+            f"seat {seat} cannot play {name}: it must follow {SUIT_NAMES[rnd.led]} "
+            f"while it holds {CARD_NAMES[held]}"
+        )
+
+    @staticmethod
+    def trick_winner(plays: Sequence[tuple[int, int]], trump: int | None) -> int:
+        """The seat winning a trick of (seat, card) plays: highest trump, else highest led."""
+        best_seat, best = plays[0]
+        for seat, card in plays[1:]:
+            best_suit = best // 13
+            suit = card // 13
+            if suit == best_suit:
+                if card > best:
+                    best_seat, best = seat, card
+            elif suit == trump:
+                best_seat, best = seat, card
+        return best_seat
+
+    def _finish_trick(self, rnd: RoundState) -> list[Event]:
+        winner = self.trick_winner(rnd.trick, rnd.trump)
+        rnd.tricks[winner] += 1
+        plays = tuple(rnd.trick)
+        events: list[Event] = [
+            TrickWon(winner, rnd.trick_number, tuple((s, CARD_NAMES[c]) for s, c in plays))
+        ]
+        rnd.last_trick, rnd.last_winner = plays, winner
+        rnd.trick = []
+        rnd.led = -1
+        if rnd.trick_number < rnd.hand_size:
+            rnd.trick_number += 1
+            rnd.leader = self.turn = winner
+            events.append(TurnPassed(winner))
+            return events
+        events.extend(self._finish_round(rnd))
+        return events
+
+    def _score(self, rnd: RoundState, final: bool) -> list[int]:
+        """The round's scores: final ones, or the running ones of a round in progress."""
+        if rnd.scores is not None:
+            return rnd.scores
+        opts = self.options
+        reneged = rnd.reneged
+        scores: list[int] = []
+        for seat in range(self.players):
+            won, bid = rnd.tricks[seat], rnd.bids[seat]
+            if seat in reneged:
+                scores.append(-opts.renege_penalty)
+                continue
+            exact = final and won == bid
+            if opts.scoring == "mild":
+                scores.append(won + (10 if exact else 0))
+            else:
+                scores.append(10 + won if exact else 0)
+        if final and opts.round_winner_bonus:
+            eligible = [scores[s] for s in range(self.players) if s not in reneged]
+            top = max(eligible, default=0)
+            if top > 0:
+                for seat in range(self.players):
+                    if seat not in reneged and scores[seat] == top:
+                        scores[seat] += 10
+        return scores
+
+    def _finish_round(self, rnd: RoundState) -> list[Event]:
+        rnd.scores = self._score(rnd, final=True)
+        totals = self.totals()
+        events: list[Event] = [RoundScored(rnd.index + 1, tuple(rnd.scores), tuple(totals))]
+        if rnd.index + 1 < len(self.options.schedule):
+            events.extend(self._start_round(rnd.index + 1))
+            return events
+        leaders = best_seats(totals)
+        if len(leaders) > 1:
+            self.tied = tuple(leaders)
+            events.append(TieBreak(self.tied))
+            events.extend(self._start_round(rnd.index + 1))
+            return events
+        self.phase = Phase.OVER
+        events.append(GameOver(tuple(totals), tuple(leaders)))
+        return events
+
+    # --- what the table, display and bots read --------------------------------------
+
+    def rounds_in_report(self) -> list[RoundState]:
+        """Rounds begun: the first always, a later one once an action of it is taken."""
+        rounds = self.rounds
+        if len(rounds) > 1 and not rounds[-1].touched:
+            return rounds[:-1]
+        return list(rounds)
+
+    def round_scores(self, rnd: RoundState) -> list[int]:
+        """What the round adds to the totals so far (final once it is scored)."""
+        return self._score(rnd, final=False)
+
+    def totals(self) -> list[int]:
+        totals = [0] * self.players
+        for rnd in self.rounds_in_report():
+            for seat, score in enumerate(self.round_scores(rnd)):
+                totals[seat] += score
+        return totals
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        phase = self.phase
+        if phase is Phase.OVER or seat != self.turn:
+            return []
+        rnd = self.round
+        if phase is Phase.PLAY:
+            plays = _PLAYS[seat]
+            hand = rnd.hands[seat]
+            led = rnd.led
+            if hand is not None:
+                if led >= 0 and rnd.suit_counts[seat][led]:
+                    return [plays[c] for c in hand if c // 13 == led]
+                return [plays[c] for c in hand]
+            where = rnd.where
+            free = [c for c in range(DECK_SIZE) if where[c] == FREE]
+            # A suit the seat failed to follow cannot be in its hand unless it reneged:
+            # leave it out, unless nothing else is left.
+            void = {s for s, _ in rnd.failures[seat]}
+            honest = [c for c in free if c // 13 not in void] if void else free
+            return [plays[c] for c in (honest or free)]
+        if phase is Phase.BID:
+            forbidden = self._hook_bid(rnd)
+            bids = _BIDS[seat]
+            return [bids[n] for n in range(rnd.hand_size + 1) if n != forbidden]
+        where = rnd.where
+        return [TurnTrump(seat, CARD_NAMES[c]) for c in range(DECK_SIZE) if where[c] == FREE]
+
+    def round_json(self, rnd: RoundState) -> JSON:
+        out: JSON = {
+            "scores": self.round_scores(rnd),
+            "bids": list(rnd.bids),
+            "tricks": list(rnd.tricks),
+            "trump": None if rnd.trump is None else SUITS[rnd.trump],
+            "hand_size": rnd.hand_size,
+            "dealer": rnd.dealer,
+            "turned": None if rnd.turned is None else CARD_NAMES[rnd.turned],
+            "status": rnd.status(),
+            "reneges": [{"seat": s, "trick": t} for s, t in rnd.reneges],
+        }
+        if rnd.tie_break:
+            out["tie_break"] = True
+        return out
+
+    def report(self) -> JSON:
+        totals = self.totals()
+        expected = self.expected
+        return {
+            "finished": self.phase is Phase.OVER,
+            "rounds": [self.round_json(rnd) for rnd in self.rounds_in_report()],
+            "totals": totals,
+            "winners": best_seats(totals),
+            "next": None if expected is None else expected.to_json(),
+        }
+
+    def snapshot(self) -> JSON:
+        rnd = self.round
+        totals = self.totals()
+        expected = self.expected
+        led = rnd.led
+        return {
+            "game": self.game_id,
+            "title": self.title,
+            "players": self.players,
+            "phase": self.phase.value,
+            "round": rnd.index + 1,
+            "rounds_scheduled": len(self.options.schedule),
+            "tie_break": rnd.tie_break,
+            "tied": list(self.tied),
+            "dealer": rnd.dealer,
+            "eldest": (rnd.dealer + 1) % self.players,
+            "hand_size": rnd.hand_size,
+            "turns_card": rnd.turns_card,
+            "trump_card": None if rnd.turned is None else CARD_NAMES[rnd.turned],
+            "trump": None if rnd.trump is None else SUITS[rnd.trump],
+            "bids": list(rnd.bids),
+            "bid_total": sum(b for b in rnd.bids if b is not None),
+            "status": rnd.status(),
+            "hook_forbids": self._hook_bid(rnd) if self.phase is Phase.BID else None,
+            "tricks": list(rnd.tricks),
+            "trick_number": rnd.trick_number,
+            "leader": rnd.leader,
+            "led_suit": None if led < 0 else SUITS[led],
+            "trick": [{"seat": s, "card": CARD_NAMES[c]} for s, c in rnd.trick],
+            "last_trick": [{"seat": s, "card": CARD_NAMES[c]} for s, c in rnd.last_trick],
+            "last_trick_winner": rnd.last_winner,
+            "hand_registered": [h is not None for h in rnd.hands],
+            "reneges": [{"seat": s, "trick": t} for s, t in rnd.reneges],
+            "round_scores": self.round_scores(rnd),
+            "totals": totals,
+            "leaders": best_seats(totals),
+            "next": None if expected is None else expected.to_json(),
+            "winners": best_seats(totals) if self.phase is Phase.OVER else [],
+        }
+
+
+def parse_card_message(name: object) -> str:
+    """The words for a string that is not a card (actions built in code, not parsed)."""
+    try:
+        parse_card(name)
+    except MalformedAction as exc:
+        return str(exc)
+    return f"{describe(name)} is not a card"
+
+
+# --- chance made concrete ----------------------------------------------------------
+
+
+def deal_cards(
+    players: int, dealer: int, hand_size: int, turns_card: bool, rng: random.Random
+) -> tuple[list[list[str]], str | None]:
+    """Shuffle a 52-card deck and deal: each seat's hand and the turned card (or None).
+
+    Cards go one at a time clockwise from the eldest hand, as the rulebook deals;
+    the turned card is the next one off the stock.
+    """
+    if players * hand_size + (1 if turns_card else 0) > DECK_SIZE:
+        raise ValueError(f"{players} hands of {hand_size} cards do not fit in the deck")
+    deck = list(range(DECK_SIZE))
+    rng.shuffle(deck)
+    hands: list[list[int]] = [[] for _ in range(players)]
+    for i in range(players * hand_size):
+        hands[(dealer + 1 + i) % players].append(deck[i])
+    turned = CARD_NAMES[deck[players * hand_size]] if turns_card else None
+    return [[CARD_NAMES[c] for c in sorted(hand)] for hand in hands], turned
+
+
+def deal(engine: OhPshaw, rng: random.Random) -> list[Action]:
+    """The actions a shuffled physical deck gives at the start of the engine's current round.
+
+    One ``hand`` registration per seat (the eldest first) and, when the round
+    turns a card, the dealer's ``trump`` action. Raises ValueError once the round
+    has begun (a hand registered, the card turned or a bid made).
+    """
+    rnd = engine.round
+    if engine.finished:
+        raise ValueError("the game is over; there is nothing to deal")
+    if rnd.touched:
+        raise ValueError("deal() is for the start of a round; this round has already begun")
+    hands, turned = deal_cards(engine.players, rnd.dealer, rnd.hand_size, rnd.turns_card, rng)
+    actions: list[Action] = []
+    for i in range(engine.players):
+        seat = (rnd.dealer + 1 + i) % engine.players
+        actions.append(RegisterHand(seat, tuple(hands[seat])))
+    if turned is not None:
+        actions.append(TurnTrump(rnd.dealer, turned))
+    return actions
