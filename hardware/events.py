@@ -1,0 +1,138 @@
+"""Typed input events that hardware threads put on the table's one queue.
+
+Every device in ``hardware`` is handed the same ``queue.Queue[InputEvent]``
+through its constructor and only ever *puts* these events on it; the table
+loop (``controller/table.py``) is the single consumer and owns all state.
+Nothing here knows the game rules.
+
+Conventions shared by every event:
+
+* ``seat`` is the seat number the device was configured for (``0 ..
+  players-1`` in the game record's numbering; the hardware does not check it).
+* ``at`` is a ``time.monotonic()`` timestamp taken as close to the source as
+  the backend allows: the GPIO edge time for buttons, the moment the bytes
+  were read for serial readers, the moment of the call for mocks. Compare it
+  only with other ``time.monotonic()`` values.
+
+Per seat, a reader's events keep a simple order: ``ReaderOnline``, then
+``TagPresented`` and ``TagRemoved`` strictly alternating (a reader never
+announces a second tag without removing the first), then ``ReaderOffline``.
+After ``ReaderOffline`` the seat's tag state is unknown; a later
+``ReaderOnline`` starts again with no tag present.
+
+Dispatch on ``type(event)`` with a table (``{TagPresented: on_tag, ...}``)
+rather than an ``isinstance`` ladder.
+"""
+
+from __future__ import annotations
+
+import queue
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TypeAlias
+
+__all__ = [
+    "ButtonPressed",
+    "ButtonReleased",
+    "Clock",
+    "EventQueue",
+    "InputEvent",
+    "ReaderOffline",
+    "ReaderOnline",
+    "ReaderProblem",
+    "TagPresented",
+    "TagRemoved",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class TagPresented:
+    """A tag was placed on a seat's reader.
+
+    ``uid`` is the tag's UID as upper-case hexadecimal without separators,
+    e.g. ``"04A1B2C3D4E5F6"`` (4 to 10 bytes).
+    """
+
+    seat: int
+    uid: str
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class TagRemoved:
+    """The tag that was on a seat's reader has been taken away."""
+
+    seat: int
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonPressed:
+    """A seat's button went down. ``button`` is one of ``hardware.buttons.BUTTON_NAMES``."""
+
+    seat: int
+    button: str
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonReleased:
+    """A seat's button came back up. ``button`` is one of ``hardware.buttons.BUTTON_NAMES``."""
+
+    seat: int
+    button: str
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class ReaderOnline:
+    """A seat's reader is open and listening. ``port`` is e.g. ``"/dev/ttyUSB0"`` or ``"mock"``."""
+
+    seat: int
+    port: str
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class ReaderOffline:
+    """A seat's reader stopped listening.
+
+    ``reason`` is ``"closed"`` when the program closed it on purpose, otherwise
+    a sentence for staff such as ``"lost the connection: ..."``.
+    """
+
+    seat: int
+    port: str
+    reason: str
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class ReaderProblem:
+    """A reader sent something it should not have (a corrupt or unknown line).
+
+    The reader keeps running; no tag event is produced from the bad data.
+    ``message`` is a sentence for the staff log.
+    """
+
+    seat: int
+    message: str
+    at: float
+
+
+InputEvent: TypeAlias = (
+    TagPresented
+    | TagRemoved
+    | ButtonPressed
+    | ButtonReleased
+    | ReaderOnline
+    | ReaderOffline
+    | ReaderProblem
+)
+"""Every event a hardware device may put on the table's queue."""
+
+EventQueue: TypeAlias = queue.Queue[InputEvent]
+"""The one queue the composition root creates and hands to every device."""
+
+Clock: TypeAlias = Callable[[], float]
+"""A source of ``time.monotonic()``-compatible timestamps (injected for tests)."""

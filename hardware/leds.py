@@ -1,0 +1,401 @@
+"""Seat LEDs: one segment of a NeoPixel strip per seat, showing cues.
+
+One WS2812 ("NeoPixel") strip runs round the table; each seat owns a range
+of its pixels. The table tells ``SeatLeds`` what a seat should show with a
+``Cue`` (``JOINED``, ``YOUR_TURN``, ``REFUSED``...); it holds no rules.
+
+* Steady cues (``OFF``, ``JOINED``, ``WAITING``, ``YOUR_TURN``) last until
+  the next steady cue for that seat.
+* Transient cues (``REFUSED``, ``TRICK_WON``, ``PENALTY``, ``MADE_BID``,
+  ``MISSED_BID``) show for their ``Look.duration`` and then the seat falls
+  back to its steady cue; a steady cue set meanwhile takes effect when the
+  transient ends.
+
+There are no threads and no sleeps: the owner loop calls ``tick(now)`` with
+``time.monotonic()`` (30 times a second is plenty); blinking and pulsing are
+worked out from ``now``, and ``show()`` is called on the strip only when a
+pixel actually changed. Colours are scaled by a brightness cap (default
+0.25) because a full-white strip dazzles players and overloads a small
+supply.
+
+Backends, side by side, behind the ``Strip`` protocol (the subset of
+``adafruit_pixelbuf.PixelBuf`` used here):
+
+* ``RecordingStrip``: a ``PixelBuf`` whose ``_transmit`` keeps each frame in
+  ``frames`` (tests, the simulator);
+* ``open_neopixel()``: the real ``neopixel.NeoPixel``, imported only when
+  called because ``import neopixel`` fails off a Pi.
+"""
+
+from __future__ import annotations
+
+import enum
+import importlib
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType, TracebackType
+from typing import Any, Final, Protocol, Self, TypeAlias, runtime_checkable
+
+import adafruit_pixelbuf
+
+from hardware.errors import DeviceClosed, HardwareConfigError, StripUnavailable
+
+__all__ = [
+    "DEFAULT_BRIGHTNESS",
+    "DEFAULT_LOOKS",
+    "RGB",
+    "Cue",
+    "Look",
+    "Pattern",
+    "RecordingStrip",
+    "SeatLeds",
+    "Strip",
+    "open_neopixel",
+]
+
+logger = logging.getLogger(__name__)
+
+RGB: TypeAlias = tuple[int, int, int]
+"""A colour as (red, green, blue), each 0 to 255."""
+
+BLACK: Final[RGB] = (0, 0, 0)
+
+DEFAULT_BRIGHTNESS: Final = 0.25
+"""Fraction of full power a pixel may reach (every colour is scaled by it)."""
+
+_PULSE_FLOOR = 0.2  # a pulsing seat never goes fully dark, so it still reads as "lit"
+_PULSE_STEPS = 8  # distinct pulse levels between full and the floor
+
+
+@runtime_checkable
+class Strip(Protocol):
+    """The part of ``adafruit_pixelbuf.PixelBuf`` that ``SeatLeds`` uses.
+
+    ``neopixel.NeoPixel`` and ``RecordingStrip`` both provide it. The strip
+    must be built with ``auto_write=False`` so that nothing is sent before
+    ``show()``.
+    """
+
+    @property
+    def n(self) -> int:
+        """Number of pixels on the strip."""
+        ...
+
+    def __setitem__(self, index: int, value: RGB) -> None:
+        """Set one pixel's colour in the buffer (not yet sent)."""
+        ...
+
+    def fill(self, color: RGB) -> None:
+        """Set every pixel's colour in the buffer (not yet sent)."""
+        ...
+
+    def show(self) -> None:
+        """Send the buffer to the pixels."""
+        ...
+
+
+class RecordingStrip(adafruit_pixelbuf.PixelBuf):  # type: ignore[misc]
+    """A pixel strip that keeps every transmitted frame instead of driving wires.
+
+    ``frames`` holds the bytes of each ``show()`` in the strip's byte order
+    (``"RGB"`` by default, so they read naturally); ``pixels(i)`` decodes frame
+    ``i`` back into RGB tuples.
+    """
+
+    def __init__(self, n: int, *, byteorder: str = "RGB", brightness: float = 1.0) -> None:
+        self.frames: list[bytes] = []
+        super().__init__(n, byteorder=byteorder, brightness=brightness, auto_write=False)
+        order = byteorder.upper()
+        self._rgb_offsets = (order.index("R"), order.index("G"), order.index("B"))
+        self._step = len(order)
+
+    @property
+    def n(self) -> int:
+        """Number of pixels on the strip (as ``neopixel.NeoPixel.n``)."""
+        return len(self)
+
+    def _transmit(self, buffer: bytearray) -> None:
+        self.frames.append(bytes(buffer))
+
+    def pixels(self, frame: int = -1) -> list[RGB]:
+        """Frame number ``frame`` (default: the last one sent) as one RGB tuple per pixel."""
+        data = self.frames[frame]
+        r, g, b = self._rgb_offsets
+        return [(data[i + r], data[i + g], data[i + b]) for i in range(0, len(data), self._step)]
+
+    def deinit(self) -> None:
+        """Nothing to release; present so the strip can stand in for a ``NeoPixel``."""
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.deinit()
+
+
+def open_neopixel(n: int, *, pin: str = "D18", pixel_order: str = "GRB") -> Any:
+    """Open the real NeoPixel strip: ``n`` pixels on ``board.<pin>`` (GPIO18 by default).
+
+    Imports ``board``/``neopixel`` only now, because off a Raspberry Pi the
+    import itself fails (``NotImplementedError("Board not supported")``);
+    that and any other failure to drive the strip raise ``StripUnavailable``.
+    The strip is built with ``auto_write=False`` and full brightness
+    (``SeatLeds`` applies its own cap). Close it with ``deinit()`` or ``with``.
+    """
+    advice = 'run the table on its Raspberry Pi, or set the LEDs to "mock" in table.toml'
+    try:
+        board = importlib.import_module("board")
+        neopixel = importlib.import_module("neopixel")
+    except (ImportError, NotImplementedError, RuntimeError, OSError) as exc:
+        raise StripUnavailable(
+            f"the NeoPixel strip cannot be driven on this machine ({exc}): {advice}"
+        ) from exc
+    board_pin = getattr(board, pin, None)
+    if board_pin is None:
+        raise HardwareConfigError(
+            f"the LED data pin {pin!r} is not a pin of this board: use a name such as 'D18'"
+        )
+    try:
+        return neopixel.NeoPixel(
+            board_pin, n, brightness=1.0, auto_write=False, pixel_order=pixel_order
+        )
+    except Exception as exc:  # the driver raises RuntimeError, OSError, ValueError...
+        raise StripUnavailable(
+            f"the NeoPixel strip on {pin} cannot be started ({exc}): the kiosk may need "
+            f"root for the PWM/DMA driver, or {advice}"
+        ) from exc
+
+
+class Pattern(enum.Enum):
+    """How a cue's colour varies over time."""
+
+    SOLID = "solid"
+    """Always on."""
+    BLINK = "blink"
+    """On for the first half of each period, off for the second."""
+    PULSE = "pulse"
+    """Fades from full to 20% and back once per period."""
+
+
+@dataclass(frozen=True, slots=True)
+class Look:
+    """What a cue looks like: colour, pattern, and for a transient cue how long it lasts."""
+
+    colour: RGB
+    pattern: Pattern = Pattern.SOLID
+    period: float = 1.0
+    duration: float | None = None
+    """Seconds a transient cue lasts; ``None`` for a steady cue."""
+
+    @property
+    def transient(self) -> bool:
+        """Whether the cue ends by itself and falls back to the seat's steady cue."""
+        return self.duration is not None
+
+    def level(self, elapsed: float) -> float:
+        """Intensity from 0 to 1, ``elapsed`` seconds after the cue started."""
+        if self.pattern is Pattern.SOLID:
+            return 1.0
+        phase = (elapsed % self.period) / self.period
+        if self.pattern is Pattern.BLINK:
+            return 1.0 if phase < 0.5 else 0.0
+        dip = 1.0 - abs(1.0 - 2.0 * phase)  # 0 at the start of a period, 1 half-way
+        # Quantised so that a pulse sends a bounded number of distinct frames.
+        return 1.0 - (1.0 - _PULSE_FLOOR) * round(dip * _PULSE_STEPS) / _PULSE_STEPS
+
+
+class Cue(enum.Enum):
+    """What the table wants a seat's LEDs to say. See ``DEFAULT_LOOKS`` and docs/hardware.md."""
+
+    OFF = "off"
+    JOINED = "joined"
+    WAITING = "waiting"
+    YOUR_TURN = "your_turn"
+    REFUSED = "refused"
+    TRICK_WON = "trick_won"
+    PENALTY = "penalty"
+    MADE_BID = "made_bid"
+    MISSED_BID = "missed_bid"
+
+
+DEFAULT_LOOKS: Final[Mapping[Cue, Look]] = MappingProxyType(
+    {
+        # steady
+        Cue.OFF: Look(BLACK),
+        Cue.JOINED: Look((255, 255, 255)),
+        Cue.WAITING: Look((255, 120, 0), Pattern.PULSE, period=2.0),
+        Cue.YOUR_TURN: Look((0, 255, 0), Pattern.PULSE, period=1.2),
+        # transient
+        Cue.REFUSED: Look((255, 0, 0), Pattern.BLINK, period=0.2, duration=0.8),
+        Cue.TRICK_WON: Look((255, 180, 0), duration=1.5),
+        Cue.PENALTY: Look((160, 0, 255), Pattern.BLINK, period=0.5, duration=2.0),
+        Cue.MADE_BID: Look((0, 255, 0), duration=2.0),
+        Cue.MISSED_BID: Look((255, 0, 0), duration=2.0),
+    }
+)
+"""The cue table (also in docs/hardware.md); ``SeatLeds(looks=...)`` overrides entries."""
+
+
+@dataclass(slots=True)
+class _SeatState:
+    """One seat's segment and cues (mutable, owned by ``SeatLeds``)."""
+
+    pixels: range
+    steady: Cue = Cue.OFF
+    steady_since: float = 0.0
+    transient: Cue | None = None
+    transient_since: float = 0.0
+
+
+class SeatLeds:
+    """Shows each seat's cue on its segment of one strip.
+
+    ``segments`` maps seat numbers to pixel ranges, e.g. ``{0: range(0, 8),
+    1: range(8, 16)}``; ranges must be non-empty, step 1, on the strip and not
+    overlapping (``HardwareConfigError`` otherwise). Pixels outside every
+    segment are never written. Not thread-safe: call it from the table loop
+    only. ``close()`` blanks the segments once; it does not deinit the strip,
+    whose owner closes it.
+    """
+
+    def __init__(
+        self,
+        strip: Strip,
+        segments: Mapping[int, range],
+        *,
+        brightness: float = DEFAULT_BRIGHTNESS,
+        looks: Mapping[Cue, Look] | None = None,
+    ) -> None:
+        if not 0.0 <= brightness <= 1.0:
+            raise HardwareConfigError(f"LED brightness {brightness} should be from 0 to 1")
+        taken: dict[int, int] = {}
+        for seat, pixels in segments.items():
+            if not pixels or pixels.step != 1 or pixels.start < 0 or pixels.stop > strip.n:
+                raise HardwareConfigError(
+                    f"seat {seat}'s LED pixels {pixels} should be a non-empty run of "
+                    f"pixels within 0..{strip.n - 1}"
+                )
+            for index in pixels:
+                if index in taken:
+                    raise HardwareConfigError(
+                        f"LED pixel {index} is in both seat {taken[index]}'s and "
+                        f"seat {seat}'s segments"
+                    )
+                taken[index] = seat
+        self._strip = strip
+        self._brightness = brightness
+        self._looks = {**DEFAULT_LOOKS, **(looks or {})}
+        self._seats = {seat: _SeatState(pixels) for seat, pixels in segments.items()}
+        self._shown: dict[int, RGB] = {}  # what the strip holds for our pixels
+        self._closed = False
+
+    @property
+    def seats(self) -> tuple[int, ...]:
+        """The seats that have a segment."""
+        return tuple(self._seats)
+
+    def look(self, cue: Cue) -> Look:
+        """How ``cue`` is shown."""
+        return self._looks[cue]
+
+    def cue(self, seat: int, cue: Cue, now: float) -> None:
+        """Show ``cue`` on ``seat``'s segment from monotonic time ``now``; renders at once.
+
+        A steady cue replaces the seat's steady cue (setting the same one again
+        keeps its pulse phase); a transient cue starts (or restarts) now.
+        """
+        if self._closed:
+            raise DeviceClosed(f"cannot show {cue.name} on seat {seat}'s LEDs: they are closed")
+        state = self._state(seat)
+        if self._looks[cue].transient:
+            state.transient, state.transient_since = cue, now
+        elif cue is not state.steady:
+            state.steady, state.steady_since = cue, now
+        self.tick(now)
+
+    def clear(self, now: float) -> None:
+        """Every seat back to ``OFF``, transients cancelled; renders at once."""
+        for state in self._seats.values():
+            state.steady, state.steady_since, state.transient = Cue.OFF, now, None
+        self.tick(now)
+
+    def showing(self, seat: int, now: float) -> Cue:
+        """The cue ``seat`` shows at ``now`` (its transient if one is running, else its steady)."""
+        state = self._state(seat)
+        self._expire(state, now)
+        return state.transient or state.steady
+
+    def tick(self, now: float) -> bool:
+        """Advance patterns and expire transients; ``show()`` only if a pixel changed.
+
+        Returns whether a frame was sent. Does nothing after ``close()``.
+        """
+        if self._closed:
+            return False
+        changed: dict[int, RGB] = {}
+        for state in self._seats.values():
+            colour = self._colour(state, now)
+            for index in state.pixels:
+                if self._shown.get(index) != colour:
+                    changed[index] = colour
+        return self._send(changed)
+
+    def close(self) -> None:
+        """Blank every segment (one frame) and stop. Idempotent."""
+        if self._closed:
+            return
+        self._closed = True
+        blank = {i: BLACK for state in self._seats.values() for i in state.pixels}
+        try:
+            self._send({i: c for i, c in blank.items() if self._shown.get(i) != c})
+        except Exception:  # the strip may already be gone at shutdown; nothing else to do
+            logger.exception("could not blank the seat LEDs on close")
+
+    def _state(self, seat: int) -> _SeatState:
+        try:
+            return self._seats[seat]
+        except KeyError:
+            raise HardwareConfigError(f"seat {seat} has no LED segment") from None
+
+    def _expire(self, state: _SeatState, now: float) -> None:
+        if state.transient is not None:
+            duration = self._looks[state.transient].duration or 0.0
+            if now >= state.transient_since + duration:
+                state.transient = None
+
+    def _colour(self, state: _SeatState, now: float) -> RGB:
+        self._expire(state, now)
+        if state.transient is not None:
+            cue, since = state.transient, state.transient_since
+        else:
+            cue, since = state.steady, state.steady_since
+        look = self._looks[cue]
+        scale = look.level(max(0.0, now - since)) * self._brightness
+        r, g, b = (min(255, max(0, round(c * scale))) for c in look.colour)
+        return (r, g, b)
+
+    def _send(self, changed: dict[int, RGB]) -> bool:
+        if not changed:
+            return False
+        for index, colour in changed.items():
+            self._strip[index] = colour
+        self._strip.show()
+        self._shown.update(changed)
+        return True
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
