@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
 from collections.abc import Sequence
 
-from controller import scoresheet
+from controller import app, scoresheet
 from controller.games.base import TableError
 from controller.record import replay
 
@@ -60,10 +61,18 @@ def build_parser() -> argparse.ArgumentParser:
     replay_cmd.add_argument("--json", action="store_true", help="print the result as JSON")
     replay_cmd.add_argument("file", metavar="FILE", help="the record file, or - for stdin")
     replay_cmd.set_defaults(func=cmd_replay)
+    kiosk_cmd = commands.add_parser(
+        "kiosk",
+        help="run the table (simulated hardware unless a config says otherwise)",
+        description="Run the kiosk table. Without a display, bots play one game headless.",
+    )
+    app.add_arguments(kiosk_cmd)
+    kiosk_cmd.set_defaults(func=app.run)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     parser = build_parser()
     args = parser.parse_args(argv)
     status: int = args.func(args)

@@ -704,8 +704,9 @@ class OshakaTrick(Engine):
         totals = self.totals()
         expected = self.expected
         plays_made = {seat: 0 for seat in range(self.players)}
-        for seat, _ in rnd.trick.plays:
-            plays_made[seat] += 1
+        if self.phase is not Phase.LEAD:  # between rounds the last trick is already counted
+            for seat, _ in rnd.trick.plays:
+                plays_made[seat] += 1
         completed = rnd.trick_number - 1 if self.phase is not Phase.LEAD else TRICKS_PER_ROUND
         seats = []
         for seat, area in enumerate(rnd.areas):

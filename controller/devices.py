@@ -1,0 +1,104 @@
+"""Building the table's devices from its configuration (part of the composition root).
+
+Every seat gets a reader, buttons and an LED segment; a ``"mock"`` setting (the
+default) gives the sibling mock backend, driven by the simulator or by tests.
+Simulated buttons are real gpiozero ``Button`` objects on a ``MockFactory``,
+so the simulator goes through the same code path as a Pi's buttons.
+"""
+
+from __future__ import annotations
+
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+from types import TracebackType
+from typing import Any, Self
+
+from controller.config import TableConfig
+from hardware.buttons import BUTTON_NAMES, SeatButtons, mock_pin_factory
+from hardware.events import EventQueue
+from hardware.leds import RecordingStrip, SeatLeds, Strip, open_neopixel
+from hardware.readers import MockReader, SeatReader, reader_from_setting
+
+# GPIO numbers handed out to simulated buttons: any pin but the LED data pin (18).
+_MOCK_PINS = [p for p in range(4, 28) if p != 18]
+
+
+@dataclass
+class Devices:
+    """All of the table's devices, opened and closed together."""
+
+    readers: dict[int, SeatReader]
+    buttons: dict[int, SeatButtons]
+    leds: SeatLeds
+    strip: Strip
+    mock_factory: Any = None  # the MockFactory behind simulated buttons, if any
+    _stack: ExitStack = field(default_factory=ExitStack)
+
+    def open(self) -> None:
+        for reader in self.readers.values():
+            self._stack.callback(reader.close)
+            reader.open()
+        for buttons in self.buttons.values():
+            self._stack.callback(buttons.close)
+            buttons.open()
+
+    def close(self) -> None:
+        """Close everything opened, in reverse order; safe to call twice."""
+        self.leds.close()
+        self._stack.close()
+        deinit = getattr(self.strip, "deinit", None)  # both RecordingStrip and NeoPixel have it
+        if deinit is not None:
+            deinit()
+
+    def __enter__(self) -> Self:
+        self.open()
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def mock_reader(self, seat: int) -> MockReader | None:
+        reader = self.readers.get(seat)
+        return reader if isinstance(reader, MockReader) else None
+
+    def press(self, seat: int, button: str) -> bool:
+        """Press and release a simulated button through its mock pin; False if not simulated."""
+        buttons = self.buttons.get(seat)
+        if buttons is None or self.mock_factory is None:
+            return False
+        pin = self.mock_factory.pin(buttons.pins[button])
+        pin.drive_low()
+        pin.drive_high()
+        return True
+
+
+def build(config: TableConfig, events: EventQueue, *, strip: Strip | None = None) -> Devices:
+    """Make (but do not open) every device the configuration names."""
+    readers = {s.index: reader_from_setting(s.index, s.reader, events) for s in config.seats}
+    factory = None
+    spare = iter(_MOCK_PINS)
+    buttons: dict[int, SeatButtons] = {}
+    for seat in config.seats:
+        if seat.buttons is None:
+            if factory is None:
+                factory = mock_pin_factory()
+            pins = {name: next(spare) for name in BUTTON_NAMES}
+            # No bounce time on mock pins: the simulator's presses are clean edges.
+            buttons[seat.index] = SeatButtons(
+                seat.index, pins, events, pin_factory=factory, bounce_time=None
+            )
+        else:
+            buttons[seat.index] = SeatButtons(seat.index, seat.buttons, events)
+    count = max(config.pixel_count, 1)
+    if strip is None:
+        if config.leds.backend == "neopixel":
+            strip = open_neopixel(count, pin=config.leds.data_pin)
+        else:
+            strip = RecordingStrip(count)
+    segments = {
+        s.index: range(s.pixels[0], s.pixels[1]) for s in config.seats if s.pixels[1] > s.pixels[0]
+    }
+    leds = SeatLeds(strip, segments, brightness=config.leds.brightness)
+    return Devices(readers, buttons, leds, strip, factory)

@@ -1,0 +1,193 @@
+"""The tag registry: which RFID tag UID is which card of which deck.
+
+Every physical card carries a tag. The registry is a JSON file::
+
+    {"format": "tag-registry/1",
+     "decks": {"oshaka": {"04A1B2C3D4E5F6": "R7", ...}, "standard-52": {...}},
+     "staff": ["04FFEEDDCCBBAA"]}
+
+A UID belongs to at most one card of one deck (or is a staff tag). The table
+ships a simulated registry for the demo (``simulated()``): every card of every
+deck gets a made-up, stable UID, so simulated readers can "tap" real-looking
+tags and the whole path from reader to engine is exercised.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from controller.games.base import TableError
+
+FORMAT = "tag-registry/1"
+
+# Which deck each game is played with.
+GAME_DECKS: Mapping[str, str] = {
+    "oshaka-trick": "oshaka",
+    "oh-pshaw": "standard-52",
+    "oskar": "oskar",
+    "oss": "oss-tribes",
+}
+
+_RANKS = "23456789TJQKA"
+
+
+def deck_cards(deck: str) -> list[str]:
+    """The card notations of a deck, in a fixed order (as the records write them)."""
+    if deck == "oshaka":
+        return [f"{c}{n}" for c in "RBGY" for n in range(1, 14)]
+    if deck == "standard-52":
+        return [f"{r}{s}" for s in "SHDC" for r in _RANKS]
+    if deck == "oskar":
+        spans = {"Y": (1, 4), "G": (2, 8), "B": (3, 11), "L": (4, 16)}
+        cards = [f"{c}{n}" for c, (lo, hi) in spans.items() for n in range(lo, hi + 1)]
+        return cards + ["R0"] * 5
+    if deck == "oss-tribes":
+        # Six tribes of eight cards valued 1,1,2,2,3,3,4,4: tribe letter, value, copy.
+        return [f"T{t}-{v}{copy}" for t in range(1, 7) for v in (1, 2, 3, 4) for copy in "ab"]
+    raise RegistryError(
+        f'there is no deck "{deck}"; the table knows {", ".join(GAME_DECKS.values())}'
+    )
+
+
+class RegistryError(TableError, ValueError):
+    """The tag registry file is bad, or an enrollment would make it ambiguous."""
+
+
+@dataclass(frozen=True)
+class TagEntry:
+    """What a tag is: a card of a deck (``card`` in that deck's notation), or a staff tag."""
+
+    deck: str
+    card: str
+
+    @property
+    def is_staff(self) -> bool:
+        return self.deck == "staff"
+
+
+STAFF = "staff"
+
+
+class TagRegistry:
+    """UID -> card, per deck; refuses a UID enrolled twice."""
+
+    def __init__(self) -> None:
+        self._by_uid: dict[str, TagEntry] = {}
+
+    # --- reading and writing ----------------------------------------------------
+
+    @classmethod
+    def load(cls, path: Path) -> TagRegistry:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise RegistryError(
+                f"the tag registry {path} does not exist; enroll a deck or use the simulated deck"
+            ) from None
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise RegistryError(f"the tag registry {path} is not valid JSON ({exc})") from None
+        return cls.from_json(data, str(path))
+
+    @classmethod
+    def from_json(cls, data: object, source: str = "registry") -> TagRegistry:
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise RegistryError(f'{source}: "format" must be "{FORMAT}"')
+        registry = cls()
+        decks = data.get("decks", {})
+        if not isinstance(decks, dict):
+            raise RegistryError(f'{source}: "decks" must map deck names to {{uid: card}}')
+        for deck, tags in decks.items():
+            if not isinstance(tags, dict):
+                raise RegistryError(f'{source}: deck "{deck}" must map tag UIDs to cards')
+            for uid, card in tags.items():
+                if not isinstance(card, str):
+                    raise RegistryError(f'{source}: tag {uid} in deck "{deck}" must name a card')
+                registry.enroll(deck, card, uid)
+        staff = data.get("staff", [])
+        if not isinstance(staff, list):
+            raise RegistryError(f'{source}: "staff" must be a list of tag UIDs')
+        for uid in staff:
+            registry.enroll(STAFF, STAFF, str(uid))
+        return registry
+
+    def to_json(self) -> dict[str, object]:
+        decks: dict[str, dict[str, str]] = {}
+        staff: list[str] = []
+        for uid, entry in sorted(self._by_uid.items()):
+            if entry.is_staff:
+                staff.append(uid)
+            else:
+                decks.setdefault(entry.deck, {})[uid] = entry.card
+        return {"format": FORMAT, "decks": decks, "staff": staff}
+
+    def save(self, path: Path) -> None:
+        """Write atomically: a crash mid-save leaves the old file intact."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=path.name, dir=path.parent)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            json.dump(self.to_json(), handle, indent=1, sort_keys=True)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+
+    # --- lookups and enrollment -------------------------------------------------
+
+    @staticmethod
+    def normalize(uid: str) -> str:
+        return "".join(ch for ch in uid.upper() if ch in "0123456789ABCDEF")
+
+    def lookup(self, uid: str) -> TagEntry | None:
+        return self._by_uid.get(self.normalize(uid))
+
+    def uid_for(self, deck: str, card: str) -> str | None:
+        """The first UID enrolled for a card (the simulator taps it)."""
+        for uid, entry in self._by_uid.items():
+            if entry.deck == deck and entry.card == card:
+                return uid
+        return None
+
+    def enroll(self, deck: str, card: str, uid: str) -> TagEntry:
+        key = self.normalize(uid)
+        if not 4 <= len(key) <= 20:
+            raise RegistryError(f"{uid!r} is not a tag UID (4 to 10 bytes in hex)")
+        existing = self._by_uid.get(key)
+        entry = TagEntry(deck, card)
+        if existing is not None and existing != entry:
+            what = "a staff tag" if existing.is_staff else f"{existing.card} of {existing.deck}"
+            raise RegistryError(f"tag {key} is already enrolled as {what}")
+        self._by_uid[key] = entry
+        return entry
+
+    def cards_of(self, deck: str) -> list[tuple[str, str]]:
+        return [(uid, e.card) for uid, e in self._by_uid.items() if e.deck == deck]
+
+    def __len__(self) -> int:
+        return len(self._by_uid)
+
+
+def simulated_uid(deck: str, card: str, copy: int = 0) -> str:
+    """A stable, made-up 7-byte UID for a simulated card (NTAG-like, starting 04)."""
+    digest = hashlib.sha256(f"{deck}/{card}/{copy}".encode()).hexdigest().upper()
+    return "04" + digest[:12]
+
+
+def simulated(decks: Iterable[str] = GAME_DECKS.values()) -> TagRegistry:
+    """The bundled simulated registry: every card of every deck, plus one staff tag."""
+    registry = TagRegistry()
+    for deck in decks:
+        seen: dict[str, int] = {}
+        for card in deck_cards(deck):
+            copy = seen.get(card, 0)
+            seen[card] = copy + 1
+            registry.enroll(deck, card, simulated_uid(deck, card, copy))
+    registry.enroll(STAFF, STAFF, SIMULATED_STAFF_UID)
+    return registry
+
+
+SIMULATED_STAFF_UID = "04517AFF0000AA"

@@ -1,0 +1,452 @@
+"""The fallback game scene, and the building blocks game scenes share.
+
+It draws any engine's ``snapshot()`` without knowing its rules: whose turn it
+is and what is expected (``next``), the round and trick number and the cards
+of the current trick when the snapshot has them, each seat's public fields,
+the totals, and the messages. Game-specific scenes (``display/oshaka.py``)
+reuse the helpers here: naming players, placing cards toward their seats,
+the message list and the score table.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import pygame
+
+from controller.view import Message, SeatView, TableView
+from display import theme
+from display.theme import Colour, Painter
+
+# Words for the verbs engines expect; an unknown verb is shown as it is.
+TRICK_AREA = theme.blend(theme.CENTRE, theme.TABLE, 0.5)
+
+VERB_PROMPTS: dict[str, str] = {
+    "play": "play a card",
+    "place": "place a card",
+    "lead": "choose the lead",
+    "bid": "make a bid",
+    "hand": "register your hand",
+    "roll": "roll the dice",
+    "reroll": "reroll",
+}
+
+
+@dataclass(frozen=True)
+class Toward:
+    """Where a player's seat panel is on the canvas, so cards can be laid toward it."""
+
+    point: tuple[int, int]  # the panel's centre on the canvas
+    rotation: int  # the panel's clockwise turn: a card turned so faces that seat
+
+
+# --- names and turns -----------------------------------------------------------------
+
+
+def seat_label(seat: SeatView) -> str:
+    """The seat's own label, or "Seat N" by its physical index."""
+    return seat.label or f"Seat {seat.seat}"
+
+
+def seat_of_player(view: TableView, player: int) -> SeatView | None:
+    """The physical seat that plays as engine seat ``player``."""
+    for seat in view.seats:
+        if seat.player == player:
+            return seat
+    return None
+
+
+def player_name(view: TableView, player: int) -> str:
+    """How the centre names engine seat ``player``: by the label of the seat playing it."""
+    seat = seat_of_player(view, player)
+    return seat_label(seat) if seat is not None else f"Player {player}"
+
+
+def expected(game: Mapping[str, Any] | None) -> tuple[int, str] | None:
+    """The snapshot's ``next``: (engine seat, verb), or None when nobody is expected."""
+    if not game:
+        return None
+    nxt = game.get("next")
+    if isinstance(nxt, Mapping) and isinstance(nxt.get("seat"), int):
+        return int(nxt["seat"]), str(nxt.get("expects", ""))
+    return None
+
+
+def verb_prompt(verb: str) -> str:
+    """The words for an expected verb."""
+    return VERB_PROMPTS.get(verb, verb.replace("_", " "))
+
+
+def int_list(value: object) -> list[int] | None:
+    """``value`` as a list of ints when it is one (snapshot fields are plain JSON)."""
+    if isinstance(value, list) and all(isinstance(x, int) for x in value):
+        return [int(x) for x in value]
+    return None
+
+
+def totals_of(game: Mapping[str, Any]) -> list[int] | None:
+    """The running totals a snapshot carries: ``totals``, else ``tokens``, else seats' scores."""
+    for key in ("totals", "tokens"):
+        found = int_list(game.get(key))
+        if found is not None:
+            return found
+    seats = game.get("seats")
+    if isinstance(seats, list) and seats and all(isinstance(s, Mapping) for s in seats):
+        scores = [s.get("score", s.get("total")) for s in seats]
+        if all(isinstance(x, int) for x in scores):
+            return [int(x) for x in scores]
+    return None
+
+
+def trick_of(game: Mapping[str, Any], key: str = "trick") -> list[tuple[int, str]]:
+    """The snapshot's trick as (engine seat, card notation) in play order, if it has one."""
+    plays = game.get(key)
+    found: list[tuple[int, str]] = []
+    if isinstance(plays, list):
+        for play in plays:
+            if isinstance(play, Mapping) and isinstance(play.get("seat"), int):
+                found.append((int(play["seat"]), str(play.get("card", "?"))))
+    return found
+
+
+# --- shared drawing ------------------------------------------------------------------
+
+
+def spot_toward(
+    area: pygame.Rect, target: tuple[int, int], margin: tuple[int, int]
+) -> tuple[int, int]:
+    """A point inside ``area`` on the way from its centre to ``target``.
+
+    ``margin`` is half the size of what will be drawn there, so it stays inside.
+    """
+    cx, cy = area.center
+    vx, vy = target[0] - cx, target[1] - cy
+    half_w = max(1.0, area.w / 2 - margin[0])
+    half_h = max(1.0, area.h / 2 - margin[1])
+    if vx == 0 and vy == 0:
+        return area.center
+    reach = min(half_w / abs(vx) if vx else math.inf, half_h / abs(vy) if vy else math.inf)
+    share = min(reach, 1.0)
+    return round(cx + vx * share), round(cy + vy * share)
+
+
+def draw_trick(
+    p: Painter,
+    area: pygame.Rect,
+    plays: Sequence[tuple[int, str]],
+    toward: Mapping[int, Toward],
+    *,
+    highlight: Mapping[str, Colour] | None = None,
+    dimmed: frozenset[str] = frozenset(),
+    lead_mark: bool = True,
+) -> dict[str, pygame.Rect]:
+    """The cards of a trick, each laid toward the seat that played it and turned to face it.
+
+    Players without a seat on screen get their cards in a row along the bottom.
+    Returns where each card went.
+    """
+    card_h = max(24, min(round(area.h * 0.4), round(area.w * 0.28), round(p.metrics.unit * 0.16)))
+    card_w = round(card_h * 0.7)
+    half = (max(card_w, card_h) // 2 + 2, max(card_w, card_h) // 2 + 2)
+    placed: dict[str, pygame.Rect] = {}
+    loose = 0
+    for order, (player, card) in enumerate(plays):
+        where = toward.get(player)
+        if where is not None:
+            centre = spot_toward(area, where.point, half)
+            rotation = where.rotation
+        else:
+            centre = (area.left + half[0] + loose * (card_w + 4), area.bottom - half[1])
+            rotation = 0
+            loose += 1
+        rect = pygame.Rect(0, 0, card_w, card_h)
+        rect.center = centre
+        outline = (highlight or {}).get(card)
+        placed[card] = p.card(
+            rect,
+            card,
+            rotation=rotation,
+            emphasis=outline is not None,
+            outline=outline,
+            dim=card in dimmed,
+        )
+        if lead_mark and order == 0:
+            # A ring marks the lead card: the trick's first play.
+            ring = placed[card].inflate(p.metrics.pad * 2, p.metrics.pad * 2)
+            p.box(ring, None, theme.ACCENT, max(2, p.metrics.pad // 2))
+    return placed
+
+
+def draw_messages(
+    p: Painter,
+    rect: pygame.Rect,
+    view: TableView,
+    messages: Sequence[Message] | None = None,
+    *,
+    prefix: bool = True,
+) -> None:
+    """The newest messages that fit in ``rect``, oldest on top, each in its kind's colour.
+
+    With ``prefix`` a message for one seat starts with that seat's label.
+    """
+    shown = list(view.messages if messages is None else messages)
+    size = p.metrics.small
+    line = p.metrics.leading(size)
+    if rect.h < line:
+        return
+    bar = max(3, p.metrics.pad // 2)
+    blocks: list[tuple[list[str], Colour]] = []
+    used = 0
+    for message in reversed(shown):
+        text = message.text
+        if prefix and message.seat is not None:
+            seat = next((s for s in view.seats if s.seat == message.seat), None)
+            if seat is not None and not text.lower().startswith(seat_label(seat).lower()):
+                text = f"{seat_label(seat)}: {text}"
+        lines = p.wrap(text, size, rect.w - 3 * bar)
+        need = len(lines) * line + p.metrics.pad
+        if used + need > rect.h:
+            if not blocks and lines:
+                # One long message in a small space: show what fits, marked as cut.
+                keep = max(1, (rect.h - p.metrics.pad) // line)
+                cut = lines[:keep]
+                if keep < len(lines):
+                    cut[-1] += " …"
+                blocks.append((cut, theme.MESSAGE_COLOURS[message.kind]))
+            break
+        blocks.append((lines, theme.MESSAGE_COLOURS[message.kind]))
+        used += need
+    y = rect.top
+    for lines, colour in reversed(blocks):
+        height = len(lines) * line
+        pygame.draw.rect(p.surface, colour, pygame.Rect(rect.left, y + 1, bar, height - 2))
+        for index, text in enumerate(lines):
+            p.text(
+                text,
+                (rect.left + 2 * bar, y + index * line),
+                size,
+                colour,
+                max_width=rect.w - 2 * bar,
+            )
+        y += height + p.metrics.pad
+
+
+def draw_score_table(
+    p: Painter,
+    rect: pygame.Rect,
+    view: TableView,
+    rows: Sequence[tuple[str, Sequence[int | None]]],
+    *,
+    turn: int | None = None,
+    winners: Sequence[int] = (),
+    size: int = 0,
+) -> int:
+    """A score table: a column per player (named on top), a row per (heading, values).
+
+    Players across, so a table of many players stays a few lines high.
+    Returns the height used (0 when there is nothing to show).
+    """
+    players = max((len(values) for _, values in rows), default=0)
+    if players == 0:
+        return 0
+    size = size or p.metrics.small
+    line = p.metrics.leading(size) + p.metrics.pad // 2
+    shown = rows[-max(0, rect.h // line - 1) :] if rect.h // line > 1 else []
+    head_w = min(
+        round(rect.w * 0.22), max(p.fonts.get(size).size(h)[0] for h, _ in rows) + p.metrics.pad
+    )
+    col_w = (rect.w - head_w) // players
+    for player in range(players):
+        right = rect.left + head_w + (player + 1) * col_w - p.metrics.pad
+        colour = (
+            theme.WINNER if player in winners else theme.TURN if player == turn else theme.TEXT_DIM
+        )
+        p.text(
+            player_name(view, player),
+            (right, rect.top),
+            size,
+            colour,
+            bold=player == turn or player in winners,
+            anchor="topright",
+            max_width=col_w - p.metrics.pad,
+        )
+        for index, (_, values) in enumerate(shown):
+            value = values[player] if player < len(values) else None
+            last = index == len(shown) - 1
+            p.text(
+                "-" if value is None else str(value),
+                (right, rect.top + (index + 1) * line),
+                size,
+                theme.WINNER if player in winners and last else theme.TEXT,
+                bold=last,
+                anchor="topright",
+                max_width=col_w - p.metrics.pad,
+            )
+    for index, (heading, _) in enumerate(shown):
+        p.text(
+            heading,
+            (rect.left, rect.top + (index + 1) * line),
+            size,
+            theme.TEXT_DIM,
+            max_width=head_w,
+        )
+    return (len(shown) + 1) * line
+
+
+def table_room(p: Painter, info: pygame.Rect, y: int, wanted: int, view: TableView) -> int:
+    """The height the score table may take at the foot of ``info`` below ``y``.
+
+    Messages explain what just happened and seat panels show each score too,
+    so when space is short the messages keep two lines and the table gives way.
+    """
+    wanted = min(info.h // 2, wanted)
+    if not view.messages:
+        return wanted
+    messages = 2 * p.metrics.leading(p.metrics.small) + 3 * p.metrics.pad
+    return wanted if info.bottom - wanted - y >= messages else 0
+
+
+def score_table_height(p: Painter, rows: int, size: int = 0) -> int:
+    """The height :func:`draw_score_table` needs for ``rows`` rows."""
+    return (rows + 1) * (p.metrics.leading(size or p.metrics.small) + p.metrics.pad // 2)
+
+
+def draw_title_block(p: Painter, rect: pygame.Rect, title: str, detail: str) -> int:
+    """The game's title and a detail line under it (round, trick); returns the height used."""
+    m = p.metrics
+    y = rect.top
+    y = p.text(title, (rect.left, y), m.big, theme.TEXT, bold=True, max_width=rect.w).bottom
+    if detail:
+        y = p.text(detail, (rect.left, y), m.small, theme.TEXT_DIM, max_width=rect.w).bottom
+    return y - rect.top + m.pad
+
+
+def split_centre(rect: pygame.Rect, pad: int) -> tuple[pygame.Rect, pygame.Rect]:
+    """The centre split into a trick area and an information column (side by side when wide)."""
+    if rect.w >= rect.h * 1.25:
+        trick_w = round(rect.w * 0.5)
+        trick = pygame.Rect(rect.left, rect.top, trick_w, rect.h)
+        info = pygame.Rect(rect.left + trick_w + pad, rect.top, rect.w - trick_w - pad, rect.h)
+    else:
+        trick_h = round(rect.h * 0.45)
+        trick = pygame.Rect(rect.left, rect.top, rect.w, trick_h)
+        info = pygame.Rect(rect.left, rect.top + trick_h + pad, rect.w, rect.h - trick_h - pad)
+    return trick, info
+
+
+def draw_status(p: Painter, rect: pygame.Rect, text: str, colour: Colour = theme.TURN) -> int:
+    """A prominent status line (whose turn, what happens now); returns the height used."""
+    lines = p.wrap(text, p.metrics.body, rect.w, bold=True)[:2]
+    line = p.metrics.leading(p.metrics.body)
+    for index, piece in enumerate(lines):
+        p.text(
+            piece,
+            (rect.left, rect.top + index * line),
+            p.metrics.body,
+            colour,
+            bold=True,
+            max_width=rect.w,
+        )
+    return len(lines) * line
+
+
+# --- the fallback scene ------------------------------------------------------------
+
+
+def _format_value(value: object) -> str | None:
+    """A snapshot value short enough for a seat panel, or None to leave it out."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int | float | str):
+        return str(value)
+    if isinstance(value, list) and len(value) <= 8 and all(isinstance(x, int | str) for x in value):
+        return " ".join(str(x) for x in value) or "-"
+    return None
+
+
+class GenericScene:
+    """Draws any game's snapshot from its common fields; see the module docstring."""
+
+    def turn_prompt(self, game: Mapping[str, Any], player: int) -> str | None:
+        nxt = expected(game)
+        if nxt is None or nxt[0] != player:
+            return None
+        return verb_prompt(nxt[1])
+
+    def draw_seat(self, p: Painter, rect: pygame.Rect, view: TableView, player: int) -> None:
+        game = view.game or {}
+        pairs: list[str] = []
+        totals = totals_of(game)
+        if totals is not None and player < len(totals):
+            pairs.append(f"total {totals[player]}")
+        seats = game.get("seats")
+        entry: Mapping[str, Any] | None = None
+        if isinstance(seats, list):
+            entry = next(
+                (s for s in seats if isinstance(s, Mapping) and s.get("seat") == player), None
+            )
+        if entry is not None:
+            for key, value in entry.items():
+                text = _format_value(value)
+                if key != "seat" and text is not None:
+                    pairs.append(f"{key.replace('_', ' ')} {text}")
+        text = "   ".join(pairs) or "playing"
+        size = p.metrics.small
+        line = p.metrics.leading(size)
+        lines = p.wrap(text, size, rect.w)
+        for index, piece in enumerate(lines[: max(1, rect.h // line)]):
+            p.text(piece, (rect.left, rect.top + index * line), size, theme.TEXT, max_width=rect.w)
+
+    def draw_centre(
+        self, p: Painter, rect: pygame.Rect, view: TableView, toward: Mapping[int, Toward]
+    ) -> None:
+        game = view.game or {}
+        title = str(game.get("title") or view.game_id or "Game")
+        details: list[str] = []
+        if isinstance(game.get("round"), int):
+            details.append(f"Round {game['round']}")
+        if isinstance(game.get("trick_number"), int):
+            details.append(f"Trick {game['trick_number']}")
+        if isinstance(game.get("phase"), str):
+            details.append(str(game["phase"]))
+        trick_area, info = split_centre(rect, p.metrics.pad)
+        p.box(trick_area, TRICK_AREA, None)
+        plays = trick_of(game)
+        if plays:
+            draw_trick(p, trick_area, plays, toward)
+        else:
+            p.text(
+                "no cards on the table",
+                trick_area.center,
+                p.metrics.small,
+                theme.TEXT_DIM,
+                anchor="center",
+            )
+        y = info.top + draw_title_block(p, info, title, " · ".join(details))
+        nxt = expected(game)
+        winners = int_list(game.get("winners")) or []
+        if nxt is not None:
+            status = f"{player_name(view, nxt[0])}: {verb_prompt(nxt[1])}"
+            y += draw_status(p, pygame.Rect(info.left, y, info.w, info.h), status)
+        elif winners:
+            names = ", ".join(player_name(view, w) for w in winners)
+            y += draw_status(
+                p, pygame.Rect(info.left, y, info.w, info.h), f"Game over: {names}", theme.WINNER
+            )
+        totals = totals_of(game)
+        table_h = 0
+        if totals:
+            table_h = table_room(p, info, y, score_table_height(p, 1), view)
+        if table_h:
+            assert totals is not None
+            table = pygame.Rect(info.left, info.bottom - table_h, info.w, table_h)
+            draw_score_table(
+                p, table, view, [("total", totals)], turn=nxt[0] if nxt else None, winners=winners
+            )
+        messages = pygame.Rect(
+            info.left, y + p.metrics.pad, info.w, info.bottom - table_h - y - 2 * p.metrics.pad
+        )
+        draw_messages(p, messages, view)

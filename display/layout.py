@@ -1,0 +1,199 @@
+"""Where things go on the table's screen: seat panels, the centre, and rotations.
+
+The screen lies flat in the middle of the table. Physical seats sit around its
+four edges, clockwise as seen from above; each seat panel is drawn upright on a
+panel-sized surface ("local" coordinates, as if its seat sat at the bottom
+edge) and then turned to face its seat:
+
+* bottom edge: 0 degrees (reads normally),
+* left edge: 90 degrees clockwise (its foot points at the left edge),
+* top edge: 180 degrees (upside down),
+* right edge: 270 degrees clockwise (its foot points at the right edge).
+
+The whole picture (the "canvas") may itself be turned for mounting; the window
+then shows the canvas rotated clockwise by ``rotation`` degrees.
+
+This module is pure geometry: no drawing, no fonts, so it is easy to test.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import pygame
+
+ROTATIONS: tuple[int, ...] = (0, 90, 180, 270)
+
+
+class Side(enum.Enum):
+    """An edge of the screen where seats sit; the value is the panel's clockwise turn."""
+
+    BOTTOM = 0
+    LEFT = 90
+    TOP = 180
+    RIGHT = 270
+
+    @property
+    def rotation(self) -> int:
+        return self.value
+
+
+B, L, T, R = Side.BOTTOM, Side.LEFT, Side.TOP, Side.RIGHT
+
+# Clockwise from the table's seat 0 at the bottom edge. When an edge holds more
+# than one seat they follow the clockwise direction along it (bottom: right to
+# left, left: bottom to top, top: left to right, right: top to bottom).
+DEFAULT_SIDES: dict[int, tuple[Side, ...]] = {
+    1: (B,),
+    2: (B, T),
+    3: (B, L, R),
+    4: (B, L, T, R),
+    5: (B, B, L, T, R),
+    6: (B, B, L, T, T, R),
+    7: (B, B, B, L, T, T, T),
+}
+
+
+def default_sides(seats: int) -> tuple[Side, ...]:
+    """The edge of each physical seat for a table of ``seats`` seats."""
+    if seats in DEFAULT_SIDES:
+        return DEFAULT_SIDES[seats]
+    if seats <= 0:
+        return ()
+    # Larger tables: one seat at each end, the rest split over the long edges.
+    rest = seats - 2
+    bottom = (rest + 1) // 2
+    return (B,) * bottom + (L,) + (T,) * (rest - bottom) + (R,)
+
+
+@dataclass(frozen=True)
+class SeatSlot:
+    """Where one seat's panel goes: its edge, its canvas rectangle and its local size."""
+
+    seat_index: int  # position in TableView.seats
+    side: Side
+    rect: pygame.Rect  # on the canvas (already rotated shape)
+
+    @property
+    def rotation(self) -> int:
+        return self.side.rotation
+
+    @property
+    def local_size(self) -> tuple[int, int]:
+        """The panel's upright size: width along the edge, height towards the centre."""
+        if self.side in (Side.LEFT, Side.RIGHT):
+            return self.rect.height, self.rect.width
+        return self.rect.width, self.rect.height
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The canvas split into seat panels and the shared centre."""
+
+    size: tuple[int, int]
+    slots: tuple[SeatSlot, ...]
+    centre: pygame.Rect
+    depth: int  # how far a seat panel reaches in from its edge
+
+
+def panel_depth(size: tuple[int, int], deep: bool = False) -> int:
+    """How deep a seat panel is: a share of the short side of the canvas.
+
+    ``deep`` panels leave room for the simulator's on-screen hand.
+    """
+    return max(60, round(min(size) * (0.33 if deep else 0.3)))
+
+
+def compute_layout(size: tuple[int, int], sides: Sequence[Side], deep: bool = False) -> Layout:
+    """Split a canvas of ``size`` into one panel per seat (``sides[i]`` for seat i) and a centre."""
+    width, height = size
+    depth = panel_depth(size, deep)
+    used = set(sides)
+    # The panels of the short edges take the corners, so the long-edge panels and
+    # the short-edge panels come out about the same length.
+    short_edges_full = width >= height
+    left = depth if L in used else 0
+    right = width - depth if R in used else width
+    top = depth if T in used else 0
+    bottom = height - depth if B in used else height
+    centre = pygame.Rect(left, top, right - left, bottom - top)
+
+    slots: list[SeatSlot] = []
+    for side in Side:
+        members = [index for index, s in enumerate(sides) if s is side]
+        if not members:
+            continue
+        count = len(members)
+        for order, index in enumerate(members):
+            if side in (B, T):
+                span_start, span_end = (left, right) if short_edges_full else (0, width)
+            else:
+                span_start, span_end = (0, height) if short_edges_full else (top, bottom)
+            span = span_end - span_start
+            a = span_start + span * order // count
+            b = span_start + span * (order + 1) // count
+            # Clockwise along the edge: bottom runs right to left, left bottom to top.
+            if side is B:
+                a, b = span_end - (b - span_start), span_end - (a - span_start)
+                rect = pygame.Rect(a, height - depth, b - a, depth)
+            elif side is T:
+                rect = pygame.Rect(a, 0, b - a, depth)
+            elif side is L:
+                a, b = span_end - (b - span_start), span_end - (a - span_start)
+                rect = pygame.Rect(0, a, depth, b - a)
+            else:
+                rect = pygame.Rect(width - depth, a, depth, b - a)
+            slots.append(SeatSlot(index, side, rect))
+    slots.sort(key=lambda slot: slot.seat_index)
+    return Layout(size, tuple(slots), centre, depth)
+
+
+# --- rotations -----------------------------------------------------------------
+
+
+def rotated_size(size: tuple[int, int], rotation: int) -> tuple[int, int]:
+    """The size of a ``size`` surface after turning it ``rotation`` degrees."""
+    return (size[1], size[0]) if rotation in (90, 270) else size
+
+
+def rotate_point(
+    point: tuple[float, float], size: tuple[int, int], rotation: int
+) -> tuple[float, float]:
+    """Where ``point`` of a ``size`` surface lands after turning it clockwise by ``rotation``."""
+    x, y = point
+    w, h = size
+    if rotation == 0:
+        return x, y
+    if rotation == 90:
+        return h - y, x
+    if rotation == 180:
+        return w - x, h - y
+    if rotation == 270:
+        return y, w - x
+    raise ValueError(f"rotation must be one of {ROTATIONS}, not {rotation}")
+
+
+def unrotate_point(
+    point: tuple[float, float], size: tuple[int, int], rotation: int
+) -> tuple[float, float]:
+    """The inverse of :func:`rotate_point`: ``size`` is the size *before* turning."""
+    inverse = (360 - rotation) % 360
+    return rotate_point(point, rotated_size(size, rotation), inverse)
+
+
+def rotate_rect(rect: pygame.Rect, size: tuple[int, int], rotation: int) -> pygame.Rect:
+    """Where ``rect`` of a ``size`` surface lands after turning it clockwise by ``rotation``."""
+    x1, y1 = rotate_point(rect.topleft, size, rotation)
+    x2, y2 = rotate_point(rect.bottomright, size, rotation)
+    left, top = min(x1, x2), min(y1, y2)
+    return pygame.Rect(round(left), round(top), round(abs(x2 - x1)), round(abs(y2 - y1)))
+
+
+def turn_surface(surface: pygame.Surface, rotation: int) -> pygame.Surface:
+    """``surface`` turned clockwise by ``rotation`` (a multiple of 90: lossless)."""
+    if rotation == 0:
+        return surface
+    # pygame turns counter-clockwise for positive angles.
+    return pygame.transform.rotate(surface, -rotation)

@@ -1,0 +1,646 @@
+"""The scenes: one per ``Screen``, each drawing the centre and every seat's panel.
+
+Every screen has the same frame: a panel per physical seat, turned to face
+that seat (see ``display/layout.py``), and the shared centre. The screen
+decides what the centre and each panel's body show; during PLAY the game
+scene chosen by ``view.game_id`` does (``display/oshaka.py`` for Oshaka
+Trick, ``display/generic.py`` for anything else).
+
+Each panel ends with the simulator's controls for its seat: the on-screen
+hand of a human seat (``view.hands``) and the seat's buttons (``view.buttons``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol
+
+import pygame
+
+from controller.view import ButtonHint, GameChoice, MessageKind, Screen, SeatView, TableView
+from display import theme
+from display.generic import (
+    GenericScene,
+    Toward,
+    draw_messages,
+    draw_score_table,
+    draw_status,
+    int_list,
+    player_name,
+    seat_label,
+)
+from display.layout import Layout, SeatSlot, rotate_rect, turn_surface
+from display.oshaka import OshakaScene
+from display.theme import Painter
+from display.ui import ChooseGame, PressButton, TapCard
+
+
+class GameScene(Protocol):
+    """What a game scene provides for the PLAY screen."""
+
+    def turn_prompt(self, game: Mapping[str, Any], player: int) -> str | None:
+        """What ``player`` is expected to do now, or None when it is not their turn."""
+
+    def draw_seat(self, p: Painter, rect: pygame.Rect, view: TableView, player: int) -> None:
+        """The body of ``player``'s seat panel (upright, in panel coordinates)."""
+
+    def draw_centre(
+        self, p: Painter, rect: pygame.Rect, view: TableView, toward: Mapping[int, Toward]
+    ) -> None:
+        """The shared centre; ``toward`` says where each player's panel is."""
+
+
+PROBLEM_COLOUR = theme.MESSAGE_COLOURS[MessageKind.PROBLEM]
+GENERIC = GenericScene()
+GAME_SCENES: dict[str, GameScene] = {"oshaka-trick": OshakaScene()}
+
+
+def scene_for(game_id: str | None) -> GameScene:
+    """The scene that draws ``game_id``'s snapshot (the generic one for unknown games)."""
+    return GAME_SCENES.get(game_id or "", GENERIC)
+
+
+# --- the whole picture ------------------------------------------------------------
+
+
+def draw_view(p: Painter, layout: Layout, view: TableView) -> None:
+    """Draw ``view`` on ``p``'s canvas, collecting hit boxes in canvas coordinates."""
+    p.surface.fill(theme.TABLE)
+    centre = layout.centre.inflate(-2 * p.metrics.pad, -2 * p.metrics.pad)
+    p.box(layout.centre.inflate(-p.metrics.pad, -p.metrics.pad), theme.CENTRE, None)
+    inner = centre.inflate(-2 * p.metrics.pad, -2 * p.metrics.pad)
+    CENTRES[view.screen](p, inner, layout, view)
+    for slot in layout.slots:
+        if slot.seat_index < len(view.seats):
+            draw_panel(p, slot, view, view.seats[slot.seat_index])
+
+
+def towards(layout: Layout, view: TableView) -> dict[int, Toward]:
+    """Where each playing engine seat's panel is, for cards laid toward their players."""
+    found: dict[int, Toward] = {}
+    for slot in layout.slots:
+        if slot.seat_index < len(view.seats):
+            seat = view.seats[slot.seat_index]
+            if seat.player is not None:
+                found[seat.player] = Toward(slot.rect.center, slot.rotation)
+    return found
+
+
+# --- seat panels -------------------------------------------------------------------
+
+
+def seat_prompt(view: TableView, seat: SeatView) -> str | None:
+    """What this seat is expected to do now, or None (the turn highlight follows this)."""
+    if view.screen is Screen.PLAY and view.game is not None and seat.player is not None:
+        return scene_for(view.game_id).turn_prompt(view.game, seat.player)
+    return None
+
+
+def draw_panel(canvas: Painter, slot: SeatSlot, view: TableView, seat: SeatView) -> None:
+    """One seat's panel, drawn upright, turned to face its seat, its hit boxes carried along.
+
+    Upright, from the top (the centre side) down to the seat's edge: the header
+    (label, badges, the turn prompt), the body (the screen's or game's part),
+    the latest message for this seat, and the simulator's hand; the seat's
+    buttons stand in a column on the right.
+    """
+    width, height = slot.local_size
+    surface = pygame.Surface((width, height))
+    surface.fill(theme.TABLE)
+    p = Painter(surface, canvas.fonts, canvas.metrics)
+    m = p.metrics
+    pad = m.pad
+    prompt = seat_prompt(view, seat)
+    playing = view.screen in (Screen.PLAY, Screen.RESULTS) and seat.player is not None
+    active = seat.joined or playing or view.screen in (Screen.ATTRACT, Screen.CHOOSE_GAME)
+    frame = pygame.Rect(0, 0, width, height).inflate(-pad, -pad)
+    fill = theme.PANEL if active else theme.PANEL_EMPTY
+    if prompt is not None:
+        fill = theme.blend(theme.PANEL, theme.TURN, 0.1)
+        edge, edge_w = theme.TURN, max(3, pad)
+    elif not seat.reader_online:
+        edge, edge_w = PROBLEM_COLOUR, max(2, pad // 2)
+    else:
+        edge, edge_w = theme.PANEL_EDGE, max(1, pad // 4)
+    p.box(frame, fill, edge, edge_w)
+    inner = frame.inflate(-2 * pad - edge_w, -2 * pad - edge_w)
+
+    header = pygame.Rect(inner.left, inner.top, inner.w, round(m.body * 0.95))
+    if prompt is not None and not _prompt_fits(p, header, seat, view, prompt):
+        # A narrow panel: the turn prompt gets a bar of its own under the label.
+        bar = pygame.Rect(inner.left, header.bottom + pad // 2, inner.w, header.h)
+        _draw_header(p, header, view, seat, None)
+        p.box(bar, theme.TURN, None)
+        p.text(
+            f"YOUR TURN: {prompt}",
+            bar.center,
+            m.body,
+            theme.TEXT_DARK,
+            bold=True,
+            anchor="center",
+            max_width=bar.w - 2 * pad,
+        )
+        header = header.union(bar)
+    else:
+        _draw_header(p, header, view, seat, prompt)
+    below = pygame.Rect(
+        inner.left, header.bottom + pad, inner.w, inner.bottom - header.bottom - pad
+    )
+
+    buttons = [b for b in view.buttons if b.seat == seat.seat]
+    if buttons:
+        column_w = round(m.unit * 0.13)
+        column = pygame.Rect(below.right - column_w, below.top, column_w, below.h)
+        _draw_buttons(p, column, seat, buttons)
+        below.w -= column_w + pad
+
+    hand = _hand_of(view, seat)
+    if hand is not None:
+        strip = pygame.Rect(below.left, below.bottom - m.hand_card, below.w, m.hand_card)
+        _draw_hand(p, strip, seat, hand, prompt is not None)
+        below.h -= strip.h + pad
+
+    own = [msg for msg in view.messages if msg.seat == seat.seat]
+    # The seat's latest message, unless it would squeeze the body (it is in the centre too).
+    if own and below.h - m.line - pad >= m.unit * 0.12:
+        line = pygame.Rect(below.left, below.bottom - m.line, below.w, m.line)
+        draw_messages(p, line, view, own[-1:], prefix=False)
+        below.h -= line.h + pad
+
+    if below.h > 4:
+        # Clip, so a body that does not fit is cut rather than drawn over its neighbours.
+        surface.set_clip(below)
+        BODIES[view.screen](p, below, view, seat)
+        surface.set_clip(None)
+
+    canvas.surface.blit(turn_surface(surface, slot.rotation), slot.rect.topleft)
+    for rect, action in p.hits:
+        placed = rotate_rect(rect, (width, height), slot.rotation).move(slot.rect.topleft)
+        canvas.hit(placed, action)
+
+
+def _hand_of(view: TableView, seat: SeatView) -> tuple[str, ...] | None:
+    """The seat's on-screen hand when a person plays it on screen, else None."""
+    if seat.player is None or seat.player not in view.human_seats:
+        return None
+    if view.screen is not Screen.PLAY:
+        return None
+    return view.hands.get(seat.player, ())
+
+
+def _draw_header(
+    p: Painter, rect: pygame.Rect, view: TableView, seat: SeatView, prompt: str | None
+) -> None:
+    m = p.metrics
+    pad = m.pad
+    if prompt is not None:
+        p.box(rect, theme.TURN, None)
+    ink = theme.TEXT_DARK if prompt is not None else theme.TEXT
+    name = seat_label(seat)
+    if seat.player is not None and view.screen in (Screen.PLAY, Screen.RESULTS):
+        full = f"{name} · player {seat.player}"
+        if prompt is None:
+            name = full
+        else:
+            # Keep the player number only when the turn prompt still fits beside it.
+            need = sum(
+                p.fonts.get(m.body, True).size(text)[0] for text in (full, f"YOUR TURN: {prompt}")
+            )
+            if need + _badges_width(p, seat, view) + 4 * pad <= rect.w:
+                name = full
+    x = rect.left + pad
+    label = p.text(
+        name, (x, rect.centery), m.body, ink, bold=True, anchor="midleft", max_width=rect.w // 2
+    )
+    x = label.right + pad * 2
+    # The turn prompt matters most: it takes the right end; badges fill what is left,
+    # in a short form when the long one does not fit.
+    right = rect.right - pad
+    if prompt is not None:
+        room = right - x
+        drawn = p.text(
+            f"YOUR TURN: {prompt}",
+            (right, rect.centery),
+            m.body,
+            theme.TEXT_DARK,
+            bold=True,
+            anchor="midright",
+            max_width=max(10, room - _badges_width(p, seat, view)),
+        )
+        right = drawn.left - pad * 2
+    badges: list[tuple[str, str, theme.Colour]] = []
+    if not seat.reader_online:
+        badges.append(("READER OFFLINE", "OFFLINE", PROBLEM_COLOUR))
+    if seat.is_bot:
+        badges.append(("BOT", "BOT", theme.BOT))
+    if seat.joined and view.screen is Screen.JOIN:
+        badges.append(("JOINED", "IN", theme.JOINED))
+    for long, short, colour in badges:
+        for text in (long, short):
+            image = p.render_text(text, m.small, theme.TEXT_DARK, True)
+            badge = image.get_rect().inflate(pad * 2, pad)
+            badge.midleft = (x, rect.centery)
+            if badge.right <= right:
+                break
+        else:
+            continue
+        p.box(badge, colour, theme.TEXT_DARK if prompt is not None else None)
+        p.surface.blit(image, image.get_rect(center=badge.center))
+        x = badge.right + pad
+
+
+def _prompt_fits(
+    p: Painter, header: pygame.Rect, seat: SeatView, view: TableView, prompt: str
+) -> bool:
+    """Whether the label, the short badges and the turn prompt share one header line."""
+    font = p.fonts.get(round(p.metrics.body * 0.85), True)
+    need = font.size(seat_label(seat))[0] + font.size(f"YOUR TURN: {prompt}")[0]
+    return need + _badges_width(p, seat, view) + 4 * p.metrics.pad <= header.w
+
+
+def _badges_width(p: Painter, seat: SeatView, view: TableView) -> int:
+    """Room to keep beside the turn prompt for the short badges."""
+    shorts = ["OFFLINE"] if not seat.reader_online else []
+    if seat.is_bot:
+        shorts.append("BOT")
+    font = p.fonts.get(p.metrics.small, True)
+    return sum(font.size(text)[0] + 4 * p.metrics.pad for text in shorts)
+
+
+def _draw_buttons(
+    p: Painter, column: pygame.Rect, seat: SeatView, buttons: Sequence[ButtonHint]
+) -> None:
+    """The seat's buttons in their order, top to bottom, the column resting on the seat's edge."""
+    pad = p.metrics.pad
+    height = min(p.metrics.hand_card, (column.h - pad * (len(buttons) - 1)) // len(buttons))
+    top = column.bottom - len(buttons) * (height + pad) + pad
+    for hint in buttons:
+        box = pygame.Rect(column.left, top, column.w, height)
+        p.button(box, hint.label, PressButton(seat.seat, hint.button))
+        top += height + pad
+
+
+def _draw_hand(
+    p: Painter, strip: pygame.Rect, seat: SeatView, hand: tuple[str, ...], playable: bool
+) -> None:
+    """The simulator's on-screen hand: cards to click, lit when it is the seat's turn."""
+    m = p.metrics
+    card_h = strip.h
+    card_w = round(card_h * 0.7)
+    step = card_w + max(1, m.pad // 2)
+    if len(hand) > 1 and len(hand) * step > strip.w:
+        step = max(6, (strip.w - card_w) // (len(hand) - 1))
+    if not hand:
+        p.text("(no cards in hand)", strip.midleft, m.small, theme.TEXT_DIM, anchor="midleft")
+    x = strip.left
+    for index, card in enumerate(hand):
+        box = pygame.Rect(x, strip.top, card_w, card_h)
+        p.card(box, card, dim=not playable, outline=theme.TURN if playable else None)
+        # Overlapping cards: only the visible strip belongs to a card, except the last.
+        last = index == len(hand) - 1
+        p.hit(
+            pygame.Rect(x, strip.top, card_w if last else min(step, card_w), card_h),
+            TapCard(seat.seat, card),
+        )
+        x += step
+
+
+# --- panel bodies, by screen -------------------------------------------------------
+
+
+def _centred_lines(
+    p: Painter, rect: pygame.Rect, lines: list[tuple[str, theme.Colour, int, bool]]
+) -> None:
+    """A few lines of text centred in ``rect`` (text, colour, size, bold)."""
+    wrapped: list[tuple[str, theme.Colour, int, bool]] = []
+    for text, colour, size, bold in lines:
+        for piece in p.wrap(text, size, rect.w, bold):
+            wrapped.append((piece, colour, size, bold))
+    heights = [p.metrics.leading(size) for _, _, size, _ in wrapped]
+    while wrapped and sum(heights) > rect.h:
+        wrapped.pop()
+        heights.pop()
+    y = rect.centery - sum(heights) // 2
+    for (text, colour, size, bold), height in zip(wrapped, heights, strict=True):
+        p.text(
+            text,
+            (rect.centerx, y + height // 2),
+            size,
+            colour,
+            bold=bold,
+            anchor="center",
+            max_width=rect.w,
+        )
+        y += height
+
+
+def _attract_body(p: Painter, rect: pygame.Rect, view: TableView, seat: SeatView) -> None:
+    _centred_lines(
+        p, rect, [("Tap any card or press a button to start", theme.TEXT, p.metrics.body, True)]
+    )
+
+
+def _choose_body(p: Painter, rect: pygame.Rect, view: TableView, seat: SeatView) -> None:
+    choice = _selected(view)
+    lines: list[tuple[str, theme.Colour, int, bool]] = [
+        ("Choosing a game", theme.TEXT_DIM, p.metrics.small, False)
+    ]
+    if choice is not None:
+        lines.append((choice.title, theme.TEXT, p.metrics.big, True))
+        lines.append((_players_range(choice), theme.TEXT_DIM, p.metrics.small, False))
+    _centred_lines(p, rect, lines)
+
+
+def _join_body(p: Painter, rect: pygame.Rect, view: TableView, seat: SeatView) -> None:
+    if seat.joined:
+        _centred_lines(
+            p,
+            rect,
+            [
+                ("Joined", theme.JOINED, p.metrics.big, True),
+                ("waiting for the game to start", theme.TEXT_DIM, p.metrics.small, False),
+            ],
+        )
+    else:
+        _centred_lines(
+            p, rect, [("Press OK at your seat to join", theme.TEXT, p.metrics.body, True)]
+        )
+
+
+def _play_body(p: Painter, rect: pygame.Rect, view: TableView, seat: SeatView) -> None:
+    if seat.player is None or view.game is None:
+        _centred_lines(p, rect, [("not playing", theme.TEXT_DIM, p.metrics.small, False)])
+        return
+    scene_for(view.game_id).draw_seat(p, rect, view, seat.player)
+
+
+def _results_body(p: Painter, rect: pygame.Rect, view: TableView, seat: SeatView) -> None:
+    if seat.player is None:
+        _centred_lines(p, rect, [("did not play", theme.TEXT_DIM, p.metrics.small, False)])
+        return
+    report = _report(view)
+    totals = int_list(report.get("totals")) or []
+    winners = int_list(report.get("winners")) or []
+    total = totals[seat.player] if seat.player < len(totals) else None
+    lines: list[tuple[str, theme.Colour, int, bool]] = []
+    if seat.player in winners:
+        lines.append(("WINNER", theme.WINNER, p.metrics.big, True))
+    lines.append((f"Total {'-' if total is None else total}", theme.TEXT, p.metrics.big, True))
+    _centred_lines(p, rect, lines)
+
+
+BodyDrawer = Callable[[Painter, pygame.Rect, TableView, SeatView], None]
+BODIES: dict[Screen, BodyDrawer] = {
+    Screen.ATTRACT: _attract_body,
+    Screen.CHOOSE_GAME: _choose_body,
+    Screen.JOIN: _join_body,
+    Screen.PLAY: _play_body,
+    Screen.RESULTS: _results_body,
+}
+
+
+# --- centres, by screen --------------------------------------------------------------
+
+
+def _selected(view: TableView) -> GameChoice | None:
+    if 0 <= view.selected_game < len(view.games):
+        return view.games[view.selected_game]
+    return None
+
+
+def _players_range(choice: GameChoice) -> str:
+    if choice.min_players == choice.max_players:
+        return f"{choice.min_players} players"
+    return f"{choice.min_players}-{choice.max_players} players"
+
+
+def _current_game(view: TableView) -> GameChoice | None:
+    for choice in view.games:
+        if choice.game_id == view.game_id:
+            return choice
+    return _selected(view) if view.game_id is None else None
+
+
+def _game_title(view: TableView) -> str:
+    choice = _current_game(view)
+    if choice is not None:
+        return choice.title
+    game = view.game or view.result or {}
+    return str(game.get("title") or view.game_id or view.title)
+
+
+def _messages_below(p: Painter, rect: pygame.Rect, top: int, view: TableView) -> None:
+    if view.messages:
+        draw_messages(p, pygame.Rect(rect.left, top, rect.w, rect.bottom - top), view)
+
+
+def _attract_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView) -> None:
+    m = p.metrics
+    title = p.text(
+        view.title,
+        (rect.centerx, rect.top + round(rect.h * 0.28)),
+        m.title,
+        theme.TEXT,
+        bold=True,
+        anchor="center",
+        max_width=rect.w,
+    )
+    line = p.text(
+        "Tap any card or press a button to start",
+        (rect.centerx, title.bottom + m.pad * 2),
+        m.big,
+        theme.TURN,
+        anchor="midtop",
+        max_width=rect.w,
+    )
+    y = line.bottom + m.pad * 2
+    if view.games:
+        names = " · ".join(choice.title for choice in view.games)
+        y = p.text(
+            names, (rect.centerx, y), m.small, theme.TEXT_DIM, anchor="midtop", max_width=rect.w
+        ).bottom
+    _messages_below(p, rect, y + m.pad * 2, view)
+
+
+def _choose_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView) -> None:
+    m = p.metrics
+    head = p.text(
+        "Choose a game",
+        (rect.centerx, rect.top),
+        m.big,
+        theme.TEXT,
+        bold=True,
+        anchor="midtop",
+        max_width=rect.w,
+    )
+    messages_h = round(m.small * 2.6) if view.messages else 0
+    top = head.bottom + m.pad
+    room = rect.bottom - messages_h - top
+    count = max(1, len(view.games))
+    row_h = max(m.small + 4, min(round(m.body * 2.0), (room - m.pad * (count - 1)) // count))
+    width = min(rect.w, round(m.unit * 0.9))
+    for index, choice in enumerate(view.games):
+        row = pygame.Rect(0, top + index * (row_h + m.pad), width, row_h)
+        row.centerx = rect.centerx
+        if row.bottom > rect.bottom - messages_h:
+            break
+        selected = index == view.selected_game
+        p.box(
+            row,
+            theme.SELECTED if selected else theme.BUTTON,
+            theme.TURN if selected else theme.BUTTON_EDGE,
+            max(1, m.pad // 2 + (2 if selected else 0)),
+        )
+        size = m.body if row_h >= m.body else m.small
+        p.text(
+            choice.title,
+            (row.left + m.pad * 2, row.centery),
+            size,
+            theme.TEXT,
+            bold=selected,
+            anchor="midleft",
+            max_width=round(row.w * 0.62),
+        )
+        p.text(
+            _players_range(choice),
+            (row.right - m.pad * 2, row.centery),
+            m.small,
+            theme.TEXT if selected else theme.TEXT_DIM,
+            anchor="midright",
+            max_width=round(row.w * 0.34),
+        )
+        p.hit(row, ChooseGame(index))
+    if not view.games:
+        p.text("no games installed", rect.center, m.body, theme.TEXT_DIM, anchor="center")
+    _messages_below(p, rect, rect.bottom - messages_h, view)
+
+
+def _join_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView) -> None:
+    m = p.metrics
+    choice = _current_game(view)
+    head = p.text(
+        _game_title(view),
+        (rect.centerx, rect.top),
+        m.big,
+        theme.TEXT,
+        bold=True,
+        anchor="midtop",
+        max_width=rect.w,
+    )
+    joined = sum(1 for seat in view.seats if seat.joined)
+    count = f"{joined} joined"
+    if choice is not None:
+        count += f" · {_players_range(choice)}"
+    y = p.text(
+        count,
+        (rect.centerx, head.bottom + m.pad),
+        m.body,
+        theme.TEXT_DIM,
+        anchor="midtop",
+        max_width=rect.w,
+    ).bottom
+    y = p.text(
+        "Press OK at your seat to join",
+        (rect.centerx, y + m.pad),
+        m.body,
+        theme.TURN,
+        bold=True,
+        anchor="midtop",
+        max_width=rect.w,
+    ).bottom
+    # One chip per seat: joined seats lit.
+    seats = view.seats
+    if seats:
+        chip_w = min(round(m.unit * 0.22), (rect.w - m.pad * (len(seats) - 1)) // len(seats))
+        chip_h = round(m.body * 1.2)
+        total = len(seats) * chip_w + (len(seats) - 1) * m.pad
+        x = rect.centerx - total // 2
+        y += m.pad * 2
+        for seat in seats:
+            chip = pygame.Rect(x, y, chip_w, chip_h)
+            colour = theme.JOINED if seat.joined else theme.PANEL_EMPTY
+            p.box(chip, colour, theme.PANEL_EDGE, 1)
+            ink = theme.TEXT_DARK if seat.joined else theme.TEXT_DIM
+            text = seat_label(seat) + (" (bot)" if seat.is_bot else "")
+            p.text(
+                text,
+                chip.center,
+                m.small,
+                ink,
+                bold=seat.joined,
+                anchor="center",
+                max_width=chip.w - 4,
+            )
+            x += chip_w + m.pad
+        y += chip_h
+    _messages_below(p, rect, y + m.pad * 2, view)
+
+
+def _play_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView) -> None:
+    if view.game is None:
+        p.text(
+            _game_title(view),
+            rect.center,
+            p.metrics.big,
+            theme.TEXT,
+            bold=True,
+            anchor="center",
+            max_width=rect.w,
+        )
+        return
+    scene_for(view.game_id).draw_centre(p, rect, view, towards(layout, view))
+
+
+def _report(view: TableView) -> Mapping[str, Any]:
+    """The final report, or what the last snapshot says when the table gave no report."""
+    return view.result or view.game or {}
+
+
+def _results_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView) -> None:
+    m = p.metrics
+    report = _report(view)
+    head = p.text(
+        f"Results: {_game_title(view)}",
+        (rect.centerx, rect.top),
+        m.big,
+        theme.TEXT,
+        bold=True,
+        anchor="midtop",
+        max_width=rect.w,
+    )
+    y = head.bottom + m.pad
+    winners = int_list(report.get("winners")) or []
+    if winners:
+        names = ", ".join(player_name(view, w) for w in winners)
+        y += draw_status(
+            p,
+            pygame.Rect(rect.left, y, rect.w, rect.h),
+            f"Winner{'s' if len(winners) > 1 else ''}: {names}",
+            theme.WINNER,
+        )
+    totals = int_list(report.get("totals")) or []
+    columns: list[tuple[str, Sequence[int | None]]] = []
+    rounds = report.get("rounds")
+    if isinstance(rounds, list):
+        for index, entry in enumerate(rounds):
+            scores = int_list(entry.get("scores")) if isinstance(entry, Mapping) else None
+            if scores is not None:
+                columns.append((f"Round {index + 1}", scores))
+    columns.append(("Total", totals))
+    # The score sheet is what the results screen is for: it gets the room, and
+    # the last messages only what is left under it.
+    width = min(rect.w, round(m.unit * 0.9))
+    table = pygame.Rect(rect.centerx - width // 2, y + m.pad, width, rect.bottom - y - m.pad)
+    used = draw_score_table(p, table, view, columns, winners=winners)
+    if rect.bottom - (table.top + used) >= round(m.small * 2.6):
+        _messages_below(p, rect, table.top + used + m.pad, view)
+
+
+CentreDrawer = Callable[[Painter, pygame.Rect, Layout, TableView], None]
+CENTRES: dict[Screen, CentreDrawer] = {
+    Screen.ATTRACT: _attract_centre,
+    Screen.CHOOSE_GAME: _choose_centre,
+    Screen.JOIN: _join_centre,
+    Screen.PLAY: _play_centre,
+    Screen.RESULTS: _results_centre,
+}

@@ -1,0 +1,60 @@
+"""What a person did on the simulator's screen, as plain values the app turns into inputs.
+
+The renderer's ``hit_test`` maps a click to one of these; ``action_for_event``
+does the same for a whole pygame event (a click, closing the window, Escape).
+The app translates them into the table's input events: a ``TapCard`` is what
+a seat reader would report, a ``PressButton`` what a seat button would.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import pygame
+
+
+@dataclass(frozen=True)
+class TapCard:
+    """A card of a seat's on-screen hand was clicked: as if tapped on that seat's reader."""
+
+    seat: int  # physical seat (TableView.seats[i].seat)
+    card: str  # card notation, e.g. "R7"
+
+
+@dataclass(frozen=True)
+class PressButton:
+    """An on-screen seat button was clicked: as if the seat pressed that button."""
+
+    seat: int  # physical seat
+    button: str  # ButtonHint.button
+
+
+@dataclass(frozen=True)
+class ChooseGame:
+    """An entry of the game menu was clicked."""
+
+    index: int  # position in TableView.games
+
+
+@dataclass(frozen=True)
+class Quit:
+    """The window was closed (or Escape pressed): the simulator should stop."""
+
+
+UiAction = TapCard | PressButton | ChooseGame | Quit
+
+
+def action_for_event(
+    event: pygame.event.Event,
+    hit_test: Callable[[tuple[int, int]], UiAction | None],
+) -> UiAction | None:
+    """The UI action a pygame event means, if any (left clicks go through ``hit_test``)."""
+    if event.type == pygame.QUIT:
+        return Quit()
+    if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+        return Quit()
+    if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+        x, y = event.pos
+        return hit_test((int(x), int(y)))
+    return None

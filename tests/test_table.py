@@ -1,0 +1,205 @@
+"""The table state machine, driven through mock readers and gpiozero MockFactory buttons."""
+
+from __future__ import annotations
+
+import queue
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from controller.config import TableConfig
+from controller.devices import Devices, build
+from controller.games.oshaka_trick import OshakaTrick, Phase
+from controller.record import replay
+from controller.simulation import Simulator
+from controller.table import IDLE_TIMEOUT, Table, TableLoop
+from controller.tags import simulated, simulated_uid
+from controller.view import MessageKind, Screen
+from hardware.events import InputEvent
+from hardware.leds import Cue
+
+
+class Rig:
+    """A table with mock devices and a fake clock, as the kiosk wires it."""
+
+    def __init__(self, seats: int = 4, bots: int = 0) -> None:
+        self.config = TableConfig.simulated(seats, bots=bots)
+        self.events: queue.Queue[InputEvent] = queue.Queue()
+        self.devices: Devices = build(self.config, self.events)
+        self.registry = simulated()
+        self.now = 100.0
+        self.records: list[str] = []
+        self.table = Table(
+            self.config,
+            self.registry,
+            leds=self.devices.leds,
+            rng=random.Random(5),
+            clock=lambda: self.now,
+            on_record=lambda game, text: self.records.append(text),
+        )
+        self.loop = TableLoop(self.table, self.events)
+
+    def press(self, seat: int, button: str) -> None:
+        assert self.devices.press(seat, button)
+        self.loop.drain()
+
+    def tap(self, seat: int, uid: str) -> None:
+        reader = self.devices.mock_reader(seat)
+        assert reader is not None
+        reader.present(uid)
+        reader.remove()
+        self.loop.drain()
+
+    def start_oshaka(self, seats: tuple[int, ...] = (0, 1, 2, 3)) -> OshakaTrick:
+        self.press(seats[0], "ok")  # wake
+        assert self.table.screen is Screen.CHOOSE_GAME
+        self.press(seats[0], "ok")  # choose Oshaka Trick (first in the menu); seat joins
+        for seat in seats[1:]:
+            self.press(seat, "ok")
+        self.press(seats[0], "next")  # start
+        assert self.table.screen is Screen.PLAY
+        game = self.table.game
+        assert game is not None
+        engine = game.adapter.engine
+        assert isinstance(engine, OshakaTrick)
+        return engine
+
+
+@pytest.fixture
+def rig() -> Iterator[Rig]:
+    r = Rig()
+    with r.devices:
+        r.loop.drain()
+        yield r
+
+
+def test_attract_menu_join_play(rig: Rig) -> None:
+    assert rig.table.view.screen is Screen.ATTRACT
+    engine = rig.start_oshaka()
+    assert engine.players == 4
+    view = rig.table.view
+    assert view.game_id == "oshaka-trick"
+    assert view.game is not None and view.game["phase"] == "play"
+    # The virtual deal registered every hand, as a simulated deck does.
+    assert all(engine.registered_hand(s) for s in range(4))
+
+
+def test_not_enough_players_cannot_start(rig: Rig) -> None:
+    rig.press(0, "ok")
+    rig.press(0, "ok")
+    rig.press(0, "next")
+    assert rig.table.screen is Screen.JOIN
+    assert "needs 3-4 players; 1 joined" in rig.table.messages[-1].text
+
+
+def test_a_tapped_card_is_played(rig: Rig) -> None:
+    engine = rig.start_oshaka()
+    seat = engine.turn
+    card = engine.legal_actions(seat)[0].to_json()["play"]
+    rig.tap(seat, simulated_uid("oshaka", card))
+    assert engine.round.trick.plays[0][1].__str__() == card
+    assert rig.devices.leds.showing((seat + 1) % 4, rig.now) is Cue.YOUR_TURN
+
+
+def test_unknown_tag_gives_a_message_at_that_seat_and_changes_nothing(rig: Rig) -> None:
+    engine = rig.start_oshaka()
+    before = engine.snapshot()
+    rig.tap(2, "04DEADBEEF0001")
+    assert engine.snapshot() == before
+    message = rig.table.messages[-1]
+    assert message.seat == 2 and message.kind is MessageKind.PROBLEM
+    assert "not enrolled" in message.text
+    assert rig.devices.leds.showing(2, rig.now) is Cue.REFUSED
+
+
+def test_card_of_another_deck_is_refused(rig: Rig) -> None:
+    engine = rig.start_oshaka()
+    before = engine.snapshot()
+    rig.tap(engine.turn, simulated_uid("standard-52", "AS"))
+    assert engine.snapshot() == before
+    assert "standard-52 deck" in rig.table.messages[-1].text
+
+
+def test_illegal_play_is_refused_with_the_reason_and_a_red_led(rig: Rig) -> None:
+    engine = rig.start_oshaka()
+    wrong_seat = (engine.turn + 1) % 4
+    card = str(engine.registered_hand(wrong_seat)[0])  # type: ignore[index]
+    before = engine.snapshot()
+    rig.tap(wrong_seat, simulated_uid("oshaka", card))
+    assert engine.snapshot() == before
+    message = rig.table.messages[-1]
+    assert message.kind is MessageKind.REFUSED
+    assert f"it is seat {engine.turn}'s turn" in message.text
+    assert rig.devices.leds.showing(wrong_seat, rig.now) is Cue.REFUSED
+    # The refusal is a transient: after it expires the seat's steady colour returns.
+    rig.devices.leds.tick(rig.now + 10)
+    assert rig.devices.leds.showing(wrong_seat, rig.now + 10) is Cue.JOINED
+
+
+def test_placement_with_buttons(rig: Rig) -> None:
+    engine = rig.start_oshaka()
+    sim = Simulator(rig.table, rig.devices, rig.registry, bot_seats={0, 1, 2, 3})
+    while engine.phase is not Phase.PLACE:
+        assert sim.step(0.0)
+        rig.loop.drain()
+    winner = engine.round.winner
+    assert winner is not None
+    card = engine.round.to_place[0]
+    hints = {(h.seat, h.button): h.label for h in rig.table.view.buttons}
+    assert hints[(winner, "prev")] == f"{card} face up"
+    rig.press(winner, "next")  # face down
+    assert card in engine.round.areas[winner].face_down
+
+
+def test_reader_unplugged_is_shown_and_the_game_waits(rig: Rig) -> None:
+    engine = rig.start_oshaka()
+    reader = rig.devices.mock_reader(1)
+    assert reader is not None
+    reader.unplug()
+    rig.loop.drain()
+    assert rig.table.view.seats[1].reader_online is False
+    assert "not answering" in rig.table.messages[-1].text
+    assert engine.expected is not None  # nothing was lost or skipped
+
+
+def test_idle_menu_returns_to_attract(rig: Rig) -> None:
+    rig.press(0, "ok")
+    assert rig.table.screen is Screen.CHOOSE_GAME
+    rig.now += IDLE_TIMEOUT + 1
+    rig.loop.run_once(timeout=0.01)
+    assert rig.table.screen is Screen.ATTRACT
+
+
+def test_view_version_changes_only_with_the_state(rig: Rig) -> None:
+    first = rig.table.view
+    assert rig.table.view is first  # cached while nothing changes
+    rig.press(0, "ok")
+    assert rig.table.view.version > first.version
+
+
+def test_full_bot_game_exports_a_record_that_replays_to_the_same_scores(tmp_path: Path) -> None:
+    rig = Rig(bots=4)
+    with rig.devices:
+        sim = Simulator(
+            rig.table,
+            rig.devices,
+            rig.registry,
+            bot_seats={0, 1, 2, 3},
+            rng=random.Random(3),
+            auto_game="oshaka-trick",
+        )
+        rig.loop.drain()
+        for _ in range(5000):
+            if rig.table.screen is Screen.RESULTS:
+                break
+            assert sim.step(0.0)
+            rig.loop.drain()
+        assert rig.table.screen is Screen.RESULTS
+        assert len(rig.records) == 1
+        replayed = replay(rig.records[0])
+        assert rig.table.result == replayed.report()
+        assert rig.table.result is not None and rig.table.result["finished"] is True
+        rig.press(0, "ok")
+        assert rig.table.screen is Screen.ATTRACT
