@@ -169,6 +169,7 @@ class Table:
             self._cue(seat, Cue.REFUSED)
             return
         player = self.game.players.index(seat)
+        self.game.adapter.rng = self._chance_rng()
         try:
             action = self.game.adapter.on_card(player, entry.card)
         except TableError as exc:
@@ -195,6 +196,7 @@ class Table:
             if seat not in self.game.players:
                 return
             player = self.game.players.index(seat)
+            self.game.adapter.rng = self._chance_rng()
             answer = self.game.adapter.on_button(player, button)
             if isinstance(answer, str):
                 self._say(f"Seat {seat}: {answer}", MessageKind.INFO, seat)

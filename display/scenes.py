@@ -13,6 +13,7 @@ hand of a human seat (``view.hands``) and the seat's buttons (``view.buttons``).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from importlib import import_module
 from typing import Any, Protocol
 
 import pygame
@@ -53,11 +54,29 @@ class GameScene(Protocol):
 PROBLEM_COLOUR = theme.MESSAGE_COLOURS[MessageKind.PROBLEM]
 GENERIC = GenericScene()
 GAME_SCENES: dict[str, GameScene] = {"oshaka-trick": OshakaScene()}
+# Scenes of the other games live in their own modules, found by name, so adding
+# a game's scene means adding its module: ``display/<module>.py`` with ``SCENE``.
+SCENE_MODULES: dict[str, str] = {
+    "oh-pshaw": "display.oh_pshaw",
+    "oskar": "display.oskar",
+    "oss": "display.oss",
+}
 
 
 def scene_for(game_id: str | None) -> GameScene:
     """The scene that draws ``game_id``'s snapshot (the generic one for unknown games)."""
-    return GAME_SCENES.get(game_id or "", GENERIC)
+    key = game_id or ""
+    if key not in GAME_SCENES and key in SCENE_MODULES:
+        name = SCENE_MODULES[key]
+        try:
+            module = import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name != name:
+                raise  # the scene exists but something it imports is missing: a real bug
+            GAME_SCENES[key] = GENERIC
+        else:
+            GAME_SCENES[key] = module.SCENE
+    return GAME_SCENES.get(key, GENERIC)
 
 
 # --- the whole picture ------------------------------------------------------------

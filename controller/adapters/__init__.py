@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from importlib import import_module
 from typing import Any, ClassVar, Protocol
 
 from controller.games.base import Action, Engine, Event
@@ -63,6 +64,11 @@ class GameAdapter(ABC):
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        # Chance the adapter needs while turning input into actions (e.g. a
+        # virtual die rolled when a seat confirms a reroll). The table sets it
+        # before every input from the game's seed and length, so a game rebuilt
+        # from its journal rolls the same.
+        self.rng = random.Random(0)
 
     @classmethod
     @abstractmethod
@@ -111,9 +117,26 @@ class GameAdapter(ABC):
         return [] if player is None else [player]
 
 
+# Each game's adapter module and class, in menu order. A game whose module is
+# not there yet is left off the menu.
+ADAPTERS: tuple[tuple[str, str], ...] = (
+    ("controller.adapters.oshaka", "OshakaAdapter"),
+    ("controller.adapters.oh_pshaw", "OhPshawAdapter"),
+    ("controller.adapters.oskar", "OskarAdapter"),
+    ("controller.adapters.oss", "OssAdapter"),
+)
+
+
 def adapters() -> dict[str, type[GameAdapter]]:
     """Every game the table can run, by game id, in menu order."""
-    from controller.adapters.oshaka import OshakaAdapter
-
-    found: list[type[GameAdapter]] = [OshakaAdapter]
-    return {adapter.game_id: adapter for adapter in found}
+    found: dict[str, type[GameAdapter]] = {}
+    for module_name, class_name in ADAPTERS:
+        try:
+            module = import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name != module_name:
+                raise  # the adapter exists but something it imports is missing: a real bug
+            continue
+        adapter: type[GameAdapter] = getattr(module, class_name)
+        found[adapter.game_id] = adapter
+    return found
