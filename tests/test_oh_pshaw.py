@@ -229,22 +229,37 @@ def test_the_deal_passes_left_and_the_eldest_bids_first_and_leads() -> None:
     assert dealers[:5] == [2, 3, 0, 1, 2]
 
 
-def test_the_dealer_turns_the_trump_before_the_bidding() -> None:
+def test_the_turned_card_may_come_during_the_bidding_and_is_awaited_after_it() -> None:
+    # As in the spec's replay example, bidding opens with the eldest hand at once.
     result = report(header(3, dealer=1))
-    assert result["next"] == {"seat": 1, "expects": "trump"}
+    assert result["next"] == {"seat": 2, "expects": "bid"}
     assert result["rounds"][0]["trump"] is None
     after = report(header(3, dealer=1), T(1, "QD"))
     assert after["next"] == {"seat": 2, "expects": "bid"}
     assert after["rounds"][0]["trump"] == "D" and after["rounds"][0]["turned"] == "QD"
+    late = report(header(3, dealer=1), B(2, 0), T(1, "QD"), B(0, 1))
+    assert late["next"] == {"seat": 1, "expects": "bid"}  # the dealer bids last
+    assert late["rounds"][0]["trump"] == "D"
+    # The bidding closed without the turned card: now the table waits for it.
+    waiting = report(header(3, dealer=1, schedule=[1]), B(2, 0), B(0, 1), B(1, 0))
+    assert waiting["next"] == {"seat": 1, "expects": "trump"}
+    played = report(header(3, dealer=1, schedule=[1]), B(2, 0), B(0, 1), B(1, 0), T(1, "QD"))
+    assert played["next"] == {"seat": 2, "expects": "play"}
 
 
 @pytest.mark.parametrize(
     ("lines", "message"),
     [
-        ((B(1, 0),), "line 2: seat 1 cannot bid yet: seat 0 must turn the trump card first"),
+        (
+            (B(1, 0), B(2, 0), B(0, 0), T(0, "5H"), P(1, "AS"), T(0, "6H")),
+            "line 7: the trump card for this round is already turned (5H)",
+        ),
         ((T(1, "5H"),), "line 2: seat 1 cannot turn the trump card: seat 0 deals this round"),
         ((T(0, "5H"), T(0, "6H")), "line 3: the trump card for this round is already turned (5H)"),
-        ((P(1, "AS"),), "line 2: seat 1 cannot play AS: seat 0 must turn the trump card first"),
+        (
+            (B(1, 0), B(2, 0), B(0, 0), P(1, "AS")),
+            "line 5: seat 1 cannot play AS: seat 0 must turn the trump card first",
+        ),
         (
             (T(0, "5H"), B(1, 0), P(1, "AS")),
             "line 4: seat 1 cannot play AS: the bidding is not over (seat 2 bids next)",
@@ -683,7 +698,7 @@ def test_the_tie_break_round_waits_for_its_deal_and_crowns_the_extra_rounds_best
     assert result["finished"] is False
     assert result["winners"] == [0, 2]
     assert len(result["rounds"]) == 1  # the extra round has not begun
-    assert result["next"] == {"seat": 1, "expects": "trump"}
+    assert result["next"] == {"seat": 2, "expects": "bid"}
     assert e.snapshot()["tie_break"] is True and e.snapshot()["tied"] == [0, 2]
     assert e.round.hand_size == 2  # max_hand
 

@@ -548,10 +548,11 @@ class OhPshaw(Engine):
         rnd = RoundState(index, dealer, hand_size, tie_break, turns_card, trump, self.players)
         self.rounds.append(rnd)
         self.round = rnd
-        if turns_card:
-            self.phase, self.turn = Phase.TRUMP, dealer
-        else:
-            self.phase, self.turn = Phase.BID, rnd.leader
+        # Bidding opens at once. The dealer's turned card may be recorded at any
+        # time before the first card is played; it is only waited for if the
+        # bidding closes without it (the spec's replay example shows the next
+        # round's first bid as "next" straight after a round ends).
+        self.phase, self.turn = Phase.BID, rnd.leader
         return [
             RoundStarted(
                 index + 1,
@@ -640,11 +641,12 @@ class OhPshaw(Engine):
         seat, rnd = action.seat, self.round
         if not rnd.turns_card:
             raise IllegalAction(self._no_turn_reason(rnd))
-        if self.phase is not Phase.TRUMP:
-            assert rnd.turned is not None
+        if rnd.turned is not None:
             raise IllegalAction(
                 f"the trump card for this round is already turned ({CARD_NAMES[rnd.turned]})"
             )
+        if self.phase is Phase.PLAY:
+            raise IllegalAction("the trump card must be turned before the first card is played")
         if seat != rnd.dealer:
             raise IllegalAction(
                 f"seat {seat} cannot turn the trump card: seat {rnd.dealer} deals this round"
@@ -659,8 +661,11 @@ class OhPshaw(Engine):
         rnd.where[card] = TURNED
         rnd.trump = card_suit(card)
         rnd.touched = True
-        self.phase, self.turn = Phase.BID, rnd.leader
-        return [TrumpTurned(seat, CARD_NAMES[card], SUITS[rnd.trump]), TurnPassed(self.turn)]
+        events: list[Event] = [TrumpTurned(seat, CARD_NAMES[card], SUITS[rnd.trump])]
+        if self.phase is Phase.TRUMP:  # the bidding is over and waited for this card
+            self.phase, self.turn = Phase.PLAY, rnd.leader
+            events.append(TurnPassed(self.turn))
+        return events
 
     # --- bidding ------------------------------------------------------------------
 
@@ -672,10 +677,6 @@ class OhPshaw(Engine):
 
     def _bid(self, action: Bid) -> list[Event]:
         seat, bid, rnd = action.seat, action.bid, self.round
-        if self.phase is Phase.TRUMP:
-            raise IllegalAction(
-                f"seat {seat} cannot bid yet: seat {rnd.dealer} must turn the trump card first"
-            )
         if self.phase is not Phase.BID:
             raise IllegalAction(f"seat {seat} cannot bid: the bidding for this round is over")
         if seat != self.turn:
@@ -698,7 +699,10 @@ class OhPshaw(Engine):
             status = rnd.status()
             assert status is not None
             events.append(BiddingClosed(bids, sum(bids), rnd.hand_size, status))
-            self.phase, self.turn = Phase.PLAY, rnd.leader
+            if rnd.turns_card and rnd.turned is None:
+                self.phase, self.turn = Phase.TRUMP, rnd.dealer
+            else:
+                self.phase, self.turn = Phase.PLAY, rnd.leader
         else:
             self.turn = (seat + 1) % self.players
         events.append(TurnPassed(self.turn))
