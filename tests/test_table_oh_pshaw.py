@@ -1,0 +1,767 @@
+"""Oh Pshaw at the table: bidding with the seat buttons, the dealer's turned card, refused
+plays, made/missed LED cues and a proven renege, driven through mock readers and gpiozero
+MockFactory buttons; then a whole game through serial readers on pseudo-terminals, its
+record replayed, and screenshots of the scene."""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import random
+import time
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pygame
+import pytest
+
+from controller.adapters import Press
+from controller.adapters.oh_pshaw import DEFAULT_OPTIONS, OhPshawAdapter
+from controller.app import Kiosk
+from controller.config import SeatConfig, TableConfig
+from controller.devices import Devices, build
+from controller.games.oh_pshaw import Bid, OhPshaw, Phase, Play, RegisterHand, TurnTrump, deal
+from controller.record import replay
+from controller.simulation import Simulator
+from controller.table import Table, TableLoop
+from controller.tags import deck_cards, simulated, simulated_uid
+from controller.view import MessageKind, Screen, TableView
+from display.oh_pshaw import bid_cursor
+from display.screenshot import screenshot_view
+from hardware.events import ButtonPressed, InputEvent, TagPresented
+from hardware.leds import Cue, RecordingStrip
+from hardware.ptys import PtyPair
+from tests.conftest import run_cli
+
+DECK = "standard-52"
+SIZES = ((800, 480), (1280, 720), (1920, 1080))
+
+
+def uid(card: str) -> str:
+    return simulated_uid(DECK, card)
+
+
+def screen(table: Table) -> Screen:
+    """The table's screen now (a call, so a type checker does not keep an earlier answer)."""
+    return table.screen
+
+
+def phase(engine: OhPshaw) -> Phase:
+    """The engine's phase now (a call, for the same reason)."""
+    return engine.phase
+
+
+class Rig:
+    """A table with mock devices and a fake clock, as the kiosk wires it."""
+
+    def __init__(self, seats: int = 4, bots: int = 0, deal_mode: str = "virtual") -> None:
+        self.config = replace(TableConfig.simulated(seats, bots=bots), deal=deal_mode)
+        self.events: queue.Queue[InputEvent] = queue.Queue()
+        self.devices: Devices = build(self.config, self.events)
+        self.registry = simulated()
+        self.now = 100.0
+        self.records: list[str] = []
+        self.table = Table(
+            self.config,
+            self.registry,
+            leds=self.devices.leds,
+            rng=random.Random(5),
+            clock=lambda: self.now,
+            on_record=lambda game, text: self.records.append(text),
+        )
+        self.loop = TableLoop(self.table, self.events)
+
+    def press(self, seat: int, button: str) -> None:
+        assert self.devices.press(seat, button)
+        self.loop.drain()
+
+    def tap(self, seat: int, card: str) -> None:
+        reader = self.devices.mock_reader(seat)
+        assert reader is not None
+        reader.present(uid(card))
+        reader.remove()
+        self.loop.drain()
+
+    def start(self, seats: tuple[int, ...] = (0, 1, 2, 3)) -> OhPshaw:
+        self.press(seats[0], "ok")  # wake
+        assert self.table.screen is Screen.CHOOSE_GAME
+        ids = [g.game_id for g in self.table.view.games]
+        assert "oh-pshaw" in ids  # the menu offers it
+        while ids[self.table.selected] != "oh-pshaw":
+            self.press(seats[0], "next")
+        self.press(seats[0], "ok")  # choose it; this seat joins
+        for seat in seats[1:]:
+            self.press(seat, "ok")
+        self.press(seats[0], "next")  # start
+        assert screen(self.table) is Screen.PLAY
+        engine = self.engine
+        assert isinstance(engine, OhPshaw)
+        return engine
+
+    @property
+    def engine(self) -> OhPshaw:
+        game = self.table.game
+        assert game is not None
+        engine = game.adapter.engine
+        assert isinstance(engine, OhPshaw)
+        return engine
+
+    def hints(self) -> dict[tuple[int, str], str]:
+        return {(h.seat, h.button): h.label for h in self.table.view.buttons}
+
+    def showing(self, seat: int) -> Cue:
+        return self.devices.leds.showing(seat, self.now)
+
+    def last_message(self) -> tuple[str, MessageKind, int | None]:
+        message = self.table.messages[-1]
+        return message.text, message.kind, message.seat
+
+    def texts(self) -> list[str]:
+        return [m.text for m in self.table.messages]
+
+
+@pytest.fixture
+def rig() -> Iterator[Rig]:
+    r = Rig()
+    with r.devices:
+        r.loop.drain()
+        yield r
+
+
+@pytest.fixture
+def physical() -> Iterator[Rig]:
+    r = Rig(deal_mode="physical")
+    with r.devices:
+        r.loop.drain()
+        yield r
+
+
+# --- starting and bidding ----------------------------------------------------------------
+
+
+def test_the_menu_starts_oh_pshaw_with_the_cafe_schedule_and_a_virtual_deal(rig: Rig) -> None:
+    engine = rig.start()
+    assert engine.header()["options"] == dict(DEFAULT_OPTIONS) == {"max_hand": 7}
+    assert engine.options.schedule == (1, 2, 3, 4, 5, 6, 7)
+    view = rig.table.view
+    assert view.game_id == "oh-pshaw"
+    # The virtual deck registered every hand and turned the dealer's card.
+    assert all(engine.registered_hand(s) for s in range(4))
+    assert engine.phase is Phase.BID and engine.round.turned is not None
+    assert any("turned" in text and "are trump" in text for text in rig.texts())
+    eldest = engine.turn
+    assert eldest == (engine.round.dealer + 1) % 4
+    assert rig.hints() == {
+        (eldest, "prev"): "fewer",
+        (eldest, "ok"): "bid 0",
+        (eldest, "next"): "more",
+    }
+    assert rig.showing(eldest) is Cue.YOUR_TURN
+    assert rig.showing((eldest + 1) % 4) is Cue.JOINED
+    # The on-screen hand of the person's seat (seat 0) is its registered hand.
+    assert view.hands[0] == tuple(engine.registered_hand(0) or ())
+
+
+def test_bidding_with_prev_next_and_ok(rig: Rig) -> None:
+    engine = rig.start()
+    eldest = engine.turn
+    rig.press(eldest, "next")
+    assert rig.hints()[(eldest, "ok")] == "bid 1"
+    assert bid_cursor(rig.table.view, eldest) == 1  # the display reads the cursor
+    rig.press(eldest, "next")  # round 1 has one trick: bids 0..1, wrapping round
+    assert rig.hints()[(eldest, "ok")] == "bid 0"
+    rig.press(eldest, "prev")
+    assert rig.hints()[(eldest, "ok")] == "bid 1"
+    assert engine.round.bids == [None] * 4  # moving the cursor bids nothing
+
+    other = (eldest + 2) % 4
+    before = engine.snapshot()
+    rig.press(other, "ok")
+    assert engine.snapshot() == before
+    assert rig.last_message() == (
+        f"Seat {other}: wait: seat {eldest} bids now",
+        MessageKind.INFO,
+        other,
+    )
+
+    rig.press(eldest, "ok")
+    assert engine.round.bids[eldest] == 1
+    assert f"Seat {eldest} bids 1" in rig.texts()
+    second = (eldest + 1) % 4
+    assert rig.hints()[(second, "ok")] == "bid 0"  # each seat's cursor starts at 0
+    assert rig.showing(second) is Cue.YOUR_TURN
+    for seat in (second, (second + 1) % 4, engine.round.dealer):
+        rig.press(seat, "ok")
+    assert engine.phase is Phase.PLAY
+    status = engine.round.status()
+    assert status == "equal"  # 1 + 0 + 0 + 0 bids for 1 trick
+    assert rig.texts()[-1].startswith("Bids total 1 for 1 tricks - EQUAL")
+    assert rig.hints() == {}  # no buttons while cards are played
+
+
+def test_the_hook_cursor_skips_the_bid_the_dealer_may_not_make() -> None:
+    adapter = OhPshawAdapter.new_game(4, random.Random(2), {"max_hand": 7, "hook": True})
+    engine = adapter.engine
+    for action in adapter.chance(random.Random(9)):
+        engine.apply(action)
+    for _ in range(3):
+        engine.apply(Bid(engine.turn, 0))
+    dealer = engine.turn
+    assert dealer == engine.round.dealer
+    assert adapter.bid_choices() == [0]  # 1 trick, bids 0+0+0: the hook forbids 1
+    assert adapter.on_button(dealer, "next") is None
+    assert adapter.bid_cursor(dealer) == 0
+    assert adapter.gestures(Bid(dealer, 0)) == [Press("ok")]
+    assert adapter.hints()[1] == (dealer, "ok", "bid 0")
+    assert adapter.on_button(dealer, "ok") == Bid(dealer, 0)
+
+
+def test_bot_gestures_reach_the_bid_through_the_shortest_way_round() -> None:
+    adapter = OhPshawAdapter.new_game(3, random.Random(1), {"schedule": [5]})
+    engine = adapter.engine
+    for action in adapter.chance(random.Random(4)):
+        engine.apply(action)
+    seat = engine.turn
+    gestures = adapter.gestures(Bid(seat, 5))  # 0 -> 5 is one step back round 0..5
+    assert [g.button for g in gestures] == ["prev", "ok"]  # type: ignore[union-attr]
+    for g in gestures:
+        answer = adapter.on_button(seat, g.button)  # type: ignore[union-attr]
+    assert answer == Bid(seat, 5)
+    assert [g.button for g in adapter.gestures(Bid(seat, 2))] == ["next", "next", "next", "ok"]  # type: ignore[union-attr]
+
+
+def test_option_presets_are_valid_for_every_player_count() -> None:
+    presets = OhPshawAdapter.option_presets()
+    assert presets[0][1] == dict(DEFAULT_OPTIONS)
+    for _, options in presets:
+        for players in range(3, 8):
+            adapter = OhPshawAdapter.new_game(players, random.Random(players), options)
+            assert adapter.engine.players == players
+            assert adapter.engine.header()["options"] == options
+
+
+# --- the dealer's card with a physical deal ------------------------------------------------
+
+
+def test_physical_deal_the_dealer_taps_the_turned_card_before_the_bidding(physical: Rig) -> None:
+    engine = physical.start()
+    game = physical.table.game
+    assert game is not None and isinstance(game.adapter, OhPshawAdapter)
+    dealer = engine.round.dealer
+    eldest = (dealer + 1) % 4
+    assert game.adapter.awaiting_turned_card()
+    assert not any(engine.round.hands[s] for s in range(4))  # nobody's cards are known
+    assert physical.table.view.hands == {}  # no on-screen hand without a virtual deal
+    # Only the dealer has something to do: tap the turned card.
+    assert physical.showing(dealer) is Cue.YOUR_TURN
+    assert physical.showing(eldest) is Cue.JOINED
+    assert physical.hints() == {}
+
+    before = engine.snapshot()
+    physical.press(eldest, "ok")  # the bidding waits for the turned card
+    assert engine.snapshot() == before
+    assert (
+        physical.last_message()[0]
+        == f"Seat {eldest}: wait: seat {dealer} taps the turned trump card first"
+    )
+    physical.tap(eldest, "7H")  # not the dealer: a play, refused
+    assert engine.snapshot() == before
+    text, kind, seat = physical.last_message()
+    assert kind is MessageKind.REFUSED and seat == eldest
+    assert f"seat {eldest} cannot play 7H: the bidding is not over" in text
+    assert physical.showing(eldest) is Cue.REFUSED
+
+    physical.press(dealer, "ok")
+    assert "tap the turned card" in physical.last_message()[0]
+    physical.tap(dealer, "7H")
+    assert engine.snapshot()["trump_card"] == "7H" and engine.snapshot()["trump"] == "H"
+    assert not game.adapter.awaiting_turned_card()
+    assert engine.phase is Phase.BID and engine.turn == eldest
+    assert f"Seat {dealer} turned 7H: hearts are trump" in physical.texts()
+    assert physical.hints()[(eldest, "ok")] == "bid 0"
+    physical.now += 5  # the refusal blink ends
+    assert physical.showing(eldest) is Cue.YOUR_TURN
+    # The turned card can never be played.
+    for _ in range(4):
+        physical.press(engine.turn, "ok")
+    assert phase(engine) is Phase.PLAY
+    leader = engine.turn
+    physical.tap(leader, "7H")
+    assert "it is the turned trump card" in physical.last_message()[0]
+    assert physical.showing(leader) is Cue.REFUSED
+
+
+# --- refused plays ------------------------------------------------------------------------
+
+
+def test_refused_plays_change_nothing_and_say_why(rig: Rig) -> None:
+    engine = rig.start()
+    eldest = engine.turn
+    card = (engine.registered_hand(eldest) or [""])[0]
+    before = engine.snapshot()
+    rig.tap(eldest, card)  # a card during the bidding
+    assert engine.snapshot() == before
+    assert f"seat {eldest} cannot play {card}: the bidding is not over" in rig.last_message()[0]
+    assert rig.showing(eldest) is Cue.REFUSED
+
+    for _ in range(4):
+        rig.press(engine.turn, "ok")
+    assert engine.phase is Phase.PLAY
+    leader = engine.turn
+    wrong = (leader + 1) % 4
+    wrong_card = (engine.registered_hand(wrong) or [""])[0]
+    before = engine.snapshot()
+    rig.tap(wrong, wrong_card)
+    assert engine.snapshot() == before
+    text, kind, seat = rig.last_message()
+    assert kind is MessageKind.REFUSED and seat == wrong
+    assert f"it is seat {leader}'s turn" in text
+    assert rig.showing(wrong) is Cue.REFUSED
+
+    rig.tap(leader, wrong_card)  # someone else's card
+    assert engine.snapshot() == before
+    assert "registered hand" in rig.last_message()[0]
+
+    held = {card for s in range(4) for card in engine.registered_hand(s) or []}
+    unseen = next(
+        c for c in deck_cards(DECK) if c not in held and c != engine.snapshot()["trump_card"]
+    )
+    rig.tap(leader, unseen)  # a card the leader was not dealt
+    assert engine.snapshot() == before
+    assert (
+        f"seat {leader} cannot play {unseen}: it is not in the seat's hand" in rig.last_message()[0]
+    )
+    assert rig.showing(leader) is Cue.REFUSED
+
+
+def test_made_and_missed_cues_and_a_proven_renege(physical: Rig) -> None:
+    engine = physical.start()
+    # Round 1, one card each: the dealer turns 2H (hearts trump).
+    dealer = engine.round.dealer
+    a, b, c = ((dealer + k) % 4 for k in (1, 2, 3))
+    physical.tap(dealer, "2H")
+    physical.press(a, "next")
+    physical.press(a, "ok")  # a bids 1
+    physical.press(b, "next")
+    physical.press(b, "ok")  # b bids 1
+    physical.press(c, "ok")  # c bids 0
+    physical.press(dealer, "ok")  # the dealer bids 0
+    assert engine.round.bids == [1 if s in (a, b) else 0 for s in range(4)]
+    assert "Bids total 2 for 1 tricks - OVER" in physical.texts()[-1]
+    for seat, card in ((a, "AS"), (b, "3S"), (c, "4S"), (dealer, "5S")):
+        physical.tap(seat, card)
+    assert engine.rounds[0].tricks[a] == 1
+    assert physical.showing(a) is Cue.MADE_BID
+    assert physical.showing(b) is Cue.MISSED_BID
+    assert physical.showing(c) is Cue.MADE_BID
+    assert physical.showing(dealer) is Cue.MADE_BID
+    assert f"Seat {a} made its bid of 1: +11" in physical.texts()
+    assert f"Seat {b} missed: bid 1, took 0 (+0)" in physical.texts()
+    # Transient cues end; the new dealer's "your turn" shows again.
+    physical.now += 5
+    assert physical.showing(a) is Cue.YOUR_TURN  # a deals round 2
+
+    # Round 2, two cards: everyone bids 0; seat q fails to follow diamonds, then plays one.
+    dealer2 = a
+    p, q, r = ((dealer2 + k) % 4 for k in (1, 2, 3))
+    physical.tap(dealer2, "2H")
+    for seat in (p, q, r, dealer2):
+        physical.press(seat, "ok")
+    for seat, card in ((p, "KD"), (q, "3C"), (r, "4D"), (dealer2, "5D")):
+        physical.tap(seat, card)
+    physical.tap(p, "AS")
+    physical.tap(q, "2D")  # proves q held a diamond in trick 1
+    text, kind, at = physical.last_message()
+    assert kind is MessageKind.PENALTY and at == q
+    assert text.startswith(f"Renege: seat {q} did not follow diamonds in trick 1")
+    assert physical.showing(q) is Cue.PENALTY
+    physical.tap(r, "3S")
+    physical.tap(dealer2, "4S")
+    assert engine.rounds[1].reneges == [(q, 1)]
+    assert physical.showing(p) is Cue.MISSED_BID  # bid 0, took 2
+    assert physical.showing(q) is Cue.MISSED_BID  # reneged
+    assert physical.showing(r) is Cue.MADE_BID
+    assert physical.showing(dealer2) is Cue.MADE_BID
+    assert f"Seat {q} reneged: +0 this round" in physical.texts()
+
+
+def test_staff_undo_of_a_bid_does_not_deal_again(rig: Rig) -> None:
+    engine = rig.start()
+    hands = [engine.registered_hand(s) for s in range(4)]
+    turned = engine.snapshot()["trump_card"]
+    eldest = engine.turn
+    rig.press(eldest, "next")
+    rig.press(eldest, "ok")
+    assert rig.table.undo_last()
+    engine = rig.engine
+    assert engine.round.bids == [None] * 4 and engine.turn == eldest
+    assert [engine.registered_hand(s) for s in range(4)] == hands
+    assert engine.snapshot()["trump_card"] == turned
+    game = rig.table.game
+    assert game is not None
+    assert len(game.recorder.actions) == 5  # four hands and the turned card, once
+
+
+# --- a whole game -----------------------------------------------------------------------
+
+
+def test_a_bot_game_on_mock_devices_replays_to_the_same_report() -> None:
+    rig = Rig(seats=5, bots=5)
+    with rig.devices:
+        sim = Simulator(
+            rig.table,
+            rig.devices,
+            rig.registry,
+            bot_seats=set(range(5)),
+            rng=random.Random(8),
+            auto_game="oh-pshaw",
+        )
+        rig.loop.drain()
+        for _ in range(20000):
+            if rig.table.screen is Screen.RESULTS:
+                break
+            assert sim.step(0.0)
+            rig.loop.drain()
+        assert rig.table.screen is Screen.RESULTS
+        assert len(rig.records) == 1
+        assert rig.table.result == replay(rig.records[0]).report()
+        assert rig.table.result is not None and rig.table.result["finished"] is True
+        assert len(replay(rig.records[0]).report()["rounds"]) >= 7
+
+
+SEATS = 4
+PIXELS = 8
+
+
+@pytest.fixture
+def ptys() -> Iterator[list[PtyPair]]:
+    pairs = [PtyPair().open() for _ in range(SEATS)]
+    try:
+        yield pairs
+    finally:
+        for pair in pairs:
+            pair.close()
+
+
+def is_turn_green(colours: set[tuple[int, int, int]]) -> bool:
+    """The "your turn" cue: a green pulse, whatever its current level."""
+    return len(colours) == 1 and all(r == 0 and b == 0 and g > 0 for r, g, b in colours)
+
+
+def not_blank(path: Path, size: tuple[int, int]) -> bool:
+    image = pygame.image.load(str(path))
+    assert image.get_size() == size
+    sample = {
+        tuple(image.get_at((x, y))) for x in range(0, size[0], 17) for y in range(0, size[1], 13)
+    }
+    return len(sample) > 10
+
+
+def test_end_to_end_over_serial_readers_and_gpio_buttons(
+    ptys: list[PtyPair], tmp_path: Path
+) -> None:
+    config = TableConfig(
+        seats=tuple(
+            SeatConfig(
+                index=i, reader=ptys[i].slave_path, pixels=(i * PIXELS, (i + 1) * PIXELS), bot=True
+            )
+            for i in range(SEATS)
+        )
+    )
+    kiosk = Kiosk.create(config, seed=21, auto_game="oh-pshaw", records_dir=tmp_path)
+    clock_now = [1000.0]
+    kiosk.table.clock = lambda: clock_now[0]
+    strip = kiosk.devices.strip
+    assert isinstance(strip, RecordingStrip)
+
+    seen: list[InputEvent] = []
+    original_handle = kiosk.table.handle
+
+    def handle(event: InputEvent) -> None:
+        seen.append(event)
+        original_handle(event)
+
+    kiosk.table.handle = handle  # type: ignore[method-assign]
+
+    cues: list[tuple[int, Cue]] = []
+    leds = kiosk.devices.leds
+
+    class RecordingLeds:
+        def cue(self, seat: int, cue: Cue, now: float) -> None:
+            cues.append((seat, cue))
+            leds.cue(seat, cue, now)
+
+    kiosk.table.leds = RecordingLeds()
+
+    def tap_over_serial(seat: int, tag: str) -> None:
+        # What a reader board sends: the tag arrives, then leaves.
+        ptys[seat].write(f"TAG {tag}\n".encode())
+        ptys[seat].write(b"GONE\n")
+
+    kiosk.simulator.tapper = tap_over_serial
+    bidding_view: TableView | None = None
+    plays_checked = 0
+    with kiosk.devices:
+        for _ in range(6000):
+            if screen(kiosk.table) is Screen.RESULTS:
+                break
+            game = kiosk.table.game
+            before = len(game.recorder.actions) if game else 0
+            tags_before = sum(isinstance(e, TagPresented) for e in seen)
+            acted = kiosk.simulator.step(0.0)
+            kiosk.loop.drain()
+            game = kiosk.table.game
+            tags_now = sum(isinstance(e, TagPresented) for e in seen)
+            if (
+                game is not None
+                and kiosk.table.screen is Screen.PLAY
+                and acted
+                and tags_now == tags_before
+            ):
+                engine = game.adapter.engine
+                assert isinstance(engine, OhPshaw)
+                if engine.phase is Phase.PLAY:
+                    # A tap travels through the pseudo-terminal and the reader thread:
+                    # wait for it to arrive (bounded), not for a fixed time.
+                    deadline = time.monotonic() + 5
+                    while len(game.recorder.actions) == before and time.monotonic() < deadline:
+                        kiosk.loop.run_once(timeout=0.05)
+            if game is None:
+                continue
+            engine = game.adapter.engine
+            assert isinstance(engine, OhPshaw)
+            bidding = engine.phase is Phase.BID and engine.round.index == 2
+            if bidding and bidding_view is None and bid_cursor(kiosk.table.view, engine.turn):
+                bidding_view = kiosk.table.view
+            if len(game.recorder.actions) == before:
+                continue
+            last = game.recorder.actions[-1]
+            if isinstance(last, Play) and engine.round.trick:
+                # Mid-trick: let transient cues end, then the frame shows whose turn it is.
+                clock_now[0] += 5
+                kiosk.devices.leds.tick(clock_now[0])
+                expected = engine.expected
+                assert expected is not None
+                for seat in range(SEATS):
+                    colours = set(strip.pixels(-1)[seat * PIXELS : (seat + 1) * PIXELS])
+                    assert is_turn_green(colours) == (seat == expected.seat), (seat, colours)
+                plays_checked += 1
+        assert screen(kiosk.table) is Screen.RESULTS
+
+        game = kiosk.table.game
+        assert game is not None
+        engine = game.adapter.engine
+        assert isinstance(engine, OhPshaw)
+        report = kiosk.table.result
+        assert report is not None and report["finished"] is True
+        assert engine.report() == report
+        rounds: list[dict[str, Any]] = engine.report()["rounds"]
+        tricks = sum(r["hand_size"] for r in rounds)
+        actions = game.recorder.actions
+        plays = [a for a in actions if isinstance(a, Play)]
+        bids = [a for a in actions if isinstance(a, Bid)]
+        # The deck dealt (chance); every card came through a serial reader, every bid from buttons.
+        assert [
+            game.chance[i] for i, a in enumerate(actions) if isinstance(a, RegisterHand | TurnTrump)
+        ] == [True] * sum(isinstance(a, RegisterHand | TurnTrump) for a in actions)
+        assert len(plays) == tricks * SEATS
+        assert sum(isinstance(e, TagPresented) for e in seen) >= len(plays)
+        assert len(bids) == len(rounds) * SEATS
+        assert sum(isinstance(e, ButtonPressed) for e in seen) >= len(bids)
+        assert plays_checked >= tricks * (SEATS - 1)
+
+        # One made/missed cue per seat per round, matching the bids and the tricks.
+        outcome = [(s, c) for s, c in cues if c in (Cue.MADE_BID, Cue.MISSED_BID)]
+        wanted = [
+            (seat, Cue.MADE_BID if r["bids"][seat] == r["tricks"][seat] else Cue.MISSED_BID)
+            for r in rounds
+            for seat in range(SEATS)
+        ]
+        assert outcome == wanted
+        assert any(c is Cue.MADE_BID for _, c in outcome) and any(
+            c is Cue.MISSED_BID for _, c in outcome
+        )
+
+        # The exported record replays to the report the table showed, in code and on the CLI.
+        records = sorted(tmp_path.glob("*-oh-pshaw.jsonl"))
+        assert len(records) == 1
+        replayed = replay(records[0].read_text(encoding="utf-8"))
+        assert replayed.report() == report
+        result = run_cli("replay", "--json", str(records[0]))
+        assert result.returncode == 0, result.stderr
+        assert json.loads(result.stdout)["totals"] == report["totals"]
+
+        # Screenshots of a bidding moment, the last trick and the results.
+        assert bidding_view is not None
+        views = {
+            "bidding": bidding_view,
+            "final": replace(kiosk.table.view, screen=Screen.PLAY),
+            "results": kiosk.table.view,
+        }
+        for name, view in views.items():
+            for size in ((800, 480), (1920, 1080)):
+                path = screenshot_view(view, tmp_path / f"{name}-{size[0]}.png", size)
+                assert not_blank(path, size), f"the {name} {size} screenshot looks blank"
+    assert os.environ.get("SDL_VIDEODRIVER") == "dummy"
+
+
+# --- the scene ------------------------------------------------------------------------
+
+
+def scene_views(players: int, deal_mode: str) -> dict[str, TableView]:
+    """Views of a real table at each phase, seat 0 a person and the rest bots."""
+    rig = Rig(seats=players, bots=players - 1, deal_mode=deal_mode)
+    views: dict[str, TableView] = {}
+    with rig.devices:
+        rig.loop.drain()
+        engine = rig.start(tuple(range(players)))
+        sim = Simulator(
+            rig.table,
+            rig.devices,
+            rig.registry,
+            bot_seats=set(range(players)),
+            rng=random.Random(2),
+        )
+        for _ in range(3000):
+            phase = engine.phase
+            key = {Phase.TRUMP: "trump", Phase.BID: "bid", Phase.PLAY: "play"}.get(phase, "over")
+            waiting = engine.round.turns_card and engine.round.turned is None
+            if waiting and phase is Phase.BID:
+                key = "turn-card"
+            if phase is Phase.BID and not waiting and engine.turn != 0 and engine.round.index == 1:
+                rig.press(engine.turn, "next")  # a cursor moved off 0, to be seen
+                key = "bid-cursor"
+            if phase is Phase.PLAY and engine.round.index == 2 and len(engine.round.trick) == 2:
+                key = "mid-trick"
+            if phase is Phase.PLAY and engine.round.index == 2 and not engine.round.trick:
+                key = "between-tricks" if engine.round.last_trick else key
+            views.setdefault(key, rig.table.view)
+            if engine.round.index == 3 or engine.finished:
+                break
+            assert sim.step(0.0)
+            rig.loop.drain()
+    return views
+
+
+@pytest.mark.parametrize(
+    ("players", "deal_mode"), [(3, "physical"), (4, "virtual"), (7, "virtual")]
+)
+def test_scene_screenshots_are_not_blank(players: int, deal_mode: str, tmp_path: Path) -> None:
+    views = scene_views(players, deal_mode)
+    wanted = {"bid", "bid-cursor", "mid-trick", "between-tricks"}
+    if deal_mode == "physical":
+        wanted.add("turn-card")
+    assert wanted <= set(views)
+    cursor_view = views["bid-cursor"]
+    game = cursor_view.game
+    assert game is not None
+    bidder = game["next"]["seat"]
+    assert bid_cursor(cursor_view, bidder) == 1
+    out = Path(os.environ.get("OH_PSHAW_SHOTS", tmp_path))
+    for name, view in views.items():
+        for size in SIZES:
+            path = screenshot_view(view, out / f"{players}p-{deal_mode}-{name}-{size[0]}.png", size)
+            assert not_blank(path, size), (name, size)
+
+
+def test_the_headless_demo_plays_oh_pshaw(tmp_path: Path) -> None:
+    result = run_cli(
+        "kiosk",
+        "--headless",
+        "--game",
+        "oh-pshaw",
+        "--players",
+        "3",
+        "--seed",
+        "4",
+        "--out",
+        str(tmp_path),
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("Oh Pshaw - 3 players - finished")
+    assert "Winner: " in result.stdout or "Shared victory: " in result.stdout
+    for name in ("final-table.png", "results.png"):
+        path = tmp_path / name
+        assert not_blank(path, pygame.image.load(str(path)).get_size())
+    assert len(list(tmp_path.glob("*-oh-pshaw.jsonl"))) == 1
+
+
+def test_deal_helper_and_chance_agree() -> None:
+    # The table's virtual deck is the engine's deal(): same seed, same cards.
+    adapter = OhPshawAdapter.new_game(4, random.Random(3))
+    fresh = OhPshawAdapter.new_game(4, random.Random(3))
+    assert adapter.chance(random.Random(7)) == deal(fresh.engine, random.Random(7))
+
+
+def test_a_person_plays_against_three_bots_by_clicking_the_screen() -> None:
+    """The demo as a new user meets it: seat 0 clicks the on-screen buttons and hand."""
+    from controller.app import apply_ui_action
+    from display.renderer import Renderer
+    from display.ui import PressButton, TapCard
+
+    kiosk = Kiosk.create(TableConfig.simulated(4), seed=6)
+    renderer = Renderer((800, 480))
+    clicks = 0
+    refused = 0
+
+    def click(wanted: object) -> None:
+        # Click the middle of the control, as a mouse would: the renderer maps it back.
+        nonlocal clicks
+        renderer.render(kiosk.table.view)
+        box = next(rect for rect, action in renderer.hit_boxes if action == wanted)
+        action = renderer.hit_test(renderer.window_rect(box).center)
+        assert action == wanted
+        assert apply_ui_action(kiosk, action)
+        kiosk.loop.drain()
+        clicks += 1
+
+    with kiosk.devices:
+        kiosk.loop.drain()
+        click(PressButton(0, "ok"))  # wake
+        ids = [g.game_id for g in kiosk.table.view.games]
+        while ids[kiosk.table.selected] != "oh-pshaw":
+            click(PressButton(0, "next"))
+        click(PressButton(0, "ok"))  # choose; seat 0 joins
+        for _ in range(100):
+            if kiosk.table.screen is Screen.PLAY:
+                break
+            if len(kiosk.table.joined) < 4:
+                assert kiosk.simulator.step(0.0)  # the bots join
+            else:
+                click(PressButton(0, "next"))  # start
+            kiosk.loop.drain()
+        assert kiosk.table.screen is Screen.PLAY
+        for _ in range(3000):
+            if screen(kiosk.table) is Screen.RESULTS:
+                break
+            game = kiosk.table.game
+            assert game is not None and isinstance(game.adapter, OhPshawAdapter)
+            if 0 not in game.adapter.waiting_players():
+                assert kiosk.simulator.step(0.0)
+                kiosk.loop.drain()
+                continue
+            engine = game.adapter.engine
+            if engine.phase is Phase.BID:
+                click(PressButton(0, "next"))  # a person nudges the bid once, then confirms
+                click(PressButton(0, "ok"))
+                continue
+            # Try the hand's cards left to right until the table accepts one.
+            before = len(game.recorder.actions)
+            for card in kiosk.table.view.hands[0]:
+                click(TapCard(0, card))
+                if len(game.recorder.actions) > before:
+                    break
+                refused += 1
+                assert kiosk.table.messages[-1].kind is MessageKind.REFUSED
+            assert len(game.recorder.actions) > before
+        assert screen(kiosk.table) is Screen.RESULTS
+        result = kiosk.table.result
+        assert result is not None and result["finished"] is True
+        game = kiosk.table.game
+        assert game is not None
+        rounds = len(game.adapter.engine.report()["rounds"])
+        assert sum(1 for a in game.recorder.actions if isinstance(a, Bid) and a.seat == 0) == rounds
+        assert clicks > rounds * 2
