@@ -23,9 +23,9 @@ import logging
 import queue
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import ClassVar, Protocol
+from typing import Any, ClassVar, Protocol
 
 from controller.adapters import Feedback, GameAdapter, adapters
 from controller.config import TableConfig
@@ -83,6 +83,30 @@ class JournalSink(Protocol):
     def game_finished(self, record: str, report: JSON) -> None: ...
 
 
+@dataclass(frozen=True)
+class MenuEntry:
+    """One line of the game menu: a game, possibly in one of its option presets."""
+
+    adapter: type[GameAdapter]
+    label: str = ""
+    options: Mapping[str, Any] | None = None
+
+    @property
+    def title(self) -> str:
+        return f"{self.adapter.title}: {self.label}" if self.label else self.adapter.title
+
+
+def menu_entries(games: Mapping[str, type[GameAdapter]]) -> list[MenuEntry]:
+    """The menu: every game, once per option preset it offers (its default first)."""
+    entries: list[MenuEntry] = []
+    for adapter in games.values():
+        presets = adapter.option_presets()
+        if not presets:
+            entries.append(MenuEntry(adapter))
+        entries += [MenuEntry(adapter, label, options) for label, options in presets]
+    return entries
+
+
 @dataclass
 class _Game:
     adapter: GameAdapter
@@ -106,6 +130,7 @@ class Table:
 
     def __post_init__(self) -> None:
         self.games = adapters()
+        self.menu = menu_entries(self.games)
         self.screen = Screen.ATTRACT
         self.selected = 0
         self.joined: list[int] = []
@@ -252,8 +277,8 @@ class Table:
 
     # --- screens -------------------------------------------------------------------
 
-    def _choices(self) -> list[type[GameAdapter]]:
-        return list(self.games.values())
+    def _choices(self) -> list[MenuEntry]:
+        return self.menu
 
     def _to_menu(self) -> None:
         self.screen = Screen.CHOOSE_GAME
@@ -283,7 +308,7 @@ class Table:
             self.messages = []
             self._say(
                 f"{chosen.title}: press OK at your seat to join "
-                f"({chosen.min_players}-{chosen.max_players} players); NEXT starts"
+                f"({chosen.adapter.min_players}-{chosen.adapter.max_players} players); NEXT starts"
             )
             self._toggle_join(seat, join_only=True)
             return
@@ -312,14 +337,14 @@ class Table:
         """Start the chosen game with the joined seats; explain and return False if it cannot."""
         chosen = self._choices()[self.selected]
         count = len(self.joined)
-        if not chosen.min_players <= count <= chosen.max_players:
+        low, high = chosen.adapter.min_players, chosen.adapter.max_players
+        if not low <= count <= high:
             self._say(
-                f"{chosen.title} needs {chosen.min_players}-{chosen.max_players} players; "
-                f"{count} joined",
+                f"{chosen.title} needs {low}-{high} players; {count} joined",
                 MessageKind.REFUSED,
             )
             return False
-        adapter = chosen.new_game(count, self.rng)
+        adapter = chosen.adapter.new_game(count, self.rng, chosen.options)
         players = sorted(self.joined)
         seed = self.rng.getrandbits(62)
         self.game = _Game(adapter, Recorder(adapter.engine), players, seed)
@@ -562,7 +587,8 @@ class Table:
             for s in self.config.seats
         )
         choices = tuple(
-            GameChoice(a.game_id, a.title, a.min_players, a.max_players) for a in self._choices()
+            GameChoice(e.adapter.game_id, e.title, e.adapter.min_players, e.adapter.max_players)
+            for e in self._choices()
         )
         buttons: list[ButtonHint] = []
         hands: dict[int, tuple[str, ...]] = {}

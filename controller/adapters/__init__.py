@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import import_module
 from typing import Any, ClassVar, Protocol
@@ -72,8 +73,18 @@ class GameAdapter(ABC):
 
     @classmethod
     @abstractmethod
-    def new_game(cls, players: int, rng: random.Random) -> GameAdapter:
-        """Start a game for ``players`` seats; undecided starting details come from ``rng``."""
+    def new_game(
+        cls, players: int, rng: random.Random, options: Mapping[str, Any] | None = None
+    ) -> GameAdapter:
+        """Start a game for ``players`` seats with header ``options`` (None: the default).
+
+        Undecided starting details (who leads or deals first) come from ``rng``.
+        """
+
+    @classmethod
+    def option_presets(cls) -> list[tuple[str, dict[str, Any]]]:
+        """(menu label, header options) variants the menu offers; empty: the default only."""
+        return []
 
     @abstractmethod
     def on_card(self, player: int, card: str) -> Action:

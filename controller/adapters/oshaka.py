@@ -12,6 +12,8 @@ Seat input by phase:
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
+from typing import Any
 
 from controller.adapters import Bot, Feedback, GameAdapter, Gesture, Press, Tap
 from controller.bots.oshaka_trick import OshakaBot
@@ -53,7 +55,12 @@ class OshakaAdapter(GameAdapter):
         self.lead_cursor = 0
 
     @classmethod
-    def new_game(cls, players: int, rng: random.Random) -> OshakaAdapter:
+    def new_game(
+        cls, players: int, rng: random.Random, options: Mapping[str, Any] | None = None
+    ) -> OshakaAdapter:
+        # Oshaka Trick has no options; the engine refuses any it is given.
+        if options:
+            OshakaTrick.from_header({"players": players, "options": options, "lead": 0})
         # The rulebook's lead is "whoever most recently helped someone"; the table
         # cannot know, so it draws the first lead.
         return cls(OshakaTrick(players, rng.randrange(players)))
