@@ -68,6 +68,7 @@ class TableConfig:
     tags: Path | None = None  # None: the bundled simulated deck
     records: Path = Path("records")
     deal: str = "virtual"  # "virtual": the table deals and shows hands; "physical": real cards
+    dice: str = "virtual"  # "virtual": the table rolls; "manual": players enter physical dice
 
     @classmethod
     def simulated(cls, seats: int = 4, bots: int | None = None) -> TableConfig:
@@ -113,9 +114,10 @@ def parse(data: Mapping[str, Any], source: str = "table.toml", base: Path = Path
     reader = _Reader(source)
     reader.known(data, "", {"table", "display", "leds", "tags", "seat"})
     table = reader.table(data, "table")
-    reader.known(table, "table", {"records", "deal"})
+    reader.known(table, "table", {"records", "deal", "dice"})
     records = Path(reader.string(table, "table.records", "records"))
     deal = reader.choice(table, "table.deal", ("virtual", "physical"), "virtual")
+    dice = reader.choice(table, "table.dice", ("virtual", "manual"), "virtual")
 
     display_t = reader.table(data, "display")
     reader.known(display_t, "display", {"width", "height", "rotation", "fullscreen"})
@@ -153,7 +155,13 @@ def parse(data: Mapping[str, Any], source: str = "table.toml", base: Path = Path
         seats = tuple(reader.seat(raw, i) for i, raw in enumerate(seats_raw))
     _check_pixels(seats, source)
     config = TableConfig(
-        seats=seats, display=display, leds=leds, tags=tags, records=base / records, deal=deal
+        seats=seats,
+        display=display,
+        leds=leds,
+        tags=tags,
+        records=base / records,
+        deal=deal,
+        dice=dice,
     )
     return check(config, source)
 

@@ -347,6 +347,7 @@ class Table:
         adapter = chosen.adapter.new_game(count, self.rng, chosen.options)
         players = sorted(self.joined)
         seed = self.rng.getrandbits(62)
+        self._configure(adapter, seed)
         self.game = _Game(adapter, Recorder(adapter.engine), players, seed)
         if self.journal is not None:
             self.journal.game_started(adapter.game_id, players, adapter.engine.header(), seed)
@@ -454,6 +455,7 @@ class Table:
     ) -> None:
         engine = engine_class(header.get("game")).from_header(header)
         adapter = adapter_type(engine)
+        self._configure(adapter, seed)
         game = _Game(adapter, Recorder(engine), players, seed)
         for obj, chance in actions:
             action = engine.parse_action(obj)
@@ -461,6 +463,11 @@ class Table:
             game.recorder.accepted(action)
             game.chance.append(chance)
         self.game = game
+
+    def _configure(self, adapter: GameAdapter, seed: int) -> None:
+        """What an adapter learns from the table, for a new game and a rebuilt one alike."""
+        adapter.game_seed = seed
+        adapter.manual_dice = self.config.dice == "manual"
 
     def undo_last(self) -> bool:
         """Staff: take back the last action a player took (and any deal that followed it)."""

@@ -44,6 +44,7 @@ CARD_COLOURS: dict[str, Colour] = {
     "B": (40, 108, 214),
     "G": (40, 150, 70),
     "Y": (236, 196, 36),
+    "L": (168, 120, 210),  # Oskar's lilac
 }
 CARD_NEUTRAL: Colour = (240, 236, 226)
 CARD_BACK: Colour = (90, 60, 120)

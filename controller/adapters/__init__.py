@@ -70,6 +70,12 @@ class GameAdapter(ABC):
         # before every input from the game's seed and length, so a game rebuilt
         # from its journal rolls the same.
         self.rng = random.Random(0)
+        # The game's journaled seed, set by the table: an adapter that keeps
+        # chance of its own (a dealt hand the engine does not hold) derives it
+        # from this, so a game rebuilt from its journal deals the same.
+        self.game_seed: int | None = None
+        # The table rolls physical dice and players enter the faces (config).
+        self.manual_dice = False
 
     @classmethod
     @abstractmethod

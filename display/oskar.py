@@ -1,0 +1,654 @@
+"""The Oskar scene: each seat's two genre dice, tokens and points; the trick, genre columns, stock.
+
+It draws only what ``Oskar.snapshot()`` says (and, for the dice a seat has
+picked to reroll, the seat's button labels in the view): which card wins,
+what is trendy and who rerolls are the engine's business. The genre symbols
+are drawn with pygame primitives (no image files): western a hat, horror a
+bat, comedy a mask, action a pistol, scifi a rocket, romance a heart.
+
+Centre: the trick, laid toward the seats that played it; the stock as
+face-down cards and who won it; one column per genre filling toward the
+120-point trend line (the running totals while a round is played, the scored
+totals with the stock once it is scored); trendy genres in gold.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import pygame
+
+from controller.view import TableView
+from display import theme
+from display.generic import (
+    TRICK_AREA,
+    Toward,
+    draw_messages,
+    draw_status,
+    draw_title_block,
+    draw_trick,
+    int_list,
+    player_name,
+    seat_of_player,
+    split_centre,
+    trick_of,
+)
+from display.theme import Colour, Painter
+
+# The genres in the engine's order (the display does not import the rules).
+GENRES: tuple[str, ...] = ("western", "horror", "comedy", "action", "scifi", "romance")
+GENRE_COLOURS: dict[str, Colour] = {
+    "western": (176, 112, 52),
+    "horror": (128, 72, 176),
+    "comedy": (236, 192, 40),
+    "action": (228, 88, 44),
+    "scifi": (56, 184, 220),
+    "romance": (232, 84, 140),
+}
+LILAC: Colour = (168, 120, 210)
+DIE_FACE: Colour = (246, 242, 232)
+TREND_LINE = 120
+TOKEN: Colour = (255, 200, 40)
+
+
+# --- snapshot reading ----------------------------------------------------------------
+
+
+def _int(value: object, default: int = 0) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else default
+
+
+def _seat_entry(game: Mapping[str, Any], player: int) -> Mapping[str, Any]:
+    seats = game.get("seats")
+    if isinstance(seats, list):
+        for entry in seats:
+            if isinstance(entry, Mapping) and entry.get("seat") == player:
+                return entry
+    return {}
+
+
+def _faces(entry: Mapping[str, Any]) -> list[str] | None:
+    dice = entry.get("dice")
+    if isinstance(dice, list) and len(dice) == 2 and all(isinstance(f, str) for f in dice):
+        return [str(f) for f in dice]
+    return None
+
+
+def genre_columns(game: Mapping[str, Any]) -> tuple[dict[str, int], set[str], bool]:
+    """(totals per genre, trendy genres, scored?): the scored round's once it is scored."""
+    phase = game.get("phase")
+    last = game.get("last_round")
+    if phase in ("reroll", "over") and isinstance(last, Mapping):
+        genres = last.get("genres")
+        totals = {g: _int(genres.get(g)) if isinstance(genres, Mapping) else 0 for g in GENRES}
+        trendy = last.get("trendy")
+        return totals, {str(t) for t in trendy} if isinstance(trendy, list) else set(), True
+    running = game.get("genre_totals")
+    totals = {g: _int(running.get(g)) if isinstance(running, Mapping) else 0 for g in GENRES}
+    threshold = _int(game.get("trend_threshold"), TREND_LINE)
+    return totals, {g for g, t in totals.items() if t >= threshold}, False
+
+
+def picked_dice(view: TableView, player: int) -> set[int]:
+    """The dice the seat has picked to reroll, read from its PREV/NEXT labels ("REROLL")."""
+    seat = seat_of_player(view, player)
+    if seat is None:
+        return set()
+    picked: set[int] = set()
+    for hint in view.buttons:
+        if hint.seat == seat.seat and hint.button != "ok" and hint.label == "REROLL":
+            picked.add(0 if hint.button == "prev" else 1)
+    return picked
+
+
+# --- genre symbols -------------------------------------------------------------------
+
+
+def _pts(
+    cx: float, cy: float, s: float, points: Sequence[tuple[float, float]]
+) -> list[tuple[int, int]]:
+    return [(round(cx + x * s), round(cy + y * s)) for x, y in points]
+
+
+def _hat(surface: pygame.Surface, cx: float, cy: float, s: float, ink: Colour) -> None:
+    dark = theme.blend(ink, (0, 0, 0), 0.35)
+    brim = pygame.Rect(0, 0, round(1.7 * s), round(0.42 * s))
+    brim.center = (round(cx), round(cy + 0.28 * s))
+    pygame.draw.ellipse(surface, ink, brim)
+    crown = _pts(
+        cx,
+        cy,
+        s,
+        [
+            (-0.5, 0.3),
+            (-0.42, -0.45),
+            (-0.15, -0.3),
+            (0, -0.5),
+            (0.15, -0.3),
+            (0.42, -0.45),
+            (0.5, 0.3),
+        ],
+    )
+    pygame.draw.polygon(surface, ink, crown)
+    band = pygame.Rect(0, 0, round(1.0 * s), max(2, round(0.12 * s)))
+    band.center = (round(cx), round(cy + 0.14 * s))
+    pygame.draw.rect(surface, dark, band)
+
+
+def _bat(surface: pygame.Surface, cx: float, cy: float, s: float, ink: Colour) -> None:
+    wing = [
+        (0, -0.15),
+        (0.35, -0.4),
+        (0.85, -0.35),
+        (0.75, -0.1),
+        (0.6, 0.05),
+        (0.45, -0.02),
+        (0.32, 0.15),
+        (0.18, 0.05),
+        (0, 0.3),
+    ]
+    pygame.draw.polygon(surface, ink, _pts(cx, cy, s, wing))
+    pygame.draw.polygon(surface, ink, _pts(cx, cy, s, [(-x, y) for x, y in wing]))
+    body = pygame.Rect(0, 0, round(0.36 * s), round(0.6 * s))
+    body.center = (round(cx), round(cy))
+    pygame.draw.ellipse(surface, ink, body)
+    for side in (-1, 1):
+        ear = [(0.05 * side, -0.25), (0.16 * side, -0.45), (0.18 * side, -0.2)]
+        pygame.draw.polygon(surface, ink, _pts(cx, cy, s, ear))
+    eye = max(1, round(0.05 * s))
+    for side in (-1, 1):
+        pygame.draw.circle(surface, (255, 230, 90), _pts(cx, cy, s, [(0.07 * side, -0.12)])[0], eye)
+
+
+def _mask(surface: pygame.Surface, cx: float, cy: float, s: float, ink: Colour) -> None:
+    dark = theme.blend(ink, (0, 0, 0), 0.6)
+    face = pygame.Rect(0, 0, round(1.2 * s), round(1.3 * s))
+    face.center = (round(cx), round(cy))
+    pygame.draw.ellipse(surface, ink, face)
+    for side in (-1, 1):
+        eye = pygame.Rect(0, 0, round(0.3 * s), round(0.2 * s))
+        eye.center = (round(cx + 0.24 * s * side), round(cy - 0.2 * s))
+        pygame.draw.ellipse(surface, dark, eye)
+    mouth = pygame.Rect(0, 0, round(0.7 * s), round(0.55 * s))
+    mouth.center = (round(cx), round(cy + 0.1 * s))
+    pygame.draw.arc(surface, dark, mouth, math.pi * 1.1, math.pi * 1.9, max(2, round(0.09 * s)))
+
+
+def _pistol(surface: pygame.Surface, cx: float, cy: float, s: float, ink: Colour) -> None:
+    dark = theme.blend(ink, (0, 0, 0), 0.45)
+    barrel = [(-0.75, -0.35), (0.75, -0.35), (0.75, -0.08), (-0.75, -0.08)]
+    pygame.draw.polygon(surface, ink, _pts(cx, cy, s, barrel))
+    grip = [(-0.7, -0.1), (-0.25, -0.1), (-0.35, 0.6), (-0.78, 0.6)]
+    pygame.draw.polygon(surface, ink, _pts(cx, cy, s, grip))
+    guard = pygame.Rect(0, 0, round(0.4 * s), round(0.36 * s))
+    guard.center = (round(cx - 0.08 * s), round(cy + 0.02 * s))
+    pygame.draw.ellipse(surface, ink, guard, max(1, round(0.08 * s)))
+    sight = [(0.6, -0.35), (0.7, -0.48), (0.75, -0.35)]
+    pygame.draw.polygon(surface, ink, _pts(cx, cy, s, sight))
+    start, end = _pts(cx, cy, s, [(-0.6, -0.22), (0.65, -0.22)])
+    pygame.draw.line(surface, dark, start, end, max(1, round(0.05 * s)))
+
+
+def _rocket(surface: pygame.Surface, cx: float, cy: float, s: float, ink: Colour) -> None:
+    flame = (255, 150, 40)
+    pygame.draw.polygon(surface, flame, _pts(cx, cy, s, [(-0.16, 0.45), (0, 0.85), (0.16, 0.45)]))
+    body = [(0, -0.8), (0.25, -0.45), (0.25, 0.45), (-0.25, 0.45), (-0.25, -0.45)]
+    pygame.draw.polygon(surface, ink, _pts(cx, cy, s, body))
+    for side in (-1, 1):
+        fin = [(0.25 * side, 0.05), (0.5 * side, 0.55), (0.25 * side, 0.45)]
+        pygame.draw.polygon(surface, theme.blend(ink, (0, 0, 0), 0.35), _pts(cx, cy, s, fin))
+    pygame.draw.circle(surface, DIE_FACE, _pts(cx, cy, s, [(0, -0.2)])[0], max(2, round(0.13 * s)))
+
+
+def _heart(surface: pygame.Surface, cx: float, cy: float, s: float, ink: Colour) -> None:
+    r = round(0.34 * s)
+    for side in (-1, 1):
+        pygame.draw.circle(surface, ink, _pts(cx, cy, s, [(0.3 * side, -0.2)])[0], r)
+    tip = [(-0.62, -0.08), (0.62, -0.08), (0, 0.68)]
+    pygame.draw.polygon(surface, ink, _pts(cx, cy, s, tip))
+
+
+SYMBOLS: dict[str, Callable[[pygame.Surface, float, float, float, Colour], None]] = {
+    "western": _hat,
+    "horror": _bat,
+    "comedy": _mask,
+    "action": _pistol,
+    "scifi": _rocket,
+    "romance": _heart,
+}
+
+
+def draw_symbol(surface: pygame.Surface, genre: str, centre: tuple[int, int], size: int) -> None:
+    """The genre's symbol, about ``size`` pixels across, centred at ``centre``."""
+    painter = SYMBOLS.get(genre)
+    if painter is None:
+        return
+    painter(surface, centre[0], centre[1], size / 2, GENRE_COLOURS[genre])
+
+
+def draw_die(
+    p: Painter,
+    rect: pygame.Rect,
+    genre: str | None,
+    *,
+    highlight: Colour | None = None,
+) -> None:
+    """A die showing ``genre`` (None: not rolled yet), outlined in ``highlight`` if given."""
+    radius = max(3, rect.w // 6)
+    fill = DIE_FACE if genre else theme.blend(DIE_FACE, theme.PANEL, 0.7)
+    pygame.draw.rect(p.surface, fill, rect, 0, radius)
+    edge = highlight or theme.blend(DIE_FACE, (0, 0, 0), 0.4)
+    pygame.draw.rect(p.surface, edge, rect, max(2, rect.w // (10 if highlight else 24)), radius)
+    if genre:
+        draw_symbol(p.surface, genre, rect.center, round(rect.w * 0.72))
+    else:
+        p.text("?", rect.center, round(rect.h * 0.6), theme.TEXT_DIM, bold=True, anchor="center")
+
+
+def draw_reroll_mark(p: Painter, die: pygame.Rect) -> None:
+    """A die picked to reroll: a blue frame and a circular arrow in its corner."""
+    pygame.draw.rect(p.surface, theme.ACCENT, die.inflate(6, 6), 3, max(3, die.w // 6))
+    r = max(5, die.w // 5)
+    centre = (die.right - r // 2, die.top + r // 2)
+    pygame.draw.circle(p.surface, theme.ACCENT, centre, r)
+    arc = pygame.Rect(0, 0, r * 5 // 4, r * 5 // 4)
+    arc.center = centre
+    width = max(2, r // 4)
+    pygame.draw.arc(p.surface, theme.TEXT_DARK, arc, 0.6, 5.6, width)
+    # The arrowhead at the arc's open end.
+    tip = (arc.right, centre[1] - r // 8)
+    pygame.draw.polygon(
+        p.surface,
+        theme.TEXT_DARK,
+        [
+            (tip[0] - r // 3, tip[1] - r // 6),
+            (tip[0] + r // 3, tip[1] - r // 6),
+            (tip[0], tip[1] + r // 3),
+        ],
+    )
+
+
+# --- cards with Oskar's colours ------------------------------------------------------
+
+
+class OskarPainter(Painter):
+    """A Painter that draws lilac (``L``) cards in lilac; everything else as usual."""
+
+    def card(
+        self,
+        rect: pygame.Rect,
+        notation: str,
+        *,
+        rotation: int = 0,
+        emphasis: bool = False,
+        dim: bool = False,
+        outline: Colour | None = None,
+        number_at_top: bool = False,
+    ) -> pygame.Rect:
+        if not (notation[:1] == "L" and notation[1:].isdigit()):
+            return super().card(
+                rect,
+                notation,
+                rotation=rotation,
+                emphasis=emphasis,
+                dim=dim,
+                outline=outline,
+                number_at_top=number_at_top,
+            )
+        w, h = rect.size
+        image = pygame.Surface((w, h), pygame.SRCALPHA)
+        fill, ink = LILAC, (255, 255, 255)
+        if dim:
+            fill, ink = theme.blend(fill, theme.PANEL, 0.55), theme.blend(ink, theme.PANEL, 0.45)
+        radius = max(2, min(w, h) // 8)
+        pygame.draw.rect(image, fill, image.get_rect(), 0, radius)
+        edge = outline or ((255, 255, 255) if emphasis else theme.blend(fill, (0, 0, 0), 0.45))
+        pygame.draw.rect(image, edge, image.get_rect(), max(1, min(w, h) // 12), radius)
+        label = notation[1:]
+        big = max(9, round(min(h * 0.55, w * (0.8 if len(label) <= 1 else 0.62))))
+        text = self.render_text(label, big, ink, True, w - 4)
+        where = text.get_rect(center=(w // 2, h // 2))
+        image.blit(text, where)
+        if label in ("6", "9"):
+            pygame.draw.line(
+                image, ink, (where.left, where.bottom), (where.right - 1, where.bottom), 2
+            )
+        if rotation:
+            image = pygame.transform.rotate(image, -rotation)
+        placed = image.get_rect(center=rect.center)
+        self.surface.blit(image, placed)
+        return placed
+
+
+def _oskar_painter(p: Painter) -> OskarPainter:
+    return OskarPainter(p.surface, p.fonts, p.metrics, p.hits)
+
+
+# --- the scene -----------------------------------------------------------------------
+
+
+class OskarScene:
+    """Draws an Oskar snapshot; see the module docstring."""
+
+    def turn_prompt(self, game: Mapping[str, Any], player: int) -> str | None:
+        phase = game.get("phase")
+        if game.get("doubles") == player and phase != "over":
+            return "doubles: reroll one die?"
+        nxt = game.get("next")
+        if not isinstance(nxt, Mapping) or nxt.get("seat") != player:
+            if phase == "dice" and _faces(_seat_entry(game, player)) is None:
+                return "roll your dice"
+            return None
+        expects = nxt.get("expects")
+        prompt = {
+            "play": "play a card",
+            "reroll": "choose dice to reroll",
+            "dice": "roll your dice",
+        }.get(str(expects), str(expects))
+        if isinstance(game.get("doubles"), int) and phase != "over":
+            return f"{prompt} (after the doubles)"
+        return prompt
+
+    # --- a seat's area -------------------------------------------------------------
+
+    def draw_seat(self, p: Painter, rect: pygame.Rect, view: TableView, player: int) -> None:
+        game = view.game or {}
+        entry = _seat_entry(game, player)
+        m = p.metrics
+        pad = m.pad
+        faces = _faces(entry)
+        _, trendy, _ = genre_columns(game)
+        label_h = m.leading(m.small)
+        if rect.h - label_h < m.unit * 0.09:
+            label_h = 0  # a short panel: the symbols alone, as large as they fit
+        die = max(16, min(round(rect.h - label_h - pad), round(rect.w * 0.2), round(m.unit * 0.16)))
+        picked = picked_dice(view, player)
+        x = rect.left + pad
+        top = rect.top + max(0, (rect.h - die - label_h) // 4)
+        boxes = []
+        for index in range(2):
+            genre = faces[index] if faces else None
+            box = pygame.Rect(x, top, die, die)
+            boxes.append(box)
+            hot = genre is not None and genre in trendy
+            draw_die(p, box, genre, highlight=theme.WINNER if hot else None)
+            if genre and label_h:
+                p.text(
+                    "REROLL" if index in picked else genre,
+                    (box.centerx, box.bottom + 1),
+                    m.small,
+                    theme.ACCENT if index in picked else theme.WINNER if hot else theme.TEXT_DIM,
+                    bold=index in picked,
+                    anchor="midtop",
+                    max_width=die + pad,
+                )
+            x += die + pad * 2
+        for index in sorted(picked):
+            draw_reroll_mark(p, boxes[index])
+        stats = pygame.Rect(x + pad, rect.top, rect.right - x - pad, rect.h)
+        self._draw_stats(p, stats, game, entry, player)
+
+    def _draw_stats(
+        self,
+        p: Painter,
+        rect: pygame.Rect,
+        game: Mapping[str, Any],
+        entry: Mapping[str, Any],
+        player: int,
+    ) -> None:
+        m = p.metrics
+        if rect.w < 20:
+            return
+        y = rect.top
+        tokens = _int(entry.get("tokens"))
+        goal = _int(game.get("tokens_to_win"), 7)
+        # Tokens: a row of gold discs, filled up to the seat's count, toward the goal.
+        discs = max(goal, tokens)  # a final round can pass the goal
+        r = max(4, min(round(m.body * 0.3), rect.w // (discs * 3)))
+        label = p.text("Tokens", (rect.left, y), m.small, theme.TEXT_DIM)
+        cx = label.right + m.pad + r
+        for index in range(discs):
+            centre = (cx + index * (2 * r + max(2, r // 2)), label.centery)
+            if centre[0] + r > rect.right:
+                break
+            if index < tokens:
+                pygame.draw.circle(p.surface, TOKEN, centre, r)
+                pygame.draw.circle(p.surface, theme.blend(TOKEN, (0, 0, 0), 0.4), centre, r, 1)
+            else:
+                pygame.draw.circle(p.surface, theme.PANEL_EDGE, centre, r, max(1, r // 4))
+        y = label.bottom + m.pad // 2
+        y = p.text(
+            f"{tokens} token{'s' if tokens != 1 else ''} · {_int(entry.get('points'))} points",
+            (rect.left, y),
+            m.body,
+            theme.TEXT,
+            bold=True,
+            max_width=rect.w,
+        ).bottom
+        detail = (
+            f"{_int(entry.get('tricks_won'))} tricks · {_int(entry.get('cards_left'))} cards left"
+        )
+        y = p.text(detail, (rect.left, y + 1), m.small, theme.TEXT_DIM, max_width=rect.w).bottom
+        note, colour = self._seat_note(game, entry, player)
+        if note and y + m.leading(m.small) <= rect.bottom:
+            p.text(note, (rect.left, y + 1), m.small, colour, bold=True, max_width=rect.w)
+
+    def _seat_note(
+        self, game: Mapping[str, Any], entry: Mapping[str, Any], player: int
+    ) -> tuple[str, Colour]:
+        if entry.get("stock"):
+            return "holds the stock", theme.WINNER
+        rerolls = game.get("rerolls")
+        if game.get("phase") == "reroll" and isinstance(rerolls, Mapping):
+            order = int_list(rerolls.get("order")) or []
+            done = _int(rerolls.get("done"))
+            if player in order[:done]:
+                return "rerolled", theme.TEXT_DIM
+            if player in (int_list(rerolls.get("most")) or []):
+                return "must reroll both", theme.TURN
+            if player in (int_list(rerolls.get("fewest")) or []):
+                return "may reroll 0, 1 or 2", theme.TURN
+            return "may reroll 0 or 1", theme.TURN
+        return "", theme.TEXT
+
+    # --- the centre ------------------------------------------------------------------
+
+    def draw_centre(
+        self, p: Painter, rect: pygame.Rect, view: TableView, toward: Mapping[int, Toward]
+    ) -> None:
+        game = view.game or {}
+        m = p.metrics
+        pad = m.pad
+        phase = str(game.get("phase", ""))
+        trick_area, info = split_centre(rect, pad)
+        if trick_area.h == rect.h:
+            # Side by side: the genre columns need more of the width than a trick does.
+            trick_area.w = round(rect.w * 0.42)
+            info.left = trick_area.right + pad
+            info.w = rect.right - info.left
+        p.box(trick_area, TRICK_AREA, None)
+        plays = trick_of(game)
+        if plays:
+            draw_trick(_oskar_painter(p), trick_area, plays, toward)
+        detail = f"Round {_int(game.get('round'), 1)}"
+        if phase in ("dice", "play"):
+            hand = _int(game.get("hand_size"), 9)
+            detail += f" · Trick {_int(game.get('trick_number'), 1)}/{hand}"
+        title = str(game.get("title") or "Oskar")
+        status, colour = self._status(view, game, phase)
+        small = info.h < m.unit * 0.5
+        if not small:
+            detail += f" · first to {_int(game.get('tokens_to_win'), 7)} tokens"
+            y = info.top + draw_title_block(p, info, title, detail)
+            y += draw_status(p, pygame.Rect(info.left, y, info.w, info.h), status, colour)
+        else:
+            # A small centre: one line for the round and the status; the columns
+            # need the room (each seat shows its own latest message).
+            line = p.text(
+                detail, (info.left, info.top), m.small, theme.TEXT_DIM, max_width=info.w // 3
+            )
+            p.text(
+                status,
+                (line.right + pad * 2, info.top),
+                m.small,
+                colour,
+                bold=True,
+                max_width=max(10, info.right - line.right - pad * 2),
+            )
+            y = line.bottom + pad
+        # The stock and, while zeros are in the trick, what they do.
+        row_h = max(16, round(m.unit * (0.055 if small else 0.07)))
+        row = pygame.Rect(info.left, y, info.w, row_h)
+        self._draw_stock(p, row, view, game)
+        y = row.bottom + pad
+        room = info.bottom - y - pad
+        chart_h = room if small else min(room, round(info.h * 0.55))
+        if chart_h >= m.unit * 0.1:
+            chart = pygame.Rect(info.left, info.bottom - chart_h, info.w, chart_h)
+            self._draw_columns(p, chart, game, caption=not small)
+        else:
+            chart_h = 0
+        messages_h = info.bottom - chart_h - y - 2 * pad
+        if messages_h >= m.leading(m.small):
+            draw_messages(p, pygame.Rect(info.left, y + pad, info.w, messages_h), view)
+
+    def _draw_stock(
+        self, p: Painter, row: pygame.Rect, view: TableView, game: Mapping[str, Any]
+    ) -> int:
+        """The stock on one row: face-down cards and who won it; returns the row's used right."""
+        stock = game.get("stock")
+        if not isinstance(stock, Mapping):
+            return row.left
+        m = p.metrics
+        pad = m.pad
+        count = _int(stock.get("cards"))
+        winner = stock.get("won_by")
+        last = game.get("last_round")
+        if game.get("phase") in ("reroll", "over") and isinstance(last, Mapping):
+            scored = last.get("stock")
+            if isinstance(scored, Mapping):
+                winner = scored.get("won_by")
+        card_h = row.h
+        card_w = round(card_h * 0.7)
+        label = p.text(
+            "Stock", (row.left, row.centery), m.small, theme.TEXT_DIM, bold=True, anchor="midleft"
+        )
+        x = label.right + pad
+        for index in range(count):
+            box = pygame.Rect(x + index * (card_w // 2), row.top, card_w, card_h)
+            p.box(box, theme.CARD_BACK, theme.blend(theme.CARD_BACK, (255, 255, 255), 0.5), 2)
+            inner = box.inflate(-card_w // 3, -card_h // 3)
+            pygame.draw.rect(p.surface, theme.blend(theme.CARD_BACK, (0, 0, 0), 0.3), inner, 0, 2)
+        x += max(0, count - 1) * (card_w // 2) + card_w + pad
+        won = isinstance(winner, int) and not isinstance(winner, bool)
+        zeros = _int(game.get("zeros_in_trick")) if game.get("phase") == "play" else 0
+        if zeros == 1:
+            # While zeros lie in the trick, what they do matters most.
+            text, colour = "first zero: colours lapse", theme.TURN
+        elif zeros >= 2:
+            text = "second zero takes the trick" + ("" if won else " and the stock")
+            colour = theme.TURN
+        elif won:
+            assert isinstance(winner, int)
+            text, colour = f"won by {player_name(view, winner)}", theme.WINNER
+        else:
+            text, colour = "the 2nd zero of a trick wins it", theme.TEXT_DIM
+        drawn = p.text(
+            text,
+            (x, row.centery),
+            m.small,
+            colour,
+            bold=won or zeros > 0,
+            anchor="midleft",
+            max_width=max(10, row.right - x),
+        )
+        return drawn.right
+
+    def _draw_columns(
+        self, p: Painter, rect: pygame.Rect, game: Mapping[str, Any], *, caption: bool = True
+    ) -> None:
+        """One column per genre filling toward the trend line; trendy columns in gold."""
+        m = p.metrics
+        pad = m.pad
+        totals, trendy, scored = genre_columns(game)
+        threshold = _int(game.get("trend_threshold"), TREND_LINE)
+        top = rect.top
+        if caption:
+            text = "Genres this round (scored)" if scored else "Genres toward 120 this round"
+            top = p.text(text, (rect.left, top), m.small, theme.TEXT_DIM, bold=True).bottom + pad
+        axis = p.fonts.get(m.small, True).size(str(threshold))[0] + pad
+        left = rect.left + axis
+        step = (rect.right - left) / len(GENRES)
+        icon = max(12, min(round(step * 0.55), round(rect.h * 0.2)))
+        base = rect.bottom - icon - pad
+        # The scale keeps the 120 line at two thirds of the height unless a genre is above it.
+        scale_max = max(threshold * 1.5, max(totals.values(), default=0) * 1.05)
+        height = max(10, base - top - m.leading(m.small))
+        bar_w = max(6, round(step * 0.56))
+
+        def level(value: float) -> int:
+            return round(base - height * min(1.0, value / scale_max))
+
+        line_y = level(threshold)
+        for index, genre in enumerate(GENRES):
+            cx = round(left + step * (index + 0.5))
+            total = totals[genre]
+            hot = genre in trendy
+            well = pygame.Rect(cx - bar_w // 2, base - height, bar_w, height)
+            pygame.draw.rect(p.surface, theme.blend(theme.CENTRE, (0, 0, 0), 0.25), well, 0, 3)
+            if total:
+                bar = pygame.Rect(cx - bar_w // 2, level(total), bar_w, base - level(total))
+                pygame.draw.rect(p.surface, GENRE_COLOURS[genre], bar, 0, 3)
+                if hot:
+                    pygame.draw.rect(
+                        p.surface, theme.WINNER, bar.inflate(4, 4), max(2, pad // 2), 4
+                    )
+            p.text(
+                str(total),
+                (cx, min(level(total), line_y) - 2),
+                m.small,
+                theme.WINNER if hot else theme.TEXT,
+                bold=hot,
+                anchor="midbottom",
+                max_width=round(step),
+            )
+            badge = pygame.Rect(0, 0, icon + pad, icon + pad)
+            badge.midtop = (cx, base + pad // 2)
+            if hot:
+                pygame.draw.rect(p.surface, theme.WINNER, badge, 0, 4)
+            draw_symbol(p.surface, genre, badge.center, icon)
+        pygame.draw.line(p.surface, theme.TEXT, (left - pad // 2, line_y), (rect.right, line_y), 2)
+        p.text(
+            str(threshold),
+            (rect.left, line_y),
+            m.small,
+            theme.TEXT,
+            bold=True,
+            anchor="midleft",
+        )
+
+    def _status(self, view: TableView, game: Mapping[str, Any], phase: str) -> tuple[str, Colour]:
+        """The one line that says what the table waits for."""
+        if phase == "over":
+            winners = int_list(game.get("winners")) or []
+            names = ", ".join(player_name(view, w) for w in winners) or "nobody"
+            return f"Game over: {names} won", theme.WINNER
+        doubles = game.get("doubles")
+        if isinstance(doubles, int) and not isinstance(doubles, bool):
+            return f"{player_name(view, doubles)} rolled doubles: reroll one die?", theme.TURN
+        if phase == "dice":
+            return "Rolling the dice", theme.TURN
+        nxt = game.get("next")
+        if not isinstance(nxt, Mapping) or not isinstance(nxt.get("seat"), int):
+            return "", theme.TEXT
+        who = player_name(view, int(nxt["seat"]))
+        if phase == "reroll":
+            return f"{who}: choose dice to reroll", theme.TURN
+        if not trick_of(game):
+            return f"{who} leads: play a card", theme.TURN
+        return f"{who}: play a card", theme.TURN
+
+
+SCENE = OskarScene()

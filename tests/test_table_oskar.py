@@ -1,0 +1,553 @@
+"""Oskar at the table: dice, rerolls with the seat buttons, doubles, manual entry, a full game.
+
+Everything goes through the real path: mock readers (or serial readers on
+pseudo-terminals), gpiozero MockFactory buttons via ``Devices.press``, the
+recording LED strip, and pygame with the dummy video driver.
+"""
+
+from __future__ import annotations
+
+import queue
+import random
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+from pathlib import Path
+
+import pygame
+import pytest
+
+from controller.adapters import adapters
+from controller.adapters.oskar import OskarAdapter
+from controller.app import Kiosk
+from controller.config import SeatConfig, TableConfig
+from controller.devices import Devices, build
+from controller.games.oskar import Card, Oskar, Phase, Play, RollDice, full_deck, stock_size
+from controller.record import replay
+from controller.simulation import Simulator
+from controller.table import Table, TableLoop
+from controller.tags import simulated, simulated_uid
+from controller.view import MessageKind, Screen
+from hardware.events import InputEvent, TagPresented
+from hardware.leds import Cue, RecordingStrip
+from hardware.ptys import PtyPair
+
+
+class Rig:
+    """A table with mock devices and a fake clock, as the kiosk wires it."""
+
+    def __init__(self, seats: int = 4, bots: int = 0, seed: int = 5) -> None:
+        self.config = TableConfig.simulated(seats, bots=bots)
+        self.events: queue.Queue[InputEvent] = queue.Queue()
+        self.devices: Devices = build(self.config, self.events)
+        self.registry = simulated()
+        self.now = 100.0
+        self.records: list[str] = []
+        self.table = Table(
+            self.config,
+            self.registry,
+            leds=self.devices.leds,
+            rng=random.Random(seed),
+            clock=lambda: self.now,
+            on_record=lambda game, text: self.records.append(text),
+        )
+        self.loop = TableLoop(self.table, self.events)
+
+    def press(self, seat: int, button: str) -> None:
+        assert self.devices.press(seat, button)
+        self.loop.drain()
+
+    def tap(self, seat: int, card: str) -> None:
+        reader = self.devices.mock_reader(seat)
+        assert reader is not None
+        reader.present(simulated_uid("oskar", card))
+        reader.remove()
+        self.loop.drain()
+
+    def start_oskar(self, seats: tuple[int, ...] = (0, 1, 2, 3)) -> Oskar:
+        self.press(seats[0], "ok")  # wake
+        games = [g.game_id for g in self.table.view.games]
+        assert "oskar" in games  # the kiosk's menu offers Oskar
+        while games[self.table.selected] != "oskar":
+            self.press(seats[0], "next")
+        self.press(seats[0], "ok")  # choose it; this seat joins
+        for seat in seats[1:]:
+            self.press(seat, "ok")
+        self.press(seats[0], "next")  # start
+        assert self.table.screen is Screen.PLAY
+        return self.engine
+
+    @property
+    def adapter(self) -> OskarAdapter:
+        game = self.table.game
+        assert game is not None and isinstance(game.adapter, OskarAdapter)
+        return game.adapter
+
+    @property
+    def engine(self) -> Oskar:
+        return self.adapter.engine
+
+    def last_text(self) -> str:
+        return self.table.messages[-1].text
+
+    def hints(self) -> dict[tuple[int, str], str]:
+        return {(h.seat, h.button): h.label for h in self.table.view.buttons}
+
+
+def started(seed: int = 5, seats: int = 4) -> Rig:
+    rig = Rig(seats=seats, seed=seed)
+    rig.devices.__enter__()
+    rig.loop.drain()
+    rig.start_oskar(tuple(range(seats)))
+    return rig
+
+
+@pytest.fixture
+def rig() -> Iterator[Rig]:
+    r = Rig()
+    with r.devices:
+        r.loop.drain()
+        yield r
+
+
+def rig_with(condition: Callable[[Rig], bool], tries: int = 200) -> Rig:
+    """A started 4-seat game from the first table seed whose opening meets ``condition``."""
+    for seed in range(tries):
+        rig = started(seed)
+        if condition(rig):
+            return rig
+        rig.devices.__exit__(None, None, None)
+    raise AssertionError("no seed gave the wanted opening")
+
+
+def decline_pending_doubles(rig: Rig) -> None:
+    """Any seat with a pending doubles offer keeps its dice (OK with no die picked)."""
+    for _ in range(20):
+        seat = rig.adapter.offer_open()
+        if seat is None:
+            return
+        rig.press(seat, "ok")
+    raise AssertionError("doubles offers do not end")
+
+
+def play_until(rig: Rig, phase: Phase, limit: int = 5000) -> None:
+    """Bots play every seat (through the mock devices) until the engine reaches ``phase``."""
+    sim = Simulator(
+        rig.table, rig.devices, rig.registry, bot_seats={0, 1, 2, 3}, rng=random.Random(2)
+    )
+    for _ in range(limit):
+        if rig.engine.phase is phase:
+            return
+        assert sim.step(0.0)
+        rig.loop.drain()
+    raise AssertionError(f"never reached {phase}")
+
+
+# --- the opening: virtual roller and virtual deal ---------------------------------------
+
+
+def test_the_menu_offers_oskar_and_the_virtual_roller_rolls_every_seat(rig: Rig) -> None:
+    assert "oskar" in adapters()
+    engine = rig.start_oskar()
+    decline_pending_doubles(rig)
+    assert engine.phase is Phase.PLAY
+    assert all(faces is not None for faces in engine.dice)
+    game = rig.table.game
+    assert game is not None
+    rolls = [
+        (action, chance)
+        for action, chance in zip(game.recorder.actions, game.chance, strict=True)
+        if isinstance(action, RollDice)
+    ]
+    assert len(rolls) == 4
+    # A roll is chance unless a seat's "keep my doubles" made the next seat roll.
+    assert sum(1 for _, chance in rolls if chance) >= 1
+    # The adapter dealt the round: hands and stock make the whole deck.
+    hands = [rig.adapter.hand(p) for p in range(4)]
+    assert all(len(h) == engine.hand_size for h in hands)
+    dealt = rig.adapter.dealt
+    assert dealt is not None and len(dealt.stock) == stock_size(4)
+    everything = Counter(c for h in hands for c in h) + Counter(str(c) for c in dealt.stock)
+    assert everything == Counter(str(c) for c in full_deck())
+    # The dice show on the table's view, and the seat to lead is lit green.
+    view = rig.table.view
+    assert view.game is not None
+    assert [s["dice"] for s in view.game["seats"]] == [list(f) for f in engine.dice if f]
+    lead = engine.round.turn
+    assert rig.devices.leds.showing(lead, rig.now) is Cue.YOUR_TURN
+
+
+def test_a_card_not_in_the_hand_is_refused_and_a_held_one_is_played(rig: Rig) -> None:
+    engine = rig.start_oskar()
+    decline_pending_doubles(rig)
+    seat = engine.round.turn
+    hand = rig.adapter.hand(seat)
+    other = next(c for c in rig.adapter.hand((seat + 1) % 4) if c not in hand)
+    before = engine.snapshot()
+    rig.tap(seat, other)
+    assert engine.snapshot() == before
+    assert f"does not hold {other}" in rig.last_text()
+    assert rig.table.messages[-1].kind is MessageKind.REFUSED
+    assert rig.devices.leds.showing(seat, rig.now) is Cue.REFUSED
+    rig.tap(seat, hand[-1])
+    assert engine.round.trick == [(seat, Card.parse(hand[-1]))]
+    assert len(rig.adapter.hand(seat)) == engine.hand_size - 1
+
+
+# --- the reroll phase --------------------------------------------------------------------
+
+
+def test_reroll_with_buttons_explains_refusals_and_rolls_the_chosen_dice(rig: Rig) -> None:
+    engine = rig.start_oskar()
+    play_until(rig, Phase.REROLL)
+    decline_pending_doubles(rig)
+    rule = engine.rule
+    assert rule is not None
+    most = rule.order[0]
+    assert most in rule.most
+    rig.now += 10  # let the round's transient cues (trick won, tokens) end
+    rig.devices.leds.tick(rig.now)
+    assert rig.devices.leds.showing(most, rig.now) is Cue.YOUR_TURN
+    # The seat with the most points must reroll both: both are picked already.
+    hints = rig.hints()
+    assert hints[(most, "prev")] == "REROLL" and hints[(most, "next")] == "REROLL"
+    assert hints[(most, "ok")] == "roll 2"
+    rig.press(most, "prev")  # unpick die 0
+    assert rig.hints()[(most, "prev")] == "keep"
+    before = engine.snapshot()
+    rig.press(most, "ok")
+    assert engine.snapshot() == before
+    assert "must reroll both dice, not 1 die" in rig.last_text()
+    rig.press(most, "prev")  # pick it again
+    rig.press(most, "ok")
+    assert engine.rerolls_done == 1 or engine.phase is Phase.PLAY
+    assert f"Seat {most} rerolls both dice" in " ".join(m.text for m in rig.table.messages)
+
+    refused_one_limit = False
+    while engine.phase is Phase.REROLL:
+        decline_pending_doubles(rig)
+        if engine.phase is not Phase.REROLL:
+            break
+        expected = engine.expected
+        assert expected is not None
+        seat = expected.seat
+        allowed = engine.reroll_allowance(seat)
+        faces = engine.dice[seat]
+        assert faces is not None
+        if allowed == frozenset({0, 1}):
+            rig.press(seat, "prev")
+            rig.press(seat, "next")
+            before = engine.snapshot()
+            rig.press(seat, "ok")
+            assert engine.snapshot() == before
+            assert "at most one die" in rig.last_text()
+            refused_one_limit = True
+            rig.press(seat, "prev")  # keep die 0; reroll die 1 only
+            rig.press(seat, "ok")
+            now = engine.dice[seat]
+            assert now is not None and now[0] == faces[0]
+        elif allowed == frozenset({2}):
+            rig.press(seat, "ok")  # both are picked for it
+        else:
+            rig.press(seat, "ok")  # nothing picked: keeps both
+            assert engine.dice[seat] == faces or engine.doubles == seat
+    assert engine.phase is Phase.PLAY and engine.round.number == 2
+    if rule.order[len(rule.most) + len(rule.fewest) :]:
+        assert refused_one_limit
+    # Round 2 was dealt afresh.
+    dealt = rig.adapter.dealt
+    assert dealt is not None and dealt.round == 2
+    assert all(len(rig.adapter.hand(p)) == engine.hand_size for p in range(4))
+
+
+# --- doubles -----------------------------------------------------------------------------
+
+
+def test_doubles_offer_waits_for_the_seat_and_a_chosen_die_is_rerolled() -> None:
+    rig = rig_with(lambda r: r.adapter.offer_open() is not None)
+    try:
+        engine = rig.engine
+        seat = rig.adapter.offer_open()
+        assert seat is not None
+        faces = engine.dice[seat]
+        assert faces is not None and faces[0] == faces[1]
+        assert "doubles" in " ".join(m.text for m in rig.table.messages)
+        assert rig.adapter.waiting_players() == [seat]
+        assert rig.devices.leds.showing(seat, rig.now) is Cue.YOUR_TURN
+        other = (seat + 1) % 4
+        before = engine.snapshot()
+        rig.press(other, "ok")
+        assert engine.snapshot() == before
+        assert f"seat {seat} rolled doubles and decides first" in rig.last_text()
+        rig.press(seat, "next")  # pick die 1
+        assert rig.hints()[(seat, "next")] == "REROLL"
+        rig.press(seat, "prev")  # picking die 0 instead unpicks die 1
+        assert rig.hints()[(seat, "next")] == "keep"
+        assert rig.hints()[(seat, "prev")] == "REROLL"
+        rig.press(seat, "ok")
+        game = rig.table.game
+        assert game is not None
+        rerolls = [a for a in game.recorder.actions if a.to_json().get("reroll") == [0]]
+        assert len(rerolls) == 1 and rerolls[0].seat == seat
+        now = engine.dice[seat]
+        assert now is not None and now[1] == faces[1]
+        decline_pending_doubles(rig)
+        assert engine.phase is Phase.PLAY
+    finally:
+        rig.devices.__exit__(None, None, None)
+
+
+def test_doubles_offer_declined_with_ok_and_no_die_picked() -> None:
+    rig = rig_with(lambda r: r.adapter.offer_open() is not None and len(r.engine.unrolled()) > 0)
+    try:
+        engine = rig.engine
+        seat = rig.adapter.offer_open()
+        assert seat is not None
+        waiting = engine.unrolled()
+        assert rig.hints()[(seat, "ok")] == "keep both"
+        rig.press(seat, "ok")  # keep the doubles: the opening roll goes on
+        texts = " ".join(m.text for m in rig.table.messages)
+        assert f"Seat {seat} keeps its doubles" in texts
+        assert engine.dice[waiting[0]] is not None
+        faces = engine.dice[seat]
+        assert faces is not None and faces[0] == faces[1]
+    finally:
+        rig.devices.__exit__(None, None, None)
+
+
+# --- manual dice entry ---------------------------------------------------------------------
+
+
+def test_manual_dice_entry_with_the_buttons(rig: Rig, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(rig.table, "config", replace(rig.config, dice="manual"))
+    engine = rig.start_oskar()
+    assert engine.phase is Phase.DICE and engine.unrolled() == [0, 1, 2, 3]
+    assert set(rig.adapter.waiting_players()) == {0, 1, 2, 3}
+    assert rig.hints()[(2, "ok")] == "die 0: western"
+    rig.press(2, "next")
+    rig.press(2, "next")  # western -> horror -> comedy
+    assert rig.hints()[(2, "ok")] == "die 0: comedy"
+    rig.press(2, "ok")
+    rig.press(2, "prev")  # die 1: western -> romance
+    assert rig.hints()[(2, "ok")] == "die 1: romance"
+    rig.press(2, "ok")
+    assert engine.dice[2] == ("comedy", "romance")
+    game = rig.table.game
+    assert game is not None
+    assert game.recorder.actions[-1].to_json() == {"seat": 2, "dice": ["comedy", "romance"]}
+    assert game.chance[-1] is False
+    # Doubles entered by hand: the offer, then the seat enters the rerolled face.
+    rig.press(0, "ok")
+    rig.press(0, "ok")  # western + western
+    assert engine.doubles == 0 and rig.adapter.offer_open() == 0
+    rig.press(1, "ok")
+    assert "seat 0 rolled doubles and decides first" in rig.last_text()
+    rig.press(0, "next")  # pick die 1
+    rig.press(0, "ok")  # now enter its new face
+    assert "PREV/NEXT choose the face" in rig.last_text()
+    rig.press(0, "prev")  # western -> romance
+    rig.press(0, "ok")
+    assert engine.dice[0] == ("western", "romance")
+    assert game.recorder.actions[-1].to_json() == {
+        "seat": 0,
+        "reroll": [1],
+        "dice": ["western", "romance"],
+    }
+    for seat in (1, 3):
+        rig.press(seat, "next")
+        rig.press(seat, "ok")
+        rig.press(seat, "ok")  # horror + horror
+        decline = rig.adapter.offer_open()
+        if decline is not None:
+            rig.press(decline, "ok")
+    assert rig.engine.phase is Phase.PLAY
+    assert all(len(rig.adapter.hand(p)) == engine.hand_size for p in range(4))
+
+
+def test_manual_reroll_enters_the_new_faces(rig: Rig, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(rig.table, "config", replace(rig.config, dice="manual"))
+    engine = rig.start_oskar()
+    sim = Simulator(rig.table, rig.devices, rig.registry, bot_seats={0, 1, 2, 3})
+    for _ in range(5000):  # bots enter their dice and play the round through the buttons
+        if engine.phase is Phase.REROLL and rig.adapter.offer_open() is None:
+            break
+        assert sim.step(0.0)
+        rig.loop.drain()
+    assert engine.phase is Phase.REROLL
+    seat = engine.rule.order[0] if engine.rule else -1
+    faces = engine.dice[seat]
+    assert faces is not None
+    rig.press(seat, "ok")  # both are picked (most points): enter the two new faces
+    assert "PREV/NEXT choose the face" in rig.last_text()
+    assert rig.hints()[(seat, "ok")] == f"die 0: {faces[0]}"
+    rig.press(seat, "next")
+    rig.press(seat, "ok")
+    rig.press(seat, "ok")
+    game = rig.table.game
+    assert game is not None
+    last = game.recorder.actions[-1].to_json()
+    assert last["seat"] == seat and last["reroll"] == [0, 1]
+    assert last["dice"][1] == faces[1]
+
+
+# --- journal safety of the deal -------------------------------------------------------------
+
+
+def test_a_mid_round_rebuild_keeps_the_hands_consistent(rig: Rig) -> None:
+    engine = rig.start_oskar()
+    decline_pending_doubles(rig)
+    for _ in range(6):
+        seat = engine.round.turn
+        rig.tap(seat, rig.adapter.hand(seat)[0])
+    assert rig.table.undo_last()  # staff undo rebuilds the game and a new adapter
+    engine = rig.engine
+    played = Counter(str(c) for c in engine.round.played.elements())
+    hands = [rig.adapter.hand(p) for p in range(4)]
+    for player, hand in enumerate(hands):
+        assert len(hand) == engine.hand_size - engine.round.cards_played[player]
+    dealt = rig.adapter.dealt
+    assert dealt is not None
+    everything = Counter(c for h in hands for c in h) + Counter(str(c) for c in dealt.stock)
+    assert everything + played == Counter(str(c) for c in full_deck())
+
+
+def test_with_the_game_seed_a_rebuilt_adapter_deals_the_same() -> None:
+    engine = Oskar(4, 0)
+    first = OskarAdapter(engine)
+    first.game_seed = 1234
+    first.chance(random.Random(1))
+    hands = [first.hand(p) for p in range(4)]
+    again = OskarAdapter(engine)
+    again.game_seed = 1234
+    again.chance(random.Random(99))  # another moment of the game: another chance rng
+    assert [again.hand(p) for p in range(4)] == hands
+
+
+# --- end to end ------------------------------------------------------------------------------
+
+SEATS = 4
+PIXELS = 8
+
+
+@pytest.fixture
+def ptys() -> Iterator[list[PtyPair]]:
+    pairs = [PtyPair().open() for _ in range(SEATS)]
+    try:
+        yield pairs
+    finally:
+        for pair in pairs:
+            pair.close()
+
+
+def test_bots_play_a_full_game_over_serial_and_gpio(ptys: list[PtyPair], tmp_path: Path) -> None:
+    config = TableConfig(
+        seats=tuple(
+            SeatConfig(
+                index=i, reader=ptys[i].slave_path, pixels=(i * PIXELS, (i + 1) * PIXELS), bot=True
+            )
+            for i in range(SEATS)
+        )
+    )
+    kiosk = Kiosk.create(config, seed=4, auto_game="oskar", records_dir=tmp_path)
+    strip = kiosk.devices.strip
+    assert isinstance(strip, RecordingStrip)
+    tags_seen: list[TagPresented] = []
+    original = kiosk.table.handle
+
+    def handle(event: InputEvent) -> None:
+        if isinstance(event, TagPresented):
+            tags_seen.append(event)
+        original(event)
+
+    kiosk.table.handle = handle  # type: ignore[method-assign]
+
+    def tap_over_serial(seat: int, uid: str) -> None:
+        ptys[seat].write(f"TAG {uid}\n".encode())
+        ptys[seat].write(b"GONE\n")
+
+    kiosk.simulator.tapper = tap_over_serial
+    rerolled_by_button = 0
+    with kiosk.devices:
+        for _ in range(20000):
+            if kiosk.table.screen is Screen.RESULTS:
+                break
+            game = kiosk.table.game
+            before = len(game.recorder.actions) if game else 0
+            tags_before = len(tags_seen)
+            acted = kiosk.simulator.step(0.0)
+            kiosk.loop.drain()
+            game = kiosk.table.game
+            if game is None or kiosk.table.screen is not Screen.PLAY or not acted:
+                continue
+            if len(game.recorder.actions) == before and len(tags_seen) == tags_before:
+                if kiosk.simulator._plan:
+                    continue  # a button press in the middle of a choice
+                # A tap travels through the pseudo-terminal and the reader thread:
+                # wait for it to arrive (bounded), not for a fixed time.
+                deadline = time.monotonic() + 5
+                while len(game.recorder.actions) == before and time.monotonic() < deadline:
+                    kiosk.loop.run_once(timeout=0.05)
+            if len(game.recorder.actions) > before:
+                last = game.recorder.actions[-1]
+                if "reroll" in last.to_json():
+                    rerolled_by_button += 1
+        assert kiosk.table.screen is Screen.RESULTS
+        game = kiosk.table.game
+        assert game is not None
+        engine = game.adapter.engine
+        assert isinstance(engine, Oskar) and engine.finished
+        plays = [a for a in game.recorder.actions if isinstance(a, Play)]
+        assert len(plays) == len(engine.results) * engine.hand_size * SEATS
+        assert len(tags_seen) >= len(plays)  # every card came through a serial reader
+        assert rerolled_by_button >= SEATS * (len(engine.results) - 1)
+        # The exported record replays to the report the table showed.
+        records = sorted(tmp_path.glob("*-oskar.jsonl"))
+        assert len(records) == 1
+        replayed = replay(records[0].read_text(encoding="utf-8"))
+        assert replayed.finished
+        assert replayed.report() == kiosk.table.result
+        # Winners' LEDs showed the win cue at the end.
+        assert strip.frames
+
+        from display.screenshot import screenshot_view
+
+        view = kiosk.table.view
+        from dataclasses import replace
+
+        for screen in (Screen.PLAY, Screen.RESULTS):
+            for size in ((800, 480), (1920, 1080)):
+                path = screenshot_view(
+                    replace(view, screen=screen), tmp_path / f"{screen.value}-{size[0]}.png", size
+                )
+                image = pygame.image.load(str(path))
+                assert image.get_size() == size
+                sample = {
+                    tuple(image.get_at((x, y)))
+                    for x in range(0, size[0], 17)
+                    for y in range(0, size[1], 13)
+                }
+                assert len(sample) > 10, f"the {size} screenshot looks blank"
+
+
+def test_scene_draws_mid_round_views_at_the_small_and_large_sizes(rig: Rig, tmp_path: Path) -> None:
+    from display.oskar import genre_columns, picked_dice
+    from display.screenshot import screenshot_view
+
+    engine = rig.start_oskar()
+    play_until(rig, Phase.REROLL)
+    decline_pending_doubles(rig)
+    view = rig.table.view
+    assert view.game is not None
+    totals, trendy, scored = genre_columns(view.game)
+    assert scored and all(totals[g] >= 120 for g in trendy)
+    rule = engine.rule
+    assert rule is not None
+    assert picked_dice(view, rule.order[0]) == {0, 1}  # must reroll both: both marked
+    for size in ((800, 480), (1280, 720), (1920, 1080)):
+        path = screenshot_view(view, tmp_path / f"reroll-{size[0]}.png", size)
+        image = pygame.image.load(str(path))
+        colours = {
+            tuple(image.get_at((x, y))) for x in range(0, size[0], 11) for y in range(0, size[1], 7)
+        }
+        assert len(colours) > 40, f"the {size} screenshot looks bare"
