@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from controller.games.base import TableError
+from hardware.readers import READER_PROTOCOLS
 
 MOCK = "mock"
-READER_PROTOCOLS = ("line",)
 BUTTON_NAMES = ("prev", "ok", "next")
 MIN_SEATS, MAX_SEATS = 2, 7
 ROTATIONS = (0, 90, 180, 270)

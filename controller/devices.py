@@ -17,7 +17,7 @@ from controller.config import TableConfig
 from hardware.buttons import BUTTON_NAMES, SeatButtons, mock_pin_factory
 from hardware.events import EventQueue
 from hardware.leds import RecordingStrip, SeatLeds, Strip, open_neopixel
-from hardware.readers import MockReader, SeatReader, reader_from_setting
+from hardware.readers import MockReader, SeatReader, reader_for
 
 # GPIO numbers handed out to simulated buttons: any pin but the LED data pin (18).
 _MOCK_PINS = [p for p in range(4, 28) if p != 18]
@@ -76,7 +76,9 @@ class Devices:
 
 def build(config: TableConfig, events: EventQueue, *, strip: Strip | None = None) -> Devices:
     """Make (but do not open) every device the configuration names."""
-    readers = {s.index: reader_from_setting(s.index, s.reader, events) for s in config.seats}
+    # Real readers are supervised: they never fail to open, report themselves
+    # offline at their seat and reconnect with backoff (hardware/supervisor.py).
+    readers = {s.index: reader_for(s.index, s.reader, s.protocol, events) for s in config.seats}
     factory = None
     spare = iter(_MOCK_PINS)
     buttons: dict[int, SeatButtons] = {}

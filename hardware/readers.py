@@ -12,6 +12,16 @@ Backends, side by side:
   put on the queue synchronously and kept in ``sent``.
 * ``SerialLineReader``: a reader board on a USB serial port speaking the line
   protocol below, read by pyserial's ``serial.threaded.ReaderThread``.
+* ``SerialStreamReader``: the same machinery for any pure ``Decoder`` (bytes
+  in, events and replies out, with a ``tick`` for timeouts); the link
+  protocol (``hardware.link_reader``) and the 125 kHz readers
+  (``hardware.rfid125``) are built on it. The PN532 (``hardware.pn532_reader``)
+  answers requests, so it has a polling thread of its own.
+
+``reader_for(seat, port, protocol, events)`` builds any of them from a seat's
+table.toml settings, wrapped in ``hardware.supervisor.SupervisedReader``
+(reconnection with backoff); ``reader_from_setting`` is the older, line-only
+factory.
 
 The line protocol (reader board -> Pi), ASCII, one message per line, ending
 in ``\\n`` (a ``\\r`` before it is ignored), at most ``MAX_LINE`` bytes::
@@ -41,9 +51,10 @@ import string
 import threading
 import time
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Any, Self, TypeAlias
+from typing import Any, Protocol, Self, TypeAlias
 
 import serial
 import serial.threaded
@@ -63,17 +74,23 @@ from hardware.events import (
 __all__ = [
     "MAX_LINE",
     "MOCK_PORT",
+    "READER_PROTOCOLS",
     "BadLine",
+    "Decoder",
     "GoneLine",
     "HelloLine",
     "LineParser",
+    "LinkLost",
     "MockReader",
     "ReaderFrame",
     "SeatLineDecoder",
     "SeatReader",
     "SerialLineReader",
+    "SerialStreamReader",
     "TagLine",
     "normalize_uid",
+    "open_serial_port",
+    "reader_for",
     "reader_from_setting",
 ]
 
@@ -264,6 +281,39 @@ class SeatLineDecoder:
         self._parser.reset()
         self.present_uid = None
 
+    def tick(self, now: float) -> list[InputEvent]:
+        """Nothing happens with time in the line protocol."""
+        return []
+
+    def take_output(self) -> bytes:
+        """The line protocol sends nothing to the board."""
+        return b""
+
+
+class Decoder(Protocol):
+    """What a serial reader's pure decoder provides (``SeatLineDecoder`` is one).
+
+    It is driven from the reader thread only: ``reset()`` when the port is
+    (re)opened, ``feed()`` with each chunk read, ``tick()`` at least every read
+    timeout (it may raise ``LinkLost`` to drop the connection, e.g. for missed
+    heartbeats), and ``take_output()`` for bytes to send to the device.
+    """
+
+    seat: int
+    port: str
+
+    def reset(self) -> None: ...
+
+    def feed(self, chunk: bytes, at: float) -> list[InputEvent]: ...
+
+    def tick(self, now: float) -> list[InputEvent]: ...
+
+    def take_output(self) -> bytes: ...
+
+
+class LinkLost(Exception):
+    """Raised by a decoder to end the connection; the message becomes the offline reason."""
+
 
 # --- the interface ------------------------------------------------------------
 
@@ -412,17 +462,20 @@ class MockReader(SeatReader):
 
 
 class _SerialProtocol(serial.threaded.Protocol):  # type: ignore[misc]
-    """pyserial glue: runs in the ReaderThread and only puts events on the queue."""
+    """pyserial glue: runs in the ReaderThread, puts events on the queue, writes replies."""
 
-    def __init__(self, decoder: SeatLineDecoder, events: EventQueue, clock: Clock) -> None:
+    def __init__(self, decoder: Decoder, events: EventQueue, clock: Clock) -> None:
         super().__init__()
         self._decoder = decoder
         self._events = events
         self._clock = clock
+        self._transport: Any = None
 
     def connection_made(self, transport: Any) -> None:
+        self._transport = transport
         self._decoder.reset()
         self._events.put(ReaderOnline(self._decoder.seat, self._decoder.port, self._clock()))
+        self._flush()
 
     def data_received(self, data: bytes) -> None:
         at = self._clock()
@@ -441,6 +494,21 @@ class _SerialProtocol(serial.threaded.Protocol):  # type: ignore[misc]
             ]
         for event in decoded:
             self._events.put(event)
+        self._flush()
+
+    def tick(self) -> None:
+        """Let the decoder act on time (timeouts, retries); ``LinkLost`` ends the connection."""
+        for event in self._decoder.tick(self._clock()):
+            self._events.put(event)
+        self._flush()
+
+    def _flush(self) -> None:
+        out = self._decoder.take_output()
+        if out and self._transport is not None:
+            try:
+                self._transport.write(out)
+            except Exception as exc:  # a vanished port: the read side will notice and report it
+                logger.debug("seat %d's reader: write failed: %s", self._decoder.seat, exc)
 
     def connection_lost(self, exc: BaseException | None) -> None:
         # pyserial passes None when the thread was stopped on purpose.
@@ -464,8 +532,11 @@ class _ReaderThread(serial.threaded.ReaderThread):  # type: ignore[misc]
     read; when a USB adapter vanishes that ioctl raises a bare ``OSError``
     (EIO), which kills the thread without calling ``connection_lost`` (see
     pyserial issue #401), so the table would never hear ``ReaderOffline``.
-    Here any error while reading ends the loop as a lost connection. The rest
-    (``stop()``, ``close()``, ``write()``) is pyserial's.
+    Here any error while reading ends the loop as a lost connection. After
+    every read (data or a read timeout) the protocol's ``tick()`` runs, so
+    decoders can keep time (heartbeats, retries, a tag's absence) without a
+    thread of their own. The rest (``stop()``, ``close()``, ``write()``) is
+    pyserial's.
     """
 
     def run(self) -> None:
@@ -488,12 +559,15 @@ class _ReaderThread(serial.threaded.ReaderThread):  # type: ignore[misc]
                 # An error caused by our own close() is not a lost connection.
                 error = exc if self.alive else None
                 break
-            if data:
-                try:
+            try:
+                if data:
                     self.protocol.data_received(data)
-                except Exception as exc:  # our protocol catches its own; belt and braces
-                    error = exc
-                    break
+                tick = getattr(self.protocol, "tick", None)
+                if tick is not None:
+                    tick()
+            except Exception as exc:  # LinkLost from a decoder, or a bug: end as a lost link
+                error = exc
+                break
         self.alive = False
         self.protocol.connection_lost(error)
         self.protocol = None
@@ -518,15 +592,44 @@ def _unavailable(seat: int, port: str, exc: BaseException) -> ReaderUnavailable:
     return ReaderUnavailable(text)
 
 
-class SerialLineReader(SeatReader):
-    """A seat reader board on a serial port, speaking the line protocol of this module.
+def open_serial_port(
+    seat: int,
+    port: str,
+    *,
+    baudrate: int = 115200,
+    read_timeout: float = 0.5,
+    write_timeout: float = 0.5,
+) -> serial.Serial:
+    """Open a reader's port exclusively with finite timeouts, or raise ``ReaderUnavailable``.
+
+    Exclusive is ``flock()`` on POSIX (pyserial has no such lock elsewhere), so
+    a serial console left open on a reader's port is refused, not shared.
+    """
+    try:
+        return serial.Serial(
+            port=port,
+            baudrate=baudrate,
+            timeout=read_timeout,
+            write_timeout=write_timeout,
+            exclusive=True if os.name == "posix" else None,
+        )
+    except (serial.SerialException, OSError, ValueError) as exc:
+        raise _unavailable(seat, port, exc) from exc
+
+
+class SerialStreamReader(SeatReader):
+    """A reader on a serial port whose bytes a pure ``Decoder`` turns into events.
 
     ``open()`` opens the port (exclusively on POSIX, with finite read and write
     timeouts) and starts a ``serial.threaded.ReaderThread``; it raises
-    ``ReaderUnavailable`` if the port cannot be opened. If the board is
-    unplugged the thread ends and ``ReaderOffline`` is put on the queue;
-    calling ``open()`` again retries. ``close()`` stops the thread (pyserial
-    joins it for at most 2 s) and closes the port.
+    ``ReaderUnavailable`` if the port cannot be opened. If the device is
+    unplugged (or the decoder raises ``LinkLost``) the thread ends and
+    ``ReaderOffline`` is put on the queue; calling ``open()`` again retries
+    (``hardware.supervisor.SupervisedReader`` does so with backoff). ``close()``
+    stops the thread (pyserial joins it for at most 2 s) and closes the port.
+
+    The decoder is kept across reconnections (it is ``reset()`` on each), so a
+    protocol may remember what it already delivered.
     """
 
     def __init__(
@@ -534,6 +637,7 @@ class SerialLineReader(SeatReader):
         seat: int,
         port: str,
         events: EventQueue,
+        decoder: Decoder,
         *,
         baudrate: int = 115200,
         read_timeout: float = 0.5,
@@ -541,6 +645,7 @@ class SerialLineReader(SeatReader):
         clock: Clock = time.monotonic,
     ) -> None:
         super().__init__(seat, port, events)
+        self.decoder = decoder
         self._baudrate = baudrate
         self._read_timeout = read_timeout
         self._write_timeout = write_timeout
@@ -558,20 +663,17 @@ class SerialLineReader(SeatReader):
             if self._thread is not None:
                 if self._thread.is_alive():
                     return
-                # The board went away earlier: tidy up before retrying.
+                # The device went away earlier: tidy up before retrying.
                 self._stop_thread()
-            try:
-                port = serial.Serial(
-                    port=self.port,
-                    baudrate=self._baudrate,
-                    timeout=self._read_timeout,
-                    write_timeout=self._write_timeout,
-                    # flock() on POSIX; pyserial has no such lock elsewhere.
-                    exclusive=True if os.name == "posix" else None,
-                )
-            except (serial.SerialException, OSError, ValueError) as exc:
-                raise _unavailable(self.seat, self.port, exc) from exc
-            decoder = SeatLineDecoder(self.seat, self.port)
+            port = open_serial_port(
+                self.seat,
+                self.port,
+                baudrate=self._baudrate,
+                read_timeout=self._read_timeout,
+                write_timeout=self._write_timeout,
+            )
+            decoder = self.decoder
+            decoder.port = self.port  # the port may have been renamed between opens
             thread = _ReaderThread(
                 port, lambda: _SerialProtocol(decoder, self._events, self._clock)
             )
@@ -593,6 +695,32 @@ class SerialLineReader(SeatReader):
             logger.warning("seat %d's reader thread did not stop within 2 s", self.seat)
 
 
+class SerialLineReader(SerialStreamReader):
+    """A seat reader board on a serial port, speaking the line protocol of this module."""
+
+    def __init__(
+        self,
+        seat: int,
+        port: str,
+        events: EventQueue,
+        *,
+        baudrate: int = 115200,
+        read_timeout: float = 0.5,
+        write_timeout: float = 0.5,
+        clock: Clock = time.monotonic,
+    ) -> None:
+        super().__init__(
+            seat,
+            port,
+            events,
+            SeatLineDecoder(seat, port),
+            baudrate=baudrate,
+            read_timeout=read_timeout,
+            write_timeout=write_timeout,
+            clock=clock,
+        )
+
+
 def reader_from_setting(
     seat: int, setting: str, events: EventQueue, *, clock: Clock = time.monotonic
 ) -> SeatReader:
@@ -600,3 +728,53 @@ def reader_from_setting(
     if setting == MOCK_PORT:
         return MockReader(seat, events, clock=clock)
     return SerialLineReader(seat, setting, events, clock=clock)
+
+
+READER_PROTOCOLS = ("line", "link", "rdm6300", "id12la", "pn532")
+"""The protocols ``reader_for`` knows (table.toml's ``seat.protocol``)."""
+
+
+def reader_for(
+    seat: int,
+    port: str,
+    protocol: str,
+    events: EventQueue,
+    *,
+    clock: Clock = time.monotonic,
+    supervise: bool = True,
+) -> SeatReader:
+    """Build a seat's reader from its table.toml ``reader`` and ``protocol`` settings.
+
+    ``port == "mock"`` gives a ``MockReader`` whatever the protocol. Otherwise
+    the protocol picks the backend: ``"line"`` (``SerialLineReader``),
+    ``"link"`` (our reader firmware, ``LinkReader``), ``"rdm6300"`` and
+    ``"id12la"`` (125 kHz readers, ``Rfid125Reader``) or ``"pn532"``
+    (``PN532Reader``). With ``supervise`` (the default) the reader is wrapped
+    in a ``SupervisedReader``: it never fails to open, reports itself offline
+    at its seat and reconnects with backoff when the device comes back.
+    Raises ``HardwareConfigError`` for an unknown protocol.
+    """
+    if port == MOCK_PORT:
+        return MockReader(seat, events, clock=clock)
+    # Imported here: those modules import this one.
+    from hardware.link_reader import LinkReader
+    from hardware.pn532_reader import PN532Reader
+    from hardware.rfid125 import Rfid125Reader
+    from hardware.supervisor import SupervisedReader
+
+    builders: dict[str, Callable[[EventQueue], SeatReader]] = {
+        "line": lambda q: SerialLineReader(seat, port, q, clock=clock),
+        "link": lambda q: LinkReader(seat, port, q, clock=clock),
+        "rdm6300": lambda q: Rfid125Reader(seat, port, q, kind="rdm6300", clock=clock),
+        "id12la": lambda q: Rfid125Reader(seat, port, q, kind="id12la", clock=clock),
+        "pn532": lambda q: PN532Reader(seat, port, q, clock=clock),
+    }
+    build = builders.get(protocol)
+    if build is None:
+        raise HardwareConfigError(
+            f'seat {seat}\'s reader protocol "{protocol}" is not one of '
+            + ", ".join(f'"{name}"' for name in READER_PROTOCOLS)
+        )
+    if not supervise:
+        return build(events)
+    return SupervisedReader(seat, port, events, build, clock=clock)

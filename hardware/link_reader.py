@@ -1,0 +1,462 @@
+"""The host side of the seat reader link (our firmware in ``firmware/``).
+
+The board speaks framed lines with a CRC, numbers its card events and sends
+each until the Pi acknowledges it (the protocol is specified in
+``firmware/link.py`` and docs/reader-link.md; both sides share that module's
+codec, so they cannot drift apart). Here:
+
+* ``LinkDecoder`` is pure: bytes in (split anywhere), events and replies out.
+  It accepts an event only if it carries the next sequence number it expects,
+  so a retransmitted event is never delivered twice, and acknowledges
+  cumulatively. It remembers the board's boot id and the next expected seq
+  across reconnections, so a board that kept its queue while its cable was
+  out delivers what it queued, once. A board that restarted (a new boot id)
+  starts a new sequence. It asks for a hello when the port opens and drops
+  the connection (``LinkLost``) when the board falls silent for longer than
+  ``heartbeat_timeout``.
+* ``LinkReader`` runs it on a port through pyserial's ``ReaderThread`` (see
+  ``hardware.readers.SerialStreamReader``).
+* ``SimulatedBoard`` runs the firmware's own ``Board`` and ``Link`` in a
+  thread on a pseudo-terminal: the tests, the benchmark and a bench session
+  without hardware use it as a reader board that can be unplugged.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import logging
+import os
+import select
+import threading
+import time
+import tty
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from firmware.board import Board, Reader
+from firmware.link import (
+    ACK,
+    BEAT,
+    GONE,
+    HELLO,
+    PLACED,
+    QUERY,
+    SEQ_MOD,
+    Splitter,
+    decode,
+    encode,
+    seq_after,
+)
+from hardware.events import (
+    Clock,
+    EventQueue,
+    InputEvent,
+    ReaderProblem,
+    TagPresented,
+    TagRemoved,
+)
+from hardware.readers import LinkLost, SerialStreamReader
+
+__all__ = ["LinkDecoder", "LinkReader", "ScriptedTags", "SimulatedBoard", "tap_script"]
+
+logger = logging.getLogger(__name__)
+
+HEARTBEAT_TIMEOUT = 3.5
+"""Seconds of silence after which the board counts as gone (it beats every second)."""
+
+
+def _show(raw: bytes) -> str:
+    shown = repr(bytes(raw[:24]))
+    return shown + ("..." if len(raw) > 24 else "")
+
+
+class LinkDecoder:
+    """One seat's link, host side: pure apart from the ``at``/``now`` it is given.
+
+    ``feed(chunk, at)`` returns events; ``take_output()`` the bytes to send
+    the board (acknowledgements, hello requests); ``tick(now)`` handles time
+    and raises ``LinkLost`` after ``heartbeat_timeout`` seconds of silence;
+    ``reset()`` starts a new connection but keeps the session (boot id,
+    expected seq). Counters (``delivered``, ``duplicates``, ``gaps``,
+    ``bad_frames``) are for tests, benchmarks and logs.
+    """
+
+    def __init__(
+        self,
+        seat: int,
+        port: str,
+        *,
+        heartbeat_timeout: float = HEARTBEAT_TIMEOUT,
+        hello_retry: float = 0.5,
+        problem_every: float = 1.0,
+    ) -> None:
+        self.seat = seat
+        self.port = port
+        self._heartbeat_timeout = heartbeat_timeout
+        self._hello_retry = hello_retry
+        self._problem_every = problem_every
+        # The session: survives reconnections.
+        self.boot: str | None = None
+        self.board: str | None = None
+        self.firmware: str | None = None
+        self.expected: int | None = None
+        self._dropped = 0
+        # The connection.
+        self._splitter = Splitter()
+        self.present_uid: str | None = None
+        self.hello_seen = False
+        self._last_heard: float | None = None
+        self._last_query: float | None = None
+        self._query_pending = False
+        self._ack_due = False
+        self._out = bytearray()
+        self._problem_at: float | None = None
+        self._suppressed = 0
+        # Counters.
+        self.delivered = 0
+        self.duplicates = 0
+        self.gaps = 0
+        self.bad_frames = 0
+
+    # --- the Decoder interface ----------------------------------------------------
+
+    def reset(self) -> None:
+        """A new connection: ask the board for a hello; no tag is known to be present."""
+        self._splitter.reset()
+        self.present_uid = None
+        self.hello_seen = False
+        self._last_heard = None
+        self._ack_due = False
+        self._out.clear()
+        self._out += encode(QUERY, 0)
+        self._query_pending = True
+
+    def feed(self, chunk: bytes, at: float) -> list[InputEvent]:
+        """Decode ``chunk`` (read at monotonic time ``at``) into events, in order."""
+        events: list[InputEvent] = []
+        junk = self._splitter.junk
+        for line in self._splitter.feed(chunk):
+            try:
+                kind, seq, payload = decode(line)
+            except ValueError as exc:
+                self._problem(f"sent a corrupt frame ({exc}): {_show(line)}", at, events)
+                continue
+            self._last_heard = at
+            if kind in (PLACED, GONE):
+                self._on_event(kind, seq, payload, at, events)
+            elif kind == HELLO:
+                self._on_hello(seq, payload, at, events)
+            elif kind == BEAT:
+                self._on_beat(payload, at, events)
+            else:
+                self._problem(f"sent a frame only the Pi should send: {_show(line)}", at, events)
+        if self._splitter.junk > junk:
+            self._problem("sent bytes that are not frames (line noise?)", at, events)
+        return events
+
+    def tick(self, now: float) -> list[InputEvent]:
+        """Ask again for a hello if none came; raise ``LinkLost`` if the board fell silent."""
+        if self._last_heard is None:
+            self._last_heard = now  # the connection's first tick starts the clock
+        if self._query_pending:
+            self._query_pending = False
+            self._last_query = now
+        if now - self._last_heard > self._heartbeat_timeout:
+            raise LinkLost(
+                f"the reader board stopped answering (nothing for {self._heartbeat_timeout:g} s)"
+            )
+        if not self.hello_seen and (
+            self._last_query is None or now - self._last_query >= self._hello_retry
+        ):
+            self._out += encode(QUERY, 0)
+            self._last_query = now
+        return []
+
+    def take_output(self) -> bytes:
+        """Bytes to send to the board now (an acknowledgement is coalesced per read)."""
+        if self._ack_due and self.expected is not None and self.boot is not None:
+            self._out += encode(ACK, (self.expected - 1) % SEQ_MOD, self.boot)
+        self._ack_due = False
+        out = bytes(self._out)
+        self._out.clear()
+        return out
+
+    # --- frames -----------------------------------------------------------------------
+
+    def _on_hello(self, seq: int, payload: str, at: float, events: list[InputEvent]) -> None:
+        words = payload.split()
+        fields = dict(word.partition("=")[::2] for word in words[1:])
+        boot = fields.get("boot", "")
+        if not words or not boot:
+            self._problem(f"sent a hello without a boot id: {payload!r}", at, events)
+            return
+        if boot != self.boot:
+            if self.boot is not None:
+                logger.warning(
+                    "seat %d's reader board at %s restarted (boot %s -> %s)",
+                    self.seat,
+                    self.port,
+                    self.boot,
+                    boot,
+                )
+            if self.present_uid is not None:
+                self.present_uid = None
+                events.append(TagRemoved(self.seat, at))
+            self.boot = boot
+            self.expected = seq
+            self._dropped = 0
+        elif self.expected is None or seq_after(seq, self.expected):
+            # The board no longer holds events we never got: only a full queue does that.
+            self._problem(
+                f"lost {(seq - (self.expected or 0)) % SEQ_MOD} card events while away",
+                at,
+                events,
+            )
+            self.expected = seq
+        self.board = fields.get("board")
+        self.firmware = words[0]
+        if not self.hello_seen:
+            logger.info(
+                "seat %d's reader at %s: %s board %s boot %s",
+                self.seat,
+                self.port,
+                self.firmware,
+                self.board,
+                boot,
+            )
+        self.hello_seen = True
+        self._ack_due = True  # tells a board whose acknowledgement was lost
+
+    def _on_event(self, kind: str, seq: int, uid: str, at: float, events: list[InputEvent]) -> None:
+        if not self.hello_seen or self.expected is None:
+            return  # not acknowledged: the board resends after its hello
+        self._ack_due = True
+        if seq != self.expected:
+            if seq_after(seq, self.expected):
+                self.gaps += 1  # an earlier frame was corrupted; go-back-N resends it
+            else:
+                self.duplicates += 1
+            return
+        self.expected = (seq + 1) % SEQ_MOD
+        self.delivered += 1
+        if kind == PLACED:
+            if uid == self.present_uid:
+                return
+            if self.present_uid is not None:
+                events.append(TagRemoved(self.seat, at))
+            self.present_uid = uid
+            events.append(TagPresented(self.seat, uid, at))
+        elif self.present_uid is not None and self.present_uid == uid:
+            self.present_uid = None
+            events.append(TagRemoved(self.seat, at))
+
+    def _on_beat(self, payload: str, at: float, events: list[InputEvent]) -> None:
+        if not self.hello_seen:
+            return
+        _, _, value = payload.partition("drop=")
+        dropped = int(value) if value.isdigit() else 0
+        if dropped > self._dropped:
+            self._problem(
+                f"dropped {dropped - self._dropped} card events: its queue was full",
+                at,
+                events,
+            )
+        self._dropped = dropped
+
+    def _problem(self, message: str, at: float, events: list[InputEvent]) -> None:
+        """Report at most one problem per ``problem_every`` seconds; count the rest."""
+        self.bad_frames += 1
+        if self._problem_at is not None and at - self._problem_at < self._problem_every:
+            self._suppressed += 1
+            return
+        more = f" (and {self._suppressed} more since)" if self._suppressed else ""
+        self._problem_at = at
+        self._suppressed = 0
+        events.append(
+            ReaderProblem(
+                self.seat, f"seat {self.seat}'s reader at {self.port} {message}{more}", at
+            )
+        )
+
+
+class LinkReader(SerialStreamReader):
+    """A seat's reader board running our firmware, on a USB serial port.
+
+    The read timeout is short (0.1 s) because the decoder keeps time on each
+    read: heartbeats, hello requests.
+    """
+
+    def __init__(
+        self,
+        seat: int,
+        port: str,
+        events: EventQueue,
+        *,
+        heartbeat_timeout: float = HEARTBEAT_TIMEOUT,
+        hello_retry: float = 0.5,
+        baudrate: int = 115200,
+        read_timeout: float = 0.1,
+        write_timeout: float = 0.5,
+        clock: Clock = time.monotonic,
+    ) -> None:
+        decoder = LinkDecoder(
+            seat, port, heartbeat_timeout=heartbeat_timeout, hello_retry=hello_retry
+        )
+        super().__init__(
+            seat,
+            port,
+            events,
+            decoder,
+            baudrate=baudrate,
+            read_timeout=read_timeout,
+            write_timeout=write_timeout,
+            clock=clock,
+        )
+        self.link = decoder
+
+
+# --- a simulated board --------------------------------------------------------------
+
+
+class ScriptedTags(Reader):
+    """A ``firmware.board.Reader`` that returns a script of reads, one per poll, then ``None``."""
+
+    def __init__(self, reads: Iterable[str | None]) -> None:
+        self._reads: Iterator[str | None] = iter(reads)
+        self.polls = 0
+
+    def read_uid(self) -> str | None:
+        self.polls += 1
+        return next(self._reads, None)
+
+
+def tap_script(uids: Iterable[str], *, hold: int = 3, gap: int = 4) -> Iterator[str | None]:
+    """Reads for tapping each uid: ``hold`` polls that see it, then ``gap`` that see nothing."""
+    for uid in uids:
+        yield from [uid] * hold
+        yield from [None] * gap
+
+
+class SimulatedBoard:
+    """The firmware's own ``Board`` in a thread, on the master side of a pseudo-terminal.
+
+    ``plug()`` creates a new pseudo-terminal (and points ``link_path``, a
+    stand-in for a ``/dev/serial/by-id`` name, at its slave side);
+    ``unplug()`` hangs it up, so the host sees the device vanish, while the
+    board keeps running and queueing taps, as a board with its own power
+    does. The board polls every ``poll_interval`` seconds of real time
+    (``0`` for as fast as it can). ``written`` maps each event seq to the
+    ``clock()`` time its frame was first written (for latency measurements).
+    """
+
+    def __init__(
+        self,
+        board: Board,
+        link_path: Path,
+        *,
+        poll_interval: float = 0.001,
+        clock: Clock = time.monotonic,
+    ) -> None:
+        self.board = board
+        self.link_path = link_path
+        self._poll_interval = poll_interval
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._master: int | None = None
+        self._slave: int | None = None
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.written: dict[int, float] = {}
+        self.plugs = 0
+
+    def plug(self) -> None:
+        """Connect a new pseudo-terminal and point ``link_path`` at it."""
+        with self._lock:
+            if self._master is not None:
+                return
+            master, slave = os.openpty()
+            tty.setraw(slave)
+            os.set_blocking(master, False)  # a full buffer drops frames, as USB CDC does
+            self._master, self._slave = master, slave
+            tmp = self.link_path.with_name(self.link_path.name + ".new")
+            with contextlib.suppress(FileNotFoundError):
+                tmp.unlink()
+            tmp.symlink_to(os.ttyname(slave))
+            tmp.replace(self.link_path)
+            self.plugs += 1
+
+    def unplug(self) -> None:
+        """Pull the cable: the stable name disappears and the host's reads fail."""
+        with self._lock:
+            with contextlib.suppress(FileNotFoundError):
+                self.link_path.unlink()
+            master, slave = self._master, self._slave
+            self._master = self._slave = None
+            for fd in (master, slave):
+                if fd is not None:
+                    os.close(fd)
+
+    def start(self) -> None:
+        """Start the board's loop (plug it in first, or later)."""
+        self._thread = threading.Thread(target=self._run, name="simulated-board", daemon=True)
+        self._thread.start()
+
+    def close(self) -> None:
+        """Stop the loop (bounded join) and unplug. Idempotent."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(2.0)
+            self._thread = None
+        self.unplug()
+
+    def __enter__(self) -> SimulatedBoard:
+        self.plug()
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _run(self) -> None:
+        start = self._clock()
+        next_step = start
+        while not self._stop.is_set():
+            now = self._clock()
+            wait = max(0.0, next_step - now)
+            master = self._master
+            if master is None:
+                self._stop.wait(wait or 0.001)
+            else:
+                self._receive(master, wait)
+            now = self._clock()
+            if now >= next_step:
+                next_step = now + self._poll_interval
+                frames = self.board.step(int((now - start) * 1000))
+                self._send(frames)
+
+    def _receive(self, master: int, wait: float) -> None:
+        try:
+            ready, _, _ = select.select([master], [], [], wait)
+            if ready:
+                data = os.read(master, 4096)
+                if data:
+                    self.board.receive(data)
+        except OSError:
+            pass  # unplugged under us (EBADF, EIO): the next loop sees it
+
+    def _send(self, frames: list[bytes]) -> None:
+        with self._lock:
+            master = self._master
+            if master is None:
+                return  # nobody listening: frames are lost, the link resends them
+            for frame in frames:
+                if frame[1:2] in (b"P", b"G"):
+                    seq = int(frame.split(b" ", 2)[1])
+                    self.written.setdefault(seq, self._clock())
+                try:
+                    os.write(master, frame)
+                except OSError as exc:
+                    if exc.errno not in (errno.EAGAIN, errno.EIO, errno.EBADF):
+                        raise
+                    return
