@@ -59,6 +59,16 @@ class LedConfig:
 
 
 @dataclass(frozen=True)
+class TimerConfig:
+    """The toss timer (Oss): a button, or a contact pad the Jack rests on."""
+
+    pin: int | None = None  # GPIO (BCM) number; None: simulated (gpiozero MockFactory)
+    mode: str = "press"  # "press": press starts, next press stops; "pad": lift starts, rest stops
+    long_press: float = 1.5  # seconds held that cancel the toss (press mode)
+    limit: float | None = None  # seconds allowed per attempt, shown when exceeded
+
+
+@dataclass(frozen=True)
 class TableConfig:
     """The whole table. ``TableConfig.simulated()`` is the built-in default."""
 
@@ -69,6 +79,7 @@ class TableConfig:
     records: Path = Path("records")
     deal: str = "virtual"  # "virtual": the table deals and shows hands; "physical": real cards
     dice: str = "virtual"  # "virtual": the table rolls; "manual": players enter physical dice
+    timer: TimerConfig | None = None  # the toss timer, if the table has one
 
     @classmethod
     def simulated(cls, seats: int = 4, bots: int | None = None) -> TableConfig:
@@ -76,6 +87,7 @@ class TableConfig:
         bot_count = seats - 1 if bots is None else bots
         per_seat = 8
         return cls(
+            timer=TimerConfig(),
             seats=tuple(
                 SeatConfig(
                     index=i,
@@ -83,7 +95,7 @@ class TableConfig:
                     bot=i >= seats - bot_count,
                 )
                 for i in range(seats)
-            )
+            ),
         )
 
     @property
@@ -112,7 +124,7 @@ def load(path: Path) -> TableConfig:
 def parse(data: Mapping[str, Any], source: str = "table.toml", base: Path = Path()) -> TableConfig:
     """Check a parsed TOML document and build the configuration."""
     reader = _Reader(source)
-    reader.known(data, "", {"table", "display", "leds", "tags", "seat"})
+    reader.known(data, "", {"table", "display", "leds", "tags", "timer", "seat"})
     table = reader.table(data, "table")
     reader.known(table, "table", {"records", "deal", "dice"})
     records = Path(reader.string(table, "table.records", "records"))
@@ -135,6 +147,8 @@ def parse(data: Mapping[str, Any], source: str = "table.toml", base: Path = Path
         data_pin=reader.string(leds_t, "leds.data_pin", "D18"),
         brightness=reader.number(leds_t, "leds.brightness", 0.3, 0.0, 1.0),
     )
+
+    timer = _timer(reader, data)
 
     tags_t = reader.table(data, "tags")
     reader.known(tags_t, "tags", {"registry"})
@@ -162,8 +176,27 @@ def parse(data: Mapping[str, Any], source: str = "table.toml", base: Path = Path
         records=base / records,
         deal=deal,
         dice=dice,
+        timer=timer,
     )
     return check(config, source)
+
+
+def _timer(reader: _Reader, data: Mapping[str, Any]) -> TimerConfig | None:
+    """The [timer] section: absent means the table has no toss timer."""
+    if "timer" not in data:
+        return None
+    timer_t = reader.table(data, "timer")
+    reader.known(timer_t, "timer", {"pin", "mode", "long_press", "limit"})
+    pin_raw = timer_t.get("pin", MOCK)
+    pin = None if pin_raw == MOCK else reader.integer(timer_t, "timer.pin", 0, 0, 27)
+    limit_raw = timer_t.get("limit")
+    limit = None if limit_raw is None else reader.number(timer_t, "timer.limit", 0, 0.1, 600.0)
+    return TimerConfig(
+        pin=pin,
+        mode=reader.choice(timer_t, "timer.mode", ("press", "pad"), "press"),
+        long_press=reader.number(timer_t, "timer.long_press", 1.5, 0.3, 10.0),
+        limit=limit,
+    )
 
 
 def _check_pixels(seats: tuple[SeatConfig, ...], source: str) -> None:
@@ -296,10 +329,12 @@ def all_button_pins(config: TableConfig) -> list[int]:
 def check(config: TableConfig, source: str = "table.toml") -> TableConfig:
     """Cross-seat checks that a single seat cannot see."""
     pins = all_button_pins(config)
+    if config.timer is not None and config.timer.pin is not None:
+        pins.append(config.timer.pin)
     duplicates = sorted({p for p in pins if pins.count(p) > 1})
     if duplicates:
         raise ConfigError(
-            f"{source}: GPIO pin {duplicates[0]} is given to more than one seat's buttons; "
-            "give every button its own pin"
+            f"{source}: GPIO pin {duplicates[0]} is given to more than one button "
+            "(seat buttons and the toss timer); give every button its own pin"
         )
     return config

@@ -18,6 +18,7 @@ from hardware.buttons import BUTTON_NAMES, SeatButtons, mock_pin_factory
 from hardware.events import EventQueue
 from hardware.leds import RecordingStrip, SeatLeds, Strip, open_neopixel
 from hardware.readers import MockReader, SeatReader, reader_for
+from hardware.toss_timer import TossTimer
 
 # GPIO numbers handed out to simulated buttons: any pin but the LED data pin (18).
 _MOCK_PINS = [p for p in range(4, 28) if p != 18]
@@ -32,6 +33,7 @@ class Devices:
     leds: SeatLeds
     strip: Strip
     mock_factory: Any = None  # the MockFactory behind simulated buttons, if any
+    timer: TossTimer | None = None
     _stack: ExitStack = field(default_factory=ExitStack)
 
     def open(self) -> None:
@@ -41,6 +43,9 @@ class Devices:
         for buttons in self.buttons.values():
             self._stack.callback(buttons.close)
             buttons.open()
+        if self.timer is not None:
+            self._stack.callback(self.timer.close)
+            self.timer.open()
 
     def close(self) -> None:
         """Close everything opened, in reverse order; safe to call twice."""
@@ -65,8 +70,15 @@ class Devices:
 
     def press(self, seat: int, button: str) -> bool:
         """Press and release a simulated button through its mock pin; False if not simulated."""
+        if button == "timer":
+            # The toss timer is one button for the whole table.
+            if self.timer is None or self.mock_factory is None:
+                return False
+            self.timer.press()
+            self.timer.release()
+            return True
         buttons = self.buttons.get(seat)
-        if buttons is None or self.mock_factory is None:
+        if buttons is None or self.mock_factory is None or button not in buttons.pins:
             return False
         pin = self.mock_factory.pin(buttons.pins[button])
         pin.drive_low()
@@ -93,6 +105,25 @@ def build(config: TableConfig, events: EventQueue, *, strip: Strip | None = None
             )
         else:
             buttons[seat.index] = SeatButtons(seat.index, seat.buttons, events)
+    timer = None
+    if config.timer is not None:
+        if config.timer.pin is None:
+            if factory is None:
+                factory = mock_pin_factory()
+            # No debounce on the mock pin: the simulator's press and release
+            # come at the same instant and would otherwise read as bounce.
+            timer = TossTimer(
+                next(spare),
+                events,
+                pin_factory=factory,
+                mode=config.timer.mode,
+                long_press=config.timer.long_press,
+                bounce_time=0,
+            )
+        else:
+            timer = TossTimer(
+                config.timer.pin, events, mode=config.timer.mode, long_press=config.timer.long_press
+            )
     count = max(config.pixel_count, 1)
     if strip is None:
         if config.leds.backend == "neopixel":
@@ -103,4 +134,4 @@ def build(config: TableConfig, events: EventQueue, *, strip: Strip | None = None
         s.index: range(s.pixels[0], s.pixels[1]) for s in config.seats if s.pixels[1] > s.pixels[0]
     }
     leds = SeatLeds(strip, segments, brightness=config.leds.brightness)
-    return Devices(readers, buttons, leds, strip, factory)
+    return Devices(readers, buttons, leds, strip, factory, timer)

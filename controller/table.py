@@ -51,6 +51,9 @@ from hardware.events import (
     ReaderProblem,
     TagPresented,
     TagRemoved,
+    TossCancelled,
+    TossStarted,
+    TossStopped,
 )
 from hardware.leds import Cue
 
@@ -59,6 +62,7 @@ logger = logging.getLogger(__name__)
 MESSAGE_LIMIT = 6
 IDLE_TIMEOUT = 120.0  # seconds on the menu or join screen before going back to attract
 RESULTS_TIMEOUT = 90.0
+ANIMATION_STEP = 0.1  # seconds between views while a clock runs on screen
 
 
 class LedSink(Protocol):
@@ -143,6 +147,7 @@ class Table:
         self._view: TableView | None = None
         self._steady_cues: dict[int, Cue] = {}
         self.staff_seat: int | None = None  # a seat where staff tapped their tag
+        self._animated_at = 0.0
         self._set_steady_leds()
 
     # --- input -------------------------------------------------------------------
@@ -265,6 +270,14 @@ class Table:
             event.seat,
         )
 
+    def _on_timer(self, event: InputEvent) -> None:
+        assert isinstance(event, TossStarted | TossStopped | TossCancelled)
+        if self.screen is not Screen.PLAY or self.game is None:
+            return
+        for fb in self.game.adapter.on_timer(event):
+            self._feedback(fb)
+        self._changed()
+
     _HANDLERS: ClassVar[dict[type, Callable[[Table, InputEvent], None]]] = {
         TagPresented: _on_tag,
         TagRemoved: _on_tag_removed,
@@ -273,6 +286,9 @@ class Table:
         ReaderOnline: _on_reader_online,
         ReaderOffline: _on_reader_offline,
         ReaderProblem: _on_reader_problem,
+        TossStarted: _on_timer,
+        TossStopped: _on_timer,
+        TossCancelled: _on_timer,
     }
 
     # --- screens -------------------------------------------------------------------
@@ -468,6 +484,8 @@ class Table:
         """What an adapter learns from the table, for a new game and a rebuilt one alike."""
         adapter.game_seed = seed
         adapter.manual_dice = self.config.dice == "manual"
+        adapter.has_timer = self.config.timer is not None
+        adapter.timer_limit = None if self.config.timer is None else self.config.timer.limit
 
     def undo_last(self) -> bool:
         """Staff: take back the last action a player took (and any deal that followed it)."""
@@ -562,6 +580,12 @@ class Table:
     def tick(self, now: float) -> None:
         """Time-driven changes: idle screens fall back to attract."""
         idle = now - self.last_activity
+        game = self.game
+        running = game is not None and self.screen is Screen.PLAY and game.adapter.animating()
+        if running and now - self._animated_at >= ANIMATION_STEP:
+            # A running clock: a new view ten times a second so the display follows.
+            self._animated_at = now
+            self._changed()
         limit = {Screen.CHOOSE_GAME: IDLE_TIMEOUT, Screen.JOIN: IDLE_TIMEOUT}
         limit[Screen.RESULTS] = RESULTS_TIMEOUT
         if self.screen in limit and idle > limit[self.screen]:
@@ -623,7 +647,7 @@ class Table:
             games=choices,
             selected_game=self.selected,
             game_id=None if game is None else game.adapter.game_id,
-            game=None if game is None else game.adapter.engine.snapshot(),
+            game=None if game is None else game.adapter.snapshot(),
             result=self.result,
             messages=tuple(self.messages),
             buttons=tuple(buttons),

@@ -3,7 +3,8 @@
 The window knows nothing of the table: it turns pygame events into UI actions
 (``display.ui``) and shows whatever view it is given, redrawing only when the
 view changed. Keys act for one seat (the first seat a person plays): Left =
-prev, Enter/Space = ok, Right = next; Escape or closing the window quits.
+prev, Enter/Space = ok, Right = next; T presses the toss timer; Escape or
+closing the window quits.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ KEY_BUTTONS = {
     pygame.K_KP_ENTER: "ok",
     pygame.K_SPACE: "ok",
     pygame.K_RIGHT: "next",
+    pygame.K_t: "timer",  # the table's toss timer (Oss)
 }
 
 

@@ -42,6 +42,10 @@ __all__ = [
     "ReaderProblem",
     "TagPresented",
     "TagRemoved",
+    "TimerEvent",
+    "TossCancelled",
+    "TossStarted",
+    "TossStopped",
 ]
 
 
@@ -120,6 +124,48 @@ class ReaderProblem:
     at: float
 
 
+@dataclass(frozen=True, slots=True)
+class TossStarted:
+    """Timing began at ``at`` (the starting edge, as a ``time.monotonic()`` value)."""
+
+    timer: str
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class TossStopped:
+    """A timed toss: ``duration`` seconds between the starting and the stopping edge.
+
+    ``duration`` is computed from the two edges' ticks (``ticks_diff``), not
+    from ``stopped_at - started_at``; ``at`` is when the event was settled
+    (the stopping edge in pad mode, the release of the stopping press in press mode).
+    """
+
+    timer: str
+    started_at: float
+    stopped_at: float
+    duration: float
+    at: float
+
+    @property
+    def millis(self) -> int:
+        """The duration in whole milliseconds (rounded), as the display shows it."""
+        return round(self.duration * 1000)
+
+
+@dataclass(frozen=True, slots=True)
+class TossCancelled:
+    """The toss being timed was thrown away: ``reason`` is ``"long press"``,
+    ``"too long"`` or ``"cancelled"`` (from software)."""
+
+    timer: str
+    at: float
+    reason: str
+
+
+TimerEvent: TypeAlias = TossStarted | TossStopped | TossCancelled
+"""Every event a toss timer (``hardware.toss_timer``) puts on the queue."""
+
 InputEvent: TypeAlias = (
     TagPresented
     | TagRemoved
@@ -128,6 +174,9 @@ InputEvent: TypeAlias = (
     | ReaderOnline
     | ReaderOffline
     | ReaderProblem
+    | TossStarted
+    | TossStopped
+    | TossCancelled
 )
 """Every event a hardware device may put on the table's queue."""
 

@@ -31,6 +31,16 @@ def test_the_documented_example_loads() -> None:
     assert config.deal == "physical"
 
 
+def test_the_timer_section() -> None:
+    assert parse({}).timer is None  # a file without [timer]: the table has none
+    timer = parse({"timer": {"pin": 21, "mode": "pad", "limit": 10}}).timer
+    assert timer is not None
+    assert (timer.pin, timer.mode, timer.limit) == (21, "pad", 10.0)
+    simulated = parse({"timer": {}}).timer
+    assert simulated is not None and simulated.pin is None
+    assert TableConfig.simulated().timer is not None  # the demo has a simulated timer
+
+
 def test_an_empty_file_is_the_simulated_table() -> None:
     assert parse({}).seats == TableConfig.simulated().seats
 
@@ -49,10 +59,17 @@ def test_an_empty_file_is_the_simulated_table() -> None:
         ({"seat": [{"pixels": [0, 8]}, {"pixels": [4, 12]}]}, ["seat[1].pixels overlaps"]),
         (
             {"seat": [{"buttons": {"ok": 5}}, {"buttons": {"ok": 5}}]},
-            ["GPIO pin 5", "more than one seat"],
+            ["GPIO pin 5", "more than one button"],
         ),
         ({"seat": [{}, {"protocol": "morse"}]}, ["seat[1].protocol"]),
         ({"table": {"deal": "maybe"}}, ["table.deal", "'virtual', 'physical'"]),
+        ({"table": {"dice": "loaded"}}, ["table.dice", "'virtual', 'manual'"]),
+        ({"timer": {"mode": "stopwatch"}}, ["timer.mode", "'press', 'pad'"]),
+        ({"timer": {"pin": 40}}, ["timer.pin", "0..27"]),
+        (
+            {"timer": {"pin": 5}, "seat": [{"buttons": {"ok": 5}}, {}]},
+            ["GPIO pin 5", "toss timer"],
+        ),
     ],
 )
 def test_bad_settings_name_the_key_and_the_fix(data: dict[str, object], names: list[str]) -> None:

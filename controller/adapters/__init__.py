@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from importlib import import_module
 from typing import Any, ClassVar, Protocol
 
-from controller.games.base import Action, Engine, Event
+from controller.games.base import JSON, Action, Engine, Event
 from controller.view import MessageKind
+from hardware.events import TimerEvent
 from hardware.leds import Cue
 
 
@@ -76,6 +77,9 @@ class GameAdapter(ABC):
         self.game_seed: int | None = None
         # The table rolls physical dice and players enter the faces (config).
         self.manual_dice = False
+        # A toss timer is wired (config [timer]); its limit per attempt, if any.
+        self.has_timer = False
+        self.timer_limit: float | None = None
 
     @classmethod
     @abstractmethod
@@ -123,6 +127,18 @@ class GameAdapter(ABC):
     def hand(self, player: int) -> tuple[str, ...]:
         """The player's known hand (virtual deal only), for the simulator's on-screen hand."""
         return ()
+
+    def snapshot(self) -> JSON:
+        """What the display shows: the engine's public snapshot, plus any table-side state."""
+        return self.engine.snapshot()
+
+    def on_timer(self, event: TimerEvent) -> list[Feedback]:
+        """A toss timer's event (only games that time tosses care)."""
+        return []
+
+    def animating(self) -> bool:
+        """Whether the picture changes by itself now (a running clock), so it must redraw."""
+        return False
 
     def turn_player(self) -> int | None:
         expected = self.engine.expected

@@ -1,0 +1,781 @@
+"""Oss at the table: tribe cards at the seat readers, results with the seat buttons, the toss timer.
+
+Each seat plays its own tribe: engine player ``p`` plays tribe ``p + 1``, the
+cards ``T{p+1}-{value}{copy}`` of the ``oss-tribes`` deck (copy ``a``/``b``
+does not matter: both cards of a value are alike). A card of another tribe is
+refused, except when a duel winner taps the card it keeps.
+
+Seat input by phase (``docs/oss-table.md`` has the full table and the rulings):
+
+| phase | tap a tribe card | PREV | OK | NEXT |
+| --- | --- | --- | --- | --- |
+| tribe (your turn) | play it below the trick shown | previous trick | - | next trick |
+| solo attempt (yours) | - | - | success | failure |
+| duel (a duelist) | - | tie | I won | I lost |
+| "most jacks" duel | - | count - 1 | confirm the count | count + 1 |
+| replay offered | replay, discarding it | other card | replay, discarding the card shown | pass |
+| keep (duel winner) | keep that card | keep the first duelist's card | - | keep the second's |
+| challenge (still in it) | - | - | I won outright | I am out |
+
+The trick is chosen *before* the tap (PREV/NEXT, then tap): the table turns a
+tap straight into an action, so the tap comes last and plays the card.
+
+Hands, draws, the revealed tricks and the challenge card come from the virtual
+deck (:meth:`OssAdapter.chance`); the table must run with ``deal = "virtual"``.
+
+The toss timer (``hardware/toss_timer.py``) reports timed tosses;
+:meth:`OssAdapter.on_timer` keeps them in an attempt log with per-player
+bests and says them as messages; :meth:`OssAdapter.snapshot` adds the log to
+the engine's snapshot for the display. A time never decides a result: the
+players report it with the buttons.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from controller.adapters import Bot, Feedback, GameAdapter, Gesture, Press, Tap
+from controller.bots.oss import AVERAGE_SKILL, DUEL_TIE, OssBot, duel_chance, solo_chance
+from controller.games.base import JSON, Action, Event, IllegalAction, MalformedAction
+from controller.games.oss import (
+    RULINGS,
+    AttemptBegins,
+    CardWon,
+    ChallengeRevealed,
+    ChallengeWon,
+    DuelFormed,
+    DuelResult,
+    DuelTied,
+    Eliminated,
+    GameOver,
+    Keep,
+    Oss,
+    Pass,
+    Phase,
+    Replay,
+    Replayed,
+    Result,
+    RoundScored,
+    SoloResult,
+    Tribe,
+    TricksRevealed,
+    chance_actions,
+)
+from controller.view import MessageKind
+from hardware.leds import Cue
+from hardware.toss_timer import TimerEvent, TossCancelled, TossStarted, TossStopped
+
+#: Duel tricks won by "the most jacks": the duelists' counts decide (see ``TABLE_RULINGS``).
+MOST_JACKS_DUELS: frozenset[str] = frozenset({"Kat!", "Manu!", "Bagi!"})
+#: The most jacks a count can reach (the game has six jacks besides the Jack).
+MAX_COUNT = 6
+#: The count below 0: the duelist failed (dropped the Jack); any count beats it.
+FAILED = -1
+#: A tribe card's notation in the ``oss-tribes`` deck: tribe, value, copy.
+_CARD = re.compile(r"^T([1-6])-([1-4])([ab])$")
+
+#: How the table plays Oss where the rulebook leaves it open; the display shows these as help.
+TABLE_RULINGS: list[str] = [
+    "The table cannot know who is the most big-boned: it draws the first chief.",
+    "Each seat plays its own tribe: seat 0 the T1 cards, seat 1 the T2 cards, and so on.",
+    "Choose the trick with PREV/NEXT first, then tap the tribe card: the tap plays it.",
+    'Kat!, Manu! and Bagi! are won by "the most jacks": each count is entered (PREV/NEXT '
+    'then OK; below 0 is "failed", which any count beats; equal counts are a tie and the '
+    "duel starts again). One duelist may enter both counts.",
+    "Other duels: either duelist reports OK (I won), NEXT (I lost) or PREV (tie: start again).",
+    "Challenges: each player still in presses NEXT when eliminated, or OK to take the "
+    "challenge outright; the last one left wins it.",
+    "The toss timer only measures: the players still report every result. A time over the "
+    "countdown limit is flagged; the best time is a player's fastest.",
+    "In a duel the timer's times go to the two duelists in turn, first duelist first.",
+]
+
+
+# Which rulings the display's help shows in each phase: ("engine" | "table", index).
+_HELP: dict[Phase, tuple[tuple[str, int], ...]] = {
+    Phase.TRIBE: (("table", 2), ("table", 1), ("engine", 5)),
+    Phase.RESULT: (("table", 4), ("engine", 4), ("engine", 5), ("table", 6)),
+    Phase.REPLAY: (("engine", 0), ("engine", 1), ("engine", 2), ("engine", 3)),
+    Phase.KEEP: (("engine", 6),),
+    Phase.CHALLENGE_RESULT: (("table", 5), ("engine", 7), ("engine", 8)),
+    Phase.OVER: (("engine", 11), ("engine", 10)),
+}
+
+
+def help_texts(engine: Oss, counting: bool) -> list[str]:
+    """The rulings that matter now, most useful first (the display shows the first)."""
+    picks = _HELP.get(engine.phase, ())
+    attempt = engine.current_attempt
+    if engine.phase is Phase.RESULT and attempt is not None and attempt.kind == "solo":
+        picks = (("engine", 1), ("table", 6))
+    elif engine.phase is Phase.RESULT and counting:
+        picks = (("table", 3), ("engine", 4), ("table", 7))
+    return [(TABLE_RULINGS if source == "table" else RULINGS)[index] for source, index in picks]
+
+
+def parse_tribe_card(card: str) -> tuple[int, int]:
+    """``"T3-2a"`` -> (tribe 3, value 2); MalformedAction for anything else."""
+    found = _CARD.match(card)
+    if found is None:
+        raise MalformedAction(f"{card} is not an Oss tribe card (they read like T3-2a)")
+    return int(found.group(1)), int(found.group(2))
+
+
+def tribe_card(player: int, value: int, copy_letter: str = "a") -> str:
+    """The notation of player ``player``'s tribe card of ``value``."""
+    return f"T{player + 1}-{value}{copy_letter}"
+
+
+def format_time(seconds: float) -> str:
+    """A time to the millisecond, as the table shows it: ``"1.234 s"``."""
+    return f"{round(seconds * 1000) / 1000:.3f} s"
+
+
+@dataclass
+class TimedToss:
+    """One entry of the attempt log: a timed toss, to the millisecond."""
+
+    seat: int | None  # engine player, or None when no attempt was going on
+    millis: int
+    round: int
+    trick: str | None
+    over_limit: bool
+
+    def to_json(self) -> JSON:
+        return {
+            "seat": self.seat,
+            "millis": self.millis,
+            "round": self.round,
+            "trick": self.trick,
+            "over_limit": self.over_limit,
+        }
+
+
+@dataclass
+class TimerLog:
+    """The toss timer's side of the game: the running toss, the log, per-player bests."""
+
+    limit: float | None = None  # seconds allowed per attempt, or None
+    running_since: float | None = None  # time.monotonic() of the start
+    running_seat: int | None = None
+    log: list[TimedToss] = field(default_factory=list)
+    bests: dict[int, int] = field(default_factory=dict)  # player -> fastest, ms
+    cancelled: int = 0
+
+    def to_json(self) -> JSON:
+        return {
+            "limit": self.limit,
+            "running": self.running_since is not None,
+            "started_at": self.running_since,
+            "seat": self.running_seat,
+            "log": [entry.to_json() for entry in self.log[-12:]],
+            "last": self.log[-1].to_json() if self.log else None,
+            "bests": {str(seat): ms for seat, ms in sorted(self.bests.items())},
+            "cancelled": self.cancelled,
+        }
+
+
+class OssAdapter(GameAdapter):
+    """The table side of a game of Oss; see the module docstring."""
+
+    game_id = "oss"
+    title = "Oss"
+    deck = "oss-tribes"
+    min_players = 2
+    max_players = 6
+
+    engine: Oss
+
+    def __init__(self, engine: Oss, time_limit: float | None = None) -> None:
+        super().__init__(engine)
+        self.timer = TimerLog(limit=time_limit)
+        self._trick_choice: tuple[tuple[int, int], int] | None = None  # (turn key, index)
+        self._discard_choice: dict[int, int] = {}  # player -> value shown for a replay
+        self._counts: dict[int, int] = {}  # confirmed counts of the duel being reported
+        self._count_cursor: dict[tuple[int, int], int] = {}  # (entering, counted) -> count
+        self._timed_in_attempt = 0
+
+    @classmethod
+    def new_game(
+        cls, players: int, rng: random.Random, options: Mapping[str, Any] | None = None
+    ) -> OssAdapter:
+        # The first chief is "the most big-boned": the table cannot know, so it draws one.
+        # The header's options (rounds, replays) are checked by the engine itself.
+        chief = rng.randrange(players)
+        header = {"players": players, "chief": chief, "options": dict(options or {})}
+        return cls(Oss.from_header(header))
+
+    # --- input ---------------------------------------------------------------------------
+
+    def on_card(self, player: int, card: str) -> Action:
+        tribe, value = parse_tribe_card(card)
+        engine = self.engine
+        phase = engine.phase
+        if phase is Phase.KEEP:
+            return Keep(player, value)  # the duel's cards come from two tribes
+        if tribe != player + 1:
+            raise IllegalAction(
+                f"{card} belongs to tribe {tribe}; seat {player} plays tribe {player + 1} "
+                f"(cards T{player + 1}-...)"
+            )
+        if phase is Phase.REPLAY:
+            return Replay(player, value)
+        if phase is Phase.TRIBE:
+            tricks = engine.solo_tricks
+            index = self._trick_index()
+            expected = engine.expected
+            if expected is not None and expected.seat == player and index is None:
+                raise IllegalAction(
+                    "choose the trick first with PREV/NEXT, then tap the card to play below it"
+                )
+            # Not this seat's turn: any trick will do, the engine says whose turn it is.
+            return Tribe(player, value, tricks[index or 0])
+        expected = engine.expected
+        waiting = f"seat {expected.seat}" if expected is not None else "nobody"
+        raise IllegalAction(f"no tribe card is played now: the table waits for {waiting}")
+
+    def on_button(self, player: int, button: str) -> Action | str | None:
+        engine = self.engine
+        phase = engine.phase
+        expected = engine.expected
+        if phase is Phase.TRIBE and expected is not None and expected.seat == player:
+            return self._choose_trick(button)
+        if phase is Phase.RESULT:
+            attempt = engine.current_attempt
+            assert attempt is not None
+            if player not in attempt.seats:
+                return None
+            if attempt.kind == "solo":
+                if button == "ok":
+                    return Result(player, "won")
+                if button == "next":
+                    return Result(player, "lost")
+                return "report your attempt: OK if you succeeded, NEXT if you failed"
+            if self._counted_duel():
+                return self._count_button(player, button)
+            return Result(player, {"ok": "won", "next": "lost", "prev": "tie"}[button])
+        if phase is Phase.REPLAY and expected is not None and expected.seat == player:
+            hand = sorted(set(engine.hand_of(player)))
+            shown = self._discard_value(player)
+            if button == "next":
+                return Pass(player)
+            if button == "ok" and shown is not None:
+                return Replay(player, shown)
+            if button == "prev" and hand and shown is not None:
+                self._discard_choice[player] = hand[(hand.index(shown) + 1) % len(hand)]
+                return None
+            return "NEXT passes; OK replays, discarding the card shown (PREV shows another)"
+        if phase is Phase.KEEP and expected is not None and expected.seat == player:
+            attempt = engine.current_attempt
+            assert attempt is not None
+            if button == "prev":
+                return Keep(player, attempt.values[0])
+            if button == "next":
+                return Keep(player, attempt.values[1])
+            first, second = attempt.values
+            return f"keep a duel card: PREV keeps the {first}, NEXT keeps the {second}"
+        if phase is Phase.CHALLENGE_RESULT and player in engine.challenge_remaining:
+            if button == "next":
+                return Result(player, "lost")
+            if button == "ok":
+                return Result(player, "won")
+            return "challenge: NEXT when you are eliminated, OK if you won it outright"
+        if expected is not None and expected.seat == player and phase is Phase.TRIBE:
+            return "choose the trick with PREV/NEXT, then tap your tribe card"
+        return None
+
+    # the trick chosen before the tap
+
+    def _turn_key(self) -> tuple[int, int]:
+        return self.engine.round, len(self.engine.placements)
+
+    def _trick_index(self) -> int | None:
+        choice = self._trick_choice
+        if choice is None or choice[0] != self._turn_key():
+            return None
+        return choice[1]
+
+    def _choose_trick(self, button: str) -> str | None:
+        tricks = self.engine.solo_tricks
+        index = self._trick_index()
+        if button == "ok":
+            if index is None:
+                return "choose the trick with PREV/NEXT, then tap your tribe card"
+            return f"tap your tribe card to play it below {tricks[index]}"
+        step = 1 if button == "next" else -1
+        if index is None:
+            index = 0 if step == 1 else len(tricks) - 1
+        else:
+            index = (index + step) % len(tricks)
+        self._trick_choice = (self._turn_key(), index)
+        return None
+
+    def chosen_trick(self) -> str | None:
+        """The trick the seat on turn has chosen so far (tribe phase), for the display."""
+        index = self._trick_index()
+        tricks = self.engine.solo_tricks
+        return tricks[index] if index is not None and tricks else None
+
+    # counts of a "most jacks" duel
+
+    def _counted_duel(self) -> bool:
+        return self.engine.duel_trick in MOST_JACKS_DUELS
+
+    def _counting(self, player: int) -> int | None:
+        """Whose count ``player``'s buttons enter now: their own first, then the opponent's."""
+        attempt = self.engine.current_attempt
+        assert attempt is not None
+        other = attempt.seats[1] if player == attempt.seats[0] else attempt.seats[0]
+        if player not in self._counts:
+            return player
+        if other not in self._counts:
+            return other
+        return None
+
+    def _count_button(self, player: int, button: str) -> Action | str | None:
+        counted = self._counting(player)
+        if counted is None:  # pragma: no cover - both counts in means the result was sent
+            return None
+        key = (player, counted)
+        value = self._count_cursor.get(key, 0)
+        if button == "prev":
+            self._count_cursor[key] = max(FAILED, value - 1)
+            return None
+        if button == "next":
+            self._count_cursor[key] = min(MAX_COUNT, value + 1)
+            return None
+        self._counts[counted] = value
+        attempt = self.engine.current_attempt
+        assert attempt is not None
+        first, second = attempt.seats
+        if first in self._counts and second in self._counts:
+            mine = self._counts[player]
+            theirs = self._counts[second if player == first else first]
+            outcome = "tie" if mine == theirs else "won" if mine > theirs else "lost"
+            return Result(player, outcome)
+        return f"{_count_text(value)} for seat {counted}; now the other duelist's count"
+
+    def _reset_counts(self) -> None:
+        self._counts = {}
+        self._count_cursor = {}
+
+    def _discard_value(self, player: int) -> int | None:
+        hand = sorted(set(self.engine.hand_of(player)))
+        if not hand:
+            return None
+        shown = self._discard_choice.get(player)
+        return shown if shown in hand else hand[0]
+
+    # --- labels --------------------------------------------------------------------------
+
+    def hints(self) -> list[tuple[int, str, str]]:
+        engine = self.engine
+        expected = engine.expected
+        if expected is None:
+            return []
+        phase = engine.phase
+        seat = expected.seat
+        if phase is Phase.TRIBE:
+            chosen = self.chosen_trick()
+            return [
+                (seat, "prev", "previous trick"),
+                (seat, "ok", f"tap: below {chosen}" if chosen else "choose a trick"),
+                (seat, "next", "next trick"),
+            ]
+        if phase is Phase.RESULT:
+            attempt = engine.current_attempt
+            assert attempt is not None
+            if attempt.kind == "solo":
+                return [(seat, "ok", "success"), (seat, "next", "failure")]
+            if self._counted_duel():
+                out: list[tuple[int, str, str]] = []
+                for duelist in attempt.seats:
+                    counted = self._counting(duelist)
+                    if counted is None:
+                        continue
+                    value = self._count_cursor.get((duelist, counted), 0)
+                    whose = "my" if counted == duelist else f"seat {counted}'s"
+                    out += [
+                        (duelist, "prev", "count -1"),
+                        (duelist, "ok", f"{whose} count: {_count_text(value)}"),
+                        (duelist, "next", "count +1"),
+                    ]
+                return out
+            return [
+                hint
+                for duelist in attempt.seats
+                for hint in (
+                    (duelist, "prev", "tie: again"),
+                    (duelist, "ok", "I won"),
+                    (duelist, "next", "I lost"),
+                )
+            ]
+        if phase is Phase.REPLAY:
+            shown = self._discard_value(seat)
+            hints = [(seat, "ok", f"replay (discard {shown})"), (seat, "next", "pass")]
+            if len(set(engine.hand_of(seat))) > 1:
+                hints.insert(0, (seat, "prev", "other card"))
+            return hints
+        if phase is Phase.KEEP:
+            attempt = engine.current_attempt
+            assert attempt is not None
+            return [
+                (seat, "prev", f"keep the {attempt.values[0]}"),
+                (seat, "next", f"keep the {attempt.values[1]}"),
+            ]
+        if phase is Phase.CHALLENGE_RESULT:
+            return [
+                hint
+                for player in engine.challenge_remaining
+                for hint in ((player, "ok", "I won it"), (player, "next", "I am out"))
+            ]
+        return []
+
+    def waiting_players(self) -> list[int]:
+        engine = self.engine
+        if engine.phase is Phase.RESULT:
+            attempt = engine.current_attempt
+            assert attempt is not None
+            return list(attempt.seats)
+        if engine.phase is Phase.CHALLENGE_RESULT:
+            return list(engine.challenge_remaining)
+        return super().waiting_players()
+
+    # --- what events mean for people -------------------------------------------------
+
+    def feedback(self, event: Event) -> list[Feedback]:
+        if isinstance(event, AttemptBegins | DuelTied | Replayed):
+            # A new attempt, or a duel starting again: counts and timer turns start afresh.
+            self._reset_counts()
+            self._timed_in_attempt = 0
+        handler = _FEEDBACK.get(type(event))
+        return handler(self, event) if handler is not None else []
+
+    # --- the toss timer ------------------------------------------------------------------
+
+    def timed_seat(self) -> int | None:
+        """The player the next timed toss belongs to: the attempt's seat(s) in turn."""
+        attempt = self.engine.current_attempt
+        if attempt is None or self.engine.phase is not Phase.RESULT:
+            return None
+        return attempt.seats[self._timed_in_attempt % len(attempt.seats)]
+
+    def animating(self) -> bool:
+        return self.timer.running_since is not None  # the running clock moves on screen
+
+    def on_timer(self, event: TimerEvent) -> list[Feedback]:
+        """A toss timer event: update the running clock, the attempt log and the bests."""
+        log = self.timer
+        if self.timer_limit is not None:  # the table's configured limit per attempt
+            log.limit = self.timer_limit
+        if isinstance(event, TossStarted):
+            log.running_since = event.at
+            log.running_seat = self.timed_seat()
+            return []
+        seat = log.running_seat if log.running_since is not None else self.timed_seat()
+        log.running_since = None
+        log.running_seat = None
+        if isinstance(event, TossCancelled):
+            log.cancelled += 1
+            why = {"long press": "long press", "too long": "it ran too long"}.get(
+                event.reason, "cancelled"
+            )
+            return [Feedback(seat, f"Timer: toss not counted ({why})")]
+        assert isinstance(event, TossStopped)
+        millis = event.millis
+        over = log.limit is not None and event.duration > log.limit
+        attempt = self.engine.current_attempt
+        trick = None
+        if attempt is not None:
+            trick = attempt.trick if attempt.kind == "solo" else self.engine.duel_trick
+        log.log.append(TimedToss(seat, millis, self.engine.round, trick, over))
+        self._timed_in_attempt += 1
+        who = "Timer" if seat is None else f"Seat {seat}"
+        text = f"{who}: {format_time(event.duration)}"
+        kind = MessageKind.INFO
+        if seat is not None:
+            best = log.bests.get(seat)
+            if best is None or millis < best:
+                log.bests[seat] = millis
+                text += " - personal best" if best is not None else ""
+                kind = MessageKind.WON if best is not None else MessageKind.INFO
+            else:
+                text += f" (best {format_time(best / 1000)})"
+        if over:
+            assert log.limit is not None
+            text += f" - over the {log.limit:g} s limit"
+            kind = MessageKind.PENALTY
+        return [Feedback(seat, text, kind)]
+
+    def snapshot(self) -> JSON:
+        """The engine's snapshot plus the table's side: the timer and the choices in progress."""
+        snap = self.engine.snapshot()
+        snap["timer"] = self.timer.to_json()
+        snap["timed_seat"] = self.timed_seat()
+        snap["chosen_trick"] = self.chosen_trick()
+        snap["counting_duel"] = self._counted_duel() and self.engine.phase is Phase.RESULT
+        snap["counts"] = {str(s): v for s, v in sorted(self._counts.items())}
+        snap["help"] = help_texts(self.engine, self._counted_duel())
+        return snap
+
+    # --- simulated players ------------------------------------------------------------------
+
+    def gestures(self, action: Action) -> list[Gesture]:
+        engine = self.engine
+        if isinstance(action, Tribe):
+            tricks = engine.solo_tricks
+            target = tricks.index(action.trick)
+            current = self._trick_index()
+            steps = target + 1 if current is None else (target - current) % len(tricks)
+            return [*[Press("next")] * steps, Tap(tribe_card(action.seat, action.value))]
+        if isinstance(action, Replay):
+            return [Tap(tribe_card(action.seat, action.value))]
+        if isinstance(action, Pass):
+            return [Press("next")]
+        if isinstance(action, Keep):
+            attempt = engine.current_attempt
+            assert attempt is not None
+            return [Press("prev" if action.value == attempt.values[0] else "next")]
+        if isinstance(action, Result):
+            timed: list[Gesture] = []
+            if self.has_timer and engine.phase is Phase.RESULT:
+                timed = [Press("timer"), Press("timer")]
+            if engine.phase is Phase.CHALLENGE_RESULT:
+                return [Press("ok" if action.result == "won" else "next")]
+            attempt = engine.current_attempt
+            if attempt is not None and attempt.kind == "duel" and self._counted_duel():
+                return timed + self._count_gestures(action)
+            button = {"won": "ok", "lost": "next", "tie": "prev"}[action.result]
+            return [*timed, Press(button)]
+        return []
+
+    def _count_gestures(self, action: Result) -> list[Gesture]:
+        """Counts that give ``action``'s result: own count first, then the opponent's."""
+        mine, theirs = {"won": (4, 2), "lost": (1, 3), "tie": (2, 2)}[action.result]
+        presses: list[Gesture] = []
+        for value in (mine, theirs):
+            presses += [Press("next")] * value + [Press("ok")]
+        return presses
+
+    def make_bot(self, rng: random.Random) -> Bot:
+        return OssTableBot(rng, skill=round(0.35 + 0.6 * rng.random(), 2))
+
+    def chance(self, rng: random.Random) -> list[Action]:
+        # Decided from the engine's state alone: whatever chance is due now, played
+        # out on a copy, so the draws and the next reveal come in one go.
+        return chance_actions(copy.deepcopy(self.engine), rng)
+
+    def hand(self, player: int) -> tuple[str, ...]:
+        values = self.engine.hand_of(player)
+        seen: dict[int, int] = {}
+        out = []
+        for value in values:
+            out.append(tribe_card(player, value, "ab"[min(1, seen.get(value, 0))]))
+            seen[value] = seen.get(value, 0) + 1
+        return tuple(out)
+
+
+class OssTableBot:
+    """A simulated player at the table: the engine bot's decisions plus simulated hands.
+
+    The table asks one waiting seat at a time, so every result is the asking
+    seat's own report: a solo from its skill, a duel from its side, and in a
+    challenge "I won it" with its share of the chances among those still in
+    (otherwise "I am out"), which gives each seat its weighted share overall.
+    """
+
+    def __init__(self, rng: random.Random, skill: float) -> None:
+        self.rng = rng
+        self.skill = skill
+        self._bot = OssBot(rng, skill)
+
+    def choose(self, engine: Oss, seat: int) -> Action:
+        phase = engine.phase
+        if phase is Phase.RESULT:
+            attempt = engine.current_attempt
+            assert attempt is not None
+            if attempt.kind == "solo":
+                won = self.rng.random() < solo_chance(self.skill, attempt.values[0])
+                return Result(seat, "won" if won else "lost")
+            if self.rng.random() < DUEL_TIE:
+                return Result(seat, "tie")
+            won = self.rng.random() < duel_chance(self.skill, AVERAGE_SKILL)
+            return Result(seat, "won" if won else "lost")
+        if phase is Phase.CHALLENGE_RESULT:
+            others = len(engine.challenge_remaining) - 1
+            mine = 0.05 + self.skill
+            share = mine / (mine + others * (0.05 + AVERAGE_SKILL))
+            return Result(seat, "won" if self.rng.random() < share else "lost")
+        return self._bot.choose(engine, seat)
+
+
+def _count_text(value: int) -> str:
+    return "failed" if value == FAILED else str(value)
+
+
+# --- feedback per engine event ------------------------------------------------------------
+
+
+def _revealed(a: OssAdapter, e: Event) -> list[Feedback]:
+    assert isinstance(e, TricksRevealed)
+    chief = a.engine.chief
+    return [
+        Feedback(
+            None,
+            f"Round {e.round}: tricks {', '.join(e.solo)}; duel trick {e.duel}. "
+            f"Seat {chief} (chief) plays a tribe card first",
+        )
+    ]
+
+
+def _duel_formed(_: OssAdapter, e: Event) -> list[Feedback]:
+    assert isinstance(e, DuelFormed)
+    return [
+        Feedback(
+            None, f"Duel below {e.trick}: seat {e.first} against seat {e.second}, with {e.duel}"
+        )
+    ]
+
+
+def _begins(a: OssAdapter, e: Event) -> list[Feedback]:
+    assert isinstance(e, AttemptBegins)
+    attempt = a.engine.current_attempt
+    if e.kind == "solo":
+        jacks = attempt.values[0] if attempt is not None else "?"
+        text = f"Seat {e.seats[0]} attempts {e.trick} with {jacks} jacks: OK success, NEXT failure"
+        return [Feedback(e.seats[0], text)]
+    duel = a.engine.duel_trick
+    how = "enter the counts" if duel in MOST_JACKS_DUELS else "OK I won, NEXT I lost, PREV tie"
+    first, second = e.seats
+    return [Feedback(None, f"Duel {duel}: seat {first} against seat {second}: {how}")]
+
+
+def _solo(_: OssAdapter, e: Event) -> list[Feedback]:
+    assert isinstance(e, SoloResult)
+    if e.won:
+        return [
+            Feedback(
+                e.seat,
+                f"Seat {e.seat} succeeds {e.trick}: wins its {e.value}",
+                MessageKind.WON,
+                Cue.TRICK_WON,
+            )
+        ]
+    return [Feedback(e.seat, f"Seat {e.seat} fails {e.trick}", MessageKind.PENALTY, Cue.PENALTY)]
+
+
+def _tied(_: OssAdapter, e: Event) -> list[Feedback]:
+    assert isinstance(e, DuelTied)
+    return [
+        Feedback(None, f"Tie between seat {e.first} and seat {e.second}: the duel starts again")
+    ]
+
+
+def _duel_result(a: OssAdapter, e: Event) -> list[Feedback]:
+    assert isinstance(e, DuelResult)
+    out = [
+        Feedback(e.winner, f"Seat {e.winner} wins the duel", MessageKind.WON, Cue.TRICK_WON),
+        Feedback(e.loser, None, cue=Cue.PENALTY),
+    ]
+    if a.engine.phase is Phase.KEEP:
+        attempt = a.engine.current_attempt
+        assert attempt is not None
+        first, second = attempt.values
+        out.append(
+            Feedback(e.winner, f"Seat {e.winner}: keep a card: PREV the {first}, NEXT the {second}")
+        )
+    elif a.engine.phase is Phase.REPLAY:
+        out.append(_replay_offer(a, e.loser))
+    return out
+
+
+def _replay_offer(a: OssAdapter, seat: int) -> Feedback:
+    left = a.engine.replays_left(seat)
+    return Feedback(
+        seat,
+        f"Seat {seat} may replay ({left} left): tap a tribe card to discard, or OK; NEXT passes",
+    )
+
+
+def _replayed(_: OssAdapter, e: Event) -> list[Feedback]:
+    assert isinstance(e, Replayed)
+    return [Feedback(e.seat, f"Seat {e.seat} discards a {e.discarded} and tries again")]
+
+
+def _card_won(_: OssAdapter, e: Event) -> list[Feedback]:
+    assert isinstance(e, CardWon)
+    return []  # said by the solo / duel result
+
+
+def _challenge(_: OssAdapter, e: Event) -> list[Feedback]:
+    assert isinstance(e, ChallengeRevealed)
+    return [
+        Feedback(
+            None,
+            f"Challenge: {e.card}! Everyone plays: NEXT when you are out, OK if you win outright",
+        )
+    ]
+
+
+def _eliminated(_: OssAdapter, e: Event) -> list[Feedback]:
+    assert isinstance(e, Eliminated)
+    return [Feedback(e.seat, f"Seat {e.seat} is out of the challenge", cue=Cue.PENALTY)]
+
+
+def _challenge_won(_: OssAdapter, e: Event) -> list[Feedback]:
+    assert isinstance(e, ChallengeWon)
+    return [
+        Feedback(
+            e.seat,
+            f"Seat {e.seat} wins {e.card} (4 points) and is the new chief",
+            MessageKind.WON,
+            Cue.TRICK_WON,
+        )
+    ]
+
+
+def _round_scored(_: OssAdapter, e: Event) -> list[Feedback]:
+    assert isinstance(e, RoundScored)
+    scores = ", ".join(f"seat {s}: {v}" for s, v in enumerate(e.scores))
+    return [Feedback(None, f"Round {e.round} scored - {scores}", MessageKind.WON)]
+
+
+def _game_over(_: OssAdapter, e: Event) -> list[Feedback]:
+    assert isinstance(e, GameOver)
+    who = ", ".join(f"seat {s}" for s in e.winners)
+    verb = "is Big Chief" if len(e.winners) == 1 else "share the victory"
+    return [Feedback(s, None, cue=Cue.TRICK_WON) for s in e.winners] + [
+        Feedback(None, f"Game over: {who} {verb}", MessageKind.WON)
+    ]
+
+
+def _after_result(a: OssAdapter, e: Event) -> list[Feedback]:
+    # A failed solo that may be replayed: SoloResult comes before the phase changes,
+    # so the offer is made from the handler of the result itself.
+    out = _solo(a, e)
+    assert isinstance(e, SoloResult)
+    if not e.won and a.engine.phase is Phase.REPLAY:
+        out.append(_replay_offer(a, e.seat))
+    return out
+
+
+_FEEDBACK: dict[type[Event], Callable[[OssAdapter, Event], list[Feedback]]] = {
+    TricksRevealed: _revealed,
+    DuelFormed: _duel_formed,
+    AttemptBegins: _begins,
+    SoloResult: _after_result,
+    DuelTied: _tied,
+    DuelResult: _duel_result,
+    Replayed: _replayed,
+    CardWon: _card_won,
+    ChallengeRevealed: _challenge,
+    Eliminated: _eliminated,
+    ChallengeWon: _challenge_won,
+    RoundScored: _round_scored,
+    GameOver: _game_over,
+}

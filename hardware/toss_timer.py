@@ -1,0 +1,329 @@
+"""The toss timer: one GPIO button (or a contact pad under the Jack) that times tosses.
+
+Two modes, chosen when the timer is built:
+
+* ``"press"`` (a push button): a press starts timing, the next press stops it.
+  The stop takes effect at the press edge, and is reported when the button
+  comes back up, because a long press (held ``long_press`` seconds or more)
+  cancels instead: the toss being timed, or the one just started, is thrown away.
+* ``"pad"`` (a contact pad: the Jack rests on a switch): lifting the Jack
+  (the switch opens: a *release*) starts timing, putting it back (a *press*)
+  stops it at once. The Jack rests on the pad for as long as it likes, so a
+  long press cannot mean "cancel" here: a toss longer than ``max_duration``
+  is cancelled instead (the Jack fell off the pad), and ``cancel()`` cancels
+  from software.
+
+Wiring is the seat buttons' (``hardware/buttons.py``): the switch between the
+GPIO pin and ground, the Pi's internal pull-up, so a press (or the Jack on
+the pad) pulls the pin low.
+
+Times come from the GPIO edges, not from when anything reads them: the pin
+factory hands every edge's ``ticks`` to ``Pin.when_changed(ticks, state)``,
+and a duration is ``pin_factory.ticks_diff(stop_ticks, start_ticks)`` -
+seconds, whatever the factory's tick unit (lgpio on a Pi, ``MockFactory`` in
+tests). The ``at``/``started_at``/``stopped_at`` fields are converted to
+``time.monotonic()`` values (the clock every other input event uses) from the
+edge's age, ``clock() - ticks_diff(ticks(), edge_ticks)``.
+
+Debounce is done here, on the edges' own ticks, so it is the same on every
+backend (``MockPin`` does not implement gpiozero's ``bounce_time``): an edge
+less than ``bounce_time`` after the last accepted edge is contact bounce and
+ignored, and so is an edge that does not change the debounced state.
+
+Events (frozen dataclasses) go on the table's queue: :class:`TossStarted`,
+:class:`TossStopped` and :class:`TossCancelled`. Like every device, the timer
+claims its pin only in ``open()`` and releases only that pin in ``close()``.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from types import TracebackType
+from typing import Any, Final, Literal, Self
+
+from hardware.errors import ButtonsUnavailable, DeviceClosed, HardwareConfigError, HardwareError
+from hardware.events import EventQueue, TimerEvent, TossCancelled, TossStarted, TossStopped
+
+__all__ = [
+    "DEFAULT_BOUNCE_TIME",
+    "DEFAULT_LONG_PRESS",
+    "DEFAULT_MAX_DURATION",
+    "MODES",
+    "TimerEvent",
+    "TossCancelled",
+    "TossStarted",
+    "TossStopped",
+    "TossTimer",
+]
+
+logger = logging.getLogger(__name__)
+
+MODES: Final = ("press", "pad")
+"""``"press"``: press starts, the next press stops. ``"pad"``: release starts, press stops."""
+
+DEFAULT_BOUNCE_TIME: Final = 0.02
+"""Seconds after an accepted edge during which further edges are contact bounce."""
+
+DEFAULT_LONG_PRESS: Final = 1.5
+"""In press mode, a press held at least this long (seconds) cancels."""
+
+DEFAULT_MAX_DURATION: Final = 60.0
+"""A toss longer than this (seconds) is cancelled when it stops (e.g. the Jack fell off the pad)."""
+
+Mode = Literal["press", "pad"]
+
+
+class TossTimer:
+    """One toss timer on one GPIO pin; see the module docstring.
+
+    ``events`` is the table's queue (``hardware.events.EventQueue``). ``pin`` is a
+    gpiozero pin name or BCM number. ``pin_factory`` is injected like the
+    seat buttons' (``None``: gpiozero's default; tests pass a ``MockFactory``).
+    ``clock`` converts edge ticks to ``time.monotonic()``-style timestamps.
+    """
+
+    def __init__(
+        self,
+        pin: int | str,
+        events: EventQueue,
+        *,
+        name: str = "toss",
+        mode: str = "press",
+        pin_factory: Any = None,
+        bounce_time: float = DEFAULT_BOUNCE_TIME,
+        long_press: float = DEFAULT_LONG_PRESS,
+        max_duration: float | None = DEFAULT_MAX_DURATION,
+        pull_up: bool = True,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        if mode not in MODES:
+            raise HardwareConfigError(
+                f'toss timer {name!r}: mode must be "press" or "pad", not {mode!r}'
+            )
+        if bounce_time < 0 or long_press <= bounce_time:
+            raise HardwareConfigError(
+                f"toss timer {name!r}: need 0 <= bounce_time < long_press, "
+                f"not bounce_time={bounce_time}, long_press={long_press}"
+            )
+        if max_duration is not None and max_duration <= 0:
+            raise HardwareConfigError(f"toss timer {name!r}: max_duration must be positive")
+        self.name = name
+        self.pin = pin
+        self.mode: Mode = "press" if mode == "press" else "pad"
+        self.bounce_time = bounce_time
+        self.long_press = long_press
+        self.max_duration = max_duration
+        self._events = events
+        self._factory_given = pin_factory
+        self._pull_up = pull_up
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._factory: Any = None
+        self._pin: Any = None
+        # Debounced state, from edges only.
+        self._pressed = False
+        self._last_edge: Any = None  # ticks of the last accepted edge
+        self._press_ticks: Any = None  # ticks of the press being held (press mode)
+        self._start_ticks: Any = None  # ticks of the start of the toss being timed
+        self._stop_ticks: Any = None  # press mode: the stopping press, until its release
+        # A strong reference: gpiozero keeps only a weak one to when_changed callbacks.
+        self._callback: Callable[[Any, int], None] | None = None
+
+    # --- life cycle ------------------------------------------------------------------
+
+    @property
+    def is_open(self) -> bool:
+        return self._pin is not None
+
+    @property
+    def running(self) -> bool:
+        """Whether a toss is being timed (started and neither stopped nor cancelled)."""
+        with self._lock:
+            return self._start_ticks is not None and self._stop_ticks is None
+
+    def open(self) -> None:
+        """Claim the pin and start timing edges. Does nothing if already open."""
+        with self._lock:
+            if self._pin is not None:
+                return
+            try:
+                factory = self._factory_given
+                if factory is None:
+                    from gpiozero import Device
+
+                    if Device.pin_factory is None:
+                        Device.pin_factory = Device._default_pin_factory()
+                    factory = Device.pin_factory
+                factory.reserve_pins(self, self.pin)
+            except Exception as exc:  # gpiozero raises many kinds; all mean "not here"
+                raise ButtonsUnavailable(
+                    f"toss timer {self.name!r} on GPIO pin {self.pin} cannot be used ({exc}): "
+                    'check its pin in table.toml, or set it to "mock"'
+                ) from exc
+            try:
+                pin = factory.pin(self.pin)
+                # Set only what differs: setting it again would re-drive a mock pin.
+                if pin.function != "input":
+                    pin.function = "input"
+                pull = "up" if self._pull_up else "down"
+                if pin.pull != pull:
+                    pin.pull = pull
+                pin.bounce = None  # debounced here, on the edge ticks
+                pin.edges = "both"
+                self._pressed = bool(pin.state) != self._pull_up
+            except Exception as exc:
+                factory.release_pins(self, self.pin)
+                raise ButtonsUnavailable(
+                    f"toss timer {self.name!r} on GPIO pin {self.pin} cannot be set up ({exc})"
+                ) from exc
+            self._factory = factory
+            self._pin = pin
+            self._last_edge = None
+            self._press_ticks = self._start_ticks = self._stop_ticks = None
+            self._callback = self._on_change
+            pin.when_changed = self._callback
+
+    def close(self) -> None:
+        """Stop timing and release this timer's pin only. Idempotent."""
+        with self._lock:
+            pin, factory = self._pin, self._factory
+            self._pin = self._factory = None
+            self._callback = None
+        if pin is not None:
+            pin.when_changed = None
+            pin.close()
+            factory.release_pins(self, self.pin)
+
+    def _conflicts_with(self, other: object) -> bool:
+        # gpiozero asks every reserver of a pin this when another device wants it:
+        # the timer shares its pin with nothing.
+        return True
+
+    def __enter__(self) -> Self:
+        self.open()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    # --- software control ---------------------------------------------------------------
+
+    def cancel(self) -> bool:
+        """Cancel the toss being timed, if any (e.g. staff, or pad mode); True if one was."""
+        with self._lock:
+            if self._start_ticks is None:
+                return False
+            self._start_ticks = self._stop_ticks = None
+            event = TossCancelled(self.name, self._clock(), "cancelled")
+        self._events.put(event)
+        return True
+
+    def press(self) -> None:
+        """Push the button (or put the Jack on the pad) by driving the mock pin; tests only."""
+        pin = self._mock_pin("press")
+        if self._pull_up:
+            pin.drive_low()
+        else:
+            pin.drive_high()
+
+    def release(self) -> None:
+        """Let go of the button (or lift the Jack) by driving the mock pin; tests only."""
+        pin = self._mock_pin("release")
+        if self._pull_up:
+            pin.drive_high()
+        else:
+            pin.drive_low()
+
+    def _mock_pin(self, doing: str) -> Any:
+        pin = self._pin
+        if pin is None:
+            raise DeviceClosed(f"cannot {doing} toss timer {self.name!r}: it is closed")
+        if not hasattr(pin, "drive_low"):
+            raise HardwareError(
+                f"cannot {doing} toss timer {self.name!r} from software: it is a real GPIO pin"
+            )
+        return pin
+
+    # --- edges ----------------------------------------------------------------------------
+
+    def _on_change(self, ticks: Any, state: int) -> None:
+        """gpiozero's edge callback (its own thread): debounce, then run the mode's rules."""
+        pressed = bool(state) != self._pull_up
+        with self._lock:
+            factory = self._factory
+            if factory is None:
+                return
+            if pressed == self._pressed:
+                return  # no change of the debounced state: bounce or a missed edge
+            if (
+                self._last_edge is not None
+                and factory.ticks_diff(ticks, self._last_edge) < self.bounce_time
+            ):
+                logger.debug("toss timer %s: ignored a bounce", self.name)
+                return
+            self._last_edge = ticks
+            self._pressed = pressed
+            # One reference instant per edge: every timestamp of the event uses it.
+            now, now_ticks = self._clock(), factory.ticks()
+
+            def at(edge: Any) -> float:
+                return float(now - factory.ticks_diff(now_ticks, edge))
+
+            if self.mode == "press":
+                events = self._press_mode(ticks, pressed, at)
+            else:
+                events = self._pad_mode(ticks, pressed, at)
+        for event in events:
+            self._events.put(event)
+
+    def _press_mode(
+        self, ticks: Any, pressed: bool, at: Callable[[Any], float]
+    ) -> list[TimerEvent]:
+        factory = self._factory
+        if pressed:
+            self._press_ticks = ticks
+            if self._start_ticks is None:
+                self._start_ticks = ticks
+                return [TossStarted(self.name, at(ticks))]
+            if self._stop_ticks is None:
+                self._stop_ticks = ticks  # settled at the release: a long press cancels
+            return []
+        held_from = self._press_ticks
+        self._press_ticks = None
+        if held_from is None or self._start_ticks is None:
+            return []  # a release with no press seen (held at open, or after a cancel)
+        if factory.ticks_diff(ticks, held_from) >= self.long_press:
+            self._start_ticks = self._stop_ticks = None
+            return [TossCancelled(self.name, at(ticks), "long press")]
+        if self._stop_ticks is None:
+            return []  # the release of the starting press: the toss goes on
+        return [self._stopped(self._start_ticks, self._stop_ticks, ticks, at)]
+
+    def _pad_mode(self, ticks: Any, pressed: bool, at: Callable[[Any], float]) -> list[TimerEvent]:
+        if not pressed:
+            self._start_ticks = ticks  # the Jack left the pad
+            return [TossStarted(self.name, at(ticks))]
+        if self._start_ticks is None:
+            return []  # the Jack put on the pad: ready
+        return [self._stopped(self._start_ticks, ticks, ticks, at)]
+
+    def _stopped(
+        self, start: Any, stop: Any, settled: Any, at: Callable[[Any], float]
+    ) -> TimerEvent:
+        duration = float(self._factory.ticks_diff(stop, start))
+        self._start_ticks = self._stop_ticks = None
+        if self.max_duration is not None and duration > self.max_duration:
+            return TossCancelled(self.name, at(settled), "too long")
+        return TossStopped(self.name, at(start), at(stop), duration, at(settled))
+
+    def __repr__(self) -> str:
+        state = "open" if self.is_open else "closed"
+        return f"TossTimer({self.name!r}, pin={self.pin!r}, mode={self.mode!r}, {state})"

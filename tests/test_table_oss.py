@@ -1,0 +1,522 @@
+"""Oss at the table: seat readers, seat buttons and the toss timer, through mock devices.
+
+The table routes the toss timer's events to ``adapter.on_timer`` and builds
+the view's game from ``adapter.snapshot()``.
+"""
+
+from __future__ import annotations
+
+import queue
+import random
+import time
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+
+import pygame
+import pytest
+
+from controller.adapters.oss import OssAdapter, TimerLog, parse_tribe_card, tribe_card
+from controller.config import SeatConfig, TableConfig
+from controller.devices import Devices, build
+from controller.games.base import JSON
+from controller.games.oss import Oss, Phase
+from controller.record import replay
+from controller.simulation import Simulator
+from controller.table import Table, TableLoop
+from controller.tags import simulated, simulated_uid
+from controller.view import MessageKind, Screen
+from hardware.events import InputEvent
+from hardware.ptys import PtyPair
+from hardware.toss_timer import TossCancelled, TossStarted, TossStopped, TossTimer
+
+TIMER_PIN = 27  # free: the mock seat buttons take pins from 4 upwards
+SHOTS = Path("/tmp/oss-shots")
+
+
+class Rig:
+    """A table with mock readers and buttons and a fake clock, Oss chosen."""
+
+    def __init__(self, seats: int = 3) -> None:
+        self.config = TableConfig.simulated(seats, bots=0)
+        self.events: queue.Queue[InputEvent] = queue.Queue()
+        self.devices: Devices = build(self.config, self.events)
+        self.registry = simulated()
+        self.now = 100.0
+        self.records: list[str] = []
+        self.table = Table(
+            self.config,
+            self.registry,
+            leds=self.devices.leds,
+            rng=random.Random(3),
+            clock=lambda: self.now,
+            on_record=lambda game, text: self.records.append(text),
+        )
+        self.loop = TableLoop(self.table, self.events)
+
+    def press(self, seat: int, button: str) -> None:
+        assert self.devices.press(seat, button)
+        self.loop.drain()
+
+    def tap(self, seat: int, card: str) -> None:
+        reader = self.devices.mock_reader(seat)
+        assert reader is not None
+        reader.present(simulated_uid("oss-tribes", card))
+        reader.remove()
+        self.loop.drain()
+
+    def resume(self, header: JSON, *actions: JSON) -> Oss:
+        """Put the table in a known Oss position, as a journal would."""
+        players = list(range(int(header["players"])))
+        self.table.resume("oss", players, header, [(a, False) for a in actions], seed=1)
+        return self.engine
+
+    @property
+    def engine(self) -> Oss:
+        game = self.table.game
+        assert game is not None
+        assert isinstance(game.adapter.engine, Oss)
+        return game.adapter.engine
+
+    @property
+    def adapter(self) -> OssAdapter:
+        game = self.table.game
+        assert game is not None and isinstance(game.adapter, OssAdapter)
+        return game.adapter
+
+    def last(self) -> str:
+        return self.table.messages[-1].text
+
+    def labels(self, seat: int) -> dict[str, str]:
+        return {b.button: b.label for b in self.table.view.buttons if b.seat == seat}
+
+
+@pytest.fixture
+def rig() -> Iterator[Rig]:
+    r = Rig()
+    with r.devices:
+        r.loop.drain()
+        yield r
+
+
+def phase_of(engine: Oss) -> Phase:
+    """The engine's phase, read afresh (a plain attribute read would be narrowed by mypy)."""
+    return engine.phase
+
+
+def placed(engine: Oss) -> list[tuple[int, int, str]]:
+    return [(p.seat, p.value, p.trick) for p in engine.placements]
+
+
+HEADER: JSON = {"format": "table-record/1", "game": "oss", "players": 3, "options": {}, "chief": 0}
+HANDS: list[JSON] = [
+    {"seat": 0, "hand": [1, 2, 3, 3, 4]},
+    {"seat": 1, "hand": [1, 1, 2, 3, 4]},
+    {"seat": 2, "hand": [1, 2, 2, 4, 4]},
+]
+
+
+def reveal(duel: str = "Bola-Bola!") -> JSON:
+    return {"seat": 0, "reveal": {"solo": ["Aslik", "Numa", "Meja"], "duel": duel}}
+
+
+# --- the menu and the deal ------------------------------------------------------------------
+
+
+def test_oss_is_on_the_menu_and_the_virtual_deck_deals(rig: Rig) -> None:
+    rig.press(0, "ok")
+    while rig.table.view.games[rig.table.selected].game_id != "oss":
+        rig.press(0, "next")
+    rig.press(0, "ok")
+    rig.press(1, "ok")
+    rig.press(2, "ok")
+    rig.press(0, "next")
+    assert rig.table.screen is Screen.PLAY
+    engine = rig.engine
+    # Hands for every seat and the reveal came from the virtual deck in one go.
+    assert phase_of(engine) is Phase.TRIBE
+    assert all(len(engine.hand_of(s)) == 5 for s in range(3))
+    assert len(engine.solo_tricks) == 3
+    chief = engine.chief
+    assert rig.labels(chief)["ok"] == "choose a trick"
+    assert rig.adapter.hand(chief)[0].startswith(f"T{chief + 1}-")
+
+
+def test_the_trick_is_chosen_then_the_card_tapped(rig: Rig) -> None:
+    engine = rig.resume(HEADER, *HANDS, reveal())
+    # A tap before choosing is refused, and changes nothing.
+    rig.tap(0, "T1-3a")
+    assert placed(engine) == []
+    assert "choose the trick first" in rig.last()
+    rig.press(0, "next")
+    rig.press(0, "next")
+    assert rig.labels(0)["ok"] == "tap: below Numa"
+    assert rig.table.view.game is not None and rig.table.view.game["chosen_trick"] == "Numa"
+    # Another tribe's card is refused with the reason.
+    rig.tap(0, "T2-3a")
+    assert "belongs to tribe 2" in rig.last() and placed(engine) == []
+    rig.tap(0, "T1-3b")
+    assert placed(engine) == [(0, 3, "Numa")]
+    # The next seat starts with no trick chosen; PREV goes round to the last trick.
+    assert rig.labels(1)["ok"] == "choose a trick"
+    rig.press(1, "prev")
+    rig.tap(1, "T2-4a")
+    assert placed(engine)[-1][2] == "Meja"
+    # Out of turn: the engine says whose turn it is.
+    rig.tap(0, "T1-1a")
+    assert "it is seat 2's turn" in rig.last()
+    assert rig.table.messages[-1].kind is MessageKind.REFUSED
+
+
+def test_solo_results_replay_and_pass(rig: Rig) -> None:
+    engine = rig.resume(
+        HEADER,
+        *HANDS,
+        reveal(),
+        {"seat": 0, "tribe": 3, "trick": "Aslik"},
+        {"seat": 1, "tribe": 4, "trick": "Numa"},
+        {"seat": 2, "tribe": 2, "trick": "Meja"},
+    )
+    assert phase_of(engine) is Phase.RESULT
+    assert rig.labels(0) == {"ok": "success", "next": "failure"}
+    rig.press(1, "ok")  # not seat 1's attempt: nothing happens
+    assert engine.current_attempt is not None and engine.current_attempt.seats == (0,)
+    rig.press(0, "next")  # failure: a replay is offered
+    assert phase_of(engine) is Phase.REPLAY
+    assert "may replay" in rig.last()
+    assert rig.labels(0) == {"prev": "other card", "ok": "replay (discard 1)", "next": "pass"}
+    rig.press(0, "prev")
+    assert rig.labels(0)["ok"] == "replay (discard 2)"
+    rig.tap(0, "T1-4a")  # replay, discarding the tapped 4
+    assert phase_of(engine) is Phase.RESULT and engine.hand_of(0) == (1, 2, 3)
+    rig.press(0, "ok")
+    assert engine.totals()[0] == 3
+    rig.press(1, "next")
+    rig.press(1, "next")  # pass
+    assert engine.current_attempt is not None and engine.current_attempt.seats == (2,)
+    assert engine.totals()[1] == 0
+
+
+def test_duel_buttons_and_keep(rig: Rig) -> None:
+    engine = rig.resume(
+        HEADER,
+        *HANDS,
+        reveal("Bola-Bola!"),
+        {"seat": 0, "tribe": 2, "trick": "Aslik"},
+        {"seat": 1, "tribe": 4, "trick": "Aslik"},
+        {"seat": 2, "tribe": 1, "trick": "Meja"},
+    )
+    # Both duelists may report; both are lit.
+    assert rig.adapter.waiting_players() == [0, 1]
+    assert rig.labels(1) == {"prev": "tie: again", "ok": "I won", "next": "I lost"}
+    rig.press(1, "prev")
+    assert "starts again" in rig.last()
+    rig.press(1, "next")  # seat 1 lost: it may replay; it passes
+    assert phase_of(engine) is Phase.REPLAY
+    rig.press(1, "next")
+    assert phase_of(engine) is Phase.KEEP
+    assert rig.labels(0) == {"prev": "keep the 2", "next": "keep the 4"}
+    rig.press(0, "next")
+    assert engine.totals()[0] == 4
+
+
+def test_most_jacks_duel_counts(rig: Rig) -> None:
+    engine = rig.resume(
+        HEADER,
+        *HANDS,
+        reveal("Kat!"),
+        {"seat": 0, "tribe": 2, "trick": "Aslik"},
+        {"seat": 1, "tribe": 4, "trick": "Aslik"},
+        {"seat": 2, "tribe": 1, "trick": "Meja"},
+    )
+    assert rig.labels(0)["ok"] == "my count: 0"
+    # Seat 0 counts 3; seat 1 enters its own 3: a tie, the duel starts again.
+    for _ in range(3):
+        rig.press(0, "next")
+    rig.press(0, "ok")
+    assert "now the other duelist's count" in rig.last()
+    assert rig.labels(0)["ok"] == "seat 1's count: 0"
+    for _ in range(3):
+        rig.press(1, "next")
+    rig.press(1, "ok")
+    assert "starts again" in rig.last()
+    assert phase_of(engine) is Phase.RESULT
+    # Again: seat 1 enters both counts, "failed" for seat 0 (below 0) and 1 for itself.
+    rig.press(1, "next")
+    rig.press(1, "ok")
+    rig.press(1, "prev")
+    rig.press(1, "prev")
+    assert rig.labels(1)["ok"] == "seat 0's count: failed"
+    rig.press(1, "ok")
+    # Seat 1 won; seat 0 lost and may replay. It passes, and seat 1 keeps a card.
+    assert phase_of(engine) is Phase.REPLAY and engine.duel_winner == 1
+    rig.press(0, "next")
+    assert phase_of(engine) is Phase.KEEP and rig.labels(1) == {
+        "prev": "keep the 2",
+        "next": "keep the 4",
+    }
+
+
+def test_challenge_eliminations_one_by_one(rig: Rig) -> None:
+    engine = rig.resume(
+        HEADER,
+        *HANDS,
+        reveal(),
+        {"seat": 0, "tribe": 3, "trick": "Aslik"},
+        {"seat": 1, "tribe": 4, "trick": "Numa"},
+        {"seat": 2, "tribe": 2, "trick": "Meja"},
+        {"seat": 0, "result": "won"},
+        {"seat": 1, "result": "won"},
+        {"seat": 2, "result": "won"},
+    )
+    # The virtual deck revealed the challenge card as the last attempt ended.
+    assert phase_of(engine) is Phase.CHALLENGE_RESULT
+    assert rig.adapter.waiting_players() == [0, 1, 2]
+    rig.press(2, "next")
+    assert "Seat 2 is out" in rig.last()
+    rig.press(2, "next")  # already out: nothing happens
+    assert engine.challenge_remaining == (0, 1)
+    rig.press(0, "next")
+    # One left: seat 1 wins it and is the new chief; the draws and the next reveal follow.
+    assert engine.chief == 1
+    assert phase_of(engine) is Phase.TRIBE and engine.round == 2
+
+
+def test_timer_events_feed_the_log_and_the_bests(rig: Rig) -> None:
+    engine = rig.resume(
+        HEADER,
+        *HANDS,
+        reveal(),
+        {"seat": 0, "tribe": 3, "trick": "Aslik"},
+        {"seat": 1, "tribe": 4, "trick": "Aslik"},
+        {"seat": 2, "tribe": 2, "trick": "Meja"},
+    )
+    rig.adapter.timer.limit = 2.0
+    events = [
+        TossStarted("toss", 10.0),
+        TossStopped("toss", 10.0, 11.234, 1.234, 11.3),
+        TossStarted("toss", 20.0),
+        TossStopped("toss", 20.0, 22.5, 2.5, 22.6),
+        TossStarted("toss", 30.0),
+        TossCancelled("toss", 31.0, "long press"),
+        TossStarted("toss", 40.0),
+        TossStopped("toss", 40.0, 41.0, 1.0, 41.1),
+    ]
+    for event in events[:1]:
+        rig.events.put(event)  # type: ignore[arg-type]
+    rig.loop.drain()
+    snap = rig.table.view.game
+    assert snap is not None and snap["timer"]["running"] and snap["timer"]["seat"] == 0
+    for event in events[1:]:
+        rig.events.put(event)  # type: ignore[arg-type]
+        rig.loop.drain()
+    # In a duel the times go to the duelists in turn: 0, 1, (cancelled), 0.
+    log = rig.adapter.timer.log
+    assert [(t.seat, t.millis, t.over_limit) for t in log] == [
+        (0, 1234, False),
+        (1, 2500, True),
+        (0, 1000, False),
+    ]
+    assert rig.adapter.timer.bests == {0: 1000, 1: 2500}
+    texts = [m.text for m in rig.table.messages]
+    assert "Seat 1: 2.500 s - over the 2 s limit" in texts
+    assert "Timer: toss not counted (long press)" in texts
+    assert texts[-1] == "Seat 0: 1.000 s - personal best"
+    assert phase_of(engine) is Phase.RESULT  # a time never decides a result
+
+
+# --- whole games -------------------------------------------------------------------------------
+
+
+class FakePinClock:
+    """The mock pins' clock (``gpiozero.pins.mock.monotonic``), moved on by the test."""
+
+    def __init__(self) -> None:
+        self.now = 5000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class TimedSimulator(Simulator):
+    """The simulator, with the toss timer as the "timer" button of every seat.
+
+    Each timed toss lasts the next of ``durations`` on the pins' fake clock,
+    so the table's log can be checked to the millisecond.
+    """
+
+    timer: TossTimer
+    pins: FakePinClock
+    durations: list[float]
+    timed: list[float]
+
+    _started = 0.0
+
+    def press(self, seat: int, button: str) -> None:
+        if button != "timer":
+            self.pins.now += 0.25
+            super().press(seat, button)
+            return
+        running = self.timer.running
+        if running:
+            duration = self.durations[len(self.timed) % len(self.durations)]
+            self.pins.now = self._started + duration
+            self.timed.append(duration)
+        else:
+            self.pins.now += 1.0
+            self._started = self.pins.now
+        self.timer.press()
+        self.pins.now += 0.0625
+        self.timer.release()
+
+
+def test_three_bots_play_a_whole_game_over_serial_and_gpio_with_the_timer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pins = FakePinClock()
+    monkeypatch.setattr("gpiozero.pins.mock.monotonic", pins)
+    seats = 3
+    ptys = [PtyPair().open() for _ in range(seats)]
+    try:
+        config = TableConfig(
+            seats=tuple(
+                SeatConfig(index=i, reader=ptys[i].slave_path, pixels=(i * 8, i * 8 + 8), bot=True)
+                for i in range(seats)
+            )
+        )
+        events: queue.Queue[InputEvent] = queue.Queue()
+        devices = build(config, events)
+        registry = simulated()
+        records: list[str] = []
+        table = Table(
+            config,
+            registry,
+            leds=devices.leds,
+            rng=random.Random(21),
+            on_record=lambda game, text: records.append(text),
+        )
+        loop = TableLoop(table, events)
+        timer = TossTimer(TIMER_PIN, events, pin_factory=devices.mock_factory)
+        simulator = TimedSimulator(
+            table,
+            devices,
+            registry,
+            bot_seats=set(range(seats)),
+            rng=random.Random(8),
+            auto_game="oss",
+        )
+        simulator.timer, simulator.pins, simulator.timed = timer, pins, []
+        simulator.durations = [1.25, 0.875, 2.0625, 0.5]
+
+        sent: list[int] = []
+
+        def tap_over_serial(seat: int, uid: str) -> None:
+            sent.append(seat)
+            ptys[seat].write(f"TAG {uid}\n".encode())
+            ptys[seat].write(b"GONE\n")
+
+        simulator.tapper = tap_over_serial
+        with devices, timer:
+            for _ in range(6000):
+                if table.screen is Screen.RESULTS:
+                    break
+                game = table.game
+                if game is not None and isinstance(game.adapter, OssAdapter):
+                    game.adapter.has_timer = True
+                before = len(game.recorder.actions) if game else 0
+                taps = len(sent)
+                simulator.step(0.0)
+                loop.drain()
+                if len(sent) > taps and game is not None:
+                    # The tap travels through the pseudo-terminal and the reader thread;
+                    # it is the last gesture of a plan, so it ends in an action.
+                    deadline = time.monotonic() + 5
+                    while len(game.recorder.actions) == before and time.monotonic() < deadline:
+                        loop.run_once(timeout=0.05)
+                    assert len(game.recorder.actions) > before, "a tap did not arrive"
+            assert table.screen is Screen.RESULTS
+            game = table.game
+            assert game is not None and isinstance(game.adapter, OssAdapter)
+            adapter = game.adapter
+            # Every tribe card came through a serial reader.
+            engine = adapter.engine
+            assert engine.finished and len(sent) >= seats * engine.rounds
+            # The timer timed attempts, edge to edge on the pins' clock, to the millisecond.
+            log = adapter.timer.log
+            assert len(log) == len(simulator.timed) >= 5
+            assert [t.millis for t in log] == [round(d * 1000) for d in simulator.timed]
+            assert all(t.seat is not None for t in log)
+            for seat, best in adapter.timer.bests.items():
+                assert best == min(t.millis for t in log if t.seat == seat)
+            # The record replays to the report the table showed.
+            assert len(records) == 1
+            replayed = replay(records[0])
+            assert table.result is not None
+            assert replayed.report() == table.result
+            assert replayed.finished
+            # Screenshots: the last table, not blank, at the smallest and a large size.
+            from display.screenshot import screenshot_view
+
+            view = replace(table.view, screen=Screen.PLAY)
+            for size in ((800, 480), (1920, 1080)):
+                path = screenshot_view(view, tmp_path / f"oss-{size[0]}.png", size)
+                image = pygame.image.load(str(path))
+                assert image.get_size() == size
+                sample = {
+                    tuple(image.get_at((x, y)))
+                    for x in range(0, size[0], 17)
+                    for y in range(0, size[1], 13)
+                }
+                assert len(sample) > 10, f"the {size} screenshot looks blank"
+    finally:
+        for pair in ptys:
+            pair.close()
+
+
+def test_screens_of_a_game_in_progress(rig: Rig) -> None:
+    """Screenshots of the phases at three sizes, saved for looking at; none blank."""
+    from display.screenshot import screenshot_view
+
+    positions: dict[str, list[JSON]] = {
+        "tribe": [*HANDS, reveal("Kat!"), {"seat": 0, "tribe": 3, "trick": "Numa"}],
+        "duel": [
+            *HANDS,
+            reveal("Kat!"),
+            {"seat": 0, "tribe": 2, "trick": "Aslik"},
+            {"seat": 1, "tribe": 4, "trick": "Aslik"},
+            {"seat": 2, "tribe": 1, "trick": "Meja"},
+        ],
+        "challenge": [
+            *HANDS,
+            reveal(),
+            {"seat": 0, "tribe": 3, "trick": "Aslik"},
+            {"seat": 1, "tribe": 4, "trick": "Numa"},
+            {"seat": 2, "tribe": 2, "trick": "Meja"},
+            {"seat": 0, "result": "won"},
+            {"seat": 1, "result": "lost"},
+            {"seat": 1, "pass": True},
+            {"seat": 2, "result": "won"},
+        ],
+    }
+    for name, actions in positions.items():
+        rig.resume(HEADER, *actions)
+        if name == "tribe":
+            rig.press(1, "next")
+        rig.adapter.timer = TimerLog(limit=5.0)
+        rig.table.handle(TossStarted("toss", 1.0))
+        rig.table.handle(TossStopped("toss", 1.0, 2.345, 1.345, 2.4))
+        for size in ((800, 480), (1280, 720), (1920, 1080)):
+            path = screenshot_view(rig.table.view, SHOTS / f"{name}-{size[0]}.png", size)
+            image = pygame.image.load(str(path))
+            colours = {
+                tuple(image.get_at((x, y)))
+                for x in range(0, size[0], 23)
+                for y in range(0, size[1], 17)
+            }
+            assert len(colours) > 10
+
+
+def test_card_notation_round_trip() -> None:
+    assert parse_tribe_card(tribe_card(2, 4, "b")) == (3, 4)
+    with pytest.raises(ValueError, match="not an Oss tribe card"):
+        parse_tribe_card("R7")
