@@ -32,6 +32,7 @@ from controller.config import TableConfig
 from controller.games import engine_class
 from controller.games.base import JSON, Action, Event, TableError
 from controller.record import Recorder
+from controller.staff import StaffDesk
 from controller.tags import GAME_DECKS, TagRegistry
 from controller.view import (
     ButtonHint,
@@ -62,6 +63,7 @@ logger = logging.getLogger(__name__)
 MESSAGE_LIMIT = 6
 IDLE_TIMEOUT = 120.0  # seconds on the menu or join screen before going back to attract
 RESULTS_TIMEOUT = 90.0
+STAFF_TIMEOUT = 300.0  # an abandoned staff desk closes itself
 ANIMATION_STEP = 0.1  # seconds between views while a clock runs on screen
 
 
@@ -131,6 +133,7 @@ class Table:
     clock: Callable[[], float] = time.monotonic
     on_record: Callable[[str, str], None] | None = None  # (game id, record text) at game end
     journal: JournalSink | None = None
+    history: Callable[[], list[str]] | None = None  # finished games, for the staff desk
 
     def __post_init__(self) -> None:
         self.games = adapters()
@@ -147,6 +150,7 @@ class Table:
         self._view: TableView | None = None
         self._steady_cues: dict[int, Cue] = {}
         self.staff_seat: int | None = None  # a seat where staff tapped their tag
+        self.desk: StaffDesk | None = None  # the staff desk, on the STAFF screen
         self._animated_at = 0.0
         self._set_steady_leds()
 
@@ -164,8 +168,18 @@ class Table:
     def _on_tag(self, event: InputEvent) -> None:
         assert isinstance(event, TagPresented)
         seat = event.seat
+        if self.screen is Screen.STAFF and self.desk is not None:
+            if self._is_staff_tag(event.uid):
+                self._to_attract()  # the staff tag again closes the desk
+            else:
+                self.desk.tap(event.uid)
+                self._changed()
+            return
         if self.screen is Screen.ATTRACT:
-            self._to_menu()
+            if self._is_staff_tag(event.uid):
+                self._open_desk(seat)
+            else:
+                self._to_menu()
             return
         if self.screen is Screen.JOIN and not self._is_staff_tag(event.uid):
             self._toggle_join(seat, join_only=True)
@@ -212,6 +226,13 @@ class Table:
         seat, button = event.seat, event.button
         if self.screen is Screen.ATTRACT:
             self._to_menu()
+        elif self.screen is Screen.STAFF:
+            if self.desk is not None and seat == self.desk.seat:
+                self.desk.button(button)
+                if self.desk.closed:
+                    self._to_attract()
+                else:
+                    self._changed()
         elif self.screen is Screen.CHOOSE_GAME:
             self._menu_button(seat, button)
         elif self.screen is Screen.JOIN:
@@ -302,7 +323,14 @@ class Table:
         self.messages = []
         self._say("Choose a game: PREV / NEXT, then OK")
 
+    def _open_desk(self, seat: int) -> None:
+        self.desk = StaffDesk(seat, self.registry, self.config.tags, history=self.history)
+        self.screen = Screen.STAFF
+        self.messages = []
+        self._changed()
+
     def _to_attract(self) -> None:
+        self.desk = None
         self.screen = Screen.ATTRACT
         self.game = None
         self.result = None
@@ -588,6 +616,7 @@ class Table:
             self._changed()
         limit = {Screen.CHOOSE_GAME: IDLE_TIMEOUT, Screen.JOIN: IDLE_TIMEOUT}
         limit[Screen.RESULTS] = RESULTS_TIMEOUT
+        limit[Screen.STAFF] = STAFF_TIMEOUT
         if self.screen in limit and idle > limit[self.screen]:
             self._to_attract()
 
@@ -624,6 +653,14 @@ class Table:
         buttons: list[ButtonHint] = []
         hands: dict[int, tuple[str, ...]] = {}
         humans: list[int] = []
+        if self.desk is not None and self.screen is Screen.STAFF:
+            buttons += [
+                ButtonHint(self.desk.seat, "prev", "back" if self.desk.task != "menu" else "up"),
+                ButtonHint(self.desk.seat, "ok", "choose"),
+                ButtonHint(
+                    self.desk.seat, "next", "skip" if self.desk.task == "enroll" else "down"
+                ),
+            ]
         labels = _SCREEN_BUTTONS.get(self.screen, {})
         for seat_config in self.config.seats:
             for button, label in labels.items():
@@ -653,6 +690,7 @@ class Table:
             buttons=tuple(buttons),
             hands=hands,
             human_seats=tuple(humans),
+            staff=None if self.desk is None else self.desk.view(),
         )
 
 

@@ -21,6 +21,7 @@ class Screen(enum.Enum):
     JOIN = "join"  # seats press "ok" to join; the host starts when enough have joined
     PLAY = "play"  # a game in progress
     RESULTS = "results"  # the final score sheet, then back to attract
+    STAFF = "staff"  # the staff desk: enroll or audit a deck, game history
 
 
 class MessageKind(enum.Enum):
@@ -72,6 +73,19 @@ class ButtonHint:
 
 
 @dataclass(frozen=True)
+class StaffView:
+    """The staff desk's screen: a menu, or a task's prompt and its latest results."""
+
+    title: str
+    prompt: str
+    seat: int  # where the staff member stands (its panel shows the desk's buttons)
+    options: tuple[str, ...] = ()
+    selected: int = 0
+    lines: tuple[str, ...] = ()
+    hint: str = ""
+
+
+@dataclass(frozen=True)
 class TableView:
     """A complete, immutable picture of the table at one moment.
 
@@ -93,4 +107,5 @@ class TableView:
     # (a real table never shows them): engine seat -> card notations.
     hands: dict[int, tuple[str, ...]] = field(default_factory=dict)
     human_seats: tuple[int, ...] = ()  # engine seats a person plays on screen
+    staff: StaffView | None = None  # the staff desk, on the STAFF screen
     title: str = "Cafe table"

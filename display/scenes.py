@@ -33,7 +33,7 @@ from display.generic import (
 from display.layout import Layout, SeatSlot, rotate_rect, turn_surface
 from display.oshaka import OshakaScene
 from display.theme import Painter
-from display.ui import ChooseGame, PressButton, TapCard
+from display.ui import ChooseGame, PressButton, TapCard, UiAction
 
 
 class GameScene(Protocol):
@@ -409,7 +409,16 @@ def _results_body(p: Painter, rect: pygame.Rect, view: TableView, seat: SeatView
 
 
 BodyDrawer = Callable[[Painter, pygame.Rect, TableView, SeatView], None]
+
+
+def _staff_body(p: Painter, rect: pygame.Rect, view: TableView, seat: SeatView) -> None:
+    at_desk = view.staff is not None and view.staff.seat == seat.seat
+    text = "Staff desk: use your buttons" if at_desk else "Staff at work: one moment"
+    _centred_lines(p, rect, [(text, theme.TEXT_DIM, p.metrics.body, at_desk)])
+
+
 BODIES: dict[Screen, BodyDrawer] = {
+    Screen.STAFF: _staff_body,
     Screen.ATTRACT: _attract_body,
     Screen.CHOOSE_GAME: _choose_body,
     Screen.JOIN: _join_body,
@@ -481,6 +490,72 @@ def _attract_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableVi
     _messages_below(p, rect, y + m.pad * 2, view)
 
 
+def _menu_rows(
+    p: Painter,
+    rect: pygame.Rect,
+    top: int,
+    bottom: int,
+    rows: Sequence[tuple[str, str]],
+    selected: int,
+    hit: Callable[[int], UiAction] | None = None,
+) -> None:
+    """A list of (label, detail) rows with one selected, scrolled so it is always in view."""
+    m = p.metrics
+    count = max(1, len(rows))
+    room = bottom - top
+    row_h = max(m.small + 4, min(round(m.body * 2.0), (room - m.pad * (count - 1)) // count))
+    fits = max(1, (room + m.pad) // (row_h + m.pad))
+    # Keep the selected row in view: scroll the window of rows around it.
+    first = min(max(0, selected - fits // 2), max(0, len(rows) - fits))
+    width = min(rect.w, round(m.unit * 0.9))
+    for slot, index in enumerate(range(first, min(len(rows), first + fits))):
+        label, detail = rows[index]
+        row = pygame.Rect(0, top + slot * (row_h + m.pad), width, row_h)
+        row.centerx = rect.centerx
+        chosen = index == selected
+        p.box(
+            row,
+            theme.SELECTED if chosen else theme.BUTTON,
+            theme.TURN if chosen else theme.BUTTON_EDGE,
+            max(1, m.pad // 2 + (2 if chosen else 0)),
+        )
+        size = m.body if row_h >= m.body else m.small
+        p.text(
+            label,
+            (row.left + m.pad * 2, row.centery),
+            size,
+            theme.TEXT,
+            bold=chosen,
+            anchor="midleft",
+            max_width=round(row.w * (0.62 if detail else 0.9)),
+        )
+        if detail:
+            p.text(
+                detail,
+                (row.right - m.pad * 2, row.centery),
+                m.small,
+                theme.TEXT if chosen else theme.TEXT_DIM,
+                anchor="midright",
+                max_width=round(row.w * 0.34),
+            )
+        if hit is not None:
+            p.hit(row, hit(index))
+    more = []
+    if first > 0:
+        more.append(f"{first} more above")
+    if first + fits < len(rows):
+        more.append(f"{len(rows) - first - fits} more below")
+    if more:
+        p.text(
+            " - ".join(more),
+            (rect.centerx, bottom + m.pad // 2),
+            m.small,
+            theme.TEXT_DIM,
+            anchor="midtop",
+            max_width=rect.w,
+        )
+
+
 def _choose_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView) -> None:
     m = p.metrics
     head = p.text(
@@ -493,45 +568,59 @@ def _choose_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableVie
         max_width=rect.w,
     )
     messages_h = round(m.small * 2.6) if view.messages else 0
-    top = head.bottom + m.pad
-    room = rect.bottom - messages_h - top
-    count = max(1, len(view.games))
-    row_h = max(m.small + 4, min(round(m.body * 2.0), (room - m.pad * (count - 1)) // count))
-    width = min(rect.w, round(m.unit * 0.9))
-    for index, choice in enumerate(view.games):
-        row = pygame.Rect(0, top + index * (row_h + m.pad), width, row_h)
-        row.centerx = rect.centerx
-        if row.bottom > rect.bottom - messages_h:
-            break
-        selected = index == view.selected_game
-        p.box(
-            row,
-            theme.SELECTED if selected else theme.BUTTON,
-            theme.TURN if selected else theme.BUTTON_EDGE,
-            max(1, m.pad // 2 + (2 if selected else 0)),
-        )
-        size = m.body if row_h >= m.body else m.small
-        p.text(
-            choice.title,
-            (row.left + m.pad * 2, row.centery),
-            size,
-            theme.TEXT,
-            bold=selected,
-            anchor="midleft",
-            max_width=round(row.w * 0.62),
-        )
-        p.text(
-            _players_range(choice),
-            (row.right - m.pad * 2, row.centery),
-            m.small,
-            theme.TEXT if selected else theme.TEXT_DIM,
-            anchor="midright",
-            max_width=round(row.w * 0.34),
-        )
-        p.hit(row, ChooseGame(index))
+    bottom = rect.bottom - messages_h - m.small - m.pad
+    rows = [(choice.title, _players_range(choice)) for choice in view.games]
+    _menu_rows(p, rect, head.bottom + m.pad, bottom, rows, view.selected_game, ChooseGame)
     if not view.games:
         p.text("no games installed", rect.center, m.body, theme.TEXT_DIM, anchor="center")
     _messages_below(p, rect, rect.bottom - messages_h, view)
+
+
+def _staff_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView) -> None:
+    m = p.metrics
+    desk = view.staff
+    if desk is None:
+        return
+    head = p.text(
+        desk.title,
+        (rect.centerx, rect.top),
+        m.big,
+        theme.TEXT,
+        bold=True,
+        anchor="midtop",
+        max_width=rect.w,
+    )
+    y = head.bottom + m.pad
+    if desk.prompt:
+        prompt = p.text(
+            desk.prompt,
+            (rect.centerx, y),
+            m.body,
+            theme.TURN,
+            bold=True,
+            anchor="midtop",
+            max_width=rect.w,
+        )
+        y = prompt.bottom + m.pad
+    hint_h = m.small + m.pad if desk.hint else 0
+    if desk.options:
+        rows = [(label, "") for label in desk.options]
+        _menu_rows(p, rect, y, rect.bottom - hint_h - m.small, rows, desk.selected)
+    else:
+        line_h = m.leading(m.small)
+        fits = max(0, (rect.bottom - hint_h - y) // line_h)
+        for line in desk.lines[-fits:] if fits else ():
+            p.text(line, (rect.left + m.pad, y), m.small, theme.TEXT, max_width=rect.w - m.pad * 2)
+            y += line_h
+    if desk.hint:
+        p.text(
+            desk.hint,
+            (rect.centerx, rect.bottom),
+            m.small,
+            theme.TEXT_DIM,
+            anchor="midbottom",
+            max_width=rect.w,
+        )
 
 
 def _join_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView) -> None:
@@ -662,4 +751,5 @@ CENTRES: dict[Screen, CentreDrawer] = {
     Screen.JOIN: _join_centre,
     Screen.PLAY: _play_centre,
     Screen.RESULTS: _results_centre,
+    Screen.STAFF: _staff_centre,
 }

@@ -1,0 +1,148 @@
+"""The staff desk: what staff do at the table outside a game.
+
+A staff tag tapped on the attract screen opens the desk at that seat. Its
+seat buttons move through a menu (PREV / NEXT) and choose (OK):
+
+* enroll a deck: the display names the next card to tap; a tag already
+  enrolled to another card is refused; the registry is saved after every
+  accepted tap (when the table has a registry file);
+* audit a deck: tap every card in any order, then OK shows what is missing,
+  unknown, from another deck or duplicated;
+* game history: the finished games, newest first;
+* close.
+
+Card taps at any seat feed the enrollment or audit in progress. Everything
+here is plain state turned into a ``StaffView`` for the display; the desk
+never touches a game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from controller.enrollment import DeckAudit, Enrollment
+from controller.tags import GAME_DECKS, TagRegistry
+from controller.view import StaffView
+
+DECK_TITLES = {
+    "oshaka": "Oshaka Trick",
+    "standard-52": "Oh Pshaw (standard 52)",
+    "oskar": "Oskar",
+    "oss-tribes": "Oss tribe cards",
+}
+RECENT_LINES = 8
+
+
+@dataclass
+class StaffDesk:
+    """The staff menu and the task chosen from it, for one staff member at one seat."""
+
+    seat: int
+    registry: TagRegistry
+    registry_path: Path | None
+    history: Callable[[], list[str]] | None = None
+    selected: int = 0
+    task: str = "menu"  # "menu", "enroll", "audit", "history"
+    enrollment: Enrollment | None = None
+    audit: DeckAudit | None = None
+    lines: list[str] = field(default_factory=list)
+    closed: bool = False
+
+    @property
+    def options(self) -> list[tuple[str, str, str]]:
+        """(label, task, deck) for every menu line."""
+        decks = list(dict.fromkeys(GAME_DECKS.values()))
+        items = [(f"Enroll the {DECK_TITLES[d]} deck", "enroll", d) for d in decks]
+        items += [(f"Audit the {DECK_TITLES[d]} deck", "audit", d) for d in decks]
+        if self.history is not None:
+            items.append(("Game history", "history", ""))
+        items.append(("Close the staff menu", "close", ""))
+        return items
+
+    # --- input ----------------------------------------------------------------------
+
+    def button(self, button: str) -> None:
+        """A press at the staff seat."""
+        if self.task == "menu":
+            count = len(self.options)
+            if button == "prev":
+                self.selected = (self.selected - 1) % count
+            elif button == "next":
+                self.selected = (self.selected + 1) % count
+            elif button == "ok":
+                self._choose()
+            return
+        if self.task == "enroll" and button == "next" and self.enrollment is not None:
+            self.enrollment.skip()
+            self.lines.append("Skipped: that card is asked for again at the end")
+            return
+        if self.task == "audit" and button == "ok" and self.audit is not None:
+            self.task = "audit-report"
+            self.lines = self.audit.report().lines()
+            return
+        # PREV (and OK where it does nothing else) goes back to the menu.
+        self.task, self.enrollment, self.audit, self.lines = "menu", None, None, []
+
+    def tap(self, uid: str) -> None:
+        """A tag tapped at any seat while the desk is open."""
+        if self.task == "enroll" and self.enrollment is not None:
+            self.lines.append(self.enrollment.tap(uid).message)
+        elif self.task == "audit" and self.audit is not None:
+            self.lines.append(self.audit.tap(uid).message)
+        else:
+            self.lines.append("Choose enroll or audit first (PREV / NEXT, then OK)")
+        self.lines = self.lines[-RECENT_LINES:]
+
+    def _choose(self) -> None:
+        _, task, deck = self.options[self.selected]
+        self.lines = []
+        if task == "close":
+            self.closed = True
+        elif task == "enroll":
+            self.task, self.enrollment = (
+                task,
+                Enrollment(self.registry, deck, path=self.registry_path),
+            )
+            if self.registry_path is None:
+                self.lines.append(
+                    "Practice only: this table has no [tags] registry file, nothing is saved"
+                )
+        elif task == "audit":
+            self.task, self.audit = task, DeckAudit(self.registry, deck)
+        elif task == "history" and self.history is not None:
+            self.task = task
+            self.lines = self.history() or ["No finished games yet"]
+
+    # --- the view --------------------------------------------------------------------
+
+    def view(self) -> StaffView:
+        if self.task == "menu":
+            return StaffView(
+                title="Staff",
+                prompt="PREV / NEXT choose, OK opens",
+                options=tuple(label for label, _, _ in self.options),
+                selected=self.selected,
+                seat=self.seat,
+            )
+        if self.task == "enroll" and self.enrollment is not None:
+            return StaffView(
+                title=f"Enroll: {DECK_TITLES[self.enrollment.deck]}",
+                prompt=self.enrollment.prompt,
+                lines=tuple(self.lines),
+                hint="NEXT skips this card, PREV finishes",
+                seat=self.seat,
+            )
+        if self.task == "audit" and self.audit is not None:
+            return StaffView(
+                title=f"Audit: {DECK_TITLES[self.audit.deck]}",
+                prompt="Tap every card of the deck, in any order; OK shows the result",
+                lines=tuple(self.lines),
+                hint="OK: result, PREV: back",
+                seat=self.seat,
+            )
+        title = "Game history" if self.task == "history" else "Audit result"
+        return StaffView(
+            title=title, prompt="", lines=tuple(self.lines), hint="PREV: back", seat=self.seat
+        )

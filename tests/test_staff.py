@@ -1,0 +1,140 @@
+"""The staff desk: enrollment, deck audit and history, driven through mock readers and buttons."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+
+import pygame
+import pytest
+
+from controller.tags import SIMULATED_STAFF_UID, TagRegistry, simulated_uid
+from controller.view import Screen
+from display.screenshot import screenshot_view
+from tests.test_table import Rig
+
+
+@pytest.fixture
+def rig() -> Iterator[Rig]:
+    r = Rig()
+    with r.devices:
+        r.loop.drain()
+        yield r
+
+
+def open_desk(rig: Rig, seat: int = 2) -> None:
+    rig.tap(seat, SIMULATED_STAFF_UID)
+    assert rig.table.screen is Screen.STAFF
+
+
+def choose(rig: Rig, label: str, seat: int = 2) -> None:
+    staff = rig.table.view.staff
+    assert staff is not None
+    target = staff.options.index(label)
+    while rig.table.view.staff.selected != target:  # type: ignore[union-attr]
+        rig.press(seat, "next")
+    rig.press(seat, "ok")
+
+
+def test_a_staff_tag_on_the_attract_screen_opens_the_desk(rig: Rig) -> None:
+    open_desk(rig)
+    staff = rig.table.view.staff
+    assert staff is not None and staff.seat == 2
+    assert "Enroll the Oshaka Trick deck" in staff.options
+    assert "Audit the Oskar deck" in staff.options
+    # Only the staff seat's buttons work the desk.
+    rig.press(0, "next")
+    assert rig.table.view.staff.selected == 0  # type: ignore[union-attr]
+    rig.press(2, "next")
+    assert rig.table.view.staff.selected == 1  # type: ignore[union-attr]
+    choose(rig, "Close the staff menu")
+    assert rig.table.screen is Screen.ATTRACT
+
+
+def test_an_ordinary_card_on_the_attract_screen_still_opens_the_game_menu(rig: Rig) -> None:
+    rig.tap(1, simulated_uid("oshaka", "R1"))
+    assert rig.table.screen is Screen.CHOOSE_GAME
+
+
+def test_audit_reports_missing_unknown_and_duplicated_cards(rig: Rig) -> None:
+    # A second tag enrolled as R2: the box holds two R2 cards.
+    rig.registry.enroll("oshaka", "R2", "04BB000000000002")
+    open_desk(rig)
+    choose(rig, "Audit the Oshaka Trick deck")
+    for card in ("R1", "R2", "R1"):  # tapping the same card twice is not a duplicate
+        rig.tap(0, simulated_uid("oshaka", card))
+    rig.tap(0, "04BB000000000002")
+    rig.tap(1, "04ABCDEF012345")  # a tag no deck knows
+    rig.tap(3, simulated_uid("oskar", "Y1"))  # a card of another deck
+    rig.press(2, "ok")
+    report = "\n".join(rig.table.view.staff.lines)  # type: ignore[union-attr]
+    assert "missing" in report.lower() and "R3" in report
+    assert "04ABCDEF012345" in report
+    assert "Too many: R2" in report
+    assert "R1" not in report.split("Too many")[1]
+    rig.press(2, "prev")
+    assert rig.table.view.staff.options  # type: ignore[union-attr]
+
+
+def test_enrolling_a_new_deck_names_each_card_refuses_reuse_and_saves(
+    rig: Rig, tmp_path: Path
+) -> None:
+    path = tmp_path / "tags.json"
+    fresh = TagRegistry()
+    fresh.enroll("staff", "staff", SIMULATED_STAFF_UID)
+    fresh.save(path)
+    rig.table.registry = fresh
+    rig.table.config = replace(rig.config, tags=path)
+    open_desk(rig)
+    choose(rig, "Enroll the Oshaka Trick deck")
+    assert rig.table.view.staff.prompt.startswith("Tap R1 (1 of 52")  # type: ignore[union-attr]
+    rig.tap(0, "04AA000000000001")
+    assert rig.table.view.staff.prompt.startswith("Tap R2 (2 of 52")  # type: ignore[union-attr]
+    rig.tap(1, "04AA000000000001")  # the same tag again: refused, R2 still asked for
+    staff = rig.table.view.staff
+    assert staff is not None and "just enrolled as R1" in staff.lines[-1]
+    assert staff.prompt.startswith("Tap R2")
+    rig.press(2, "next")  # R2 is missing from the box: skip it for now
+    assert rig.table.view.staff.prompt.startswith("Tap R3")  # type: ignore[union-attr]
+    rig.tap(0, "04AA000000000003")
+    saved = json.loads(path.read_text(encoding="utf-8"))
+    assert saved["decks"]["oshaka"] == {"04AA000000000001": "R1", "04AA000000000003": "R3"}
+    # The staff tag closes the desk.
+    rig.tap(2, SIMULATED_STAFF_UID)
+    assert rig.table.screen is Screen.ATTRACT
+
+
+def test_enrolling_without_a_registry_file_says_nothing_is_saved(rig: Rig) -> None:
+    open_desk(rig)
+    choose(rig, "Enroll the Oshaka Trick deck")
+    staff = rig.table.view.staff
+    assert staff is not None
+    assert "nothing is saved" in staff.lines[0]
+    assert "all 52 cards have tags" in staff.prompt  # the simulated deck is complete
+
+
+def test_history_lists_finished_games(rig: Rig) -> None:
+    rig.table.history = lambda: ["2026-11-29 20:15  Oshaka Trick  seats 0,1,2,3  41 22 30 18"]
+    open_desk(rig)
+    choose(rig, "Game history")
+    assert rig.table.view.staff.lines[0].startswith("2026-11-29")  # type: ignore[union-attr]
+
+
+def test_the_staff_screens_draw(rig: Rig, tmp_path: Path) -> None:
+    open_desk(rig)
+    menu = rig.table.view
+    choose(rig, "Audit the Oshaka Trick deck")
+    rig.tap(0, simulated_uid("oshaka", "R1"))
+    audit = rig.table.view
+    for name, view in (("menu", menu), ("audit", audit)):
+        for size in ((800, 480), (1920, 1080)):
+            path = screenshot_view(view, tmp_path / f"staff-{name}-{size[0]}.png", size)
+            image = pygame.image.load(str(path))
+            colours = {
+                tuple(image.get_at((x, y)))
+                for x in range(0, size[0], 23)
+                for y in range(0, size[1], 19)
+            }
+            assert len(colours) > 8
