@@ -25,6 +25,8 @@ from controller import scoresheet
 from controller.config import ConfigError, TableConfig, load
 from controller.devices import Devices, build
 from controller.games.base import TableError
+from controller.history import history_lines, summaries
+from controller.journal import JOURNAL_NAME, Journal, resume_if_unfinished
 from controller.simulation import Simulator
 from controller.table import Table, TableLoop
 from controller.tags import TagRegistry
@@ -59,6 +61,7 @@ class Kiosk:
     loop: TableLoop
     simulator: Simulator
     records_dir: Path
+    journal: Journal | None = None
 
     @classmethod
     def create(
@@ -69,7 +72,10 @@ class Kiosk:
         auto_game: str | None = None,
         bot_delay: float = 0.0,
         records_dir: Path | None = None,
+        journal_path: Path | None = None,
     ) -> Kiosk:
+        """Build the kiosk; with ``journal_path`` every accepted input is journaled first
+        and an unfinished game found there is resumed by ``resume()``."""
         registry = load_registry(config)
         events: queue.Queue[InputEvent] = queue.Queue()
         devices = build(config, events)
@@ -80,13 +86,17 @@ class Kiosk:
         def save_record(game_id: str, text: str) -> None:
             kiosk_ref[0].save_record(game_id, text)
 
+        journal = None if journal_path is None else Journal.open(journal_path, config)
         table = Table(
             config,
             registry,
             leds=devices.leds,
             rng=random.Random(rng.random()),
             on_record=save_record,
+            journal=journal,
         )
+        if journal is not None:
+            table.history = lambda: history_lines(summaries(journal))
         simulator = Simulator(
             table,
             devices,
@@ -97,10 +107,38 @@ class Kiosk:
             auto_game=auto_game,
         )
         kiosk = cls(
-            config, registry, events, devices, table, TableLoop(table, events), simulator, records
+            config,
+            registry,
+            events,
+            devices,
+            table,
+            TableLoop(table, events),
+            simulator,
+            records,
+            journal,
         )
         kiosk_ref.append(kiosk)
         return kiosk
+
+    def __enter__(self) -> Kiosk:
+        self.devices.open()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        """Close the devices and the journal, whatever ended the run."""
+        self.devices.close()
+        if self.journal is not None:
+            self.journal.close()
+
+    def resume(self) -> bool:
+        """Resume the journal's unfinished game, if any; staff see any problem found."""
+        if self.journal is None:
+            return False
+        resumed = resume_if_unfinished(self.journal, self.table)
+        for notice in self.journal.notices:
+            logger.error("%s", notice)
+            self.table.staff_notice(notice)
+        return resumed is not None
 
     def save_record(self, game_id: str, text: str) -> Path:
         """Write a finished game's record; the file name says when and what."""
@@ -175,8 +213,13 @@ def headless_demo(args: argparse.Namespace, config: TableConfig) -> int:
     if args.config is None:
         config = TableConfig.simulated(args.players, bots=args.players)
     out = Path(args.out)
-    kiosk = Kiosk.create(config, seed=args.seed, auto_game=args.game, records_dir=out)
-    with kiosk.devices:
+    journal = journal_file(args, out)
+    kiosk = Kiosk.create(
+        config, seed=args.seed, auto_game=args.game, records_dir=out, journal_path=journal
+    )
+    with kiosk:
+        if kiosk.resume():
+            print("Resumed the unfinished game from the journal.", file=sys.stderr)
         finished = kiosk.run_headless()
         game = kiosk.table.game
         if not finished or game is None:
@@ -195,13 +238,26 @@ def headless_demo(args: argparse.Namespace, config: TableConfig) -> int:
     return 0
 
 
+def journal_file(args: argparse.Namespace, records: Path) -> Path | None:
+    """The journal the kiosk keeps: --journal, else journal.sqlite3 in the records folder."""
+    if args.no_journal:
+        return None
+    return Path(args.journal) if args.journal else records / JOURNAL_NAME
+
+
 def windowed(args: argparse.Namespace, config: TableConfig) -> int:
     """The interactive kiosk: a window, a person at the non-bot seats, bots elsewhere."""
     from display.window import Window
 
-    kiosk = Kiosk.create(config, seed=args.seed, bot_delay=args.bot_delay)
+    kiosk = Kiosk.create(
+        config,
+        seed=args.seed,
+        bot_delay=args.bot_delay,
+        journal_path=journal_file(args, config.records),
+    )
     people = [s.index for s in config.seats if not s.bot]
-    with kiosk.devices, Window(config.display, key_seat=people[0] if people else 0) as window:
+    with kiosk, Window(config.display, key_seat=people[0] if people else 0) as window:
+        kiosk.resume()
         while True:
             # Waits on the input queue for at most a frame (longer on the attract
             # screen), so clicks and keys are still looked at often enough.
@@ -252,4 +308,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", default="out", help="folder for the headless PNG and record")
     parser.add_argument(
         "--bot-delay", type=float, default=0.8, help="seconds a bot waits before acting"
+    )
+    parser.add_argument(
+        "--journal",
+        metavar="FILE",
+        help="the crash-safe journal (default: journal.sqlite3 in the records folder; "
+        "headless: in --out)",
+    )
+    parser.add_argument(
+        "--no-journal", action="store_true", help="keep no journal (nothing is resumed)"
     )

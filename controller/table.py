@@ -323,6 +323,10 @@ class Table:
         self.messages = []
         self._say("Choose a game: PREV / NEXT, then OK")
 
+    def staff_notice(self, text: str) -> None:
+        """Show staff a problem the table found on its own (e.g. a damaged journal moved aside)."""
+        self._say(text, MessageKind.PROBLEM)
+
     def _open_desk(self, seat: int) -> None:
         self.desk = StaffDesk(seat, self.registry, self.config.tags, history=self.history)
         self.screen = Screen.STAFF

@@ -1,0 +1,208 @@
+"""Staff commands over the game journal: ``history``, ``export`` and ``recover``.
+
+``add_commands(subparsers)`` adds them to the table's command line. They
+only read the journal (safe while the kiosk runs: the journal is in WAL
+mode); they never create, repair or move it. Every failure a user can cause
+ends with one clear line on standard error and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from controller.config import ConfigError, TableConfig, load
+from controller.games.base import TableError
+from controller.history import export_record, history_lines, summaries, summarize, write_csv
+from controller.journal import (
+    ABANDONED,
+    FINISHED,
+    PLAYING,
+    STATUSES,
+    Journal,
+    JournalDamaged,
+    check_replays,
+    default_path,
+)
+
+USAGE_ERROR = 2
+
+Command = Callable[[argparse.Namespace], int]
+
+
+def add_commands(subparsers: argparse._SubParsersAction[Any]) -> None:
+    """Add ``history``, ``export`` and ``recover`` to a command line's subcommands."""
+    history = subparsers.add_parser(
+        "history",
+        help="list the finished games in the journal (or export them as CSV)",
+        description="List finished games: date, game, seats and scores.",
+    )
+    _journal_options(history)
+    history.add_argument(
+        "--all", action="store_true", help="also list abandoned games and the game in progress"
+    )
+    history.add_argument("--csv", metavar="FILE", help="write the list as CSV to FILE (- = stdout)")
+    history.set_defaults(func=_guarded(cmd_history))
+
+    export = subparsers.add_parser(
+        "export",
+        help="write a journaled game as a game record",
+        description="Write one game of the journal as a table-record/1 file "
+        "(finished or not; corrections applied).",
+    )
+    _journal_options(export)
+    export.add_argument("game", metavar="GAME_ID", help="the game's number in `history`, or last")
+    export.add_argument(
+        "file", metavar="FILE", nargs="?", default="-", help="where to write it (default: stdout)"
+    )
+    export.set_defaults(func=_guarded(cmd_export))
+
+    recover = subparsers.add_parser(
+        "recover",
+        help="say what the journal holds and which game the kiosk would resume",
+        description="Check the journal and describe the game the kiosk would resume at start.",
+    )
+    _journal_options(recover)
+    recover.set_defaults(func=_guarded(cmd_recover))
+
+
+def _journal_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--journal",
+        metavar="FILE",
+        help=f"the journal file (default: {default_path(TableConfig.simulated())} in the "
+        "records folder of --config)",
+    )
+    parser.add_argument("--config", metavar="FILE", help="table.toml, to find the records folder")
+
+
+def journal_path(args: argparse.Namespace) -> Path:
+    """The journal the user means: --journal, else the configured records folder's."""
+    if args.journal:
+        return Path(args.journal)
+    config = load(Path(args.config)) if args.config else TableConfig.simulated()
+    return default_path(config)
+
+
+def _guarded(command: Command) -> Command:
+    """Turn every error a user can cause into one line on stderr and exit status 2."""
+
+    def run(args: argparse.Namespace) -> int:
+        try:
+            return command(args)
+        except JournalDamaged as exc:
+            print(
+                f"{args.command}: the journal {journal_path(args)} is damaged: {exc}. "
+                "The kiosk moves it aside at its next start.",
+                file=sys.stderr,
+            )
+        except (TableError, ConfigError) as exc:
+            print(f"{args.command}: {exc}", file=sys.stderr)
+        except OSError as exc:
+            print(f"{args.command}: {exc.strerror or exc}: {exc.filename or ''}", file=sys.stderr)
+        return USAGE_ERROR
+
+    run.__doc__ = command.__doc__
+    return run
+
+
+def cmd_history(args: argparse.Namespace) -> int:
+    """Print the finished games (or write them as CSV)."""
+    statuses = STATUSES if args.all else (FINISHED,)
+    with Journal.open_existing(journal_path(args)) as journal:
+        games = summaries(journal, statuses)
+    if args.csv is None:
+        print("\n".join(history_lines(games)))
+    elif args.csv == "-":
+        write_csv(games, sys.stdout)
+    else:
+        with open(args.csv, "w", encoding="utf-8", newline="") as out:
+            write_csv(games, out)
+        print(f"wrote {len(games)} games to {args.csv}", file=sys.stderr)
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    """Write one game as a table-record/1 record."""
+    with Journal.open_existing(journal_path(args)) as journal:
+        game_id = _game_id(journal, args.game)
+        text = export_record(journal, game_id)
+        row = journal.game(game_id)
+    assert row is not None
+    if args.file == "-":
+        sys.stdout.write(text)
+    else:
+        Path(args.file).write_text(text, encoding="utf-8")
+        print(f"wrote game {game_id} ({row.game}, {row.status}) to {args.file}", file=sys.stderr)
+    return 0
+
+
+def _game_id(journal: Journal, given: str) -> int:
+    if given == "last":
+        games = journal.games()
+        if not games:
+            raise TableError("the journal holds no games yet")
+        return games[-1].id
+    try:
+        return int(given)
+    except ValueError:
+        raise TableError(
+            f"{given!r} is not a game number; give the number `history --all` shows, or last"
+        ) from None
+
+
+def cmd_recover(args: argparse.Namespace) -> int:
+    """Describe the journal and the game the kiosk would resume."""
+    path = journal_path(args)
+    with Journal.open_existing(path) as journal:
+        games = journal.games()
+        counts = {s: sum(1 for g in games if g.status == s) for s in STATUSES}
+        lines = [
+            f"Journal {path}: {_count(len(games), 'game')} ({counts[FINISHED]} finished, "
+            f"{counts[ABANDONED]} abandoned, {counts[PLAYING]} in progress), "
+            f"{_count(journal.entry_count(), 'entry', 'entries')}."
+        ]
+        row = journal.unfinished()
+        if row is None:
+            lines.append("No unfinished game: the kiosk starts on its attract screen.")
+        else:
+            summary = summarize(journal, row)
+            entries = journal.entries(row.id)
+            undos = sum(
+                1 for e in entries if e.kind == "correction" and e.data.get("kind") == "undo"
+            )
+            actions = journal.actions(row.id)
+            players = sum(1 for _, chance in actions if not chance)
+            lines.append(
+                f"Unfinished game {row.id}: {summary.title}, started {summary.date}, "
+                f"seats {' '.join(str(s) for s in row.players)}, {len(actions)} actions "
+                f"({players} by players, {len(actions) - players} dealt), {undos} undone by staff."
+            )
+            config = load(Path(args.config)) if args.config else None
+            seats = {s.index for s in config.seats} if config is not None else set(row.players)
+            try:
+                engine = check_replays(row, actions, seats)
+            except TableError as exc:
+                lines.append(
+                    f"It cannot be resumed ({exc}); the kiosk will move the journal aside "
+                    "and start fresh."
+                )
+            else:
+                expected = engine.expected
+                if expected is None:
+                    lines.append("All its actions are in: the kiosk will show its results.")
+                else:
+                    seat = row.players[expected.seat]
+                    lines.append(
+                        f"The kiosk will resume it: seat {seat} to {expected.expects}; "
+                        f"scores so far {' '.join(str(s) for s in summary.scores)}."
+                    )
+    print("\n".join(lines))
+    return 0
+
+
+def _count(number: int, one: str, many: str | None = None) -> str:
+    return f"{number} {one if number == 1 else many or one + 's'}"
