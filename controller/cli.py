@@ -12,7 +12,7 @@ import logging
 import sys
 from collections.abc import Sequence
 
-from controller import app, journal_cli, scoresheet
+from controller import app, assign, journal_cli, scoresheet
 from controller.games.base import TableError
 from controller.record import replay
 
@@ -69,6 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
     app.add_arguments(kiosk_cmd)
     kiosk_cmd.set_defaults(func=app.run)
     journal_cli.add_commands(commands)
+    assign.add_command(commands)
     return parser
 
 

@@ -1,0 +1,106 @@
+"""``python -m controller assign-readers``: learn which reader is which seat by tapping.
+
+Staff plug in every seat's reader, run the command (with the kiosk stopped:
+the kiosk opens each port exclusively), and tap any card at seat 0's reader,
+then seat 1's, and so on. The command prints the ``[[seat]]`` tables for
+``table.toml``, each naming its reader by a stable ``/dev/serial/by-id`` (or
+``by-path``) name, so the seats keep their readers across reboots.
+"""
+
+from __future__ import annotations
+
+import argparse
+import queue
+import sys
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from controller.enrollment import SeatAssignment
+from hardware.events import EventQueue, InputEvent, TagPresented
+from hardware.readers import READER_PROTOCOLS, SeatReader, reader_for
+from hardware.supervisor import serial_ports
+
+ReaderFactory = Callable[[int, str, str, EventQueue], SeatReader]
+
+
+def _open_reader(seat: int, port: str, protocol: str, events: EventQueue) -> SeatReader:
+    return reader_for(seat, port, protocol, events, supervise=False)
+
+
+def assign(
+    ports: Sequence[str],
+    seats: int,
+    protocol: str,
+    *,
+    say: Callable[[str], None] = print,
+    timeout: float = 300.0,
+    open_reader: ReaderFactory = _open_reader,
+) -> SeatAssignment:
+    """Open every port, then assign seats from the taps; stops when done or idle for ``timeout``."""
+    assignment = SeatAssignment(ports, seats)
+    events: queue.Queue[InputEvent] = queue.Queue()
+    readers = [open_reader(i, port, protocol, events) for i, port in enumerate(ports)]
+    try:
+        for reader in readers:
+            reader.open()
+        say(assignment.prompt)
+        deadline = time.monotonic() + timeout
+        while not assignment.done:
+            try:
+                event = events.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                say(f"No tap for {timeout:.0f} s; stopping")
+                break
+            if isinstance(event, TagPresented):
+                deadline = time.monotonic() + timeout
+                result = assignment.tap(ports[event.seat])
+                say(result.message)
+    finally:
+        for reader in readers:
+            reader.close()
+    return assignment
+
+
+def cmd_assign(args: argparse.Namespace) -> int:
+    ports: list[str] = args.port or serial_ports()
+    if not ports:
+        print(
+            "assign-readers: no serial reader is connected (nothing in /dev/serial/by-id or "
+            "by-path); plug in the seat readers, or name them with --port",
+            file=sys.stderr,
+        )
+        return 2
+    seats = args.seats or len(ports)
+    if seats > len(ports):
+        print(
+            f"assign-readers: {seats} seats need {seats} readers; only {len(ports)} are connected",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        result = assign(ports, seats, args.protocol, timeout=args.timeout)
+    except OSError as exc:  # HardwareError subclasses are OSErrors too
+        print(f"assign-readers: {exc}", file=sys.stderr)
+        return 2
+    if not result.done:
+        print("assign-readers: not every seat was assigned; run it again", file=sys.stderr)
+        return 1
+    print("\n# Paste into table.toml, then add each seat's buttons and pixels:\n")
+    print(result.toml(args.protocol), end="")
+    return 0
+
+
+def add_command(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "assign-readers",
+        help="learn which reader is which seat by tapping a card at each seat in turn",
+        description=__doc__.split("\n\n")[1] if __doc__ else None,
+    )
+    parser.add_argument("--protocol", default="link", choices=READER_PROTOCOLS)
+    parser.add_argument("--seats", type=int, help="how many seats (default: one per reader)")
+    parser.add_argument(
+        "--port", action="append", help="a reader port (repeat; default: every one connected)"
+    )
+    parser.add_argument("--timeout", type=float, default=300.0, help="seconds to wait for a tap")
+    parser.set_defaults(func=cmd_assign)

@@ -1,0 +1,52 @@
+"""assign-readers: seats learn their readers from taps over real pseudo-terminals."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from controller.assign import assign
+from hardware.ptys import PtyPair
+from tests.conftest import run_cli
+
+
+def test_taps_at_each_seat_in_turn_assign_the_readers() -> None:
+    pairs = [PtyPair().open() for _ in range(3)]
+    try:
+        ports = [pair.slave_path for pair in pairs]
+        said: list[str] = []
+        asked = threading.Event()
+
+        def say(text: str) -> None:
+            said.append(text)
+            asked.set()
+
+        # Seat 0 is the third reader, seat 1 the first, seat 2 the second; the
+        # first reader is tapped twice (a second tap there is refused).
+        order = [2, 0, 0, 1]
+
+        def staff() -> None:
+            for index in order:
+                asked.wait(5)
+                asked.clear()
+                pairs[index].write(b"TAG 04A1B2C3D4E5F6\nGONE\n")
+
+        walker = threading.Thread(target=staff)
+        walker.start()
+        result = assign(ports, 3, "line", say=say, timeout=10)
+        walker.join(5)
+        assert result.done
+        assert result.assignment == {0: ports[2], 1: ports[0], 2: ports[1]}
+        assert any("already seat 1" in line for line in said)
+        toml = result.toml("line")
+        assert toml.count("[[seat]]") == 3 and f'reader = "{ports[2]}"' in toml
+    finally:
+        for pair in pairs:
+            pair.close()
+
+
+def test_no_readers_connected_is_a_clear_message(tmp_path: Path) -> None:
+    missing = str(tmp_path / "ttyACM9")
+    result = run_cli("assign-readers", "--port", missing, "--protocol", "line", "--timeout", "1")
+    assert result.returncode == 2
+    assert "assign-readers:" in result.stderr and "Traceback" not in result.stderr
