@@ -696,13 +696,13 @@ def test_deal_helper_and_chance_agree() -> None:
     assert adapter.chance(random.Random(7)) == deal(fresh.engine, random.Random(7))
 
 
-def test_a_person_plays_against_three_bots_by_clicking_the_screen() -> None:
+def test_a_person_plays_against_three_bots_by_clicking_the_screen(tmp_path: Path) -> None:
     """The demo as a new user meets it: seat 0 clicks the on-screen buttons and hand."""
     from controller.app import apply_ui_action
     from display.renderer import Renderer
     from display.ui import PressButton, TapCard
 
-    kiosk = Kiosk.create(TableConfig.simulated(4), seed=6)
+    kiosk = Kiosk.create(TableConfig.simulated(4), seed=6, records_dir=tmp_path)
     renderer = Renderer((800, 480))
     clicks = 0
     refused = 0
