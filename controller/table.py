@@ -22,6 +22,7 @@ from __future__ import annotations
 import logging
 import queue
 import random
+import re
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -61,6 +62,7 @@ from hardware.leds import Cue
 logger = logging.getLogger(__name__)
 
 MESSAGE_LIMIT = 6
+_SEAT_WORD = re.compile(r"\b([Ss]eat) (\d+)\b")
 IDLE_TIMEOUT = 120.0  # seconds on the menu or join screen before going back to attract
 RESULTS_TIMEOUT = 90.0
 STAFF_TIMEOUT = 300.0  # an abandoned staff desk closes itself
@@ -250,7 +252,7 @@ class Table:
             self.game.adapter.rng = self._chance_rng()
             answer = self.game.adapter.on_button(player, button)
             if isinstance(answer, str):
-                self._say(f"Seat {seat}: {answer}", MessageKind.INFO, seat)
+                self._say(f"Seat {seat}: {self._seats_named(answer)}", MessageKind.INFO, seat)
             elif answer is not None:
                 self._act(answer, seat)
             else:
@@ -455,15 +457,34 @@ class Table:
                 self.on_record(game.adapter.game_id, game.recorder.dumps())
         self._changed()
 
+    def _seats_named(self, text: str) -> str:
+        """Engine text names players by engine seat; people sit at physical seats.
+
+        When the joined seats are not 0..n-1 (seats 0, 2 and 3 play a
+        three-player game), "seat 1" in an engine's or adapter's message is
+        the player at physical seat 2: rename, so the words match the panels.
+        """
+        game = self.game
+        if game is None or game.players == list(range(len(game.players))):
+            return text
+        players = game.players
+
+        def physical(match: re.Match[str]) -> str:
+            number = int(match.group(2))
+            seat = players[number] if number < len(players) else number
+            return f"{match.group(1)} {seat}"
+
+        return _SEAT_WORD.sub(physical, text)
+
     def _feedback(self, fb: Feedback) -> None:
         seat = None if fb.player is None or self.game is None else self.game.players[fb.player]
         if fb.message is not None:
-            self._say(fb.message, fb.kind, seat)
+            self._say(self._seats_named(fb.message), fb.kind, seat)
         if fb.cue is not None and seat is not None:
             self._cue(seat, fb.cue)
 
     def _refuse(self, seat: int, why: str) -> None:
-        self._say(f"Seat {seat}: {why}", MessageKind.REFUSED, seat)
+        self._say(f"Seat {seat}: {self._seats_named(why)}", MessageKind.REFUSED, seat)
         self._cue(seat, Cue.REFUSED)
 
     # --- resuming and staff corrections -------------------------------------------------

@@ -203,3 +203,22 @@ def test_full_bot_game_exports_a_record_that_replays_to_the_same_scores(tmp_path
         assert rig.table.result is not None and rig.table.result["finished"] is True
         rig.press(0, "ok")
         assert rig.table.screen is Screen.ATTRACT
+
+
+def test_messages_name_physical_seats_when_the_players_are_not_seats_0_to_n(rig: Rig) -> None:
+    # Seats 0, 2 and 3 play: engine player 1 sits at physical seat 2.
+    engine = rig.start_oshaka(seats=(0, 2, 3))
+    assert rig.table.game is not None and rig.table.game.players == [0, 2, 3]
+    waiting_player = engine.turn
+    waiting_seat = rig.table.game.players[waiting_player]
+    wrong_player = (waiting_player + 1) % 3
+    wrong_seat = rig.table.game.players[wrong_player]
+    card = str(engine.registered_hand(wrong_player)[0])  # type: ignore[index]
+    rig.tap(wrong_seat, simulated_uid("oshaka", card))
+    message = rig.table.messages[-1]
+    assert message.seat == wrong_seat
+    # The engine said "it is seat <player>'s turn"; the table names the physical seat.
+    assert message.text == (
+        f"Seat {wrong_seat}: seat {wrong_seat} cannot play {card}: "
+        f"it is seat {waiting_seat}'s turn"
+    )
