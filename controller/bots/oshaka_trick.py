@@ -8,9 +8,10 @@ The heuristic, in the order it matters:
   nothing and to lose the others.
 * Knowing the cards already on the table, it estimates whether a card would
   win (exactly so when it plays last).
-* When placing, it scores a card face up when that adds to the column without
-  making many still unseen cards of that colour future Oshaka penalties, and
-  in round 2 it is wary of opening a third colour.
+* When placing, it weighs a face-up card's gain against the Oshaka penalties
+  it risks (unplayed cards of that colour under the new top, and in round 2
+  the whole fourth colour once a third is opened) and places it face down
+  (-1) when the risk is larger.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import random
 
 from controller.games.base import Action
 from controller.games.oshaka_trick import (
+    COLOURS,
     Card,
     ChooseLead,
     OshakaTrick,
@@ -48,36 +50,44 @@ class OshakaBot:
 
     # --- placing ----------------------------------------------------------------
 
-    def card_value(self, engine: OshakaTrick, seat: int, card: Card) -> int:
+    def card_value(self, engine: OshakaTrick, seat: int, card: Card) -> float:
         """What taking ``card`` into ``seat``'s area is worth now, roughly."""
         if engine.forced_reason(seat, card) is not None:
             return -card.number
-        area = engine.round.areas[seat]
-        column = area.columns.get(card.colour)
-        gain = card.number - column[-1].number if column else card.number
-        return max(gain if self._wants_face_up(engine, seat, card) else -1, -1)
+        return max(self._face_up_value(engine, seat, card), -1.0)
 
-    def _unseen_below(self, engine: OshakaTrick, card: Card, floor: int) -> int:
-        """Unplayed cards of ``card``'s colour between ``floor`` and ``card``."""
-        played = engine.round.played
-        return sum(
-            1
-            for n in range(floor + 1, card.number)
-            if Card(card.colour, n) not in played
-        )
+    def _face_up_value(self, engine: OshakaTrick, seat: int, card: Card) -> float:
+        """Points a face-up placement adds, less the Oshaka penalties it risks later.
+
+        Raising a column's top to ``card`` makes every unplayed card of that
+        colour between the old and the new top a future forced penalty if this
+        seat wins it; each unplayed card ends in some seat's trick, this one's
+        about one time in ``players``. In round 2 a third colour also makes the
+        whole fourth colour a forced penalty.
+        """
+        rnd = engine.round
+        area = rnd.areas[seat]
+        column = area.columns.get(card.colour)
+        top = column[-1].number if column else 0
+        odds = 1.0 / engine.players
+        risked = [
+            n
+            for n in range(top + 1, card.number)
+            if Card(card.colour, n) not in rnd.played and Card(card.colour, n) in engine.deck
+        ]
+        loss = odds * sum(risked)
+        if rnd.number == 2 and not column and len(area.columns) == 2:
+            fourth = [c for c in COLOURS if c != card.colour and c not in area.columns]
+            loss += odds * sum(
+                c.number
+                for c in engine.deck
+                if c.colour in fourth and c not in rnd.played and c != card
+            )
+        return (card.number - top) - loss
 
     def _wants_face_up(self, engine: OshakaTrick, seat: int, card: Card) -> bool:
-        area = engine.round.areas[seat]
-        column = area.columns.get(card.colour)
-        if column:
-            # Raising the top turns every unseen card below the new top into a
-            # possible Oshaka penalty; accept that only for a worthwhile gain.
-            risk = self._unseen_below(engine, card, column[-1].number)
-            return card.number - column[-1].number >= 1 + risk // 3
-        if engine.round.number == 2 and len(area.columns) >= 2 and card.number < 8:
-            return False  # a third colour in round 2 makes a fourth colour fatal
-        risk = self._unseen_below(engine, card, 0)
-        return card.number >= 2 + risk // 2 or risk == 0
+        # Face down costs exactly 1; face up is worth its gain less its risk.
+        return self._face_up_value(engine, seat, card) > -1.0
 
     def _place(self, engine: OshakaTrick, seat: int, legal: list[Action]) -> Action:
         card = engine.round.to_place[0]
