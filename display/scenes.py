@@ -567,13 +567,13 @@ def _choose_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableVie
         anchor="midtop",
         max_width=rect.w,
     )
-    messages_h = round(m.small * 2.6) if view.messages else 0
-    bottom = rect.bottom - messages_h - m.small - m.pad
+    # The list gets the room: the seat panels already say how to choose, and the
+    # menu's only message repeats it.
+    bottom = rect.bottom - m.small - m.pad
     rows = [(choice.title, _players_range(choice)) for choice in view.games]
     _menu_rows(p, rect, head.bottom + m.pad, bottom, rows, view.selected_game, ChooseGame)
     if not view.games:
         p.text("no games installed", rect.center, m.body, theme.TEXT_DIM, anchor="center")
-    _messages_below(p, rect, rect.bottom - messages_h, view)
 
 
 def _staff_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView) -> None:
