@@ -30,7 +30,7 @@ from typing import Any
 
 from controller.adapters import Bot, Feedback, GameAdapter, Gesture, Press, Tap
 from controller.bots.oh_pshaw import OhPshawBot
-from controller.games.base import Action, Event
+from controller.games.base import Action, Event, GameOver
 from controller.games.oh_pshaw import (
     CARD_NAMES,
     FREE,
@@ -39,7 +39,6 @@ from controller.games.oh_pshaw import (
     Bid,
     BiddingClosed,
     BidMade,
-    GameOver,
     OhPshaw,
     Phase,
     Play,

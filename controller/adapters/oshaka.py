@@ -17,12 +17,11 @@ from typing import Any
 
 from controller.adapters import Bot, Feedback, GameAdapter, Gesture, Press, Tap
 from controller.bots.oshaka_trick import OshakaBot
-from controller.games.base import Action, Event
+from controller.games.base import Action, Event, GameOver
 from controller.games.oshaka_trick import (
     Card,
     CardPlaced,
     ChooseLead,
-    GameOver,
     LeadChoiceDue,
     OshakaPenalty,
     OshakaTrick,

@@ -49,14 +49,13 @@ from typing import Any
 
 from controller.adapters import Bot, Feedback, GameAdapter, Gesture, Press, Tap
 from controller.bots.oskar import OskarBot
-from controller.games.base import JSON, Action, Event, Expectation, IllegalAction
+from controller.games.base import JSON, Action, Event, Expectation, GameOver, IllegalAction
 from controller.games.oskar import (
     GENRES,
     Card,
     CardPlayed,
     DiceRolled,
     DoublesDeclined,
-    GameOver,
     Oskar,
     Phase,
     Play,

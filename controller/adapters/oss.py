@@ -41,7 +41,7 @@ from typing import Any
 
 from controller.adapters import Bot, Feedback, GameAdapter, Gesture, Press, Tap
 from controller.bots.oss import AVERAGE_SKILL, DUEL_TIE, OssBot, duel_chance, solo_chance
-from controller.games.base import JSON, Action, Event, IllegalAction, MalformedAction
+from controller.games.base import JSON, Action, Event, GameOver, IllegalAction, MalformedAction
 from controller.games.oss import (
     RULINGS,
     AttemptBegins,
@@ -52,7 +52,6 @@ from controller.games.oss import (
     DuelResult,
     DuelTied,
     Eliminated,
-    GameOver,
     Keep,
     Oss,
     Pass,

@@ -26,7 +26,7 @@ def engine_class(game_id: object) -> type[Engine]:
     """The engine class for a record's ``game``; BadOption names the known games."""
     if not isinstance(game_id, str) or game_id not in _ENGINES:
         known = ", ".join(f'"{g}"' for g in GAME_IDS)
-        raise BadOption(f'unknown game {game_id!r}; the table knows {known}')
+        raise BadOption(f"unknown game {game_id!r}; the table knows {known}")
     module_name, class_name = _ENGINES[game_id]
     engine: type[Engine] = getattr(import_module(module_name), class_name)
     return engine

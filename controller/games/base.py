@@ -67,6 +67,21 @@ class Event:
     """Something that happened, for the table to hand to the display and LEDs."""
 
 
+@dataclass(frozen=True)
+class TurnPassed(Event):
+    """It is now this seat's turn (to play, bid, place...); the LEDs and display follow it."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class GameOver(Event):
+    """The game ended: final totals and the winning seats (all of them on a tie)."""
+
+    totals: tuple[int, ...]
+    winners: tuple[int, ...]
+
+
 class Engine(ABC):
     """One game in progress. See the module docstring for the rules of the house."""
 

@@ -62,8 +62,10 @@ from controller.games.base import (
     Engine,
     Event,
     Expectation,
+    GameOver,
     IllegalAction,
     MalformedAction,
+    TurnPassed,
     best_seats,
     describe,
     read_options,
@@ -345,13 +347,6 @@ class CardPlayed(Event):
 
 
 @dataclass(frozen=True)
-class TurnPassed(Event):
-    """It is now this seat's turn (to play or bid); the LEDs follow this."""
-
-    seat: int
-
-
-@dataclass(frozen=True)
 class RenegeProven(Event):
     """``seat`` failed to follow ``suit`` in ``trick`` and has now shown that it held one."""
 
@@ -379,12 +374,6 @@ class TieBreak(Event):
     """The schedule ended with the best total shared: an extra round at max_hand."""
 
     tied: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class GameOver(Event):
-    totals: tuple[int, ...]
-    winners: tuple[int, ...]
 
 
 # --- state -------------------------------------------------------------------------

@@ -38,8 +38,10 @@ from controller.games.base import (
     Engine,
     Event,
     Expectation,
+    GameOver,
     IllegalAction,
     MalformedAction,
+    TurnPassed,
     best_seats,
     describe,
     read_options,
@@ -213,19 +215,6 @@ class LeadChoiceDue(Event):
 class RoundStarted(Event):
     round: int
     lead: int
-
-
-@dataclass(frozen=True)
-class TurnPassed(Event):
-    """It is now this seat's turn to play (the LEDs and display follow this)."""
-
-    seat: int
-
-
-@dataclass(frozen=True)
-class GameOver(Event):
-    totals: tuple[int, ...]
-    winners: tuple[int, ...]
 
 
 # --- state helpers -------------------------------------------------------------

@@ -70,8 +70,10 @@ from controller.games.base import (
     Engine,
     Event,
     Expectation,
+    GameOver,
     IllegalAction,
     MalformedAction,
+    TurnPassed,
     best_seats,
     describe,
     read_options,
@@ -425,19 +427,6 @@ class RoundStarted(Event):
     round: int
     dealer: int
     lead: int
-
-
-@dataclass(frozen=True)
-class TurnPassed(Event):
-    """It is now this seat's turn to play (the LEDs and display follow this)."""
-
-    seat: int
-
-
-@dataclass(frozen=True)
-class GameOver(Event):
-    totals: tuple[int, ...]
-    winners: tuple[int, ...]
 
 
 # --- state ---------------------------------------------------------------------

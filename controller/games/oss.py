@@ -32,6 +32,7 @@ from controller.games.base import (
     Engine,
     Event,
     Expectation,
+    GameOver,
     IllegalAction,
     MalformedAction,
     best_seats,
@@ -344,12 +345,6 @@ class ChallengeWon(Event):
 class RoundScored(Event):
     round: int
     scores: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class GameOver(Event):
-    totals: tuple[int, ...]
-    winners: tuple[int, ...]
 
 
 # --- small value types -----------------------------------------------------------
