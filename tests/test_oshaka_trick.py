@@ -118,23 +118,35 @@ def test_won_cards_resolve_smallest_first_equal_numbers_in_play_order() -> None:
     # Y1 wins; the cards resolve Y1, then the fives in the order played.
     assert engine.round.to_place == [Card.parse(c) for c in ("Y1", "R5", "B5", "G5")]
     engine2 = run(
-        play(0, "R5"), play(1, "B5"), play(2, "G5"), play(3, "Y1"),
-        place(3, "score", "Y1"), place(3, "score"), place(3, "penalty", "B5"),
+        play(0, "R5"),
+        play(1, "B5"),
+        play(2, "G5"),
+        play(3, "Y1"),
+        place(3, "score", "Y1"),
+        place(3, "score"),
+        place(3, "penalty", "B5"),
     )
     assert engine2.round.to_place == [Card.parse("G5")]
 
 
 def test_placing_the_wrong_card_is_refused() -> None:
-    err = refusal(play(0, "R5"), play(1, "B5"), play(2, "G5"), play(3, "Y1"),
-                  place(3, "score", "R5"))
+    err = refusal(
+        play(0, "R5"), play(1, "B5"), play(2, "G5"), play(3, "Y1"), place(3, "score", "R5")
+    )
     assert err.line == 6
     assert "must place Y1 next, not R5" in str(err)
 
 
 def test_score_and_penalty_choice_and_running_score() -> None:
     engine = run(
-        play(0, "R5"), play(1, "B5"), play(2, "G5"), play(3, "Y1"),
-        place(3, "score"), place(3, "score"), place(3, "penalty"), place(3, "score"),
+        play(0, "R5"),
+        play(1, "B5"),
+        play(2, "G5"),
+        play(3, "Y1"),
+        place(3, "score"),
+        place(3, "score"),
+        place(3, "penalty"),
+        place(3, "score"),
     )
     round_ = engine.report()["rounds"][0]
     assert round_["columns"][3] == {"R": ["R5"], "G": ["G5"], "Y": ["Y1"]}
@@ -144,9 +156,14 @@ def test_score_and_penalty_choice_and_running_score() -> None:
 
 
 TRICK_ONE = [
-    play(0, "R9"), play(1, "Y1"), play(2, "R10"), play(3, "R11"),
-    place(1, "score", "Y1"), place(1, "score", "R9"),
-    place(1, "penalty", "R10"), place(1, "penalty", "R11"),
+    play(0, "R9"),
+    play(1, "Y1"),
+    play(2, "R10"),
+    play(3, "R11"),
+    place(1, "score", "Y1"),
+    place(1, "score", "R9"),
+    place(1, "penalty", "R10"),
+    place(1, "penalty", "R11"),
 ]
 
 
@@ -168,8 +185,9 @@ def test_smaller_card_than_column_top_is_a_forced_oshaka_penalty() -> None:
 
 
 def test_a_forced_penalty_cannot_be_placed() -> None:
-    err = refusal(*TRICK_ONE, play(1, "R2"), play(2, "R4"), play(3, "R6"), play(0, "R7"),
-                  place(1, "score"))
+    err = refusal(
+        *TRICK_ONE, play(1, "R2"), play(2, "R4"), play(3, "R6"), play(0, "R7"), place(1, "score")
+    )
     assert err.line == 14
     assert "no card to place" in str(err)
 
@@ -245,7 +263,10 @@ def test_round_two_fourth_colour_is_a_forced_penalty() -> None:
         *sweep(1, "R", ["score", "penalty", "penalty", "penalty"]),
         *sweep(1, "B", ["score", "penalty", "penalty", "penalty"]),
         *sweep(1, "G", ["score", "penalty", "penalty", "penalty"]),
-        play(1, "Y1"), play(2, "Y5"), play(3, "Y6"), play(0, "Y7"),
+        play(1, "Y1"),
+        play(2, "Y5"),
+        play(3, "Y6"),
+        play(0, "Y7"),
     )
     penalties = [e for e in events if isinstance(e, OshakaPenalty)]
     assert [str(e.card) for e in penalties] == ["Y1", "Y5", "Y6", "Y7"]
@@ -258,7 +279,10 @@ def test_face_down_cards_do_not_count_as_a_placed_colour() -> None:
         *sweep(1, "R", ["score", "penalty", "penalty", "penalty"]),
         *sweep(1, "B", ["score", "penalty", "penalty", "penalty"]),
         *sweep(1, "G", ["penalty", "penalty", "penalty", "penalty"]),
-        play(1, "Y1"), play(2, "Y5"), play(3, "Y6"), play(0, "Y7"),
+        play(1, "Y1"),
+        play(2, "Y5"),
+        play(3, "Y6"),
+        play(0, "Y7"),
     )
     # Only red and blue show face up, so yellow may still be scored.
     assert engine.report()["next"] == {"seat": 1, "expects": "place"}
@@ -267,9 +291,13 @@ def test_face_down_cards_do_not_count_as_a_placed_colour() -> None:
 def test_fourth_colour_is_fine_in_round_one() -> None:
     engine = OshakaTrick(4, 1)
     for obj in (
-        *sweep(1, "R", ["score"] * 4), *sweep(1, "B", ["score"] * 4),
+        *sweep(1, "R", ["score"] * 4),
+        *sweep(1, "B", ["score"] * 4),
         *sweep(1, "G", ["score"] * 4),
-        play(1, "Y1"), play(2, "Y5"), play(3, "Y6"), play(0, "Y7"),
+        play(1, "Y1"),
+        play(2, "Y5"),
+        play(3, "Y6"),
+        play(0, "Y7"),
     ):
         engine.apply(engine.parse_action(obj))
     assert engine.report()["next"] == {"seat": 1, "expects": "place"}
@@ -338,8 +366,14 @@ def test_hand_overlapping_another_registered_hand_is_refused() -> None:
 def test_renege_without_registered_hand_is_listed_when_proven() -> None:
     # Trick 1: seat 1 does not follow red; trick 2: seat 1 plays red, proving the renege.
     engine = run(
-        play(0, "R5"), play(1, "B2"), play(2, "R9"), play(3, "R7"),
-        place(1, "score"), place(1, "score"), place(1, "score"), place(1, "score"),
+        play(0, "R5"),
+        play(1, "B2"),
+        play(2, "R9"),
+        play(3, "R7"),
+        place(1, "score"),
+        place(1, "score"),
+        place(1, "score"),
+        place(1, "score"),
         play(1, "R1"),
     )
     assert engine.report()["rounds"][0]["reneges"] == [{"seat": 1, "trick": 1}]

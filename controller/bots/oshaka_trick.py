@@ -124,4 +124,3 @@ class OshakaBot:
     def _would_win(trick: Trick, seat: int, card: Card) -> bool:
         probe = Trick(trick.lead_seat, [*trick.plays, (seat, card)])
         return probe.winner()[0] == seat
-
