@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING, Any, Self
 from controller.config import TableConfig
 from controller.games import engine_class
 from controller.games.base import JSON, Engine, TableError
+from controller.record import drop_trailing_chance, undo_last_player_action
 
 if TYPE_CHECKING:
     from controller.table import Table
@@ -344,23 +345,18 @@ class Journal:
             if entry.kind in (ACTION, CHANCE):
                 pairs.append((entry.data, entry.kind == CHANCE))
             elif entry.kind == CORRECTION and entry.data.get("kind") == REDEAL:
-                dropped = 0
-                while pairs and pairs[-1][1]:
-                    pairs.pop()
-                    dropped += 1
+                dropped = drop_trailing_chance(pairs)
                 if dropped != entry.data.get("dropped", dropped):
                     raise JournalDamaged(
                         f"entry {entry.seq} of game {game_id} takes back "
                         f"{entry.data.get('dropped')} dealt actions, but {dropped} were there"
                     )
             elif entry.kind == CORRECTION and entry.data.get("kind") == "undo":
-                while pairs and pairs[-1][1]:
-                    pairs.pop()
-                if not pairs:
+                undone = undo_last_player_action(pairs)
+                if undone is None:
                     raise JournalDamaged(
                         f"entry {entry.seq} of game {game_id} undoes an action that is not there"
                     )
-                undone = pairs.pop()[0]
                 if "action" in entry.data and entry.data["action"] != undone:
                     raise JournalDamaged(
                         f"entry {entry.seq} of game {game_id} undoes {entry.data['action']}, "
@@ -593,7 +589,8 @@ def resume_if_unfinished(journal: Journal, table: Table) -> GameRow | None:
         logger.warning("the journal's game %d cannot be resumed", row.id, exc_info=True)
         journal.move_aside(f"its unfinished game #{row.id} ({row.game}) cannot be resumed: {exc}")
         return None
-    dealt = _trailing_chance(actions)
+    standing = list(actions)
+    dealt = drop_trailing_chance(standing)
     if dealt and table.config.deal == "virtual":
         # The table journals a deal one hand at a time, so a crash can cut a
         # deal short, and an adapter never completes a half-registered deal.
@@ -603,7 +600,7 @@ def resume_if_unfinished(journal: Journal, table: Table) -> GameRow | None:
         journal.correction(
             REDEAL, {"dropped": dealt, "reason": "resumed after the deal's last action"}
         )
-        actions = actions[:-dealt]
+        actions = standing
     try:
         table.resume(row.game, row.players, row.header, actions, row.seed)
     except TableError as exc:
@@ -615,15 +612,6 @@ def resume_if_unfinished(journal: Journal, table: Table) -> GameRow | None:
         journal.move_aside(f"its unfinished game #{row.id} ({row.game}) cannot be resumed: {exc}")
         return None
     return row
-
-
-def _trailing_chance(actions: list[tuple[JSON, bool]]) -> int:
-    count = 0
-    for _, chance in reversed(actions):
-        if not chance:
-            break
-        count += 1
-    return count
 
 
 def check_replays(row: GameRow, actions: list[tuple[JSON, bool]], seats: set[int]) -> Engine:

@@ -116,6 +116,31 @@ def dumps(header: Mapping[str, Any], actions: Iterable[Action | Mapping[str, Any
     return "\n".join(out) + "\n"
 
 
+# An action as it stands in a game, and whether chance supplied it (a virtual
+# deal) rather than a player: the journal and the table keep games this way.
+ActionPair = tuple[JSON, bool]
+
+
+def drop_trailing_chance(pairs: list[ActionPair]) -> int:
+    """Take the chance actions off the end (a deal nobody has played to yet); how many."""
+    dropped = 0
+    while pairs and pairs[-1][1]:
+        pairs.pop()
+        dropped += 1
+    return dropped
+
+
+def undo_last_player_action(pairs: list[ActionPair]) -> JSON | None:
+    """Take back the last player action and any deal that followed it.
+
+    Returns the action taken back, or None (and changes nothing that matters)
+    when no player has acted yet. The table's staff undo and the journal's
+    rebuild of an ``undo`` correction both go through here, so they agree.
+    """
+    drop_trailing_chance(pairs)
+    return pairs.pop()[0] if pairs else None
+
+
 class Recorder:
     """Keeps the record of a game as it is played: the header and every accepted action."""
 

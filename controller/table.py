@@ -32,7 +32,7 @@ from controller.adapters import Feedback, GameAdapter, adapters
 from controller.config import TableConfig
 from controller.games import engine_class
 from controller.games.base import JSON, Action, Event, TableError
-from controller.record import Recorder
+from controller.record import Recorder, undo_last_player_action
 from controller.staff import StaffDesk
 from controller.tags import GAME_DECKS, TagRegistry
 from controller.view import (
@@ -546,12 +546,10 @@ class Table:
         if game is None or self.screen not in (Screen.PLAY, Screen.RESULTS):
             return False
         pairs = list(zip([a.to_json() for a in game.recorder.actions], game.chance, strict=True))
-        while pairs and pairs[-1][1]:
-            pairs.pop()
-        if not pairs:
+        undone = undo_last_player_action(pairs)
+        if undone is None:
             self._say("Staff: there is no player action to undo", MessageKind.INFO)
             return False
-        undone = pairs.pop()[0]
         if self.journal is not None:
             self.journal.correction("undo", {"action": undone})
         adapter_type = type(game.adapter)
