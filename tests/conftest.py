@@ -6,11 +6,13 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from hardware.ptys import PtyPair
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -36,6 +38,15 @@ def run_cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess
         timeout=60,
         check=False,
     )
+
+
+@pytest.fixture
+def ptys() -> Iterator[list[PtyPair]]:
+    """Four open pseudo-terminal pairs: the serial ports of four seat readers."""
+    from tests.rigs import pty_pairs
+
+    with pty_pairs(4) as pairs:
+        yield pairs
 
 
 @pytest.fixture

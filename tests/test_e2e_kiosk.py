@@ -6,23 +6,20 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pygame
-import pytest
 
 from controller.app import Kiosk
-from controller.config import SeatConfig, TableConfig
 from controller.games.oshaka_trick import OshakaTrick, Play
 from controller.record import replay
 from controller.view import Screen
 from hardware.events import TagPresented
 from hardware.leds import RecordingStrip
 from hardware.ptys import PtyPair
+from tests.rigs import PIXELS, is_turn_green, serial_config, serial_tapper
 
 SEATS = 4
-PIXELS = 8
 
 
 class FakeClock:
@@ -33,37 +30,15 @@ class FakeClock:
         return self.now
 
 
-@pytest.fixture
-def ptys() -> Iterator[list[PtyPair]]:
-    pairs = [PtyPair().open() for _ in range(SEATS)]
-    try:
-        yield pairs
-    finally:
-        for pair in pairs:
-            pair.close()
-
-
 def segment_colours(strip: RecordingStrip, seat: int) -> set[tuple[int, int, int]]:
     frame = strip.pixels(-1)
     return set(frame[seat * PIXELS : (seat + 1) * PIXELS])
 
 
-def is_turn_green(colours: set[tuple[int, int, int]]) -> bool:
-    """The "your turn" cue: a green pulse, whatever its current level."""
-    return len(colours) == 1 and all(r == 0 and b == 0 and g > 0 for r, g, b in colours)
-
-
 def test_four_seats_play_a_full_game_over_serial_and_gpio(
     ptys: list[PtyPair], tmp_path: Path
 ) -> None:
-    config = TableConfig(
-        seats=tuple(
-            SeatConfig(
-                index=i, reader=ptys[i].slave_path, pixels=(i * PIXELS, (i + 1) * PIXELS), bot=True
-            )
-            for i in range(SEATS)
-        )
-    )
+    config = serial_config(ptys)
     kiosk = Kiosk.create(config, seed=11, auto_game="oshaka-trick", records_dir=tmp_path)
     clock = FakeClock()
     kiosk.table.clock = clock
@@ -80,12 +55,7 @@ def test_four_seats_play_a_full_game_over_serial_and_gpio(
 
     kiosk.table.handle = handle  # type: ignore[method-assign]
 
-    def tap_over_serial(seat: int, uid: str) -> None:
-        # What a reader board sends: the tag arrives, then leaves.
-        ptys[seat].write(f"TAG {uid}\n".encode())
-        ptys[seat].write(b"GONE\n")
-
-    kiosk.simulator.tapper = tap_over_serial
+    kiosk.simulator.tapper = serial_tapper(ptys)
     plays_checked = 0
     with kiosk.devices:
         for _ in range(4000):

@@ -7,7 +7,6 @@ import csv
 import datetime as dt
 import io
 import json
-import queue
 import random
 import shutil
 import sqlite3
@@ -19,7 +18,6 @@ import pytest
 
 from controller import journal_cli
 from controller.config import TableConfig
-from controller.devices import Devices, build
 from controller.games.base import JSON
 from controller.history import export_record, history_lines, summaries, write_csv
 from controller.journal import (
@@ -33,10 +31,11 @@ from controller.journal import (
 )
 from controller.record import replay
 from controller.simulation import Simulator
-from controller.table import JournalSink, Table, TableLoop
+from controller.table import JournalSink, Table
 from controller.tags import SIMULATED_STAFF_UID, simulated
 from controller.view import Screen
 from hardware.leds import Cue, RecordingStrip, SeatLeds
+from tests.rigs import TableRig
 
 WHEN = dt.datetime(2025, 1, 31, 20, 15, tzinfo=dt.UTC)
 LATER = 1000.0  # seconds after the rig's clock: every transient LED cue has ended
@@ -46,28 +45,12 @@ def clock() -> dt.datetime:
     return WHEN
 
 
-class Rig:
-    """A table with mock devices, a fake clock and a journal file, as the kiosk wires it."""
+class Rig(TableRig):
+    """Four bots at a table with mock devices, a fake clock and a journal file."""
 
     def __init__(self, path: Path, *, leds: Any = None, seed: int = 5) -> None:
-        self.config = TableConfig.simulated(4, bots=4)
-        self.events: queue.Queue[Any] = queue.Queue()
-        self.devices: Devices = build(self.config, self.events)
-        self.registry = simulated()
-        self.now = 100.0
-        self.records: list[str] = []
-        self.journal = Journal.open(path, self.config, clock=clock)
-        self.leds = leds if leds is not None else self.devices.leds
-        self.table = Table(
-            self.config,
-            self.registry,
-            leds=self.leds,
-            rng=random.Random(seed),
-            clock=lambda: self.now,
-            on_record=lambda game, text: self.records.append(text),
-            journal=self.journal,
-        )
-        self.loop = TableLoop(self.table, self.events)
+        self.journal = Journal.open(path, TableConfig.simulated(4, bots=4), clock=clock)
+        super().__init__(4, bots=4, seed=seed, leds=leds, journal=self.journal)
         self.sim = Simulator(
             self.table, self.devices, self.registry, bot_seats={0, 1, 2, 3}, rng=random.Random(3)
         )
@@ -81,26 +64,8 @@ class Rig:
         self.devices.close()
         self.journal.close()
 
-    def press(self, seat: int, button: str) -> None:
-        assert self.devices.press(seat, button)
-        self.loop.drain()
-
-    def tap(self, seat: int, uid: str) -> None:
-        reader = self.devices.mock_reader(seat)
-        assert reader is not None
-        reader.present(uid)
-        reader.remove()
-        self.loop.drain()
-
     def start(self) -> None:
-        self.press(0, "ok")  # wake
-        while self.table.view.games[self.table.selected].game_id != "oshaka-trick":
-            self.press(0, "next")
-        self.press(0, "ok")  # choose it; seat 0 joins
-        for seat in (1, 2, 3):
-            self.press(seat, "ok")
-        self.press(0, "next")
-        assert self.table.screen is Screen.PLAY
+        self.start_game("oshaka-trick")
 
     def play(self, player_actions: int) -> None:
         """Let the bots act (through the mock devices) until that many player actions stand."""
@@ -408,7 +373,7 @@ def test_staff_undo_is_a_correction_and_deletes_nothing(rig: Rig, tmp_path: Path
     assert game_id is not None
     rows_before = raw_rows(rig.journal.path)
     last = rig.pairs()[-1][0]
-    rig.tap(2, SIMULATED_STAFF_UID)  # staff mode at seat 2
+    rig.tap_uid(2, SIMULATED_STAFF_UID)  # staff mode at seat 2
     assert rig.table.staff_seat == 2
     rig.press(2, "prev")  # undo
     rows_after = raw_rows(rig.journal.path)
@@ -434,7 +399,7 @@ def test_undo_back_to_the_deal_matches_the_table(rig: Rig) -> None:
     rig.play(3)
     game_id = rig.journal.current_game
     assert game_id is not None
-    rig.tap(1, SIMULATED_STAFF_UID)
+    rig.tap_uid(1, SIMULATED_STAFF_UID)
     for _ in range(5):  # two more than there are player actions
         rig.press(1, "prev")
         assert rig.journal.actions(game_id) == rig.pairs()
@@ -466,7 +431,7 @@ def test_staff_abandon_is_a_correction(rig: Rig) -> None:
     rig.play(5)
     game_id = rig.journal.current_game
     rows_before = raw_rows(rig.journal.path)
-    rig.tap(3, SIMULATED_STAFF_UID)
+    rig.tap_uid(3, SIMULATED_STAFF_UID)
     rig.press(3, "next")  # abandon
     assert rig.table.screen is Screen.ATTRACT
     rows_after = raw_rows(rig.journal.path)

@@ -25,7 +25,7 @@ def rig() -> Iterator[Rig]:
 
 
 def open_desk(rig: Rig, seat: int = 2) -> None:
-    rig.tap(seat, SIMULATED_STAFF_UID)
+    rig.tap_uid(seat, SIMULATED_STAFF_UID)
     assert rig.table.screen is Screen.STAFF
 
 
@@ -54,7 +54,7 @@ def test_a_staff_tag_on_the_attract_screen_opens_the_desk(rig: Rig) -> None:
 
 
 def test_an_ordinary_card_on_the_attract_screen_still_opens_the_game_menu(rig: Rig) -> None:
-    rig.tap(1, simulated_uid("oshaka", "R1"))
+    rig.tap_uid(1, simulated_uid("oshaka", "R1"))
     assert rig.table.screen is Screen.CHOOSE_GAME
 
 
@@ -64,10 +64,10 @@ def test_audit_reports_missing_unknown_and_duplicated_cards(rig: Rig) -> None:
     open_desk(rig)
     choose(rig, "Audit the Oshaka Trick deck")
     for card in ("R1", "R2", "R1"):  # tapping the same card twice is not a duplicate
-        rig.tap(0, simulated_uid("oshaka", card))
-    rig.tap(0, "04BB000000000002")
-    rig.tap(1, "04ABCDEF012345")  # a tag no deck knows
-    rig.tap(3, simulated_uid("oskar", "Y1"))  # a card of another deck
+        rig.tap_uid(0, simulated_uid("oshaka", card))
+    rig.tap_uid(0, "04BB000000000002")
+    rig.tap_uid(1, "04ABCDEF012345")  # a tag no deck knows
+    rig.tap_uid(3, simulated_uid("oskar", "Y1"))  # a card of another deck
     rig.press(2, "ok")
     report = "\n".join(rig.table.view.staff.lines)  # type: ignore[union-attr]
     assert "missing" in report.lower() and "R3" in report
@@ -90,19 +90,19 @@ def test_enrolling_a_new_deck_names_each_card_refuses_reuse_and_saves(
     open_desk(rig)
     choose(rig, "Enroll the Oshaka Trick deck")
     assert rig.table.view.staff.prompt.startswith("Tap R1 (1 of 52")  # type: ignore[union-attr]
-    rig.tap(0, "04AA000000000001")
+    rig.tap_uid(0, "04AA000000000001")
     assert rig.table.view.staff.prompt.startswith("Tap R2 (2 of 52")  # type: ignore[union-attr]
-    rig.tap(1, "04AA000000000001")  # the same tag again: refused, R2 still asked for
+    rig.tap_uid(1, "04AA000000000001")  # the same tag again: refused, R2 still asked for
     staff = rig.table.view.staff
     assert staff is not None and "just enrolled as R1" in staff.lines[-1]
     assert staff.prompt.startswith("Tap R2")
     rig.press(2, "next")  # R2 is missing from the box: skip it for now
     assert rig.table.view.staff.prompt.startswith("Tap R3")  # type: ignore[union-attr]
-    rig.tap(0, "04AA000000000003")
+    rig.tap_uid(0, "04AA000000000003")
     saved = json.loads(path.read_text(encoding="utf-8"))
     assert saved["decks"]["oshaka"] == {"04AA000000000001": "R1", "04AA000000000003": "R3"}
     # The staff tag closes the desk.
-    rig.tap(2, SIMULATED_STAFF_UID)
+    rig.tap_uid(2, SIMULATED_STAFF_UID)
     assert rig.table.screen is Screen.ATTRACT
 
 
@@ -126,7 +126,7 @@ def test_the_staff_screens_draw(rig: Rig, tmp_path: Path) -> None:
     open_desk(rig)
     menu = rig.table.view
     choose(rig, "Audit the Oshaka Trick deck")
-    rig.tap(0, simulated_uid("oshaka", "R1"))
+    rig.tap_uid(0, simulated_uid("oshaka", "R1"))
     audit = rig.table.view
     for name, view in (("menu", menu), ("audit", audit)):
         for size in ((800, 480), (1920, 1080)):

@@ -2,67 +2,27 @@
 
 from __future__ import annotations
 
-import queue
 import random
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from controller.config import TableConfig
-from controller.devices import Devices, build
 from controller.games.oshaka_trick import OshakaTrick, Phase
 from controller.record import replay
 from controller.simulation import Simulator
-from controller.table import IDLE_TIMEOUT, Table, TableLoop
-from controller.tags import simulated, simulated_uid
+from controller.table import IDLE_TIMEOUT
+from controller.tags import simulated_uid
 from controller.view import MessageKind, Screen
-from hardware.events import InputEvent
 from hardware.leds import Cue
+from tests.rigs import TableRig
 
 
-class Rig:
-    """A table with mock devices and a fake clock, as the kiosk wires it."""
-
-    def __init__(self, seats: int = 4, bots: int = 0) -> None:
-        self.config = TableConfig.simulated(seats, bots=bots)
-        self.events: queue.Queue[InputEvent] = queue.Queue()
-        self.devices: Devices = build(self.config, self.events)
-        self.registry = simulated()
-        self.now = 100.0
-        self.records: list[str] = []
-        self.table = Table(
-            self.config,
-            self.registry,
-            leds=self.devices.leds,
-            rng=random.Random(5),
-            clock=lambda: self.now,
-            on_record=lambda game, text: self.records.append(text),
-        )
-        self.loop = TableLoop(self.table, self.events)
-
-    def press(self, seat: int, button: str) -> None:
-        assert self.devices.press(seat, button)
-        self.loop.drain()
-
-    def tap(self, seat: int, uid: str) -> None:
-        reader = self.devices.mock_reader(seat)
-        assert reader is not None
-        reader.present(uid)
-        reader.remove()
-        self.loop.drain()
+class Rig(TableRig):
+    """The table rig with an Oshaka Trick shortcut."""
 
     def start_oshaka(self, seats: tuple[int, ...] = (0, 1, 2, 3)) -> OshakaTrick:
-        self.press(seats[0], "ok")  # wake
-        assert self.table.screen is Screen.CHOOSE_GAME
-        self.press(seats[0], "ok")  # choose Oshaka Trick (first in the menu); seat joins
-        for seat in seats[1:]:
-            self.press(seat, "ok")
-        self.press(seats[0], "next")  # start
-        assert self.table.screen is Screen.PLAY
-        game = self.table.game
-        assert game is not None
-        engine = game.adapter.engine
+        engine = self.start_game("oshaka-trick", seats)
         assert isinstance(engine, OshakaTrick)
         return engine
 
@@ -98,7 +58,7 @@ def test_a_tapped_card_is_played(rig: Rig) -> None:
     engine = rig.start_oshaka()
     seat = engine.turn
     card = engine.legal_actions(seat)[0].to_json()["play"]
-    rig.tap(seat, simulated_uid("oshaka", card))
+    rig.tap_uid(seat, simulated_uid("oshaka", card))
     assert engine.round.trick.plays[0][1].__str__() == card
     assert rig.devices.leds.showing((seat + 1) % 4, rig.now) is Cue.YOUR_TURN
 
@@ -106,7 +66,7 @@ def test_a_tapped_card_is_played(rig: Rig) -> None:
 def test_unknown_tag_gives_a_message_at_that_seat_and_changes_nothing(rig: Rig) -> None:
     engine = rig.start_oshaka()
     before = engine.snapshot()
-    rig.tap(2, "04DEADBEEF0001")
+    rig.tap_uid(2, "04DEADBEEF0001")
     assert engine.snapshot() == before
     message = rig.table.messages[-1]
     assert message.seat == 2 and message.kind is MessageKind.PROBLEM
@@ -117,7 +77,7 @@ def test_unknown_tag_gives_a_message_at_that_seat_and_changes_nothing(rig: Rig) 
 def test_card_of_another_deck_is_refused(rig: Rig) -> None:
     engine = rig.start_oshaka()
     before = engine.snapshot()
-    rig.tap(engine.turn, simulated_uid("standard-52", "AS"))
+    rig.tap_uid(engine.turn, simulated_uid("standard-52", "AS"))
     assert engine.snapshot() == before
     assert "standard-52 deck" in rig.table.messages[-1].text
 
@@ -127,7 +87,7 @@ def test_illegal_play_is_refused_with_the_reason_and_a_red_led(rig: Rig) -> None
     wrong_seat = (engine.turn + 1) % 4
     card = str(engine.registered_hand(wrong_seat)[0])  # type: ignore[index]
     before = engine.snapshot()
-    rig.tap(wrong_seat, simulated_uid("oshaka", card))
+    rig.tap_uid(wrong_seat, simulated_uid("oshaka", card))
     assert engine.snapshot() == before
     message = rig.table.messages[-1]
     assert message.kind is MessageKind.REFUSED
@@ -214,7 +174,7 @@ def test_messages_name_physical_seats_when_the_players_are_not_seats_0_to_n(rig:
     wrong_player = (waiting_player + 1) % 3
     wrong_seat = rig.table.game.players[wrong_player]
     card = str(engine.registered_hand(wrong_player)[0])  # type: ignore[index]
-    rig.tap(wrong_seat, simulated_uid("oshaka", card))
+    rig.tap_uid(wrong_seat, simulated_uid("oshaka", card))
     message = rig.table.messages[-1]
     assert message.seat == wrong_seat
     # The engine said "it is seat <player>'s turn"; the table names the physical seat.

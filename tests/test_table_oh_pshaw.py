@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import queue
 import random
 import time
 from collections.abc import Iterator
@@ -21,13 +20,12 @@ import pytest
 from controller.adapters import Press
 from controller.adapters.oh_pshaw import DEFAULT_OPTIONS, OhPshawAdapter
 from controller.app import Kiosk
-from controller.config import SeatConfig, TableConfig
-from controller.devices import Devices, build
+from controller.config import TableConfig
 from controller.games.oh_pshaw import Bid, OhPshaw, Phase, Play, RegisterHand, TurnTrump, deal
 from controller.record import replay
 from controller.simulation import Simulator
-from controller.table import Table, TableLoop
-from controller.tags import deck_cards, simulated, simulated_uid
+from controller.table import Table
+from controller.tags import deck_cards, simulated_uid
 from controller.view import MessageKind, Screen, TableView
 from display.oh_pshaw import bid_cursor
 from display.screenshot import screenshot_view
@@ -35,6 +33,7 @@ from hardware.events import ButtonPressed, InputEvent, TagPresented
 from hardware.leds import Cue, RecordingStrip
 from hardware.ptys import PtyPair
 from tests.conftest import run_cli
+from tests.rigs import PIXELS, TableRig, is_turn_green, serial_config, serial_tapper
 
 DECK = "standard-52"
 SIZES = ((800, 480), (1280, 720), (1920, 1080))
@@ -54,52 +53,17 @@ def phase(engine: OhPshaw) -> Phase:
     return engine.phase
 
 
-class Rig:
-    """A table with mock devices and a fake clock, as the kiosk wires it."""
+class Rig(TableRig):
+    """The table rig, Oh Pshaw's deck, optionally with a physical deal."""
+
+    deck = DECK
 
     def __init__(self, seats: int = 4, bots: int = 0, deal_mode: str = "virtual") -> None:
-        self.config = replace(TableConfig.simulated(seats, bots=bots), deal=deal_mode)
-        self.events: queue.Queue[InputEvent] = queue.Queue()
-        self.devices: Devices = build(self.config, self.events)
-        self.registry = simulated()
-        self.now = 100.0
-        self.records: list[str] = []
-        self.table = Table(
-            self.config,
-            self.registry,
-            leds=self.devices.leds,
-            rng=random.Random(5),
-            clock=lambda: self.now,
-            on_record=lambda game, text: self.records.append(text),
-        )
-        self.loop = TableLoop(self.table, self.events)
-
-    def press(self, seat: int, button: str) -> None:
-        assert self.devices.press(seat, button)
-        self.loop.drain()
-
-    def tap(self, seat: int, card: str) -> None:
-        reader = self.devices.mock_reader(seat)
-        assert reader is not None
-        reader.present(uid(card))
-        reader.remove()
-        self.loop.drain()
+        super().__init__(seats, bots, deal=deal_mode)
 
     def start(self, seats: tuple[int, ...] = (0, 1, 2, 3)) -> OhPshaw:
-        self.press(seats[0], "ok")  # wake
-        assert self.table.screen is Screen.CHOOSE_GAME
-        ids = [g.game_id for g in self.table.view.games]
-        assert "oh-pshaw" in ids  # the menu offers it
-        while ids[self.table.selected] != "oh-pshaw":
-            self.press(seats[0], "next")
-        self.press(seats[0], "ok")  # choose it; this seat joins
-        for seat in seats[1:]:
-            self.press(seat, "ok")
-        self.press(seats[0], "next")  # start
-        assert screen(self.table) is Screen.PLAY
-        engine = self.engine
-        assert isinstance(engine, OhPshaw)
-        return engine
+        self.start_game("oh-pshaw", seats)
+        return self.engine
 
     @property
     def engine(self) -> OhPshaw:
@@ -433,22 +397,6 @@ def test_a_bot_game_on_mock_devices_replays_to_the_same_report() -> None:
 
 
 SEATS = 4
-PIXELS = 8
-
-
-@pytest.fixture
-def ptys() -> Iterator[list[PtyPair]]:
-    pairs = [PtyPair().open() for _ in range(SEATS)]
-    try:
-        yield pairs
-    finally:
-        for pair in pairs:
-            pair.close()
-
-
-def is_turn_green(colours: set[tuple[int, int, int]]) -> bool:
-    """The "your turn" cue: a green pulse, whatever its current level."""
-    return len(colours) == 1 and all(r == 0 and b == 0 and g > 0 for r, g, b in colours)
 
 
 def not_blank(path: Path, size: tuple[int, int]) -> bool:
@@ -463,14 +411,7 @@ def not_blank(path: Path, size: tuple[int, int]) -> bool:
 def test_end_to_end_over_serial_readers_and_gpio_buttons(
     ptys: list[PtyPair], tmp_path: Path
 ) -> None:
-    config = TableConfig(
-        seats=tuple(
-            SeatConfig(
-                index=i, reader=ptys[i].slave_path, pixels=(i * PIXELS, (i + 1) * PIXELS), bot=True
-            )
-            for i in range(SEATS)
-        )
-    )
+    config = serial_config(ptys)
     kiosk = Kiosk.create(config, seed=21, auto_game="oh-pshaw", records_dir=tmp_path)
     clock_now = [1000.0]
     kiosk.table.clock = lambda: clock_now[0]
@@ -496,12 +437,7 @@ def test_end_to_end_over_serial_readers_and_gpio_buttons(
 
     kiosk.table.leds = RecordingLeds()
 
-    def tap_over_serial(seat: int, tag: str) -> None:
-        # What a reader board sends: the tag arrives, then leaves.
-        ptys[seat].write(f"TAG {tag}\n".encode())
-        ptys[seat].write(b"GONE\n")
-
-    kiosk.simulator.tapper = tap_over_serial
+    kiosk.simulator.tapper = serial_tapper(ptys)
     bidding_view: TableView | None = None
     plays_checked = 0
     with kiosk.devices:

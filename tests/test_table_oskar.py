@@ -7,7 +7,6 @@ recording LED strip, and pygame with the dummy video driver.
 
 from __future__ import annotations
 
-import queue
 import random
 import time
 from collections import Counter
@@ -21,61 +20,23 @@ import pytest
 from controller.adapters import adapters
 from controller.adapters.oskar import OskarAdapter
 from controller.app import Kiosk
-from controller.config import SeatConfig, TableConfig
-from controller.devices import Devices, build
 from controller.games.oskar import Card, Oskar, Phase, Play, RollDice, full_deck, stock_size
 from controller.record import replay
 from controller.simulation import Simulator
-from controller.table import Table, TableLoop
-from controller.tags import simulated, simulated_uid
 from controller.view import MessageKind, Screen
 from hardware.events import InputEvent, TagPresented
 from hardware.leds import Cue, RecordingStrip
 from hardware.ptys import PtyPair
+from tests.rigs import TableRig, serial_config, serial_tapper
 
 
-class Rig:
-    """A table with mock devices and a fake clock, as the kiosk wires it."""
+class Rig(TableRig):
+    """The table rig with Oskar's deck."""
 
-    def __init__(self, seats: int = 4, bots: int = 0, seed: int = 5) -> None:
-        self.config = TableConfig.simulated(seats, bots=bots)
-        self.events: queue.Queue[InputEvent] = queue.Queue()
-        self.devices: Devices = build(self.config, self.events)
-        self.registry = simulated()
-        self.now = 100.0
-        self.records: list[str] = []
-        self.table = Table(
-            self.config,
-            self.registry,
-            leds=self.devices.leds,
-            rng=random.Random(seed),
-            clock=lambda: self.now,
-            on_record=lambda game, text: self.records.append(text),
-        )
-        self.loop = TableLoop(self.table, self.events)
-
-    def press(self, seat: int, button: str) -> None:
-        assert self.devices.press(seat, button)
-        self.loop.drain()
-
-    def tap(self, seat: int, card: str) -> None:
-        reader = self.devices.mock_reader(seat)
-        assert reader is not None
-        reader.present(simulated_uid("oskar", card))
-        reader.remove()
-        self.loop.drain()
+    deck = "oskar"
 
     def start_oskar(self, seats: tuple[int, ...] = (0, 1, 2, 3)) -> Oskar:
-        self.press(seats[0], "ok")  # wake
-        games = [g.game_id for g in self.table.view.games]
-        assert "oskar" in games  # the kiosk's menu offers Oskar
-        while games[self.table.selected] != "oskar":
-            self.press(seats[0], "next")
-        self.press(seats[0], "ok")  # choose it; this seat joins
-        for seat in seats[1:]:
-            self.press(seat, "ok")
-        self.press(seats[0], "next")  # start
-        assert self.table.screen is Screen.PLAY
+        self.start_game("oskar", seats)
         return self.engine
 
     @property
@@ -427,28 +388,10 @@ def test_with_the_game_seed_a_rebuilt_adapter_deals_the_same() -> None:
 # --- end to end ------------------------------------------------------------------------------
 
 SEATS = 4
-PIXELS = 8
-
-
-@pytest.fixture
-def ptys() -> Iterator[list[PtyPair]]:
-    pairs = [PtyPair().open() for _ in range(SEATS)]
-    try:
-        yield pairs
-    finally:
-        for pair in pairs:
-            pair.close()
 
 
 def test_bots_play_a_full_game_over_serial_and_gpio(ptys: list[PtyPair], tmp_path: Path) -> None:
-    config = TableConfig(
-        seats=tuple(
-            SeatConfig(
-                index=i, reader=ptys[i].slave_path, pixels=(i * PIXELS, (i + 1) * PIXELS), bot=True
-            )
-            for i in range(SEATS)
-        )
-    )
+    config = serial_config(ptys)
     kiosk = Kiosk.create(config, seed=4, auto_game="oskar", records_dir=tmp_path)
     strip = kiosk.devices.strip
     assert isinstance(strip, RecordingStrip)
@@ -462,11 +405,7 @@ def test_bots_play_a_full_game_over_serial_and_gpio(ptys: list[PtyPair], tmp_pat
 
     kiosk.table.handle = handle  # type: ignore[method-assign]
 
-    def tap_over_serial(seat: int, uid: str) -> None:
-        ptys[seat].write(f"TAG {uid}\n".encode())
-        ptys[seat].write(b"GONE\n")
-
-    kiosk.simulator.tapper = tap_over_serial
+    kiosk.simulator.tapper = serial_tapper(ptys)
     rerolled_by_button = 0
     with kiosk.devices:
         for _ in range(20000):

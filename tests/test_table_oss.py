@@ -17,53 +17,30 @@ import pygame
 import pytest
 
 from controller.adapters.oss import OssAdapter, TimerLog, parse_tribe_card, tribe_card
-from controller.config import SeatConfig, TableConfig
-from controller.devices import Devices, build
+from controller.devices import build
 from controller.games.base import JSON
 from controller.games.oss import Oss, Phase
 from controller.record import replay
 from controller.simulation import Simulator
 from controller.table import Table, TableLoop
-from controller.tags import simulated, simulated_uid
+from controller.tags import simulated
 from controller.view import MessageKind, Screen
 from hardware.events import InputEvent
 from hardware.ptys import PtyPair
 from hardware.toss_timer import TossCancelled, TossStarted, TossStopped, TossTimer
+from tests.rigs import TableRig, serial_config
 
 TIMER_PIN = 27  # free: the mock seat buttons take pins from 4 upwards
 SHOTS = Path("/tmp/oss-shots")
 
 
-class Rig:
-    """A table with mock readers and buttons and a fake clock, Oss chosen."""
+class Rig(TableRig):
+    """The table rig with Oss tribe cards, Oss put in place by ``resume``."""
+
+    deck = "oss-tribes"
 
     def __init__(self, seats: int = 3) -> None:
-        self.config = TableConfig.simulated(seats, bots=0)
-        self.events: queue.Queue[InputEvent] = queue.Queue()
-        self.devices: Devices = build(self.config, self.events)
-        self.registry = simulated()
-        self.now = 100.0
-        self.records: list[str] = []
-        self.table = Table(
-            self.config,
-            self.registry,
-            leds=self.devices.leds,
-            rng=random.Random(3),
-            clock=lambda: self.now,
-            on_record=lambda game, text: self.records.append(text),
-        )
-        self.loop = TableLoop(self.table, self.events)
-
-    def press(self, seat: int, button: str) -> None:
-        assert self.devices.press(seat, button)
-        self.loop.drain()
-
-    def tap(self, seat: int, card: str) -> None:
-        reader = self.devices.mock_reader(seat)
-        assert reader is not None
-        reader.present(simulated_uid("oss-tribes", card))
-        reader.remove()
-        self.loop.drain()
+        super().__init__(seats, bots=0, seed=3)
 
     def resume(self, header: JSON, *actions: JSON) -> Oss:
         """Put the table in a known Oss position, as a journal would."""
@@ -378,12 +355,7 @@ def test_three_bots_play_a_whole_game_over_serial_and_gpio_with_the_timer(
     seats = 3
     ptys = [PtyPair().open() for _ in range(seats)]
     try:
-        config = TableConfig(
-            seats=tuple(
-                SeatConfig(index=i, reader=ptys[i].slave_path, pixels=(i * 8, i * 8 + 8), bot=True)
-                for i in range(seats)
-            )
-        )
+        config = serial_config(ptys)
         events: queue.Queue[InputEvent] = queue.Queue()
         devices = build(config, events)
         registry = simulated()

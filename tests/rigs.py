@@ -1,0 +1,142 @@
+"""Test rigs shared by the table tests: the table wired to mock devices as the kiosk wires it.
+
+``TableRig`` is a table with mock readers, gpiozero ``MockFactory`` buttons,
+the recording LED strip and a fake clock; each game's tests subclass it for
+their own shortcuts. The serial helpers build a table whose readers are real
+pseudo-terminals and tap cards the way a reader board reports them.
+"""
+
+from __future__ import annotations
+
+import queue
+import random
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import replace
+from typing import Any, ClassVar
+
+from controller.config import SeatConfig, TableConfig
+from controller.devices import Devices, build
+from controller.games.base import Engine
+from controller.table import JournalSink, LedSink, Table, TableLoop
+from controller.tags import simulated, simulated_uid
+from controller.view import Screen
+from hardware.events import InputEvent
+from hardware.ptys import PtyPair
+
+PIXELS = 8  # LED pixels per seat in every rig
+
+
+class TableRig:
+    """A table with mock devices and a fake clock (``now``), records kept in ``records``."""
+
+    deck: ClassVar[str] = "oshaka"  # the deck whose cards ``tap`` names
+
+    def __init__(
+        self,
+        seats: int = 4,
+        bots: int = 0,
+        seed: int = 5,
+        *,
+        leds: LedSink | None = None,
+        journal: JournalSink | None = None,
+        **config: Any,
+    ) -> None:
+        """``leds`` replaces the seat LEDs (e.g. a recorder of calls); ``config`` sets
+        TableConfig fields of the simulated table (``deal="physical"``)."""
+        self.config = replace(TableConfig.simulated(seats, bots=bots), **config)
+        self.events: queue.Queue[InputEvent] = queue.Queue()
+        self.devices: Devices = build(self.config, self.events)
+        self.registry = simulated()
+        self.now = 100.0
+        self.records: list[str] = []
+        self.leds: LedSink = leds if leds is not None else self.devices.leds
+        self.table = Table(
+            self.config,
+            self.registry,
+            leds=self.leds,
+            rng=random.Random(seed),
+            clock=lambda: self.now,
+            on_record=lambda game, text: self.records.append(text),
+            journal=journal,
+        )
+        self.loop = TableLoop(self.table, self.events)
+
+    def press(self, seat: int, button: str) -> None:
+        """Press and release a seat button through its mock pin, then run the loop."""
+        assert self.devices.press(seat, button)
+        self.loop.drain()
+
+    def tap_uid(self, seat: int, uid: str) -> None:
+        """Put a tag on a seat's mock reader and take it away, then run the loop."""
+        reader = self.devices.mock_reader(seat)
+        assert reader is not None
+        reader.present(uid)
+        reader.remove()
+        self.loop.drain()
+
+    def tap(self, seat: int, card: str) -> None:
+        """Tap a card of the rig's deck (its simulated tag) at a seat."""
+        self.tap_uid(seat, simulated_uid(self.deck, card))
+
+    def start_game(self, game_id: str, seats: tuple[int, ...] = (0, 1, 2, 3)) -> Engine:
+        """Wake the table, choose ``game_id`` in the menu, let ``seats`` join, and start."""
+        self.press(seats[0], "ok")  # wake
+        assert self.screen() is Screen.CHOOSE_GAME
+        ids = [g.game_id for g in self.table.view.games]
+        assert game_id in ids  # the kiosk's menu offers it
+        while ids[self.table.selected] != game_id:
+            self.press(seats[0], "next")
+        self.press(seats[0], "ok")  # choose it; this seat joins
+        for seat in seats[1:]:
+            self.press(seat, "ok")
+        self.press(seats[0], "next")  # start
+        assert self.screen() is Screen.PLAY
+        game = self.table.game
+        assert game is not None
+        return game.adapter.engine
+
+    def screen(self) -> Screen:
+        """The table's screen, read afresh (a plain attribute read would be narrowed by mypy)."""
+        return self.table.screen
+
+
+# --- over real pseudo-terminals ------------------------------------------------------
+
+
+@contextmanager
+def pty_pairs(count: int) -> Iterator[list[PtyPair]]:
+    """``count`` open pseudo-terminal pairs, one per seat reader; closed afterwards."""
+    pairs = [PtyPair().open() for _ in range(count)]
+    try:
+        yield pairs
+    finally:
+        for pair in pairs:
+            pair.close()
+
+
+def serial_config(ptys: list[PtyPair]) -> TableConfig:
+    """A table whose seats are bots with serial line readers on the pseudo-terminals."""
+    return TableConfig(
+        seats=tuple(
+            SeatConfig(
+                index=i, reader=pty.slave_path, pixels=(i * PIXELS, (i + 1) * PIXELS), bot=True
+            )
+            for i, pty in enumerate(ptys)
+        )
+    )
+
+
+def serial_tapper(ptys: list[PtyPair]) -> Callable[[int, str], None]:
+    """A ``Simulator.tapper`` that sends what a reader board sends: the tag, then its leaving."""
+
+    def tap(seat: int, uid: str) -> None:
+        ptys[seat].write(f"TAG {uid}\n".encode())
+        ptys[seat].write(b"GONE\n")
+
+    return tap
+
+
+def is_turn_green(colours: set[tuple[int, int, int]]) -> bool:
+    """The "your turn" LED cue: a green pulse, whatever its current level."""
+    return len(colours) == 1 and all(r == 0 and b == 0 and g > 0 for r, g, b in colours)
