@@ -32,9 +32,9 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Mapping
-from types import TracebackType
-from typing import Any, Final, Self
+from typing import Any, Final
 
+from hardware.device import Device
 from hardware.errors import ButtonsUnavailable, DeviceClosed, HardwareConfigError, HardwareError
 from hardware.events import ButtonPressed, ButtonReleased, EventQueue
 
@@ -61,7 +61,7 @@ def mock_pin_factory() -> Any:
     return MockFactory()
 
 
-class SeatButtons:
+class SeatButtons(Device):
     """One seat's named buttons; puts ``ButtonPressed``/``ButtonReleased`` on the queue.
 
     ``pins`` maps button names (a subset of ``BUTTON_NAMES``) to gpiozero pin
@@ -199,18 +199,6 @@ class SeatButtons:
                 self._events.put(ButtonReleased(self.seat, name, at))
 
         return on_edge
-
-    def __enter__(self) -> Self:
-        self.open()
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         state = "open" if self.is_open else "closed"

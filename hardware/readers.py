@@ -50,15 +50,15 @@ import os
 import string
 import threading
 import time
-from abc import ABC, abstractmethod
+from abc import abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
-from types import TracebackType
-from typing import Any, Protocol, Self, TypeAlias
+from typing import Any, Protocol, TypeAlias
 
 import serial
 import serial.threaded
 
+from hardware.device import Device
 from hardware.errors import DeviceClosed, HardwareConfigError, ReaderUnavailable
 from hardware.events import (
     Clock,
@@ -318,7 +318,7 @@ class LinkLost(Exception):
 # --- the interface ------------------------------------------------------------
 
 
-class SeatReader(ABC):
+class SeatReader(Device):
     """One seat's card reader: the methods every backend provides.
 
     Construct with the seat number and the event queue; nothing is claimed
@@ -343,18 +343,6 @@ class SeatReader(ABC):
     @abstractmethod
     def is_open(self) -> bool:
         """Whether the reader is currently listening."""
-
-    def __enter__(self) -> Self:
-        self.open()
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         state = "open" if self.is_open else "closed"

@@ -41,9 +41,9 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from types import TracebackType
-from typing import Any, Final, Literal, Self
+from typing import Any, Final, Literal
 
+from hardware.device import Device
 from hardware.errors import ButtonsUnavailable, DeviceClosed, HardwareConfigError, HardwareError
 from hardware.events import EventQueue, TimerEvent, TossCancelled, TossStarted, TossStopped
 
@@ -76,7 +76,7 @@ DEFAULT_MAX_DURATION: Final = 60.0
 Mode = Literal["press", "pad"]
 
 
-class TossTimer:
+class TossTimer(Device):
     """One toss timer on one GPIO pin; see the module docstring.
 
     ``events`` is the table's queue (``hardware.events.EventQueue``). ``pin`` is a
@@ -201,18 +201,6 @@ class TossTimer:
         # gpiozero asks every reserver of a pin this when another device wants it:
         # the timer shares its pin with nothing.
         return True
-
-    def __enter__(self) -> Self:
-        self.open()
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     # --- software control ---------------------------------------------------------------
 
