@@ -16,8 +16,8 @@ What the file holds (schema version ``SCHEMA_VERSION``):
   (``playing``, ``finished``, ``abandoned``); a finished game also keeps its
   report and record text;
 - ``entries``: per game, numbered from 1: ``action`` (a player's action),
-  ``chance`` (a dealt hand, derived from the seed) or ``correction`` (staff's
-  ``undo`` or ``abandon``, or ``redeal``: a deal taken back on resume), each
+  ``chance`` (a dealt hand, derived from the seed; a whole deal is written in
+  one transaction) or ``correction`` (staff's ``undo`` or ``abandon``), each
   as JSON with its wall-clock time.
 
 Nothing is ever deleted: an undo is a new ``correction`` entry, and
@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING, Any, Self
 from controller.config import TableConfig
 from controller.games import engine_class
 from controller.games.base import JSON, Engine, TableError
-from controller.record import drop_trailing_chance, undo_last_player_action
+from controller.record import undo_last_player_action
 
 if TYPE_CHECKING:
     from controller.table import Table
@@ -59,7 +59,6 @@ APPLICATION_ID = 0x43414645  # "CAFE": marks the file as this table's journal
 PLAYING, FINISHED, ABANDONED = "playing", "finished", "abandoned"
 STATUSES = (PLAYING, FINISHED, ABANDONED)
 ACTION, CHANCE, CORRECTION = "action", "chance", "correction"
-REDEAL = "redeal"  # a correction kind: a deal cut short by a crash is taken back and dealt again
 
 _SCHEMA = f"""
 CREATE TABLE meta (
@@ -272,6 +271,18 @@ class Journal:
         with self._write():
             self._append(game, CHANCE if chance else ACTION, action)
 
+    def deal_accepted(self, actions: list[JSON]) -> None:
+        """A virtual deal (every hand, any turned card) in one transaction.
+
+        A crash cannot leave half a deal: the journal holds all of it or none,
+        and without it the table simply deals again (the same cards, as deals
+        derive from the game's seed and length).
+        """
+        game = self._require_current("a deal")
+        with self._write():
+            for action in actions:
+                self._append(game, CHANCE, action)
+
     def correction(self, kind: str, detail: JSON) -> None:
         game = self._require_current(f"a staff correction ({kind})")
         with self._write():
@@ -337,20 +348,12 @@ class Journal:
 
         Entries are replayed in order; an ``undo`` correction takes back what
         ``Table.undo_last`` took back: the trailing dealt (chance) actions and
-        the last player action before them. A ``redeal`` correction (written
-        by ``resume_if_unfinished``) takes back the trailing dealt actions only.
+        the last player action before them.
         """
         pairs: list[tuple[JSON, bool]] = []
         for entry in self.entries(game_id):
             if entry.kind in (ACTION, CHANCE):
                 pairs.append((entry.data, entry.kind == CHANCE))
-            elif entry.kind == CORRECTION and entry.data.get("kind") == REDEAL:
-                dropped = drop_trailing_chance(pairs)
-                if dropped != entry.data.get("dropped", dropped):
-                    raise JournalDamaged(
-                        f"entry {entry.seq} of game {game_id} takes back "
-                        f"{entry.data.get('dropped')} dealt actions, but {dropped} were there"
-                    )
             elif entry.kind == CORRECTION and entry.data.get("kind") == "undo":
                 undone = undo_last_player_action(pairs)
                 if undone is None:
@@ -589,18 +592,6 @@ def resume_if_unfinished(journal: Journal, table: Table) -> GameRow | None:
         logger.warning("the journal's game %d cannot be resumed", row.id, exc_info=True)
         journal.move_aside(f"its unfinished game #{row.id} ({row.game}) cannot be resumed: {exc}")
         return None
-    standing = list(actions)
-    dealt = drop_trailing_chance(standing)
-    if dealt and table.config.deal == "virtual":
-        # The table journals a deal one hand at a time, so a crash can cut a
-        # deal short, and an adapter never completes a half-registered deal.
-        # Whether this one is whole depends on the game, so take it back (on
-        # record) and let the table deal again: its deals derive from the seed
-        # and the action count, so it deals exactly the same.
-        journal.correction(
-            REDEAL, {"dropped": dealt, "reason": "resumed after the deal's last action"}
-        )
-        actions = standing
     try:
         table.resume(row.game, row.players, row.header, actions, row.seed)
     except TableError as exc:

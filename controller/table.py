@@ -86,6 +86,8 @@ class JournalSink(Protocol):
 
     def action_accepted(self, action: JSON, chance: bool) -> None: ...
 
+    def deal_accepted(self, actions: list[JSON]) -> None: ...
+
     def correction(self, kind: str, detail: JSON) -> None: ...
 
     def game_finished(self, record: str, report: JSON) -> None: ...
@@ -417,17 +419,17 @@ class Table:
         except TableError as exc:
             self._refuse(seat, str(exc))
             return
-        self._accepted(action, chance=False)
+        self._accepted(action)
         self._after_action(events)
 
-    def _accepted(self, action: Action, chance: bool) -> None:
-        """Journal an accepted action (before any output) and add it to the record."""
+    def _accepted(self, action: Action) -> None:
+        """Journal a player's accepted action (before any output) and add it to the record."""
         game = self.game
         assert game is not None
         if self.journal is not None:
-            self.journal.action_accepted(action.to_json(), chance)
+            self.journal.action_accepted(action.to_json(), False)
         game.recorder.accepted(action)
-        game.chance.append(chance)
+        game.chance.append(False)
 
     def _chance_rng(self) -> random.Random:
         # Derived from the game's seed and its length, not from a running generator,
@@ -439,11 +441,17 @@ class Table:
     def _after_action(self, events: list[Event]) -> None:
         game = self.game
         assert game is not None
-        # Virtual dealing (simulated deck): chance actions are recorded like any other.
+        # Virtual dealing (simulated deck): a deal is journaled in one transaction,
+        # so a crash never leaves half of one, and recorded like any other action.
         if self.config.deal == "virtual":
-            for action in game.adapter.chance(self._chance_rng()):
+            dealt = game.adapter.chance(self._chance_rng())
+            for action in dealt:
                 events = events + game.adapter.engine.apply(action)
-                self._accepted(action, chance=True)
+            if dealt and self.journal is not None:
+                self.journal.deal_accepted([action.to_json() for action in dealt])
+            for action in dealt:
+                game.recorder.accepted(action)
+                game.chance.append(True)
         for event in events:
             for fb in game.adapter.feedback(event):
                 self._feedback(fb)

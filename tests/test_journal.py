@@ -221,6 +221,9 @@ class OrderSink:
     def action_accepted(self, action: JSON, chance: bool) -> None:
         self.log.append("journal:chance" if chance else "journal:action")
 
+    def deal_accepted(self, actions: list[JSON]) -> None:
+        self.log.append("journal:deal")
+
     def correction(self, kind: str, detail: JSON) -> None:
         self.log.append(f"journal:{kind}")
 
@@ -243,7 +246,7 @@ def test_the_table_journals_before_it_lights_or_shows() -> None:
     table.joined = [0, 1, 2, 3]
     assert table.start_game()
     start = log.index("journal:start")
-    deals = [i for i, e in enumerate(log) if e == "journal:chance"]
+    deals = [i for i, e in enumerate(log) if e == "journal:deal"]
     first_turn = log.index("led:your_turn")
     assert start < min(deals) and max(deals) < first_turn
 
@@ -291,7 +294,7 @@ def test_resume_is_exact_at_every_phase(tmp_path: Path) -> None:
             assert table.view.buttons == expected["buttons"]
             assert game.adapter.engine.expected == expected["expected"]
             assert [leds.showing(s, 100.0 + LATER) for s in range(4)] == expected["leds"]
-            # Nothing lost or doubled (a deal right before the copy is taken back and redealt).
+            # Nothing lost or doubled.
             assert journal.actions(journal.current_game or 0) == rig.pairs()
             journal.close()
             checked += 1
@@ -328,13 +331,15 @@ def test_a_game_whose_last_action_is_journaled_resumes_to_its_results(tmp_path: 
 class DiesMidDeal(Journal):
     """A journal whose table "crashes" while the deal is being journaled, after two hands."""
 
-    def action_accepted(self, action: JSON, chance: bool) -> None:
-        if chance and self.entry_count() == 2:
+    written = 0
+
+    def _inside_write(self) -> None:
+        self.written += 1
+        if self.written == 3:  # the game's start, then two hands of the deal
             raise KeyboardInterrupt("power cut")
-        super().action_accepted(action, chance)
 
 
-def test_a_deal_cut_short_is_taken_back_and_dealt_again(tmp_path: Path) -> None:
+def test_a_deal_cut_short_leaves_no_half_deal_and_is_dealt_again(tmp_path: Path) -> None:
     with Rig(tmp_path / "whole.sqlite3") as whole:
         whole.start()
         expected = whole.state()
@@ -343,24 +348,23 @@ def test_a_deal_cut_short_is_taken_back_and_dealt_again(tmp_path: Path) -> None:
         cut.journal.__class__ = DiesMidDeal
         with pytest.raises(KeyboardInterrupt):
             cut.start()
-        assert cut.journal.entry_count() == 2
+        assert cut.journal.entry_count() == 0  # the deal is one transaction: none of it stands
     with Rig(path) as again:
         assert resume_if_unfinished(again.journal, again.table) is not None
         assert again.state() == expected
         entries = again.journal.entries(1)
-        assert [e.kind for e in entries] == ["chance"] * 2 + ["correction"] + ["chance"] * 4
-        assert entries[2].data["kind"] == "redeal" and entries[2].data["dropped"] == 2
+        assert [e.kind for e in entries] == ["chance"] * 4  # one whole deal, no corrections
         assert again.journal.actions(1) == again.pairs()
         standing = again.journal.actions(1)
-    with Rig(path) as third:  # a whole deal is taken back and dealt again the same
+    with Rig(path) as third:  # a whole deal stands: nothing taken back or dealt twice
         assert resume_if_unfinished(third.journal, third.table) is not None
-        assert third.journal.entry_count(1) == 12
+        assert third.journal.entry_count(1) == 4
         assert third.journal.actions(1) == standing
         assert third.state() == expected
-        third.play(1)  # once a player acts, the deal is no longer trailing
+        third.play(1)
     with Rig(path) as fourth:
         assert resume_if_unfinished(fourth.journal, fourth.table) is not None
-        assert fourth.journal.entry_count(1) == 13
+        assert fourth.journal.entry_count(1) == 5
 
 
 # --- staff corrections -------------------------------------------------------------------

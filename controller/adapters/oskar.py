@@ -29,20 +29,16 @@ deal and the engine's state (cards played this round, cards left per seat),
 so nothing the adapter remembers between events is needed for it.
 
 After a rebuild from the journal (crash resume or staff undo) the adapter is
-new, and the table's current interface gives it no way back to the round's
-original shuffle (``chance`` gets ``Random(f"{seed}/{len}")`` for the current
-length only). When the table sets ``game_seed`` (the journaled game seed)
-the deal of round N is drawn from ``Random(f"{game_seed}/oskar-deal/{N}")``
-and a rebuilt game deals exactly the same. Without it, a rebuild before the
-round's first card simply deals that round; a rebuild in the middle of a
-round deals the cards not yet played among the seats (each gets as many as
-it has left), so the game stays consistent but the hidden hands change.
+new. The table gives every adapter the game's journaled seed (``game_seed``),
+and the deal of round N is drawn from ``Random(f"{game_seed}/oskar-deal/{N}")``,
+so a rebuilt game deals exactly the same. An adapter used without a table
+(no seed) deals from the rng it is given, and cannot know the hands of a
+round already under way.
 """
 
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -68,7 +64,6 @@ from controller.games.oskar import (
     StockWon,
     TrickWon,
     deal,
-    full_deck,
     roll,
     stock_size,
 )
@@ -96,7 +91,6 @@ class Dealt:
     round: int
     hands: tuple[tuple[Card, ...], ...]
     stock: tuple[Card, ...]
-    redealt: bool = False  # dealt from the unplayed cards after a mid-round rebuild
 
 
 @dataclass
@@ -156,27 +150,14 @@ class OskarAdapter(GameAdapter):
             return
         if self.dealt is not None and self.dealt.round == rnd.number:
             return
-        source = (
-            random.Random(f"{self.game_seed}/oskar-deal/{rnd.number}")
-            if self.game_seed is not None
-            else rng
-        )
-        if self.game_seed is not None or not any(rnd.cards_played):
-            hands, stock = deal(source, engine.players)
-            self.dealt = Dealt(rnd.number, tuple(tuple(h) for h in hands), tuple(stock))
-            return
-        # Rebuilt mid-round without the game's seed: the original shuffle cannot
-        # be recovered, so the unplayed cards are dealt again, each seat getting
-        # as many as it has left. Consistent with every card already played.
-        unplayed = list((Counter(full_deck()) - rnd.played).elements())
-        source.shuffle(unplayed)
-        hands_left: list[tuple[Card, ...]] = []
-        at = 0
-        for seat in range(engine.players):
-            left = engine.hand_size - rnd.cards_played[seat]
-            hands_left.append(tuple(sorted(unplayed[at : at + left])))
-            at += left
-        self.dealt = Dealt(rnd.number, tuple(hands_left), tuple(sorted(unplayed[at:])), True)
+        if self.game_seed is None:
+            if any(rnd.cards_played):
+                return  # a round under way, and no seed to deal it again from: hands unknown
+            source = rng
+        else:
+            source = random.Random(f"{self.game_seed}/oskar-deal/{rnd.number}")
+        hands, stock = deal(source, engine.players)
+        self.dealt = Dealt(rnd.number, tuple(tuple(h) for h in hands), tuple(stock))
 
     def remaining(self, player: int) -> list[Card] | None:
         """The seat's cards not yet played this round, or None when the table does not know."""
