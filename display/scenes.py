@@ -3,7 +3,7 @@
 Every screen has the same frame: a panel per physical seat, turned to face
 that seat (see ``display/layout.py``), and the shared centre. The screen
 decides what the centre and each panel's body show; during PLAY the game
-scene chosen by ``view.game_id`` does (``display/oshaka.py`` for Oshaka
+scene chosen by ``view.game_id`` does (``display/oshaka_trick_scene.py`` for Oshaka
 Trick, ``display/generic.py`` for anything else).
 
 Each panel ends with the simulator's controls for its seat: the on-screen
@@ -31,7 +31,7 @@ from display.generic import (
     seat_label,
 )
 from display.layout import Layout, SeatSlot, rotate_rect, turn_surface
-from display.oshaka import OshakaScene
+from display.oshaka_trick_scene import OshakaScene
 from display.theme import Painter
 from display.ui import ChooseGame, PressButton, TapCard, UiAction
 
@@ -57,9 +57,9 @@ GAME_SCENES: dict[str, GameScene] = {"oshaka-trick": OshakaScene()}
 # Scenes of the other games live in their own modules, found by name, so adding
 # a game's scene means adding its module: ``display/<module>.py`` with ``SCENE``.
 SCENE_MODULES: dict[str, str] = {
-    "oh-pshaw": "display.oh_pshaw",
-    "oskar": "display.oskar",
-    "oss": "display.oss",
+    "oh-pshaw": "display.oh_pshaw_scene",
+    "oskar": "display.oskar_scene",
+    "oss": "display.oss_scene",
 }
 
 

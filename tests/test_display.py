@@ -16,7 +16,7 @@ from typing import Any
 import pygame
 import pytest
 
-from controller.bots.oshaka_trick import OshakaBot
+from controller.bots.oshaka_trick_bot import OshakaBot
 from controller.games.oshaka_trick import OshakaTrick, RegisterHand, deal
 from controller.view import (
     ButtonHint,

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from controller import scoresheet
-from controller.bots.oh_pshaw import OhPshawBot
+from controller.bots.oh_pshaw_bot import OhPshawBot
 from controller.games.base import Action, BadOption, IllegalAction, MalformedAction
 from controller.games.oh_pshaw import (
     CARD_NAMES,

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from controller.bots.oshaka_trick import OshakaBot
+from controller.bots.oshaka_trick_bot import OshakaBot
 from controller.games.base import Action, Event, TableError
 from controller.games.oshaka_trick import (
     COLOURS,

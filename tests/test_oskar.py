@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from controller import cli
-from controller.bots.oskar import OskarBot
+from controller.bots.oskar_bot import OskarBot
 from controller.games.base import Action, IllegalAction, MalformedAction
 from controller.games.oskar import (
     DECK_SIZE,

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from controller.bots.oss import OssBot, duel_chance, play_out, simulate_result, solo_chance
+from controller.bots.oss_bot import OssBot, duel_chance, play_out, simulate_result, solo_chance
 from controller.games import oss_cards
 from controller.games.base import BadOption, IllegalAction, MalformedAction
 from controller.games.oss import (

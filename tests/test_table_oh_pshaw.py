@@ -18,7 +18,7 @@ import pygame
 import pytest
 
 from controller.adapters import Press
-from controller.adapters.oh_pshaw import DEFAULT_OPTIONS, OhPshawAdapter
+from controller.adapters.oh_pshaw_table import DEFAULT_OPTIONS, OhPshawAdapter
 from controller.app import Kiosk
 from controller.config import TableConfig
 from controller.games.oh_pshaw import Bid, OhPshaw, Phase, Play, RegisterHand, TurnTrump, deal
@@ -27,7 +27,7 @@ from controller.simulation import Simulator
 from controller.table import Table
 from controller.tags import deck_cards, simulated_uid
 from controller.view import MessageKind, Screen, TableView
-from display.oh_pshaw import bid_cursor
+from display.oh_pshaw_scene import bid_cursor
 from display.screenshot import screenshot_view
 from hardware.events import ButtonPressed, InputEvent, TagPresented
 from hardware.leds import Cue, RecordingStrip

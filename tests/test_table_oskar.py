@@ -18,7 +18,7 @@ import pygame
 import pytest
 
 from controller.adapters import adapters
-from controller.adapters.oskar import OskarAdapter
+from controller.adapters.oskar_table import OskarAdapter
 from controller.app import Kiosk
 from controller.games.oskar import Card, Oskar, Phase, Play, RollDice, full_deck, stock_size
 from controller.record import replay
@@ -470,7 +470,7 @@ def test_bots_play_a_full_game_over_serial_and_gpio(ptys: list[PtyPair], tmp_pat
 
 
 def test_scene_draws_mid_round_views_at_the_small_and_large_sizes(rig: Rig, tmp_path: Path) -> None:
-    from display.oskar import genre_columns, picked_dice
+    from display.oskar_scene import genre_columns, picked_dice
     from display.screenshot import screenshot_view
 
     engine = rig.start_oskar()

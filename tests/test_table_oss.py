@@ -16,7 +16,7 @@ from pathlib import Path
 import pygame
 import pytest
 
-from controller.adapters.oss import OssAdapter, TimerLog, parse_tribe_card, tribe_card
+from controller.adapters.oss_table import OssAdapter, TimerLog, parse_tribe_card, tribe_card
 from controller.devices import build
 from controller.games.base import JSON
 from controller.games.oss import Oss, Phase

@@ -153,10 +153,10 @@ class GameAdapter(ABC):
 # Each game's adapter module and class, in menu order. A game whose module is
 # not there yet is left off the menu.
 ADAPTERS: tuple[tuple[str, str], ...] = (
-    ("controller.adapters.oshaka", "OshakaAdapter"),
-    ("controller.adapters.oh_pshaw", "OhPshawAdapter"),
-    ("controller.adapters.oskar", "OskarAdapter"),
-    ("controller.adapters.oss", "OssAdapter"),
+    ("controller.adapters.oshaka_trick_table", "OshakaAdapter"),
+    ("controller.adapters.oh_pshaw_table", "OhPshawAdapter"),
+    ("controller.adapters.oskar_table", "OskarAdapter"),
+    ("controller.adapters.oss_table", "OssAdapter"),
 )
 
 

@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from controller.adapters import Bot, Feedback, GameAdapter, Gesture, Press, Tap
-from controller.bots.oskar import OskarBot
+from controller.bots.oskar_bot import OskarBot
 from controller.games.base import JSON, Action, Event, Expectation, GameOver, IllegalAction
 from controller.games.oskar import (
     GENRES,

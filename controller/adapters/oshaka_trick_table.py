@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from controller.adapters import Bot, Feedback, GameAdapter, Gesture, Press, Tap
-from controller.bots.oshaka_trick import OshakaBot
+from controller.bots.oshaka_trick_bot import OshakaBot
 from controller.games.base import Action, Event, GameOver
 from controller.games.oshaka_trick import (
     Card,

@@ -29,7 +29,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from controller.adapters import Bot, Feedback, GameAdapter, Gesture, Press, Tap
-from controller.bots.oh_pshaw import OhPshawBot
+from controller.bots.oh_pshaw_bot import OhPshawBot
 from controller.games.base import Action, Event, GameOver
 from controller.games.oh_pshaw import (
     CARD_NAMES,

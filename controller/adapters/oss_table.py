@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from controller.adapters import Bot, Feedback, GameAdapter, Gesture, Press, Tap
-from controller.bots.oss import AVERAGE_SKILL, DUEL_TIE, OssBot, duel_chance, solo_chance
+from controller.bots.oss_bot import AVERAGE_SKILL, DUEL_TIE, OssBot, duel_chance, solo_chance
 from controller.games.base import JSON, Action, Event, GameOver, IllegalAction, MalformedAction
 from controller.games.oss import (
     RULINGS,
