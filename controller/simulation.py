@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from controller.adapters import Bot, Gesture, Press, Tap
 from controller.devices import Devices
 from controller.table import Table
-from controller.tags import GAME_DECKS, TagRegistry
+from controller.tags import TagRegistry, deck_of
 from controller.view import Screen
 
 logger = logging.getLogger(__name__)
@@ -73,7 +73,7 @@ class Simulator:
         game = self.table.game
         if game is None:
             return
-        uid = self.registry.uid_for(GAME_DECKS[game.adapter.game_id], card)
+        uid = self.registry.uid_for(deck_of(game.adapter.game_id), card)
         if uid is None:
             logger.warning("no tag is enrolled for %s", card)
             return

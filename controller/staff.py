@@ -23,15 +23,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from controller.enrollment import DeckAudit, Enrollment
-from controller.tags import GAME_DECKS, TagRegistry
+from controller.tags import TagRegistry, decks
 from controller.view import StaffView
 
-DECK_TITLES = {
-    "oshaka": "Oshaka Trick",
-    "standard-52": "Oh Pshaw (standard 52)",
-    "oskar": "Oskar",
-    "oss-tribes": "Oss tribe cards",
-}
 RECENT_LINES = 8
 
 
@@ -53,9 +47,9 @@ class StaffDesk:
     @property
     def options(self) -> list[tuple[str, str, str]]:
         """(label, task, deck) for every menu line."""
-        decks = list(dict.fromkeys(GAME_DECKS.values()))
-        items = [(f"Enroll the {DECK_TITLES[d]} deck", "enroll", d) for d in decks]
-        items += [(f"Audit the {DECK_TITLES[d]} deck", "audit", d) for d in decks]
+        known = decks()
+        items = [(f"Enroll the {deck.title} deck", "enroll", d) for d, deck in known.items()]
+        items += [(f"Audit the {deck.title} deck", "audit", d) for d, deck in known.items()]
         if self.history is not None:
             items.append(("Game history", "history", ""))
         items.append(("Close the staff menu", "close", ""))
@@ -128,7 +122,7 @@ class StaffDesk:
             )
         if self.task == "enroll" and self.enrollment is not None:
             return StaffView(
-                title=f"Enroll: {DECK_TITLES[self.enrollment.deck]}",
+                title=f"Enroll: {decks()[self.enrollment.deck].title}",
                 prompt=self.enrollment.prompt,
                 lines=tuple(self.lines),
                 hint="NEXT skips this card, PREV finishes",
@@ -136,7 +130,7 @@ class StaffDesk:
             )
         if self.task == "audit" and self.audit is not None:
             return StaffView(
-                title=f"Audit: {DECK_TITLES[self.audit.deck]}",
+                title=f"Audit: {decks()[self.audit.deck].title}",
                 prompt="Tap every card of the deck, in any order; OK shows the result",
                 lines=tuple(self.lines),
                 hint="OK: result, PREV: back",

@@ -28,13 +28,20 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
-from controller.adapters import Feedback, GameAdapter, adapters
+from controller.adapters import (
+    AdapterContext,
+    Feedback,
+    GameAdapter,
+    TableSettings,
+    adapters,
+)
 from controller.config import TableConfig
 from controller.games import engine_class
-from controller.games.base import JSON, Action, Event, TableError
+from controller.games.base import JSON, Action, Chance, Event, TableError
+from controller.games.spec import GameSpec, Requirement
 from controller.record import Recorder, undo_last_player_action
 from controller.staff import StaffDesk
-from controller.tags import GAME_DECKS, TagRegistry
+from controller.tags import TagRegistry, deck_of
 from controller.view import (
     ButtonHint,
     GameChoice,
@@ -97,24 +104,61 @@ class JournalSink(Protocol):
 class MenuEntry:
     """One line of the game menu: a game, possibly in one of its option presets."""
 
+    spec: GameSpec
     adapter: type[GameAdapter]
     label: str = ""
     options: Mapping[str, Any] | None = None
 
     @property
     def title(self) -> str:
-        return f"{self.adapter.title}: {self.label}" if self.label else self.adapter.title
+        return f"{self.spec.title}: {self.label}" if self.label else self.spec.title
 
 
 def menu_entries(games: Mapping[str, type[GameAdapter]]) -> list[MenuEntry]:
     """The menu: every game, once per option preset it offers (its default first)."""
     entries: list[MenuEntry] = []
     for adapter in games.values():
-        presets = adapter.option_presets()
-        if not presets:
-            entries.append(MenuEntry(adapter))
-        entries += [MenuEntry(adapter, label, options) for label, options in presets]
+        spec = adapter.spec
+        if not spec.presets:
+            entries.append(MenuEntry(spec, adapter))
+        entries += [MenuEntry(spec, adapter, p.label, p.options) for p in spec.presets]
     return entries
+
+
+def unmet_requirement(spec: GameSpec, config: TableConfig) -> str | None:
+    """Why this table cannot offer ``spec``'s game, or None when it can."""
+    if Requirement.VIRTUAL_DEAL in spec.requirements and config.deal != "virtual":
+        return (
+            f"{spec.title} needs the table's virtual deal: its hands cannot be entered by tap "
+            'yet (staff: set [table] deal = "virtual")'
+        )
+    return None
+
+
+@dataclass
+class InputChance:
+    """The chance generator of each seat input, for adapters that draw (a virtual die).
+
+    One generator per input, the same for all of it, derived from the game's
+    seed and length rather than from a running generator, so a game rebuilt
+    from its journal draws exactly the same.
+    """
+
+    seed: int
+    recorder: Recorder
+    inputs: int = 0
+    _current: tuple[int, random.Random] | None = None
+
+    def next_input(self) -> None:
+        self.inputs += 1
+
+    def rng(self) -> random.Random:
+        if self._current is None or self._current[0] != self.inputs:
+            self._current = (
+                self.inputs,
+                random.Random(f"{self.seed}/{len(self.recorder.actions)}"),
+            )
+        return self._current[1]
 
 
 @dataclass
@@ -123,6 +167,7 @@ class _Game:
     recorder: Recorder
     players: list[int]  # physical seat of each engine player
     seed: int  # the virtual deck's shuffles derive from it, so a resumed game deals the same
+    draws: InputChance
     chance: list[bool] = field(default_factory=list)  # per recorded action: supplied by chance?
 
 
@@ -203,7 +248,7 @@ class Table:
             )
             self._cue(seat, Cue.REFUSED)
             return
-        deck = GAME_DECKS[self.game.adapter.game_id]
+        deck = deck_of(self.game.adapter.game_id)
         if entry.deck != deck:
             self._say(
                 f"Seat {seat}: that card belongs to the {entry.deck} deck, not this game's",
@@ -217,9 +262,9 @@ class Table:
             self._cue(seat, Cue.REFUSED)
             return
         player = self.game.players.index(seat)
-        self.game.adapter.rng = self._chance_rng()
+        self.game.draws.next_input()
         try:
-            action = self.game.adapter.on_card(player, entry.card)
+            action = self.game.adapter.input.on_card(player, entry.card)
         except TableError as exc:
             self._refuse(seat, str(exc))
             return
@@ -251,8 +296,8 @@ class Table:
             if seat not in self.game.players:
                 return
             player = self.game.players.index(seat)
-            self.game.adapter.rng = self._chance_rng()
-            answer = self.game.adapter.on_button(player, button)
+            self.game.draws.next_input()
+            answer = self.game.adapter.input.on_button(player, button)
             if isinstance(answer, str):
                 self._say(f"Seat {seat}: {self._seats_named(answer)}", MessageKind.INFO, seat)
             elif answer is not None:
@@ -299,7 +344,7 @@ class Table:
         assert isinstance(event, TossStarted | TossStopped | TossCancelled)
         if self.screen is not Screen.PLAY or self.game is None:
             return
-        for fb in self.game.adapter.on_timer(event):
+        for fb in self.game.adapter.input.on_timer(event):
             self._feedback(fb)
         self._changed()
 
@@ -354,13 +399,17 @@ class Table:
         elif button == "next":
             self.selected = (self.selected + 1) % count
         elif button == "ok":
+            chosen = self._choices()[self.selected]
+            unmet = unmet_requirement(chosen.spec, self.config)
+            if unmet is not None:
+                self._say(unmet, MessageKind.REFUSED, seat)
+                return
             self.screen = Screen.JOIN
             self.joined = []
-            chosen = self._choices()[self.selected]
             self.messages = []
             self._say(
                 f"{chosen.title}: press OK at your seat to join "
-                f"({chosen.adapter.min_players}-{chosen.adapter.max_players} players); NEXT starts"
+                f"({chosen.spec.min_players}-{chosen.spec.max_players} players); NEXT starts"
             )
             self._toggle_join(seat, join_only=True)
             return
@@ -389,20 +438,19 @@ class Table:
         """Start the chosen game with the joined seats; explain and return False if it cannot."""
         chosen = self._choices()[self.selected]
         count = len(self.joined)
-        low, high = chosen.adapter.min_players, chosen.adapter.max_players
+        low, high = chosen.spec.min_players, chosen.spec.max_players
         if not low <= count <= high:
             self._say(
                 f"{chosen.title} needs {low}-{high} players; {count} joined",
                 MessageKind.REFUSED,
             )
             return False
-        adapter = chosen.adapter.new_game(count, self.rng, chosen.options)
+        header = chosen.spec.new_header(count, chosen.options, self.rng)
         players = sorted(self.joined)
         seed = self.rng.getrandbits(62)
-        self._configure(adapter, seed)
-        self.game = _Game(adapter, Recorder(adapter.engine), players, seed)
+        self.game = self._new_game(chosen.adapter, players, header, seed)
         if self.journal is not None:
-            self.journal.game_started(adapter.game_id, players, adapter.engine.header(), seed)
+            self.journal.game_started(chosen.spec.id, players, header, seed)
         self.screen = Screen.PLAY
         self.messages = []
         self._say(f"{chosen.title} begins")
@@ -453,7 +501,7 @@ class Table:
                 game.recorder.accepted(action)
                 game.chance.append(True)
         for event in events:
-            for fb in game.adapter.feedback(event):
+            for fb in game.adapter.presentation.feedback(event):
                 self._feedback(fb)
         self._set_steady_leds()
         if game.adapter.engine.finished:
@@ -519,7 +567,7 @@ class Table:
         self._rebuild(adapter_type, players, header, actions, seed)
         self.screen = Screen.PLAY
         self.messages = []
-        self._say(f"{adapter_type.title} resumed where it stopped")
+        self._say(f"{adapter_type.spec.title} resumed where it stopped")
         self._after_action([])
 
     def _rebuild(
@@ -530,10 +578,8 @@ class Table:
         actions: list[tuple[JSON, bool]],
         seed: int,
     ) -> None:
-        engine = engine_class(header.get("game")).from_header(header)
-        adapter = adapter_type(engine)
-        self._configure(adapter, seed)
-        game = _Game(adapter, Recorder(engine), players, seed)
+        game = self._new_game(adapter_type, players, header, seed)
+        engine = game.adapter.engine
         for obj, chance in actions:
             action = engine.parse_action(obj)
             engine.apply(action)
@@ -541,12 +587,21 @@ class Table:
             game.chance.append(chance)
         self.game = game
 
-    def _configure(self, adapter: GameAdapter, seed: int) -> None:
-        """What an adapter learns from the table, for a new game and a rebuilt one alike."""
-        adapter.game_seed = seed
-        adapter.manual_dice = self.config.dice == "manual"
-        adapter.has_timer = self.config.timer is not None
-        adapter.timer_limit = None if self.config.timer is None else self.config.timer.limit
+    def _new_game(
+        self, adapter_type: type[GameAdapter], players: list[int], header: JSON, seed: int
+    ) -> _Game:
+        """A game at its start, its adapter made with what it needs to know of the table."""
+        engine = engine_class(header.get("game")).from_header(header)
+        timer = self.config.timer
+        settings = TableSettings(
+            chance=Chance(cards=self.config.deal == "virtual", dice=self.config.dice != "manual"),
+            has_timer=timer is not None,
+            timer_limit=None if timer is None else timer.limit,
+        )
+        recorder = Recorder(engine)
+        draws = InputChance(seed, recorder)
+        adapter = adapter_type(AdapterContext(engine, seed, settings, draws.rng))
+        return _Game(adapter, recorder, players, seed, draws)
 
     def undo_last(self) -> bool:
         """Staff: take back the last action a player took (and any deal that followed it)."""
@@ -626,7 +681,7 @@ class Table:
         if self.game is not None and self.screen is Screen.PLAY:
             for seat in self.game.players:
                 wanted[seat] = Cue.JOINED
-            for player in self.game.adapter.waiting_players():
+            for player in self.game.adapter.presentation.waiting_players():
                 wanted[self.game.players[player]] = Cue.YOUR_TURN
         for seat, cue in wanted.items():
             if self._steady_cues.get(seat) is not cue:
@@ -640,7 +695,11 @@ class Table:
         """Time-driven changes: idle screens fall back to attract."""
         idle = now - self.last_activity
         game = self.game
-        running = game is not None and self.screen is Screen.PLAY and game.adapter.animating()
+        running = (
+            game is not None
+            and self.screen is Screen.PLAY
+            and game.adapter.presentation.animating()
+        )
         if running and now - self._animated_at >= ANIMATION_STEP:
             # A running clock: a new view ten times a second so the display follows.
             self._animated_at = now
@@ -678,7 +737,7 @@ class Table:
             for s in self.config.seats
         )
         choices = tuple(
-            GameChoice(e.adapter.game_id, e.title, e.adapter.min_players, e.adapter.max_players)
+            GameChoice(e.spec.id, e.title, e.spec.min_players, e.spec.max_players)
             for e in self._choices()
         )
         buttons: list[ButtonHint] = []
@@ -701,13 +760,13 @@ class Table:
         if game is not None and self.screen is Screen.PLAY:
             buttons = [
                 ButtonHint(game.players[player], button, label)
-                for player, button, label in game.adapter.hints()
+                for player, button, label in game.adapter.input.hints()
             ]
             for player, seat in enumerate(game.players):
                 if not self.config.seats[seat].bot:
                     humans.append(player)
                     if self.config.deal == "virtual":
-                        hands[player] = game.adapter.hand(player)
+                        hands[player] = game.adapter.simulation.hand(player)
         return TableView(
             version=self.version,
             screen=self.screen,
@@ -715,7 +774,7 @@ class Table:
             games=choices,
             selected_game=self.selected,
             game_id=None if game is None else game.adapter.game_id,
-            game=None if game is None else game.adapter.snapshot(),
+            game=None if game is None else game.adapter.presentation.snapshot(),
             result=self.result,
             messages=tuple(self.messages),
             buttons=tuple(buttons),

@@ -18,41 +18,33 @@ import hashlib
 import json
 import os
 import tempfile
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from controller.games import spec_of, specs
 from controller.games.base import TableError
+from controller.games.spec import DeckSpec
 
 FORMAT = "tag-registry/1"
 
-# Which deck each game is played with.
-GAME_DECKS: Mapping[str, str] = {
-    "oshaka-trick": "oshaka",
-    "oh-pshaw": "standard-52",
-    "oskar": "oskar",
-    "oss": "oss-tribes",
-}
 
-_RANKS = "23456789TJQKA"
+def decks() -> dict[str, DeckSpec]:
+    """Every deck the table's games are played with, by registry name (from the game specs)."""
+    return {spec.deck.id: spec.deck for spec in specs().values()}
+
+
+def deck_of(game_id: str) -> str:
+    """The registry deck the game ``game_id`` is played with."""
+    return spec_of(game_id).deck.id
 
 
 def deck_cards(deck: str) -> list[str]:
     """The card notations of a deck, in a fixed order (as the records write them)."""
-    if deck == "oshaka":
-        return [f"{c}{n}" for c in "RBGY" for n in range(1, 14)]
-    if deck == "standard-52":
-        return [f"{r}{s}" for s in "SHDC" for r in _RANKS]
-    if deck == "oskar":
-        spans = {"Y": (1, 4), "G": (2, 8), "B": (3, 11), "L": (4, 16)}
-        cards = [f"{c}{n}" for c, (lo, hi) in spans.items() for n in range(lo, hi + 1)]
-        return cards + ["R0"] * 5
-    if deck == "oss-tribes":
-        # Six tribes of eight cards valued 1,1,2,2,3,3,4,4: tribe letter, value, copy.
-        return [f"T{t}-{v}{copy}" for t in range(1, 7) for v in (1, 2, 3, 4) for copy in "ab"]
-    raise RegistryError(
-        f'there is no deck "{deck}"; the table knows {", ".join(GAME_DECKS.values())}'
-    )
+    known = decks()
+    if deck not in known:
+        raise RegistryError(f'there is no deck "{deck}"; the table knows {", ".join(known)}')
+    return list(known[deck].cards)
 
 
 class RegistryError(TableError, ValueError):
@@ -177,10 +169,10 @@ def simulated_uid(deck: str, card: str, copy: int = 0) -> str:
     return "04" + digest[:12]
 
 
-def simulated(decks: Iterable[str] = GAME_DECKS.values()) -> TagRegistry:
+def simulated(deck_ids: Iterable[str] | None = None) -> TagRegistry:
     """The bundled simulated registry: every card of every deck, plus one staff tag."""
     registry = TagRegistry()
-    for deck in decks:
+    for deck in decks() if deck_ids is None else deck_ids:
         seen: dict[str, int] = {}
         for card in deck_cards(deck):
             copy = seen.get(card, 0)

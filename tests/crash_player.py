@@ -38,7 +38,7 @@ from controller.history import export_record
 from controller.journal import FINISHED, Journal, resume_if_unfinished
 from controller.simulation import Simulator
 from controller.table import Table, TableLoop
-from controller.tags import GAME_DECKS, TagRegistry, simulated
+from controller.tags import TagRegistry, deck_of, simulated
 from controller.view import Screen
 from hardware.events import InputEvent
 
@@ -71,7 +71,7 @@ class Kit:
     def tap(self, seat: int, card: str) -> None:
         game = self.table.game
         assert game is not None
-        uid = self.registry.uid_for(GAME_DECKS[game.adapter.game_id], card)
+        uid = self.registry.uid_for(deck_of(game.adapter.game_id), card)
         reader = self.devices.mock_reader(seat)
         if uid is None or reader is None:
             raise SystemExit(f"cannot tap {card} at seat {seat}")

@@ -17,11 +17,11 @@ from typing import Any
 import pygame
 import pytest
 
-from controller.adapters import Press
-from controller.adapters.oh_pshaw_table import DEFAULT_OPTIONS, OhPshawAdapter
+from controller.adapters import Press, new_adapter
+from controller.adapters.oh_pshaw_table import OhPshawAdapter
 from controller.app import Kiosk
 from controller.config import TableConfig
-from controller.games.oh_pshaw import Bid, OhPshaw, Phase, Play, RegisterHand, TurnTrump, deal
+from controller.games.oh_pshaw import SPEC, Bid, OhPshaw, Phase, Play, RegisterHand, TurnTrump, deal
 from controller.record import replay
 from controller.simulation import Simulator
 from controller.table import Table
@@ -103,12 +103,22 @@ def physical() -> Iterator[Rig]:
         yield r
 
 
+def _new_game(
+    players: int, rng: random.Random, options: dict[str, object] | None = None
+) -> OhPshawAdapter:
+    # The cafe's default (the menu's first preset) when no options are given.
+    chosen = dict(SPEC.presets[0].options) if options is None else options
+    adapter = new_adapter("oh-pshaw", players, rng, chosen)
+    assert isinstance(adapter, OhPshawAdapter)
+    return adapter
+
+
 # --- starting and bidding ----------------------------------------------------------------
 
 
 def test_the_menu_starts_oh_pshaw_with_the_cafe_schedule_and_a_virtual_deal(rig: Rig) -> None:
     engine = rig.start()
-    assert engine.header()["options"] == dict(DEFAULT_OPTIONS) == {"max_hand": 7}
+    assert engine.header()["options"] == dict(SPEC.presets[0].options) == {"max_hand": 7}
     assert engine.options.schedule == (1, 2, 3, 4, 5, 6, 7)
     view = rig.table.view
     assert view.game_id == "oh-pshaw"
@@ -167,7 +177,7 @@ def test_bidding_with_prev_next_and_ok(rig: Rig) -> None:
 
 
 def test_the_hook_cursor_skips_the_bid_the_dealer_may_not_make() -> None:
-    adapter = OhPshawAdapter.new_game(4, random.Random(2), {"max_hand": 7, "hook": True})
+    adapter = _new_game(4, random.Random(2), {"max_hand": 7, "hook": True})
     engine = adapter.engine
     for action in adapter.chance(random.Random(9)):
         engine.apply(action)
@@ -184,7 +194,7 @@ def test_the_hook_cursor_skips_the_bid_the_dealer_may_not_make() -> None:
 
 
 def test_bot_gestures_reach_the_bid_through_the_shortest_way_round() -> None:
-    adapter = OhPshawAdapter.new_game(3, random.Random(1), {"schedule": [5]})
+    adapter = _new_game(3, random.Random(1), {"schedule": [5]})
     engine = adapter.engine
     for action in adapter.chance(random.Random(4)):
         engine.apply(action)
@@ -198,11 +208,11 @@ def test_bot_gestures_reach_the_bid_through_the_shortest_way_round() -> None:
 
 
 def test_option_presets_are_valid_for_every_player_count() -> None:
-    presets = OhPshawAdapter.option_presets()
-    assert presets[0][1] == dict(DEFAULT_OPTIONS)
-    for _, options in presets:
+    assert SPEC.presets[0].options == {"max_hand": 7}
+    for preset in SPEC.presets:
+        options = dict(preset.options)
         for players in range(3, 8):
-            adapter = OhPshawAdapter.new_game(players, random.Random(players), options)
+            adapter = _new_game(players, random.Random(players), options)
             assert adapter.engine.players == players
             assert adapter.engine.header()["options"] == options
 
@@ -627,8 +637,8 @@ def test_the_headless_demo_plays_oh_pshaw(tmp_path: Path) -> None:
 
 def test_deal_helper_and_chance_agree() -> None:
     # The table's virtual deck is the engine's deal(): same seed, same cards.
-    adapter = OhPshawAdapter.new_game(4, random.Random(3))
-    fresh = OhPshawAdapter.new_game(4, random.Random(3))
+    adapter = _new_game(4, random.Random(3))
+    fresh = _new_game(4, random.Random(3))
     assert adapter.chance(random.Random(7)) == deal(fresh.engine, random.Random(7))
 
 

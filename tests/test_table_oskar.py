@@ -17,7 +17,7 @@ from pathlib import Path
 import pygame
 import pytest
 
-from controller.adapters import adapters
+from controller.adapters import AdapterContext, adapters
 from controller.adapters.oskar_table import OskarAdapter
 from controller.app import Kiosk
 from controller.games.oskar import Card, Oskar, Phase, Play, RollDice, full_deck, stock_size
@@ -375,12 +375,10 @@ def test_a_mid_round_rebuild_keeps_the_hands_consistent(rig: Rig) -> None:
 
 def test_with_the_game_seed_a_rebuilt_adapter_deals_the_same() -> None:
     engine = Oskar(4, 0)
-    first = OskarAdapter(engine)
-    first.game_seed = 1234
+    first = OskarAdapter(AdapterContext(engine, 1234))
     first.chance(random.Random(1))
     hands = [first.hand(p) for p in range(4)]
-    again = OskarAdapter(engine)
-    again.game_seed = 1234
+    again = OskarAdapter(AdapterContext(engine, 1234))
     again.chance(random.Random(99))  # another moment of the game: another chance rng
     assert [again.hand(p) for p in range(4)] == hands
 

@@ -6,6 +6,7 @@ the view's game from ``adapter.snapshot()``.
 
 from __future__ import annotations
 
+import dataclasses
 import queue
 import random
 import time
@@ -16,10 +17,12 @@ from pathlib import Path
 import pygame
 import pytest
 
-from controller.adapters.oss_table import OssAdapter, TimerLog, parse_tribe_card, tribe_card
+from controller.adapters.oss_table import OssAdapter, TimerLog
+from controller.config import TimerConfig
 from controller.devices import build
 from controller.games.base import JSON
 from controller.games.oss import Oss, Phase
+from controller.games.oss_cards import parse_tribe_card, tribe_card
 from controller.record import replay
 from controller.simulation import Simulator
 from controller.table import Table, TableLoop
@@ -361,7 +364,8 @@ def test_three_bots_play_a_whole_game_over_serial_and_gpio_with_the_timer(
         registry = simulated()
         records: list[str] = []
         table = Table(
-            config,
+            # The table knows a timer is wired; this test drives its own TossTimer.
+            dataclasses.replace(config, timer=TimerConfig()),
             registry,
             leds=devices.leds,
             rng=random.Random(21),
@@ -393,8 +397,6 @@ def test_three_bots_play_a_whole_game_over_serial_and_gpio_with_the_timer(
                 if table.screen is Screen.RESULTS:
                     break
                 game = table.game
-                if game is not None and isinstance(game.adapter, OssAdapter):
-                    game.adapter.has_timer = True
                 before = len(game.recorder.actions) if game else 0
                 taps = len(sent)
                 simulator.step(0.0)

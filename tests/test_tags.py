@@ -9,10 +9,10 @@ import pytest
 
 from controller.app import SIMULATED_TAGS
 from controller.tags import (
-    GAME_DECKS,
     RegistryError,
     TagRegistry,
     deck_cards,
+    decks,
     simulated,
     simulated_uid,
 )
@@ -21,12 +21,12 @@ from controller.tags import (
 def test_bundled_simulated_registry_file_matches_the_generator() -> None:
     loaded = TagRegistry.load(SIMULATED_TAGS)
     assert loaded.to_json() == simulated().to_json()
-    assert len(loaded) == sum(len(deck_cards(d)) for d in GAME_DECKS.values()) + 1
+    assert len(loaded) == sum(len(deck_cards(d)) for d in decks()) + 1
 
 
 def test_every_card_of_every_deck_has_a_tag() -> None:
     registry = simulated()
-    for deck in GAME_DECKS.values():
+    for deck in decks():
         for card in set(deck_cards(deck)):
             uid = registry.uid_for(deck, card)
             assert uid is not None

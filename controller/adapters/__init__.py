@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from importlib import import_module
 from typing import Any, ClassVar, Protocol
 
-from controller.games.base import JSON, Action, Engine, Event
+from controller.games import spec_of, specs
+from controller.games.base import JSON, Action, Chance, Engine, Event
+from controller.games.spec import GameSpec
 from controller.view import MessageKind
 from hardware.events import TimerEvent
 from hardware.leds import Cue
@@ -55,46 +57,34 @@ class Feedback:
     cue: Cue | None = None
 
 
-class GameAdapter(ABC):
-    """The table side of one game in progress."""
+@dataclass(frozen=True)
+class TableSettings:
+    """What an adapter needs to know of the table's configuration."""
 
-    game_id: ClassVar[str]
-    title: ClassVar[str]
-    deck: ClassVar[str]  # the tag registry deck its cards come from
-    min_players: ClassVar[int]
-    max_players: ClassVar[int]
+    # Which chance the table supplies itself (virtual deck, virtual dice).
+    chance: Chance = field(default_factory=Chance)
+    has_timer: bool = False  # a toss timer is wired ([timer])
+    timer_limit: float | None = None  # its limit per attempt, if any
 
-    def __init__(self, engine: Engine) -> None:
-        self.engine = engine
-        # Chance the adapter needs while turning input into actions (e.g. a
-        # virtual die rolled when a seat confirms a reroll). The table sets it
-        # before every input from the game's seed and length, so a game rebuilt
-        # from its journal rolls the same.
-        self.rng = random.Random(0)
-        # The game's journaled seed, set by the table: an adapter that keeps
-        # chance of its own (a dealt hand the engine does not hold) derives it
-        # from this, so a game rebuilt from its journal deals the same.
-        self.game_seed: int | None = None
-        # The table rolls physical dice and players enter the faces (config).
-        self.manual_dice = False
-        # A toss timer is wired (config [timer]); its limit per attempt, if any.
-        self.has_timer = False
-        self.timer_limit: float | None = None
 
-    @classmethod
-    @abstractmethod
-    def new_game(
-        cls, players: int, rng: random.Random, options: Mapping[str, Any] | None = None
-    ) -> GameAdapter:
-        """Start a game for ``players`` seats with header ``options`` (None: the default).
+@dataclass(frozen=True)
+class AdapterContext:
+    """Everything an adapter is given when it is made, for a new game and a rebuilt one alike.
 
-        Undecided starting details (who leads or deals first) come from ``rng``.
-        """
+    ``chance_rng`` returns the generator for chance drawn while the table turns
+    the current input into actions (a virtual die rolled when a seat confirms
+    a reroll): the same generator for the whole input, derived from the game's
+    journaled seed and length, so a game rebuilt from its journal rolls the same.
+    """
 
-    @classmethod
-    def option_presets(cls) -> list[tuple[str, dict[str, Any]]]:
-        """(menu label, header options) variants the menu offers; empty: the default only."""
-        return []
+    engine: Engine
+    seed: int  # the game's journaled seed
+    settings: TableSettings = field(default_factory=TableSettings)
+    chance_rng: Callable[[], random.Random] = field(default=lambda: random.Random(0))
+
+
+class SeatInput(ABC):
+    """Input mapping: what a tapped card or a pressed button means in the current phase."""
 
     @abstractmethod
     def on_card(self, player: int, card: str) -> Action:
@@ -108,9 +98,33 @@ class GameAdapter(ABC):
     def hints(self) -> list[tuple[int, str, str]]:
         """(player, button, label) for every button that does something now."""
 
+    def on_timer(self, event: TimerEvent) -> list[Feedback]:
+        """A toss timer's event (only games that time tosses care)."""
+        return []
+
+
+class Presentation(ABC):
+    """Presentation: engine events as messages and LED cues, and what the display shows."""
+
     @abstractmethod
     def feedback(self, event: Event) -> list[Feedback]:
         """Messages and LED cues for one engine event."""
+
+    @abstractmethod
+    def snapshot(self) -> JSON:
+        """What the display shows: the engine's public snapshot, plus any table-side state."""
+
+    def animating(self) -> bool:
+        """Whether the picture changes by itself now (a running clock), so it must redraw."""
+        return False
+
+    @abstractmethod
+    def waiting_players(self) -> list[int]:
+        """The players whose LED should say "your turn"."""
+
+
+class Simulation(ABC):
+    """Simulation: bots for empty seats, and how a person would make an action (gestures)."""
 
     @abstractmethod
     def gestures(self, action: Action) -> list[Gesture]:
@@ -120,25 +134,66 @@ class GameAdapter(ABC):
     def make_bot(self, rng: random.Random) -> Bot:
         """A bot for one seat of this game."""
 
-    def chance(self, rng: random.Random) -> list[Action]:
-        """Actions a virtual deck or dice supply now (e.g. dealt hands); none by default."""
-        return []
-
     def hand(self, player: int) -> tuple[str, ...]:
         """The player's known hand (virtual deal only), for the simulator's on-screen hand."""
         return ()
 
+
+class GameAdapter(SeatInput, Presentation, Simulation):
+    """The table side of one game in progress: its input mapping, presentation and simulation.
+
+    A game's adapter module (``controller/adapters/<key>_table.py``) names its
+    class ``ADAPTER``. The table reaches the three roles through ``input``,
+    ``presentation`` and ``simulation``; a game whose roles are one class
+    returns itself for each.
+    """
+
+    spec: ClassVar[GameSpec]
+
+    def __init__(self, context: AdapterContext) -> None:
+        self.context = context
+        self.engine = context.engine
+
+    @property
+    def game_id(self) -> str:
+        return self.spec.id
+
+    @property
+    def title(self) -> str:
+        return self.spec.title
+
+    @property
+    def input(self) -> SeatInput:
+        return self
+
+    @property
+    def presentation(self) -> Presentation:
+        return self
+
+    @property
+    def simulation(self) -> Simulation:
+        return self
+
+    @property
+    def rng(self) -> random.Random:
+        """The chance generator of the input being handled (see ``AdapterContext``)."""
+        return self.context.chance_rng()
+
+    @property
+    def settings(self) -> TableSettings:
+        return self.context.settings
+
+    @property
+    def manual_dice(self) -> bool:
+        """People roll physical dice and enter the faces ([table] dice = "manual")."""
+        return not self.context.settings.chance.dice
+
+    def chance(self, rng: random.Random) -> list[Action]:
+        """Actions a virtual deck or dice supply now (e.g. dealt hands), from the engine."""
+        return self.engine.chance_actions(rng, self.context.settings.chance)
+
     def snapshot(self) -> JSON:
-        """What the display shows: the engine's public snapshot, plus any table-side state."""
         return self.engine.snapshot()
-
-    def on_timer(self, event: TimerEvent) -> list[Feedback]:
-        """A toss timer's event (only games that time tosses care)."""
-        return []
-
-    def animating(self) -> bool:
-        """Whether the picture changes by itself now (a running clock), so it must redraw."""
-        return False
 
     def turn_player(self) -> int | None:
         expected = self.engine.expected
@@ -150,26 +205,43 @@ class GameAdapter(ABC):
         return [] if player is None else [player]
 
 
-# Each game's adapter module and class, in menu order. A game whose module is
-# not there yet is left off the menu.
-ADAPTERS: tuple[tuple[str, str], ...] = (
-    ("controller.adapters.oshaka_trick_table", "OshakaAdapter"),
-    ("controller.adapters.oh_pshaw_table", "OhPshawAdapter"),
-    ("controller.adapters.oskar_table", "OskarAdapter"),
-    ("controller.adapters.oss_table", "OssAdapter"),
-)
+_ADAPTERS: dict[str, type[GameAdapter]] = {}
+
+
+def register_adapter(adapter: type[GameAdapter]) -> None:
+    """Add the table side of a game registered outside ``controller.games`` (a toy game)."""
+    _ADAPTERS[adapter.spec.id] = adapter
+
+
+def adapter_for(spec: GameSpec) -> type[GameAdapter]:
+    """The adapter of a game: ``ADAPTER`` in ``controller.adapters.<key>_table``."""
+    if spec.id not in _ADAPTERS:
+        module = import_module(f"{__name__}.{spec.key}_table")
+        _ADAPTERS[spec.id] = module.ADAPTER
+    return _ADAPTERS[spec.id]
 
 
 def adapters() -> dict[str, type[GameAdapter]]:
     """Every game the table can run, by game id, in menu order."""
-    found: dict[str, type[GameAdapter]] = {}
-    for module_name, class_name in ADAPTERS:
-        try:
-            module = import_module(module_name)
-        except ModuleNotFoundError as exc:
-            if exc.name != module_name:
-                raise  # the adapter exists but something it imports is missing: a real bug
-            continue
-        adapter: type[GameAdapter] = getattr(module, class_name)
-        found[adapter.game_id] = adapter
-    return found
+    return {game_id: adapter_for(spec) for game_id, spec in specs().items()}
+
+
+def new_adapter(
+    game_id: str,
+    players: int,
+    rng: random.Random,
+    options: Mapping[str, Any] | None = None,
+    *,
+    seed: int = 0,
+    settings: TableSettings | None = None,
+) -> GameAdapter:
+    """A new game's adapter outside a table (tools, tests and benchmarks).
+
+    The header's starting details are drawn from ``rng``; input chance comes
+    from a generator derived from ``seed``.
+    """
+    spec = spec_of(game_id)
+    engine = spec.engine.from_header(spec.new_header(players, options, rng))
+    chance = random.Random(seed)
+    context = AdapterContext(engine, seed, settings or TableSettings(), lambda: chance)
+    return adapter_for(spec)(context)

@@ -26,14 +26,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any
 
-from controller.adapters import Bot, Feedback, GameAdapter, Gesture, Press, Tap
+from controller.adapters import AdapterContext, Bot, Feedback, GameAdapter, Gesture, Press, Tap
 from controller.bots.oh_pshaw_bot import OhPshawBot
 from controller.games.base import Action, Event, GameOver
 from controller.games.oh_pshaw import (
     CARD_NAMES,
     FREE,
+    SPEC,
     SUIT_NAMES,
     SUITS,
     Bid,
@@ -50,7 +50,6 @@ from controller.games.oh_pshaw import (
     TrumpTurned,
     TurnTrump,
     card_index,
-    deal,
 )
 from controller.view import MessageKind
 from hardware.leds import Cue
@@ -58,18 +57,6 @@ from hardware.leds import Cue
 # A cafe game should end within a coffee: rounds of 1 to 7 cards (7 rounds),
 # which every player count (3-7) can deal. The engine's own default runs to
 # 13-15 cards, far too long for a walk-up table.
-DEFAULT_OPTIONS: Mapping[str, Any] = {"max_hand": 7}
-
-# Choices a menu could offer (label, header options); each is valid for 3-7 players.
-OPTION_PRESETS: tuple[tuple[str, Mapping[str, Any]], ...] = (
-    ("Quick: 1 to 7 cards", DEFAULT_OPTIONS),
-    ("Up and down: 1-7-1 cards", {"max_hand": 7, "schedule": "up-down"}),
-    ("Short: 1 to 5 cards", {"max_hand": 5}),
-    ("Quick with the hook", {"max_hand": 7, "hook": True}),
-    ("Contract whist: 7-1-7 cards", {"schedule": "contract-whist"}),
-    ("Full: 1 card to the most", {}),
-)
-
 BID_LABEL = "bid {}"  # the OK button's label while bidding; the display reads the number
 STATUS_WORDS: Mapping[str, str] = {
     "over": "OVER: more tricks bid than there are, someone must miss",
@@ -81,40 +68,14 @@ STATUS_WORDS: Mapping[str, str] = {
 class OhPshawAdapter(GameAdapter):
     """Bids with the seat buttons, the turned card and plays by tapping."""
 
-    game_id = "oh-pshaw"
-    title = "Oh Pshaw"
-    deck = "standard-52"
-    min_players = 3
-    max_players = 7
+    spec = SPEC
 
     engine: OhPshaw
 
-    def __init__(self, engine: OhPshaw) -> None:
-        super().__init__(engine)
+    def __init__(self, context: AdapterContext) -> None:
+        super().__init__(context)
         # player -> (round key, bid shown); a cursor from an earlier round is stale.
         self._cursors: dict[int, tuple[int, int]] = {}
-
-    @classmethod
-    def new_game(
-        cls, players: int, rng: random.Random, options: Mapping[str, Any] | None = None
-    ) -> OhPshawAdapter:
-        """A game with ``options`` (header options; the cafe default when None).
-
-        The rulebook leaves the first dealer to the table; it is drawn from ``rng``.
-        """
-        header = {
-            "format": "table-record/1",
-            "game": OhPshaw.game_id,
-            "players": players,
-            "options": dict(DEFAULT_OPTIONS if options is None else options),
-            "dealer": rng.randrange(players),
-        }
-        return cls(OhPshaw.from_header(header))
-
-    @classmethod
-    def option_presets(cls) -> list[tuple[str, dict[str, Any]]]:
-        """(menu label, header options) for a menu offering variants; the first is the default."""
-        return [(label, dict(options)) for label, options in OPTION_PRESETS]
 
     # --- the bid cursor --------------------------------------------------------------
 
@@ -217,15 +178,6 @@ class OhPshawAdapter(GameAdapter):
 
     def make_bot(self, rng: random.Random) -> Bot:
         return _TableBot(self, OhPshawBot(rng), rng)
-
-    def chance(self, rng: random.Random) -> list[Action]:
-        engine = self.engine
-        # Decided from the engine's state alone, so a game rebuilt from its journal
-        # is not dealt twice: deal when a round has begun untouched (no hand, no
-        # turned card, no bid yet).
-        if engine.finished or engine.round.touched:
-            return []
-        return deal(engine, rng)
 
     def hand(self, player: int) -> tuple[str, ...]:
         registered = self.engine.registered_hand(player)
@@ -354,3 +306,6 @@ _FEEDBACK = {
     TieBreak: _tie_break,
     GameOver: _game_over,
 }
+
+
+ADAPTER = OhPshawAdapter

@@ -12,13 +12,12 @@ Seat input by phase:
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
-from typing import Any
 
-from controller.adapters import Bot, Feedback, GameAdapter, Gesture, Press, Tap
+from controller.adapters import AdapterContext, Bot, Feedback, GameAdapter, Gesture, Press, Tap
 from controller.bots.oshaka_trick_bot import OshakaBot
 from controller.games.base import Action, Event, GameOver
 from controller.games.oshaka_trick import (
+    SPEC,
     Card,
     CardPlaced,
     ChooseLead,
@@ -29,40 +28,22 @@ from controller.games.oshaka_trick import (
     Place,
     PlacementDue,
     Play,
-    RegisterHand,
     RenegeProven,
     RoundScored,
     RoundStarted,
     TrickWon,
-    deal,
 )
 from controller.view import MessageKind
 from hardware.leds import Cue
 
 
 class OshakaAdapter(GameAdapter):
-    game_id = "oshaka-trick"
-    title = "Oshaka Trick"
-    deck = "oshaka"
-    min_players = 3
-    max_players = 4
-
+    spec = SPEC
     engine: OshakaTrick
 
-    def __init__(self, engine: OshakaTrick) -> None:
-        super().__init__(engine)
+    def __init__(self, context: AdapterContext) -> None:
+        super().__init__(context)
         self.lead_cursor = 0
-
-    @classmethod
-    def new_game(
-        cls, players: int, rng: random.Random, options: Mapping[str, Any] | None = None
-    ) -> OshakaAdapter:
-        # Oshaka Trick has no options; the engine refuses any it is given.
-        if options:
-            OshakaTrick.from_header({"players": players, "options": options, "lead": 0})
-        # The rulebook's lead is "whoever most recently helped someone"; the table
-        # cannot know, so it draws the first lead.
-        return cls(OshakaTrick(players, rng.randrange(players)))
 
     def on_card(self, player: int, card: str) -> Action:
         return Play(player, Card.parse(card))
@@ -126,17 +107,6 @@ class OshakaAdapter(GameAdapter):
 
     def make_bot(self, rng: random.Random) -> Bot:
         return OshakaBot(rng)
-
-    def chance(self, rng: random.Random) -> list[Action]:
-        engine = self.engine
-        # Decided from the engine's state alone, so a game rebuilt from its
-        # journal is not dealt twice: deal when a round has begun untouched.
-        rnd = engine.round
-        if engine.phase is not Phase.PLAY or rnd.hands or rnd.seats_started:
-            return []
-        return [
-            RegisterHand(seat, tuple(hand)) for seat, hand in enumerate(deal(engine.players, rng))
-        ]
 
     def hand(self, player: int) -> tuple[str, ...]:
         registered = self.engine.registered_hand(player)
@@ -221,3 +191,6 @@ _FEEDBACK = {
     RoundStarted: _round_started,
     GameOver: _game_over,
 }
+
+
+ADAPTER = OshakaAdapter

@@ -9,7 +9,7 @@ Seat input by phase (``docs/oskar-table.md`` has the full table):
 | reroll (your turn) | - | toggle die 0 | reroll the chosen dice | toggle die 1 |
 | doubles offer (your dice match) | - | pick die 0 | reroll it / none picked: keep | pick die 1 |
 
-Manual dice entry (``manual_dice=True``, for tables that roll physical dice):
+Manual dice entry (``[table] dice = "manual"``, for tables that roll physical dice):
 a seat enters each face it rolled: PREV/NEXT cycle the face of the die being
 entered, OK confirms it. After the dice a reroll is chosen first and then
 the new faces are entered the same way.
@@ -29,8 +29,8 @@ deal and the engine's state (cards played this round, cards left per seat),
 so nothing the adapter remembers between events is needed for it.
 
 After a rebuild from the journal (crash resume or staff undo) the adapter is
-new. The table gives every adapter the game's journaled seed (``game_seed``),
-and the deal of round N is drawn from ``Random(f"{game_seed}/oskar-deal/{N}")``,
+new. The table gives every adapter the game's journaled seed (``context.seed``),
+and the deal of round N is drawn from ``Random(f"{seed}/oskar-deal/{N}")``,
 so a rebuilt game deals exactly the same. An adapter used without a table
 (no seed) deals from the rng it is given, and cannot know the hands of a
 round already under way.
@@ -39,15 +39,16 @@ round already under way.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from controller.adapters import Bot, Feedback, GameAdapter, Gesture, Press, Tap
+from controller.adapters import AdapterContext, Bot, Feedback, GameAdapter, Gesture, Press, Tap
 from controller.bots.oskar_bot import OskarBot
 from controller.games.base import JSON, Action, Event, Expectation, GameOver, IllegalAction
 from controller.games.oskar import (
     GENRES,
+    SPEC,
     Card,
     CardPlayed,
     DiceRolled,
@@ -106,39 +107,16 @@ class Entry:
 class OskarAdapter(GameAdapter):
     """The table side of an Oskar game; see the module docstring."""
 
-    game_id = "oskar"
-    title = "Oskar"
-    deck = "oskar"
-    min_players = 3
-    max_players = 6
+    spec = SPEC
 
     engine: Oskar
 
-    def __init__(self, engine: Oskar, manual_dice: bool | None = None) -> None:
-        super().__init__(engine)
-        # The table sets manual_dice from its configuration ([table] dice).
-        self.manual_dice = bool(manual_dice)
+    def __init__(self, context: AdapterContext) -> None:
+        super().__init__(context)
         self.dealt: Dealt | None = None
         self._selection: dict[int, set[int]] = {}  # dice chosen with PREV/NEXT, per seat
         self._entry: dict[int, Entry] = {}  # manual entries in progress, per seat
         self._declined: int | None = None  # the seat that said "keep" to its doubles offer
-
-    @classmethod
-    def new_game(
-        cls,
-        players: int,
-        rng: random.Random,
-        options: Mapping[str, Any] | None = None,
-        manual_dice: bool | None = None,
-    ) -> OskarAdapter:
-        # The rulebook does not say who deals first; the table draws the dealer.
-        header = {"players": players, "options": dict(options or {}), "dealer": 0}
-        tokens_to_win = Oskar.from_header(header).tokens_to_win  # checks the options
-        return cls(Oskar(players, rng.randrange(players), tokens_to_win), manual_dice)
-
-    @classmethod
-    def option_presets(cls) -> list[tuple[str, dict[str, Any]]]:
-        return [("first to 7 tokens", {}), ("first to 8 tokens", {"tokens_to_win": 8})]
 
     # --- the deal -------------------------------------------------------------------
 
@@ -150,12 +128,7 @@ class OskarAdapter(GameAdapter):
             return
         if self.dealt is not None and self.dealt.round == rnd.number:
             return
-        if self.game_seed is None:
-            if any(rnd.cards_played):
-                return  # a round under way, and no seed to deal it again from: hands unknown
-            source = rng
-        else:
-            source = random.Random(f"{self.game_seed}/oskar-deal/{rnd.number}")
+        source = random.Random(f"{self.context.seed}/oskar-deal/{rnd.number}")
         hands, stock = deal(source, engine.players)
         self.dealt = Dealt(rnd.number, tuple(tuple(h) for h in hands), tuple(stock))
 
@@ -646,3 +619,6 @@ _FEEDBACK = {
     RoundStarted: _round_started,
     GameOver: _game_over,
 }
+
+
+ADAPTER = OskarAdapter

@@ -34,16 +34,15 @@ from __future__ import annotations
 
 import copy
 import random
-import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
-from controller.adapters import Bot, Feedback, GameAdapter, Gesture, Press, Tap
+from controller.adapters import AdapterContext, Bot, Feedback, GameAdapter, Gesture, Press, Tap
 from controller.bots.oss_bot import AVERAGE_SKILL, DUEL_TIE, OssBot, duel_chance, solo_chance
-from controller.games.base import JSON, Action, Event, GameOver, IllegalAction, MalformedAction
+from controller.games.base import JSON, Action, Event, GameOver, IllegalAction
 from controller.games.oss import (
     RULINGS,
+    SPEC,
     AttemptBegins,
     CardWon,
     ChallengeRevealed,
@@ -65,6 +64,7 @@ from controller.games.oss import (
     TricksRevealed,
     chance_actions,
 )
+from controller.games.oss_cards import parse_tribe_card, tribe_card
 from controller.view import MessageKind
 from hardware.leds import Cue
 from hardware.toss_timer import TimerEvent, TossCancelled, TossStarted, TossStopped
@@ -75,8 +75,6 @@ MOST_JACKS_DUELS: frozenset[str] = frozenset({"Kat!", "Manu!", "Bagi!"})
 MAX_COUNT = 6
 #: The count below 0: the duelist failed (dropped the Jack); any count beats it.
 FAILED = -1
-#: A tribe card's notation in the ``oss-tribes`` deck: tribe, value, copy.
-_CARD = re.compile(r"^T([1-6])-([1-4])([ab])$")
 
 #: How the table plays Oss where the rulebook leaves it open; the display shows these as help.
 TABLE_RULINGS: list[str] = [
@@ -115,19 +113,6 @@ def help_texts(engine: Oss, counting: bool) -> list[str]:
     elif engine.phase is Phase.RESULT and counting:
         picks = (("table", 3), ("engine", 4), ("table", 7))
     return [(TABLE_RULINGS if source == "table" else RULINGS)[index] for source, index in picks]
-
-
-def parse_tribe_card(card: str) -> tuple[int, int]:
-    """``"T3-2a"`` -> (tribe 3, value 2); MalformedAction for anything else."""
-    found = _CARD.match(card)
-    if found is None:
-        raise MalformedAction(f"{card} is not an Oss tribe card (they read like T3-2a)")
-    return int(found.group(1)), int(found.group(2))
-
-
-def tribe_card(player: int, value: int, copy_letter: str = "a") -> str:
-    """The notation of player ``player``'s tribe card of ``value``."""
-    return f"T{player + 1}-{value}{copy_letter}"
 
 
 def format_time(seconds: float) -> str:
@@ -182,32 +167,18 @@ class TimerLog:
 class OssAdapter(GameAdapter):
     """The table side of a game of Oss; see the module docstring."""
 
-    game_id = "oss"
-    title = "Oss"
-    deck = "oss-tribes"
-    min_players = 2
-    max_players = 6
+    spec = SPEC
 
     engine: Oss
 
-    def __init__(self, engine: Oss, time_limit: float | None = None) -> None:
-        super().__init__(engine)
-        self.timer = TimerLog(limit=time_limit)
+    def __init__(self, context: AdapterContext) -> None:
+        super().__init__(context)
+        self.timer = TimerLog(limit=context.settings.timer_limit)
         self._trick_choice: tuple[tuple[int, int], int] | None = None  # (turn key, index)
         self._discard_choice: dict[int, int] = {}  # player -> value shown for a replay
         self._counts: dict[int, int] = {}  # confirmed counts of the duel being reported
         self._count_cursor: dict[tuple[int, int], int] = {}  # (entering, counted) -> count
         self._timed_in_attempt = 0
-
-    @classmethod
-    def new_game(
-        cls, players: int, rng: random.Random, options: Mapping[str, Any] | None = None
-    ) -> OssAdapter:
-        # The first chief is "the most big-boned": the table cannot know, so it draws one.
-        # The header's options (rounds, replays) are checked by the engine itself.
-        chief = rng.randrange(players)
-        header = {"players": players, "chief": chief, "options": dict(options or {})}
-        return cls(Oss.from_header(header))
 
     # --- input ---------------------------------------------------------------------------
 
@@ -470,8 +441,8 @@ class OssAdapter(GameAdapter):
     def on_timer(self, event: TimerEvent) -> list[Feedback]:
         """A toss timer event: update the running clock, the attempt log and the bests."""
         log = self.timer
-        if self.timer_limit is not None:  # the table's configured limit per attempt
-            log.limit = self.timer_limit
+        if self.settings.timer_limit is not None:  # the table's configured limit per attempt
+            log.limit = self.settings.timer_limit
         if isinstance(event, TossStarted):
             log.running_since = event.at
             log.running_seat = self.timed_seat()
@@ -542,7 +513,7 @@ class OssAdapter(GameAdapter):
             return [Press("prev" if action.value == attempt.values[0] else "next")]
         if isinstance(action, Result):
             timed: list[Gesture] = []
-            if self.has_timer and engine.phase is Phase.RESULT:
+            if self.settings.has_timer and engine.phase is Phase.RESULT:
                 timed = [Press("timer"), Press("timer")]
             if engine.phase is Phase.CHALLENGE_RESULT:
                 return [Press("ok" if action.result == "won" else "next")]
@@ -778,3 +749,6 @@ _FEEDBACK: dict[type[Event], Callable[[OssAdapter, Event], list[Feedback]]] = {
     RoundScored: _round_scored,
     GameOver: _game_over,
 }
+
+
+ADAPTER = OssAdapter

@@ -12,9 +12,10 @@ library only.
 
 from __future__ import annotations
 
+import random
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any, ClassVar, Self
 
 JSON = dict[str, Any]
@@ -82,6 +83,32 @@ class GameOver(Event):
     winners: tuple[int, ...]
 
 
+@dataclass(frozen=True)
+class Chance:
+    """Which chance the table supplies from its own seeded generator.
+
+    A table with a virtual deck deals (``cards``); one with virtual dice rolls
+    them (``dice``). What the table does not supply, people enter: hands and
+    turned cards by tap, dice faces by button.
+    """
+
+    cards: bool = True
+    dice: bool = True
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """What everyone at the table can see of a game, as a frozen, typed value.
+
+    Each engine returns its own subclass from ``snapshot()``; the display
+    imports that class and reads its fields instead of string keys.
+    ``to_json()`` is the same data as plain JSON (for logs and golden files).
+    """
+
+    def to_json(self) -> JSON:
+        return asdict(self)
+
+
 class Engine(ABC):
     """One game in progress. See the module docstring for the rules of the house."""
 
@@ -96,6 +123,26 @@ class Engine(ABC):
     @abstractmethod
     def from_header(cls, header: Mapping[str, Any]) -> Self:
         """Start a game from a record header; raise BadOption on a bad one."""
+
+    @classmethod
+    @abstractmethod
+    def new_header(cls, players: int, options: Mapping[str, Any], rng: random.Random) -> JSON:
+        """A header for a new game of ``players`` with ``options``.
+
+        Starting details the rulebook leaves to the players (who leads or deals
+        first) are drawn from ``rng``; BadOption on bad options.
+        """
+
+    def chance_actions(self, rng: random.Random, chance: Chance) -> list[Action]:
+        """The chance actions a virtual deck or virtual dice supply now, drawn from ``rng``.
+
+        OpenSpiel's chance nodes, made explicit: dealt hands, a turned card,
+        rolled dice. They are ordinary actions of the record, so a game dealt by
+        the table replays exactly. Empty when chance has nothing to supply now
+        (or when ``chance`` says people supply it). Decided from the state alone,
+        so a game rebuilt from its record is never dealt twice.
+        """
+        return []
 
     @abstractmethod
     def header(self) -> JSON:
@@ -186,6 +233,26 @@ def read_players(header: Mapping[str, Any], low: int, high: int, game: str) -> i
     if not low <= value <= high:
         raise BadOption(f"{game} is for {low} to {high} players, not {value}")
     return value
+
+
+def new_header(
+    engine: type[Engine],
+    players: int,
+    options: Mapping[str, Any],
+    seat_key: str,
+    rng: random.Random,
+) -> JSON:
+    """A checked header for a new game whose starting seat (``seat_key``) is drawn from ``rng``."""
+    read_players({"players": players}, engine.min_players, engine.max_players, engine.game_id)
+    header: JSON = {
+        "format": "table-record/1",
+        "game": engine.game_id,
+        "players": players,
+        "options": dict(options),
+        seat_key: rng.randrange(players),
+    }
+    engine.from_header(header)  # refuses bad options with their own message
+    return header
 
 
 def read_seat_key(header: Mapping[str, Any], key: str, players: int) -> int:

@@ -59,6 +59,7 @@ from controller.games.base import (
     JSON,
     Action,
     BadOption,
+    Chance,
     Engine,
     Event,
     Expectation,
@@ -68,12 +69,14 @@ from controller.games.base import (
     TurnPassed,
     best_seats,
     describe,
+    new_header,
     read_options,
     read_players,
     read_seat_key,
     require_int,
     split_action,
 )
+from controller.games.spec import DeckSpec, GameSpec, OptionKind, OptionSpec, Preset
 
 # --- cards -----------------------------------------------------------------------
 #
@@ -481,6 +484,18 @@ class OhPshaw(Engine):
         options = Options.read(header, players)
         dealer = read_seat_key(header, "dealer", players)
         return cls(players, dealer, options)
+
+    def chance_actions(self, rng: random.Random, chance: Chance) -> list[Action]:
+        # Deal when a round has begun untouched (no hand, no turned card, no bid
+        # yet): decided from the state alone, so a rebuilt game is not dealt twice.
+        if not chance.cards or self.finished or self.round.touched:
+            return []
+        return deal(self, rng)
+
+    @classmethod
+    def new_header(cls, players: int, options: Mapping[str, Any], rng: random.Random) -> JSON:
+        # The rulebook leaves the first dealer to the players; the table draws one.
+        return new_header(cls, players, options, "dealer", rng)
 
     def header(self) -> JSON:
         return {
@@ -1024,3 +1039,83 @@ def deal(engine: OhPshaw, rng: random.Random) -> list[Action]:
     if turned is not None:
         actions.append(TurnTrump(rnd.dealer, turned))
     return actions
+
+
+SPEC = GameSpec(
+    id=OhPshaw.game_id,
+    key="oh_pshaw",
+    title=OhPshaw.title,
+    min_players=OhPshaw.min_players,
+    max_players=OhPshaw.max_players,
+    deck=DeckSpec("standard-52", "Oh Pshaw (standard 52)", CARD_NAMES, parse_card),
+    engine=OhPshaw,
+    options=(
+        OptionSpec(
+            "schedule",
+            "Hand sizes",
+            OptionKind.SCHEDULE,
+            "ascending",
+            "ascending 1 to the most cards; up-down 1..max..1; contract whist 7-1-7; or a list",
+            choices=("ascending", "up-down", "contract-whist"),
+        ),
+        OptionSpec(
+            "max_hand",
+            "Largest hand",
+            OptionKind.NUMBER,
+            None,
+            "the most cards dealt in a round (players x cards at most 52)",
+            low=1,
+            high=DECK_SIZE // OhPshaw.min_players,
+        ),
+        OptionSpec(
+            "hook", "The hook", OptionKind.FLAG, False, "the dealer may not make bids add up"
+        ),
+        OptionSpec(
+            "scoring",
+            "Scoring",
+            OptionKind.CHOICE,
+            "standard",
+            "standard: 10 + bid for an exact bid; mild: 1 a trick plus 10 for an exact bid",
+            choices=("standard", "mild"),
+        ),
+        OptionSpec(
+            "round_winner_bonus",
+            "Round winner bonus",
+            OptionKind.FLAG,
+            False,
+            "10 extra to the round's highest scorer(s)",
+        ),
+        OptionSpec(
+            "no_trump_last_round",
+            "No trump in the last round",
+            OptionKind.FLAG,
+            False,
+            "the last scheduled round is played without trump",
+        ),
+        OptionSpec(
+            "rotating_trump",
+            "Rotating trump",
+            OptionKind.FLAG,
+            False,
+            "trump by round: hearts, clubs, diamonds, spades, ...; no card is turned",
+        ),
+        OptionSpec(
+            "renege_penalty",
+            "Renege penalty",
+            OptionKind.NUMBER,
+            0,
+            "points taken off a seat whose renege is proven, besides scoring 0 for the round",
+            low=0,
+            high=100,
+        ),
+    ),
+    presets=(
+        Preset("Quick: 1 to 7 cards", {"max_hand": 7}),
+        Preset("Up and down: 1-7-1 cards", {"max_hand": 7, "schedule": "up-down"}),
+        Preset("Short: 1 to 5 cards", {"max_hand": 5}),
+        Preset("Quick with the hook", {"max_hand": 7, "hook": True}),
+        Preset("Contract whist: 7-1-7 cards", {"schedule": "contract-whist"}),
+        Preset("Full: 1 card to the most", {}),
+    ),
+    vocabulary={"suits": SUITS, "suit_names": SUIT_NAMES, "ranks": RANKS},
+)

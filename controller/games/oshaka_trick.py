@@ -35,6 +35,7 @@ from typing import Any, ClassVar, Self
 from controller.games.base import (
     JSON,
     Action,
+    Chance,
     Engine,
     Event,
     Expectation,
@@ -44,11 +45,13 @@ from controller.games.base import (
     TurnPassed,
     best_seats,
     describe,
+    new_header,
     read_options,
     read_players,
     read_seat_key,
     split_action,
 )
+from controller.games.spec import DeckSpec, GameSpec
 
 COLOURS: tuple[str, ...] = ("R", "B", "G", "Y")
 COLOUR_NAMES: Mapping[str, str] = {"R": "red", "B": "blue", "G": "green", "Y": "yellow"}
@@ -315,6 +318,20 @@ class OshakaTrick(Engine):
         read_options(header, (), cls.game_id)
         lead = read_seat_key(header, "lead", players)
         return cls(players, lead)
+
+    def chance_actions(self, rng: random.Random, chance: Chance) -> list[Action]:
+        # Deal when a round has begun untouched: decided from the state alone, so
+        # a game rebuilt from its record is not dealt twice.
+        rnd = self.round
+        if not chance.cards or self.phase is not Phase.PLAY or rnd.hands or rnd.seats_started:
+            return []
+        return hand_registrations(deal(self.players, rng))
+
+    @classmethod
+    def new_header(cls, players: int, options: Mapping[str, Any], rng: random.Random) -> JSON:
+        # The rulebook's first lead is "whoever most recently helped someone":
+        # the table cannot know, so it draws one.
+        return new_header(cls, players, options, "lead", rng)
 
     def header(self) -> JSON:
         return {
@@ -747,3 +764,15 @@ def deal(players: int, rng: random.Random) -> list[list[Card]]:
 def hand_registrations(hands: Sequence[Sequence[Card]]) -> list[Action]:
     """The ``hand`` actions that register dealt hands, seat by seat."""
     return [RegisterHand(seat, tuple(hand)) for seat, hand in enumerate(hands)]
+
+
+SPEC = GameSpec(
+    id=OshakaTrick.game_id,
+    key="oshaka_trick",
+    title=OshakaTrick.title,
+    min_players=OshakaTrick.min_players,
+    max_players=OshakaTrick.max_players,
+    deck=DeckSpec("oshaka", "Oshaka Trick", tuple(str(c) for c in full_deck(4)), Card.parse),
+    engine=OshakaTrick,
+    vocabulary={"colours": COLOURS, "colour_names": COLOUR_NAMES},
+)

@@ -76,11 +76,13 @@ from controller.games.base import (
     TurnPassed,
     best_seats,
     describe,
+    new_header,
     read_options,
     read_players,
     read_seat_key,
     split_action,
 )
+from controller.games.spec import DeckSpec, GameSpec, OptionKind, OptionSpec, Preset
 
 GENRES: tuple[str, ...] = ("western", "horror", "comedy", "action", "scifi", "romance")
 TREND_THRESHOLD = 120
@@ -520,6 +522,11 @@ class Oskar(Engine):
             raise BadOption(f'option "tokens_to_win" must be 7 or 8, not {describe(tokens)}')
         dealer = read_seat_key(header, "dealer", players)
         return cls(players, dealer, tokens)
+
+    @classmethod
+    def new_header(cls, players: int, options: Mapping[str, Any], rng: random.Random) -> JSON:
+        # The rulebook does not say who deals first; the table draws the dealer.
+        return new_header(cls, players, options, "dealer", rng)
 
     def header(self) -> JSON:
         return {
@@ -969,3 +976,34 @@ def _rerolls(seat: int, current: tuple[str, str], count: int) -> list[Reroll]:
             Reroll(seat, (1,), (current[0], face)) for face in GENRES
         ]
     return [Reroll(seat, (0, 1), (a, b)) for a in GENRES for b in GENRES]
+
+
+SPEC = GameSpec(
+    id=Oskar.game_id,
+    key="oskar",
+    title=Oskar.title,
+    min_players=Oskar.min_players,
+    max_players=Oskar.max_players,
+    deck=DeckSpec("oskar", "Oskar", tuple(str(c) for c in full_deck()), Card.parse),
+    engine=Oskar,
+    options=(
+        OptionSpec(
+            "tokens_to_win",
+            "Oskar tokens to win",
+            OptionKind.NUMBER,
+            DEFAULT_TOKENS_TO_WIN,
+            "the game ends after the round in which a seat reaches this many tokens",
+            low=min(TOKENS_TO_WIN_CHOICES),
+            high=max(TOKENS_TO_WIN_CHOICES),
+        ),
+    ),
+    presets=(
+        Preset("first to 7 tokens", {}),
+        Preset("first to 8 tokens", {"tokens_to_win": 8}),
+    ),
+    vocabulary={
+        "genres": GENRES,
+        "trend_threshold": TREND_THRESHOLD,
+        "colour_names": COLOUR_NAMES,
+    },
+)

@@ -37,11 +37,13 @@ from controller.games.base import (
     MalformedAction,
     best_seats,
     describe,
+    new_header,
     read_options,
     read_players,
     read_seat_key,
     split_action,
 )
+from controller.games.spec import DeckSpec, GameSpec, OptionKind, OptionSpec, Requirement
 
 HAND_SIZE = 5
 MAX_ROUNDS = 4
@@ -501,6 +503,11 @@ class Oss(Engine):
             replays_per_round=options["replays_per_round"],
             replay_scope=options["replay_scope"],
         )
+
+    @classmethod
+    def new_header(cls, players: int, options: Mapping[str, Any], rng: random.Random) -> JSON:
+        # The first chief is "the most big-boned": the table cannot know, so it draws one.
+        return new_header(cls, players, options, "chief", rng)
 
     def header(self) -> JSON:
         options: JSON = {}
@@ -1336,4 +1343,44 @@ __all__: Sequence[str] = (
     "Tribe",
     "chance_action",
     "chance_actions",
+)
+
+
+SPEC = GameSpec(
+    id=Oss.game_id,
+    key="oss",
+    title=Oss.title,
+    min_players=Oss.min_players,
+    max_players=Oss.max_players,
+    deck=DeckSpec("oss-tribes", "Oss tribe cards", cards.TRIBE_CARDS, cards.canonical_tribe_card),
+    engine=Oss,
+    options=(
+        OptionSpec(
+            "rounds",
+            "Rounds",
+            OptionKind.NUMBER,
+            4,
+            "how many rounds are played",
+            low=1,
+            high=MAX_ROUNDS,
+        ),
+        OptionSpec(
+            "replays_per_round",
+            "Replays per round",
+            OptionKind.NUMBER,
+            2,
+            "how many failed tricks may be tried again each round",
+            low=0,
+            high=8,
+        ),
+        OptionSpec(
+            "replay_scope",
+            "Replays count",
+            OptionKind.CHOICE,
+            "player",
+            "per player, or shared by the whole table",
+            choices=REPLAY_SCOPES,
+        ),
+    ),
+    requirements=frozenset({Requirement.VIRTUAL_DEAL}),
 )

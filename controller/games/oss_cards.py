@@ -9,8 +9,11 @@ families. Standard library only, like everything in ``controller/games``.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
+
+from controller.games.base import MalformedAction, describe
 
 #: The family number of the duel tricks (the solo families are 1, 2 and 3).
 DUEL = 4
@@ -389,3 +392,34 @@ def trick_name(text: str) -> str | None:
 def challenge_name(text: str) -> str | None:
     """The canonical name of a challenge card written loosely ("targoss"), or None."""
     return _CHALLENGE_KEYS.get(_fold(text))
+
+
+# --- the tribe cards' notation (the ``oss-tribes`` deck of the tag registry) ------------
+
+#: A tribe card's notation: tribe 1..6, value 1..4, and which of the two copies (a or b).
+_CARD = re.compile(r"^T([1-6])-([1-4])([ab])$")
+
+#: Every tribe card of the six tribes, in a fixed order.
+TRIBE_CARDS: tuple[str, ...] = tuple(
+    f"T{tribe}-{value}{copy}" for tribe in range(1, 7) for value in (1, 2, 3, 4) for copy in "ab"
+)
+
+
+def parse_tribe_card(card: object) -> tuple[int, int]:
+    """``"T3-2a"`` -> (tribe 3, value 2); MalformedAction for anything else."""
+    found = _CARD.match(card) if isinstance(card, str) else None
+    if found is None:
+        raise MalformedAction(f"{describe(card)} is not an Oss tribe card (they read like T3-2a)")
+    return int(found.group(1)), int(found.group(2))
+
+
+def tribe_card(player: int, value: int, copy_letter: str = "a") -> str:
+    """The notation of player ``player``'s tribe card of ``value``."""
+    return f"T{player + 1}-{value}{copy_letter}"
+
+
+def canonical_tribe_card(card: object) -> str:
+    """The card's notation if it is a tribe card; MalformedAction otherwise."""
+    parse_tribe_card(card)
+    assert isinstance(card, str)
+    return card

@@ -1,0 +1,173 @@
+"""What the table needs to know about a game, said once: the ``GameSpec``.
+
+Every game module in this package ends with one ``SPEC``: the game's id and
+title, how many may play, the deck it is played with (every card and its
+notation), its options (names, types, defaults, limits, the rulebook's words),
+the presets a menu offers, what the game requires of the table (Oss cannot be
+dealt from a physical deck yet) and the words and symbols the display needs
+(colours, genres). Every other room derives from it: the tag registry's
+decks, the table's menu, the options screen, the display's vocabulary. Nothing
+outside a game's module re-states a deck or a rule constant.
+
+Like the rest of ``controller/games``, this module imports the standard library only.
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from controller.games.base import JSON, BadOption, describe
+
+if TYPE_CHECKING:
+    from controller.games.base import Engine
+
+
+class OptionKind(enum.StrEnum):
+    """The type of an option's value, as a record header writes it."""
+
+    FLAG = "flag"  # true / false
+    NUMBER = "number"  # a whole number in [low, high]
+    CHOICE = "choice"  # one of ``choices``
+    SCHEDULE = "schedule"  # one of ``choices`` or a list of whole numbers (Oh Pshaw's hand sizes)
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One game option: its record key, its type and limits, and how the rulebook names it.
+
+    ``default`` is what a header without the key means; ``None`` means "derived
+    from the number of players" (``Engine`` resolves it). ``low``/``high`` bound
+    a number; ``choices`` lists the words a choice (or a named schedule) accepts.
+    """
+
+    key: str
+    label: str  # the rulebook's name for it, for the options screen
+    kind: OptionKind
+    default: Any
+    explanation: str = ""  # one line a player understands
+    choices: tuple[str, ...] = ()
+    low: int | None = None
+    high: int | None = None
+
+    def check(self, value: object) -> None:
+        """Raise BadOption, naming this option, if ``value`` is not of its type and limits."""
+        if self.kind is OptionKind.FLAG:
+            if not isinstance(value, bool):
+                raise BadOption(f'option "{self.key}" must be true or false, not {describe(value)}')
+        elif self.kind is OptionKind.NUMBER:
+            self._check_number(value)
+        elif self.kind is OptionKind.CHOICE:
+            if value not in self.choices:
+                raise BadOption(
+                    f'option "{self.key}" must be {_either(self.choices)}, not {describe(value)}'
+                )
+        elif (
+            self.kind is OptionKind.SCHEDULE
+            and not isinstance(value, list)
+            and value not in self.choices
+        ):
+            raise BadOption(
+                f'option "{self.key}" must be {_either(self.choices)} or a list of whole '
+                f"numbers, not {describe(value)}"
+            )
+
+    def _check_number(self, value: object) -> None:
+        if value is None and self.default is None:
+            return  # "derived from the players", written out as null
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise BadOption(f'option "{self.key}" must be a whole number, not {describe(value)}')
+        if self.low is not None and value < self.low:
+            raise BadOption(f'option "{self.key}" must be at least {self.low}, not {value}')
+        if self.high is not None and value > self.high:
+            raise BadOption(f'option "{self.key}" must be at most {self.high}, not {value}')
+
+
+def _either(words: Sequence[str]) -> str:
+    quoted = [f'"{w}"' for w in words]
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " or " + quoted[-1]
+
+
+@dataclass(frozen=True)
+class DeckSpec:
+    """The physical deck a game is played with, as the tag registry enrolls it.
+
+    ``cards`` lists every card's notation in a fixed order (a card printed
+    several times, like Oskar's five zeros, appears that many times);
+    ``parse`` reads any accepted spelling into the game's card value (whose
+    ``str`` is the canonical notation) and raises ``MalformedAction`` for
+    anything else.
+    """
+
+    id: str  # the registry's name for the deck, e.g. "standard-52"
+    title: str
+    cards: tuple[str, ...]
+    parse: Callable[[object], object]
+
+    def canonical(self, text: object) -> str:
+        """The canonical notation of a card written ``text``; MalformedAction if not a card."""
+        return str(self.parse(text))
+
+    def distinct(self) -> tuple[str, ...]:
+        """Each card notation once, in deck order."""
+        return tuple(dict.fromkeys(self.cards))
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A named set of options the menu offers as one line (a rulebook variant)."""
+
+    label: str
+    options: Mapping[str, Any]
+
+
+class Requirement(enum.StrEnum):
+    """Something a game needs from the table before the menu may offer it."""
+
+    # Hands and revealed cards cannot (yet) be entered by tapping physical
+    # cards, so the table must deal from its virtual deck.
+    VIRTUAL_DEAL = "virtual-deal"
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything about one game that more than its engine needs to know."""
+
+    id: str  # the record's "game"
+    key: str  # the id as a module name: controller/games/<key>.py, <key>_table.py, <key>_scene.py
+    title: str
+    min_players: int
+    max_players: int
+    deck: DeckSpec
+    engine: type[Engine]
+    options: tuple[OptionSpec, ...] = ()
+    presets: tuple[Preset, ...] = ()
+    requirements: frozenset[Requirement] = frozenset()
+    # Words and symbols the display draws (colour names, die faces, ...), keyed
+    # by what they name; each game's scene documents the keys it reads.
+    vocabulary: Mapping[str, Any] = field(default_factory=dict)
+
+    def option(self, key: str) -> OptionSpec:
+        """The option named ``key``; KeyError if the game has none."""
+        for option in self.options:
+            if option.key == key:
+                return option
+        raise KeyError(key)
+
+    def check_options(self, options: Mapping[str, Any]) -> None:
+        """Refuse an unknown option or a value of the wrong type or out of its limits."""
+        known = {option.key: option for option in self.options}
+        for key, value in options.items():
+            if key not in known:
+                listed = ", ".join(sorted(known)) if known else "none"
+                raise BadOption(f'unknown option "{key}" for {self.id}; its options are: {listed}')
+            known[key].check(value)
+
+    def new_header(
+        self, players: int, options: Mapping[str, Any] | None, rng: random.Random
+    ) -> JSON:
+        """A record header for a new game; undecided starting details are drawn from ``rng``."""
+        return self.engine.new_header(players, dict(options or {}), rng)

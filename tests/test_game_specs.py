@@ -1,0 +1,99 @@
+"""The one registry of games: every game's spec is complete and every room derives from it."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from controller.adapters import adapter_for, adapters
+from controller.config import SeatConfig, TableConfig
+from controller.games import engine_class, spec_of, specs
+from controller.games.base import BadOption, MalformedAction
+from controller.games.spec import OptionKind, Requirement
+from controller.table import Table, unmet_requirement
+from controller.tags import deck_cards, deck_of, decks, simulated
+from controller.view import Screen
+from hardware.events import ButtonPressed
+
+
+def test_the_registry_lists_the_four_games_in_menu_order() -> None:
+    assert list(specs()) == ["oshaka-trick", "oh-pshaw", "oskar", "oss"]
+    for game_id, spec in specs().items():
+        assert spec.id == game_id == spec.engine.game_id
+        assert spec.title == spec.engine.title
+        assert (spec.min_players, spec.max_players) == (
+            spec.engine.min_players,
+            spec.engine.max_players,
+        )
+        assert engine_class(game_id) is spec.engine
+        assert adapter_for(spec).spec is spec
+
+
+def test_an_unknown_game_is_refused_with_the_known_ones() -> None:
+    with pytest.raises(BadOption, match=r"unknown game .chess.; the table knows \"oshaka-trick\""):
+        spec_of("chess")
+
+
+@pytest.mark.parametrize("game_id", ["oshaka-trick", "oh-pshaw", "oskar", "oss"])
+def test_every_card_of_a_deck_parses_to_itself(game_id: str) -> None:
+    deck = spec_of(game_id).deck
+    assert deck_of(game_id) == deck.id
+    assert deck_cards(deck.id) == list(deck.cards)
+    for card in deck.distinct():
+        assert deck.canonical(card) == card
+    with pytest.raises(MalformedAction):
+        deck.canonical("not a card")
+
+
+def test_the_tag_registry_decks_come_from_the_specs() -> None:
+    assert set(decks()) == {spec.deck.id for spec in specs().values()}
+    registry = simulated()
+    for spec in specs().values():
+        assert len(registry.cards_of(spec.deck.id)) == len(spec.deck.cards)
+
+
+@pytest.mark.parametrize("game_id", ["oshaka-trick", "oh-pshaw", "oskar", "oss"])
+def test_every_preset_and_every_default_makes_a_game(game_id: str) -> None:
+    spec = spec_of(game_id)
+    for players in range(spec.min_players, spec.max_players + 1):
+        for options in [{}, *(dict(p.options) for p in spec.presets)]:
+            header = spec.new_header(players, options, random.Random(players))
+            engine = spec.engine.from_header(header)
+            assert engine.players == players
+            spec.check_options(options)
+
+
+def test_option_schemas_check_types_and_limits() -> None:
+    spec = spec_of("oh-pshaw")
+    spec.check_options({"hook": True, "scoring": "mild", "schedule": [3, 3]})
+    with pytest.raises(BadOption, match='"hook" must be true or false'):
+        spec.check_options({"hook": "yes"})
+    with pytest.raises(BadOption, match='"scoring" must be "standard" or "mild"'):
+        spec.check_options({"scoring": "harsh"})
+    with pytest.raises(BadOption, match='unknown option "trumps"'):
+        spec.check_options({"trumps": 1})
+    rounds = spec_of("oss").option("rounds")
+    assert rounds.kind is OptionKind.NUMBER
+    with pytest.raises(BadOption, match='"rounds" must be at most 4'):
+        rounds.check(5)
+
+
+def test_a_game_that_needs_the_virtual_deal_is_refused_at_a_physical_table() -> None:
+    physical = TableConfig(seats=tuple(SeatConfig(index=i) for i in range(3)), deal="physical")
+    oss = spec_of("oss")
+    assert Requirement.VIRTUAL_DEAL in oss.requirements
+    why = unmet_requirement(oss, physical)
+    assert why is not None and 'deal = "virtual"' in why
+    assert unmet_requirement(spec_of("oh-pshaw"), physical) is None
+
+    table = Table(physical, simulated(), rng=random.Random(1))
+    table.handle(ButtonPressed(0, "ok", 0.0))  # wake
+    assert table.screen is Screen.CHOOSE_GAME
+    oss_line = next(i for i, g in enumerate(table.view.games) if g.game_id == "oss")
+    for _ in range(oss_line):
+        table.handle(ButtonPressed(0, "next", 0.0))
+    table.handle(ButtonPressed(0, "ok", 0.0))
+    assert table.screen is Screen.CHOOSE_GAME  # not offered: it would deadlock
+    assert "needs the table's virtual deal" in table.view.messages[-1].text
+    assert "oss" in adapters()
