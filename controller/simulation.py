@@ -132,14 +132,14 @@ class Simulator:
             self._game_key = game
             self._bots = {}
         plan: list[tuple[int, Gesture]] = []
-        for player in game.adapter.waiting_players():
+        for player in game.adapter.presentation.waiting_players():
             seat = game.players[player]
             if seat not in self.bot_seats:
                 continue
             bot = self._bots.setdefault(
-                seat, game.adapter.make_bot(random.Random(self.rng.random()))
+                seat, game.adapter.simulation.make_bot(random.Random(self.rng.random()))
             )
             action = bot.choose(game.adapter.engine, player)
-            plan = [(seat, g) for g in game.adapter.gestures(action)]
+            plan = [(seat, g) for g in game.adapter.simulation.gestures(action)]
             break
         return plan

@@ -22,6 +22,30 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--runslow",
+        action="store_true",
+        help="also run the tests marked slow (CI and the README's test command do)",
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    # A quick run leaves the slow tests out (deselected, and said so), it does not skip them.
+    if config.getoption("--runslow"):
+        return
+    slow = [item for item in items if item.get_closest_marker("slow") is not None]
+    if slow:
+        items[:] = [item for item in items if item.get_closest_marker("slow") is None]
+        config.hook.pytest_deselected(items=slow)
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    if config.getoption("--runslow"):
+        return "running every test, the slow ones too"
+    return "quick run: tests marked slow are deselected (add --runslow to run them)"
+
+
 def record_text(header: Mapping[str, Any], *actions: Mapping[str, Any]) -> str:
     """A record file's text from a header and action objects."""
     return "".join(json.dumps(obj) + "\n" for obj in (header, *actions))

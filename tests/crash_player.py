@@ -165,7 +165,7 @@ def play(journal_path: Path, script: dict[str, Any], out: Path, pause: float, di
             action = engine.parse_action(obj)
             seat = game.players[action.seat]
             before = len(game.recorder.actions)
-            for gesture in game.adapter.gestures(action):
+            for gesture in game.adapter.simulation.gestures(action):
                 if isinstance(gesture, Tap):
                     kit.tap(seat, gesture.card)
                 elif isinstance(gesture, Press):

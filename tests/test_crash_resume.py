@@ -20,6 +20,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from controller.journal import FINISHED, Journal
 from tests.crash_player import generate
 
@@ -54,6 +56,7 @@ def finish(proc: subprocess.Popen[str]) -> tuple[int, str]:
     return proc.returncode, err
 
 
+@pytest.mark.slow
 def test_sigkill_at_random_points_never_loses_or_changes_a_game(tmp_path: Path) -> None:
     script = generate("oshaka-trick", table_seed=5, bot_seed=3)
     script_path = tmp_path / "script.json"

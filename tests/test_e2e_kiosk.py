@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import pygame
+import pytest
 
 from controller.app import Kiosk
 from controller.games.oshaka_trick import OshakaTrick, Play
@@ -35,6 +36,7 @@ def segment_colours(strip: RecordingStrip, seat: int) -> set[tuple[int, int, int
     return set(frame[seat * PIXELS : (seat + 1) * PIXELS])
 
 
+@pytest.mark.slow
 def test_four_seats_play_a_full_game_over_serial_and_gpio(
     ptys: list[PtyPair], tmp_path: Path
 ) -> None:

@@ -101,7 +101,7 @@ class Rig(TableRig):
             "hands": view.hands,
             "buttons": view.buttons,
             "expected": game.adapter.engine.expected,
-            "waiting": [game.players[p] for p in game.adapter.waiting_players()],
+            "waiting": [game.players[p] for p in game.adapter.presentation.waiting_players()],
             "leds": [self.leds.showing(s, self.now + LATER) for s in range(4)],
             "record": game.recorder.dumps(),
         }

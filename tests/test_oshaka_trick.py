@@ -505,6 +505,7 @@ def check_invariants(engine: OshakaTrick, events: list[list[Event]]) -> None:
     assert report["winners"] == [s for s, t in enumerate(totals) if t == max(totals)]
 
 
+@pytest.mark.slow
 def test_a_thousand_seeded_random_games_keep_the_invariants() -> None:
     reneges = shared = 0
     for seed in range(1000):

@@ -794,6 +794,7 @@ def simulate(seed: int, max_rounds: int | None, use_bot: bool) -> tuple[Oskar, l
     return engine, actions
 
 
+@pytest.mark.slow
 def test_1000_seeded_random_games_keep_the_rules_and_replay_identically() -> None:
     finished = 0
     for seed in range(1000):

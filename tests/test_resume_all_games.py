@@ -21,7 +21,7 @@ def state(kiosk: Kiosk) -> dict[str, object]:
     return {
         "snapshot": engine.snapshot(),
         "report": engine.report(),
-        "hands": [game.adapter.hand(p) for p in range(engine.players)],
+        "hands": [game.adapter.simulation.hand(p) for p in range(engine.players)],
         "record": game.recorder.dumps(),
         "players": game.players,
     }

@@ -388,6 +388,7 @@ def test_with_the_game_seed_a_rebuilt_adapter_deals_the_same() -> None:
 SEATS = 4
 
 
+@pytest.mark.slow
 def test_bots_play_a_full_game_over_serial_and_gpio(ptys: list[PtyPair], tmp_path: Path) -> None:
     config = serial_config(ptys)
     kiosk = Kiosk.create(config, seed=4, auto_game="oskar", records_dir=tmp_path)

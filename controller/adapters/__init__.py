@@ -139,16 +139,21 @@ class Simulation(ABC):
         return ()
 
 
-class GameAdapter(SeatInput, Presentation, Simulation):
+class GameAdapter:
     """The table side of one game in progress: its input mapping, presentation and simulation.
 
     A game's adapter module (``controller/adapters/<key>_table.py``) names its
-    class ``ADAPTER``. The table reaches the three roles through ``input``,
-    ``presentation`` and ``simulation``; a game whose roles are one class
-    returns itself for each.
+    adapter class ``ADAPTER``; the table makes one per game with an
+    ``AdapterContext`` and reaches the three roles through ``input``,
+    ``presentation`` and ``simulation``. Each role sees the engine read-only;
+    state the roles share (a cursor shown by the presentation and moved by the
+    input) lives in a small object the adapter hands to both.
     """
 
     spec: ClassVar[GameSpec]
+    input: SeatInput
+    presentation: Presentation
+    simulation: Simulation
 
     def __init__(self, context: AdapterContext) -> None:
         self.context = context
@@ -162,17 +167,23 @@ class GameAdapter(SeatInput, Presentation, Simulation):
     def title(self) -> str:
         return self.spec.title
 
-    @property
-    def input(self) -> SeatInput:
-        return self
+    def chance(self, rng: random.Random) -> list[Action]:
+        """Actions a virtual deck or dice supply now (e.g. dealt hands), from the engine."""
+        return self.engine.chance_actions(rng, self.context.settings.chance)
 
-    @property
-    def presentation(self) -> Presentation:
-        return self
 
-    @property
-    def simulation(self) -> Simulation:
-        return self
+class SingleClassAdapter(GameAdapter, SeatInput, Presentation, Simulation):
+    """An adapter whose three roles are still one class (a step on the way to the split).
+
+    Subclasses implement every role's methods; ``input``, ``presentation`` and
+    ``simulation`` are the adapter itself.
+    """
+
+    def __init__(self, context: AdapterContext) -> None:
+        super().__init__(context)
+        self.input = self
+        self.presentation = self
+        self.simulation = self
 
     @property
     def rng(self) -> random.Random:
@@ -187,10 +198,6 @@ class GameAdapter(SeatInput, Presentation, Simulation):
     def manual_dice(self) -> bool:
         """People roll physical dice and enter the faces ([table] dice = "manual")."""
         return not self.context.settings.chance.dice
-
-    def chance(self, rng: random.Random) -> list[Action]:
-        """Actions a virtual deck or dice supply now (e.g. dealt hands), from the engine."""
-        return self.engine.chance_actions(rng, self.context.settings.chance)
 
     def snapshot(self) -> JSON:
         return self.engine.snapshot()

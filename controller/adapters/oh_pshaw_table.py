@@ -27,7 +27,15 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 
-from controller.adapters import AdapterContext, Bot, Feedback, GameAdapter, Gesture, Press, Tap
+from controller.adapters import (
+    AdapterContext,
+    Bot,
+    Feedback,
+    Gesture,
+    Press,
+    SingleClassAdapter,
+    Tap,
+)
 from controller.bots.oh_pshaw_bot import OhPshawBot
 from controller.games.base import Action, Event, GameOver
 from controller.games.oh_pshaw import (
@@ -65,7 +73,7 @@ STATUS_WORDS: Mapping[str, str] = {
 }
 
 
-class OhPshawAdapter(GameAdapter):
+class OhPshawAdapter(SingleClassAdapter):
     """Bids with the seat buttons, the turned card and plays by tapping."""
 
     spec = SPEC

@@ -13,7 +13,15 @@ from __future__ import annotations
 
 import random
 
-from controller.adapters import AdapterContext, Bot, Feedback, GameAdapter, Gesture, Press, Tap
+from controller.adapters import (
+    AdapterContext,
+    Bot,
+    Feedback,
+    Gesture,
+    Press,
+    SingleClassAdapter,
+    Tap,
+)
 from controller.bots.oshaka_trick_bot import OshakaBot
 from controller.games.base import Action, Event, GameOver
 from controller.games.oshaka_trick import (
@@ -37,7 +45,7 @@ from controller.view import MessageKind
 from hardware.leds import Cue
 
 
-class OshakaAdapter(GameAdapter):
+class OshakaAdapter(SingleClassAdapter):
     spec = SPEC
     engine: OshakaTrick
 

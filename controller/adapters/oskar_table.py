@@ -43,7 +43,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from controller.adapters import AdapterContext, Bot, Feedback, GameAdapter, Gesture, Press, Tap
+from controller.adapters import (
+    AdapterContext,
+    Bot,
+    Feedback,
+    Gesture,
+    Press,
+    SingleClassAdapter,
+    Tap,
+)
 from controller.bots.oskar_bot import OskarBot
 from controller.games.base import JSON, Action, Event, Expectation, GameOver, IllegalAction
 from controller.games.oskar import (
@@ -104,7 +112,7 @@ class Entry:
     faces: list[str] = field(default_factory=list)  # both faces, the entered ones updated
 
 
-class OskarAdapter(GameAdapter):
+class OskarAdapter(SingleClassAdapter):
     """The table side of an Oskar game; see the module docstring."""
 
     spec = SPEC

@@ -37,7 +37,15 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from controller.adapters import AdapterContext, Bot, Feedback, GameAdapter, Gesture, Press, Tap
+from controller.adapters import (
+    AdapterContext,
+    Bot,
+    Feedback,
+    Gesture,
+    Press,
+    SingleClassAdapter,
+    Tap,
+)
 from controller.bots.oss_bot import AVERAGE_SKILL, DUEL_TIE, OssBot, duel_chance, solo_chance
 from controller.games.base import JSON, Action, Event, GameOver, IllegalAction
 from controller.games.oss import (
@@ -164,7 +172,7 @@ class TimerLog:
         }
 
 
-class OssAdapter(GameAdapter):
+class OssAdapter(SingleClassAdapter):
     """The table side of a game of Oss; see the module docstring."""
 
     spec = SPEC
