@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from controller import app, assign, journal_cli, scoresheet, tags_cli
 from controller.games.base import TableError
 from controller.record import replay
+from hub import cli as hub_cli
 
 USAGE_ERROR = 2
 
@@ -71,6 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
     journal_cli.add_commands(commands)
     assign.add_command(commands)
     tags_cli.add_command(commands)
+    hub_cli.add_command(commands)
     return parser
 
 
