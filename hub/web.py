@@ -11,6 +11,7 @@ session's CSRF token; failed logins are rate-limited.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import csv
 import datetime as dt
 import io
@@ -57,17 +58,24 @@ class Live:
                 q.put_nowait(message)
 
 
-def create_app(storage: Storage, ingest: Ingest | None, secret: str) -> FastAPI:
-    app = FastAPI(title="Café tables", docs_url=None, redoc_url=None, openapi_url=None)
-    app.add_middleware(SessionMiddleware, secret_key=secret, same_site="strict", max_age=12 * 3600)
-    limiter = auth.LoginLimiter()
+def create_app(
+    storage: Storage, ingest: Ingest | None, secret: str, limiter: auth.LoginLimiter | None = None
+) -> FastAPI:
     live = Live()
     if ingest is not None:
         ingest.listeners.append(live.publish)
 
-    @app.on_event("startup")
-    async def _startup() -> None:
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         live.loop = asyncio.get_running_loop()
+        yield
+        live.loop = None
+
+    app = FastAPI(
+        title="Café tables", docs_url=None, redoc_url=None, openapi_url=None, lifespan=lifespan
+    )
+    app.add_middleware(SessionMiddleware, secret_key=secret, same_site="strict", max_age=12 * 3600)
+    limiter = limiter or auth.LoginLimiter()
 
     def user_of(request: Request, role: str = "staff") -> str:
         name = request.session.get("user")
