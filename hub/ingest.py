@@ -106,6 +106,12 @@ class Ingest:
             self.storage.table_state(table_id, payload)
         elif leaf == topics.RECORD and isinstance(payload.get("uid"), str):
             self.storage.add_record(table_id, payload)
+            # Stored (now or before): the table may stop sending it.
+            self.client.publish(
+                topics.topic(table_id, topics.RECORD_ACK),
+                topics.encode({"uid": payload["uid"]}),
+                qos=1,
+            )
         elif leaf == topics.ALERT and isinstance(payload.get("id"), str):
             self.storage.add_alert(table_id, payload)
         elif leaf == topics.EVENT:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import json
+import re
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -264,7 +265,8 @@ class Storage:
 
     def tables(self) -> list[TableRow]:
         with self.engine.connect() as db:
-            rows = db.execute(sa.select(tables_t).order_by(tables_t.c.id)).mappings().all()
+            rows = db.execute(sa.select(tables_t)).mappings().all()
+        rows = sorted(rows, key=lambda r: _natural(r["id"]))  # table-2 before table-10
         return [
             TableRow(
                 r["id"],
@@ -400,6 +402,12 @@ class Storage:
         with self._begin() as db:
             db.execute(meta_t.delete().where(meta_t.c.key == key))
             db.execute(meta_t.insert().values(key=key, value=value))
+
+
+def _natural(name: str) -> tuple[tuple[int, int | str], ...]:
+    return tuple(
+        (0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"(\d+)", name) if part
+    )
 
 
 def _game(r: Any) -> GameRow:

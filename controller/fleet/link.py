@@ -9,7 +9,9 @@ network thread connects, reconnects with backoff and calls back here:
 - on connect: the retained ``status`` (online; the last will says offline),
   the latest ``state``, every pending record of the outbox, and the
   subscriptions to what the hub sends this table;
-- on PUBACK of a record: the outbox marks it delivered;
+- on PUBACK of a record: the outbox notes the broker has it; on the hub's
+  ``record/ack`` it is delivered; a record the hub has not confirmed within
+  ``resend_after`` seconds is sent again (the hub stores it once);
 - on a message from the hub (an alert acknowledged, a configuration pushed):
   ``on_message`` gets a typed ``HubMessage`` (the app puts it on the table's
   event queue; the table loop acts on it).
@@ -74,7 +76,9 @@ class FleetLink:
         *,
         client: mqtt.Client | None = None,
         clock: Callable[[], float] = time.monotonic,
+        resend_after: float = 60.0,
     ) -> None:
+        self.resend_after = resend_after
         self.settings = settings
         self.outbox = outbox
         self.on_message = on_message
@@ -88,6 +92,7 @@ class FleetLink:
         self._thread: threading.Thread | None = None
         self._connected = threading.Event()
         self._in_flight: dict[int, str] = {}  # MQTT message id -> record uid
+        self._awaiting: dict[str, float] = {}  # record uid -> when it was last sent
         # Acknowledgements that came back before publish() returned their message id.
         self._early_acks: collections.deque[int] = collections.deque(maxlen=512)
         self._flight_lock = threading.Lock()
@@ -186,7 +191,7 @@ class FleetLink:
 
     def _handle(self, note: _Note | None) -> None:
         if note is None:
-            pass
+            self._send_records()  # a quiet spell: anything the hub has not confirmed goes again
         elif note.kind == "state":
             self._latest_state, self._state_dirty = note.payload, True
         elif note.kind == "publish" and note.payload is not None:
@@ -215,25 +220,28 @@ class FleetLink:
     def _send_records(self, resend: bool = False) -> None:
         if self.outbox is None or not self._connected.is_set():
             return  # sent on connect
+        now = self.clock()
         with self._flight_lock:
             if resend:
                 self._in_flight.clear()  # a new connection: whatever was in flight goes again
-            flying = set(self._in_flight.values())
+                self._awaiting.clear()
+            waiting = {uid for uid, at in self._awaiting.items() if now - at < self.resend_after}
         for uid, message in self.outbox.pending():
-            if uid in flying:
+            if uid in waiting:
                 continue
             info = self.client.publish(self._topic(topics.RECORD), message, qos=1)
             if info.rc != mqtt.MQTT_ERR_SUCCESS:
                 return  # the connection dropped: everything pending goes again on connect
             self.sent_counts[topics.RECORD] = self.sent_counts.get(topics.RECORD, 0) + 1
             with self._flight_lock:
+                self._awaiting[uid] = now
                 acked = info.mid in self._early_acks
                 if acked:
                     self._early_acks.remove(info.mid)
                 else:
                     self._in_flight[info.mid] = uid
             if acked:
-                self.outbox.delivered(uid)
+                self.outbox.sent(uid)
 
     # --- paho's network thread ------------------------------------------------------------
 
@@ -261,12 +269,19 @@ class FleetLink:
             if uid is None:
                 self._early_acks.append(mid)
         if uid is not None and self.outbox is not None:
-            self.outbox.delivered(uid)
+            self.outbox.sent(uid)
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
         where = topics.split(message.topic)
         payload = topics.decode(bytes(message.payload))
         if where is None or where[0] != self.settings.table or payload is None:
+            return
+        if where[1] == topics.RECORD_ACK and isinstance(payload.get("uid"), str):
+            uid = payload["uid"]
+            if self.outbox is not None:
+                self.outbox.delivered(uid)
+            with self._flight_lock:
+                self._awaiting.pop(uid, None)
             return
         request = payload.get("id")
         if not isinstance(request, str):

@@ -3,8 +3,11 @@
 It lives in the journal's SQLite file (table ``fleet_outbox``), beside the
 games it comes from, so it survives every restart the journal survives. A
 record is added when its game is finished (and, at start, for any finished
-game the outbox does not hold yet) and stays pending until the broker
-acknowledges it (MQTT PUBACK); then it is marked delivered, never deleted.
+game the outbox does not hold yet) and stays pending until the hub says it
+has stored it (a ``record/ack`` message); then it is marked delivered, never
+deleted. The broker's PUBACK alone is not enough: a broker that crashes
+before it saved its queue would lose a record it had acknowledged, so the
+table sends a pending record again until the hub confirms it.
 Each record carries a unique id made of the table, the journal's creation
 time, the game's number and when it finished, so the hub stores it exactly
 once however often it is sent. (A game that staff reopen with an undo on the
@@ -26,7 +29,8 @@ CREATE TABLE IF NOT EXISTS fleet_outbox (
     game INTEGER,              -- the journal's game id
     payload TEXT NOT NULL,     -- the JSON message sent to the record topic
     added TEXT NOT NULL,
-    delivered TEXT             -- when the broker acknowledged it; NULL while pending
+    sent TEXT,                 -- when the broker last acknowledged it (PUBACK)
+    delivered TEXT             -- when the hub confirmed it stored it; NULL while pending
 )
 """
 
@@ -93,7 +97,13 @@ class Outbox:
             ).fetchall()
         return [(row["uid"], row["payload"].encode()) for row in rows]
 
+    def sent(self, uid: str) -> None:
+        """The broker acknowledged the record (it still waits for the hub's word)."""
+        with self._lock, self._db:
+            self._db.execute("UPDATE fleet_outbox SET sent = ? WHERE uid = ?", (_now(), uid))
+
     def delivered(self, uid: str) -> None:
+        """The hub stored the record: it is done."""
         with self._lock, self._db:
             self._db.execute(
                 "UPDATE fleet_outbox SET delivered = ? WHERE uid = ? AND delivered IS NULL",

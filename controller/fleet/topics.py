@@ -12,6 +12,7 @@ sends it.
 | ``alert`` | table | 1 | no | ``{"id": ..., "kind": ..., "seat": ..., "text": ...}`` |
 | ``record`` | table | 1 | no | ``{"uid": ..., "game": ..., "record": text, "report": {...}}`` |
 | ``alert/ack`` | hub | 1 | no | ``{"id": ...}`` |
+| ``record/ack`` | hub | 1 | no | ``{"uid": ...}``: the hub has stored this record |
 | ``config/set`` | hub | 1 | no | ``{"id": ..., "settings": {...}}`` |
 | ``config/result`` | table | 1 | no | ``{"id": ..., "ok": bool, "message": ...}`` |
 """
@@ -27,8 +28,9 @@ TABLE_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,31}$")
 
 STATUS, STATE, EVENT, ALERT, RECORD = "status", "state", "event", "alert", "record"
 ALERT_ACK, CONFIG_SET, CONFIG_RESULT = "alert/ack", "config/set", "config/result"
+RECORD_ACK = "record/ack"
 FROM_TABLE = (STATUS, STATE, EVENT, ALERT, RECORD, CONFIG_RESULT)
-FROM_HUB = (ALERT_ACK, CONFIG_SET)
+FROM_HUB = (ALERT_ACK, CONFIG_SET, RECORD_ACK)
 
 
 def topic(table_id: str, leaf: str) -> str:
