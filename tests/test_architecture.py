@@ -157,3 +157,45 @@ def test_only_the_table_and_the_tools_that_run_it_import_it() -> None:
         and not i.path.is_relative_to(ROOT / "controller" / "table")
     ]
     assert not bad, "use controller.table's public names, not its parts: " + "; ".join(bad)
+
+
+def test_the_network_stays_out_of_the_table_and_the_engines() -> None:
+    # A table without [cafe] runs no network code: only the fleet package talks MQTT,
+    # and only the composition root (app) and the hub's own package use it.
+    bad = [
+        str(i)
+        for room in ("controller/table", "controller/games", "controller/adapters", "display")
+        for i in imports(room)
+        if _top(i.module) in ("paho", "fastapi", "uvicorn", "sqlalchemy")
+        or _within(i.module, "controller.fleet")
+        or _top(i.module) == "hub"
+    ]
+    bad += [
+        str(i)
+        for i in imports("controller")
+        if _top(i.module) == "hub" and i.path != ROOT / "controller" / "cli.py"
+    ]
+    assert not bad, "network code lives in controller/fleet and hub/: " + "; ".join(bad)
+
+
+def test_the_hub_reads_tables_only_through_records_specs_and_the_fleet_topics() -> None:
+    allowed = (
+        "controller.fleet.topics",
+        "controller.games",
+        "controller.record",
+        "controller.scoresheet",
+    )
+
+    def reaches(i: Import) -> list[str]:
+        # ``from controller.fleet import topics`` reaches controller.fleet.topics.
+        return [f"{i.module}.{n}" for n in i.names] if i.names else [i.module]
+
+    bad = [
+        str(i)
+        for i in imports("hub")
+        if _within(i.module, "controller")
+        and not all(any(_within(m, a) for a in allowed) for m in reaches(i))
+        and not any(_within(i.module, a) for a in allowed)
+    ]
+    bad += [str(i) for i in imports("hub") if _top(i.module) in ("pygame", "display", "hardware")]
+    assert not bad, "the hub is not a table: " + "; ".join(bad)
