@@ -18,7 +18,9 @@ from typing import Any
 
 from controller.enrollment import SeatAssignment
 from hardware.events import EventQueue, InputEvent, TagPresented
-from hardware.readers import READER_PROTOCOLS, SeatReader, reader_for
+from hardware.protocols import READER_PROTOCOLS
+from hardware.reader_factory import reader_for
+from hardware.seat_reader import SeatReader
 from hardware.supervisor import serial_ports
 
 ReaderFactory = Callable[[int, str, str, EventQueue], SeatReader]

@@ -44,6 +44,7 @@ from controller.view import (
     SeatView,
     TableView,
 )
+from hardware.cues import Cue
 from hardware.events import (
     ButtonPressed,
     ButtonReleased,
@@ -57,7 +58,6 @@ from hardware.events import (
     TossStarted,
     TossStopped,
 )
-from hardware.leds import Cue
 
 logger = logging.getLogger(__name__)
 

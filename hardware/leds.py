@@ -39,6 +39,7 @@ from typing import Any, Final, Protocol, Self, TypeAlias, runtime_checkable
 
 import adafruit_pixelbuf
 
+from hardware.cues import Cue
 from hardware.errors import DeviceClosed, HardwareConfigError, StripUnavailable
 
 __all__ = [
@@ -208,20 +209,6 @@ class Look:
         dip = 1.0 - abs(1.0 - 2.0 * phase)  # 0 at the start of a period, 1 half-way
         # Quantised so that a pulse sends a bounded number of distinct frames.
         return 1.0 - (1.0 - _PULSE_FLOOR) * round(dip * _PULSE_STEPS) / _PULSE_STEPS
-
-
-class Cue(enum.Enum):
-    """What the table wants a seat's LEDs to say. See ``DEFAULT_LOOKS`` and docs/hardware.md."""
-
-    OFF = "off"
-    JOINED = "joined"
-    WAITING = "waiting"
-    YOUR_TURN = "your_turn"
-    REFUSED = "refused"
-    TRICK_WON = "trick_won"
-    PENALTY = "penalty"
-    MADE_BID = "made_bid"
-    MISSED_BID = "missed_bid"
 
 
 DEFAULT_LOOKS: Final[Mapping[Cue, Look]] = MappingProxyType(

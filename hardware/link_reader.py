@@ -15,7 +15,7 @@ codec, so they cannot drift apart). Here:
   the connection (``LinkLost``) when the board falls silent for longer than
   ``heartbeat_timeout``.
 * ``LinkReader`` runs it on a port through pyserial's ``ReaderThread`` (see
-  ``hardware.readers.SerialStreamReader``).
+  ``hardware.serial_stream.SerialStreamReader``).
 * ``SimulatedBoard`` runs the firmware's own ``Board`` and ``Link`` in a
   thread on a pseudo-terminal: the tests, the benchmark and a bench session
   without hardware use it as a reader board that can be unplugged.
@@ -56,7 +56,8 @@ from hardware.events import (
     TagPresented,
     TagRemoved,
 )
-from hardware.readers import LinkLost, SerialStreamReader
+from hardware.problems import show_bytes
+from hardware.serial_stream import LinkLost, SerialStreamReader
 
 __all__ = ["LinkDecoder", "LinkReader", "ScriptedTags", "SimulatedBoard", "tap_script"]
 
@@ -64,11 +65,6 @@ logger = logging.getLogger(__name__)
 
 HEARTBEAT_TIMEOUT = 3.5
 """Seconds of silence after which the board counts as gone (it beats every second)."""
-
-
-def _show(raw: bytes) -> str:
-    shown = repr(bytes(raw[:24]))
-    return shown + ("..." if len(raw) > 24 else "")
 
 
 class LinkDecoder:
@@ -140,7 +136,7 @@ class LinkDecoder:
             try:
                 kind, seq, payload = decode(line)
             except ValueError as exc:
-                self._problem(f"sent a corrupt frame ({exc}): {_show(line)}", at, events)
+                self._problem(f"sent a corrupt frame ({exc}): {show_bytes(line)}", at, events)
                 continue
             self._last_heard = at
             if kind in (PLACED, GONE):
@@ -150,7 +146,9 @@ class LinkDecoder:
             elif kind == BEAT:
                 self._on_beat(payload, at, events)
             else:
-                self._problem(f"sent a frame only the Pi should send: {_show(line)}", at, events)
+                self._problem(
+                    f"sent a frame only the Pi should send: {show_bytes(line)}", at, events
+                )
         if self._splitter.junk > junk:
             self._problem("sent bytes that are not frames (line noise?)", at, events)
         return events

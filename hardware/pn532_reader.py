@@ -41,7 +41,8 @@ from hardware.events import (
     TagPresented,
     TagRemoved,
 )
-from hardware.readers import SeatReader, open_serial_port
+from hardware.seat_reader import SeatReader
+from hardware.serial_stream import open_serial_port
 
 __all__ = ["PN532Reader", "adafruit_pn532_uart"]
 

@@ -34,7 +34,8 @@ from typing import TypeAlias
 
 from hardware.errors import HardwareConfigError
 from hardware.events import Clock, EventQueue, InputEvent, ReaderProblem, TagPresented, TagRemoved
-from hardware.readers import SerialStreamReader
+from hardware.protocols import ID12LA, RDM6300
+from hardware.serial_stream import SerialStreamReader
 
 __all__ = [
     "ID12LA",
@@ -48,8 +49,6 @@ __all__ = [
     "frame_for",
 ]
 
-RDM6300 = "rdm6300"
-ID12LA = "id12la"
 KINDS = (RDM6300, ID12LA)
 
 STX = 0x02
@@ -159,7 +158,7 @@ class Rfid125Parser:
 class Rfid125Decoder:
     """One seat's 125 kHz reader: frames to events, with confirmation and repeat suppression.
 
-    Pure apart from the ``at``/``now`` it is given; a ``hardware.readers.Decoder``.
+    Pure apart from the ``at``/``now`` it is given; a ``hardware.serial_stream.Decoder``.
     """
 
     def __init__(

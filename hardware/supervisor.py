@@ -29,7 +29,7 @@ from pathlib import Path
 
 from hardware.errors import ReaderUnavailable
 from hardware.events import Clock, EventQueue, InputEvent, ReaderOffline
-from hardware.readers import SeatReader
+from hardware.seat_reader import SeatReader
 
 __all__ = [
     "SERIAL_LINK_DIRS",

@@ -21,20 +21,20 @@ from hardware.events import (
     TagPresented,
     TagRemoved,
 )
-from hardware.readers import (
+from hardware.line_protocol import (
     MAX_LINE,
     BadLine,
     GoneLine,
     HelloLine,
     LineParser,
-    MockReader,
     ReaderFrame,
     SeatLineDecoder,
     SerialLineReader,
     TagLine,
-    normalize_uid,
-    reader_from_setting,
 )
+from hardware.mock_reader import MockReader
+from hardware.reader_factory import reader_from_setting
+from hardware.uids import normalize_uid
 
 WAIT = 5.0  # seconds to wait for a thread's event before failing
 
@@ -397,7 +397,7 @@ class VanishingPort:
 
 def test_a_bare_oserror_from_in_waiting_still_reports_the_reader_offline() -> None:
     # pyserial's own ReaderThread dies silently here (pyserial issue #401).
-    from hardware.readers import _ReaderThread, _SerialProtocol
+    from hardware.serial_stream import _ReaderThread, _SerialProtocol
 
     events: EventQueue = queue.Queue()
     decoder = SeatLineDecoder(seat=5, port="/dev/ttyUSB5")

@@ -22,7 +22,7 @@ from hardware.events import (
     TagRemoved,
 )
 from hardware.link_reader import LinkDecoder, LinkReader, ScriptedTags, SimulatedBoard, tap_script
-from hardware.readers import LinkLost
+from hardware.serial_stream import LinkLost
 from hardware.supervisor import Backoff, SupervisedReader
 
 WAIT = 5.0

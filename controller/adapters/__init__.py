@@ -18,8 +18,8 @@ from typing import Any, ClassVar, Protocol
 
 from controller.games.base import JSON, Action, Engine, Event
 from controller.view import MessageKind
+from hardware.cues import Cue
 from hardware.events import TimerEvent
-from hardware.leds import Cue
 
 
 @dataclass(frozen=True)

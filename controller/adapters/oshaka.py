@@ -37,7 +37,7 @@ from controller.games.oshaka_trick import (
     deal,
 )
 from controller.view import MessageKind
-from hardware.leds import Cue
+from hardware.cues import Cue
 
 
 class OshakaAdapter(GameAdapter):

@@ -66,7 +66,7 @@ from controller.games.oss import (
     chance_actions,
 )
 from controller.view import MessageKind
-from hardware.leds import Cue
+from hardware.cues import Cue
 from hardware.toss_timer import TimerEvent, TossCancelled, TossStarted, TossStopped
 
 #: Duel tricks won by "the most jacks": the duelists' counts decide (see ``TABLE_RULINGS``).
