@@ -8,7 +8,8 @@ in ``\\n`` (a ``\\r`` before it is ignored), at most ``MAX_LINE`` bytes::
     HELLO cafe-reader 1.0  optional banner at start-up; logged, no event
 
 Blank lines are ignored. Anything else (an unknown word, a bad uid, non-ASCII
-bytes, an over-long line) becomes one ``ReaderProblem`` event and never a tag.
+bytes, an over-long line) is a problem and never a tag; problems become at
+most one ``ReaderProblem`` event a second, as in every protocol.
 A repeated ``TAG`` for the tag already present is ignored (boards may repeat
 themselves); a ``TAG`` for a different uid while one is present is reported as
 ``TagRemoved`` then ``TagPresented``; ``GONE`` with no tag present is ignored.
@@ -31,11 +32,10 @@ from hardware.events import (
     Clock,
     EventQueue,
     InputEvent,
-    ReaderProblem,
     TagPresented,
     TagRemoved,
 )
-from hardware.problems import show_bytes
+from hardware.problems import ProblemLimiter, show_bytes
 from hardware.serial_stream import SerialStreamReader
 from hardware.uids import normalize_uid
 
@@ -167,13 +167,19 @@ class SeatLineDecoder:
     """Turns one seat's raw bytes into input events; pure apart from the ``at`` it is given.
 
     Keeps the uid currently on the reader so that events alternate strictly
-    (see the module docstring for repeated ``TAG`` and stray ``GONE``).
+    (see the module docstring for repeated ``TAG`` and stray ``GONE``). Bad
+    lines are reported at most once per ``problem_every`` seconds (the next
+    report says how many were held back), so a board babbling noise cannot
+    flood the table.
     """
 
-    def __init__(self, seat: int, port: str, max_line: int = MAX_LINE) -> None:
+    def __init__(
+        self, seat: int, port: str, max_line: int = MAX_LINE, *, problem_every: float = 1.0
+    ) -> None:
         self.seat = seat
         self.port = port
         self._parser = LineParser(max_line)
+        self._problems = ProblemLimiter(problem_every)
         self.present_uid: str | None = None
 
     def feed(self, chunk: bytes, at: float) -> list[InputEvent]:
@@ -195,12 +201,17 @@ class SeatLineDecoder:
                 case HelloLine(text=text):
                     logger.info("seat %d's reader at %s says hello: %s", self.seat, self.port, text)
                 case BadLine(message=message):
-                    events.append(
-                        ReaderProblem(
-                            self.seat, f"seat {self.seat}'s reader at {self.port} {message}", at
-                        )
+                    problem = self._problems.report(
+                        self.seat, f"seat {self.seat}'s reader at {self.port} {message}", at
                     )
+                    if problem is not None:
+                        events.append(problem)
         return events
+
+    @property
+    def bad_lines(self) -> int:
+        """Every bad line seen, reported or not."""
+        return self._problems.count
 
     def reset(self) -> None:
         """Start afresh: no unfinished line, no tag present."""

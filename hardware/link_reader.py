@@ -52,11 +52,10 @@ from hardware.events import (
     Clock,
     EventQueue,
     InputEvent,
-    ReaderProblem,
     TagPresented,
     TagRemoved,
 )
-from hardware.problems import show_bytes
+from hardware.problems import ProblemLimiter, show_bytes
 from hardware.serial_stream import LinkLost, SerialStreamReader
 
 __all__ = ["LinkDecoder", "LinkReader", "ScriptedTags", "SimulatedBoard", "tap_script"]
@@ -91,7 +90,6 @@ class LinkDecoder:
         self.port = port
         self._heartbeat_timeout = heartbeat_timeout
         self._hello_retry = hello_retry
-        self._problem_every = problem_every
         # The session: survives reconnections.
         self.boot: str | None = None
         self.board: str | None = None
@@ -107,13 +105,11 @@ class LinkDecoder:
         self._query_pending = False
         self._ack_due = False
         self._out = bytearray()
-        self._problem_at: float | None = None
-        self._suppressed = 0
         # Counters.
         self.delivered = 0
         self.duplicates = 0
         self.gaps = 0
-        self.bad_frames = 0
+        self._problems = ProblemLimiter(problem_every)
 
     # --- the Decoder interface ----------------------------------------------------
 
@@ -264,18 +260,16 @@ class LinkDecoder:
 
     def _problem(self, message: str, at: float, events: list[InputEvent]) -> None:
         """Report at most one problem per ``problem_every`` seconds; count the rest."""
-        self.bad_frames += 1
-        if self._problem_at is not None and at - self._problem_at < self._problem_every:
-            self._suppressed += 1
-            return
-        more = f" (and {self._suppressed} more since)" if self._suppressed else ""
-        self._problem_at = at
-        self._suppressed = 0
-        events.append(
-            ReaderProblem(
-                self.seat, f"seat {self.seat}'s reader at {self.port} {message}{more}", at
-            )
+        problem = self._problems.report(
+            self.seat, f"seat {self.seat}'s reader at {self.port} {message}", at
         )
+        if problem is not None:
+            events.append(problem)
+
+    @property
+    def bad_frames(self) -> int:
+        """Every bad frame seen, reported or not."""
+        return self._problems.count
 
 
 class LinkReader(SerialStreamReader):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import queue
+import random
 import sys
 import time
 
@@ -191,6 +192,44 @@ def test_decoder_turns_bad_lines_into_problems_naming_seat_and_port() -> None:
     assert problem.seat == 2 and problem.at == 5.0
     assert "seat 2's reader at /dev/ttyUSB3" in problem.message
     assert "WHAT" in problem.message
+
+
+def test_80_kb_of_noise_is_one_problem_a_second_and_tags_still_get_through() -> None:
+    # Issue 14: a babbling board made one problem per bad line (327 for 80 KB).
+    rng = random.Random(14)
+    decoder = SeatLineDecoder(seat=1, port="/dev/ttyUSB1")
+    events: list[InputEvent] = []
+    fed = 0
+    while fed < 80_000:
+        noise = bytes(rng.randrange(256) for _ in range(rng.randrange(1, 200)))
+        events += decoder.feed(noise + b"\n", fed / 40_000)  # 80 KB over 2 simulated seconds
+        fed += len(noise) + 1
+    events += decoder.feed(b"TAG 04A1B2C3\n", 2.5)
+    problems = [e for e in events if isinstance(e, ReaderProblem)]
+    assert [e for e in events if not isinstance(e, ReaderProblem)] == [
+        TagPresented(1, "04A1B2C3", 2.5)
+    ]
+    assert decoder.bad_lines > 300
+    assert [p.at for p in problems] == sorted(p.at for p in problems)
+    assert len(problems) == 2  # at 0 s and once a second after: the 2 s one lies ahead
+    assert all(b.at - a.at >= 1.0 for a, b in itertools.pairwise(problems))
+    assert "more since" not in problems[0].message
+    assert "more since)" in problems[1].message
+
+
+def test_held_back_problems_are_counted_in_the_next_report() -> None:
+    decoder = SeatLineDecoder(seat=0, port="p")
+    assert len(decoder.feed(b"WHAT\n", 0.0)) == 1
+    for tenth in range(1, 10):
+        assert decoder.feed(b"WHAT\n", tenth / 10) == []
+    (problem,) = decoder.feed(b"WHAT\n", 1.0)
+    assert isinstance(problem, ReaderProblem)
+    assert problem.message.endswith("(and 9 more since)")
+    assert decoder.bad_lines == 11
+    assert decoder.feed(b"WHAT\n", 1.5) == []
+    (problem,) = decoder.feed(b"WHAT\n", 2.0)
+    assert isinstance(problem, ReaderProblem)
+    assert problem.message.endswith("(and 1 more since)")
 
 
 # --- MockReader ------------------------------------------------------------------------------
