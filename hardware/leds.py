@@ -97,15 +97,23 @@ class Strip(Protocol):
 
 
 class RecordingStrip(adafruit_pixelbuf.PixelBuf):  # type: ignore[misc]
-    """A pixel strip that keeps every transmitted frame instead of driving wires.
+    """A pixel strip that keeps its transmitted frames instead of driving wires.
 
     ``frames`` holds the bytes of each ``show()`` in the strip's byte order
     (``"RGB"`` by default, so they read naturally); ``pixels(i)`` decodes frame
-    ``i`` back into RGB tuples.
+    ``i`` back into RGB tuples. Only the latest frames are kept (at least
+    ``keep``, fewer than ``2 * keep``; use negative indices), so a simulated
+    table that runs for months keeps a flat memory; ``sent`` counts them all.
     """
 
-    def __init__(self, n: int, *, byteorder: str = "RGB", brightness: float = 1.0) -> None:
+    def __init__(
+        self, n: int, *, byteorder: str = "RGB", brightness: float = 1.0, keep: int = 512
+    ) -> None:
+        if keep < 1:
+            raise HardwareConfigError(f"a recording strip keeps at least 1 frame, not {keep}")
         self.frames: list[bytes] = []
+        self.sent = 0
+        self._keep = keep
         super().__init__(n, byteorder=byteorder, brightness=brightness, auto_write=False)
         order = byteorder.upper()
         self._rgb_offsets = (order.index("R"), order.index("G"), order.index("B"))
@@ -118,6 +126,9 @@ class RecordingStrip(adafruit_pixelbuf.PixelBuf):  # type: ignore[misc]
 
     def _transmit(self, buffer: bytearray) -> None:
         self.frames.append(bytes(buffer))
+        self.sent += 1
+        if len(self.frames) >= 2 * self._keep:  # trimmed in batches: appends stay O(1)
+            del self.frames[: -self._keep]
 
     def pixels(self, frame: int = -1) -> list[RGB]:
         """Frame number ``frame`` (default: the last one sent) as one RGB tuple per pixel."""

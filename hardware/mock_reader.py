@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import deque
 
 from hardware.errors import DeviceClosed
 from hardware.events import (
@@ -20,15 +21,20 @@ from hardware.protocols import MOCK_PORT
 from hardware.seat_reader import SeatReader
 from hardware.uids import normalize_uid
 
-__all__ = ["MockReader"]
+__all__ = ["MOCK_HISTORY", "MockReader"]
+
+MOCK_HISTORY = 256
+"""How many of its latest events a ``MockReader`` keeps in ``sent`` by default."""
 
 
 class MockReader(SeatReader):
     """A scriptable reader for tests and the simulator.
 
     ``present(uid)`` and ``remove()`` put events on the queue at once, in the
-    calling thread, with the same ordering rules as a real reader. Everything
-    put on the queue is also appended to ``sent``.
+    calling thread, with the same ordering rules as a real reader. The last
+    ``history`` events put on the queue are also kept in ``sent`` (oldest
+    first); older ones are dropped, so a simulator that runs for months keeps
+    a flat memory.
     """
 
     def __init__(
@@ -38,6 +44,7 @@ class MockReader(SeatReader):
         *,
         clock: Clock = time.monotonic,
         port: str = MOCK_PORT,
+        history: int = MOCK_HISTORY,
     ) -> None:
         super().__init__(seat, port, events)
         self._clock = clock
@@ -46,7 +53,7 @@ class MockReader(SeatReader):
         # A lock because the simulator may script the mock from a UI thread
         # while the composition root closes it from another.
         self._lock = threading.Lock()
-        self.sent: list[InputEvent] = []
+        self.sent: deque[InputEvent] = deque(maxlen=history)
 
     @property
     def is_open(self) -> bool:

@@ -258,7 +258,7 @@ def test_mock_reader_scripts_a_tag_and_records_what_it_sent() -> None:
         ReaderOffline(3, "mock", "closed", 103.0),
     ]
     assert drain(events) == expected
-    assert reader.sent == expected
+    assert list(reader.sent) == expected
 
 
 def test_mock_reader_follows_the_real_readers_ordering_rules() -> None:
@@ -300,7 +300,7 @@ def test_mock_reader_can_report_problems_and_be_unplugged() -> None:
     reader.unplug()
     assert not reader.is_open
     assert reader.present_uid is None
-    assert reader.sent[-2:] == [
+    assert list(reader.sent)[-2:] == [
         ReaderProblem(4, "sent garbage", 7.0),
         ReaderOffline(4, "mock", "lost the connection: unplugged", 7.0),
     ]
