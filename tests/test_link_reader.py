@@ -304,7 +304,7 @@ def test_unplugging_and_replugging_mid_game_loses_no_tap_and_duplicates_none(
             # The board goes on reading taps while its cable is out; then it comes back.
             sim.plug()
             online = drain_until(events, ReaderOnline, got)
-            assert online.seat == 0
+            assert isinstance(online, ReaderOnline) and online.seat == 0
             got += collect_taps(events, 25, seen)
         got += collect_taps(events, len(uids) - len(got), seen)
     finally:
