@@ -21,8 +21,9 @@ from hardware.events import (
     TagPresented,
     TagRemoved,
 )
-from hardware.link_reader import LinkDecoder, LinkReader, ScriptedTags, SimulatedBoard, tap_script
+from hardware.link_reader import LinkDecoder, LinkReader
 from hardware.serial_stream import LinkLost
+from hardware.simulated_board import ScriptedTags, SimulatedBoard, tap_script
 from hardware.supervisor import Backoff, SupervisedReader
 
 WAIT = 5.0
