@@ -17,17 +17,12 @@ from hardware.line_protocol import SerialLineReader
 from hardware.link_reader import LinkReader
 from hardware.mock_reader import MockReader
 from hardware.pn532_reader import PN532Reader
+from hardware.port_names import is_stable_name, serial_ports, stable_port_name
 from hardware.protocols import READER_PROTOCOLS
 from hardware.reader_factory import reader_for
 from hardware.rfid125 import Rfid125Reader
 from hardware.seat_reader import SeatReader
-from hardware.supervisor import (
-    Backoff,
-    SupervisedReader,
-    is_stable_name,
-    serial_ports,
-    stable_port_name,
-)
+from hardware.supervisor import Backoff, SupervisedReader
 
 WAIT = 5.0
 
