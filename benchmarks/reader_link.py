@@ -33,7 +33,8 @@ from pathlib import Path
 from firmware.board import Board, Debouncer
 from firmware.link import Link
 from hardware.events import EventQueue, ReaderOnline, TagPresented
-from hardware.link_reader import LinkReader, ScriptedTags, SimulatedBoard, tap_script
+from hardware.link_reader import LinkReader
+from hardware.simulated_board import ScriptedTags, SimulatedBoard, tap_script
 
 WAIT = 10.0
 

@@ -18,8 +18,10 @@ from typing import Any
 
 from controller.enrollment import SeatAssignment
 from hardware.events import EventQueue, InputEvent, TagPresented
-from hardware.readers import READER_PROTOCOLS, SeatReader, reader_for
-from hardware.supervisor import serial_ports
+from hardware.port_names import serial_ports
+from hardware.protocols import READER_PROTOCOLS
+from hardware.reader_factory import reader_for
+from hardware.seat_reader import SeatReader
 
 ReaderFactory = Callable[[int, str, str, EventQueue], SeatReader]
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from controller.games.base import TableError
-from hardware.readers import READER_PROTOCOLS
+from hardware.protocols import READER_PROTOCOLS
 
 MOCK = "mock"
 BUTTON_NAMES = ("prev", "ok", "next")

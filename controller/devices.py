@@ -17,7 +17,9 @@ from controller.config import TableConfig
 from hardware.buttons import BUTTON_NAMES, SeatButtons, mock_pin_factory
 from hardware.events import EventQueue
 from hardware.leds import RecordingStrip, SeatLeds, Strip, open_neopixel
-from hardware.readers import MockReader, SeatReader, reader_for
+from hardware.mock_reader import MockReader
+from hardware.reader_factory import reader_for
+from hardware.seat_reader import SeatReader
 from hardware.toss_timer import TossTimer
 
 # GPIO numbers handed out to simulated buttons: any pin but the LED data pin (18).

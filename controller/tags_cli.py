@@ -23,7 +23,8 @@ from controller import config as table_config
 from controller.config import MOCK, ConfigError, TableConfig
 from controller.tags import STAFF, RegistryError, TagRegistry, decks
 from hardware.events import EventQueue, InputEvent, TagPresented
-from hardware.readers import SeatReader, reader_for
+from hardware.reader_factory import reader_for
+from hardware.seat_reader import SeatReader
 
 USAGE_ERROR = 2
 DEFAULT_WAIT = 60.0

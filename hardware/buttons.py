@@ -55,10 +55,14 @@ DEFAULT_BOUNCE_TIME: Final = 0.02
 
 
 def mock_pin_factory() -> Any:
-    """A fresh ``gpiozero.pins.mock.MockFactory``: buttons driven by tests or the simulator."""
-    from gpiozero.pins.mock import MockFactory
+    """A fresh ``gpiozero.pins.mock.MockFactory``: buttons driven by tests or the simulator.
 
-    return MockFactory()
+    Its pins keep a bounded history (``hardware.mock_pins``), so months of
+    simulated presses do not grow the memory.
+    """
+    from hardware.mock_pins import bounded_mock_factory
+
+    return bounded_mock_factory()
 
 
 class SeatButtons(Device):

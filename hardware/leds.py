@@ -39,6 +39,7 @@ from typing import Any, Final, Protocol, Self, TypeAlias, runtime_checkable
 
 import adafruit_pixelbuf
 
+from hardware.cues import Cue
 from hardware.errors import DeviceClosed, HardwareConfigError, StripUnavailable
 
 __all__ = [
@@ -96,15 +97,23 @@ class Strip(Protocol):
 
 
 class RecordingStrip(adafruit_pixelbuf.PixelBuf):  # type: ignore[misc]
-    """A pixel strip that keeps every transmitted frame instead of driving wires.
+    """A pixel strip that keeps its transmitted frames instead of driving wires.
 
     ``frames`` holds the bytes of each ``show()`` in the strip's byte order
     (``"RGB"`` by default, so they read naturally); ``pixels(i)`` decodes frame
-    ``i`` back into RGB tuples.
+    ``i`` back into RGB tuples. Only the latest frames are kept (at least
+    ``keep``, fewer than ``2 * keep``; use negative indices), so a simulated
+    table that runs for months keeps a flat memory; ``sent`` counts them all.
     """
 
-    def __init__(self, n: int, *, byteorder: str = "RGB", brightness: float = 1.0) -> None:
+    def __init__(
+        self, n: int, *, byteorder: str = "RGB", brightness: float = 1.0, keep: int = 512
+    ) -> None:
+        if keep < 1:
+            raise HardwareConfigError(f"a recording strip keeps at least 1 frame, not {keep}")
         self.frames: list[bytes] = []
+        self.sent = 0
+        self._keep = keep
         super().__init__(n, byteorder=byteorder, brightness=brightness, auto_write=False)
         order = byteorder.upper()
         self._rgb_offsets = (order.index("R"), order.index("G"), order.index("B"))
@@ -117,6 +126,9 @@ class RecordingStrip(adafruit_pixelbuf.PixelBuf):  # type: ignore[misc]
 
     def _transmit(self, buffer: bytearray) -> None:
         self.frames.append(bytes(buffer))
+        self.sent += 1
+        if len(self.frames) >= 2 * self._keep:  # trimmed in batches: appends stay O(1)
+            del self.frames[: -self._keep]
 
     def pixels(self, frame: int = -1) -> list[RGB]:
         """Frame number ``frame`` (default: the last one sent) as one RGB tuple per pixel."""
@@ -208,20 +220,6 @@ class Look:
         dip = 1.0 - abs(1.0 - 2.0 * phase)  # 0 at the start of a period, 1 half-way
         # Quantised so that a pulse sends a bounded number of distinct frames.
         return 1.0 - (1.0 - _PULSE_FLOOR) * round(dip * _PULSE_STEPS) / _PULSE_STEPS
-
-
-class Cue(enum.Enum):
-    """What the table wants a seat's LEDs to say. See ``DEFAULT_LOOKS`` and docs/hardware.md."""
-
-    OFF = "off"
-    JOINED = "joined"
-    WAITING = "waiting"
-    YOUR_TURN = "your_turn"
-    REFUSED = "refused"
-    TRICK_WON = "trick_won"
-    PENALTY = "penalty"
-    MADE_BID = "made_bid"
-    MISSED_BID = "missed_bid"
 
 
 DEFAULT_LOOKS: Final[Mapping[Cue, Look]] = MappingProxyType(

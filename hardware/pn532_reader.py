@@ -37,11 +37,12 @@ from hardware.events import (
     InputEvent,
     ReaderOffline,
     ReaderOnline,
-    ReaderProblem,
     TagPresented,
     TagRemoved,
 )
-from hardware.readers import SeatReader, open_serial_port
+from hardware.problems import ProblemLimiter
+from hardware.seat_reader import SeatReader
+from hardware.serial_stream import open_serial_port
 
 __all__ = ["PN532Reader", "adafruit_pn532_uart"]
 
@@ -201,7 +202,7 @@ class PN532Reader(SeatReader):
     def _run(self, pn532: Any, port: _WatchedPort) -> None:
         debouncer = Debouncer(confirm=self._confirm, release=self._release)
         errors = 0
-        problem_at: float | None = None
+        problems = ProblemLimiter(self._problem_every)
         reason = "closed"
         while not self._stop.is_set():
             try:
@@ -218,16 +219,13 @@ class PN532Reader(SeatReader):
                 if errors >= self._max_errors:
                     reason = f"lost the connection: {errors} garbled answers in a row ({exc})"
                     break
-                if problem_at is None or at - problem_at >= self._problem_every:
-                    problem_at = at
-                    self._events.put(
-                        ReaderProblem(
-                            self.seat,
-                            f"seat {self.seat}'s PN532 reader at {self.port} "
-                            f"sent a garbled answer: {exc}",
-                            at,
-                        )
-                    )
+                problem = problems.report(
+                    self.seat,
+                    f"seat {self.seat}'s PN532 reader at {self.port} sent a garbled answer: {exc}",
+                    at,
+                )
+                if problem is not None:
+                    self._events.put(problem)
                 continue
             if port.error is not None:  # the driver swallowed a failed write
                 reason = f"lost the connection: {port.error}"

@@ -33,8 +33,10 @@ from dataclasses import dataclass
 from typing import TypeAlias
 
 from hardware.errors import HardwareConfigError
-from hardware.events import Clock, EventQueue, InputEvent, ReaderProblem, TagPresented, TagRemoved
-from hardware.readers import SerialStreamReader
+from hardware.events import Clock, EventQueue, InputEvent, TagPresented, TagRemoved
+from hardware.problems import ProblemLimiter
+from hardware.protocols import ID12LA, RDM6300
+from hardware.serial_stream import SerialStreamReader
 
 __all__ = [
     "ID12LA",
@@ -48,8 +50,6 @@ __all__ = [
     "frame_for",
 ]
 
-RDM6300 = "rdm6300"
-ID12LA = "id12la"
 KINDS = (RDM6300, ID12LA)
 
 STX = 0x02
@@ -159,7 +159,7 @@ class Rfid125Parser:
 class Rfid125Decoder:
     """One seat's 125 kHz reader: frames to events, with confirmation and repeat suppression.
 
-    Pure apart from the ``at``/``now`` it is given; a ``hardware.readers.Decoder``.
+    Pure apart from the ``at``/``now`` it is given; a ``hardware.serial_stream.Decoder``.
     """
 
     def __init__(
@@ -177,16 +177,13 @@ class Rfid125Decoder:
         self.kind = _check(kind)
         self.confirm = DEFAULT_CONFIRM[kind] if confirm is None else confirm
         self._gone_after = gone_after
-        self._problem_every = problem_every
         self._parser = Rfid125Parser(kind)
         self.present_uid: str | None = None
         self._last_seen = 0.0
         self._candidate: str | None = None
         self._candidate_count = 0
         self._candidate_at = 0.0
-        self._problem_at: float | None = None
-        self._suppressed = 0
-        self.bad_frames = 0
+        self._problems = ProblemLimiter(problem_every)
 
     def reset(self) -> None:
         """A new connection: no unfinished frame, no tag present."""
@@ -237,15 +234,15 @@ class Rfid125Decoder:
         return b""
 
     def _problem(self, message: str, at: float, events: list[InputEvent]) -> None:
-        self.bad_frames += 1
-        if self._problem_at is not None and at - self._problem_at < self._problem_every:
-            self._suppressed += 1
-            return
-        more = f" (and {self._suppressed} more since)" if self._suppressed else ""
-        self._problem_at = at
-        self._suppressed = 0
         where = f"seat {self.seat}'s {self.kind.upper()} reader at {self.port}"
-        events.append(ReaderProblem(self.seat, f"{where} {message}{more}", at))
+        problem = self._problems.report(self.seat, f"{where} {message}", at)
+        if problem is not None:
+            events.append(problem)
+
+    @property
+    def bad_frames(self) -> int:
+        """Every bad frame seen, reported or not."""
+        return self._problems.count
 
 
 class Rfid125Reader(SerialStreamReader):

@@ -1,4 +1,4 @@
-"""Keeping seat readers connected: reconnection with backoff, and stable port names.
+"""Keeping seat readers connected: reconnection with backoff.
 
 A reader that is unplugged mid-game must not stop the table: its seat shows
 it offline, the game waits, and when the cable comes back the reader is
@@ -12,38 +12,25 @@ reopened without anyone touching the Pi.
   (``ReaderOffline`` with a reason other than ``"closed"``) the same retry
   loop starts. Success puts the inner reader's ``ReaderOnline`` on the queue
   again. One offline report per outage: retries that fail are only logged.
-* ``stable_port_name()`` and ``serial_ports()`` name ports by
-  ``/dev/serial/by-id`` or ``/dev/serial/by-path`` links, which survive
-  replugging, unlike ``/dev/ttyUSBn`` numbers that follow plug order.
+
+Naming ports so that a replugged reader is found again is ``hardware.port_names``.
 """
 
 from __future__ import annotations
 
 import logging
-import os
 import queue
 import threading
 import time
-from collections.abc import Callable, Iterable
-from pathlib import Path
+from collections.abc import Callable
 
 from hardware.errors import ReaderUnavailable
 from hardware.events import Clock, EventQueue, InputEvent, ReaderOffline
-from hardware.readers import SeatReader
+from hardware.seat_reader import SeatReader
 
-__all__ = [
-    "SERIAL_LINK_DIRS",
-    "Backoff",
-    "SupervisedReader",
-    "is_stable_name",
-    "serial_ports",
-    "stable_port_name",
-]
+__all__ = ["Backoff", "SupervisedReader"]
 
 logger = logging.getLogger(__name__)
-
-SERIAL_LINK_DIRS = (Path("/dev/serial/by-id"), Path("/dev/serial/by-path"))
-"""Where udev keeps names for serial devices that survive replugging."""
 
 
 class Backoff:
@@ -196,44 +183,3 @@ class SupervisedReader(SeatReader):
                         return
                     if self._attempt():
                         break
-
-
-# --- stable port names --------------------------------------------------------------
-
-
-def stable_port_name(device: str, dirs: Iterable[Path] = SERIAL_LINK_DIRS) -> str:
-    """A name for ``device`` (e.g. ``/dev/ttyUSB0``) that survives replugging, if udev made one.
-
-    The first ``by-id`` link (a serial number: the same board wherever it is
-    plugged), else ``by-path`` (the same USB socket whatever is plugged in),
-    else ``device`` itself.
-    """
-    target = os.path.realpath(device)
-    for folder in dirs:
-        try:
-            names = sorted(folder.iterdir())
-        except OSError:
-            continue
-        for link in names:
-            if os.path.realpath(link) == target:
-                return str(link)
-    return device
-
-
-def is_stable_name(port: str, dirs: Iterable[Path] = SERIAL_LINK_DIRS) -> bool:
-    """Whether ``port`` is a by-id/by-path name (or another symlink a udev rule made)."""
-    path = Path(port)
-    return any(path.parent == folder for folder in dirs) or path.is_symlink()
-
-
-def serial_ports(dirs: Iterable[Path] = SERIAL_LINK_DIRS) -> list[str]:
-    """Every serial port udev named, one stable name per device (by-id preferred)."""
-    seen: dict[str, str] = {}
-    for folder in dirs:
-        try:
-            names = sorted(folder.iterdir())
-        except OSError:
-            continue
-        for link in names:
-            seen.setdefault(os.path.realpath(link), str(link))
-    return sorted(seen.values())

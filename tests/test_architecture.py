@@ -136,7 +136,7 @@ def test_the_controller_reaches_the_display_only_from_the_composition_root() -> 
 def test_the_table_state_machine_drives_no_device_directly() -> None:
     # The table writes to small sinks (LedSink, JournalSink) and reads typed events;
     # drivers, serial ports and GPIO stay behind hardware/'s interfaces.
-    allowed = ("hardware.events", "hardware.leds")
+    allowed = ("hardware.events", "hardware.cues")
     bad = [
         str(i)
         for i in imports("controller/table")

@@ -28,7 +28,8 @@ from firmware.link import (
 )
 from firmware.mfrc522 import crc_a
 from hardware.events import TagPresented, TagRemoved
-from hardware.link_reader import LinkDecoder, ScriptedTags, tap_script
+from hardware.link_reader import LinkDecoder
+from hardware.simulated_board import ScriptedTags, tap_script
 
 BOOT = "3F2A9C1B"
 UID = "04A1B2C3D4E5F6"

@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
+from hardware.cues import Cue
 from hardware.errors import DeviceClosed, HardwareConfigError, HardwareError, StripUnavailable
 from hardware.leds import (
     DEFAULT_LOOKS,
     RGB,
-    Cue,
     Look,
     Pattern,
     RecordingStrip,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import queue
+import random
 import sys
 import time
 
@@ -21,20 +22,20 @@ from hardware.events import (
     TagPresented,
     TagRemoved,
 )
-from hardware.readers import (
+from hardware.line_protocol import (
     MAX_LINE,
     BadLine,
     GoneLine,
     HelloLine,
     LineParser,
-    MockReader,
     ReaderFrame,
     SeatLineDecoder,
     SerialLineReader,
     TagLine,
-    normalize_uid,
-    reader_from_setting,
 )
+from hardware.mock_reader import MockReader
+from hardware.reader_factory import reader_from_setting
+from hardware.uids import normalize_uid
 
 WAIT = 5.0  # seconds to wait for a thread's event before failing
 
@@ -193,6 +194,44 @@ def test_decoder_turns_bad_lines_into_problems_naming_seat_and_port() -> None:
     assert "WHAT" in problem.message
 
 
+def test_80_kb_of_noise_is_one_problem_a_second_and_tags_still_get_through() -> None:
+    # Issue 14: a babbling board made one problem per bad line (327 for 80 KB).
+    rng = random.Random(14)
+    decoder = SeatLineDecoder(seat=1, port="/dev/ttyUSB1")
+    events: list[InputEvent] = []
+    fed = 0
+    while fed < 80_000:
+        noise = bytes(rng.randrange(256) for _ in range(rng.randrange(1, 200)))
+        events += decoder.feed(noise + b"\n", fed / 40_000)  # 80 KB over 2 simulated seconds
+        fed += len(noise) + 1
+    events += decoder.feed(b"TAG 04A1B2C3\n", 2.5)
+    problems = [e for e in events if isinstance(e, ReaderProblem)]
+    assert [e for e in events if not isinstance(e, ReaderProblem)] == [
+        TagPresented(1, "04A1B2C3", 2.5)
+    ]
+    assert decoder.bad_lines > 300
+    assert [p.at for p in problems] == sorted(p.at for p in problems)
+    assert len(problems) == 2  # at 0 s and once a second after: the 2 s one lies ahead
+    assert all(b.at - a.at >= 1.0 for a, b in itertools.pairwise(problems))
+    assert "more since" not in problems[0].message
+    assert "more since)" in problems[1].message
+
+
+def test_held_back_problems_are_counted_in_the_next_report() -> None:
+    decoder = SeatLineDecoder(seat=0, port="p")
+    assert len(decoder.feed(b"WHAT\n", 0.0)) == 1
+    for tenth in range(1, 10):
+        assert decoder.feed(b"WHAT\n", tenth / 10) == []
+    (problem,) = decoder.feed(b"WHAT\n", 1.0)
+    assert isinstance(problem, ReaderProblem)
+    assert problem.message.endswith("(and 9 more since)")
+    assert decoder.bad_lines == 11
+    assert decoder.feed(b"WHAT\n", 1.5) == []
+    (problem,) = decoder.feed(b"WHAT\n", 2.0)
+    assert isinstance(problem, ReaderProblem)
+    assert problem.message.endswith("(and 1 more since)")
+
+
 # --- MockReader ------------------------------------------------------------------------------
 
 
@@ -219,7 +258,7 @@ def test_mock_reader_scripts_a_tag_and_records_what_it_sent() -> None:
         ReaderOffline(3, "mock", "closed", 103.0),
     ]
     assert drain(events) == expected
-    assert reader.sent == expected
+    assert list(reader.sent) == expected
 
 
 def test_mock_reader_follows_the_real_readers_ordering_rules() -> None:
@@ -261,7 +300,7 @@ def test_mock_reader_can_report_problems_and_be_unplugged() -> None:
     reader.unplug()
     assert not reader.is_open
     assert reader.present_uid is None
-    assert reader.sent[-2:] == [
+    assert list(reader.sent)[-2:] == [
         ReaderProblem(4, "sent garbage", 7.0),
         ReaderOffline(4, "mock", "lost the connection: unplugged", 7.0),
     ]
@@ -397,7 +436,7 @@ class VanishingPort:
 
 def test_a_bare_oserror_from_in_waiting_still_reports_the_reader_offline() -> None:
     # pyserial's own ReaderThread dies silently here (pyserial issue #401).
-    from hardware.readers import _ReaderThread, _SerialProtocol
+    from hardware.serial_stream import _ReaderThread, _SerialProtocol
 
     events: EventQueue = queue.Queue()
     decoder = SeatLineDecoder(seat=5, port="/dev/ttyUSB5")

@@ -34,7 +34,8 @@ from controller.simulation import Simulator
 from controller.table import JournalSink, Table
 from controller.tags import SIMULATED_STAFF_UID, simulated
 from controller.view import Screen
-from hardware.leds import Cue, RecordingStrip, SeatLeds
+from hardware.cues import Cue
+from hardware.leds import RecordingStrip, SeatLeds
 from tests.rigs import TableRig
 
 WHEN = dt.datetime(2025, 1, 31, 20, 15, tzinfo=dt.UTC)

@@ -21,8 +21,9 @@ from hardware.events import (
     TagPresented,
     TagRemoved,
 )
-from hardware.link_reader import LinkDecoder, LinkReader, ScriptedTags, SimulatedBoard, tap_script
-from hardware.readers import LinkLost
+from hardware.link_reader import LinkDecoder, LinkReader
+from hardware.serial_stream import LinkLost
+from hardware.simulated_board import ScriptedTags, SimulatedBoard, tap_script
 from hardware.supervisor import Backoff, SupervisedReader
 
 WAIT = 5.0
@@ -304,7 +305,7 @@ def test_unplugging_and_replugging_mid_game_loses_no_tap_and_duplicates_none(
             # The board goes on reading taps while its cable is out; then it comes back.
             sim.plug()
             online = drain_until(events, ReaderOnline, got)
-            assert online.seat == 0
+            assert isinstance(online, ReaderOnline) and online.seat == 0
             got += collect_taps(events, 25, seen)
         got += collect_taps(events, len(uids) - len(got), seen)
     finally:

@@ -13,23 +13,16 @@ import pytest
 
 from hardware.errors import HardwareConfigError, ReaderUnavailable
 from hardware.events import EventQueue, InputEvent, ReaderOffline, ReaderOnline, TagPresented
+from hardware.line_protocol import SerialLineReader
 from hardware.link_reader import LinkReader
+from hardware.mock_reader import MockReader
 from hardware.pn532_reader import PN532Reader
-from hardware.readers import (
-    READER_PROTOCOLS,
-    MockReader,
-    SeatReader,
-    SerialLineReader,
-    reader_for,
-)
+from hardware.port_names import is_stable_name, serial_ports, stable_port_name
+from hardware.protocols import READER_PROTOCOLS
+from hardware.reader_factory import reader_for
 from hardware.rfid125 import Rfid125Reader
-from hardware.supervisor import (
-    Backoff,
-    SupervisedReader,
-    is_stable_name,
-    serial_ports,
-    stable_port_name,
-)
+from hardware.seat_reader import SeatReader
+from hardware.supervisor import Backoff, SupervisedReader
 
 WAIT = 5.0
 

@@ -14,7 +14,7 @@ from controller.simulation import Simulator
 from controller.table import IDLE_TIMEOUT
 from controller.tags import simulated_uid
 from controller.view import MessageKind, Screen
-from hardware.leds import Cue
+from hardware.cues import Cue
 from tests.rigs import TableRig
 
 

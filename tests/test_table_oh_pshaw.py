@@ -29,8 +29,9 @@ from controller.tags import deck_cards, simulated_uid
 from controller.view import MessageKind, Screen, TableView
 from display.oh_pshaw_scene import bid_cursor
 from display.screenshot import screenshot_view
+from hardware.cues import Cue
 from hardware.events import ButtonPressed, InputEvent, TagPresented
-from hardware.leds import Cue, RecordingStrip
+from hardware.leds import RecordingStrip
 from hardware.ptys import PtyPair
 from tests.conftest import run_cli
 from tests.rigs import PIXELS, TableRig, is_turn_green, serial_config, serial_tapper

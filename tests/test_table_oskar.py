@@ -24,8 +24,9 @@ from controller.games.oskar import Card, Oskar, Phase, Play, RollDice, full_deck
 from controller.record import replay
 from controller.simulation import Simulator
 from controller.view import MessageKind, Screen
+from hardware.cues import Cue
 from hardware.events import InputEvent, TagPresented
-from hardware.leds import Cue, RecordingStrip
+from hardware.leds import RecordingStrip
 from hardware.ptys import PtyPair
 from tests.rigs import TableRig, serial_config, serial_tapper
 

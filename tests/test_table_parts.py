@@ -22,7 +22,7 @@ from controller.table.staff_mode import StaffCommand, StaffMode
 from display import scenes
 from display.generic import GenericScene
 from display.scenes import GENERIC, register_scene, scene_for
-from hardware.leds import Cue
+from hardware.cues import Cue
 
 VIRTUAL = TableSettings(chance=Chance(cards=True, dice=True))
 

@@ -71,7 +71,7 @@ from controller.view import MessageKind, Screen
 from display.generic import GenericScene
 from display.scenes import scene_for
 from display.screenshot import screenshot_view
-from hardware.leds import Cue
+from hardware.cues import Cue
 from tests.rigs import TableRig
 
 # --- 1. the engine ------------------------------------------------------------------------

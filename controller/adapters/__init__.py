@@ -20,8 +20,8 @@ from controller.games import spec_of, specs
 from controller.games.base import JSON, Action, Chance, Engine, Event
 from controller.games.spec import GameSpec
 from controller.view import MessageKind
+from hardware.cues import Cue
 from hardware.events import TimerEvent
-from hardware.leds import Cue
 
 
 @dataclass(frozen=True)

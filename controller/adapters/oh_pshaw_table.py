@@ -60,7 +60,7 @@ from controller.games.oh_pshaw import (
     card_index,
 )
 from controller.view import MessageKind
-from hardware.leds import Cue
+from hardware.cues import Cue
 
 # A cafe game should end within a coffee: rounds of 1 to 7 cards (7 rounds),
 # which every player count (3-7) can deal. The engine's own default runs to

@@ -42,7 +42,7 @@ from controller.games.oshaka_trick import (
     TrickWon,
 )
 from controller.view import MessageKind
-from hardware.leds import Cue
+from hardware.cues import Cue
 
 
 class OshakaAdapter(SingleClassAdapter):

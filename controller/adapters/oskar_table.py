@@ -77,7 +77,7 @@ from controller.games.oskar import (
     stock_size,
 )
 from controller.view import MessageKind
-from hardware.leds import Cue
+from hardware.cues import Cue
 
 DIE_BUTTONS: tuple[str, str] = ("prev", "next")  # PREV is die 0, NEXT is die 1
 

@@ -74,7 +74,7 @@ from controller.games.oss import (
 )
 from controller.games.oss_cards import parse_tribe_card, tribe_card
 from controller.view import MessageKind
-from hardware.leds import Cue
+from hardware.cues import Cue
 from hardware.toss_timer import TimerEvent, TossCancelled, TossStarted, TossStopped
 
 #: Duel tricks won by "the most jacks": the duelists' counts decide (see ``TABLE_RULINGS``).

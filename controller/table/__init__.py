@@ -52,6 +52,7 @@ from controller.table.staff_mode import StaffCommand, StaffMode
 from controller.table.view_builder import build_view
 from controller.tags import TagRegistry
 from controller.view import Message, MessageKind, Screen, TableView
+from hardware.cues import Cue
 from hardware.events import (
     ButtonPressed,
     ButtonReleased,
@@ -66,7 +67,6 @@ from hardware.events import (
     TossStarted,
     TossStopped,
 )
-from hardware.leds import Cue
 
 __all__ = [
     "IDLE_TIMEOUT",

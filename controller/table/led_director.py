@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from controller.table.sinks import LedSink
-from hardware.leds import Cue
+from hardware.cues import Cue
 
 
 class LedDirector:

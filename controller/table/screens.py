@@ -22,8 +22,8 @@ from controller.games.base import TableError
 from controller.staff import StaffDesk
 from controller.tags import deck_of
 from controller.view import ButtonHint, MessageKind, Screen
+from hardware.cues import Cue
 from hardware.events import TimerEvent
-from hardware.leds import Cue
 
 if TYPE_CHECKING:
     from controller.table import Table

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from controller.games.base import JSON
-from hardware.leds import Cue
+from hardware.cues import Cue
 
 
 class LedSink(Protocol):
