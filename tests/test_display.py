@@ -7,6 +7,8 @@ snapshot after a few tricks. pygame runs headless (``tests/conftest.py``).
 from __future__ import annotations
 
 import ast
+import enum
+import importlib
 import random
 from collections.abc import Iterator
 from dataclasses import replace
@@ -17,7 +19,9 @@ import pygame
 import pytest
 
 from controller.bots.oshaka_trick_bot import OshakaBot
+from controller.games.base import Snapshot
 from controller.games.oshaka_trick import OshakaTrick, RegisterHand, deal
+from controller.games.spec import GameSpec
 from controller.view import (
     ButtonHint,
     GameChoice,
@@ -102,7 +106,7 @@ def play_view(
         seats=seats,
         games=GAMES,
         game_id="oshaka-trick",
-        game=engine.snapshot(),
+        game=engine.snapshot().to_json(),
         messages=(
             Message("Seat 2 won the trick: B2 is the smallest card", MessageKind.WON),
             Message(
@@ -160,7 +164,7 @@ def results_view(version: int = 50) -> TableView:
         table_seats(4, 4),
         games=GAMES,
         game_id="oshaka-trick",
-        game=engine.snapshot(),
+        game=engine.snapshot().to_json(),
         result=engine.report(),
         buttons=seat_buttons(table_seats(4, 4), "ok"),
     )
@@ -258,7 +262,7 @@ def test_every_screen_draws_a_full_picture(
 def test_oshaka_scene_draws_cards_of_every_colour_from_a_real_snapshot() -> None:
     engine = oshaka_engine(actions=40)
     snapshot = engine.snapshot()
-    placed = [c for seat in snapshot["seats"] for col in seat["columns"].values() for c in col]
+    placed = [c for seat in snapshot.seats for col in seat.columns.values() for c in col]
     assert placed, "the bots should have placed some cards face up by now"
     renderer = Renderer((1920, 1080))
     surface = renderer.render(play_view(engine))
@@ -495,7 +499,16 @@ def test_screenshot_view_writes_a_png(tmp_path: Path) -> None:
     assert image.get_size() == (1024, 600)
 
 
+def _public_game_name(module: str, name: str) -> bool:
+    """A name the display may take from a game module: its spec, a snapshot type or an enum."""
+    value = getattr(importlib.import_module(module), name)
+    if isinstance(value, GameSpec):
+        return True
+    return isinstance(value, type) and issubclass(value, Snapshot | enum.Enum)
+
+
 def test_display_code_imports_no_game_rules() -> None:
+    # Issue 11: scenes read a game's typed snapshot and vocabulary, never its rules.
     for source in DISPLAY_DIR.glob("*.py"):
         tree = ast.parse(source.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
@@ -505,4 +518,8 @@ def test_display_code_imports_no_game_rules() -> None:
             elif isinstance(node, ast.ImportFrom):
                 names = [node.module or ""]
             for name in names:
+                if isinstance(node, ast.ImportFrom) and name.startswith("controller.games."):
+                    for alias in node.names:
+                        assert _public_game_name(name, alias.name), (source, name, alias.name)
+                    continue
                 assert not name.startswith(("controller.games", "controller.bots")), (source, name)
