@@ -185,12 +185,12 @@ def test_the_hook_cursor_skips_the_bid_the_dealer_may_not_make() -> None:
         engine.apply(Bid(engine.turn, 0))
     dealer = engine.turn
     assert dealer == engine.round.dealer
-    assert adapter.bid_choices() == [0]  # 1 trick, bids 0+0+0: the hook forbids 1
-    assert adapter.on_button(dealer, "next") is None
-    assert adapter.bid_cursor(dealer) == 0
-    assert adapter.gestures(Bid(dealer, 0)) == [Press("ok")]
-    assert adapter.hints()[1] == (dealer, "ok", "bid 0")
-    assert adapter.on_button(dealer, "ok") == Bid(dealer, 0)
+    assert adapter.engine.bid_choices() == [0]  # 1 trick, bids 0+0+0: the hook forbids 1
+    assert adapter.input.on_button(dealer, "next") is None
+    assert adapter.cursors.at(dealer) == 0
+    assert adapter.simulation.gestures(Bid(dealer, 0)) == [Press("ok")]
+    assert adapter.input.hints()[1] == (dealer, "ok", "bid 0")
+    assert adapter.input.on_button(dealer, "ok") == Bid(dealer, 0)
 
 
 def test_bot_gestures_reach_the_bid_through_the_shortest_way_round() -> None:
@@ -199,12 +199,13 @@ def test_bot_gestures_reach_the_bid_through_the_shortest_way_round() -> None:
     for action in adapter.chance(random.Random(4)):
         engine.apply(action)
     seat = engine.turn
-    gestures = adapter.gestures(Bid(seat, 5))  # 0 -> 5 is one step back round 0..5
+    gestures = adapter.simulation.gestures(Bid(seat, 5))  # 0 -> 5 is one step back round 0..5
     assert [g.button for g in gestures] == ["prev", "ok"]  # type: ignore[union-attr]
     for g in gestures:
-        answer = adapter.on_button(seat, g.button)  # type: ignore[union-attr]
+        answer = adapter.input.on_button(seat, g.button)  # type: ignore[union-attr]
     assert answer == Bid(seat, 5)
-    assert [g.button for g in adapter.gestures(Bid(seat, 2))] == ["next", "next", "next", "ok"]  # type: ignore[union-attr]
+    buttons = [g.button for g in adapter.simulation.gestures(Bid(seat, 2))]  # type: ignore[union-attr]
+    assert buttons == ["next", "next", "next", "ok"]
 
 
 def test_option_presets_are_valid_for_every_player_count() -> None:
@@ -226,7 +227,7 @@ def test_physical_deal_the_dealer_taps_the_turned_card_before_the_bidding(physic
     assert game is not None and isinstance(game.adapter, OhPshawAdapter)
     dealer = engine.round.dealer
     eldest = (dealer + 1) % 4
-    assert game.adapter.awaiting_turned_card()
+    assert game.adapter.engine.awaiting_turned_card
     assert not any(engine.round.hands[s] for s in range(4))  # nobody's cards are known
     assert physical.table.view.hands == {}  # no on-screen hand without a virtual deal
     # Only the dealer has something to do: tap the turned card.
@@ -251,8 +252,8 @@ def test_physical_deal_the_dealer_taps_the_turned_card_before_the_bidding(physic
     physical.press(dealer, "ok")
     assert "tap the turned card" in physical.last_message()[0]
     physical.tap(dealer, "7H")
-    assert engine.snapshot()["trump_card"] == "7H" and engine.snapshot()["trump"] == "H"
-    assert not game.adapter.awaiting_turned_card()
+    assert engine.snapshot().trump_card == "7H" and engine.snapshot().trump == "H"
+    assert not game.adapter.engine.awaiting_turned_card
     assert engine.phase is Phase.BID and engine.turn == eldest
     assert f"Seat {dealer} turned 7H: hearts are trump" in physical.texts()
     assert physical.hints()[(eldest, "ok")] == "bid 0"
@@ -301,7 +302,7 @@ def test_refused_plays_change_nothing_and_say_why(rig: Rig) -> None:
 
     held = {card for s in range(4) for card in engine.registered_hand(s) or []}
     unseen = next(
-        c for c in deck_cards(DECK) if c not in held and c != engine.snapshot()["trump_card"]
+        c for c in deck_cards(DECK) if c not in held and c != engine.snapshot().trump_card
     )
     rig.tap(leader, unseen)  # a card the leader was not dealt
     assert engine.snapshot() == before
@@ -365,7 +366,7 @@ def test_made_and_missed_cues_and_a_proven_renege(physical: Rig) -> None:
 def test_staff_undo_of_a_bid_does_not_deal_again(rig: Rig) -> None:
     engine = rig.start()
     hands = [engine.registered_hand(s) for s in range(4)]
-    turned = engine.snapshot()["trump_card"]
+    turned = engine.snapshot().trump_card
     eldest = engine.turn
     rig.press(eldest, "next")
     rig.press(eldest, "ok")
@@ -373,7 +374,7 @@ def test_staff_undo_of_a_bid_does_not_deal_again(rig: Rig) -> None:
     engine = rig.engine
     assert engine.round.bids == [None] * 4 and engine.turn == eldest
     assert [engine.registered_hand(s) for s in range(4)] == hands
-    assert engine.snapshot()["trump_card"] == turned
+    assert engine.snapshot().trump_card == turned
     game = rig.table.game
     assert game is not None
     assert len(game.recorder.actions) == 5  # four hands and the turned card, once
@@ -685,7 +686,7 @@ def test_a_person_plays_against_three_bots_by_clicking_the_screen(tmp_path: Path
                 break
             game = kiosk.table.game
             assert game is not None and isinstance(game.adapter, OhPshawAdapter)
-            if 0 not in game.adapter.waiting_players():
+            if 0 not in game.adapter.presentation.waiting_players():
                 assert kiosk.simulator.step(0.0)
                 kiosk.loop.drain()
                 continue

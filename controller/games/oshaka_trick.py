@@ -43,9 +43,16 @@ from controller.games.base import (
     IllegalAction,
     MalformedAction,
     Snapshot,
+    TrickCard,
     TurnPassed,
     best_seats,
     describe,
+    json_expectation,
+    json_int,
+    json_ints,
+    json_opt_int,
+    json_strs,
+    json_trick,
     new_header,
     read_options,
     read_players,
@@ -313,14 +320,6 @@ class RoundState:
 
 
 @dataclass(frozen=True)
-class TrickCard:
-    """One card on the table in the current trick: who played it (engine seat) and what."""
-
-    seat: int
-    card: str
-
-
-@dataclass(frozen=True)
 class SeatSnapshot(Snapshot):
     """What is public of one seat's area this round."""
 
@@ -346,20 +345,20 @@ class SeatSnapshot(Snapshot):
         }
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> SeatSnapshot:
+    def from_json(cls, data: Mapping[str, Any]) -> Self:
         columns = data.get("columns")
         return cls(
-            seat=_int(data.get("seat")),
+            seat=json_int(data.get("seat")),
             columns={
-                colour: _strs(columns.get(colour))
+                colour: json_strs(columns.get(colour))
                 for colour in COLOURS
                 if isinstance(columns, Mapping) and columns.get(colour)
             },
-            face_down=_int(data.get("face_down")),
-            oshaka=_strs(data.get("oshaka")),
-            round_score=_int(data.get("round_score")),
-            total=_int(data.get("total")),
-            cards_left=_int(data.get("cards_left")),
+            face_down=json_int(data.get("face_down")),
+            oshaka=json_strs(data.get("oshaka")),
+            round_score=json_int(data.get("round_score")),
+            total=json_int(data.get("total")),
+            cards_left=json_int(data.get("cards_left")),
             hand_registered=data.get("hand_registered") is True,
         )
 
@@ -409,7 +408,7 @@ class OshakaSnapshot(Snapshot):
             "tricks_per_round": self.tricks_per_round,
             "lead_seat": self.lead_seat,
             "lead_colour": self.lead_colour,
-            "trick": [{"seat": t.seat, "card": t.card} for t in self.trick],
+            "trick": [t.to_json() for t in self.trick],
             "to_place": list(self.to_place),
             "trick_winner": self.trick_winner,
             "lead_choosers": list(self.lead_choosers),
@@ -424,73 +423,37 @@ class OshakaSnapshot(Snapshot):
         return out
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> OshakaSnapshot:
-        """Read ``to_json()``'s form back (the table hands the display plain JSON).
-
-        Forgiving: a missing or odd field takes a harmless default, so a
-        display fed a partial picture still draws.
-        """
+    def from_json(cls, data: Mapping[str, Any]) -> Self:
         phase = data.get("phase")
-        nxt = data.get("next")
         seats = data.get("seats")
-        trick = data.get("trick")
         rounds = data.get("round_scores")
         lead_colour = data.get("lead_colour")
-        winner = data.get("trick_winner")
-        cursor = data.get("lead_cursor")
         return cls(
             game=str(data.get("game", OshakaTrick.game_id)),
             title=str(data.get("title") or OshakaTrick.title),
-            players=_int(data.get("players"), 4),
+            players=json_int(data.get("players"), 4),
             phase=Phase(phase) if phase in set(Phase) else Phase.PLAY,
-            round=_int(data.get("round"), 1),
-            rounds=_int(data.get("rounds"), ROUNDS),
-            trick_number=_int(data.get("trick_number"), 1),
-            tricks_per_round=_int(data.get("tricks_per_round"), TRICKS_PER_ROUND),
-            lead_seat=_int(data.get("lead_seat")),
+            round=json_int(data.get("round"), 1),
+            rounds=json_int(data.get("rounds"), ROUNDS),
+            trick_number=json_int(data.get("trick_number"), 1),
+            tricks_per_round=json_int(data.get("tricks_per_round"), TRICKS_PER_ROUND),
+            lead_seat=json_int(data.get("lead_seat")),
             lead_colour=lead_colour if lead_colour in COLOURS else None,
-            trick=tuple(
-                TrickCard(_int(t.get("seat")), str(t.get("card", "?")))
-                for t in (trick if isinstance(trick, list) else [])
-                if isinstance(t, Mapping) and isinstance(t.get("seat"), int)
-            ),
-            to_place=_strs(data.get("to_place")),
-            trick_winner=winner if isinstance(winner, int) else None,
-            lead_choosers=_ints(data.get("lead_choosers")),
-            next=(
-                Expectation(_int(nxt.get("seat")), str(nxt.get("expects")))
-                if isinstance(nxt, Mapping) and isinstance(nxt.get("seat"), int)
-                else None
-            ),
+            trick=json_trick(data.get("trick")),
+            to_place=json_strs(data.get("to_place")),
+            trick_winner=json_opt_int(data.get("trick_winner")),
+            lead_choosers=json_ints(data.get("lead_choosers")),
+            next=json_expectation(data.get("next")),
             seats=tuple(
                 SeatSnapshot.from_json(s)
                 for s in (seats if isinstance(seats, list) else [])
                 if isinstance(s, Mapping)
             ),
-            round_scores=tuple(_ints(r) for r in (rounds if isinstance(rounds, list) else [])),
-            totals=_ints(data.get("totals")),
-            winners=_ints(data.get("winners")),
-            lead_cursor=cursor if isinstance(cursor, int) else None,
+            round_scores=tuple(json_ints(r) for r in (rounds if isinstance(rounds, list) else [])),
+            totals=json_ints(data.get("totals")),
+            winners=json_ints(data.get("winners")),
+            lead_cursor=json_opt_int(data.get("lead_cursor")),
         )
-
-    @classmethod
-    def of(cls, game: OshakaSnapshot | Mapping[str, Any]) -> OshakaSnapshot:
-        """The snapshot itself, or read from its JSON form."""
-        return game if isinstance(game, OshakaSnapshot) else cls.from_json(game)
-
-
-def _int(value: object, default: int = 0) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else default
-
-
-def _ints(value: object) -> tuple[int, ...]:
-    if not isinstance(value, list | tuple):
-        return ()
-    return tuple(v for v in value if isinstance(v, int) and not isinstance(v, bool))
-
-
-def _strs(value: object) -> tuple[str, ...]:
-    return tuple(str(v) for v in value) if isinstance(value, list | tuple) else ()
 
 
 class OshakaTrick(Engine):
