@@ -21,7 +21,20 @@ from controller.adapters import Press, new_adapter
 from controller.adapters.oh_pshaw_table import OhPshawAdapter
 from controller.app import Kiosk
 from controller.config import TableConfig
-from controller.games.oh_pshaw import SPEC, Bid, OhPshaw, Phase, Play, RegisterHand, TurnTrump, deal
+from controller.games.oh_pshaw import (
+    SPEC,
+    Bid,
+    BiddingClosed,
+    BidOutcome,
+    BidStatus,
+    OhPshaw,
+    Phase,
+    Play,
+    RegisterHand,
+    RoundScored,
+    TurnTrump,
+    deal,
+)
 from controller.record import replay
 from controller.simulation import Simulator
 from controller.table import Table
@@ -712,3 +725,58 @@ def test_a_person_plays_against_three_bots_by_clicking_the_screen(tmp_path: Path
         rounds = len(game.adapter.engine.report()["rounds"])
         assert sum(1 for a in game.recorder.actions if isinstance(a, Bid) and a.seat == 0) == rounds
         assert clicks > rounds * 2
+
+
+# --- the adapter's roles and the typed snapshot ---------------------------------------------
+
+
+def test_the_roles_share_the_bid_cursor_and_the_display_reads_it_as_a_number() -> None:
+    adapter = _new_game(3, random.Random(5), {"schedule": [4]})
+    engine = adapter.engine
+    for action in adapter.chance(random.Random(3)):
+        engine.apply(action)
+    seat = engine.turn
+    assert "bid_cursor" not in engine.snapshot().to_json()  # the engine has no cursor
+    assert adapter.presentation.snapshot()["bid_cursor"] == 0
+    assert adapter.input.on_button(seat, "next") is None
+    assert adapter.input.on_button(seat, "next") is None
+    shown = adapter.presentation.snapshot()
+    assert shown["bid_cursor"] == 2 and adapter.cursors.at(seat) == 2
+    view = TableView(1, Screen.PLAY, (), game_id="oh-pshaw", game=shown)
+    assert bid_cursor(view, seat) == 2  # no button label is parsed
+    assert bid_cursor(view, (seat + 1) % 3) is None  # only the bidding seat has a cursor
+    assert adapter.simulation.gestures(Bid(seat, 2)) == [Press("ok")]  # the cursor is there
+    assert adapter.input.on_button(seat, "ok") == Bid(seat, 2)
+
+
+def test_the_engine_says_what_the_display_used_to_work_out() -> None:
+    adapter = _new_game(3, random.Random(5), {"schedule": [2]})
+    engine = adapter.engine
+    assert engine.awaiting_turned_card and engine.snapshot().awaiting_turned_card
+    for action in adapter.chance(random.Random(3)):
+        engine.apply(action)
+    assert not engine.snapshot().awaiting_turned_card  # the virtual deal turned it
+    bids = {engine.turn: 2}
+    engine.apply(Bid(engine.turn, 2))
+    for _ in range(2):
+        bids[engine.turn] = 0
+        engine.apply(Bid(engine.turn, 0))
+    snap = engine.snapshot()
+    assert snap.status is BidStatus.EQUAL
+    assert snap.tricks_needed == tuple(bids[s] for s in range(3))
+    closed = adapter.presentation.feedback(BiddingClosed((2, 0, 0), 2, 2, snap.status))
+    assert closed[0].message is not None and BidStatus.EQUAL.explanation in closed[0].message
+
+
+def test_round_feedback_comes_from_the_engine_s_outcomes() -> None:
+    scored = RoundScored(
+        1,
+        (12, 0, -5),
+        (12, 0, -5),
+        bids=(2, 1, 0),
+        tricks=(2, 0, 1),
+        outcomes=(BidOutcome.MADE, BidOutcome.MISSED, BidOutcome.RENEGED),
+    )
+    adapter = _new_game(3, random.Random(1))
+    cues = [(f.player, f.cue) for f in adapter.presentation.feedback(scored)]
+    assert cues == [(0, Cue.MADE_BID), (1, Cue.MISSED_BID), (2, Cue.MISSED_BID)]

@@ -49,6 +49,7 @@ from controller.games.oh_pshaw import (
     Bid,
     BiddingClosed,
     BidMade,
+    BidOutcome,
     OhPshaw,
     Phase,
     Play,
@@ -165,7 +166,7 @@ class OhPshawPresentation(Presentation):
 
     def feedback(self, event: Event) -> list[Feedback]:
         handler = _FEEDBACK.get(type(event))
-        return handler(self.engine, event) if handler is not None else []
+        return handler(event) if handler is not None else []
 
     def snapshot(self) -> JSON:
         snap = self.engine.snapshot()
@@ -245,7 +246,7 @@ def _suit_word(letter: str) -> str:
     return SUIT_NAMES[SUITS.index(letter)]
 
 
-def _round_started(_: OhPshaw, e: Event) -> list[Feedback]:
+def _round_started(e: Event) -> list[Feedback]:
     assert isinstance(e, RoundStarted)
     cards = "1 card" if e.hand_size == 1 else f"{e.hand_size} cards"
     extra = " (tie-break)" if e.tie_break else ""
@@ -258,31 +259,31 @@ def _round_started(_: OhPshaw, e: Event) -> list[Feedback]:
     return [Feedback(None, f"Round {e.round}{extra}: seat {e.dealer} deals {cards} {then}")]
 
 
-def _trump_turned(_: OhPshaw, e: Event) -> list[Feedback]:
+def _trump_turned(e: Event) -> list[Feedback]:
     assert isinstance(e, TrumpTurned)
     text = f"Seat {e.seat} turned {e.card}: {_suit_word(e.trump)} are trump"
     return [Feedback(e.seat, text)]
 
 
-def _bid_made(_: OhPshaw, e: Event) -> list[Feedback]:
+def _bid_made(e: Event) -> list[Feedback]:
     assert isinstance(e, BidMade)
     return [Feedback(e.seat, f"Seat {e.seat} bids {e.bid}")]
 
 
-def _bidding_closed(_: OhPshaw, e: Event) -> list[Feedback]:
+def _bidding_closed(e: Event) -> list[Feedback]:
     assert isinstance(e, BiddingClosed)
     text = f"Bids total {e.total} for {e.tricks} tricks - {e.status.explanation}"
     return [Feedback(None, text)]
 
 
-def _trick_won(_: OhPshaw, e: Event) -> list[Feedback]:
+def _trick_won(e: Event) -> list[Feedback]:
     assert isinstance(e, TrickWon)
     card = next((c for s, c in e.cards if s == e.seat), "?")
     text = f"Seat {e.seat} wins trick {e.trick} with {card}"
     return [Feedback(e.seat, text, MessageKind.WON, Cue.TRICK_WON)]
 
 
-def _renege(_: OhPshaw, e: Event) -> list[Feedback]:
+def _renege(e: Event) -> list[Feedback]:
     assert isinstance(e, RenegeProven)
     text = (
         f"Renege: seat {e.seat} did not follow {_suit_word(e.suit)} in trick {e.trick} "
@@ -291,19 +292,16 @@ def _renege(_: OhPshaw, e: Event) -> list[Feedback]:
     return [Feedback(e.seat, text, MessageKind.PENALTY, Cue.PENALTY)]
 
 
-def _round_scored(engine: OhPshaw, e: Event) -> list[Feedback]:
+def _round_scored(e: Event) -> list[Feedback]:
     assert isinstance(e, RoundScored)
-    # The engine has already moved on to the next round; the scored one is kept.
-    rnd = engine.rounds[e.round - 1]
-    reneged = rnd.reneged
     out: list[Feedback] = []
-    for seat, score in enumerate(e.scores):
-        bid, won = rnd.bids[seat], rnd.tricks[seat]
+    for seat, (score, outcome) in enumerate(zip(e.scores, e.outcomes, strict=True)):
+        bid, won = e.bids[seat], e.tricks[seat]
         sign = f"+{score}" if score >= 0 else str(score)
-        if seat in reneged:
+        if outcome is BidOutcome.RENEGED:
             text = f"Seat {seat} reneged: {sign} this round"
             out.append(Feedback(seat, text, MessageKind.PENALTY, Cue.MISSED_BID))
-        elif won == bid:
+        elif outcome is BidOutcome.MADE:
             text = f"Seat {seat} made its bid of {bid}: {sign}"
             out.append(Feedback(seat, text, MessageKind.WON, Cue.MADE_BID))
         else:
@@ -312,14 +310,13 @@ def _round_scored(engine: OhPshaw, e: Event) -> list[Feedback]:
     return out
 
 
-def _tie_break(engine: OhPshaw, e: Event) -> list[Feedback]:
+def _tie_break(e: Event) -> list[Feedback]:
     assert isinstance(e, TieBreak)
     who = " and ".join(f"seat {s}" for s in e.tied)
-    cards = engine.options.max_hand
-    return [Feedback(None, f"Tie between {who}: an extra round of {cards} cards decides")]
+    return [Feedback(None, f"Tie between {who}: an extra round of {e.hand_size} cards decides")]
 
 
-def _game_over(_: OhPshaw, e: Event) -> list[Feedback]:
+def _game_over(e: Event) -> list[Feedback]:
     assert isinstance(e, GameOver)
     who = ", ".join(f"seat {s}" for s in e.winners)
     verb = "wins" if len(e.winners) == 1 else "share the victory"
@@ -327,7 +324,7 @@ def _game_over(_: OhPshaw, e: Event) -> list[Feedback]:
     return [Feedback(None, f"Game over: {who} {verb}", MessageKind.WON)]
 
 
-_FEEDBACK: dict[type[Event], Callable[[OhPshaw, Event], list[Feedback]]] = {
+_FEEDBACK: dict[type[Event], Callable[[Event], list[Feedback]]] = {
     RoundStarted: _round_started,
     TrumpTurned: _trump_turned,
     BidMade: _bid_made,

@@ -401,11 +401,24 @@ class TrickWon(Event):
     cards: tuple[tuple[int, str], ...]
 
 
+class BidOutcome(StrEnum):
+    """How a seat's round went: its bid made exactly, missed, or a proven renege."""
+
+    MADE = "made"
+    MISSED = "missed"
+    RENEGED = "reneged"
+
+
 @dataclass(frozen=True)
 class RoundScored(Event):
+    """A round is scored; per seat: its score, bid, tricks taken and outcome."""
+
     round: int
     scores: tuple[int, ...]
     totals: tuple[int, ...]
+    bids: tuple[int | None, ...] = ()
+    tricks: tuple[int, ...] = ()
+    outcomes: tuple[BidOutcome, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -413,6 +426,7 @@ class TieBreak(Event):
     """The schedule ended with the best total shared: an extra round at max_hand."""
 
     tied: tuple[int, ...]
+    hand_size: int = 0  # the extra round's cards (max_hand)
 
 
 # --- state -------------------------------------------------------------------------
@@ -1069,14 +1083,32 @@ class OhPshaw(Engine):
     def _finish_round(self, rnd: RoundState) -> list[Event]:
         rnd.scores = self._score(rnd, final=True)
         totals = self.totals()
-        events: list[Event] = [RoundScored(rnd.index + 1, tuple(rnd.scores), tuple(totals))]
+        reneged = rnd.reneged
+        outcomes = tuple(
+            BidOutcome.RENEGED
+            if seat in reneged
+            else BidOutcome.MADE
+            if rnd.tricks[seat] == rnd.bids[seat]
+            else BidOutcome.MISSED
+            for seat in range(self.players)
+        )
+        events: list[Event] = [
+            RoundScored(
+                rnd.index + 1,
+                tuple(rnd.scores),
+                tuple(totals),
+                tuple(rnd.bids),
+                tuple(rnd.tricks),
+                outcomes,
+            )
+        ]
         if rnd.index + 1 < len(self.options.schedule):
             events.extend(self._start_round(rnd.index + 1))
             return events
         leaders = best_seats(totals)
         if len(leaders) > 1:
             self.tied = tuple(leaders)
-            events.append(TieBreak(self.tied))
+            events.append(TieBreak(self.tied, self.options.max_hand))
             events.extend(self._start_round(rnd.index + 1))
             return events
         self.phase = Phase.OVER
