@@ -8,10 +8,12 @@ Seat input by phase (``docs/oh-pshaw-table.md`` has the whole table):
 | bid (your turn) | - | one fewer | bid the number shown | one more |
 | play (your turn) | play that card | - | - | - |
 
-Each seat keeps its own bid cursor for the round: PREV/NEXT move it through
-the bids the engine allows now (wrapping round, skipping the one bid the
-hook forbids the dealer), and the OK button's label says the number it would
-bid (``"bid 2"``), which is also how the display shows it.
+Each seat keeps its own bid cursor for the round (``BidCursors``, shared by
+the three roles): PREV/NEXT move it through the bids the engine allows now
+(``OhPshaw.bid_choices()``: wrapping round, without the one bid the hook
+forbids the dealer); the OK button's label says the number it would bid
+(``"bid 2"``) for people, and the presentation puts the number in the
+snapshot (``bid_cursor``) for the display.
 
 With a virtual deal the table's shuffled deck (``chance``) registers every
 hand and turns the dealer's trump card; with a physical deal the dealer taps
