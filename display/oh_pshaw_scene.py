@@ -1,20 +1,22 @@
 """The Oh Pshaw scene: bid, tricks won and total per seat; trump, trick and bids in the centre.
 
-It draws only what ``OhPshaw.snapshot()`` says (see ``docs/oh-pshaw-table.md``)
-and, for the seat that is bidding, the number its OK button would bid: the
-adapter labels that button ``"bid N"`` (``view.buttons``), so the cursor a
-person moves with PREV/NEXT shows in their panel and in the centre. Which
-card wins and what scores are the engine's business.
+It draws only what ``OhPshaw.snapshot()`` says (an ``OhPshawSnapshot``; see
+``docs/oh-pshaw-table.md``), including ``bid_cursor``: the number the bidding
+seat's OK button would bid, which the table's presentation adds, so the cursor
+a person moves with PREV/NEXT shows in their panel and in the centre. Which
+card wins, what scores, how many tricks a seat still needs and what "over" or
+"under" means are the engine's business; suit words come from its vocabulary.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pygame
 
+from controller.games.base import TrickCard
+from controller.games.oh_pshaw import SPEC, BidStatus, OhPshawSnapshot, Phase, Verb
 from controller.view import MessageKind, TableView
 from display import theme
 from display.generic import (
@@ -25,82 +27,62 @@ from display.generic import (
     draw_status,
     draw_title_block,
     draw_trick,
-    expected,
-    int_list,
     player_name,
     score_table_height,
-    seat_of_player,
     split_centre,
     table_room,
-    trick_of,
 )
 from display.theme import Colour, Painter
 
-SUIT_WORDS: Mapping[str, str] = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+SUIT_WORDS: Mapping[str, str] = dict(
+    zip(SPEC.vocabulary["suits"], SPEC.vocabulary["suit_names"], strict=True)
+)
 # The over/under/equal announcement's colours: over and under both mean someone
 # must miss or be forced, so they stand out; equal is calm.
-STATUS_COLOURS: Mapping[str, Colour] = {
-    "over": (255, 130, 90),
-    "under": theme.ACCENT,
-    "equal": theme.JOINED,
+STATUS_COLOURS: Mapping[BidStatus, Colour] = {
+    BidStatus.OVER: (255, 130, 90),
+    BidStatus.UNDER: theme.ACCENT,
+    BidStatus.EQUAL: theme.JOINED,
 }
 PENALTY_COLOUR = theme.MESSAGE_COLOURS[MessageKind.PENALTY]
 MISSED_COLOUR = theme.MESSAGE_COLOURS[MessageKind.REFUSED]
-_BID_LABEL = re.compile(r"^bid (\d+)$")
+PROMPTS: Mapping[str, str] = {
+    Verb.TRUMP: "tap the turned card",
+    Verb.BID: "make your bid",
+    Verb.PLAY: "play a card",
+}
 
 
-def _int(value: object, default: int = 0) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else default
+def snapshot_of(view: TableView) -> OhPshawSnapshot:
+    """The view's game as the engine's typed snapshot."""
+    return OhPshawSnapshot.of(view.game or {})
 
 
-def _at(values: object, index: int) -> int | None:
-    """``values[index]`` when ``values`` is a list holding an int there, else None."""
-    if isinstance(values, list) and 0 <= index < len(values):
-        value = values[index]
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
-    return None
+def _plays(trick: Sequence[TrickCard]) -> list[tuple[int, str]]:
+    return [(t.seat, t.card) for t in trick]
 
 
-def _bids(game: Mapping[str, Any], players: int) -> list[int | None]:
-    return [_at(game.get("bids"), s) for s in range(players)]
+def _at(values: Sequence[int | None], index: int) -> int | None:
+    """``values[index]``, or None when the snapshot has no such seat."""
+    return values[index] if 0 <= index < len(values) else None
 
 
 def bid_cursor(view: TableView, player: int) -> int | None:
-    """The bid ``player``'s OK button would make now, read from its label; None if not bidding."""
-    game = view.game or {}
-    nxt = expected(game)
-    if nxt is None or nxt != (player, "bid"):
+    """The bid ``player``'s OK button would make now; None if ``player`` is not bidding."""
+    snap = snapshot_of(view)
+    nxt = snap.next
+    if nxt is None or nxt.seat != player or nxt.expects != Verb.BID:
         return None
-    seat = seat_of_player(view, player)
-    if seat is None:
-        return None
-    for hint in view.buttons:
-        if hint.seat == seat.seat and hint.button == "ok":
-            found = _BID_LABEL.match(hint.label)
-            if found:
-                return int(found.group(1))
-    return None
+    return snap.bid_cursor
 
 
-def awaiting_turned_card(game: Mapping[str, Any]) -> bool:
-    """Whether the round turns a card that the dealer has not tapped yet (the table waits)."""
-    return (
-        game.get("phase") in ("bid", "trump")
-        and bool(game.get("turns_card"))
-        and game.get("trump_card") is None
-    )
-
-
-def trump_words(game: Mapping[str, Any]) -> str:
+def trump_words(snap: OhPshawSnapshot) -> str:
     """What is trump this round, in words."""
-    trump = game.get("trump")
-    if isinstance(trump, str) and trump in SUIT_WORDS:
-        card = game.get("trump_card")
-        if isinstance(card, str):
-            return f"Trump: {SUIT_WORDS[trump]} ({card} turned)"
-        return f"Trump: {SUIT_WORDS[trump]}"
-    if awaiting_turned_card(game):
+    if snap.trump is not None and snap.trump in SUIT_WORDS:
+        if snap.trump_card is not None:
+            return f"Trump: {SUIT_WORDS[snap.trump]} ({snap.trump_card} turned)"
+        return f"Trump: {SUIT_WORDS[snap.trump]}"
+    if snap.awaiting_turned_card:
         return "Trump: the dealer turns a card"
     return "No trump this round"
 
@@ -111,49 +93,43 @@ class OhPshawScene:
     # --- whose turn --------------------------------------------------------------
 
     def turn_prompt(self, game: Mapping[str, Any], player: int) -> str | None:
-        if awaiting_turned_card(game):
+        snap = OhPshawSnapshot.of(game)
+        if snap.awaiting_turned_card:
             # The bidding waits for the turned card: only the dealer has something to do.
-            return "tap the turned card" if game.get("dealer") == player else None
-        nxt = expected(game)
-        if nxt is None or nxt[0] != player:
+            return PROMPTS[Verb.TRUMP] if snap.dealer == player else None
+        nxt = snap.next
+        if nxt is None or nxt.seat != player:
             return None
-        return {
-            "trump": "tap the turned card",
-            "bid": "make your bid",
-            "play": "play a card",
-        }.get(nxt[1], nxt[1])
+        return PROMPTS.get(nxt.expects, str(nxt.expects))
 
     # --- a seat's panel --------------------------------------------------------------
 
     def draw_seat(self, p: Painter, rect: pygame.Rect, view: TableView, player: int) -> None:
-        game = view.game or {}
+        snap = snapshot_of(view)
         m = p.metrics
-        bid = _at(game.get("bids"), player)
-        won = _at(game.get("tricks"), player) or 0
-        total = _at(game.get("totals"), player) or 0
+        bid = _at(snap.bids, player)
+        won = _at(snap.tricks, player) or 0
+        total = _at(snap.totals, player) or 0
         cursor = bid_cursor(view, player)
-        phase = game.get("phase")
-        reneged = any(
-            isinstance(r, Mapping) and r.get("seat") == player for r in (game.get("reneges") or [])
-        )
+        phase = snap.phase
 
         chips: list[tuple[str, str, Colour, bool]] = []  # label, value, ink, lit
         if cursor is not None:
             chips.append(("BID?", str(cursor), theme.TEXT_DARK, True))
         else:
             chips.append(("BID", "-" if bid is None else str(bid), theme.TEXT, False))
-        if phase in ("play", "over"):
+        if phase in (Phase.PLAY, Phase.OVER):
             # Nobody has won a trick before play: the room goes to the bid and total.
             chips.append(("WON", str(won), theme.TEXT, False))
         chips.append(("TOTAL", str(total), theme.TEXT, False))
 
         notes: list[tuple[str, Colour]] = []
-        if game.get("dealer") == player and phase != "over":
+        if snap.dealer == player and phase is not Phase.OVER:
             notes.append(("dealer", theme.ACCENT))
-        if reneged:
+        need = _at(snap.tricks_needed, player)
+        if snap.reneged(player):
             notes.append(("renege", PENALTY_COLOUR))
-        elif bid is not None and phase == "play":
-            need = bid - won
+        elif need is not None:
             if need > 0:
                 notes.append((f"needs {need} more", theme.TEXT))
             elif need == 0:
@@ -228,44 +204,41 @@ class OhPshawScene:
     def draw_centre(
         self, p: Painter, rect: pygame.Rect, view: TableView, toward: Mapping[int, Toward]
     ) -> None:
-        game = view.game or {}
+        snap = snapshot_of(view)
         m = p.metrics
-        phase = str(game.get("phase", ""))
-        totals = int_list(game.get("totals")) or []
-        players = _int(game.get("players"), len(totals))
-        hand = _int(game.get("hand_size"), 1)
+        phase = snap.phase
+        hand = snap.hand_size
         trick_area, info = split_centre(rect, m.pad)
         p.box(trick_area, TRICK_AREA, None)
-        self._draw_table_cards(p, trick_area, view, game, phase, toward)
+        self._draw_table_cards(p, trick_area, snap, toward)
 
-        detail = f"Round {_int(game.get('round'), 1)}/{_int(game.get('rounds_scheduled'), 1)}"
+        detail = f"Round {snap.round}/{snap.rounds_scheduled}"
         detail += f" · {hand} card{'s' if hand != 1 else ''}"
-        if phase == "play":
-            detail += f" · trick {_int(game.get('trick_number'), 1)}/{hand}"
-        if game.get("tie_break"):
+        if phase is Phase.PLAY:
+            detail += f" · trick {snap.trick_number}/{hand}"
+        if snap.tie_break:
             detail += " · tie-break"
         # The turned card sits at the top right of the column, the trump in words under
         # the title: the trick area stays free for the trick.
-        turned = game.get("trump_card")
+        turned = snap.trump_card
         head = pygame.Rect(info)
-        playing = phase in ("play", "over")  # before play the trick area shows the trump
-        if playing and isinstance(turned, str):
+        playing = phase in (Phase.PLAY, Phase.OVER)  # before play the trick area shows trump
+        if playing and turned is not None:
             card_h = m.big + m.small
             card = pygame.Rect(0, info.top, round(card_h * 0.7), card_h)
             card.right = info.right
             p.card(card, turned, emphasis=True)
             head.w -= card.w + m.pad
-        title = str(game.get("title") or "Oh Pshaw")
-        y = info.top + draw_title_block(p, head, title, detail)
+        y = info.top + draw_title_block(p, head, snap.title, detail)
         if playing:
-            words = trump_words(game)
+            words = trump_words(snap)
             y = p.text(
                 words, (info.left, y - m.pad), m.small, theme.TEXT, bold=True, max_width=head.w
             ).bottom
             y += m.pad
-        status, colour = self._status(view, game, phase)
+        status, colour = self._status(view, snap)
         y += draw_status(p, pygame.Rect(info.left, y, info.w, info.h), status, colour)
-        bids_line, bids_colour = self._bids_line(game, phase, hand)
+        bids_line, bids_colour = self._bids_line(snap)
         if bids_line:
             y = (
                 p.text(
@@ -274,16 +247,14 @@ class OhPshawScene:
                 + m.pad // 2
             )
 
-        nxt = expected(game)
-        turn = nxt[0] if nxt is not None else None
-        if awaiting_turned_card(game):
-            turn = _int(game.get("dealer"))
-        winners = int_list(game.get("winners")) or []
+        turn = snap.next.seat if snap.next is not None else None
+        if snap.awaiting_turned_card:
+            turn = snap.dealer
         columns: list[tuple[str, Sequence[int | None]]] = []
-        if phase != "over":
-            columns.append(("bid", _bids(game, players)))
-            columns.append(("won", int_list(game.get("tricks")) or []))
-        columns.append(("total", totals))
+        if phase is not Phase.OVER:
+            columns.append(("bid", snap.bids))
+            columns.append(("won", snap.tricks))
+        columns.append(("total", snap.totals))
         table_h = table_room(p, info, y, score_table_height(p, len(columns)), view)
         if not table_h:
             columns = columns[-1:]  # short of room: the totals alone
@@ -295,36 +266,30 @@ class OhPshawScene:
                 view,
                 columns,
                 turn=turn,
-                winners=winners,
+                winners=list(snap.winners),
             )
         messages = pygame.Rect(info.left, y + m.pad, info.w, info.bottom - table_h - y - 2 * m.pad)
         draw_messages(p, messages, view)
 
     def _draw_table_cards(
-        self,
-        p: Painter,
-        area: pygame.Rect,
-        view: TableView,
-        game: Mapping[str, Any],
-        phase: str,
-        toward: Mapping[int, Toward],
+        self, p: Painter, area: pygame.Rect, snap: OhPshawSnapshot, toward: Mapping[int, Toward]
     ) -> None:
         """The trick area: the turned card before play; the trick (or the last one) in play."""
         m = p.metrics
-        turned = game.get("trump_card")
-        if phase in ("trump", "bid"):
+        turned = snap.trump_card
+        if snap.phase in (Phase.TRUMP, Phase.BID):
             # Before play the turned card is what everyone bids by: big, in the middle.
             card_h = max(30, min(round(area.h * 0.55), round(area.w * 0.4)))
             card = pygame.Rect(0, 0, round(card_h * 0.7), card_h)
             card.center = (area.centerx, area.centery - m.small // 2)
-            if isinstance(turned, str):
+            if turned is not None:
                 p.card(card, turned, emphasis=True)
-            elif awaiting_turned_card(game):
+            elif snap.awaiting_turned_card:
                 # A face-down card: the dealer is about to turn it.
                 p.box(card, theme.CARD_BACK, theme.TEXT_DIM, max(1, card.w // 14))
                 p.text("?", card.center, card_h // 2, theme.TEXT, bold=True, anchor="center")
             p.text(
-                trump_words(game),
+                trump_words(snap),
                 (area.centerx, min(area.bottom - m.pad, card.bottom + m.pad + m.small)),
                 m.small,
                 theme.TEXT,
@@ -334,14 +299,14 @@ class OhPshawScene:
             )
             return
 
-        plays = trick_of(game)
+        plays = _plays(snap.trick)
         if plays:
             draw_trick(p, area, plays, toward)
             return
         # Between tricks: the last trick stays, dimmed, its winning card lit in gold.
-        plays = trick_of(game, "last_trick")
-        winner = game.get("last_trick_winner")
-        if not plays or not isinstance(winner, int):
+        plays = _plays(snap.last_trick)
+        winner = snap.last_trick_winner
+        if not plays or winner is None:
             return
         won = next((c for s, c in plays if s == winner), "")
         dimmed = frozenset(c for _, c in plays if c != won)
@@ -356,40 +321,39 @@ class OhPshawScene:
             max_width=area.w // 3,
         )
 
-    def _status(self, view: TableView, game: Mapping[str, Any], phase: str) -> tuple[str, Colour]:
+    def _status(self, view: TableView, snap: OhPshawSnapshot) -> tuple[str, Colour]:
         """The one line that says what the table waits for."""
-        if phase == "over":
-            winners = int_list(game.get("winners")) or []
-            names = ", ".join(player_name(view, w) for w in winners) or "nobody"
+        if snap.phase is Phase.OVER:
+            names = ", ".join(player_name(view, w) for w in snap.winners) or "nobody"
             return f"Game over: {names} won", theme.WINNER
-        nxt = expected(game)
+        nxt = snap.next
         if nxt is None:
             return "", theme.TEXT
-        if awaiting_turned_card(game):
-            dealer = _int(game.get("dealer"))
-            return f"{player_name(view, dealer)} deals: tap the turned card", theme.TURN
-        who = player_name(view, nxt[0])
-        if nxt[1] == "bid":
-            cursor = bid_cursor(view, nxt[0])
-            shown = f" (showing {cursor})" if cursor is not None else ""
+        if snap.awaiting_turned_card:
+            return f"{player_name(view, snap.dealer)} deals: tap the turned card", theme.TURN
+        who = player_name(view, nxt.seat)
+        if nxt.expects == Verb.BID:
+            shown = f" (showing {snap.bid_cursor})" if snap.bid_cursor is not None else ""
             return f"{who} bids{shown}", theme.TURN
-        if not trick_of(game):
+        if not snap.trick:
             return f"{who} leads: play a card", theme.TURN
         return f"{who}: play a card", theme.TURN
 
     @staticmethod
-    def _bids_line(game: Mapping[str, Any], phase: str, hand: int) -> tuple[str, Colour]:
+    def _bids_line(snap: OhPshawSnapshot) -> tuple[str, Colour]:
         """The bid total against the tricks, with over/under/equal once all have bid."""
-        if phase not in ("bid", "play"):
+        if snap.phase not in (Phase.BID, Phase.PLAY):
             return "", theme.TEXT
-        total = _int(game.get("bid_total"))
+        hand = snap.hand_size
         tricks = f"{hand} trick{'s' if hand != 1 else ''}"
-        status = game.get("status")
-        if isinstance(status, str) and status in STATUS_COLOURS:
-            return f"Bids {total} for {tricks}: {status.upper()}", STATUS_COLOURS[status]
-        forbids = game.get("hook_forbids")
-        hook = f" · dealer may not bid {forbids}" if isinstance(forbids, int) else ""
-        return f"Bids so far {total} of {tricks}{hook}", theme.TEXT_DIM
+        if snap.status is not None:
+            return (
+                f"Bids {snap.bid_total} for {tricks}: {snap.status.upper()}",
+                STATUS_COLOURS[snap.status],
+            )
+        forbids = snap.hook_forbids
+        hook = f" · dealer may not bid {forbids}" if forbids is not None else ""
+        return f"Bids so far {snap.bid_total} of {tricks}{hook}", theme.TEXT_DIM
 
 
 SCENE = OhPshawScene()

@@ -13,6 +13,7 @@ from typing import Any
 
 import pygame
 
+from controller.games.oshaka_trick import SPEC, OshakaSnapshot, Phase, SeatSnapshot, Verb
 from controller.view import MessageKind, TableView
 from display import theme
 from display.generic import (
@@ -23,36 +24,28 @@ from display.generic import (
     draw_status,
     draw_title_block,
     draw_trick,
-    int_list,
     player_name,
     score_table_height,
     split_centre,
     table_room,
-    trick_of,
 )
 from display.theme import Painter
 
-# The order the colour columns are drawn in, left to right (the rulebook's order).
-COLUMN_ORDER: tuple[str, ...] = ("R", "B", "G", "Y")
-COLOUR_WORDS: dict[str, str] = {"R": "red", "B": "blue", "G": "green", "Y": "yellow"}
+# The order the colour columns are drawn in, left to right (the rulebook's order),
+# and the colours' words: the game's vocabulary, not restated here.
+COLUMN_ORDER: tuple[str, ...] = tuple(SPEC.vocabulary["colours"])
+COLOUR_WORDS: Mapping[str, str] = dict(SPEC.vocabulary["colour_names"])
 PENALTY_COLOUR = theme.MESSAGE_COLOURS[MessageKind.PENALTY]
+NO_SEAT = SeatSnapshot(0, {}, 0, (), 0, 0, 0, False)
 
 
-def _seat_entry(game: Mapping[str, Any], player: int) -> Mapping[str, Any]:
-    seats = game.get("seats")
-    if isinstance(seats, list):
-        for entry in seats:
-            if isinstance(entry, Mapping) and entry.get("seat") == player:
-                return entry
-    return {}
+def snapshot_of(view: TableView) -> OshakaSnapshot:
+    """The view's game as the engine's typed snapshot."""
+    return OshakaSnapshot.of(view.game or {})
 
 
-def _str_list(value: object) -> list[str]:
-    return [str(x) for x in value] if isinstance(value, list) else []
-
-
-def _int(value: object, default: int = 0) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else default
+def _plays(snap: OshakaSnapshot) -> list[tuple[int, str]]:
+    return [(t.seat, t.card) for t in snap.trick]
 
 
 class OshakaScene:
@@ -61,38 +54,32 @@ class OshakaScene:
     # --- whose turn --------------------------------------------------------------
 
     def turn_prompt(self, game: Mapping[str, Any], player: int) -> str | None:
-        phase = game.get("phase")
-        if phase == "lead":
-            choosers = int_list(game.get("lead_choosers")) or []
-            return "choose who leads round 2" if player in choosers else None
-        nxt = game.get("next")
-        if not isinstance(nxt, Mapping) or nxt.get("seat") != player:
+        snap = OshakaSnapshot.of(game)
+        if snap.phase is Phase.LEAD:
+            return "choose who leads round 2" if player in snap.lead_choosers else None
+        nxt = snap.next
+        if nxt is None or nxt.seat != player:
             return None
-        expects = nxt.get("expects")
-        if expects == "place":
-            to_place = _str_list(game.get("to_place"))
-            card = to_place[0] if to_place else "the card"
+        if nxt.expects == Verb.PLACE:
+            card = snap.to_place[0] if snap.to_place else "the card"
             return f"place {card}: face up or face down"
-        if expects == "play":
+        if nxt.expects == Verb.PLAY:
             return "play a card"
-        return str(expects)
+        return str(nxt.expects)
 
     # --- a seat's area -------------------------------------------------------------
 
     def draw_seat(self, p: Painter, rect: pygame.Rect, view: TableView, player: int) -> None:
-        game = view.game or {}
-        entry = _seat_entry(game, player)
+        entry = snapshot_of(view).seat(player) or NO_SEAT
         m = p.metrics
         pad = m.pad
         # Colour columns on the left, numbers on the right.
         slot_w = min(rect.w * 0.48 / 4, rect.h * 0.5)
         card_w = max(12, round(slot_w - pad))
         card_h = max(16, min(round(card_w * 1.4), round(rect.h * 0.62)))
-        columns = entry.get("columns")
-        columns = columns if isinstance(columns, Mapping) else {}
         x = rect.left
         for colour in COLUMN_ORDER:
-            cards = _str_list(columns.get(colour))
+            cards = entry.columns.get(colour, ())
             slot = pygame.Rect(x, rect.top, card_w, rect.h)
             self._draw_column(p, slot, colour, cards, card_h)
             x += card_w + pad
@@ -117,39 +104,37 @@ class OshakaScene:
             rect = pygame.Rect(slot.left, slot.top + index * strip, slot.w, card_h)
             p.card(rect, card, emphasis=top, dim=not top, number_at_top=not top and strip >= 9)
 
-    def _draw_stats(
-        self, p: Painter, rect: pygame.Rect, entry: Mapping[str, Any], card_h: int
-    ) -> None:
+    def _draw_stats(self, p: Painter, rect: pygame.Rect, entry: SeatSnapshot, card_h: int) -> None:
         m = p.metrics
         size = m.body
         line = m.leading(size)
-        score = _int(entry.get("round_score"))
-        total = _int(entry.get("total"))
+        score = entry.round_score
+        total = entry.total
         y = rect.top
         wide = f"Round {score}   Total {total}"
         if p.fonts.get(size, True).size(wide)[0] <= rect.w:
             p.text(wide, (rect.left, y), size, theme.TEXT, bold=True, max_width=rect.w)
             y += line
-            left = f"{_int(entry.get('cards_left'))} cards left"
-            if entry.get("hand_registered"):
+            left = f"{entry.cards_left} cards left"
+            if entry.hand_registered:
                 left += " · hand registered"
         else:
             # A narrow panel: one number a line, in the small size.
             for text in (f"Round {score}", f"Total {total}"):
                 p.text(text, (rect.left, y), m.small, theme.TEXT, bold=True, max_width=rect.w)
                 y += m.leading(m.small)
-            left = f"{_int(entry.get('cards_left'))} left"
+            left = f"{entry.cards_left} left"
         p.text(left, (rect.left, y), m.small, theme.TEXT_DIM, max_width=rect.w)
         y += m.leading(m.small) + m.pad // 2
         # Face-down cards and Oshaka penalties share one row of small cards.
         small_h = max(14, min(round(card_h * 0.8), rect.bottom - y))
         small_w = round(small_h * 0.7)
         x = rect.left
-        face_down = _int(entry.get("face_down"))
+        face_down = entry.face_down
         if face_down:
             p.card_back(pygame.Rect(x, y, small_w, small_h), face_down)
             x += small_w + m.pad * 2
-        oshaka = _str_list(entry.get("oshaka"))
+        oshaka = entry.oshaka
         if oshaka:
             label = p.text(
                 "Oshaka",
@@ -177,88 +162,76 @@ class OshakaScene:
     def draw_centre(
         self, p: Painter, rect: pygame.Rect, view: TableView, toward: Mapping[int, Toward]
     ) -> None:
-        game = view.game or {}
+        snap = snapshot_of(view)
         m = p.metrics
-        phase = str(game.get("phase", ""))
+        phase = snap.phase
         detail = (
-            f"Round {_int(game.get('round'), 1)}/{_int(game.get('rounds'), 2)}"
-            f" · Trick {_int(game.get('trick_number'), 1)}/{_int(game.get('tricks_per_round'), 13)}"
+            f"Round {snap.round}/{snap.rounds} · Trick {snap.trick_number}/{snap.tricks_per_round}"
         )
-        lead_colour = game.get("lead_colour")
-        if isinstance(lead_colour, str) and lead_colour in COLOUR_WORDS:
-            detail += f" · {COLOUR_WORDS[lead_colour]} led"
-        title = str(game.get("title") or "Oshaka Trick")
+        if snap.lead_colour is not None and snap.lead_colour in COLOUR_WORDS:
+            detail += f" · {COLOUR_WORDS[snap.lead_colour]} led"
         trick_area, info = split_centre(rect, m.pad)
 
-        plays = trick_of(game)
-        to_place = _str_list(game.get("to_place"))
+        plays = _plays(snap)
+        to_place = snap.to_place
         highlight: dict[str, theme.Colour] = {}
         dimmed: frozenset[str] = frozenset()
-        if phase == "place" and to_place:
+        if phase is Phase.PLACE and to_place:
             highlight[to_place[0]] = theme.TURN
             dimmed = frozenset(card for _, card in plays if card not in to_place)
-        elif phase in ("lead", "over"):
+        elif phase in (Phase.LEAD, Phase.OVER):
             dimmed = frozenset(card for _, card in plays)
         p.box(trick_area, TRICK_AREA, None)
         if plays:
             draw_trick(p, trick_area, plays, toward, highlight=highlight, dimmed=dimmed)
 
-        y = info.top + draw_title_block(p, info, title, detail)
-        status, colour = self._status(view, game, phase, to_place)
+        y = info.top + draw_title_block(p, info, snap.title, detail)
+        status, colour = self._status(view, snap)
         y += draw_status(p, pygame.Rect(info.left, y, info.w, info.h), status, colour)
 
-        totals = int_list(game.get("totals")) or []
-        rounds = game.get("round_scores")
-        round_rows = [int_list(r) or [] for r in rounds] if isinstance(rounds, list) else []
-        current = [_int(_seat_entry(game, s).get("round_score")) for s in range(len(totals))]
+        current = [(snap.seat(s) or NO_SEAT).round_score for s in range(len(snap.totals))]
         columns: list[tuple[str, Sequence[int | None]]] = []
-        for index, scores in enumerate(round_rows):
+        for index, scores in enumerate(snap.round_scores):
             columns.append((f"R{index + 1}", scores))
-        if phase in ("play", "place"):
+        if phase in (Phase.PLAY, Phase.PLACE):
             columns.append(("now", current))
-        columns.append(("total", totals))
+        columns.append(("total", snap.totals))
         table_h = table_room(p, info, y, score_table_height(p, len(columns)), view)
         if not table_h:
             columns = columns[-1:]  # short of room: the totals alone
             table_h = table_room(p, info, y, score_table_height(p, 1), view)
-        nxt = game.get("next")
-        turn = nxt.get("seat") if isinstance(nxt, Mapping) else None
-        winners = int_list(game.get("winners")) or []
         if table_h:
             draw_score_table(
                 p,
                 pygame.Rect(info.left, info.bottom - table_h, info.w, table_h),
                 view,
                 columns,
-                turn=turn if isinstance(turn, int) else None,
-                winners=winners,
+                turn=None if snap.next is None else snap.next.seat,
+                winners=list(snap.winners),
             )
         messages = pygame.Rect(info.left, y + m.pad, info.w, info.bottom - table_h - y - 2 * m.pad)
         draw_messages(p, messages, view)
 
-    def _status(
-        self, view: TableView, game: Mapping[str, Any], phase: str, to_place: Sequence[str]
-    ) -> tuple[str, theme.Colour]:
+    def _status(self, view: TableView, snap: OshakaSnapshot) -> tuple[str, theme.Colour]:
         """The one line that says what the table waits for."""
-        if phase == "over":
-            winners = int_list(game.get("winners")) or []
-            names = ", ".join(player_name(view, w) for w in winners) or "nobody"
+        if snap.phase is Phase.OVER:
+            names = ", ".join(player_name(view, w) for w in snap.winners) or "nobody"
             return f"Game over: {names} won", theme.WINNER
-        if phase == "lead":
-            choosers = int_list(game.get("lead_choosers")) or []
-            names = " or ".join(player_name(view, s) for s in choosers)
+        if snap.phase is Phase.LEAD:
+            names = " or ".join(player_name(view, s) for s in snap.lead_choosers)
+            if snap.lead_cursor is not None:
+                names += f" (showing {player_name(view, snap.lead_cursor)})"
             return f"{names}: choose who leads round 2", theme.TURN
-        winner = game.get("trick_winner")
-        if phase == "place" and isinstance(winner, int) and to_place:
+        winner, to_place = snap.trick_winner, snap.to_place
+        if snap.phase is Phase.PLACE and winner is not None and to_place:
             then = f" (then {' '.join(to_place[1:])})" if len(to_place) > 1 else ""
             return (
                 f"{player_name(view, winner)} won the trick and places {to_place[0]}{then}",
                 theme.TURN,
             )
-        nxt = game.get("next")
-        if isinstance(nxt, Mapping) and isinstance(nxt.get("seat"), int):
-            who = player_name(view, int(nxt["seat"]))
-            if not trick_of(game):
+        if snap.next is not None:
+            who = player_name(view, snap.next.seat)
+            if not snap.trick:
                 return f"{who} leads: play a card", theme.TURN
             return f"{who}: play a card", theme.TURN
         return "", theme.TEXT

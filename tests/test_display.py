@@ -100,7 +100,7 @@ def play_view(
         seats=seats,
         games=GAMES,
         game_id="oshaka-trick",
-        game=engine.snapshot(),
+        game=engine.snapshot().to_json(),
         messages=(
             Message("Seat 2 won the trick: B2 is the smallest card", MessageKind.WON),
             Message(
@@ -158,7 +158,7 @@ def results_view(version: int = 50) -> TableView:
         table_seats(4, 4),
         games=GAMES,
         game_id="oshaka-trick",
-        game=engine.snapshot(),
+        game=engine.snapshot().to_json(),
         result=engine.report(),
         buttons=seat_buttons(table_seats(4, 4), "ok"),
     )
@@ -256,7 +256,7 @@ def test_every_screen_draws_a_full_picture(
 def test_oshaka_scene_draws_cards_of_every_colour_from_a_real_snapshot() -> None:
     engine = oshaka_engine(actions=40)
     snapshot = engine.snapshot()
-    placed = [c for seat in snapshot["seats"] for col in seat["columns"].values() for c in col]
+    placed = [c for seat in snapshot.seats for col in seat.columns.values() for c in col]
     assert placed, "the bots should have placed some cards face up by now"
     renderer = Renderer((1920, 1080))
     surface = renderer.render(play_view(engine))

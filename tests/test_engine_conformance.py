@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import pytest
 
 from controller.games import spec_of
-from controller.games.base import Action, Chance, Engine, TableError
+from controller.games.base import Action, Chance, Engine, Snapshot, TableError
 from controller.record import ActionPair, dumps, parse, replay, undo_last_player_action
 
 # Games whose chance (deals, dice) is supplied through the engine contract.
@@ -130,6 +130,9 @@ def test_random_play_keeps_the_engine_contract(game_id: str, seed: int) -> None:
     # The snapshot round-trips through JSON.
     snapshot = _plain(engine.snapshot())
     assert json.loads(json.dumps(snapshot)) == snapshot
+    typed = engine.snapshot()
+    if isinstance(typed, Snapshot):  # a typed snapshot reads back from its JSON form
+        assert type(typed).from_json(json.loads(json.dumps(snapshot))) == typed
 
 
 @pytest.mark.parametrize("game_id", GAMES)

@@ -14,13 +14,15 @@ import pytest
 
 from controller import scoresheet
 from controller.bots.oh_pshaw_bot import OhPshawBot
-from controller.games.base import Action, BadOption, IllegalAction, MalformedAction
+from controller.games.base import Action, BadOption, Expectation, IllegalAction, MalformedAction
 from controller.games.oh_pshaw import (
     CARD_NAMES,
     FREE,
     Bid,
     BiddingClosed,
+    BidStatus,
     OhPshaw,
+    OhPshawSnapshot,
     Play,
     RegisterHand,
     RenegeProven,
@@ -28,6 +30,7 @@ from controller.games.oh_pshaw import (
     TieBreak,
     TrickWon,
     TurnTrump,
+    Verb,
     deal,
     default_max_hand,
     parse_card,
@@ -282,7 +285,7 @@ def test_no_card_is_turned_when_the_whole_deck_is_dealt() -> None:
     for action in deal(e, random.Random(1)):
         assert not isinstance(action, TurnTrump)
         e.apply(action)
-    assert e.snapshot()["trump"] is None
+    assert e.snapshot().trump is None
 
 
 def test_bids_run_from_zero_to_the_hand_size() -> None:
@@ -311,7 +314,7 @@ def test_the_hook_forbids_the_dealer_the_bid_that_makes_the_total() -> None:
     )
     e = replayed(record(head, T(0, "5H"), B(1, 1), B(2, 0)))
     assert [a.bid for a in e.legal_actions(0) if isinstance(a, Bid)] == [0, 2]
-    assert e.snapshot()["hook_forbids"] == 1
+    assert e.snapshot().hook_forbids == 1
     # Only the dealer is hooked: seat 1 may bid anything.
     first = replayed(record(head, T(0, "5H")))
     assert len(first.legal_actions(1)) == 3
@@ -328,13 +331,13 @@ def test_over_under_equal_is_announced_after_the_bidding(
 ) -> None:
     e = engine(3, schedule=[2])
     e.apply(TurnTrump(0, "5H"))
-    assert e.snapshot()["status"] is None
+    assert e.snapshot().status is None
     events = []
     for seat, bid in zip((1, 2, 0), bids, strict=True):
         events += e.apply(Bid(seat, bid))
     closed = [ev for ev in events if isinstance(ev, BiddingClosed)]
     assert len(closed) == 1 and closed[0].status == status and closed[0].total == sum(bids)
-    assert e.snapshot()["status"] == status
+    assert e.snapshot().status == status
     assert e.report()["rounds"][0]["status"] == status
 
 
@@ -406,7 +409,7 @@ def test_a_card_can_be_written_with_10() -> None:
     with pytest.raises(MalformedAction):
         parse_card("1H")
     e = replayed(record(header(3, schedule=[1]), T(0, "10D")))
-    assert e.snapshot()["trump_card"] == "TD"
+    assert e.snapshot().trump_card == "TD"
 
 
 def test_without_hands_a_card_may_never_be_played_twice_and_must_be_real() -> None:
@@ -606,7 +609,7 @@ def test_schedules() -> None:
     assert engine(5, schedule=[2, 4, 2]).options.schedule == (2, 4, 2)
     assert engine(3, max_hand=17).options.schedule[-1] == 17
     e = engine(5, schedule=[2, 4])
-    assert e.round.hand_size == 2 and e.snapshot()["rounds_scheduled"] == 2
+    assert e.round.hand_size == 2 and e.snapshot().rounds_scheduled == 2
 
 
 @pytest.mark.parametrize(
@@ -666,7 +669,7 @@ def test_rotating_trump_needs_no_turned_card() -> None:
         for action in deal(e, rng):
             assert isinstance(action, RegisterHand)
             e.apply(action)
-        trumps.append(e.snapshot()["trump"])
+        trumps.append(e.snapshot().trump)
         with pytest.raises(IllegalAction, match="trump rotates"):
             e.apply(TurnTrump(e.round.dealer, "2C"))
         rnd = e.round
@@ -699,7 +702,7 @@ def test_the_tie_break_round_waits_for_its_deal_and_crowns_the_extra_rounds_best
     assert result["winners"] == [0, 2]
     assert len(result["rounds"]) == 1  # the extra round has not begun
     assert result["next"] == {"seat": 2, "expects": "bid"}
-    assert e.snapshot()["tie_break"] is True and e.snapshot()["tied"] == [0, 2]
+    assert e.snapshot().tie_break is True and e.snapshot().tied == (0, 2)
     assert e.round.hand_size == 2  # max_hand
 
 
@@ -776,7 +779,10 @@ def test_a_refused_action_changes_nothing() -> None:
 
 def test_the_snapshot_is_public_plain_data() -> None:
     e = replayed(record(header(3, schedule=[2]), *ROUND2, B(1, 1), B(2, 0), B(0, 1), P(1, "AS")))
-    snap = e.snapshot()
+    typed = e.snapshot()
+    assert OhPshawSnapshot.from_json(typed.to_json()) == typed  # the JSON form reads back
+    assert typed.status is BidStatus.EQUAL and typed.next == Expectation(2, Verb.PLAY)
+    snap = typed.to_json()
     text = json.dumps(snap)
     for hidden in ("3D", "KS", "4H", "2S", "QD"):
         assert hidden not in text

@@ -21,7 +21,20 @@ from controller.adapters import Press, new_adapter
 from controller.adapters.oh_pshaw_table import OhPshawAdapter
 from controller.app import Kiosk
 from controller.config import TableConfig
-from controller.games.oh_pshaw import SPEC, Bid, OhPshaw, Phase, Play, RegisterHand, TurnTrump, deal
+from controller.games.oh_pshaw import (
+    SPEC,
+    Bid,
+    BiddingClosed,
+    BidOutcome,
+    BidStatus,
+    OhPshaw,
+    Phase,
+    Play,
+    RegisterHand,
+    RoundScored,
+    TurnTrump,
+    deal,
+)
 from controller.record import replay
 from controller.simulation import Simulator
 from controller.table import Table
@@ -186,12 +199,12 @@ def test_the_hook_cursor_skips_the_bid_the_dealer_may_not_make() -> None:
         engine.apply(Bid(engine.turn, 0))
     dealer = engine.turn
     assert dealer == engine.round.dealer
-    assert adapter.bid_choices() == [0]  # 1 trick, bids 0+0+0: the hook forbids 1
-    assert adapter.on_button(dealer, "next") is None
-    assert adapter.bid_cursor(dealer) == 0
-    assert adapter.gestures(Bid(dealer, 0)) == [Press("ok")]
-    assert adapter.hints()[1] == (dealer, "ok", "bid 0")
-    assert adapter.on_button(dealer, "ok") == Bid(dealer, 0)
+    assert adapter.engine.bid_choices() == [0]  # 1 trick, bids 0+0+0: the hook forbids 1
+    assert adapter.input.on_button(dealer, "next") is None
+    assert adapter.cursors.at(dealer) == 0
+    assert adapter.simulation.gestures(Bid(dealer, 0)) == [Press("ok")]
+    assert adapter.input.hints()[1] == (dealer, "ok", "bid 0")
+    assert adapter.input.on_button(dealer, "ok") == Bid(dealer, 0)
 
 
 def test_bot_gestures_reach_the_bid_through_the_shortest_way_round() -> None:
@@ -200,12 +213,13 @@ def test_bot_gestures_reach_the_bid_through_the_shortest_way_round() -> None:
     for action in adapter.chance(random.Random(4)):
         engine.apply(action)
     seat = engine.turn
-    gestures = adapter.gestures(Bid(seat, 5))  # 0 -> 5 is one step back round 0..5
+    gestures = adapter.simulation.gestures(Bid(seat, 5))  # 0 -> 5 is one step back round 0..5
     assert [g.button for g in gestures] == ["prev", "ok"]  # type: ignore[union-attr]
     for g in gestures:
-        answer = adapter.on_button(seat, g.button)  # type: ignore[union-attr]
+        answer = adapter.input.on_button(seat, g.button)  # type: ignore[union-attr]
     assert answer == Bid(seat, 5)
-    assert [g.button for g in adapter.gestures(Bid(seat, 2))] == ["next", "next", "next", "ok"]  # type: ignore[union-attr]
+    buttons = [g.button for g in adapter.simulation.gestures(Bid(seat, 2))]  # type: ignore[union-attr]
+    assert buttons == ["next", "next", "next", "ok"]
 
 
 def test_option_presets_are_valid_for_every_player_count() -> None:
@@ -227,7 +241,7 @@ def test_physical_deal_the_dealer_taps_the_turned_card_before_the_bidding(physic
     assert game is not None and isinstance(game.adapter, OhPshawAdapter)
     dealer = engine.round.dealer
     eldest = (dealer + 1) % 4
-    assert game.adapter.awaiting_turned_card()
+    assert game.adapter.engine.awaiting_turned_card
     assert not any(engine.round.hands[s] for s in range(4))  # nobody's cards are known
     assert physical.table.view.hands == {}  # no on-screen hand without a virtual deal
     # Only the dealer has something to do: tap the turned card.
@@ -252,8 +266,8 @@ def test_physical_deal_the_dealer_taps_the_turned_card_before_the_bidding(physic
     physical.press(dealer, "ok")
     assert "tap the turned card" in physical.last_message()[0]
     physical.tap(dealer, "7H")
-    assert engine.snapshot()["trump_card"] == "7H" and engine.snapshot()["trump"] == "H"
-    assert not game.adapter.awaiting_turned_card()
+    assert engine.snapshot().trump_card == "7H" and engine.snapshot().trump == "H"
+    assert not game.adapter.engine.awaiting_turned_card
     assert engine.phase is Phase.BID and engine.turn == eldest
     assert f"Seat {dealer} turned 7H: hearts are trump" in physical.texts()
     assert physical.hints()[(eldest, "ok")] == "bid 0"
@@ -302,7 +316,7 @@ def test_refused_plays_change_nothing_and_say_why(rig: Rig) -> None:
 
     held = {card for s in range(4) for card in engine.registered_hand(s) or []}
     unseen = next(
-        c for c in deck_cards(DECK) if c not in held and c != engine.snapshot()["trump_card"]
+        c for c in deck_cards(DECK) if c not in held and c != engine.snapshot().trump_card
     )
     rig.tap(leader, unseen)  # a card the leader was not dealt
     assert engine.snapshot() == before
@@ -366,7 +380,7 @@ def test_made_and_missed_cues_and_a_proven_renege(physical: Rig) -> None:
 def test_staff_undo_of_a_bid_does_not_deal_again(rig: Rig) -> None:
     engine = rig.start()
     hands = [engine.registered_hand(s) for s in range(4)]
-    turned = engine.snapshot()["trump_card"]
+    turned = engine.snapshot().trump_card
     eldest = engine.turn
     rig.press(eldest, "next")
     rig.press(eldest, "ok")
@@ -374,7 +388,7 @@ def test_staff_undo_of_a_bid_does_not_deal_again(rig: Rig) -> None:
     engine = rig.engine
     assert engine.round.bids == [None] * 4 and engine.turn == eldest
     assert [engine.registered_hand(s) for s in range(4)] == hands
-    assert engine.snapshot()["trump_card"] == turned
+    assert engine.snapshot().trump_card == turned
     game = rig.table.game
     assert game is not None
     assert len(game.recorder.actions) == 5  # four hands and the turned card, once
@@ -686,7 +700,7 @@ def test_a_person_plays_against_three_bots_by_clicking_the_screen(tmp_path: Path
                 break
             game = kiosk.table.game
             assert game is not None and isinstance(game.adapter, OhPshawAdapter)
-            if 0 not in game.adapter.waiting_players():
+            if 0 not in game.adapter.presentation.waiting_players():
                 assert kiosk.simulator.step(0.0)
                 kiosk.loop.drain()
                 continue
@@ -712,3 +726,58 @@ def test_a_person_plays_against_three_bots_by_clicking_the_screen(tmp_path: Path
         rounds = len(game.adapter.engine.report()["rounds"])
         assert sum(1 for a in game.recorder.actions if isinstance(a, Bid) and a.seat == 0) == rounds
         assert clicks > rounds * 2
+
+
+# --- the adapter's roles and the typed snapshot ---------------------------------------------
+
+
+def test_the_roles_share_the_bid_cursor_and_the_display_reads_it_as_a_number() -> None:
+    adapter = _new_game(3, random.Random(5), {"schedule": [4]})
+    engine = adapter.engine
+    for action in adapter.chance(random.Random(3)):
+        engine.apply(action)
+    seat = engine.turn
+    assert "bid_cursor" not in engine.snapshot().to_json()  # the engine has no cursor
+    assert adapter.presentation.snapshot()["bid_cursor"] == 0
+    assert adapter.input.on_button(seat, "next") is None
+    assert adapter.input.on_button(seat, "next") is None
+    shown = adapter.presentation.snapshot()
+    assert shown["bid_cursor"] == 2 and adapter.cursors.at(seat) == 2
+    view = TableView(1, Screen.PLAY, (), game_id="oh-pshaw", game=shown)
+    assert bid_cursor(view, seat) == 2  # no button label is parsed
+    assert bid_cursor(view, (seat + 1) % 3) is None  # only the bidding seat has a cursor
+    assert adapter.simulation.gestures(Bid(seat, 2)) == [Press("ok")]  # the cursor is there
+    assert adapter.input.on_button(seat, "ok") == Bid(seat, 2)
+
+
+def test_the_engine_says_what_the_display_used_to_work_out() -> None:
+    adapter = _new_game(3, random.Random(5), {"schedule": [2]})
+    engine = adapter.engine
+    assert engine.awaiting_turned_card and engine.snapshot().awaiting_turned_card
+    for action in adapter.chance(random.Random(3)):
+        engine.apply(action)
+    assert not engine.snapshot().awaiting_turned_card  # the virtual deal turned it
+    bids = {engine.turn: 2}
+    engine.apply(Bid(engine.turn, 2))
+    for _ in range(2):
+        bids[engine.turn] = 0
+        engine.apply(Bid(engine.turn, 0))
+    snap = engine.snapshot()
+    assert snap.status is BidStatus.EQUAL
+    assert snap.tricks_needed == tuple(bids[s] for s in range(3))
+    closed = adapter.presentation.feedback(BiddingClosed((2, 0, 0), 2, 2, snap.status))
+    assert closed[0].message is not None and BidStatus.EQUAL.explanation in closed[0].message
+
+
+def test_round_feedback_comes_from_the_engine_s_outcomes() -> None:
+    scored = RoundScored(
+        1,
+        (12, 0, -5),
+        (12, 0, -5),
+        bids=(2, 1, 0),
+        tricks=(2, 0, 1),
+        outcomes=(BidOutcome.MADE, BidOutcome.MISSED, BidOutcome.RENEGED),
+    )
+    adapter = _new_game(3, random.Random(1))
+    cues = [(f.player, f.cue) for f in adapter.presentation.feedback(scored)]
+    assert cues == [(0, Cue.MADE_BID), (1, Cue.MISSED_BID), (2, Cue.MISSED_BID)]

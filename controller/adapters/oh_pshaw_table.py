@@ -8,10 +8,12 @@ Seat input by phase (``docs/oh-pshaw-table.md`` has the whole table):
 | bid (your turn) | - | one fewer | bid the number shown | one more |
 | play (your turn) | play that card | - | - | - |
 
-Each seat keeps its own bid cursor for the round: PREV/NEXT move it through
-the bids the engine allows now (wrapping round, skipping the one bid the
-hook forbids the dealer), and the OK button's label says the number it would
-bid (``"bid 2"``), which is also how the display shows it.
+Each seat keeps its own bid cursor for the round (``BidCursors``, shared by
+the three roles): PREV/NEXT move it through the bids the engine allows now
+(``OhPshaw.bid_choices()``: wrapping round, without the one bid the hook
+forbids the dealer); the OK button's label says the number it would bid
+(``"bid 2"``) for people, and the presentation puts the number in the
+snapshot (``bid_cursor``) for the display.
 
 With a virtual deal the table's shuffled deck (``chance``) registers every
 hand and turns the dealer's trump card; with a physical deal the dealer taps
@@ -25,28 +27,31 @@ why) and only the dealer's light says "your turn".
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 
 from controller.adapters import (
     AdapterContext,
     Bot,
     Feedback,
+    GameAdapter,
     Gesture,
+    Presentation,
     Press,
-    SingleClassAdapter,
+    SeatInput,
+    Simulation,
     Tap,
 )
 from controller.bots.oh_pshaw_bot import OhPshawBot
-from controller.games.base import Action, Event, GameOver
+from controller.games.base import JSON, Action, Event, GameOver
 from controller.games.oh_pshaw import (
-    CARD_NAMES,
-    FREE,
     SPEC,
     SUIT_NAMES,
     SUITS,
     Bid,
     BiddingClosed,
     BidMade,
+    BidOutcome,
     OhPshaw,
     Phase,
     Play,
@@ -57,74 +62,67 @@ from controller.games.oh_pshaw import (
     TrickWon,
     TrumpTurned,
     TurnTrump,
-    card_index,
 )
 from controller.view import MessageKind
 from hardware.cues import Cue
 
-# A cafe game should end within a coffee: rounds of 1 to 7 cards (7 rounds),
-# which every player count (3-7) can deal. The engine's own default runs to
-# 13-15 cards, far too long for a walk-up table.
-BID_LABEL = "bid {}"  # the OK button's label while bidding; the display reads the number
-STATUS_WORDS: Mapping[str, str] = {
-    "over": "OVER: more tricks bid than there are, someone must miss",
-    "under": "UNDER: fewer tricks bid than there are, someone takes more than they want",
-    "equal": "EQUAL: the bids add up to the tricks",
-}
+BID_LABEL = "bid {}"  # the OK button's label while bidding (people read it; the display
+# reads the snapshot's ``bid_cursor``)
+FEWER, BID, MORE = "prev", "ok", "next"
 
 
-class OhPshawAdapter(SingleClassAdapter):
-    """Bids with the seat buttons, the turned card and plays by tapping."""
+@dataclass
+class BidCursors:
+    """Each seat's bid cursor for the round: moved by input, shown by the presentation
+    (button label, snapshot) and followed by the simulation's gestures.
 
-    spec = SPEC
+    It moves through the bids the engine allows now (wrapping round); a cursor
+    from an earlier round is stale and starts again at 0.
+    """
 
     engine: OhPshaw
-
-    def __init__(self, context: AdapterContext) -> None:
-        super().__init__(context)
-        # player -> (round key, bid shown); a cursor from an earlier round is stale.
-        self._cursors: dict[int, tuple[int, int]] = {}
-
-    # --- the bid cursor --------------------------------------------------------------
+    # player -> (round key, bid shown)
+    _cursors: dict[int, tuple[int, int]] = field(default_factory=dict)
 
     def _round_key(self) -> int:
         return len(self.engine.rounds)
 
-    def bid_choices(self) -> list[int]:
-        """The bids the seat to bid may make now (the hook may leave one out)."""
-        engine = self.engine
-        if engine.phase is not Phase.BID:
-            return []
-        return [a.bid for a in engine.legal_actions(engine.turn) if isinstance(a, Bid)]
-
-    def bid_cursor(self, player: int) -> int:
+    def at(self, player: int) -> int:
         """The bid ``player``'s OK button would make now (0 at the start of a round)."""
         stored = self._cursors.get(player)
         value = stored[1] if stored is not None and stored[0] == self._round_key() else 0
-        choices = self.bid_choices()
+        choices = self.engine.bid_choices()
         if not choices or value in choices:
             return value
         # Stale or forbidden (the hook): the nearest allowed bid, upwards first.
         higher = [c for c in choices if c >= value]
         return higher[0] if higher else choices[-1]
 
-    def _move_cursor(self, player: int, step: int) -> None:
-        choices = self.bid_choices()
-        index = choices.index(self.bid_cursor(player))
+    def move(self, player: int, step: int) -> None:
+        choices = self.engine.bid_choices()
+        index = choices.index(self.at(player))
         self._cursors[player] = (self._round_key(), choices[(index + step) % len(choices)])
 
-    # --- input -------------------------------------------------------------------------
 
-    def awaiting_turned_card(self) -> bool:
-        """Whether the round turns a card and the dealer has not tapped it yet."""
-        engine = self.engine
-        rnd = engine.round
-        return engine.phase in (Phase.BID, Phase.TRUMP) and rnd.turns_card and rnd.turned is None
+def bidding_open(engine: OhPshaw) -> bool:
+    """Whether the table takes bids now: the engine's bidding phase, and, as the rulebook
+    deals, the turned card already on the table (the engine also accepts it later, for
+    records that carry it late; the table does not)."""
+    return engine.phase is Phase.BID and not engine.awaiting_turned_card
+
+
+class OhPshawInput(SeatInput):
+    """Bids with the seat buttons; the turned card and plays by tapping."""
+
+    def __init__(self, engine: OhPshaw, cursors: BidCursors) -> None:
+        self.engine = engine
+        self.cursors = cursors
 
     def on_card(self, player: int, card: str) -> Action:
         # Before the first play the dealer's tap is the turned card. Anyone else's tap
         # is a play, which the engine refuses with the reason (bidding, or who turns).
-        if self.awaiting_turned_card() and player == self.engine.round.dealer:
+        engine = self.engine
+        if engine.awaiting_turned_card and player == engine.round.dealer:
             return TurnTrump(player, card)
         return Play(player, card)
 
@@ -133,7 +131,7 @@ class OhPshawAdapter(SingleClassAdapter):
         turn = engine.expected
         if turn is None:
             return None
-        if self.awaiting_turned_card():
+        if engine.awaiting_turned_card:
             dealer = engine.round.dealer
             if player == dealer:
                 return "tap the turned card (the top card of the stock) on your reader"
@@ -141,77 +139,106 @@ class OhPshawAdapter(SingleClassAdapter):
         if engine.phase is Phase.BID:
             if turn.seat != player:
                 return f"wait: seat {turn.seat} bids now"
-            if button == "prev":
-                self._move_cursor(player, -1)
+            if button in (FEWER, MORE):
+                self.cursors.move(player, -1 if button == FEWER else 1)
                 return None
-            if button == "next":
-                self._move_cursor(player, 1)
-                return None
-            return Bid(player, self.bid_cursor(player))
+            return Bid(player, self.cursors.at(player))
         if turn.seat == player:
             return "tap the card you play on your reader"
         return None
 
     def hints(self) -> list[tuple[int, str, str]]:
         engine = self.engine
-        if engine.phase is not Phase.BID or self.awaiting_turned_card():
+        if not bidding_open(engine):
             return []
         seat = engine.turn
         return [
-            (seat, "prev", "fewer"),
-            (seat, "ok", BID_LABEL.format(self.bid_cursor(seat))),
-            (seat, "next", "more"),
+            (seat, FEWER, "fewer"),
+            (seat, BID, BID_LABEL.format(self.cursors.at(seat))),
+            (seat, MORE, "more"),
         ]
 
-    # --- output ------------------------------------------------------------------------
+
+class OhPshawPresentation(Presentation):
+    """Engine events as messages and LED cues; the snapshot with the bidder's cursor."""
+
+    def __init__(self, engine: OhPshaw, cursors: BidCursors) -> None:
+        self.engine = engine
+        self.cursors = cursors
 
     def feedback(self, event: Event) -> list[Feedback]:
         handler = _FEEDBACK.get(type(event))
-        return handler(self, event) if handler is not None else []
+        return handler(event) if handler is not None else []
+
+    def snapshot(self) -> JSON:
+        snap = self.engine.snapshot()
+        if bidding_open(self.engine):
+            snap = replace(snap, bid_cursor=self.cursors.at(self.engine.turn))
+        return snap.to_json()
+
+    def waiting_players(self) -> list[int]:
+        engine = self.engine
+        if engine.awaiting_turned_card:
+            return [engine.round.dealer]
+        expected = engine.expected
+        return [] if expected is None else [expected.seat]
+
+
+class OhPshawSimulation(Simulation):
+    """How a person would take an action (taps and presses), bots, and dealt hands."""
+
+    def __init__(self, engine: OhPshaw, cursors: BidCursors) -> None:
+        self.engine = engine
+        self.cursors = cursors
 
     def gestures(self, action: Action) -> list[Gesture]:
         if isinstance(action, Play | TurnTrump):
             return [Tap(action.card)]
         if isinstance(action, Bid):
-            choices = self.bid_choices()
+            choices = self.engine.bid_choices()
             if action.bid not in choices:
-                return [Press("ok")]  # not a legal bid now: OK at least shows why
-            here = choices.index(self.bid_cursor(action.seat))
+                return [Press(BID)]  # not a legal bid now: OK at least shows why
+            here = choices.index(self.cursors.at(action.seat))
             there = choices.index(action.bid)
             up = (there - here) % len(choices)
             down = (here - there) % len(choices)
-            steps = [Press("next")] * up if up <= down else [Press("prev")] * down
-            return [*steps, Press("ok")]
+            steps = [Press(MORE)] * up if up <= down else [Press(FEWER)] * down
+            return [*steps, Press(BID)]
         return []
 
     def make_bot(self, rng: random.Random) -> Bot:
-        return _TableBot(self, OhPshawBot(rng), rng)
+        return _TableBot(OhPshawBot(rng))
 
     def hand(self, player: int) -> tuple[str, ...]:
         registered = self.engine.registered_hand(player)
         return tuple(registered) if registered is not None else ()
 
-    def waiting_players(self) -> list[int]:
-        if self.awaiting_turned_card():
-            return [self.engine.round.dealer]
-        return super().waiting_players()
-
 
 class _TableBot:
-    """The engine's bot, plus the dealer's turned card the table waits for (physical deal)."""
+    """The engine's bot, asked for the turned card first when the table waits for it."""
 
-    def __init__(self, adapter: OhPshawAdapter, bot: OhPshawBot, rng: random.Random) -> None:
-        self.adapter = adapter
+    def __init__(self, bot: OhPshawBot) -> None:
         self.bot = bot
-        self.rng = rng
 
     def choose(self, engine: OhPshaw, seat: int) -> Action:
-        rnd = engine.round
-        if self.adapter.awaiting_turned_card() and seat == rnd.dealer:
-            # A simulated dealer turns some card nobody is known to hold.
-            free = [name for name in CARD_NAMES if rnd.where[card_index(name)] == FREE]
-            return TurnTrump(seat, self.rng.choice(free))
+        if engine.awaiting_turned_card and seat == engine.round.dealer:
+            return self.bot.turn_card(engine, seat)
         return self.bot.choose(engine, seat)
+
+
+class OhPshawAdapter(GameAdapter):
+    """Oh Pshaw at the table: the three roles, sharing the seats' bid cursors."""
+
+    spec = SPEC
+    engine: OhPshaw
+
+    def __init__(self, context: AdapterContext) -> None:
+        super().__init__(context)
+        assert isinstance(self.engine, OhPshaw)
+        self.cursors = BidCursors(self.engine)
+        self.input = OhPshawInput(self.engine, self.cursors)
+        self.presentation = OhPshawPresentation(self.engine, self.cursors)
+        self.simulation = OhPshawSimulation(self.engine, self.cursors)
 
 
 # --- feedback per event ----------------------------------------------------------------
@@ -221,7 +248,7 @@ def _suit_word(letter: str) -> str:
     return SUIT_NAMES[SUITS.index(letter)]
 
 
-def _round_started(_: OhPshawAdapter, e: Event) -> list[Feedback]:
+def _round_started(e: Event) -> list[Feedback]:
     assert isinstance(e, RoundStarted)
     cards = "1 card" if e.hand_size == 1 else f"{e.hand_size} cards"
     extra = " (tie-break)" if e.tie_break else ""
@@ -234,31 +261,31 @@ def _round_started(_: OhPshawAdapter, e: Event) -> list[Feedback]:
     return [Feedback(None, f"Round {e.round}{extra}: seat {e.dealer} deals {cards} {then}")]
 
 
-def _trump_turned(_: OhPshawAdapter, e: Event) -> list[Feedback]:
+def _trump_turned(e: Event) -> list[Feedback]:
     assert isinstance(e, TrumpTurned)
     text = f"Seat {e.seat} turned {e.card}: {_suit_word(e.trump)} are trump"
     return [Feedback(e.seat, text)]
 
 
-def _bid_made(_: OhPshawAdapter, e: Event) -> list[Feedback]:
+def _bid_made(e: Event) -> list[Feedback]:
     assert isinstance(e, BidMade)
     return [Feedback(e.seat, f"Seat {e.seat} bids {e.bid}")]
 
 
-def _bidding_closed(_: OhPshawAdapter, e: Event) -> list[Feedback]:
+def _bidding_closed(e: Event) -> list[Feedback]:
     assert isinstance(e, BiddingClosed)
-    text = f"Bids total {e.total} for {e.tricks} tricks - {STATUS_WORDS.get(e.status, e.status)}"
+    text = f"Bids total {e.total} for {e.tricks} tricks - {e.status.explanation}"
     return [Feedback(None, text)]
 
 
-def _trick_won(_: OhPshawAdapter, e: Event) -> list[Feedback]:
+def _trick_won(e: Event) -> list[Feedback]:
     assert isinstance(e, TrickWon)
     card = next((c for s, c in e.cards if s == e.seat), "?")
     text = f"Seat {e.seat} wins trick {e.trick} with {card}"
     return [Feedback(e.seat, text, MessageKind.WON, Cue.TRICK_WON)]
 
 
-def _renege(_: OhPshawAdapter, e: Event) -> list[Feedback]:
+def _renege(e: Event) -> list[Feedback]:
     assert isinstance(e, RenegeProven)
     text = (
         f"Renege: seat {e.seat} did not follow {_suit_word(e.suit)} in trick {e.trick} "
@@ -267,19 +294,16 @@ def _renege(_: OhPshawAdapter, e: Event) -> list[Feedback]:
     return [Feedback(e.seat, text, MessageKind.PENALTY, Cue.PENALTY)]
 
 
-def _round_scored(adapter: OhPshawAdapter, e: Event) -> list[Feedback]:
+def _round_scored(e: Event) -> list[Feedback]:
     assert isinstance(e, RoundScored)
-    # The engine has already moved on to the next round; the scored one is kept.
-    rnd = adapter.engine.rounds[e.round - 1]
-    reneged = rnd.reneged
     out: list[Feedback] = []
-    for seat, score in enumerate(e.scores):
-        bid, won = rnd.bids[seat], rnd.tricks[seat]
+    for seat, (score, outcome) in enumerate(zip(e.scores, e.outcomes, strict=True)):
+        bid, won = e.bids[seat], e.tricks[seat]
         sign = f"+{score}" if score >= 0 else str(score)
-        if seat in reneged:
+        if outcome is BidOutcome.RENEGED:
             text = f"Seat {seat} reneged: {sign} this round"
             out.append(Feedback(seat, text, MessageKind.PENALTY, Cue.MISSED_BID))
-        elif won == bid:
+        elif outcome is BidOutcome.MADE:
             text = f"Seat {seat} made its bid of {bid}: {sign}"
             out.append(Feedback(seat, text, MessageKind.WON, Cue.MADE_BID))
         else:
@@ -288,14 +312,13 @@ def _round_scored(adapter: OhPshawAdapter, e: Event) -> list[Feedback]:
     return out
 
 
-def _tie_break(adapter: OhPshawAdapter, e: Event) -> list[Feedback]:
+def _tie_break(e: Event) -> list[Feedback]:
     assert isinstance(e, TieBreak)
     who = " and ".join(f"seat {s}" for s in e.tied)
-    cards = adapter.engine.options.max_hand
-    return [Feedback(None, f"Tie between {who}: an extra round of {cards} cards decides")]
+    return [Feedback(None, f"Tie between {who}: an extra round of {e.hand_size} cards decides")]
 
 
-def _game_over(_: OhPshawAdapter, e: Event) -> list[Feedback]:
+def _game_over(e: Event) -> list[Feedback]:
     assert isinstance(e, GameOver)
     who = ", ".join(f"seat {s}" for s in e.winners)
     verb = "wins" if len(e.winners) == 1 else "share the victory"
@@ -303,7 +326,7 @@ def _game_over(_: OhPshawAdapter, e: Event) -> list[Feedback]:
     return [Feedback(None, f"Game over: {who} {verb}", MessageKind.WON)]
 
 
-_FEEDBACK = {
+_FEEDBACK: dict[type[Event], Callable[[Event], list[Feedback]]] = {
     RoundStarted: _round_started,
     TrumpTurned: _trump_turned,
     BidMade: _bid_made,

@@ -12,18 +12,23 @@ Seat input by phase:
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 
 from controller.adapters import (
     AdapterContext,
     Bot,
     Feedback,
+    GameAdapter,
     Gesture,
+    Presentation,
     Press,
-    SingleClassAdapter,
+    SeatInput,
+    Simulation,
     Tap,
 )
 from controller.bots.oshaka_trick_bot import OshakaBot
-from controller.games.base import Action, Event, GameOver
+from controller.games.base import JSON, Action, Event, GameOver
 from controller.games.oshaka_trick import (
     SPEC,
     Card,
@@ -44,14 +49,28 @@ from controller.games.oshaka_trick import (
 from controller.view import MessageKind
 from hardware.cues import Cue
 
+# The seat buttons of each choice (the module docstring's table).
+FACE_UP, FACE_DOWN = "prev", "next"
+PREVIOUS, CHOOSE, NEXT = "prev", "ok", "next"
 
-class OshakaAdapter(SingleClassAdapter):
-    spec = SPEC
-    engine: OshakaTrick
 
-    def __init__(self, context: AdapterContext) -> None:
-        super().__init__(context)
-        self.lead_cursor = 0
+@dataclass
+class LeadCursor:
+    """The seat a round-2 lead chooser's OK button would name: moved by input, shown by the
+    presentation (button label and snapshot), followed by the simulation's gestures."""
+
+    seat: int = 0
+
+    def move(self, step: int, players: int) -> None:
+        self.seat = (self.seat + step) % players
+
+
+class OshakaInput(SeatInput):
+    """A tap plays a card; buttons place a won card or choose who leads round 2."""
+
+    def __init__(self, engine: OshakaTrick, cursor: LeadCursor) -> None:
+        self.engine = engine
+        self.cursor = cursor
 
     def on_card(self, player: int, card: str) -> Action:
         return Play(player, Card.parse(card))
@@ -60,20 +79,17 @@ class OshakaAdapter(SingleClassAdapter):
         engine = self.engine
         expected = engine.expected
         if engine.phase is Phase.PLACE and expected is not None and expected.seat == player:
-            card = engine.round.to_place[0]
-            if button == "prev":
-                return Place(player, True, card)
-            if button == "next":
-                return Place(player, False, card)
-            return f"place {card}: PREV puts it face up to score, NEXT face down for -1"
+            # The engine offers exactly two placements of the card due: face up, face down.
+            legal = [a for a in engine.legal_actions(player) if isinstance(a, Place)]
+            if button in (FACE_UP, FACE_DOWN):
+                face_up = button == FACE_UP
+                return next(a for a in legal if a.face_up == face_up)
+            return f"place {legal[0].card}: PREV puts it face up to score, NEXT face down for -1"
         if engine.phase is Phase.LEAD and player in engine.lead_choosers:
-            if button == "prev":
-                self.lead_cursor = (self.lead_cursor - 1) % engine.players
+            if button in (PREVIOUS, NEXT):
+                self.cursor.move(-1 if button == PREVIOUS else 1, engine.players)
                 return None
-            if button == "next":
-                self.lead_cursor = (self.lead_cursor + 1) % engine.players
-                return None
-            return ChooseLead(player, self.lead_cursor)
+            return ChooseLead(player, self.cursor.seat)
         if expected is not None and expected.seat == player:
             return "tap the card you play on your reader"
         return None
@@ -85,32 +101,61 @@ class OshakaAdapter(SingleClassAdapter):
         if engine.phase is Phase.PLACE:
             card = engine.round.to_place[0]
             return [
-                (expected.seat, "prev", f"{card} face up"),
-                (expected.seat, "next", f"{card} face down"),
+                (expected.seat, FACE_UP, f"{card} face up"),
+                (expected.seat, FACE_DOWN, f"{card} face down"),
             ]
         if engine.phase is Phase.LEAD:
             out = []
             for chooser in engine.lead_choosers:
                 out += [
-                    (chooser, "prev", "previous seat"),
-                    (chooser, "ok", f"seat {self.lead_cursor} leads"),
-                    (chooser, "next", "next seat"),
+                    (chooser, PREVIOUS, "previous seat"),
+                    (chooser, CHOOSE, f"seat {self.cursor.seat} leads"),
+                    (chooser, NEXT, "next seat"),
                 ]
             return out
         return []
 
+
+class OshakaPresentation(Presentation):
+    """Engine events as messages and LED cues; the snapshot with the lead cursor."""
+
+    def __init__(self, engine: OshakaTrick, cursor: LeadCursor) -> None:
+        self.engine = engine
+        self.cursor = cursor
+
     def feedback(self, event: Event) -> list[Feedback]:
         handler = _FEEDBACK.get(type(event))
-        return handler(self, event) if handler is not None else []
+        return handler(event) if handler is not None else []
+
+    def snapshot(self) -> JSON:
+        snap = self.engine.snapshot()
+        if snap.phase is Phase.LEAD:
+            snap = replace(snap, lead_cursor=self.cursor.seat)
+        return snap.to_json()
+
+    def waiting_players(self) -> list[int]:
+        engine = self.engine
+        if engine.phase is Phase.LEAD:
+            return list(engine.lead_choosers)
+        expected = engine.expected
+        return [] if expected is None else [expected.seat]
+
+
+class OshakaSimulation(Simulation):
+    """How a person would take an action (taps and presses), bots, and dealt hands."""
+
+    def __init__(self, engine: OshakaTrick, cursor: LeadCursor) -> None:
+        self.engine = engine
+        self.cursor = cursor
 
     def gestures(self, action: Action) -> list[Gesture]:
         if isinstance(action, Play):
             return [Tap(str(action.card))]
         if isinstance(action, Place):
-            return [Press("prev" if action.face_up else "next")]
+            return [Press(FACE_UP if action.face_up else FACE_DOWN)]
         if isinstance(action, ChooseLead):
-            steps = (action.lead - self.lead_cursor) % self.engine.players
-            return [*[Press("next")] * steps, Press("ok")]
+            steps = (action.lead - self.cursor.seat) % self.engine.players
+            return [*[Press(NEXT)] * steps, Press(CHOOSE)]
         return []
 
     def make_bot(self, rng: random.Random) -> Bot:
@@ -120,13 +165,23 @@ class OshakaAdapter(SingleClassAdapter):
         registered = self.engine.registered_hand(player)
         return tuple(str(c) for c in registered) if registered is not None else ()
 
-    def waiting_players(self) -> list[int]:
-        if self.engine.phase is Phase.LEAD:
-            return list(self.engine.lead_choosers)
-        return super().waiting_players()
+
+class OshakaAdapter(GameAdapter):
+    """Oshaka Trick at the table: the three roles, sharing the lead cursor."""
+
+    spec = SPEC
+    engine: OshakaTrick
+
+    def __init__(self, context: AdapterContext) -> None:
+        super().__init__(context)
+        assert isinstance(self.engine, OshakaTrick)
+        self.lead_cursor = LeadCursor()
+        self.input = OshakaInput(self.engine, self.lead_cursor)
+        self.presentation = OshakaPresentation(self.engine, self.lead_cursor)
+        self.simulation = OshakaSimulation(self.engine, self.lead_cursor)
 
 
-def _trick_won(_: OshakaAdapter, e: Event) -> list[Feedback]:
+def _trick_won(e: Event) -> list[Feedback]:
     assert isinstance(e, TrickWon)
     return [
         Feedback(
@@ -138,48 +193,48 @@ def _trick_won(_: OshakaAdapter, e: Event) -> list[Feedback]:
     ]
 
 
-def _penalty(_: OshakaAdapter, e: Event) -> list[Feedback]:
+def _penalty(e: Event) -> list[Feedback]:
     assert isinstance(e, OshakaPenalty)
     text = f"Oshaka penalty for seat {e.seat}: {e.reason} (-{e.card.number})"
     return [Feedback(e.seat, text, MessageKind.PENALTY, Cue.PENALTY)]
 
 
-def _placed(_: OshakaAdapter, e: Event) -> list[Feedback]:
+def _placed(e: Event) -> list[Feedback]:
     assert isinstance(e, CardPlaced)
     how = "face up to score" if e.face_up else "face down (-1)"
     return [Feedback(e.seat, f"Seat {e.seat} places {e.card} {how}")]
 
 
-def _placement_due(_: OshakaAdapter, e: Event) -> list[Feedback]:
+def _placement_due(e: Event) -> list[Feedback]:
     assert isinstance(e, PlacementDue)
     text = f"Seat {e.seat}: place {e.card}: PREV face up to score, NEXT face down (-1)"
     return [Feedback(e.seat, text)]
 
 
-def _renege(_: OshakaAdapter, e: Event) -> list[Feedback]:
+def _renege(e: Event) -> list[Feedback]:
     assert isinstance(e, RenegeProven)
     text = f"Seat {e.seat} did not follow suit in trick {e.trick} although it held that colour"
     return [Feedback(e.seat, text, MessageKind.REFUSED, Cue.REFUSED)]
 
 
-def _round_scored(_: OshakaAdapter, e: Event) -> list[Feedback]:
+def _round_scored(e: Event) -> list[Feedback]:
     assert isinstance(e, RoundScored)
     scores = ", ".join(f"seat {s}: {v}" for s, v in enumerate(e.scores))
     return [Feedback(None, f"Round {e.round} scored - {scores}", MessageKind.WON)]
 
 
-def _lead_due(_: OshakaAdapter, e: Event) -> list[Feedback]:
+def _lead_due(e: Event) -> list[Feedback]:
     assert isinstance(e, LeadChoiceDue)
     who = " or ".join(f"seat {s}" for s in e.choosers)
     return [Feedback(None, f"Lowest score: {who} chooses who leads round 2 (PREV/NEXT, then OK)")]
 
 
-def _round_started(_: OshakaAdapter, e: Event) -> list[Feedback]:
+def _round_started(e: Event) -> list[Feedback]:
     assert isinstance(e, RoundStarted)
     return [Feedback(None, f"Round {e.round}: seat {e.lead} leads")]
 
 
-def _game_over(_: OshakaAdapter, e: Event) -> list[Feedback]:
+def _game_over(e: Event) -> list[Feedback]:
     assert isinstance(e, GameOver)
     who = ", ".join(f"seat {s}" for s in e.winners)
     verb = "wins" if len(e.winners) == 1 else "share the victory"
@@ -188,7 +243,7 @@ def _game_over(_: OshakaAdapter, e: Event) -> list[Feedback]:
     ]
 
 
-_FEEDBACK = {
+_FEEDBACK: dict[type[Event], Callable[[Event], list[Feedback]]] = {
     TrickWon: _trick_won,
     OshakaPenalty: _penalty,
     CardPlaced: _placed,

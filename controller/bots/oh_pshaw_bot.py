@@ -23,7 +23,15 @@ import random
 from collections.abc import Sequence
 
 from controller.games.base import Action
-from controller.games.oh_pshaw import RANKS, SUITS, Bid, OhPshaw, Play
+from controller.games.oh_pshaw import (
+    RANKS,
+    SUITS,
+    Bid,
+    OhPshaw,
+    OhPshawSnapshot,
+    Play,
+    TurnTrump,
+)
 
 Card = tuple[int, int]  # (suit index, rank 0 = "2" .. 12 = "A")
 
@@ -54,13 +62,17 @@ class OhPshawBot:
         if hand is None or not isinstance(first, Bid | Play):
             return self.rng.choice(legal)
         snapshot = engine.snapshot()
-        trump_letter = snapshot["trump"]
+        trump_letter = snapshot.trump
         trump = None if trump_letter is None else SUITS.index(trump_letter)
         if isinstance(first, Bid):
             bids = [a for a in legal if isinstance(a, Bid)]
             return self._bid(bids, hand, trump, engine.players)
         plays = [a for a in legal if isinstance(a, Play)]
         return self._play(plays, seat, snapshot, trump, engine.players)
+
+    def turn_card(self, engine: OhPshaw, seat: int) -> TurnTrump:
+        """A simulated dealer's turned card: some card nobody is known to hold."""
+        return TurnTrump(seat, self.rng.choice(engine.unseen_cards()))
 
     # --- bidding ------------------------------------------------------------------
 
@@ -94,15 +106,12 @@ class OhPshawBot:
         self,
         plays: list[Play],
         seat: int,
-        snapshot: dict[str, object],
+        snapshot: OhPshawSnapshot,
         trump: int | None,
         players: int,
     ) -> Play:
-        bids = snapshot["bids"]
-        tricks = snapshot["tricks"]
-        trick = snapshot["trick"]
-        assert isinstance(bids, list) and isinstance(tricks, list) and isinstance(trick, list)
-        need = (bids[seat] or 0) - tricks[seat]
+        trick = snapshot.trick
+        need = (snapshot.bids[seat] or 0) - snapshot.tricks[seat]
         options = [(_card(p.card), p) for p in plays]
 
         def strength(item: tuple[Card, Play]) -> tuple[int, int]:
@@ -117,9 +126,9 @@ class OhPshawBot:
                 return (aces or options)[-1][1]
             return options[0][1]
 
-        best = _card(trick[0]["card"])
+        best = _card(trick[0].card)
         for entry in trick[1:]:
-            card = _card(entry["card"])
+            card = _card(entry.card)
             if _beats(card, best, trump):
                 best = card
         last = len(trick) == players - 1

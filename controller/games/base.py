@@ -108,6 +108,80 @@ class Snapshot:
     def to_json(self) -> JSON:
         return asdict(self)
 
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Self:
+        """The snapshot read back from ``to_json()``'s form (the table hands the display JSON).
+
+        Forgiving where a game implements it: a missing or odd field takes a
+        harmless default (see the ``json_*`` readers below), so a display fed a
+        partial picture still draws.
+        """
+        raise NotImplementedError(f"{cls.__name__} cannot be read back from JSON")
+
+    @classmethod
+    def of(cls, game: Self | Mapping[str, Any]) -> Self:
+        """``game`` itself if it is this snapshot type, else read from its JSON form."""
+        if isinstance(game, Snapshot):
+            assert isinstance(game, cls), f"a {type(game).__name__} is not a {cls.__name__}"
+            return game
+        return cls.from_json(game)
+
+
+@dataclass(frozen=True)
+class TrickCard(Snapshot):
+    """One card on the table in a trick: who played it (engine seat) and what (notation)."""
+
+    seat: int
+    card: str
+
+    def to_json(self) -> JSON:
+        return {"seat": self.seat, "card": self.card}
+
+
+# Forgiving readers of a snapshot's JSON form, for ``from_json`` methods: the
+# table hands the display plain JSON, and a display fed a partial or odd
+# picture must still draw, so a missing or mistyped field takes a default.
+
+
+def json_int(value: object, default: int = 0) -> int:
+    """``value`` if it is a whole number (not a boolean), else ``default``."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else default
+
+
+def json_opt_int(value: object) -> int | None:
+    """``value`` if it is a whole number (not a boolean), else None."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def json_ints(value: object) -> tuple[int, ...]:
+    """The whole numbers of a list (anything else gives an empty tuple)."""
+    if not isinstance(value, list | tuple):
+        return ()
+    return tuple(v for v in value if isinstance(v, int) and not isinstance(v, bool))
+
+
+def json_strs(value: object) -> tuple[str, ...]:
+    """A list's items as text (anything else gives an empty tuple)."""
+    return tuple(str(v) for v in value) if isinstance(value, list | tuple) else ()
+
+
+def json_expectation(value: object) -> Expectation | None:
+    """An ``Expectation.to_json()`` object read back, or None."""
+    if isinstance(value, Mapping) and json_opt_int(value.get("seat")) is not None:
+        return Expectation(json_int(value.get("seat")), str(value.get("expects", "")))
+    return None
+
+
+def json_trick(value: object) -> tuple[TrickCard, ...]:
+    """A list of ``{"seat", "card"}`` objects read back as trick cards."""
+    if not isinstance(value, list | tuple):
+        return ()
+    return tuple(
+        TrickCard(json_int(t.get("seat")), str(t.get("card", "?")))
+        for t in value
+        if isinstance(t, Mapping) and json_opt_int(t.get("seat")) is not None
+    )
+
 
 class Engine(ABC):
     """One game in progress. See the module docstring for the rules of the house."""

@@ -49,10 +49,10 @@ card. Tests, the kiosk's simulated deck and the bots use it.
 
 from __future__ import annotations
 
-import enum
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, ClassVar, NoReturn, Self
 
 from controller.games.base import (
@@ -66,9 +66,16 @@ from controller.games.base import (
     GameOver,
     IllegalAction,
     MalformedAction,
+    Snapshot,
+    TrickCard,
     TurnPassed,
     best_seats,
     describe,
+    json_expectation,
+    json_int,
+    json_ints,
+    json_opt_int,
+    json_trick,
     new_header,
     read_options,
     read_players,
@@ -250,6 +257,15 @@ class Options:
 # --- actions -----------------------------------------------------------------------
 
 
+class Verb(StrEnum):
+    """The record's verbs for Oh Pshaw; also what ``Expectation.expects`` names."""
+
+    PLAY = "play"
+    BID = "bid"
+    TRUMP = "trump"
+    HAND = "hand"
+
+
 @dataclass(frozen=True)
 class Play(Action):
     """A seat plays a card to the trick (canonical notation, e.g. ``TH``)."""
@@ -257,7 +273,7 @@ class Play(Action):
     card: str
 
     def to_json(self) -> JSON:
-        return {"seat": self.seat, "play": self.card}
+        return {"seat": self.seat, Verb.PLAY: self.card}
 
 
 @dataclass(frozen=True)
@@ -267,7 +283,7 @@ class Bid(Action):
     bid: int
 
     def to_json(self) -> JSON:
-        return {"seat": self.seat, "bid": self.bid}
+        return {"seat": self.seat, Verb.BID: self.bid}
 
 
 @dataclass(frozen=True)
@@ -277,7 +293,7 @@ class TurnTrump(Action):
     card: str
 
     def to_json(self) -> JSON:
-        return {"seat": self.seat, "trump": self.card}
+        return {"seat": self.seat, Verb.TRUMP: self.card}
 
 
 @dataclass(frozen=True)
@@ -287,7 +303,7 @@ class RegisterHand(Action):
     cards: tuple[str, ...]
 
     def to_json(self) -> JSON:
-        return {"seat": self.seat, "hand": list(self.cards)}
+        return {"seat": self.seat, Verb.HAND: list(self.cards)}
 
 
 # Actions are immutable, so the ones legal_actions hands out are made once.
@@ -299,6 +315,26 @@ _BIDS: tuple[tuple[Bid, ...], ...] = tuple(
 )
 
 # --- events ------------------------------------------------------------------------
+
+
+class BidStatus(StrEnum):
+    """The announcement when the bidding closes: the bids against the round's tricks."""
+
+    OVER = "over"
+    UNDER = "under"
+    EQUAL = "equal"
+
+    @property
+    def explanation(self) -> str:
+        """What the announcement means for the players, in words."""
+        return _STATUS_EXPLANATIONS[self]
+
+
+_STATUS_EXPLANATIONS: Mapping[BidStatus, str] = {
+    BidStatus.OVER: "OVER: more tricks bid than there are, someone must miss",
+    BidStatus.UNDER: "UNDER: fewer tricks bid than there are, someone takes more than they want",
+    BidStatus.EQUAL: "EQUAL: the bids add up to the tricks",
+}
 
 
 @dataclass(frozen=True)
@@ -334,12 +370,12 @@ class BidMade(Event):
 
 @dataclass(frozen=True)
 class BiddingClosed(Event):
-    """All bids are in: ``status`` is "over", "under" or "equal" to the number of tricks."""
+    """All bids are in: ``status`` says whether they are over, under or equal to the tricks."""
 
     bids: tuple[int, ...]
     total: int
     tricks: int
-    status: str
+    status: BidStatus
 
 
 @dataclass(frozen=True)
@@ -365,11 +401,24 @@ class TrickWon(Event):
     cards: tuple[tuple[int, str], ...]
 
 
+class BidOutcome(StrEnum):
+    """How a seat's round went: its bid made exactly, missed, or a proven renege."""
+
+    MADE = "made"
+    MISSED = "missed"
+    RENEGED = "reneged"
+
+
 @dataclass(frozen=True)
 class RoundScored(Event):
+    """A round is scored; per seat: its score, bid, tricks taken and outcome."""
+
     round: int
     scores: tuple[int, ...]
     totals: tuple[int, ...]
+    bids: tuple[int | None, ...] = ()
+    tricks: tuple[int, ...] = ()
+    outcomes: tuple[BidOutcome, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -377,6 +426,7 @@ class TieBreak(Event):
     """The schedule ended with the best total shared: an extra round at max_hand."""
 
     tied: tuple[int, ...]
+    hand_size: int = 0  # the extra round's cards (max_hand)
 
 
 # --- state -------------------------------------------------------------------------
@@ -385,7 +435,9 @@ class TieBreak(Event):
 FREE, PLAYED, TURNED = -1, -2, -3  # RoundState.where values that are not seats
 
 
-class Phase(enum.Enum):
+class Phase(StrEnum):
+    """What the game waits for: the turned card (after the bidding), a bid, a card, nothing."""
+
     TRUMP = "trump"
     BID = "bid"
     PLAY = "play"
@@ -440,18 +492,185 @@ class RoundState:
     def reneged(self) -> set[int]:
         return {seat for seat, _ in self.reneges}
 
-    def status(self) -> str | None:
-        """The announcement once every bid is in: "over", "under" or "equal"; else None."""
+    def status(self) -> BidStatus | None:
+        """The announcement once every bid is in (over, under or equal); else None."""
         if any(b is None for b in self.bids):
             return None
         total = sum(b for b in self.bids if b is not None)
-        return "over" if total > self.hand_size else "under" if total < self.hand_size else "equal"
+        if total == self.hand_size:
+            return BidStatus.EQUAL
+        return BidStatus.OVER if total > self.hand_size else BidStatus.UNDER
+
+
+# --- what everyone sees ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Renege:
+    """A proven renege: ``seat`` failed to follow in ``trick`` (from 1) while holding the suit."""
+
+    seat: int
+    trick: int
+
+    def to_json(self) -> JSON:
+        return {"seat": self.seat, "trick": self.trick}
+
+
+@dataclass(frozen=True)
+class OhPshawSnapshot(Snapshot):
+    """What everyone at an Oh Pshaw table can see; the display reads its fields.
+
+    Per-seat tuples are indexed by engine seat. ``bid_cursor`` is the table's,
+    not the engine's: the bid the bidding seat's OK button would make (the
+    engine leaves it None).
+    """
+
+    game: str
+    title: str
+    players: int
+    phase: Phase
+    round: int
+    rounds_scheduled: int
+    tie_break: bool
+    tied: tuple[int, ...]
+    dealer: int
+    eldest: int
+    hand_size: int
+    turns_card: bool
+    trump_card: str | None
+    trump: str | None  # suit letter
+    bids: tuple[int | None, ...]
+    bid_total: int
+    status: BidStatus | None
+    hook_forbids: int | None
+    tricks: tuple[int, ...]
+    trick_number: int
+    leader: int
+    led_suit: str | None
+    trick: tuple[TrickCard, ...]
+    last_trick: tuple[TrickCard, ...]
+    last_trick_winner: int | None
+    hand_registered: tuple[bool, ...]
+    reneges: tuple[Renege, ...]
+    round_scores: tuple[int, ...]
+    totals: tuple[int, ...]
+    leaders: tuple[int, ...]
+    next: Expectation | None
+    winners: tuple[int, ...]
+    # The round turns a card that is not turned yet (a table dealing as the
+    # rulebook does waits for it before the bidding).
+    awaiting_turned_card: bool = False
+    # Per seat during play: tricks still needed to make the bid (negative: too
+    # many taken), None without a bid.
+    tricks_needed: tuple[int | None, ...] = ()
+    bid_cursor: int | None = None
+
+    def reneged(self, seat: int) -> bool:
+        return any(r.seat == seat for r in self.reneges)
+
+    def to_json(self) -> JSON:
+        out: JSON = {
+            "game": self.game,
+            "title": self.title,
+            "players": self.players,
+            "phase": self.phase.value,
+            "round": self.round,
+            "rounds_scheduled": self.rounds_scheduled,
+            "tie_break": self.tie_break,
+            "tied": list(self.tied),
+            "dealer": self.dealer,
+            "eldest": self.eldest,
+            "hand_size": self.hand_size,
+            "turns_card": self.turns_card,
+            "trump_card": self.trump_card,
+            "trump": self.trump,
+            "bids": list(self.bids),
+            "bid_total": self.bid_total,
+            "status": self.status,
+            "hook_forbids": self.hook_forbids,
+            "tricks": list(self.tricks),
+            "trick_number": self.trick_number,
+            "leader": self.leader,
+            "led_suit": self.led_suit,
+            "trick": [t.to_json() for t in self.trick],
+            "last_trick": [t.to_json() for t in self.last_trick],
+            "last_trick_winner": self.last_trick_winner,
+            "hand_registered": list(self.hand_registered),
+            "reneges": [r.to_json() for r in self.reneges],
+            "round_scores": list(self.round_scores),
+            "totals": list(self.totals),
+            "leaders": list(self.leaders),
+            "next": None if self.next is None else self.next.to_json(),
+            "winners": list(self.winners),
+            "awaiting_turned_card": self.awaiting_turned_card,
+            "tricks_needed": list(self.tricks_needed),
+        }
+        if self.bid_cursor is not None:
+            out["bid_cursor"] = self.bid_cursor
+        return out
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Self:
+        totals = json_ints(data.get("totals"))
+        players = json_int(data.get("players"), len(totals))
+        phase, status = data.get("phase"), data.get("status")
+        trump, led = data.get("trump"), data.get("led_suit")
+        card = data.get("trump_card")
+        reneges = data.get("reneges")
+        return cls(
+            game=str(data.get("game", OhPshaw.game_id)),
+            title=str(data.get("title") or OhPshaw.title),
+            players=players,
+            phase=Phase(phase) if phase in set(Phase) else Phase.BID,
+            round=json_int(data.get("round"), 1),
+            rounds_scheduled=json_int(data.get("rounds_scheduled"), 1),
+            tie_break=data.get("tie_break") is True,
+            tied=json_ints(data.get("tied")),
+            dealer=json_int(data.get("dealer")),
+            eldest=json_int(data.get("eldest")),
+            hand_size=json_int(data.get("hand_size"), 1),
+            turns_card=data.get("turns_card") is True,
+            trump_card=card if isinstance(card, str) else None,
+            trump=trump if isinstance(trump, str) and trump in SUITS else None,
+            bids=_per_seat(data.get("bids"), players),
+            bid_total=json_int(data.get("bid_total")),
+            status=BidStatus(status) if status in set(BidStatus) else None,
+            hook_forbids=json_opt_int(data.get("hook_forbids")),
+            tricks=tuple(v or 0 for v in _per_seat(data.get("tricks"), players)),
+            trick_number=json_int(data.get("trick_number"), 1),
+            leader=json_int(data.get("leader")),
+            led_suit=led if isinstance(led, str) and led in SUITS else None,
+            trick=json_trick(data.get("trick")),
+            last_trick=json_trick(data.get("last_trick")),
+            last_trick_winner=json_opt_int(data.get("last_trick_winner")),
+            hand_registered=tuple(v is True for v in (data.get("hand_registered") or [])),
+            reneges=tuple(
+                Renege(json_int(r.get("seat")), json_int(r.get("trick")))
+                for r in (reneges if isinstance(reneges, list) else [])
+                if isinstance(r, Mapping)
+            ),
+            round_scores=json_ints(data.get("round_scores")),
+            totals=totals,
+            leaders=json_ints(data.get("leaders")),
+            next=json_expectation(data.get("next")),
+            winners=json_ints(data.get("winners")),
+            awaiting_turned_card=data.get("awaiting_turned_card") is True,
+            tricks_needed=_per_seat(data.get("tricks_needed"), players),
+            bid_cursor=json_opt_int(data.get("bid_cursor")),
+        )
+
+
+def _per_seat(value: object, players: int) -> tuple[int | None, ...]:
+    """A per-seat list of whole numbers or nulls, ``players`` long."""
+    items = list(value) if isinstance(value, list | tuple) else []
+    items += [None] * (players - len(items))
+    return tuple(json_opt_int(v) for v in items[:players])
 
 
 # Expectations are immutable too: one per phase and seat, made once.
-_EXPECT_PLAY = tuple(Expectation(seat, "play") for seat in range(7))
-_EXPECT_BID = tuple(Expectation(seat, "bid") for seat in range(7))
-_EXPECT_TRUMP = tuple(Expectation(seat, "trump") for seat in range(7))
+_EXPECT_PLAY = tuple(Expectation(seat, Verb.PLAY) for seat in range(7))
+_EXPECT_BID = tuple(Expectation(seat, Verb.BID) for seat in range(7))
+_EXPECT_TRUMP = tuple(Expectation(seat, Verb.TRUMP) for seat in range(7))
 
 
 class OhPshaw(Engine):
@@ -506,16 +725,21 @@ class OhPshaw(Engine):
             "dealer": self.first_dealer,
         }
 
-    _VERBS: ClassVar[dict[str, tuple[str, ...]]] = {"play": (), "bid": (), "trump": (), "hand": ()}
+    _VERBS: ClassVar[dict[str, tuple[str, ...]]] = {
+        Verb.PLAY: (),
+        Verb.BID: (),
+        Verb.TRUMP: (),
+        Verb.HAND: (),
+    }
 
     def parse_action(self, obj: Mapping[str, Any]) -> Action:
         seat, verb = split_action(obj, self.players, self._VERBS)
         value = obj[verb]
-        if verb == "play":
+        if verb == Verb.PLAY:
             return Play(seat, parse_card(value))
-        if verb == "bid":
+        if verb == Verb.BID:
             return Bid(seat, require_int(value, '"bid"'))
-        if verb == "trump":
+        if verb == Verb.TRUMP:
             return TurnTrump(seat, parse_card(value))
         if not isinstance(value, list):
             raise MalformedAction(f'"hand" must be a list of cards, not {describe(value)}')
@@ -859,14 +1083,32 @@ class OhPshaw(Engine):
     def _finish_round(self, rnd: RoundState) -> list[Event]:
         rnd.scores = self._score(rnd, final=True)
         totals = self.totals()
-        events: list[Event] = [RoundScored(rnd.index + 1, tuple(rnd.scores), tuple(totals))]
+        reneged = rnd.reneged
+        outcomes = tuple(
+            BidOutcome.RENEGED
+            if seat in reneged
+            else BidOutcome.MADE
+            if rnd.tricks[seat] == rnd.bids[seat]
+            else BidOutcome.MISSED
+            for seat in range(self.players)
+        )
+        events: list[Event] = [
+            RoundScored(
+                rnd.index + 1,
+                tuple(rnd.scores),
+                tuple(totals),
+                tuple(rnd.bids),
+                tuple(rnd.tricks),
+                outcomes,
+            )
+        ]
         if rnd.index + 1 < len(self.options.schedule):
             events.extend(self._start_round(rnd.index + 1))
             return events
         leaders = best_seats(totals)
         if len(leaders) > 1:
             self.tied = tuple(leaders)
-            events.append(TieBreak(self.tied))
+            events.append(TieBreak(self.tied, self.options.max_hand))
             events.extend(self._start_round(rnd.index + 1))
             return events
         self.phase = Phase.OVER
@@ -947,45 +1189,67 @@ class OhPshaw(Engine):
             "next": None if expected is None else expected.to_json(),
         }
 
-    def snapshot(self) -> JSON:
+    def unseen_cards(self) -> list[str]:
+        """The round's cards in no registered hand, not played and not turned, in deck order."""
+        where = self.round.where
+        return [CARD_NAMES[c] for c in range(DECK_SIZE) if where[c] == FREE]
+
+    def bid_choices(self) -> list[int]:
+        """The bids the seat to bid may make now, in order (the hook may leave one out)."""
+        if self.phase is not Phase.BID:
+            return []
+        return [a.bid for a in self.legal_actions(self.turn) if isinstance(a, Bid)]
+
+    @property
+    def awaiting_turned_card(self) -> bool:
+        """Whether the round turns a card, none is turned yet, and no card is played."""
+        rnd = self.round
+        return self.phase in (Phase.BID, Phase.TRUMP) and rnd.turns_card and rnd.turned is None
+
+    def snapshot(self) -> OhPshawSnapshot:  # type: ignore[override]  # base still says JSON
         rnd = self.round
         totals = self.totals()
-        expected = self.expected
         led = rnd.led
-        return {
-            "game": self.game_id,
-            "title": self.title,
-            "players": self.players,
-            "phase": self.phase.value,
-            "round": rnd.index + 1,
-            "rounds_scheduled": len(self.options.schedule),
-            "tie_break": rnd.tie_break,
-            "tied": list(self.tied),
-            "dealer": rnd.dealer,
-            "eldest": (rnd.dealer + 1) % self.players,
-            "hand_size": rnd.hand_size,
-            "turns_card": rnd.turns_card,
-            "trump_card": None if rnd.turned is None else CARD_NAMES[rnd.turned],
-            "trump": None if rnd.trump is None else SUITS[rnd.trump],
-            "bids": list(rnd.bids),
-            "bid_total": sum(b for b in rnd.bids if b is not None),
-            "status": rnd.status(),
-            "hook_forbids": self._hook_bid(rnd) if self.phase is Phase.BID else None,
-            "tricks": list(rnd.tricks),
-            "trick_number": rnd.trick_number,
-            "leader": rnd.leader,
-            "led_suit": None if led < 0 else SUITS[led],
-            "trick": [{"seat": s, "card": CARD_NAMES[c]} for s, c in rnd.trick],
-            "last_trick": [{"seat": s, "card": CARD_NAMES[c]} for s, c in rnd.last_trick],
-            "last_trick_winner": rnd.last_winner,
-            "hand_registered": [h is not None for h in rnd.hands],
-            "reneges": [{"seat": s, "trick": t} for s, t in rnd.reneges],
-            "round_scores": self.round_scores(rnd),
-            "totals": totals,
-            "leaders": best_seats(totals),
-            "next": None if expected is None else expected.to_json(),
-            "winners": best_seats(totals) if self.phase is Phase.OVER else [],
-        }
+        playing = self.phase is Phase.PLAY
+        return OhPshawSnapshot(
+            game=self.game_id,
+            title=self.title,
+            players=self.players,
+            phase=self.phase,
+            round=rnd.index + 1,
+            rounds_scheduled=len(self.options.schedule),
+            tie_break=rnd.tie_break,
+            tied=self.tied,
+            dealer=rnd.dealer,
+            eldest=(rnd.dealer + 1) % self.players,
+            hand_size=rnd.hand_size,
+            turns_card=rnd.turns_card,
+            trump_card=None if rnd.turned is None else CARD_NAMES[rnd.turned],
+            trump=None if rnd.trump is None else SUITS[rnd.trump],
+            bids=tuple(rnd.bids),
+            bid_total=sum(b for b in rnd.bids if b is not None),
+            status=rnd.status(),
+            hook_forbids=self._hook_bid(rnd) if self.phase is Phase.BID else None,
+            tricks=tuple(rnd.tricks),
+            trick_number=rnd.trick_number,
+            leader=rnd.leader,
+            led_suit=None if led < 0 else SUITS[led],
+            trick=tuple(TrickCard(s, CARD_NAMES[c]) for s, c in rnd.trick),
+            last_trick=tuple(TrickCard(s, CARD_NAMES[c]) for s, c in rnd.last_trick),
+            last_trick_winner=rnd.last_winner,
+            hand_registered=tuple(h is not None for h in rnd.hands),
+            reneges=tuple(Renege(s, t) for s, t in rnd.reneges),
+            round_scores=tuple(self.round_scores(rnd)),
+            totals=tuple(totals),
+            leaders=tuple(best_seats(totals)),
+            next=self.expected,
+            winners=tuple(best_seats(totals)) if self.phase is Phase.OVER else (),
+            awaiting_turned_card=self.awaiting_turned_card,
+            tricks_needed=tuple(
+                None if bid is None or not playing else bid - won
+                for bid, won in zip(rnd.bids, rnd.tricks, strict=True)
+            ),
+        )
 
 
 def parse_card_message(name: object) -> str:

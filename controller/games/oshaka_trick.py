@@ -26,10 +26,10 @@ proves the renege, which the round report lists.
 
 from __future__ import annotations
 
-import enum
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, ClassVar, Self
 
 from controller.games.base import (
@@ -42,9 +42,17 @@ from controller.games.base import (
     GameOver,
     IllegalAction,
     MalformedAction,
+    Snapshot,
+    TrickCard,
     TurnPassed,
     best_seats,
     describe,
+    json_expectation,
+    json_int,
+    json_ints,
+    json_opt_int,
+    json_strs,
+    json_trick,
     new_header,
     read_options,
     read_players,
@@ -103,6 +111,22 @@ def full_deck(players: int) -> list[Card]:
 # --- actions -------------------------------------------------------------------
 
 
+class Verb(StrEnum):
+    """The record's verbs for Oshaka Trick; also what ``Expectation.expects`` names."""
+
+    PLAY = "play"
+    PLACE = "place"
+    LEAD = "lead"
+    HAND = "hand"
+
+
+class Placement(StrEnum):
+    """How a ``place`` action puts the card: face up to score, or face down for -1."""
+
+    SCORE = "score"
+    PENALTY = "penalty"
+
+
 @dataclass(frozen=True)
 class Play(Action):
     """A seat plays a card to the trick."""
@@ -110,7 +134,7 @@ class Play(Action):
     card: Card
 
     def to_json(self) -> JSON:
-        return {"seat": self.seat, "play": str(self.card)}
+        return {"seat": self.seat, Verb.PLAY: str(self.card)}
 
 
 @dataclass(frozen=True)
@@ -121,7 +145,8 @@ class Place(Action):
     card: Card | None = None
 
     def to_json(self) -> JSON:
-        obj: JSON = {"seat": self.seat, "place": "score" if self.face_up else "penalty"}
+        placement = Placement.SCORE if self.face_up else Placement.PENALTY
+        obj: JSON = {"seat": self.seat, Verb.PLACE: placement}
         if self.card is not None:
             obj["card"] = str(self.card)
         return obj
@@ -134,7 +159,7 @@ class ChooseLead(Action):
     lead: int
 
     def to_json(self) -> JSON:
-        return {"seat": self.seat, "lead": self.lead}
+        return {"seat": self.seat, Verb.LEAD: self.lead}
 
 
 @dataclass(frozen=True)
@@ -144,7 +169,7 @@ class RegisterHand(Action):
     cards: tuple[Card, ...]
 
     def to_json(self) -> JSON:
-        return {"seat": self.seat, "hand": [str(c) for c in self.cards]}
+        return {"seat": self.seat, Verb.HAND: [str(c) for c in self.cards]}
 
 
 # --- events --------------------------------------------------------------------
@@ -223,7 +248,9 @@ class RoundStarted(Event):
 # --- state helpers -------------------------------------------------------------
 
 
-class Phase(enum.Enum):
+class Phase(StrEnum):
+    """What the game waits for: a card to the trick, a placement, round 2's lead, nothing."""
+
     PLAY = "play"
     PLACE = "place"
     LEAD = "lead"
@@ -289,6 +316,146 @@ class RoundState:
     winner: int | None = None
 
 
+# --- what everyone sees ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SeatSnapshot(Snapshot):
+    """What is public of one seat's area this round."""
+
+    seat: int
+    columns: Mapping[str, tuple[str, ...]]  # colour -> face-up cards, oldest first
+    face_down: int
+    oshaka: tuple[str, ...]
+    round_score: int
+    total: int
+    cards_left: int
+    hand_registered: bool
+
+    def to_json(self) -> JSON:
+        return {
+            "seat": self.seat,
+            "columns": {colour: list(cards) for colour, cards in self.columns.items()},
+            "face_down": self.face_down,
+            "oshaka": list(self.oshaka),
+            "round_score": self.round_score,
+            "total": self.total,
+            "cards_left": self.cards_left,
+            "hand_registered": self.hand_registered,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Self:
+        columns = data.get("columns")
+        return cls(
+            seat=json_int(data.get("seat")),
+            columns={
+                colour: json_strs(columns.get(colour))
+                for colour in COLOURS
+                if isinstance(columns, Mapping) and columns.get(colour)
+            },
+            face_down=json_int(data.get("face_down")),
+            oshaka=json_strs(data.get("oshaka")),
+            round_score=json_int(data.get("round_score")),
+            total=json_int(data.get("total")),
+            cards_left=json_int(data.get("cards_left")),
+            hand_registered=data.get("hand_registered") is True,
+        )
+
+
+@dataclass(frozen=True)
+class OshakaSnapshot(Snapshot):
+    """What everyone at an Oshaka Trick table can see; the display reads its fields.
+
+    ``lead_cursor`` is the table's, not the engine's: the seat the round-2 lead
+    chooser's OK button would name (the engine leaves it None).
+    """
+
+    game: str
+    title: str
+    players: int
+    phase: Phase
+    round: int
+    rounds: int
+    trick_number: int
+    tricks_per_round: int
+    lead_seat: int
+    lead_colour: str | None
+    trick: tuple[TrickCard, ...]
+    to_place: tuple[str, ...]  # the won cards still to resolve, the next one first
+    trick_winner: int | None
+    lead_choosers: tuple[int, ...]
+    next: Expectation | None
+    seats: tuple[SeatSnapshot, ...]
+    round_scores: tuple[tuple[int, ...], ...]  # finished rounds' scores per seat
+    totals: tuple[int, ...]
+    winners: tuple[int, ...]
+    lead_cursor: int | None = None
+
+    def seat(self, player: int) -> SeatSnapshot | None:
+        """The area of engine seat ``player``, if the snapshot has it."""
+        return next((s for s in self.seats if s.seat == player), None)
+
+    def to_json(self) -> JSON:
+        out: JSON = {
+            "game": self.game,
+            "title": self.title,
+            "players": self.players,
+            "phase": self.phase.value,
+            "round": self.round,
+            "rounds": self.rounds,
+            "trick_number": self.trick_number,
+            "tricks_per_round": self.tricks_per_round,
+            "lead_seat": self.lead_seat,
+            "lead_colour": self.lead_colour,
+            "trick": [t.to_json() for t in self.trick],
+            "to_place": list(self.to_place),
+            "trick_winner": self.trick_winner,
+            "lead_choosers": list(self.lead_choosers),
+            "next": None if self.next is None else self.next.to_json(),
+            "seats": [seat.to_json() for seat in self.seats],
+            "round_scores": [list(scores) for scores in self.round_scores],
+            "totals": list(self.totals),
+            "winners": list(self.winners),
+        }
+        if self.lead_cursor is not None:
+            out["lead_cursor"] = self.lead_cursor
+        return out
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Self:
+        phase = data.get("phase")
+        seats = data.get("seats")
+        rounds = data.get("round_scores")
+        lead_colour = data.get("lead_colour")
+        return cls(
+            game=str(data.get("game", OshakaTrick.game_id)),
+            title=str(data.get("title") or OshakaTrick.title),
+            players=json_int(data.get("players"), 4),
+            phase=Phase(phase) if phase in set(Phase) else Phase.PLAY,
+            round=json_int(data.get("round"), 1),
+            rounds=json_int(data.get("rounds"), ROUNDS),
+            trick_number=json_int(data.get("trick_number"), 1),
+            tricks_per_round=json_int(data.get("tricks_per_round"), TRICKS_PER_ROUND),
+            lead_seat=json_int(data.get("lead_seat")),
+            lead_colour=lead_colour if lead_colour in COLOURS else None,
+            trick=json_trick(data.get("trick")),
+            to_place=json_strs(data.get("to_place")),
+            trick_winner=json_opt_int(data.get("trick_winner")),
+            lead_choosers=json_ints(data.get("lead_choosers")),
+            next=json_expectation(data.get("next")),
+            seats=tuple(
+                SeatSnapshot.from_json(s)
+                for s in (seats if isinstance(seats, list) else [])
+                if isinstance(s, Mapping)
+            ),
+            round_scores=tuple(json_ints(r) for r in (rounds if isinstance(rounds, list) else [])),
+            totals=json_ints(data.get("totals")),
+            winners=json_ints(data.get("winners")),
+            lead_cursor=json_opt_int(data.get("lead_cursor")),
+        )
+
+
 class OshakaTrick(Engine):
     """The Oshaka Trick engine; see the module docstring for the rules it enforces."""
 
@@ -343,27 +510,27 @@ class OshakaTrick(Engine):
         }
 
     _VERBS: ClassVar[dict[str, tuple[str, ...]]] = {
-        "play": (),
-        "place": ("card",),
-        "lead": (),
-        "hand": (),
+        Verb.PLAY: (),
+        Verb.PLACE: ("card",),
+        Verb.LEAD: (),
+        Verb.HAND: (),
     }
 
     def parse_action(self, obj: Mapping[str, Any]) -> Action:
         players = self.players
         seat, verb = split_action(obj, players, self._VERBS)
         value = obj[verb]
-        if verb == "play":
+        if verb == Verb.PLAY:
             return Play(seat, Card.parse(value))
-        if verb == "place":
-            if value not in ("score", "penalty"):
+        if verb == Verb.PLACE:
+            if value not in (Placement.SCORE, Placement.PENALTY):
                 raise MalformedAction(
                     f'"place" must be "score" (face up) or "penalty" (face down), '
                     f"not {describe(value)}"
                 )
             card = Card.parse(obj["card"]) if "card" in obj else None
-            return Place(seat, value == "score", card)
-        if verb == "lead":
+            return Place(seat, value == Placement.SCORE, card)
+        if verb == Verb.LEAD:
             if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < players:
                 raise MalformedAction(
                     f'"lead" must be a seat 0..{players - 1}, not {describe(value)}'
@@ -392,12 +559,12 @@ class OshakaTrick(Engine):
     @property
     def expected(self) -> Expectation | None:
         if self.phase is Phase.PLAY:
-            return Expectation(self.turn, "play")
+            return Expectation(self.turn, Verb.PLAY)
         if self.phase is Phase.PLACE:
             assert self.round.winner is not None
-            return Expectation(self.round.winner, "place")
+            return Expectation(self.round.winner, Verb.PLACE)
         if self.phase is Phase.LEAD:
-            return Expectation(self.lead_choosers[0], "lead")
+            return Expectation(self.lead_choosers[0], Verb.LEAD)
         return None
 
     def apply(self, action: Action) -> list[Event]:
@@ -705,50 +872,52 @@ class OshakaTrick(Engine):
             "next": None if expected is None else expected.to_json(),
         }
 
-    def snapshot(self) -> JSON:
+    def snapshot(self) -> OshakaSnapshot:  # type: ignore[override]  # base still says JSON
         rnd = self.round
         totals = self.totals()
-        expected = self.expected
         plays_made = {seat: 0 for seat in range(self.players)}
         if self.phase is not Phase.LEAD:  # between rounds the last trick is already counted
             for seat, _ in rnd.trick.plays:
                 plays_made[seat] += 1
         completed = rnd.trick_number - 1 if self.phase is not Phase.LEAD else TRICKS_PER_ROUND
-        seats = []
-        for seat, area in enumerate(rnd.areas):
-            seats.append(
-                {
-                    "seat": seat,
-                    "columns": area.columns_json(),
-                    "face_down": len(area.face_down),
-                    "oshaka": [str(c) for c in area.oshaka],
-                    "round_score": area.score(),
-                    "total": totals[seat],
-                    "cards_left": HAND_SIZE - completed - plays_made[seat],
-                    "hand_registered": seat in rnd.hands,
-                }
+        seats = tuple(
+            SeatSnapshot(
+                seat=seat,
+                columns={
+                    c: tuple(str(x) for x in area.columns[c])
+                    for c in COLOURS
+                    if area.columns.get(c)
+                },
+                face_down=len(area.face_down),
+                oshaka=tuple(str(c) for c in area.oshaka),
+                round_score=area.score(),
+                total=totals[seat],
+                cards_left=HAND_SIZE - completed - plays_made[seat],
+                hand_registered=seat in rnd.hands,
             )
-        return {
-            "game": self.game_id,
-            "title": self.title,
-            "players": self.players,
-            "phase": self.phase.value,
-            "round": rnd.number,
-            "rounds": ROUNDS,
-            "trick_number": rnd.trick_number,
-            "tricks_per_round": TRICKS_PER_ROUND,
-            "lead_seat": rnd.trick.lead_seat,
-            "lead_colour": rnd.trick.lead_colour,
-            "trick": [{"seat": s, "card": str(c)} for s, c in rnd.trick.plays],
-            "to_place": [str(c) for c in rnd.to_place] if self.phase is Phase.PLACE else [],
-            "trick_winner": rnd.winner,
-            "lead_choosers": list(self.lead_choosers),
-            "next": None if expected is None else expected.to_json(),
-            "seats": seats,
-            "round_scores": [[a.score() for a in r.areas] for r in self.finished_rounds],
-            "totals": totals,
-            "winners": best_seats(totals) if self.phase is Phase.OVER else [],
-        }
+            for seat, area in enumerate(rnd.areas)
+        )
+        return OshakaSnapshot(
+            game=self.game_id,
+            title=self.title,
+            players=self.players,
+            phase=self.phase,
+            round=rnd.number,
+            rounds=ROUNDS,
+            trick_number=rnd.trick_number,
+            tricks_per_round=TRICKS_PER_ROUND,
+            lead_seat=rnd.trick.lead_seat,
+            lead_colour=rnd.trick.lead_colour,
+            trick=tuple(TrickCard(s, str(c)) for s, c in rnd.trick.plays),
+            to_place=tuple(str(c) for c in rnd.to_place) if self.phase is Phase.PLACE else (),
+            trick_winner=rnd.winner,
+            lead_choosers=self.lead_choosers,
+            next=self.expected,
+            seats=seats,
+            round_scores=tuple(tuple(a.score() for a in r.areas) for r in self.finished_rounds),
+            totals=tuple(totals),
+            winners=tuple(best_seats(totals)) if self.phase is Phase.OVER else (),
+        )
 
 
 # --- chance made concrete --------------------------------------------------------

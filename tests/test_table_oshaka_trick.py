@@ -1,0 +1,102 @@
+"""Oshaka Trick's table side: the adapter's three roles sharing the lead cursor, buttons
+mapped onto the engine's own placements, and the typed snapshot the scene reads."""
+
+from __future__ import annotations
+
+import random
+
+from controller.adapters import GameAdapter, Press, SingleClassAdapter, new_adapter
+from controller.adapters.oshaka_trick_table import OshakaAdapter
+from controller.bots.oshaka_trick_bot import OshakaBot
+from controller.games.oshaka_trick import (
+    ChooseLead,
+    OshakaSnapshot,
+    OshakaTrick,
+    Phase,
+    Place,
+    Verb,
+)
+from controller.view import Screen, TableView
+from display.oshaka_trick_scene import OshakaScene, snapshot_of
+
+
+def _adapter(seed: int = 3) -> OshakaAdapter:
+    adapter = new_adapter("oshaka-trick", 4, random.Random(seed))
+    assert isinstance(adapter, OshakaAdapter)
+    return adapter
+
+
+def _play_until(adapter: OshakaAdapter, phase: Phase, seed: int = 1) -> OshakaTrick:
+    """Deal virtually and let bots play until the engine is in ``phase``."""
+    engine = adapter.engine
+    bot = OshakaBot(random.Random(seed))
+    rng = random.Random(seed)
+    for _ in range(2000):
+        for action in adapter.chance(rng):
+            engine.apply(action)
+        if engine.phase is phase:
+            return engine
+        expected = engine.expected
+        assert expected is not None, f"the game ended before reaching {phase}"
+        engine.apply(bot.choose(engine, expected.seat))
+    raise AssertionError(f"never reached {phase}")
+
+
+def test_the_adapter_is_three_roles_not_one_class() -> None:
+    adapter = _adapter()
+    assert isinstance(adapter, GameAdapter) and not isinstance(adapter, SingleClassAdapter)
+    roles = {type(adapter.input), type(adapter.presentation), type(adapter.simulation)}
+    assert len(roles) == 3
+    assert adapter.input.cursor is adapter.presentation.cursor is adapter.simulation.cursor  # type: ignore[attr-defined]
+
+
+def test_placement_buttons_choose_among_the_engine_s_own_placements() -> None:
+    adapter = _adapter()
+    engine = _play_until(adapter, Phase.PLACE)
+    expected = engine.expected
+    assert expected is not None and expected.expects == Verb.PLACE
+    winner = expected.seat
+    legal = engine.legal_actions(winner)
+    up, down = adapter.input.on_button(winner, "prev"), adapter.input.on_button(winner, "next")
+    assert isinstance(up, Place) and up.face_up and up in legal
+    assert isinstance(down, Place) and not down.face_up and down in legal
+    explained = adapter.input.on_button(winner, "ok")
+    assert isinstance(explained, str) and "PREV" in explained
+
+
+def test_the_lead_cursor_is_shared_by_input_presentation_and_simulation() -> None:
+    adapter = _adapter()
+    engine = _play_until(adapter, Phase.LEAD)
+    chooser = engine.lead_choosers[0]
+    assert adapter.presentation.waiting_players() == list(engine.lead_choosers)
+    assert adapter.presentation.snapshot()["lead_cursor"] == 0
+    assert adapter.input.on_button(chooser, "next") is None
+    assert adapter.input.on_button(chooser, "next") is None
+    shown = adapter.presentation.snapshot()
+    assert shown["lead_cursor"] == 2
+    assert (chooser, "ok", "seat 2 leads") in adapter.input.hints()
+    # The simulation walks from where the cursor is now: 2 -> 3 is one step.
+    assert adapter.simulation.gestures(ChooseLead(chooser, 3)) == [Press("next"), Press("ok")]
+    assert adapter.input.on_button(chooser, "prev") is None
+    assert adapter.input.on_button(chooser, "ok") == ChooseLead(chooser, 1)
+    # The display reads the cursor as a field of the typed snapshot.
+    view = TableView(1, Screen.PLAY, (), game_id="oshaka-trick", game=shown)
+    snap = snapshot_of(view)
+    assert snap.phase is Phase.LEAD and snap.lead_cursor == 2
+    assert OshakaScene().turn_prompt(shown, chooser) == "choose who leads round 2"
+    assert "lead_cursor" not in engine.snapshot().to_json()  # the engine has no cursor
+
+
+def test_the_typed_snapshot_reads_back_from_its_json_and_forgives_a_partial_one() -> None:
+    adapter = _adapter(seed=8)
+    engine = adapter.engine
+    for phase in (Phase.PLAY, Phase.PLACE, Phase.LEAD):
+        _play_until(adapter, phase, seed=8)
+        snap = engine.snapshot()
+        assert snap.phase is phase
+        assert OshakaSnapshot.from_json(snap.to_json()) == snap
+        assert OshakaSnapshot.of(snap) is snap
+    partial = OshakaSnapshot.from_json({"phase": "nonsense", "seats": [{"seat": 1}], "next": 3})
+    assert partial.phase is Phase.PLAY and partial.next is None
+    seat = partial.seat(1)
+    assert seat is not None and seat.columns == {} and seat.total == 0
