@@ -13,15 +13,18 @@ import pytest
 
 from controller.bots.oss_bot import OssBot, duel_chance, play_out, simulate_result, solo_chance
 from controller.games import oss_cards
-from controller.games.base import BadOption, IllegalAction, MalformedAction
+from controller.games.base import BadOption, Chance, IllegalAction, MalformedAction
 from controller.games.oss import (
     RULINGS,
     Challenge,
+    Counts,
+    DuelResult,
     Hand,
     Oss,
     Phase,
     Result,
     Reveal,
+    Timed,
     Tribe,
     chance_action,
     chance_actions,
@@ -630,6 +633,122 @@ def test_chance_actions_applies_everything_due_now() -> None:
     assert engine.expected is not None
     assert engine.expected.to_json() == {"seat": 1, "expects": "tribe"}
     assert chance_action(engine, random.Random(3)) is None
+
+
+def test_the_engine_deals_without_applying_and_as_chance_action_would() -> None:
+    engine = Oss(3, 1)
+    before = engine.snapshot()
+    dealt = engine.chance_actions(random.Random(3), Chance())
+    assert engine.snapshot() == before  # worked out from the state, nothing applied
+    stepped = Oss(3, 1)
+    rng = random.Random(3)
+    one_by_one = []
+    while (action := chance_action(stepped, rng)) is not None:
+        stepped.apply(action)
+        one_by_one.append(action)
+    assert dealt == one_by_one
+    assert engine.chance_actions(random.Random(3), Chance(cards=False)) == []
+
+
+# --- counts, the tribe rule and timed tosses -------------------------------------------------
+
+KAT_DUEL = [
+    HEADER_2P,
+    *HANDS_2P,
+    REVEAL_0,
+    '{"seat": 0, "tribe": 2, "trick": "Numa"}',
+    '{"seat": 1, "tribe": 3, "trick": "Numa"}',
+]
+
+
+def test_counts_are_judged_by_the_engine() -> None:
+    engine = replay_oss(text(KAT_DUEL))
+    assert Counts(1, (2, 2)) in engine.legal_actions(1)
+    events = engine.apply(engine.parse_action({"seat": 1, "counts": [2, 2]}))
+    assert [type(e).__name__ for e in events] == ["DuelCounted", "DuelTied"]
+    events = engine.apply(engine.parse_action({"seat": 1, "counts": [-1, 0]}))
+    # Failed (-1) loses to any count: seat 1 (the second duelist) wins.
+    assert DuelResult(1, 0) in events
+    assert engine.duel_winner == 1 and engine.phase is Phase.REPLAY
+
+
+def test_counts_equal_the_result_they_mean() -> None:
+    counted = text([*KAT_DUEL, '{"seat": 0, "counts": [4, 1]}', '{"seat": 1, "pass": true}'])
+    reported = text([*KAT_DUEL, '{"seat": 0, "result": "won"}', '{"seat": 1, "pass": true}'])
+    assert replay_oss(counted).report() == replay_oss(reported).report()
+
+
+@pytest.mark.parametrize(
+    ("lines", "message"),
+    [
+        (['{"seat": 0, "counts": [7, 1]}'], "a count must be -1 (failed) to 6 jacks"),
+        (['{"seat": 0, "counts": [1]}'], "must list the two duelists' counts"),
+        (['{"seat": 0, "timed": -5}'], '"timed" must be a toss time in milliseconds'),
+    ],
+)
+def test_counts_and_times_are_checked(lines: list[str], message: str) -> None:
+    assert message in refusal(text([*KAT_DUEL, *lines]))
+
+
+def test_counts_only_for_a_most_jacks_duel() -> None:
+    other = REVEAL_0.replace("Kat!", "Naik!")
+    engine = replay_oss(text([*KAT_DUEL[:3], other, *KAT_DUEL[4:]]))
+    with pytest.raises(IllegalAction, match="Naik! is not won by the most jacks"):
+        engine.apply(Counts(0, (3, 1)))
+    assert all(not isinstance(a, Counts) for a in engine.legal_actions(0))
+
+
+def test_the_engine_decides_which_tribe_a_seat_may_tap() -> None:
+    engine = replay_oss(text(KAT_DUEL[:4]))
+    engine.check_tribe(0, 1)
+    with pytest.raises(IllegalAction, match="seat 0 plays tribe 1"):
+        engine.check_tribe(0, 2)
+    engine = replay_oss(
+        text([*KAT_DUEL, '{"seat": 0, "counts": [4, 1]}', '{"seat": 1, "pass": true}'])
+    )
+    assert engine.phase is Phase.KEEP
+    engine.check_tribe(0, 2)  # the winner keeps the opponent's card
+    with pytest.raises(IllegalAction, match="T2 or T3"):
+        _keep_phase_three().check_tribe(2, 1)
+
+
+def _keep_phase_three() -> Oss:
+    """A three-seat game where seat 2 won a duel against seat 1 and keeps a card."""
+    lines = [
+        '{"format": "table-record/1", "game": "oss", "players": 3, "options": {}, "chief": 1}',
+        '{"seat": 0, "hand": [1, 2, 3, 4, 4]}',
+        '{"seat": 1, "hand": [1, 1, 2, 2, 3]}',
+        '{"seat": 2, "hand": [1, 1, 2, 2, 3]}',
+        REVEAL_0.replace('"seat": 0', '"seat": 1'),
+        '{"seat": 1, "tribe": 2, "trick": "Numa"}',
+        '{"seat": 2, "tribe": 3, "trick": "Numa"}',
+        '{"seat": 0, "tribe": 4, "trick": "Meja"}',
+        '{"seat": 2, "counts": [0, 5]}',
+        '{"seat": 1, "pass": true}',
+    ]
+    engine = replay_oss(text(lines))
+    assert engine.phase is Phase.KEEP
+    return engine
+
+
+def test_timed_tosses_are_logged_and_never_expected() -> None:
+    engine = replay_oss(text(KAT_DUEL))
+    assert engine.timed_seat == 0
+    engine.apply(Timed(0, 1500))
+    assert engine.timed_seat == 1 and engine.expected is not None
+    assert engine.expected.expects == "result"  # a time changes no turn
+    with pytest.raises(IllegalAction, match="seat 1 cannot record a timed toss now"):
+        replay_oss(text(KAT_DUEL[:4])).apply(Timed(1, 100))
+    engine.apply(Timed(1, 1200))
+    engine.apply(Timed(0, 1400))
+    assert engine.bests == {0: 1400, 1: 1200}
+    assert engine.tosses[0].to_json() == {
+        "seat": 0,
+        "millis": 1500,
+        "round": 1,
+        "trick": "Kat!",
+    }
+    assert all(not isinstance(a, Timed) for a in engine.legal_actions(0))
 
 
 def test_chance_actions_are_deterministic_per_seed() -> None:

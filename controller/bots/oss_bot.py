@@ -19,13 +19,16 @@ from collections.abc import Sequence
 
 from controller.games.base import Action
 from controller.games.oss import (
+    AttemptKind,
     Keep,
     Oss,
+    Outcome,
     Pass,
     Phase,
     Replay,
     Result,
     Tribe,
+    Verb,
     chance_action,
 )
 
@@ -62,20 +65,20 @@ def simulate_result(engine: Oss, skills: Sequence[float], rng: random.Random) ->
     if phase is Phase.RESULT:
         attempt = engine.current_attempt
         assert attempt is not None
-        if attempt.kind == "solo":
+        if attempt.kind is AttemptKind.SOLO:
             seat = attempt.seats[0]
             won = rng.random() < solo_chance(skills[seat], attempt.values[0])
-            return Result(seat, "won" if won else "lost")
+            return Result(seat, Outcome.WON if won else Outcome.LOST)
         first, second = attempt.seats
         roll = rng.random()
         if roll < DUEL_TIE:
-            return Result(first, "tie")
+            return Result(first, Outcome.TIE)
         won = rng.random() < duel_chance(skills[first], skills[second])
-        return Result(first, "won" if won else "lost")
+        return Result(first, Outcome.WON if won else Outcome.LOST)
     if phase is Phase.CHALLENGE_RESULT:
         remaining = list(engine.challenge_remaining)
         weights = [1.05 - min(1.0, max(0.0, skills[s])) for s in remaining]
-        return Result(rng.choices(remaining, weights)[0], "lost")
+        return Result(rng.choices(remaining, weights)[0], Outcome.LOST)
     raise ValueError(f"oss is not waiting for a result but for {engine.expected}")
 
 
@@ -137,7 +140,7 @@ class OssBot:
         if attempt is None or not hand:
             return Pass(seat)
         cheapest = min(hand)
-        if attempt.kind == "solo":
+        if attempt.kind is AttemptKind.SOLO:
             stake = attempt.values[0]
             chance = solo_chance(self.skill, stake)
         else:
@@ -146,6 +149,41 @@ class OssBot:
         if stake * chance > self._hold_value(engine, cheapest):
             return Replay(seat, cheapest)
         return Pass(seat)
+
+
+class OssTableBot:
+    """A simulated player at the table: the bot's decisions plus its simulated hands.
+
+    The table asks one waiting seat at a time, so every result is the asking
+    seat's own report: a solo from its skill, a duel from its side, and in a
+    challenge "I won it" with its share of the chances among those still in
+    (otherwise "I am out"), which gives each seat its weighted share overall.
+    A "most jacks" duel is reported as a result too; the table enters it as counts.
+    """
+
+    def __init__(self, rng: random.Random, skill: float) -> None:
+        self.rng = rng
+        self.skill = skill
+        self._bot = OssBot(rng, skill)
+
+    def choose(self, engine: Oss, seat: int) -> Action:
+        phase = engine.phase
+        if phase is Phase.RESULT:
+            attempt = engine.current_attempt
+            assert attempt is not None
+            if attempt.kind is AttemptKind.SOLO:
+                won = self.rng.random() < solo_chance(self.skill, attempt.values[0])
+                return Result(seat, Outcome.WON if won else Outcome.LOST)
+            if self.rng.random() < DUEL_TIE:
+                return Result(seat, Outcome.TIE)
+            won = self.rng.random() < duel_chance(self.skill, AVERAGE_SKILL)
+            return Result(seat, Outcome.WON if won else Outcome.LOST)
+        if phase is Phase.CHALLENGE_RESULT:
+            others = len(engine.challenge_remaining) - 1
+            mine = 0.05 + self.skill
+            share = mine / (mine + others * (0.05 + AVERAGE_SKILL))
+            return Result(seat, Outcome.WON if self.rng.random() < share else Outcome.LOST)
+        return self._bot.choose(engine, seat)
 
 
 def play_out(
@@ -166,7 +204,7 @@ def play_out(
             return actions
         action = chance_action(engine, rng)
         if action is None:
-            if expected.expects == "result":
+            if expected.expects == Verb.RESULT:
                 action = simulate_result(engine, skills, rng)
             else:
                 action = bots[expected.seat].choose(engine, expected.seat)

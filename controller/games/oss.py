@@ -20,7 +20,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from itertools import product
 from typing import Any, ClassVar, Self
 
@@ -29,6 +29,7 @@ from controller.games.base import (
     JSON,
     Action,
     BadOption,
+    Chance,
     Engine,
     Event,
     Expectation,
@@ -76,35 +77,68 @@ RULINGS: list[str] = [
     "challenge card. Tied seats share the victory.",
 ]
 
-_VERBS: dict[str, tuple[str, ...]] = {
-    "hand": (),
-    "draw": (),
-    "reveal": (),
-    "tribe": ("trick",),
-    "result": (),
-    "replay": (),
-    "pass": (),
-    "keep": (),
-    "challenge": (),
-}
+
+class Verb(StrEnum):
+    """The record verbs of Oss (``docs/oss-records.md``); a ``StrEnum``, so they are their JSON."""
+
+    HAND = "hand"
+    DRAW = "draw"
+    REVEAL = "reveal"
+    TRIBE = "tribe"
+    RESULT = "result"
+    COUNTS = "counts"
+    TIMED = "timed"
+    REPLAY = "replay"
+    PASS = "pass"
+    KEEP = "keep"
+    CHALLENGE = "challenge"
+
+
+class Outcome(StrEnum):
+    """A ``result`` as a seat reports it."""
+
+    WON = "won"
+    LOST = "lost"
+    TIE = "tie"
+
+
+class AttemptKind(StrEnum):
+    """An attempt of the round: one seat alone, or two seats in a duel."""
+
+    SOLO = "solo"
+    DUEL = "duel"
+
+
+_VERBS: dict[str, tuple[str, ...]] = {verb: () for verb in Verb} | {Verb.TRIBE: ("trick",)}
 
 #: What each verb asks of a seat, for messages ("seat 2 cannot <phrase> now").
-_PHRASES: dict[str, str] = {
-    "hand": "register a hand",
-    "draw": "register a draw",
-    "reveal": "reveal the tricks",
-    "tribe": "play a tribe card",
-    "result": "report a result",
-    "replay": "replay",
-    "pass": "pass",
-    "keep": "keep a card",
-    "challenge": "reveal the challenge card",
+_PHRASES: dict[Verb, str] = {
+    Verb.HAND: "register a hand",
+    Verb.DRAW: "register a draw",
+    Verb.REVEAL: "reveal the tricks",
+    Verb.TRIBE: "play a tribe card",
+    Verb.RESULT: "report a result",
+    Verb.COUNTS: "enter a duel's counts",
+    Verb.TIMED: "record a timed toss",
+    Verb.REPLAY: "replay",
+    Verb.PASS: "pass",
+    Verb.KEEP: "keep a card",
+    Verb.CHALLENGE: "reveal the challenge card",
 }
 
-RESULTS = ("won", "lost", "tie")
+#: Duel tricks won by "the most jacks": the duelists' counts decide (the ``counts`` verb).
+MOST_JACKS_DUELS: frozenset[str] = frozenset({"Kat!", "Manu!", "Bagi!"})
+#: The most jacks a count can reach (the game has six jacks besides the Jack).
+MAX_COUNT = 6
+#: The count below 0: the duelist failed (dropped the Jack); any count beats it.
+FAILED = -1
+#: The longest toss the ``timed`` verb takes, in milliseconds (an hour: anything longer is a typo).
+MAX_TIMED_MILLIS = 3_600_000
+
+RESULTS = tuple(Outcome)
 
 
-class Phase(Enum):
+class Phase(StrEnum):
     """Where the game stands; each phase takes the verbs listed in ``_PHASE_VERBS``."""
 
     HAND = "hand"
@@ -119,16 +153,16 @@ class Phase(Enum):
     OVER = "over"
 
 
-_PHASE_VERBS: dict[Phase, tuple[str, ...]] = {
-    Phase.HAND: ("hand",),
-    Phase.REVEAL: ("reveal",),
-    Phase.TRIBE: ("tribe",),
-    Phase.RESULT: ("result",),
-    Phase.REPLAY: ("replay", "pass"),
-    Phase.KEEP: ("keep",),
-    Phase.CHALLENGE: ("challenge",),
-    Phase.CHALLENGE_RESULT: ("result",),
-    Phase.DRAW: ("draw",),
+_PHASE_VERBS: dict[Phase, tuple[Verb, ...]] = {
+    Phase.HAND: (Verb.HAND,),
+    Phase.REVEAL: (Verb.REVEAL,),
+    Phase.TRIBE: (Verb.TRIBE,),
+    Phase.RESULT: (Verb.RESULT, Verb.COUNTS, Verb.TIMED),
+    Phase.REPLAY: (Verb.REPLAY, Verb.PASS),
+    Phase.KEEP: (Verb.KEEP,),
+    Phase.CHALLENGE: (Verb.CHALLENGE,),
+    Phase.CHALLENGE_RESULT: (Verb.RESULT,),
+    Phase.DRAW: (Verb.DRAW,),
     Phase.OVER: (),
 }
 
@@ -197,10 +231,42 @@ class Result(Action):
     In the challenge, ``lost`` eliminates the seat and ``won`` names the winner.
     """
 
-    result: str
+    result: Outcome
+
+    def __post_init__(self) -> None:
+        # Callers may name the outcome by its word ("won"); the engine compares members.
+        object.__setattr__(self, "result", Outcome(self.result))
 
     def to_json(self) -> JSON:
         return {"seat": self.seat, "result": self.result}
+
+
+@dataclass(frozen=True)
+class Counts(Action):
+    """A "most jacks" duel entered as the duelists' counts, first duelist first; the engine judges.
+
+    ``FAILED`` (-1) is a duelist who failed (dropped the Jack): any count beats it.
+    Equal counts are a tie and the duel starts again. Either duelist may enter both.
+    """
+
+    counts: tuple[int, int]
+
+    def to_json(self) -> JSON:
+        return {"seat": self.seat, "counts": list(self.counts)}
+
+
+@dataclass(frozen=True)
+class Timed(Action):
+    """The toss timer measured this seat's toss in the attempt going on, in milliseconds.
+
+    It only measures: it decides nothing and is never expected, so ``legal_actions``
+    does not list it. The engine keeps the attempt log and each seat's best from it.
+    """
+
+    millis: int
+
+    def to_json(self) -> JSON:
+        return {"seat": self.seat, "timed": self.millis}
 
 
 @dataclass(frozen=True)
@@ -281,7 +347,7 @@ class DuelFormed(Event):
 class AttemptBegins(Event):
     """The next attempt: a solo (one seat) or a duel (two seats, first duelist first)."""
 
-    kind: str
+    kind: AttemptKind
     trick: str
     seats: tuple[int, ...]
 
@@ -292,6 +358,23 @@ class SoloResult(Event):
     trick: str
     value: int
     won: bool
+
+
+@dataclass(frozen=True)
+class DuelCounted(Event):
+    """A "most jacks" duel's counts as entered (first duelist first); the result follows."""
+
+    seats: tuple[int, int]
+    counts: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class TossTimed(Event):
+    """A timed toss went into the attempt log; ``best_before`` is the seat's best until now."""
+
+    seat: int
+    millis: int
+    best_before: int | None
 
 
 @dataclass(frozen=True)
@@ -381,13 +464,26 @@ class Placement:
 class Attempt:
     """One attempt of the round: a solo (one seat) or a duel (first duelist, second)."""
 
-    kind: str
+    kind: AttemptKind
     trick: str
     seats: tuple[int, ...]
     values: tuple[int, ...]
 
     def card_of(self, seat: int) -> TribeCard:
         return TribeCard(seat, self.values[self.seats.index(seat)])
+
+
+@dataclass(frozen=True)
+class TimedToss:
+    """One entry of the attempt log: a toss the timer measured, to the millisecond."""
+
+    seat: int
+    millis: int
+    round: int
+    trick: str  # the solo trick attempted, or the duel trick
+
+    def to_json(self) -> JSON:
+        return {"seat": self.seat, "millis": self.millis, "round": self.round, "trick": self.trick}
 
 
 @dataclass
@@ -409,6 +505,14 @@ def _values(counter: Counter[int]) -> list[int]:
 def _require_value(value: object, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 4:
         raise MalformedAction(f"{what} must be a tribe card value 1..4, not {describe(value)}")
+    return value
+
+
+def _require_count(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not FAILED <= value <= MAX_COUNT:
+        raise MalformedAction(
+            f"a count must be {FAILED} (failed) to {MAX_COUNT} jacks, not {describe(value)}"
+        )
     return value
 
 
@@ -479,6 +583,10 @@ class Oss(Engine):
         self._challenge: str | None = None
         self._remaining: list[int] = []
         self._info: list[RoundInfo] = [RoundInfo(chief, replays=[0] * players)]
+        # The toss timer's side, from ``timed`` actions: the attempt log and bests (ms).
+        self._tosses: list[TimedToss] = []
+        self._bests: dict[int, int] = {}
+        self._timed_in_attempt = 0
 
     # --- header and actions ---------------------------------------------------
 
@@ -509,6 +617,26 @@ class Oss(Engine):
         # The first chief is "the most big-boned": the table cannot know, so it draws one.
         return new_header(cls, players, options, "chief", rng)
 
+    def chance_actions(self, rng: random.Random, chance: Chance) -> list[Action]:
+        # What the shuffled decks give now, worked out from the state alone (no copy
+        # of the game played forward): hands or draws, then the reveal that follows
+        # them (they take no trick card), or the challenge card.
+        if not chance.cards:
+            return []
+        phase = self._phase
+        dealt: list[Action] = []
+        if phase is Phase.HAND:
+            for seat in self._pending:
+                deck = list(self.deck_of(seat))
+                dealt.append(Hand(seat, tuple(sorted(rng.sample(deck, HAND_SIZE)))))
+        elif phase is Phase.DRAW:
+            dealt = [Draw(seat, rng.choice(self.deck_of(seat))) for seat in self._pending]
+        if phase in (Phase.HAND, Phase.DRAW, Phase.REVEAL):
+            dealt.append(_reveal_from(self, self._chief, rng))
+        elif phase is Phase.CHALLENGE:
+            dealt.append(Challenge(self._chief, rng.choice(self.available_challenges())))
+        return dealt
+
     def header(self) -> JSON:
         options: JSON = {}
         current = {
@@ -528,18 +656,19 @@ class Oss(Engine):
         }
 
     def parse_action(self, obj: Mapping[str, Any]) -> Action:
-        seat, verb = split_action(obj, self.players, _VERBS)
+        seat, word = split_action(obj, self.players, _VERBS)
+        verb = Verb(word)
         payload = obj[verb]
-        if verb == "hand":
+        if verb is Verb.HAND:
             if not isinstance(payload, list) or len(payload) != HAND_SIZE:
                 raise MalformedAction(
                     f'"hand" must list the {HAND_SIZE} tribe card values in hand, '
                     f"not {describe(payload)}"
                 )
             return Hand(seat, tuple(_require_value(v, "a hand card") for v in payload))
-        if verb == "draw":
+        if verb is Verb.DRAW:
             return Draw(seat, _require_value(payload, '"draw"'))
-        if verb == "reveal":
+        if verb is Verb.REVEAL:
             if not isinstance(payload, dict) or set(payload) != {"solo", "duel"}:
                 raise MalformedAction(
                     '"reveal" must be an object {"solo": [three trick names], "duel": name}'
@@ -551,7 +680,7 @@ class Oss(Engine):
                 )
             names = tuple(_require_trick(name, "a solo trick") for name in solo)
             return Reveal(seat, names, _require_trick(payload["duel"], "the duel trick"))
-        if verb == "tribe":
+        if verb is Verb.TRIBE:
             if "trick" not in obj:
                 raise MalformedAction(
                     'a "tribe" action needs a "trick": the solo trick to play below'
@@ -559,21 +688,39 @@ class Oss(Engine):
             return Tribe(
                 seat, _require_value(payload, '"tribe"'), _require_trick(obj["trick"], '"trick"')
             )
-        if verb == "result":
+        if verb is Verb.RESULT:
             if payload not in RESULTS:
                 raise MalformedAction(
                     f'"result" must be "won", "lost" or "tie", not {describe(payload)}'
                 )
-            return Result(seat, str(payload))
-        if verb == "replay":
+            return Result(seat, Outcome(payload))
+        if verb is Verb.COUNTS:
+            if not isinstance(payload, list) or len(payload) != 2:
+                raise MalformedAction(
+                    '"counts" must list the two duelists\' counts, first duelist first, '
+                    f"not {describe(payload)}"
+                )
+            return Counts(seat, (_require_count(payload[0]), _require_count(payload[1])))
+        if verb is Verb.TIMED:
+            if (
+                isinstance(payload, bool)
+                or not isinstance(payload, int)
+                or not 0 <= payload <= MAX_TIMED_MILLIS
+            ):
+                raise MalformedAction(
+                    f'"timed" must be a toss time in milliseconds (0..{MAX_TIMED_MILLIS}), '
+                    f"not {describe(payload)}"
+                )
+            return Timed(seat, payload)
+        if verb is Verb.REPLAY:
             return Replay(seat, _require_value(payload, '"replay" (the card discarded)'))
-        if verb == "pass":
+        if verb is Verb.PASS:
             if payload is not True:
                 raise MalformedAction(f'"pass" must be true, not {describe(payload)}')
             return Pass(seat)
-        if verb == "keep":
+        if verb is Verb.KEEP:
             return Keep(seat, _require_value(payload, '"keep"'))
-        # verb == "challenge"
+        # Verb.CHALLENGE
         if not isinstance(payload, str) or cards.challenge_name(payload) is None:
             known = ", ".join(card.name for card in cards.CHALLENGES)
             raise MalformedAction(
@@ -593,16 +740,20 @@ class Oss(Engine):
             raise IllegalAction("the game is already over; nothing more can be played")
         if verb not in _PHASE_VERBS[self._phase]:
             raise IllegalAction(self._out_of_order(action.seat, verb))
-        handlers: dict[str, Callable[[Any], list[Event]]] = {
-            "hand": self._hand,
-            "draw": self._draw,
-            "reveal": self._reveal,
-            "tribe": self._tribe,
-            "result": self._result,
-            "replay": self._replay,
-            "pass": self._pass,
-            "keep": self._keep,
-            "challenge": self._reveal_challenge,
+        if isinstance(action, Timed):
+            # A time changes no turn, so the replay just refused stays explained.
+            return self._timed(action)
+        handlers: dict[Verb, Callable[[Any], list[Event]]] = {
+            Verb.HAND: self._hand,
+            Verb.DRAW: self._draw,
+            Verb.REVEAL: self._reveal,
+            Verb.TRIBE: self._tribe,
+            Verb.RESULT: self._result,
+            Verb.COUNTS: self._counts,
+            Verb.REPLAY: self._replay,
+            Verb.PASS: self._pass,
+            Verb.KEEP: self._keep,
+            Verb.CHALLENGE: self._reveal_challenge,
         }
         # Every handler checks everything before it changes anything.
         refused_before = self._refused_replay
@@ -613,13 +764,15 @@ class Oss(Engine):
             self._refused_replay = refused_before
             raise
 
-    def _out_of_order(self, seat: int, verb: str) -> str:
-        if verb == "replay" and self._refused_replay == seat:
+    def _out_of_order(self, seat: int, verb: Verb) -> str:
+        if verb is Verb.REPLAY and self._refused_replay == seat:
             if not self._hands[seat]:
                 return f"seat {seat} cannot replay: it has no tribe card left in hand to discard"
             return f"seat {seat} cannot replay: {self._limit_text(seat)}"
-        if verb in ("replay", "pass"):
+        if verb in (Verb.REPLAY, Verb.PASS):
             return f"seat {seat} cannot {verb} now: a replay is only offered after a failure"
+        if verb is Verb.TIMED:
+            return f"seat {seat} cannot record a timed toss now: no attempt is going on"
         return f"seat {seat} cannot {_PHRASES[verb]} now: {self._waiting_text()}"
 
     def _limit_text(self, seat: int) -> str:
@@ -741,7 +894,7 @@ class Oss(Engine):
             if len(below) >= 2:
                 first, second = below[0], below[1]
                 duel = Attempt(
-                    "duel", trick, (first.seat, second.seat), (first.value, second.value)
+                    AttemptKind.DUEL, trick, (first.seat, second.seat), (first.value, second.value)
                 )
                 duel_of[first.seat] = duel
                 duel_of[second.seat] = duel
@@ -754,7 +907,7 @@ class Oss(Engine):
                     attempts.append(duel_of[seat])
                 continue
             placed = next(p for p in self._placements if p.seat == seat)
-            attempts.append(Attempt("solo", placed.trick, (seat,), (placed.value,)))
+            attempts.append(Attempt(AttemptKind.SOLO, placed.trick, (seat,), (placed.value,)))
         self._attempts = attempts
         self._outcomes = [None] * len(attempts)
         self._index = 0
@@ -763,6 +916,8 @@ class Oss(Engine):
         return events
 
     def _begins(self) -> AttemptBegins:
+        # A new attempt (or a duel starting again): the timer's turns start afresh.
+        self._timed_in_attempt = 0
         attempt = self._attempts[self._index]
         return AttemptBegins(attempt.kind, attempt.trick, attempt.seats)
 
@@ -773,12 +928,12 @@ class Oss(Engine):
             return self._challenge_result(action)
         attempt = self._attempts[self._index]
         seat = action.seat
-        if attempt.kind == "solo":
+        if attempt.kind is AttemptKind.SOLO:
             self._turn_check(seat, attempt.seats[0], "report a result")
-            if action.result == "tie":
+            if action.result is Outcome.TIE:
                 raise IllegalAction("a solo attempt is won or lost; only a duel can tie")
             card = attempt.card_of(seat)
-            if action.result == "won":
+            if action.result is Outcome.WON:
                 self._won[seat].append(Won(card, self._round))
                 self._outcomes[self._index] = "won"
                 return [
@@ -794,11 +949,69 @@ class Oss(Engine):
                 f"seat {seat} cannot report a result: the duel is between seats "
                 f"{first} and {second}"
             )
+        return self._duel_outcome(seat, action.result)
+
+    def _duel_outcome(self, seat: int, outcome: Outcome) -> list[Event]:
+        """The duel in progress ends as ``outcome`` for ``seat`` (one of its duelists)."""
+        attempt = self._attempts[self._index]
         other = attempt.seats[1] if seat == attempt.seats[0] else attempt.seats[0]
-        if action.result == "tie":
-            return [DuelTied(*attempt.seats)]
-        winner, loser = (seat, other) if action.result == "won" else (other, seat)
+        if outcome is Outcome.TIE:
+            self._timed_in_attempt = 0  # the duel starts again
+            first, second = attempt.seats
+            return [DuelTied(first, second)]
+        winner, loser = (seat, other) if outcome is Outcome.WON else (other, seat)
         return [DuelResult(winner, loser), *self._after_loss(loser, winner)]
+
+    def _counts(self, action: Counts) -> list[Event]:
+        attempt = self._attempts[self._index]
+        if attempt.kind is not AttemptKind.DUEL:
+            raise IllegalAction(
+                f"counts decide a duel; seat {attempt.seats[0]} attempts {attempt.trick} alone: "
+                'report "won" or "lost"'
+            )
+        if self._duel not in MOST_JACKS_DUELS:
+            raise IllegalAction(
+                f"{self._duel} is not won by the most jacks: the duelists report "
+                '"won", "lost" or "tie"'
+            )
+        if action.seat not in attempt.seats:
+            first, second = attempt.seats
+            raise IllegalAction(
+                f"seat {action.seat} cannot enter the counts: the duel is between seats "
+                f"{first} and {second}"
+            )
+        first_count, second_count = action.counts
+        first, second = attempt.seats
+        # The most jacks wins; equal counts (failed included) are a tie.
+        if first_count == second_count:
+            outcome = Outcome.TIE
+        else:
+            outcome = Outcome.WON if first_count > second_count else Outcome.LOST
+        counted = DuelCounted((first, second), action.counts)
+        return [counted, *self._duel_outcome(first, outcome)]
+
+    def _timed(self, action: Timed) -> list[Event]:
+        attempt = self._attempts[self._index]
+        seat = action.seat
+        if seat not in attempt.seats:
+            who = " and ".join(f"seat {s}" for s in attempt.seats)
+            raise IllegalAction(
+                f"seat {seat} cannot record a timed toss: {who} attempts "
+                f"{self._attempt_trick(attempt)} now"
+            )
+        best = self._bests.get(seat)
+        entry = TimedToss(seat, action.millis, self._round, self._attempt_trick(attempt))
+        self._tosses.append(entry)
+        if best is None or action.millis < best:
+            self._bests[seat] = action.millis
+        self._timed_in_attempt += 1
+        return [TossTimed(seat, action.millis, best)]
+
+    def _attempt_trick(self, attempt: Attempt) -> str:
+        """The trick an attempt throws: its solo trick, or the round's duel trick."""
+        if attempt.kind is AttemptKind.SOLO or self._duel is None:
+            return attempt.trick
+        return self._duel
 
     def _after_loss(self, loser: int, winner: int | None) -> list[Event]:
         """A seat failed (solo) or lost a duel: offer a replay, or settle the attempt."""
@@ -814,7 +1027,7 @@ class Oss(Engine):
         """The attempt in progress is over: the failed solo card is out, or the duel is kept."""
         attempt = self._attempts[self._index]
         self._loser = None
-        if attempt.kind == "solo":
+        if attempt.kind is AttemptKind.SOLO:
             card = attempt.card_of(attempt.seats[0])
             self._out.append(card)
             self._outcomes[self._index] = "lost"
@@ -906,13 +1119,13 @@ class Oss(Engine):
         seat = action.seat
         if seat not in self._remaining:
             raise IllegalAction(f"seat {seat} is already eliminated from the challenge")
-        if action.result == "tie":
+        if action.result is Outcome.TIE:
             raise IllegalAction(
                 'a challenge has no tie: report "lost" for each seat eliminated, '
                 'or "won" for the winner'
             )
         events: list[Event] = []
-        if action.result == "won":
+        if action.result is Outcome.WON:
             winner = seat
         else:
             events.append(Eliminated(seat))
@@ -1006,6 +1219,49 @@ class Oss(Engine):
     def challenge_remaining(self) -> tuple[int, ...]:
         return tuple(self._remaining) if self._phase is Phase.CHALLENGE_RESULT else ()
 
+    @staticmethod
+    def tribe_of(seat: int) -> int:
+        """The tribe a seat plays: seat ``p`` plays tribe ``p + 1`` (cards ``T{p+1}-...``)."""
+        return seat + 1
+
+    def check_tribe(self, seat: int, tribe: int) -> None:
+        """Refuse (IllegalAction) a tapped card of ``tribe`` that ``seat`` may not use now.
+
+        A seat plays, replays and discards its own tribe's cards; the duel winner
+        keeps either duel card, so while it keeps, the two duelists' tribes are allowed.
+        """
+        attempt = self.current_attempt
+        if self._phase is Phase.KEEP and attempt is not None and seat == self._winner:
+            tribes = [self.tribe_of(s) for s in attempt.seats]
+            if tribe not in tribes:
+                shown = " or ".join(f"T{t}" for t in tribes)
+                raise IllegalAction(f"keep a card of the duel: a {shown} card, not tribe {tribe}")
+            return
+        own = self.tribe_of(seat)
+        if tribe != own:
+            raise IllegalAction(
+                f"that card belongs to tribe {tribe}; seat {seat} plays tribe {own} "
+                f"(cards T{own}-...)"
+            )
+
+    @property
+    def tosses(self) -> tuple[TimedToss, ...]:
+        """The attempt log: every ``timed`` toss, in order."""
+        return tuple(self._tosses)
+
+    @property
+    def bests(self) -> dict[int, int]:
+        """Each timed seat's fastest toss, in milliseconds."""
+        return dict(self._bests)
+
+    @property
+    def timed_seat(self) -> int | None:
+        """Whose toss the timer measures next: the attempt's seats in turn, first duelist first."""
+        attempt = self.current_attempt
+        if attempt is None or self._phase is not Phase.RESULT:
+            return None
+        return attempt.seats[self._timed_in_attempt % len(attempt.seats)]
+
     def hand_of(self, seat: int) -> tuple[int, ...]:
         """A seat's private hand (values). Only that seat's own device may show it."""
         return tuple(_values(self._hands[seat]))
@@ -1067,21 +1323,21 @@ class Oss(Engine):
         if phase is Phase.OVER:
             return None
         if phase in (Phase.HAND, Phase.DRAW):
-            return Expectation(self._pending[0], phase.value)
+            return Expectation(self._pending[0], Verb(phase.value))
         if phase in (Phase.REVEAL, Phase.CHALLENGE):
-            return Expectation(self._chief, phase.value)
+            return Expectation(self._chief, Verb(phase.value))
         if phase is Phase.TRIBE:
-            return Expectation(self._next_placer(), "tribe")
+            return Expectation(self._next_placer(), Verb.TRIBE)
         if phase is Phase.RESULT:
-            return Expectation(self._attempts[self._index].seats[0], "result")
+            return Expectation(self._attempts[self._index].seats[0], Verb.RESULT)
         if phase is Phase.REPLAY:
             assert self._loser is not None
-            return Expectation(self._loser, "replay")
+            return Expectation(self._loser, Verb.REPLAY)
         if phase is Phase.KEEP:
             assert self._winner is not None
-            return Expectation(self._winner, "keep")
+            return Expectation(self._winner, Verb.KEEP)
         # CHALLENGE_RESULT: anyone still in may report; name the first from the chief.
-        return Expectation(self._remaining[0], "result")
+        return Expectation(self._remaining[0], Verb.RESULT)
 
     def legal_actions(self, seat: int) -> list[Action]:
         phase = self._phase
@@ -1108,8 +1364,13 @@ class Oss(Engine):
             attempt = self._attempts[self._index]
             if seat not in attempt.seats:
                 return []
-            outcomes = ("won", "lost") if attempt.kind == "solo" else RESULTS
-            return [Result(seat, r) for r in outcomes]
+            if attempt.kind is AttemptKind.SOLO:
+                return [Result(seat, Outcome.WON), Result(seat, Outcome.LOST)]
+            results: list[Action] = [Result(seat, r) for r in RESULTS]
+            if self._duel in MOST_JACKS_DUELS:
+                counts = range(FAILED, MAX_COUNT + 1)
+                results += [Counts(seat, (a, b)) for a in counts for b in counts]
+            return results
         if phase is Phase.REPLAY:
             if seat != self._loser:
                 return []
@@ -1125,7 +1386,7 @@ class Oss(Engine):
         if phase is Phase.CHALLENGE_RESULT:
             if seat not in self._remaining:
                 return []
-            return [Result(seat, "won"), Result(seat, "lost")]
+            return [Result(seat, Outcome.WON), Result(seat, Outcome.LOST)]
         return []
 
     def snapshot(self) -> JSON:
@@ -1148,7 +1409,7 @@ class Oss(Engine):
                 attempts.append(
                     {
                         "kind": attempt.kind,
-                        "trick": attempt.trick if attempt.kind == "solo" else self._duel,
+                        "trick": self._attempt_trick(attempt),
                         "below": attempt.trick,
                         "seats": list(attempt.seats),
                         "values": list(attempt.values),
@@ -1252,19 +1513,23 @@ class Oss(Engine):
         }
 
 
-def _verb_of(action: Action) -> str:
-    verbs: dict[type[Action], str] = {
-        Hand: "hand",
-        Draw: "draw",
-        Reveal: "reveal",
-        Tribe: "tribe",
-        Result: "result",
-        Replay: "replay",
-        Pass: "pass",
-        Keep: "keep",
-        Challenge: "challenge",
-    }
-    verb = verbs.get(type(action))
+_VERB_OF: dict[type[Action], Verb] = {
+    Hand: Verb.HAND,
+    Draw: Verb.DRAW,
+    Reveal: Verb.REVEAL,
+    Tribe: Verb.TRIBE,
+    Result: Verb.RESULT,
+    Counts: Verb.COUNTS,
+    Timed: Verb.TIMED,
+    Replay: Verb.REPLAY,
+    Pass: Verb.PASS,
+    Keep: Verb.KEEP,
+    Challenge: Verb.CHALLENGE,
+}
+
+
+def _verb_of(action: Action) -> Verb:
+    verb = _VERB_OF.get(type(action))
     if verb is None:
         raise MalformedAction(f"oss does not know the action {action!r}")
     return verb
@@ -1304,43 +1569,51 @@ def chance_action(engine: Oss, rng: random.Random) -> Action | None:
     if expected is None:
         return None
     seat = expected.seat
-    if expected.expects == "hand":
+    if expected.expects == Verb.HAND:
         deck = list(engine.deck_of(seat))
         return Hand(seat, tuple(sorted(rng.sample(deck, HAND_SIZE))))
-    if expected.expects == "draw":
+    if expected.expects == Verb.DRAW:
         return Draw(seat, rng.choice(engine.deck_of(seat)))
-    if expected.expects == "reveal":
-        solo = tuple(rng.choice(engine.available_tricks(f)) for f in (1, 2, 3))
-        return Reveal(seat, solo, rng.choice(engine.available_tricks(cards.DUEL)))
-    if expected.expects == "challenge":
+    if expected.expects == Verb.REVEAL:
+        return _reveal_from(engine, seat, rng)
+    if expected.expects == Verb.CHALLENGE:
         return Challenge(seat, rng.choice(engine.available_challenges()))
     return None
 
 
+def _reveal_from(engine: Oss, chief: int, rng: random.Random) -> Reveal:
+    solo = tuple(rng.choice(engine.available_tricks(f)) for f in (1, 2, 3))
+    return Reveal(chief, solo, rng.choice(engine.available_tricks(cards.DUEL)))
+
+
 def chance_actions(engine: Oss, rng: random.Random) -> list[Action]:
     """Apply every chance action due now (e.g. all the hands) and return them in order."""
-    done: list[Action] = []
-    while (action := chance_action(engine, rng)) is not None:
+    done = engine.chance_actions(rng, Chance())
+    for action in done:
         engine.apply(action)
-        done.append(action)
     return done
 
 
 __all__: Sequence[str] = (
     "RULINGS",
     "Attempt",
+    "AttemptKind",
     "Challenge",
+    "Counts",
     "Draw",
     "Hand",
     "Keep",
     "Oss",
+    "Outcome",
     "Pass",
     "Phase",
     "Placement",
     "Replay",
     "Result",
     "Reveal",
+    "Timed",
     "Tribe",
+    "Verb",
     "chance_action",
     "chance_actions",
 )
