@@ -16,12 +16,15 @@ from controller.games import oss_cards
 from controller.games.base import BadOption, Chance, IllegalAction, MalformedAction
 from controller.games.oss import (
     RULINGS,
+    AttemptKind,
     Challenge,
     Counts,
     DuelResult,
     Hand,
     Oss,
+    OssSnapshot,
     Phase,
+    PlacementMode,
     Result,
     Reveal,
     Timed,
@@ -128,10 +131,10 @@ def test_placement_goes_clockwise_from_the_chief() -> None:
 
 def test_first_two_cards_duel_and_the_third_is_solo() -> None:
     engine = replay_oss(text(prefix("duel-and-keep.jsonl", 9)))
-    attempts = engine.snapshot()["attempts"]
-    assert [(a["kind"], a["seats"], a["trick"]) for a in attempts] == [
-        ("duel", [0, 1], "Bagi!"),
-        ("solo", [2], "Gurnia"),
+    attempts = engine.snapshot().attempts
+    assert [(a.kind, a.seats, a.trick) for a in attempts] == [
+        (AttemptKind.DUEL, (0, 1), "Bagi!"),
+        (AttemptKind.SOLO, (2,), "Gurnia"),
     ]
     assert engine.expected is not None
     assert engine.expected.to_json() == {"seat": 0, "expects": "result"}
@@ -155,7 +158,7 @@ def test_duel_winner_keeps_the_chosen_card_and_the_second_duelist_has_no_turn() 
     places = engine.census()
     assert places[1]["won"] == [4]  # seat 1's 4 now in seat 0's pile
     assert places[0]["out"] == [2]
-    assert engine.snapshot()["seats"][0]["won"] == [4]
+    assert engine.snapshot().seats[0].won == (4,)
 
 
 def test_keep_must_name_a_duel_card() -> None:
@@ -175,7 +178,7 @@ def test_equal_duel_cards_need_no_keep() -> None:
 
 def test_two_duels_in_one_round_first_duelist_is_who_placed_first() -> None:
     engine = replay_oss(text(prefix("two-duels.jsonl", 14)))
-    attempts = [(a["kind"], a["seats"]) for a in engine.snapshot()["attempts"]]
+    attempts = [(a["kind"], a["seats"]) for a in engine.snapshot().to_json()["attempts"]]
     assert attempts == [("duel", [2, 4]), ("duel", [3, 0]), ("solo", [1])]
     final = replay_oss(read("two-duels.jsonl"))
     assert final.census()[3]["won"] == [4]  # seat 0 kept seat 3's 4
@@ -248,7 +251,7 @@ def test_challenge_eliminations_and_new_chief() -> None:
     assert "a challenge has no tie" in refusal(text(lines))
     final = replay_oss(read("duel-and-keep.jsonl"))
     assert final.chief == 1
-    assert final.snapshot()["seats"][1]["challenges"] == ["BadabOss"]
+    assert final.snapshot().seats[1].challenges == ("BadabOss",)
 
 
 def test_full_game_chief_draws_and_no_draw_after_the_last_round() -> None:
@@ -447,8 +450,13 @@ def test_refusal_changes_nothing() -> None:
 
 def test_snapshot_shows_tricks_texts_and_counts_but_not_hands() -> None:
     engine = replay_oss(text(prefix("duel-and-keep.jsonl", 8)))
-    snap = engine.snapshot()
-    assert [t["name"] for t in snap["tricks"]] == ["Ehfel", "Gurnia", "Ariac"]
+    typed = engine.snapshot()
+    assert [t.name for t in typed.tricks] == ["Ehfel", "Gurnia", "Ariac"]
+    assert typed.duel is not None and typed.duel.kind is AttemptKind.DUEL
+    assert [p.mode for p in typed.tricks[1].placements] == [PlacementMode.DUEL] * 2
+    # The JSON form the display receives reads back to the same snapshot.
+    assert OssSnapshot.from_json(json.loads(json.dumps(typed.to_json()))) == typed
+    snap = typed.to_json()
     gurnia = snap["tricks"][1]
     assert gurnia["setup"].startswith("put the other hand with the fingers apart")
     assert gurnia["do"] == "push under the hand the jacks one by one."
@@ -462,6 +470,13 @@ def test_snapshot_shows_tricks_texts_and_counts_but_not_hands() -> None:
     assert snap["next"] == {"seat": 2, "expects": "tribe"}
     assert "hand" not in json.dumps(snap["seats"]).replace("hand_size", "")
     assert all(isinstance(r, str) and r for r in RULINGS)
+
+
+def test_a_partial_snapshot_still_reads() -> None:
+    # The display may get an odd picture (an old log, a hand-made test view): defaults fill in.
+    snap = OssSnapshot.from_json({"phase": "bogus", "seats": [{"seat": 1, "won": [2, "x"]}]})
+    assert snap.phase is Phase.HAND and snap.table is None
+    assert snap.seats[0].won == (2,) and snap.current_attempt is None
 
 
 def test_cards_data() -> None:
@@ -575,10 +590,10 @@ def test_seeded_random_games() -> None:
         assert len(report["rounds"]) == engine.rounds
         # score = won tribe card values + 4 per challenge card
         snap = engine.snapshot()
-        for seat in snap["seats"]:
-            assert seat["score"] == sum(seat["won"]) + 4 * len(seat["challenges"])
-            assert seat["score"] == report["totals"][seat["seat"]]
-        assert sum(len(s["challenges"]) for s in snap["seats"]) == engine.rounds
+        for seat in snap.seats:
+            assert seat.score == sum(seat.won) + 4 * len(seat.challenges)
+            assert seat.score == report["totals"][seat.seat]
+        assert sum(len(s.challenges) for s in snap.seats) == engine.rounds
         assert [sum(c) for c in zip(*(r["scores"] for r in report["rounds"]), strict=True)] == (
             report["totals"]
         )

@@ -69,6 +69,7 @@ from controller.games.oss import (
     Eliminated,
     Keep,
     Oss,
+    OssSnapshot,
     Outcome,
     Pass,
     Phase,
@@ -77,8 +78,11 @@ from controller.games.oss import (
     Result,
     RoundScored,
     SoloResult,
+    TableSide,
     Timed,
+    TimerView,
     TossTimed,
+    TossView,
     Tribe,
     TricksRevealed,
 )
@@ -452,35 +456,40 @@ class OssPresentation(_Role, Presentation):
         limit = self.settings.timer_limit
         return limit is not None and millis > limit * 1000
 
-    def timer_json(self) -> JSON:
-        """The toss timer's side for the display: the running clock, the log and the bests."""
+    def timer_view(self) -> TimerView:
+        """The toss timer for the display: the running clock, the latest log and the bests."""
         cursors = self.cursors
         engine = self.engine
-        log = [
-            {**toss.to_json(), "over_limit": self.over_limit(toss.millis)} for toss in engine.tosses
-        ]
-        return {
-            "limit": self.settings.timer_limit,
-            "running": cursors.running_since is not None,
-            "started_at": cursors.running_since,
-            "seat": cursors.running_seat,
-            "log": log[-12:],
-            "last": log[-1] if log else None,
-            "bests": {str(seat): ms for seat, ms in sorted(engine.bests.items())},
-            "cancelled": cursors.cancelled,
-        }
+        log = tuple(
+            TossView(t.seat, t.millis, t.round, t.trick, self.over_limit(t.millis))
+            for t in engine.tosses[-12:]
+        )
+        return TimerView(
+            limit=self.settings.timer_limit,
+            running=cursors.running_since is not None,
+            started_at=cursors.running_since,
+            seat=cursors.running_seat,
+            log=log,
+            bests=engine.bests,
+            cancelled=cursors.cancelled,
+        )
+
+    def typed_snapshot(self) -> OssSnapshot:
+        """The engine's snapshot with the table's side: the timer and the choices in progress."""
+        engine = self.engine
+        side = TableSide(
+            timer=self.timer_view(),
+            timed_seat=engine.timed_seat,
+            chosen_trick=self.chosen_trick(),
+            counting_duel=self.counted_duel() and engine.phase is Phase.RESULT,
+            counts=dict(self.cursors.counts),
+            help=tuple(help_texts(engine, self.counted_duel())),
+        )
+        return engine.snapshot().with_table(side)
 
     def snapshot(self) -> JSON:
-        """The engine's snapshot plus the table's side: the timer and the choices in progress."""
-        engine = self.engine
-        snap = engine.snapshot()
-        snap["timer"] = self.timer_json()
-        snap["timed_seat"] = engine.timed_seat
-        snap["chosen_trick"] = self.chosen_trick()
-        snap["counting_duel"] = self.counted_duel() and engine.phase is Phase.RESULT
-        snap["counts"] = {str(s): v for s, v in sorted(self.cursors.counts.items())}
-        snap["help"] = help_texts(engine, self.counted_duel())
-        return snap
+        # The view carries plain JSON; the scene reads it back as an OssSnapshot.
+        return self.typed_snapshot().to_json()
 
 
 class OssSimulation(_Role, Simulation):
