@@ -716,6 +716,11 @@ class SeatState(Snapshot):
     score: int
     replays_left: int
 
+    @property
+    def tribe(self) -> int:
+        """The tribe the seat plays (card notation ``T{tribe}-...``)."""
+        return Oss.tribe_of(self.seat)
+
     def to_json(self) -> JSON:
         return {
             "seat": self.seat,
