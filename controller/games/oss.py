@@ -9,9 +9,15 @@ bought by discarding a tribe card; then everyone attempts the challenge,
 whose winner becomes the chief; then everyone draws one tribe card.
 
 Chance enters only as actions (``hand``, ``draw``, ``reveal``, ``challenge``),
-so a record replays a game exactly; :func:`chance_action` draws those actions
-from an injected ``random.Random`` for the kiosk's simulated game and the
-tests. The record verbs are documented in ``docs/oss-records.md``.
+so a record replays a game exactly; :meth:`Oss.chance_actions` (the engine
+contract) and :func:`chance_action` draw those actions from an injected
+``random.Random`` for the table's virtual deck, the simulated game and the
+tests. Every rule the table needs is here: a "most jacks" duel entered as
+``counts`` is judged by the engine, which tribe a tapped card may be is
+:meth:`Oss.check_tribe`, and the toss timer's times are ``timed`` actions the
+engine keeps in its attempt log and bests (so an undo or a resume keeps them).
+:meth:`Oss.snapshot` returns a frozen :class:`OssSnapshot`. The record verbs
+are documented in ``docs/oss-records.md``.
 """
 
 from __future__ import annotations
@@ -1029,6 +1035,7 @@ class Oss(Engine):
         self._winner: int | None = None  # of the duel being decided
         self._loser: int | None = None  # the seat that may replay
         self._refused_replay: int | None = None  # lost just now and could not replay
+        self._refusing: int | None = None  # the same, for the action being applied
         self._replays: list[int] = [0] * players
         self._challenge: str | None = None
         self._remaining: list[int] = []
@@ -1205,14 +1212,11 @@ class Oss(Engine):
             Verb.KEEP: self._keep,
             Verb.CHALLENGE: self._reveal_challenge,
         }
-        # Every handler checks everything before it changes anything.
-        refused_before = self._refused_replay
-        self._refused_replay = None
-        try:
-            return handlers[verb](action)
-        except Exception:
-            self._refused_replay = refused_before
-            raise
+        # Every handler checks everything before it changes anything, so a refused
+        # action returns here with the state untouched, the last refusal included.
+        events = handlers[verb](action)
+        self._refused_replay, self._refusing = self._refusing, None
+        return events
 
     def _out_of_order(self, seat: int, verb: Verb) -> str:
         if verb is Verb.REPLAY and self._refused_replay == seat:
@@ -1470,7 +1474,7 @@ class Oss(Engine):
             self._loser = loser
             self._phase = Phase.REPLAY
             return []
-        self._refused_replay = loser
+        self._refusing = loser  # kept by apply() once the action is through
         return self._settle()
 
     def _settle(self) -> list[Event]:
