@@ -17,12 +17,13 @@ from pathlib import Path
 import pygame
 import pytest
 
-from controller.adapters import AdapterContext, Feedback, TableSettings
+from controller.adapters import AdapterContext, Feedback, Press, TableSettings
 from controller.adapters.oss_table import OssAdapter
+from controller.bots.oss_bot import OssTableBot
 from controller.config import TimerConfig
 from controller.devices import build
 from controller.games.base import JSON
-from controller.games.oss import Oss, Phase
+from controller.games.oss import Counts, Oss, Phase
 from controller.games.oss_cards import parse_tribe_card, tribe_card
 from controller.journal import Journal, resume_if_unfinished
 from controller.record import dumps, replay, undo_last_player_action
@@ -237,6 +238,20 @@ def test_most_jacks_duel_counts(rig: Rig) -> None:
         "prev": "keep the 2",
         "next": "keep the 4",
     }
+
+
+def test_a_bot_enters_a_most_jacks_duel_as_counts_through_the_buttons(rig: Rig) -> None:
+    kat = [*HANDS, reveal("Kat!"), *DUEL_POSITION[4:]]
+    for seed in range(6):
+        engine = rig.resume(HEADER, *kat)
+        seat = seed % 2  # either duelist may enter both counts
+        action = OssTableBot(random.Random(seed), 0.6).choose(engine, seat)
+        assert isinstance(action, Counts)
+        for gesture in rig.adapter.simulation.gestures(action):
+            assert isinstance(gesture, Press)
+            rig.press(seat, gesture.button)
+        game = rig.table.game
+        assert game is not None and game.recorder.actions[-1] == action
 
 
 def test_challenge_eliminations_one_by_one(rig: Rig) -> None:

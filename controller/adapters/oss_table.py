@@ -511,10 +511,10 @@ class OssSimulation(_Role, Simulation):
             attempt = engine.current_attempt
             assert attempt is not None
             return [Press("prev" if action.value == attempt.values[0] else "next")]
+        if isinstance(action, Counts):
+            return self._timed_presses() + self._counts_gestures(action)
         if isinstance(action, Result):
-            timed: list[Gesture] = []
-            if self.settings.has_timer and engine.phase is Phase.RESULT:
-                timed = [Press("timer"), Press("timer")]
+            timed = self._timed_presses()
             if engine.phase is Phase.CHALLENGE_RESULT:
                 return [Press("ok" if action.result is Outcome.WON else "next")]
             attempt = engine.current_attempt
@@ -523,6 +523,24 @@ class OssSimulation(_Role, Simulation):
             button = {Outcome.WON: "ok", Outcome.LOST: "next", Outcome.TIE: "prev"}
             return [*timed, Press(button[action.result])]
         return []
+
+    def _timed_presses(self) -> list[Gesture]:
+        if self.settings.has_timer and self.engine.phase is Phase.RESULT:
+            return [Press("timer"), Press("timer")]
+        return []
+
+    def _counts_gestures(self, action: Counts) -> list[Gesture]:
+        """Enter ``action``'s counts from its seat: its own count first, then the other's."""
+        attempt = self.engine.current_attempt
+        assert attempt is not None
+        seats = attempt.seats
+        mine = action.counts[seats.index(action.seat)]
+        theirs = action.counts[1 - seats.index(action.seat)]
+        presses: list[Gesture] = []
+        for value in (mine, theirs):
+            step = Press("next") if value >= 0 else Press("prev")
+            presses += [step] * abs(value) + [Press("ok")]
+        return presses
 
     def _count_gestures(self, action: Result) -> list[Gesture]:
         """Counts that give ``action``'s result: own count first, then the opponent's."""

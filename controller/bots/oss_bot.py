@@ -19,7 +19,11 @@ from collections.abc import Sequence
 
 from controller.games.base import Action
 from controller.games.oss import (
+    FAILED,
+    MAX_COUNT,
+    MOST_JACKS_DUELS,
     AttemptKind,
+    Counts,
     Keep,
     Oss,
     Outcome,
@@ -158,7 +162,7 @@ class OssTableBot:
     seat's own report: a solo from its skill, a duel from its side, and in a
     challenge "I won it" with its share of the chances among those still in
     (otherwise "I am out"), which gives each seat its weighted share overall.
-    A "most jacks" duel is reported as a result too; the table enters it as counts.
+    A "most jacks" duel is reported as counts that give the drawn outcome.
     """
 
     def __init__(self, rng: random.Random, skill: float) -> None:
@@ -175,15 +179,31 @@ class OssTableBot:
                 won = self.rng.random() < solo_chance(self.skill, attempt.values[0])
                 return Result(seat, Outcome.WON if won else Outcome.LOST)
             if self.rng.random() < DUEL_TIE:
-                return Result(seat, Outcome.TIE)
-            won = self.rng.random() < duel_chance(self.skill, AVERAGE_SKILL)
-            return Result(seat, Outcome.WON if won else Outcome.LOST)
+                outcome = Outcome.TIE
+            else:
+                won = self.rng.random() < duel_chance(self.skill, AVERAGE_SKILL)
+                outcome = Outcome.WON if won else Outcome.LOST
+            if engine.duel_trick in MOST_JACKS_DUELS:
+                return self._counts(seat, attempt.seats, outcome)
+            return Result(seat, outcome)
         if phase is Phase.CHALLENGE_RESULT:
             others = len(engine.challenge_remaining) - 1
             mine = 0.05 + self.skill
             share = mine / (mine + others * (0.05 + AVERAGE_SKILL))
             return Result(seat, Outcome.WON if self.rng.random() < share else Outcome.LOST)
         return self._bot.choose(engine, seat)
+
+    def _counts(self, seat: int, seats: tuple[int, ...], outcome: Outcome) -> Counts:
+        """Jack counts that give ``outcome`` for ``seat``, first duelist's count first."""
+        mine = self.rng.randint(FAILED + 1, MAX_COUNT)
+        if outcome is Outcome.TIE:
+            theirs = mine
+        elif outcome is Outcome.WON:
+            theirs = self.rng.randint(FAILED, mine - 1)
+        else:
+            mine, theirs = self.rng.randint(FAILED, mine - 1), mine
+        first, second = (mine, theirs) if seat == seats[0] else (theirs, mine)
+        return Counts(seat, (first, second))
 
 
 def play_out(
