@@ -13,15 +13,21 @@ import pytest
 
 from controller.bots.oss_bot import OssBot, duel_chance, play_out, simulate_result, solo_chance
 from controller.games import oss_cards
-from controller.games.base import BadOption, IllegalAction, MalformedAction
+from controller.games.base import BadOption, Chance, IllegalAction, MalformedAction
 from controller.games.oss import (
     RULINGS,
+    AttemptKind,
     Challenge,
+    Counts,
+    DuelResult,
     Hand,
     Oss,
+    OssSnapshot,
     Phase,
+    PlacementMode,
     Result,
     Reveal,
+    Timed,
     Tribe,
     chance_action,
     chance_actions,
@@ -125,10 +131,10 @@ def test_placement_goes_clockwise_from_the_chief() -> None:
 
 def test_first_two_cards_duel_and_the_third_is_solo() -> None:
     engine = replay_oss(text(prefix("duel-and-keep.jsonl", 9)))
-    attempts = engine.snapshot()["attempts"]
-    assert [(a["kind"], a["seats"], a["trick"]) for a in attempts] == [
-        ("duel", [0, 1], "Bagi!"),
-        ("solo", [2], "Gurnia"),
+    attempts = engine.snapshot().attempts
+    assert [(a.kind, a.seats, a.trick) for a in attempts] == [
+        (AttemptKind.DUEL, (0, 1), "Bagi!"),
+        (AttemptKind.SOLO, (2,), "Gurnia"),
     ]
     assert engine.expected is not None
     assert engine.expected.to_json() == {"seat": 0, "expects": "result"}
@@ -152,7 +158,7 @@ def test_duel_winner_keeps_the_chosen_card_and_the_second_duelist_has_no_turn() 
     places = engine.census()
     assert places[1]["won"] == [4]  # seat 1's 4 now in seat 0's pile
     assert places[0]["out"] == [2]
-    assert engine.snapshot()["seats"][0]["won"] == [4]
+    assert engine.snapshot().seats[0].won == (4,)
 
 
 def test_keep_must_name_a_duel_card() -> None:
@@ -172,7 +178,7 @@ def test_equal_duel_cards_need_no_keep() -> None:
 
 def test_two_duels_in_one_round_first_duelist_is_who_placed_first() -> None:
     engine = replay_oss(text(prefix("two-duels.jsonl", 14)))
-    attempts = [(a["kind"], a["seats"]) for a in engine.snapshot()["attempts"]]
+    attempts = [(a["kind"], a["seats"]) for a in engine.snapshot().to_json()["attempts"]]
     assert attempts == [("duel", [2, 4]), ("duel", [3, 0]), ("solo", [1])]
     final = replay_oss(read("two-duels.jsonl"))
     assert final.census()[3]["won"] == [4]  # seat 0 kept seat 3's 4
@@ -245,7 +251,7 @@ def test_challenge_eliminations_and_new_chief() -> None:
     assert "a challenge has no tie" in refusal(text(lines))
     final = replay_oss(read("duel-and-keep.jsonl"))
     assert final.chief == 1
-    assert final.snapshot()["seats"][1]["challenges"] == ["BadabOss"]
+    assert final.snapshot().seats[1].challenges == ("BadabOss",)
 
 
 def test_full_game_chief_draws_and_no_draw_after_the_last_round() -> None:
@@ -444,8 +450,13 @@ def test_refusal_changes_nothing() -> None:
 
 def test_snapshot_shows_tricks_texts_and_counts_but_not_hands() -> None:
     engine = replay_oss(text(prefix("duel-and-keep.jsonl", 8)))
-    snap = engine.snapshot()
-    assert [t["name"] for t in snap["tricks"]] == ["Ehfel", "Gurnia", "Ariac"]
+    typed = engine.snapshot()
+    assert [t.name for t in typed.tricks] == ["Ehfel", "Gurnia", "Ariac"]
+    assert typed.duel is not None and typed.duel.kind is AttemptKind.DUEL
+    assert [p.mode for p in typed.tricks[1].placements] == [PlacementMode.DUEL] * 2
+    # The JSON form the display receives reads back to the same snapshot.
+    assert OssSnapshot.from_json(json.loads(json.dumps(typed.to_json()))) == typed
+    snap = typed.to_json()
     gurnia = snap["tricks"][1]
     assert gurnia["setup"].startswith("put the other hand with the fingers apart")
     assert gurnia["do"] == "push under the hand the jacks one by one."
@@ -459,6 +470,13 @@ def test_snapshot_shows_tricks_texts_and_counts_but_not_hands() -> None:
     assert snap["next"] == {"seat": 2, "expects": "tribe"}
     assert "hand" not in json.dumps(snap["seats"]).replace("hand_size", "")
     assert all(isinstance(r, str) and r for r in RULINGS)
+
+
+def test_a_partial_snapshot_still_reads() -> None:
+    # The display may get an odd picture (an old log, a hand-made test view): defaults fill in.
+    snap = OssSnapshot.from_json({"phase": "bogus", "seats": [{"seat": 1, "won": [2, "x"]}]})
+    assert snap.phase is Phase.HAND and snap.table is None
+    assert snap.seats[0].won == (2,) and snap.current_attempt is None
 
 
 def test_cards_data() -> None:
@@ -572,10 +590,10 @@ def test_seeded_random_games() -> None:
         assert len(report["rounds"]) == engine.rounds
         # score = won tribe card values + 4 per challenge card
         snap = engine.snapshot()
-        for seat in snap["seats"]:
-            assert seat["score"] == sum(seat["won"]) + 4 * len(seat["challenges"])
-            assert seat["score"] == report["totals"][seat["seat"]]
-        assert sum(len(s["challenges"]) for s in snap["seats"]) == engine.rounds
+        for seat in snap.seats:
+            assert seat.score == sum(seat.won) + 4 * len(seat.challenges)
+            assert seat.score == report["totals"][seat.seat]
+        assert sum(len(s.challenges) for s in snap.seats) == engine.rounds
         assert [sum(c) for c in zip(*(r["scores"] for r in report["rounds"]), strict=True)] == (
             report["totals"]
         )
@@ -630,6 +648,122 @@ def test_chance_actions_applies_everything_due_now() -> None:
     assert engine.expected is not None
     assert engine.expected.to_json() == {"seat": 1, "expects": "tribe"}
     assert chance_action(engine, random.Random(3)) is None
+
+
+def test_the_engine_deals_without_applying_and_as_chance_action_would() -> None:
+    engine = Oss(3, 1)
+    before = engine.snapshot()
+    dealt = engine.chance_actions(random.Random(3), Chance())
+    assert engine.snapshot() == before  # worked out from the state, nothing applied
+    stepped = Oss(3, 1)
+    rng = random.Random(3)
+    one_by_one = []
+    while (action := chance_action(stepped, rng)) is not None:
+        stepped.apply(action)
+        one_by_one.append(action)
+    assert dealt == one_by_one
+    assert engine.chance_actions(random.Random(3), Chance(cards=False)) == []
+
+
+# --- counts, the tribe rule and timed tosses -------------------------------------------------
+
+KAT_DUEL = [
+    HEADER_2P,
+    *HANDS_2P,
+    REVEAL_0,
+    '{"seat": 0, "tribe": 2, "trick": "Numa"}',
+    '{"seat": 1, "tribe": 3, "trick": "Numa"}',
+]
+
+
+def test_counts_are_judged_by_the_engine() -> None:
+    engine = replay_oss(text(KAT_DUEL))
+    assert Counts(1, (2, 2)) in engine.legal_actions(1)
+    events = engine.apply(engine.parse_action({"seat": 1, "counts": [2, 2]}))
+    assert [type(e).__name__ for e in events] == ["DuelCounted", "DuelTied"]
+    events = engine.apply(engine.parse_action({"seat": 1, "counts": [-1, 0]}))
+    # Failed (-1) loses to any count: seat 1 (the second duelist) wins.
+    assert DuelResult(1, 0) in events
+    assert engine.duel_winner == 1 and engine.phase is Phase.REPLAY
+
+
+def test_counts_equal_the_result_they_mean() -> None:
+    counted = text([*KAT_DUEL, '{"seat": 0, "counts": [4, 1]}', '{"seat": 1, "pass": true}'])
+    reported = text([*KAT_DUEL, '{"seat": 0, "result": "won"}', '{"seat": 1, "pass": true}'])
+    assert replay_oss(counted).report() == replay_oss(reported).report()
+
+
+@pytest.mark.parametrize(
+    ("lines", "message"),
+    [
+        (['{"seat": 0, "counts": [7, 1]}'], "a count must be -1 (failed) to 6 jacks"),
+        (['{"seat": 0, "counts": [1]}'], "must list the two duelists' counts"),
+        (['{"seat": 0, "timed": -5}'], '"timed" must be a toss time in milliseconds'),
+    ],
+)
+def test_counts_and_times_are_checked(lines: list[str], message: str) -> None:
+    assert message in refusal(text([*KAT_DUEL, *lines]))
+
+
+def test_counts_only_for_a_most_jacks_duel() -> None:
+    other = REVEAL_0.replace("Kat!", "Naik!")
+    engine = replay_oss(text([*KAT_DUEL[:3], other, *KAT_DUEL[4:]]))
+    with pytest.raises(IllegalAction, match="Naik! is not won by the most jacks"):
+        engine.apply(Counts(0, (3, 1)))
+    assert all(not isinstance(a, Counts) for a in engine.legal_actions(0))
+
+
+def test_the_engine_decides_which_tribe_a_seat_may_tap() -> None:
+    engine = replay_oss(text(KAT_DUEL[:4]))
+    engine.check_tribe(0, 1)
+    with pytest.raises(IllegalAction, match="seat 0 plays tribe 1"):
+        engine.check_tribe(0, 2)
+    engine = replay_oss(
+        text([*KAT_DUEL, '{"seat": 0, "counts": [4, 1]}', '{"seat": 1, "pass": true}'])
+    )
+    assert engine.phase is Phase.KEEP
+    engine.check_tribe(0, 2)  # the winner keeps the opponent's card
+    with pytest.raises(IllegalAction, match="T2 or T3"):
+        _keep_phase_three().check_tribe(2, 1)
+
+
+def _keep_phase_three() -> Oss:
+    """A three-seat game where seat 2 won a duel against seat 1 and keeps a card."""
+    lines = [
+        '{"format": "table-record/1", "game": "oss", "players": 3, "options": {}, "chief": 1}',
+        '{"seat": 0, "hand": [1, 2, 3, 4, 4]}',
+        '{"seat": 1, "hand": [1, 1, 2, 2, 3]}',
+        '{"seat": 2, "hand": [1, 1, 2, 2, 3]}',
+        REVEAL_0.replace('"seat": 0', '"seat": 1'),
+        '{"seat": 1, "tribe": 2, "trick": "Numa"}',
+        '{"seat": 2, "tribe": 3, "trick": "Numa"}',
+        '{"seat": 0, "tribe": 4, "trick": "Meja"}',
+        '{"seat": 2, "counts": [0, 5]}',
+        '{"seat": 1, "pass": true}',
+    ]
+    engine = replay_oss(text(lines))
+    assert engine.phase is Phase.KEEP
+    return engine
+
+
+def test_timed_tosses_are_logged_and_never_expected() -> None:
+    engine = replay_oss(text(KAT_DUEL))
+    assert engine.timed_seat == 0
+    engine.apply(Timed(0, 1500))
+    assert engine.timed_seat == 1 and engine.expected is not None
+    assert engine.expected.expects == "result"  # a time changes no turn
+    with pytest.raises(IllegalAction, match="seat 1 cannot record a timed toss now"):
+        replay_oss(text(KAT_DUEL[:4])).apply(Timed(1, 100))
+    engine.apply(Timed(1, 1200))
+    engine.apply(Timed(0, 1400))
+    assert engine.bests == {0: 1400, 1: 1200}
+    assert engine.tosses[0].to_json() == {
+        "seat": 0,
+        "millis": 1500,
+        "round": 1,
+        "trick": "Kat!",
+    }
+    assert all(not isinstance(a, Timed) for a in engine.legal_actions(0))
 
 
 def test_chance_actions_are_deterministic_per_seed() -> None:

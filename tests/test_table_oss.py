@@ -1,7 +1,7 @@
 """Oss at the table: seat readers, seat buttons and the toss timer, through mock devices.
 
-The table routes the toss timer's events to ``adapter.on_timer`` and builds
-the view's game from ``adapter.snapshot()``.
+The table routes the toss timer's events to ``adapter.input.on_timer`` and builds
+the view's game from ``adapter.presentation.snapshot()``.
 """
 
 from __future__ import annotations
@@ -17,18 +17,21 @@ from pathlib import Path
 import pygame
 import pytest
 
-from controller.adapters.oss_table import OssAdapter, TimerLog
+from controller.adapters import AdapterContext, Feedback, Press, TableSettings
+from controller.adapters.oss_table import OssAdapter
+from controller.bots.oss_bot import OssTableBot
 from controller.config import TimerConfig
 from controller.devices import build
 from controller.games.base import JSON
-from controller.games.oss import Oss, Phase
+from controller.games.oss import Counts, Oss, Phase
 from controller.games.oss_cards import parse_tribe_card, tribe_card
-from controller.record import replay
+from controller.journal import Journal, resume_if_unfinished
+from controller.record import dumps, replay, undo_last_player_action
 from controller.simulation import Simulator
 from controller.table import Table, TableLoop
 from controller.tags import simulated
 from controller.view import MessageKind, Screen
-from hardware.events import InputEvent
+from hardware.events import InputEvent, TimerEvent
 from hardware.ptys import PtyPair
 from hardware.toss_timer import TossCancelled, TossStarted, TossStopped, TossTimer
 from tests.rigs import TableRig, serial_config
@@ -119,7 +122,7 @@ def test_oss_is_on_the_menu_and_the_virtual_deck_deals(rig: Rig) -> None:
     assert len(engine.solo_tricks) == 3
     chief = engine.chief
     assert rig.labels(chief)["ok"] == "choose a trick"
-    assert rig.adapter.hand(chief)[0].startswith(f"T{chief + 1}-")
+    assert rig.adapter.simulation.hand(chief)[0].startswith(f"T{chief + 1}-")
 
 
 def test_the_trick_is_chosen_then_the_card_tapped(rig: Rig) -> None:
@@ -187,7 +190,7 @@ def test_duel_buttons_and_keep(rig: Rig) -> None:
         {"seat": 2, "tribe": 1, "trick": "Meja"},
     )
     # Both duelists may report; both are lit.
-    assert rig.adapter.waiting_players() == [0, 1]
+    assert rig.adapter.presentation.waiting_players() == [0, 1]
     assert rig.labels(1) == {"prev": "tie: again", "ok": "I won", "next": "I lost"}
     rig.press(1, "prev")
     assert "starts again" in rig.last()
@@ -237,6 +240,20 @@ def test_most_jacks_duel_counts(rig: Rig) -> None:
     }
 
 
+def test_a_bot_enters_a_most_jacks_duel_as_counts_through_the_buttons(rig: Rig) -> None:
+    kat = [*HANDS, reveal("Kat!"), *DUEL_POSITION[4:]]
+    for seed in range(6):
+        engine = rig.resume(HEADER, *kat)
+        seat = seed % 2  # either duelist may enter both counts
+        action = OssTableBot(random.Random(seed), 0.6).choose(engine, seat)
+        assert isinstance(action, Counts)
+        for gesture in rig.adapter.simulation.gestures(action):
+            assert isinstance(gesture, Press)
+            rig.press(seat, gesture.button)
+        game = rig.table.game
+        assert game is not None and game.recorder.actions[-1] == action
+
+
 def test_challenge_eliminations_one_by_one(rig: Rig) -> None:
     engine = rig.resume(
         HEADER,
@@ -251,7 +268,7 @@ def test_challenge_eliminations_one_by_one(rig: Rig) -> None:
     )
     # The virtual deck revealed the challenge card as the last attempt ended.
     assert phase_of(engine) is Phase.CHALLENGE_RESULT
-    assert rig.adapter.waiting_players() == [0, 1, 2]
+    assert rig.adapter.presentation.waiting_players() == [0, 1, 2]
     rig.press(2, "next")
     assert "Seat 2 is out" in rig.last()
     rig.press(2, "next")  # already out: nothing happens
@@ -262,47 +279,119 @@ def test_challenge_eliminations_one_by_one(rig: Rig) -> None:
     assert phase_of(engine) is Phase.TRIBE and engine.round == 2
 
 
-def test_timer_events_feed_the_log_and_the_bests(rig: Rig) -> None:
-    engine = rig.resume(
-        HEADER,
-        *HANDS,
-        reveal(),
-        {"seat": 0, "tribe": 3, "trick": "Aslik"},
-        {"seat": 1, "tribe": 4, "trick": "Aslik"},
-        {"seat": 2, "tribe": 2, "trick": "Meja"},
-    )
-    rig.adapter.timer.limit = 2.0
-    events = [
-        TossStarted("toss", 10.0),
-        TossStopped("toss", 10.0, 11.234, 1.234, 11.3),
-        TossStarted("toss", 20.0),
-        TossStopped("toss", 20.0, 22.5, 2.5, 22.6),
-        TossStarted("toss", 30.0),
-        TossCancelled("toss", 31.0, "long press"),
-        TossStarted("toss", 40.0),
-        TossStopped("toss", 40.0, 41.0, 1.0, 41.1),
-    ]
-    for event in events[:1]:
-        rig.events.put(event)  # type: ignore[arg-type]
-    rig.loop.drain()
-    snap = rig.table.view.game
-    assert snap is not None and snap["timer"]["running"] and snap["timer"]["seat"] == 0
-    for event in events[1:]:
-        rig.events.put(event)  # type: ignore[arg-type]
-        rig.loop.drain()
+DUEL_POSITION: list[JSON] = [
+    *HANDS,
+    reveal(),
+    {"seat": 0, "tribe": 3, "trick": "Aslik"},
+    {"seat": 1, "tribe": 4, "trick": "Aslik"},
+    {"seat": 2, "tribe": 2, "trick": "Meja"},
+]
+TIMER_EVENTS: list[TimerEvent] = [
+    TossStarted("toss", 10.0),
+    TossStopped("toss", 10.0, 11.234, 1.234, 11.3),
+    TossStarted("toss", 20.0),
+    TossStopped("toss", 20.0, 22.5, 2.5, 22.6),
+    TossStarted("toss", 30.0),
+    TossCancelled("toss", 31.0, "long press"),
+    TossStarted("toss", 40.0),
+    TossStopped("toss", 40.0, 41.0, 1.0, 41.1),
+]
+
+
+def oss_adapter(actions: list[JSON], limit: float | None = None) -> OssAdapter:
+    """An Oss adapter on the game ``actions`` make, with a toss timer of ``limit`` seconds."""
+    engine = replay(dumps(HEADER, actions))
+    settings = TableSettings(has_timer=True, timer_limit=limit)
+    return OssAdapter(AdapterContext(engine, 1, settings))
+
+
+def feed(adapter: OssAdapter, event: TimerEvent, record: list[JSON]) -> list[Feedback]:
+    """What the table does with a timer event: a ``timed`` action is applied and recorded."""
+    action = adapter.input.timer_action(event)
+    if action is None:
+        return adapter.input.on_timer(event)
+    record.append(action.to_json())
+    events = adapter.engine.apply(action)
+    return [fb for event in events for fb in adapter.presentation.feedback(event)]
+
+
+def test_timer_events_become_timed_actions_the_engine_logs() -> None:
+    adapter = oss_adapter(DUEL_POSITION, limit=2.0)
+    engine = adapter.engine
+    record: list[JSON] = []
+    feedback = feed(adapter, TIMER_EVENTS[0], record)
+    assert feedback == [] and adapter.presentation.animating()
+    timer = adapter.presentation.snapshot()["timer"]
+    assert timer["running"] and timer["seat"] == 0
+    for event in TIMER_EVENTS[1:]:
+        feedback += feed(adapter, event, record)
     # In a duel the times go to the duelists in turn: 0, 1, (cancelled), 0.
-    log = rig.adapter.timer.log
-    assert [(t.seat, t.millis, t.over_limit) for t in log] == [
-        (0, 1234, False),
-        (1, 2500, True),
-        (0, 1000, False),
+    assert record == [
+        {"seat": 0, "timed": 1234},
+        {"seat": 1, "timed": 2500},
+        {"seat": 0, "timed": 1000},
     ]
-    assert rig.adapter.timer.bests == {0: 1000, 1: 2500}
-    texts = [m.text for m in rig.table.messages]
+    assert [(t.seat, t.millis) for t in engine.tosses] == [(0, 1234), (1, 2500), (0, 1000)]
+    assert engine.bests == {0: 1000, 1: 2500}
+    timer = adapter.presentation.snapshot()["timer"]
+    assert [(e["seat"], e["over_limit"]) for e in timer["log"]] == [
+        (0, False),
+        (1, True),
+        (0, False),
+    ]
+    assert timer["bests"] == {"0": 1000, "1": 2500} and timer["cancelled"] == 1
+    texts = [fb.message for fb in feedback]
     assert "Seat 1: 2.500 s - over the 2 s limit" in texts
     assert "Timer: toss not counted (long press)" in texts
     assert texts[-1] == "Seat 0: 1.000 s - personal best"
-    assert phase_of(engine) is Phase.RESULT  # a time never decides a result
+    assert engine.phase is Phase.RESULT  # a time never decides a result
+
+
+def test_a_toss_outside_an_attempt_is_said_not_recorded() -> None:
+    adapter = oss_adapter([*HANDS, reveal()])
+    record: list[JSON] = []
+    assert feed(adapter, TIMER_EVENTS[0], record) == []
+    said = feed(adapter, TIMER_EVENTS[1], record)
+    assert record == [] and adapter.engine.tosses == ()
+    assert [fb.message for fb in said] == ["Timer: 1.234 s"]
+
+
+def test_the_attempt_log_survives_undo_and_a_journal_resume(tmp_path: Path) -> None:
+    timed = [{"seat": 0, "timed": 1234}, {"seat": 1, "timed": 900}]
+    actions = [*DUEL_POSITION, *timed, {"seat": 1, "result": "tie"}, {"seat": 0, "timed": 800}]
+    # Staff undo takes back the last player action only: the other times stay.
+    pairs = [(a, False) for a in actions]
+    assert undo_last_player_action(pairs) == {"seat": 0, "timed": 800}
+    assert undo_last_player_action(pairs) == {"seat": 1, "result": "tie"}
+    undone = replay(dumps(HEADER, [obj for obj, _ in pairs]))
+    assert isinstance(undone, Oss)
+    assert [(t.seat, t.millis) for t in undone.tosses] == [(0, 1234), (1, 900)]
+    assert undone.bests == {0: 1234, 1: 900}
+    # A journal resume rebuilds the game from its journaled actions, times included.
+    journal = Journal.open(tmp_path / "journal.sqlite3")
+    journal.game_started("oss", [0, 1, 2], HEADER, 7)
+    for action in actions:
+        journal.action_accepted(action, False)
+    rig = Rig()
+    with rig.devices:
+        assert resume_if_unfinished(journal, rig.table) is not None
+        assert [(t.seat, t.millis) for t in rig.engine.tosses] == [(0, 1234), (1, 900), (0, 800)]
+        assert rig.engine.bests == {0: 800, 1: 900}
+        game = rig.table.view.game
+        assert game is not None and game["timer"]["bests"] == {"0": 800, "1": 900}
+        # After the tie the duel starts again, so the next time is the first duelist's.
+        assert game["timed_seat"] == 1
+
+
+def test_the_table_journals_timed_tosses(rig: Rig) -> None:
+    engine = rig.resume(HEADER, *DUEL_POSITION)
+    for event in TIMER_EVENTS:
+        rig.events.put(event)  # type: ignore[arg-type]
+        rig.loop.drain()
+    assert [(t.seat, t.millis) for t in engine.tosses] == [(0, 1234), (1, 2500), (0, 1000)]
+    game = rig.table.game
+    assert game is not None
+    assert {"seat": 1, "timed": 2500} in [a.to_json() for a in game.recorder.actions]
 
 
 # --- whole games -------------------------------------------------------------------------------
@@ -415,12 +504,12 @@ def test_three_bots_play_a_whole_game_over_serial_and_gpio_with_the_timer(
             # Every tribe card came through a serial reader.
             engine = adapter.engine
             assert engine.finished and len(sent) >= seats * engine.rounds
-            # The timer timed attempts, edge to edge on the pins' clock, to the millisecond.
-            log = adapter.timer.log
+            # The timer timed attempts, edge to edge on the pins' clock, to the millisecond,
+            # and each is in the engine's log (journaled as a record action).
+            log = engine.tosses
             assert len(log) == len(simulator.timed) >= 5
             assert [t.millis for t in log] == [round(d * 1000) for d in simulator.timed]
-            assert all(t.seat is not None for t in log)
-            for seat, best in adapter.timer.bests.items():
+            for seat, best in engine.bests.items():
                 assert best == min(t.millis for t in log if t.seat == seat)
             # The record replays to the report the table showed.
             assert len(records) == 1
@@ -476,7 +565,6 @@ def test_screens_of_a_game_in_progress(rig: Rig) -> None:
         rig.resume(HEADER, *actions)
         if name == "tribe":
             rig.press(1, "next")
-        rig.adapter.timer = TimerLog(limit=5.0)
         rig.table.handle(TossStarted("toss", 1.0))
         rig.table.handle(TossStopped("toss", 1.0, 2.345, 1.345, 2.4))
         for size in ((800, 480), (1280, 720), (1920, 1080)):

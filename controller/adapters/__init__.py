@@ -98,6 +98,10 @@ class SeatInput(ABC):
     def hints(self) -> list[tuple[int, str, str]]:
         """(player, button, label) for every button that does something now."""
 
+    def timer_action(self, event: TimerEvent) -> Action | None:
+        """The action a toss timer's event records (a timed toss), or None."""
+        return None
+
     def on_timer(self, event: TimerEvent) -> list[Feedback]:
         """A toss timer's event (only games that time tosses care)."""
         return []

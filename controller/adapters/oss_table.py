@@ -32,7 +32,6 @@ players report it with the buttons.
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -41,26 +40,37 @@ from controller.adapters import (
     AdapterContext,
     Bot,
     Feedback,
+    GameAdapter,
     Gesture,
+    Presentation,
     Press,
-    SingleClassAdapter,
+    SeatInput,
+    Simulation,
     Tap,
 )
-from controller.bots.oss_bot import AVERAGE_SKILL, DUEL_TIE, OssBot, duel_chance, solo_chance
+from controller.bots.oss_bot import OssTableBot
 from controller.games.base import JSON, Action, Event, GameOver, IllegalAction
 from controller.games.oss import (
+    FAILED,
+    MAX_COUNT,
+    MOST_JACKS_DUELS,
     RULINGS,
     SPEC,
     AttemptBegins,
+    AttemptKind,
     CardWon,
     ChallengeRevealed,
     ChallengeWon,
+    Counts,
+    DuelCounted,
     DuelFormed,
     DuelResult,
     DuelTied,
     Eliminated,
     Keep,
     Oss,
+    OssSnapshot,
+    Outcome,
     Pass,
     Phase,
     Replay,
@@ -68,21 +78,18 @@ from controller.games.oss import (
     Result,
     RoundScored,
     SoloResult,
+    TableSide,
+    Timed,
+    TimerView,
+    TossTimed,
+    TossView,
     Tribe,
     TricksRevealed,
-    chance_actions,
 )
-from controller.games.oss_cards import parse_tribe_card, tribe_card
+from controller.games.oss_cards import CHALLENGE_POINTS, parse_tribe_card, tribe_card
 from controller.view import MessageKind
 from hardware.cues import Cue
 from hardware.toss_timer import TimerEvent, TossCancelled, TossStarted, TossStopped
-
-#: Duel tricks won by "the most jacks": the duelists' counts decide (see ``TABLE_RULINGS``).
-MOST_JACKS_DUELS: frozenset[str] = frozenset({"Kat!", "Manu!", "Bagi!"})
-#: The most jacks a count can reach (the game has six jacks besides the Jack).
-MAX_COUNT = 6
-#: The count below 0: the duelist failed (dropped the Jack); any count beats it.
-FAILED = -1
 
 #: How the table plays Oss where the rulebook leaves it open; the display shows these as help.
 TABLE_RULINGS: list[str] = [
@@ -116,7 +123,7 @@ def help_texts(engine: Oss, counting: bool) -> list[str]:
     """The rulings that matter now, most useful first (the display shows the first)."""
     picks = _HELP.get(engine.phase, ())
     attempt = engine.current_attempt
-    if engine.phase is Phase.RESULT and attempt is not None and attempt.kind == "solo":
+    if engine.phase is Phase.RESULT and attempt is not None and attempt.kind is AttemptKind.SOLO:
         picks = (("engine", 1), ("table", 6))
     elif engine.phase is Phase.RESULT and counting:
         picks = (("table", 3), ("engine", 4), ("table", 7))
@@ -129,83 +136,90 @@ def format_time(seconds: float) -> str:
 
 
 @dataclass
-class TimedToss:
-    """One entry of the attempt log: a timed toss, to the millisecond."""
+class OssCursors:
+    """Table-side state both the input and the presentation see: choices in progress.
 
-    seat: int | None  # engine player, or None when no attempt was going on
-    millis: int
-    round: int
-    trick: str | None
-    over_limit: bool
+    Nothing here decides anything or must survive an undo or a resume: a cursor
+    moved and not yet confirmed is simply chosen again. What counts (results,
+    counts, timed tosses) goes to the engine as actions and is journaled.
+    """
 
-    def to_json(self) -> JSON:
-        return {
-            "seat": self.seat,
-            "millis": self.millis,
-            "round": self.round,
-            "trick": self.trick,
-            "over_limit": self.over_limit,
-        }
-
-
-@dataclass
-class TimerLog:
-    """The toss timer's side of the game: the running toss, the log, per-player bests."""
-
-    limit: float | None = None  # seconds allowed per attempt, or None
-    running_since: float | None = None  # time.monotonic() of the start
+    trick_choice: tuple[tuple[int, int], int] | None = None  # (turn key, index)
+    discard_choice: dict[int, int] = field(default_factory=dict)  # player -> value shown
+    counts: dict[int, int] = field(default_factory=dict)  # confirmed counts of the duel
+    count_cursor: dict[tuple[int, int], int] = field(default_factory=dict)
+    running_since: float | None = None  # the toss timer's running toss: time.monotonic()
     running_seat: int | None = None
-    log: list[TimedToss] = field(default_factory=list)
-    bests: dict[int, int] = field(default_factory=dict)  # player -> fastest, ms
-    cancelled: int = 0
+    cancelled: int = 0  # tosses the timer did not count
 
-    def to_json(self) -> JSON:
-        return {
-            "limit": self.limit,
-            "running": self.running_since is not None,
-            "started_at": self.running_since,
-            "seat": self.running_seat,
-            "log": [entry.to_json() for entry in self.log[-12:]],
-            "last": self.log[-1].to_json() if self.log else None,
-            "bests": {str(seat): ms for seat, ms in sorted(self.bests.items())},
-            "cancelled": self.cancelled,
-        }
+    def reset_counts(self) -> None:
+        self.counts = {}
+        self.count_cursor = {}
 
 
-class OssAdapter(SingleClassAdapter):
-    """The table side of a game of Oss; see the module docstring."""
+class _Role:
+    """What every role of the Oss adapter holds: the engine, the context, the shared cursors."""
 
-    spec = SPEC
+    def __init__(self, context: AdapterContext, cursors: OssCursors) -> None:
+        assert isinstance(context.engine, Oss)
+        self.engine: Oss = context.engine
+        self.context = context
+        self.settings = context.settings
+        self.cursors = cursors
 
-    engine: Oss
+    def trick_index(self) -> int | None:
+        choice = self.cursors.trick_choice
+        if choice is None or choice[0] != _turn_key(self.engine):
+            return None
+        return choice[1]
 
-    def __init__(self, context: AdapterContext) -> None:
-        super().__init__(context)
-        self.timer = TimerLog(limit=context.settings.timer_limit)
-        self._trick_choice: tuple[tuple[int, int], int] | None = None  # (turn key, index)
-        self._discard_choice: dict[int, int] = {}  # player -> value shown for a replay
-        self._counts: dict[int, int] = {}  # confirmed counts of the duel being reported
-        self._count_cursor: dict[tuple[int, int], int] = {}  # (entering, counted) -> count
-        self._timed_in_attempt = 0
+    def chosen_trick(self) -> str | None:
+        """The trick the seat on turn has chosen so far (tribe phase), for the display."""
+        index = self.trick_index()
+        tricks = self.engine.solo_tricks
+        return tricks[index] if index is not None and tricks else None
 
-    # --- input ---------------------------------------------------------------------------
+    def counted_duel(self) -> bool:
+        return self.engine.duel_trick in MOST_JACKS_DUELS
+
+    def counting(self, player: int) -> int | None:
+        """Whose count ``player``'s buttons enter now: their own first, then the opponent's."""
+        attempt = self.engine.current_attempt
+        assert attempt is not None
+        other = attempt.seats[1] if player == attempt.seats[0] else attempt.seats[0]
+        if player not in self.cursors.counts:
+            return player
+        if other not in self.cursors.counts:
+            return other
+        return None
+
+    def discard_value(self, player: int) -> int | None:
+        hand = sorted(set(self.engine.hand_of(player)))
+        if not hand:
+            return None
+        shown = self.cursors.discard_choice.get(player)
+        return shown if shown in hand else hand[0]
+
+
+def _turn_key(engine: Oss) -> tuple[int, int]:
+    return engine.round, len(engine.placements)
+
+
+class OssInput(_Role, SeatInput):
+    """Seat input: taps and presses as Oss actions (the engine judges them)."""
 
     def on_card(self, player: int, card: str) -> Action:
         tribe, value = parse_tribe_card(card)
         engine = self.engine
+        engine.check_tribe(player, tribe)
         phase = engine.phase
         if phase is Phase.KEEP:
-            return Keep(player, value)  # the duel's cards come from two tribes
-        if tribe != player + 1:
-            raise IllegalAction(
-                f"{card} belongs to tribe {tribe}; seat {player} plays tribe {player + 1} "
-                f"(cards T{player + 1}-...)"
-            )
+            return Keep(player, value)
         if phase is Phase.REPLAY:
             return Replay(player, value)
         if phase is Phase.TRIBE:
             tricks = engine.solo_tricks
-            index = self._trick_index()
+            index = self.trick_index()
             expected = engine.expected
             if expected is not None and expected.seat == player and index is None:
                 raise IllegalAction(
@@ -228,24 +242,24 @@ class OssAdapter(SingleClassAdapter):
             assert attempt is not None
             if player not in attempt.seats:
                 return None
-            if attempt.kind == "solo":
+            if attempt.kind is AttemptKind.SOLO:
                 if button == "ok":
-                    return Result(player, "won")
+                    return Result(player, Outcome.WON)
                 if button == "next":
-                    return Result(player, "lost")
+                    return Result(player, Outcome.LOST)
                 return "report your attempt: OK if you succeeded, NEXT if you failed"
-            if self._counted_duel():
+            if self.counted_duel():
                 return self._count_button(player, button)
-            return Result(player, {"ok": "won", "next": "lost", "prev": "tie"}[button])
+            return Result(player, _OUTCOME_OF_BUTTON[button])
         if phase is Phase.REPLAY and expected is not None and expected.seat == player:
             hand = sorted(set(engine.hand_of(player)))
-            shown = self._discard_value(player)
+            shown = self.discard_value(player)
             if button == "next":
                 return Pass(player)
             if button == "ok" and shown is not None:
                 return Replay(player, shown)
             if button == "prev" and hand and shown is not None:
-                self._discard_choice[player] = hand[(hand.index(shown) + 1) % len(hand)]
+                self.cursors.discard_choice[player] = hand[(hand.index(shown) + 1) % len(hand)]
                 return None
             return "NEXT passes; OK replays, discarding the card shown (PREV shows another)"
         if phase is Phase.KEEP and expected is not None and expected.seat == player:
@@ -259,28 +273,15 @@ class OssAdapter(SingleClassAdapter):
             return f"keep a duel card: PREV keeps the {first}, NEXT keeps the {second}"
         if phase is Phase.CHALLENGE_RESULT and player in engine.challenge_remaining:
             if button == "next":
-                return Result(player, "lost")
+                return Result(player, Outcome.LOST)
             if button == "ok":
-                return Result(player, "won")
+                return Result(player, Outcome.WON)
             return "challenge: NEXT when you are eliminated, OK if you won it outright"
-        if expected is not None and expected.seat == player and phase is Phase.TRIBE:
-            return "choose the trick with PREV/NEXT, then tap your tribe card"
         return None
-
-    # the trick chosen before the tap
-
-    def _turn_key(self) -> tuple[int, int]:
-        return self.engine.round, len(self.engine.placements)
-
-    def _trick_index(self) -> int | None:
-        choice = self._trick_choice
-        if choice is None or choice[0] != self._turn_key():
-            return None
-        return choice[1]
 
     def _choose_trick(self, button: str) -> str | None:
         tricks = self.engine.solo_tricks
-        index = self._trick_index()
+        index = self.trick_index()
         if button == "ok":
             if index is None:
                 return "choose the trick with PREV/NEXT, then tap your tribe card"
@@ -290,66 +291,30 @@ class OssAdapter(SingleClassAdapter):
             index = 0 if step == 1 else len(tricks) - 1
         else:
             index = (index + step) % len(tricks)
-        self._trick_choice = (self._turn_key(), index)
-        return None
-
-    def chosen_trick(self) -> str | None:
-        """The trick the seat on turn has chosen so far (tribe phase), for the display."""
-        index = self._trick_index()
-        tricks = self.engine.solo_tricks
-        return tricks[index] if index is not None and tricks else None
-
-    # counts of a "most jacks" duel
-
-    def _counted_duel(self) -> bool:
-        return self.engine.duel_trick in MOST_JACKS_DUELS
-
-    def _counting(self, player: int) -> int | None:
-        """Whose count ``player``'s buttons enter now: their own first, then the opponent's."""
-        attempt = self.engine.current_attempt
-        assert attempt is not None
-        other = attempt.seats[1] if player == attempt.seats[0] else attempt.seats[0]
-        if player not in self._counts:
-            return player
-        if other not in self._counts:
-            return other
+        self.cursors.trick_choice = (_turn_key(self.engine), index)
         return None
 
     def _count_button(self, player: int, button: str) -> Action | str | None:
-        counted = self._counting(player)
-        if counted is None:  # pragma: no cover - both counts in means the result was sent
+        counted = self.counting(player)
+        if counted is None:  # pragma: no cover - both counts in means the counts were sent
             return None
+        cursors = self.cursors
         key = (player, counted)
-        value = self._count_cursor.get(key, 0)
+        value = cursors.count_cursor.get(key, 0)
         if button == "prev":
-            self._count_cursor[key] = max(FAILED, value - 1)
+            cursors.count_cursor[key] = max(FAILED, value - 1)
             return None
         if button == "next":
-            self._count_cursor[key] = min(MAX_COUNT, value + 1)
+            cursors.count_cursor[key] = min(MAX_COUNT, value + 1)
             return None
-        self._counts[counted] = value
+        cursors.counts[counted] = value
         attempt = self.engine.current_attempt
         assert attempt is not None
         first, second = attempt.seats
-        if first in self._counts and second in self._counts:
-            mine = self._counts[player]
-            theirs = self._counts[second if player == first else first]
-            outcome = "tie" if mine == theirs else "won" if mine > theirs else "lost"
-            return Result(player, outcome)
-        return f"{_count_text(value)} for seat {counted}; now the other duelist's count"
-
-    def _reset_counts(self) -> None:
-        self._counts = {}
-        self._count_cursor = {}
-
-    def _discard_value(self, player: int) -> int | None:
-        hand = sorted(set(self.engine.hand_of(player)))
-        if not hand:
-            return None
-        shown = self._discard_choice.get(player)
-        return shown if shown in hand else hand[0]
-
-    # --- labels --------------------------------------------------------------------------
+        if first in cursors.counts and second in cursors.counts:
+            # Both counts are in: the engine judges them.
+            return Counts(player, (cursors.counts[first], cursors.counts[second]))
+        return f"{count_text(value)} for seat {counted}; now the other duelist's count"
 
     def hints(self) -> list[tuple[int, str, str]]:
         engine = self.engine
@@ -368,19 +333,19 @@ class OssAdapter(SingleClassAdapter):
         if phase is Phase.RESULT:
             attempt = engine.current_attempt
             assert attempt is not None
-            if attempt.kind == "solo":
+            if attempt.kind is AttemptKind.SOLO:
                 return [(seat, "ok", "success"), (seat, "next", "failure")]
-            if self._counted_duel():
+            if self.counted_duel():
                 out: list[tuple[int, str, str]] = []
                 for duelist in attempt.seats:
-                    counted = self._counting(duelist)
+                    counted = self.counting(duelist)
                     if counted is None:
                         continue
-                    value = self._count_cursor.get((duelist, counted), 0)
+                    value = self.cursors.count_cursor.get((duelist, counted), 0)
                     whose = "my" if counted == duelist else f"seat {counted}'s"
                     out += [
                         (duelist, "prev", "count -1"),
-                        (duelist, "ok", f"{whose} count: {_count_text(value)}"),
+                        (duelist, "ok", f"{whose} count: {count_text(value)}"),
                         (duelist, "next", "count +1"),
                     ]
                 return out
@@ -394,7 +359,7 @@ class OssAdapter(SingleClassAdapter):
                 )
             ]
         if phase is Phase.REPLAY:
-            shown = self._discard_value(seat)
+            shown = self.discard_value(seat)
             hints = [(seat, "ok", f"replay (discard {shown})"), (seat, "next", "pass")]
             if len(set(engine.hand_of(seat))) > 1:
                 hints.insert(0, (seat, "prev", "other card"))
@@ -414,6 +379,68 @@ class OssAdapter(SingleClassAdapter):
             ]
         return []
 
+    # --- the toss timer ------------------------------------------------------------------
+
+    def timer_action(self, event: TimerEvent) -> Action | None:
+        """The ``timed`` action a stopped toss means, or None (nothing to record).
+
+        The table applies and journals it like any action, so the attempt log and
+        the bests live in the engine and survive an undo or a resume. A toss
+        timed while no attempt is going on belongs to nobody and is only said.
+        """
+        if not isinstance(event, TossStopped):
+            return None
+        cursors = self.cursors
+        seat = cursors.running_seat if cursors.running_since is not None else None
+        if seat is None:
+            seat = self.engine.timed_seat
+        cursors.running_since = None
+        cursors.running_seat = None
+        if seat is None or self.engine.phase is not Phase.RESULT:
+            return None
+        return Timed(seat, event.millis)
+
+    def on_timer(self, event: TimerEvent) -> list[Feedback]:
+        """The running clock and what a toss means for people; times go to ``timer_action``."""
+        cursors = self.cursors
+        if isinstance(event, TossStarted):
+            cursors.running_since = event.at
+            cursors.running_seat = self.engine.timed_seat
+            return []
+        seat = cursors.running_seat if cursors.running_since is not None else None
+        cursors.running_since = None
+        cursors.running_seat = None
+        if isinstance(event, TossCancelled):
+            cursors.cancelled += 1
+            why = {"long press": "long press", "too long": "it ran too long"}.get(
+                event.reason, "cancelled"
+            )
+            return [Feedback(seat, f"Timer: toss not counted ({why})")]
+        assert isinstance(event, TossStopped)
+        # A toss no attempt claims (``timer_action`` gave nothing): said, not logged.
+        return [Feedback(None, f"Timer: {format_time(event.duration)}")]
+
+
+_OUTCOME_OF_BUTTON: dict[str, Outcome] = {
+    "ok": Outcome.WON,
+    "next": Outcome.LOST,
+    "prev": Outcome.TIE,
+}
+
+
+class OssPresentation(_Role, Presentation):
+    """Presentation: events as messages and cues, and the snapshot with the table's side."""
+
+    def feedback(self, event: Event) -> list[Feedback]:
+        if isinstance(event, AttemptBegins | DuelTied | Replayed):
+            # A new attempt, or a duel starting again: counts are entered afresh.
+            self.cursors.reset_counts()
+        handler = _FEEDBACK.get(type(event))
+        return handler(self, event) if handler is not None else []
+
+    def animating(self) -> bool:
+        return self.cursors.running_since is not None  # the running clock moves on screen
+
     def waiting_players(self) -> list[int]:
         engine = self.engine
         if engine.phase is Phase.RESULT:
@@ -422,93 +449,58 @@ class OssAdapter(SingleClassAdapter):
             return list(attempt.seats)
         if engine.phase is Phase.CHALLENGE_RESULT:
             return list(engine.challenge_remaining)
-        return super().waiting_players()
+        expected = engine.expected
+        return [] if expected is None else [expected.seat]
 
-    # --- what events mean for people -------------------------------------------------
+    def over_limit(self, millis: int) -> bool:
+        limit = self.settings.timer_limit
+        return limit is not None and millis > limit * 1000
 
-    def feedback(self, event: Event) -> list[Feedback]:
-        if isinstance(event, AttemptBegins | DuelTied | Replayed):
-            # A new attempt, or a duel starting again: counts and timer turns start afresh.
-            self._reset_counts()
-            self._timed_in_attempt = 0
-        handler = _FEEDBACK.get(type(event))
-        return handler(self, event) if handler is not None else []
+    def timer_view(self) -> TimerView:
+        """The toss timer for the display: the running clock, the latest log and the bests."""
+        cursors = self.cursors
+        engine = self.engine
+        log = tuple(
+            TossView(t.seat, t.millis, t.round, t.trick, self.over_limit(t.millis))
+            for t in engine.tosses[-12:]
+        )
+        return TimerView(
+            limit=self.settings.timer_limit,
+            running=cursors.running_since is not None,
+            started_at=cursors.running_since,
+            seat=cursors.running_seat,
+            log=log,
+            bests=engine.bests,
+            cancelled=cursors.cancelled,
+        )
 
-    # --- the toss timer ------------------------------------------------------------------
-
-    def timed_seat(self) -> int | None:
-        """The player the next timed toss belongs to: the attempt's seat(s) in turn."""
-        attempt = self.engine.current_attempt
-        if attempt is None or self.engine.phase is not Phase.RESULT:
-            return None
-        return attempt.seats[self._timed_in_attempt % len(attempt.seats)]
-
-    def animating(self) -> bool:
-        return self.timer.running_since is not None  # the running clock moves on screen
-
-    def on_timer(self, event: TimerEvent) -> list[Feedback]:
-        """A toss timer event: update the running clock, the attempt log and the bests."""
-        log = self.timer
-        if self.settings.timer_limit is not None:  # the table's configured limit per attempt
-            log.limit = self.settings.timer_limit
-        if isinstance(event, TossStarted):
-            log.running_since = event.at
-            log.running_seat = self.timed_seat()
-            return []
-        seat = log.running_seat if log.running_since is not None else self.timed_seat()
-        log.running_since = None
-        log.running_seat = None
-        if isinstance(event, TossCancelled):
-            log.cancelled += 1
-            why = {"long press": "long press", "too long": "it ran too long"}.get(
-                event.reason, "cancelled"
-            )
-            return [Feedback(seat, f"Timer: toss not counted ({why})")]
-        assert isinstance(event, TossStopped)
-        millis = event.millis
-        over = log.limit is not None and event.duration > log.limit
-        attempt = self.engine.current_attempt
-        trick = None
-        if attempt is not None:
-            trick = attempt.trick if attempt.kind == "solo" else self.engine.duel_trick
-        log.log.append(TimedToss(seat, millis, self.engine.round, trick, over))
-        self._timed_in_attempt += 1
-        who = "Timer" if seat is None else f"Seat {seat}"
-        text = f"{who}: {format_time(event.duration)}"
-        kind = MessageKind.INFO
-        if seat is not None:
-            best = log.bests.get(seat)
-            if best is None or millis < best:
-                log.bests[seat] = millis
-                text += " - personal best" if best is not None else ""
-                kind = MessageKind.WON if best is not None else MessageKind.INFO
-            else:
-                text += f" (best {format_time(best / 1000)})"
-        if over:
-            assert log.limit is not None
-            text += f" - over the {log.limit:g} s limit"
-            kind = MessageKind.PENALTY
-        return [Feedback(seat, text, kind)]
+    def typed_snapshot(self) -> OssSnapshot:
+        """The engine's snapshot with the table's side: the timer and the choices in progress."""
+        engine = self.engine
+        side = TableSide(
+            timer=self.timer_view(),
+            timed_seat=engine.timed_seat,
+            chosen_trick=self.chosen_trick(),
+            counting_duel=self.counted_duel() and engine.phase is Phase.RESULT,
+            counts=dict(self.cursors.counts),
+            help=tuple(help_texts(engine, self.counted_duel())),
+        )
+        return engine.snapshot().with_table(side)
 
     def snapshot(self) -> JSON:
-        """The engine's snapshot plus the table's side: the timer and the choices in progress."""
-        snap = self.engine.snapshot()
-        snap["timer"] = self.timer.to_json()
-        snap["timed_seat"] = self.timed_seat()
-        snap["chosen_trick"] = self.chosen_trick()
-        snap["counting_duel"] = self._counted_duel() and self.engine.phase is Phase.RESULT
-        snap["counts"] = {str(s): v for s, v in sorted(self._counts.items())}
-        snap["help"] = help_texts(self.engine, self._counted_duel())
-        return snap
+        # The view carries plain JSON; the scene reads it back as an OssSnapshot.
+        return self.typed_snapshot().to_json()
 
-    # --- simulated players ------------------------------------------------------------------
+
+class OssSimulation(_Role, Simulation):
+    """Simulation: bots for empty seats and the gestures a person would make."""
 
     def gestures(self, action: Action) -> list[Gesture]:
         engine = self.engine
         if isinstance(action, Tribe):
             tricks = engine.solo_tricks
             target = tricks.index(action.trick)
-            current = self._trick_index()
+            current = self.trick_index()
             steps = target + 1 if current is None else (target - current) % len(tricks)
             return [*[Press("next")] * steps, Tap(tribe_card(action.seat, action.value))]
         if isinstance(action, Replay):
@@ -519,22 +511,42 @@ class OssAdapter(SingleClassAdapter):
             attempt = engine.current_attempt
             assert attempt is not None
             return [Press("prev" if action.value == attempt.values[0] else "next")]
+        if isinstance(action, Counts):
+            return self._timed_presses() + self._counts_gestures(action)
         if isinstance(action, Result):
-            timed: list[Gesture] = []
-            if self.settings.has_timer and engine.phase is Phase.RESULT:
-                timed = [Press("timer"), Press("timer")]
+            timed = self._timed_presses()
             if engine.phase is Phase.CHALLENGE_RESULT:
-                return [Press("ok" if action.result == "won" else "next")]
+                return [Press("ok" if action.result is Outcome.WON else "next")]
             attempt = engine.current_attempt
-            if attempt is not None and attempt.kind == "duel" and self._counted_duel():
+            if attempt is not None and attempt.kind is AttemptKind.DUEL and self.counted_duel():
                 return timed + self._count_gestures(action)
-            button = {"won": "ok", "lost": "next", "tie": "prev"}[action.result]
-            return [*timed, Press(button)]
+            button = {Outcome.WON: "ok", Outcome.LOST: "next", Outcome.TIE: "prev"}
+            return [*timed, Press(button[action.result])]
         return []
+
+    def _timed_presses(self) -> list[Gesture]:
+        if self.settings.has_timer and self.engine.phase is Phase.RESULT:
+            return [Press("timer"), Press("timer")]
+        return []
+
+    def _counts_gestures(self, action: Counts) -> list[Gesture]:
+        """Enter ``action``'s counts from its seat: its own count first, then the other's."""
+        attempt = self.engine.current_attempt
+        assert attempt is not None
+        seats = attempt.seats
+        mine = action.counts[seats.index(action.seat)]
+        theirs = action.counts[1 - seats.index(action.seat)]
+        presses: list[Gesture] = []
+        for value in (mine, theirs):
+            step = Press("next") if value >= 0 else Press("prev")
+            presses += [step] * abs(value) + [Press("ok")]
+        return presses
 
     def _count_gestures(self, action: Result) -> list[Gesture]:
         """Counts that give ``action``'s result: own count first, then the opponent's."""
-        mine, theirs = {"won": (4, 2), "lost": (1, 3), "tie": (2, 2)}[action.result]
+        mine, theirs = {Outcome.WON: (4, 2), Outcome.LOST: (1, 3), Outcome.TIE: (2, 2)}[
+            action.result
+        ]
         presses: list[Gesture] = []
         for value in (mine, theirs):
             presses += [Press("next")] * value + [Press("ok")]
@@ -542,11 +554,6 @@ class OssAdapter(SingleClassAdapter):
 
     def make_bot(self, rng: random.Random) -> Bot:
         return OssTableBot(rng, skill=round(0.35 + 0.6 * rng.random(), 2))
-
-    def chance(self, rng: random.Random) -> list[Action]:
-        # Decided from the engine's state alone: whatever chance is due now, played
-        # out on a copy, so the draws and the next reveal come in one go.
-        return chance_actions(copy.deepcopy(self.engine), rng)
 
     def hand(self, player: int) -> tuple[str, ...]:
         values = self.engine.hand_of(player)
@@ -558,48 +565,33 @@ class OssAdapter(SingleClassAdapter):
         return tuple(out)
 
 
-class OssTableBot:
-    """A simulated player at the table: the engine bot's decisions plus simulated hands.
+class OssAdapter(GameAdapter):
+    """The table side of a game of Oss: three roles sharing one ``OssCursors``."""
 
-    The table asks one waiting seat at a time, so every result is the asking
-    seat's own report: a solo from its skill, a duel from its side, and in a
-    challenge "I won it" with its share of the chances among those still in
-    (otherwise "I am out"), which gives each seat its weighted share overall.
-    """
+    spec = SPEC
 
-    def __init__(self, rng: random.Random, skill: float) -> None:
-        self.rng = rng
-        self.skill = skill
-        self._bot = OssBot(rng, skill)
+    engine: Oss
+    input: OssInput
+    presentation: OssPresentation
+    simulation: OssSimulation
 
-    def choose(self, engine: Oss, seat: int) -> Action:
-        phase = engine.phase
-        if phase is Phase.RESULT:
-            attempt = engine.current_attempt
-            assert attempt is not None
-            if attempt.kind == "solo":
-                won = self.rng.random() < solo_chance(self.skill, attempt.values[0])
-                return Result(seat, "won" if won else "lost")
-            if self.rng.random() < DUEL_TIE:
-                return Result(seat, "tie")
-            won = self.rng.random() < duel_chance(self.skill, AVERAGE_SKILL)
-            return Result(seat, "won" if won else "lost")
-        if phase is Phase.CHALLENGE_RESULT:
-            others = len(engine.challenge_remaining) - 1
-            mine = 0.05 + self.skill
-            share = mine / (mine + others * (0.05 + AVERAGE_SKILL))
-            return Result(seat, "won" if self.rng.random() < share else "lost")
-        return self._bot.choose(engine, seat)
+    def __init__(self, context: AdapterContext) -> None:
+        super().__init__(context)
+        self.cursors = OssCursors()
+        self.input = OssInput(context, self.cursors)
+        self.presentation = OssPresentation(context, self.cursors)
+        self.simulation = OssSimulation(context, self.cursors)
 
 
-def _count_text(value: int) -> str:
+def count_text(value: int) -> str:
+    """A count as the buttons show it: ``failed`` below 0."""
     return "failed" if value == FAILED else str(value)
 
 
 # --- feedback per engine event ------------------------------------------------------------
 
 
-def _revealed(a: OssAdapter, e: Event) -> list[Feedback]:
+def _revealed(a: OssPresentation, e: Event) -> list[Feedback]:
     assert isinstance(e, TricksRevealed)
     chief = a.engine.chief
     return [
@@ -611,7 +603,7 @@ def _revealed(a: OssAdapter, e: Event) -> list[Feedback]:
     ]
 
 
-def _duel_formed(_: OssAdapter, e: Event) -> list[Feedback]:
+def _duel_formed(_: OssPresentation, e: Event) -> list[Feedback]:
     assert isinstance(e, DuelFormed)
     return [
         Feedback(
@@ -620,10 +612,10 @@ def _duel_formed(_: OssAdapter, e: Event) -> list[Feedback]:
     ]
 
 
-def _begins(a: OssAdapter, e: Event) -> list[Feedback]:
+def _begins(a: OssPresentation, e: Event) -> list[Feedback]:
     assert isinstance(e, AttemptBegins)
     attempt = a.engine.current_attempt
-    if e.kind == "solo":
+    if e.kind is AttemptKind.SOLO:
         jacks = attempt.values[0] if attempt is not None else "?"
         text = f"Seat {e.seats[0]} attempts {e.trick} with {jacks} jacks: OK success, NEXT failure"
         return [Feedback(e.seats[0], text)]
@@ -633,7 +625,7 @@ def _begins(a: OssAdapter, e: Event) -> list[Feedback]:
     return [Feedback(None, f"Duel {duel}: seat {first} against seat {second}: {how}")]
 
 
-def _solo(_: OssAdapter, e: Event) -> list[Feedback]:
+def _solo(_: OssPresentation, e: Event) -> list[Feedback]:
     assert isinstance(e, SoloResult)
     if e.won:
         return [
@@ -647,14 +639,14 @@ def _solo(_: OssAdapter, e: Event) -> list[Feedback]:
     return [Feedback(e.seat, f"Seat {e.seat} fails {e.trick}", MessageKind.PENALTY, Cue.PENALTY)]
 
 
-def _tied(_: OssAdapter, e: Event) -> list[Feedback]:
+def _tied(_: OssPresentation, e: Event) -> list[Feedback]:
     assert isinstance(e, DuelTied)
     return [
         Feedback(None, f"Tie between seat {e.first} and seat {e.second}: the duel starts again")
     ]
 
 
-def _duel_result(a: OssAdapter, e: Event) -> list[Feedback]:
+def _duel_result(a: OssPresentation, e: Event) -> list[Feedback]:
     assert isinstance(e, DuelResult)
     out = [
         Feedback(e.winner, f"Seat {e.winner} wins the duel", MessageKind.WON, Cue.TRICK_WON),
@@ -672,7 +664,7 @@ def _duel_result(a: OssAdapter, e: Event) -> list[Feedback]:
     return out
 
 
-def _replay_offer(a: OssAdapter, seat: int) -> Feedback:
+def _replay_offer(a: OssPresentation, seat: int) -> Feedback:
     left = a.engine.replays_left(seat)
     return Feedback(
         seat,
@@ -680,17 +672,17 @@ def _replay_offer(a: OssAdapter, seat: int) -> Feedback:
     )
 
 
-def _replayed(_: OssAdapter, e: Event) -> list[Feedback]:
+def _replayed(_: OssPresentation, e: Event) -> list[Feedback]:
     assert isinstance(e, Replayed)
     return [Feedback(e.seat, f"Seat {e.seat} discards a {e.discarded} and tries again")]
 
 
-def _card_won(_: OssAdapter, e: Event) -> list[Feedback]:
+def _card_won(_: OssPresentation, e: Event) -> list[Feedback]:
     assert isinstance(e, CardWon)
     return []  # said by the solo / duel result
 
 
-def _challenge(_: OssAdapter, e: Event) -> list[Feedback]:
+def _challenge(_: OssPresentation, e: Event) -> list[Feedback]:
     assert isinstance(e, ChallengeRevealed)
     return [
         Feedback(
@@ -700,30 +692,30 @@ def _challenge(_: OssAdapter, e: Event) -> list[Feedback]:
     ]
 
 
-def _eliminated(_: OssAdapter, e: Event) -> list[Feedback]:
+def _eliminated(_: OssPresentation, e: Event) -> list[Feedback]:
     assert isinstance(e, Eliminated)
     return [Feedback(e.seat, f"Seat {e.seat} is out of the challenge", cue=Cue.PENALTY)]
 
 
-def _challenge_won(_: OssAdapter, e: Event) -> list[Feedback]:
+def _challenge_won(_: OssPresentation, e: Event) -> list[Feedback]:
     assert isinstance(e, ChallengeWon)
     return [
         Feedback(
             e.seat,
-            f"Seat {e.seat} wins {e.card} (4 points) and is the new chief",
+            f"Seat {e.seat} wins {e.card} ({CHALLENGE_POINTS} points) and is the new chief",
             MessageKind.WON,
             Cue.TRICK_WON,
         )
     ]
 
 
-def _round_scored(_: OssAdapter, e: Event) -> list[Feedback]:
+def _round_scored(_: OssPresentation, e: Event) -> list[Feedback]:
     assert isinstance(e, RoundScored)
     scores = ", ".join(f"seat {s}: {v}" for s, v in enumerate(e.scores))
     return [Feedback(None, f"Round {e.round} scored - {scores}", MessageKind.WON)]
 
 
-def _game_over(_: OssAdapter, e: Event) -> list[Feedback]:
+def _game_over(_: OssPresentation, e: Event) -> list[Feedback]:
     assert isinstance(e, GameOver)
     who = ", ".join(f"seat {s}" for s in e.winners)
     verb = "is Big Chief" if len(e.winners) == 1 else "share the victory"
@@ -732,7 +724,7 @@ def _game_over(_: OssAdapter, e: Event) -> list[Feedback]:
     ]
 
 
-def _after_result(a: OssAdapter, e: Event) -> list[Feedback]:
+def _after_result(a: OssPresentation, e: Event) -> list[Feedback]:
     # A failed solo that may be replayed: SoloResult comes before the phase changes,
     # so the offer is made from the handler of the result itself.
     out = _solo(a, e)
@@ -742,7 +734,30 @@ def _after_result(a: OssAdapter, e: Event) -> list[Feedback]:
     return out
 
 
-_FEEDBACK: dict[type[Event], Callable[[OssAdapter, Event], list[Feedback]]] = {
+def _counted(_: OssPresentation, e: Event) -> list[Feedback]:
+    assert isinstance(e, DuelCounted)
+    (first, second), (a, b) = e.seats, e.counts
+    text = f"Counts: seat {first} {count_text(a)}, seat {second} {count_text(b)}"
+    return [Feedback(None, text)]
+
+
+def _timed(p: OssPresentation, e: Event) -> list[Feedback]:
+    assert isinstance(e, TossTimed)
+    text = f"Seat {e.seat}: {format_time(e.millis / 1000)}"
+    kind = MessageKind.INFO
+    if e.best_before is None or e.millis < e.best_before:
+        text += " - personal best" if e.best_before is not None else ""
+        kind = MessageKind.WON if e.best_before is not None else MessageKind.INFO
+    else:
+        text += f" (best {format_time(e.best_before / 1000)})"
+    limit = p.settings.timer_limit
+    if limit is not None and p.over_limit(e.millis):
+        text += f" - over the {limit:g} s limit"
+        kind = MessageKind.PENALTY
+    return [Feedback(e.seat, text, kind)]
+
+
+_FEEDBACK: dict[type[Event], Callable[[OssPresentation, Event], list[Feedback]]] = {
     TricksRevealed: _revealed,
     DuelFormed: _duel_formed,
     AttemptBegins: _begins,
@@ -756,6 +771,8 @@ _FEEDBACK: dict[type[Event], Callable[[OssAdapter, Event], list[Feedback]]] = {
     ChallengeWon: _challenge_won,
     RoundScored: _round_scored,
     GameOver: _game_over,
+    DuelCounted: _counted,
+    TossTimed: _timed,
 }
 
 

@@ -19,13 +19,20 @@ from collections.abc import Sequence
 
 from controller.games.base import Action
 from controller.games.oss import (
+    FAILED,
+    MAX_COUNT,
+    MOST_JACKS_DUELS,
+    AttemptKind,
+    Counts,
     Keep,
     Oss,
+    Outcome,
     Pass,
     Phase,
     Replay,
     Result,
     Tribe,
+    Verb,
     chance_action,
 )
 
@@ -62,20 +69,20 @@ def simulate_result(engine: Oss, skills: Sequence[float], rng: random.Random) ->
     if phase is Phase.RESULT:
         attempt = engine.current_attempt
         assert attempt is not None
-        if attempt.kind == "solo":
+        if attempt.kind is AttemptKind.SOLO:
             seat = attempt.seats[0]
             won = rng.random() < solo_chance(skills[seat], attempt.values[0])
-            return Result(seat, "won" if won else "lost")
+            return Result(seat, Outcome.WON if won else Outcome.LOST)
         first, second = attempt.seats
         roll = rng.random()
         if roll < DUEL_TIE:
-            return Result(first, "tie")
+            return Result(first, Outcome.TIE)
         won = rng.random() < duel_chance(skills[first], skills[second])
-        return Result(first, "won" if won else "lost")
+        return Result(first, Outcome.WON if won else Outcome.LOST)
     if phase is Phase.CHALLENGE_RESULT:
         remaining = list(engine.challenge_remaining)
         weights = [1.05 - min(1.0, max(0.0, skills[s])) for s in remaining]
-        return Result(rng.choices(remaining, weights)[0], "lost")
+        return Result(rng.choices(remaining, weights)[0], Outcome.LOST)
     raise ValueError(f"oss is not waiting for a result but for {engine.expected}")
 
 
@@ -137,7 +144,7 @@ class OssBot:
         if attempt is None or not hand:
             return Pass(seat)
         cheapest = min(hand)
-        if attempt.kind == "solo":
+        if attempt.kind is AttemptKind.SOLO:
             stake = attempt.values[0]
             chance = solo_chance(self.skill, stake)
         else:
@@ -146,6 +153,57 @@ class OssBot:
         if stake * chance > self._hold_value(engine, cheapest):
             return Replay(seat, cheapest)
         return Pass(seat)
+
+
+class OssTableBot:
+    """A simulated player at the table: the bot's decisions plus its simulated hands.
+
+    The table asks one waiting seat at a time, so every result is the asking
+    seat's own report: a solo from its skill, a duel from its side, and in a
+    challenge "I won it" with its share of the chances among those still in
+    (otherwise "I am out"), which gives each seat its weighted share overall.
+    A "most jacks" duel is reported as counts that give the drawn outcome.
+    """
+
+    def __init__(self, rng: random.Random, skill: float) -> None:
+        self.rng = rng
+        self.skill = skill
+        self._bot = OssBot(rng, skill)
+
+    def choose(self, engine: Oss, seat: int) -> Action:
+        phase = engine.phase
+        if phase is Phase.RESULT:
+            attempt = engine.current_attempt
+            assert attempt is not None
+            if attempt.kind is AttemptKind.SOLO:
+                won = self.rng.random() < solo_chance(self.skill, attempt.values[0])
+                return Result(seat, Outcome.WON if won else Outcome.LOST)
+            if self.rng.random() < DUEL_TIE:
+                outcome = Outcome.TIE
+            else:
+                won = self.rng.random() < duel_chance(self.skill, AVERAGE_SKILL)
+                outcome = Outcome.WON if won else Outcome.LOST
+            if engine.duel_trick in MOST_JACKS_DUELS:
+                return self._counts(seat, attempt.seats, outcome)
+            return Result(seat, outcome)
+        if phase is Phase.CHALLENGE_RESULT:
+            others = len(engine.challenge_remaining) - 1
+            mine = 0.05 + self.skill
+            share = mine / (mine + others * (0.05 + AVERAGE_SKILL))
+            return Result(seat, Outcome.WON if self.rng.random() < share else Outcome.LOST)
+        return self._bot.choose(engine, seat)
+
+    def _counts(self, seat: int, seats: tuple[int, ...], outcome: Outcome) -> Counts:
+        """Jack counts that give ``outcome`` for ``seat``, first duelist's count first."""
+        mine = self.rng.randint(FAILED + 1, MAX_COUNT)
+        if outcome is Outcome.TIE:
+            theirs = mine
+        elif outcome is Outcome.WON:
+            theirs = self.rng.randint(FAILED, mine - 1)
+        else:
+            mine, theirs = self.rng.randint(FAILED, mine - 1), mine
+        first, second = (mine, theirs) if seat == seats[0] else (theirs, mine)
+        return Counts(seat, (first, second))
 
 
 def play_out(
@@ -166,7 +224,7 @@ def play_out(
             return actions
         action = chance_action(engine, rng)
         if action is None:
-            if expected.expects == "result":
+            if expected.expects == Verb.RESULT:
                 action = simulate_result(engine, skills, rng)
             else:
                 action = bots[expected.seat].choose(engine, expected.seat)

@@ -9,9 +9,15 @@ bought by discarding a tribe card; then everyone attempts the challenge,
 whose winner becomes the chief; then everyone draws one tribe card.
 
 Chance enters only as actions (``hand``, ``draw``, ``reveal``, ``challenge``),
-so a record replays a game exactly; :func:`chance_action` draws those actions
-from an injected ``random.Random`` for the kiosk's simulated game and the
-tests. The record verbs are documented in ``docs/oss-records.md``.
+so a record replays a game exactly; :meth:`Oss.chance_actions` (the engine
+contract) and :func:`chance_action` draw those actions from an injected
+``random.Random`` for the table's virtual deck, the simulated game and the
+tests. Every rule the table needs is here: a "most jacks" duel entered as
+``counts`` is judged by the engine, which tribe a tapped card may be is
+:meth:`Oss.check_tribe`, and the toss timer's times are ``timed`` actions the
+engine keeps in its attempt log and bests (so an undo or a resume keeps them).
+:meth:`Oss.snapshot` returns a frozen :class:`OssSnapshot`. The record verbs
+are documented in ``docs/oss-records.md``.
 """
 
 from __future__ import annotations
@@ -19,8 +25,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from enum import Enum
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from itertools import product
 from typing import Any, ClassVar, Self
 
@@ -29,12 +35,14 @@ from controller.games.base import (
     JSON,
     Action,
     BadOption,
+    Chance,
     Engine,
     Event,
     Expectation,
     GameOver,
     IllegalAction,
     MalformedAction,
+    Snapshot,
     best_seats,
     describe,
     new_header,
@@ -76,35 +84,68 @@ RULINGS: list[str] = [
     "challenge card. Tied seats share the victory.",
 ]
 
-_VERBS: dict[str, tuple[str, ...]] = {
-    "hand": (),
-    "draw": (),
-    "reveal": (),
-    "tribe": ("trick",),
-    "result": (),
-    "replay": (),
-    "pass": (),
-    "keep": (),
-    "challenge": (),
-}
+
+class Verb(StrEnum):
+    """The record verbs of Oss (``docs/oss-records.md``); a ``StrEnum``, so they are their JSON."""
+
+    HAND = "hand"
+    DRAW = "draw"
+    REVEAL = "reveal"
+    TRIBE = "tribe"
+    RESULT = "result"
+    COUNTS = "counts"
+    TIMED = "timed"
+    REPLAY = "replay"
+    PASS = "pass"
+    KEEP = "keep"
+    CHALLENGE = "challenge"
+
+
+class Outcome(StrEnum):
+    """A ``result`` as a seat reports it."""
+
+    WON = "won"
+    LOST = "lost"
+    TIE = "tie"
+
+
+class AttemptKind(StrEnum):
+    """An attempt of the round: one seat alone, or two seats in a duel."""
+
+    SOLO = "solo"
+    DUEL = "duel"
+
+
+_VERBS: dict[str, tuple[str, ...]] = {verb: () for verb in Verb} | {Verb.TRIBE: ("trick",)}
 
 #: What each verb asks of a seat, for messages ("seat 2 cannot <phrase> now").
-_PHRASES: dict[str, str] = {
-    "hand": "register a hand",
-    "draw": "register a draw",
-    "reveal": "reveal the tricks",
-    "tribe": "play a tribe card",
-    "result": "report a result",
-    "replay": "replay",
-    "pass": "pass",
-    "keep": "keep a card",
-    "challenge": "reveal the challenge card",
+_PHRASES: dict[Verb, str] = {
+    Verb.HAND: "register a hand",
+    Verb.DRAW: "register a draw",
+    Verb.REVEAL: "reveal the tricks",
+    Verb.TRIBE: "play a tribe card",
+    Verb.RESULT: "report a result",
+    Verb.COUNTS: "enter a duel's counts",
+    Verb.TIMED: "record a timed toss",
+    Verb.REPLAY: "replay",
+    Verb.PASS: "pass",
+    Verb.KEEP: "keep a card",
+    Verb.CHALLENGE: "reveal the challenge card",
 }
 
-RESULTS = ("won", "lost", "tie")
+#: Duel tricks won by "the most jacks": the duelists' counts decide (the ``counts`` verb).
+MOST_JACKS_DUELS: frozenset[str] = frozenset({"Kat!", "Manu!", "Bagi!"})
+#: The most jacks a count can reach (the game has six jacks besides the Jack).
+MAX_COUNT = 6
+#: The count below 0: the duelist failed (dropped the Jack); any count beats it.
+FAILED = -1
+#: The longest toss the ``timed`` verb takes, in milliseconds (an hour: anything longer is a typo).
+MAX_TIMED_MILLIS = 3_600_000
+
+RESULTS = tuple(Outcome)
 
 
-class Phase(Enum):
+class Phase(StrEnum):
     """Where the game stands; each phase takes the verbs listed in ``_PHASE_VERBS``."""
 
     HAND = "hand"
@@ -119,16 +160,16 @@ class Phase(Enum):
     OVER = "over"
 
 
-_PHASE_VERBS: dict[Phase, tuple[str, ...]] = {
-    Phase.HAND: ("hand",),
-    Phase.REVEAL: ("reveal",),
-    Phase.TRIBE: ("tribe",),
-    Phase.RESULT: ("result",),
-    Phase.REPLAY: ("replay", "pass"),
-    Phase.KEEP: ("keep",),
-    Phase.CHALLENGE: ("challenge",),
-    Phase.CHALLENGE_RESULT: ("result",),
-    Phase.DRAW: ("draw",),
+_PHASE_VERBS: dict[Phase, tuple[Verb, ...]] = {
+    Phase.HAND: (Verb.HAND,),
+    Phase.REVEAL: (Verb.REVEAL,),
+    Phase.TRIBE: (Verb.TRIBE,),
+    Phase.RESULT: (Verb.RESULT, Verb.COUNTS, Verb.TIMED),
+    Phase.REPLAY: (Verb.REPLAY, Verb.PASS),
+    Phase.KEEP: (Verb.KEEP,),
+    Phase.CHALLENGE: (Verb.CHALLENGE,),
+    Phase.CHALLENGE_RESULT: (Verb.RESULT,),
+    Phase.DRAW: (Verb.DRAW,),
     Phase.OVER: (),
 }
 
@@ -197,10 +238,42 @@ class Result(Action):
     In the challenge, ``lost`` eliminates the seat and ``won`` names the winner.
     """
 
-    result: str
+    result: Outcome
+
+    def __post_init__(self) -> None:
+        # Callers may name the outcome by its word ("won"); the engine compares members.
+        object.__setattr__(self, "result", Outcome(self.result))
 
     def to_json(self) -> JSON:
         return {"seat": self.seat, "result": self.result}
+
+
+@dataclass(frozen=True)
+class Counts(Action):
+    """A "most jacks" duel entered as the duelists' counts, first duelist first; the engine judges.
+
+    ``FAILED`` (-1) is a duelist who failed (dropped the Jack): any count beats it.
+    Equal counts are a tie and the duel starts again. Either duelist may enter both.
+    """
+
+    counts: tuple[int, int]
+
+    def to_json(self) -> JSON:
+        return {"seat": self.seat, "counts": list(self.counts)}
+
+
+@dataclass(frozen=True)
+class Timed(Action):
+    """The toss timer measured this seat's toss in the attempt going on, in milliseconds.
+
+    It only measures: it decides nothing and is never expected, so ``legal_actions``
+    does not list it. The engine keeps the attempt log and each seat's best from it.
+    """
+
+    millis: int
+
+    def to_json(self) -> JSON:
+        return {"seat": self.seat, "timed": self.millis}
 
 
 @dataclass(frozen=True)
@@ -281,7 +354,7 @@ class DuelFormed(Event):
 class AttemptBegins(Event):
     """The next attempt: a solo (one seat) or a duel (two seats, first duelist first)."""
 
-    kind: str
+    kind: AttemptKind
     trick: str
     seats: tuple[int, ...]
 
@@ -292,6 +365,23 @@ class SoloResult(Event):
     trick: str
     value: int
     won: bool
+
+
+@dataclass(frozen=True)
+class DuelCounted(Event):
+    """A "most jacks" duel's counts as entered (first duelist first); the result follows."""
+
+    seats: tuple[int, int]
+    counts: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class TossTimed(Event):
+    """A timed toss went into the attempt log; ``best_before`` is the seat's best until now."""
+
+    seat: int
+    millis: int
+    best_before: int | None
 
 
 @dataclass(frozen=True)
@@ -381,13 +471,26 @@ class Placement:
 class Attempt:
     """One attempt of the round: a solo (one seat) or a duel (first duelist, second)."""
 
-    kind: str
+    kind: AttemptKind
     trick: str
     seats: tuple[int, ...]
     values: tuple[int, ...]
 
     def card_of(self, seat: int) -> TribeCard:
         return TribeCard(seat, self.values[self.seats.index(seat)])
+
+
+@dataclass(frozen=True)
+class TimedToss:
+    """One entry of the attempt log: a toss the timer measured, to the millisecond."""
+
+    seat: int
+    millis: int
+    round: int
+    trick: str  # the solo trick attempted, or the duel trick
+
+    def to_json(self) -> JSON:
+        return {"seat": self.seat, "millis": self.millis, "round": self.round, "trick": self.trick}
 
 
 @dataclass
@@ -412,6 +515,14 @@ def _require_value(value: object, what: str) -> int:
     return value
 
 
+def _require_count(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not FAILED <= value <= MAX_COUNT:
+        raise MalformedAction(
+            f"a count must be {FAILED} (failed) to {MAX_COUNT} jacks, not {describe(value)}"
+        )
+    return value
+
+
 def _require_trick(value: object, what: str) -> str:
     if not isinstance(value, str):
         raise MalformedAction(f"{what} must be a trick name, not {describe(value)}")
@@ -419,6 +530,456 @@ def _require_trick(value: object, what: str) -> str:
     if name is None:
         raise MalformedAction(f"{what}: there is no trick called {describe(value)}")
     return name
+
+
+# --- the typed snapshot ------------------------------------------------------------
+#
+# What everyone can see, as frozen values the display reads by attribute.
+# ``to_json()`` gives the plain data the table hands to the display (and that
+# logs and tests read); ``from_json`` reads it back, forgiving: a display fed a
+# partial picture still draws, so a missing or mistyped field takes a default.
+
+
+def _int(value: object, default: int = 0) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else default
+
+
+def _opt_int(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _ints(value: object) -> tuple[int, ...]:
+    if not isinstance(value, list | tuple):
+        return ()
+    return tuple(v for v in value if isinstance(v, int) and not isinstance(v, bool))
+
+
+def _objects(value: object) -> list[Mapping[str, Any]]:
+    if not isinstance(value, list | tuple):
+        return []
+    return [v for v in value if isinstance(v, Mapping)]
+
+
+def _seat_map(value: object) -> dict[int, int]:
+    """``{"0": 1234}`` (JSON object keys are text) read back as ``{0: 1234}``."""
+    if not isinstance(value, Mapping):
+        return {}
+    out: dict[int, int] = {}
+    for key, number in value.items():
+        if str(key).isdigit() and _opt_int(number) is not None:
+            out[int(key)] = _int(number)
+    return out
+
+
+class PlacementMode(StrEnum):
+    """What a tribe card below a trick will do: duel, attempt alone, or (so far) neither."""
+
+    ALONE = "alone so far"
+    DUEL = "duel"
+    SOLO = "solo"
+
+
+@dataclass(frozen=True)
+class PlacementView(Snapshot):
+    """A tribe card below a solo trick: whose, its value, and what it will do."""
+
+    seat: int
+    value: int
+    mode: PlacementMode
+
+    def to_json(self) -> JSON:
+        return {"seat": self.seat, "value": self.value, "mode": str(self.mode)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> PlacementView:
+        mode = data.get("mode")
+        known = mode in tuple(PlacementMode)
+        return cls(
+            _int(data.get("seat")),
+            _int(data.get("value")),
+            PlacementMode(str(mode)) if known else PlacementMode.SOLO,
+        )
+
+
+@dataclass(frozen=True)
+class TrickView(Snapshot):
+    """A trick card on the table; a solo trick also has its position and the cards below it."""
+
+    card: cards.TrickCard  # name, family, throw, set-up, do, note, duel style
+    index: int | None = None  # a solo trick's position (None for the duel trick)
+    placements: tuple[PlacementView, ...] = ()
+
+    @property
+    def name(self) -> str:
+        return self.card.name
+
+    @property
+    def kind(self) -> AttemptKind:
+        return AttemptKind(self.card.kind)
+
+    @classmethod
+    def named(
+        cls, name: str, index: int | None = None, placements: Sequence[PlacementView] = ()
+    ) -> TrickView:
+        """The trick card called ``name`` (at ``index``, with the cards placed below it)."""
+        return cls(cards.TRICKS_BY_NAME[name], index, tuple(placements))
+
+    def to_json(self) -> JSON:
+        data: JSON = self.card.to_json()
+        if self.index is not None:
+            data["index"] = self.index
+            data["placements"] = [p.to_json() for p in self.placements]
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> TrickView:
+        card = cards.TrickCard(
+            name=str(data.get("name", "?")),
+            family=_int(data.get("family")),
+            throw=str(data.get("throw", "")),
+            setup=str(data.get("setup", "")),
+            do=str(data.get("do", "")),
+            note=str(data.get("note", "")),
+            style=str(data.get("style", "")),
+        )
+        placements = tuple(PlacementView.from_json(p) for p in _objects(data.get("placements")))
+        return cls(card, _opt_int(data.get("index")), placements)
+
+
+@dataclass(frozen=True)
+class AttemptView(Snapshot):
+    """One attempt of the round as the display shows it."""
+
+    kind: AttemptKind
+    trick: str  # the trick thrown: the solo trick, or the duel trick
+    below: str  # the solo trick the cards lie below
+    seats: tuple[int, ...]
+    values: tuple[int, ...]
+    status: str  # "waiting", "current", "won", "lost" or "won by seat N"
+
+    def to_json(self) -> JSON:
+        return {
+            "kind": str(self.kind),
+            "trick": self.trick,
+            "below": self.below,
+            "seats": list(self.seats),
+            "values": list(self.values),
+            "status": self.status,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> AttemptView:
+        kind = AttemptKind.DUEL if data.get("kind") == AttemptKind.DUEL else AttemptKind.SOLO
+        return cls(
+            kind,
+            str(data.get("trick", "?")),
+            str(data.get("below", "?")),
+            _ints(data.get("seats")),
+            _ints(data.get("values")),
+            str(data.get("status", "")),
+        )
+
+
+@dataclass(frozen=True)
+class ChallengeView(Snapshot):
+    """The challenge card being attempted and the seats still in it."""
+
+    name: str
+    setup: str
+    do: str
+    note: str
+    remaining: tuple[int, ...]
+
+    def to_json(self) -> JSON:
+        return {
+            "name": self.name,
+            "setup": self.setup,
+            "do": self.do,
+            "note": self.note,
+            "remaining": list(self.remaining),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ChallengeView:
+        return cls(
+            str(data.get("name", "?")),
+            str(data.get("setup", "")),
+            str(data.get("do", "")),
+            str(data.get("note", "")),
+            _ints(data.get("remaining")),
+        )
+
+
+@dataclass(frozen=True)
+class SeatState(Snapshot):
+    """What everyone can see of one seat."""
+
+    seat: int
+    chief: bool
+    hand_size: int
+    deck_size: int
+    won: tuple[int, ...]
+    challenges: tuple[str, ...]
+    score: int
+    replays_left: int
+
+    @property
+    def tribe(self) -> int:
+        """The tribe the seat plays (card notation ``T{tribe}-...``)."""
+        return Oss.tribe_of(self.seat)
+
+    def to_json(self) -> JSON:
+        return {
+            "seat": self.seat,
+            "chief": self.chief,
+            "hand_size": self.hand_size,
+            "deck_size": self.deck_size,
+            "won": list(self.won),
+            "challenges": list(self.challenges),
+            "score": self.score,
+            "replays_left": self.replays_left,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> SeatState:
+        challenges = data.get("challenges")
+        return cls(
+            _int(data.get("seat")),
+            data.get("chief") is True,
+            _int(data.get("hand_size")),
+            _int(data.get("deck_size")),
+            _ints(data.get("won")),
+            tuple(str(c) for c in challenges) if isinstance(challenges, list | tuple) else (),
+            _int(data.get("score")),
+            _int(data.get("replays_left")),
+        )
+
+
+@dataclass(frozen=True)
+class TossView(Snapshot):
+    """One entry of the attempt log as the display shows it, flagged over the table's limit."""
+
+    seat: int
+    millis: int
+    round: int
+    trick: str
+    over_limit: bool = False
+
+    def to_json(self) -> JSON:
+        return {
+            "seat": self.seat,
+            "millis": self.millis,
+            "round": self.round,
+            "trick": self.trick,
+            "over_limit": self.over_limit,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> TossView:
+        return cls(
+            _int(data.get("seat")),
+            _int(data.get("millis")),
+            _int(data.get("round")),
+            str(data.get("trick", "")),
+            data.get("over_limit") is True,
+        )
+
+
+@dataclass(frozen=True)
+class TimerView(Snapshot):
+    """The toss timer as the display shows it: the running clock, the log and the bests."""
+
+    limit: float | None = None  # seconds per attempt, or None
+    running: bool = False
+    started_at: float | None = None  # the running toss's start, time.monotonic()
+    seat: int | None = None  # whose toss is running
+    log: tuple[TossView, ...] = ()  # the latest entries, oldest first
+    bests: Mapping[int, int] = field(default_factory=dict)  # seat -> fastest, ms
+    cancelled: int = 0
+
+    @property
+    def last(self) -> TossView | None:
+        return self.log[-1] if self.log else None
+
+    def to_json(self) -> JSON:
+        return {
+            "limit": self.limit,
+            "running": self.running,
+            "started_at": self.started_at,
+            "seat": self.seat,
+            "log": [entry.to_json() for entry in self.log],
+            "last": None if self.last is None else self.last.to_json(),
+            "bests": {str(seat): ms for seat, ms in sorted(self.bests.items())},
+            "cancelled": self.cancelled,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> TimerView:
+        limit, started = data.get("limit"), data.get("started_at")
+        number = int | float
+        return cls(
+            float(limit) if isinstance(limit, number) and not isinstance(limit, bool) else None,
+            data.get("running") is True,
+            float(started)
+            if isinstance(started, number) and not isinstance(started, bool)
+            else None,
+            _opt_int(data.get("seat")),
+            tuple(TossView.from_json(e) for e in _objects(data.get("log"))),
+            _seat_map(data.get("bests")),
+            _int(data.get("cancelled")),
+        )
+
+
+@dataclass(frozen=True)
+class TableSide(Snapshot):
+    """What the table adds to the engine's picture: the timer and the choices in progress."""
+
+    timer: TimerView = field(default_factory=TimerView)
+    timed_seat: int | None = None  # whose toss the timer measures next
+    chosen_trick: str | None = None  # the trick the seat on turn has chosen so far
+    counting_duel: bool = False  # a "most jacks" duel is being reported: counts are entered
+    counts: Mapping[int, int] = field(default_factory=dict)  # confirmed counts, by seat
+    help: tuple[str, ...] = ()  # the rulings that matter now, most useful first
+
+    def to_json(self) -> JSON:
+        return {
+            "timer": self.timer.to_json(),
+            "timed_seat": self.timed_seat,
+            "chosen_trick": self.chosen_trick,
+            "counting_duel": self.counting_duel,
+            "counts": {str(seat): count for seat, count in sorted(self.counts.items())},
+            "help": list(self.help),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> TableSide:
+        timer = data.get("timer")
+        chosen = data.get("chosen_trick")
+        texts = data.get("help")
+        return cls(
+            TimerView.from_json(timer) if isinstance(timer, Mapping) else TimerView(),
+            _opt_int(data.get("timed_seat")),
+            chosen if isinstance(chosen, str) else None,
+            data.get("counting_duel") is True,
+            _seat_map(data.get("counts")),
+            tuple(str(t) for t in texts) if isinstance(texts, list | tuple) else (),
+        )
+
+
+#: The keys ``TableSide`` adds to the snapshot's JSON form.
+_TABLE_KEYS = frozenset(("timer", "timed_seat", "chosen_trick", "counting_duel", "counts", "help"))
+
+
+@dataclass(frozen=True)
+class OssSnapshot(Snapshot):
+    """What everyone at the table can see of a game of Oss (``Oss.snapshot()``).
+
+    ``table`` is None from the engine; the table's presentation adds its side
+    (``TableSide``). ``to_json()`` is the engine's snapshot dict, with the
+    table's keys beside the engine's when ``table`` is set.
+    """
+
+    round: int
+    rounds: int
+    phase: Phase
+    chief: int
+    next: Expectation | None
+    rounds_option: int  # the options the game was started with
+    replays_per_round: int
+    replay_scope: str
+    tricks: tuple[TrickView, ...]  # this round's solo tricks, in family order
+    duel: TrickView | None  # the round's duel trick, once revealed
+    attempts: tuple[AttemptView, ...]
+    current: int | None  # index in ``attempts`` of the attempt being reported
+    duel_winner: int | None
+    replaying: int | None  # the seat deciding on a replay
+    challenge: ChallengeView | None
+    challenges_left: int
+    seats: tuple[SeatState, ...]
+    winners: tuple[int, ...]
+    table: TableSide | None = None
+    game: str = "oss"
+
+    @property
+    def current_attempt(self) -> AttemptView | None:
+        if self.current is not None and 0 <= self.current < len(self.attempts):
+            return self.attempts[self.current]
+        return None
+
+    def with_table(self, side: TableSide) -> OssSnapshot:
+        """This snapshot with the table's side added."""
+        return replace(self, table=side)
+
+    def to_json(self) -> JSON:
+        data: JSON = {
+            "game": self.game,
+            "round": self.round,
+            "rounds": self.rounds,
+            "phase": str(self.phase),
+            "chief": self.chief,
+            "next": None if self.next is None else self.next.to_json(),
+            "options": {
+                "rounds": self.rounds_option,
+                "replays_per_round": self.replays_per_round,
+                "replay_scope": self.replay_scope,
+            },
+            "tricks": [t.to_json() for t in self.tricks],
+            "duel": None if self.duel is None else self.duel.to_json(),
+            "attempts": [a.to_json() for a in self.attempts],
+            "current": self.current,
+            "duel_winner": self.duel_winner,
+            "replaying": self.replaying,
+            "challenge": None if self.challenge is None else self.challenge.to_json(),
+            "challenges_left": self.challenges_left,
+            "seats": [s.to_json() for s in self.seats],
+            "winners": list(self.winners),
+        }
+        if self.table is not None:
+            data.update(self.table.to_json())
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> OssSnapshot:
+        """The snapshot read back from its JSON form (forgiving: see above)."""
+        phase = data.get("phase")
+        nxt = data.get("next")
+        options = data.get("options")
+        options = options if isinstance(options, Mapping) else {}
+        duel, challenge = data.get("duel"), data.get("challenge")
+        expected = None
+        if isinstance(nxt, Mapping) and _opt_int(nxt.get("seat")) is not None:
+            expected = Expectation(_int(nxt.get("seat")), str(nxt.get("expects", "")))
+        has_table = any(key in data for key in _TABLE_KEYS)
+        return cls(
+            round=_int(data.get("round"), 1),
+            rounds=_int(data.get("rounds"), 1),
+            phase=Phase(phase) if phase in tuple(Phase) else Phase.HAND,
+            chief=_int(data.get("chief")),
+            next=expected,
+            rounds_option=_int(options.get("rounds"), DEFAULT_OPTIONS["rounds"]),
+            replays_per_round=_int(
+                options.get("replays_per_round"), DEFAULT_OPTIONS["replays_per_round"]
+            ),
+            replay_scope=str(options.get("replay_scope", DEFAULT_OPTIONS["replay_scope"])),
+            tricks=tuple(TrickView.from_json(t) for t in _objects(data.get("tricks"))),
+            duel=TrickView.from_json(duel) if isinstance(duel, Mapping) else None,
+            attempts=tuple(AttemptView.from_json(a) for a in _objects(data.get("attempts"))),
+            current=_opt_int(data.get("current")),
+            duel_winner=_opt_int(data.get("duel_winner")),
+            replaying=_opt_int(data.get("replaying")),
+            challenge=ChallengeView.from_json(challenge)
+            if isinstance(challenge, Mapping)
+            else None,
+            challenges_left=_int(data.get("challenges_left")),
+            seats=tuple(SeatState.from_json(s) for s in _objects(data.get("seats"))),
+            winners=_ints(data.get("winners")),
+            table=TableSide.from_json(data) if has_table else None,
+        )
+
+    @classmethod
+    def of(cls, game: OssSnapshot | Mapping[str, Any]) -> OssSnapshot:
+        """``game`` as a snapshot: itself, or read back from the JSON the view carries."""
+        return game if isinstance(game, OssSnapshot) else cls.from_json(game)
 
 
 class Oss(Engine):
@@ -475,10 +1036,15 @@ class Oss(Engine):
         self._winner: int | None = None  # of the duel being decided
         self._loser: int | None = None  # the seat that may replay
         self._refused_replay: int | None = None  # lost just now and could not replay
+        self._refusing: int | None = None  # the same, for the action being applied
         self._replays: list[int] = [0] * players
         self._challenge: str | None = None
         self._remaining: list[int] = []
         self._info: list[RoundInfo] = [RoundInfo(chief, replays=[0] * players)]
+        # The toss timer's side, from ``timed`` actions: the attempt log and bests (ms).
+        self._tosses: list[TimedToss] = []
+        self._bests: dict[int, int] = {}
+        self._timed_in_attempt = 0
 
     # --- header and actions ---------------------------------------------------
 
@@ -509,6 +1075,26 @@ class Oss(Engine):
         # The first chief is "the most big-boned": the table cannot know, so it draws one.
         return new_header(cls, players, options, "chief", rng)
 
+    def chance_actions(self, rng: random.Random, chance: Chance) -> list[Action]:
+        # What the shuffled decks give now, worked out from the state alone (no copy
+        # of the game played forward): hands or draws, then the reveal that follows
+        # them (they take no trick card), or the challenge card.
+        if not chance.cards:
+            return []
+        phase = self._phase
+        dealt: list[Action] = []
+        if phase is Phase.HAND:
+            for seat in self._pending:
+                deck = list(self.deck_of(seat))
+                dealt.append(Hand(seat, tuple(sorted(rng.sample(deck, HAND_SIZE)))))
+        elif phase is Phase.DRAW:
+            dealt = [Draw(seat, rng.choice(self.deck_of(seat))) for seat in self._pending]
+        if phase in (Phase.HAND, Phase.DRAW, Phase.REVEAL):
+            dealt.append(_reveal_from(self, self._chief, rng))
+        elif phase is Phase.CHALLENGE:
+            dealt.append(Challenge(self._chief, rng.choice(self.available_challenges())))
+        return dealt
+
     def header(self) -> JSON:
         options: JSON = {}
         current = {
@@ -528,18 +1114,19 @@ class Oss(Engine):
         }
 
     def parse_action(self, obj: Mapping[str, Any]) -> Action:
-        seat, verb = split_action(obj, self.players, _VERBS)
+        seat, word = split_action(obj, self.players, _VERBS)
+        verb = Verb(word)
         payload = obj[verb]
-        if verb == "hand":
+        if verb is Verb.HAND:
             if not isinstance(payload, list) or len(payload) != HAND_SIZE:
                 raise MalformedAction(
                     f'"hand" must list the {HAND_SIZE} tribe card values in hand, '
                     f"not {describe(payload)}"
                 )
             return Hand(seat, tuple(_require_value(v, "a hand card") for v in payload))
-        if verb == "draw":
+        if verb is Verb.DRAW:
             return Draw(seat, _require_value(payload, '"draw"'))
-        if verb == "reveal":
+        if verb is Verb.REVEAL:
             if not isinstance(payload, dict) or set(payload) != {"solo", "duel"}:
                 raise MalformedAction(
                     '"reveal" must be an object {"solo": [three trick names], "duel": name}'
@@ -551,7 +1138,7 @@ class Oss(Engine):
                 )
             names = tuple(_require_trick(name, "a solo trick") for name in solo)
             return Reveal(seat, names, _require_trick(payload["duel"], "the duel trick"))
-        if verb == "tribe":
+        if verb is Verb.TRIBE:
             if "trick" not in obj:
                 raise MalformedAction(
                     'a "tribe" action needs a "trick": the solo trick to play below'
@@ -559,21 +1146,39 @@ class Oss(Engine):
             return Tribe(
                 seat, _require_value(payload, '"tribe"'), _require_trick(obj["trick"], '"trick"')
             )
-        if verb == "result":
+        if verb is Verb.RESULT:
             if payload not in RESULTS:
                 raise MalformedAction(
                     f'"result" must be "won", "lost" or "tie", not {describe(payload)}'
                 )
-            return Result(seat, str(payload))
-        if verb == "replay":
+            return Result(seat, Outcome(payload))
+        if verb is Verb.COUNTS:
+            if not isinstance(payload, list) or len(payload) != 2:
+                raise MalformedAction(
+                    '"counts" must list the two duelists\' counts, first duelist first, '
+                    f"not {describe(payload)}"
+                )
+            return Counts(seat, (_require_count(payload[0]), _require_count(payload[1])))
+        if verb is Verb.TIMED:
+            if (
+                isinstance(payload, bool)
+                or not isinstance(payload, int)
+                or not 0 <= payload <= MAX_TIMED_MILLIS
+            ):
+                raise MalformedAction(
+                    f'"timed" must be a toss time in milliseconds (0..{MAX_TIMED_MILLIS}), '
+                    f"not {describe(payload)}"
+                )
+            return Timed(seat, payload)
+        if verb is Verb.REPLAY:
             return Replay(seat, _require_value(payload, '"replay" (the card discarded)'))
-        if verb == "pass":
+        if verb is Verb.PASS:
             if payload is not True:
                 raise MalformedAction(f'"pass" must be true, not {describe(payload)}')
             return Pass(seat)
-        if verb == "keep":
+        if verb is Verb.KEEP:
             return Keep(seat, _require_value(payload, '"keep"'))
-        # verb == "challenge"
+        # Verb.CHALLENGE
         if not isinstance(payload, str) or cards.challenge_name(payload) is None:
             known = ", ".join(card.name for card in cards.CHALLENGES)
             raise MalformedAction(
@@ -593,33 +1198,36 @@ class Oss(Engine):
             raise IllegalAction("the game is already over; nothing more can be played")
         if verb not in _PHASE_VERBS[self._phase]:
             raise IllegalAction(self._out_of_order(action.seat, verb))
-        handlers: dict[str, Callable[[Any], list[Event]]] = {
-            "hand": self._hand,
-            "draw": self._draw,
-            "reveal": self._reveal,
-            "tribe": self._tribe,
-            "result": self._result,
-            "replay": self._replay,
-            "pass": self._pass,
-            "keep": self._keep,
-            "challenge": self._reveal_challenge,
+        if isinstance(action, Timed):
+            # A time changes no turn, so the replay just refused stays explained.
+            return self._timed(action)
+        handlers: dict[Verb, Callable[[Any], list[Event]]] = {
+            Verb.HAND: self._hand,
+            Verb.DRAW: self._draw,
+            Verb.REVEAL: self._reveal,
+            Verb.TRIBE: self._tribe,
+            Verb.RESULT: self._result,
+            Verb.COUNTS: self._counts,
+            Verb.REPLAY: self._replay,
+            Verb.PASS: self._pass,
+            Verb.KEEP: self._keep,
+            Verb.CHALLENGE: self._reveal_challenge,
         }
-        # Every handler checks everything before it changes anything.
-        refused_before = self._refused_replay
-        self._refused_replay = None
-        try:
-            return handlers[verb](action)
-        except Exception:
-            self._refused_replay = refused_before
-            raise
+        # Every handler checks everything before it changes anything, so a refused
+        # action returns here with the state untouched, the last refusal included.
+        events = handlers[verb](action)
+        self._refused_replay, self._refusing = self._refusing, None
+        return events
 
-    def _out_of_order(self, seat: int, verb: str) -> str:
-        if verb == "replay" and self._refused_replay == seat:
+    def _out_of_order(self, seat: int, verb: Verb) -> str:
+        if verb is Verb.REPLAY and self._refused_replay == seat:
             if not self._hands[seat]:
                 return f"seat {seat} cannot replay: it has no tribe card left in hand to discard"
             return f"seat {seat} cannot replay: {self._limit_text(seat)}"
-        if verb in ("replay", "pass"):
+        if verb in (Verb.REPLAY, Verb.PASS):
             return f"seat {seat} cannot {verb} now: a replay is only offered after a failure"
+        if verb is Verb.TIMED:
+            return f"seat {seat} cannot record a timed toss now: no attempt is going on"
         return f"seat {seat} cannot {_PHRASES[verb]} now: {self._waiting_text()}"
 
     def _limit_text(self, seat: int) -> str:
@@ -741,7 +1349,7 @@ class Oss(Engine):
             if len(below) >= 2:
                 first, second = below[0], below[1]
                 duel = Attempt(
-                    "duel", trick, (first.seat, second.seat), (first.value, second.value)
+                    AttemptKind.DUEL, trick, (first.seat, second.seat), (first.value, second.value)
                 )
                 duel_of[first.seat] = duel
                 duel_of[second.seat] = duel
@@ -754,7 +1362,7 @@ class Oss(Engine):
                     attempts.append(duel_of[seat])
                 continue
             placed = next(p for p in self._placements if p.seat == seat)
-            attempts.append(Attempt("solo", placed.trick, (seat,), (placed.value,)))
+            attempts.append(Attempt(AttemptKind.SOLO, placed.trick, (seat,), (placed.value,)))
         self._attempts = attempts
         self._outcomes = [None] * len(attempts)
         self._index = 0
@@ -763,6 +1371,8 @@ class Oss(Engine):
         return events
 
     def _begins(self) -> AttemptBegins:
+        # A new attempt (or a duel starting again): the timer's turns start afresh.
+        self._timed_in_attempt = 0
         attempt = self._attempts[self._index]
         return AttemptBegins(attempt.kind, attempt.trick, attempt.seats)
 
@@ -773,12 +1383,12 @@ class Oss(Engine):
             return self._challenge_result(action)
         attempt = self._attempts[self._index]
         seat = action.seat
-        if attempt.kind == "solo":
+        if attempt.kind is AttemptKind.SOLO:
             self._turn_check(seat, attempt.seats[0], "report a result")
-            if action.result == "tie":
+            if action.result is Outcome.TIE:
                 raise IllegalAction("a solo attempt is won or lost; only a duel can tie")
             card = attempt.card_of(seat)
-            if action.result == "won":
+            if action.result is Outcome.WON:
                 self._won[seat].append(Won(card, self._round))
                 self._outcomes[self._index] = "won"
                 return [
@@ -794,11 +1404,69 @@ class Oss(Engine):
                 f"seat {seat} cannot report a result: the duel is between seats "
                 f"{first} and {second}"
             )
+        return self._duel_outcome(seat, action.result)
+
+    def _duel_outcome(self, seat: int, outcome: Outcome) -> list[Event]:
+        """The duel in progress ends as ``outcome`` for ``seat`` (one of its duelists)."""
+        attempt = self._attempts[self._index]
         other = attempt.seats[1] if seat == attempt.seats[0] else attempt.seats[0]
-        if action.result == "tie":
-            return [DuelTied(*attempt.seats)]
-        winner, loser = (seat, other) if action.result == "won" else (other, seat)
+        if outcome is Outcome.TIE:
+            self._timed_in_attempt = 0  # the duel starts again
+            first, second = attempt.seats
+            return [DuelTied(first, second)]
+        winner, loser = (seat, other) if outcome is Outcome.WON else (other, seat)
         return [DuelResult(winner, loser), *self._after_loss(loser, winner)]
+
+    def _counts(self, action: Counts) -> list[Event]:
+        attempt = self._attempts[self._index]
+        if attempt.kind is not AttemptKind.DUEL:
+            raise IllegalAction(
+                f"counts decide a duel; seat {attempt.seats[0]} attempts {attempt.trick} alone: "
+                'report "won" or "lost"'
+            )
+        if self._duel not in MOST_JACKS_DUELS:
+            raise IllegalAction(
+                f"{self._duel} is not won by the most jacks: the duelists report "
+                '"won", "lost" or "tie"'
+            )
+        if action.seat not in attempt.seats:
+            first, second = attempt.seats
+            raise IllegalAction(
+                f"seat {action.seat} cannot enter the counts: the duel is between seats "
+                f"{first} and {second}"
+            )
+        first_count, second_count = action.counts
+        first, second = attempt.seats
+        # The most jacks wins; equal counts (failed included) are a tie.
+        if first_count == second_count:
+            outcome = Outcome.TIE
+        else:
+            outcome = Outcome.WON if first_count > second_count else Outcome.LOST
+        counted = DuelCounted((first, second), action.counts)
+        return [counted, *self._duel_outcome(first, outcome)]
+
+    def _timed(self, action: Timed) -> list[Event]:
+        attempt = self._attempts[self._index]
+        seat = action.seat
+        if seat not in attempt.seats:
+            who = " and ".join(f"seat {s}" for s in attempt.seats)
+            raise IllegalAction(
+                f"seat {seat} cannot record a timed toss: {who} attempts "
+                f"{self._attempt_trick(attempt)} now"
+            )
+        best = self._bests.get(seat)
+        entry = TimedToss(seat, action.millis, self._round, self._attempt_trick(attempt))
+        self._tosses.append(entry)
+        if best is None or action.millis < best:
+            self._bests[seat] = action.millis
+        self._timed_in_attempt += 1
+        return [TossTimed(seat, action.millis, best)]
+
+    def _attempt_trick(self, attempt: Attempt) -> str:
+        """The trick an attempt throws: its solo trick, or the round's duel trick."""
+        if attempt.kind is AttemptKind.SOLO or self._duel is None:
+            return attempt.trick
+        return self._duel
 
     def _after_loss(self, loser: int, winner: int | None) -> list[Event]:
         """A seat failed (solo) or lost a duel: offer a replay, or settle the attempt."""
@@ -807,14 +1475,14 @@ class Oss(Engine):
             self._loser = loser
             self._phase = Phase.REPLAY
             return []
-        self._refused_replay = loser
+        self._refusing = loser  # kept by apply() once the action is through
         return self._settle()
 
     def _settle(self) -> list[Event]:
         """The attempt in progress is over: the failed solo card is out, or the duel is kept."""
         attempt = self._attempts[self._index]
         self._loser = None
-        if attempt.kind == "solo":
+        if attempt.kind is AttemptKind.SOLO:
             card = attempt.card_of(attempt.seats[0])
             self._out.append(card)
             self._outcomes[self._index] = "lost"
@@ -906,13 +1574,13 @@ class Oss(Engine):
         seat = action.seat
         if seat not in self._remaining:
             raise IllegalAction(f"seat {seat} is already eliminated from the challenge")
-        if action.result == "tie":
+        if action.result is Outcome.TIE:
             raise IllegalAction(
                 'a challenge has no tie: report "lost" for each seat eliminated, '
                 'or "won" for the winner'
             )
         events: list[Event] = []
-        if action.result == "won":
+        if action.result is Outcome.WON:
             winner = seat
         else:
             events.append(Eliminated(seat))
@@ -1006,6 +1674,49 @@ class Oss(Engine):
     def challenge_remaining(self) -> tuple[int, ...]:
         return tuple(self._remaining) if self._phase is Phase.CHALLENGE_RESULT else ()
 
+    @staticmethod
+    def tribe_of(seat: int) -> int:
+        """The tribe a seat plays: seat ``p`` plays tribe ``p + 1`` (cards ``T{p+1}-...``)."""
+        return seat + 1
+
+    def check_tribe(self, seat: int, tribe: int) -> None:
+        """Refuse (IllegalAction) a tapped card of ``tribe`` that ``seat`` may not use now.
+
+        A seat plays, replays and discards its own tribe's cards; the duel winner
+        keeps either duel card, so while it keeps, the two duelists' tribes are allowed.
+        """
+        attempt = self.current_attempt
+        if self._phase is Phase.KEEP and attempt is not None and seat == self._winner:
+            tribes = [self.tribe_of(s) for s in attempt.seats]
+            if tribe not in tribes:
+                shown = " or ".join(f"T{t}" for t in tribes)
+                raise IllegalAction(f"keep a card of the duel: a {shown} card, not tribe {tribe}")
+            return
+        own = self.tribe_of(seat)
+        if tribe != own:
+            raise IllegalAction(
+                f"that card belongs to tribe {tribe}; seat {seat} plays tribe {own} "
+                f"(cards T{own}-...)"
+            )
+
+    @property
+    def tosses(self) -> tuple[TimedToss, ...]:
+        """The attempt log: every ``timed`` toss, in order."""
+        return tuple(self._tosses)
+
+    @property
+    def bests(self) -> dict[int, int]:
+        """Each timed seat's fastest toss, in milliseconds."""
+        return dict(self._bests)
+
+    @property
+    def timed_seat(self) -> int | None:
+        """Whose toss the timer measures next: the attempt's seats in turn, first duelist first."""
+        attempt = self.current_attempt
+        if attempt is None or self._phase is not Phase.RESULT:
+            return None
+        return attempt.seats[self._timed_in_attempt % len(attempt.seats)]
+
     def hand_of(self, seat: int) -> tuple[int, ...]:
         """A seat's private hand (values). Only that seat's own device may show it."""
         return tuple(_values(self._hands[seat]))
@@ -1067,21 +1778,21 @@ class Oss(Engine):
         if phase is Phase.OVER:
             return None
         if phase in (Phase.HAND, Phase.DRAW):
-            return Expectation(self._pending[0], phase.value)
+            return Expectation(self._pending[0], Verb(phase.value))
         if phase in (Phase.REVEAL, Phase.CHALLENGE):
-            return Expectation(self._chief, phase.value)
+            return Expectation(self._chief, Verb(phase.value))
         if phase is Phase.TRIBE:
-            return Expectation(self._next_placer(), "tribe")
+            return Expectation(self._next_placer(), Verb.TRIBE)
         if phase is Phase.RESULT:
-            return Expectation(self._attempts[self._index].seats[0], "result")
+            return Expectation(self._attempts[self._index].seats[0], Verb.RESULT)
         if phase is Phase.REPLAY:
             assert self._loser is not None
-            return Expectation(self._loser, "replay")
+            return Expectation(self._loser, Verb.REPLAY)
         if phase is Phase.KEEP:
             assert self._winner is not None
-            return Expectation(self._winner, "keep")
+            return Expectation(self._winner, Verb.KEEP)
         # CHALLENGE_RESULT: anyone still in may report; name the first from the chief.
-        return Expectation(self._remaining[0], "result")
+        return Expectation(self._remaining[0], Verb.RESULT)
 
     def legal_actions(self, seat: int) -> list[Action]:
         phase = self._phase
@@ -1108,8 +1819,13 @@ class Oss(Engine):
             attempt = self._attempts[self._index]
             if seat not in attempt.seats:
                 return []
-            outcomes = ("won", "lost") if attempt.kind == "solo" else RESULTS
-            return [Result(seat, r) for r in outcomes]
+            if attempt.kind is AttemptKind.SOLO:
+                return [Result(seat, Outcome.WON), Result(seat, Outcome.LOST)]
+            results: list[Action] = [Result(seat, r) for r in RESULTS]
+            if self._duel in MOST_JACKS_DUELS:
+                counts = range(FAILED, MAX_COUNT + 1)
+                results += [Counts(seat, (a, b)) for a in counts for b in counts]
+            return results
         if phase is Phase.REPLAY:
             if seat != self._loser:
                 return []
@@ -1125,88 +1841,80 @@ class Oss(Engine):
         if phase is Phase.CHALLENGE_RESULT:
             if seat not in self._remaining:
                 return []
-            return [Result(seat, "won"), Result(seat, "lost")]
+            return [Result(seat, Outcome.WON), Result(seat, Outcome.LOST)]
         return []
 
-    def snapshot(self) -> JSON:
-        expected = self.expected
+    def snapshot(self) -> OssSnapshot:  # type: ignore[override]  # base still says JSON
         totals = self.totals()
-        revealed = bool(self.solo_tricks)
         tricks = []
         for index, name in enumerate(self.solo_tricks):
             below = [p for p in self._placements if p.trick == name]
             placements = [
-                {"seat": p.seat, "value": p.value, "mode": self._mode(i, len(below))}
+                PlacementView(p.seat, p.value, self._mode(i, len(below)))
                 for i, p in enumerate(below)
             ]
-            tricks.append(
-                {**cards.TRICKS_BY_NAME[name].to_json(), "index": index, "placements": placements}
-            )
+            tricks.append(TrickView.named(name, index, placements))
         attempts = []
         if self._attempts and self._phase not in (Phase.HAND, Phase.REVEAL, Phase.TRIBE):
             for i, attempt in enumerate(self._attempts):
+                current = i == self._index and self.current_attempt is not None
                 attempts.append(
-                    {
-                        "kind": attempt.kind,
-                        "trick": attempt.trick if attempt.kind == "solo" else self._duel,
-                        "below": attempt.trick,
-                        "seats": list(attempt.seats),
-                        "values": list(attempt.values),
-                        "status": self._outcomes[i]
-                        or ("current" if i == self._index and self.current_attempt else "waiting"),
-                    }
+                    AttemptView(
+                        attempt.kind,
+                        self._attempt_trick(attempt),
+                        attempt.trick,
+                        attempt.seats,
+                        attempt.values,
+                        self._outcomes[i] or ("current" if current else "waiting"),
+                    )
                 )
         duel = None
-        if revealed and self._duel is not None:
-            duel = cards.TRICKS_BY_NAME[self._duel].to_json()
+        if self.solo_tricks and self._duel is not None:
+            duel = TrickView.named(self._duel)
         challenge = None
-        if self._challenge is not None and self._phase in (Phase.CHALLENGE_RESULT,):
-            challenge = {
-                **cards.CHALLENGES_BY_NAME[self._challenge].to_json(),
-                "remaining": list(self._remaining),
-            }
-        seats = []
-        for s in range(self.players):
-            seats.append(
-                {
-                    "seat": s,
-                    "chief": s == self._chief,
-                    "hand_size": sum(self._hands[s].values()),
-                    "deck_size": sum(self._decks[s].values()),
-                    "won": [w.card.value for w in self._won[s]],
-                    "challenges": [name for _, name in self._challenges[s]],
-                    "score": totals[s],
-                    "replays_left": self.replays_left(s),
-                }
+        if self._challenge is not None and self._phase is Phase.CHALLENGE_RESULT:
+            card = cards.CHALLENGES_BY_NAME[self._challenge]
+            challenge = ChallengeView(
+                card.name, card.setup, card.do, card.note, tuple(self._remaining)
             )
-        return {
-            "game": self.game_id,
-            "round": self._round,
-            "rounds": self.rounds,
-            "phase": self._phase.value,
-            "chief": self._chief,
-            "next": expected.to_json() if expected else None,
-            "options": {
-                "rounds": self.rounds,
-                "replays_per_round": self.replays_per_round,
-                "replay_scope": self.replay_scope,
-            },
-            "tricks": tricks,
-            "duel": duel,
-            "attempts": attempts,
-            "current": self._index if self.current_attempt else None,
-            "duel_winner": self._winner,
-            "replaying": self._loser,
-            "challenge": challenge,
-            "challenges_left": len(self.available_challenges()),
-            "seats": seats,
-            "winners": best_seats(totals),
-        }
+        seats = tuple(
+            SeatState(
+                s,
+                s == self._chief,
+                sum(self._hands[s].values()),
+                sum(self._decks[s].values()),
+                tuple(w.card.value for w in self._won[s]),
+                tuple(name for _, name in self._challenges[s]),
+                totals[s],
+                self.replays_left(s),
+            )
+            for s in range(self.players)
+        )
+        return OssSnapshot(
+            round=self._round,
+            rounds=self.rounds,
+            phase=self._phase,
+            chief=self._chief,
+            next=self.expected,
+            rounds_option=self.rounds,
+            replays_per_round=self.replays_per_round,
+            replay_scope=self.replay_scope,
+            tricks=tuple(tricks),
+            duel=duel,
+            attempts=tuple(attempts),
+            current=self._index if self.current_attempt else None,
+            duel_winner=self._winner,
+            replaying=self._loser,
+            challenge=challenge,
+            challenges_left=len(self.available_challenges()),
+            seats=seats,
+            winners=tuple(best_seats(totals)),
+        )
 
-    def _mode(self, position: int, count: int) -> str:
+    def _mode(self, position: int, count: int) -> PlacementMode:
         if count == 1 and self._phase is Phase.TRIBE:
-            return "alone so far"
-        return "duel" if position < 2 and count >= 2 else "solo"
+            return PlacementMode.ALONE
+        return PlacementMode.DUEL if position < 2 and count >= 2 else PlacementMode.SOLO
 
     def sheet_rows(self, round_report: JSON) -> list[tuple[str, list[str]]]:
         won = [" ".join(map(str, values)) or "-" for values in round_report["won"]]
@@ -1252,19 +1960,23 @@ class Oss(Engine):
         }
 
 
-def _verb_of(action: Action) -> str:
-    verbs: dict[type[Action], str] = {
-        Hand: "hand",
-        Draw: "draw",
-        Reveal: "reveal",
-        Tribe: "tribe",
-        Result: "result",
-        Replay: "replay",
-        Pass: "pass",
-        Keep: "keep",
-        Challenge: "challenge",
-    }
-    verb = verbs.get(type(action))
+_VERB_OF: dict[type[Action], Verb] = {
+    Hand: Verb.HAND,
+    Draw: Verb.DRAW,
+    Reveal: Verb.REVEAL,
+    Tribe: Verb.TRIBE,
+    Result: Verb.RESULT,
+    Counts: Verb.COUNTS,
+    Timed: Verb.TIMED,
+    Replay: Verb.REPLAY,
+    Pass: Verb.PASS,
+    Keep: Verb.KEEP,
+    Challenge: Verb.CHALLENGE,
+}
+
+
+def _verb_of(action: Action) -> Verb:
+    verb = _VERB_OF.get(type(action))
     if verb is None:
         raise MalformedAction(f"oss does not know the action {action!r}")
     return verb
@@ -1304,43 +2016,51 @@ def chance_action(engine: Oss, rng: random.Random) -> Action | None:
     if expected is None:
         return None
     seat = expected.seat
-    if expected.expects == "hand":
+    if expected.expects == Verb.HAND:
         deck = list(engine.deck_of(seat))
         return Hand(seat, tuple(sorted(rng.sample(deck, HAND_SIZE))))
-    if expected.expects == "draw":
+    if expected.expects == Verb.DRAW:
         return Draw(seat, rng.choice(engine.deck_of(seat)))
-    if expected.expects == "reveal":
-        solo = tuple(rng.choice(engine.available_tricks(f)) for f in (1, 2, 3))
-        return Reveal(seat, solo, rng.choice(engine.available_tricks(cards.DUEL)))
-    if expected.expects == "challenge":
+    if expected.expects == Verb.REVEAL:
+        return _reveal_from(engine, seat, rng)
+    if expected.expects == Verb.CHALLENGE:
         return Challenge(seat, rng.choice(engine.available_challenges()))
     return None
 
 
+def _reveal_from(engine: Oss, chief: int, rng: random.Random) -> Reveal:
+    solo = tuple(rng.choice(engine.available_tricks(f)) for f in (1, 2, 3))
+    return Reveal(chief, solo, rng.choice(engine.available_tricks(cards.DUEL)))
+
+
 def chance_actions(engine: Oss, rng: random.Random) -> list[Action]:
     """Apply every chance action due now (e.g. all the hands) and return them in order."""
-    done: list[Action] = []
-    while (action := chance_action(engine, rng)) is not None:
+    done = engine.chance_actions(rng, Chance())
+    for action in done:
         engine.apply(action)
-        done.append(action)
     return done
 
 
 __all__: Sequence[str] = (
     "RULINGS",
     "Attempt",
+    "AttemptKind",
     "Challenge",
+    "Counts",
     "Draw",
     "Hand",
     "Keep",
     "Oss",
+    "Outcome",
     "Pass",
     "Phase",
     "Placement",
     "Replay",
     "Result",
     "Reveal",
+    "Timed",
     "Tribe",
+    "Verb",
     "chance_action",
     "chance_actions",
 )

@@ -189,6 +189,12 @@ class PlayScreen(ScreenState):
         session = table.game
         if session is None:
             return
+        # A stopped toss is an action of the record (the engine keeps the attempt
+        # log and the bests), journaled like any other, so it survives undo and resume.
+        action = session.adapter.input.timer_action(event)
+        if action is not None:
+            table.act(action, session.players[action.seat])
+            return
         for feedback in session.adapter.input.on_timer(event):
             table.feedback(feedback)
         table.changed()
