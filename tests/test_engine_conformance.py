@@ -25,7 +25,7 @@ from controller.games.base import Action, Chance, Engine, TableError
 from controller.record import ActionPair, dumps, parse, replay, undo_last_player_action
 
 # Games whose chance (deals, dice) is supplied through the engine contract.
-GAMES = ("oshaka-trick", "oh-pshaw")
+GAMES = ("oshaka-trick", "oh-pshaw", "oskar")
 SEEDS = range(12)
 MAX_STEPS = 20_000
 
@@ -91,7 +91,13 @@ def try_refused(engine: Engine, rng: random.Random) -> int:
     """Offer another seat's legal action; if the engine refuses it, nothing may change."""
     expected = engine.expected
     assert expected is not None
-    others = [s for s in range(engine.players) if s != expected.seat]
+    # Seats that may act now besides the expected one (an Oskar seat deciding on its
+    # doubles, or one that has not rolled yet) are no thieves.
+    others = [
+        s for s in range(engine.players) if s != expected.seat and not engine.legal_actions(s)
+    ]
+    if not others:
+        return 0
     seat = rng.choice(others)
     candidates = engine.legal_actions(expected.seat)
     stolen = rng.choice(candidates).to_json() | {"seat": seat}

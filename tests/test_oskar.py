@@ -24,6 +24,7 @@ from controller.games.oskar import (
     DiceRolled,
     DoublesDeclined,
     GameOver,
+    KeepDoubles,
     Oskar,
     Phase,
     Play,
@@ -44,6 +45,7 @@ from controller.games.oskar import (
     stock_size,
     trick_winner,
 )
+from controller.games.oskar_snapshot import StockView
 from controller.record import RecordError, dumps, replay
 from tests.conftest import record_text, run_cli
 
@@ -372,8 +374,8 @@ def test_doubles_allow_one_extra_reroll_of_one_die_right_away() -> None:
     engine = replay(record_text(header(3), *base))
     assert isinstance(engine, Oskar) and engine.doubles == 1
     assert engine.report()["next"] == {"seat": 0, "expects": "dice"}
-    assert {type(a) for a in engine.legal_actions(1)} == {Reroll}
-    assert len(engine.legal_actions(1)) == 12
+    assert {type(a) for a in engine.legal_actions(1)} == {Reroll, KeepDoubles}
+    assert len(engine.legal_actions(1)) == 12 + 1  # one die to any face, or keep them
     # the offer lapses as soon as another seat acts
     error = refused(record_text(header(3), *base, THREE_DICE[0], rr(1, [0], "comedy", "western")))
     assert error.startswith("line 4: seat 1 cannot reroll now")
@@ -419,8 +421,8 @@ def test_trick_winner_leads_and_the_stock_goes_to_the_first_second_zero() -> Non
     assert not any(isinstance(e, StockWon) for e in events)  # only the first second zero
     assert engine.round.stock_winner == 0
     snap = engine.snapshot()
-    assert snap["stock"] == {"cards": 2, "won_by": 0}
-    assert snap["seats"][1]["points"] == 21 and snap["seats"][0]["points"] == 4
+    assert snap.stock == StockView(cards=2, won_by=0)
+    assert snap.seats[1].points == 21 and snap.seats[0].points == 4
 
 
 def test_a_full_round_scores_the_stock_and_skips_it_when_nobody_won_it() -> None:
@@ -534,7 +536,7 @@ def test_tokens_to_win_8_is_accepted() -> None:
     [
         ({"play": "L4"}, 'the action has no "seat"'),
         ({"seat": 5, "play": "L4"}, '"seat" must be a seat 0..2, not 5'),
-        ({"seat": 0, "bid": 3}, 'unknown action "bid"; this game knows: dice, play, reroll'),
+        ({"seat": 0, "bid": 3}, 'unknown action "bid"; this game knows: dice, hand, play, reroll'),
         ({"seat": 0, "dice": ["horror"]}, '"dice" must list the two faces showing'),
         ({"seat": 0, "dice": ["horror", "drama"]}, '"drama" is not a die face'),
         ({"seat": 0, "reroll": [0]}, 'a "reroll" action must also give the "dice"'),
