@@ -736,7 +736,7 @@ def simulate(seed: int, max_rounds: int | None, use_bot: bool) -> tuple[Oskar, l
                 action = bot.choose(engine, seat, [str(c) for c in hands[seat]])
             else:
                 action = Play(seat, rng.choice(hands[seat]))
-            if isinstance(action, Reroll):  # the bot takes up its doubles offer first
+            if isinstance(action, Reroll | KeepDoubles):  # the bot decides on its doubles first
                 assert engine.doubles == seat and action in legal
                 do(action)
                 continue

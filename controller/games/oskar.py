@@ -96,7 +96,6 @@ from controller.games.oskar_snapshot import (
     StockResult,
     StockView,
     TrickCard,
-    Verb,
     genre_columns,
 )
 from controller.games.oskar_snapshot import (
@@ -104,6 +103,9 @@ from controller.games.oskar_snapshot import (
 )
 from controller.games.oskar_snapshot import (
     Phase as Phase,
+)
+from controller.games.oskar_snapshot import (
+    Verb as Verb,
 )
 from controller.games.spec import DeckSpec, GameSpec, OptionKind, OptionSpec, Preset
 

@@ -178,6 +178,9 @@ class OskarSnapshot(_Plain):
     columns: tuple[GenreColumn, ...]
     columns_scored: bool
     decides: int | None
+    # Per seat, the dice it has picked with its buttons to reroll. The engine
+    # leaves it empty; the table fills it (what a person points at is no rule).
+    picked: tuple[tuple[int, ...], ...] = ()
 
     def seat(self, seat: int) -> SeatView | None:
         """The seat's public state, or None for a seat not in the game."""
@@ -249,6 +252,7 @@ class OskarSnapshot(_Plain):
             ),
             columns_scored=obj["columns_scored"],
             decides=obj["decides"],
+            picked=tuple(tuple(p) for p in obj.get("picked", ())),
         )
 
 
