@@ -498,19 +498,27 @@ def test_bots_play_a_full_game_over_serial_and_gpio(ptys: list[PtyPair], tmp_pat
 
 
 def test_scene_draws_mid_round_views_at_the_small_and_large_sizes(rig: Rig, tmp_path: Path) -> None:
-    from display.oskar_scene import genre_columns, picked_dice
+    from display.oskar_scene import columns_caption, picked_dice, read_snapshot
     from display.screenshot import screenshot_view
 
     engine = rig.start_oskar()
     play_until(rig, Phase.REROLL)
     decline_pending_doubles(rig)
     view = rig.table.view
-    assert view.game is not None
-    totals, trendy, scored = genre_columns(view.game)
-    assert scored and all(totals[g] >= 120 for g in trendy)
+    snap = read_snapshot(view.game)
+    assert snap is not None and snap == replace(
+        engine.snapshot(), picked=snap.picked
+    )  # the display reads back exactly the engine's snapshot
+    assert snap.columns_scored and columns_caption(snap) == "Genres this round (scored)"
+    last = snap.last_round
+    assert last is not None
+    assert {c.genre for c in snap.columns if c.trendy} == set(last.trendy)
+    assert all(c.points >= 120 and c.needs == 0 for c in snap.columns if c.trendy)
+    assert all(c.needs == 120 - c.points for c in snap.columns if not c.trendy)
     rule = engine.rule
     assert rule is not None
     assert picked_dice(view, rule.order[0]) == {0, 1}  # must reroll both: both marked
+    assert rig.hints()[(rule.order[0], "prev")] == "REROLL"  # ... as the buttons say
     for size in ((800, 480), (1280, 720), (1920, 1080)):
         path = screenshot_view(view, tmp_path / f"reroll-{size[0]}.png", size)
         image = pygame.image.load(str(path))
