@@ -38,12 +38,20 @@ In short:
   one die right away (again after that one, if it shows doubles again). If
   the next action is anyone else's, the seat declined. The offer is optional,
   so ``expected`` (the report's ``next``) always names the action the game
-  cannot go on without; the pending offer is in ``snapshot()["doubles"]`` and
-  in the seat's ``legal_actions``.
+  cannot go on without; the pending offer is in ``snapshot().doubles`` and
+  in the seat's ``legal_actions``. This project adds an explicit decline:
+  ``{"seat": s, "reroll": []}`` without ``dice`` (``KeepDoubles``) from the
+  seat with the open offer; ``decides`` names the seat a table waits for
+  (the open offer first).
 
-The engine never knows the hands (Oskar has no ``hand`` verb): a play is
+Hands are optional (the spec has no Oskar ``hand`` verb; this project adds
+one, as Oshaka Trick and Oh Pshaw have): without registrations a play is
 refused only when the card is not an Oskar card or has already been played
-this round (five times, for ``R0``). Dice faces are whatever the seat shows:
+this round (five times, for ``R0``); a registered seat may play only cards it
+holds, and nobody may play a card a registered hand holds. A registration is
+no move in the game (it does not answer a doubles offer). ``chance_actions``
+deals a round as hand registrations and rolls the opening dice, stopping
+after doubles until that seat decides. Dice faces are whatever the seat shows:
 the table's virtual roller uses ``roll`` with an injected ``random.Random``,
 while manual entry records the faces a person reports, so any faces are
 accepted in ``dice`` and for the rerolled dice of a ``reroll``; a die that is
