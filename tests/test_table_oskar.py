@@ -172,6 +172,33 @@ def test_a_card_not_in_the_hand_is_refused_and_a_held_one_is_played(rig: Rig) ->
     assert len(rig.adapter.simulation.hand(seat)) == engine.hand_size - 1
 
 
+def test_with_a_physical_deal_each_seat_rolls_with_ok_and_plays_any_unplayed_card() -> None:
+    rig = Rig(deal="physical")
+    with rig.devices:
+        rig.loop.drain()
+        engine = rig.start_oskar()
+        assert engine.phase is Phase.DICE and engine.unrolled() == [0, 1, 2, 3]
+        assert {(s, b): label for (s, b), label in rig.hints().items() if b == "ok"} == {
+            (s, "ok"): "roll dice" for s in range(4)
+        }
+        assert set(rig.adapter.presentation.waiting_players()) == {0, 1, 2, 3}
+        game = rig.table.game
+        assert game is not None
+        for seat in (2, 0, 3, 1):
+            if engine.dice[seat] is None:
+                rig.press(seat, "ok")
+            decline_pending_doubles(rig)
+        assert engine.phase is Phase.PLAY
+        # Nothing was dealt or rolled by chance: every roll is a seat's own press.
+        assert not any(isinstance(a, RegisterHand) for a in game.recorder.actions)
+        assert not any(game.chance)
+        assert all(rig.adapter.simulation.hand(p) == () for p in range(4))
+        assert engine.stock_cards() is None
+        seat = engine.round.turn
+        rig.tap(seat, "L16")  # the engine does not know the hands: any unplayed card goes
+        assert engine.round.trick == [(seat, Card.parse("L16"))]
+
+
 # --- the reroll phase --------------------------------------------------------------------
 
 
