@@ -315,6 +315,21 @@ def test_doubles_offer_declined_with_ok_and_no_die_picked() -> None:
         assert engine.dice[waiting[0]] is not None
         faces = engine.dice[seat]
         assert faces is not None and faces[0] == faces[1]
+        # The "keep" is a line of the record, taken by the seat (not chance).
+        game = rig.table.game
+        assert game is not None
+        kept = [
+            (a, chance)
+            for a, chance in zip(game.recorder.actions, game.chance, strict=True)
+            if isinstance(a, KeepDoubles)
+        ]
+        assert kept == [(KeepDoubles(seat), False)]
+        assert kept[0][0].to_json() == {"seat": seat, "reroll": []}
+        # Staff undo takes it back (and the rolls it let happen): the offer is open again.
+        assert rig.table.undo_last()
+        assert rig.engine.doubles == seat
+        assert rig.engine.dice[waiting[0]] is None
+        assert rig.adapter.presentation.waiting_players() == [seat]
     finally:
         rig.devices.__exit__(None, None, None)
 
@@ -413,30 +428,6 @@ def test_a_mid_round_rebuild_keeps_the_hands_consistent(rig: Rig) -> None:
     assert stock is not None
     everything = Counter(c for h in hands for c in h) + Counter(str(c) for c in stock)
     assert everything + played == Counter(str(c) for c in full_deck())
-
-
-def test_keeping_doubles_is_journaled_and_survives_undo() -> None:
-    rig = rig_with(lambda r: r.engine.doubles is not None and len(r.engine.unrolled()) > 0)
-    try:
-        seat = rig.engine.doubles
-        assert seat is not None
-        rig.press(seat, "ok")  # keep: a line of the record, then the next seat rolls
-        game = rig.table.game
-        assert game is not None
-        kept = [
-            (a, chance)
-            for a, chance in zip(game.recorder.actions, game.chance, strict=True)
-            if isinstance(a, KeepDoubles)
-        ]
-        assert kept == [(KeepDoubles(seat), False)]
-        assert kept[0][0].to_json() == {"seat": seat, "reroll": []}
-        assert rig.engine.doubles != seat
-        # Staff undo takes the "keep" back (and the rolls it let happen): the offer is open again.
-        assert rig.table.undo_last()
-        assert rig.engine.doubles == seat
-        assert rig.adapter.presentation.waiting_players() == [seat]
-    finally:
-        rig.devices.__exit__(None, None, None)
 
 
 # --- end to end ------------------------------------------------------------------------------
