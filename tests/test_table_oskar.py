@@ -20,6 +20,7 @@ import pytest
 from controller.adapters import adapters
 from controller.adapters.oskar_table import OskarAdapter
 from controller.app import Kiosk
+from controller.games.base import Action
 from controller.games.oskar import (
     Card,
     KeepDoubles,
@@ -102,6 +103,14 @@ def decline_pending_doubles(rig: Rig) -> None:
     raise AssertionError("doubles offers do not end")
 
 
+def recorded(rig: Rig, kind: type[Action]) -> list[tuple[Action, bool]]:
+    """The game's recorded actions of ``kind``, each with whether chance supplied it."""
+    game = rig.table.game
+    assert game is not None
+    pairs = zip(game.recorder.actions, game.chance, strict=True)
+    return [(action, chance) for action, chance in pairs if isinstance(action, kind)]
+
+
 def play_until(rig: Rig, phase: Phase, limit: int = 5000) -> None:
     """Bots play every seat (through the mock devices) until the engine reaches ``phase``."""
     sim = Simulator(
@@ -126,20 +135,12 @@ def test_the_menu_offers_oskar_and_the_virtual_roller_rolls_every_seat(rig: Rig)
     assert all(faces is not None for faces in engine.dice)
     game = rig.table.game
     assert game is not None
-    rolls = [
-        (action, chance)
-        for action, chance in zip(game.recorder.actions, game.chance, strict=True)
-        if isinstance(action, RollDice)
-    ]
+    rolls = recorded(rig, RollDice)
     assert len(rolls) == 4
     # Every opening roll is chance: the engine rolls again once a seat keeps its doubles.
     assert all(chance for _, chance in rolls)
     # The engine dealt the round: hand registrations in the record, as chance.
-    dealt = [
-        (action, chance)
-        for action, chance in zip(game.recorder.actions, game.chance, strict=True)
-        if isinstance(action, RegisterHand)
-    ]
+    dealt = recorded(rig, RegisterHand)
     assert [a.seat for a, _ in dealt] == [0, 1, 2, 3] and all(chance for _, chance in dealt)
     hands = [rig.adapter.simulation.hand(p) for p in range(4)]
     assert all(len(h) == engine.hand_size for h in hands)
@@ -318,11 +319,7 @@ def test_doubles_offer_declined_with_ok_and_no_die_picked() -> None:
         # The "keep" is a line of the record, taken by the seat (not chance).
         game = rig.table.game
         assert game is not None
-        kept = [
-            (a, chance)
-            for a, chance in zip(game.recorder.actions, game.chance, strict=True)
-            if isinstance(a, KeepDoubles)
-        ]
+        kept = recorded(rig, KeepDoubles)
         assert kept == [(KeepDoubles(seat), False)]
         assert kept[0][0].to_json() == {"seat": seat, "reroll": []}
         # Staff undo takes it back (and the rolls it let happen): the offer is open again.
