@@ -94,9 +94,8 @@ class Kiosk:
             rng=random.Random(rng.random()),
             on_record=save_record,
             journal=journal,
+            history=None if journal is None else lambda: history_lines(summaries(journal)),
         )
-        if journal is not None:
-            table.history = lambda: history_lines(summaries(journal))
         simulator = Simulator(
             table,
             devices,

@@ -12,9 +12,10 @@ import logging
 import sys
 from collections.abc import Sequence
 
-from controller import app, assign, journal_cli, scoresheet
+from controller import app, assign, journal_cli, scoresheet, tags_cli
 from controller.games.base import TableError
 from controller.record import replay
+from hub import cli as hub_cli
 
 USAGE_ERROR = 2
 
@@ -70,6 +71,8 @@ def build_parser() -> argparse.ArgumentParser:
     kiosk_cmd.set_defaults(func=app.run)
     journal_cli.add_commands(commands)
     assign.add_command(commands)
+    tags_cli.add_command(commands)
+    hub_cli.add_command(commands)
     return parser
 
 

@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING, Any, Self
 from controller.config import TableConfig
 from controller.games import engine_class
 from controller.games.base import JSON, Engine, TableError
-from controller.record import undo_last_player_action
+from controller.record import replay_actions, undo_last_player_action
 
 if TYPE_CHECKING:
     from controller.table import Table
@@ -597,9 +597,8 @@ def resume_if_unfinished(journal: Journal, table: Table) -> GameRow | None:
     except TableError as exc:
         # The engine replayed it above, so this is the table's side failing
         # (e.g. the game is no longer offered); do not loop on it at every start.
+        # Table.resume leaves the table as it was (on its attract screen) when it fails.
         logger.warning("the table could not resume game %d", row.id, exc_info=True)
-        table.game = None
-        table.joined = []
         journal.move_aside(f"its unfinished game #{row.id} ({row.game}) cannot be resumed: {exc}")
         return None
     return row
@@ -618,9 +617,4 @@ def check_replays(row: GameRow, actions: list[tuple[JSON, bool]], seats: set[int
     engine = engine_class(row.game).from_header(row.header)
     if engine.players != len(row.players):
         raise TableError(f"its header has {engine.players} players but {len(row.players)} seats")
-    for number, (obj, _) in enumerate(actions, start=1):
-        try:
-            engine.apply(engine.parse_action(obj))
-        except TableError as exc:
-            raise TableError(f"action {number} ({obj}) does not replay: {exc}") from None
-    return engine
+    return replay_actions(engine, (obj for obj, _ in actions))

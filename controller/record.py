@@ -9,12 +9,12 @@ problem as ``line N: ...`` in words a player understands.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from controller.games import engine_class
-from controller.games.base import JSON, Action, Engine, Event, TableError
+from controller.games.base import JSON, Action, Engine, TableError
 
 FORMAT = "table-record/1"
 
@@ -91,20 +91,46 @@ def replay(text: str) -> Engine:
     """Replay a whole record and return the engine at its end; RecordError on the first fault."""
     record = parse(text)
     engine = start(record)
-    for line in record.lines:
-        apply_line(engine, line)
+    try:
+        replay_actions(engine, (line.obj for line in record.lines))
+    except ActionRefused as exc:
+        raise RecordError(record.lines[exc.index].number, exc.reason) from None
     return engine
 
 
-def apply_line(engine: Engine, line: RecordLine) -> list[Event]:
-    """Apply one record line, turning any refusal into a RecordError naming the line."""
-    try:
-        if engine.finished:
-            raise TableError("the game is already over; nothing more can be played")
-        action = engine.parse_action(line.obj)
-        return engine.apply(action)
-    except TableError as exc:
-        raise RecordError(line.number, str(exc)) from None
+class ActionRefused(TableError, ValueError):
+    """An action of a game being replayed does not replay; ``index`` counts from 0."""
+
+    def __init__(self, index: int, obj: Mapping[str, Any], reason: str) -> None:
+        super().__init__(f"action {index + 1} ({dict(obj)}) does not replay: {reason}")
+        self.index = index
+        self.obj = obj
+        self.reason = reason
+
+
+def replay_actions(
+    engine: Engine,
+    actions: Iterable[Mapping[str, Any]],
+    accepted: Callable[[Action], None] | None = None,
+) -> Engine:
+    """The one replay loop: apply ``actions`` (JSON objects) to ``engine`` in order.
+
+    A record read from a file, a journaled game resumed after a crash and a
+    game rebuilt after a staff undo all go through here, so they agree on what
+    replays. ``accepted`` sees each action once the engine took it (the table
+    records them). The first action the engine refuses raises ActionRefused.
+    """
+    for index, obj in enumerate(actions):
+        try:
+            if engine.finished:
+                raise TableError("the game is already over; nothing more can be played")
+            action = engine.parse_action(obj)
+            engine.apply(action)
+        except TableError as exc:
+            raise ActionRefused(index, obj, str(exc)) from None
+        if accepted is not None:
+            accepted(action)
+    return engine
 
 
 def dumps(header: Mapping[str, Any], actions: Iterable[Action | Mapping[str, Any]]) -> str:

@@ -262,3 +262,6 @@ class OshakaScene:
                 return f"{who} leads: play a card", theme.TURN
             return f"{who}: play a card", theme.TURN
         return "", theme.TEXT
+
+
+SCENE = OshakaScene()

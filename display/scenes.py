@@ -3,8 +3,9 @@
 Every screen has the same frame: a panel per physical seat, turned to face
 that seat (see ``display/layout.py``), and the shared centre. The screen
 decides what the centre and each panel's body show; during PLAY the game
-scene chosen by ``view.game_id`` does (``display/oshaka_trick_scene.py`` for Oshaka
-Trick, ``display/generic.py`` for anything else).
+scene chosen by ``view.game_id`` does: ``display/<key>_scene.py`` for a game
+whose spec key is ``<key>`` (``scene_for``), ``display/generic.py`` for a game
+without a scene of its own.
 
 Each panel ends with the simulator's controls for its seat: the on-screen
 hand of a human seat (``view.hands``) and the seat's buttons (``view.buttons``).
@@ -18,6 +19,7 @@ from typing import Any, Protocol
 
 import pygame
 
+from controller.games import specs
 from controller.view import ButtonHint, GameChoice, MessageKind, Screen, SeatView, TableView
 from display import theme
 from display.generic import (
@@ -31,7 +33,6 @@ from display.generic import (
     seat_label,
 )
 from display.layout import Layout, SeatSlot, rotate_rect, turn_surface
-from display.oshaka_trick_scene import OshakaScene
 from display.theme import Painter
 from display.ui import ChooseGame, PressButton, TapCard, UiAction
 
@@ -53,30 +54,39 @@ class GameScene(Protocol):
 
 PROBLEM_COLOUR = theme.MESSAGE_COLOURS[MessageKind.PROBLEM]
 GENERIC = GenericScene()
-GAME_SCENES: dict[str, GameScene] = {"oshaka-trick": OshakaScene()}
-# Scenes of the other games live in their own modules, found by name, so adding
-# a game's scene means adding its module: ``display/<module>.py`` with ``SCENE``.
-SCENE_MODULES: dict[str, str] = {
-    "oh-pshaw": "display.oh_pshaw_scene",
-    "oskar": "display.oskar_scene",
-    "oss": "display.oss_scene",
-}
+# The scenes found so far, by game id. A game's scene is found from its spec's
+# key: ``display/<key>_scene.py`` with ``SCENE``, so adding a game's scene means
+# adding that module; a game without one (a toy game) is drawn by GENERIC
+# unless it registers its own with ``register_scene``.
+_SCENES: dict[str, GameScene] = {}
+
+
+def register_scene(game_id: str, scene: GameScene) -> None:
+    """Draw ``game_id`` with ``scene`` (a game registered outside ``controller.games``)."""
+    _SCENES[game_id] = scene
 
 
 def scene_for(game_id: str | None) -> GameScene:
     """The scene that draws ``game_id``'s snapshot (the generic one for unknown games)."""
     key = game_id or ""
-    if key not in GAME_SCENES and key in SCENE_MODULES:
-        name = SCENE_MODULES[key]
-        try:
-            module = import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name != name:
-                raise  # the scene exists but something it imports is missing: a real bug
-            GAME_SCENES[key] = GENERIC
-        else:
-            GAME_SCENES[key] = module.SCENE
-    return GAME_SCENES.get(key, GENERIC)
+    if key not in _SCENES:
+        _SCENES[key] = _find_scene(key)
+    return _SCENES[key]
+
+
+def _find_scene(game_id: str) -> GameScene:
+    spec = specs().get(game_id)
+    if spec is None:
+        return GENERIC
+    name = f"display.{spec.key}_scene"
+    try:
+        module = import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name != name:
+            raise  # the scene exists but something it imports is missing: a real bug
+        return GENERIC
+    scene: GameScene = module.SCENE
+    return scene
 
 
 # --- the whole picture ------------------------------------------------------------

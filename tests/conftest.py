@@ -16,6 +16,9 @@ from hardware.ptys import PtyPair
 
 ROOT = Path(__file__).resolve().parent.parent
 
+# The real Mosquitto broker fixture for the café tests.
+pytest_plugins = ("tests.broker",)
+
 # Every pygame test runs headless; set before any test imports pygame.
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")

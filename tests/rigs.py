@@ -40,6 +40,7 @@ class TableRig:
         *,
         leds: LedSink | None = None,
         journal: JournalSink | None = None,
+        history: Callable[[], list[str]] | None = None,
         **config: Any,
     ) -> None:
         """``leds`` replaces the seat LEDs (e.g. a recorder of calls); ``config`` sets
@@ -59,6 +60,7 @@ class TableRig:
             clock=lambda: self.now,
             on_record=lambda game, text: self.records.append(text),
             journal=journal,
+            history=history,
         )
         self.loop = TableLoop(self.table, self.events)
 

@@ -6,7 +6,6 @@ snapshot after a few tricks. pygame runs headless (``tests/conftest.py``).
 
 from __future__ import annotations
 
-import ast
 import random
 from collections.abc import Iterator
 from dataclasses import replace
@@ -34,7 +33,6 @@ from display.screenshot import save_screenshot, screenshot_view
 from display.ui import ChooseGame, PressButton, Quit, TapCard, action_for_event
 
 SIZES = [(800, 480), (1920, 1080)]
-DISPLAY_DIR = Path(__file__).resolve().parent.parent / "display"
 
 GAMES = (
     GameChoice("oshaka-trick", "Oshaka Trick", 3, 4),
@@ -493,18 +491,3 @@ def test_screenshot_view_writes_a_png(tmp_path: Path) -> None:
     path = screenshot_view(results_view(), tmp_path / "shots" / "results.png", size=(1024, 600))
     image = pygame.image.load(str(path))
     assert image.get_size() == (1024, 600)
-
-
-def test_display_code_imports_no_game_rules() -> None:
-    for source in DISPLAY_DIR.glob("*.py"):
-        tree = ast.parse(source.read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
-            names: list[str] = []
-            if isinstance(node, ast.Import):
-                names = [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom):
-                names = [node.module or ""]
-            for name in names:
-                if name.startswith("controller.games.") and name.endswith("_snapshot"):
-                    continue  # a game's snapshot types are what a scene reads, not its rules
-                assert not name.startswith(("controller.games", "controller.bots")), (source, name)

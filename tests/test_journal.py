@@ -243,7 +243,8 @@ def test_the_table_journals_before_it_lights_or_shows() -> None:
     log: list[str] = []
     config = TableConfig.simulated(4, bots=4)
     table = Table(config, simulated(), leds=OrderLeds(log), journal=OrderSink(log))
-    table.joined = [0, 1, 2, 3]
+    for seat in range(4):
+        table.join(seat)
     assert table.start_game()
     start = log.index("journal:start")
     deals = [i for i, e in enumerate(log) if e == "journal:deal"]

@@ -115,11 +115,13 @@ def test_enrolling_without_a_registry_file_says_nothing_is_saved(rig: Rig) -> No
     assert "all 52 cards have tags" in staff.prompt  # the simulated deck is complete
 
 
-def test_history_lists_finished_games(rig: Rig) -> None:
-    rig.table.history = lambda: ["2026-11-29 20:15  Oshaka Trick  seats 0,1,2,3  41 22 30 18"]
-    open_desk(rig)
-    choose(rig, "Game history")
-    assert rig.table.view.staff.lines[0].startswith("2026-11-29")  # type: ignore[union-attr]
+def test_history_lists_finished_games() -> None:
+    rig = Rig(history=lambda: ["2026-11-29 20:15  Oshaka Trick  seats 0,1,2,3  41 22 30 18"])
+    with rig.devices:
+        rig.loop.drain()
+        open_desk(rig)
+        choose(rig, "Game history")
+        assert rig.table.view.staff.lines[0].startswith("2026-11-29")  # type: ignore[union-attr]
 
 
 def test_the_staff_screens_draw(rig: Rig, tmp_path: Path) -> None:

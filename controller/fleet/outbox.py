@@ -1,0 +1,146 @@
+"""The outbox: finished games' records waiting for the broker's acknowledgement.
+
+It lives in the journal's SQLite file (table ``fleet_outbox``), beside the
+games it comes from, so it survives every restart the journal survives. A
+record is added when its game is finished (and, at start, for any finished
+game the outbox does not hold yet) and stays pending until the hub says it
+has stored it (a ``record/ack`` message); then it is marked delivered, never
+deleted. The broker's PUBACK alone is not enough: a broker that crashes
+before it saved its queue would lose a record it had acknowledged, so the
+table sends a pending record again until the hub confirms it.
+Each record carries a unique id made of the table, the journal's creation
+time, the game's number and when it finished, so the hub stores it exactly
+once however often it is sent. (A game that staff reopen with an undo on the
+results screen and that finishes again is a new version with a new id.)
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import sqlite3
+import threading
+from pathlib import Path
+from typing import Any
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS fleet_outbox (
+    uid TEXT PRIMARY KEY,
+    game INTEGER,              -- the journal's game id
+    payload TEXT NOT NULL,     -- the JSON message sent to the record topic
+    added TEXT NOT NULL,
+    sent TEXT,                 -- when the broker last acknowledged it (PUBACK)
+    delivered TEXT             -- when the hub confirmed it stored it; NULL while pending
+)
+"""
+
+
+class Outbox:
+    """Pending records, shared by the table loop (adds) and the fleet thread (sends)."""
+
+    def __init__(self, path: Path, table_id: str) -> None:
+        self.path = path
+        self.table_id = table_id
+        # One connection guarded by a lock: the table loop adds, the fleet thread marks.
+        self._db = sqlite3.connect(path, timeout=10.0, check_same_thread=False)
+        self._db.row_factory = sqlite3.Row
+        self._lock = threading.Lock()
+        with self._lock, self._db:
+            self._db.execute(_SCHEMA)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def uid_for(self, game: int, finished: str) -> str:
+        """The record's id across the café: table, journal, game number, end time."""
+        created = self._meta("created") or "unknown"
+        return f"{self.table_id}/{created}/{game}/{finished}"
+
+    def add(self, game: int, payload: dict[str, Any]) -> str:
+        """Queue a finished game's record; adding the same game again changes nothing."""
+        uid = self.uid_for(game, str(payload.get("finished")))
+        message = {**payload, "uid": uid, "table": self.table_id}
+        with self._lock, self._db:
+            self._db.execute(
+                "INSERT OR IGNORE INTO fleet_outbox (uid, game, payload, added) VALUES (?,?,?,?)",
+                (uid, game, json.dumps(message, ensure_ascii=False), _now()),
+            )
+        return uid
+
+    def add_finished_games(self) -> int:
+        """Queue every finished game of the journal the outbox does not hold yet; how many."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id, game, header, players, started, finished, report, record FROM games "
+                "WHERE status = 'finished' AND record IS NOT NULL ORDER BY id"
+            ).fetchall()
+        added = 0
+        for row in rows:
+            uid = self.uid_for(row["id"], str(row["finished"]))
+            with self._lock:
+                known = self._db.execute(
+                    "SELECT 1 FROM fleet_outbox WHERE uid = ?", (uid,)
+                ).fetchone()
+            if known is None:
+                self.add(row["id"], record_payload(row))
+                added += 1
+        return added
+
+    def pending(self, limit: int = 50) -> list[tuple[str, bytes]]:
+        """(uid, message) of records not yet acknowledged, oldest first."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT uid, payload FROM fleet_outbox WHERE delivered IS NULL "
+                "ORDER BY added, uid LIMIT ?",
+                (limit,),
+            ).fetchall()
+        return [(row["uid"], row["payload"].encode()) for row in rows]
+
+    def sent(self, uid: str) -> None:
+        """The broker acknowledged the record (it still waits for the hub's word)."""
+        with self._lock, self._db:
+            self._db.execute("UPDATE fleet_outbox SET sent = ? WHERE uid = ?", (_now(), uid))
+
+    def delivered(self, uid: str) -> None:
+        """The hub stored the record: it is done."""
+        with self._lock, self._db:
+            self._db.execute(
+                "UPDATE fleet_outbox SET delivered = ? WHERE uid = ? AND delivered IS NULL",
+                (_now(), uid),
+            )
+
+    def counts(self) -> tuple[int, int]:
+        """(pending, delivered)."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT SUM(delivered IS NULL), SUM(delivered IS NOT NULL) FROM fleet_outbox"
+            ).fetchone()
+        return int(row[0] or 0), int(row[1] or 0)
+
+    def _meta(self, key: str) -> str | None:
+        with self._lock:
+            try:
+                row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+            except sqlite3.OperationalError:
+                return None
+        return None if row is None else str(row[0])
+
+
+def record_payload(row: sqlite3.Row | dict[str, Any]) -> dict[str, Any]:
+    """The record message for one finished game row of the journal."""
+    header = json.loads(row["header"])
+    return {
+        "game": row["game"],
+        "journal_game": row["id"],
+        "options": header.get("options", {}),
+        "seats": json.loads(row["players"]),
+        "started": row["started"],
+        "finished": row["finished"],
+        "report": json.loads(row["report"]) if row["report"] else None,
+        "record": row["record"],
+    }
+
+
+def _now() -> str:
+    return dt.datetime.now(dt.UTC).isoformat(timespec="milliseconds")

@@ -1,0 +1,105 @@
+"""What a table tells the café: its state after each change, events when things happen.
+
+``FleetReporter`` watches the table from the table loop: after every input it
+compares the table's new view with the last one it reported and hands the
+link a new state (rate-limited by the link), an event for a game started or
+finished and for a reader gone or back, and an alert for a reader offline. It
+reads views only; it never changes the table.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from controller.view import Screen, TableView
+
+
+class Link(Protocol):
+    """What the reporter needs of ``FleetLink``."""
+
+    def publish_state(self, state: dict[str, Any]) -> None: ...
+
+    def event(self, kind: str, **data: Any) -> None: ...
+
+    def alert(self, alert_id: str, kind: str, text: str, seat: int | None = None) -> None: ...
+
+
+def table_state(
+    view: TableView,
+    *,
+    game_started: str | None,
+    waiting: list[int],
+    totals: list[int] | None,
+    round_number: int | None,
+    decks: dict[str, tuple[int, int]],
+    journal: str = "ok",
+) -> dict[str, Any]:
+    """The retained ``state`` message: plain data, seats numbered from 1 as people count."""
+    title = None
+    if view.game_id is not None:
+        title = next((g.title for g in view.games if g.game_id == view.game_id), view.game_id)
+    return {
+        "version": view.version,
+        "screen": view.screen.value,
+        "game": view.game_id,
+        "title": title,
+        "game_started": game_started,
+        "round": round_number,
+        "seats": [
+            {"seat": s.seat + 1, "joined": s.joined, "bot": s.is_bot, "reader": s.reader_online}
+            for s in view.seats
+        ],
+        "waiting_for": [seat + 1 for seat in waiting],
+        "totals": totals,
+        "readers_offline": [s.seat + 1 for s in view.seats if not s.reader_online],
+        "journal": journal,
+        "decks": {deck: list(counts) for deck, counts in decks.items()},
+    }
+
+
+class FleetReporter:
+    """Turns the table's successive views into state, events and alerts for the link."""
+
+    def __init__(self, link: Link, now: Callable[[], str] | None = None) -> None:
+        self.link = link
+        self.now = now or (lambda: dt.datetime.now(dt.UTC).isoformat(timespec="seconds"))
+        self._last: TableView | None = None
+        self.game_started: str | None = None
+        self._offline_alerts = 0
+
+    def observe(self, view: TableView, **facts: Any) -> None:
+        """Report ``view`` if it changed; ``facts`` are ``table_state``'s other arguments."""
+        last = self._last
+        if last is not None and last.version == view.version:
+            return
+        self._last = view
+        if view.screen is Screen.PLAY and (last is None or last.screen is not Screen.PLAY):
+            if last is not None or self.game_started is None:
+                self.game_started = self.now()
+            self.link.event("game-started", game=view.game_id)
+        if view.screen is Screen.RESULTS and last is not None and last.screen is Screen.PLAY:
+            result = view.result or {}
+            self.link.event(
+                "game-finished",
+                game=view.game_id,
+                totals=result.get("totals"),
+                winners=[w + 1 for w in result.get("winners", [])],
+            )
+        if view.screen not in (Screen.PLAY, Screen.RESULTS):
+            self.game_started = None
+        if last is not None:
+            for before, after in zip(last.seats, view.seats, strict=False):
+                if before.reader_online and not after.reader_online:
+                    self._offline_alerts += 1
+                    self.link.event("reader-offline", seat=after.seat + 1)
+                    self.link.alert(
+                        f"reader-{after.seat}-{self._offline_alerts}",
+                        "reader-offline",
+                        f"Seat {after.seat + 1}'s reader is not answering: check its USB cable",
+                        seat=after.seat,
+                    )
+                elif after.reader_online and not before.reader_online:
+                    self.link.event("reader-back", seat=after.seat + 1)
+        self.link.publish_state(table_state(view, game_started=self.game_started, **facts))

@@ -1,0 +1,59 @@
+"""The café's MQTT topics and message shapes, shared by the tables and the hub.
+
+Every topic is under ``cafe/table/<table id>/``; a table may publish only
+under its own id (the broker's ACL enforces it) and subscribes to what the hub
+sends it.
+
+| topic | from | QoS | retained | payload |
+| --- | --- | --- | --- | --- |
+| ``status`` | table (last will too) | 1 | yes | ``{"online": bool, "at": ISO time}`` |
+| ``state`` | table | 0 | yes | the table's state (``controller.fleet.state``) |
+| ``event`` | table | 1 | no | ``{"kind": ..., "at": ..., ...}`` |
+| ``alert`` | table | 1 | no | ``{"id": ..., "kind": ..., "seat": ..., "text": ...}`` |
+| ``record`` | table | 1 | no | ``{"uid": ..., "game": ..., "record": text, "report": {...}}`` |
+| ``alert/ack`` | hub | 1 | no | ``{"id": ...}`` |
+| ``record/ack`` | hub | 1 | no | ``{"uid": ...}``: the hub has stored this record |
+| ``config/set`` | hub | 1 | no | ``{"id": ..., "settings": {...}}`` |
+| ``config/result`` | table | 1 | no | ``{"id": ..., "ok": bool, "message": ...}`` |
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+ROOT = "cafe/table"
+TABLE_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,31}$")
+
+STATUS, STATE, EVENT, ALERT, RECORD = "status", "state", "event", "alert", "record"
+ALERT_ACK, CONFIG_SET, CONFIG_RESULT = "alert/ack", "config/set", "config/result"
+RECORD_ACK = "record/ack"
+FROM_TABLE = (STATUS, STATE, EVENT, ALERT, RECORD, CONFIG_RESULT)
+FROM_HUB = (ALERT_ACK, CONFIG_SET, RECORD_ACK)
+
+
+def topic(table_id: str, leaf: str) -> str:
+    """The topic ``leaf`` (e.g. ``state``) of table ``table_id``."""
+    return f"{ROOT}/{table_id}/{leaf}"
+
+
+def split(name: str) -> tuple[str, str] | None:
+    """(table id, leaf) of a café topic, or None for anything else."""
+    parts = name.split("/", 3)
+    if len(parts) < 4 or f"{parts[0]}/{parts[1]}" != ROOT or not TABLE_ID.match(parts[2]):
+        return None
+    return parts[2], parts[3]
+
+
+def encode(payload: dict[str, Any]) -> bytes:
+    return json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def decode(data: bytes) -> dict[str, Any] | None:
+    """A message's JSON object, or None when it is not one (never raises)."""
+    try:
+        value = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return None
+    return value if isinstance(value, dict) else None

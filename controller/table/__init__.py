@@ -1,0 +1,535 @@
+"""The table: attract, choose a game, seats join, play, results; made of small parts.
+
+One loop owns all state. Hardware threads only put typed input events
+(``hardware.events``) on one queue; ``TableLoop`` takes them off and hands
+each to ``Table.handle``. ``Table`` composes the parts and is the only one
+that changes which part is current:
+
+| part | module | holds |
+| --- | --- | --- |
+| screen states | ``screens`` | what a tag, button or timer means on each screen |
+| lobby | ``lobby`` | the menu (from the game specs) and the joined seats |
+| game session | ``session`` | engine, adapter, record, seat map, seed; act, deal, undo |
+| staff mode | ``staff_mode`` | which seat staff use during a game, and what a press means |
+| LED director | ``led_director`` | each seat's resting colour and the flashes on top |
+| view builder | ``view_builder`` | the immutable ``TableView`` the display draws |
+
+The game's adapter turns seat input into engine actions, and engine events
+into messages and LED cues; nothing downstream re-derives the rules.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from controller.adapters import Feedback, GameAdapter, adapters
+from controller.config import TableConfig
+from controller.games.base import JSON, Action, Event, TableError
+from controller.staff import StaffDesk
+from controller.table.led_director import LedDirector
+from controller.table.lobby import Lobby, MenuEntry, menu_entries, unmet_requirement
+from controller.table.screens import (
+    IDLE_TIMEOUT,
+    RESULTS_TIMEOUT,
+    STAFF_TIMEOUT,
+    AttractScreen,
+    ChooseGameScreen,
+    JoinScreen,
+    PlayScreen,
+    ResultsScreen,
+    ScreenState,
+    StaffDeskScreen,
+)
+from controller.table.session import GameSession, table_settings
+from controller.table.sinks import JournalSink, LedSink
+from controller.table.staff_mode import StaffCommand, StaffMode
+from controller.table.view_builder import build_view
+from controller.tags import TagRegistry
+from controller.view import Message, MessageKind, Screen, TableView
+from hardware.events import (
+    ButtonPressed,
+    ButtonReleased,
+    InputEvent,
+    ReaderOffline,
+    ReaderOnline,
+    ReaderProblem,
+    TagPresented,
+    TagRemoved,
+    TimerEvent,
+    TossCancelled,
+    TossStarted,
+    TossStopped,
+)
+from hardware.leds import Cue
+
+__all__ = [
+    "IDLE_TIMEOUT",
+    "RESULTS_TIMEOUT",
+    "STAFF_TIMEOUT",
+    "GameSession",
+    "JournalSink",
+    "LedSink",
+    "MenuEntry",
+    "Table",
+    "TableLoop",
+    "menu_entries",
+    "unmet_requirement",
+]
+
+logger = logging.getLogger(__name__)
+
+MESSAGE_LIMIT = 6
+ANIMATION_STEP = 0.1  # seconds between views while a clock runs on screen
+
+
+@dataclass
+class Table:
+    """The state machine. Feed it input events with ``handle``; read ``view``."""
+
+    config: TableConfig
+    registry: TagRegistry
+    leds: LedSink | None = None
+    rng: random.Random = field(default_factory=random.Random)
+    clock: Callable[[], float] = time.monotonic
+    on_record: Callable[[str, str], None] | None = None  # (game id, record text) at game end
+    journal: JournalSink | None = None
+    history: Callable[[], list[str]] | None = None  # finished games, for the staff desk
+
+    def __post_init__(self) -> None:
+        self.games = adapters()
+        self.lobby = Lobby(menu_entries(self.games))
+        self._state: ScreenState = AttractScreen()
+        self._session: GameSession | None = None
+        self._result: JSON | None = None
+        self._messages: list[Message] = []
+        self._reader_online = {seat.index: True for seat in self.config.seats}
+        self._staff = StaffMode()
+        self._leds = LedDirector(lambda: self.leds, lambda: self.clock(), self.seat_indexes)
+        self._version = 0
+        self._view: TableView | None = None
+        self._animated_at = 0.0
+        self.last_activity = self.clock()
+        self._rest_leds()
+
+    # --- what the table shows (read only) --------------------------------------------------
+
+    @property
+    def screen(self) -> Screen:
+        return self._state.screen
+
+    @property
+    def game(self) -> GameSession | None:
+        """The game in progress (or just finished), if any."""
+        return self._session
+
+    @property
+    def result(self) -> JSON | None:
+        """The finished game's report, on the results screen."""
+        return self._result
+
+    @property
+    def messages(self) -> list[Message]:
+        return list(self._messages)
+
+    @property
+    def joined(self) -> list[int]:
+        return list(self.lobby.joined)
+
+    @property
+    def selected(self) -> int:
+        return self.lobby.selected
+
+    @property
+    def menu(self) -> list[MenuEntry]:
+        return self.lobby.menu
+
+    @property
+    def staff_seat(self) -> int | None:
+        """The seat where staff tapped their tag during the game, if any."""
+        return self._staff.seat
+
+    @property
+    def reader_online(self) -> dict[int, bool]:
+        return dict(self._reader_online)
+
+    @property
+    def version(self) -> int:
+        """Grows by one with every change of the view."""
+        return self._version
+
+    @property
+    def seat_indexes(self) -> list[int]:
+        return [seat.index for seat in self.config.seats]
+
+    def player_of(self, seat: int) -> int | None:
+        return None if self._session is None else self._session.player_at(seat)
+
+    @property
+    def view(self) -> TableView:
+        if self._view is None:
+            state = self._state
+            self._view = build_view(
+                version=self._version,
+                screen=state.screen,
+                config=self.config,
+                lobby=self.lobby,
+                session=self._session,
+                result=self._result,
+                messages=self._messages,
+                buttons=state.hints(self),
+                reader_online=self._reader_online,
+                staff=state.desk.view() if isinstance(state, StaffDeskScreen) else None,
+            )
+        return self._view
+
+    # --- input -------------------------------------------------------------------------
+
+    def handle(self, event: InputEvent) -> None:
+        """Take one input event off the queue and act on it."""
+        handler = self._HANDLERS.get(type(event))
+        if handler is None:
+            logger.warning("ignoring an input event of unknown type %r", event)
+            return
+        self.last_activity = self.clock()
+        handler(self, event)
+
+    def _on_tag(self, event: InputEvent) -> None:
+        assert isinstance(event, TagPresented)
+        self._state.on_tag(self, event.seat, event.uid)
+
+    def _on_button(self, event: InputEvent) -> None:
+        assert isinstance(event, ButtonPressed)
+        self._state.on_button(self, event.seat, event.button)
+
+    def _on_timer(self, event: InputEvent) -> None:
+        assert isinstance(event, TossStarted | TossStopped | TossCancelled)
+        timer_event: TimerEvent = event
+        self._state.on_timer(self, timer_event)
+
+    def _ignore(self, event: InputEvent) -> None:
+        # Presses act on the way down and a tap is the tag arriving: a release or a
+        # card taken away changes nothing (the toss timer has its own device).
+        return
+
+    def _on_reader_online(self, event: InputEvent) -> None:
+        assert isinstance(event, ReaderOnline)
+        if not self._reader_online.get(event.seat, True):
+            self.say(f"Seat {event.seat}'s reader is back", MessageKind.INFO, event.seat)
+        self._reader_online[event.seat] = True
+        self.changed()
+
+    def _on_reader_offline(self, event: InputEvent) -> None:
+        assert isinstance(event, ReaderOffline)
+        self._reader_online[event.seat] = False
+        if event.reason != "closed":
+            self.say(
+                f"Seat {event.seat}'s reader is not answering ({event.reason}); "
+                "the game waits: check its USB cable",
+                MessageKind.PROBLEM,
+                event.seat,
+            )
+        self.changed()
+
+    def _on_reader_problem(self, event: InputEvent) -> None:
+        assert isinstance(event, ReaderProblem)
+        logger.warning("seat %d reader: %s", event.seat, event.message)
+        self.say(
+            f"Seat {event.seat}: the reader misread; tap the card again",
+            MessageKind.PROBLEM,
+            event.seat,
+        )
+
+    _HANDLERS: ClassVar[dict[type, Callable[[Table, InputEvent], None]]] = {
+        TagPresented: _on_tag,
+        TagRemoved: _ignore,
+        ButtonPressed: _on_button,
+        ButtonReleased: _ignore,
+        ReaderOnline: _on_reader_online,
+        ReaderOffline: _on_reader_offline,
+        ReaderProblem: _on_reader_problem,
+        TossStarted: _on_timer,
+        TossStopped: _on_timer,
+        TossCancelled: _on_timer,
+    }
+
+    # --- moving between screens (called by the screen states) ---------------------------------
+
+    def _go(self, state: ScreenState, *, clear_messages: bool = True) -> None:
+        self._state = state
+        if clear_messages:
+            self._messages = []
+        self.changed()
+
+    def to_menu(self) -> None:
+        self.lobby.clear()
+        self._go(ChooseGameScreen())
+        self.say("Choose a game: PREV / NEXT, then OK")
+
+    def to_attract(self) -> None:
+        self._session = None
+        self._result = None
+        self._staff.close()
+        self.lobby.clear()
+        self._go(AttractScreen())
+        self._rest_leds()
+
+    def open_desk(self, seat: int) -> None:
+        """The staff desk, opened by a staff tag at ``seat`` on the attract screen."""
+        self._go(StaffDeskScreen(StaffDesk(seat, self.registry, self.config.tags, self.history)))
+
+    def staff_notice(self, text: str) -> None:
+        """Show staff a problem the table found on its own (e.g. a damaged journal moved aside)."""
+        self.say(text, MessageKind.PROBLEM)
+
+    def move_menu(self, step: int) -> None:
+        self.lobby.move(step)
+        self.changed()
+
+    def choose_game(self, seat: int) -> None:
+        """OK on the menu: the join screen for the chosen game, unless the table cannot run it."""
+        chosen = self.lobby.chosen
+        unmet = unmet_requirement(chosen.spec, self.config)
+        if unmet is not None:
+            self.say(unmet, MessageKind.REFUSED, seat)
+            return
+        self.lobby.clear()
+        self._go(JoinScreen())
+        self.say(
+            f"{chosen.title}: press OK at your seat to join "
+            f"({chosen.spec.min_players}-{chosen.spec.max_players} players); NEXT starts"
+        )
+        self.join(seat)
+
+    def join(self, seat: int) -> None:
+        """A seat joins the chosen game (nothing happens if it already has)."""
+        if self.lobby.join(seat):
+            self._leds.steady(seat, Cue.JOINED)
+            self.changed()
+
+    def toggle_join(self, seat: int) -> None:
+        """OK on the join screen: join, or leave again."""
+        if self.lobby.leave(seat):
+            self._leds.steady(seat, Cue.OFF)
+            self.changed()
+        else:
+            self.join(seat)
+
+    def start_game(self) -> bool:
+        """Start the chosen game with the joined seats; explain and return False if it cannot."""
+        chosen = self.lobby.chosen
+        shortfall = self.lobby.shortfall()
+        if shortfall is not None:
+            self.say(shortfall, MessageKind.REFUSED)
+            return False
+        players = sorted(self.lobby.joined)
+        header = chosen.spec.new_header(len(players), chosen.options, self.rng)
+        seed = self.rng.getrandbits(62)
+        self._session = GameSession.begin(
+            chosen.adapter, players, header, seed, table_settings(self.config), self.journal
+        )
+        self._go(PlayScreen())
+        self.say(f"{chosen.title} begins")
+        self._after([])
+        return True
+
+    # --- playing (called by the play screen) ------------------------------------------------
+
+    def act(self, action: Action, seat: int) -> None:
+        """A seat's action: the engine judges it; accepted, it is journaled, then shown."""
+        session = self._session
+        assert session is not None
+        try:
+            events = session.act(action)
+        except TableError as exc:
+            self.refuse(seat, str(exc))
+            return
+        self._after(events)
+
+    def _after(self, events: list[Event]) -> None:
+        """After a change of the game: the virtual deal, feedback, LEDs, and the end."""
+        session = self._session
+        assert session is not None
+        events = events + session.deal()
+        for event in events:
+            for fb in session.adapter.presentation.feedback(event):
+                self.feedback(fb)
+        self._rest_leds()
+        if session.finished:
+            self._result = session.finish()
+            self._go(ResultsScreen(), clear_messages=False)
+            if self.on_record is not None:
+                self.on_record(session.game_id, session.recorder.dumps())
+        self.changed()
+
+    def feedback(self, fb: Feedback) -> None:
+        """An adapter's message and LED cue, at the physical seat of its engine player."""
+        session = self._session
+        seat = None if fb.player is None or session is None else session.players[fb.player]
+        if fb.message is not None:
+            self.say(self._seats_named(fb.message), fb.kind, seat)
+        if fb.cue is not None and seat is not None:
+            self.flash(seat, fb.cue)
+
+    def refuse(self, seat: int, why: str) -> None:
+        self.say(f"Seat {seat}: {self._seats_named(why)}", MessageKind.REFUSED, seat)
+        self.flash(seat, Cue.REFUSED)
+
+    def _seats_named(self, text: str) -> str:
+        return text if self._session is None else self._session.seats_named(text)
+
+    # --- resuming and staff corrections -------------------------------------------------------
+
+    def resume(
+        self,
+        game_id: str,
+        players: list[int],
+        header: JSON,
+        actions: list[tuple[JSON, bool]],
+        seed: int,
+    ) -> None:
+        """Rebuild a game in progress from its journal: same engine state, same seat waiting.
+
+        Raises TableError if the journaled actions no longer replay (the caller
+        moves such a journal aside); the table is then left as it was.
+        """
+        adapter_type: type[GameAdapter] | None = self.games.get(game_id)
+        if adapter_type is None:
+            raise TableError(
+                f"the journal holds a game of {game_id!r}, which this table cannot run"
+            )
+        session = GameSession.rebuild(
+            adapter_type, players, header, actions, seed, table_settings(self.config), self.journal
+        )
+        self._session = session
+        self.lobby.seat_all(players)
+        self._go(PlayScreen())
+        self.say(f"{adapter_type.spec.title} resumed where it stopped")
+        try:
+            self._after([])
+        except TableError:
+            self.to_attract()
+            raise
+
+    def undo_last(self) -> bool:
+        """Staff: take back the last action a player took (and any deal that followed it)."""
+        session = self._session
+        if session is None or self.screen not in (Screen.PLAY, Screen.RESULTS):
+            return False
+        undone = session.undo()
+        if undone is None:
+            self.say("Staff: there is no player action to undo", MessageKind.INFO)
+            return False
+        action, self._session = undone
+        self._result = None
+        self._go(PlayScreen(), clear_messages=False)
+        self.say(f"Staff undid {_describe_action(action)}", MessageKind.INFO)
+        self._after([])
+        return True
+
+    def abandon(self) -> None:
+        """Staff: end the game in progress without a result (it stays in the journal)."""
+        if self._session is None:
+            return
+        self._session.abandon()
+        self._staff.close()
+        self.to_attract()
+
+    def is_staff_tag(self, uid: str) -> bool:
+        entry = self.registry.lookup(uid)
+        return entry is not None and entry.is_staff
+
+    def staff_tag(self, seat: int) -> None:
+        """The staff tag tapped at a seat during a game: staff mode opens (or closes) there."""
+        self.say(self._staff.tag(seat), MessageKind.INFO, seat)
+
+    def staff_command(self, seat: int, button: str) -> None:
+        """A press at the staff seat: undo, abandon, or close staff mode."""
+        command = self._staff.command(button)
+        if command is StaffCommand.UNDO:
+            self.undo_last()
+        elif command is StaffCommand.ABANDON:
+            self.abandon()
+        else:
+            self.say("Staff mode closed", MessageKind.INFO, seat)
+
+    # --- outputs -------------------------------------------------------------------------------
+
+    def say(self, text: str, kind: MessageKind = MessageKind.INFO, seat: int | None = None) -> None:
+        """Add a line of explanation (the latest few stay on screen)."""
+        self._messages = [*self._messages, Message(text, kind, seat)][-MESSAGE_LIMIT:]
+        self.changed()
+
+    def flash(self, seat: int, cue: Cue) -> None:
+        """A momentary LED cue at a seat."""
+        self._leds.flash(seat, cue)
+
+    def _rest_leds(self) -> None:
+        """Each seat's resting colour: your turn, joined, or off."""
+        session = self._session
+        if session is not None and self.screen is Screen.PLAY:
+            waiting = [session.players[p] for p in session.adapter.presentation.waiting_players()]
+            self._leds.rest([*self.lobby.joined, *session.players], waiting)
+        else:
+            self._leds.rest(self.lobby.joined)
+
+    def changed(self) -> None:
+        """The view must be built again."""
+        self._version += 1
+        self._view = None
+
+    def tick(self, now: float) -> None:
+        """Time-driven changes: a running clock redraws; idle screens fall back to attract."""
+        session = self._session
+        running = (
+            session is not None
+            and self.screen is Screen.PLAY
+            and session.adapter.presentation.animating()
+        )
+        if running and now - self._animated_at >= ANIMATION_STEP:
+            # A running clock: a new view ten times a second so the display follows.
+            self._animated_at = now
+            self.changed()
+        timeout = self._state.timeout
+        if timeout is not None and now - self.last_activity > timeout:
+            self.to_attract()
+
+
+def _describe_action(obj: JSON) -> str:
+    seat = obj.get("seat")
+    verb = next((k for k in obj if k not in ("seat", "card")), "?")
+    return f"seat {seat}'s {verb} {obj.get(verb)}"
+
+
+class TableLoop:
+    """The one loop that owns the table: takes input events off the queue, one at a time."""
+
+    def __init__(self, table: Table, events: queue.Queue[InputEvent]) -> None:
+        self.table = table
+        self.events = events
+
+    def run_once(self, timeout: float) -> bool:
+        """Handle the next event, waiting up to ``timeout`` s; False if none came."""
+        try:
+            event = self.events.get(timeout=timeout)
+        except queue.Empty:
+            self.table.tick(self.table.clock())
+            return False
+        self.table.handle(event)
+        return True
+
+    def drain(self) -> int:
+        """Handle every event already queued, without waiting; how many there were."""
+        handled = 0
+        while True:
+            try:
+                event = self.events.get_nowait()
+            except queue.Empty:
+                return handled
+            self.table.handle(event)
+            handled += 1

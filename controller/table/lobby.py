@@ -1,0 +1,98 @@
+"""The lobby: the game menu (derived from the game specs) and who has joined.
+
+Outside a game the table shows the menu (PREV / NEXT choose a game, OK picks
+it) and then the join screen (OK joins or leaves, NEXT starts). ``Lobby`` is
+that state; the screens in ``controller.table.screens`` drive it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from controller.adapters import GameAdapter
+from controller.config import TableConfig
+from controller.games.spec import GameSpec, Requirement
+
+
+@dataclass(frozen=True)
+class MenuEntry:
+    """One line of the game menu: a game, possibly in one of its option presets."""
+
+    spec: GameSpec
+    adapter: type[GameAdapter]
+    label: str = ""
+    options: Mapping[str, Any] | None = None
+
+    @property
+    def title(self) -> str:
+        return f"{self.spec.title}: {self.label}" if self.label else self.spec.title
+
+
+def menu_entries(games: Mapping[str, type[GameAdapter]]) -> list[MenuEntry]:
+    """The menu: every game, once per option preset it offers (its default first)."""
+    entries: list[MenuEntry] = []
+    for adapter in games.values():
+        spec = adapter.spec
+        if not spec.presets:
+            entries.append(MenuEntry(spec, adapter))
+        entries += [MenuEntry(spec, adapter, p.label, p.options) for p in spec.presets]
+    return entries
+
+
+def unmet_requirement(spec: GameSpec, config: TableConfig) -> str | None:
+    """Why this table cannot offer ``spec``'s game, or None when it can."""
+    if Requirement.VIRTUAL_DEAL in spec.requirements and config.deal != "virtual":
+        return (
+            f"{spec.title} needs the table's virtual deal: its hands cannot be entered by tap "
+            'yet (staff: set [table] deal = "virtual")'
+        )
+    return None
+
+
+@dataclass
+class Lobby:
+    """The menu's cursor and the seats that joined the chosen game."""
+
+    menu: list[MenuEntry]
+    selected: int = 0
+    joined: list[int] = field(default_factory=list)
+
+    @property
+    def chosen(self) -> MenuEntry:
+        return self.menu[self.selected]
+
+    def move(self, step: int) -> None:
+        """PREV / NEXT on the menu: the previous or next line, wrapping round."""
+        self.selected = (self.selected + step) % len(self.menu)
+
+    def join(self, seat: int) -> bool:
+        """A seat joins; False if it had already joined."""
+        if seat in self.joined:
+            return False
+        self.joined.append(seat)
+        return True
+
+    def leave(self, seat: int) -> bool:
+        """A seat leaves; False if it had not joined."""
+        if seat not in self.joined:
+            return False
+        self.joined.remove(seat)
+        return True
+
+    def clear(self) -> None:
+        self.joined = []
+
+    def seat_all(self, seats: list[int]) -> None:
+        """The seats of a game resumed from the journal, as if they had joined."""
+        self.joined = list(seats)
+
+    def shortfall(self) -> str | None:
+        """Why the chosen game cannot start with the joined seats, or None when it can."""
+        chosen = self.chosen
+        count = len(self.joined)
+        low, high = chosen.spec.min_players, chosen.spec.max_players
+        if low <= count <= high:
+            return None
+        return f"{chosen.title} needs {low}-{high} players; {count} joined"

@@ -1,0 +1,37 @@
+"""What the table writes to: the seat LEDs and the journal, as small interfaces.
+
+The table's parts (``session``, ``led_director``) depend on these protocols,
+not on ``hardware.leds.SeatLeds`` or ``controller.journal.Journal``, so the
+tests can hand them recorders and the journal can import the table lazily.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from controller.games.base import JSON
+from hardware.leds import Cue
+
+
+class LedSink(Protocol):
+    """What the table needs from the seat LEDs; ``hardware.leds.SeatLeds`` provides it."""
+
+    def cue(self, seat: int, cue: Cue, now: float) -> None: ...
+
+
+class JournalSink(Protocol):
+    """Where the table writes what it accepted, before anything is shown or lit.
+
+    ``controller.journal.Journal`` provides it; a game is rebuilt from exactly
+    these calls (see ``Table.resume``).
+    """
+
+    def game_started(self, game_id: str, players: list[int], header: JSON, seed: int) -> None: ...
+
+    def action_accepted(self, action: JSON, chance: bool) -> None: ...
+
+    def deal_accepted(self, actions: list[JSON]) -> None: ...
+
+    def correction(self, kind: str, detail: JSON) -> None: ...
+
+    def game_finished(self, record: str, report: JSON) -> None: ...

@@ -1,0 +1,242 @@
+"""``cafe-table tags ...``: look at the tag registry and enroll the first staff tag.
+
+A new table has no registry, and the staff desk (where decks are enrolled)
+opens only for a staff tag that is already in it. ``tags add-staff`` breaks
+that circle: with the kiosk stopped it opens the configured seat readers,
+waits for one tag to be tapped at any of them and writes it to the registry as
+a staff tag, creating the registry file when there is none. ``tags read``
+prints the UID of the next tag tapped; ``tags show UID`` and ``tags list`` say
+what the registry holds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import queue
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from controller import config as table_config
+from controller.config import MOCK, ConfigError, TableConfig
+from controller.tags import STAFF, RegistryError, TagRegistry, decks
+from hardware.events import EventQueue, InputEvent, TagPresented
+from hardware.readers import SeatReader, reader_for
+
+USAGE_ERROR = 2
+DEFAULT_WAIT = 60.0
+
+ReaderFactory = Callable[[int, str, str, EventQueue], SeatReader]
+
+
+def _open_reader(seat: int, port: str, protocol: str, events: EventQueue) -> SeatReader:
+    return reader_for(seat, port, protocol, events, supervise=False)
+
+
+class TagsError(Exception):
+    """A problem the command reports in one line (exit status 2)."""
+
+
+def _load_config(path: str | None) -> TableConfig:
+    if path is None:
+        raise TagsError(
+            "name the table's configuration with --config table.toml: it says where the tag "
+            "registry is and which readers to listen to"
+        )
+    try:
+        return table_config.load(Path(path))
+    except ConfigError as exc:
+        raise TagsError(str(exc)) from None
+
+
+def _registry_path(config: TableConfig) -> Path:
+    if config.tags is None:
+        raise TagsError(
+            'the configuration has no [tags] registry = "..."; add one (e.g. '
+            'registry = "tags.json") so the table keeps real tags'
+        )
+    return config.tags
+
+
+def _load_or_new(path: Path) -> TagRegistry:
+    if not path.exists():
+        return TagRegistry()
+    try:
+        return TagRegistry.load(path)
+    except RegistryError as exc:
+        raise TagsError(str(exc)) from None
+
+
+def wait_for_tag(
+    config: TableConfig,
+    *,
+    timeout: float,
+    say: Callable[[str], None],
+    open_reader: ReaderFactory = _open_reader,
+) -> tuple[int, str]:
+    """Open every configured real reader and return (seat, UID) of the first tag tapped."""
+    seats = [seat for seat in config.seats if seat.reader != MOCK]
+    if not seats:
+        raise TagsError(
+            "this configuration has only simulated readers, so there is nothing to tap; "
+            "give a seat a reader port, or name the tag with --uid"
+        )
+    events: queue.Queue[InputEvent] = queue.Queue()
+    readers = [open_reader(s.index, s.reader, s.protocol, events) for s in seats]
+    try:
+        for reader in readers:
+            reader.open()
+        names = ", ".join(f"seat {s.index + 1}" for s in seats)
+        say(f"Tap the tag at any reader ({names}); waiting up to {timeout:.0f} s ...")
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TagsError(
+                    f"no tag was tapped within {timeout:.0f} s; check that the kiosk is stopped "
+                    "(it holds the readers) and that the readers' protocol in the configuration "
+                    "matches the boards"
+                )
+            try:
+                event = events.get(timeout=left)
+            except queue.Empty:
+                continue
+            if isinstance(event, TagPresented):
+                return event.seat, TagRegistry.normalize(event.uid)
+    except OSError as exc:  # a reader that cannot be opened (HardwareError is an OSError)
+        raise TagsError(f"cannot open a reader: {exc}") from None
+    finally:
+        for reader in readers:
+            reader.close()
+
+
+def describe(registry: TagRegistry, uid: str) -> str:
+    """What a tag is, in one line."""
+    key = TagRegistry.normalize(uid)
+    entry = registry.lookup(key)
+    if entry is None:
+        return f"{key}: not enrolled"
+    if entry.is_staff:
+        return f"{key}: a staff tag"
+    title = decks().get(entry.deck)
+    deck = title.title if title is not None else entry.deck
+    return f"{key}: card {entry.card} of the {deck} deck ({entry.deck})"
+
+
+def cmd_add_staff(args: argparse.Namespace, open_reader: ReaderFactory = _open_reader) -> int:
+    config = _load_config(args.config)
+    path = _registry_path(config)
+    registry = _load_or_new(path)
+    if args.uid is not None:
+        uid = TagRegistry.normalize(args.uid)
+    else:
+        seat, uid = wait_for_tag(config, timeout=args.wait, say=print, open_reader=open_reader)
+        print(f"Read tag {uid} at seat {seat + 1}")
+    try:
+        registry.enroll(STAFF, STAFF, uid)
+    except RegistryError as exc:
+        raise TagsError(str(exc)) from None
+    created = not path.exists()
+    try:
+        registry.save(path)
+    except OSError as exc:
+        raise TagsError(f"cannot write the tag registry {path}: {exc.strerror}") from None
+    staff = sum(1 for _ in _staff_uids(registry))
+    print(
+        f"{uid} is a staff tag now ({'created' if created else 'updated'} {path}; "
+        f"{staff} staff tag{'s' if staff != 1 else ''}). Start the kiosk and tap it on the "
+        "attract screen to open the staff desk, then enroll each deck there."
+    )
+    return 0
+
+
+def _staff_uids(registry: TagRegistry) -> list[str]:
+    data = registry.to_json()
+    staff = data["staff"]
+    assert isinstance(staff, list)
+    return [str(uid) for uid in staff]
+
+
+def cmd_read(args: argparse.Namespace, open_reader: ReaderFactory = _open_reader) -> int:
+    config = _load_config(args.config)
+    seat, uid = wait_for_tag(config, timeout=args.wait, say=print, open_reader=open_reader)
+    registry = _load_or_new(config.tags) if config.tags is not None else TagRegistry()
+    print(f"seat {seat + 1}: {describe(registry, uid)}")
+    return 0
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    config = _load_config(args.config)
+    registry = _load_or_new(_registry_path(config))
+    print(describe(registry, args.uid))
+    return 0
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    config = _load_config(args.config)
+    path = _registry_path(config)
+    if not path.exists():
+        print(f"{path}: no registry yet; enroll a staff tag with `cafe-table tags add-staff`")
+        return 0
+    registry = _load_or_new(path)
+    staff = _staff_uids(registry)
+    print(f"{path}: {len(registry)} tags")
+    print(f"  staff: {len(staff)} ({', '.join(staff) if staff else 'none'})")
+    for deck_id, deck in decks().items():
+        enrolled = len(registry.cards_of(deck_id))
+        print(f"  {deck.title} ({deck_id}): {enrolled} of {len(deck.cards)} cards")
+    return 0
+
+
+def run(command: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
+    """Run one tags command; a problem the user can fix is one line on stderr, exit 2."""
+    try:
+        return command(args)
+    except TagsError as exc:
+        print(f"tags {args.tags_command}: {exc}", file=sys.stderr)
+        return USAGE_ERROR
+
+
+def add_command(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "tags",
+        help="the tag registry: enroll the first staff tag, read a tag, show what a tag is",
+        description=(__doc__ or "").split("\n\n")[1],
+    )
+    commands = parser.add_subparsers(dest="tags_command", required=True, metavar="TAGS_COMMAND")
+
+    def common(sub: argparse.ArgumentParser, waits: bool) -> None:
+        sub.add_argument("--config", metavar="TOML", help="the table's table.toml")
+        if waits:
+            sub.add_argument(
+                "--wait", type=float, default=DEFAULT_WAIT, help="seconds to wait for a tap"
+            )
+
+    add = commands.add_parser("add-staff", help="make the next tag tapped (or --uid) a staff tag")
+    common(add, waits=True)
+    add.add_argument("--uid", help="the tag's UID in hex, instead of tapping it")
+    add.set_defaults(func=lambda a: run(cmd_add_staff, a))
+
+    read = commands.add_parser("read", help="print the UID of the next tag tapped, and what it is")
+    common(read, waits=True)
+    read.set_defaults(func=lambda a: run(cmd_read, a))
+
+    show = commands.add_parser("show", help="what a tag is")
+    common(show, waits=False)
+    show.add_argument("uid", metavar="UID")
+    show.set_defaults(func=lambda a: run(cmd_show, a))
+
+    listing = commands.add_parser("list", help="how many tags of each deck are enrolled")
+    common(listing, waits=False)
+    listing.set_defaults(func=lambda a: run(cmd_list, a))
+
+
+def main(argv: Sequence[str]) -> int:
+    """Run ``tags`` with ``argv`` (for tests)."""
+    parser = argparse.ArgumentParser(prog="cafe-table")
+    add_command(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(argv)
+    status: int = args.func(args)
+    return status

@@ -1,0 +1,109 @@
+"""``hub.toml``: where the broker is, where the hub keeps its data, where it serves.
+
+```toml
+[broker]
+host = "127.0.0.1"
+port = 1883
+username = "hub"
+password_file = "hub-password"     # written by `cafe-table hub setup`
+
+[storage]
+url = "sqlite:///hub.sqlite3"      # or postgresql://user:pass@host/cafe (with psycopg)
+
+[web]
+host = "0.0.0.0"
+port = 8080
+secret_file = "hub-secret"         # signs session cookies; made on first start
+```
+
+Relative paths are relative to the file.
+"""
+
+from __future__ import annotations
+
+import secrets
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+
+class HubConfigError(Exception):
+    """hub.toml is wrong; the message says what and how to fix it."""
+
+
+@dataclass(frozen=True)
+class HubSettings:
+    broker_host: str = "127.0.0.1"
+    broker_port: int = 1883
+    username: str = "hub"
+    password: str | None = None
+    storage_url: str = "sqlite:///hub.sqlite3"
+    web_host: str = "127.0.0.1"
+    web_port: int = 8080
+    secret: str = ""
+    reconnect_max: int = 10  # the longest wait between two tries to reach the broker
+
+
+def load(path: Path) -> HubSettings:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise HubConfigError(f"{path}: no such file; `cafe-table hub setup` writes one") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise HubConfigError(f"{path}: not valid TOML ({exc})") from None
+    return parse(data, path.parent, path.name)
+
+
+def parse(data: dict[str, Any], base: Path, source: str = "hub.toml") -> HubSettings:
+    known = {
+        "broker": {"host", "port", "username", "password", "password_file"},
+        "storage": {"url"},
+        "web": {"host", "port", "secret_file"},
+    }
+    for section, value in data.items():
+        if section not in known or not isinstance(value, dict):
+            raise HubConfigError(
+                f"{source}: [{section}] is not a section the hub knows; "
+                f"use {', '.join(sorted(known))}"
+            )
+        for key in value:
+            if key not in known[section]:
+                raise HubConfigError(
+                    f"{source}: {section}.{key} is not a setting the hub knows; "
+                    f"use one of {', '.join(sorted(known[section]))}"
+                )
+    broker, storage, web = data.get("broker", {}), data.get("storage", {}), data.get("web", {})
+    password = broker.get("password")
+    if "password_file" in broker:
+        password = _read(base / str(broker["password_file"]), source, "broker.password_file")
+    url = str(storage.get("url", "sqlite:///hub.sqlite3"))
+    if url.startswith("sqlite:///") and not url.startswith("sqlite:////"):
+        url = f"sqlite:///{(base / url.removeprefix('sqlite:///')).resolve()}"
+    secret_path = base / str(web.get("secret_file", "hub-secret"))
+    if not secret_path.exists():
+        secret_path.write_text(secrets.token_urlsafe(48), encoding="utf-8")
+        secret_path.chmod(0o600)
+    for key, value in (
+        ("broker.port", broker.get("port", 1883)),
+        ("web.port", web.get("port", 8080)),
+    ):
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 65535:
+            raise HubConfigError(f"{source}: {key} must be a port number 1..65535, not {value!r}")
+    return HubSettings(
+        broker_host=str(broker.get("host", "127.0.0.1")),
+        broker_port=int(broker.get("port", 1883)),
+        username=str(broker.get("username", "hub")),
+        password=password,
+        storage_url=url,
+        web_host=str(web.get("host", "127.0.0.1")),
+        web_port=int(web.get("port", 8080)),
+        secret=_read(secret_path, source, "web.secret_file"),
+    )
+
+
+def _read(path: Path, source: str, key: str) -> str:
+    try:
+        return path.read_text(encoding="utf-8").strip()
+    except OSError as exc:
+        raise HubConfigError(f"{source}: {key} {path} cannot be read ({exc.strerror})") from None

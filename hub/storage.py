@@ -1,0 +1,426 @@
+"""What the hub keeps, behind one small interface, in any database SQLAlchemy speaks.
+
+The web layer and the MQTT ingest call ``Storage`` methods only; the SQL is
+SQLAlchemy Core, so ``sqlite:///hub.sqlite3`` (the embedded default) and a
+``postgresql://`` URL run the same code. Every write is idempotent where the
+network may repeat it: a record is stored once per unique id however often it
+arrives, an alert once per (table, alert id).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import json
+import re
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+
+metadata = sa.MetaData()
+
+tables_t = sa.Table(
+    "tables",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("online", sa.Boolean, nullable=False, default=False),
+    sa.Column("status_at", sa.String(40)),
+    sa.Column("state", sa.Text),  # JSON: the table's retained state
+    sa.Column("state_at", sa.String(40)),
+)
+games_t = sa.Table(
+    "games",
+    metadata,
+    sa.Column("uid", sa.String(200), primary_key=True),
+    sa.Column("table_id", sa.String(32), nullable=False, index=True),
+    sa.Column("game", sa.String(40), nullable=False, index=True),
+    sa.Column("options", sa.Text, nullable=False),
+    sa.Column("seats", sa.Text, nullable=False),
+    sa.Column("started", sa.String(40)),
+    sa.Column("finished", sa.String(40), index=True),
+    sa.Column("totals", sa.Text, nullable=False),
+    sa.Column("winners", sa.Text, nullable=False),
+    sa.Column("report", sa.Text, nullable=False),
+    sa.Column("record", sa.Text, nullable=False),
+    sa.Column("received", sa.String(40), nullable=False),
+)
+alerts_t = sa.Table(
+    "alerts",
+    metadata,
+    sa.Column("table_id", sa.String(32), primary_key=True),
+    sa.Column("id", sa.String(80), primary_key=True),
+    sa.Column("kind", sa.String(40), nullable=False),
+    sa.Column("seat", sa.Integer),
+    sa.Column("text", sa.Text, nullable=False),
+    sa.Column("raised", sa.String(40), nullable=False),
+    sa.Column("acked", sa.String(40)),
+    sa.Column("acked_by", sa.String(80)),
+)
+events_t = sa.Table(
+    "events",
+    metadata,
+    sa.Column("n", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("table_id", sa.String(32), nullable=False, index=True),
+    sa.Column("kind", sa.String(40), nullable=False),
+    sa.Column("at", sa.String(40), nullable=False),
+    sa.Column("data", sa.Text, nullable=False),
+)
+users_t = sa.Table(
+    "users",
+    metadata,
+    sa.Column("name", sa.String(80), primary_key=True),
+    sa.Column("role", sa.String(10), nullable=False),  # "staff" or "owner"
+    sa.Column("password", sa.Text, nullable=False),  # scrypt hash (hub.auth)
+)
+config_t = sa.Table(
+    "config_requests",
+    metadata,
+    sa.Column("id", sa.String(80), primary_key=True),
+    sa.Column("table_id", sa.String(32), nullable=False),
+    sa.Column("settings", sa.Text, nullable=False),
+    sa.Column("sent", sa.String(40), nullable=False),
+    sa.Column("sent_by", sa.String(80), nullable=False),
+    sa.Column("ok", sa.Boolean),
+    sa.Column("message", sa.Text),
+    sa.Column("answered", sa.String(40)),
+)
+meta_t = sa.Table(
+    "hub_meta",
+    metadata,
+    sa.Column("key", sa.String(40), primary_key=True),
+    sa.Column("value", sa.Text, nullable=False),
+)
+
+
+@dataclass(frozen=True)
+class TableRow:
+    id: str
+    online: bool
+    status_at: str | None
+    state: dict[str, Any] | None
+    state_at: str | None
+
+
+@dataclass(frozen=True)
+class GameRow:
+    uid: str
+    table_id: str
+    game: str
+    options: dict[str, Any]
+    seats: list[int]
+    started: str | None
+    finished: str | None
+    totals: list[int]
+    winners: list[int]
+    report: dict[str, Any]
+    record: str
+
+
+@dataclass(frozen=True)
+class AlertRow:
+    table_id: str
+    id: str
+    kind: str
+    seat: int | None
+    text: str
+    raised: str
+    acked: str | None
+    acked_by: str | None
+
+
+def now() -> str:
+    return dt.datetime.now(dt.UTC).isoformat(timespec="milliseconds")
+
+
+class Storage:
+    """The hub's database. Safe to call from the MQTT thread and the web workers at once."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        connect_args = {"check_same_thread": False} if url.startswith("sqlite") else {}
+        self.engine: Engine = sa.create_engine(url, connect_args=connect_args)
+        if url.startswith("sqlite"):
+            # SQLite allows one writer: serialize ours rather than meet "database is locked".
+            self._write_lock: threading.Lock | None = threading.Lock()
+            with self.engine.connect() as db:
+                db.exec_driver_sql("PRAGMA journal_mode=WAL")
+        else:
+            self._write_lock = None
+        metadata.create_all(self.engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    @contextlib.contextmanager
+    def _begin(self) -> Iterator[Connection]:
+        """A write transaction (serialized on SQLite, which has one writer)."""
+        lock = self._write_lock or contextlib.nullcontext()
+        with lock, self.engine.begin() as db:
+            yield db
+
+    # --- from the tables -------------------------------------------------------------
+
+    def table_status(self, table_id: str, online: bool, at: str | None = None) -> None:
+        with self._begin() as db:
+            self._ensure_table(db, table_id)
+            db.execute(
+                tables_t.update()
+                .where(tables_t.c.id == table_id)
+                .values(online=online, status_at=at or now())
+            )
+
+    def table_state(self, table_id: str, state: dict[str, Any]) -> None:
+        with self._begin() as db:
+            self._ensure_table(db, table_id)
+            db.execute(
+                tables_t.update()
+                .where(tables_t.c.id == table_id)
+                .values(state=json.dumps(state), state_at=now())
+            )
+
+    def add_record(self, table_id: str, message: dict[str, Any]) -> bool:
+        """Store a finished game's record; False when its uid is already stored."""
+        uid = str(message["uid"])
+        report = message.get("report") or {}
+        row = {
+            "uid": uid,
+            "table_id": table_id,
+            "game": str(message.get("game", "?")),
+            "options": json.dumps(message.get("options", {})),
+            "seats": json.dumps(message.get("seats", [])),
+            "started": message.get("started"),
+            "finished": message.get("finished"),
+            "totals": json.dumps(report.get("totals", [])),
+            "winners": json.dumps(report.get("winners", [])),
+            "report": json.dumps(report),
+            "record": str(message.get("record", "")),
+            "received": now(),
+        }
+        with self._begin() as db:
+            self._ensure_table(db, table_id)
+            exists = db.execute(sa.select(games_t.c.uid).where(games_t.c.uid == uid)).first()
+            if exists is not None:
+                return False
+            db.execute(games_t.insert().values(**row))
+        return True
+
+    def add_alert(self, table_id: str, message: dict[str, Any]) -> bool:
+        alert_id = str(message["id"])
+        with self._begin() as db:
+            self._ensure_table(db, table_id)
+            found = db.execute(
+                sa.select(alerts_t.c.id).where(
+                    alerts_t.c.table_id == table_id, alerts_t.c.id == alert_id
+                )
+            ).first()
+            if found is not None:
+                return False
+            seat = message.get("seat")
+            db.execute(
+                alerts_t.insert().values(
+                    table_id=table_id,
+                    id=alert_id,
+                    kind=str(message.get("kind", "alert")),
+                    seat=seat if isinstance(seat, int) else None,
+                    text=str(message.get("text", "")),
+                    raised=str(message.get("at") or now()),
+                )
+            )
+        return True
+
+    def add_event(self, table_id: str, message: dict[str, Any]) -> None:
+        with self._begin() as db:
+            self._ensure_table(db, table_id)
+            db.execute(
+                events_t.insert().values(
+                    table_id=table_id,
+                    kind=str(message.get("kind", "event")),
+                    at=str(message.get("at") or now()),
+                    data=json.dumps(message),
+                )
+            )
+
+    def config_answered(self, table_id: str, message: dict[str, Any]) -> None:
+        with self._begin() as db:
+            db.execute(
+                config_t.update()
+                .where(config_t.c.id == str(message.get("id")), config_t.c.table_id == table_id)
+                .values(
+                    ok=bool(message.get("ok")),
+                    message=str(message.get("message", "")),
+                    answered=now(),
+                )
+            )
+
+    @staticmethod
+    def _ensure_table(db: Connection, table_id: str) -> None:
+        if db.execute(sa.select(tables_t.c.id).where(tables_t.c.id == table_id)).first() is None:
+            db.execute(tables_t.insert().values(id=table_id, online=False))
+
+    # --- for the dashboard -------------------------------------------------------------
+
+    def tables(self) -> list[TableRow]:
+        with self.engine.connect() as db:
+            rows = db.execute(sa.select(tables_t)).mappings().all()
+        rows = sorted(rows, key=lambda r: _natural(r["id"]))  # table-2 before table-10
+        return [
+            TableRow(
+                r["id"],
+                bool(r["online"]),
+                r["status_at"],
+                json.loads(r["state"]) if r["state"] else None,
+                r["state_at"],
+            )
+            for r in rows
+        ]
+
+    def games(
+        self,
+        *,
+        table_id: str | None = None,
+        game: str | None = None,
+        since: str | None = None,
+        until: str | None = None,
+        limit: int = 200,
+    ) -> list[GameRow]:
+        query = sa.select(games_t).order_by(games_t.c.finished.desc()).limit(limit)
+        if table_id:
+            query = query.where(games_t.c.table_id == table_id)
+        if game:
+            query = query.where(games_t.c.game == game)
+        if since:
+            query = query.where(games_t.c.finished >= since)
+        if until:
+            query = query.where(games_t.c.finished < until)
+        with self.engine.connect() as db:
+            rows = db.execute(query).mappings().all()
+        return [_game(r) for r in rows]
+
+    def game(self, uid: str) -> GameRow | None:
+        with self.engine.connect() as db:
+            row = db.execute(sa.select(games_t).where(games_t.c.uid == uid)).mappings().first()
+        return None if row is None else _game(row)
+
+    def game_count(self) -> int:
+        with self.engine.connect() as db:
+            return int(db.execute(sa.select(sa.func.count()).select_from(games_t)).scalar_one())
+
+    def alerts(self, *, open_only: bool = False) -> list[AlertRow]:
+        query = sa.select(alerts_t).order_by(alerts_t.c.raised.desc())
+        if open_only:
+            query = query.where(alerts_t.c.acked.is_(None))
+        with self.engine.connect() as db:
+            rows = db.execute(query).mappings().all()
+        return [AlertRow(**dict(r)) for r in rows]
+
+    def ack_alert(self, table_id: str, alert_id: str, by: str) -> bool:
+        with self._begin() as db:
+            result = db.execute(
+                alerts_t.update()
+                .where(
+                    alerts_t.c.table_id == table_id,
+                    alerts_t.c.id == alert_id,
+                    alerts_t.c.acked.is_(None),
+                )
+                .values(acked=now(), acked_by=by)
+            )
+        return bool(result.rowcount)
+
+    def leaderboard(self, game: str, limit: int = 10) -> list[dict[str, Any]]:
+        """The best winning totals of ``game``: who won where and when, best first."""
+        rows = self.games(game=game, limit=10_000)
+        best: list[dict[str, Any]] = []
+        for row in rows:
+            for seat in row.winners:
+                if 0 <= seat < len(row.totals):
+                    physical = row.seats[seat] if seat < len(row.seats) else seat
+                    best.append(
+                        {
+                            "table": row.table_id,
+                            "seat": physical + 1,
+                            "total": row.totals[seat],
+                            "finished": row.finished,
+                            "uid": row.uid,
+                        }
+                    )
+        best.sort(key=lambda entry: (-entry["total"], entry["finished"] or ""))
+        return best[:limit]
+
+    def wins_by_table(self) -> dict[str, int]:
+        with self.engine.connect() as db:
+            rows = db.execute(
+                sa.select(games_t.c.table_id, sa.func.count()).group_by(games_t.c.table_id)
+            ).all()
+        return {str(r[0]): int(r[1]) for r in rows}
+
+    # --- users and configuration pushes ---------------------------------------------------
+
+    def set_user(self, name: str, role: str, password_hash: str) -> None:
+        with self._begin() as db:
+            db.execute(users_t.delete().where(users_t.c.name == name))
+            db.execute(users_t.insert().values(name=name, role=role, password=password_hash))
+
+    def user(self, name: str) -> tuple[str, str] | None:
+        """(role, password hash) of a user."""
+        with self.engine.connect() as db:
+            row = db.execute(sa.select(users_t).where(users_t.c.name == name)).mappings().first()
+        return None if row is None else (row["role"], row["password"])
+
+    def add_config_request(
+        self, request_id: str, table_id: str, settings: dict[str, Any], by: str
+    ) -> None:
+        with self._begin() as db:
+            db.execute(
+                config_t.insert().values(
+                    id=request_id,
+                    table_id=table_id,
+                    settings=json.dumps(settings),
+                    sent=now(),
+                    sent_by=by,
+                )
+            )
+
+    def config_requests(self, limit: int = 50) -> list[dict[str, Any]]:
+        with self.engine.connect() as db:
+            rows = (
+                db.execute(sa.select(config_t).order_by(config_t.c.sent.desc()).limit(limit))
+                .mappings()
+                .all()
+            )
+        return [dict(r) for r in rows]
+
+    def meta(self, key: str) -> str | None:
+        with self.engine.connect() as db:
+            row = db.execute(sa.select(meta_t.c.value).where(meta_t.c.key == key)).first()
+        return None if row is None else str(row[0])
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self._begin() as db:
+            db.execute(meta_t.delete().where(meta_t.c.key == key))
+            db.execute(meta_t.insert().values(key=key, value=value))
+
+
+def _natural(name: str) -> tuple[tuple[int, int | str], ...]:
+    return tuple(
+        (0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"(\d+)", name) if part
+    )
+
+
+def _game(r: Any) -> GameRow:
+    return GameRow(
+        uid=r["uid"],
+        table_id=r["table_id"],
+        game=r["game"],
+        options=json.loads(r["options"]),
+        seats=json.loads(r["seats"]),
+        started=r["started"],
+        finished=r["finished"],
+        totals=json.loads(r["totals"]),
+        winners=json.loads(r["winners"]),
+        report=json.loads(r["report"]),
+        record=r["record"],
+    )

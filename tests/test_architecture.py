@@ -1,0 +1,201 @@
+"""The rooms' import rules (docs/architecture.md), checked on the source with ``ast``.
+
+Each rule says which room may not import what; a failure names the file, the
+line and the import, so whoever added it sees which rule it breaks and why.
+Imports under ``if TYPE_CHECKING:`` count too: a type-only import still ties
+two rooms together for the reader and for mypy.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PROJECT = ("controller", "display", "hardware", "firmware")
+
+
+@dataclass(frozen=True)
+class Import:
+    """One imported module (and, for ``from m import a, b``, the names taken from it)."""
+
+    path: Path
+    line: int
+    module: str
+    names: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        taken = f" ({', '.join(self.names)})" if self.names else ""
+        return f"{self.path.relative_to(ROOT)}:{self.line}: {self.module}{taken}"
+
+
+def _module_of(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def imports(room: str) -> Iterator[Import]:
+    """Every import in the ``.py`` files under ``room`` (a folder of the repository)."""
+    for path in sorted((ROOT / room).rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        module_name = _module_of(path)
+        package = module_name if path.name == "__init__.py" else module_name.rpartition(".")[0]
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    yield Import(path, node.lineno, alias.name)
+            elif isinstance(node, ast.ImportFrom):
+                module = node.module or ""
+                if node.level:  # a relative import: resolve it against the file's package
+                    parts = package.split(".")
+                    base = parts[: len(parts) - node.level + 1]
+                    module = ".".join([*base, module] if module else base)
+                yield Import(path, node.lineno, module, tuple(a.name for a in node.names))
+
+
+def _top(module: str) -> str:
+    return module.split(".")[0]
+
+
+def _is_stdlib(module: str) -> bool:
+    return _top(module) in sys.stdlib_module_names or _top(module) == "__future__"
+
+
+def _within(module: str, package: str) -> bool:
+    return module == package or module.startswith(package + ".")
+
+
+def test_the_checker_sees_imports() -> None:
+    # A rule over no imports would pass whatever the code did.
+    found = list(imports("controller/table"))
+    assert any(i.module == "controller.table.session" for i in found)
+    assert any(_within(i.module, "hardware") for i in found)
+
+
+def test_engines_import_only_the_standard_library_and_their_own_package() -> None:
+    bad = [
+        str(i)
+        for i in imports("controller/games")
+        if not (_is_stdlib(i.module) or _within(i.module, "controller.games"))
+    ]
+    assert not bad, "controller/games must stay pure (standard library only): " + "; ".join(bad)
+
+
+def test_hardware_and_firmware_never_import_the_controller_or_the_display() -> None:
+    bad = [
+        str(i)
+        for room in ("hardware", "firmware")
+        for i in imports(room)
+        if _within(i.module, "controller") or _within(i.module, "display")
+    ]
+    bad += [str(i) for i in imports("firmware") if _within(i.module, "hardware")]
+    assert not bad, "drivers know nothing of games or screens: " + "; ".join(bad)
+
+
+# What display may take from controller.games: the registry (to find a game's
+# spec and scene), the spec and base types, and a game module's types (its
+# snapshot dataclass, card values, enums), never its functions or constants,
+# which is where rules live.
+_DISPLAY_MAY_USE = ("controller.games", "controller.games.spec", "controller.games.base")
+
+
+def _is_type_name(name: str) -> bool:
+    return name[:1].isupper() and not name.isupper()
+
+
+def test_display_takes_only_specs_and_types_from_the_engines() -> None:
+    bad = []
+    for i in imports("display"):
+        if _within(i.module, "controller.bots") or _within(i.module, "controller.adapters"):
+            bad.append(str(i))
+        elif _within(i.module, "controller.games") and i.module not in _DISPLAY_MAY_USE:
+            if not i.names or not all(_is_type_name(n) for n in i.names):
+                bad.append(str(i))
+        elif _within(i.module, "controller") and not (
+            _within(i.module, "controller.view") or _within(i.module, "controller.games")
+        ):
+            bad.append(str(i))  # the display draws a TableView; it does not drive the table
+    assert not bad, "display draws the view and never decides a rule: " + "; ".join(bad)
+
+
+def test_the_controller_reaches_the_display_only_from_the_composition_root() -> None:
+    bad = [
+        str(i)
+        for i in imports("controller")
+        if (_within(i.module, "display") or _top(i.module) == "pygame")
+        and i.path != ROOT / "controller" / "app.py"
+    ]
+    assert not bad, "only controller/app.py wires the display in: " + "; ".join(bad)
+
+
+def test_the_table_state_machine_drives_no_device_directly() -> None:
+    # The table writes to small sinks (LedSink, JournalSink) and reads typed events;
+    # drivers, serial ports and GPIO stay behind hardware/'s interfaces.
+    allowed = ("hardware.events", "hardware.leds")
+    bad = [
+        str(i)
+        for i in imports("controller/table")
+        if (_within(i.module, "hardware") and i.module not in allowed)
+        or _top(i.module) in ("serial", "gpiozero", "neopixel", "sqlite3")
+    ]
+    assert not bad, "controller/table talks to devices only through sinks: " + "; ".join(bad)
+
+
+def test_only_the_table_and_the_tools_that_run_it_import_it() -> None:
+    # The table's parts are its own business: nothing else reaches into them.
+    bad = [
+        str(i)
+        for room in PROJECT
+        for i in imports(room)
+        if _within(i.module, "controller.table")
+        and i.module != "controller.table"
+        and not i.path.is_relative_to(ROOT / "controller" / "table")
+    ]
+    assert not bad, "use controller.table's public names, not its parts: " + "; ".join(bad)
+
+
+def test_the_network_stays_out_of_the_table_and_the_engines() -> None:
+    # A table without [cafe] runs no network code: only the fleet package talks MQTT,
+    # and only the composition root (app) and the hub's own package use it.
+    bad = [
+        str(i)
+        for room in ("controller/table", "controller/games", "controller/adapters", "display")
+        for i in imports(room)
+        if _top(i.module) in ("paho", "fastapi", "uvicorn", "sqlalchemy")
+        or _within(i.module, "controller.fleet")
+        or _top(i.module) == "hub"
+    ]
+    bad += [
+        str(i)
+        for i in imports("controller")
+        if _top(i.module) == "hub" and i.path != ROOT / "controller" / "cli.py"
+    ]
+    assert not bad, "network code lives in controller/fleet and hub/: " + "; ".join(bad)
+
+
+def test_the_hub_reads_tables_only_through_records_specs_and_the_fleet_topics() -> None:
+    allowed = (
+        "controller.fleet.topics",
+        "controller.games",
+        "controller.record",
+        "controller.scoresheet",
+    )
+
+    def reaches(i: Import) -> list[str]:
+        # ``from controller.fleet import topics`` reaches controller.fleet.topics.
+        return [f"{i.module}.{n}" for n in i.names] if i.names else [i.module]
+
+    bad = [
+        str(i)
+        for i in imports("hub")
+        if _within(i.module, "controller")
+        and not all(any(_within(m, a) for a in allowed) for m in reaches(i))
+        and not any(_within(i.module, a) for a in allowed)
+    ]
+    bad += [str(i) for i in imports("hub") if _top(i.module) in ("pygame", "display", "hardware")]
+    assert not bad, "the hub is not a table: " + "; ".join(bad)

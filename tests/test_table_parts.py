@@ -1,0 +1,228 @@
+"""The table's parts on their own: the replay loop, the game session, lobby, staff mode, LEDs.
+
+The table tests drive these through mock devices; here each part is checked
+directly, where a fault is easiest to read.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from controller.adapters import TableSettings, adapter_for
+from controller.config import TableConfig
+from controller.games import spec_of
+from controller.games.base import JSON, Chance, TableError
+from controller.record import ActionRefused, RecordError, replay, replay_actions
+from controller.table import GameSession, menu_entries
+from controller.table.led_director import LedDirector
+from controller.table.lobby import Lobby
+from controller.table.staff_mode import StaffCommand, StaffMode
+from display import scenes
+from display.generic import GenericScene
+from display.scenes import GENERIC, register_scene, scene_for
+from hardware.leds import Cue
+
+VIRTUAL = TableSettings(chance=Chance(cards=True, dice=True))
+
+
+class JournalLog:
+    """A JournalSink that keeps what it was told, in order."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, object]] = []
+
+    def game_started(self, game_id: str, players: list[int], header: JSON, seed: int) -> None:
+        self.calls.append(("start", game_id))
+
+    def action_accepted(self, action: JSON, chance: bool) -> None:
+        self.calls.append(("action", action))
+
+    def deal_accepted(self, actions: list[JSON]) -> None:
+        self.calls.append(("deal", len(actions)))
+
+    def correction(self, kind: str, detail: JSON) -> None:
+        self.calls.append((kind, detail))
+
+    def game_finished(self, record: str, report: JSON) -> None:
+        self.calls.append(("finished", report["finished"]))
+
+
+def new_session(journal: JournalLog | None = None, seed: int = 7) -> GameSession:
+    spec = spec_of("oshaka-trick")
+    header = spec.new_header(4, None, random.Random(seed))
+    return GameSession.begin(adapter_for(spec), [0, 1, 2, 3], header, seed, VIRTUAL, journal)
+
+
+def play_some(session: GameSession, count: int) -> None:
+    session.deal()
+    for _ in range(count):
+        expected = session.engine.expected
+        assert expected is not None
+        session.act(session.engine.legal_actions(expected.seat)[0])
+        session.deal()
+
+
+# --- the one replay loop -------------------------------------------------------------------
+
+
+def test_replay_actions_names_the_first_refused_action_and_stops_there() -> None:
+    session = new_session()
+    play_some(session, 3)
+    actions = [a.to_json() for a in session.recorder.actions]
+    engine = spec_of("oshaka-trick").engine.from_header(session.engine.header())
+    seen: list[JSON] = []
+    # The last play played twice: the engine refuses the second, and nothing after it runs.
+    broken = [*actions, actions[-1], actions[-1]]
+    with pytest.raises(ActionRefused) as caught:
+        replay_actions(engine, broken, lambda action: seen.append(action.to_json()))
+    assert caught.value.index == len(actions) and caught.value.obj == actions[-1]
+    assert seen == actions
+    assert isinstance(caught.value, TableError)
+    assert str(caught.value).startswith(f"action {len(actions) + 1} (")
+
+
+def test_a_record_names_the_line_of_the_refused_action() -> None:
+    session = new_session()
+    play_some(session, 2)
+    lines = session.recorder.dumps().splitlines()
+    text = "\n".join([lines[0], '{"note": "a comment line"}', *lines[1:], lines[-1]]) + "\n"
+    with pytest.raises(RecordError) as caught:
+        replay(text)
+    # Line 1 the header, line 2 the note, the actions from line 3: the repeat is last.
+    assert caught.value.line == len(lines) + 2
+    assert replay(session.recorder.dumps()).snapshot() == session.engine.snapshot()
+
+
+# --- the game session --------------------------------------------------------------------
+
+
+def test_a_session_journals_before_it_records_and_deals_in_one_entry() -> None:
+    log = JournalLog()
+    session = new_session(log)
+    play_some(session, 1)
+    kinds = [kind for kind, _ in log.calls]
+    assert kinds[0] == "start" and kinds[1] == "deal" and kinds[2] == "action"
+    dealt = [n for kind, n in log.calls if kind == "deal"]
+    assert dealt[0] == session.chance.count(True)  # the whole deal, one journal entry
+    assert session.chance.count(False) == 1
+
+
+def test_a_rebuilt_session_equals_the_live_one() -> None:
+    session = new_session()
+    play_some(session, 9)
+    rebuilt = GameSession.rebuild(
+        type(session.adapter),
+        session.players,
+        session.engine.header(),
+        session.pairs(),
+        session.seed,
+        VIRTUAL,
+    )
+    assert rebuilt.engine.snapshot() == session.engine.snapshot()
+    assert rebuilt.pairs() == session.pairs()
+    assert rebuilt.deal() == []  # a rebuilt game is never dealt twice
+
+
+def test_undo_takes_back_the_last_player_action_and_journals_it() -> None:
+    log = JournalLog()
+    session = new_session(log)
+    play_some(session, 5)
+    last = [a for a, chance in session.pairs() if not chance][-1]
+    undone = session.undo()
+    assert undone is not None
+    action, rebuilt = undone
+    assert action == last and log.calls[-1] == ("undo", {"action": last})
+    shorter = new_session()
+    play_some(shorter, 4)
+    assert rebuilt.engine.snapshot() == shorter.engine.snapshot()
+
+
+def test_undo_before_anyone_played_changes_nothing() -> None:
+    log = JournalLog()
+    session = new_session(log)
+    session.deal()
+    assert session.undo() is None
+    assert [kind for kind, _ in log.calls] == ["start", "deal"]
+
+
+def test_seats_are_named_as_people_sit() -> None:
+    spec = spec_of("oshaka-trick")
+    header = spec.new_header(3, None, random.Random(1))
+    session = GameSession.begin(adapter_for(spec), [0, 2, 3], header, 1, VIRTUAL)
+    assert session.seats_named("seat 1 leads; Seat 2 follows") == "seat 2 leads; Seat 3 follows"
+    assert session.player_at(2) == 1 and session.player_at(1) is None
+
+
+# --- lobby, staff mode, LEDs ---------------------------------------------------------------
+
+
+def test_the_lobby_wraps_round_and_says_how_many_may_play() -> None:
+    from controller.adapters import adapters
+
+    lobby = Lobby(menu_entries(adapters()))
+    lobby.move(-1)
+    assert lobby.selected == len(lobby.menu) - 1
+    lobby.move(1)
+    assert lobby.selected == 0
+    assert lobby.join(3) and not lobby.join(3)
+    shortfall = lobby.shortfall()
+    assert shortfall is not None and "1 joined" in shortfall
+    assert lobby.leave(3) and not lobby.leave(3)
+
+
+def test_staff_mode_undo_stays_open_and_anything_else_closes_it() -> None:
+    staff = StaffMode()
+    assert "Staff at seat 2" in staff.tag(2)
+    assert staff.command("prev") is StaffCommand.UNDO and staff.seat == 2
+    assert staff.command("ok") is StaffCommand.CLOSE and staff.seat is None
+    staff.tag(1)
+    assert staff.command("next") is StaffCommand.ABANDON and staff.seat is None
+    staff.tag(0)
+    assert staff.tag(0) == "Staff mode closed" and staff.seat is None
+
+
+def test_the_led_director_relights_only_seats_whose_colour_changes() -> None:
+    lit: list[tuple[int, Cue]] = []
+
+    class Sink:
+        def cue(self, seat: int, cue: Cue, now: float) -> None:
+            lit.append((seat, cue))
+
+    sink = Sink()
+    config = TableConfig.simulated(4)
+    director = LedDirector(lambda: sink, lambda: 0.0, [s.index for s in config.seats])
+    director.rest([])
+    assert lit == [(seat, Cue.OFF) for seat in range(4)]
+    lit.clear()
+    director.rest([0, 1, 2], waiting=[1])
+    assert lit == [(0, Cue.JOINED), (1, Cue.YOUR_TURN), (2, Cue.JOINED)]
+    lit.clear()
+    director.flash(2, Cue.REFUSED)
+    director.rest([0, 1, 2], waiting=[2])
+    assert lit == [(2, Cue.REFUSED), (1, Cue.JOINED), (2, Cue.YOUR_TURN)]
+
+
+# --- scenes found from the spec key ------------------------------------------------------
+
+
+def test_each_game_is_drawn_by_the_scene_its_key_names() -> None:
+    import display.oh_pshaw_scene
+    import display.oshaka_trick_scene
+    import display.oskar_scene
+    import display.oss_scene
+
+    assert scene_for("oshaka-trick") is display.oshaka_trick_scene.SCENE
+    assert scene_for("oh-pshaw") is display.oh_pshaw_scene.SCENE
+    assert scene_for("oskar") is display.oskar_scene.SCENE
+    assert scene_for("oss") is display.oss_scene.SCENE
+    assert scene_for("no-such-game") is GENERIC and scene_for(None) is GENERIC
+
+
+def test_a_registered_scene_replaces_the_generic_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(scenes, "_SCENES", {})  # the registration ends with the test
+    mine = GenericScene()
+    assert scene_for("made-up-game") is GENERIC
+    register_scene("made-up-game", mine)
+    assert scene_for("made-up-game") is mine
