@@ -1,8 +1,10 @@
 """The Oskar scene: each seat's two genre dice, tokens and points; the trick, genre columns, stock.
 
-It draws only what ``Oskar.snapshot()`` says (and, for the dice a seat has
-picked to reroll, the seat's button labels in the view): which card wins,
-what is trendy and who rerolls are the engine's business. The genre symbols
+It draws only what the snapshot says, read by attribute as an
+``OskarSnapshot`` (the engine's typed snapshot, with the dice each seat has
+picked to reroll filled in by the table): which card wins, what is trendy,
+how many points a genre still needs and who rerolls are the engine's
+business. The genre symbols
 are drawn with pygame primitives (no image files): western a hat, horror a
 bat, comedy a mask, action a pistol, scifi a rocket, romance a heart.
 
@@ -20,6 +22,7 @@ from typing import Any
 
 import pygame
 
+from controller.games.oskar_snapshot import OskarSnapshot, Phase, SeatView, Verb
 from controller.view import TableView
 from display import theme
 from display.generic import (
@@ -29,16 +32,12 @@ from display.generic import (
     draw_status,
     draw_title_block,
     draw_trick,
-    int_list,
     player_name,
-    seat_of_player,
     split_centre,
-    trick_of,
 )
 from display.theme import Colour, Painter
 
-# The genres in the engine's order (the display does not import the rules).
-GENRES: tuple[str, ...] = ("western", "horror", "comedy", "action", "scifi", "romance")
+# How each genre looks; which genres there are, in which order, comes from the snapshot.
 GENRE_COLOURS: dict[str, Colour] = {
     "western": (176, 112, 52),
     "horror": (128, 72, 176),
@@ -49,58 +48,32 @@ GENRE_COLOURS: dict[str, Colour] = {
 }
 LILAC: Colour = (168, 120, 210)
 DIE_FACE: Colour = (246, 242, 232)
-TREND_LINE = 120
 TOKEN: Colour = (255, 200, 40)
 
 
 # --- snapshot reading ----------------------------------------------------------------
 
 
-def _int(value: object, default: int = 0) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else default
-
-
-def _seat_entry(game: Mapping[str, Any], player: int) -> Mapping[str, Any]:
-    seats = game.get("seats")
-    if isinstance(seats, list):
-        for entry in seats:
-            if isinstance(entry, Mapping) and entry.get("seat") == player:
-                return entry
-    return {}
-
-
-def _faces(entry: Mapping[str, Any]) -> list[str] | None:
-    dice = entry.get("dice")
-    if isinstance(dice, list) and len(dice) == 2 and all(isinstance(f, str) for f in dice):
-        return [str(f) for f in dice]
-    return None
-
-
-def genre_columns(game: Mapping[str, Any]) -> tuple[dict[str, int], set[str], bool]:
-    """(totals per genre, trendy genres, scored?): the scored round's once it is scored."""
-    phase = game.get("phase")
-    last = game.get("last_round")
-    if phase in ("reroll", "over") and isinstance(last, Mapping):
-        genres = last.get("genres")
-        totals = {g: _int(genres.get(g)) if isinstance(genres, Mapping) else 0 for g in GENRES}
-        trendy = last.get("trendy")
-        return totals, {str(t) for t in trendy} if isinstance(trendy, list) else set(), True
-    running = game.get("genre_totals")
-    totals = {g: _int(running.get(g)) if isinstance(running, Mapping) else 0 for g in GENRES}
-    threshold = _int(game.get("trend_threshold"), TREND_LINE)
-    return totals, {g for g, t in totals.items() if t >= threshold}, False
+def read_snapshot(game: Mapping[str, Any] | None) -> OskarSnapshot | None:
+    """The table's snapshot as an ``OskarSnapshot``, or None when there is none (or not Oskar's)."""
+    if not game:
+        return None
+    try:
+        return OskarSnapshot.from_json(game)
+    except (KeyError, TypeError, ValueError, IndexError):
+        return None
 
 
 def picked_dice(view: TableView, player: int) -> set[int]:
-    """The dice the seat has picked to reroll, read from its PREV/NEXT labels ("REROLL")."""
-    seat = seat_of_player(view, player)
-    if seat is None:
+    """The dice engine seat ``player`` has picked to reroll (the table fills them in)."""
+    snap = read_snapshot(view.game)
+    if snap is None or not 0 <= player < len(snap.picked):
         return set()
-    picked: set[int] = set()
-    for hint in view.buttons:
-        if hint.seat == seat.seat and hint.button != "ok" and hint.label == "REROLL":
-            picked.add(0 if hint.button == "prev" else 1)
-    return picked
+    return set(snap.picked[player])
+
+
+def trendy_genres(snap: OskarSnapshot) -> set[str]:
+    return {column.genre for column in snap.columns if column.trendy}
 
 
 # --- genre symbols -------------------------------------------------------------------
@@ -225,7 +198,7 @@ def draw_symbol(surface: pygame.Surface, genre: str, centre: tuple[int, int], si
     painter = SYMBOLS.get(genre)
     if painter is None:
         return
-    painter(surface, centre[0], centre[1], size / 2, GENRE_COLOURS[genre])
+    painter(surface, centre[0], centre[1], size / 2, GENRE_COLOURS.get(genre, theme.TEXT))
 
 
 def draw_die(
@@ -333,33 +306,34 @@ class OskarScene:
     """Draws an Oskar snapshot; see the module docstring."""
 
     def turn_prompt(self, game: Mapping[str, Any], player: int) -> str | None:
-        phase = game.get("phase")
-        if game.get("doubles") == player and phase != "over":
+        snap = read_snapshot(game)
+        if snap is None:
+            return None
+        phase = snap.phase
+        if snap.doubles == player and phase is not Phase.OVER:
             return "doubles: reroll one die?"
-        nxt = game.get("next")
-        if not isinstance(nxt, Mapping) or nxt.get("seat") != player:
-            if phase == "dice" and _faces(_seat_entry(game, player)) is None:
+        nxt = snap.next
+        if nxt is None or nxt.seat != player:
+            seat = snap.seat(player)
+            if phase is Phase.DICE and seat is not None and seat.dice is None:
                 return "roll your dice"
             return None
-        expects = nxt.get("expects")
-        prompt = {
-            "play": "play a card",
-            "reroll": "choose dice to reroll",
-            "dice": "roll your dice",
-        }.get(str(expects), str(expects))
-        if isinstance(game.get("doubles"), int) and phase != "over":
+        prompt = PROMPTS.get(nxt.expects, str(nxt.expects))
+        if snap.doubles is not None and phase is not Phase.OVER:
             return f"{prompt} (after the doubles)"
         return prompt
 
     # --- a seat's area -------------------------------------------------------------
 
     def draw_seat(self, p: Painter, rect: pygame.Rect, view: TableView, player: int) -> None:
-        game = view.game or {}
-        entry = _seat_entry(game, player)
+        snap = read_snapshot(view.game)
+        entry = None if snap is None else snap.seat(player)
+        if snap is None or entry is None:
+            return
         m = p.metrics
         pad = m.pad
-        faces = _faces(entry)
-        _, trendy, _ = genre_columns(game)
+        faces = entry.dice
+        trendy = trendy_genres(snap)
         label_h = m.leading(m.small)
         if rect.h - label_h < m.unit * 0.09:
             label_h = 0  # a short panel: the symbols alone, as large as they fit
@@ -388,22 +362,22 @@ class OskarScene:
         for index in sorted(picked):
             draw_reroll_mark(p, boxes[index])
         stats = pygame.Rect(x + pad, rect.top, rect.right - x - pad, rect.h)
-        self._draw_stats(p, stats, game, entry, player)
+        self._draw_stats(p, stats, snap, entry, player)
 
     def _draw_stats(
         self,
         p: Painter,
         rect: pygame.Rect,
-        game: Mapping[str, Any],
-        entry: Mapping[str, Any],
+        snap: OskarSnapshot,
+        entry: SeatView,
         player: int,
     ) -> None:
         m = p.metrics
         if rect.w < 20:
             return
         y = rect.top
-        tokens = _int(entry.get("tokens"))
-        goal = _int(game.get("tokens_to_win"), 7)
+        tokens = entry.tokens
+        goal = snap.tokens_to_win
         # Tokens: a row of gold discs, filled up to the seat's count, toward the goal.
         discs = max(goal, tokens)  # a final round can pass the goal
         r = max(4, min(round(m.body * 0.3), rect.w // (discs * 3)))
@@ -420,35 +394,29 @@ class OskarScene:
                 pygame.draw.circle(p.surface, theme.PANEL_EDGE, centre, r, max(1, r // 4))
         y = label.bottom + m.pad // 2
         y = p.text(
-            f"{tokens} token{'s' if tokens != 1 else ''} · {_int(entry.get('points'))} points",
+            f"{tokens} token{'s' if tokens != 1 else ''} · {entry.points} points",
             (rect.left, y),
             m.body,
             theme.TEXT,
             bold=True,
             max_width=rect.w,
         ).bottom
-        detail = (
-            f"{_int(entry.get('tricks_won'))} tricks · {_int(entry.get('cards_left'))} cards left"
-        )
+        detail = f"{entry.tricks_won} tricks · {entry.cards_left} cards left"
         y = p.text(detail, (rect.left, y + 1), m.small, theme.TEXT_DIM, max_width=rect.w).bottom
-        note, colour = self._seat_note(game, entry, player)
+        note, colour = self._seat_note(snap, entry, player)
         if note and y + m.leading(m.small) <= rect.bottom:
             p.text(note, (rect.left, y + 1), m.small, colour, bold=True, max_width=rect.w)
 
-    def _seat_note(
-        self, game: Mapping[str, Any], entry: Mapping[str, Any], player: int
-    ) -> tuple[str, Colour]:
-        if entry.get("stock"):
+    def _seat_note(self, snap: OskarSnapshot, entry: SeatView, player: int) -> tuple[str, Colour]:
+        if entry.stock:
             return "holds the stock", theme.WINNER
-        rerolls = game.get("rerolls")
-        if game.get("phase") == "reroll" and isinstance(rerolls, Mapping):
-            order = int_list(rerolls.get("order")) or []
-            done = _int(rerolls.get("done"))
-            if player in order[:done]:
+        rerolls = snap.rerolls
+        if snap.phase is Phase.REROLL and rerolls is not None:
+            if player in rerolls.order[: rerolls.done]:
                 return "rerolled", theme.TEXT_DIM
-            if player in (int_list(rerolls.get("most")) or []):
+            if player in rerolls.most:
                 return "must reroll both", theme.TURN
-            if player in (int_list(rerolls.get("fewest")) or []):
+            if player in rerolls.fewest:
                 return "may reroll 0, 1 or 2", theme.TURN
             return "may reroll 0 or 1", theme.TURN
         return "", theme.TEXT
@@ -458,10 +426,12 @@ class OskarScene:
     def draw_centre(
         self, p: Painter, rect: pygame.Rect, view: TableView, toward: Mapping[int, Toward]
     ) -> None:
-        game = view.game or {}
+        snap = read_snapshot(view.game)
+        if snap is None:
+            return
         m = p.metrics
         pad = m.pad
-        phase = str(game.get("phase", ""))
+        phase = snap.phase
         trick_area, info = split_centre(rect, pad)
         if trick_area.h == rect.h:
             # Side by side: the genre columns need more of the width than a trick does.
@@ -469,18 +439,17 @@ class OskarScene:
             info.left = trick_area.right + pad
             info.w = rect.right - info.left
         p.box(trick_area, TRICK_AREA, None)
-        plays = trick_of(game)
+        plays = [(t.seat, t.card) for t in snap.trick]
         if plays:
             draw_trick(_oskar_painter(p), trick_area, plays, toward)
-        detail = f"Round {_int(game.get('round'), 1)}"
-        if phase in ("dice", "play"):
-            hand = _int(game.get("hand_size"), 9)
-            detail += f" · Trick {_int(game.get('trick_number'), 1)}/{hand}"
-        title = str(game.get("title") or "Oskar")
-        status, colour = self._status(view, game, phase)
+        detail = f"Round {snap.round}"
+        if phase in (Phase.DICE, Phase.PLAY):
+            detail += f" · Trick {snap.trick_number}/{snap.hand_size}"
+        title = snap.title
+        status, colour = self._status(view, snap)
         small = info.h < m.unit * 0.5
         if not small:
-            detail += f" · first to {_int(game.get('tokens_to_win'), 7)} tokens"
+            detail += f" · first to {snap.tokens_to_win} tokens"
             y = info.top + draw_title_block(p, info, title, detail)
             y += draw_status(p, pygame.Rect(info.left, y, info.w, info.h), status, colour)
         else:
@@ -501,13 +470,13 @@ class OskarScene:
         # The stock and, while zeros are in the trick, what they do.
         row_h = max(16, round(m.unit * (0.055 if small else 0.07)))
         row = pygame.Rect(info.left, y, info.w, row_h)
-        self._draw_stock(p, row, view, game)
+        self._draw_stock(p, row, view, snap)
         y = row.bottom + pad
         room = info.bottom - y - pad
         chart_h = room if small else min(room, round(info.h * 0.55))
         if chart_h >= m.unit * 0.1:
             chart = pygame.Rect(info.left, info.bottom - chart_h, info.w, chart_h)
-            self._draw_columns(p, chart, game, caption=not small)
+            self._draw_columns(p, chart, snap, caption=not small)
         else:
             chart_h = 0
         messages_h = info.bottom - chart_h - y - 2 * pad
@@ -515,21 +484,16 @@ class OskarScene:
             draw_messages(p, pygame.Rect(info.left, y + pad, info.w, messages_h), view)
 
     def _draw_stock(
-        self, p: Painter, row: pygame.Rect, view: TableView, game: Mapping[str, Any]
+        self, p: Painter, row: pygame.Rect, view: TableView, snap: OskarSnapshot
     ) -> int:
         """The stock on one row: face-down cards and who won it; returns the row's used right."""
-        stock = game.get("stock")
-        if not isinstance(stock, Mapping):
-            return row.left
         m = p.metrics
         pad = m.pad
-        count = _int(stock.get("cards"))
-        winner = stock.get("won_by")
-        last = game.get("last_round")
-        if game.get("phase") in ("reroll", "over") and isinstance(last, Mapping):
-            scored = last.get("stock")
-            if isinstance(scored, Mapping):
-                winner = scored.get("won_by")
+        count = snap.stock.cards
+        winner = snap.stock.won_by
+        last = snap.last_round
+        if snap.phase in (Phase.REROLL, Phase.OVER) and last is not None:
+            winner = last.stock.won_by
         card_h = row.h
         card_w = round(card_h * 0.7)
         label = p.text(
@@ -542,16 +506,15 @@ class OskarScene:
             inner = box.inflate(-card_w // 3, -card_h // 3)
             pygame.draw.rect(p.surface, theme.blend(theme.CARD_BACK, (0, 0, 0), 0.3), inner, 0, 2)
         x += max(0, count - 1) * (card_w // 2) + card_w + pad
-        won = isinstance(winner, int) and not isinstance(winner, bool)
-        zeros = _int(game.get("zeros_in_trick")) if game.get("phase") == "play" else 0
+        won = winner is not None
+        zeros = snap.zeros_in_trick if snap.phase is Phase.PLAY else 0
         if zeros == 1:
             # While zeros lie in the trick, what they do matters most.
             text, colour = "first zero: colours lapse", theme.TURN
         elif zeros >= 2:
             text = "second zero takes the trick" + ("" if won else " and the stock")
             colour = theme.TURN
-        elif won:
-            assert isinstance(winner, int)
+        elif winner is not None:
             text, colour = f"won by {player_name(view, winner)}", theme.WINNER
         else:
             text, colour = "the 2nd zero of a trick wins it", theme.TEXT_DIM
@@ -567,24 +530,29 @@ class OskarScene:
         return drawn.right
 
     def _draw_columns(
-        self, p: Painter, rect: pygame.Rect, game: Mapping[str, Any], *, caption: bool = True
+        self, p: Painter, rect: pygame.Rect, snap: OskarSnapshot, *, caption: bool = True
     ) -> None:
         """One column per genre filling toward the trend line; trendy columns in gold."""
         m = p.metrics
         pad = m.pad
-        totals, trendy, scored = genre_columns(game)
-        threshold = _int(game.get("trend_threshold"), TREND_LINE)
+        columns = snap.columns
+        if not columns:
+            return
+        threshold = snap.trend_threshold
         top = rect.top
         if caption:
-            text = "Genres this round (scored)" if scored else "Genres toward 120 this round"
-            top = p.text(text, (rect.left, top), m.small, theme.TEXT_DIM, bold=True).bottom + pad
+            text = columns_caption(snap)
+            top = p.text(
+                text, (rect.left, top), m.small, theme.TEXT_DIM, bold=True, max_width=rect.w
+            ).bottom
+            top += pad
         axis = p.fonts.get(m.small, True).size(str(threshold))[0] + pad
         left = rect.left + axis
-        step = (rect.right - left) / len(GENRES)
+        step = (rect.right - left) / len(columns)
         icon = max(12, min(round(step * 0.55), round(rect.h * 0.2)))
         base = rect.bottom - icon - pad
         # The scale keeps the 120 line at two thirds of the height unless a genre is above it.
-        scale_max = max(threshold * 1.5, max(totals.values(), default=0) * 1.05)
+        scale_max = max(threshold * 1.5, max(c.points for c in columns) * 1.05)
         height = max(10, base - top - m.leading(m.small))
         bar_w = max(6, round(step * 0.56))
 
@@ -592,15 +560,16 @@ class OskarScene:
             return round(base - height * min(1.0, value / scale_max))
 
         line_y = level(threshold)
-        for index, genre in enumerate(GENRES):
+        for index, column in enumerate(columns):
+            genre = column.genre
             cx = round(left + step * (index + 0.5))
-            total = totals[genre]
-            hot = genre in trendy
+            total = column.points
+            hot = column.trendy
             well = pygame.Rect(cx - bar_w // 2, base - height, bar_w, height)
             pygame.draw.rect(p.surface, theme.blend(theme.CENTRE, (0, 0, 0), 0.25), well, 0, 3)
             if total:
                 bar = pygame.Rect(cx - bar_w // 2, level(total), bar_w, base - level(total))
-                pygame.draw.rect(p.surface, GENRE_COLOURS[genre], bar, 0, 3)
+                pygame.draw.rect(p.surface, GENRE_COLOURS.get(genre, theme.TEXT), bar, 0, 3)
                 if hot:
                     pygame.draw.rect(
                         p.surface, theme.WINNER, bar.inflate(4, 4), max(2, pad // 2), 4
@@ -629,26 +598,44 @@ class OskarScene:
             anchor="midleft",
         )
 
-    def _status(self, view: TableView, game: Mapping[str, Any], phase: str) -> tuple[str, Colour]:
+    def _status(self, view: TableView, snap: OskarSnapshot) -> tuple[str, Colour]:
         """The one line that says what the table waits for."""
-        if phase == "over":
-            winners = int_list(game.get("winners")) or []
-            names = ", ".join(player_name(view, w) for w in winners) or "nobody"
+        phase = snap.phase
+        if phase is Phase.OVER:
+            names = ", ".join(player_name(view, w) for w in snap.winners) or "nobody"
             return f"Game over: {names} won", theme.WINNER
-        doubles = game.get("doubles")
-        if isinstance(doubles, int) and not isinstance(doubles, bool):
-            return f"{player_name(view, doubles)} rolled doubles: reroll one die?", theme.TURN
-        if phase == "dice":
+        if snap.doubles is not None:
+            return f"{player_name(view, snap.doubles)} rolled doubles: reroll one die?", theme.TURN
+        if phase is Phase.DICE:
             return "Rolling the dice", theme.TURN
-        nxt = game.get("next")
-        if not isinstance(nxt, Mapping) or not isinstance(nxt.get("seat"), int):
+        nxt = snap.next
+        if nxt is None:
             return "", theme.TEXT
-        who = player_name(view, int(nxt["seat"]))
-        if phase == "reroll":
+        who = player_name(view, nxt.seat)
+        if phase is Phase.REROLL:
             return f"{who}: choose dice to reroll", theme.TURN
-        if not trick_of(game):
+        if not snap.trick:
             return f"{who} leads: play a card", theme.TURN
         return f"{who}: play a card", theme.TURN
+
+
+def columns_caption(snap: OskarSnapshot) -> str:
+    """The genre chart's caption: scored or running, and the genre closest to the trend line."""
+    if snap.columns_scored:
+        return "Genres this round (scored)"
+    text = f"Genres toward {snap.trend_threshold} this round"
+    close = [c for c in snap.columns if not c.trendy and c.points]
+    if close:
+        nearest = min(close, key=lambda c: c.needs)
+        text += f" · {nearest.genre} needs {nearest.needs} more"
+    return text
+
+
+PROMPTS: dict[str, str] = {
+    Verb.PLAY: "play a card",
+    Verb.REROLL: "choose dice to reroll",
+    Verb.DICE: "roll your dice",
+}
 
 
 SCENE = OskarScene()

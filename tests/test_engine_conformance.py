@@ -20,12 +20,12 @@ from dataclasses import dataclass
 
 import pytest
 
-from controller.games import spec_of
+from controller.games import spec_of, specs
 from controller.games.base import Action, Chance, Engine, Snapshot, TableError
 from controller.record import ActionPair, dumps, parse, replay, undo_last_player_action
 
-# Games whose chance (deals, dice) is supplied through the engine contract.
-GAMES = ("oshaka-trick", "oh-pshaw", "oss")
+# Every game: each supplies its chance (deals, dice) through the engine contract.
+GAMES = tuple(specs())
 SEEDS = range(12)
 MAX_STEPS = 20_000
 
@@ -91,7 +91,8 @@ def try_refused(engine: Engine, rng: random.Random) -> int:
     """Offer another seat's legal action; if the engine refuses it, nothing may change."""
     expected = engine.expected
     assert expected is not None
-    # Seats with nothing legal (in Oss several seats may act at once: a duel, a challenge).
+    # Only seats with nothing legal now are thieves: several seats may act at once
+    # (Oss duelists and challengers; an Oskar seat deciding on its doubles or not yet rolled).
     others = [
         s for s in range(engine.players) if s != expected.seat and not engine.legal_actions(s)
     ]

@@ -237,10 +237,15 @@ def test_a_table_cannot_publish_as_another(broker: Broker, tmp_path: Path, watch
     impostor.connect("127.0.0.1", broker.port)
     impostor.loop_start()
     try:
+        # Retained, as a table's state is: the hub gets them however late it subscribes.
         forged = topics.encode({"screen": "play", "title": "forged", "version": 9})
-        impostor.publish(topics.topic("table-2", topics.STATE), forged, qos=1).wait_for_publish(5)
+        impostor.publish(
+            topics.topic("table-2", topics.STATE), forged, qos=1, retain=True
+        ).wait_for_publish(5)
         own = topics.encode({"screen": "attract", "version": 1})
-        impostor.publish(topics.topic("table-1", topics.STATE), own, qos=1).wait_for_publish(5)
+        impostor.publish(
+            topics.topic("table-1", topics.STATE), own, qos=1, retain=True
+        ).wait_for_publish(5)
         # Mosquitto drops the forged message silently; the table's own one arrives.
         watch.until(lambda: [t.id for t in storage.tables()] == ["table-1"], what="own state")
         assert all(t.id != "table-2" for t in storage.tables())

@@ -14,7 +14,7 @@ import pytest
 
 from controller import cli
 from controller.bots.oskar_bot import OskarBot
-from controller.games.base import Action, IllegalAction, MalformedAction
+from controller.games.base import Action, Chance, Expectation, IllegalAction, MalformedAction
 from controller.games.oskar import (
     DECK_SIZE,
     DECK_VALUE,
@@ -24,9 +24,11 @@ from controller.games.oskar import (
     DiceRolled,
     DoublesDeclined,
     GameOver,
+    KeepDoubles,
     Oskar,
     Phase,
     Play,
+    RegisterHand,
     Reroll,
     RerollDone,
     RollDice,
@@ -44,6 +46,7 @@ from controller.games.oskar import (
     stock_size,
     trick_winner,
 )
+from controller.games.oskar_snapshot import StockView
 from controller.record import RecordError, dumps, replay
 from tests.conftest import record_text, run_cli
 
@@ -372,8 +375,8 @@ def test_doubles_allow_one_extra_reroll_of_one_die_right_away() -> None:
     engine = replay(record_text(header(3), *base))
     assert isinstance(engine, Oskar) and engine.doubles == 1
     assert engine.report()["next"] == {"seat": 0, "expects": "dice"}
-    assert {type(a) for a in engine.legal_actions(1)} == {Reroll}
-    assert len(engine.legal_actions(1)) == 12
+    assert {type(a) for a in engine.legal_actions(1)} == {Reroll, KeepDoubles}
+    assert len(engine.legal_actions(1)) == 12 + 1  # one die to any face, or keep them
     # the offer lapses as soon as another seat acts
     error = refused(record_text(header(3), *base, THREE_DICE[0], rr(1, [0], "comedy", "western")))
     assert error.startswith("line 4: seat 1 cannot reroll now")
@@ -389,6 +392,169 @@ def test_doubles_offer_reported_as_declined_by_the_next_action() -> None:
     events = engine.apply(RollDice(1, ("action", "scifi")))
     assert events[0] == DoublesDeclined(0)
     assert isinstance(events[1], DiceRolled)
+
+
+def test_an_open_offer_is_kept_explicitly_with_reroll_and_no_dice() -> None:
+    engine = replay(record_text(header(3), dice(1, "western", "western")))
+    assert isinstance(engine, Oskar) and engine.doubles == 1 and engine.decides == 1
+    assert engine.expected == Expectation(0, "dice")  # the offer is optional: next is unchanged
+    keep = engine.parse_action({"seat": 1, "reroll": []})
+    assert keep == KeepDoubles(1) and keep.to_json() == {"seat": 1, "reroll": []}
+    assert engine.apply(keep) == [DoublesDeclined(1)]
+    assert engine.doubles is None and engine.decides == 0
+    assert engine.dice[1] == ("western", "western")
+    # Nobody has an offer now: the same line is refused, and the game is unchanged.
+    before = engine.snapshot()
+    with pytest.raises(IllegalAction, match="seat 1 has no doubles to keep"):
+        engine.apply(KeepDoubles(1))
+    assert engine.snapshot() == before
+    # In a record it replays the same, and "reroll": [] with dice still means "keep both".
+    text = record_text(header(3), dice(1, "western", "western"), {"seat": 1, "reroll": []})
+    assert refused(text + json.dumps({"seat": 0, "reroll": []}) + "\n").startswith(
+        "line 4: seat 0 has no doubles to keep"
+    )
+    assert isinstance(engine.parse_action(rr(0, [], "horror", "horror")), Reroll)
+
+
+def test_the_table_waits_for_the_doubles_seat_first() -> None:
+    engine = Oskar(3, 0)
+    engine.apply(RollDice(0, ("horror", "comedy")))
+    assert engine.decides == 1  # the lowest seat not rolled
+    engine.apply(RollDice(2, ("scifi", "scifi")))
+    assert engine.decides == 2 and engine.snapshot().decides == 2
+    engine.apply(RollDice(1, ("action", "action")))  # another seat acts: 2 declined
+    assert engine.doubles == 1 and engine.decides == 1
+    assert engine.phase is Phase.PLAY and engine.expected == Expectation(1, "play")
+
+
+# --- registered hands and chance --------------------------------------------------------------
+
+
+def dealt_engine(seed: int = 3, players: int = 3) -> tuple[Oskar, list[list[Card]], list[Card]]:
+    """A game with every seat's dice rolled (no doubles) and every hand registered."""
+    engine = Oskar(players, 0)
+    hands, stock = deal(random.Random(seed), players)
+    for seat, hand in enumerate(hands):
+        engine.apply(RegisterHand(seat, tuple(hand)))
+    faces = [("horror", "comedy"), ("western", "action"), ("scifi", "romance")]
+    for seat in range(players):
+        engine.apply(RollDice(seat, faces[seat % 3]))
+    return engine, hands, stock
+
+
+def test_a_registered_hand_refuses_a_card_not_held() -> None:
+    engine, hands, stock = dealt_engine()
+    seat = engine.round.turn
+    assert engine.registered_hand(seat) == tuple(hands[seat])
+    assert {a for a in engine.legal_actions(seat) if isinstance(a, Play)} == {
+        Play(seat, c) for c in hands[seat]
+    }
+    elsewhere = next(c for c in hands[(seat + 1) % 3] if not c.is_zero)
+    before = engine.snapshot()
+    with pytest.raises(IllegalAction, match=f"seat {seat} does not hold {elsewhere}; its hand: "):
+        engine.apply(Play(seat, elsewhere))
+    assert engine.snapshot() == before
+    engine.apply(Play(seat, hands[seat][-1]))
+    assert engine.registered_hand(seat) == tuple(hands[seat][:-1])
+    assert engine.snapshot().seats[seat].hand_registered
+    # The stock is what no hand holds; the snapshot shows its size only.
+    assert engine.stock_cards() == tuple(stock)
+    assert Counter(stock) + sum((Counter(h) for h in hands), Counter()) == Counter(full_deck())
+    assert "Y1" not in json.dumps(engine.snapshot().to_json()["stock"])
+
+
+def test_an_unregistered_seat_cannot_play_a_card_a_registered_hand_holds() -> None:
+    engine = Oskar(3, 2)  # seat 0 leads
+    hands, _ = deal(random.Random(8), 3)
+    engine.apply(RegisterHand(1, tuple(hands[1])))
+    for seat, faces in enumerate(
+        [("horror", "comedy"), ("western", "action"), ("scifi", "romance")]
+    ):
+        engine.apply(RollDice(seat, faces))
+    held = next(c for c in hands[1] if not c.is_zero)
+    with pytest.raises(IllegalAction, match=f"cannot play {held}: it is in seat 1's registered"):
+        engine.apply(Play(0, held))
+    assert Play(0, held) not in engine.legal_actions(0)
+    zeros = hands[1].count(Card("R", 0))
+    assert (Play(0, Card("R", 0)) in engine.legal_actions(0)) == (zeros < 5)
+
+
+@pytest.mark.parametrize(
+    ("cards", "message"),
+    [
+        (["Y1", "Y2"], "seat 0's hand must have 12 cards, not 2"),
+        (["Y1"] * 12, "Y1 is in seat 0's hand twice"),
+        (["R0"] * 6 + ["Y1", "Y2", "Y3", "Y4", "G2", "G3"], "has 6 zeros, but only 5"),
+    ],
+)
+def test_hand_registration_refusals(cards: list[str], message: str) -> None:
+    text = record_text(header(3), {"seat": 0, "hand": cards})
+    assert message in refused(text)
+
+
+def test_hand_registration_against_other_hands_and_the_round() -> None:
+    engine, hands, _ = dealt_engine()
+    # Twice in a round, or for a seat whose hand overlaps one already registered.
+    with pytest.raises(IllegalAction, match="already registered its hand for this round"):
+        engine.apply(RegisterHand(0, tuple(hands[0])))
+    fresh = Oskar(3, 0)
+    fresh.apply(RegisterHand(0, tuple(hands[0])))
+    clash = (*hands[1][:-1], next(c for c in hands[0] if not c.is_zero))
+    with pytest.raises(IllegalAction, match="is already in seat 0's registered hand"):
+        fresh.apply(RegisterHand(1, clash))
+    # After its first play a seat's hand can no longer be registered.
+    unregistered = Oskar(3, 2)
+    for faces in THREE_DICE:
+        unregistered.apply(unregistered.parse_action(faces))
+    unregistered.apply(Play(0, Card.parse("Y4")))
+    with pytest.raises(IllegalAction, match="it has already played this round"):
+        unregistered.apply(RegisterHand(0, tuple(hands[0])))
+    with pytest.raises(IllegalAction, match="Y4 has already been played this round"):
+        unregistered.apply(RegisterHand(1, (Card.parse("Y4"), *hands[1][1:])))
+
+
+def test_the_rulebook_example_with_registered_hands_replays_to_the_same_report() -> None:
+    text = RULEBOOK.read_text(encoding="utf-8")
+    lines = [json.loads(line) for line in text.splitlines()]
+    plays: dict[int, list[str]] = {}
+    for obj in lines[1:]:
+        if "play" in obj:
+            plays.setdefault(obj["seat"], []).append(obj["play"])
+    hands = [{"seat": seat, "hand": cards} for seat, cards in sorted(plays.items())]
+    with_hands = record_text(lines[0], *hands, *lines[1:])
+    plain, registered = replay(text), replay(with_hands)
+    assert registered.report() == plain.report()
+    assert isinstance(registered, Oskar)
+    assert registered.stock_cards() is None  # the round is scored: no current round's stock
+
+
+def test_chance_deals_the_round_then_rolls_until_doubles() -> None:
+    for seed in range(40):
+        engine = Oskar(4, 1)
+        rng = random.Random(seed)
+        first = engine.chance_actions(rng, Chance())
+        hands = [a for a in first if isinstance(a, RegisterHand)]
+        rolls = [a for a in first if isinstance(a, RollDice)]
+        assert [a.seat for a in hands] == [0, 1, 2, 3] and first[:4] == hands
+        assert all(len(a.cards) == engine.hand_size for a in hands)
+        # Rolled seat by seat; only the last roll may show doubles.
+        assert [a.seat for a in rolls] == list(range(len(rolls)))
+        assert all(a.faces[0] != a.faces[1] for a in rolls[:-1])
+        for action in first:
+            engine.apply(action)
+        if engine.doubles is None:
+            assert len(rolls) == 4 and engine.phase is Phase.PLAY
+            continue
+        assert engine.chance_actions(rng, Chance()) == []  # the seat decides first
+        engine.apply(KeepDoubles(engine.doubles))
+        rest = engine.chance_actions(rng, Chance())
+        assert rest and all(isinstance(a, RollDice) for a in rest)  # never dealt twice
+        assert Oskar(4, 1).chance_actions(rng, Chance(cards=False, dice=True)) != []
+        assert Oskar(4, 1).chance_actions(rng, Chance(cards=False, dice=False)) == []
+        only_cards = Oskar(4, 1).chance_actions(rng, Chance(cards=True, dice=False))
+        assert [type(a) for a in only_cards] == [RegisterHand] * 4
+        return
+    raise AssertionError("no seed rolled doubles in the opening")
 
 
 # --- playing ---------------------------------------------------------------------------
@@ -419,8 +585,8 @@ def test_trick_winner_leads_and_the_stock_goes_to_the_first_second_zero() -> Non
     assert not any(isinstance(e, StockWon) for e in events)  # only the first second zero
     assert engine.round.stock_winner == 0
     snap = engine.snapshot()
-    assert snap["stock"] == {"cards": 2, "won_by": 0}
-    assert snap["seats"][1]["points"] == 21 and snap["seats"][0]["points"] == 4
+    assert snap.stock == StockView(cards=2, won_by=0)
+    assert snap.seats[1].points == 21 and snap.seats[0].points == 4
 
 
 def test_a_full_round_scores_the_stock_and_skips_it_when_nobody_won_it() -> None:
@@ -534,7 +700,7 @@ def test_tokens_to_win_8_is_accepted() -> None:
     [
         ({"play": "L4"}, 'the action has no "seat"'),
         ({"seat": 5, "play": "L4"}, '"seat" must be a seat 0..2, not 5'),
-        ({"seat": 0, "bid": 3}, 'unknown action "bid"; this game knows: dice, play, reroll'),
+        ({"seat": 0, "bid": 3}, 'unknown action "bid"; this game knows: dice, hand, play, reroll'),
         ({"seat": 0, "dice": ["horror"]}, '"dice" must list the two faces showing'),
         ({"seat": 0, "dice": ["horror", "drama"]}, '"drama" is not a die face'),
         ({"seat": 0, "reroll": [0]}, 'a "reroll" action must also give the "dice"'),
@@ -734,7 +900,7 @@ def simulate(seed: int, max_rounds: int | None, use_bot: bool) -> tuple[Oskar, l
                 action = bot.choose(engine, seat, [str(c) for c in hands[seat]])
             else:
                 action = Play(seat, rng.choice(hands[seat]))
-            if isinstance(action, Reroll):  # the bot takes up its doubles offer first
+            if isinstance(action, Reroll | KeepDoubles):  # the bot decides on its doubles first
                 assert engine.doubles == seat and action in legal
                 do(action)
                 continue

@@ -17,10 +17,21 @@ from pathlib import Path
 import pygame
 import pytest
 
-from controller.adapters import AdapterContext, adapters
+from controller.adapters import adapters
 from controller.adapters.oskar_table import OskarAdapter
 from controller.app import Kiosk
-from controller.games.oskar import Card, Oskar, Phase, Play, RollDice, full_deck, stock_size
+from controller.games.base import Action
+from controller.games.oskar import (
+    Card,
+    KeepDoubles,
+    Oskar,
+    Phase,
+    Play,
+    RegisterHand,
+    RollDice,
+    full_deck,
+    stock_size,
+)
 from controller.record import replay
 from controller.simulation import Simulator
 from controller.view import MessageKind, Screen
@@ -86,11 +97,19 @@ def rig_with(condition: Callable[[Rig], bool], tries: int = 200) -> Rig:
 def decline_pending_doubles(rig: Rig) -> None:
     """Any seat with a pending doubles offer keeps its dice (OK with no die picked)."""
     for _ in range(20):
-        seat = rig.adapter.offer_open()
+        seat = rig.engine.doubles
         if seat is None:
             return
         rig.press(seat, "ok")
     raise AssertionError("doubles offers do not end")
+
+
+def recorded(rig: Rig, kind: type[Action]) -> list[tuple[Action, bool]]:
+    """The game's recorded actions of ``kind``, each with whether chance supplied it."""
+    game = rig.table.game
+    assert game is not None
+    pairs = zip(game.recorder.actions, game.chance, strict=True)
+    return [(action, chance) for action, chance in pairs if isinstance(action, kind)]
 
 
 def play_until(rig: Rig, phase: Phase, limit: int = 5000) -> None:
@@ -117,20 +136,18 @@ def test_the_menu_offers_oskar_and_the_virtual_roller_rolls_every_seat(rig: Rig)
     assert all(faces is not None for faces in engine.dice)
     game = rig.table.game
     assert game is not None
-    rolls = [
-        (action, chance)
-        for action, chance in zip(game.recorder.actions, game.chance, strict=True)
-        if isinstance(action, RollDice)
-    ]
+    rolls = recorded(rig, RollDice)
     assert len(rolls) == 4
-    # A roll is chance unless a seat's "keep my doubles" made the next seat roll.
-    assert sum(1 for _, chance in rolls if chance) >= 1
-    # The adapter dealt the round: hands and stock make the whole deck.
-    hands = [rig.adapter.hand(p) for p in range(4)]
+    # Every opening roll is chance: the engine rolls again once a seat keeps its doubles.
+    assert all(chance for _, chance in rolls)
+    # The engine dealt the round: hand registrations in the record, as chance.
+    dealt = recorded(rig, RegisterHand)
+    assert [a.seat for a, _ in dealt] == [0, 1, 2, 3] and all(chance for _, chance in dealt)
+    hands = [rig.adapter.simulation.hand(p) for p in range(4)]
     assert all(len(h) == engine.hand_size for h in hands)
-    dealt = rig.adapter.dealt
-    assert dealt is not None and len(dealt.stock) == stock_size(4)
-    everything = Counter(c for h in hands for c in h) + Counter(str(c) for c in dealt.stock)
+    stock = engine.stock_cards()
+    assert stock is not None and len(stock) == stock_size(4)
+    everything = Counter(c for h in hands for c in h) + Counter(str(c) for c in stock)
     assert everything == Counter(str(c) for c in full_deck())
     # The dice show on the table's view, and the seat to lead is lit green.
     view = rig.table.view
@@ -144,8 +161,8 @@ def test_a_card_not_in_the_hand_is_refused_and_a_held_one_is_played(rig: Rig) ->
     engine = rig.start_oskar()
     decline_pending_doubles(rig)
     seat = engine.round.turn
-    hand = rig.adapter.hand(seat)
-    other = next(c for c in rig.adapter.hand((seat + 1) % 4) if c not in hand)
+    hand = rig.adapter.simulation.hand(seat)
+    other = next(c for c in rig.adapter.simulation.hand((seat + 1) % 4) if c not in hand)
     before = engine.snapshot()
     rig.tap(seat, other)
     assert engine.snapshot() == before
@@ -154,7 +171,34 @@ def test_a_card_not_in_the_hand_is_refused_and_a_held_one_is_played(rig: Rig) ->
     assert rig.devices.leds.showing(seat, rig.now) is Cue.REFUSED
     rig.tap(seat, hand[-1])
     assert engine.round.trick == [(seat, Card.parse(hand[-1]))]
-    assert len(rig.adapter.hand(seat)) == engine.hand_size - 1
+    assert len(rig.adapter.simulation.hand(seat)) == engine.hand_size - 1
+
+
+def test_with_a_physical_deal_each_seat_rolls_with_ok_and_plays_any_unplayed_card() -> None:
+    rig = Rig(deal="physical")
+    with rig.devices:
+        rig.loop.drain()
+        engine = rig.start_oskar()
+        assert engine.phase is Phase.DICE and engine.unrolled() == [0, 1, 2, 3]
+        assert {(s, b): label for (s, b), label in rig.hints().items() if b == "ok"} == {
+            (s, "ok"): "roll dice" for s in range(4)
+        }
+        assert set(rig.adapter.presentation.waiting_players()) == {0, 1, 2, 3}
+        game = rig.table.game
+        assert game is not None
+        for seat in (2, 0, 3, 1):
+            if engine.dice[seat] is None:
+                rig.press(seat, "ok")
+            decline_pending_doubles(rig)
+        assert engine.phase is Phase.PLAY
+        # Nothing was dealt or rolled by chance: every roll is a seat's own press.
+        assert not any(isinstance(a, RegisterHand) for a in game.recorder.actions)
+        assert not any(game.chance)
+        assert all(rig.adapter.simulation.hand(p) == () for p in range(4))
+        assert engine.stock_cards() is None
+        seat = engine.round.turn
+        rig.tap(seat, "L16")  # the engine does not know the hands: any unplayed card goes
+        assert engine.round.trick == [(seat, Card.parse("L16"))]
 
 
 # --- the reroll phase --------------------------------------------------------------------
@@ -218,24 +262,23 @@ def test_reroll_with_buttons_explains_refusals_and_rolls_the_chosen_dice(rig: Ri
     if rule.order[len(rule.most) + len(rule.fewest) :]:
         assert refused_one_limit
     # Round 2 was dealt afresh.
-    dealt = rig.adapter.dealt
-    assert dealt is not None and dealt.round == 2
-    assert all(len(rig.adapter.hand(p)) == engine.hand_size for p in range(4))
+    assert engine.stock_cards() is not None
+    assert all(len(rig.adapter.simulation.hand(p)) == engine.hand_size for p in range(4))
 
 
 # --- doubles -----------------------------------------------------------------------------
 
 
 def test_doubles_offer_waits_for_the_seat_and_a_chosen_die_is_rerolled() -> None:
-    rig = rig_with(lambda r: r.adapter.offer_open() is not None)
+    rig = rig_with(lambda r: r.engine.doubles is not None)
     try:
         engine = rig.engine
-        seat = rig.adapter.offer_open()
+        seat = rig.engine.doubles
         assert seat is not None
         faces = engine.dice[seat]
         assert faces is not None and faces[0] == faces[1]
         assert "doubles" in " ".join(m.text for m in rig.table.messages)
-        assert rig.adapter.waiting_players() == [seat]
+        assert rig.adapter.presentation.waiting_players() == [seat]
         assert rig.devices.leds.showing(seat, rig.now) is Cue.YOUR_TURN
         other = (seat + 1) % 4
         before = engine.snapshot()
@@ -261,10 +304,10 @@ def test_doubles_offer_waits_for_the_seat_and_a_chosen_die_is_rerolled() -> None
 
 
 def test_doubles_offer_declined_with_ok_and_no_die_picked() -> None:
-    rig = rig_with(lambda r: r.adapter.offer_open() is not None and len(r.engine.unrolled()) > 0)
+    rig = rig_with(lambda r: r.engine.doubles is not None and len(r.engine.unrolled()) > 0)
     try:
         engine = rig.engine
-        seat = rig.adapter.offer_open()
+        seat = rig.engine.doubles
         assert seat is not None
         waiting = engine.unrolled()
         assert rig.hints()[(seat, "ok")] == "keep both"
@@ -274,6 +317,17 @@ def test_doubles_offer_declined_with_ok_and_no_die_picked() -> None:
         assert engine.dice[waiting[0]] is not None
         faces = engine.dice[seat]
         assert faces is not None and faces[0] == faces[1]
+        # The "keep" is a line of the record, taken by the seat (not chance).
+        game = rig.table.game
+        assert game is not None
+        kept = recorded(rig, KeepDoubles)
+        assert kept == [(KeepDoubles(seat), False)]
+        assert kept[0][0].to_json() == {"seat": seat, "reroll": []}
+        # Staff undo takes it back (and the rolls it let happen): the offer is open again.
+        assert rig.table.undo_last()
+        assert rig.engine.doubles == seat
+        assert rig.engine.dice[waiting[0]] is None
+        assert rig.adapter.presentation.waiting_players() == [seat]
     finally:
         rig.devices.__exit__(None, None, None)
 
@@ -285,7 +339,7 @@ def test_manual_dice_entry_with_the_buttons(rig: Rig, monkeypatch: pytest.Monkey
     monkeypatch.setattr(rig.table, "config", replace(rig.config, dice="manual"))
     engine = rig.start_oskar()
     assert engine.phase is Phase.DICE and engine.unrolled() == [0, 1, 2, 3]
-    assert set(rig.adapter.waiting_players()) == {0, 1, 2, 3}
+    assert set(rig.adapter.presentation.waiting_players()) == {0, 1, 2, 3}
     assert rig.hints()[(2, "ok")] == "die 0: western"
     rig.press(2, "next")
     rig.press(2, "next")  # western -> horror -> comedy
@@ -302,7 +356,7 @@ def test_manual_dice_entry_with_the_buttons(rig: Rig, monkeypatch: pytest.Monkey
     # Doubles entered by hand: the offer, then the seat enters the rerolled face.
     rig.press(0, "ok")
     rig.press(0, "ok")  # western + western
-    assert engine.doubles == 0 and rig.adapter.offer_open() == 0
+    assert engine.doubles == 0 and rig.engine.doubles == 0
     rig.press(1, "ok")
     assert "seat 0 rolled doubles and decides first" in rig.last_text()
     rig.press(0, "next")  # pick die 1
@@ -320,11 +374,11 @@ def test_manual_dice_entry_with_the_buttons(rig: Rig, monkeypatch: pytest.Monkey
         rig.press(seat, "next")
         rig.press(seat, "ok")
         rig.press(seat, "ok")  # horror + horror
-        decline = rig.adapter.offer_open()
+        decline = rig.engine.doubles
         if decline is not None:
             rig.press(decline, "ok")
     assert rig.engine.phase is Phase.PLAY
-    assert all(len(rig.adapter.hand(p)) == engine.hand_size for p in range(4))
+    assert all(len(rig.adapter.simulation.hand(p)) == engine.hand_size for p in range(4))
 
 
 def test_manual_reroll_enters_the_new_faces(rig: Rig, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -332,7 +386,7 @@ def test_manual_reroll_enters_the_new_faces(rig: Rig, monkeypatch: pytest.Monkey
     engine = rig.start_oskar()
     sim = Simulator(rig.table, rig.devices, rig.registry, bot_seats={0, 1, 2, 3})
     for _ in range(5000):  # bots enter their dice and play the round through the buttons
-        if engine.phase is Phase.REROLL and rig.adapter.offer_open() is None:
+        if engine.phase is Phase.REROLL and rig.engine.doubles is None:
             break
         assert sim.step(0.0)
         rig.loop.drain()
@@ -361,27 +415,17 @@ def test_a_mid_round_rebuild_keeps_the_hands_consistent(rig: Rig) -> None:
     decline_pending_doubles(rig)
     for _ in range(6):
         seat = engine.round.turn
-        rig.tap(seat, rig.adapter.hand(seat)[0])
+        rig.tap(seat, rig.adapter.simulation.hand(seat)[0])
     assert rig.table.undo_last()  # staff undo rebuilds the game and a new adapter
     engine = rig.engine
     played = Counter(str(c) for c in engine.round.played.elements())
-    hands = [rig.adapter.hand(p) for p in range(4)]
+    hands = [rig.adapter.simulation.hand(p) for p in range(4)]
     for player, hand in enumerate(hands):
         assert len(hand) == engine.hand_size - engine.round.cards_played[player]
-    dealt = rig.adapter.dealt
-    assert dealt is not None
-    everything = Counter(c for h in hands for c in h) + Counter(str(c) for c in dealt.stock)
+    stock = engine.stock_cards()
+    assert stock is not None
+    everything = Counter(c for h in hands for c in h) + Counter(str(c) for c in stock)
     assert everything + played == Counter(str(c) for c in full_deck())
-
-
-def test_with_the_game_seed_a_rebuilt_adapter_deals_the_same() -> None:
-    engine = Oskar(4, 0)
-    first = OskarAdapter(AdapterContext(engine, 1234))
-    first.chance(random.Random(1))
-    hands = [first.hand(p) for p in range(4)]
-    again = OskarAdapter(AdapterContext(engine, 1234))
-    again.chance(random.Random(99))  # another moment of the game: another chance rng
-    assert [again.hand(p) for p in range(4)] == hands
 
 
 # --- end to end ------------------------------------------------------------------------------
@@ -470,19 +514,27 @@ def test_bots_play_a_full_game_over_serial_and_gpio(ptys: list[PtyPair], tmp_pat
 
 
 def test_scene_draws_mid_round_views_at_the_small_and_large_sizes(rig: Rig, tmp_path: Path) -> None:
-    from display.oskar_scene import genre_columns, picked_dice
+    from display.oskar_scene import columns_caption, picked_dice, read_snapshot
     from display.screenshot import screenshot_view
 
     engine = rig.start_oskar()
     play_until(rig, Phase.REROLL)
     decline_pending_doubles(rig)
     view = rig.table.view
-    assert view.game is not None
-    totals, trendy, scored = genre_columns(view.game)
-    assert scored and all(totals[g] >= 120 for g in trendy)
+    snap = read_snapshot(view.game)
+    assert snap is not None and snap == replace(
+        engine.snapshot(), picked=snap.picked
+    )  # the display reads back exactly the engine's snapshot
+    assert snap.columns_scored and columns_caption(snap) == "Genres this round (scored)"
+    last = snap.last_round
+    assert last is not None
+    assert {c.genre for c in snap.columns if c.trendy} == set(last.trendy)
+    assert all(c.points >= 120 and c.needs == 0 for c in snap.columns if c.trendy)
+    assert all(c.needs == 120 - c.points for c in snap.columns if not c.trendy)
     rule = engine.rule
     assert rule is not None
     assert picked_dice(view, rule.order[0]) == {0, 1}  # must reroll both: both marked
+    assert rig.hints()[(rule.order[0], "prev")] == "REROLL"  # ... as the buttons say
     for size in ((800, 480), (1280, 720), (1920, 1080)):
         path = screenshot_view(view, tmp_path / f"reroll-{size[0]}.png", size)
         image = pygame.image.load(str(path))

@@ -176,46 +176,6 @@ class GameAdapter:
         return self.engine.chance_actions(rng, self.context.settings.chance)
 
 
-class SingleClassAdapter(GameAdapter, SeatInput, Presentation, Simulation):
-    """An adapter whose three roles are still one class (a step on the way to the split).
-
-    Subclasses implement every role's methods; ``input``, ``presentation`` and
-    ``simulation`` are the adapter itself.
-    """
-
-    def __init__(self, context: AdapterContext) -> None:
-        super().__init__(context)
-        self.input = self
-        self.presentation = self
-        self.simulation = self
-
-    @property
-    def rng(self) -> random.Random:
-        """The chance generator of the input being handled (see ``AdapterContext``)."""
-        return self.context.chance_rng()
-
-    @property
-    def settings(self) -> TableSettings:
-        return self.context.settings
-
-    @property
-    def manual_dice(self) -> bool:
-        """People roll physical dice and enter the faces ([table] dice = "manual")."""
-        return not self.context.settings.chance.dice
-
-    def snapshot(self) -> JSON:
-        return self.engine.snapshot()
-
-    def turn_player(self) -> int | None:
-        expected = self.engine.expected
-        return None if expected is None else expected.seat
-
-    def waiting_players(self) -> list[int]:
-        """The players whose LED should say "your turn"."""
-        player = self.turn_player()
-        return [] if player is None else [player]
-
-
 _ADAPTERS: dict[str, type[GameAdapter]] = {}
 
 

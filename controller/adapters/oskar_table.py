@@ -14,42 +14,38 @@ a seat enters each face it rolled: PREV/NEXT cycle the face of the die being
 entered, OK confirms it. After the dice a reroll is chosen first and then
 the new faces are entered the same way.
 
-Dice, the deal and journal safety
----------------------------------
-With the virtual roller, ``chance`` rolls the opening dice of every seat from
-the table's rng, one seat after another, stopping after a seat that rolled
-doubles until that seat has decided. Rerolls are rolled from ``self.rng``
-when the seat presses OK. Everything rolled is an action in the record.
+Rules live in the engine
+------------------------
+The engine deals (``hand`` registrations) and rolls the opening dice through
+``chance_actions``, refuses a card the seat does not hold, and decides whom
+the table waits for (``Oskar.decides``: a seat with an open doubles offer
+first). Keeping doubles is an action of the record (``KeepDoubles``), so it
+survives undo and resume. This module only maps taps and presses to actions
+and events to messages; its one piece of state is the ``Cursor`` (dice
+picked with PREV/NEXT, manual entries in progress), which is what a person
+is pointing at, not part of the game.
 
-Oskar's engine never knows the hands (the rules have no ``hand`` verb), so
-with a virtual deal the adapter keeps the dealt hands itself. A round is
-dealt in the first ``chance`` call of the round, before any card of it is
-played, and kept in ``dealt``; a seat's remaining hand is derived from that
-deal and the engine's state (cards played this round, cards left per seat),
-so nothing the adapter remembers between events is needed for it.
-
-After a rebuild from the journal (crash resume or staff undo) the adapter is
-new. The table gives every adapter the game's journaled seed (``context.seed``),
-and the deal of round N is drawn from ``Random(f"{seed}/oskar-deal/{N}")``,
-so a rebuilt game deals exactly the same. An adapter used without a table
-(no seed) deals from the rng it is given, and cannot know the hands of a
-round already under way.
+The three roles (``OskarInput``, ``OskarPresentation``, ``OskarSimulation``)
+share the engine (read-only) and the cursor; ``OskarAdapter`` makes them.
 """
 
 from __future__ import annotations
 
+import enum
 import random
-from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 
 from controller.adapters import (
     AdapterContext,
     Bot,
     Feedback,
+    GameAdapter,
     Gesture,
+    Presentation,
     Press,
-    SingleClassAdapter,
+    SeatInput,
+    Simulation,
     Tap,
 )
 from controller.bots.oskar_bot import OskarBot
@@ -61,6 +57,7 @@ from controller.games.oskar import (
     CardPlayed,
     DiceRolled,
     DoublesDeclined,
+    KeepDoubles,
     Oskar,
     Phase,
     Play,
@@ -72,7 +69,7 @@ from controller.games.oskar import (
     RoundStarted,
     StockWon,
     TrickWon,
-    deal,
+    Verb,
     roll,
     stock_size,
 )
@@ -80,112 +77,97 @@ from controller.view import MessageKind
 from hardware.cues import Cue
 
 DIE_BUTTONS: tuple[str, str] = ("prev", "next")  # PREV is die 0, NEXT is die 1
+OK = "ok"
 
 
-@dataclass(frozen=True)
-class DeclineDoubles(Action):
-    """Not an engine action: the seat keeps its doubles (the bot's way to say "no, thanks").
+class EntryKind(enum.StrEnum):
+    """What a manual dice entry is for."""
 
-    Only ``gestures`` reads it; the table never applies it.
-    """
-
-    def to_json(self) -> JSON:
-        return {"seat": self.seat, "keep_doubles": True}
-
-
-@dataclass(frozen=True)
-class Dealt:
-    """One round's virtual deal: each seat's cards and the face-down stock."""
-
-    round: int
-    hands: tuple[tuple[Card, ...], ...]
-    stock: tuple[Card, ...]
+    DICE = "dice"  # the opening roll
+    REROLL = "reroll"  # the reroll after a round
+    DOUBLES = "doubles"  # the extra reroll of one die after doubles
 
 
 @dataclass
 class Entry:
     """A seat's manual dice entry in progress: which dice, which one now, the faces so far."""
 
-    kind: str  # "dice" (opening), "reroll" or "doubles"
+    kind: EntryKind
     dice: tuple[int, ...]  # the dice whose faces are entered, in order
     step: int  # index into ``dice`` of the die being entered
     faces: list[str] = field(default_factory=list)  # both faces, the entered ones updated
 
 
-class OskarAdapter(SingleClassAdapter):
-    """The table side of an Oskar game; see the module docstring."""
+@dataclass
+class Cursor:
+    """What each seat is pointing at with its buttons; shared by the three roles.
 
-    spec = SPEC
+    Nothing here is game state: a rebuilt game starts with an empty cursor and
+    loses only a half-made choice.
+    """
 
-    engine: Oskar
+    selection: dict[int, set[int]] = field(default_factory=dict)  # dice picked, per seat
+    entry: dict[int, Entry] = field(default_factory=dict)  # manual entries, per seat
 
-    def __init__(self, context: AdapterContext) -> None:
-        super().__init__(context)
-        self.dealt: Dealt | None = None
-        self._selection: dict[int, set[int]] = {}  # dice chosen with PREV/NEXT, per seat
-        self._entry: dict[int, Entry] = {}  # manual entries in progress, per seat
-        self._declined: int | None = None  # the seat that said "keep" to its doubles offer
+    def selected(self, engine: Oskar, player: int) -> set[int]:
+        """The seat's picked dice for its reroll (both, at first, when it must reroll both)."""
+        if player not in self.selection:
+            must_both = engine.reroll_allowance(player) == frozenset({2})
+            self.selection[player] = {0, 1} if must_both else set()
+        return self.selection[player]
 
-    # --- the deal -------------------------------------------------------------------
+    def picked(self, engine: Oskar, player: int) -> set[int]:
+        """The dice the seat has picked now, without making a default choice."""
+        if engine.doubles == player:
+            return set(self.selection.get(player, set()))
+        expected = engine.expected
+        if engine.phase is Phase.REROLL and expected == Expectation(player, Verb.REROLL):
+            return set(self.selected(engine, player))
+        return set()
 
-    def _deal_round(self, rng: random.Random) -> None:
-        """Deal the current round if it is in progress and not dealt yet (virtual deal only)."""
-        engine = self.engine
-        rnd = engine.round
-        if not engine.round_in_progress():
-            return
-        if self.dealt is not None and self.dealt.round == rnd.number:
-            return
-        source = random.Random(f"{self.context.seed}/oskar-deal/{rnd.number}")
-        hands, stock = deal(source, engine.players)
-        self.dealt = Dealt(rnd.number, tuple(tuple(h) for h in hands), tuple(stock))
+    def clear(self, seat: int) -> None:
+        self.selection.pop(seat, None)
+        self.entry.pop(seat, None)
 
-    def remaining(self, player: int) -> list[Card] | None:
-        """The seat's cards not yet played this round, or None when the table does not know."""
-        engine = self.engine
-        dealt = self.dealt
-        if dealt is None or dealt.round != engine.round.number or not engine.round_in_progress():
-            return None
-        rnd = engine.round
-        left = engine.hand_size - rnd.cards_played[player]
-        # Every non-zero card is unique, so once played it left its holder's hand;
-        # the seat's zeros are whatever else it still holds.
-        kept = [c for c in dealt.hands[player] if not c.is_zero and not rnd.played[c]]
-        zeros = sum(1 for c in dealt.hands[player] if c.is_zero)
-        zeros_left = max(0, min(zeros, left - len(kept)))
-        return sorted(kept + [Card("R", 0)] * zeros_left)
 
-    def hand(self, player: int) -> tuple[str, ...]:
-        cards = self.remaining(player)
-        return () if cards is None else tuple(str(c) for c in cards)
+class _Role:
+    """What every role holds: the engine, the table's settings and the shared cursor."""
 
-    def chance(self, rng: random.Random) -> list[Action]:
-        # One draw always comes first, so the dice below do not depend on
-        # whether this call also dealt (a rebuilt adapter deals, a live one may not).
-        sub = random.Random(rng.getrandbits(64))
-        self._deal_round(sub)
-        engine = self.engine
-        if self.manual_dice or engine.phase is not Phase.DICE or engine.doubles is not None:
-            return []
-        actions: list[Action] = []
-        for seat in engine.unrolled():
-            first, second = roll(rng, 2)
-            actions.append(RollDice(seat, (first, second)))
-            if first == second:
-                break  # the seat decides about its doubles before anyone else rolls
-        return actions
+    def __init__(self, context: AdapterContext, cursor: Cursor) -> None:
+        assert isinstance(context.engine, Oskar)
+        self.engine: Oskar = context.engine
+        self.context = context
+        self.cursor = cursor
 
-    # --- input ----------------------------------------------------------------------
+    @property
+    def manual_dice(self) -> bool:
+        """People roll physical dice and enter the faces ([table] dice = "manual")."""
+        return not self.context.settings.chance.dice
 
-    def offer_open(self) -> int | None:
-        """The seat whose doubles offer waits for its decision (others wait), or None."""
-        seat = self.engine.doubles
-        return seat if seat is not None and seat != self._declined else None
+    @property
+    def button_roll(self) -> bool:
+        """The opening dice are rolled virtually when a seat presses OK.
+
+        With a virtual deal the table asks the engine for chance after every
+        action and it rolls the opening dice; with a physical deal it does not
+        ask, so each seat rolls with OK.
+        """
+        chance = self.context.settings.chance
+        return chance.dice and not chance.cards
+
+    def faces(self, player: int) -> tuple[str, str]:
+        faces = self.engine.dice[player]
+        assert faces is not None, "a seat rerolls only dice it has rolled"
+        return faces
+
+
+class OskarInput(_Role, SeatInput):
+    """Taps and presses as Oskar actions; the engine judges them."""
 
     def on_card(self, player: int, card: str) -> Action:
         engine = self.engine
         parsed = Card.parse(card)
-        offer = self.offer_open()
+        offer = engine.doubles
         if offer is not None and engine.phase is not Phase.OVER:
             if offer == player:
                 raise IllegalAction(
@@ -196,125 +178,97 @@ class OskarAdapter(SingleClassAdapter):
                 f"seat {player} cannot play {parsed} yet: seat {offer} rolled doubles and "
                 "decides first whether to reroll one die"
             )
-        remaining = self.remaining(player)
-        expected = engine.expected
-        if (
-            remaining is not None
-            and expected is not None
-            and expected == Expectation(player, "play")
-            and parsed not in remaining
-        ):
-            # The table dealt the cards, so it knows: a card not in the hand is refused.
-            held = " ".join(str(c) for c in remaining) or "no cards"
-            raise IllegalAction(f"seat {player} does not hold {parsed}; its hand: {held}")
         return Play(player, parsed)
 
     def on_button(self, player: int, button: str) -> Action | str | None:
         engine = self.engine
         if engine.phase is Phase.OVER:
             return None
-        offer = self.offer_open()
+        decides = engine.decides
         if engine.doubles == player:
             return self._doubles_button(player, button)
-        if offer is not None:
-            return f"wait: seat {offer} rolled doubles and decides first"
+        if engine.doubles is not None:
+            return f"wait: seat {decides} rolled doubles and decides first"
         expected = engine.expected
         if engine.phase is Phase.DICE and player in engine.unrolled():
             if self.manual_dice:
-                return self._entry_button(player, button, Entry("dice", (0, 1), 0, _start()))
-            if button == "ok":
-                # Only reached when the table deals physically (no chance actions).
-                first, second = roll(self.rng, 2)
+                fresh = Entry(EntryKind.DICE, (0, 1), 0, _start())
+                return self._entry_button(player, button, fresh)
+            if button == OK:
+                first, second = roll(self.context.chance_rng(), 2)
                 return RollDice(player, (first, second))
             return "press OK to roll your dice"
-        if engine.phase is Phase.REROLL and expected == Expectation(player, "reroll"):
+        if engine.phase is Phase.REROLL and expected == Expectation(player, Verb.REROLL):
             return self._reroll_button(player, button)
-        if expected == Expectation(player, "play"):
+        if expected == Expectation(player, Verb.PLAY):
             return "tap the card you play on your reader"
         return None
 
-    def _selected(self, player: int) -> set[int]:
-        if player not in self._selection:
-            must_both = self.engine.reroll_allowance(player) == frozenset({2})
-            self._selection[player] = {0, 1} if must_both else set()
-        return self._selection[player]
-
     def _reroll_button(self, player: int, button: str) -> Action | str | None:
-        entry = self._entry.get(player)
+        cursor = self.cursor
+        entry = cursor.entry.get(player)
         if entry is not None:
             return self._entry_button(player, button, entry)
-        chosen = self._selected(player)
+        chosen = cursor.selected(self.engine, player)
         if button in DIE_BUTTONS:
             chosen ^= {DIE_BUTTONS.index(button)}
             return None
         allowed = self.engine.reroll_allowance(player)
         if len(chosen) not in allowed:
             return _explain(allowed, len(chosen))
-        current = self._faces(player)
         which = tuple(sorted(chosen))
+        cursor.selection.pop(player, None)
         if self.manual_dice and which:
-            self._selection.pop(player, None)
-            start = list(current)
-            return self._entry_button(player, None, Entry("reroll", which, 0, start))
-        self._selection.pop(player, None)
+            start = list(self.faces(player))
+            return self._entry_button(player, None, Entry(EntryKind.REROLL, which, 0, start))
         return self._roll_chosen(player, which)
 
     def _doubles_button(self, player: int, button: str) -> Action | str | None:
-        entry = self._entry.get(player)
-        if entry is not None and entry.kind == "doubles":
+        cursor = self.cursor
+        entry = cursor.entry.get(player)
+        if entry is not None and entry.kind is EntryKind.DOUBLES:
             return self._entry_button(player, button, entry)
-        chosen = self._selection.setdefault(player, set())
+        chosen = cursor.selection.setdefault(player, set())
         if button in DIE_BUTTONS:
             die = DIE_BUTTONS.index(button)
             # One die only: picking a die unpicks the other; picking it again unpicks it.
-            self._selection[player] = set() if chosen == {die} else {die}
+            cursor.selection[player] = set() if chosen == {die} else {die}
             return None
-        self._selection.pop(player, None)
-        faces = self._faces(player)
+        cursor.selection.pop(player, None)
         if not chosen:
-            self._declined = player
-            engine = self.engine
-            unrolled = engine.unrolled()
-            if engine.phase is Phase.DICE and unrolled and not self.manual_dice and self.dealt:
-                # Keeping doubles lets the opening roll go on: the next seat rolls now.
-                first, second = roll(self.rng, 2)
-                return RollDice(unrolled[0], (first, second))
-            return f"you keep {faces[0]} + {faces[1]}"
+            return KeepDoubles(player)
         which = tuple(sorted(chosen))
         if self.manual_dice:
-            return self._entry_button(player, None, Entry("doubles", which, 0, list(faces)))
+            faces = list(self.faces(player))
+            return self._entry_button(player, None, Entry(EntryKind.DOUBLES, which, 0, faces))
         return self._roll_chosen(player, which)
 
     def _roll_chosen(self, player: int, which: tuple[int, ...]) -> Reroll:
-        faces = list(self._faces(player))
+        faces = list(self.faces(player))
+        rng = self.context.chance_rng()
         for die in which:
-            faces[die] = roll(self.rng, 1)[0]
+            faces[die] = roll(rng, 1)[0]
         return Reroll(player, which, (faces[0], faces[1]))
 
     def _entry_button(self, player: int, button: str | None, fresh: Entry) -> Action | str | None:
         """Manual entry: PREV/NEXT cycle the face of the die being entered, OK confirms it."""
-        entry = self._entry.setdefault(player, fresh)
+        entry = self.cursor.entry.setdefault(player, fresh)
         die = entry.dice[entry.step]
         if button in DIE_BUTTONS:
             step = -1 if button == "prev" else 1
             face = entry.faces[die]
             entry.faces[die] = GENRES[(GENRES.index(face) + step) % len(GENRES)]
             return None
-        if button != "ok":
+        if button != OK:
             return f"die {die}: PREV/NEXT choose the face it shows, OK confirms it"
         entry.step += 1
         if entry.step < len(entry.dice):
             return None
-        del self._entry[player]
+        del self.cursor.entry[player]
         faces = (entry.faces[0], entry.faces[1])
-        if entry.kind == "dice":
+        if entry.kind is EntryKind.DICE:
             return RollDice(player, faces)
         return Reroll(player, entry.dice, faces)
-
-    def _faces(self, player: int) -> tuple[str, str]:
-        faces = self.engine.dice[player]
-        assert faces is not None, "a seat rerolls only dice it has rolled"
-        return faces
 
     # --- what the buttons say -----------------------------------------------------------
 
@@ -322,43 +276,40 @@ class OskarAdapter(SingleClassAdapter):
         engine = self.engine
         if engine.phase is Phase.OVER:
             return []
-        doubles = engine.doubles
-        offer = self.offer_open()
-        out: list[tuple[int, str, str]] = []
-        if doubles is not None:
-            out += self._doubles_hints(doubles)
-            if offer is not None:
-                return out
+        if engine.doubles is not None:
+            # The seat with the open offer decides before anyone else does anything.
+            return self._doubles_hints(engine.doubles)
         expected = engine.expected
+        out: list[tuple[int, str, str]] = []
         if engine.phase is Phase.DICE:
             for seat in engine.unrolled():
                 if self.manual_dice:
-                    out += self._entry_hints(seat, self._entry.get(seat))
-                elif not self.dealt:
-                    out.append((seat, "ok", "roll dice"))
+                    out += self._entry_hints(seat, self.cursor.entry.get(seat))
+                elif self.button_roll:
+                    out.append((seat, OK, "roll dice"))
             return out
         if engine.phase is Phase.REROLL and expected is not None:
             seat = expected.seat
-            entry = self._entry.get(seat)
+            entry = self.cursor.entry.get(seat)
             if entry is not None:
-                return out + self._entry_hints(seat, entry)
-            chosen = self._selected(seat)
+                return self._entry_hints(seat, entry)
+            chosen = self.cursor.selected(engine, seat)
             for die, button in enumerate(DIE_BUTTONS):
                 out.append((seat, button, "REROLL" if die in chosen else "keep"))
             count = len(chosen)
-            out.append((seat, "ok", "keep both" if count == 0 else f"roll {count}"))
+            out.append((seat, OK, "keep both" if count == 0 else f"roll {count}"))
         return out
 
     def _doubles_hints(self, seat: int) -> list[tuple[int, str, str]]:
-        entry = self._entry.get(seat)
-        if entry is not None and entry.kind == "doubles":
+        entry = self.cursor.entry.get(seat)
+        if entry is not None and entry.kind is EntryKind.DOUBLES:
             return self._entry_hints(seat, entry)
-        chosen = self._selection.get(seat, set())
+        chosen = self.cursor.selection.get(seat, set())
         out = [
             (seat, button, "REROLL" if die in chosen else "keep")
             for die, button in enumerate(DIE_BUTTONS)
         ]
-        out.append((seat, "ok", "roll 1" if chosen else "keep both"))
+        out.append((seat, OK, "roll 1" if chosen else "keep both"))
         return out
 
     def _entry_hints(self, seat: int, entry: Entry | None) -> list[tuple[int, str, str]]:
@@ -367,83 +318,94 @@ class OskarAdapter(SingleClassAdapter):
             face = entry.faces[die]
         return [
             (seat, "prev", "< face"),
-            (seat, "ok", f"die {die}: {face}"),
+            (seat, OK, f"die {die}: {face}"),
             (seat, "next", "face >"),
         ]
 
+
+class OskarPresentation(_Role, Presentation):
+    """Engine events as messages and LED cues; the engine's snapshot plus the picked dice."""
+
+    def feedback(self, event: Event) -> list[Feedback]:
+        if isinstance(event, DiceRolled | RerollDone | DoublesDeclined):
+            # The seat's choice is made: a new offer starts with nothing picked.
+            self.cursor.clear(event.seat)
+        handler = _FEEDBACK.get(type(event))
+        return handler(self.engine, event) if handler is not None else []
+
+    def snapshot(self) -> JSON:
+        engine = self.engine
+        picked = tuple(
+            tuple(sorted(self.cursor.picked(engine, seat))) for seat in range(engine.players)
+        )
+        return replace(engine.snapshot(), picked=picked).to_json()
+
     def waiting_players(self) -> list[int]:
         engine = self.engine
-        offer = self.offer_open()
-        if offer is not None:
-            return [offer]
-        if engine.phase is Phase.DICE:
-            if self.manual_dice or not self.dealt:
-                return engine.unrolled()
-            return []
-        return super().waiting_players()
+        if engine.phase is Phase.DICE and engine.doubles is None:
+            # Every seat that has not rolled may roll now, in any order.
+            return engine.unrolled() if self.manual_dice or self.button_roll else []
+        decides = engine.decides
+        return [] if decides is None else [decides]
 
-    # --- simulated players -------------------------------------------------------------
+
+class OskarSimulation(_Role, Simulation):
+    """Bots for empty seats and the presses a person would make for an action."""
 
     def make_bot(self, rng: random.Random) -> Bot:
-        return TableBot(self, OskarBot(rng))
+        return OskarBot(rng)
+
+    def hand(self, player: int) -> tuple[str, ...]:
+        cards = self.engine.registered_hand(player)
+        return () if cards is None else tuple(str(c) for c in cards)
 
     def gestures(self, action: Action) -> list[Gesture]:
         if isinstance(action, Play):
             return [Tap(str(action.card))]
         seat = action.seat
         engine = self.engine
-        if isinstance(action, DeclineDoubles):
-            chosen = self._selection.get(seat, set())
-            return [*[Press(DIE_BUTTONS[d]) for d in sorted(chosen)], Press("ok")]
+        cursor = self.cursor
+        if isinstance(action, KeepDoubles):
+            chosen = cursor.selection.get(seat, set())
+            return [*[Press(DIE_BUTTONS[d]) for d in sorted(chosen)], Press(OK)]
         if isinstance(action, RollDice):
             if not self.manual_dice:
-                return [Press("ok")]
+                return [Press(OK)]
             return _face_presses(_start(), action.faces, (0, 1))
         if isinstance(action, Reroll):
             which = set(action.rerolled)
             out: list[Gesture] = []
             if engine.doubles == seat:
-                chosen = self._selection.get(seat, set())
+                chosen = cursor.selection.get(seat, set())
                 if chosen != which:
                     die = min(which) if which else min(chosen)
                     out.append(Press(DIE_BUTTONS[die]))
             else:
-                chosen = self._selected(seat)
+                chosen = cursor.selected(engine, seat)
                 out += [Press(DIE_BUTTONS[d]) for d in (0, 1) if (d in chosen) != (d in which)]
-            out.append(Press("ok"))
+            out.append(Press(OK))
             if self.manual_dice and action.rerolled:
-                out += _face_presses(list(self._faces(seat)), action.faces, action.rerolled)
+                out += _face_presses(list(self.faces(seat)), action.faces, action.rerolled)
             return out
         return []
 
-    # --- feedback ----------------------------------------------------------------------
 
-    def feedback(self, event: Event) -> list[Feedback]:
-        if isinstance(event, DiceRolled | RerollDone | DoublesDeclined):
-            # A new roll may make a new doubles offer; an old "keep" no longer applies.
-            self._declined = None
-            self._selection.pop(event.seat, None)
-            self._entry.pop(event.seat, None)
-        handler = _FEEDBACK.get(type(event))
-        return handler(self, event) if handler is not None else []
+class OskarAdapter(GameAdapter):
+    """The table side of an Oskar game: its three roles around one shared cursor."""
 
+    spec = SPEC
 
-class TableBot:
-    """The Oskar bot seen through the table: it knows its seat's dealt hand from the adapter."""
+    engine: Oskar
+    input: OskarInput
+    presentation: OskarPresentation
+    simulation: OskarSimulation
 
-    def __init__(self, adapter: OskarAdapter, bot: OskarBot) -> None:
-        self.adapter = adapter
-        self.bot = bot
-
-    def choose(self, engine: Any, seat: int) -> Action:
-        assert isinstance(engine, Oskar)
-        adapter = self.adapter
-        if engine.doubles == seat and adapter.offer_open() == seat:
-            extra = self.bot.doubles_choice(engine, seat)
-            return extra if extra is not None else DeclineDoubles(seat)
-        # A seat that kept its doubles is asked again only when something is due
-        # from it; doubles_choice depends on the dice alone, so it keeps them again.
-        return self.bot.choose(engine, seat, adapter.hand(seat))
+    def __init__(self, context: AdapterContext) -> None:
+        super().__init__(context)
+        self.cursor = Cursor()
+        self.input = OskarInput(context, self.cursor)
+        self.presentation = OskarPresentation(context, self.cursor)
+        self.simulation = OskarSimulation(context, self.cursor)
 
 
 # --- helpers ---------------------------------------------------------------------------
@@ -483,7 +445,7 @@ def _pair(faces: Sequence[str]) -> str:
     return f"{faces[0]} + {faces[1]}"
 
 
-def _dice_rolled(a: OskarAdapter, e: Event) -> list[Feedback]:
+def _dice_rolled(engine: Oskar, e: Event) -> list[Feedback]:
     assert isinstance(e, DiceRolled)
     out = [Feedback(e.seat, f"Seat {e.seat} rolls {_pair(e.faces)}")]
     if e.doubles:
@@ -499,7 +461,7 @@ def _doubles_prompt(seat: int, faces: Sequence[str]) -> Feedback:
     )
 
 
-def _rerolled(a: OskarAdapter, e: Event) -> list[Feedback]:
+def _rerolled(engine: Oskar, e: Event) -> list[Feedback]:
     assert isinstance(e, RerollDone)
     if not e.rerolled:
         text = f"Seat {e.seat} keeps both dice: {_pair(e.faces)}"
@@ -513,16 +475,16 @@ def _rerolled(a: OskarAdapter, e: Event) -> list[Feedback]:
     return out
 
 
-def _declined(_: OskarAdapter, e: Event) -> list[Feedback]:
+def _declined(_: Oskar, e: Event) -> list[Feedback]:
     assert isinstance(e, DoublesDeclined)
     return [Feedback(e.seat, f"Seat {e.seat} keeps its doubles")]
 
 
-def _card_played(a: OskarAdapter, e: Event) -> list[Feedback]:
+def _card_played(engine: Oskar, e: Event) -> list[Feedback]:
     assert isinstance(e, CardPlayed)
     if not e.card.is_zero:
         return []
-    trick = a.engine.round.trick
+    trick = engine.round.trick
     zeros = sum(1 for _, c in trick if c.is_zero) if trick else 0
     # Events are read after the action: a finished trick is already cleared.
     if zeros == 1:
@@ -532,7 +494,7 @@ def _card_played(a: OskarAdapter, e: Event) -> list[Feedback]:
     return []
 
 
-def _trick_won(_: OskarAdapter, e: Event) -> list[Feedback]:
+def _trick_won(_: Oskar, e: Event) -> list[Feedback]:
     assert isinstance(e, TrickWon)
     zeros = sum(1 for _, c in e.cards if c.is_zero)
     if zeros >= 2:
@@ -551,7 +513,7 @@ def _trick_won(_: OskarAdapter, e: Event) -> list[Feedback]:
     ]
 
 
-def _stock_won(_: OskarAdapter, e: Event) -> list[Feedback]:
+def _stock_won(_: Oskar, e: Event) -> list[Feedback]:
     assert isinstance(e, StockWon)
     return [
         Feedback(
@@ -564,7 +526,7 @@ def _stock_won(_: OskarAdapter, e: Event) -> list[Feedback]:
     ]
 
 
-def _round_scored(_: OskarAdapter, e: Event) -> list[Feedback]:
+def _round_scored(_: Oskar, e: Event) -> list[Feedback]:
     assert isinstance(e, RoundScored)
     if e.trendy:
         trendy = ", ".join(f"{g} {e.genre_totals[g]}" for g in e.trendy)
@@ -581,7 +543,7 @@ def _round_scored(_: OskarAdapter, e: Event) -> list[Feedback]:
     return out
 
 
-def _rerolls_due(_: OskarAdapter, e: Event) -> list[Feedback]:
+def _rerolls_due(_: Oskar, e: Event) -> list[Feedback]:
     assert isinstance(e, RerollsDue)
     most = ", ".join(str(s) for s in e.most)
     parts = [f"most points (seat {most}) reroll both"]
@@ -595,9 +557,8 @@ def _rerolls_due(_: OskarAdapter, e: Event) -> list[Feedback]:
     ]
 
 
-def _round_started(a: OskarAdapter, e: Event) -> list[Feedback]:
+def _round_started(engine: Oskar, e: Event) -> list[Feedback]:
     assert isinstance(e, RoundStarted)
-    engine = a.engine
     text = (
         f"Round {e.round}: seat {e.dealer} deals {engine.hand_size} cards each, "
         f"{stock_size(engine.players)} face down as the stock; seat {e.lead} leads"
@@ -605,7 +566,7 @@ def _round_started(a: OskarAdapter, e: Event) -> list[Feedback]:
     return [Feedback(None, text)]
 
 
-def _game_over(_: OskarAdapter, e: Event) -> list[Feedback]:
+def _game_over(_: Oskar, e: Event) -> list[Feedback]:
     assert isinstance(e, GameOver)
     who = ", ".join(f"seat {s}" for s in e.winners)
     verb = "wins" if len(e.winners) == 1 else "share the victory"
@@ -615,7 +576,7 @@ def _game_over(_: OskarAdapter, e: Event) -> list[Feedback]:
     ]
 
 
-_FEEDBACK = {
+_FEEDBACK: dict[type[Event], Callable[[Oskar, Event], list[Feedback]]] = {
     DiceRolled: _dice_rolled,
     RerollDone: _rerolled,
     DoublesDeclined: _declined,

@@ -11,7 +11,8 @@
   dice after the round, and sheds its strong cards into other seats' tricks.
 * Rerolls: it must reroll both with the most points; otherwise it rerolls the
   dice whose genre nobody else shows, as many as it is allowed. After rolling
-  doubles it rerolls one die when nobody else shows that genre.
+  doubles it rerolls one die when nobody else shows that genre, and keeps
+  them (``KeepDoubles``) otherwise.
 
 Only the seat's own hand and the public engine state are used; all dice come
 from the injected ``random.Random`` through the engine's dice helpers.
@@ -27,9 +28,11 @@ from controller.games.oskar import (
     COLOUR_STRENGTH,
     DECK_VALUE,
     Card,
+    KeepDoubles,
     Oskar,
     Phase,
     Play,
+    Verb,
     dice_action,
     reroll_action,
     stock_size,
@@ -50,22 +53,26 @@ class OskarBot:
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
 
-    def choose(self, engine: Oskar, seat: int, hand: Sequence[str]) -> Action:
-        """The seat's next action: an extra doubles reroll if wanted, else what is due.
+    def choose(self, engine: Oskar, seat: int, hand: Sequence[str] | None = None) -> Action:
+        """The seat's next action: its doubles decision if it has an offer, else what is due.
 
-        ``hand`` is the seat's remaining cards. Raises ValueError when the seat
-        has nothing to do (use ``doubles_choice`` to ask about an optional
-        doubles reroll while another seat is due).
+        ``hand`` is the seat's remaining cards; by default its registered hand
+        (the table's virtual deal registers it). Raises ValueError when the
+        seat has nothing to do.
         """
-        extra = self.doubles_choice(engine, seat)
-        if extra is not None:
-            return extra
+        if engine.doubles == seat:
+            # The table waits for this decision; keeping is said out loud (KeepDoubles).
+            extra = self.doubles_choice(engine, seat)
+            return extra if extra is not None else KeepDoubles(seat)
+        if hand is None:
+            held = engine.registered_hand(seat)
+            hand = () if held is None else [str(c) for c in held]
         if engine.phase is Phase.DICE and engine.dice[seat] is None:
             return dice_action(self.rng, seat)
         expected = engine.expected
         if expected is None or expected.seat != seat:
             raise ValueError(f"seat {seat} has nothing to do now")
-        if expected.expects == "reroll":
+        if expected.expects == Verb.REROLL:
             return self._reroll(engine, seat)
         return self._play(engine, seat, hand)
 

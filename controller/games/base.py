@@ -255,8 +255,8 @@ class Engine(ABC):
         """
 
     @abstractmethod
-    def snapshot(self) -> JSON:
-        """What everyone at the table can see, as plain data (no hidden hands)."""
+    def snapshot(self) -> Snapshot:
+        """What everyone at the table can see, as a frozen typed value (no hidden hands)."""
 
     @abstractmethod
     def report(self) -> JSON:

@@ -1206,7 +1206,7 @@ class OhPshaw(Engine):
         rnd = self.round
         return self.phase in (Phase.BID, Phase.TRUMP) and rnd.turns_card and rnd.turned is None
 
-    def snapshot(self) -> OhPshawSnapshot:  # type: ignore[override]  # base still says JSON
+    def snapshot(self) -> OhPshawSnapshot:
         rnd = self.round
         totals = self.totals()
         led = rnd.led

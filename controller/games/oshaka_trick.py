@@ -872,7 +872,7 @@ class OshakaTrick(Engine):
             "next": None if expected is None else expected.to_json(),
         }
 
-    def snapshot(self) -> OshakaSnapshot:  # type: ignore[override]  # base still says JSON
+    def snapshot(self) -> OshakaSnapshot:
         rnd = self.round
         totals = self.totals()
         plays_made = {seat: 0 for seat in range(self.players)}

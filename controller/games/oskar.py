@@ -38,12 +38,20 @@ In short:
   one die right away (again after that one, if it shows doubles again). If
   the next action is anyone else's, the seat declined. The offer is optional,
   so ``expected`` (the report's ``next``) always names the action the game
-  cannot go on without; the pending offer is in ``snapshot()["doubles"]`` and
-  in the seat's ``legal_actions``.
+  cannot go on without; the pending offer is in ``snapshot().doubles`` and
+  in the seat's ``legal_actions``. This project adds an explicit decline:
+  ``{"seat": s, "reroll": []}`` without ``dice`` (``KeepDoubles``) from the
+  seat with the open offer; ``decides`` names the seat a table waits for
+  (the open offer first).
 
-The engine never knows the hands (Oskar has no ``hand`` verb): a play is
+Hands are optional (the spec has no Oskar ``hand`` verb; this project adds
+one, as Oshaka Trick and Oh Pshaw have): without registrations a play is
 refused only when the card is not an Oskar card or has already been played
-this round (five times, for ``R0``). Dice faces are whatever the seat shows:
+this round (five times, for ``R0``); a registered seat may play only cards it
+holds, and nobody may play a card a registered hand holds. A registration is
+no move in the game (it does not answer a doubles offer). ``chance_actions``
+deals a round as hand registrations and rolls the opening dice, stopping
+after doubles until that seat decides. Dice faces are whatever the seat shows:
 the table's virtual roller uses ``roll`` with an injected ``random.Random``,
 while manual entry records the faces a person reports, so any faces are
 accepted in ``dice`` and for the rerolled dice of a ``reroll``; a die that is
@@ -56,7 +64,6 @@ phase it names the next seat in the rulebook's order.
 
 from __future__ import annotations
 
-import enum
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -67,6 +74,7 @@ from controller.games.base import (
     JSON,
     Action,
     BadOption,
+    Chance,
     Engine,
     Event,
     Expectation,
@@ -82,10 +90,33 @@ from controller.games.base import (
     read_seat_key,
     split_action,
 )
+from controller.games.oskar_snapshot import (
+    GENRES as GENRES,
+)
+from controller.games.oskar_snapshot import (
+    TREND_THRESHOLD as TREND_THRESHOLD,
+)
+from controller.games.oskar_snapshot import (
+    NextUp,
+    RerollView,
+    RoundView,
+    SeatView,
+    StockResult,
+    StockView,
+    TrickCard,
+    genre_columns,
+)
+from controller.games.oskar_snapshot import (
+    OskarSnapshot as OskarSnapshot,
+)
+from controller.games.oskar_snapshot import (
+    Phase as Phase,
+)
+from controller.games.oskar_snapshot import (
+    Verb as Verb,
+)
 from controller.games.spec import DeckSpec, GameSpec, OptionKind, OptionSpec, Preset
 
-GENRES: tuple[str, ...] = ("western", "horror", "comedy", "action", "scifi", "romance")
-TREND_THRESHOLD = 120
 # colour letter -> (lowest number, highest number); one card per number.
 COLOUR_RANGES: Mapping[str, tuple[int, int]] = {
     "Y": (1, 4),
@@ -297,7 +328,7 @@ class RollDice(Action):
     faces: tuple[str, str]
 
     def to_json(self) -> JSON:
-        return {"seat": self.seat, "dice": list(self.faces)}
+        return {"seat": self.seat, Verb.DICE: list(self.faces)}
 
 
 @dataclass(frozen=True)
@@ -308,7 +339,30 @@ class Reroll(Action):
     faces: tuple[str, str]
 
     def to_json(self) -> JSON:
-        return {"seat": self.seat, "reroll": list(self.rerolled), "dice": list(self.faces)}
+        return {"seat": self.seat, Verb.REROLL: list(self.rerolled), Verb.DICE: list(self.faces)}
+
+
+@dataclass(frozen=True)
+class KeepDoubles(Action):
+    """The seat with an open doubles offer declines it explicitly (``"reroll": []``, no dice).
+
+    The spec's implicit decline (the next action is anyone else's) still
+    holds; this makes the decision a line of the record, so a table can wait
+    for it and a rebuilt game knows it was taken.
+    """
+
+    def to_json(self) -> JSON:
+        return {"seat": self.seat, Verb.REROLL: []}
+
+
+@dataclass(frozen=True)
+class RegisterHand(Action):
+    """A seat's hand for the current round, registered before its first play in it."""
+
+    cards: tuple[Card, ...]
+
+    def to_json(self) -> JSON:
+        return {"seat": self.seat, Verb.HAND: [str(c) for c in self.cards]}
 
 
 @dataclass(frozen=True)
@@ -318,7 +372,7 @@ class Play(Action):
     card: Card
 
     def to_json(self) -> JSON:
-        return {"seat": self.seat, "play": str(self.card)}
+        return {"seat": self.seat, Verb.PLAY: str(self.card)}
 
 
 def dice_action(rng: random.Random, seat: int) -> RollDice:
@@ -380,6 +434,14 @@ class DoublesDeclined(Event):
 
 
 @dataclass(frozen=True)
+class HandRegistered(Event):
+    """The engine now knows the seat's hand for this round (its size only is public)."""
+
+    seat: int
+    cards: int
+
+
+@dataclass(frozen=True)
 class CardPlayed(Event):
     seat: int
     card: Card
@@ -434,13 +496,6 @@ class RoundStarted(Event):
 # --- state ---------------------------------------------------------------------
 
 
-class Phase(enum.Enum):
-    DICE = "dice"
-    PLAY = "play"
-    REROLL = "reroll"
-    OVER = "over"
-
-
 @dataclass
 class RoundState:
     """Everything that resets when a new round is dealt."""
@@ -457,12 +512,29 @@ class RoundState:
     points: list[int] = field(default_factory=list)
     tricks_won: list[int] = field(default_factory=list)
     stock_winner: int | None = None
+    # Registered hands: the cards dealt, and those not yet played (None: not registered).
+    dealt: list[tuple[Card, ...] | None] = field(default_factory=list)
+    hands: list[list[Card] | None] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.trick_lead = self.lead
         self.cards_played = [0] * self.players
         self.points = [0] * self.players
         self.tricks_won = [0] * self.players
+        self.dealt = [None] * self.players
+        self.hands = [None] * self.players
+
+    def zeros_unaccounted(self) -> int:
+        """Zeros neither played nor in a registered hand: what an unregistered seat may hold."""
+        held = sum(h.count(ZERO) for h in self.hands if h is not None)
+        return ZEROS - self.played[ZERO] - held
+
+    def holder(self, card: Card) -> int | None:
+        """The seat whose registered hand still holds ``card`` (a non-zero card), or None."""
+        for seat, hand in enumerate(self.hands):
+            if hand is not None and card in hand:
+                return seat
+        return None
 
     @property
     def turn(self) -> int:
@@ -537,21 +609,29 @@ class Oskar(Engine):
             "dealer": self.first_dealer,
         }
 
-    _VERBS: ClassVar[dict[str, tuple[str, ...]]] = {"play": (), "dice": (), "reroll": ()}
+    _VERBS: ClassVar[dict[str, tuple[str, ...]]] = {verb: () for verb in Verb}
 
     def parse_action(self, obj: Mapping[str, Any]) -> Action:
-        if "reroll" in obj:
+        if Verb.REROLL in obj:
             # A reroll carries "dice" too, which is also a verb of its own: check the
             # shape without it, then read it as the reroll's faces.
-            rest = {key: value for key, value in obj.items() if key != "dice"}
+            rest = {key: value for key, value in obj.items() if key != Verb.DICE}
             seat, _ = split_action(rest, self.players, self._VERBS)
-            if "dice" not in obj:
+            rerolled = self._read_rerolled(obj[Verb.REROLL])
+            if Verb.DICE not in obj:
+                if not rerolled:
+                    return KeepDoubles(seat)  # "reroll": [] without dice: keeps its doubles
                 raise MalformedAction('a "reroll" action must also give the "dice" now showing')
-            return Reroll(seat, self._read_rerolled(obj["reroll"]), check_faces(obj["dice"]))
+            return Reroll(seat, rerolled, check_faces(obj[Verb.DICE]))
         seat, verb = split_action(obj, self.players, self._VERBS)
-        if verb == "play":
-            return Play(seat, Card.parse(obj["play"]))
-        return RollDice(seat, check_faces(obj["dice"]))
+        if verb == Verb.PLAY:
+            return Play(seat, Card.parse(obj[Verb.PLAY]))
+        if verb == Verb.HAND:
+            value = obj[Verb.HAND]
+            if not isinstance(value, list):
+                raise MalformedAction(f'"hand" must be a list of cards, not {describe(value)}')
+            return RegisterHand(seat, tuple(Card.parse(text) for text in value))
+        return RollDice(seat, check_faces(obj[Verb.DICE]))
 
     @staticmethod
     def _read_rerolled(value: object) -> tuple[int, ...]:
@@ -572,13 +652,26 @@ class Oskar(Engine):
     @property
     def expected(self) -> Expectation | None:
         if self.phase is Phase.DICE:
-            return Expectation(self.unrolled()[0], "dice")
+            return Expectation(self.unrolled()[0], Verb.DICE)
         if self.phase is Phase.PLAY:
-            return Expectation(self.round.turn, "play")
+            return Expectation(self.round.turn, Verb.PLAY)
         if self.phase is Phase.REROLL:
             assert self.rule is not None
-            return Expectation(self.rule.order[self.rerolls_done], "reroll")
+            return Expectation(self.rule.order[self.rerolls_done], Verb.REROLL)
         return None
+
+    @property
+    def decides(self) -> int | None:
+        """The seat the table waits for first: an open doubles offer, else the expected seat.
+
+        ``expected`` names only what the game cannot go on without, and the
+        doubles offer is optional in the record; a table still lets the seat
+        decide (``KeepDoubles`` or a reroll of one die) before anyone else acts.
+        """
+        if self.doubles is not None:
+            return self.doubles
+        expected = self.expected
+        return None if expected is None else expected.seat
 
     def unrolled(self) -> list[int]:
         """Seats that have not rolled their dice yet."""
@@ -595,9 +688,21 @@ class Oskar(Engine):
             self._check_reroll(action)
         elif isinstance(action, Play):
             self._check_play(action)
+        elif isinstance(action, RegisterHand):
+            self._check_hand(action)
+        elif isinstance(action, KeepDoubles):
+            if self.doubles != action.seat:
+                raise IllegalAction(
+                    f"seat {action.seat} has no doubles to keep: "
+                    '"reroll": [] without dice answers a doubles offer only'
+                )
         else:
             raise IllegalAction(f"Oskar has no action {type(action).__name__}")
         # Validated: from here on the state changes.
+        if isinstance(action, RegisterHand):
+            # A registration tells the engine what a seat holds; it is no move in the
+            # game, so it does not answer an open doubles offer.
+            return self._register(action)
         events: list[Event] = []
         pending, self.doubles = self.doubles, None
         is_doubles_reroll = isinstance(action, Reroll) and pending == action.seat
@@ -607,8 +712,98 @@ class Oskar(Engine):
             return events + self._roll(action)
         if isinstance(action, Reroll):
             return events + self._reroll(action, is_doubles_reroll)
+        if isinstance(action, KeepDoubles):
+            return events  # the offer is closed: DoublesDeclined above says so
         assert isinstance(action, Play)
         return events + self._play(action)
+
+    # --- registered hands -----------------------------------------------------
+
+    def _check_hand(self, action: RegisterHand) -> None:
+        seat, rnd = action.seat, self.round
+        if not self.round_in_progress():
+            raise IllegalAction(
+                f"seat {seat} cannot register a hand now: the round is over; hands for the "
+                "next round are registered once the rerolls are done"
+            )
+        if rnd.hands[seat] is not None:
+            raise IllegalAction(f"seat {seat} has already registered its hand for this round")
+        if rnd.cards_played[seat]:
+            raise IllegalAction(
+                f"seat {seat} cannot register a hand now: it has already played this round"
+            )
+        cards = action.cards
+        for card in cards:
+            Card.parse(str(card))  # a hand-built Card must still be an Oskar card
+        if len(cards) != self.hand_size:
+            raise IllegalAction(
+                f"seat {seat}'s hand must have {self.hand_size} cards, not {len(cards)}"
+            )
+        counts = Counter(cards)
+        zeros = counts.pop(ZERO, 0)
+        for card, count in counts.items():
+            if count > 1:
+                raise IllegalAction(f"{card} is in seat {seat}'s hand twice")
+            if rnd.played[card]:
+                raise IllegalAction(f"{card} has already been played this round")
+            holder = rnd.holder(card)
+            if holder is not None:
+                raise IllegalAction(f"{card} is already in seat {holder}'s registered hand")
+        free = rnd.zeros_unaccounted()
+        if zeros > free:
+            raise IllegalAction(
+                f"seat {seat}'s hand has {zeros} zeros, but only {free} of the five are "
+                "not played or in another registered hand"
+            )
+
+    def _register(self, action: RegisterHand) -> list[Event]:
+        rnd = self.round
+        rnd.dealt[action.seat] = tuple(sorted(action.cards))
+        rnd.hands[action.seat] = sorted(action.cards)
+        return [HandRegistered(action.seat, len(action.cards))]
+
+    def registered_hand(self, seat: int) -> tuple[Card, ...] | None:
+        """The seat's registered cards not yet played this round, or None (for its own bot)."""
+        hand = self.round.hands[seat] if self.round_in_progress() else None
+        return None if hand is None else tuple(hand)
+
+    def stock_cards(self) -> tuple[Card, ...] | None:
+        """The stock of the current round once every hand is registered, else None.
+
+        It lies face down: only tools that may see everything (the simulator,
+        a staff audit) ask for it; the snapshot shows its size only.
+        """
+        rnd = self.round
+        if not self.round_in_progress() or any(d is None for d in rnd.dealt):
+            return None
+        rest = Counter(full_deck())
+        for dealt in rnd.dealt:
+            assert dealt is not None
+            rest -= Counter(dealt)
+        return tuple(sorted(rest.elements()))
+
+    # --- chance -----------------------------------------------------------------
+
+    def chance_actions(self, rng: random.Random, chance: Chance) -> list[Action]:
+        """The virtual deal of a round not yet touched, then the virtual opening dice.
+
+        The deal registers every seat's hand; the opening dice are rolled seat
+        by seat and stop after a seat that rolled doubles, so that seat decides
+        (reroll one die or ``KeepDoubles``) before the next seat rolls.
+        """
+        actions: list[Action] = []
+        rnd = self.round
+        untouched = not any(rnd.cards_played) and all(h is None for h in rnd.hands)
+        if chance.cards and self.round_in_progress() and untouched:
+            hands, _ = deal(rng, self.players)
+            actions += [RegisterHand(seat, tuple(hand)) for seat, hand in enumerate(hands)]
+        if chance.dice and self.phase is Phase.DICE and self.doubles is None:
+            for seat in self.unrolled():
+                action = dice_action(rng, seat)
+                actions.append(action)
+                if action.faces[0] == action.faces[1]:
+                    break
+        return actions
 
     # --- dice -------------------------------------------------------------------
 
@@ -733,11 +928,27 @@ class Oskar(Engine):
             raise IllegalAction(
                 f"seat {seat} cannot play {card}: it has already been played this round"
             )
+        hand = rnd.hands[seat]
+        if hand is not None and card not in hand:
+            held = " ".join(str(c) for c in hand) or "no cards"
+            raise IllegalAction(f"seat {seat} does not hold {card}; its hand: {held}")
+        if hand is None and card.is_zero and rnd.zeros_unaccounted() <= 0:
+            raise IllegalAction(
+                f"seat {seat} cannot play R0: every zero left is in a registered hand"
+            )
+        holder = None if hand is not None or card.is_zero else rnd.holder(card)
+        if holder is not None:
+            raise IllegalAction(
+                f"seat {seat} cannot play {card}: it is in seat {holder}'s registered hand"
+            )
 
     def _play(self, action: Play) -> list[Event]:
         seat, card, rnd = action.seat, action.card, self.round
         rnd.played[card] += 1
         rnd.cards_played[seat] += 1
+        hand = rnd.hands[seat]
+        if hand is not None:
+            hand.remove(card)
         rnd.trick.append((seat, card))
         events: list[Event] = [CardPlayed(seat, card, rnd.trick_number)]
         if len(rnd.trick) < self.players:
@@ -841,7 +1052,7 @@ class Oskar(Engine):
         """How many dice ``seat`` may reroll in its next action (empty: it may not)."""
         if self.doubles == seat:
             return frozenset({1})
-        if self.phase is Phase.REROLL and self.expected == Expectation(seat, "reroll"):
+        if self.phase is Phase.REROLL and self.expected == Expectation(seat, Verb.REROLL):
             assert self.rule is not None
             return self.rule.allowed[seat]
         return frozenset()
@@ -853,16 +1064,24 @@ class Oskar(Engine):
         if self.phase is Phase.DICE and self.dice[seat] is None:
             actions += [RollDice(seat, (a, b)) for a in GENRES for b in GENRES]
         if self.phase is Phase.PLAY and seat == self.round.turn:
-            played = self.round.played
-            actions += [
-                Play(seat, card)
-                for card in sorted(set(full_deck()))
-                if played[card] < (ZEROS if card.is_zero else 1)
-            ]
+            rnd = self.round
+            hand = rnd.hands[seat]
+            if hand is not None:
+                actions += [Play(seat, card) for card in sorted(set(hand))]
+            else:
+                # Without a registered hand any card not accounted for could be in it.
+                actions += [
+                    Play(seat, card)
+                    for card in sorted(set(full_deck()))
+                    if (rnd.zeros_unaccounted() > 0 if card.is_zero else not rnd.played[card])
+                    and (card.is_zero or rnd.holder(card) is None)
+                ]
         current = self.dice[seat]
         if current is not None:
             for count in sorted(self.reroll_allowance(seat)):
                 actions += _rerolls(seat, current, count)
+        if self.doubles == seat:
+            actions.append(KeepDoubles(seat))
         return actions
 
     def totals(self) -> list[int]:
@@ -903,68 +1122,83 @@ class Oskar(Engine):
             "next": None if expected is None else expected.to_json(),
         }
 
-    def snapshot(self) -> JSON:
+    def snapshot(self) -> OskarSnapshot:
+        # The base contract still says JSON; OskarSnapshot.to_json() is that JSON.
         rnd = self.round
         expected = self.expected
-        running = [self.dice[s] is not None for s in range(self.players)]
         genre_totals: dict[str, int] = dict.fromkeys(GENRES, 0)
         for seat, faces in enumerate(self.dice):
             if faces is not None:
                 for genre in set(faces):
                     genre_totals[genre] += rnd.points[seat]
-        seats = []
-        for seat in range(self.players):
-            faces = self.dice[seat]
-            seats.append(
-                {
-                    "seat": seat,
-                    "dice": None if faces is None else list(faces),
-                    "tokens": self.tokens[seat],
-                    "points": rnd.points[seat],
-                    "tricks_won": rnd.tricks_won[seat],
-                    "cards_left": self.hand_size - rnd.cards_played[seat],
-                    "stock": rnd.stock_winner == seat,
-                    "rolled": running[seat],
-                }
+        seats = tuple(
+            SeatView(
+                seat=seat,
+                dice=self.dice[seat],
+                tokens=self.tokens[seat],
+                points=rnd.points[seat],
+                tricks_won=rnd.tricks_won[seat],
+                cards_left=self.hand_size - rnd.cards_played[seat],
+                stock=rnd.stock_winner == seat,
+                rolled=self.dice[seat] is not None,
+                hand_registered=rnd.hands[seat] is not None and self.round_in_progress(),
             )
-        last = self.round_json(self.results[-1]) if self.results else None
+            for seat in range(self.players)
+        )
+        last = self._round_view(self.results[-1]) if self.results else None
+        # Once a round is scored (rerolls, or the game over) the columns show its
+        # scored totals, stock included; while it is played, the running ones.
+        scored = self.phase in (Phase.REROLL, Phase.OVER) and last is not None
+        if scored:
+            assert last is not None
+            columns = genre_columns(last.genres, last.trendy)
+        else:
+            columns = genre_columns(genre_totals, None)
         rule = self.rule
-        return {
-            "game": self.game_id,
-            "title": self.title,
-            "players": self.players,
-            "phase": self.phase.value,
-            "round": rnd.number,
-            "dealer": rnd.dealer,
-            "lead": rnd.lead,
-            "hand_size": self.hand_size,
-            "tokens_to_win": self.tokens_to_win,
-            "trick_number": rnd.trick_number,
-            "trick_lead": rnd.trick_lead,
-            "trick": [{"seat": s, "card": str(c)} for s, c in rnd.trick],
-            "trick_winner": trick_winner(rnd.trick) if rnd.trick else None,
-            "zeros_in_trick": sum(1 for _, c in rnd.trick if c.is_zero),
-            "played": sorted(str(c) for c in rnd.played.elements()),
+        return OskarSnapshot(
+            game=self.game_id,
+            title=self.title,
+            players=self.players,
+            phase=self.phase,
+            round=rnd.number,
+            dealer=rnd.dealer,
+            lead=rnd.lead,
+            hand_size=self.hand_size,
+            tokens_to_win=self.tokens_to_win,
+            trick_number=rnd.trick_number,
+            trick_lead=rnd.trick_lead,
+            trick=tuple(TrickCard(s, str(c)) for s, c in rnd.trick),
+            trick_winner=trick_winner(rnd.trick) if rnd.trick else None,
+            zeros_in_trick=sum(1 for _, c in rnd.trick if c.is_zero),
+            played=tuple(sorted(str(c) for c in rnd.played.elements())),
             # The stock lies face down: its size and its winner are public, its
             # value only once the round is scored (in "last_round").
-            "stock": {"cards": stock_size(self.players), "won_by": rnd.stock_winner},
-            "genre_totals": genre_totals,
-            "trend_threshold": TREND_THRESHOLD,
-            "seats": seats,
-            "doubles": self.doubles,
-            "rerolls": None
+            stock=StockView(stock_size(self.players), rnd.stock_winner),
+            genre_totals=genre_totals,
+            trend_threshold=TREND_THRESHOLD,
+            seats=seats,
+            doubles=self.doubles,
+            rerolls=None
             if rule is None
-            else {
-                "order": list(rule.order),
-                "most": list(rule.most),
-                "fewest": list(rule.fewest),
-                "done": self.rerolls_done,
-            },
-            "last_round": last,
-            "next": None if expected is None else expected.to_json(),
-            "tokens": list(self.tokens),
-            "winners": best_seats(self.tokens) if self.phase is Phase.OVER else [],
-        }
+            else RerollView(rule.order, rule.most, rule.fewest, self.rerolls_done),
+            last_round=last,
+            next=None if expected is None else NextUp(expected.seat, Verb(expected.expects)),
+            tokens=tuple(self.tokens),
+            winners=tuple(best_seats(self.tokens)) if self.phase is Phase.OVER else (),
+            columns=columns,
+            columns_scored=scored,
+            decides=self.decides,
+        )
+
+    def _round_view(self, result: RoundResult) -> RoundView:
+        report = self.round_json(result)
+        return RoundView(
+            scores=tuple(report["scores"]),
+            points=tuple(report["points"]),
+            trendy=tuple(report["trendy"]),
+            genres=report["genres"],
+            stock=StockResult(result.stock_value, result.stock_winner),
+        )
 
 
 def _rerolls(seat: int, current: tuple[str, str], count: int) -> list[Reroll]:

@@ -1844,7 +1844,7 @@ class Oss(Engine):
             return [Result(seat, Outcome.WON), Result(seat, Outcome.LOST)]
         return []
 
-    def snapshot(self) -> OssSnapshot:  # type: ignore[override]  # base still says JSON
+    def snapshot(self) -> OssSnapshot:
         totals = self.totals()
         tricks = []
         for index, name in enumerate(self.solo_tricks):
