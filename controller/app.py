@@ -20,6 +20,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from controller import scoresheet
 from controller.config import ConfigError, TableConfig, load
@@ -33,6 +34,9 @@ from controller.tags import TagRegistry
 from controller.view import Screen, TableView
 from hardware.errors import HardwareError
 from hardware.events import InputEvent
+
+if TYPE_CHECKING:
+    from controller.fleet.connection import CafeConnection
 
 logger = logging.getLogger(__name__)
 
@@ -62,6 +66,7 @@ class Kiosk:
     simulator: Simulator
     records_dir: Path
     journal: Journal | None = None
+    cafe: CafeConnection | None = None  # the café's hub, with [cafe] in the configuration
 
     @classmethod
     def create(
@@ -73,6 +78,7 @@ class Kiosk:
         bot_delay: float = 0.0,
         records_dir: Path | None = None,
         journal_path: Path | None = None,
+        config_path: Path | None = None,
     ) -> Kiosk:
         """Build the kiosk; with ``journal_path`` every accepted input is journaled first
         and an unfinished game found there is resumed by ``resume()``."""
@@ -85,8 +91,21 @@ class Kiosk:
 
         def save_record(game_id: str, text: str) -> None:
             kiosk_ref[0].save_record(game_id, text)
+            if kiosk_ref[0].cafe is not None:
+                kiosk_ref[0].cafe.record_finished()
 
         journal = None if journal_path is None else Journal.open(journal_path, config)
+        cafe = None
+        if config.cafe is not None:
+            # Only a table of a café imports (and runs) network code.
+            from controller.fleet.connection import CafeConnection
+
+            cafe = CafeConnection(
+                config.cafe,
+                None if journal is None else journal.path,
+                registry,
+                config_path=config_path,
+            )
         table = Table(
             config,
             registry,
@@ -95,6 +114,7 @@ class Kiosk:
             on_record=save_record,
             journal=journal,
             history=None if journal is None else lambda: history_lines(summaries(journal)),
+            on_staff_call=None if cafe is None else cafe.staff_call,
         )
         simulator = Simulator(
             table,
@@ -115,16 +135,21 @@ class Kiosk:
             simulator,
             records,
             journal,
+            cafe,
         )
         kiosk_ref.append(kiosk)
         return kiosk
 
     def __enter__(self) -> Kiosk:
         self.devices.open()
+        if self.cafe is not None:
+            self.cafe.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
-        """Close the devices and the journal, whatever ended the run."""
+        """Close the café link, the devices and the journal, whatever ended the run."""
+        if self.cafe is not None:
+            self.cafe.close()
         self.devices.close()
         if self.journal is not None:
             self.journal.close()
@@ -163,6 +188,7 @@ class Kiosk:
             acted = self.simulator.step(now)
             self.loop.drain()
             self.devices.leds.tick(now)
+            self.after_turn()
             if not acted and self.simulator.delay == 0:
                 break
         return self.finished()
@@ -182,7 +208,13 @@ class Kiosk:
         if self.simulator.step(now):
             self.loop.drain()
         self.devices.leds.tick(now)
+        self.after_turn()
         show(self.table.view)
+
+    def after_turn(self) -> None:
+        """What else a turn of the loop owes: the café hears of changes (with [cafe])."""
+        if self.cafe is not None:
+            self.cafe.after_turn(self.table)
 
 
 def display_available() -> bool:
@@ -214,7 +246,12 @@ def headless_demo(args: argparse.Namespace, config: TableConfig) -> int:
     out = Path(args.out)
     journal = journal_file(args, out)
     kiosk = Kiosk.create(
-        config, seed=args.seed, auto_game=args.game, records_dir=out, journal_path=journal
+        config,
+        seed=args.seed,
+        auto_game=args.game,
+        records_dir=out,
+        journal_path=journal,
+        config_path=Path(args.config) if args.config else None,
     )
     with kiosk:
         if kiosk.resume():
@@ -253,6 +290,7 @@ def windowed(args: argparse.Namespace, config: TableConfig) -> int:
         seed=args.seed,
         bot_delay=args.bot_delay,
         journal_path=journal_file(args, config.records),
+        config_path=Path(args.config) if args.config else None,
     )
     people = [s.index for s in config.seats if not s.bot]
     with kiosk, Window(config.display, key_seat=people[0] if people else 0) as window:

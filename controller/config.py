@@ -14,7 +14,7 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from controller.games.base import TableError
 from hardware.protocols import READER_PROTOCOLS
@@ -25,6 +25,10 @@ MIN_SEATS, MAX_SEATS = 2, 7
 ROTATIONS = (0, 90, 180, 270)
 
 T = TypeVar("T")
+
+
+if TYPE_CHECKING:
+    from controller.fleet.settings import CafeSettings
 
 
 class ConfigError(TableError, ValueError):
@@ -80,6 +84,7 @@ class TableConfig:
     deal: str = "virtual"  # "virtual": the table deals and shows hands; "physical": real cards
     dice: str = "virtual"  # "virtual": the table rolls; "manual": players enter physical dice
     timer: TimerConfig | None = None  # the toss timer, if the table has one
+    cafe: CafeSettings | None = None  # the café's broker ([cafe]); None: a table on its own
 
     @classmethod
     def simulated(cls, seats: int = 4, bots: int | None = None) -> TableConfig:
@@ -124,7 +129,7 @@ def load(path: Path) -> TableConfig:
 def parse(data: Mapping[str, Any], source: str = "table.toml", base: Path = Path()) -> TableConfig:
     """Check a parsed TOML document and build the configuration."""
     reader = _Reader(source)
-    reader.known(data, "", {"table", "display", "leds", "tags", "timer", "seat"})
+    reader.known(data, "", {"table", "display", "leds", "tags", "timer", "seat", "cafe"})
     table = reader.table(data, "table")
     reader.known(table, "table", {"records", "deal", "dice"})
     records = Path(reader.string(table, "table.records", "records"))
@@ -168,7 +173,14 @@ def parse(data: Mapping[str, Any], source: str = "table.toml", base: Path = Path
             )
         seats = tuple(reader.seat(raw, i) for i, raw in enumerate(seats_raw))
     _check_pixels(seats, source)
+    cafe = None
+    if "cafe" in data:
+        # Imported only for a table of a café: the fleet's reader builds on this module's.
+        from controller.fleet.settings import parse_cafe
+
+        cafe = parse_cafe(data, source, base)
     config = TableConfig(
+        cafe=cafe,
         seats=seats,
         display=display,
         leds=leds,
