@@ -24,11 +24,15 @@ from __future__ import annotations
 import json
 import os
 import queue
+import re
 import shutil
 import subprocess
 import sys
+import time
 import tty
+import zlib
 from pathlib import Path
+from types import TracebackType
 from typing import Any
 
 import pytest
@@ -287,3 +291,137 @@ def test_taps_from_micropython_reach_the_host_link_reader_exactly_once() -> None
     assert result["expiries"] == 0
     assert result["keeper_at_repl"] is True
     assert "stopped for maintenance" in out
+
+
+# --- reflashing with the README's commands ------------------------------------------------------
+
+WATCHDOG_S = 2  # firmware/main.py's WATCHDOG_MS
+
+
+def flash_block(port: str) -> str:
+    """The flashing block of firmware/README.md, verbatim but for the port."""
+    text = (FIRMWARE / "README.md").read_text(encoding="utf-8")
+    found = re.search(r"```sh\n\s*(PORT=/dev/ttyACM0\n.*?)```", text, re.S)
+    assert found, "firmware/README.md has no flashing block starting PORT=/dev/ttyACM0"
+    return found.group(1).replace("PORT=/dev/ttyACM0", f"PORT={port}", 1)
+
+
+def mpremote_env() -> dict[str, str]:
+    """The environment with this interpreter's scripts (mpremote) first on PATH."""
+    bin_dir = str(Path(sys.executable).parent)
+    return {**os.environ, "PATH": bin_dir + os.pathsep + os.environ.get("PATH", "")}
+
+
+class FlashableBoard:
+    """A MicroPython board (run.mjs's ``board``) on a pseudo-terminal, running ``installed``."""
+
+    def __init__(self, installed: Path, log: Path) -> None:
+        self.installed = installed
+        self.log_path = log
+        self.port = ""
+        self._fds: list[int] = []
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def __enter__(self) -> FlashableBoard:
+        master, slave = os.openpty()
+        tty.setraw(slave)
+        os.set_blocking(master, False)
+        self._fds = [master, slave]
+        self.port = os.ttyname(slave)
+        cmd = ["node", str(FWSIM / "run.mjs"), str(MJS), str(self.installed), "board", "{}"]
+        with self.log_path.open("wb") as log:
+            self.proc = subprocess.Popen(
+                [*cmd, str(master)], pass_fds=(master,), stdout=log, stderr=log
+            )
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(WAIT)
+        for fd in self._fds:
+            os.close(fd)
+
+    def boots(self) -> list[dict[str, Any]]:
+        """The board's boot log: one entry per boot, with the files it booted from."""
+        lines = self.log_path.read_text(encoding="utf-8", errors="replace").splitlines()
+        return [json.loads(line) for line in lines if line.startswith('{"')]
+
+    def firmware_seen_by_the_host(self) -> str:
+        """Open the port as the kiosk does; wait for a hello and a tap; return the firmware name."""
+        events: EventQueue = queue.Queue()
+        with LinkReader(0, self.port, events) as reader:
+            while not isinstance(events.get(timeout=WAIT), TagPresented):
+                pass
+            return str(reader.link.firmware)
+
+    def mpremote(self, *args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            ["mpremote", "connect", self.port, *args],
+            capture_output=True,
+            text=True,
+            timeout=WAIT,
+            env=mpremote_env(),
+            check=False,
+        )
+
+
+def installed_firmware(tmp_path: Path, version: str) -> Path:
+    """A copy of the firmware as an older release: the same code, another version string."""
+    installed = tmp_path / "installed"
+    shutil.copytree(FIRMWARE, installed, ignore=shutil.ignore_patterns("__pycache__"))
+    link = installed / "link.py"
+    text = link.read_text(encoding="utf-8")
+    assert 'VERSION = "1.0"' in text
+    link.write_text(text.replace('VERSION = "1.0"', f'VERSION = "{version}"'), encoding="utf-8")
+    return installed
+
+
+@pytest.mark.usefixtures("micropython")
+def test_the_readme_flashing_block_updates_a_running_board(tmp_path: Path) -> None:
+    installed = installed_firmware(tmp_path, "0.9")
+    with FlashableBoard(installed, tmp_path / "board.log") as board:
+        assert board.firmware_seen_by_the_host() == "cafe-reader/0.9"  # running, watchdog armed
+        # A person looks at the board first (mpremote's Ctrl-C stops the loop) ...
+        listing = board.mpremote("ls", ":")
+        assert listing.returncode == 0, listing.stderr
+        assert "main.py" in listing.stdout
+        # ... and takes longer than the loop's watchdog before updating it.
+        time.sleep(WATCHDOG_S + 1)
+        proc = subprocess.run(
+            ["bash", "-c", flash_block(board.port)],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env=mpremote_env(),
+            check=False,
+        )
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        assert board.proc is not None and board.proc.poll() is None  # the watchdog never bit
+        assert board.firmware_seen_by_the_host() == "cafe-reader/1.0"  # the new firmware runs
+        boots = board.boots()
+        assert [b["boot"] for b in boots] == [1, 2]  # one restart: mpremote's reset
+        files = boots[-1]["files"]
+        for name in ["__init__", "board", "keeper", "link", "mfrc522", "runner"]:
+            source = (FIRMWARE / f"{name}.py").read_bytes()
+            assert files[f"/firmware/{name}.py"] == zlib.crc32(source), name
+        assert files["/main.py"] == zlib.crc32((FIRMWARE / "main.py").read_bytes())
+        assert files["/boot.py"] == zlib.crc32((FIRMWARE / "boot.py").read_bytes())
+
+
+@pytest.mark.usefixtures("micropython")
+def test_without_the_keeper_the_watchdog_resets_a_board_at_the_repl(tmp_path: Path) -> None:
+    # The control for the test above: the same board with a keeper that does nothing.
+    installed = installed_firmware(tmp_path, "0.9")
+    (installed / "keeper.py").write_text(
+        "def start(machine, timeout_ms=0):\n    pass\n\n\ndef stop():\n    pass\n",
+        encoding="utf-8",
+    )
+    with FlashableBoard(installed, tmp_path / "board.log") as board:
+        assert board.firmware_seen_by_the_host() == "cafe-reader/0.9"
+        assert board.mpremote("ls", ":").returncode == 0
+        assert board.proc is not None
+        assert board.proc.wait(timeout=WAIT) == 3  # run.mjs: the watchdog would have reset it

@@ -65,4 +65,11 @@ def unique_id():
 
 
 def reset():
+    """A hard reset: under run.mjs the board boots again (boot.py, then main.py)."""
+    try:
+        import hostio
+
+        hostio.request_reset()
+    except ImportError:
+        pass
     raise SystemExit("machine.reset()")

@@ -181,6 +181,9 @@ class FdPort(Port):
     def read(self, limit):
         data = bytes.fromhex(self.io.read_hex(limit))
         if CTRL_C in data:
+            # As the rp2 USB stack does: Ctrl-C interrupts, and what follows it stays
+            # in the input for the REPL.
+            self.io.unread_hex(data[data.index(b"\x03") + 1 :].hex())
             raise KeyboardInterrupt
         return data
 
