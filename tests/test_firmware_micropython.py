@@ -51,6 +51,8 @@ MJS = Path(
     )
 )
 INSTALL = "npm ci --prefix .ci"
+# A unix-port MicroPython built from source (firmware/README.md), optional.
+UNIX = os.environ.get("CAFE_MICROPYTHON_UNIX", "")
 WAIT = 30.0
 
 
@@ -91,6 +93,15 @@ def run_scenario(
     interpreter: str, name: str, args: dict[str, Any], firmware: Path = FIRMWARE
 ) -> dict[str, Any]:
     """Run one scenario of tests/fwsim/scenario.py under MicroPython or CPython."""
+    if interpreter == "unix":
+        args = {"firmware": str(firmware), "boot_py": str(firmware / "boot.py"), **args}
+        code = f"import scenario; scenario.main({name!r}, {json.dumps(args)!r})"
+        env = {**os.environ, "MICROPYPATH": os.pathsep.join([str(FWSIM), str(firmware.parent)])}
+        proc = subprocess.run(
+            [UNIX, "-c", code], capture_output=True, text=True, timeout=120, env=env, check=False
+        )
+        assert proc.returncode == 0, f"{name} failed under {UNIX}:\n{proc.stderr}"
+        return parse_result(proc.stdout)
     if interpreter == "micropython":
         require_micropython()
         args = {"firmware": "/firmware", "boot_py": "/boot.py", **args}
@@ -107,8 +118,9 @@ def run_scenario(
     return parse_result(proc.stdout)
 
 
-# Every simulated scenario runs under both; only the MicroPython ones need Node.
-INTERPRETERS = ["micropython", "cpython"]
+# Every simulated scenario runs under both; only the MicroPython ones need Node. A unix-port
+# MicroPython joins them when CAFE_MICROPYTHON_UNIX names one.
+INTERPRETERS = ["micropython", "cpython", *(["unix"] if UNIX else [])]
 
 
 # --- MicroPython has what the firmware uses ------------------------------------------------

@@ -172,6 +172,11 @@ class NaiveRunner(Runner):
         self.polls += 1
 
 
+def _hex(data):
+    """``data`` as a hex str for hostio (MicroPython's ``b"".hex()`` gives ``b""``, not ``""``)."""
+    return data.hex() if data else ""
+
+
 class FdPort(Port):
     """The board's USB serial as a file descriptor the host test handed to Node (``hostio``)."""
 
@@ -183,7 +188,7 @@ class FdPort(Port):
         if CTRL_C in data:
             # As the rp2 USB stack does: Ctrl-C interrupts, and what follows it stays
             # in the input for the REPL.
-            self.io.unread_hex(data[data.index(b"\x03") + 1 :].hex())
+            self.io.unread_hex(_hex(data[data.index(b"\x03") + 1 :]))
             raise KeyboardInterrupt
         return data
 
@@ -191,7 +196,7 @@ class FdPort(Port):
         return True
 
     def write(self, data):
-        return int(self.io.write_hex(bytes(data).hex()))
+        return int(self.io.write_hex(_hex(bytes(data))))
 
 
 def setup(clock, spi_us=0, script=None):
@@ -221,7 +226,9 @@ def selfcheck(args):
 
 
 def period(args):
-    clock = world.SimClock()
+    # "real": the host's clock through hostio (run.mjs only): sleeps and the slow reader
+    # really take their time, so the poll count measures this MicroPython's loop.
+    clock = world.RealClock(_hostio) if args.get("real") else world.SimClock()
     w = setup(clock)
     taps = tap_script(uids(args.get("taps", 10)), 100, 300, 200)
     reader = SlowReader(clock, args["read_ms"], taps)
@@ -346,7 +353,12 @@ def link(args, hostio):
     )
 
 
+_hostio = None
+
+
 def main(name, args_json, hostio=None):
+    global _hostio
+    _hostio = hostio
     args = json.loads(args_json)
     if name == "link":
         link(args, hostio)
