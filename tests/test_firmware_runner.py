@@ -176,3 +176,82 @@ def test_nothing_is_written_while_the_port_says_it_is_full() -> None:
 def test_the_outbox_must_hold_a_frame() -> None:
     with pytest.raises(ValueError, match="whole frame"):
         Outbox(size=40)
+
+
+# --- main.py's USB port, with fakes for MicroPython's sys and select ----------------------------
+
+
+class FakeStream:
+    """sys.stdin/sys.stdout of MicroPython: a ``buffer`` with read/write."""
+
+    def __init__(self, data: bytes = b"", returns: int | None = None) -> None:
+        self.buffer = self
+        self.data = bytearray(data)
+        self.written = bytearray()
+        self.returns = returns
+
+    def read(self, n: int) -> bytes:
+        out, self.data = bytes(self.data[:n]), self.data[n:]
+        return out
+
+    def write(self, data: memoryview) -> int | None:
+        self.written += bytes(data)
+        return self.returns
+
+
+class FakePoll:
+    def __init__(self, select: FakeSelect) -> None:
+        self.select = select
+        self.stream: FakeStream | None = None
+        self.mask = 0
+
+    def register(self, stream: FakeStream, mask: int) -> None:
+        self.stream, self.mask = stream, mask
+
+    def poll(self, timeout: int) -> list[tuple[FakeStream, int]]:
+        assert timeout == 0  # never blocks
+        assert self.stream is not None
+        if self.mask == self.select.POLLIN and self.stream.data:
+            return [(self.stream, self.mask)]
+        if self.mask == self.select.POLLOUT and self.select.room:
+            return [(self.stream, self.mask)]
+        return []
+
+
+class FakeSelect:
+    POLLIN = 1
+    POLLOUT = 4
+
+    def __init__(self) -> None:
+        self.room = True
+
+    def poll(self) -> FakePoll:
+        return FakePoll(self)
+
+
+class FakeSys:
+    def __init__(self, stdin: FakeStream, stdout: FakeStream) -> None:
+        self.stdin = stdin
+        self.stdout = stdout
+
+
+def test_the_usb_port_reads_what_is_there_and_writes_only_when_there_is_room() -> None:
+    from firmware.main import StdioPort
+
+    select = FakeSelect()
+    stdin, stdout = FakeStream(b"$Q 0*2162899B\n"), FakeStream(returns=None)
+    port = StdioPort(FakeSys(stdin, stdout), select)
+    assert port.read(4) == b"$Q 0"  # at most the limit per poll
+    assert port.read(256) == b"*2162899B\n"
+    assert port.read(256) == b""  # nothing waiting: no blocking read
+    assert port.writable()
+    assert port.write(memoryview(b"$B 0 drop=0*DAB65E5D\n")) == 21  # None means all of it
+    select.room = False
+    assert not port.writable()
+
+
+def test_the_usb_port_reports_a_short_write() -> None:
+    from firmware.main import StdioPort
+
+    port = StdioPort(FakeSys(FakeStream(), FakeStream(returns=5)), FakeSelect())
+    assert port.write(memoryview(b"0123456789")) == 5
