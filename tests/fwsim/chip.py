@@ -33,10 +33,16 @@ _IDLE_STATE = 0
 _READY = 1
 _HALT = 2
 
-# Air time of a short answer (ATQA, SAK) and of a 5-byte anticollision answer at 106 kbit/s,
-# each with the tag's 91 us frame delay; microseconds.
-_SHORT_ANSWER_US = 91 + 260
-_LONG_ANSWER_US = 91 + 520
+# ISO 14443-A at 106 kbit/s: a bit lasts 128 / fc = 9.44 us; a byte goes out as 9 bits (with
+# parity), a frame adds start and end; a tag starts its answer 1236 / fc = 91 us after ours.
+_BIT_NS = 9440
+_FDT_US = 91
+
+
+def air_us(n_bytes, last_bits=0):
+    """Microseconds on the air for a frame of ``n_bytes`` (or a short frame of ``last_bits``)."""
+    bits = (last_bits if last_bits else 9 * n_bytes) + 2
+    return bits * _BIT_NS // 1000
 
 
 def crc_a(data):
@@ -135,12 +141,14 @@ class Chip:
         self.fifo = []
         answer = self._answer(frame, last_bits)
         self.regs[_ERROR] = 0
+        sent_us = air_us(len(frame), last_bits if len(frame) == 1 else 0)
         if answer is None:
+            # The timer starts when our frame has gone out (TAuto) and runs out unanswered.
             self.timeouts += 1
-            self.clock.advance_us(self.timeout_us())
+            self.clock.advance_us(sent_us + self.timeout_us())
             self.regs[_COM_IRQ] |= 0x01  # TimerIRq
             return
-        self.clock.advance_us(_LONG_ANSWER_US if len(answer) > 3 else _SHORT_ANSWER_US)
+        self.clock.advance_us(sent_us + _FDT_US + air_us(len(answer)))
         self.fifo = list(answer)
         self.regs[_COM_IRQ] |= 0x30  # RxIRq | IdleIRq
 
