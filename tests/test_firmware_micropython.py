@@ -434,6 +434,8 @@ def test_without_the_keeper_the_watchdog_resets_a_board_at_the_repl(tmp_path: Pa
     )
     with FlashableBoard(installed, tmp_path / "board.log") as board:
         assert board.firmware_seen_by_the_host() == "cafe-reader/0.9"
-        assert board.mpremote("ls", ":").returncode == 0
+        # Whether this ls finishes before the watchdog bites depends on the machine's speed;
+        # what matters is that the board is reset at the REPL soon after.
+        board.mpremote("ls", ":")
         assert board.proc is not None
         assert board.proc.wait(timeout=WAIT) == 3  # run.mjs: the watchdog would have reset it
