@@ -17,6 +17,8 @@
 // reset and machine.reset() a new boot from the files on the board. It logs JSON lines
 // on stderr and runs until killed; it exits with status 3 if the watchdog would have
 // reset the board.
+//
+// FWSIM_TRACE=1 logs every byte to and from the REPL on stderr (for debugging mpremote).
 import fs from "fs";
 import path from "path";
 import url from "url";
