@@ -11,7 +11,6 @@ the score sheet is printed and a PNG of the final table is saved.
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import logging
 import os
 import queue
@@ -27,6 +26,7 @@ from controller.devices import Devices, build
 from controller.games.base import TableError
 from controller.history import history_lines, summaries
 from controller.journal import JOURNAL_NAME, Journal, resume_if_unfinished
+from controller.record_files import save_finished_record, write_missing_records
 from controller.simulation import Simulator
 from controller.table import Table, TableLoop
 from controller.tags import TagRegistry
@@ -134,6 +134,7 @@ class Kiosk:
         """Resume the journal's unfinished game, if any; staff see any problem found."""
         if self.journal is None:
             return False
+        write_missing_records(self.journal, self.records_dir)
         resumed = resume_if_unfinished(self.journal, self.table)
         for notice in self.journal.notices:
             logger.error("%s", notice)
@@ -141,17 +142,9 @@ class Kiosk:
         return resumed is not None
 
     def save_record(self, game_id: str, text: str) -> Path:
-        """Write a finished game's record; the file name says when and what."""
-        self.records_dir.mkdir(parents=True, exist_ok=True)
-        stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
-        path = self.records_dir / f"{stamp}-{game_id}.jsonl"
-        counter = 1
-        while path.exists():
-            counter += 1
-            path = self.records_dir / f"{stamp}-{game_id}-{counter}.jsonl"
-        path.write_text(text, encoding="utf-8")
+        """Write a finished game's record (atomically); the file name says when and what."""
+        path = save_finished_record(self.records_dir, game_id, text, self.journal)
         self.last_record = path
-        logger.info("saved the game record %s", path)
         return path
 
     def run_headless(self, max_steps: int = 100_000) -> bool:

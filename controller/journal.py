@@ -100,6 +100,12 @@ CREATE TABLE entries (
 );
 """
 _TABLES = {"meta", "games", "entries"}
+_RECORDS_FROM = "records-tracked-from"  # meta: the first game whose record file is tracked
+
+
+def _record_key(game_id: int) -> str:
+    """The meta key that notes where a finished game's record file was saved."""
+    return f"record-file:{game_id}"
 
 
 class JournalError(TableError):
@@ -220,6 +226,11 @@ class Journal:
             journal._lock = lock
             journal.notices = notices
             journal._set_meta("config", config_snapshot(config))
+            if journal.meta(_RECORDS_FROM) is None:
+                # Record files are tracked from here on; older games had theirs
+                # written before the journal kept track.
+                rows = journal._query("SELECT COALESCE(MAX(id), 0) + 1 AS n FROM games", ())
+                journal._set_meta(_RECORDS_FROM, str(rows[0]["n"]))
         except BaseException:
             lock.release()
             raise
@@ -332,6 +343,8 @@ class Journal:
                     " WHERE id = ? AND status = ?",
                     (PLAYING, game, FINISHED),
                 )
+                # Its next end writes a new record file.
+                self._db.execute("DELETE FROM meta WHERE key = ?", (_record_key(game),))
         if kind == "abandon":
             self._current = None
 
@@ -345,7 +358,22 @@ class Journal:
             self._inside_write()
         # Kept as current: staff may still undo on the results screen.
 
+    def record_saved(self, game_id: int, path: Path) -> None:
+        """Note that a finished game's record file is on the disk (see ``records_missing``)."""
+        self._set_meta(_record_key(game_id), str(path))
+
     # --- reading ------------------------------------------------------------------------
+
+    def records_missing(self) -> list[GameRow]:
+        """Finished games whose record file was never noted saved (a crash came between)."""
+        start = self.meta(_RECORDS_FROM)
+        first = int(start) if start is not None and start.isdigit() else 1
+        rows = self._query(
+            "SELECT * FROM games WHERE status = ? AND id >= ? AND NOT EXISTS"
+            " (SELECT 1 FROM meta WHERE key = 'record-file:' || games.id) ORDER BY id",
+            (FINISHED, first),
+        )
+        return [_game_row(row) for row in rows]
 
     @property
     def current_game(self) -> int | None:
