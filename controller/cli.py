@@ -14,25 +14,26 @@ from collections.abc import Sequence
 
 from controller import app, assign, journal_cli, scoresheet
 from controller.games.base import TableError
-from controller.record import replay
+from controller.record import decode, replay
+from controller.safe_text import one_line
 
 USAGE_ERROR = 2
 
 
 def _read_input(name: str) -> str:
+    """The record's text; bytes are decoded here (strict UTF-8, whatever the locale says)."""
     if name == "-":
-        return sys.stdin.read()
+        return decode(sys.stdin.buffer.read())
+    shown = one_line(name)
     try:
-        with open(name, encoding="utf-8") as handle:
-            return handle.read()
+        with open(name, "rb") as handle:
+            return decode(handle.read())
     except FileNotFoundError:
-        raise TableError(f"cannot open {name}: no such file") from None
+        raise TableError(f"cannot open {shown}: no such file") from None
     except IsADirectoryError:
-        raise TableError(f"cannot open {name}: it is a folder, not a record file") from None
-    except UnicodeDecodeError:
-        raise TableError(f"cannot read {name}: a record must be UTF-8 text") from None
+        raise TableError(f"cannot open {shown}: it is a folder, not a record file") from None
     except OSError as exc:
-        raise TableError(f"cannot open {name}: {exc.strerror}") from None
+        raise TableError(f"cannot open {shown}: {exc.strerror}") from None
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -40,7 +41,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     try:
         engine = replay(_read_input(args.file))
     except TableError as exc:
-        print(exc, file=sys.stderr)
+        print(one_line(str(exc)), file=sys.stderr)
         return USAGE_ERROR
     if args.json:
         print(json.dumps(scoresheet.report_json(engine)))

@@ -38,8 +38,19 @@ with kiosk:
 
 def headless(journal: Path, out: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "controller", "kiosk", "--headless", "--seed", "4"]
-        + ["--journal", str(journal), "--out", str(out)],
+        [
+            sys.executable,
+            "-m",
+            "controller",
+            "kiosk",
+            "--headless",
+            "--seed",
+            "4",
+            "--journal",
+            str(journal),
+            "--out",
+            str(out),
+        ],
         capture_output=True,
         text=True,
         cwd=ROOT,
