@@ -27,6 +27,7 @@ from controller.games.base import TableError
 from controller.history import history_lines, summaries
 from controller.journal import JOURNAL_NAME, Journal, resume_if_unfinished
 from controller.record_files import save_finished_record, write_missing_records
+from controller.safe_text import one_line
 from controller.simulation import Simulator
 from controller.table import Table, TableLoop
 from controller.tags import TagRegistry
@@ -216,8 +217,15 @@ def headless_demo(args: argparse.Namespace, config: TableConfig) -> int:
         finished = kiosk.run_headless()
         game = kiosk.table.game
         if not finished or game is None:
-            print("the simulated game did not finish; see the log above", file=sys.stderr)
-            return 1
+            said = kiosk.table.messages[-1].text if kiosk.table.messages else "nothing"
+            print(
+                one_line(
+                    f"kiosk: the bots could not finish a game of {args.game} (the table last "
+                    f"said: {said}); check --game, --players and the bot seats of --config"
+                ),
+                file=sys.stderr,
+            )
+            return 2
         print(scoresheet.render(game.adapter.engine), end="")
         results = kiosk.table.view
         # The table as it lay after the last card (columns, penalties), and the results screen.
@@ -288,7 +296,7 @@ def run(args: argparse.Namespace) -> int:
             return headless_demo(args, config)
         return windowed(args, config)
     except (ConfigError, HardwareError, TableError) as exc:
-        print(f"kiosk: {exc}", file=sys.stderr)
+        print(f"kiosk: {one_line(str(exc))}", file=sys.stderr)
         return 2
 
 

@@ -11,11 +11,15 @@ import json
 import logging
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from controller import app, assign, journal_cli, scoresheet
+from controller.adapters import adapters
+from controller.config import load
 from controller.games.base import TableError
 from controller.record import decode, replay
 from controller.safe_text import one_line
+from hardware.errors import HardwareError
 
 USAGE_ERROR = 2
 
@@ -50,6 +54,49 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_kiosk(args: argparse.Namespace) -> int:
+    """Check the kiosk's arguments (one line and exit 2 if wrong), then run it."""
+    try:
+        kiosk_argument_problems(args)
+    except (TableError, HardwareError) as exc:
+        print(f"kiosk: {one_line(str(exc))}", file=sys.stderr)
+        return USAGE_ERROR
+    return app.run(args)
+
+
+def kiosk_argument_problems(args: argparse.Namespace) -> None:
+    """Refuse, before anything starts, a headless game that the bots could never play.
+
+    ``--game`` must be a game the table runs, and the bots need a seat count
+    the game allows: ``--players`` on the simulated table, or the bot seats of
+    ``--config``. (With a window, people play and the table's menus check.)
+    """
+    games = adapters()
+    game = games.get(args.game)
+    if game is None:
+        raise TableError(
+            f"--game {args.game!r}: the table has no such game; choose one of {', '.join(games)}"
+        )
+    low, high = game.min_players, game.max_players
+    if args.config is None:
+        if not low <= args.players <= high:
+            raise TableError(
+                f"--players {args.players}: {game.title} is played by {low} to {high} "
+                f"players; choose --players {low} to {high}"
+            )
+        return
+    if not (args.headless or not app.display_available()):
+        return
+    config = load(Path(args.config))
+    bots = sum(1 for seat in config.seats if seat.bot)
+    if not low <= bots <= high:
+        raise TableError(
+            f"{args.config}: headless, only bots play, and {game.title} needs {low} to {high} "
+            f"of them; the configuration has {bots} bot seat{'' if bots == 1 else 's'} "
+            "(set bot = true in its [[seat]] tables, or run it with a display)"
+        )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m controller",
@@ -68,7 +115,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Run the kiosk table. Without a display, bots play one game headless.",
     )
     app.add_arguments(kiosk_cmd)
-    kiosk_cmd.set_defaults(func=app.run)
+    kiosk_cmd.set_defaults(func=cmd_kiosk)
     journal_cli.add_commands(commands)
     assign.add_command(commands)
     return parser

@@ -10,6 +10,7 @@ how to fix it. ``docs/configuration.md`` documents every key; the example
 from __future__ import annotations
 
 import itertools
+import os
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -17,6 +18,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from controller.games.base import TableError
+from controller.safe_text import one_line, shorten
 from hardware.readers import READER_PROTOCOLS
 
 MOCK = "mock"
@@ -29,6 +31,10 @@ T = TypeVar("T")
 
 class ConfigError(TableError, ValueError):
     """The configuration file is unreadable or has a bad key."""
+
+    def __init__(self, message: str) -> None:
+        # Values quoted from the file must not break the one-line message.
+        super().__init__(one_line(message))
 
 
 @dataclass(frozen=True)
@@ -116,8 +122,23 @@ def load(path: Path) -> TableConfig:
         ) from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML ({exc}); fix the syntax there") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path}: cannot read it ({exc})") from None
+    except IsADirectoryError:
+        raise ConfigError(f"{path}: is a folder; give --config the table.toml file") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(
+            f"{path}: is not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at position "
+            f"{exc.start}); save it as UTF-8"
+        ) from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read it ({exc.strerror or exc})") from None
+    except RecursionError:
+        raise ConfigError(
+            f"{path}: arrays or tables nest too deep to read; table.toml needs no nesting "
+            "deeper than [[seat]] buttons"
+        ) from None
+    except ValueError as exc:  # e.g. an integer of thousands of digits
+        reason = str(exc).split(";")[0]  # drop Python's advice to raise the limit
+        raise ConfigError(f"{path}: a value cannot be read ({shorten(reason, 100)})") from None
     return parse(data, path.name, base=path.parent)
 
 
@@ -154,6 +175,12 @@ def parse(data: Mapping[str, Any], source: str = "table.toml", base: Path = Path
     reader.known(tags_t, "tags", {"registry"})
     registry = tags_t.get("registry")
     tags = None if registry is None else base / reader.string(tags_t, "tags.registry", "")
+    if tags is not None and tags.is_dir():
+        raise reader.fail(
+            "tags.registry",
+            f"names a folder ({str(tags)!r})",
+            'name the registry file, e.g. registry = "tags.json"',
+        )
 
     seats_raw = data.get("seat")
     if seats_raw is None:
@@ -197,6 +224,25 @@ def _timer(reader: _Reader, data: Mapping[str, Any]) -> TimerConfig | None:
         long_press=reader.number(timer_t, "timer.long_press", 1.5, 0.3, 10.0),
         limit=limit,
     )
+
+
+def _check_readers(seats: tuple[SeatConfig, ...], source: str) -> None:
+    """Two seats cannot share one reader port, however the path is spelled."""
+    claimed: dict[str, SeatConfig] = {}
+    for seat in seats:
+        if seat.reader == MOCK:
+            continue
+        # realpath: "/dev/../dev/ttyUSB0" and a /dev/serial/by-id link are that port too.
+        port = os.path.realpath(seat.reader)
+        other = claimed.get(port)
+        if other is not None:
+            spelled = f" (as {other.reader!r} and {seat.reader!r})"
+            same = "" if other.reader == seat.reader else spelled
+            raise ConfigError(
+                f"{source}: seat[{seat.index}].reader and seat[{other.index}].reader are the same "
+                f"port {port!r}{same}; give each seat its own reader"
+            )
+        claimed[port] = seat
 
 
 def _check_pixels(seats: tuple[SeatConfig, ...], source: str) -> None:
@@ -328,6 +374,7 @@ def all_button_pins(config: TableConfig) -> list[int]:
 
 def check(config: TableConfig, source: str = "table.toml") -> TableConfig:
     """Cross-seat checks that a single seat cannot see."""
+    _check_readers(config.seats, source)
     pins = all_button_pins(config)
     if config.timer is not None and config.timer.pin is not None:
         pins.append(config.timer.pin)

@@ -237,8 +237,13 @@ class Journal:
         return journal
 
     @classmethod
-    def open_existing(cls, path: Path) -> Journal:
-        """Open a journal only to read it; JournalError if it is missing or damaged."""
+    def open_existing(cls, path: Path, *, writer: str | None = None) -> Journal:
+        """Open a journal to read it; JournalError if it is missing or damaged.
+
+        Never creates, moves or repairs anything. With ``writer`` (who writes,
+        e.g. "recover") it also takes the writer lock, as a command that
+        writes must: JournalLocked if a kiosk holds it.
+        """
         path = Path(path)
         if not path.exists():
             raise JournalError(
@@ -247,7 +252,15 @@ class Journal:
             )
         if path.is_dir():
             raise JournalError(f"{path} is a folder, not a journal file")
-        return cls(_connect(path, create=False), path)
+        lock = None if writer is None else JournalLock.acquire(path, writer)
+        try:
+            journal = cls(_connect(path, create=False), path)
+        except BaseException:
+            if lock is not None:
+                lock.release()
+            raise
+        journal._lock = lock
+        return journal
 
     def close(self) -> None:
         """Close the file and release the writer lock; safe to call twice."""

@@ -133,8 +133,7 @@ def decode(data: bytes) -> str:
         line = data.count(b"\n", 0, exc.start) + 1
         raise RecordError(
             line,
-            f"this line is not UTF-8 text (byte 0x{data[exc.start]:02x}); "
-            "save the record as UTF-8",
+            f"this line is not UTF-8 text (byte 0x{data[exc.start]:02x}); save the record as UTF-8",
         ) from None
 
 

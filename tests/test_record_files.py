@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import datetime as dt
+import os
 import signal
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from controller.journal import FINISHED, Journal
 from controller.record import replay
 from controller.record_files import save_record, write_missing_records
-from tests.test_journal import Rig
+from tests.test_journal import Rig, cli
 
 ROOT = Path(__file__).resolve().parent.parent
 TIMEOUT = 60
@@ -123,3 +126,27 @@ def test_games_finished_before_tracking_began_are_not_written_again(tmp_path: Pa
         journal._db.execute("DELETE FROM meta")  # a journal from before record tracking
     with Journal.open(path) as journal:
         assert journal.records_missing() == []  # old games are not written again
+
+
+def test_recover_reports_and_writes_missing_records_under_the_writer_lock(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "journal.sqlite3"
+    j = ("--journal", str(path))
+    with Rig(path) as rig:  # a kiosk that holds the lock; it saves no record files
+        rig.start()
+        rig.finish()
+        record = rig.records[0]
+        assert cli("recover", *j) == 0  # reading needs no lock
+        out = capsys.readouterr().out
+        assert "Finished 1 game 1 without a record file: the kiosk writes them" in out
+        assert cli("recover", *j, "--write-records") == 2  # writing does
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and f"in use by another table program (pid {os.getpid()}" in err
+    assert list(tmp_path.glob("*.jsonl")) == []
+    assert cli("recover", *j, "--write-records") == 0
+    (written,) = tmp_path.glob("*-oshaka-trick.jsonl")
+    assert written.read_text(encoding="utf-8") == record
+    assert f"Wrote the record of game 1: {written}" in capsys.readouterr().out
+    assert cli("recover", *j) == 0
+    assert "without a record file" not in capsys.readouterr().out
