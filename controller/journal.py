@@ -647,7 +647,11 @@ def _os_problem(exc: OSError, path: Path, doing: str) -> JournalUnavailable:
             "write access to it (or name another file with --journal) and start again"
         )
     elif number == errno.ENOENT:
-        fix = f"the folder {folder} does not exist; create it or name another file with --journal"
+        missing = next((p for p in reversed(path.parents) if not p.exists()), path.parent)
+        fix = (
+            f"the folder {_quote_path(missing)} does not exist; create it (or mount the disk "
+            "that holds it) or name another file with --journal"
+        )
     elif number == errno.ENOTDIR:
         fix = (
             "part of that path is a file, not a folder, so no journal can be there; "
@@ -713,7 +717,10 @@ class JournalLock:
         path = lock_path(journal)
         doing = "could not open the game journal"
         try:
-            journal.parent.mkdir(parents=True, exist_ok=True)
+            # The journal's own folder is made on a first start, but not a missing
+            # parent too: that is more likely a disk that is not mounted, where a
+            # fresh journal would hide the real one and its game in progress.
+            journal.parent.mkdir(exist_ok=True)
             fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
         except OSError as exc:
             raise _os_problem(exc, journal, doing) from None

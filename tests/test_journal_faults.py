@@ -355,6 +355,19 @@ def test_journal_below_a_file_is_refused_in_one_line(tmp_path: Path) -> None:
     assert plain.read_text(encoding="utf-8") == "x"
 
 
+def test_a_missing_folder_is_named_and_not_created(tmp_path: Path) -> None:
+    """A missing parent is likely an unmounted disk: a fresh journal would hide the real one."""
+    journal = tmp_path / "usb" / "records" / "journal.sqlite3"
+    done = kiosk(journal, tmp_path / "out")
+    assert done.returncode == 2
+    line = one_line(done.stderr)
+    assert f"the folder {tmp_path / 'usb'} does not exist; create it (or mount the disk" in line
+    assert not (tmp_path / "usb").exists()
+    (tmp_path / "usb").mkdir()  # mounted: the journal's own folder is made on a first start
+    assert kiosk(journal, tmp_path / "out").returncode == 0
+    assert journal.exists()
+
+
 def test_a_path_with_a_newline_stays_one_line(tmp_path: Path) -> None:
     folder = tmp_path / "a\nline 3: forged"
     folder.mkdir()
