@@ -215,6 +215,7 @@ class Journal:
         """
         path = Path(path)
         lock = JournalLock.acquire(path)
+        connection: sqlite3.Connection | None = None
         try:
             notices: list[str] = []
             try:
@@ -232,6 +233,8 @@ class Journal:
                 rows = journal._query("SELECT COALESCE(MAX(id), 0) + 1 AS n FROM games", ())
                 journal._set_meta(_RECORDS_FROM, str(rows[0]["n"]))
         except BaseException:
+            if connection is not None:
+                connection.close()
             lock.release()
             raise
         return journal

@@ -27,7 +27,7 @@ from controller.journal import (
     check_replays,
     default_path,
 )
-from controller.record_files import write_missing_records
+from controller.record_files import write_atomically, write_missing_records
 from controller.safe_text import one_line
 
 USAGE_ERROR = 2
@@ -149,7 +149,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     if args.file == "-":
         sys.stdout.write(text)
     else:
-        Path(args.file).write_text(text, encoding="utf-8")
+        write_atomically(Path(args.file), text)  # never a half-written record
         print(f"wrote game {game_id} ({row.game}, {row.status}) to {args.file}", file=sys.stderr)
     return 0
 

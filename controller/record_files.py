@@ -18,10 +18,16 @@ import os
 import tempfile
 from pathlib import Path
 
+from controller.games.base import TableError
 from controller.history import export_record
 from controller.journal import Journal
+from controller.safe_text import one_line
 
 logger = logging.getLogger(__name__)
+
+
+class RecordFileError(TableError):
+    """A record file could not be written; the game itself is safe in the journal."""
 
 
 def write_atomically(path: Path, text: str) -> None:
@@ -51,16 +57,25 @@ def save_record(folder: Path, game: str, text: str, when: dt.datetime) -> Path:
     that already holds exactly this record is kept and returned (a crash
     after the rename but before the journal noted it must not make a copy).
     """
-    folder.mkdir(parents=True, exist_ok=True)
     stamp = when.strftime("%Y%m%d-%H%M%S")
     path = folder / f"{stamp}-{game}.jsonl"
-    counter = 1
-    while path.exists():
-        if _holds(path, text):
-            return path
-        counter += 1
-        path = folder / f"{stamp}-{game}-{counter}.jsonl"
-    write_atomically(path, text)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        counter = 1
+        while path.exists():
+            if _holds(path, text):
+                return path
+            counter += 1
+            path = folder / f"{stamp}-{game}-{counter}.jsonl"
+        write_atomically(path, text)
+    except OSError as exc:
+        raise RecordFileError(
+            one_line(
+                f"could not write the game record {path} ({exc.strerror or exc}); the game "
+                "is safe in the journal: free space or fix the records folder's permissions "
+                "and start the table again, which writes the record"
+            )
+        ) from None
     logger.info("saved the game record %s", path)
     return path
 

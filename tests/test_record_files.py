@@ -13,7 +13,7 @@ import pytest
 
 from controller.journal import FINISHED, Journal
 from controller.record import replay
-from controller.record_files import save_record, write_missing_records
+from controller.record_files import RecordFileError, save_record, write_missing_records
 from tests.test_journal import Rig, cli
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -150,3 +150,11 @@ def test_recover_reports_and_writes_missing_records_under_the_writer_lock(
     assert f"Wrote the record of game 1: {written}" in capsys.readouterr().out
     assert cli("recover", *j) == 0
     assert "without a record file" not in capsys.readouterr().out
+
+
+def test_a_record_that_cannot_be_written_says_so_in_one_line(tmp_path: Path) -> None:
+    blocked = tmp_path / "records"
+    blocked.write_text("a file where the folder should be", encoding="utf-8")
+    with pytest.raises(RecordFileError, match="could not write the game record") as caught:
+        save_record(blocked, "oss", "one\n", dt.datetime(2026, 1, 2, 20, 15, 30))
+    assert "safe in the journal" in str(caught.value) and "\n" not in str(caught.value)
