@@ -276,6 +276,29 @@ def test_a_folder_the_table_may_not_write_in_is_not_damage(tmp_path: Path) -> No
     resumes(journal, actions)
 
 
+def test_damage_that_cannot_be_moved_aside_says_so(tmp_path: Path) -> None:
+    if not chattr_works(tmp_path):
+        pytest.skip("as root only chattr +i stops writes, and this file system lacks it")
+    folder = tmp_path / "records"
+    folder.mkdir()
+    journal = folder / "journal.sqlite3"
+    journal.write_bytes(b"not a database at all" * 100)
+    Journal.open(journal).close()  # (moved aside: a fresh one; now damage it again)
+    journal.write_bytes(b"not a database at all" * 100)
+    for moved in folder.glob("*.damaged-*"):
+        moved.unlink()
+    unlock = lock_folder(folder)
+    try:
+        done = kiosk(journal, tmp_path / "out")
+    finally:
+        unlock()
+    assert done.returncode == 2
+    line = one_line(done.stderr)
+    assert "could not be moved aside" in line and "It was moved" not in line
+    assert journal.read_bytes() == b"not a database at all" * 100
+    assert not list(folder.glob("*.damaged-*"))
+
+
 @pytest.mark.parametrize(
     ("code", "words", "kind"),
     [
