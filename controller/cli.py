@@ -38,6 +38,8 @@ def _read_input(name: str) -> str:
         raise TableError(f"cannot open {shown}: it is a folder, not a record file") from None
     except OSError as exc:
         raise TableError(f"cannot open {shown}: {exc.strerror}") from None
+    except ValueError:  # a NUL in the name: no file can have it
+        raise TableError(f"cannot open {shown}: no file name holds a NUL character") from None
 
 
 def cmd_replay(args: argparse.Namespace) -> int:

@@ -114,6 +114,9 @@ class TableConfig:
 
 def load(path: Path) -> TableConfig:
     """Read and check a table.toml; ConfigError says what is wrong and how to fix it."""
+    problem = path_problem(str(path))
+    if problem is not None:
+        raise ConfigError(f"{path}: no file can have that name ({problem})")
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -148,7 +151,7 @@ def parse(data: Mapping[str, Any], source: str = "table.toml", base: Path = Path
     reader.known(data, "", {"table", "display", "leds", "tags", "timer", "seat"})
     table = reader.table(data, "table")
     reader.known(table, "table", {"records", "deal", "dice"})
-    records = Path(reader.string(table, "table.records", "records"))
+    records = Path(reader.path(table, "table.records", "records"))
     deal = reader.choice(table, "table.deal", ("virtual", "physical"), "virtual")
     dice = reader.choice(table, "table.dice", ("virtual", "manual"), "virtual")
 
@@ -174,7 +177,7 @@ def parse(data: Mapping[str, Any], source: str = "table.toml", base: Path = Path
     tags_t = reader.table(data, "tags")
     reader.known(tags_t, "tags", {"registry"})
     registry = tags_t.get("registry")
-    tags = None if registry is None else base / reader.string(tags_t, "tags.registry", "")
+    tags = None if registry is None else base / reader.path(tags_t, "tags.registry", "")
     if tags is not None and tags.is_dir():
         raise reader.fail(
             "tags.registry",
@@ -224,6 +227,21 @@ def _timer(reader: _Reader, data: Mapping[str, Any]) -> TimerConfig | None:
         long_press=reader.number(timer_t, "timer.long_press", 1.5, 0.3, 10.0),
         limit=limit,
     )
+
+
+# Linux's limits (NAME_MAX, PATH_MAX): a longer name fails only when used, as a traceback.
+NAME_MAX, PATH_MAX = 255, 4095
+
+
+def path_problem(text: str) -> str | None:
+    """Why ``text`` cannot be a file or port name on this system, or None if it can."""
+    if "\x00" in text:
+        return "it holds a NUL character"
+    if len(os.fsencode(text)) > PATH_MAX:
+        return f"it is longer than {PATH_MAX} bytes"
+    if any(len(os.fsencode(part)) > NAME_MAX for part in text.split("/")):
+        return f"a part of it is longer than {NAME_MAX} bytes"
+    return None
 
 
 def _check_readers(seats: tuple[SeatConfig, ...], source: str) -> None:
@@ -286,6 +304,14 @@ class _Reader:
             raise self.fail(key, f"must be a text in quotes, not {value!r}", 'e.g. "mock"')
         return value
 
+    def path(self, table: Mapping[str, Any], key: str, default: str) -> str:
+        """A text that the system can take as a file or port name."""
+        value = self.string(table, key, default)
+        problem = path_problem(value)
+        if problem is not None:
+            raise self.fail(key, f"is not a usable path: {problem}", "fix it")
+        return value
+
     def boolean(self, table: Mapping[str, Any], key: str, default: bool) -> bool:
         value = table.get(key.rsplit(".", 1)[-1], default)
         if not isinstance(value, bool):
@@ -321,7 +347,7 @@ class _Reader:
     def seat(self, raw: Mapping[str, Any], index: int) -> SeatConfig:
         where = f"seat[{index}]"
         self.known(raw, where, {"reader", "protocol", "buttons", "pixels", "bot"})
-        reader = self.string(raw, f"{where}.reader", MOCK)
+        reader = self.path(raw, f"{where}.reader", MOCK)
         protocol = self.choice(raw, f"{where}.protocol", READER_PROTOCOLS, "line")
         buttons_raw = raw.get("buttons")
         buttons: dict[str, int] | None = None

@@ -54,7 +54,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Self
 
-from controller.config import TableConfig
+from controller.config import TableConfig, path_problem
 from controller.games import engine_class
 from controller.games.base import JSON, Engine, TableError
 from controller.record import undo_last_player_action
@@ -669,6 +669,12 @@ def _os_problem(exc: OSError, path: Path, doing: str) -> JournalUnavailable:
 
 def _check_path(path: Path) -> None:
     """Refuse, in one line, a path that cannot be a journal file (a folder, a file's child)."""
+    problem = path_problem(str(path))
+    if problem is not None:
+        raise JournalUnavailable(
+            f"{_quote_path(path)} cannot be a journal file ({problem}); name another file "
+            "with --journal"
+        )
     if path.is_dir():
         raise JournalUnavailable(
             f"{_quote_path(path)} is a folder, not a journal file; name a file with --journal, "

@@ -307,3 +307,22 @@ def test_fuzzed_registries_load_or_are_refused_in_one_line(data: bytes) -> None:
         else:
             for uid, card in registry.cards_of("oshaka"):
                 assert registry.lookup(uid) is not None and card
+
+
+@pytest.mark.parametrize(
+    ("toml", "words"),
+    [
+        ('[tags]\nregistry = "' + "9" * 300 + '.json"\n', "a part of it is longer than 255"),
+        ('[tags]\nregistry = "a\\u0000b"\n', "it holds a NUL character"),
+        ('[[seat]]\nreader = "/dev/tty\\u0000S0"\n[[seat]]\n', "seat[0].reader is not a usable"),
+        ('[table]\nrecords = "' + "r/" * 2100 + '"\n', "longer than 4095 bytes"),
+    ],
+)
+def test_paths_no_system_can_use(tmp_path: Path, toml: str, words: str) -> None:
+    """Found by a longer run of the fuzz below: these reached the system as tracebacks."""
+    assert words in kiosk(tmp_path, "--config", with_config(tmp_path, toml + BOTS))
+
+
+def test_command_line_paths_no_system_can_use(tmp_path: Path) -> None:
+    assert "no file can have that name" in kiosk(tmp_path, "--config", "a\x01" + "x" * 300)
+    assert "cannot be a journal file" in kiosk(tmp_path, "--journal", "j" * 300)
