@@ -28,6 +28,7 @@ from pathlib import Path
 
 import pytest
 
+from controller.history import export_record
 from controller.journal import (
     Journal,
     JournalDamaged,
@@ -37,6 +38,7 @@ from controller.journal import (
     _sqlite_problem,
     resume_if_unfinished,
 )
+from controller.record import replay
 from tests.test_journal import Rig
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -175,6 +177,36 @@ def test_a_full_disk_stops_the_kiosk_in_one_line_and_the_game_resumes(tmp_path: 
             Journal.open(journal)
         filler.unlink()  # staff free some space
         resumes(journal, actions)
+
+
+@needs_mount
+def test_a_disk_that_fills_mid_game_stops_the_kiosk_and_the_game_resumes(tmp_path: Path) -> None:
+    """The real kiosk, a real full disk: the journal's writes fail part way into the game."""
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    with mounted("mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", str(disk), target=disk):
+        filler = fill(disk)
+        with filler.open("r+b") as handle:  # leave room for a few journal writes only
+            handle.truncate(filler.stat().st_size - 160 * 1024)
+        journal, out = disk / "journal.sqlite3", tmp_path / "out"
+        done = kiosk(journal, out)
+        assert done.returncode == 2, done.stderr
+        line = one_line(done.stderr)
+        assert (
+            line.startswith("kiosk: could not write to the game journal") and "disk is full" in line
+        )
+        with Journal.open_existing(journal) as reader:
+            row = reader.unfinished()
+            assert row is not None and reader.entry_count() > 0  # a game was under way
+            before = export_record(reader, row.id)
+        assert not list(disk.glob("*.damaged-*"))
+        filler.unlink()  # staff free some space
+        again = kiosk(journal, out)
+        assert again.returncode == 0, again.stderr
+        assert "Resumed the unfinished game" in again.stderr
+        (record,) = out.glob("*.jsonl")
+        assert record.read_text(encoding="utf-8").startswith(before)  # nothing lost
+        assert replay(record.read_text(encoding="utf-8")).finished
 
 
 def test_a_write_on_a_full_disk_is_refused_and_nothing_is_half_written(tmp_path: Path) -> None:
