@@ -31,7 +31,7 @@ def _read_input(name: str) -> str:
     shown = one_line(name)
     try:
         with open(name, "rb") as handle:
-            return decode(handle.read())
+            data = handle.read()
     except FileNotFoundError:
         raise TableError(f"cannot open {shown}: no such file") from None
     except IsADirectoryError:
@@ -40,6 +40,7 @@ def _read_input(name: str) -> str:
         raise TableError(f"cannot open {shown}: {exc.strerror}") from None
     except ValueError:  # a NUL in the name: no file can have it
         raise TableError(f"cannot open {shown}: no file name holds a NUL character") from None
+    return decode(data)
 
 
 def cmd_replay(args: argparse.Namespace) -> int:

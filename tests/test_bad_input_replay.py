@@ -235,3 +235,10 @@ def test_fuzzed_records_replay_or_are_refused_in_one_line(data: bytes) -> None:
         assert ONE_LINE.fullmatch(err), err
         number = int(err.split(":", 1)[0].removeprefix("line "))
         assert number <= data.count(b"\n") + 1
+
+
+def test_a_file_name_no_system_can_open(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["replay", "game\x00.jsonl"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == "cannot open game\\x00.jsonl: no file name holds a NUL character\n"
