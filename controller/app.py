@@ -11,7 +11,6 @@ the score sheet is printed and a PNG of the final table is saved.
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import logging
 import os
 import queue
@@ -28,6 +27,8 @@ from controller.devices import Devices, build
 from controller.games.base import TableError
 from controller.history import history_lines, summaries
 from controller.journal import JOURNAL_NAME, Journal, resume_if_unfinished
+from controller.record_files import save_finished_record, write_missing_records
+from controller.safe_text import one_line
 from controller.simulation import Simulator
 from controller.table import Table, TableLoop
 from controller.tags import TagRegistry
@@ -158,6 +159,7 @@ class Kiosk:
         """Resume the journal's unfinished game, if any; staff see any problem found."""
         if self.journal is None:
             return False
+        write_missing_records(self.journal, self.records_dir)
         resumed = resume_if_unfinished(self.journal, self.table)
         for notice in self.journal.notices:
             logger.error("%s", notice)
@@ -165,17 +167,9 @@ class Kiosk:
         return resumed is not None
 
     def save_record(self, game_id: str, text: str) -> Path:
-        """Write a finished game's record; the file name says when and what."""
-        self.records_dir.mkdir(parents=True, exist_ok=True)
-        stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
-        path = self.records_dir / f"{stamp}-{game_id}.jsonl"
-        counter = 1
-        while path.exists():
-            counter += 1
-            path = self.records_dir / f"{stamp}-{game_id}-{counter}.jsonl"
-        path.write_text(text, encoding="utf-8")
+        """Write a finished game's record (atomically); the file name says when and what."""
+        path = save_finished_record(self.records_dir, game_id, text, self.journal)
         self.last_record = path
-        logger.info("saved the game record %s", path)
         return path
 
     def run_headless(self, max_steps: int = 100_000) -> bool:
@@ -259,8 +253,15 @@ def headless_demo(args: argparse.Namespace, config: TableConfig) -> int:
         finished = kiosk.run_headless()
         game = kiosk.table.game
         if not finished or game is None:
-            print("the simulated game did not finish; see the log above", file=sys.stderr)
-            return 1
+            said = kiosk.table.messages[-1].text if kiosk.table.messages else "nothing"
+            print(
+                one_line(
+                    f"kiosk: the bots could not finish a game of {args.game} (the table last "
+                    f"said: {said}); check --game, --players and the bot seats of --config"
+                ),
+                file=sys.stderr,
+            )
+            return 2
         print(scoresheet.render(game.adapter.engine), end="")
         results = kiosk.table.view
         # The table as it lay after the last card (columns, penalties), and the results screen.
@@ -332,7 +333,7 @@ def run(args: argparse.Namespace) -> int:
             return headless_demo(args, config)
         return windowed(args, config)
     except (ConfigError, HardwareError, TableError) as exc:
-        print(f"kiosk: {exc}", file=sys.stderr)
+        print(f"kiosk: {one_line(str(exc))}", file=sys.stderr)
         return 2
 
 

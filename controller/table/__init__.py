@@ -394,10 +394,12 @@ class Table:
         session = self._session
         assert session is not None
         try:
-            events = session.act(action)
+            events = session.judge(action)
         except TableError as exc:
             self.refuse(seat, str(exc))
             return
+        # Outside the try: a journal that cannot write is not a refused play.
+        session.accept(action)
         self._after(events)
 
     def _after(self, events: list[Event]) -> None:
