@@ -237,6 +237,7 @@ def mutated_documents(draw: st.DrawFn) -> Any:
     return doc
 
 
+@pytest.mark.slow
 @FUZZ
 @given(mutated_documents())
 def test_fuzzed_config_documents_load_or_are_refused_in_one_line(doc: Any) -> None:
@@ -269,6 +270,7 @@ def mutated_toml(draw: st.DrawFn) -> bytes:
     return data
 
 
+@pytest.mark.slow
 @FUZZ
 @given(mutated_toml())
 def test_fuzzed_config_files_load_or_are_refused_in_one_line(data: bytes) -> None:
@@ -294,6 +296,7 @@ def mutated_registries(draw: st.DrawFn) -> bytes:
     return text.encode("utf-8")
 
 
+@pytest.mark.slow
 @FUZZ
 @given(mutated_registries())
 def test_fuzzed_registries_load_or_are_refused_in_one_line(data: bytes) -> None:

@@ -223,6 +223,7 @@ def replay_in_process(data: bytes) -> tuple[int, str, str]:
     database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
+@pytest.mark.slow
 @given(mutated_records())
 def test_fuzzed_records_replay_or_are_refused_in_one_line(data: bytes) -> None:
     status, out, err = replay_in_process(data)

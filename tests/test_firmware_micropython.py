@@ -249,6 +249,7 @@ def test_ctrl_c_leaves_the_board_fed_at_the_repl_across_soft_resets(interpreter:
 # --- the host's LinkReader on the other end ----------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("micropython")
 def test_taps_from_micropython_reach_the_host_link_reader_exactly_once() -> None:
     taps = 10
@@ -391,6 +392,7 @@ def installed_firmware(tmp_path: Path, version: str) -> Path:
     return installed
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("micropython")
 def test_the_readme_flashing_block_updates_a_running_board(tmp_path: Path) -> None:
     installed = installed_firmware(tmp_path, "0.9")

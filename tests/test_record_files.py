@@ -62,6 +62,7 @@ def headless(journal: Path, out: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_a_kill_after_the_finish_mark_leaves_the_record_to_the_next_start(
     tmp_path: Path,
 ) -> None:
