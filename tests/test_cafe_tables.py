@@ -68,6 +68,7 @@ def table_toml(tmp_path: Path, cafe: str) -> Path:
 def cafe_table(tmp_path: Path) -> tuple[Table, CafeConnection, FakeLink, SeatLeds]:
     path = table_toml(tmp_path, '[cafe]\nbroker = "127.0.0.1"\ntable = "table-1"')
     config = load(path)
+    assert config.cafe is not None
     registry = simulated()
     connection = CafeConnection(
         config.cafe,
@@ -217,8 +218,8 @@ def test_two_kiosks_play_against_one_hub(broker: Broker, tmp_path: Path) -> None
         games = storage.games()
         assert sorted(g.table_id for g in games) == ["table-1", "table-2"]
         assert {g.game for g in games} == {"oh-pshaw", "oskar"}
-        for game in games:
-            assert game.report["finished"] is True and json.loads(game.record.splitlines()[0])
+        for row in games:
+            assert row.report["finished"] is True and json.loads(row.record.splitlines()[0])
         tables = {t.id: t for t in storage.tables()}
         assert set(tables) == {"table-1", "table-2"}
         assert all(not t.online for t in tables.values())  # each said goodbye
