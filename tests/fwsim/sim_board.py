@@ -23,16 +23,22 @@ import json
 import os
 import sys
 
-import chip as chip_module
-import hostio
-import machine
-import world
+import hostio  # type: ignore[import-not-found]  # run.mjs's JS module
+
+TYPE_CHECKING = False  # no ``typing`` on MicroPython; mypy takes the branch below as true
+if TYPE_CHECKING:
+    from tests.fwsim import chip as chip_module
+    from tests.fwsim import machine, world
+else:
+    import chip as chip_module
+    import machine
+    import world
 
 boots = 0
 
 
-def _files():
-    out = {}
+def _files() -> dict[str, int]:
+    out = {}  # type: dict[str, int]
     for path in ["/boot.py", "/main.py"] + ["/firmware/" + n for n in os.listdir("/firmware")]:
         try:
             with open(path, "rb") as f:
@@ -42,13 +48,13 @@ def _files():
     return out
 
 
-def _forget_firmware():
+def _forget_firmware() -> None:
     for name in list(sys.modules):
         if name == "firmware" or name.startswith("firmware."):
             del sys.modules[name]
 
 
-def _run_boot_py():
+def _run_boot_py() -> None:
     try:
         with open("/boot.py") as f:
             source = f.read()
@@ -57,7 +63,7 @@ def _run_boot_py():
     exec(source, {"__name__": "__main__"})
 
 
-def hard_boot():
+def hard_boot() -> None:
     """Power-up: fresh modules, a disarmed watchdog, boot.py, then main.py's loop until Ctrl-C."""
     global boots
     boots += 1
@@ -66,7 +72,7 @@ def hard_boot():
     w = world.World(clock)
     world.current = w
     # A card tapped every second, for as long as the board runs.
-    script = []
+    script = []  # type: list[tuple[int, str | None]]
     for i in range(600):
         script.append((500 + 1000 * i, "04%012X" % (boots * 1000 + i)))
         script.append((800 + 1000 * i, None))
@@ -74,7 +80,10 @@ def hard_boot():
     hostio.log(json.dumps({"boot": boots, "files": _files()}))
     _run_boot_py()
 
-    from scenario import FdPort
+    if TYPE_CHECKING:
+        from tests.fwsim.scenario import FdPort
+    else:
+        from scenario import FdPort
 
     from firmware.board import Board
     from firmware.link import Link
@@ -86,14 +95,14 @@ def hard_boot():
     serve(machine, board, FdPort(hostio), clock)
 
 
-def soft_reset():
+def soft_reset() -> None:
     """Ctrl-D at the REPL (rp2 port): timers and modules go, the watchdog stays, boot.py runs."""
     world.current.soft_reset()
     _forget_firmware()
     _run_boot_py()
 
 
-def tick():
+def tick() -> int:
     """Let the real time that passed count: fire due timers, check the watchdog."""
     w = world.current
     w.run_until(w.now_us())

@@ -12,89 +12,102 @@ the machine running the test; ``RealClock`` follows the host's monotonic
 clock, for runs that talk to the host's real ``LinkReader``.
 """
 
+TYPE_CHECKING = False  # no ``typing`` on MicroPython; mypy takes the branch below as true
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any  # noqa: F401 (used in a type comment)
+
+    from firmware.runner import Clock
+    from tests.fwsim.chip import Chip  # noqa: F401 (used in a type comment)
+    from tests.fwsim.machine import Timer
+else:
+    Clock = object  # the firmware's ``Clock`` is an interface: no need to import it at run time
+
 TICKS_PERIOD = 1 << 30  # MicroPython's ticks wrap at 2**30 on every port
 TICKS_HALF = TICKS_PERIOD >> 1
 
 
-class SimClock:
+class SimClock(Clock):
     """A virtual microsecond clock with MicroPython's ``time`` interface in milliseconds."""
 
-    def __init__(self, start_ms=0):
+    def __init__(self, start_ms: int = 0) -> None:
         self.us = start_ms * 1000
-        self.world = None  # set by World: it runs timers and checks the watchdog as time passes
+        # Set by World: it runs timers and checks the watchdog as time passes.
+        self.world = None  # type: World | None
 
-    def ticks_ms(self):
+    def ticks_ms(self) -> int:
         return (self.us // 1000) % TICKS_PERIOD
 
-    def ticks_add(self, ticks, delta):
+    def ticks_add(self, ticks: int, delta: int) -> int:
         return (ticks + delta) % TICKS_PERIOD
 
-    def ticks_diff(self, end, start):
+    def ticks_diff(self, end: int, start: int) -> int:
         return ((end - start + TICKS_HALF) % TICKS_PERIOD) - TICKS_HALF
 
-    def sleep_ms(self, ms):
+    def sleep_ms(self, ms: int) -> None:
         self.advance_us(ms * 1000)
 
-    def advance_us(self, us):
+    def advance_us(self, us: int) -> None:
         """Let ``us`` microseconds pass (timers fire and the watchdog counts down on the way)."""
         end = self.us + us
         if self.world is not None:
             self.world.run_until(end)
         self.us = end
 
-    def now_us(self):
+    def now_us(self) -> int:
         return self.us
 
 
 class RealClock(SimClock):
     """The host's monotonic clock (through ``hostio`` under Node); sleeps really sleep."""
 
-    def __init__(self, hostio):
+    def __init__(self, hostio: object) -> None:
         super().__init__()
         self._io = hostio
-        self._origin = int(hostio.now_us())
+        self._origin = int(hostio.now_us())  # type: ignore[attr-defined]
 
-    def now_us(self):
-        return int(self._io.now_us()) - self._origin
+    def now_us(self) -> int:
+        return int(self._io.now_us()) - self._origin  # type: ignore[attr-defined]
 
-    def ticks_ms(self):
+    def ticks_ms(self) -> int:
         return (self.now_us() // 1000) % TICKS_PERIOD
 
-    def advance_us(self, us):
+    def advance_us(self, us: int) -> None:
         end = self.now_us() + us
         if self.world is not None:
             self.world.run_until(end)
         left = end - self.now_us()
         if left > 0:
-            self._io.sleep_us(left)
+            self._io.sleep_us(left)  # type: ignore[attr-defined]
 
 
 class Watchdog:
     """The rp2 watchdog: armed by ``machine.WDT``, never stopped; records every expiry."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.timeout_us = 0
         self.last_feed_us = 0
-        self.expiries = []  # the times (us) at which the board would have been reset
+        # The times (us) at which the board would have been reset.
+        self.expiries = []  # type: list[int]
         self.feeds = 0
         self.longest_gap_us = 0
 
     @property
-    def armed(self):
+    def armed(self) -> bool:
         return self.timeout_us > 0
 
-    def arm(self, timeout_ms, now_us):
+    def arm(self, timeout_ms: int, now_us: int) -> None:
         self.timeout_us = timeout_ms * 1000
         self.last_feed_us = now_us
 
-    def feed(self, now_us):
+    def feed(self, now_us: int) -> None:
         gap = now_us - self.last_feed_us
         if gap > self.longest_gap_us:
             self.longest_gap_us = gap
         self.last_feed_us = now_us
         self.feeds += 1
 
-    def check(self, now_us):
+    def check(self, now_us: int) -> None:
         if self.armed and now_us - self.last_feed_us > self.timeout_us:
             self.expiries.append(self.last_feed_us + self.timeout_us)
             # A real board restarts here; the simulation records it and carries on,
@@ -105,20 +118,20 @@ class Watchdog:
 class World:
     """One board's surroundings: its clock, watchdog, soft timers and SPI devices."""
 
-    def __init__(self, clock, spi_us=0):
+    def __init__(self, clock: SimClock, spi_us: int = 0) -> None:
         self.clock = clock
         clock.world = self
         self.watchdog = Watchdog()
-        self.timers = []  # [next_due_us, period_us, callback, timer]
+        self.timers = []  # type: list[list[Any]]  # [next_due_us, period_us, callback, timer]
         self.spi_us = spi_us  # what one SPI register transaction costs (MicroPython + 2 bytes)
-        self.chip = None
+        self.chip = None  # type: Chip  # type: ignore[assignment]  # set before the board runs
         self.spi_transactions = 0
         self.soft_resets = 0
 
-    def now_us(self):
+    def now_us(self) -> int:
         return self.clock.now_us()
 
-    def run_until(self, end_us):
+    def run_until(self, end_us: int) -> None:
         """Fire every timer due before ``end_us`` in order, checking the watchdog as time goes."""
         while True:
             due = None
@@ -134,19 +147,21 @@ class World:
             due[2](due[3])
         self.watchdog.check(end_us)
 
-    def add_timer(self, timer, period_ms, callback):
+    def add_timer(
+        self, timer: "Timer", period_ms: int, callback: "Callable[[Timer], None] | None"
+    ) -> None:
         self.remove_timer(timer)
         self.timers.append([self.now_us() + period_ms * 1000, period_ms * 1000, callback, timer])
 
-    def remove_timer(self, timer):
+    def remove_timer(self, timer: "Timer") -> None:
         self.timers = [entry for entry in self.timers if entry[3] is not timer]
 
-    def soft_reset(self):
+    def soft_reset(self) -> None:
         """A soft reset as on the rp2 port: every soft timer is deleted; the watchdog stays."""
         self.timers = []
         self.soft_resets += 1
 
-    def spi(self, tx, rx):
+    def spi(self, tx: bytes | bytearray, rx: bytearray | None) -> None:
         """One SPI transaction to the chip; it takes ``spi_us`` of the board's time."""
         self.spi_transactions += 1
         if self.spi_us:
@@ -154,4 +169,5 @@ class World:
         self.chip.transfer(tx, rx)
 
 
-current = None  # the World the fake machine module talks to
+# The World the fake machine module talks to (set before the board runs).
+current = None  # type: World  # type: ignore[assignment]
