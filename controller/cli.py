@@ -12,7 +12,7 @@ import logging
 import sys
 from collections.abc import Sequence
 
-from controller import app, assign, journal_cli, scoresheet, tags_cli
+from controller import app, assign, journal_cli, scoresheet, staff_cli, tags_cli
 from controller.games.base import TableError
 from controller.record import replay
 from hub import cli as hub_cli
@@ -72,6 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
     journal_cli.add_commands(commands)
     assign.add_command(commands)
     tags_cli.add_command(commands)
+    staff_cli.add_command(commands)
     hub_cli.add_command(commands)
     return parser
 
