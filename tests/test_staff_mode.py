@@ -300,17 +300,22 @@ def test_the_config_refuses_a_pin_in_clear_and_a_damaged_hash() -> None:
     assert staff.pin_hash == PIN_HASH and staff.undo_needs_pin and staff.tries == 3
 
 
-def test_set_pin_writes_the_hash_into_the_staff_section(tmp_path: Path) -> None:
-    path = tmp_path / "table.toml"
-    path.write_text('[table]\nrecords = "r"\n\n[staff]\nundo_needs_pin = true\n', "utf-8")
-    done = subprocess.run(
+def set_pin(path: Path, typed: str) -> subprocess.CompletedProcess[str]:
+    """``cafe-table staff set-pin --config path`` with ``typed`` on its standard input."""
+    return subprocess.run(
         [sys.executable, "-m", "controller", "staff", "set-pin", "--config", str(path)],
-        input="prev next next ok\n",
+        input=typed,
         capture_output=True,
         text=True,
         cwd=ROOT,
         check=False,
     )
+
+
+def test_set_pin_writes_the_hash_into_the_staff_section(tmp_path: Path) -> None:
+    path = tmp_path / "table.toml"
+    path.write_text('[table]\nrecords = "r"\n\n[staff]\nundo_needs_pin = true\n', "utf-8")
+    done = set_pin(path, "prev next next ok\n")
     assert done.returncode == 0, done.stderr
     staff = load(path).staff
     assert staff.undo_needs_pin and staff.pin_hash is not None
@@ -319,14 +324,7 @@ def test_set_pin_writes_the_hash_into_the_staff_section(tmp_path: Path) -> None:
     # Setting it again replaces the line instead of adding a second one.
     again = with_pin_hash(path.read_text("utf-8"), PIN_HASH)
     assert again.count("pin_hash") == 1 and tomllib.loads(again)["staff"]["pin_hash"] == PIN_HASH
-    bad = subprocess.run(
-        [sys.executable, "-m", "controller", "staff", "set-pin", "--config", str(path)],
-        input="1234\n",
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        check=False,
-    )
+    bad = set_pin(path, "1234\n")
     assert bad.returncode == 2 and bad.stdout == ""
     assert len(bad.stderr.strip().splitlines()) == 1 and "P (prev)" in bad.stderr
 
