@@ -85,12 +85,12 @@ def test_killed_kiosk_resumes_and_its_bots_finish_the_same_game(
             proc.wait(timeout=delay)
         except subprocess.TimeoutExpired:
             proc.send_signal(signal.SIGKILL)
-            _, err = proc.communicate(timeout=TIMEOUT)
-            assert proc.returncode == -signal.SIGKILL, err
+        _, err = proc.communicate(timeout=TIMEOUT)
+        if proc.returncode == -signal.SIGKILL:
             kills += 1
             resumes += "Resumed the unfinished game" in err
             continue
-        _, err = proc.communicate(timeout=TIMEOUT)
+        # Ended by itself (possibly just before the kill arrived).
         assert proc.returncode == 0, err
         resumes += "Resumed the unfinished game" in err
         written = records(out)

@@ -8,6 +8,7 @@ dummy driver.
 
 from __future__ import annotations
 
+import argparse
 import subprocess
 import sys
 import tomllib
@@ -18,6 +19,8 @@ from typing import Any
 import pygame
 import pytest
 
+from controller import app
+from controller.app import Kiosk
 from controller.config import ConfigError, DisplayConfig, StaffConfig, TableConfig, load, parse
 from controller.journal import Journal
 from controller.staff_cli import with_pin_hash
@@ -352,3 +355,35 @@ def test_a_locked_window_ignores_keys_clicks_and_close_requests(rig: Rig) -> Non
         else:
             assert Quit() in actions and PressButton(0, "prev") in actions
             assert PressButton(1, "ok") in actions
+
+
+def test_the_kiosk_window_is_locked_only_with_a_config(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``windowed``: Escape and closing the window end the simulator, not a configured table."""
+    frames: list[Kiosk] = []
+    real_run_frame = Kiosk.run_frame
+
+    def run_frame(self: Kiosk, show: Any) -> None:
+        frames.append(self)
+        real_run_frame(self, show)
+        for event in (
+            pygame.event.Event(pygame.QUIT),
+            pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode=""),
+        ):
+            pygame.event.post(event)
+        if len(frames) == 5:
+            self.table.quit_requested = True  # what "Stop the kiosk" on the desk sets
+
+    monkeypatch.setattr(Kiosk, "run_frame", run_frame)
+    path = tmp_path / "table.toml"
+    path.write_text('[table]\nrecords = "records"\n', "utf-8")
+    parser = argparse.ArgumentParser()
+    app.add_arguments(parser)
+    configured = parser.parse_args(["--config", str(path), "--no-journal"])
+    assert app.windowed(configured, load(path)) == 0
+    assert len(frames) == 5 and frames[0].table.can_quit  # only the desk's stop ended it
+    frames.clear()
+    simulator = parser.parse_args(["--no-journal"])
+    assert app.windowed(simulator, TableConfig.simulated()) == 0
+    assert len(frames) == 1 and not frames[0].table.can_quit  # Escape / close quit at once
