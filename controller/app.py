@@ -116,6 +116,7 @@ class Kiosk:
             journal=journal,
             history=None if journal is None else lambda: history_lines(summaries(journal)),
             on_staff_call=None if cafe is None else cafe.staff_call,
+            staff_log=None if journal is None else journal.staff_event,
         )
         simulator = Simulator(
             table,
@@ -294,15 +295,22 @@ def windowed(args: argparse.Namespace, config: TableConfig) -> int:
         config_path=Path(args.config) if args.config else None,
     )
     people = [s.index for s in config.seats if not s.bot]
-    with kiosk, Window(config.display, key_seat=people[0] if people else 0) as window:
+    # A configured table is locked down: no key, click or close request reaches it;
+    # staff stop it from the staff desk (PIN) or the service stops it.
+    locked = args.config is not None
+    kiosk.table.can_quit = locked
+    window = Window(config.display, key_seat=people[0] if people else 0, locked=locked)
+    with kiosk, window:
         kiosk.resume()
-        while True:
+        while not kiosk.table.quit_requested:
             # Waits on the input queue for at most a frame (longer on the attract
             # screen), so clicks and keys are still looked at often enough.
             kiosk.run_frame(window.show)
             for action in window.poll():
                 if not apply_ui_action(kiosk, action):
                     return 0
+    logger.warning("staff stopped the kiosk from the staff desk")
+    return 0
 
 
 def apply_ui_action(kiosk: Kiosk, action: object) -> bool:

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from controller import app, assign, journal_cli, scoresheet, tags_cli
+from controller import app, assign, journal_cli, scoresheet, staff_cli, tags_cli
 from controller.config import load
 from controller.games import specs
 from controller.games.base import TableError
@@ -123,6 +123,7 @@ def build_parser() -> argparse.ArgumentParser:
     journal_cli.add_commands(commands)
     assign.add_command(commands)
     tags_cli.add_command(commands)
+    staff_cli.add_command(commands)
     hub_cli.add_command(commands)
     return parser
 

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from controller.games.base import TableError
 from controller.safe_text import one_line, shorten
+from controller.staff_pin import PinError, PinHash
 from hardware.protocols import READER_PROTOCOLS
 
 MOCK = "mock"
@@ -62,6 +63,16 @@ class DisplayConfig:
 
 
 @dataclass(frozen=True)
+class StaffConfig:
+    """The [staff] section: the staff PIN (hashed) and what it guards (docs/table.md)."""
+
+    pin_hash: str | None = None  # None: no PIN, the staff tag alone opens staff powers
+    undo_needs_pin: bool = False  # undo of the last action stays PIN-free unless this is set
+    tries: int = 3  # wrong PIN entries in a row before the PIN locks
+    lockout: float = 300.0  # seconds the PIN stays locked
+
+
+@dataclass(frozen=True)
 class LedConfig:
     backend: str = MOCK  # "mock" (records frames) or "neopixel"
     data_pin: str = "D18"
@@ -91,6 +102,7 @@ class TableConfig:
     dice: str = "virtual"  # "virtual": the table rolls; "manual": players enter physical dice
     timer: TimerConfig | None = None  # the toss timer, if the table has one
     cafe: CafeSettings | None = None  # the café's broker ([cafe]); None: a table on its own
+    staff: StaffConfig = field(default_factory=StaffConfig)
 
     @classmethod
     def simulated(cls, seats: int = 4, bots: int | None = None) -> TableConfig:
@@ -153,7 +165,7 @@ def load(path: Path) -> TableConfig:
 def parse(data: Mapping[str, Any], source: str = "table.toml", base: Path = Path()) -> TableConfig:
     """Check a parsed TOML document and build the configuration."""
     reader = _Reader(source)
-    reader.known(data, "", {"table", "display", "leds", "tags", "timer", "seat", "cafe"})
+    reader.known(data, "", {"table", "display", "leds", "tags", "timer", "seat", "cafe", "staff"})
     table = reader.table(data, "table")
     reader.known(table, "table", {"records", "deal", "dice"})
     records = Path(reader.path(table, "table.records", "records"))
@@ -219,8 +231,33 @@ def parse(data: Mapping[str, Any], source: str = "table.toml", base: Path = Path
         deal=deal,
         dice=dice,
         timer=timer,
+        staff=_staff(reader, data, source),
     )
     return check(config, source)
+
+
+def _staff(reader: _Reader, data: Mapping[str, Any], source: str) -> StaffConfig:
+    """The [staff] section: the PIN is only ever stored hashed."""
+    staff_t = reader.table(data, "staff")
+    if "pin" in staff_t:
+        raise ConfigError(
+            f"{source}: [staff] pin would keep the PIN in clear; remove it and run "
+            "cafe-table staff set-pin --config FILE, which writes pin_hash"
+        )
+    reader.known(staff_t, "staff", {"pin_hash", "undo_needs_pin", "tries", "lockout"})
+    raw = staff_t.get("pin_hash")
+    pin_hash = None if raw is None else reader.string(staff_t, "staff.pin_hash", "")
+    if pin_hash is not None:
+        try:
+            PinHash.parse(pin_hash)
+        except PinError as exc:
+            raise ConfigError(f"{source}: [staff] {exc}") from None
+    return StaffConfig(
+        pin_hash=pin_hash,
+        undo_needs_pin=reader.boolean(staff_t, "staff.undo_needs_pin", False),
+        tries=reader.integer(staff_t, "staff.tries", 3, 1, 20),
+        lockout=reader.number(staff_t, "staff.lockout", 300.0, 10.0, 86400.0),
+    )
 
 
 def _timer(reader: _Reader, data: Mapping[str, Any]) -> TimerConfig | None:

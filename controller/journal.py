@@ -71,6 +71,7 @@ APPLICATION_ID = 0x43414645  # "CAFE": marks the file as this table's journal
 PLAYING, FINISHED, ABANDONED = "playing", "finished", "abandoned"
 STATUSES = (PLAYING, FINISHED, ABANDONED)
 ACTION, CHANCE, CORRECTION = "action", "chance", "correction"
+STAFF_LOG, STAFF_LOG_LIMIT = "staff-log", 200  # meta key of the staff security events
 
 _SCHEMA = f"""
 CREATE TABLE meta (
@@ -459,6 +460,22 @@ class Journal:
             rows = self._query("SELECT COUNT(*) AS n FROM entries WHERE game = ?", (game_id,))
         count: int = rows[0]["n"]
         return count
+
+    def staff_event(self, kind: str, detail: JSON) -> None:
+        """Journal a staff security event (a wrong staff PIN, a PIN lock), in or out of a game.
+
+        Kept in ``meta`` (the latest ``STAFF_LOG_LIMIT``), not among a game's
+        entries: it is not part of any game and must never change a replay.
+        """
+        events = self.staff_events()
+        events = [*events, {"kind": kind, "at": self._now(), **detail}][-STAFF_LOG_LIMIT:]
+        self._set_meta(STAFF_LOG, json.dumps(events))
+
+    def staff_events(self) -> list[JSON]:
+        """The journaled staff security events, oldest first."""
+        raw = self.meta(STAFF_LOG)
+        loaded = [] if raw is None else json.loads(raw)
+        return [e for e in loaded if isinstance(e, dict)] if isinstance(loaded, list) else []
 
     def meta(self, key: str) -> str | None:
         rows = self._query("SELECT value FROM meta WHERE key = ?", (key,))

@@ -27,6 +27,21 @@ from controller.view import Screen
 logger = logging.getLogger(__name__)
 
 
+def bot_rng(game_seed: int, seat: int) -> random.Random:
+    """The generator a seat's bot is made with (an Oss bot's skill comes from it).
+
+    It depends only on the game's journaled seed and the seat, never on a
+    generator running in this process, so the bot a resumed game makes is the
+    bot the uninterrupted game had.
+    """
+    return random.Random(f"{game_seed}/bot/{seat}")
+
+
+def bot_rng_seed(game_seed: int, seat: int, recorded: int) -> str:
+    """The seed of a bot's generator for its decision after ``recorded`` recorded actions."""
+    return f"{game_seed}/bot/{seat}/{recorded}"
+
+
 @dataclass
 class Simulator:
     """Acts for the bot seats, one gesture per ``step``, after ``delay`` seconds."""
@@ -35,13 +50,15 @@ class Simulator:
     devices: Devices
     registry: TagRegistry
     bot_seats: set[int]
+    # Unused since bots draw from the game's seed (``bot_rng``); kept so the
+    # callers need not change while other branches land.
     rng: random.Random = field(default_factory=lambda: random.Random(0))
     delay: float = 0.0
     auto_game: str | None = None  # walk the menus and start this game
     # How a tag reaches a seat's reader: by default the seat's mock reader;
     # tests over pseudo-terminals write the reader's line protocol instead.
     tapper: Callable[[int, str], None] | None = None
-    _bots: dict[int, Bot] = field(default_factory=dict)
+    _bots: dict[int, tuple[Bot, random.Random]] = field(default_factory=dict)
     _plan: list[tuple[int, Gesture]] = field(default_factory=list)
     _planned_version: int = -1
     _next_at: float = 0.0
@@ -136,9 +153,13 @@ class Simulator:
             seat = game.players[player]
             if seat not in self.bot_seats:
                 continue
-            bot = self._bots.setdefault(
-                seat, game.adapter.simulation.make_bot(random.Random(self.rng.random()))
-            )
+            if seat not in self._bots:
+                rng = bot_rng(game.seed, seat)
+                self._bots[seat] = (game.adapter.simulation.make_bot(rng), rng)
+            bot, rng = self._bots[seat]
+            # Reseeded from the record's length before every decision: a game resumed
+            # from its journal (new process, new bots) decides exactly as before.
+            rng.seed(bot_rng_seed(game.seed, seat, len(game.recorder.actions)))
             action = bot.choose(game.adapter.engine, player)
             plan = [(seat, g) for g in game.adapter.simulation.gestures(action)]
             break

@@ -20,7 +20,15 @@ from typing import Any, Protocol
 import pygame
 
 from controller.games import specs
-from controller.view import ButtonHint, GameChoice, MessageKind, Screen, SeatView, TableView
+from controller.view import (
+    ButtonHint,
+    GameChoice,
+    MessageKind,
+    Screen,
+    SeatView,
+    StaffView,
+    TableView,
+)
 from display import theme
 from display.generic import (
     GenericScene,
@@ -53,6 +61,7 @@ class GameScene(Protocol):
 
 
 PROBLEM_COLOUR = theme.MESSAGE_COLOURS[MessageKind.PROBLEM]
+STAFF_COLOUR = (255, 96, 200)  # staff mode: a colour no game uses for a seat
 GENERIC = GenericScene()
 # The scenes found so far, by game id. A game's scene is found from its spec's
 # key: ``display/<key>_scene.py`` with ``SCENE``, so adding a game's scene means
@@ -201,11 +210,36 @@ def draw_panel(canvas: Painter, slot: SeatSlot, view: TableView, seat: SeatView)
         surface.set_clip(below)
         BODIES[view.screen](p, below, view, seat)
         surface.set_clip(None)
+    overlay = view.staff_overlay
+    if overlay is not None and overlay.seat == seat.seat and below.h > 4:
+        _draw_staff_overlay(p, below, overlay)
 
     canvas.surface.blit(turn_surface(surface, slot.rotation), slot.rect.topleft)
     for rect, action in p.hits:
         placed = rotate_rect(rect, (width, height), slot.rotation).move(slot.rect.topleft)
         canvas.hit(placed, action)
+
+
+def _draw_staff_overlay(p: Painter, rect: pygame.Rect, staff: StaffView) -> None:
+    """Staff mode over the seat's game: a loud STAFF banner and what each button does now.
+
+    Drawn over the hand and the body so nobody mistakes the seat's buttons for
+    a player's while staff mode is open.
+    """
+    m = p.metrics
+    p.box(rect, theme.blend(theme.PANEL, STAFF_COLOUR, 0.25), STAFF_COLOUR, max(3, m.pad))
+    lines: list[tuple[str, theme.Colour, int, bool]] = [
+        (staff.title, STAFF_COLOUR, m.big, True),
+        (staff.prompt, theme.TEXT, m.body, True),
+    ]
+    lines += [(option, theme.TEXT, m.body, False) for option in staff.options]
+    lines += [(line, theme.TEXT, m.big, True) for line in staff.lines]
+    if staff.hint:
+        lines.append((staff.hint, theme.TEXT_DIM, m.small, False))
+    surface = p.surface
+    surface.set_clip(rect)
+    _centred_lines(p, rect.inflate(-2 * m.pad, -2 * m.pad), lines)
+    surface.set_clip(None)
 
 
 def _hand_of(view: TableView, seat: SeatView) -> tuple[str, ...] | None:

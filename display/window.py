@@ -2,9 +2,16 @@
 
 The window knows nothing of the table: it turns pygame events into UI actions
 (``display.ui``) and shows whatever view it is given, redrawing only when the
-view changed. Keys act for one seat (the first seat a person plays): Left =
-prev, Enter/Space = ok, Right = next; T presses the toss timer; Escape or
-closing the window quits.
+view changed. In the simulator, keys act for one seat (the first seat a
+person plays): Left = prev, Enter/Space = ok, Right = next; T presses the
+toss timer; Escape or closing the window quits; clicks on the on-screen
+hands and seat buttons act for their seats.
+
+A configured table runs the window ``locked``: players at a touch screen or a
+keyboard must not quit the kiosk or press another seat's buttons, so every
+key, click and close request is ignored (the seats' own readers and buttons
+are the only input; staff stop the kiosk from the staff desk, or the service
+stops it).
 """
 
 from __future__ import annotations
@@ -49,9 +56,10 @@ class Window:
 
     animating = False  # no scene animates, so the app may wait for input between frames
 
-    def __init__(self, settings: DisplaySettings, key_seat: int = 0) -> None:
+    def __init__(self, settings: DisplaySettings, key_seat: int = 0, locked: bool = False) -> None:
         self.settings = settings
         self.key_seat = key_seat
+        self.locked = locked
         self.renderer = Renderer((settings.width, settings.height), rotation=settings.rotation)
         self._screen: pygame.Surface | None = None
 
@@ -81,14 +89,20 @@ class Window:
         self.close()
 
     def poll(self) -> list[UiAction]:
-        """The UI actions since the last call: clicks, keys, closing the window."""
+        """The UI actions since the last call: clicks, keys, closing the window.
+
+        Locked, the events are still taken off pygame's queue (the window must
+        keep answering the system) but none becomes an action.
+        """
         actions: list[UiAction] = []
         for event in pygame.event.get():
-            if event.type == pygame.KEYDOWN and event.key in KEY_BUTTONS:
-                actions.append(PressButton(self.key_seat, KEY_BUTTONS[event.key]))
-                continue
             if event.type == pygame.VIDEORESIZE:
                 self.renderer.resize((event.w, event.h))
+                continue
+            if self.locked:
+                continue
+            if event.type == pygame.KEYDOWN and event.key in KEY_BUTTONS:
+                actions.append(PressButton(self.key_seat, KEY_BUTTONS[event.key]))
                 continue
             action = action_for_event(event, self.renderer.hit_test)
             if action is not None:

@@ -172,13 +172,19 @@ def test_the_lobby_wraps_round_and_says_how_many_may_play() -> None:
     assert lobby.leave(3) and not lobby.leave(3)
 
 
-def test_staff_mode_undo_stays_open_and_anything_else_closes_it() -> None:
-    staff = StaffMode()
+def test_staff_mode_confirms_each_action_and_closes_after_one() -> None:
+    staff = StaffMode(lambda: 0.0)
     assert "Staff at seat 2" in staff.tag(2)
-    assert staff.command("prev") is StaffCommand.UNDO and staff.seat == 2
-    assert staff.command("ok") is StaffCommand.CLOSE and staff.seat is None
+    first = staff.press("prev")
+    assert first.command is None and "OK to undo" in first.message and staff.seat == 2
+    assert staff.press("ok").command is StaffCommand.UNDO and staff.seat is None
     staff.tag(1)
-    assert staff.command("next") is StaffCommand.ABANDON and staff.seat is None
+    staff.press("next")
+    cancelled = staff.press("prev")
+    assert cancelled.command is None and "Cancelled" in cancelled.message
+    assert staff.seat is None
+    staff.tag(1)
+    assert staff.press("ok").command is None and staff.seat is None  # OK in the menu closes
     staff.tag(0)
     assert staff.tag(0) == "Staff mode closed" and staff.seat is None
 

@@ -21,6 +21,7 @@ into messages and LED cues; nothing downstream re-derives the rules.
 from __future__ import annotations
 
 import logging
+import math
 import queue
 import random
 import time
@@ -32,6 +33,7 @@ from controller.adapters import Feedback, GameAdapter, adapters
 from controller.config import TableConfig
 from controller.games.base import JSON, Action, Event, TableError
 from controller.staff import StaffDesk
+from controller.staff_pin import PinGuard, PinHash
 from controller.table.led_director import LedDirector
 from controller.table.lobby import Lobby, MenuEntry, menu_entries, unmet_requirement
 from controller.table.screens import (
@@ -49,7 +51,7 @@ from controller.table.screens import (
 from controller.table.session import GameSession, table_settings
 from controller.table.sinks import JournalSink, LedSink
 from controller.table.staff_calls import StaffCalls
-from controller.table.staff_mode import StaffCommand, StaffMode
+from controller.table.staff_mode import STAFF_MODE_TIMEOUT, TIMED_OUT, StaffCommand, StaffMode
 from controller.table.view_builder import build_view
 from controller.tags import TagRegistry
 from controller.view import Message, MessageKind, Screen, TableView
@@ -103,6 +105,9 @@ class Table:
     history: Callable[[], list[str]] | None = None  # finished games, for the staff desk
     # A call for staff opened (True) or answered at the table (False): (call id, seat, opened).
     on_staff_call: Callable[[str, int, bool], None] | None = None
+    # Where wrong staff PINs and PIN locks are journaled: (event, detail).
+    staff_log: Callable[[str, JSON], None] | None = None
+    can_quit: bool = False  # the staff desk offers "Stop the kiosk" (a locked-down window)
 
     def __post_init__(self) -> None:
         self.games = adapters()
@@ -112,7 +117,11 @@ class Table:
         self._result: JSON | None = None
         self._messages: list[Message] = []
         self._reader_online = {seat.index: True for seat in self.config.seats}
-        self._staff = StaffMode()
+        self.pin_guard = self._pin_guard()
+        self._staff = StaffMode(
+            lambda: self.clock(), self.pin_guard, self.config.staff.undo_needs_pin
+        )
+        self.quit_requested = False
         self._calls = StaffCalls()
         self._leds = LedDirector(lambda: self.leds, lambda: self.clock(), self.seat_indexes)
         self._version = 0
@@ -189,6 +198,7 @@ class Table:
                 buttons=state.hints(self),
                 reader_online=self._reader_online,
                 staff=state.desk.view() if isinstance(state, StaffDeskScreen) else None,
+                staff_overlay=self._staff.overlay() if state.screen is Screen.PLAY else None,
             )
         return self._view
 
@@ -329,8 +339,50 @@ class Table:
         self._rest_leds()
 
     def open_desk(self, seat: int) -> None:
-        """The staff desk, opened by a staff tag at ``seat`` on the attract screen."""
-        self._go(StaffDeskScreen(StaffDesk(seat, self.registry, self.config.tags, self.history)))
+        """The staff desk, opened by a staff tag at ``seat`` on the attract screen.
+
+        With a staff PIN the desk first asks for it; while the PIN is locked
+        after wrong tries the desk does not open at all.
+        """
+        guard = self.pin_guard
+        if guard is not None and guard.locked_for() > 0:
+            self.say(
+                f"The staff PIN is locked for {math.ceil(guard.locked_for())} s "
+                "after wrong tries; the staff desk stays closed",
+                MessageKind.PROBLEM,
+                seat,
+            )
+            return
+        desk = StaffDesk(
+            seat, self.registry, self.config.tags, self.history, guard=guard, can_quit=self.can_quit
+        )
+        self._go(StaffDeskScreen(desk))
+
+    def close_desk(self, desk: StaffDesk) -> None:
+        """The desk closed itself: back to attract, saying why, or stop the kiosk."""
+        if desk.quit:
+            self.quit_requested = True
+        self.to_attract()
+        if desk.farewell:
+            self.say(desk.farewell, MessageKind.PROBLEM, desk.seat)
+
+    def _pin_guard(self) -> PinGuard | None:
+        staff = self.config.staff
+        if staff.pin_hash is None:
+            return None
+
+        def report(event: str, detail: dict[str, object]) -> None:
+            logger.warning("staff PIN: %s %s", event, detail)
+            if self.staff_log is not None:
+                self.staff_log(event, dict(detail))
+
+        return PinGuard(
+            PinHash.parse(staff.pin_hash),
+            lambda: self.clock(),
+            tries=staff.tries,
+            lockout=staff.lockout,
+            report=report,
+        )
 
     def staff_notice(self, text: str) -> None:
         """Show staff a problem the table found on its own (e.g. a damaged journal moved aside)."""
@@ -500,14 +552,19 @@ class Table:
         self.say(self._staff.tag(seat), MessageKind.INFO, seat)
 
     def staff_command(self, seat: int, button: str) -> None:
-        """A press at the staff seat: undo, abandon, or close staff mode."""
-        command = self._staff.command(button)
-        if command is StaffCommand.UNDO:
+        """A press at the staff seat: a step of staff mode, then undo, abandon, or close."""
+        step = self._staff.press(button)
+        if step.message:
+            self.say(step.message, MessageKind.INFO, seat)
+        if step.command is StaffCommand.UNDO:
             self.undo_last()
-        elif command is StaffCommand.ABANDON:
+        elif step.command is StaffCommand.ABANDON:
             self.abandon()
-        else:
-            self.say("Staff mode closed", MessageKind.INFO, seat)
+        self.changed()
+
+    def staff_hints(self) -> dict[str, str]:
+        """The staff seat's button labels while staff mode is open."""
+        return self._staff.hints()
 
     # --- outputs -------------------------------------------------------------------------------
 
@@ -546,6 +603,11 @@ class Table:
             # A running clock: a new view ten times a second so the display follows.
             self._animated_at = now
             self.changed()
+        if self._staff.timed_out(now):
+            # Staff walked away: a player's press must never act with staff powers.
+            seat = self._staff.seat
+            self._staff.close()
+            self.say(TIMED_OUT.format(seconds=STAFF_MODE_TIMEOUT), MessageKind.INFO, seat)
         timeout = self._state.timeout
         if timeout is not None and now - self.last_activity > timeout:
             self.to_attract()
