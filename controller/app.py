@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from controller import scoresheet
-from controller.config import ConfigError, TableConfig, load
+from controller.config import MOCK, ConfigError, TableConfig, load
 from controller.devices import Devices, build
 from controller.games.base import TableError
 from controller.history import history_lines, summaries
@@ -30,7 +30,7 @@ from controller.journal import JOURNAL_NAME, Journal, resume_if_unfinished
 from controller.simulation import Simulator
 from controller.table import Table, TableLoop
 from controller.tags import TagRegistry
-from controller.view import Screen, TableView
+from controller.view import MessageKind, Screen, TableView
 from hardware.errors import HardwareError
 from hardware.events import InputEvent
 
@@ -255,7 +255,9 @@ def windowed(args: argparse.Namespace, config: TableConfig) -> int:
         journal_path=journal_file(args, config.records),
     )
     people = [s.index for s in config.seats if not s.bot]
-    with kiosk, Window(config.display, key_seat=people[0] if people else 0) as window:
+    simulated = [s.index for s in config.seats if s.reader == MOCK]
+    window = Window(config.display, key_seat=people[0] if people else 0, staff_seats=simulated)
+    with kiosk, window:
         kiosk.resume()
         while True:
             # Waits on the input queue for at most a frame (longer on the attract
@@ -268,12 +270,20 @@ def windowed(args: argparse.Namespace, config: TableConfig) -> int:
 
 def apply_ui_action(kiosk: Kiosk, action: object) -> bool:
     """Turn a click or key into what a seat's reader or button would report; False to quit."""
-    from display.ui import ChooseGame, PressButton, Quit, TapCard
+    from display.ui import ChooseGame, PressButton, Quit, TapCard, TapDeckCard, TapStaff
 
     if isinstance(action, Quit):
         return False
-    if isinstance(action, TapCard):
-        kiosk.simulator.tap(action.seat, action.card)
+    if isinstance(action, TapCard | TapStaff | TapDeckCard):
+        simulator = kiosk.simulator
+        if isinstance(action, TapCard):
+            why_not = simulator.tap(action.seat, action.card)
+        elif isinstance(action, TapStaff):
+            why_not = simulator.tap_staff(action.seat)
+        else:
+            why_not = simulator.tap_deck_card(action.seat)
+        if why_not is not None:  # e.g. a real reader: say so where the person looks
+            kiosk.table.say(why_not, MessageKind.REFUSED, action.seat)
     elif isinstance(action, PressButton):
         kiosk.simulator.press(action.seat, action.button)
     elif isinstance(action, ChooseGame):

@@ -283,6 +283,12 @@ class Table:
         """The staff desk, opened by a staff tag at ``seat`` on the attract screen."""
         self._go(StaffDeskScreen(StaffDesk(seat, self.registry, self.config.tags, self.history)))
 
+    @property
+    def staff_desk(self) -> StaffDesk | None:
+        """The open staff desk, if any (the simulator taps the card it asks for)."""
+        state = self._state
+        return state.desk if isinstance(state, StaffDeskScreen) else None
+
     def staff_notice(self, text: str) -> None:
         """Show staff a problem the table found on its own (e.g. a damaged journal moved aside)."""
         self.say(text, MessageKind.PROBLEM)

@@ -203,6 +203,15 @@ class PlayScreen(ScreenState):
         session = table.game
         if session is None:
             return []
+        staff = table.staff_seat
+        if staff is not None:
+            # Staff mode owns that seat's buttons: label them so staff (and the
+            # simulator's on-screen buttons) can undo, abandon or close.
+            return [
+                ButtonHint(staff, "prev", "undo"),
+                ButtonHint(staff, "ok", "close staff"),
+                ButtonHint(staff, "next", "abandon"),
+            ]
         return [
             ButtonHint(session.players[player], button, label)
             for player, button, label in session.adapter.input.hints()
