@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from controller import scoresheet
+from controller.commands import command
 from controller.config import MOCK, ConfigError, TableConfig, load
 from controller.devices import Devices, build
 from controller.games.base import TableError
@@ -45,8 +46,32 @@ IDLE_WAIT = 0.1
 
 
 def load_registry(config: TableConfig) -> TagRegistry:
-    """The configured tag registry, or the bundled simulated deck."""
-    return TagRegistry.load(config.tags or SIMULATED_TAGS)
+    """The configured tag registry, or the bundled simulated deck.
+
+    A configured registry that does not exist yet is a new table's first
+    evening: the kiosk starts with no tags and says how to enroll the first
+    staff tag (``setup_notice``). A registry that exists but is bad is refused.
+    """
+    if config.tags is None:
+        return TagRegistry.load(SIMULATED_TAGS)
+    if not config.tags.exists():
+        return TagRegistry()
+    return TagRegistry.load(config.tags)
+
+
+def setup_notice(
+    config: TableConfig, registry: TagRegistry, config_path: Path | None
+) -> str | None:
+    """What staff must do before the table can be used, or None when nothing is missing."""
+    if config.tags is None or registry.has_staff_tag():
+        return None
+    where: list[str | Path] = ["--config", config_path.resolve()] if config_path else []
+    return (
+        "No staff tag is enrolled yet. Stop the kiosk (Escape) and run:  "
+        f"{command('tags', 'add-staff', *where)}  then tap your staff tag at any reader, "
+        "start the kiosk again and tap the staff tag here: the staff desk opens to enroll "
+        "the decks."
+    )
 
 
 @dataclass
@@ -73,10 +98,15 @@ class Kiosk:
         bot_delay: float = 0.0,
         records_dir: Path | None = None,
         journal_path: Path | None = None,
+        config_path: Path | None = None,
     ) -> Kiosk:
         """Build the kiosk; with ``journal_path`` every accepted input is journaled first
-        and an unfinished game found there is resumed by ``resume()``."""
+        and an unfinished game found there is resumed by ``resume()``. ``config_path``
+        (the table.toml it was loaded from) goes into the commands the kiosk prints."""
         registry = load_registry(config)
+        notice = setup_notice(config, registry, config_path)
+        if notice is not None:
+            logger.warning("%s", notice)
         events: queue.Queue[InputEvent] = queue.Queue()
         devices = build(config, events)
         rng = random.Random(seed)
@@ -95,6 +125,7 @@ class Kiosk:
             on_record=save_record,
             journal=journal,
             history=None if journal is None else lambda: history_lines(summaries(journal)),
+            setup_notice=notice,
         )
         simulator = Simulator(
             table,
@@ -214,7 +245,12 @@ def headless_demo(args: argparse.Namespace, config: TableConfig) -> int:
     out = Path(args.out)
     journal = journal_file(args, out)
     kiosk = Kiosk.create(
-        config, seed=args.seed, auto_game=args.game, records_dir=out, journal_path=journal
+        config,
+        seed=args.seed,
+        auto_game=args.game,
+        records_dir=out,
+        journal_path=journal,
+        config_path=config_path(args),
     )
     with kiosk:
         if kiosk.resume():
@@ -233,8 +269,15 @@ def headless_demo(args: argparse.Namespace, config: TableConfig) -> int:
         results_png = render_png(results, out / "results.png", config)
     print(f"Final table: {table_png}")
     print(f"Results screen: {results_png}")
-    print(f"Game record: {kiosk.last_record}  (replay it: python -m controller replay FILE)")
+    print(f"Game record: {kiosk.last_record}")
+    print(f"Replay it:   {command('replay', kiosk.last_record)}")
+    if journal is not None:
+        print(f"Its history: {command('history', '--journal', journal)}")
     return 0
+
+
+def config_path(args: argparse.Namespace) -> Path | None:
+    return Path(args.config) if args.config else None
 
 
 def journal_file(args: argparse.Namespace, records: Path) -> Path | None:
@@ -253,6 +296,7 @@ def windowed(args: argparse.Namespace, config: TableConfig) -> int:
         seed=args.seed,
         bot_delay=args.bot_delay,
         journal_path=journal_file(args, config.records),
+        config_path=config_path(args),
     )
     people = [s.index for s in config.seats if not s.bot]
     simulated = [s.index for s in config.seats if s.reader == MOCK]

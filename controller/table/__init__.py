@@ -100,6 +100,9 @@ class Table:
     on_record: Callable[[str, str], None] | None = None  # (game id, record text) at game end
     journal: JournalSink | None = None
     history: Callable[[], list[str]] | None = None  # finished games, for the staff desk
+    # Shown on the attract screen until it is dealt with, e.g. how to enroll the
+    # first staff tag of a table whose registry has none.
+    setup_notice: str | None = None
 
     def __post_init__(self) -> None:
         self.games = adapters()
@@ -116,6 +119,8 @@ class Table:
         self._animated_at = 0.0
         self.last_activity = self.clock()
         self._rest_leds()
+        if self.setup_notice:
+            self.say(self.setup_notice, MessageKind.PROBLEM)
 
     # --- what the table shows (read only) --------------------------------------------------
 
@@ -278,6 +283,8 @@ class Table:
         self.lobby.clear()
         self._go(AttractScreen())
         self._rest_leds()
+        if self.setup_notice:
+            self.say(self.setup_notice, MessageKind.PROBLEM)
 
     def open_desk(self, seat: int) -> None:
         """The staff desk, opened by a staff tag at ``seat`` on the attract screen."""
