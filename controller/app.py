@@ -28,6 +28,7 @@ from controller.devices import Devices, build
 from controller.games.base import TableError
 from controller.history import history_lines, summaries
 from controller.journal import JOURNAL_NAME, Journal, resume_if_unfinished
+from controller.journal_cli import DEMO_OUT
 from controller.simulation import Simulator
 from controller.table import Table, TableLoop
 from controller.tags import TagRegistry
@@ -358,7 +359,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", default="oshaka-trick", help="the game bots play headless")
     parser.add_argument("--players", type=int, default=4, help="seats in the headless game")
     parser.add_argument("--seed", type=int, default=None, help="seed for deals and bots")
-    parser.add_argument("--out", default="out", help="folder for the headless PNG and record")
+    parser.add_argument(
+        "--out",
+        default=str(DEMO_OUT),
+        help="folder for the headless PNG, record and journal (history, export and recover "
+        "find it there)",
+    )
     parser.add_argument(
         "--bot-delay", type=float, default=0.8, help="seconds a bot waits before acting"
     )
