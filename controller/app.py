@@ -242,7 +242,7 @@ def render_png(
 def headless_demo(args: argparse.Namespace, config: TableConfig) -> int:
     """Bots play one full game on simulated hardware; print the sheet, save a PNG and record."""
     if args.config is None:
-        config = TableConfig.simulated(args.players, bots=args.players)
+        config = with_window_options(TableConfig.simulated(args.players, bots=args.players), args)
     out = Path(args.out)
     journal = journal_file(args, out)
     kiosk = Kiosk.create(
@@ -343,6 +343,7 @@ def run(args: argparse.Namespace) -> int:
     """``kiosk`` subcommand: choose headless or windowed, and turn setup failures into words."""
     try:
         config = load(Path(args.config)) if args.config else TableConfig.simulated()
+        config = with_window_options(config, args)
         if args.headless or not display_available():
             if not args.headless:
                 print("No display found: bots play one game headless.", file=sys.stderr)
@@ -353,8 +354,40 @@ def run(args: argparse.Namespace) -> int:
         return 2
 
 
+def with_window_options(config: TableConfig, args: argparse.Namespace) -> TableConfig:
+    """The configuration with --size / --fullscreen / --windowed applied to its [display]."""
+    display = config.display
+    if args.size:
+        width, _, height = args.size.lower().partition("x")
+        if not (width.isdigit() and height.isdigit()):
+            raise ConfigError(
+                f"--size {args.size}: give the window size as WIDTHxHEIGHT, e.g. 1920x1080"
+            )
+        if not 320 <= int(width) <= 7680 or not 240 <= int(height) <= 4320:
+            raise ConfigError(f"--size {args.size}: width 320..7680 and height 240..4320")
+        display = replace(display, width=int(width), height=int(height))
+    if args.fullscreen or args.windowed:
+        display = replace(display, fullscreen=bool(args.fullscreen))
+    return replace(config, display=display)
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", metavar="FILE", help="table.toml (default: all simulated)")
+    parser.add_argument(
+        "--size",
+        metavar="WxH",
+        help="window size in pixels, e.g. 1920x1080 (default: [display] width and height "
+        "of --config, else 1280x720); PNGs of the headless game are drawn at this size",
+    )
+    screen = parser.add_mutually_exclusive_group()
+    screen.add_argument(
+        "--fullscreen",
+        action="store_true",
+        help="fill the screen at its own resolution (default: [display] fullscreen, else off)",
+    )
+    screen.add_argument(
+        "--windowed", action="store_true", help="a window, even if --config says full screen"
+    )
     parser.add_argument("--headless", action="store_true", help="bots play one game, no window")
     parser.add_argument("--game", default="oshaka-trick", help="the game bots play headless")
     parser.add_argument("--players", type=int, default=4, help="seats in the headless game")

@@ -52,7 +52,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m controller",
+        prog="cafe-table",
         description="The game-cafe table: replay game records, run the kiosk.",
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
