@@ -47,6 +47,11 @@ def _load_config(path: str | None) -> TableConfig:
             "name the table's configuration with --config table.toml: it says where the tag "
             "registry is and which readers to listen to"
         )
+    if not Path(path).exists():
+        raise TagsError(
+            f"{path}: no such file; write the table's configuration first (it names the "
+            "readers and the registry file: docs/first-evening.md)"
+        )
     try:
         return table_config.load(Path(path))
     except ConfigError as exc:
