@@ -1,11 +1,13 @@
 """The kiosk: the composition root that wires config, devices, table, display and simulator.
 
-``python -m controller kiosk`` runs the table. With a display it opens a
-window (full screen on the table's Pi) where a person can play the seats that
-have no bot: click a card of the on-screen hand to tap it, click the on-screen
-seat buttons or use the keys (Left = prev, Enter/Space = ok, Right = next for
-seat 0). Without a display, or with ``--headless``, bots play one full game,
-the score sheet is printed and a PNG of the final table is saved.
+``cafe-table kiosk`` runs the table. With a display it opens a window (full
+screen on the table's Pi; ``--size`` / ``--fullscreen`` override ``[display]``)
+where a person can play the seats that have no bot: click a card of the
+on-screen hand to tap it, click the on-screen seat buttons or use the keys
+(Left = prev, Enter/Space = ok, Right = next for seat 0), and try the staff
+desk with the simulated staff tag (S, or the "staff tag at seat" buttons).
+Without a display, or with ``--headless``, bots play one full game, the score
+sheet is printed and a PNG of the final table is saved.
 """
 
 from __future__ import annotations
