@@ -13,7 +13,6 @@ sheet is printed and a PNG of the final table is saved.
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import logging
 import os
 import queue
@@ -22,6 +21,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from controller import scoresheet
 from controller.commands import command
@@ -31,12 +31,17 @@ from controller.games.base import TableError
 from controller.history import history_lines, summaries
 from controller.journal import JOURNAL_NAME, Journal, resume_if_unfinished
 from controller.journal_cli import DEMO_OUT
+from controller.record_files import save_finished_record, write_missing_records
+from controller.safe_text import one_line
 from controller.simulation import Simulator
 from controller.table import Table, TableLoop
 from controller.tags import TagRegistry
 from controller.view import MessageKind, Screen, TableView
 from hardware.errors import HardwareError
 from hardware.events import InputEvent
+
+if TYPE_CHECKING:
+    from controller.fleet.connection import CafeConnection
 
 logger = logging.getLogger(__name__)
 
@@ -90,6 +95,7 @@ class Kiosk:
     simulator: Simulator
     records_dir: Path
     journal: Journal | None = None
+    cafe: CafeConnection | None = None  # the café's hub, with [cafe] in the configuration
 
     @classmethod
     def create(
@@ -105,7 +111,8 @@ class Kiosk:
     ) -> Kiosk:
         """Build the kiosk; with ``journal_path`` every accepted input is journaled first
         and an unfinished game found there is resumed by ``resume()``. ``config_path``
-        (the table.toml it was loaded from) goes into the commands the kiosk prints."""
+        (the table.toml it was loaded from) goes into the commands the kiosk prints
+        and to the café connection."""
         registry = load_registry(config)
         notice = setup_notice(config, registry, config_path)
         if notice is not None:
@@ -118,8 +125,21 @@ class Kiosk:
 
         def save_record(game_id: str, text: str) -> None:
             kiosk_ref[0].save_record(game_id, text)
+            if kiosk_ref[0].cafe is not None:
+                kiosk_ref[0].cafe.record_finished()
 
         journal = None if journal_path is None else Journal.open(journal_path, config)
+        cafe = None
+        if config.cafe is not None:
+            # Only a table of a café imports (and runs) network code.
+            from controller.fleet.connection import CafeConnection
+
+            cafe = CafeConnection(
+                config.cafe,
+                None if journal is None else journal.path,
+                registry,
+                config_path=config_path,
+            )
         table = Table(
             config,
             registry,
@@ -128,6 +148,7 @@ class Kiosk:
             on_record=save_record,
             journal=journal,
             history=None if journal is None else lambda: history_lines(summaries(journal)),
+            on_staff_call=None if cafe is None else cafe.staff_call,
             setup_notice=notice,
         )
         simulator = Simulator(
@@ -149,16 +170,21 @@ class Kiosk:
             simulator,
             records,
             journal,
+            cafe,
         )
         kiosk_ref.append(kiosk)
         return kiosk
 
     def __enter__(self) -> Kiosk:
         self.devices.open()
+        if self.cafe is not None:
+            self.cafe.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
-        """Close the devices and the journal, whatever ended the run."""
+        """Close the café link, the devices and the journal, whatever ended the run."""
+        if self.cafe is not None:
+            self.cafe.close()
         self.devices.close()
         if self.journal is not None:
             self.journal.close()
@@ -167,6 +193,7 @@ class Kiosk:
         """Resume the journal's unfinished game, if any; staff see any problem found."""
         if self.journal is None:
             return False
+        write_missing_records(self.journal, self.records_dir)
         resumed = resume_if_unfinished(self.journal, self.table)
         for notice in self.journal.notices:
             logger.error("%s", notice)
@@ -174,17 +201,9 @@ class Kiosk:
         return resumed is not None
 
     def save_record(self, game_id: str, text: str) -> Path:
-        """Write a finished game's record; the file name says when and what."""
-        self.records_dir.mkdir(parents=True, exist_ok=True)
-        stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
-        path = self.records_dir / f"{stamp}-{game_id}.jsonl"
-        counter = 1
-        while path.exists():
-            counter += 1
-            path = self.records_dir / f"{stamp}-{game_id}-{counter}.jsonl"
-        path.write_text(text, encoding="utf-8")
+        """Write a finished game's record (atomically); the file name says when and what."""
+        path = save_finished_record(self.records_dir, game_id, text, self.journal)
         self.last_record = path
-        logger.info("saved the game record %s", path)
         return path
 
     def run_headless(self, max_steps: int = 100_000) -> bool:
@@ -197,6 +216,7 @@ class Kiosk:
             acted = self.simulator.step(now)
             self.loop.drain()
             self.devices.leds.tick(now)
+            self.after_turn()
             if not acted and self.simulator.delay == 0:
                 break
         return self.finished()
@@ -216,7 +236,13 @@ class Kiosk:
         if self.simulator.step(now):
             self.loop.drain()
         self.devices.leds.tick(now)
+        self.after_turn()
         show(self.table.view)
+
+    def after_turn(self) -> None:
+        """What else a turn of the loop owes: the café hears of changes (with [cafe])."""
+        if self.cafe is not None:
+            self.cafe.after_turn(self.table)
 
 
 def display_available() -> bool:
@@ -261,8 +287,15 @@ def headless_demo(args: argparse.Namespace, config: TableConfig) -> int:
         finished = kiosk.run_headless()
         game = kiosk.table.game
         if not finished or game is None:
-            print("the simulated game did not finish; see the log above", file=sys.stderr)
-            return 1
+            said = kiosk.table.messages[-1].text if kiosk.table.messages else "nothing"
+            print(
+                one_line(
+                    f"kiosk: the bots could not finish a game of {args.game} (the table last "
+                    f"said: {said}); check --game, --players and the bot seats of --config"
+                ),
+                file=sys.stderr,
+            )
+            return 2
         print(scoresheet.render(game.adapter.engine), end="")
         results = kiosk.table.view
         # The table as it lay after the last card (columns, penalties), and the results screen.
@@ -352,7 +385,7 @@ def run(args: argparse.Namespace) -> int:
             return headless_demo(args, config)
         return windowed(args, config)
     except (ConfigError, HardwareError, TableError) as exc:
-        print(f"kiosk: {exc}", file=sys.stderr)
+        print(f"kiosk: {one_line(str(exc))}", file=sys.stderr)
         return 2
 
 

@@ -58,13 +58,15 @@ def client_for(storage: Storage) -> TestClient:
 
 
 def login(client: TestClient, name: str = "sam", password: str = PASSWORD) -> int:
-    return client.post(
+    response = client.post(
         "/login", data={"name": name, "password": password}, follow_redirects=False
-    ).status_code
+    )
+    status: int = response.status_code
+    return status
 
 
 def csrf_of(client: TestClient, path: str = "/alerts") -> str:
-    page = client.get(path).text
+    page: str = client.get(path).text
     marker = 'name="csrf" value="'
     start = page.index(marker) + len(marker)
     return page[start : page.index('"', start)]

@@ -14,6 +14,8 @@ import gc
 import os
 from pathlib import Path
 
+import pytest
+
 from controller.app import Kiosk
 from controller.config import TableConfig
 from controller.view import Screen
@@ -46,6 +48,7 @@ def play_one(kiosk: Kiosk) -> None:
     raise AssertionError(f"the table stayed on {kiosk.table.screen} after OK")
 
 
+@pytest.mark.slow
 def test_a_hundred_bot_games_keep_memory_and_open_files_flat(tmp_path: Path) -> None:
     config = TableConfig.simulated(4, bots=4)
     kiosk = Kiosk.create(config, seed=14, auto_game="oshaka-trick", records_dir=tmp_path)

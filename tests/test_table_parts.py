@@ -226,3 +226,30 @@ def test_a_registered_scene_replaces_the_generic_one(monkeypatch: pytest.MonkeyP
     assert scene_for("made-up-game") is GENERIC
     register_scene("made-up-game", mine)
     assert scene_for("made-up-game") is mine
+
+
+class FullDisk(JournalLog):
+    """A journal whose disk fills after the deal: the next action cannot be written."""
+
+    def action_accepted(self, action: JSON, chance: bool) -> None:
+        raise TableError("could not write to the game journal: the disk is full")
+
+
+def test_a_journal_that_cannot_write_is_not_a_refused_play() -> None:
+    # The engine judged the play legal; the table must stop, not tell the player
+    # "refused" while the engine has moved on without the journal.
+    from controller.table import Table
+    from controller.tags import simulated
+
+    table = Table(TableConfig.simulated(4, bots=0), simulated(), journal=FullDisk())
+    for seat in range(4):
+        table.join(seat)
+    assert table.start_game()
+    session = table.game
+    assert session is not None
+    expected = session.engine.expected
+    assert expected is not None
+    play = session.engine.legal_actions(expected.seat)[0]
+    with pytest.raises(TableError, match="disk is full"):
+        table.act(play, session.players[expected.seat])
+    assert not any(m.text.endswith("disk is full") for m in table.messages)

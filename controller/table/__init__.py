@@ -48,6 +48,7 @@ from controller.table.screens import (
 )
 from controller.table.session import GameSession, table_settings
 from controller.table.sinks import JournalSink, LedSink
+from controller.table.staff_calls import StaffCalls
 from controller.table.staff_mode import StaffCommand, StaffMode
 from controller.table.view_builder import build_view
 from controller.tags import TagRegistry
@@ -100,6 +101,8 @@ class Table:
     on_record: Callable[[str, str], None] | None = None  # (game id, record text) at game end
     journal: JournalSink | None = None
     history: Callable[[], list[str]] | None = None  # finished games, for the staff desk
+    # A call for staff opened (True) or answered at the table (False): (call id, seat, opened).
+    on_staff_call: Callable[[str, int, bool], None] | None = None
     # Shown on the attract screen until it is dealt with, e.g. how to enroll the
     # first staff tag of a table whose registry has none.
     setup_notice: str | None = None
@@ -113,6 +116,7 @@ class Table:
         self._messages: list[Message] = []
         self._reader_online = {seat.index: True for seat in self.config.seats}
         self._staff = StaffMode()
+        self._calls = StaffCalls()
         self._leds = LedDirector(lambda: self.leds, lambda: self.clock(), self.seat_indexes)
         self._version = 0
         self._view: TableView | None = None
@@ -206,11 +210,57 @@ class Table:
 
     def _on_tag(self, event: InputEvent) -> None:
         assert isinstance(event, TagPresented)
+        if event.seat in self._calls.calling and self.is_staff_tag(event.uid):
+            call = self._calls.answer_seat(event.seat)
+            if call is not None:
+                self._call_closed(event.seat)
+                if self.on_staff_call is not None:
+                    self.on_staff_call(call, event.seat, False)
         self._state.on_tag(self, event.seat, event.uid)
 
     def _on_button(self, event: InputEvent) -> None:
         assert isinstance(event, ButtonPressed)
+        self._calls.pressed(event.seat, event.button, event.at)
         self._state.on_button(self, event.seat, event.button)
+
+    def _on_released(self, event: InputEvent) -> None:
+        # Presses act on the way down; a release matters only when it ends a long
+        # hold of OK: a call for staff (controller/table/staff_calls.py).
+        assert isinstance(event, ButtonReleased)
+        call = self._calls.released(event.seat, event.button, event.at)
+        if call is None:
+            return
+        self.say(
+            f"Seat {event.seat} called for staff; someone is on the way",
+            MessageKind.INFO,
+            event.seat,
+        )
+        self._rest_leds()
+        if self.on_staff_call is not None:
+            self.on_staff_call(call, event.seat, True)
+
+    def reconfigure(self, config: TableConfig) -> None:
+        """Settings pushed from the café's hub, applied between games (on the attract screen).
+
+        The seats stay as they are: only settings that take effect at the next
+        game (deal, dice, house options, opening hours) may change.
+        """
+        if self.screen is not Screen.ATTRACT:
+            raise TableError("settings change between games only")
+        if [s.index for s in config.seats] != [s.index for s in self.config.seats]:
+            raise TableError("the seats cannot be changed from afar")
+        self.config = config
+        self.changed()
+
+    def staff_call_answered(self, call: str) -> None:
+        """Staff acknowledged the call ``call`` (on the café's dashboard): its seat rests again."""
+        seat = self._calls.answer(call)
+        if seat is not None:
+            self._call_closed(seat)
+
+    def _call_closed(self, seat: int) -> None:
+        self.say(f"Staff answered seat {seat}'s call", MessageKind.INFO, seat)
+        self._rest_leds()
 
     def _on_timer(self, event: InputEvent) -> None:
         assert isinstance(event, TossStarted | TossStopped | TossCancelled)
@@ -218,8 +268,7 @@ class Table:
         self._state.on_timer(self, timer_event)
 
     def _ignore(self, event: InputEvent) -> None:
-        # Presses act on the way down and a tap is the tag arriving: a release or a
-        # card taken away changes nothing (the toss timer has its own device).
+        # A tap is the tag arriving: the card taken away changes nothing.
         return
 
     def _on_reader_online(self, event: InputEvent) -> None:
@@ -254,7 +303,7 @@ class Table:
         TagPresented: _on_tag,
         TagRemoved: _ignore,
         ButtonPressed: _on_button,
-        ButtonReleased: _ignore,
+        ButtonReleased: _on_released,
         ReaderOnline: _on_reader_online,
         ReaderOffline: _on_reader_offline,
         ReaderProblem: _on_reader_problem,
@@ -358,10 +407,12 @@ class Table:
         session = self._session
         assert session is not None
         try:
-            events = session.act(action)
+            events = session.judge(action)
         except TableError as exc:
             self.refuse(seat, str(exc))
             return
+        # Outside the try: a journal that cannot write is not a refused play.
+        session.accept(action)
         self._after(events)
 
     def _after(self, events: list[Event]) -> None:
@@ -487,9 +538,9 @@ class Table:
         session = self._session
         if session is not None and self.screen is Screen.PLAY:
             waiting = [session.players[p] for p in session.adapter.presentation.waiting_players()]
-            self._leds.rest([*self.lobby.joined, *session.players], waiting)
+            self._leds.rest([*self.lobby.joined, *session.players], waiting, self._calls.calling)
         else:
-            self._leds.rest(self.lobby.joined)
+            self._leds.rest(self.lobby.joined, calling=self._calls.calling)
 
     def changed(self) -> None:
         """The view must be built again."""
