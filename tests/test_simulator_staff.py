@@ -11,12 +11,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pygame
+import pytest
 
 from controller.app import Kiosk, apply_ui_action
+from controller.cli import build_parser
 from controller.config import SeatConfig, TableConfig
-from controller.view import MessageKind, Screen
+from controller.view import MessageKind, Screen, TableView
 from display.renderer import Renderer
-from display.ui import PressButton, TapCard, TapDeckCard, TapStaff, UiAction
+from display.ui import PressButton, Quit, TapCard, TapDeckCard, TapStaff, UiAction
 from display.window import DECK_CARD_KEY, STAFF_KEY, Window
 from tests.rigs import pty_pairs
 
@@ -173,3 +175,35 @@ def test_the_window_keys_tap_the_staff_tag_and_the_asked_card() -> None:
         assert window.poll() == [TapStaff(0), TapDeckCard(0)]
     finally:
         pygame.display.quit()
+
+
+def test_the_windowed_kiosk_offers_the_staff_tag_at_its_simulated_seats(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """app.windowed builds the window with the staff buttons and feeds its actions in."""
+    from controller import app
+
+    script: list[list[UiAction]] = [[TapStaff(2)], [PressButton(2, "ok")], [TapDeckCard(2)]]
+    shown: list[TableView] = []
+    staff_seats: list[tuple[int, ...]] = []
+
+    def poll(self: Window) -> list[UiAction]:
+        staff_seats.append(self.renderer.staff_seats)
+        return script.pop(0) if script else [Quit()]
+
+    real_show = Window.show
+
+    def show(self: Window, view: TableView) -> bool:
+        shown.append(view)
+        return real_show(self, view)
+
+    monkeypatch.setattr(Window, "poll", poll)
+    monkeypatch.setattr(Window, "show", show)
+    parser = build_parser()
+    args = parser.parse_args(["kiosk", "--no-journal", "--size", "800x480", "--seed", "1"])
+    config = app.with_window_options(TableConfig.simulated(), args)
+    assert app.windowed(args, config) == 0
+    assert staff_seats[0] == (0, 1, 2, 3)  # every seat of the demo has a simulated reader
+    last = shown[-1]
+    assert last.screen is Screen.STAFF and last.staff is not None
+    assert last.staff.lines[-1].endswith("enrolled; now tap R2")
