@@ -1,11 +1,13 @@
 """The kiosk: the composition root that wires config, devices, table, display and simulator.
 
-``python -m controller kiosk`` runs the table. With a display it opens a
-window (full screen on the table's Pi) where a person can play the seats that
-have no bot: click a card of the on-screen hand to tap it, click the on-screen
-seat buttons or use the keys (Left = prev, Enter/Space = ok, Right = next for
-seat 0). Without a display, or with ``--headless``, bots play one full game,
-the score sheet is printed and a PNG of the final table is saved.
+``cafe-table kiosk`` runs the table. With a display it opens a window (full
+screen on the table's Pi; ``--size`` / ``--fullscreen`` override ``[display]``)
+where a person can play the seats that have no bot: click a card of the
+on-screen hand to tap it, click the on-screen seat buttons or use the keys
+(Left = prev, Enter/Space = ok, Right = next for seat 0), and try the staff
+desk with the simulated staff tag (S, or the "staff tag at seat" buttons).
+Without a display, or with ``--headless``, bots play one full game, the score
+sheet is printed and a PNG of the final table is saved.
 """
 
 from __future__ import annotations
@@ -22,17 +24,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from controller import scoresheet
-from controller.config import ConfigError, TableConfig, load
+from controller.commands import command
+from controller.config import MOCK, ConfigError, TableConfig, load
 from controller.devices import Devices, build
 from controller.games.base import TableError
 from controller.history import history_lines, summaries
 from controller.journal import JOURNAL_NAME, Journal, resume_if_unfinished
+from controller.journal_cli import DEMO_OUT
 from controller.record_files import save_finished_record, write_missing_records
 from controller.safe_text import one_line
 from controller.simulation import Simulator
 from controller.table import Table, TableLoop
 from controller.tags import TagRegistry
-from controller.view import Screen, TableView
+from controller.view import MessageKind, Screen, TableView
 from hardware.errors import HardwareError
 from hardware.events import InputEvent
 
@@ -50,8 +54,32 @@ IDLE_WAIT = 0.1
 
 
 def load_registry(config: TableConfig) -> TagRegistry:
-    """The configured tag registry, or the bundled simulated deck."""
-    return TagRegistry.load(config.tags or SIMULATED_TAGS)
+    """The configured tag registry, or the bundled simulated deck.
+
+    A configured registry that does not exist yet is a new table's first
+    evening: the kiosk starts with no tags and says how to enroll the first
+    staff tag (``setup_notice``). A registry that exists but is bad is refused.
+    """
+    if config.tags is None:
+        return TagRegistry.load(SIMULATED_TAGS)
+    if not config.tags.exists():
+        return TagRegistry()
+    return TagRegistry.load(config.tags)
+
+
+def setup_notice(
+    config: TableConfig, registry: TagRegistry, config_path: Path | None
+) -> str | None:
+    """What staff must do before the table can be used, or None when nothing is missing."""
+    if config.tags is None or registry.has_staff_tag():
+        return None
+    where: list[str | Path] = ["--config", config_path.resolve()] if config_path else []
+    return (
+        "No staff tag is enrolled yet. Stop the kiosk (Escape) and run:  "
+        f"{command('tags', 'add-staff', *where)}  then tap your staff tag at any reader, "
+        "start the kiosk again and tap the staff tag here: the staff desk opens to enroll "
+        "the decks."
+    )
 
 
 @dataclass
@@ -82,8 +110,13 @@ class Kiosk:
         config_path: Path | None = None,
     ) -> Kiosk:
         """Build the kiosk; with ``journal_path`` every accepted input is journaled first
-        and an unfinished game found there is resumed by ``resume()``."""
+        and an unfinished game found there is resumed by ``resume()``. ``config_path``
+        (the table.toml it was loaded from) goes into the commands the kiosk prints
+        and to the café connection."""
         registry = load_registry(config)
+        notice = setup_notice(config, registry, config_path)
+        if notice is not None:
+            logger.warning("%s", notice)
         events: queue.Queue[InputEvent] = queue.Queue()
         devices = build(config, events)
         rng = random.Random(seed)
@@ -117,6 +150,7 @@ class Kiosk:
             history=None if journal is None else lambda: history_lines(summaries(journal)),
             on_staff_call=None if cafe is None else cafe.staff_call,
             staff_log=None if journal is None else journal.staff_event,
+            setup_notice=notice,
         )
         simulator = Simulator(
             table,
@@ -237,7 +271,7 @@ def render_png(
 def headless_demo(args: argparse.Namespace, config: TableConfig) -> int:
     """Bots play one full game on simulated hardware; print the sheet, save a PNG and record."""
     if args.config is None:
-        config = TableConfig.simulated(args.players, bots=args.players)
+        config = with_window_options(TableConfig.simulated(args.players, bots=args.players), args)
     out = Path(args.out)
     journal = journal_file(args, out)
     kiosk = Kiosk.create(
@@ -246,7 +280,7 @@ def headless_demo(args: argparse.Namespace, config: TableConfig) -> int:
         auto_game=args.game,
         records_dir=out,
         journal_path=journal,
-        config_path=Path(args.config) if args.config else None,
+        config_path=config_path(args),
     )
     with kiosk:
         if kiosk.resume():
@@ -272,8 +306,15 @@ def headless_demo(args: argparse.Namespace, config: TableConfig) -> int:
         results_png = render_png(results, out / "results.png", config)
     print(f"Final table: {table_png}")
     print(f"Results screen: {results_png}")
-    print(f"Game record: {kiosk.last_record}  (replay it: python -m controller replay FILE)")
+    print(f"Game record: {kiosk.last_record}")
+    print(f"Replay it:   {command('replay', kiosk.last_record)}")
+    if journal is not None:
+        print(f"Its history: {command('history', '--journal', journal)}")
     return 0
+
+
+def config_path(args: argparse.Namespace) -> Path | None:
+    return Path(args.config) if args.config else None
 
 
 def journal_file(args: argparse.Namespace, records: Path) -> Path | None:
@@ -292,14 +333,20 @@ def windowed(args: argparse.Namespace, config: TableConfig) -> int:
         seed=args.seed,
         bot_delay=args.bot_delay,
         journal_path=journal_file(args, config.records),
-        config_path=Path(args.config) if args.config else None,
+        config_path=config_path(args),
     )
     people = [s.index for s in config.seats if not s.bot]
     # A configured table is locked down: no key, click or close request reaches it;
     # staff stop it from the staff desk (PIN) or the service stops it.
     locked = args.config is not None
     kiosk.table.can_quit = locked
-    window = Window(config.display, key_seat=people[0] if people else 0, locked=locked)
+    simulated = [s.index for s in config.seats if s.reader == MOCK]
+    window = Window(
+        config.display,
+        key_seat=people[0] if people else 0,
+        locked=locked,
+        staff_seats=simulated,
+    )
     with kiosk, window:
         kiosk.resume()
         while not kiosk.table.quit_requested:
@@ -315,12 +362,20 @@ def windowed(args: argparse.Namespace, config: TableConfig) -> int:
 
 def apply_ui_action(kiosk: Kiosk, action: object) -> bool:
     """Turn a click or key into what a seat's reader or button would report; False to quit."""
-    from display.ui import ChooseGame, PressButton, Quit, TapCard
+    from display.ui import ChooseGame, PressButton, Quit, TapCard, TapDeckCard, TapStaff
 
     if isinstance(action, Quit):
         return False
-    if isinstance(action, TapCard):
-        kiosk.simulator.tap(action.seat, action.card)
+    if isinstance(action, TapCard | TapStaff | TapDeckCard):
+        simulator = kiosk.simulator
+        if isinstance(action, TapCard):
+            why_not = simulator.tap(action.seat, action.card)
+        elif isinstance(action, TapStaff):
+            why_not = simulator.tap_staff(action.seat)
+        else:
+            why_not = simulator.tap_deck_card(action.seat)
+        if why_not is not None:  # e.g. a real reader: say so where the person looks
+            kiosk.table.say(why_not, MessageKind.REFUSED, action.seat)
     elif isinstance(action, PressButton):
         kiosk.simulator.press(action.seat, action.button)
     elif isinstance(action, ChooseGame):
@@ -335,6 +390,7 @@ def run(args: argparse.Namespace) -> int:
     """``kiosk`` subcommand: choose headless or windowed, and turn setup failures into words."""
     try:
         config = load(Path(args.config)) if args.config else TableConfig.simulated()
+        config = with_window_options(config, args)
         if args.headless or not display_available():
             if not args.headless:
                 print("No display found: bots play one game headless.", file=sys.stderr)
@@ -345,13 +401,50 @@ def run(args: argparse.Namespace) -> int:
         return 2
 
 
+def with_window_options(config: TableConfig, args: argparse.Namespace) -> TableConfig:
+    """The configuration with --size / --fullscreen / --windowed applied to its [display]."""
+    display = config.display
+    if args.size:
+        width, _, height = args.size.lower().partition("x")
+        if not (width.isdigit() and height.isdigit()):
+            raise ConfigError(
+                f"--size {args.size}: give the window size as WIDTHxHEIGHT, e.g. 1920x1080"
+            )
+        if not 320 <= int(width) <= 7680 or not 240 <= int(height) <= 4320:
+            raise ConfigError(f"--size {args.size}: width 320..7680 and height 240..4320")
+        display = replace(display, width=int(width), height=int(height))
+    if args.fullscreen or args.windowed:
+        display = replace(display, fullscreen=bool(args.fullscreen))
+    return replace(config, display=display)
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", metavar="FILE", help="table.toml (default: all simulated)")
+    parser.add_argument(
+        "--size",
+        metavar="WxH",
+        help="window size in pixels, e.g. 1920x1080 (default: [display] width and height "
+        "of --config, else 1280x720); PNGs of the headless game are drawn at this size",
+    )
+    screen = parser.add_mutually_exclusive_group()
+    screen.add_argument(
+        "--fullscreen",
+        action="store_true",
+        help="fill the screen at its own resolution (default: [display] fullscreen, else off)",
+    )
+    screen.add_argument(
+        "--windowed", action="store_true", help="a window, even if --config says full screen"
+    )
     parser.add_argument("--headless", action="store_true", help="bots play one game, no window")
     parser.add_argument("--game", default="oshaka-trick", help="the game bots play headless")
     parser.add_argument("--players", type=int, default=4, help="seats in the headless game")
     parser.add_argument("--seed", type=int, default=None, help="seed for deals and bots")
-    parser.add_argument("--out", default="out", help="folder for the headless PNG and record")
+    parser.add_argument(
+        "--out",
+        default=str(DEMO_OUT),
+        help="folder for the headless PNG, record and journal (history, export and recover "
+        "find it there)",
+    )
     parser.add_argument(
         "--bot-delay", type=float, default=0.8, help="seconds a bot waits before acting"
     )

@@ -103,7 +103,7 @@ def kiosk_argument_problems(args: argparse.Namespace) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m controller",
+        prog="cafe-table",
         description="The game-cafe table: replay game records, run the kiosk.",
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")

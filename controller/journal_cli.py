@@ -20,6 +20,7 @@ from controller.history import export_record, history_lines, summaries, summariz
 from controller.journal import (
     ABANDONED,
     FINISHED,
+    JOURNAL_NAME,
     PLAYING,
     STATUSES,
     Journal,
@@ -31,6 +32,8 @@ from controller.record_files import write_atomically, write_missing_records
 from controller.safe_text import one_line
 
 USAGE_ERROR = 2
+# Where the headless kiosk writes its picture, record and journal by default (its --out).
+DEMO_OUT = Path("out")
 
 Command = Callable[[argparse.Namespace], int]
 
@@ -86,18 +89,32 @@ def _journal_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--journal",
         metavar="FILE",
-        help=f"the journal file (default: {default_path(TableConfig.simulated())} in the "
-        "records folder of --config)",
+        help=f"the journal file (default: {JOURNAL_NAME} in the records folder of --config, "
+        f"else {default_path(TableConfig.simulated())}, else the headless demo's "
+        f"{DEMO_OUT / JOURNAL_NAME})",
     )
     parser.add_argument("--config", metavar="FILE", help="table.toml, to find the records folder")
+    parser.add_argument(
+        "--out",
+        metavar="FOLDER",
+        help="the folder a headless kiosk wrote to (its --out): the journal there",
+    )
 
 
 def journal_path(args: argparse.Namespace) -> Path:
-    """The journal the user means: --journal, else the configured records folder's."""
+    """The journal the user means: --journal, --out's, --config's records folder's;
+    with none of them the simulated kiosk's, or else the headless demo's (in ``out``)."""
     if args.journal:
         return Path(args.journal)
-    config = load(Path(args.config)) if args.config else TableConfig.simulated()
-    return default_path(config)
+    if args.out:
+        return Path(args.out) / JOURNAL_NAME
+    if args.config:
+        return default_path(load(Path(args.config)))
+    kiosk = default_path(TableConfig.simulated())
+    demo = DEMO_OUT / JOURNAL_NAME
+    # The README's first command is the headless demo, which keeps its journal
+    # beside its picture and record; find it when the windowed kiosk kept none.
+    return demo if not kiosk.exists() and demo.exists() else kiosk
 
 
 def _guarded(command: Command) -> Command:

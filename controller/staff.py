@@ -127,13 +127,18 @@ class StaffDesk:
         elif task == "quit":
             self.closed = self.quit = True
         elif task == "enroll":
-            self.task, self.enrollment = (
-                task,
-                Enrollment(self.registry, deck, path=self.registry_path),
-            )
             if self.registry_path is None:
+                # A table without a registry file (the simulator) practises on a copy
+                # whose deck starts empty, so every step of enrolling can be seen.
+                self.task, self.enrollment = task, Enrollment(_without(self.registry, deck), deck)
                 self.lines.append(
-                    "Practice only: this table has no [tags] registry file, nothing is saved"
+                    "Practice only: this table has no [tags] registry file; the deck starts "
+                    "empty here and nothing is saved"
+                )
+            else:
+                self.task, self.enrollment = (
+                    task,
+                    Enrollment(self.registry, deck, path=self.registry_path),
                 )
         elif task == "audit":
             self.task, self.audit = task, DeckAudit(self.registry, deck)
@@ -181,3 +186,12 @@ class StaffDesk:
         return StaffView(
             title=title, prompt="", lines=tuple(self.lines), hint="PREV: back", seat=self.seat
         )
+
+
+def _without(registry: TagRegistry, deck: str) -> TagRegistry:
+    """A copy of ``registry`` without ``deck``'s tags (the original is left as it is)."""
+    data = registry.to_json()
+    decks_json = data["decks"]
+    assert isinstance(decks_json, dict)
+    decks_json.pop(deck, None)
+    return TagRegistry.from_json(data)

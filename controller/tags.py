@@ -204,6 +204,10 @@ class TagRegistry:
         self._by_uid[key] = entry
         return entry
 
+    def has_staff_tag(self) -> bool:
+        """Whether any staff tag is enrolled (without one the staff desk cannot open)."""
+        return any(entry.is_staff for entry in self._by_uid.values())
+
     def cards_of(self, deck: str) -> list[tuple[str, str]]:
         return [(uid, e.card) for uid, e in self._by_uid.items() if e.deck == deck]
 

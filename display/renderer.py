@@ -33,6 +33,7 @@ from display.layout import (
     unrotate_point,
 )
 from display.scenes import draw_view
+from display.sim_controls import draw_staff_buttons
 from display.theme import Fonts, Metrics, Painter
 from display.ui import UiAction
 
@@ -60,6 +61,8 @@ class Renderer:
         self.layout: Layout | None = None
         self._hits: list[tuple[pygame.Rect, UiAction]] = []
         self._dirty = True
+        # Seats whose simulated staff tag the demo window offers to tap (none elsewhere).
+        self.staff_seats: tuple[int, ...] = ()
 
     # --- settings ---------------------------------------------------------------
 
@@ -115,6 +118,8 @@ class Renderer:
         canvas = self.surface if self._rotation == 0 else pygame.Surface(canvas_size)
         painter = Painter(canvas, self.fonts, Metrics.for_size(canvas_size))
         draw_view(painter, layout, view)
+        if self.staff_seats:
+            draw_staff_buttons(painter, layout.centre, self.staff_seats, view)
         if self._rotation:
             self.surface.blit(turn_surface(canvas, self._rotation), (0, 0))
         self.layout = layout

@@ -508,6 +508,25 @@ def _messages_below(p: Painter, rect: pygame.Rect, top: int, view: TableView) ->
 
 def _attract_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView) -> None:
     m = p.metrics
+    notices = [msg.text for msg in view.messages if msg.kind is MessageKind.PROBLEM]
+    if notices:
+        # A problem on the idle table is for staff and may hold a command to type
+        # (e.g. how to enroll the first staff tag): it takes the centre, every word
+        # shown, wrapped, under the title.
+        title = p.text(
+            view.title,
+            (rect.centerx, rect.top + m.pad),
+            m.big,
+            theme.TEXT,
+            bold=True,
+            anchor="midtop",
+            max_width=rect.w,
+        )
+        below = pygame.Rect(
+            rect.left + m.pad, title.bottom, rect.w - 2 * m.pad, rect.bottom - title.bottom
+        )
+        _centred_lines(p, below, [(text, PROBLEM_COLOUR, m.small, False) for text in notices])
+        return
     title = p.text(
         view.title,
         (rect.centerx, rect.top + round(rect.h * 0.28)),

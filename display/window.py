@@ -4,8 +4,10 @@ The window knows nothing of the table: it turns pygame events into UI actions
 (``display.ui``) and shows whatever view it is given, redrawing only when the
 view changed. In the simulator, keys act for one seat (the first seat a
 person plays): Left = prev, Enter/Space = ok, Right = next; T presses the
-toss timer; Escape or closing the window quits; clicks on the on-screen
-hands and seat buttons act for their seats.
+toss timer; S taps the simulated staff tag at that seat (the on-screen "staff
+tag at seat" buttons tap it at any simulated seat) and C, at the staff desk,
+the simulated card it asks for; Escape or closing the window quits; clicks on
+the on-screen hands and seat buttons act for their seats.
 
 A configured table runs the window ``locked``: players at a touch screen or a
 keyboard must not quit the kiosk or press another seat's buttons, so every
@@ -16,6 +18,7 @@ stops it).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from types import TracebackType
 from typing import Protocol, Self
 
@@ -23,7 +26,7 @@ import pygame
 
 from controller.view import TableView
 from display.renderer import Renderer
-from display.ui import PressButton, Quit, UiAction, action_for_event
+from display.ui import PressButton, Quit, TapDeckCard, TapStaff, UiAction, action_for_event
 
 KEY_BUTTONS = {
     pygame.K_LEFT: "prev",
@@ -33,6 +36,8 @@ KEY_BUTTONS = {
     pygame.K_RIGHT: "next",
     pygame.K_t: "timer",  # the table's toss timer (Oss)
 }
+STAFF_KEY = pygame.K_s  # taps the simulated staff tag at the key seat
+DECK_CARD_KEY = pygame.K_c  # at the staff desk: taps the simulated card it asks for
 
 
 class DisplaySettings(Protocol):
@@ -56,11 +61,19 @@ class Window:
 
     animating = False  # no scene animates, so the app may wait for input between frames
 
-    def __init__(self, settings: DisplaySettings, key_seat: int = 0, locked: bool = False) -> None:
+    def __init__(
+        self,
+        settings: DisplaySettings,
+        key_seat: int = 0,
+        locked: bool = False,
+        staff_seats: Sequence[int] = (),
+    ) -> None:
+        """``staff_seats``: the seats where the simulator can tap its staff tag (buttons shown)."""
         self.settings = settings
         self.key_seat = key_seat
         self.locked = locked
         self.renderer = Renderer((settings.width, settings.height), rotation=settings.rotation)
+        self.renderer.staff_seats = tuple(staff_seats)
         self._screen: pygame.Surface | None = None
 
     def open(self) -> None:
@@ -104,6 +117,12 @@ class Window:
             if event.type == pygame.KEYDOWN and event.key in KEY_BUTTONS:
                 actions.append(PressButton(self.key_seat, KEY_BUTTONS[event.key]))
                 continue
+            if event.type == pygame.KEYDOWN and event.key == STAFF_KEY:
+                actions.append(TapStaff(self.key_seat))
+                continue
+            if event.type == pygame.KEYDOWN and event.key == DECK_CARD_KEY:
+                actions.append(TapDeckCard(self.key_seat))
+                continue
             action = action_for_event(event, self.renderer.hit_test)
             if action is not None:
                 actions.append(action)
@@ -120,4 +139,4 @@ class Window:
         return True
 
 
-__all__ = ["KEY_BUTTONS", "Quit", "Window"]
+__all__ = ["DECK_CARD_KEY", "KEY_BUTTONS", "STAFF_KEY", "Quit", "Window"]

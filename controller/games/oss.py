@@ -45,10 +45,12 @@ from controller.games.base import (
     Snapshot,
     best_seats,
     describe,
+    in_words,
     new_header,
     read_options,
     read_players,
     read_seat_key,
+    seat_name,
     split_action,
 )
 from controller.games.spec import DeckSpec, GameSpec, OptionKind, OptionSpec, Requirement
@@ -1915,6 +1917,18 @@ class Oss(Engine):
         if count == 1 and self._phase is Phase.TRIBE:
             return PlacementMode.ALONE
         return PlacementMode.DUEL if position < 2 and count >= 2 else PlacementMode.SOLO
+
+    def sheet_notes(self, round_report: JSON) -> list[str]:
+        notes = []
+        tricks = round_report["tricks"]
+        if tricks:
+            notes.append(f"solo tricks {in_words(tricks['solo'])}; duel trick {tricks['duel']}")
+        challenge = round_report["challenge"]
+        if challenge:
+            winner = challenge["winner"]
+            taker = "nobody" if winner is None else seat_name(winner)
+            notes.append(f"challenge {challenge['card']} won by {taker}")
+        return notes
 
     def sheet_rows(self, round_report: JSON) -> list[tuple[str, list[str]]]:
         won = [" ".join(map(str, values)) or "-" for values in round_report["won"]]

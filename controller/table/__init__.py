@@ -108,6 +108,9 @@ class Table:
     # Where wrong staff PINs and PIN locks are journaled: (event, detail).
     staff_log: Callable[[str, JSON], None] | None = None
     can_quit: bool = False  # the staff desk offers "Stop the kiosk" (a locked-down window)
+    # Shown on the attract screen until it is dealt with, e.g. how to enroll the
+    # first staff tag of a table whose registry has none.
+    setup_notice: str | None = None
 
     def __post_init__(self) -> None:
         self.games = adapters()
@@ -129,6 +132,8 @@ class Table:
         self._animated_at = 0.0
         self.last_activity = self.clock()
         self._rest_leds()
+        if self.setup_notice:
+            self.say(self.setup_notice, MessageKind.PROBLEM)
 
     # --- what the table shows (read only) --------------------------------------------------
 
@@ -337,6 +342,8 @@ class Table:
         self.lobby.clear()
         self._go(AttractScreen())
         self._rest_leds()
+        if self.setup_notice:
+            self.say(self.setup_notice, MessageKind.PROBLEM)
 
     def open_desk(self, seat: int) -> None:
         """The staff desk, opened by a staff tag at ``seat`` on the attract screen.
@@ -383,6 +390,12 @@ class Table:
             lockout=staff.lockout,
             report=report,
         )
+
+    @property
+    def staff_desk(self) -> StaffDesk | None:
+        """The open staff desk, if any (the simulator taps the card it asks for)."""
+        state = self._state
+        return state.desk if isinstance(state, StaffDeskScreen) else None
 
     def staff_notice(self, text: str) -> None:
         """Show staff a problem the table found on its own (e.g. a damaged journal moved aside)."""
