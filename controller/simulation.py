@@ -200,7 +200,8 @@ class Simulator:
             bot, rng = self._bots[seat]
             # Reseeded from the record's length before every decision: a game resumed
             # from its journal (new process, new bots) decides exactly as before.
-            rng.seed(bot_rng_seed(game.seed, seat, len(game.recorder.actions)))
+            decided = game.adapter.simulation.decisions(game.recorder.actions)
+            rng.seed(bot_rng_seed(game.seed, seat, decided))
             action = bot.choose(game.adapter.engine, player)
             plan = [(seat, g) for g in game.adapter.simulation.gestures(action)]
             break

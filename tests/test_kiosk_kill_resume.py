@@ -10,9 +10,9 @@ again until a run ends by itself; the record it writes must be the
 reference, byte for byte. (``tests/test_crash_resume.py`` does the same with
 scripted player actions; here the bots themselves decide after every resume.)
 
-Oss is not run here: a kill between a bot's timed toss and its result makes
-the resumed bot time the toss again (the Oss simulation's gestures cannot see
-that the toss was already timed), so that record gets one more ``timed``.
+Oss runs too: a kill between a bot's timed toss and its result must not make
+the resumed bot time the toss again (the engine says the toss is timed, and a
+bot reseeds from the count of decisions, not of timed tosses).
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ def records(out: Path) -> list[str]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("game", "seed"), [("oh-pshaw", 11), ("oskar", 13)])
+@pytest.mark.parametrize(("game", "seed"), [("oh-pshaw", 11), ("oskar", 13), ("oss", 17)])
 def test_killed_kiosk_resumes_and_its_bots_finish_the_same_game(
     tmp_path: Path, game: str, seed: int
 ) -> None:

@@ -1047,6 +1047,8 @@ class Oss(Engine):
         self._tosses: list[TimedToss] = []
         self._bests: dict[int, int] = {}
         self._timed_in_attempt = 0
+        # The last action was a timed toss: the decision it times is still to come.
+        self._last_timed = False
 
     # --- header and actions ---------------------------------------------------
 
@@ -1202,7 +1204,9 @@ class Oss(Engine):
             raise IllegalAction(self._out_of_order(action.seat, verb))
         if isinstance(action, Timed):
             # A time changes no turn, so the replay just refused stays explained.
-            return self._timed(action)
+            timed = self._timed(action)
+            self._last_timed = True
+            return timed
         handlers: dict[Verb, Callable[[Any], list[Event]]] = {
             Verb.HAND: self._hand,
             Verb.DRAW: self._draw,
@@ -1219,7 +1223,13 @@ class Oss(Engine):
         # action returns here with the state untouched, the last refusal included.
         events = handlers[verb](action)
         self._refused_replay, self._refusing = self._refusing, None
+        self._last_timed = False
         return events
+
+    @property
+    def toss_timed(self) -> bool:
+        """Whether the toss of the decision now awaited is timed already (the last action)."""
+        return self._last_timed
 
     def _out_of_order(self, seat: int, verb: Verb) -> str:
         if verb is Verb.REPLAY and self._refused_replay == seat:
