@@ -28,6 +28,7 @@ CSV_COLUMNS = (
     "seats",
     "scores",
     "winners",
+    "ended",
 )
 
 
@@ -44,6 +45,7 @@ class GameSummary:
     seats: tuple[int, ...]
     scores: tuple[int, ...]  # per seat in ``seats`` order; points, or Oskar tokens
     winners: tuple[int, ...]  # physical seats
+    ended: str = ""  # how a finished game ended when not by its rules' last round ("early")
 
     @property
     def date(self) -> str:
@@ -85,6 +87,7 @@ def summarize(journal: Journal, row: GameRow) -> GameSummary:
         seats=tuple(row.players),
         scores=tuple(totals),
         winners=tuple(row.players[w] for w in winners if 0 <= w < len(row.players)),
+        ended="" if report is None else str(report.get("ended", "")),
     )
 
 
@@ -117,7 +120,7 @@ def history_lines(games: list[GameSummary]) -> list[str]:
                 " ".join(str(s) for s in game.seats),
                 " ".join(str(s) for s in game.scores),
                 ", ".join(f"seat {s}" for s in game.winners) if game.status == FINISHED else "",
-                game.status,
+                f"{game.status} ({game.ended})" if game.ended else game.status,
             )
         )
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
@@ -143,6 +146,7 @@ def write_csv(games: list[GameSummary], out: TextIO) -> None:
                 " ".join(str(s) for s in game.seats),
                 " ".join(str(s) for s in game.scores),
                 " ".join(str(s) for s in game.winners),
+                game.ended,
             )
         )
 

@@ -34,6 +34,8 @@ def render(engine: Engine) -> str:
     out += [line(label, cells) for label, cells in rows]
     out += notes
     winners = ", ".join(f"seat {s}" for s in report["winners"])
+    if report.get("ended") == "early":
+        out.append("Ended early by staff: the points stand as they are and the leaders win")
     if report["finished"]:
         out.append(("Winner: " if len(report["winners"]) == 1 else "Shared victory: ") + winners)
     else:
@@ -56,7 +58,7 @@ def _words(value: Any) -> str:
 def report_json(engine: Engine) -> JSON:
     """The replay command's ``--json`` object, keys in the spec's order."""
     report = engine.report()
-    return {
+    out: JSON = {
         "game": engine.game_id,
         "players": engine.players,
         "finished": report["finished"],
@@ -65,3 +67,7 @@ def report_json(engine: Engine) -> JSON:
         "winners": report["winners"],
         "next": report["next"],
     }
+    # A game staff ended early (oh-pshaw's ``end`` action) says so; others have no such key.
+    if "ended" in report:
+        out["ended"] = report["ended"]
+    return out

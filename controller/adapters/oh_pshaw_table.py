@@ -52,6 +52,7 @@ from controller.games.oh_pshaw import (
     BiddingClosed,
     BidMade,
     BidOutcome,
+    GameEndedEarly,
     OhPshaw,
     Phase,
     Play,
@@ -318,6 +319,16 @@ def _tie_break(e: Event) -> list[Feedback]:
     return [Feedback(None, f"Tie between {who}: an extra round of {e.hand_size} cards decides")]
 
 
+def _ended_early(e: Event) -> list[Feedback]:
+    assert isinstance(e, GameEndedEarly)
+    return [
+        Feedback(
+            None,
+            f"Staff ended the game in round {e.round}: the points stand and the leaders win",
+        )
+    ]
+
+
 def _game_over(e: Event) -> list[Feedback]:
     assert isinstance(e, GameOver)
     who = ", ".join(f"seat {s}" for s in e.winners)
@@ -335,6 +346,7 @@ _FEEDBACK: dict[type[Event], Callable[[Event], list[Feedback]]] = {
     RenegeProven: _renege,
     RoundScored: _round_scored,
     TieBreak: _tie_break,
+    GameEndedEarly: _ended_early,
     GameOver: _game_over,
 }
 

@@ -32,6 +32,7 @@ from controller.adapters import Feedback, GameAdapter, adapters
 from controller.config import TableConfig
 from controller.games.base import JSON, Action, Event, TableError
 from controller.staff import StaffDesk
+from controller.table import staff_mode
 from controller.table.led_director import LedDirector
 from controller.table.lobby import Lobby, MenuEntry, menu_entries, unmet_requirement
 from controller.table.screens import (
@@ -448,13 +449,34 @@ class Table:
         """The staff tag tapped at a seat during a game: staff mode opens (or closes) there."""
         self.say(self._staff.tag(seat), MessageKind.INFO, seat)
 
+    def end_now(self, seat: int) -> None:
+        """Staff: end the game now under its rulebook's early end (the leaders win), recorded."""
+        session = self._session
+        if session is None:
+            return
+        expected = session.engine.expected
+        player = 0 if expected is None else expected.seat
+        action = session.engine.early_end(player)
+        if action is None:
+            self.say("Staff: this game has no early end; NEXT abandons it", MessageKind.INFO, seat)
+            return
+        self.act(action, seat)
+
     def staff_command(self, seat: int, button: str) -> None:
-        """A press at the staff seat: undo, abandon, or close staff mode."""
-        command = self._staff.command(button)
+        """A press at the staff seat: undo, end now, abandon, or close staff mode."""
+        session = self._session
+        can_end = session is not None and session.engine.early_end(0) is not None
+        command = self._staff.command(button, can_end_early=can_end)
         if command is StaffCommand.UNDO:
             self.undo_last()
         elif command is StaffCommand.ABANDON:
             self.abandon()
+        elif command is StaffCommand.ASK_END:
+            self.say(staff_mode.ASK_END, MessageKind.INFO, seat)
+        elif command is StaffCommand.BACK:
+            self.say(staff_mode.BACK, MessageKind.INFO, seat)
+        elif command is StaffCommand.END_NOW:
+            self.end_now(seat)
         else:
             self.say("Staff mode closed", MessageKind.INFO, seat)
 
