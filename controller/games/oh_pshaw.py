@@ -28,15 +28,20 @@ Rules: ``shared/rules/oh-pshaw.de.txt`` plus the rulings of the game-record spec
   ``{"seat", "trick"}``, trick = the trick of the failure, from 1). That seat's
   round score is 0 minus ``renege_penalty`` (once per round); the tricks stand.
 * Ties: when the scheduled rounds end with the best total shared, extra rounds
-  at ``max_hand`` cards are played (dealing, trump and scoring as usual, the
-  deal still passing left) until one seat alone has the best total. The tied
-  seats start the extra round level, so among them the highest score in it
-  wins, as the rulebook says; its points are added to the totals like any
-  round's, so ``winners`` is always the seats with the best total.
+  at the game's largest hand (``max_hand``; 7 under ``contract-whist``) are
+  played, dealing, trump and play as usual, the deal still passing left, until
+  one seat alone has the best total. Only the tied seats score in an extra
+  round; the others play along (their round score is 0, a proven renege still
+  costs), so the tie is decided among the tied seats, as the rulebook says,
+  and ``winners`` is always the seats with the best total.
 * A record that stops early: ``finished`` is false and ``winners`` are the
   current leaders; a round in progress shows its running score (standard:
   0 until the round is scored, minus the penalty of a proven renege; mild: the
   tricks taken so far, minus any penalty; the exact-bid bonuses come at the end).
+* Staff's early end, ``{"seat": s, "end": "early"}``: the rulebook's "whoever
+  leads at that moment wins; the points stand as they are". The game is over,
+  ``finished`` is true, ``winners`` the leaders, and the report adds
+  ``"ended": "early"``.
 
 Cards are written rank + suit (``AS``, ``TH``, ``2C``; ``10H`` is read as ``TH``).
 
