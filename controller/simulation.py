@@ -105,9 +105,20 @@ class Simulator:
                 (s, Press("ok")) for s in sorted(self.bot_seats) if s not in table.joined
             ]
             return joining[:1]
+        if view.screen is Screen.STARTER:
+            return self._answer_starter()
         if view.screen is Screen.PLAY and table.game is not None:
             return self._bot_turn()
         return []
+
+    def _answer_starter(self) -> list[tuple[int, Gesture]]:
+        """The rulebook's starter question (who most recently helped someone?): a bot
+        cannot know, so when only bots play one of them answers; a person answers for
+        themselves (or nobody does, and the table draws)."""
+        joined = sorted(self.table.joined)
+        if not joined or any(s not in self.bot_seats for s in joined):
+            return []
+        return [(self.rng.choice(joined), Press("ok"))]
 
     def _walk_menus(self, screen: Screen) -> list[tuple[int, Gesture]]:
         table = self.table

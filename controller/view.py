@@ -22,6 +22,7 @@ class Screen(enum.Enum):
     PLAY = "play"  # a game in progress
     RESULTS = "results"  # the final score sheet, then back to attract
     STAFF = "staff"  # the staff desk: enroll or audit a deck, game history
+    STARTER = "starter"  # the rulebook's question that picks who starts (Oshaka's first lead)
 
 
 class MessageKind(enum.Enum):
@@ -109,3 +110,4 @@ class TableView:
     human_seats: tuple[int, ...] = ()  # engine seats a person plays on screen
     staff: StaffView | None = None  # the staff desk, on the STAFF screen
     title: str = "Cafe table"
+    prompt: str | None = None  # the question on the STARTER screen

@@ -396,6 +396,21 @@ def _join_body(p: Painter, rect: pygame.Rect, view: TableView, seat: SeatView) -
         )
 
 
+def _starter_body(p: Painter, rect: pygame.Rect, view: TableView, seat: SeatView) -> None:
+    # The rulebook's question (Oshaka: who most recently helped someone?), facing each seat.
+    if not seat.joined:
+        _centred_lines(p, rect, [("not playing", theme.TEXT_DIM, p.metrics.small, False)])
+        return
+    _centred_lines(
+        p,
+        rect,
+        [
+            (view.prompt or "Who starts?", theme.TEXT, p.metrics.body, True),
+            ("If it is you: tap a card or press OK", theme.TURN, p.metrics.small, True),
+        ],
+    )
+
+
 def _play_body(p: Painter, rect: pygame.Rect, view: TableView, seat: SeatView) -> None:
     if seat.player is None or view.game is None:
         _centred_lines(p, rect, [("not playing", theme.TEXT_DIM, p.metrics.small, False)])
@@ -432,6 +447,7 @@ BODIES: dict[Screen, BodyDrawer] = {
     Screen.ATTRACT: _attract_body,
     Screen.CHOOSE_GAME: _choose_body,
     Screen.JOIN: _join_body,
+    Screen.STARTER: _starter_body,
     Screen.PLAY: _play_body,
     Screen.RESULTS: _results_body,
 }
@@ -633,18 +649,23 @@ def _staff_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView
         )
 
 
-def _join_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView) -> None:
-    m = p.metrics
-    choice = _current_game(view)
-    head = p.text(
+def _centre_title(p: Painter, rect: pygame.Rect, view: TableView) -> pygame.Rect:
+    """The game's title at the top of the centre panel; its rectangle."""
+    return p.text(
         _game_title(view),
         (rect.centerx, rect.top),
-        m.big,
+        p.metrics.big,
         theme.TEXT,
         bold=True,
         anchor="midtop",
         max_width=rect.w,
     )
+
+
+def _join_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView) -> None:
+    m = p.metrics
+    choice = _current_game(view)
+    head = _centre_title(p, rect, view)
     joined = sum(1 for seat in view.seats if seat.joined)
     count = f"{joined} joined"
     if choice is not None:
@@ -691,6 +712,21 @@ def _join_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView)
             )
             x += chip_w + m.pad
         y += chip_h
+    _messages_below(p, rect, y + m.pad * 2, view)
+
+
+def _starter_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView) -> None:
+    m = p.metrics
+    head = _centre_title(p, rect, view)
+    y = p.text(
+        view.prompt or "Who starts?",
+        (rect.centerx, head.bottom + m.pad),
+        m.big,
+        theme.TURN,
+        bold=True,
+        anchor="midtop",
+        max_width=rect.w,
+    ).bottom
     _messages_below(p, rect, y + m.pad * 2, view)
 
 
@@ -759,6 +795,7 @@ CENTRES: dict[Screen, CentreDrawer] = {
     Screen.ATTRACT: _attract_centre,
     Screen.CHOOSE_GAME: _choose_centre,
     Screen.JOIN: _join_centre,
+    Screen.STARTER: _starter_centre,
     Screen.PLAY: _play_centre,
     Screen.RESULTS: _results_centre,
     Screen.STAFF: _staff_centre,

@@ -81,8 +81,14 @@ class TableRig:
         """Tap a card of the rig's deck (its simulated tag) at a seat."""
         self.tap_uid(seat, simulated_uid(self.deck, card))
 
-    def start_game(self, game_id: str, seats: tuple[int, ...] = (0, 1, 2, 3)) -> Engine:
-        """Wake the table, choose ``game_id`` in the menu, let ``seats`` join, and start."""
+    def start_game(
+        self, game_id: str, seats: tuple[int, ...] = (0, 1, 2, 3), starter: int | None = None
+    ) -> Engine:
+        """Wake the table, choose ``game_id`` in the menu, let ``seats`` join, and start.
+
+        A game whose rulebook asks who starts (Oshaka's first lead) is answered by
+        ``starter``'s OK; without one the question times out and the table draws.
+        """
         self.press(seats[0], "ok")  # wake
         assert self.screen() is Screen.CHOOSE_GAME
         ids = [g.game_id for g in self.table.view.games]
@@ -93,6 +99,12 @@ class TableRig:
         for seat in seats[1:]:
             self.press(seat, "ok")
         self.press(seats[0], "next")  # start
+        if self.screen() is Screen.STARTER:
+            if starter is not None:
+                self.press(starter, "ok")
+            else:
+                self.now += 1000.0  # nobody answers: the table draws
+                self.table.tick(self.now)
         assert self.screen() is Screen.PLAY
         game = self.table.game
         assert game is not None

@@ -1,5 +1,6 @@
 """Issue 13 through the table with mock devices: staff's early end of Oh Pshaw (the
-leaders win, recorded so that the export, replay, history and CSV show how it ended)."""
+leaders win, recorded so that the export, replay, history and CSV show how it ended) and
+Oshaka Trick's first lead chosen at the table."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import io
 from collections.abc import Iterator
 from pathlib import Path
 
+import pygame
 import pytest
 
 from controller.config import TableConfig
@@ -20,6 +22,7 @@ from controller.scoresheet import render
 from controller.table.staff_mode import ASK_END, BACK
 from controller.tags import SIMULATED_STAFF_UID
 from controller.view import Screen
+from display.screenshot import screenshot_view
 from tests.rigs import TableRig
 
 
@@ -129,3 +132,97 @@ def test_end_now_before_any_play_is_refused_with_words(rig: Rig) -> None:
     rig.press(0, "ok")
     assert rig.screen() is Screen.PLAY
     assert "nothing has been played yet" in messages(rig)[-1]
+
+
+# --- Oshaka Trick: the first lead chosen at the table ------------------------------------------
+
+
+class OshakaRig(TableRig):
+    """Four people at a table with mock devices and the Oshaka deck."""
+
+    deck = "oshaka"
+
+    def to_question(self) -> None:
+        """Wake the table, choose Oshaka Trick, let all four seats join, and start."""
+        self.press(0, "ok")
+        ids = [g.game_id for g in self.table.view.games]
+        while ids[self.table.selected] != "oshaka-trick":
+            self.press(0, "next")
+        self.press(0, "ok")
+        for seat in (1, 2, 3):
+            self.press(seat, "ok")
+        self.press(0, "next")
+
+
+@pytest.fixture
+def oshaka() -> Iterator[OshakaRig]:
+    r = OshakaRig(4)
+    with r.devices:
+        r.loop.drain()
+        yield r
+
+
+def oshaka_lead(rig: TableRig) -> int:
+    game = rig.table.game
+    assert game is not None
+    return int(game.engine.header()["lead"])
+
+
+def test_oshaka_asks_who_most_recently_helped_someone_and_that_seat_leads(
+    oshaka: OshakaRig,
+) -> None:
+    oshaka.to_question()
+    assert oshaka.screen() is Screen.STARTER
+    view = oshaka.table.view
+    assert view.prompt == "Who most recently helped someone?"
+    assert "Who most recently helped someone?" in messages(oshaka)[-1]
+    assert {(h.seat, h.button, h.label) for h in view.buttons} == {
+        (s, "ok", "it's me") for s in range(4)
+    }
+    oshaka.press(2, "prev")  # only OK (or a tap) answers
+    assert oshaka.screen() is Screen.STARTER
+    oshaka.tap(2, "R5")  # seat 2 answers first, with a tap
+    assert oshaka.screen() is Screen.PLAY
+    assert oshaka_lead(oshaka) == 2
+    assert "Seat 2 leads the first trick" in messages(oshaka)
+    game = oshaka.table.game
+    assert game is not None and game.engine.expected is not None
+    assert game.engine.expected.seat == 2  # seat 2 plays the first card
+    oshaka.press(1, "ok")  # a late answer is an ordinary press in the game
+    assert oshaka_lead(oshaka) == 2
+
+
+def test_oshaka_first_lead_by_ok_and_only_from_a_joined_seat() -> None:
+    rig = OshakaRig(5)
+    with rig.devices:
+        rig.loop.drain()
+        rig.to_question()  # seats 0-3 joined; seat 4 did not
+        rig.press(4, "ok")
+        assert rig.screen() is Screen.STARTER
+        assert messages(rig)[-1] == "Seat 4 has not joined this game"
+        rig.press(3, "ok")
+        assert rig.screen() is Screen.PLAY and oshaka_lead(rig) == 3
+
+
+def test_nobody_answers_so_the_table_draws_the_first_lead(oshaka: OshakaRig) -> None:
+    oshaka.to_question()
+    oshaka.now += 29.0
+    oshaka.table.tick(oshaka.now)
+    assert oshaka.screen() is Screen.STARTER  # still waiting
+    oshaka.now += 2.0
+    oshaka.table.tick(oshaka.now)
+    assert oshaka.screen() is Screen.PLAY
+    lead = oshaka_lead(oshaka)
+    assert f"Nobody answered, so the table drew: seat {lead} leads the first trick" in messages(
+        oshaka
+    )
+
+
+def test_the_starter_screen_draws_at_800x480(oshaka: OshakaRig, tmp_path: Path) -> None:
+    oshaka.to_question()
+    path = screenshot_view(oshaka.table.view, tmp_path / "starter.png", size=(800, 480))
+    image = pygame.image.load(str(path))
+    assert image.get_size() == (800, 480)
+    # Something besides the background was drawn (the question and the seat panels).
+    colours = {image.get_at((x, y))[:3] for x in range(0, 800, 16) for y in range(0, 480, 16)}
+    assert len(colours) > 3

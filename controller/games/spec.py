@@ -124,6 +124,20 @@ class Preset:
     options: Mapping[str, Any]
 
 
+@dataclass(frozen=True)
+class Starter:
+    """How the rulebook picks who starts, asked at the table before the game begins.
+
+    The table shows ``question``; the first joined seat to tap a card or press
+    OK is named in the header under ``key`` (an engine seat). Nobody answering
+    within the table's time leaves the header's random draw (``new_header``).
+    """
+
+    key: str  # the header key that names the starting seat, e.g. "lead"
+    question: str  # the rulebook's words, e.g. "Who most recently helped someone?"
+    role: str  # what that seat does, e.g. "leads the first trick"
+
+
 class Requirement(enum.StrEnum):
     """Something a game needs from the table before the menu may offer it."""
 
@@ -146,6 +160,9 @@ class GameSpec:
     options: tuple[OptionSpec, ...] = ()
     presets: tuple[Preset, ...] = ()
     requirements: frozenset[Requirement] = frozenset()
+    # The rulebook's question that picks the starting seat at the table (None:
+    # the table draws it).
+    starter: Starter | None = None
     # Words and symbols the display draws (colour names, die faces, ...), keyed
     # by what they name; each game's scene documents the keys it reads.
     vocabulary: Mapping[str, Any] = field(default_factory=dict)

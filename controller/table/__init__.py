@@ -46,6 +46,7 @@ from controller.table.screens import (
     ResultsScreen,
     ScreenState,
     StaffDeskScreen,
+    StarterScreen,
 )
 from controller.table.session import GameSession, table_settings
 from controller.table.sinks import JournalSink, LedSink
@@ -186,6 +187,7 @@ class Table:
                 buttons=state.hints(self),
                 reader_online=self._reader_online,
                 staff=state.desk.view() if isinstance(state, StaffDeskScreen) else None,
+                prompt=state.prompt if isinstance(state, StarterScreen) else None,
             )
         return self._view
 
@@ -328,16 +330,40 @@ class Table:
         if shortfall is not None:
             self.say(shortfall, MessageKind.REFUSED)
             return False
+        starter = chosen.spec.starter
+        if starter is not None:
+            # The rulebook lets the players choose who starts: ask, and wait for an answer.
+            self._go(StarterScreen(starter.question))
+            self.say(
+                f"{chosen.title}: {starter.question} That player taps a card or presses OK "
+                f"and {starter.role}"
+            )
+            return True
+        self.begin_game(None)
+        return True
+
+    def begin_game(self, starter_seat: int | None) -> None:
+        """Begin the chosen game with the joined seats; ``starter_seat`` answered the
+        rulebook's starter question (None: nobody did, or the game has none: drawn)."""
+        chosen = self.lobby.chosen
         players = sorted(self.lobby.joined)
         header = chosen.spec.new_header(len(players), chosen.options, self.rng)
+        starter = chosen.spec.starter
+        if starter is not None and starter_seat in players:
+            header[starter.key] = players.index(starter_seat)
         seed = self.rng.getrandbits(62)
         self._session = GameSession.begin(
             chosen.adapter, players, header, seed, table_settings(self.config), self.journal
         )
         self._go(PlayScreen())
         self.say(f"{chosen.title} begins")
+        if starter is not None:
+            seat = players[int(header[starter.key])]
+            if starter_seat is None:
+                self.say(f"Nobody answered, so the table drew: seat {seat} {starter.role}")
+            else:
+                self.say(f"Seat {seat} {starter.role}")
         self._after([])
-        return True
 
     # --- playing (called by the play screen) ------------------------------------------------
 
@@ -519,7 +545,7 @@ class Table:
             self.changed()
         timeout = self._state.timeout
         if timeout is not None and now - self.last_activity > timeout:
-            self.to_attract()
+            self._state.on_idle(self)
 
 
 def _describe_action(obj: JSON) -> str:

@@ -11,6 +11,7 @@ labels). Seat buttons outside a game (see ``docs/table.md``):
 | attract | wake | wake | wake | wake |
 | choose game | previous game | choose it (and join) | next game | - |
 | join | back to the menu | join / leave | start (enough joined) | join |
+| starter (e.g. Oshaka's first lead) | - | "it's me" (joined seats) | - | "it's me" |
 | results | - | back to attract | - | - |
 """
 
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
 IDLE_TIMEOUT = 120.0  # seconds on the menu or join screen before going back to attract
 RESULTS_TIMEOUT = 90.0
 STAFF_TIMEOUT = 300.0  # an abandoned staff desk closes itself
+STARTER_TIMEOUT = 30.0  # nobody answers the starter question: the table draws the seat
 
 
 class ScreenState:
@@ -56,6 +58,10 @@ class ScreenState:
             for seat in table.seat_indexes
             for button, label in self.labels.items()
         ]
+
+    def on_idle(self, table: Table) -> None:
+        """``timeout`` seconds passed without input: back to attract, unless the screen says."""
+        table.to_attract()
 
 
 class AttractScreen(ScreenState):
@@ -121,6 +127,38 @@ class JoinScreen(ScreenState):
             )
             for hint in super().hints(table)
         ]
+
+
+class StarterScreen(ScreenState):
+    """The rulebook's question that picks who starts (e.g. Oshaka's "who most recently
+    helped someone?"): the first joined seat to tap a card or press OK starts the game
+    as that seat; nobody answering within ``STARTER_TIMEOUT`` lets the table draw one."""
+
+    screen = Screen.STARTER
+    timeout = STARTER_TIMEOUT
+
+    def __init__(self, prompt: str) -> None:
+        self.prompt = prompt
+
+    def on_tag(self, table: Table, seat: int, uid: str) -> None:
+        if not table.is_staff_tag(uid):
+            self._answer(table, seat)
+
+    def on_button(self, table: Table, seat: int, button: str) -> None:
+        if button == "ok":
+            self._answer(table, seat)
+
+    def _answer(self, table: Table, seat: int) -> None:
+        if seat not in table.joined:
+            table.say(f"Seat {seat} has not joined this game", MessageKind.REFUSED, seat)
+            return
+        table.begin_game(seat)
+
+    def on_idle(self, table: Table) -> None:
+        table.begin_game(None)
+
+    def hints(self, table: Table) -> list[ButtonHint]:
+        return [ButtonHint(seat, "ok", "it's me") for seat in sorted(table.joined)]
 
 
 class PlayScreen(ScreenState):
