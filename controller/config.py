@@ -69,6 +69,19 @@ class TimerConfig:
 
 
 @dataclass(frozen=True)
+class GameHouseRules:
+    """A café's house rules for one game ([games.<game id>]): option defaults, hidden options.
+
+    ``defaults`` replace the rulebook's defaults on the options screen (a preset
+    chosen there still wins); ``hidden`` options are not shown and keep the house
+    (or rulebook) value.
+    """
+
+    defaults: Mapping[str, Any] = field(default_factory=dict)
+    hidden: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class TableConfig:
     """The whole table. ``TableConfig.simulated()`` is the built-in default."""
 
@@ -80,6 +93,7 @@ class TableConfig:
     deal: str = "virtual"  # "virtual": the table deals and shows hands; "physical": real cards
     dice: str = "virtual"  # "virtual": the table rolls; "manual": players enter physical dice
     timer: TimerConfig | None = None  # the toss timer, if the table has one
+    games: Mapping[str, GameHouseRules] = field(default_factory=dict)  # by game id
 
     @classmethod
     def simulated(cls, seats: int = 4, bots: int | None = None) -> TableConfig:
@@ -124,7 +138,7 @@ def load(path: Path) -> TableConfig:
 def parse(data: Mapping[str, Any], source: str = "table.toml", base: Path = Path()) -> TableConfig:
     """Check a parsed TOML document and build the configuration."""
     reader = _Reader(source)
-    reader.known(data, "", {"table", "display", "leds", "tags", "timer", "seat"})
+    reader.known(data, "", {"table", "display", "leds", "tags", "timer", "seat", "games"})
     table = reader.table(data, "table")
     reader.known(table, "table", {"records", "deal", "dice"})
     records = Path(reader.string(table, "table.records", "records"))
@@ -149,6 +163,7 @@ def parse(data: Mapping[str, Any], source: str = "table.toml", base: Path = Path
     )
 
     timer = _timer(reader, data)
+    games = _games(reader, data)
 
     tags_t = reader.table(data, "tags")
     reader.known(tags_t, "tags", {"registry"})
@@ -177,8 +192,40 @@ def parse(data: Mapping[str, Any], source: str = "table.toml", base: Path = Path
         deal=deal,
         dice=dice,
         timer=timer,
+        games=games,
     )
     return check(config, source)
+
+
+def _games(reader: _Reader, data: Mapping[str, Any]) -> dict[str, GameHouseRules]:
+    """The [games.<game id>] sections: house defaults and hidden options, checked per game."""
+    from controller.games import specs  # the games' options say what is valid
+
+    known = specs()
+    out: dict[str, GameHouseRules] = {}
+    for game_id, raw in reader.table(data, "games").items():
+        where = f"games.{game_id}"
+        if game_id not in known:
+            raise reader.fail(where, "is not a game the table knows", f"use {', '.join(known)}")
+        if not isinstance(raw, dict):
+            raise reader.fail(where, "must be a table", f"write it as [{where}]")
+        reader.known(raw, where, {"defaults", "hidden"})
+        spec = known[game_id]
+        defaults = reader.table(raw, "defaults")
+        try:
+            spec.check_options(defaults)
+        except TableError as exc:
+            raise reader.fail(f"{where}.defaults", f"is refused: {exc}", "fix the value") from None
+        hidden = raw.get("hidden", [])
+        keys = [o.key for o in spec.options]
+        if not isinstance(hidden, list) or any(h not in keys for h in hidden):
+            raise reader.fail(
+                f"{where}.hidden",
+                f"must list option names, not {hidden!r}",
+                f"{spec.title}'s options are: {', '.join(keys) or 'none'}",
+            )
+        out[game_id] = GameHouseRules(dict(defaults), tuple(hidden))
+    return out
 
 
 def _timer(reader: _Reader, data: Mapping[str, Any]) -> TimerConfig | None:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 from typing import Any
 
-from controller.games.base import JSON, Engine
+from controller.games import spec_of
+from controller.games.base import JSON, Engine, TableError
 
 
 def render(engine: Engine) -> str:
@@ -30,7 +32,11 @@ def render(engine: Engine) -> str:
         return f"{label:<{label_width}}" + "".join(cell.rjust(width) for cell in cells)
 
     status = "finished" if report["finished"] else "not finished"
-    out = [f"{engine.title} - {engine.players} players - {status}", line("", header)]
+    out = [f"{engine.title} - {engine.players} players - {status}"]
+    # A game outside the registry (a test's toy engine) names no variant.
+    with contextlib.suppress(TableError, KeyError):
+        out.append(f"Variant: {spec_of(engine.game_id).variant(engine.header()['options'])}")
+    out.append(line("", header))
     out += [line(label, cells) for label, cells in rows]
     out += notes
     winners = ", ".join(f"seat {s}" for s in report["winners"])

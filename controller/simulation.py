@@ -134,6 +134,8 @@ class Simulator:
             return [(first, Press("ok"))]
         if screen is Screen.JOIN and all(s in table.joined for s in self.bot_seats):
             return [(first, Press("next"))]
+        if screen is Screen.OPTIONS:
+            return [(first, Press("ok"))]  # the cursor starts on "Start the game"
         return []
 
     def _bot_turn(self) -> list[tuple[int, Gesture]]:

@@ -23,6 +23,7 @@ class Screen(enum.Enum):
     RESULTS = "results"  # the final score sheet, then back to attract
     STAFF = "staff"  # the staff desk: enroll or audit a deck, game history
     STARTER = "starter"  # the rulebook's question that picks who starts (Oshaka's first lead)
+    OPTIONS = "options"  # the chosen game's options, after the seats joined
 
 
 class MessageKind(enum.Enum):
@@ -111,3 +112,9 @@ class TableView:
     staff: StaffView | None = None  # the staff desk, on the STAFF screen
     title: str = "Cafe table"
     prompt: str | None = None  # the question on the STARTER screen
+    # The OPTIONS screen's lines (label, value, explanation) and the cursor.
+    options: tuple[tuple[str, str, str], ...] = ()
+    options_cursor: int = 0
+    # The game in progress (or just finished) with the variant it plays, e.g.
+    # "Oskar: first to 8 tokens": titles and results name it.
+    game_title: str | None = None

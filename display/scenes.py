@@ -396,6 +396,21 @@ def _join_body(p: Painter, rect: pygame.Rect, view: TableView, seat: SeatView) -
         )
 
 
+def _options_body(p: Painter, rect: pygame.Rect, view: TableView, seat: SeatView) -> None:
+    # The line under the cursor, facing each seat, so anyone can follow and change it.
+    if not view.options:
+        return
+    label, value, explanation = view.options[view.options_cursor % len(view.options)]
+    _centred_lines(
+        p,
+        rect,
+        [
+            (f"{label}: {value}", theme.TURN, p.metrics.body, True),
+            (explanation, theme.TEXT_DIM, p.metrics.small, False),
+        ],
+    )
+
+
 def _starter_body(p: Painter, rect: pygame.Rect, view: TableView, seat: SeatView) -> None:
     # The rulebook's question (Oshaka: who most recently helped someone?), facing each seat.
     if not seat.joined:
@@ -448,6 +463,7 @@ BODIES: dict[Screen, BodyDrawer] = {
     Screen.CHOOSE_GAME: _choose_body,
     Screen.JOIN: _join_body,
     Screen.STARTER: _starter_body,
+    Screen.OPTIONS: _options_body,
     Screen.PLAY: _play_body,
     Screen.RESULTS: _results_body,
 }
@@ -476,6 +492,8 @@ def _current_game(view: TableView) -> GameChoice | None:
 
 
 def _game_title(view: TableView) -> str:
+    if view.game_title is not None:  # the game in progress, with the variant it plays
+        return view.game_title
     choice = _current_game(view)
     if choice is not None:
         return choice.title
@@ -715,6 +733,38 @@ def _join_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView)
     _messages_below(p, rect, y + m.pad * 2, view)
 
 
+def _options_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView) -> None:
+    # Every line of the options screen, the cursor's highlighted with its explanation;
+    # the lines shrink to the room there is (Oh Pshaw has ten).
+    m = p.metrics
+    y = _centre_title(p, rect, view).bottom + m.pad
+    lines = view.options
+    if not lines:
+        return
+    room = max(1, rect.bottom - y - round(m.small * 2.4))
+    size = max(10, min(m.body, room // (len(lines) + 1)))
+    for index, (label, value, _) in enumerate(lines):
+        here = index == view.options_cursor
+        y = p.text(
+            f"{'> ' if here else ''}{label}: {value}",
+            (rect.centerx, y),
+            size,
+            theme.TURN if here else theme.TEXT,
+            bold=here,
+            anchor="midtop",
+            max_width=rect.w,
+        ).bottom
+    explanation = lines[view.options_cursor % len(lines)][2]
+    p.text(
+        explanation,
+        (rect.centerx, y + m.pad),
+        m.small,
+        theme.TEXT_DIM,
+        anchor="midtop",
+        max_width=rect.w,
+    )
+
+
 def _starter_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView) -> None:
     m = p.metrics
     head = _centre_title(p, rect, view)
@@ -796,6 +846,7 @@ CENTRES: dict[Screen, CentreDrawer] = {
     Screen.CHOOSE_GAME: _choose_centre,
     Screen.JOIN: _join_centre,
     Screen.STARTER: _starter_centre,
+    Screen.OPTIONS: _options_centre,
     Screen.PLAY: _play_centre,
     Screen.RESULTS: _results_centre,
     Screen.STAFF: _staff_centre,

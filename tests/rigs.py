@@ -99,6 +99,8 @@ class TableRig:
         for seat in seats[1:]:
             self.press(seat, "ok")
         self.press(seats[0], "next")  # start
+        if self.screen() is Screen.OPTIONS:
+            self.press(seats[0], "ok")  # "Start the game" with the menu's preset
         if self.screen() is Screen.STARTER:
             if starter is not None:
                 self.press(starter, "ok")

@@ -35,6 +35,7 @@ from controller.staff import StaffDesk
 from controller.table import staff_mode
 from controller.table.led_director import LedDirector
 from controller.table.lobby import Lobby, MenuEntry, menu_entries, unmet_requirement
+from controller.table.options import OptionsForm
 from controller.table.screens import (
     IDLE_TIMEOUT,
     RESULTS_TIMEOUT,
@@ -42,6 +43,7 @@ from controller.table.screens import (
     AttractScreen,
     ChooseGameScreen,
     JoinScreen,
+    OptionsScreen,
     PlayScreen,
     ResultsScreen,
     ScreenState,
@@ -109,6 +111,7 @@ class Table:
         self._state: ScreenState = AttractScreen()
         self._session: GameSession | None = None
         self._result: JSON | None = None
+        self._options: JSON = {}  # the options chosen for the game about to begin
         self._messages: list[Message] = []
         self._reader_online = {seat.index: True for seat in self.config.seats}
         self._staff = StaffMode()
@@ -188,6 +191,10 @@ class Table:
                 reader_online=self._reader_online,
                 staff=state.desk.view() if isinstance(state, StaffDeskScreen) else None,
                 prompt=state.prompt if isinstance(state, StarterScreen) else None,
+                options=[(line.label, line.value, line.explanation) for line in state.form.lines()]
+                if isinstance(state, OptionsScreen)
+                else (),
+                options_cursor=state.form.cursor if isinstance(state, OptionsScreen) else 0,
             )
         return self._view
 
@@ -330,6 +337,22 @@ class Table:
         if shortfall is not None:
             self.say(shortfall, MessageKind.REFUSED)
             return False
+        house = self.config.games.get(chosen.spec.id)
+        form = OptionsForm.start(chosen.spec, len(self.lobby.joined), house, chosen.options)
+        if form.visible or chosen.spec.presets:
+            self._go(OptionsScreen(form))
+            self.say(
+                f"{chosen.title}: the game's options. PREV / NEXT choose a line, OK changes it; "
+                'OK on "Start the game" starts'
+            )
+            return True
+        self.options_chosen(form.options)
+        return True
+
+    def options_chosen(self, options: JSON) -> None:
+        """The options are settled: ask the rulebook's starter question, or begin."""
+        chosen = self.lobby.chosen
+        self._options = dict(options)
         starter = chosen.spec.starter
         if starter is not None:
             # The rulebook lets the players choose who starts: ask, and wait for an answer.
@@ -338,16 +361,19 @@ class Table:
                 f"{chosen.title}: {starter.question} That player taps a card or presses OK "
                 f"and {starter.role}"
             )
-            return True
+            return
         self.begin_game(None)
-        return True
 
     def begin_game(self, starter_seat: int | None) -> None:
         """Begin the chosen game with the joined seats; ``starter_seat`` answered the
         rulebook's starter question (None: nobody did, or the game has none: drawn)."""
         chosen = self.lobby.chosen
         players = sorted(self.lobby.joined)
-        header = chosen.spec.new_header(len(players), chosen.options, self.rng)
+        try:
+            header = chosen.spec.new_header(len(players), self._options, self.rng)
+        except TableError as exc:
+            self.say(f"{chosen.title} cannot start so: {exc}", MessageKind.REFUSED)
+            return
         starter = chosen.spec.starter
         if starter is not None and starter_seat in players:
             header[starter.key] = players.index(starter_seat)
@@ -356,7 +382,7 @@ class Table:
             chosen.adapter, players, header, seed, table_settings(self.config), self.journal
         )
         self._go(PlayScreen())
-        self.say(f"{chosen.title} begins")
+        self.say(f"{self._session.title} begins")
         if starter is not None:
             seat = players[int(header[starter.key])]
             if starter_seat is None:

@@ -11,6 +11,7 @@ labels). Seat buttons outside a game (see ``docs/table.md``):
 | attract | wake | wake | wake | wake |
 | choose game | previous game | choose it (and join) | next game | - |
 | join | back to the menu | join / leave | start (enough joined) | join |
+| options (a game with options) | previous line | change it / start | next line | - |
 | starter (e.g. Oshaka's first lead) | - | "it's me" (joined seats) | - | "it's me" |
 | results | - | back to attract | - | - |
 """
@@ -21,6 +22,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from controller.games.base import TableError
 from controller.staff import StaffDesk
+from controller.table.options import START, OptionsForm
 from controller.tags import deck_of
 from controller.view import ButtonHint, MessageKind, Screen
 from hardware.cues import Cue
@@ -126,6 +128,35 @@ class JoinScreen(ScreenState):
                 ("leave" if hint.seat in joined else "join") if hint.button == "ok" else hint.label,
             )
             for hint in super().hints(table)
+        ]
+
+
+class OptionsScreen(ScreenState):
+    """The chosen game's options (``controller.table.options``): PREV / NEXT at any seat
+    move between the lines, OK changes the line's value or, on "Start the game", starts."""
+
+    screen = Screen.OPTIONS
+    timeout = IDLE_TIMEOUT
+
+    def __init__(self, form: OptionsForm) -> None:
+        self.form = form
+
+    def on_button(self, table: Table, seat: int, button: str) -> None:
+        if button in ("prev", "next"):
+            self.form.move(-1 if button == "prev" else 1)
+        elif button == "ok" and self.form.press_ok():
+            table.options_chosen(self.form.options)
+            return
+        table.changed()
+
+    def hints(self, table: Table) -> list[ButtonHint]:
+        key = self.form.lines()[self.form.cursor].key
+        ok = "start" if key == START else "change"
+        labels = {"prev": "previous line", "ok": ok, "next": "next line"}
+        return [
+            ButtonHint(seat, button, label)
+            for seat in table.seat_indexes
+            for button, label in labels.items()
         ]
 
 

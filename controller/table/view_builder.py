@@ -30,6 +30,8 @@ def build_view(
     reader_online: Mapping[int, bool],
     staff: StaffView | None,
     prompt: str | None = None,
+    options: Sequence[tuple[str, str, str]] = (),
+    options_cursor: int = 0,
 ) -> TableView:
     """A complete picture of the table at one moment (``version`` numbers it)."""
     playing = session is not None and screen is Screen.PLAY
@@ -70,4 +72,7 @@ def build_view(
         human_seats=tuple(humans),
         staff=staff,
         prompt=prompt,
+        options=tuple(options),
+        options_cursor=options_cursor,
+        game_title=None if session is None else session.title,
     )
