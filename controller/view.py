@@ -118,3 +118,8 @@ class TableView:
     # The game in progress (or just finished) with the variant it plays, e.g.
     # "Oskar: first to 8 tokens": titles and results name it.
     game_title: str | None = None
+    # On the RESULTS screen: the rule that decided the game and rows that show why
+    # (Oh Pshaw "Bids made", Oshaka "Columns"/"Face down"/"Oshaka"), one value per player.
+    result_rule: str = ""
+    result_rows: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    results_page: int = 0  # grows every few seconds: the page of rounds shown, when they are many

@@ -30,6 +30,7 @@ from display.generic import (
     draw_status,
     int_list,
     player_name,
+    score_table_height,
     seat_label,
 )
 from display.layout import Layout, SeatSlot, rotate_rect, turn_surface
@@ -800,7 +801,50 @@ def _report(view: TableView) -> Mapping[str, Any]:
     return view.result or view.game or {}
 
 
+def fit_rounds(
+    rounds: Sequence[tuple[str, Sequence[int | None]]], room: int, page: int = 0
+) -> list[tuple[str, Sequence[int | None]]]:
+    """Rounds for at most ``room`` rows, so the totals always add up on screen.
+
+    All of them when they fit. Otherwise a page of rounds (``page`` wraps round;
+    the table turns it every few seconds) between one row summing the rounds
+    before it and one summing those after, so every round is shown in turn.
+    With too little room even for that, consecutive rounds merge into groups.
+    """
+    if room <= 0 or not rounds:
+        return []
+    if len(rounds) <= room:
+        return list(rounds)
+    if room >= 3:
+        per_page = room - 2
+        pages = -(-len(rounds) // per_page)
+        first = (page % pages) * per_page
+        last = min(len(rounds), first + per_page)
+        shown = list(rounds[first:last])
+        if first > 0:
+            shown.insert(0, _summed(rounds[:first], f"Rounds 1-{first}"))
+        if last < len(rounds):
+            shown.append(_summed(rounds[last:], f"Rounds {last + 1}-{len(rounds)}"))
+        return shown
+    per_row = -(-len(rounds) // room)
+    return [
+        _summed(rounds[i : i + per_row], f"Rounds {i + 1}-{min(len(rounds), i + per_row)}")
+        for i in range(0, len(rounds), per_row)
+    ]
+
+
+def _summed(
+    group: Sequence[tuple[str, Sequence[int | None]]], name: str
+) -> tuple[str, list[int | None]]:
+    if len(group) == 1:
+        return group[0][0], list(group[0][1])
+    players = max(len(values) for _, values in group)
+    return name, [sum(v[i] or 0 for _, v in group if i < len(v)) for i in range(players)]
+
+
 def _results_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView) -> None:
+    # The whole game on one screen: who won and by which rule, every round (merged
+    # into groups when they do not fit), the rows that show why, and totals that add up.
     m = p.metrics
     report = _report(view)
     head = p.text(
@@ -816,26 +860,35 @@ def _results_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableVi
     winners = int_list(report.get("winners")) or []
     if winners:
         names = ", ".join(player_name(view, w) for w in winners)
-        y += draw_status(
-            p,
-            pygame.Rect(rect.left, y, rect.w, rect.h),
-            f"Winner{'s' if len(winners) > 1 else ''}: {names}",
-            theme.WINNER,
-        )
+        said = f"Winner: {names}" if len(winners) == 1 else f"Shared victory: {names}"
+        y += draw_status(p, pygame.Rect(rect.left, y, rect.w, rect.h), said, theme.WINNER)
+    for piece in p.wrap(view.result_rule, m.small, rect.w)[:3] if view.result_rule else []:
+        y = p.text(
+            piece, (rect.centerx, y), m.small, theme.TEXT_DIM, anchor="midtop", max_width=rect.w
+        ).bottom
     totals = int_list(report.get("totals")) or []
-    columns: list[tuple[str, Sequence[int | None]]] = []
-    rounds = report.get("rounds")
-    if isinstance(rounds, list):
-        for index, entry in enumerate(rounds):
+    rounds: list[tuple[str, Sequence[int | None]]] = []
+    entries = report.get("rounds")
+    if isinstance(entries, list):
+        for index, entry in enumerate(entries):
             scores = int_list(entry.get("scores")) if isinstance(entry, Mapping) else None
             if scores is not None:
-                columns.append((f"Round {index + 1}", scores))
-    columns.append(("Total", totals))
-    # The score sheet is what the results screen is for: it gets the room, and
-    # the last messages only what is left under it.
+                rounds.append((f"Round {index + 1}", scores))
+    tail: list[tuple[str, Sequence[int | None]]] = [
+        *((heading, values) for heading, values in view.result_rows),
+        ("Total", totals),
+    ]
     width = min(rect.w, round(m.unit * 0.9))
     table = pygame.Rect(rect.centerx - width // 2, y + m.pad, width, rect.bottom - y - m.pad)
-    used = draw_score_table(p, table, view, columns, winners=winners)
+    # The largest text at which every round fits, down to a floor; below it rounds merge.
+    size = m.small
+    floor = max(10, round(m.small * 0.7))
+    while size > floor and score_table_height(p, len(rounds) + len(tail), size) > table.h:
+        size -= 1
+    line = score_table_height(p, 1, size) // 2
+    room = table.h // line - 1 - len(tail)
+    columns = [*fit_rounds(rounds, room, view.results_page), *tail]
+    used = draw_score_table(p, table, view, columns, winners=winners, size=size)
     if rect.bottom - (table.top + used) >= round(m.small * 2.6):
         _messages_below(p, rect, table.top + used + m.pad, view)
 

@@ -122,6 +122,14 @@ class Presentation(ABC):
         """Whether the picture changes by itself now (a running clock), so it must redraw."""
         return False
 
+    def result_rule(self, report: JSON) -> str:
+        """The rule that decided the finished game, in players' words (engine seat numbers)."""
+        return "the best total wins"
+
+    def result_rows(self, report: JSON) -> list[tuple[str, list[int]]]:
+        """Rows the results screen adds above the totals to show why (one value per seat)."""
+        return []
+
     @abstractmethod
     def waiting_players(self) -> list[int]:
         """The players whose LED should say "your turn"."""

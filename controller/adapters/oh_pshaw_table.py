@@ -171,6 +171,31 @@ class OhPshawPresentation(Presentation):
         handler = _FEEDBACK.get(type(event))
         return handler(event) if handler is not None else []
 
+    def result_rule(self, report: JSON) -> str:
+        opts = self.engine.options
+        if opts.scoring == "mild":
+            rule = "most points: 1 a trick, plus 10 for taking exactly the tricks bid"
+        else:
+            rule = "most points: taking exactly the tricks bid scores 10 + the bid, else 0"
+        if opts.round_winner_bonus:
+            rule += "; 10 more to each round's best"
+        rounds = report.get("rounds") or []
+        if report.get("ended") == "early":
+            return f"{rule}. Ended early by staff: the leaders at that moment win"
+        if rounds and rounds[-1].get("tie_break"):
+            tied = " and ".join(f"seat {s}" for s in rounds[-1].get("tied", []))
+            return f"{rule}. Tied at the end: an extra round among {tied} decided it"
+        return rule
+
+    def result_rows(self, report: JSON) -> list[tuple[str, list[int]]]:
+        made = [0] * self.engine.players
+        for rnd in report.get("rounds") or []:
+            if rnd.get("status") is None:
+                continue  # a round cut short by an early end: no bid was judged
+            for seat, (bid, won) in enumerate(zip(rnd["bids"], rnd["tricks"], strict=True)):
+                made[seat] += bid == won
+        return [("Bids made", made)]
+
     def snapshot(self) -> JSON:
         snap = self.engine.snapshot()
         if bidding_open(self.engine):

@@ -431,6 +431,9 @@ _OUTCOME_OF_BUTTON: dict[str, Outcome] = {
 class OssPresentation(_Role, Presentation):
     """Presentation: events as messages and cues, and the snapshot with the table's side."""
 
+    def result_rule(self, report: JSON) -> str:
+        return "most points from the tribe cards won"
+
     def feedback(self, event: Event) -> list[Feedback]:
         if isinstance(event, AttemptBegins | DuelTied | Replayed):
             # A new attempt, or a duel starting again: counts are entered afresh.

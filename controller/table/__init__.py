@@ -90,6 +90,7 @@ logger = logging.getLogger(__name__)
 
 MESSAGE_LIMIT = 6
 ANIMATION_STEP = 0.1  # seconds between views while a clock runs on screen
+RESULTS_PAGE_SECONDS = 6.0  # the results' rounds turn a page by themselves when they do not fit
 
 
 @dataclass
@@ -119,6 +120,8 @@ class Table:
         self._version = 0
         self._view: TableView | None = None
         self._animated_at = 0.0
+        self._results_page = 0  # which page of rounds the results screen shows
+        self._page_at = 0.0
         self.last_activity = self.clock()
         self._rest_leds()
 
@@ -195,6 +198,7 @@ class Table:
                 if isinstance(state, OptionsScreen)
                 else (),
                 options_cursor=state.form.cursor if isinstance(state, OptionsScreen) else 0,
+                results_page=self._results_page,
             )
         return self._view
 
@@ -565,6 +569,11 @@ class Table:
             and self.screen is Screen.PLAY
             and session.adapter.presentation.animating()
         )
+        if self.screen is Screen.RESULTS and now - self._page_at >= RESULTS_PAGE_SECONDS:
+            # The display shows the page it is told; it wraps round when it has fewer.
+            self._page_at = now
+            self._results_page += 1
+            self.changed()
         if running and now - self._animated_at >= ANIMATION_STEP:
             # A running clock: a new view ten times a second so the display follows.
             self._animated_at = now

@@ -32,6 +32,7 @@ def build_view(
     prompt: str | None = None,
     options: Sequence[tuple[str, str, str]] = (),
     options_cursor: int = 0,
+    results_page: int = 0,
 ) -> TableView:
     """A complete picture of the table at one moment (``version`` numbers it)."""
     playing = session is not None and screen is Screen.PLAY
@@ -74,5 +75,15 @@ def build_view(
         prompt=prompt,
         options=tuple(options),
         options_cursor=options_cursor,
+        results_page=results_page,
         game_title=None if session is None else session.title,
+        result_rule=""
+        if session is None or result is None
+        else session.seats_named(session.adapter.presentation.result_rule(result)),
+        result_rows=()
+        if session is None or result is None
+        else tuple(
+            (heading, tuple(values))
+            for heading, values in session.adapter.presentation.result_rows(result)
+        ),
     )
