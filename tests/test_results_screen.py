@@ -5,7 +5,7 @@ that decided it and the rows that show why, for games played through the table b
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -13,6 +13,7 @@ from typing import Any
 import pygame
 import pytest
 
+import display.oshaka_trick_scene
 import display.scenes
 from controller.simulation import Simulator
 from controller.view import Screen, TableView
@@ -43,8 +44,8 @@ def test_fit_rounds_pages_every_round_and_keeps_the_sums() -> None:
     assert fit_rounds(rounds, 0) == []
 
 
-def play_to_results(game_id: str, seats: int) -> TableRig:
-    """An all-bot table walks the menu (first preset, first answer) and plays to the end."""
+def play_until(game_id: str, seats: int, done: Callable[[TableRig], bool]) -> TableRig:
+    """An all-bot table walks the menu (first preset, first answer) and plays until ``done``."""
     rig = TableRig(seats, bots=seats)
     sim = Simulator(
         rig.table,
@@ -57,11 +58,15 @@ def play_to_results(game_id: str, seats: int) -> TableRig:
     rig.devices.open()
     rig.loop.drain()
     for _ in range(20_000):
-        if rig.table.screen is Screen.RESULTS:
+        if done(rig):
             return rig
         sim.step(0.0)
         rig.loop.drain()
-    raise AssertionError(f"{game_id} did not reach the results")
+    raise AssertionError(f"{game_id} never got there")
+
+
+def play_to_results(game_id: str, seats: int) -> TableRig:
+    return play_until(game_id, seats, lambda rig: rig.table.screen is Screen.RESULTS)
 
 
 def drawn_table(view: TableView, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Rows:
@@ -157,3 +162,34 @@ def test_the_results_pages_turn_by_themselves() -> None:
         assert rig.table.view.results_page == first + 1
         rig.table.tick(rig.now + 8.0)  # not yet another page
         assert rig.table.view.results_page == first + 1
+
+
+def test_oshaka_shows_round_one_scored_while_the_lead_of_round_two_is_chosen(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def choosing_lead(rig: TableRig) -> bool:
+        game = rig.table.game
+        expected = None if game is None else game.engine.expected
+        return expected is not None and expected.expects == "lead"
+
+    rig = play_until("oshaka-trick", 4, choosing_lead)
+    with rig.devices:
+        game = rig.table.game
+        assert game is not None
+        first = game.engine.report()["rounds"][0]
+        seen: list[Rows] = []
+        real = display.oshaka_trick_scene.draw_score_table
+
+        def spy(p: Any, rect: pygame.Rect, v: TableView, rows: Rows, **kw: Any) -> int:
+            seen.append(list(rows))
+            used: int = real(p, rect, v, rows, **kw)
+            return used
+
+        monkeypatch.setattr(display.oshaka_trick_scene, "draw_score_table", spy)
+        screenshot_view(rig.table.view, tmp_path / "lead.png", size=(800, 480))
+        summary = next(rows for rows in seen if rows[0][0] == "Columns")
+        assert [name for name, _ in summary] == ["Columns", "Face down", "Oshaka", "Round 1"]
+        assert list(summary[0][1]) == [len(c) for c in first["columns"]]
+        assert list(summary[1][1]) == [-n for n in first["penalties"]]
+        assert list(summary[2][1]) == [len(o) for o in first["oshaka"]]
+        assert list(summary[3][1]) == first["scores"]
