@@ -9,6 +9,7 @@ downstream re-derives the rules.
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -123,3 +124,5 @@ class TableView:
     result_rule: str = ""
     result_rows: tuple[tuple[str, tuple[int, ...]], ...] = ()
     results_page: int = 0  # grows every few seconds: the page of rounds shown, when they are many
+    # Rules pages open at seats (a long press of OK): physical seat -> (title, lines).
+    help: Mapping[int, tuple[str, tuple[str, ...]]] = field(default_factory=dict)

@@ -200,7 +200,11 @@ def draw_panel(canvas: Painter, slot: SeatSlot, view: TableView, seat: SeatView)
     if below.h > 4:
         # Clip, so a body that does not fit is cut rather than drawn over its neighbours.
         surface.set_clip(below)
-        BODIES[view.screen](p, below, view, seat)
+        page = view.help.get(seat.seat)
+        if page is not None:
+            _help_body(p, below, page)
+        else:
+            BODIES[view.screen](p, below, view, seat)
         surface.set_clip(None)
 
     canvas.surface.blit(turn_surface(surface, slot.rotation), slot.rect.topleft)
@@ -395,6 +399,21 @@ def _join_body(p: Painter, rect: pygame.Rect, view: TableView, seat: SeatView) -
         _centred_lines(
             p, rect, [("Press OK at your seat to join", theme.TEXT, p.metrics.body, True)]
         )
+
+
+def _help_body(p: Painter, rect: pygame.Rect, page: tuple[str, tuple[str, ...]]) -> None:
+    # A seat's rules page (a long press of OK), facing that seat; it closes by itself.
+    title, lines = page
+    m = p.metrics
+    size = max(10, round(m.small * 0.85))
+    y = p.text(
+        title, (rect.left, rect.top), m.small, theme.TURN, bold=True, max_width=rect.w
+    ).bottom
+    for line in lines:
+        for piece in p.wrap(f"- {line}", size, rect.w):
+            if y + m.leading(size) > rect.bottom:
+                return
+            y = p.text(piece, (rect.left, y), size, theme.TEXT, max_width=rect.w).bottom
 
 
 def _options_body(p: Painter, rect: pygame.Rect, view: TableView, seat: SeatView) -> None:

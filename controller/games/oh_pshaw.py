@@ -1466,4 +1466,13 @@ SPEC = GameSpec(
         Preset("Full: 1 card to the most", {}),
     ),
     vocabulary={"suits": SUITS, "suit_names": SUIT_NAMES, "ranks": RANKS},
+    rules=(
+        "Bid how many tricks you will take; take exactly that many.",
+        "The turned card's suit is trump; you must follow suit.",
+        "Exact bid: 10 + your bid (mild scoring: 1 a trick + 10); else 0.",
+        "The eldest (left of the dealer) bids first and leads; the deal passes left.",
+        "Tie at the end: an extra round at the largest hand; only the tied seats score in it.",
+        "A renege proven later scores 0 for that round (and any penalty set).",
+        "Staff may end the game early: the leaders at that moment win.",
+    ),
 )

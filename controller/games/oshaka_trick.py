@@ -945,4 +945,13 @@ SPEC = GameSpec(
     engine=OshakaTrick,
     vocabulary={"colours": COLOURS, "colour_names": COLOUR_NAMES},
     starter=Starter("lead", "Who most recently helped someone?", "leads the first trick"),
+    rules=(
+        "The lowest card wins a trick; a card of another colour than the led one beats it.",
+        "Place each card you win face up in its colour's column, or face down for -1.",
+        "A card smaller than your column's top is an Oshaka penalty: minus its number.",
+        "Round 2: a fourth colour while you show three is an Oshaka penalty.",
+        "A round scores each face-up column's top card, -1 per face-down card.",
+        "Whoever most recently helped someone leads first; the lowest scorer picks round 2's.",
+        "Cards won in one trick are placed smallest first.",
+    ),
 )

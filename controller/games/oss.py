@@ -2103,4 +2103,11 @@ SPEC = GameSpec(
         ),
     ),
     requirements=frozenset({Requirement.VIRTUAL_DEAL}),
+    rules=(
+        "The chief names a trick; everyone tosses the Jack to try it.",
+        "Win a trick to keep a tribe card; the most points after the last round wins.",
+        "Failed tricks may be tried again, up to the replays set for the round.",
+        "Duels: both players try; the winner keeps one of the two tribe cards.",
+        "Your own buttons and the toss timer enter your results; bots act only for bots.",
+    ),
 )

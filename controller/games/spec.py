@@ -173,6 +173,9 @@ class GameSpec:
     # The rulebook's question that picks the starting seat at the table (None:
     # the table draws it).
     starter: Starter | None = None
+    # The rules page a seat's long press of OK shows, written for players: the
+    # rulebook in short and the table's rulings where the rulebook leaves a choice.
+    rules: tuple[str, ...] = ()
     # Words and symbols the display draws (colour names, die faces, ...), keyed
     # by what they name; each game's scene documents the keys it reads.
     vocabulary: Mapping[str, Any] = field(default_factory=dict)

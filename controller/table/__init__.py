@@ -53,7 +53,7 @@ from controller.table.screens import (
 from controller.table.session import GameSession, table_settings
 from controller.table.sinks import JournalSink, LedSink
 from controller.table.staff_mode import StaffCommand, StaffMode
-from controller.table.view_builder import build_view
+from controller.table.view_builder import build_view, rules_page
 from controller.tags import TagRegistry
 from controller.view import Message, MessageKind, Screen, TableView
 from hardware.cues import Cue
@@ -90,6 +90,8 @@ logger = logging.getLogger(__name__)
 
 MESSAGE_LIMIT = 6
 ANIMATION_STEP = 0.1  # seconds between views while a clock runs on screen
+HELP_HOLD = 1.0  # seconds OK is held down for a seat's rules page
+HELP_SECONDS = 25.0  # a rules page closes by itself after this long
 RESULTS_PAGE_SECONDS = 6.0  # the results' rounds turn a page by themselves when they do not fit
 
 
@@ -121,6 +123,8 @@ class Table:
         self._view: TableView | None = None
         self._animated_at = 0.0
         self._results_page = 0  # which page of rounds the results screen shows
+        self._ok_down: dict[int, float] = {}  # seat -> when its OK went down (event time)
+        self._help: dict[int, tuple[str, float]] = {}  # seat -> (game id, closes at)
         self._page_at = 0.0
         self.last_activity = self.clock()
         self._rest_leds()
@@ -199,6 +203,7 @@ class Table:
                 else (),
                 options_cursor=state.form.cursor if isinstance(state, OptionsScreen) else 0,
                 results_page=self._results_page,
+                help={seat: rules_page(game_id) for seat, (game_id, _) in self._help.items()},
             )
         return self._view
 
@@ -219,7 +224,28 @@ class Table:
 
     def _on_button(self, event: InputEvent) -> None:
         assert isinstance(event, ButtonPressed)
+        if event.button == "ok":
+            self._ok_down[event.seat] = event.at
         self._state.on_button(self, event.seat, event.button)
+
+    def _on_release(self, event: InputEvent) -> None:
+        # A long press of OK opens the seat's rules page. The press itself has already
+        # counted on the way down (presses act at once), so hold OK when it is not your turn.
+        assert isinstance(event, ButtonReleased)
+        down = self._ok_down.pop(event.seat, None) if event.button == "ok" else None
+        if down is not None and event.at - down >= HELP_HOLD:
+            self.show_help(event.seat)
+
+    def show_help(self, seat: int) -> None:
+        """Open the rules page of the game in progress (or chosen on the menu) at ``seat``."""
+        if self._session is not None:
+            game_id = self._session.game_id
+        elif self.screen in (Screen.CHOOSE_GAME, Screen.JOIN, Screen.OPTIONS, Screen.STARTER):
+            game_id = self.lobby.chosen.spec.id
+        else:
+            return
+        self._help[seat] = (game_id, self.clock() + HELP_SECONDS)
+        self.changed()
 
     def _on_timer(self, event: InputEvent) -> None:
         assert isinstance(event, TossStarted | TossStopped | TossCancelled)
@@ -263,7 +289,7 @@ class Table:
         TagPresented: _on_tag,
         TagRemoved: _ignore,
         ButtonPressed: _on_button,
-        ButtonReleased: _ignore,
+        ButtonReleased: _on_release,
         ReaderOnline: _on_reader_online,
         ReaderOffline: _on_reader_offline,
         ReaderProblem: _on_reader_problem,
@@ -569,6 +595,11 @@ class Table:
             and self.screen is Screen.PLAY
             and session.adapter.presentation.animating()
         )
+        closed = [seat for seat, (_, until) in self._help.items() if now >= until]
+        for seat in closed:
+            del self._help[seat]  # a rules page closes by itself
+        if closed:
+            self.changed()
         if self.screen is Screen.RESULTS and now - self._page_at >= RESULTS_PAGE_SECONDS:
             # The display shows the page it is told; it wraps round when it has fewer.
             self._page_at = now

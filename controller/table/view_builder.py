@@ -11,10 +11,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from controller.config import TableConfig
+from controller.games import spec_of
 from controller.games.base import JSON
 from controller.table.lobby import Lobby
 from controller.table.session import GameSession
 from controller.view import ButtonHint, GameChoice, Message, Screen, SeatView, StaffView, TableView
+
+
+def rules_page(game_id: str) -> tuple[str, tuple[str, ...]]:
+    """A game's rules page for a seat: its title and the lines of ``GameSpec.rules``."""
+    spec = spec_of(game_id)
+    return f"{spec.title}: the rules at this table", spec.rules
 
 
 def build_view(
@@ -33,6 +40,7 @@ def build_view(
     options: Sequence[tuple[str, str, str]] = (),
     options_cursor: int = 0,
     results_page: int = 0,
+    help: Mapping[int, tuple[str, tuple[str, ...]]] | None = None,
 ) -> TableView:
     """A complete picture of the table at one moment (``version`` numbers it)."""
     playing = session is not None and screen is Screen.PLAY
@@ -76,6 +84,7 @@ def build_view(
         options=tuple(options),
         options_cursor=options_cursor,
         results_page=results_page,
+        help=dict(help or {}),
         game_title=None if session is None else session.title,
         result_rule=""
         if session is None or result is None
