@@ -145,9 +145,10 @@ class Simulator:
             self._game_key = game
             self._bots = {}
         plan: list[tuple[int, Gesture]] = []
+        bots = frozenset(p for p, s in enumerate(game.players) if s in self.bot_seats)
         for player in game.adapter.presentation.waiting_players():
             seat = game.players[player]
-            if seat not in self.bot_seats:
+            if seat not in self.bot_seats or not game.adapter.simulation.bot_may_act(player, bots):
                 continue
             bot = self._bots.setdefault(
                 seat, game.adapter.simulation.make_bot(random.Random(self.rng.random()))

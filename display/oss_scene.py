@@ -406,8 +406,11 @@ class OssScene:
             if last is not None:
                 text = f"{player_name(view, last.seat)}: {seconds(last.millis)}"
                 colour = PENALTY_COLOUR if last.over_limit else WON_COLOUR
-            else:
+            elif timer.present:
                 text = "Toss timer ready: press to start"
+                colour = theme.TEXT_DIM
+            else:
+                text = "No toss timer: report each result with your buttons"
                 colour = theme.TEXT_DIM
             if limit is not None:
                 text += f" · limit {limit:g} s"

@@ -150,6 +150,11 @@ class Simulation(ABC):
         """The player's known hand (virtual deal only), for the simulator's on-screen hand."""
         return ()
 
+    def bot_may_act(self, player: int, bots: frozenset[int]) -> bool:
+        """Whether the bot of ``player`` may act now, ``bots`` being the engine players bots
+        play. A game says no where an action would decide for a person (an Oss duel)."""
+        return True
+
 
 class GameAdapter:
     """The table side of one game in progress: its input mapping, presentation and simulation.

@@ -796,6 +796,7 @@ class TimerView(Snapshot):
     log: tuple[TossView, ...] = ()  # the latest entries, oldest first
     bests: Mapping[int, int] = field(default_factory=dict)  # seat -> fastest, ms
     cancelled: int = 0
+    present: bool = True  # the table has a toss timer ([timer] in table.toml)
 
     @property
     def last(self) -> TossView | None:
@@ -811,6 +812,7 @@ class TimerView(Snapshot):
             "last": None if self.last is None else self.last.to_json(),
             "bests": {str(seat): ms for seat, ms in sorted(self.bests.items())},
             "cancelled": self.cancelled,
+            "present": self.present,
         }
 
     @classmethod
@@ -827,6 +829,7 @@ class TimerView(Snapshot):
             tuple(TossView.from_json(e) for e in _objects(data.get("log"))),
             _seat_map(data.get("bests")),
             _int(data.get("cancelled")),
+            data.get("present") is not False,
         )
 
 

@@ -1,0 +1,139 @@
+"""Oss with a person at seat 0 and bots at seats 1-3 (issue 13, items 4 and 7): no bot ever
+acts for the person's seat, a duel with the person waits for the person's buttons, the toss
+timer is never pressed by a bot for the person's toss; without a timer the screen says how
+results are entered."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pygame
+import pytest
+
+from controller.adapters import Gesture, Press
+from controller.games.base import Action
+from controller.games.oss import Counts, Oss, OssSnapshot, Phase, Result, Timed
+from controller.simulation import Simulator
+from controller.view import Screen
+from display.screenshot import screenshot_view
+from display.theme import Painter
+from tests.rigs import TableRig
+
+PERSON = 0
+
+
+class Rig(TableRig):
+    """Oss's deck; seat 0 a person, seats 1-3 bots; the simulated toss timer unless told."""
+
+    deck = "oss-tribes"
+
+
+def play_with_a_person(rig: Rig) -> tuple[list[tuple[Action, int]], list[tuple[int, int | None]]]:
+    """Play Oss to the end: bots through the Simulator, the person by their own buttons.
+
+    Returns every accepted action with the physical seat whose input gave it, and every
+    timer press with the seat that pressed it and whose toss the timer was to measure.
+    """
+    sim = Simulator(rig.table, rig.devices, rig.registry, {1, 2, 3}, rng=random.Random(2))
+    accepted: list[tuple[Action, int]] = []
+    timer_presses: list[tuple[int, int | None]] = []
+    act = rig.table.act
+
+    def logged_act(action: Action, seat: int) -> None:
+        game = rig.table.game
+        before = len(game.recorder.actions) if game else 0
+        engine = None if game is None else game.adapter.engine
+        if isinstance(engine, Oss) and engine.phase is Phase.RESULT:
+            attempt = engine.current_attempt
+            if (
+                attempt is not None
+                and PERSON in attempt.seats
+                and isinstance(action, Result | Counts)
+            ):
+                # An attempt of the person's (a duel with a bot too): only seat 0 reports it.
+                assert seat == PERSON, f"seat {seat} reported {action} for the person's attempt"
+        act(action, seat)
+        game = rig.table.game
+        if game is not None and len(game.recorder.actions) > before:
+            accepted.append((action, seat))
+
+    rig.table.act = logged_act  # type: ignore[method-assign]
+    perform = sim.perform
+
+    def logged_perform(seat: int, gesture: Gesture) -> None:
+        if gesture == Press("timer"):
+            game = rig.table.game
+            engine = None if game is None else game.adapter.engine
+            timed = engine.timed_seat if isinstance(engine, Oss) else None
+            timer_presses.append((seat, timed))
+        perform(seat, gesture)
+        rig.loop.drain()
+
+    sim.perform = logged_perform  # type: ignore[method-assign]
+    person_bot: Any = None
+    for _ in range(30_000):
+        if rig.table.screen is Screen.RESULTS:
+            return accepted, timer_presses
+        if sim.step(0.0):
+            rig.loop.drain()
+            continue
+        game = rig.table.game
+        assert game is not None
+        if PERSON in [game.players[p] for p in game.adapter.presentation.waiting_players()]:
+            # The person decides (here with a bot's judgement) and presses their own buttons.
+            person_bot = person_bot or game.adapter.simulation.make_bot(random.Random(7))
+            action = person_bot.choose(game.adapter.engine, PERSON)
+            for gesture in game.adapter.simulation.gestures(action):
+                logged_perform(PERSON, gesture)
+            continue
+        raise AssertionError("nobody can act: the table waits for no one")
+    raise AssertionError("the game did not end")
+
+
+def test_no_bot_ever_acts_for_the_person_and_the_timer_is_theirs() -> None:
+    rig = Rig(4, bots=3)
+    with rig.devices:
+        rig.loop.drain()
+        rig.start_game("oss", (0, 1, 2, 3))
+        game = rig.table.game
+        assert game is not None and game.players == [0, 1, 2, 3]
+        accepted, presses = play_with_a_person(rig)
+    mine = [a for a, _ in accepted if isinstance(a, Result | Counts) and a.seat == PERSON]
+    assert mine, "the person never entered a result"
+    for action, seat in accepted:
+        if isinstance(action, Timed):
+            continue  # the table applies a stopped toss itself; the presser is checked below
+        if action.seat == PERSON:
+            assert seat == PERSON, f"seat {seat} took {action} for the person"
+    record = rig.records[-1] if rig.records else ""
+    assert record  # the game finished and its record was written
+    for seat, timed in presses:
+        if timed == PERSON:
+            assert seat == PERSON, f"seat {seat} pressed the timer for the person's toss"
+    assert any(seat == PERSON for seat, _ in presses)  # the person timed their own tosses
+    assert any(seat != PERSON for seat, _ in presses)  # and bots theirs
+
+
+def test_without_a_timer_the_screen_says_how_results_are_entered(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rig = Rig(4, bots=3, timer=None)
+    with rig.devices:
+        rig.loop.drain()
+        rig.start_game("oss", (0, 1, 2, 3))
+        view = rig.table.view
+        side = OssSnapshot.of(view.game or {}).table
+        assert side is not None and side.timer.present is False
+        written: list[str] = []
+        text = Painter.text
+
+        def spy(self: Painter, words: str, *args: Any, **kw: Any) -> pygame.Rect:
+            written.append(words)
+            return text(self, words, *args, **kw)
+
+        monkeypatch.setattr(Painter, "text", spy)
+        screenshot_view(view, tmp_path / "no-timer.png", size=(800, 480))
+    assert "No toss timer: report each result with your buttons" in written
+    assert "Toss timer ready: press to start" not in written
