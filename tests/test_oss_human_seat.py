@@ -137,3 +137,42 @@ def test_without_a_timer_the_screen_says_how_results_are_entered(
         screenshot_view(view, tmp_path / "no-timer.png", size=(800, 480))
     assert "No toss timer: report each result with your buttons" in written
     assert "Toss timer ready: press to start" not in written
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720), (1920, 1080)])
+def test_trick_names_and_every_card_under_a_trick_are_drawn_in_full(
+    size: tuple[int, int], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rig = Rig(4, bots=4)
+    sim = Simulator(rig.table, rig.devices, rig.registry, {0, 1, 2, 3}, rng=random.Random(4))
+    sim.auto_game = "oss"
+    with rig.devices:
+        rig.loop.drain()
+        for _ in range(60):  # into round 1's duel: every seat has placed a card
+            sim.step(0.0)
+            rig.loop.drain()
+        view = rig.table.view
+        snap = OssSnapshot.of(view.game or {})
+        placements = [(p.value, p.seat) for t in snap.tricks for p in t.placements]
+        assert len(placements) >= 4
+        calls: list[tuple[str, int, bool, int | None]] = []
+        text = Painter.text
+
+        def spy(self: Painter, words: str, at: Any, size: int, *args: Any, **kw: Any) -> Any:
+            calls.append((words, size, bool(kw.get("bold")), kw.get("max_width")))
+            return text(self, words, at, size, *args, **kw)
+
+        monkeypatch.setattr(Painter, "text", spy)
+        screenshot_view(view, tmp_path / "oss.png", size=size)
+    pygame.font.init()
+    fonts: dict[tuple[int, bool], pygame.font.Font] = {}
+    for trick in snap.tricks:
+        drawn = [c for c in calls if c[0] == trick.name]
+        assert drawn, f"{trick.name} was not drawn"
+        words, font_size, bold, width = drawn[0]
+        font = fonts.setdefault((font_size, bold), pygame.font.Font(None, font_size))
+        font.set_bold(bold)
+        assert width is None or font.size(words)[0] <= width, f"{words} is cut short"
+    labels = {c[0] for c in calls}
+    for value, seat in placements:
+        assert f"{value}  Seat {seat}" in labels, f"the {value} of seat {seat} is hidden"
