@@ -9,6 +9,7 @@ import datetime as dt
 import io
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pygame
 import pytest
@@ -23,6 +24,7 @@ from controller.table.staff_mode import ASK_END, BACK
 from controller.tags import SIMULATED_STAFF_UID
 from controller.view import Screen
 from display.screenshot import screenshot_view
+from display.theme import Painter
 from tests.rigs import TableRig
 
 
@@ -226,3 +228,34 @@ def test_the_starter_screen_draws_at_800x480(oshaka: OshakaRig, tmp_path: Path) 
     # Something besides the background was drawn (the question and the seat panels).
     colours = {image.get_at((x, y))[:3] for x in range(0, 800, 16) for y in range(0, 480, 16)}
     assert len(colours) > 3
+
+
+def test_oh_pshaw_shows_the_last_rounds_scores_while_the_next_is_bid(
+    rig: Rig, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rig.start_game("oh-pshaw")
+    rig.bid_round()
+    rig.play_round()  # round 1 scored; round 2 dealt and waiting for bids
+    scored = rig.engine.report()["rounds"][0]["scores"]
+    assert rig.engine.snapshot().last_round == tuple(scored)
+    summary = "Round 1 scored: " + ", ".join(
+        f"Seat {s} {'+' if v >= 0 else ''}{v}" for s, v in enumerate(scored)
+    )
+    written: list[str] = []
+    text = Painter.text
+
+    def spy(self: Painter, words: str, *args: Any, **kw: Any) -> pygame.Rect:
+        written.append(words)
+        return text(self, words, *args, **kw)
+
+    monkeypatch.setattr(Painter, "text", spy)
+    for size in ((800, 480), (1280, 720)):
+        written.clear()
+        screenshot_view(rig.table.view, tmp_path / "between.png", size=size)
+        first = next(i for i, w in enumerate(written) if w.startswith("Round 1 scored"))
+        # The summary in full, on one line or wrapped onto two.
+        assert summary in (written[first], f"{written[first]} {written[first + 1]}"), size
+    rig.bid_round()  # play starts: the round's own bids and tricks instead
+    written.clear()
+    screenshot_view(rig.table.view, tmp_path / "playing.png", size=(1280, 720))
+    assert not any(w.startswith("Round 1 scored") for w in written)

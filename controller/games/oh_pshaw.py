@@ -605,6 +605,9 @@ class OhPshawSnapshot(Snapshot):
     tricks_needed: tuple[int | None, ...] = ()
     bid_cursor: int | None = None
     ended_early: bool = False  # staff ended the game early: the leaders won
+    # The previous round's scores per seat (empty in round 1): the round summary the
+    # table shows while the next round is bid.
+    last_round: tuple[int, ...] = ()
 
     def reneged(self, seat: int) -> bool:
         return any(r.seat == seat for r in self.reneges)
@@ -650,6 +653,8 @@ class OhPshawSnapshot(Snapshot):
             out["bid_cursor"] = self.bid_cursor
         if self.ended_early:
             out["ended_early"] = True
+        if self.last_round:
+            out["last_round"] = list(self.last_round)
         return out
 
     @classmethod
@@ -701,6 +706,7 @@ class OhPshawSnapshot(Snapshot):
             tricks_needed=_per_seat(data.get("tricks_needed"), players),
             bid_cursor=json_opt_int(data.get("bid_cursor")),
             ended_early=data.get("ended_early") is True,
+            last_round=json_ints(data.get("last_round")),
         )
 
 
@@ -1333,6 +1339,7 @@ class OhPshaw(Engine):
                 for bid, won in zip(rnd.bids, rnd.tricks, strict=True)
             ),
             ended_early=self.ended_early,
+            last_round=tuple(self.rounds[rnd.index - 1].scores or ()) if rnd.index else (),
         )
 
 
