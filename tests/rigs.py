@@ -156,3 +156,18 @@ def serial_tapper(ptys: list[PtyPair]) -> Callable[[int, str], None]:
 def is_turn_green(colours: set[tuple[int, int, int]]) -> bool:
     """The "your turn" LED cue: a green pulse, whatever its current level."""
     return len(colours) == 1 and all(r == 0 and b == 0 and g > 0 for r, g, b in colours)
+
+
+def painted_text(monkeypatch: Any) -> list[str]:
+    """Every text the display's painters write from now on (``monkeypatch`` undoes it)."""
+    from display.theme import Painter
+
+    written: list[str] = []
+    text = Painter.text
+
+    def spy(self: Painter, words: str, *args: Any, **kw: Any) -> Any:
+        written.append(words)
+        return text(self, words, *args, **kw)
+
+    monkeypatch.setattr(Painter, "text", spy)
+    return written

@@ -19,7 +19,7 @@ from controller.simulation import Simulator
 from controller.view import Screen
 from display.screenshot import screenshot_view
 from display.theme import Painter
-from tests.rigs import TableRig
+from tests.rigs import TableRig, painted_text
 
 PERSON = 0
 
@@ -126,14 +126,7 @@ def test_without_a_timer_the_screen_says_how_results_are_entered(
         view = rig.table.view
         side = OssSnapshot.of(view.game or {}).table
         assert side is not None and side.timer.present is False
-        written: list[str] = []
-        text = Painter.text
-
-        def spy(self: Painter, words: str, *args: Any, **kw: Any) -> pygame.Rect:
-            written.append(words)
-            return text(self, words, *args, **kw)
-
-        monkeypatch.setattr(Painter, "text", spy)
+        written = painted_text(monkeypatch)
         screenshot_view(view, tmp_path / "no-timer.png", size=(800, 480))
     assert "No toss timer: report each result with your buttons" in written
     assert "Toss timer ready: press to start" not in written

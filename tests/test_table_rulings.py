@@ -9,7 +9,6 @@ import datetime as dt
 import io
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pygame
 import pytest
@@ -24,8 +23,7 @@ from controller.table.staff_mode import ASK_END, BACK
 from controller.tags import SIMULATED_STAFF_UID
 from controller.view import Screen
 from display.screenshot import screenshot_view
-from display.theme import Painter
-from tests.rigs import TableRig
+from tests.rigs import TableRig, painted_text
 
 
 def clock() -> dt.datetime:
@@ -241,14 +239,7 @@ def test_oh_pshaw_shows_the_last_rounds_scores_while_the_next_is_bid(
     summary = "Round 1 scored: " + ", ".join(
         f"Seat {s} {'+' if v >= 0 else ''}{v}" for s, v in enumerate(scored)
     )
-    written: list[str] = []
-    text = Painter.text
-
-    def spy(self: Painter, words: str, *args: Any, **kw: Any) -> pygame.Rect:
-        written.append(words)
-        return text(self, words, *args, **kw)
-
-    monkeypatch.setattr(Painter, "text", spy)
+    written = painted_text(monkeypatch)
     for size in ((800, 480), (1280, 720)):
         written.clear()
         screenshot_view(rig.table.view, tmp_path / "between.png", size=size)
