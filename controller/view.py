@@ -52,6 +52,7 @@ class GameChoice:
     title: str
     min_players: int
     max_players: int
+    unavailable: str = ""  # why this table does not offer it (empty: it does)
 
 
 @dataclass(frozen=True)

@@ -634,7 +634,7 @@ def _choose_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableVie
     # The list gets the room: the seat panels already say how to choose, and the
     # menu's only message repeats it.
     bottom = rect.bottom - m.small - m.pad
-    rows = [(choice.title, _players_range(choice)) for choice in view.games]
+    rows = [(choice.title, choice.unavailable or _players_range(choice)) for choice in view.games]
     _menu_rows(p, rect, head.bottom + m.pad, bottom, rows, view.selected_game, ChooseGame)
     if not view.games:
         p.text("no games installed", rect.center, m.body, theme.TEXT_DIM, anchor="center")

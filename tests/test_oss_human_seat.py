@@ -169,3 +169,23 @@ def test_trick_names_and_every_card_under_a_trick_are_drawn_in_full(
     labels = {c[0] for c in calls}
     for value, seat in placements:
         assert f"{value}  Seat {seat}" in labels, f"the {value} of seat {seat} is hidden"
+
+
+def test_with_a_physical_deal_the_menu_says_why_oss_is_not_offered(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rig = Rig(4, deal="physical")
+    with rig.devices:
+        rig.loop.drain()
+        rig.press(0, "ok")  # the menu
+        notes = {g.game_id: g.unavailable for g in rig.table.view.games}
+        assert notes["oss"].startswith("not offered: hands cannot be entered by tap")
+        assert notes["oh-pshaw"] == ""  # a physical deal suits the card games
+        while rig.table.view.games[rig.table.selected].game_id != "oss":
+            rig.press(0, "next")
+        written = painted_text(monkeypatch)
+        screenshot_view(rig.table.view, tmp_path / "menu.png", size=(800, 480))
+        assert notes["oss"] in written  # the selected line says it
+        rig.press(0, "ok")  # choosing it anyway is refused, saying what staff can do
+        assert rig.screen() is Screen.CHOOSE_GAME
+        assert 'deal = "virtual"' in rig.table.messages[-1].text

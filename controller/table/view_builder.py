@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from controller.config import TableConfig
 from controller.games import spec_of
 from controller.games.base import JSON
-from controller.table.lobby import Lobby
+from controller.table.lobby import Lobby, menu_note
 from controller.table.session import GameSession
 from controller.view import ButtonHint, GameChoice, Message, Screen, SeatView, StaffView, TableView
 
@@ -56,7 +56,14 @@ def build_view(
         for s in config.seats
     )
     choices = tuple(
-        GameChoice(e.spec.id, e.title, e.spec.min_players, e.spec.max_players) for e in lobby.menu
+        GameChoice(
+            e.spec.id,
+            e.title,
+            e.spec.min_players,
+            e.spec.max_players,
+            menu_note(e.spec, config),
+        )
+        for e in lobby.menu
     )
     hands: dict[int, tuple[str, ...]] = {}
     humans: list[int] = []
