@@ -124,6 +124,8 @@ class TableView:
     # (Oh Pshaw "Bids made", Oshaka "Columns"/"Face down"/"Oshaka"), one value per player.
     result_rule: str = ""
     result_rows: tuple[tuple[str, tuple[int, ...]], ...] = ()
-    results_page: int = 0  # grows every few seconds: the page of rounds shown, when they are many
+    # Grows every few seconds on the results screen and while a rules page is open:
+    # the page of rounds (or of rules lines) shown when they do not fit at once.
+    results_page: int = 0
     # Rules pages open at seats (a long press of OK): physical seat -> (title, lines).
     help: Mapping[int, tuple[str, tuple[str, ...]]] = field(default_factory=dict)

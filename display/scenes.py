@@ -202,7 +202,7 @@ def draw_panel(canvas: Painter, slot: SeatSlot, view: TableView, seat: SeatView)
         surface.set_clip(below)
         page = view.help.get(seat.seat)
         if page is not None:
-            _help_body(p, below, page)
+            _help_body(p, below, page, view.results_page)
         else:
             BODIES[view.screen](p, below, view, seat)
         surface.set_clip(None)
@@ -401,19 +401,22 @@ def _join_body(p: Painter, rect: pygame.Rect, view: TableView, seat: SeatView) -
         )
 
 
-def _help_body(p: Painter, rect: pygame.Rect, page: tuple[str, tuple[str, ...]]) -> None:
+def _help_body(
+    p: Painter, rect: pygame.Rect, page: tuple[str, tuple[str, ...]], turn: int = 0
+) -> None:
     # A seat's rules page (a long press of OK), facing that seat; it closes by itself.
+    # Lines that do not fit turn over by themselves (``turn`` is the table's page count).
     title, lines = page
     m = p.metrics
     size = max(10, round(m.small * 0.85))
-    y = p.text(
-        title, (rect.left, rect.top), m.small, theme.TURN, bold=True, max_width=rect.w
-    ).bottom
-    for line in lines:
-        for piece in p.wrap(f"- {line}", size, rect.w):
-            if y + m.leading(size) > rect.bottom:
-                return
-            y = p.text(piece, (rect.left, y), size, theme.TEXT, max_width=rect.w).bottom
+    y = p.text(title, (rect.left, rect.top), m.small, theme.TURN, bold=True, max_width=rect.w)
+    pieces = [piece for line in lines for piece in p.wrap(f"- {line}", size, rect.w)]
+    room = max(1, (rect.bottom - y.bottom) // m.leading(size))
+    pages = -(-len(pieces) // room)
+    first = (turn % pages) * room if pages else 0
+    top = y.bottom
+    for piece in pieces[first : first + room]:
+        top = p.text(piece, (rect.left, top), size, theme.TEXT, max_width=rect.w).bottom
 
 
 def _options_body(p: Painter, rect: pygame.Rect, view: TableView, seat: SeatView) -> None:

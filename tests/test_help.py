@@ -6,16 +6,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-import pygame
 import pytest
 
-import display.scenes
 from controller.games import specs
 from controller.table import HELP_SECONDS
 from controller.view import Screen
 from display.screenshot import screenshot_view
 from hardware.events import ButtonPressed, ButtonReleased
-from tests.rigs import TableRig
+from tests.rigs import TableRig, painted_text
 
 
 @pytest.fixture
@@ -55,24 +53,25 @@ def test_a_long_press_on_the_menu_opens_the_chosen_games_rules_at_that_seat(rig:
     assert rig.table.view.help == {}  # closed by itself
 
 
-def test_a_long_press_during_play_shows_the_game_in_progress(
+def test_a_long_press_during_play_shows_the_game_in_progress_page_by_page(
     rig: TableRig, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    rig.start_game("oskar", (0, 1, 2))
+    rig.start_game("oh-pshaw", (0, 1, 2))
     hold_ok(rig, 1, 2.0)
     title, lines = rig.table.view.help[1]
-    assert title.startswith("Oskar") and lines == specs()["oskar"].rules
-    drawn: list[tuple[str, tuple[str, ...]]] = []
-    real = display.scenes._help_body
-
-    def spy(p: object, rect: pygame.Rect, page: tuple[str, tuple[str, ...]]) -> None:
-        drawn.append(page)
-        real(p, rect, page)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(display.scenes, "_help_body", spy)
-    path = screenshot_view(rig.table.view, tmp_path / "help.png", size=(800, 480))
-    assert pygame.image.load(str(path)).get_size() == (800, 480)
-    assert drawn == [rig.table.view.help[1]]  # drawn once: in seat 1's panel
+    assert title.startswith("Oh Pshaw") and lines == specs()["oh-pshaw"].rules
+    written = painted_text(monkeypatch)
+    # At 800x480 the seat panel holds a few lines: the rest turn over by themselves
+    # (every 6 s) before the page closes (25 s), so every line is shown.
+    for step in range(4):
+        rig.table.tick(rig.now + 6.5 * step)
+        if 1 not in rig.table.view.help:
+            break
+        screenshot_view(rig.table.view, tmp_path / f"help{step}.png", size=(800, 480))
+    shown = " ".join(w for w in written if w.startswith("- "))
+    for line in lines:
+        assert f"- {line.split()[0]} {line.split()[1]}" in shown, line
+    assert written.count(title) >= 2  # drawn on more than one page
 
 
 def test_every_game_has_a_rules_page() -> None:

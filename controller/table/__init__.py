@@ -600,8 +600,10 @@ class Table:
             del self._help[seat]  # a rules page closes by itself
         if closed:
             self.changed()
-        if self.screen is Screen.RESULTS and now - self._page_at >= RESULTS_PAGE_SECONDS:
-            # The display shows the page it is told; it wraps round when it has fewer.
+        paging = self.screen is Screen.RESULTS or bool(self._help)
+        if paging and now - self._page_at >= RESULTS_PAGE_SECONDS:
+            # The display shows the page it is told (of the results' rounds, of a rules
+            # page too long for its seat panel); it wraps round when it has fewer.
             self._page_at = now
             self._results_page += 1
             self.changed()
