@@ -113,12 +113,12 @@ class Simulator:
 
     def _answer_starter(self) -> list[tuple[int, Gesture]]:
         """The rulebook's starter question (who most recently helped someone?): a bot
-        cannot know, so when only bots play one of them answers; a person answers for
+        cannot know, so when only bots play the first joined seat answers; a person answers for
         themselves (or nobody does, and the table draws)."""
         joined = sorted(self.table.joined)
         if not joined or any(s not in self.bot_seats for s in joined):
             return []
-        return [(self.rng.choice(joined), Press("ok"))]
+        return [(joined[0], Press("ok"))]  # the first joined seat: no draw, so replays agree
 
     def _walk_menus(self, screen: Screen) -> list[tuple[int, Gesture]]:
         table = self.table
