@@ -90,6 +90,19 @@ class TimerConfig:
 
 
 @dataclass(frozen=True)
+class GameHouseRules:
+    """A café's house rules for one game ([games.<game id>]): option defaults, hidden options.
+
+    ``defaults`` replace the rulebook's defaults on the options screen (a preset
+    chosen there still wins); ``hidden`` options are not shown and keep the house
+    (or rulebook) value.
+    """
+
+    defaults: Mapping[str, Any] = field(default_factory=dict)
+    hidden: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class TableConfig:
     """The whole table. ``TableConfig.simulated()`` is the built-in default."""
 
@@ -103,6 +116,7 @@ class TableConfig:
     timer: TimerConfig | None = None  # the toss timer, if the table has one
     cafe: CafeSettings | None = None  # the café's broker ([cafe]); None: a table on its own
     staff: StaffConfig = field(default_factory=StaffConfig)
+    games: Mapping[str, GameHouseRules] = field(default_factory=dict)  # by game id
 
     @classmethod
     def simulated(cls, seats: int = 4, bots: int | None = None) -> TableConfig:
@@ -165,7 +179,11 @@ def load(path: Path) -> TableConfig:
 def parse(data: Mapping[str, Any], source: str = "table.toml", base: Path = Path()) -> TableConfig:
     """Check a parsed TOML document and build the configuration."""
     reader = _Reader(source)
-    reader.known(data, "", {"table", "display", "leds", "tags", "timer", "seat", "cafe", "staff"})
+    reader.known(
+        data,
+        "",
+        {"table", "display", "leds", "tags", "timer", "seat", "cafe", "staff", "games"},
+    )
     table = reader.table(data, "table")
     reader.known(table, "table", {"records", "deal", "dice"})
     records = Path(reader.path(table, "table.records", "records"))
@@ -190,6 +208,7 @@ def parse(data: Mapping[str, Any], source: str = "table.toml", base: Path = Path
     )
 
     timer = _timer(reader, data)
+    games = _games(reader, data)
 
     tags_t = reader.table(data, "tags")
     reader.known(tags_t, "tags", {"registry"})
@@ -232,6 +251,7 @@ def parse(data: Mapping[str, Any], source: str = "table.toml", base: Path = Path
         dice=dice,
         timer=timer,
         staff=_staff(reader, data, source),
+        games=games,
     )
     return check(config, source)
 
@@ -258,6 +278,37 @@ def _staff(reader: _Reader, data: Mapping[str, Any], source: str) -> StaffConfig
         tries=reader.integer(staff_t, "staff.tries", 3, 1, 20),
         lockout=reader.number(staff_t, "staff.lockout", 300.0, 10.0, 86400.0),
     )
+
+
+def _games(reader: _Reader, data: Mapping[str, Any]) -> dict[str, GameHouseRules]:
+    """The [games.<game id>] sections: house defaults and hidden options, checked per game."""
+    from controller.games import specs  # the games' options say what is valid
+
+    known = specs()
+    out: dict[str, GameHouseRules] = {}
+    for game_id, raw in reader.table(data, "games").items():
+        where = f"games.{game_id}"
+        if game_id not in known:
+            raise reader.fail(where, "is not a game the table knows", f"use {', '.join(known)}")
+        if not isinstance(raw, dict):
+            raise reader.fail(where, "must be a table", f"write it as [{where}]")
+        reader.known(raw, where, {"defaults", "hidden"})
+        spec = known[game_id]
+        defaults = reader.table(raw, "defaults")
+        try:
+            spec.check_options(defaults)
+        except TableError as exc:
+            raise reader.fail(f"{where}.defaults", f"is refused: {exc}", "fix the value") from None
+        hidden = raw.get("hidden", [])
+        keys = [o.key for o in spec.options]
+        if not isinstance(hidden, list) or any(h not in keys for h in hidden):
+            raise reader.fail(
+                f"{where}.hidden",
+                f"must list option names, not {hidden!r}",
+                f"{spec.title}'s options are: {', '.join(keys) or 'none'}",
+            )
+        out[game_id] = GameHouseRules(dict(defaults), tuple(hidden))
+    return out
 
 
 def _timer(reader: _Reader, data: Mapping[str, Any]) -> TimerConfig | None:

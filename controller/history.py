@@ -13,7 +13,7 @@ import csv
 from dataclasses import dataclass
 from typing import TextIO
 
-from controller.games import engine_class
+from controller.games import spec_of
 from controller.games.base import JSON, TableError
 from controller.journal import FINISHED, GameRow, Journal
 from controller.record import dumps, replay
@@ -28,6 +28,8 @@ CSV_COLUMNS = (
     "seats",
     "scores",
     "winners",
+    "ended",
+    "variant",
 )
 
 
@@ -44,6 +46,8 @@ class GameSummary:
     seats: tuple[int, ...]
     scores: tuple[int, ...]  # per seat in ``seats`` order; points, or Oskar tokens
     winners: tuple[int, ...]  # physical seats
+    ended: str = ""  # how a finished game ended when not by its rules' last round ("early")
+    variant: str = ""  # the variant its options play, e.g. "first to 8 tokens"
 
     @property
     def date(self) -> str:
@@ -72,9 +76,12 @@ def summarize(journal: Journal, row: GameRow) -> GameSummary:
     totals = [] if report is None else [int(t) for t in report.get("totals", [])]
     winners = [] if report is None else [int(w) for w in report.get("winners", [])]
     try:
-        title = engine_class(row.game).title
+        spec = spec_of(row.game)
+        title = spec.title
+        options = row.header.get("options")
+        variant = spec.variant(options) if isinstance(options, dict) else ""
     except TableError:
-        title = row.game
+        title, variant = row.game, ""
     return GameSummary(
         id=row.id,
         game=row.game,
@@ -85,6 +92,8 @@ def summarize(journal: Journal, row: GameRow) -> GameSummary:
         seats=tuple(row.players),
         scores=tuple(totals),
         winners=tuple(row.players[w] for w in winners if 0 <= w < len(row.players)),
+        ended="" if report is None else str(report.get("ended", "")),
+        variant=variant,
     )
 
 
@@ -113,11 +122,11 @@ def history_lines(games: list[GameSummary]) -> list[str]:
             (
                 str(game.id),
                 game.date,
-                game.title,
+                f"{game.title}: {game.variant}" if game.variant else game.title,
                 " ".join(str(s) for s in game.seats),
                 " ".join(str(s) for s in game.scores),
                 ", ".join(f"seat {s}" for s in game.winners) if game.status == FINISHED else "",
-                game.status,
+                f"{game.status} ({game.ended})" if game.ended else game.status,
             )
         )
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
@@ -143,6 +152,8 @@ def write_csv(games: list[GameSummary], out: TextIO) -> None:
                 " ".join(str(s) for s in game.seats),
                 " ".join(str(s) for s in game.scores),
                 " ".join(str(s) for s in game.winners),
+                game.ended,
+                game.variant,
             )
         )
 

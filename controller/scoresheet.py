@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from controller.games.base import JSON, Engine, seat_name
+import contextlib
+
+from controller.games import spec_of
+from controller.games.base import JSON, Engine, TableError, seat_name
 
 
 def render(engine: Engine) -> str:
@@ -27,10 +30,16 @@ def render(engine: Engine) -> str:
         return f"{label:<{label_width}}" + "".join(cell.rjust(width) for cell in cells)
 
     status = "finished" if report["finished"] else "not finished"
-    out = [f"{engine.title} - {engine.players} players - {status}", line("", header)]
+    out = [f"{engine.title} - {engine.players} players - {status}"]
+    # A game outside the registry (a test's toy engine) names no variant.
+    with contextlib.suppress(TableError, KeyError):
+        out.append(f"Variant: {spec_of(engine.game_id).variant(engine.header()['options'])}")
+    out.append(line("", header))
     out += [line(label, cells) for label, cells in rows]
     out += notes
     winners = ", ".join(seat_name(s) for s in report["winners"])
+    if report.get("ended") == "early":
+        out.append("Ended early by staff: the points stand as they are and the leaders win")
     if report["finished"]:
         out.append(("Winner: " if len(report["winners"]) == 1 else "Shared victory: ") + winners)
     else:
@@ -44,7 +53,7 @@ def render(engine: Engine) -> str:
 def report_json(engine: Engine) -> JSON:
     """The replay command's ``--json`` object, keys in the spec's order."""
     report = engine.report()
-    return {
+    out: JSON = {
         "game": engine.game_id,
         "players": engine.players,
         "finished": report["finished"],
@@ -53,3 +62,7 @@ def report_json(engine: Engine) -> JSON:
         "winners": report["winners"],
         "next": report["next"],
     }
+    # A game staff ended early (oh-pshaw's ``end`` action) says so; others have no such key.
+    if "ended" in report:
+        out["ended"] = report["ended"]
+    return out

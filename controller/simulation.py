@@ -163,9 +163,20 @@ class Simulator:
                 (s, Press("ok")) for s in sorted(self.bot_seats) if s not in table.joined
             ]
             return joining[:1]
+        if view.screen is Screen.STARTER:
+            return self._answer_starter()
         if view.screen is Screen.PLAY and table.game is not None:
             return self._bot_turn()
         return []
+
+    def _answer_starter(self) -> list[tuple[int, Gesture]]:
+        """The rulebook's starter question (who most recently helped someone?): a bot
+        cannot know, so when only bots play the first joined seat answers; a person answers for
+        themselves (or nobody does, and the table draws)."""
+        joined = sorted(self.table.joined)
+        if not joined or any(s not in self.bot_seats for s in joined):
+            return []
+        return [(joined[0], Press("ok"))]  # the first joined seat: no draw, so replays agree
 
     def _walk_menus(self, screen: Screen) -> list[tuple[int, Gesture]]:
         table = self.table
@@ -181,6 +192,8 @@ class Simulator:
             return [(first, Press("ok"))]
         if screen is Screen.JOIN and all(s in table.joined for s in self.bot_seats):
             return [(first, Press("next"))]
+        if screen is Screen.OPTIONS:
+            return [(first, Press("ok"))]  # the cursor starts on "Start the game"
         return []
 
     def _bot_turn(self) -> list[tuple[int, Gesture]]:
@@ -190,9 +203,10 @@ class Simulator:
             self._game_key = game
             self._bots = {}
         plan: list[tuple[int, Gesture]] = []
+        bots = frozenset(p for p, s in enumerate(game.players) if s in self.bot_seats)
         for player in game.adapter.presentation.waiting_players():
             seat = game.players[player]
-            if seat not in self.bot_seats:
+            if seat not in self.bot_seats or not game.adapter.simulation.bot_may_act(player, bots):
                 continue
             if seat not in self._bots:
                 rng = bot_rng(game.seed, seat)

@@ -9,6 +9,7 @@ downstream re-derives the rules.
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,6 +23,8 @@ class Screen(enum.Enum):
     PLAY = "play"  # a game in progress
     RESULTS = "results"  # the final score sheet, then back to attract
     STAFF = "staff"  # the staff desk: enroll or audit a deck, game history
+    STARTER = "starter"  # the rulebook's question that picks who starts (Oshaka's first lead)
+    OPTIONS = "options"  # the chosen game's options, after the seats joined
 
 
 class MessageKind(enum.Enum):
@@ -49,6 +52,7 @@ class GameChoice:
     title: str
     min_players: int
     max_players: int
+    unavailable: str = ""  # why this table does not offer it (empty: it does)
 
 
 @dataclass(frozen=True)
@@ -110,3 +114,19 @@ class TableView:
     staff: StaffView | None = None  # the staff desk, on the STAFF screen
     staff_overlay: StaffView | None = None  # staff mode over a game, on its seat's panel
     title: str = "Cafe table"
+    prompt: str | None = None  # the question on the STARTER screen
+    # The OPTIONS screen's lines (label, value, explanation) and the cursor.
+    options: tuple[tuple[str, str, str], ...] = ()
+    options_cursor: int = 0
+    # The game in progress (or just finished) with the variant it plays, e.g.
+    # "Oskar: first to 8 tokens": titles and results name it.
+    game_title: str | None = None
+    # On the RESULTS screen: the rule that decided the game and rows that show why
+    # (Oh Pshaw "Bids made", Oshaka "Columns"/"Face down"/"Oshaka"), one value per player.
+    result_rule: str = ""
+    result_rows: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    # Grows every few seconds on the results screen and while a rules page is open:
+    # the page of rounds (or of rules lines) shown when they do not fit at once.
+    results_page: int = 0
+    # Rules pages open at seats (a long press of OK): physical seat -> (title, lines).
+    help: Mapping[int, tuple[str, tuple[str, ...]]] = field(default_factory=dict)

@@ -247,10 +247,23 @@ class OhPshawScene:
                 + m.pad // 2
             )
 
+        if phase in (Phase.TRUMP, Phase.BID) and snap.last_round:
+            # The round summary while the next round is bid: what each seat scored.
+            summary = f"Round {snap.round - 1} scored: " + ", ".join(
+                f"{player_name(view, s)} {'+' if v >= 0 else ''}{v}"
+                for s, v in enumerate(snap.last_round)
+            )
+            for piece in p.wrap(summary, m.small, info.w)[:2]:
+                y = p.text(piece, (info.left, y), m.small, theme.TEXT, max_width=info.w).bottom
+            y += m.pad // 2
+
         turn = snap.next.seat if snap.next is not None else None
         if snap.awaiting_turned_card:
             turn = snap.dealer
         columns: list[tuple[str, Sequence[int | None]]] = []
+        if phase in (Phase.TRUMP, Phase.BID) and snap.last_round:
+            # The round summary: what the last round scored, while the next one is bid.
+            columns.append((f"R{snap.round - 1}", snap.last_round))
         if phase is not Phase.OVER:
             columns.append(("bid", snap.bids))
             columns.append(("won", snap.tricks))

@@ -182,7 +182,11 @@ class OshakaScene:
         elif phase in (Phase.LEAD, Phase.OVER):
             dimmed = frozenset(card for _, card in plays)
         p.box(trick_area, TRICK_AREA, None)
-        if plays:
+        if phase is Phase.LEAD:
+            # Between the rounds the trick area shows how round 1 scored, seat by seat,
+            # while the lowest scorer chooses who leads round 2.
+            self._round_summary(p, trick_area, view, snap)
+        elif plays:
             draw_trick(p, trick_area, plays, toward, highlight=highlight, dimmed=dimmed)
 
         y = info.top + draw_title_block(p, info, snap.title, detail)
@@ -211,6 +215,37 @@ class OshakaScene:
             )
         messages = pygame.Rect(info.left, y + m.pad, info.w, info.bottom - table_h - y - 2 * m.pad)
         draw_messages(p, messages, view)
+
+    def _round_summary(
+        self, p: Painter, rect: pygame.Rect, view: TableView, snap: OshakaSnapshot
+    ) -> None:
+        """Round 1's score per seat and what made it: columns, face-down and Oshaka cards."""
+        m = p.metrics
+        inner = rect.inflate(-2 * m.pad, -2 * m.pad)
+        y = p.text(
+            f"Round {snap.round} scored",
+            (inner.centerx, inner.top),
+            m.body,
+            theme.TEXT,
+            bold=True,
+            anchor="midtop",
+            max_width=inner.w,
+        ).bottom
+        seats = [snap.seat(s) or NO_SEAT for s in range(len(snap.totals))]
+        last = snap.round_scores[-1] if snap.round_scores else tuple(a.round_score for a in seats)
+        rows: list[tuple[str, Sequence[int | None]]] = [
+            ("Columns", [len(a.columns) for a in seats]),
+            ("Face down", [-a.face_down for a in seats]),
+            ("Oshaka", [len(a.oshaka) for a in seats]),
+            (f"Round {snap.round}", list(last)),
+        ]
+        draw_score_table(
+            p,
+            pygame.Rect(inner.left, y + m.pad, inner.w, inner.bottom - y - m.pad),
+            view,
+            rows,
+            turn=snap.lead_choosers[0] if snap.lead_choosers else None,  # lowest: chooses
+        )
 
     def _status(self, view: TableView, snap: OshakaSnapshot) -> tuple[str, theme.Colour]:
         """The one line that says what the table waits for."""

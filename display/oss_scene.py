@@ -71,6 +71,13 @@ def snapshot_of(game: OssSnapshot | Mapping[str, Any] | None) -> OssSnapshot:
 _THROWS = {"classic": "classic Jack", "unusual": "unusual Jack", "none": "no Jack"}
 
 
+def fitting_size(p: Painter, text: str, size: int, width: int, *, bold: bool = False) -> int:
+    """The largest font size up to ``size`` (at least 8) at which ``text`` fits ``width``."""
+    while size > 8 and p.fonts.get(size, bold).size(text)[0] > width:
+        size -= 1
+    return size
+
+
 class OssScene:
     """Draws an Oss snapshot; see the module docstring."""
 
@@ -237,10 +244,12 @@ class OssScene:
         fill = DUEL_COLOUR if is_duel else SOLO_COLOUR
         ink = (255, 255, 255) if is_duel else theme.TEXT_DARK
         p.box(head, fill, theme.TURN if focused else None, max(2, pad // 2) if focused else 1)
+        # The trick's name in full: the text shrinks until it fits (never cut short).
+        name_size = fitting_size(p, name, m.body, head.w - 2 * pad, bold=True)
         p.text(
             name,
             (head.centerx, head.top + pad),
-            m.body,
+            name_size,
             ink,
             bold=True,
             anchor="midtop",
@@ -259,6 +268,11 @@ class OssScene:
         # Placements below a solo trick, in playing order: the first two duel.
         y = head.bottom + pad
         chip_h = m.leading(m.small) + 2
+        gap = max(1, pad // 2)
+        if trick.placements and not is_duel:
+            # Every card placed under the trick stays visible: chips shrink to the room.
+            room = (box.bottom - y) // len(trick.placements) - gap
+            chip_h = max(8, min(chip_h, room))
         if is_duel:
             if attempt is not None and attempt.kind is AttemptKind.DUEL:
                 text = " vs ".join(player_name(view, s) for s in attempt.seats)
@@ -279,7 +293,7 @@ class OssScene:
                 edge = theme.TURN
             p.box(chip, theme.blend(colour, theme.PANEL, 0.35), edge, max(1, pad // 2))
             label = f"{placement.value}  {player_name(view, seat)}"
-            small = max(9, round(m.small * 0.85))
+            small = max(7, min(round(m.small * 0.85), chip_h - 2))
             drawn = p.text(
                 label,
                 (chip.left + pad, chip.centery),
@@ -293,7 +307,7 @@ class OssScene:
                 p.text(
                     "duel", (chip.right - pad, chip.centery), small, theme.TURN, anchor="midright"
                 )
-            y = chip.bottom + max(1, pad // 2)
+            y = chip.bottom + gap
 
     def _draw_card_text(
         self, p: Painter, rect: pygame.Rect, title: str, texts: tuple[str, str, str]
@@ -406,8 +420,11 @@ class OssScene:
             if last is not None:
                 text = f"{player_name(view, last.seat)}: {seconds(last.millis)}"
                 colour = PENALTY_COLOUR if last.over_limit else WON_COLOUR
-            else:
+            elif timer.present:
                 text = "Toss timer ready: press to start"
+                colour = theme.TEXT_DIM
+            else:
+                text = "No toss timer: report each result with your buttons"
                 colour = theme.TEXT_DIM
             if limit is not None:
                 text += f" · limit {limit:g} s"

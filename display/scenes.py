@@ -38,6 +38,7 @@ from display.generic import (
     draw_status,
     int_list,
     player_name,
+    score_table_height,
     seat_label,
 )
 from display.layout import Layout, SeatSlot, rotate_rect, turn_surface
@@ -208,7 +209,11 @@ def draw_panel(canvas: Painter, slot: SeatSlot, view: TableView, seat: SeatView)
     if below.h > 4:
         # Clip, so a body that does not fit is cut rather than drawn over its neighbours.
         surface.set_clip(below)
-        BODIES[view.screen](p, below, view, seat)
+        page = view.help.get(seat.seat)
+        if page is not None:
+            _help_body(p, below, page, view.results_page)
+        else:
+            BODIES[view.screen](p, below, view, seat)
         surface.set_clip(None)
     overlay = view.staff_overlay
     if overlay is not None and overlay.seat == seat.seat and below.h > 4:
@@ -430,6 +435,54 @@ def _join_body(p: Painter, rect: pygame.Rect, view: TableView, seat: SeatView) -
         )
 
 
+def _help_body(
+    p: Painter, rect: pygame.Rect, page: tuple[str, tuple[str, ...]], turn: int = 0
+) -> None:
+    # A seat's rules page (a long press of OK), facing that seat; it closes by itself.
+    # Lines that do not fit turn over by themselves (``turn`` is the table's page count).
+    title, lines = page
+    m = p.metrics
+    size = max(10, round(m.small * 0.85))
+    y = p.text(title, (rect.left, rect.top), m.small, theme.TURN, bold=True, max_width=rect.w)
+    pieces = [piece for line in lines for piece in p.wrap(f"- {line}", size, rect.w)]
+    room = max(1, (rect.bottom - y.bottom) // m.leading(size))
+    pages = -(-len(pieces) // room)
+    first = (turn % pages) * room if pages else 0
+    top = y.bottom
+    for piece in pieces[first : first + room]:
+        top = p.text(piece, (rect.left, top), size, theme.TEXT, max_width=rect.w).bottom
+
+
+def _options_body(p: Painter, rect: pygame.Rect, view: TableView, seat: SeatView) -> None:
+    # The line under the cursor, facing each seat, so anyone can follow and change it.
+    if not view.options:
+        return
+    label, value, explanation = view.options[view.options_cursor % len(view.options)]
+    _centred_lines(
+        p,
+        rect,
+        [
+            (f"{label}: {value}", theme.TURN, p.metrics.body, True),
+            (explanation, theme.TEXT_DIM, p.metrics.small, False),
+        ],
+    )
+
+
+def _starter_body(p: Painter, rect: pygame.Rect, view: TableView, seat: SeatView) -> None:
+    # The rulebook's question (Oshaka: who most recently helped someone?), facing each seat.
+    if not seat.joined:
+        _centred_lines(p, rect, [("not playing", theme.TEXT_DIM, p.metrics.small, False)])
+        return
+    _centred_lines(
+        p,
+        rect,
+        [
+            (view.prompt or "Who starts?", theme.TEXT, p.metrics.body, True),
+            ("If it is you: tap a card or press OK", theme.TURN, p.metrics.small, True),
+        ],
+    )
+
+
 def _play_body(p: Painter, rect: pygame.Rect, view: TableView, seat: SeatView) -> None:
     if seat.player is None or view.game is None:
         _centred_lines(p, rect, [("not playing", theme.TEXT_DIM, p.metrics.small, False)])
@@ -466,6 +519,8 @@ BODIES: dict[Screen, BodyDrawer] = {
     Screen.ATTRACT: _attract_body,
     Screen.CHOOSE_GAME: _choose_body,
     Screen.JOIN: _join_body,
+    Screen.STARTER: _starter_body,
+    Screen.OPTIONS: _options_body,
     Screen.PLAY: _play_body,
     Screen.RESULTS: _results_body,
 }
@@ -494,6 +549,8 @@ def _current_game(view: TableView) -> GameChoice | None:
 
 
 def _game_title(view: TableView) -> str:
+    if view.game_title is not None:  # the game in progress, with the variant it plays
+        return view.game_title
     choice = _current_game(view)
     if choice is not None:
         return choice.title
@@ -633,7 +690,7 @@ def _choose_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableVie
     # The list gets the room: the seat panels already say how to choose, and the
     # menu's only message repeats it.
     bottom = rect.bottom - m.small - m.pad
-    rows = [(choice.title, _players_range(choice)) for choice in view.games]
+    rows = [(choice.title, choice.unavailable or _players_range(choice)) for choice in view.games]
     _menu_rows(p, rect, head.bottom + m.pad, bottom, rows, view.selected_game, ChooseGame)
     if not view.games:
         p.text("no games installed", rect.center, m.body, theme.TEXT_DIM, anchor="center")
@@ -686,18 +743,23 @@ def _staff_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView
         )
 
 
-def _join_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView) -> None:
-    m = p.metrics
-    choice = _current_game(view)
-    head = p.text(
+def _centre_title(p: Painter, rect: pygame.Rect, view: TableView) -> pygame.Rect:
+    """The game's title at the top of the centre panel; its rectangle."""
+    return p.text(
         _game_title(view),
         (rect.centerx, rect.top),
-        m.big,
+        p.metrics.big,
         theme.TEXT,
         bold=True,
         anchor="midtop",
         max_width=rect.w,
     )
+
+
+def _join_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView) -> None:
+    m = p.metrics
+    choice = _current_game(view)
+    head = _centre_title(p, rect, view)
     joined = sum(1 for seat in view.seats if seat.joined)
     count = f"{joined} joined"
     if choice is not None:
@@ -747,6 +809,53 @@ def _join_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView)
     _messages_below(p, rect, y + m.pad * 2, view)
 
 
+def _options_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView) -> None:
+    # Every line of the options screen, the cursor's highlighted with its explanation;
+    # the lines shrink to the room there is (Oh Pshaw has ten).
+    m = p.metrics
+    y = _centre_title(p, rect, view).bottom + m.pad
+    lines = view.options
+    if not lines:
+        return
+    room = max(1, rect.bottom - y - round(m.small * 2.4))
+    size = max(10, min(m.body, room // (len(lines) + 1)))
+    for index, (label, value, _) in enumerate(lines):
+        here = index == view.options_cursor
+        y = p.text(
+            f"{'> ' if here else ''}{label}: {value}",
+            (rect.centerx, y),
+            size,
+            theme.TURN if here else theme.TEXT,
+            bold=here,
+            anchor="midtop",
+            max_width=rect.w,
+        ).bottom
+    explanation = lines[view.options_cursor % len(lines)][2]
+    p.text(
+        explanation,
+        (rect.centerx, y + m.pad),
+        m.small,
+        theme.TEXT_DIM,
+        anchor="midtop",
+        max_width=rect.w,
+    )
+
+
+def _starter_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView) -> None:
+    m = p.metrics
+    head = _centre_title(p, rect, view)
+    y = p.text(
+        view.prompt or "Who starts?",
+        (rect.centerx, head.bottom + m.pad),
+        m.big,
+        theme.TURN,
+        bold=True,
+        anchor="midtop",
+        max_width=rect.w,
+    ).bottom
+    _messages_below(p, rect, y + m.pad * 2, view)
+
+
 def _play_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView) -> None:
     if view.game is None:
         p.text(
@@ -767,7 +876,50 @@ def _report(view: TableView) -> Mapping[str, Any]:
     return view.result or view.game or {}
 
 
+def fit_rounds(
+    rounds: Sequence[tuple[str, Sequence[int | None]]], room: int, page: int = 0
+) -> list[tuple[str, Sequence[int | None]]]:
+    """Rounds for at most ``room`` rows, so the totals always add up on screen.
+
+    All of them when they fit. Otherwise a page of rounds (``page`` wraps round;
+    the table turns it every few seconds) between one row summing the rounds
+    before it and one summing those after, so every round is shown in turn.
+    With too little room even for that, consecutive rounds merge into groups.
+    """
+    if room <= 0 or not rounds:
+        return []
+    if len(rounds) <= room:
+        return list(rounds)
+    if room >= 3:
+        per_page = room - 2
+        pages = -(-len(rounds) // per_page)
+        first = (page % pages) * per_page
+        last = min(len(rounds), first + per_page)
+        shown = list(rounds[first:last])
+        if first > 0:
+            shown.insert(0, _summed(rounds[:first], f"Rounds 1-{first}"))
+        if last < len(rounds):
+            shown.append(_summed(rounds[last:], f"Rounds {last + 1}-{len(rounds)}"))
+        return shown
+    per_row = -(-len(rounds) // room)
+    return [
+        _summed(rounds[i : i + per_row], f"Rounds {i + 1}-{min(len(rounds), i + per_row)}")
+        for i in range(0, len(rounds), per_row)
+    ]
+
+
+def _summed(
+    group: Sequence[tuple[str, Sequence[int | None]]], name: str
+) -> tuple[str, list[int | None]]:
+    if len(group) == 1:
+        return group[0][0], list(group[0][1])
+    players = max(len(values) for _, values in group)
+    return name, [sum(v[i] or 0 for _, v in group if i < len(v)) for i in range(players)]
+
+
 def _results_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView) -> None:
+    # The whole game on one screen: who won and by which rule, every round (merged
+    # into groups when they do not fit), the rows that show why, and totals that add up.
     m = p.metrics
     report = _report(view)
     head = p.text(
@@ -783,26 +935,35 @@ def _results_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableVi
     winners = int_list(report.get("winners")) or []
     if winners:
         names = ", ".join(player_name(view, w) for w in winners)
-        y += draw_status(
-            p,
-            pygame.Rect(rect.left, y, rect.w, rect.h),
-            f"Winner{'s' if len(winners) > 1 else ''}: {names}",
-            theme.WINNER,
-        )
+        said = f"Winner: {names}" if len(winners) == 1 else f"Shared victory: {names}"
+        y += draw_status(p, pygame.Rect(rect.left, y, rect.w, rect.h), said, theme.WINNER)
+    for piece in p.wrap(view.result_rule, m.small, rect.w)[:3] if view.result_rule else []:
+        y = p.text(
+            piece, (rect.centerx, y), m.small, theme.TEXT_DIM, anchor="midtop", max_width=rect.w
+        ).bottom
     totals = int_list(report.get("totals")) or []
-    columns: list[tuple[str, Sequence[int | None]]] = []
-    rounds = report.get("rounds")
-    if isinstance(rounds, list):
-        for index, entry in enumerate(rounds):
+    rounds: list[tuple[str, Sequence[int | None]]] = []
+    entries = report.get("rounds")
+    if isinstance(entries, list):
+        for index, entry in enumerate(entries):
             scores = int_list(entry.get("scores")) if isinstance(entry, Mapping) else None
             if scores is not None:
-                columns.append((f"Round {index + 1}", scores))
-    columns.append(("Total", totals))
-    # The score sheet is what the results screen is for: it gets the room, and
-    # the last messages only what is left under it.
+                rounds.append((f"Round {index + 1}", scores))
+    tail: list[tuple[str, Sequence[int | None]]] = [
+        *((heading, values) for heading, values in view.result_rows),
+        ("Total", totals),
+    ]
     width = min(rect.w, round(m.unit * 0.9))
     table = pygame.Rect(rect.centerx - width // 2, y + m.pad, width, rect.bottom - y - m.pad)
-    used = draw_score_table(p, table, view, columns, winners=winners)
+    # The largest text at which every round fits, down to a floor; below it rounds merge.
+    size = m.small
+    floor = max(10, round(m.small * 0.7))
+    while size > floor and score_table_height(p, len(rounds) + len(tail), size) > table.h:
+        size -= 1
+    line = score_table_height(p, 1, size) // 2
+    room = table.h // line - 1 - len(tail)
+    columns = [*fit_rounds(rounds, room, view.results_page), *tail]
+    used = draw_score_table(p, table, view, columns, winners=winners, size=size)
     if rect.bottom - (table.top + used) >= round(m.small * 2.6):
         _messages_below(p, rect, table.top + used + m.pad, view)
 
@@ -812,6 +973,8 @@ CENTRES: dict[Screen, CentreDrawer] = {
     Screen.ATTRACT: _attract_centre,
     Screen.CHOOSE_GAME: _choose_centre,
     Screen.JOIN: _join_centre,
+    Screen.STARTER: _starter_centre,
+    Screen.OPTIONS: _options_centre,
     Screen.PLAY: _play_centre,
     Screen.RESULTS: _results_centre,
     Screen.STAFF: _staff_centre,

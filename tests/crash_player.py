@@ -89,6 +89,10 @@ class Kit:
         for seat in range(1, SEATS):
             self.press(seat, "ok")
         self.press(0, "next")
+        if self.table.screen is Screen.OPTIONS:
+            self.press(0, "ok")  # "Start the game" with the menu's preset
+        if self.table.screen is Screen.STARTER:
+            self.press(0, "ok")  # seat 0 answers the rulebook's question (Oshaka's first lead)
         if self.table.screen is not Screen.PLAY:
             raise SystemExit(f"the game did not start: {self.table.messages[-1].text}")
 

@@ -81,8 +81,14 @@ class TableRig:
         """Tap a card of the rig's deck (its simulated tag) at a seat."""
         self.tap_uid(seat, simulated_uid(self.deck, card))
 
-    def start_game(self, game_id: str, seats: tuple[int, ...] = (0, 1, 2, 3)) -> Engine:
-        """Wake the table, choose ``game_id`` in the menu, let ``seats`` join, and start."""
+    def start_game(
+        self, game_id: str, seats: tuple[int, ...] = (0, 1, 2, 3), starter: int | None = None
+    ) -> Engine:
+        """Wake the table, choose ``game_id`` in the menu, let ``seats`` join, and start.
+
+        A game whose rulebook asks who starts (Oshaka's first lead) is answered by
+        ``starter``'s OK; without one the question times out and the table draws.
+        """
         self.press(seats[0], "ok")  # wake
         assert self.screen() is Screen.CHOOSE_GAME
         ids = [g.game_id for g in self.table.view.games]
@@ -93,6 +99,14 @@ class TableRig:
         for seat in seats[1:]:
             self.press(seat, "ok")
         self.press(seats[0], "next")  # start
+        if self.screen() is Screen.OPTIONS:
+            self.press(seats[0], "ok")  # "Start the game" with the menu's preset
+        if self.screen() is Screen.STARTER:
+            if starter is not None:
+                self.press(starter, "ok")
+            else:
+                self.now += 1000.0  # nobody answers: the table draws
+                self.table.tick(self.now)
         assert self.screen() is Screen.PLAY
         game = self.table.game
         assert game is not None
@@ -142,3 +156,18 @@ def serial_tapper(ptys: list[PtyPair]) -> Callable[[int, str], None]:
 def is_turn_green(colours: set[tuple[int, int, int]]) -> bool:
     """The "your turn" LED cue: a green pulse, whatever its current level."""
     return len(colours) == 1 and all(r == 0 and b == 0 and g > 0 for r, g, b in colours)
+
+
+def painted_text(monkeypatch: Any) -> list[str]:
+    """Every text the display's painters write from now on (``monkeypatch`` undoes it)."""
+    from display.theme import Painter
+
+    written: list[str] = []
+    text = Painter.text
+
+    def spy(self: Painter, words: str, *args: Any, **kw: Any) -> Any:
+        written.append(words)
+        return text(self, words, *args, **kw)
+
+    monkeypatch.setattr(Painter, "text", spy)
+    return written

@@ -62,6 +62,9 @@ IN_WORDS = {
     ("timer", "limit", "none"): lambda: code_default("timer", "limit") is None,
     ("tags", "registry", "the simulated deck"): lambda: parse({}).tags is None,
     ("staff", "pin_hash", "no PIN"): lambda: parse({}).staff.pin_hash is None,
+    # No [games] section: every game keeps its rulebook defaults and hides nothing.
+    ('games."<game id>"', "defaults", "the rulebook's"): lambda: parse({}).games == {},
+    ('games."<game id>"', "hidden", "none"): lambda: parse({}).games == {},
     ("seat", "buttons", "simulated"): lambda: code_default("seat", "buttons") is None,
     ("seat", "pixels", "`[8*i, 8*i+8]`"): lambda: (
         [s.pixels for s in parse({"seat": [{}, {}, {}]}).seats] == [(0, 8), (8, 16), (16, 24)]
@@ -83,7 +86,16 @@ def literal(text: str) -> Any:
 
 def test_the_documented_table_has_every_section() -> None:
     sections = {keys_of(key)[0] for key, _ in rows() if key != "`[[seat]]`"}
-    assert sections == {"table", "display", "leds", "timer", "tags", "seat", "staff"}
+    assert sections == {
+        "table",
+        "display",
+        "leds",
+        "timer",
+        "tags",
+        "seat",
+        "staff",
+        'games."<game id>"',
+    }
 
 
 @pytest.mark.parametrize(("key_cell", "default_cell"), rows())

@@ -17,10 +17,14 @@ bot reseeds from the count of decisions, not of timed tosses).
 
 from __future__ import annotations
 
+import contextlib
+import difflib
 import random
 import signal
+import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -55,6 +59,38 @@ def kiosk(out: Path, game: str, seed: int) -> subprocess.Popen[str]:
     )
 
 
+def entries(journal: Path) -> int:
+    """How many entries the journal holds now (0 when it is not there yet)."""
+    if not journal.exists():
+        return 0
+    try:
+        with contextlib.closing(
+            sqlite3.connect(f"file:{journal}?mode=ro", uri=True, timeout=0.2)
+        ) as db:
+            return int(db.execute("SELECT COUNT(*) FROM entries").fetchone()[0])
+    except sqlite3.Error:
+        return 0  # being created, or locked for a moment by the writer
+
+
+def wait_for_play(proc: subprocess.Popen[str], journal: Path) -> float | None:
+    """Wait until this run journals an entry of its own (the bots are playing).
+
+    The moment, or None when the process ended first. Process start-up (imports)
+    takes most of a short run; a kill there tests nothing, so kills are timed
+    from here.
+    """
+    before = entries(journal)
+    pause = threading.Event()
+    deadline = time.monotonic() + TIMEOUT
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            return None
+        if entries(journal) > before:
+            return time.monotonic()
+        pause.wait(0.005)
+    raise AssertionError("the kiosk journaled nothing in time")
+
+
 def records(out: Path) -> list[str]:
     return [path.read_text(encoding="utf-8") for path in sorted(out.glob("*.jsonl"))]
 
@@ -65,11 +101,11 @@ def test_killed_kiosk_resumes_and_its_bots_finish_the_same_game(
     tmp_path: Path, game: str, seed: int
 ) -> None:
     reference_out = tmp_path / "reference"
-    started = time.monotonic()
     proc = kiosk(reference_out, game, seed)
+    playing = wait_for_play(proc, reference_out / "journal.sqlite3")
     _, err = proc.communicate(timeout=TIMEOUT)
-    took = time.monotonic() - started
-    assert proc.returncode == 0, err
+    assert playing is not None and proc.returncode == 0, err
+    took = time.monotonic() - playing  # how long the bots play, start-up left out
     (reference,) = records(reference_out)
 
     rng = random.Random(seed)
@@ -77,14 +113,14 @@ def test_killed_kiosk_resumes_and_its_bots_finish_the_same_game(
     kills = resumes = games = 0
     for _ in range(MAX_RUNS):
         proc = kiosk(out, game, seed)
-        # Most kills land while the bots play (journal writes dominate a run); the
-        # range covers the start and the end too. Once enough kills have landed in
-        # the game, the last run plays it to its end.
-        delay = rng.uniform(0.0, took) if resumes < MIN_RESUMES else TIMEOUT
-        try:
-            proc.wait(timeout=delay)
-        except subprocess.TimeoutExpired:
-            proc.send_signal(signal.SIGKILL)
+        # Kills land while the bots play (timed from this run's first journal entry,
+        # anywhere up to the length of a whole game, so some fall near its end). Once
+        # enough kills have landed in the game, the last run plays it to its end.
+        if resumes < MIN_RESUMES and wait_for_play(proc, out / "journal.sqlite3") is not None:
+            try:
+                proc.wait(timeout=rng.uniform(0.0, took))
+            except subprocess.TimeoutExpired:
+                proc.send_signal(signal.SIGKILL)
         _, err = proc.communicate(timeout=TIMEOUT)
         if proc.returncode == -signal.SIGKILL:
             kills += 1
@@ -97,7 +133,10 @@ def test_killed_kiosk_resumes_and_its_bots_finish_the_same_game(
         assert written, "the kiosk ended without writing the game's record"
         # A kill between the journal's "finished" and the record file makes the next
         # start play a new game: with the same seed and bots it is the same game again.
-        assert all(text == reference for text in written)
+        for text in written:
+            assert text == reference, "\n".join(
+                difflib.unified_diff(reference.splitlines(), text.splitlines(), lineterm="", n=1)
+            )
         games += 1
         if resumes >= MIN_RESUMES:
             break

@@ -122,11 +122,11 @@ GOLDEN: dict[str, dict[str, Any]] = {
         "rounds": [
             {"scores": [10, 0, 10], "bids": [0, 0, 0], "tricks": [0, 1, 0], "trump": "D",
              "hand_size": 1, "dealer": 0, "turned": "9D", "status": "under", "reneges": []},
-            {"scores": [12, 10, 10], "bids": [2, 0, 0], "tricks": [2, 0, 0], "trump": "H",
+            {"scores": [12, 0, 10], "bids": [2, 0, 0], "tricks": [2, 0, 0], "trump": "H",
              "hand_size": 2, "dealer": 1, "turned": "9H", "status": "equal", "reneges": [],
-             "tie_break": True},
+             "tie_break": True, "tied": [0, 2]},
         ],
-        "totals": [22, 10, 20],
+        "totals": [22, 0, 20],
         "winners": [0],
         "next": None,
     },
@@ -744,7 +744,7 @@ def test_tie_breaks_repeat_until_one_seat_leads() -> None:
     [
         ({"play": "AS"}, 'line 2: the action has no "seat"'),
         ({"seat": 5, "play": "AS"}, 'line 2: "seat" must be a seat 0..2, not 5'),
-        ({"seat": 0, "pass": True}, 'line 2: unknown action "pass"; this game knows: bid, hand'),
+        ({"seat": 0, "pass": True}, 'line 2: unknown action "pass"; this game knows: bid, end'),
         ({"seat": 0, "bid": 1, "play": "AS"}, "line 2: an action takes exactly one verb"),
         ({"seat": 0, "bid": "two"}, 'line 2: "bid" must be a whole number, not "two"'),
         ({"seat": 0, "bid": True}, 'line 2: "bid" must be a whole number, not True'),

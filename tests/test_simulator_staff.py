@@ -121,6 +121,8 @@ def test_the_demo_staff_tag_undoes_a_play_in_a_game(tmp_path: Path) -> None:
             assert kiosk.simulator.step(0.0)  # the bots join
             kiosk.loop.drain()
         demo.click(PressButton(0, "next"))  # start
+        if kiosk.table.screen is Screen.STARTER:
+            demo.click(PressButton(0, "ok"))  # "who most recently helped someone?": seat 1
         assert kiosk.table.screen is Screen.PLAY
         game = kiosk.table.game
         assert game is not None

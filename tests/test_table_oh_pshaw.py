@@ -691,6 +691,8 @@ def test_a_person_plays_against_three_bots_by_clicking_the_screen(tmp_path: Path
                 break
             if len(kiosk.table.joined) < 4:
                 assert kiosk.simulator.step(0.0)  # the bots join
+            elif kiosk.table.screen is Screen.OPTIONS:
+                click(PressButton(0, "ok"))  # "Start the game" with the menu's preset
             else:
                 click(PressButton(0, "next"))  # start
             kiosk.loop.drain()

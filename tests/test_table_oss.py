@@ -114,6 +114,8 @@ def test_oss_is_on_the_menu_and_the_virtual_deck_deals(rig: Rig) -> None:
     rig.press(1, "ok")
     rig.press(2, "ok")
     rig.press(0, "next")
+    assert rig.table.screen is Screen.OPTIONS  # Oss has options: rounds, replays
+    rig.press(0, "ok")  # "Start the game"
     assert rig.table.screen is Screen.PLAY
     engine = rig.engine
     # Hands for every seat and the reveal came from the virtual deck in one go.

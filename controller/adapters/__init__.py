@@ -122,6 +122,14 @@ class Presentation(ABC):
         """Whether the picture changes by itself now (a running clock), so it must redraw."""
         return False
 
+    def result_rule(self, report: JSON) -> str:
+        """The rule that decided the finished game, in players' words (engine seat numbers)."""
+        return "the best total wins"
+
+    def result_rows(self, report: JSON) -> list[tuple[str, list[int]]]:
+        """Rows the results screen adds above the totals to show why (one value per seat)."""
+        return []
+
     @abstractmethod
     def waiting_players(self) -> list[int]:
         """The players whose LED should say "your turn"."""
@@ -150,6 +158,11 @@ class Simulation(ABC):
         did before the kill.
         """
         return len(actions)
+
+    def bot_may_act(self, player: int, bots: frozenset[int]) -> bool:
+        """Whether the bot of ``player`` may act now, ``bots`` being the engine players bots
+        play. A game says no where an action would decide for a person (an Oss duel)."""
+        return True
 
 
 class GameAdapter:

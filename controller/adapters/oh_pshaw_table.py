@@ -52,6 +52,7 @@ from controller.games.oh_pshaw import (
     BiddingClosed,
     BidMade,
     BidOutcome,
+    GameEndedEarly,
     OhPshaw,
     Phase,
     Play,
@@ -169,6 +170,31 @@ class OhPshawPresentation(Presentation):
     def feedback(self, event: Event) -> list[Feedback]:
         handler = _FEEDBACK.get(type(event))
         return handler(event) if handler is not None else []
+
+    def result_rule(self, report: JSON) -> str:
+        opts = self.engine.options
+        if opts.scoring == "mild":
+            rule = "most points: 1 a trick, plus 10 for taking exactly the tricks bid"
+        else:
+            rule = "most points: taking exactly the tricks bid scores 10 + the bid, else 0"
+        if opts.round_winner_bonus:
+            rule += "; 10 more to each round's best"
+        rounds = report.get("rounds") or []
+        if report.get("ended") == "early":
+            return f"{rule}. Ended early by staff: the leaders at that moment win"
+        if rounds and rounds[-1].get("tie_break"):
+            tied = " and ".join(f"seat {s}" for s in rounds[-1].get("tied", []))
+            return f"{rule}. Tied at the end: an extra round among {tied} decided it"
+        return rule
+
+    def result_rows(self, report: JSON) -> list[tuple[str, list[int]]]:
+        made = [0] * self.engine.players
+        for rnd in report.get("rounds") or []:
+            if rnd.get("status") is None:
+                continue  # a round cut short by an early end: no bid was judged
+            for seat, (bid, won) in enumerate(zip(rnd["bids"], rnd["tricks"], strict=True)):
+                made[seat] += bid == won
+        return [("Bids made", made)]
 
     def snapshot(self) -> JSON:
         snap = self.engine.snapshot()
@@ -318,6 +344,16 @@ def _tie_break(e: Event) -> list[Feedback]:
     return [Feedback(None, f"Tie between {who}: an extra round of {e.hand_size} cards decides")]
 
 
+def _ended_early(e: Event) -> list[Feedback]:
+    assert isinstance(e, GameEndedEarly)
+    return [
+        Feedback(
+            None,
+            f"Staff ended the game in round {e.round}: the points stand and the leaders win",
+        )
+    ]
+
+
 def _game_over(e: Event) -> list[Feedback]:
     assert isinstance(e, GameOver)
     who = ", ".join(f"seat {s}" for s in e.winners)
@@ -335,6 +371,7 @@ _FEEDBACK: dict[type[Event], Callable[[Event], list[Feedback]]] = {
     RenegeProven: _renege,
     RoundScored: _round_scored,
     TieBreak: _tie_break,
+    GameEndedEarly: _ended_early,
     GameOver: _game_over,
 }
 

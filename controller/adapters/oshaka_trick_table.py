@@ -127,6 +127,22 @@ class OshakaPresentation(Presentation):
         handler = _FEEDBACK.get(type(event))
         return handler(event) if handler is not None else []
 
+    def result_rule(self, report: JSON) -> str:
+        return (
+            "most points over both rounds: the top card of each face-up column scores, "
+            "each face-down card -1, each Oshaka penalty minus its number"
+        )
+
+    def result_rows(self, report: JSON) -> list[tuple[str, list[int]]]:
+        players = self.engine.players
+        columns, face_down, oshaka = [0] * players, [0] * players, [0] * players
+        for rnd in report.get("rounds") or []:
+            for seat in range(players):
+                columns[seat] += len(rnd["columns"][seat])
+                face_down[seat] += rnd["penalties"][seat]
+                oshaka[seat] += len(rnd["oshaka"][seat])
+        return [("Columns", columns), ("Face down", face_down), ("Oshaka", oshaka)]
+
     def snapshot(self) -> JSON:
         snap = self.engine.snapshot()
         if snap.phase is Phase.LEAD:

@@ -326,6 +326,12 @@ class OskarInput(_Role, SeatInput):
 class OskarPresentation(_Role, Presentation):
     """Engine events as messages and LED cues; the engine's snapshot plus the picked dice."""
 
+    def result_rule(self, report: JSON) -> str:
+        return (
+            "most Oskar tokens: one for each die showing a trendy genre after a round; "
+            f"the game ends when a seat has {self.engine.tokens_to_win}"
+        )
+
     def feedback(self, event: Event) -> list[Feedback]:
         if isinstance(event, DiceRolled | RerollDone | DoublesDeclined):
             # The seat's choice is made: a new offer starts with nothing picked.

@@ -431,6 +431,9 @@ _OUTCOME_OF_BUTTON: dict[str, Outcome] = {
 class OssPresentation(_Role, Presentation):
     """Presentation: events as messages and cues, and the snapshot with the table's side."""
 
+    def result_rule(self, report: JSON) -> str:
+        return "most points from the tribe cards won"
+
     def feedback(self, event: Event) -> list[Feedback]:
         if isinstance(event, AttemptBegins | DuelTied | Replayed):
             # A new attempt, or a duel starting again: counts are entered afresh.
@@ -472,6 +475,7 @@ class OssPresentation(_Role, Presentation):
             log=log,
             bests=engine.bests,
             cancelled=cursors.cancelled,
+            present=self.settings.has_timer,
         )
 
     def typed_snapshot(self) -> OssSnapshot:
@@ -512,9 +516,9 @@ class OssSimulation(_Role, Simulation):
             assert attempt is not None
             return [Press("prev" if action.value == attempt.values[0] else "next")]
         if isinstance(action, Counts):
-            return self._timed_presses() + self._counts_gestures(action)
+            return self._timed_presses(action.seat) + self._counts_gestures(action)
         if isinstance(action, Result):
-            timed = self._timed_presses()
+            timed = self._timed_presses(action.seat)
             if engine.phase is Phase.CHALLENGE_RESULT:
                 return [Press("ok" if action.result is Outcome.WON else "next")]
             attempt = engine.current_attempt
@@ -524,16 +528,26 @@ class OssSimulation(_Role, Simulation):
             return [*timed, Press(button[action.result])]
         return []
 
-    def _timed_presses(self) -> list[Gesture]:
-        # A toss already timed (a game resumed between the toss and its result) is not
-        # timed again: the record would hold it twice.
-        timing = self.settings.has_timer and self.engine.phase is Phase.RESULT
-        if timing and not self.engine.toss_timed:
+    def _timed_presses(self, player: int) -> list[Gesture]:
+        # A bot times only its own toss (the timer's next time goes to ``timed_seat``),
+        # and a toss already timed (a game resumed between the toss and its result) is
+        # not timed again: the record would hold it twice.
+        engine = self.engine
+        timing = self.settings.has_timer and engine.phase is Phase.RESULT
+        if timing and engine.timed_seat == player and not engine.toss_timed:
             return [Press("timer"), Press("timer")]
         return []
 
     def decisions(self, actions: Sequence[Action]) -> int:
         return sum(1 for action in actions if not isinstance(action, Timed))
+
+    def bot_may_act(self, player: int, bots: frozenset[int]) -> bool:
+        # A duel's result belongs to its people: with a person in the duel, the bot
+        # waits for that person's buttons instead of reporting for both.
+        attempt = self.engine.current_attempt
+        if self.engine.phase is Phase.RESULT and attempt is not None:
+            return all(seat in bots for seat in attempt.seats)
+        return True
 
     def _counts_gestures(self, action: Counts) -> list[Gesture]:
         """Enter ``action``'s counts from its seat: its own count first, then the other's."""

@@ -262,6 +262,14 @@ class Engine(ABC):
     def report(self) -> JSON:
         """The replay result: ``finished``, ``rounds``, ``totals``, ``winners``, ``next``."""
 
+    def early_end(self, seat: int) -> Action | None:
+        """The action by which staff end the game now under the rulebook's early end, or None.
+
+        Only games whose rulebook says how a game cut short is decided have one
+        (Oh Pshaw: the leaders win); others can only be abandoned.
+        """
+        return None
+
     def sheet_rows(self, round_report: JSON) -> list[tuple[str, list[str]]]:
         """Extra score-sheet rows for one round of ``report()``, one cell per seat.
 

@@ -28,15 +28,20 @@ Rules: ``shared/rules/oh-pshaw.de.txt`` plus the rulings of the game-record spec
   ``{"seat", "trick"}``, trick = the trick of the failure, from 1). That seat's
   round score is 0 minus ``renege_penalty`` (once per round); the tricks stand.
 * Ties: when the scheduled rounds end with the best total shared, extra rounds
-  at ``max_hand`` cards are played (dealing, trump and scoring as usual, the
-  deal still passing left) until one seat alone has the best total. The tied
-  seats start the extra round level, so among them the highest score in it
-  wins, as the rulebook says; its points are added to the totals like any
-  round's, so ``winners`` is always the seats with the best total.
+  at the game's largest hand (``max_hand``; 7 under ``contract-whist``) are
+  played, dealing, trump and play as usual, the deal still passing left, until
+  one seat alone has the best total. Only the tied seats score in an extra
+  round; the others play along (their round score is 0, a proven renege still
+  costs), so the tie is decided among the tied seats, as the rulebook says,
+  and ``winners`` is always the seats with the best total.
 * A record that stops early: ``finished`` is false and ``winners`` are the
   current leaders; a round in progress shows its running score (standard:
   0 until the round is scored, minus the penalty of a proven renege; mild: the
   tricks taken so far, minus any penalty; the exact-bid bonuses come at the end).
+* Staff's early end, ``{"seat": s, "end": "early"}``: the rulebook's "whoever
+  leads at that moment wins; the points stand as they are". The game is over,
+  ``finished`` is true, ``winners`` the leaders, and the report adds
+  ``"ended": "early"``.
 
 Cards are written rank + suit (``AS``, ``TH``, ``2C``; ``10H`` is read as ``TH``).
 
@@ -238,6 +243,14 @@ class Options:
             renege_penalty=penalty,
         )
 
+    @property
+    def tie_break_hand(self) -> int:
+        """The cards of a tie-break round: the game's largest hand ("die maximale Blattgröße").
+
+        ``max_hand``, except under the contract-whist schedule, whose largest hand is 7.
+        """
+        return max(self.schedule) if self.schedule_name == "contract-whist" else self.max_hand
+
     def to_json(self) -> JSON:
         """The options as a header writes them (only what differs from the defaults)."""
         out: JSON = {}
@@ -265,6 +278,10 @@ class Verb(StrEnum):
     BID = "bid"
     TRUMP = "trump"
     HAND = "hand"
+    END = "end"
+
+
+EARLY = "early"  # the only value of an ``end`` action: the rulebook's early end
 
 
 @dataclass(frozen=True)
@@ -305,6 +322,19 @@ class RegisterHand(Action):
 
     def to_json(self) -> JSON:
         return {"seat": self.seat, Verb.HAND: list(self.cards)}
+
+
+@dataclass(frozen=True)
+class EndEarly(Action):
+    """Staff end the game now: the rulebook's early end, the points as they stand.
+
+    "Muss das Spiel früh beendet werden, ist derjenige, der zu diesem Zeitpunkt
+    führt, der Gewinner": the current leaders win. Any seat may take it (staff
+    ask at a seat); the table records the seat whose turn it was.
+    """
+
+    def to_json(self) -> JSON:
+        return {"seat": self.seat, Verb.END: EARLY}
 
 
 # Actions are immutable, so the ones legal_actions hands out are made once.
@@ -423,6 +453,13 @@ class RoundScored(Event):
 
 
 @dataclass(frozen=True)
+class GameEndedEarly(Event):
+    """Staff ended the game before its schedule ran out; ``GameOver`` follows."""
+
+    round: int  # the round in progress (or just scored) when it ended, from 1
+
+
+@dataclass(frozen=True)
 class TieBreak(Event):
     """The schedule ended with the best total shared: an extra round at max_hand."""
 
@@ -477,6 +514,9 @@ class RoundState:
     last_trick: tuple[tuple[int, int], ...] = ()
     last_winner: int | None = None
     scores: list[int] | None = None  # set when the round is scored
+    # A tie-break round scores the tied seats only (the others play along);
+    # None: every seat scores.
+    scoring_seats: tuple[int, ...] | None = None
 
     def __post_init__(self) -> None:
         n = self.players
@@ -565,6 +605,10 @@ class OhPshawSnapshot(Snapshot):
     # many taken), None without a bid.
     tricks_needed: tuple[int | None, ...] = ()
     bid_cursor: int | None = None
+    ended_early: bool = False  # staff ended the game early: the leaders won
+    # The previous round's scores per seat (empty in round 1): the round summary the
+    # table shows while the next round is bid.
+    last_round: tuple[int, ...] = ()
 
     def reneged(self, seat: int) -> bool:
         return any(r.seat == seat for r in self.reneges)
@@ -608,6 +652,10 @@ class OhPshawSnapshot(Snapshot):
         }
         if self.bid_cursor is not None:
             out["bid_cursor"] = self.bid_cursor
+        if self.ended_early:
+            out["ended_early"] = True
+        if self.last_round:
+            out["last_round"] = list(self.last_round)
         return out
 
     @classmethod
@@ -658,6 +706,8 @@ class OhPshawSnapshot(Snapshot):
             awaiting_turned_card=data.get("awaiting_turned_card") is True,
             tricks_needed=_per_seat(data.get("tricks_needed"), players),
             bid_cursor=json_opt_int(data.get("bid_cursor")),
+            ended_early=data.get("ended_early") is True,
+            last_round=json_ints(data.get("last_round")),
         )
 
 
@@ -694,6 +744,7 @@ class OhPshaw(Engine):
         self.phase = Phase.BID
         self.turn = 0
         self.tied: tuple[int, ...] = ()
+        self.ended_early = False  # staff ended the game (an ``end`` action)
         self.opening_events: list[Event] = self._start_round(0)
 
     # --- construction and notation ----------------------------------------------
@@ -731,6 +782,7 @@ class OhPshaw(Engine):
         Verb.BID: (),
         Verb.TRUMP: (),
         Verb.HAND: (),
+        Verb.END: (),
     }
 
     def parse_action(self, obj: Mapping[str, Any]) -> Action:
@@ -742,6 +794,10 @@ class OhPshaw(Engine):
             return Bid(seat, require_int(value, '"bid"'))
         if verb == Verb.TRUMP:
             return TurnTrump(seat, parse_card(value))
+        if verb == Verb.END:
+            if value != EARLY:
+                raise MalformedAction(f'"end" must be "{EARLY}", not {describe(value)}')
+            return EndEarly(seat)
         if not isinstance(value, list):
             raise MalformedAction(f'"hand" must be a list of cards, not {describe(value)}')
         return RegisterHand(seat, tuple(parse_card(text) for text in value))
@@ -771,10 +827,12 @@ class OhPshaw(Engine):
     def _start_round(self, index: int) -> list[Event]:
         opts = self.options
         tie_break = index >= len(opts.schedule)
-        hand_size = opts.max_hand if tie_break else opts.schedule[index]
+        hand_size = opts.tie_break_hand if tie_break else opts.schedule[index]
         dealer = (self.first_dealer + index) % self.players
         turns_card, trump = self._round_trump(index, hand_size)
         rnd = RoundState(index, dealer, hand_size, tie_break, turns_card, trump, self.players)
+        if tie_break:
+            rnd.scoring_seats = self.tied
         self.rounds.append(rnd)
         self.round = rnd
         # Bidding opens at once. The dealer's turned card may be recorded at any
@@ -806,6 +864,8 @@ class OhPshaw(Engine):
             return self._turn_trump(action)
         if isinstance(action, RegisterHand):
             return self._register(action)
+        if isinstance(action, EndEarly):
+            return self._end_early()
         raise IllegalAction(f"Oh Pshaw has no action {type(action).__name__}")
 
     @staticmethod
@@ -814,6 +874,22 @@ class OhPshaw(Engine):
         if index is None:
             raise IllegalAction(parse_card_message(name))
         return index
+
+    def early_end(self, seat: int) -> Action | None:
+        return EndEarly(seat)
+
+    def _end_early(self) -> list[Event]:
+        """The rulebook's early end: the points stand as they are, the leaders win."""
+        if all(bid is None for bid in self.rounds[0].bids):  # a deal alone decides nothing
+            raise IllegalAction(
+                "nothing has been played yet, so nobody leads; abandon the game instead"
+            )
+        self.ended_early = True
+        self.phase = Phase.OVER
+        totals = self.totals()
+        shown = self.rounds_in_report()
+        over = GameOver(tuple(totals), tuple(best_seats(totals)))
+        return [GameEndedEarly(shown[-1].index + 1), over]
 
     # --- hands --------------------------------------------------------------------
 
@@ -1061,11 +1137,16 @@ class OhPshaw(Engine):
             return rnd.scores
         opts = self.options
         reneged = rnd.reneged
+        scoring = rnd.scoring_seats
         scores: list[int] = []
         for seat in range(self.players):
             won, bid = rnd.tricks[seat], rnd.bids[seat]
             if seat in reneged:
                 scores.append(-opts.renege_penalty)
+                continue
+            if scoring is not None and seat not in scoring:
+                # A tie-break round: this seat only plays along (a renege still costs).
+                scores.append(0)
                 continue
             exact = final and won == bid
             if opts.scoring == "mild":
@@ -1073,11 +1154,15 @@ class OhPshaw(Engine):
             else:
                 scores.append(10 + won if exact else 0)
         if final and opts.round_winner_bonus:
-            eligible = [scores[s] for s in range(self.players) if s not in reneged]
-            top = max(eligible, default=0)
+            able = [
+                s
+                for s in range(self.players)
+                if s not in reneged and (scoring is None or s in scoring)
+            ]
+            top = max((scores[s] for s in able), default=0)
             if top > 0:
-                for seat in range(self.players):
-                    if seat not in reneged and scores[seat] == top:
+                for seat in able:
+                    if scores[seat] == top:
                         scores[seat] += 10
         return scores
 
@@ -1109,7 +1194,7 @@ class OhPshaw(Engine):
         leaders = best_seats(totals)
         if len(leaders) > 1:
             self.tied = tuple(leaders)
-            events.append(TieBreak(self.tied, self.options.max_hand))
+            events.append(TieBreak(self.tied, self.options.tie_break_hand))
             events.extend(self._start_round(rnd.index + 1))
             return events
         self.phase = Phase.OVER
@@ -1204,18 +1289,22 @@ class OhPshaw(Engine):
         }
         if rnd.tie_break:
             out["tie_break"] = True
+            out["tied"] = list(rnd.scoring_seats or ())
         return out
 
     def report(self) -> JSON:
         totals = self.totals()
         expected = self.expected
-        return {
+        out: JSON = {
             "finished": self.phase is Phase.OVER,
             "rounds": [self.round_json(rnd) for rnd in self.rounds_in_report()],
             "totals": totals,
             "winners": best_seats(totals),
             "next": None if expected is None else expected.to_json(),
         }
+        if self.ended_early:
+            out["ended"] = EARLY
+        return out
 
     def unseen_cards(self) -> list[str]:
         """The round's cards in no registered hand, not played and not turned, in deck order."""
@@ -1277,6 +1366,8 @@ class OhPshaw(Engine):
                 None if bid is None or not playing else bid - won
                 for bid, won in zip(rnd.bids, rnd.tricks, strict=True)
             ),
+            ended_early=self.ended_early,
+            last_round=tuple(self.rounds[rnd.index - 1].scores or ()) if rnd.index else (),
         )
 
 
@@ -1410,4 +1501,13 @@ SPEC = GameSpec(
         Preset("Full: 1 card to the most", {}),
     ),
     vocabulary={"suits": SUITS, "suit_names": SUIT_NAMES, "ranks": RANKS},
+    rules=(
+        "Bid how many tricks you will take; take exactly that many.",
+        "The turned card's suit is trump; you must follow suit.",
+        "Exact bid: 10 + your bid (mild scoring: 1 a trick + 10); else 0.",
+        "The eldest (left of the dealer) bids first and leads; the deal passes left.",
+        "Tie at the end: an extra round at the largest hand; only the tied seats score in it.",
+        "A renege proven later scores 0 for that round (and any penalty set).",
+        "Staff may end the game early: the leaders at that moment win.",
+    ),
 )

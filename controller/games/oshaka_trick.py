@@ -59,7 +59,7 @@ from controller.games.base import (
     read_seat_key,
     split_action,
 )
-from controller.games.spec import DeckSpec, GameSpec
+from controller.games.spec import DeckSpec, GameSpec, Starter
 
 COLOURS: tuple[str, ...] = ("R", "B", "G", "Y")
 COLOUR_NAMES: Mapping[str, str] = {"R": "red", "B": "blue", "G": "green", "Y": "yellow"}
@@ -497,7 +497,7 @@ class OshakaTrick(Engine):
     @classmethod
     def new_header(cls, players: int, options: Mapping[str, Any], rng: random.Random) -> JSON:
         # The rulebook's first lead is "whoever most recently helped someone":
-        # the table cannot know, so it draws one.
+        # the table asks (SPEC.starter) and draws one only when nobody answers.
         return new_header(cls, players, options, "lead", rng)
 
     def header(self) -> JSON:
@@ -944,4 +944,14 @@ SPEC = GameSpec(
     deck=DeckSpec("oshaka", "Oshaka Trick", tuple(str(c) for c in full_deck(4)), Card.parse),
     engine=OshakaTrick,
     vocabulary={"colours": COLOURS, "colour_names": COLOUR_NAMES},
+    starter=Starter("lead", "Who most recently helped someone?", "leads the first trick"),
+    rules=(
+        "The lowest card wins a trick; a card of another colour than the led one beats it.",
+        "Place each card you win face up in its colour's column, or face down for -1.",
+        "A card smaller than your column's top is an Oshaka penalty: minus its number.",
+        "Round 2: a fourth colour while you show three is an Oshaka penalty.",
+        "A round scores each face-up column's top card, -1 per face-down card.",
+        "Whoever most recently helped someone leads first; the lowest scorer picks round 2's.",
+        "Cards won in one trick are placed smallest first.",
+    ),
 )

@@ -1258,4 +1258,12 @@ SPEC = GameSpec(
         "trend_threshold": TREND_THRESHOLD,
         "colour_names": COLOUR_NAMES,
     },
+    rules=(
+        "Your two dice show the genres your card points count for.",
+        "A genre with 120 points or more is trendy: a token for each die showing one.",
+        "The first to win a trick with a second zero in a round takes the stock's points.",
+        "After each round everyone rerolls as the rulebook says; doubles may reroll one die.",
+        "The game ends after the round in which someone reaches the tokens to win.",
+        "The deck has 38 cards (lilac runs 4 to 16), dealt evenly; the rest is the stock.",
+    ),
 )

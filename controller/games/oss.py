@@ -798,6 +798,7 @@ class TimerView(Snapshot):
     log: tuple[TossView, ...] = ()  # the latest entries, oldest first
     bests: Mapping[int, int] = field(default_factory=dict)  # seat -> fastest, ms
     cancelled: int = 0
+    present: bool = True  # the table has a toss timer ([timer] in table.toml)
 
     @property
     def last(self) -> TossView | None:
@@ -813,6 +814,7 @@ class TimerView(Snapshot):
             "last": None if self.last is None else self.last.to_json(),
             "bests": {str(seat): ms for seat, ms in sorted(self.bests.items())},
             "cancelled": self.cancelled,
+            "present": self.present,
         }
 
     @classmethod
@@ -829,6 +831,7 @@ class TimerView(Snapshot):
             tuple(TossView.from_json(e) for e in _objects(data.get("log"))),
             _seat_map(data.get("bests")),
             _int(data.get("cancelled")),
+            data.get("present") is not False,
         )
 
 
@@ -2127,4 +2130,11 @@ SPEC = GameSpec(
         ),
     ),
     requirements=frozenset({Requirement.VIRTUAL_DEAL}),
+    rules=(
+        "The chief names a trick; everyone tosses the Jack to try it.",
+        "Win a trick to keep a tribe card; the most points after the last round wins.",
+        "Failed tricks may be tried again, up to the replays set for the round.",
+        "Duels: both players try; the winner keeps one of the two tribe cards.",
+        "Your own buttons and the toss timer enter your results; bots act only for bots.",
+    ),
 )

@@ -75,6 +75,16 @@ class OptionSpec:
                 f"numbers, not {describe(value)}"
             )
 
+    def value_text(self, value: object) -> str:
+        """A value as a player reads it on the options screen ("on", "mild", "1, 2, 3")."""
+        if self.kind is OptionKind.FLAG:
+            return "on" if value else "off"
+        if value is None:
+            return "as the rulebook sets it for the players"
+        if isinstance(value, list | tuple):
+            return ", ".join(str(v) for v in value)
+        return str(value)
+
     def _check_number(self, value: object) -> None:
         if value is None and self.default is None:
             return  # "derived from the players", written out as null
@@ -124,6 +134,20 @@ class Preset:
     options: Mapping[str, Any]
 
 
+@dataclass(frozen=True)
+class Starter:
+    """How the rulebook picks who starts, asked at the table before the game begins.
+
+    The table shows ``question``; the first joined seat to tap a card or press
+    OK is named in the header under ``key`` (an engine seat). Nobody answering
+    within the table's time leaves the header's random draw (``new_header``).
+    """
+
+    key: str  # the header key that names the starting seat, e.g. "lead"
+    question: str  # the rulebook's words, e.g. "Who most recently helped someone?"
+    role: str  # what that seat does, e.g. "leads the first trick"
+
+
 class Requirement(enum.StrEnum):
     """Something a game needs from the table before the menu may offer it."""
 
@@ -146,6 +170,12 @@ class GameSpec:
     options: tuple[OptionSpec, ...] = ()
     presets: tuple[Preset, ...] = ()
     requirements: frozenset[Requirement] = frozenset()
+    # The rulebook's question that picks the starting seat at the table (None:
+    # the table draws it).
+    starter: Starter | None = None
+    # The rules page a seat's long press of OK shows, written for players: the
+    # rulebook in short and the table's rulings where the rulebook leaves a choice.
+    rules: tuple[str, ...] = ()
     # Words and symbols the display draws (colour names, die faces, ...), keyed
     # by what they name; each game's scene documents the keys it reads.
     vocabulary: Mapping[str, Any] = field(default_factory=dict)
@@ -165,6 +195,34 @@ class GameSpec:
                 listed = ", ".join(sorted(known)) if known else "none"
                 raise BadOption(f'unknown option "{key}" for {self.id}; its options are: {listed}')
             known[key].check(value)
+
+    def changed_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """``options`` without the keys that only repeat their default (a header's form)."""
+        defaults = {option.key: option.default for option in self.options}
+        return {k: v for k, v in options.items() if k not in defaults or v != defaults[k]}
+
+    def variant(self, options: Mapping[str, Any]) -> str:
+        """The name of the variant these options play, for titles, history and score sheets.
+
+        A preset's label when the options are exactly one of the presets; else
+        the rulebook's names of the options that differ from the defaults; else
+        "standard rules".
+        """
+        changed = self.changed_options(options)
+        for preset in self.presets:
+            if self.changed_options(preset.options) == changed:
+                return preset.label
+        if not changed:
+            return "standard rules"
+        words = []
+        for option in self.options:
+            if option.key in changed:
+                value = changed[option.key]
+                if option.kind is OptionKind.FLAG:
+                    words.append(option.label.lower() if value else f"no {option.label.lower()}")
+                else:
+                    words.append(f"{option.label.lower()} {option.value_text(value)}")
+        return ", ".join(words)
 
     def new_header(
         self, players: int, options: Mapping[str, Any] | None, rng: random.Random

@@ -36,6 +36,7 @@ from controller.staff import StaffDesk
 from controller.staff_pin import PinGuard, PinHash
 from controller.table.led_director import LedDirector
 from controller.table.lobby import Lobby, MenuEntry, menu_entries, unmet_requirement
+from controller.table.options import OptionsForm
 from controller.table.screens import (
     IDLE_TIMEOUT,
     RESULTS_TIMEOUT,
@@ -43,16 +44,18 @@ from controller.table.screens import (
     AttractScreen,
     ChooseGameScreen,
     JoinScreen,
+    OptionsScreen,
     PlayScreen,
     ResultsScreen,
     ScreenState,
     StaffDeskScreen,
+    StarterScreen,
 )
 from controller.table.session import GameSession, table_settings
 from controller.table.sinks import JournalSink, LedSink
 from controller.table.staff_calls import StaffCalls
 from controller.table.staff_mode import STAFF_MODE_TIMEOUT, TIMED_OUT, StaffCommand, StaffMode
-from controller.table.view_builder import build_view
+from controller.table.view_builder import build_view, rules_page
 from controller.tags import TagRegistry
 from controller.view import Message, MessageKind, Screen, TableView
 from hardware.cues import Cue
@@ -89,6 +92,9 @@ logger = logging.getLogger(__name__)
 
 MESSAGE_LIMIT = 6
 ANIMATION_STEP = 0.1  # seconds between views while a clock runs on screen
+HELP_HOLD = 1.0  # seconds OK is held down for a seat's rules page
+HELP_SECONDS = 25.0  # a rules page closes by itself after this long
+RESULTS_PAGE_SECONDS = 6.0  # the results' rounds turn a page by themselves when they do not fit
 
 
 @dataclass
@@ -118,6 +124,7 @@ class Table:
         self._state: ScreenState = AttractScreen()
         self._session: GameSession | None = None
         self._result: JSON | None = None
+        self._options: JSON = {}  # the options chosen for the game about to begin
         self._messages: list[Message] = []
         self._reader_online = {seat.index: True for seat in self.config.seats}
         self.pin_guard = self._pin_guard()
@@ -130,6 +137,10 @@ class Table:
         self._version = 0
         self._view: TableView | None = None
         self._animated_at = 0.0
+        self._results_page = 0  # which page of rounds the results screen shows
+        self._ok_down: dict[int, float] = {}  # seat -> when its OK went down (event time)
+        self._help: dict[int, tuple[str, float]] = {}  # seat -> (game id, closes at)
+        self._page_at = 0.0
         self.last_activity = self.clock()
         self._rest_leds()
         if self.setup_notice:
@@ -204,6 +215,13 @@ class Table:
                 reader_online=self._reader_online,
                 staff=state.desk.view() if isinstance(state, StaffDeskScreen) else None,
                 staff_overlay=self._staff.overlay() if state.screen is Screen.PLAY else None,
+                prompt=state.prompt if isinstance(state, StarterScreen) else None,
+                options=[(line.label, line.value, line.explanation) for line in state.form.lines()]
+                if isinstance(state, OptionsScreen)
+                else (),
+                options_cursor=state.form.cursor if isinstance(state, OptionsScreen) else 0,
+                results_page=self._results_page,
+                help={seat: rules_page(game_id) for seat, (game_id, _) in self._help.items()},
             )
         return self._view
 
@@ -231,23 +249,40 @@ class Table:
     def _on_button(self, event: InputEvent) -> None:
         assert isinstance(event, ButtonPressed)
         self._calls.pressed(event.seat, event.button, event.at)
+        if event.button == "ok":
+            self._ok_down[event.seat] = event.at
         self._state.on_button(self, event.seat, event.button)
 
-    def _on_released(self, event: InputEvent) -> None:
-        # Presses act on the way down; a release matters only when it ends a long
-        # hold of OK: a call for staff (controller/table/staff_calls.py).
+    def _on_release(self, event: InputEvent) -> None:
+        # Presses act on the way down; a release matters only when it ends a long hold
+        # of OK: three seconds call for staff (controller/table/staff_calls.py), one
+        # second opens the seat's rules page. (The press itself has already counted,
+        # so hold OK when it is not your turn.)
         assert isinstance(event, ButtonReleased)
+        down = self._ok_down.pop(event.seat, None) if event.button == "ok" else None
         call = self._calls.released(event.seat, event.button, event.at)
-        if call is None:
+        if call is not None:
+            self.say(
+                f"Seat {event.seat} called for staff; someone is on the way",
+                MessageKind.INFO,
+                event.seat,
+            )
+            self._rest_leds()
+            if self.on_staff_call is not None:
+                self.on_staff_call(call, event.seat, True)
+        elif down is not None and event.at - down >= HELP_HOLD:
+            self.show_help(event.seat)
+
+    def show_help(self, seat: int) -> None:
+        """Open the rules page of the game in progress (or chosen on the menu) at ``seat``."""
+        if self._session is not None:
+            game_id = self._session.game_id
+        elif self.screen in (Screen.CHOOSE_GAME, Screen.JOIN, Screen.OPTIONS, Screen.STARTER):
+            game_id = self.lobby.chosen.spec.id
+        else:
             return
-        self.say(
-            f"Seat {event.seat} called for staff; someone is on the way",
-            MessageKind.INFO,
-            event.seat,
-        )
-        self._rest_leds()
-        if self.on_staff_call is not None:
-            self.on_staff_call(call, event.seat, True)
+        self._help[seat] = (game_id, self.clock() + HELP_SECONDS)
+        self.changed()
 
     def reconfigure(self, config: TableConfig) -> None:
         """Settings pushed from the café's hub, applied between games (on the attract screen).
@@ -313,7 +348,7 @@ class Table:
         TagPresented: _on_tag,
         TagRemoved: _ignore,
         ButtonPressed: _on_button,
-        ButtonReleased: _on_released,
+        ButtonReleased: _on_release,
         ReaderOnline: _on_reader_online,
         ReaderOffline: _on_reader_offline,
         ReaderProblem: _on_reader_problem,
@@ -441,16 +476,59 @@ class Table:
         if shortfall is not None:
             self.say(shortfall, MessageKind.REFUSED)
             return False
+        house = self.config.games.get(chosen.spec.id)
+        form = OptionsForm.start(chosen.spec, len(self.lobby.joined), house, chosen.options)
+        if form.visible or chosen.spec.presets:
+            self._go(OptionsScreen(form))
+            self.say(
+                f"{chosen.title}: the game's options. PREV / NEXT choose a line, OK changes it; "
+                'OK on "Start the game" starts'
+            )
+            return True
+        self.options_chosen(form.options)
+        return True
+
+    def options_chosen(self, options: JSON) -> None:
+        """The options are settled: ask the rulebook's starter question, or begin."""
+        chosen = self.lobby.chosen
+        self._options = dict(options)
+        starter = chosen.spec.starter
+        if starter is not None:
+            # The rulebook lets the players choose who starts: ask, and wait for an answer.
+            self._go(StarterScreen(starter.question))
+            self.say(
+                f"{chosen.title}: {starter.question} That player taps a card or presses OK "
+                f"and {starter.role}"
+            )
+            return
+        self.begin_game(None)
+
+    def begin_game(self, starter_seat: int | None) -> None:
+        """Begin the chosen game with the joined seats; ``starter_seat`` answered the
+        rulebook's starter question (None: nobody did, or the game has none: drawn)."""
+        chosen = self.lobby.chosen
         players = sorted(self.lobby.joined)
-        header = chosen.spec.new_header(len(players), chosen.options, self.rng)
+        try:
+            header = chosen.spec.new_header(len(players), self._options, self.rng)
+        except TableError as exc:
+            self.say(f"{chosen.title} cannot start so: {exc}", MessageKind.REFUSED)
+            return
+        starter = chosen.spec.starter
+        if starter is not None and starter_seat in players:
+            header[starter.key] = players.index(starter_seat)
         seed = self.rng.getrandbits(62)
         self._session = GameSession.begin(
             chosen.adapter, players, header, seed, table_settings(self.config), self.journal
         )
         self._go(PlayScreen())
-        self.say(f"{chosen.title} begins")
+        self.say(f"{self._session.title} begins")
+        if starter is not None:
+            seat = players[int(header[starter.key])]
+            if starter_seat is None:
+                self.say(f"Nobody answered, so the table drew: seat {seat} {starter.role}")
+            else:
+                self.say(f"Seat {seat} {starter.role}")
         self._after([])
-        return True
 
     # --- playing (called by the play screen) ------------------------------------------------
 
@@ -564,15 +642,32 @@ class Table:
         """The staff tag tapped at a seat during a game: staff mode opens (or closes) there."""
         self.say(self._staff.tag(seat), MessageKind.INFO, seat)
 
+    def end_now(self, seat: int) -> None:
+        """Staff: end the game now under its rulebook's early end (the leaders win), recorded."""
+        session = self._session
+        if session is None:
+            return
+        expected = session.engine.expected
+        player = 0 if expected is None else expected.seat
+        action = session.engine.early_end(player)
+        if action is None:
+            self.say("Staff: this game has no early end; NEXT abandons it", MessageKind.INFO, seat)
+            return
+        self.act(action, seat)
+
     def staff_command(self, seat: int, button: str) -> None:
-        """A press at the staff seat: a step of staff mode, then undo, abandon, or close."""
-        step = self._staff.press(button)
+        """A press at the staff seat: a step of staff mode, then undo, end now, abandon, close."""
+        session = self._session
+        can_end = session is not None and session.engine.early_end(0) is not None
+        step = self._staff.press(button, can_end_early=can_end)
         if step.message:
             self.say(step.message, MessageKind.INFO, seat)
         if step.command is StaffCommand.UNDO:
             self.undo_last()
         elif step.command is StaffCommand.ABANDON:
             self.abandon()
+        elif step.command is StaffCommand.END_NOW:
+            self.end_now(seat)
         self.changed()
 
     def staff_hints(self) -> dict[str, str]:
@@ -612,18 +707,30 @@ class Table:
             and self.screen is Screen.PLAY
             and session.adapter.presentation.animating()
         )
+        closed = [seat for seat, (_, until) in self._help.items() if now >= until]
+        for seat in closed:
+            del self._help[seat]  # a rules page closes by itself
+        if closed:
+            self.changed()
+        paging = self.screen is Screen.RESULTS or bool(self._help)
+        if paging and now - self._page_at >= RESULTS_PAGE_SECONDS:
+            # The display shows the page it is told (of the results' rounds, of a rules
+            # page too long for its seat panel); it wraps round when it has fewer.
+            self._page_at = now
+            self._results_page += 1
+            self.changed()
         if running and now - self._animated_at >= ANIMATION_STEP:
             # A running clock: a new view ten times a second so the display follows.
             self._animated_at = now
             self.changed()
         if self._staff.timed_out(now):
             # Staff walked away: a player's press must never act with staff powers.
-            seat = self._staff.seat
+            staff_seat = self._staff.seat
             self._staff.close()
-            self.say(TIMED_OUT.format(seconds=STAFF_MODE_TIMEOUT), MessageKind.INFO, seat)
+            self.say(TIMED_OUT.format(seconds=STAFF_MODE_TIMEOUT), MessageKind.INFO, staff_seat)
         timeout = self._state.timeout
         if timeout is not None and now - self.last_activity > timeout:
-            self.to_attract()
+            self._state.on_idle(self)
 
 
 def _describe_action(obj: JSON) -> str:

@@ -51,6 +51,13 @@ def unmet_requirement(spec: GameSpec, config: TableConfig) -> str | None:
     return None
 
 
+def menu_note(spec: GameSpec, config: TableConfig) -> str:
+    """A short menu note saying why the table does not offer ``spec``'s game, or ""."""
+    if unmet_requirement(spec, config) is None:
+        return ""
+    return "not offered: hands cannot be entered by tap yet (needs the virtual deal)"
+
+
 @dataclass
 class Lobby:
     """The menu's cursor and the seats that joined the chosen game."""

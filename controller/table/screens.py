@@ -11,6 +11,8 @@ labels). Seat buttons outside a game (see ``docs/table.md``):
 | attract | wake | wake | wake | wake |
 | choose game | previous game | choose it (and join) | next game | - |
 | join | back to the menu | join / leave | start (enough joined) | join |
+| options (a game with options) | previous line | change it / start | next line | - |
+| starter (e.g. Oshaka's first lead) | - | "it's me" (joined seats) | - | "it's me" |
 | results | - | back to attract | - | - |
 """
 
@@ -20,6 +22,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from controller.games.base import TableError
 from controller.staff import StaffDesk
+from controller.table.options import START, OptionsForm
 from controller.tags import deck_of
 from controller.view import ButtonHint, MessageKind, Screen
 from hardware.cues import Cue
@@ -31,6 +34,7 @@ if TYPE_CHECKING:
 IDLE_TIMEOUT = 120.0  # seconds on the menu or join screen before going back to attract
 RESULTS_TIMEOUT = 90.0
 STAFF_TIMEOUT = 300.0  # an abandoned staff desk closes itself
+STARTER_TIMEOUT = 30.0  # nobody answers the starter question: the table draws the seat
 
 
 class ScreenState:
@@ -56,6 +60,10 @@ class ScreenState:
             for seat in table.seat_indexes
             for button, label in self.labels.items()
         ]
+
+    def on_idle(self, table: Table) -> None:
+        """``timeout`` seconds passed without input: back to attract, unless the screen says."""
+        table.to_attract()
 
 
 class AttractScreen(ScreenState):
@@ -121,6 +129,67 @@ class JoinScreen(ScreenState):
             )
             for hint in super().hints(table)
         ]
+
+
+class OptionsScreen(ScreenState):
+    """The chosen game's options (``controller.table.options``): PREV / NEXT at any seat
+    move between the lines, OK changes the line's value or, on "Start the game", starts."""
+
+    screen = Screen.OPTIONS
+    timeout = IDLE_TIMEOUT
+
+    def __init__(self, form: OptionsForm) -> None:
+        self.form = form
+
+    def on_button(self, table: Table, seat: int, button: str) -> None:
+        if button in ("prev", "next"):
+            self.form.move(-1 if button == "prev" else 1)
+        elif button == "ok" and self.form.press_ok():
+            table.options_chosen(self.form.options)
+            return
+        table.changed()
+
+    def hints(self, table: Table) -> list[ButtonHint]:
+        key = self.form.lines()[self.form.cursor].key
+        ok = "start" if key == START else "change"
+        labels = {"prev": "previous line", "ok": ok, "next": "next line"}
+        return [
+            ButtonHint(seat, button, label)
+            for seat in table.seat_indexes
+            for button, label in labels.items()
+        ]
+
+
+class StarterScreen(ScreenState):
+    """The rulebook's question that picks who starts (e.g. Oshaka's "who most recently
+    helped someone?"): the first joined seat to tap a card or press OK starts the game
+    as that seat; nobody answering within ``STARTER_TIMEOUT`` lets the table draw one."""
+
+    screen = Screen.STARTER
+    timeout = STARTER_TIMEOUT
+
+    def __init__(self, prompt: str) -> None:
+        self.prompt = prompt
+
+    def on_tag(self, table: Table, seat: int, uid: str) -> None:
+        if not table.is_staff_tag(uid):
+            self._answer(table, seat)
+
+    def on_button(self, table: Table, seat: int, button: str) -> None:
+        if button == "ok":
+            self._answer(table, seat)
+
+    def _answer(self, table: Table, seat: int) -> None:
+        if seat not in table.joined:
+            table.say(f"Seat {seat} has not joined this game", MessageKind.REFUSED, seat)
+            return
+        table.begin_game(seat)
+
+    def on_idle(self, table: Table) -> None:
+        table.begin_game(None)
+
+    def hints(self, table: Table) -> list[ButtonHint]:
+        return [ButtonHint(seat, "ok", "it's me") for seat in sorted(table.joined)]
 
 
 class PlayScreen(ScreenState):

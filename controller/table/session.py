@@ -152,6 +152,12 @@ class GameSession:
         return self.adapter.game_id
 
     @property
+    def title(self) -> str:
+        """The game and the variant its options play, e.g. "Oskar: first to 8 tokens"."""
+        spec = self.adapter.spec
+        return f"{spec.title}: {spec.variant(self.engine.header().get('options') or {})}"
+
+    @property
     def finished(self) -> bool:
         return self.engine.finished
 

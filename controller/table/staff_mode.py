@@ -1,11 +1,13 @@
 """Staff mode during a game: a staff tag at a seat turns that seat's buttons into staff's.
 
 The seat's panel shows a STAFF overlay naming the staff actions: PREV undoes
-the last player action, NEXT abandons the game, OK closes. Every one of
-those destructive actions asks for a confirmation (OK confirms, any other
-button cancels); with a staff PIN configured, abandon (and undo, when
-``[staff] undo_needs_pin`` says so) first asks for the PIN, entered on the
-same seat's buttons. Staff mode closes after one action, after
+the last player action, NEXT abandons the game, OK closes. In a game whose
+rulebook has an early end (Oh Pshaw), NEXT first asks how: OK ends it now with
+the leaders as winners, NEXT abandons it without a result, PREV goes back.
+Every one of those destructive actions asks for a confirmation (OK confirms,
+any other button cancels); with a staff PIN configured, abandon and end now
+(and undo, when ``[staff] undo_needs_pin`` says so) first ask for the PIN,
+entered on the same seat's buttons. Staff mode closes after one action, after
 ``STAFF_MODE_TIMEOUT`` seconds without input, or on a second tap of the staff
 tag. ``StaffMode`` is plain state: it says what a press means and what the
 overlay shows; the table carries the commands out.
@@ -29,15 +31,25 @@ class StaffCommand(enum.Enum):
 
     UNDO = "undo"
     ABANDON = "abandon"
+    END_NOW = "end-now"  # the rulebook's early end: the points stand, the leaders win
     CLOSE = "close"
 
 
 _BUTTONS = {"prev": StaffCommand.UNDO, "next": StaffCommand.ABANDON}
-_NAMES = {StaffCommand.UNDO: "undo the last action", StaffCommand.ABANDON: "abandon the game"}
+_NAMES = {
+    StaffCommand.UNDO: "undo the last action",
+    StaffCommand.ABANDON: "abandon the game",
+    StaffCommand.END_NOW: "end the game now (the leaders win)",
+}
 
 OPENED = "Staff at seat {seat}: PREV undo, NEXT abandon, OK close (see the seat's panel)"
 CLOSED = "Staff mode closed"
 TIMED_OUT = "Staff mode closed after {seconds:.0f} s without input"
+ASK_END = (
+    "Staff: OK ends the game now and the leaders win (the rulebook's early end); "
+    "NEXT abandons it without a result; PREV goes back"
+)
+BACK = "Staff: the game goes on; PREV undoes, NEXT ends the game, OK closes staff mode"
 
 
 @dataclass(frozen=True)
@@ -56,7 +68,8 @@ class StaffMode:
     guard: PinGuard | None = None  # None: no PIN configured
     undo_needs_pin: bool = False
     seat: int | None = None
-    step: str = "menu"  # "menu", "pin" (entering the PIN for ``pending``), "confirm"
+    # "menu", "ending" (how to end: now or abandon), "pin" (the PIN for ``pending``), "confirm"
+    step: str = "menu"
     pending: StaffCommand | None = None
     touched: float = 0.0
 
@@ -69,11 +82,24 @@ class StaffMode:
         self.touched = self.clock()
         return OPENED.format(seat=seat)
 
-    def press(self, button: str) -> StaffStep:
-        """A press at the staff seat: the next step, and a command once it is confirmed."""
+    def press(self, button: str, can_end_early: bool = False) -> StaffStep:
+        """A press at the staff seat: the next step, and a command once it is confirmed.
+
+        ``can_end_early``: the game's rulebook has an early end, so NEXT first
+        asks whether to end it now (the leaders win) or abandon it.
+        """
         self.touched = self.clock()
         if self.step == "menu":
-            return self._choose(_BUTTONS.get(button, StaffCommand.CLOSE))
+            command = _BUTTONS.get(button, StaffCommand.CLOSE)
+            if command is StaffCommand.ABANDON and can_end_early:
+                self.step = "ending"
+                return StaffStep(None, ASK_END)
+            return self._choose(command)
+        if self.step == "ending":
+            if button == "prev":
+                self.step = "menu"
+                return StaffStep(None, BACK)
+            return self._choose(StaffCommand.END_NOW if button == "ok" else StaffCommand.ABANDON)
         pending = self.pending
         assert pending is not None
         if self.step == "pin":
@@ -137,6 +163,18 @@ class StaffMode:
                 options=("PREV: undo the last action", "NEXT: abandon the game", "OK: close"),
                 hint=f"closes after {STAFF_MODE_TIMEOUT:.0f} s without input",
             )
+        if self.step == "ending":
+            return StaffView(
+                title="STAFF",
+                prompt="End the game how?",
+                seat=self.seat,
+                options=(
+                    "OK: end it now, the leaders win",
+                    "NEXT: abandon it, no result",
+                    "PREV: back",
+                ),
+                hint="the rulebook's early end: the points stand as they are",
+            )
         assert self.pending is not None
         if self.step == "pin":
             assert self.guard is not None
@@ -161,6 +199,8 @@ class StaffMode:
         """The on-screen labels of the staff seat's buttons."""
         if self.step == "menu":
             return {"prev": "undo", "ok": "close", "next": "abandon"}
+        if self.step == "ending":
+            return {"prev": "back", "ok": "end now", "next": "abandon"}
         if self.step == "pin":
             return {"prev": "P", "ok": "O", "next": "N"}
         return {"prev": "cancel", "ok": "confirm", "next": "cancel"}

@@ -11,10 +11,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from controller.config import TableConfig
+from controller.games import spec_of
 from controller.games.base import JSON
-from controller.table.lobby import Lobby
+from controller.table.lobby import Lobby, menu_note
 from controller.table.session import GameSession
 from controller.view import ButtonHint, GameChoice, Message, Screen, SeatView, StaffView, TableView
+
+
+def rules_page(game_id: str) -> tuple[str, tuple[str, ...]]:
+    """A game's rules page for a seat: its title and the lines of ``GameSpec.rules``."""
+    spec = spec_of(game_id)
+    return f"{spec.title}: the rules at this table", spec.rules
 
 
 def build_view(
@@ -30,6 +37,11 @@ def build_view(
     reader_online: Mapping[int, bool],
     staff: StaffView | None,
     staff_overlay: StaffView | None = None,
+    prompt: str | None = None,
+    options: Sequence[tuple[str, str, str]] = (),
+    options_cursor: int = 0,
+    results_page: int = 0,
+    help: Mapping[int, tuple[str, tuple[str, ...]]] | None = None,
 ) -> TableView:
     """A complete picture of the table at one moment (``version`` numbers it)."""
     playing = session is not None and screen is Screen.PLAY
@@ -45,7 +57,14 @@ def build_view(
         for s in config.seats
     )
     choices = tuple(
-        GameChoice(e.spec.id, e.title, e.spec.min_players, e.spec.max_players) for e in lobby.menu
+        GameChoice(
+            e.spec.id,
+            e.title,
+            e.spec.min_players,
+            e.spec.max_players,
+            menu_note(e.spec, config),
+        )
+        for e in lobby.menu
     )
     hands: dict[int, tuple[str, ...]] = {}
     humans: list[int] = []
@@ -70,4 +89,19 @@ def build_view(
         human_seats=tuple(humans),
         staff=staff,
         staff_overlay=staff_overlay,
+        prompt=prompt,
+        options=tuple(options),
+        options_cursor=options_cursor,
+        results_page=results_page,
+        help=dict(help or {}),
+        game_title=None if session is None else session.title,
+        result_rule=""
+        if session is None or result is None
+        else session.seats_named(session.adapter.presentation.result_rule(result)),
+        result_rows=()
+        if session is None or result is None
+        else tuple(
+            (heading, tuple(values))
+            for heading, values in session.adapter.presentation.result_rows(result)
+        ),
     )

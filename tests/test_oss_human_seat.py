@@ -1,0 +1,191 @@
+"""Oss with a person at seat 0 and bots at seats 1-3 (issue 13, items 4 and 7): no bot ever
+acts for the person's seat, a duel with the person waits for the person's buttons, the toss
+timer is never pressed by a bot for the person's toss; without a timer the screen says how
+results are entered."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pygame
+import pytest
+
+from controller.adapters import Gesture, Press
+from controller.games.base import Action
+from controller.games.oss import Counts, Oss, OssSnapshot, Phase, Result, Timed
+from controller.simulation import Simulator
+from controller.view import Screen
+from display.screenshot import screenshot_view
+from display.theme import Painter
+from tests.rigs import TableRig, painted_text
+
+PERSON = 0
+
+
+class Rig(TableRig):
+    """Oss's deck; seat 0 a person, seats 1-3 bots; the simulated toss timer unless told."""
+
+    deck = "oss-tribes"
+
+
+def play_with_a_person(rig: Rig) -> tuple[list[tuple[Action, int]], list[tuple[int, int | None]]]:
+    """Play Oss to the end: bots through the Simulator, the person by their own buttons.
+
+    Returns every accepted action with the physical seat whose input gave it, and every
+    timer press with the seat that pressed it and whose toss the timer was to measure.
+    """
+    sim = Simulator(rig.table, rig.devices, rig.registry, {1, 2, 3}, rng=random.Random(2))
+    accepted: list[tuple[Action, int]] = []
+    timer_presses: list[tuple[int, int | None]] = []
+    act = rig.table.act
+
+    def logged_act(action: Action, seat: int) -> None:
+        game = rig.table.game
+        before = len(game.recorder.actions) if game else 0
+        engine = None if game is None else game.adapter.engine
+        if isinstance(engine, Oss) and engine.phase is Phase.RESULT:
+            attempt = engine.current_attempt
+            if (
+                attempt is not None
+                and PERSON in attempt.seats
+                and isinstance(action, Result | Counts)
+            ):
+                # An attempt of the person's (a duel with a bot too): only seat 0 reports it.
+                assert seat == PERSON, f"seat {seat} reported {action} for the person's attempt"
+        act(action, seat)
+        game = rig.table.game
+        if game is not None and len(game.recorder.actions) > before:
+            accepted.append((action, seat))
+
+    rig.table.act = logged_act  # type: ignore[method-assign]
+    perform = sim.perform
+
+    def logged_perform(seat: int, gesture: Gesture) -> None:
+        if gesture == Press("timer"):
+            game = rig.table.game
+            engine = None if game is None else game.adapter.engine
+            timed = engine.timed_seat if isinstance(engine, Oss) else None
+            timer_presses.append((seat, timed))
+        perform(seat, gesture)
+        rig.loop.drain()
+
+    sim.perform = logged_perform  # type: ignore[method-assign]
+    person_bot: Any = None
+    for _ in range(30_000):
+        if rig.table.screen is Screen.RESULTS:
+            return accepted, timer_presses
+        if sim.step(0.0):
+            rig.loop.drain()
+            continue
+        game = rig.table.game
+        assert game is not None
+        if PERSON in [game.players[p] for p in game.adapter.presentation.waiting_players()]:
+            # The person decides (here with a bot's judgement) and presses their own buttons.
+            person_bot = person_bot or game.adapter.simulation.make_bot(random.Random(7))
+            action = person_bot.choose(game.adapter.engine, PERSON)
+            for gesture in game.adapter.simulation.gestures(action):
+                logged_perform(PERSON, gesture)
+            continue
+        raise AssertionError("nobody can act: the table waits for no one")
+    raise AssertionError("the game did not end")
+
+
+def test_no_bot_ever_acts_for_the_person_and_the_timer_is_theirs() -> None:
+    rig = Rig(4, bots=3)
+    with rig.devices:
+        rig.loop.drain()
+        rig.start_game("oss", (0, 1, 2, 3))
+        game = rig.table.game
+        assert game is not None and game.players == [0, 1, 2, 3]
+        accepted, presses = play_with_a_person(rig)
+    mine = [a for a, _ in accepted if isinstance(a, Result | Counts) and a.seat == PERSON]
+    assert mine, "the person never entered a result"
+    for action, seat in accepted:
+        if isinstance(action, Timed):
+            continue  # the table applies a stopped toss itself; the presser is checked below
+        if action.seat == PERSON:
+            assert seat == PERSON, f"seat {seat} took {action} for the person"
+    record = rig.records[-1] if rig.records else ""
+    assert record  # the game finished and its record was written
+    for seat, timed in presses:
+        if timed == PERSON:
+            assert seat == PERSON, f"seat {seat} pressed the timer for the person's toss"
+    assert any(seat == PERSON for seat, _ in presses)  # the person timed their own tosses
+    assert any(seat != PERSON for seat, _ in presses)  # and bots theirs
+
+
+def test_without_a_timer_the_screen_says_how_results_are_entered(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rig = Rig(4, bots=3, timer=None)
+    with rig.devices:
+        rig.loop.drain()
+        rig.start_game("oss", (0, 1, 2, 3))
+        view = rig.table.view
+        side = OssSnapshot.of(view.game or {}).table
+        assert side is not None and side.timer.present is False
+        written = painted_text(monkeypatch)
+        screenshot_view(view, tmp_path / "no-timer.png", size=(800, 480))
+    assert "No toss timer: report each result with your buttons" in written
+    assert "Toss timer ready: press to start" not in written
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720), (1920, 1080)])
+def test_trick_names_and_every_card_under_a_trick_are_drawn_in_full(
+    size: tuple[int, int], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rig = Rig(4, bots=4)
+    sim = Simulator(rig.table, rig.devices, rig.registry, {0, 1, 2, 3}, rng=random.Random(4))
+    sim.auto_game = "oss"
+    with rig.devices:
+        rig.loop.drain()
+        for _ in range(60):  # into round 1's duel: every seat has placed a card
+            sim.step(0.0)
+            rig.loop.drain()
+        view = rig.table.view
+        snap = OssSnapshot.of(view.game or {})
+        placements = [(p.value, p.seat) for t in snap.tricks for p in t.placements]
+        assert len(placements) >= 4
+        calls: list[tuple[str, int, bool, int | None]] = []
+        text = Painter.text
+
+        def spy(self: Painter, words: str, at: Any, size: int, *args: Any, **kw: Any) -> Any:
+            calls.append((words, size, bool(kw.get("bold")), kw.get("max_width")))
+            return text(self, words, at, size, *args, **kw)
+
+        monkeypatch.setattr(Painter, "text", spy)
+        screenshot_view(view, tmp_path / "oss.png", size=size)
+    pygame.font.init()
+    fonts: dict[tuple[int, bool], pygame.font.Font] = {}
+    for trick in snap.tricks:
+        drawn = [c for c in calls if c[0] == trick.name]
+        assert drawn, f"{trick.name} was not drawn"
+        words, font_size, bold, width = drawn[0]
+        font = fonts.setdefault((font_size, bold), pygame.font.Font(None, font_size))
+        font.set_bold(bold)
+        assert width is None or font.size(words)[0] <= width, f"{words} is cut short"
+    labels = {c[0] for c in calls}
+    for value, seat in placements:
+        assert f"{value}  Seat {seat}" in labels, f"the {value} of seat {seat} is hidden"
+
+
+def test_with_a_physical_deal_the_menu_says_why_oss_is_not_offered(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rig = Rig(4, deal="physical")
+    with rig.devices:
+        rig.loop.drain()
+        rig.press(0, "ok")  # the menu
+        notes = {g.game_id: g.unavailable for g in rig.table.view.games}
+        assert notes["oss"].startswith("not offered: hands cannot be entered by tap")
+        assert notes["oh-pshaw"] == ""  # a physical deal suits the card games
+        while rig.table.view.games[rig.table.selected].game_id != "oss":
+            rig.press(0, "next")
+        written = painted_text(monkeypatch)
+        screenshot_view(rig.table.view, tmp_path / "menu.png", size=(800, 480))
+        assert notes["oss"] in written  # the selected line says it
+        rig.press(0, "ok")  # choosing it anyway is refused, saying what staff can do
+        assert rig.screen() is Screen.CHOOSE_GAME
+        assert 'deal = "virtual"' in rig.table.messages[-1].text
