@@ -17,22 +17,30 @@ import os
 import queue
 import random
 import sys
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from controller import scoresheet
 from controller.config import ConfigError, TableConfig, load
 from controller.devices import Devices, build
+from controller.durable import require_durable
 from controller.games.base import TableError
 from controller.history import history_lines, summaries
 from controller.journal import JOURNAL_NAME, Journal, resume_if_unfinished
+from controller.opening_hours import Sleeper, drift
+from controller.sd_notify import Notifier
 from controller.simulation import Simulator
 from controller.table import Table, TableLoop
 from controller.tags import TagRegistry
 from controller.view import Screen, TableView
 from hardware.errors import HardwareError
-from hardware.events import InputEvent
+from hardware.events import ButtonPressed, InputEvent, TagPresented, TossStarted
+
+if TYPE_CHECKING:
+    from display.window import Window
 
 logger = logging.getLogger(__name__)
 
@@ -256,15 +264,21 @@ def windowed(args: argparse.Namespace, config: TableConfig) -> int:
         journal_path=journal_file(args, config.records),
     )
     people = [s.index for s in config.seats if not s.bot]
+    notifier = Notifier()  # systemd's Type=notify and watchdog; nothing off systemd
+    turns = Turns(kiosk, Sleeper(config.display.sleep))
     with kiosk, Window(config.display, key_seat=people[0] if people else 0) as window:
         kiosk.resume()
-        while True:
-            # Waits on the input queue for at most a frame (longer on the attract
-            # screen), so clicks and keys are still looked at often enough.
-            kiosk.run_frame(window.show)
-            for action in window.poll():
-                if not apply_ui_action(kiosk, action):
+        notifier.ready("the table is up")
+        try:
+            while True:
+                # A hung loop stops feeding the watchdog: systemd restarts the kiosk.
+                notifier.feed(time.monotonic())
+                # Waits on the input queue for at most a frame (longer on the attract
+                # screen), so clicks and keys are still looked at often enough.
+                if not turns.run(window):
                     return 0
+        finally:
+            notifier.stopping()
 
 
 def apply_ui_action(kiosk: Kiosk, action: object) -> bool:
@@ -285,11 +299,81 @@ def apply_ui_action(kiosk: Kiosk, action: object) -> bool:
     return True
 
 
+# Inputs a person makes; status reports (a reader going offline) do not wake the table.
+WAKING_INPUTS = (TagPresented, ButtonPressed, TossStarted)
+
+
+@dataclass
+class Turns:
+    """The windowed loop's turns, with closing hours and a drifting attract screen.
+
+    In the sleep window (``[display] sleep``) the attract screen goes dark and
+    so do the LEDs; a tap or button wakes the table (and still counts as
+    input). On the attract screen the picture wanders a few pixels over minutes.
+    """
+
+    kiosk: Kiosk
+    sleeper: Sleeper
+    sleeping: bool = False
+    offset: tuple[int, int] = (0, 0)
+
+    def run(self, window: Window) -> bool:
+        """One turn; False when the window was closed."""
+        from display import screen_care
+
+        kiosk = self.kiosk
+        now = time.monotonic()
+        attract = kiosk.table.screen is Screen.ATTRACT
+        if attract and self.sleeper.asleep(dt.datetime.now(), now):
+            if not self.sleeping:
+                self.sleeping = True
+                screen_care.blank()
+                kiosk.devices.leds.clear(kiosk.table.clock())
+            woke = self._wait_for_wake()
+            actions = window.poll()
+            if woke or actions:
+                self.sleeper.touch(time.monotonic())
+            return all(apply_ui_action(kiosk, action) for action in actions)
+        woke, self.sleeping = self.sleeping, False
+
+        def show(view: TableView) -> object:
+            if not attract:
+                return (
+                    window.show(view)
+                    if not woke
+                    else screen_care.show_offset(window, view, (0, 0), moved=True)
+                )
+            offset = drift(now)
+            moved, self.offset = woke or offset != self.offset, offset
+            return screen_care.show_offset(window, view, offset, moved)
+
+        kiosk.run_frame(show)
+        return all(apply_ui_action(kiosk, action) for action in window.poll())
+
+    def _wait_for_wake(self) -> bool:
+        """Wait a while for input; hand it to the table; True if a person did something."""
+        try:
+            event = self.kiosk.events.get(timeout=IDLE_WAIT)
+        except queue.Empty:
+            return False
+        self.kiosk.table.handle(event)
+        return isinstance(event, WAKING_INPUTS)
+
+
+def check_durable(args: argparse.Namespace, config: TableConfig, folder: Path) -> None:
+    """``[journal] require_durable``: refuse a journal folder that a power cut empties."""
+    if config.journal.require_durable and not args.no_journal:
+        journal = journal_file(args, folder)
+        require_durable(journal.parent if journal is not None else folder)
+
+
 def run(args: argparse.Namespace) -> int:
     """``kiosk`` subcommand: choose headless or windowed, and turn setup failures into words."""
     try:
         config = load(Path(args.config)) if args.config else TableConfig.simulated()
-        if args.headless or not display_available():
+        headless = args.headless or not display_available()
+        check_durable(args, config, Path(args.out) if headless else config.records)
+        if headless:
             if not args.headless:
                 print("No display found: bots play one game headless.", file=sys.stderr)
             return headless_demo(args, config)

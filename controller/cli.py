@@ -12,7 +12,7 @@ import logging
 import sys
 from collections.abc import Sequence
 
-from controller import app, assign, journal_cli, scoresheet
+from controller import app, assign, doctor, journal_cli, scoresheet
 from controller.games.base import TableError
 from controller.record import replay
 
@@ -70,6 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
     kiosk_cmd.set_defaults(func=app.run)
     journal_cli.add_commands(commands)
     assign.add_command(commands)
+    doctor.add_command(commands)
     return parser
 
 

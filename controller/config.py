@@ -17,12 +17,15 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from controller.games.base import TableError
+from controller.opening_hours import SleepWindow
 from hardware.readers import READER_PROTOCOLS
 
 MOCK = "mock"
 BUTTON_NAMES = ("prev", "ok", "next")
 MIN_SEATS, MAX_SEATS = 2, 7
 ROTATIONS = (0, 90, 180, 270)
+# "neopixel" is the old name of "pwm" (GPIO18 through rpi_ws281x); both stay accepted.
+LED_BACKENDS = (MOCK, "neopixel", "spi", "pi5", "pwm")
 
 T = TypeVar("T")
 
@@ -49,11 +52,19 @@ class DisplayConfig:
     height: int = 720
     rotation: int = 0
     fullscreen: bool = False
+    sleep: SleepWindow | None = None  # closing hours: screen and LEDs dark, any tap wakes
+
+
+@dataclass(frozen=True)
+class JournalConfig:
+    """Where the crash-safe journal may live."""
+
+    require_durable: bool = False  # refuse to start on tmpfs/overlay (SD-card protection)
 
 
 @dataclass(frozen=True)
 class LedConfig:
-    backend: str = MOCK  # "mock" (records frames) or "neopixel"
+    backend: str = MOCK  # "mock" (records frames), "spi", "pi5" or "pwm" (alias "neopixel")
     data_pin: str = "D18"
     brightness: float = 0.3
 
@@ -80,6 +91,7 @@ class TableConfig:
     deal: str = "virtual"  # "virtual": the table deals and shows hands; "physical": real cards
     dice: str = "virtual"  # "virtual": the table rolls; "manual": players enter physical dice
     timer: TimerConfig | None = None  # the toss timer, if the table has one
+    journal: JournalConfig = field(default_factory=JournalConfig)
 
     @classmethod
     def simulated(cls, seats: int = 4, bots: int | None = None) -> TableConfig:
@@ -124,7 +136,7 @@ def load(path: Path) -> TableConfig:
 def parse(data: Mapping[str, Any], source: str = "table.toml", base: Path = Path()) -> TableConfig:
     """Check a parsed TOML document and build the configuration."""
     reader = _Reader(source)
-    reader.known(data, "", {"table", "display", "leds", "tags", "timer", "seat"})
+    reader.known(data, "", {"table", "display", "leds", "tags", "timer", "seat", "journal"})
     table = reader.table(data, "table")
     reader.known(table, "table", {"records", "deal", "dice"})
     records = Path(reader.string(table, "table.records", "records"))
@@ -132,18 +144,24 @@ def parse(data: Mapping[str, Any], source: str = "table.toml", base: Path = Path
     dice = reader.choice(table, "table.dice", ("virtual", "manual"), "virtual")
 
     display_t = reader.table(data, "display")
-    reader.known(display_t, "display", {"width", "height", "rotation", "fullscreen"})
+    reader.known(display_t, "display", {"width", "height", "rotation", "fullscreen", "sleep"})
     display = DisplayConfig(
         width=reader.integer(display_t, "display.width", 1280, 320, 7680),
         height=reader.integer(display_t, "display.height", 720, 240, 4320),
         rotation=reader.choice(display_t, "display.rotation", ROTATIONS, 0),
         fullscreen=reader.boolean(display_t, "display.fullscreen", False),
+        sleep=_sleep(reader, display_t),
+    )
+    journal_t = reader.table(data, "journal")
+    reader.known(journal_t, "journal", {"require_durable"})
+    journal = JournalConfig(
+        require_durable=reader.boolean(journal_t, "journal.require_durable", False)
     )
 
     leds_t = reader.table(data, "leds")
     reader.known(leds_t, "leds", {"backend", "data_pin", "brightness"})
     leds = LedConfig(
-        backend=reader.choice(leds_t, "leds.backend", (MOCK, "neopixel"), MOCK),
+        backend=reader.choice(leds_t, "leds.backend", LED_BACKENDS, MOCK),
         data_pin=reader.string(leds_t, "leds.data_pin", "D18"),
         brightness=reader.number(leds_t, "leds.brightness", 0.3, 0.0, 1.0),
     )
@@ -177,8 +195,22 @@ def parse(data: Mapping[str, Any], source: str = "table.toml", base: Path = Path
         deal=deal,
         dice=dice,
         timer=timer,
+        journal=journal,
     )
     return check(config, source)
+
+
+def _sleep(reader: _Reader, display_t: Mapping[str, Any]) -> SleepWindow | None:
+    """[display] sleep = "02:00-10:00": the hours the table sleeps (absent: never)."""
+    if "sleep" not in display_t:
+        return None
+    text = reader.string(display_t, "display.sleep", "")
+    try:
+        return SleepWindow.parse(text)
+    except ValueError as exc:
+        raise reader.fail(
+            "display.sleep", f"is {text!r} ({exc})", 'write e.g. "02:00-10:00"'
+        ) from None
 
 
 def _timer(reader: _Reader, data: Mapping[str, Any]) -> TimerConfig | None:
