@@ -316,15 +316,17 @@ class Turns:
     sleeper: Sleeper
     sleeping: bool = False
     offset: tuple[int, int] = (0, 0)
+    wall: Callable[[], dt.datetime] = dt.datetime.now  # injected in tests
+    clock: Callable[[], float] = time.monotonic
 
     def run(self, window: Window) -> bool:
         """One turn; False when the window was closed."""
         from display import screen_care
 
         kiosk = self.kiosk
-        now = time.monotonic()
+        now = self.clock()
         attract = kiosk.table.screen is Screen.ATTRACT
-        if attract and self.sleeper.asleep(dt.datetime.now(), now):
+        if attract and self.sleeper.asleep(self.wall(), now):
             if not self.sleeping:
                 self.sleeping = True
                 screen_care.blank()
@@ -332,7 +334,7 @@ class Turns:
             woke = self._wait_for_wake()
             actions = window.poll()
             if woke or actions:
-                self.sleeper.touch(time.monotonic())
+                self.sleeper.touch(self.clock())
             return all(apply_ui_action(kiosk, action) for action in actions)
         woke, self.sleeping = self.sleeping, False
 
@@ -351,13 +353,17 @@ class Turns:
         return all(apply_ui_action(kiosk, action) for action in window.poll())
 
     def _wait_for_wake(self) -> bool:
-        """Wait a while for input; hand it to the table; True if a person did something."""
-        try:
-            event = self.kiosk.events.get(timeout=IDLE_WAIT)
-        except queue.Empty:
-            return False
-        self.kiosk.table.handle(event)
-        return isinstance(event, WAKING_INPUTS)
+        """Wait a while for input, hand all of it to the table; True if a person did something."""
+        woke = False
+        timeout: float | None = IDLE_WAIT
+        while True:
+            try:
+                event = self.kiosk.events.get(timeout=timeout)
+            except queue.Empty:
+                return woke
+            self.kiosk.table.handle(event)
+            woke = woke or isinstance(event, WAKING_INPUTS)
+            timeout = 0.001  # then only what is already queued (status reports come in bursts)
 
 
 def check_durable(args: argparse.Namespace, config: TableConfig, folder: Path) -> None:

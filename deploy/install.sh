@@ -73,7 +73,6 @@ while (($#)); do
     esac
 done
 
-[[ $EUID -eq 0 ]] || die "run it as root: sudo $0 $*"
 [[ -f "$SOURCE/pyproject.toml" && -d "$SOURCE/controller" ]] ||
     die "$SOURCE is not a cafe-table checkout; run the deploy/install.sh inside one"
 
@@ -110,6 +109,8 @@ case "$LEDS" in spi | pi5 | pwm | mock) ;; *) die "--leds is '$LEDS'; use spi, p
 DATA_DIR="${DATA:-$STATE_DIR}"
 [[ "$DATA_DIR" == /* ]] || die "--data needs an absolute folder, e.g. /mnt/cafe-data"
 
+# Settings are checked above, before anything changes; changing needs root.
+[[ $EUID -eq 0 ]] || die "run it as root: sudo $0"
 echo "Installing the cafe table from $SOURCE"
 echo "  board: $BOARD${MODEL:+ ($MODEL)}, LEDs: $LEDS, Debian: $CODENAME/$ARCH, data: $DATA_DIR"
 
