@@ -268,6 +268,10 @@ def windowed(args: argparse.Namespace, config: TableConfig) -> int:
     turns = Turns(kiosk, Sleeper(config.display.sleep))
     with kiosk, Window(config.display, key_seat=people[0] if people else 0) as window:
         kiosk.resume()
+        if config.display.fullscreen:
+            from display.screen_care import hide_pointer
+
+            hide_pointer()
         notifier.ready("the table is up")
         try:
             while True:

@@ -200,7 +200,8 @@ def check_display(config: TableConfig, machine: Machine) -> Result:
     except Exception as exc:  # a broken pygame install raises anything from ImportError on
         return Result(name, False, f"cannot ask SDL for its drivers ({exc})", _REINSTALL)
     listed = ", ".join(drivers)
-    if "kmsdrm" not in drivers:
+    # SDL calls it "KMSDRM"; SDL_VIDEODRIVER matches names without regard to case.
+    if "kmsdrm" not in (driver.lower() for driver in drivers):
         if not config.display.fullscreen:
             return Result(name, True, f"windowed; SDL has {listed} (no KMSDRM: fine on a desktop)")
         return Result(

@@ -187,7 +187,8 @@ trap 'rm -f "$REQUIREMENTS"; rm -rf "$BUILD"' EXIT
 # Build from a copy so the checkout (perhaps owned by another user) gets no build files.
 tar -C "$SOURCE" --exclude=.git --exclude=.venv --exclude='*.egg-info' --exclude=build \
     --exclude=out --exclude=records -cf - . | tar -C "$BUILD" -xf -
-"${PIP[@]}" install --no-deps --force-reinstall "$BUILD"
+# (PYTHONWARNINGS: setuptools' deprecation banners would bury the installer's own lines.)
+PYTHONWARNINGS=ignore "${PIP[@]}" install --no-deps --force-reinstall "$BUILD"
 VERSION="$("$VENV/bin/python" -c 'import importlib.metadata as m; print(m.version("cafe-table"))')"
 chmod -R a+rX "$PREFIX"
 did "installed cafe-table $VERSION with pygame-ce into $VENV"
@@ -196,7 +197,7 @@ did "installed cafe-table $VERSION with pygame-ce into $VENV"
 if ! DRIVERS="$("$VENV/bin/cafe-table" doctor --sdl-drivers)"; then
     die "could not ask SDL for its video drivers; see the message above"
 fi
-case " $DRIVERS " in
+case " ${DRIVERS,,} " in # SDL spells it KMSDRM
 *" kmsdrm "*) did "SDL video drivers: $DRIVERS (KMSDRM present)" ;;
 *) die "the installed pygame's SDL has no KMSDRM driver (it has: $DRIVERS); the screen would stay black" ;;
 esac

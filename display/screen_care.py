@@ -12,7 +12,12 @@ import pygame
 from controller.view import TableView
 from display.window import Window
 
-__all__ = ["blank", "show_offset"]
+__all__ = ["blank", "hide_pointer", "show_offset"]
+
+
+def hide_pointer() -> None:
+    """Hide the mouse pointer (a full-screen table is played with cards and buttons)."""
+    pygame.mouse.set_visible(False)
 
 
 def blank() -> None:

@@ -27,7 +27,7 @@ def machine(tmp_path: Path, **changes: object) -> Machine:
     for name in ("dri/card1", "gpiochip0", "spidev0.0"):
         (dev / name).touch()
     fields: dict[str, object] = {
-        "video_drivers": lambda: ["kmsdrm", "offscreen", "dummy"],
+        "video_drivers": lambda: ["x11", "KMSDRM", "offscreen", "dummy"],  # SDL's spelling
         "display_modes": lambda: [(1920, 1080), (1280, 720)],
         "groups": lambda: {"video", "render", "input", "dialout", "gpio", "spi"},
         "is_root": lambda: False,
