@@ -383,6 +383,12 @@ def run(args: argparse.Namespace) -> int:
         config = load(Path(args.config)) if args.config else TableConfig.simulated()
         headless = args.headless or not display_available()
         check_durable(args, config, Path(args.out) if headless else config.records)
+        if headless and not args.headless and Notifier().enabled:
+            # Under systemd a bot demo would end and restart for ever: say what is missing.
+            raise TableError(
+                "no display found (no /dev/dri): turn on the KMS driver "
+                "(dtoverlay=vc4-kms-v3d in /boot/firmware/config.txt) and reboot"
+            )
         if headless:
             if not args.headless:
                 print("No display found: bots play one game headless.", file=sys.stderr)
