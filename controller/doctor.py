@@ -151,9 +151,10 @@ def _font_file() -> Path:
     return Path(pygame.__file__).parent / pygame.font.get_default_font()
 
 
-def _look(prompt: str) -> bool:
+def _look(prompt: str) -> bool | None:
+    """Ask the person at the table; None when nobody can answer (no terminal)."""
     if not sys.stdin.isatty():
-        return True
+        return None
     answer = input(f"{prompt} [Y/n] ").strip().lower()
     return answer in ("", "y", "yes")
 
@@ -172,7 +173,7 @@ class Machine:
     read_timer_pin: Callable[[int], str] = _read_timer_pin
     open_serial: Callable[[str], None] = _open_serial
     open_strip: Callable[[TableConfig], object] | None = None  # None: the configured backend
-    look: Callable[[str], bool] = _look
+    look: Callable[[str], bool | None] = _look
     pause: Callable[[float], None] = time.sleep
     font_file: Callable[[], Path] = _font_file
     environ: dict[str, str] = field(default_factory=lambda: dict(os.environ))
@@ -407,14 +408,18 @@ def check_leds(config: TableConfig, machine: Machine) -> Result:
         deinit = getattr(strip, "deinit", None)
         if deinit is not None:
             deinit()
-    if not machine.look("Did each seat's LEDs light green in turn?"):
+    seen = machine.look("Did each seat's LEDs light green in turn?")
+    if seen is False:
         return Result(
             "leds",
             False,
             f"{backend} backend sent the pattern but the LEDs did not show it",
             "check the wiring, level shifter and power (docs/hardware.md)",
         )
-    return Result("leds", True, f"{backend} backend sent a test pattern to {strip.n} pixels")
+    confirmed = "you saw it" if seen else "not confirmed: run doctor at a terminal to be asked"
+    return Result(
+        "leds", True, f"{backend} backend sent a test pattern to {strip.n} pixels ({confirmed})"
+    )
 
 
 def check_timer(config: TableConfig, machine: Machine) -> Result:

@@ -206,3 +206,10 @@ def test_console_script_path_prints_sdl_drivers() -> None:
     assert done.returncode == 0, done.stderr
     assert "dummy" in done.stdout.split()
     assert "pygame" not in done.stdout  # no banner: the installer reads this line
+
+
+def test_led_line_says_whether_a_person_confirmed(tmp_path: Path) -> None:
+    asked = run_checks(real_table(tmp_path), machine(tmp_path))
+    unasked = run_checks(real_table(tmp_path), machine(tmp_path, look=lambda prompt: None))
+    assert "(you saw it)" in next(r.detail for r in asked if r.name == "leds")
+    assert "not confirmed" in next(r.detail for r in unasked if r.name == "leds")
