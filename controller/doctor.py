@@ -21,6 +21,7 @@ import ctypes
 import ctypes.util
 import grp
 import os
+import queue
 import re
 import shutil
 import sys
@@ -138,11 +139,35 @@ def _read_timer_pin(pin: int) -> str:
         return "pressed (or the Jack rests on the pad)" if button.is_pressed else "released"
 
 
-def _open_serial(path: str) -> None:
-    import serial
+READER_WAIT = 3.0
+"""Seconds a reader may take to come online (our reader board's link handshake)."""
 
-    with serial.Serial(path, 115200, timeout=0.2) as port:
-        port.reset_input_buffer()
+
+def _probe_reader(seat: int, path: str, protocol: str) -> str:
+    """Open the seat's reader through the table's own reader code and wait for it to come
+    online; its first words if it does, an exception with the reason if not."""
+    from hardware.events import InputEvent, ReaderOffline, ReaderOnline, ReaderProblem
+    from hardware.readers import reader_for
+
+    events: queue.Queue[InputEvent] = queue.Queue()
+    reader = reader_for(seat, path, protocol, events, supervise=False)
+    reader.open()  # ReaderUnavailable (a HardwareError) says why it does not open
+    try:
+        deadline = time.monotonic() + READER_WAIT
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                event = events.get(timeout=left)
+            except queue.Empty:
+                break
+            if isinstance(event, ReaderOnline):
+                return f"online ({protocol} protocol)"
+            if isinstance(event, ReaderOffline):
+                raise OSError(event.reason)
+            if isinstance(event, ReaderProblem):
+                raise OSError(event.message)
+        raise OSError(f"opened, but no word from it in {READER_WAIT:.0f} s")
+    finally:
+        reader.close()
 
 
 def _font_file() -> Path:
@@ -171,7 +196,7 @@ class Machine:
     mountinfo: str | None = None  # None: /proc/self/mountinfo
     pin_factory: Callable[[], str] = _pin_factory_name
     read_timer_pin: Callable[[int], str] = _read_timer_pin
-    open_serial: Callable[[str], None] = _open_serial
+    probe_reader: Callable[[int, str, str], str] = _probe_reader
     open_strip: Callable[[TableConfig], object] | None = None  # None: the configured backend
     look: Callable[[str], bool | None] = _look
     pause: Callable[[float], None] = time.sleep
@@ -184,6 +209,10 @@ class Machine:
 
 def _real_readers(config: TableConfig) -> list[tuple[int, str]]:
     return [(s.index, s.reader) for s in config.seats if s.reader != MOCK]
+
+
+def _protocol(config: TableConfig, seat: int) -> str:
+    return next(s.protocol for s in config.seats if s.index == seat)
 
 
 def _real_pins(config: TableConfig) -> list[int]:
@@ -362,18 +391,19 @@ def check_readers(config: TableConfig, machine: Machine) -> list[Result]:
             )
             continue
         try:
-            machine.open_serial(path)
-        except Exception as exc:  # serial.SerialException, PermissionError...
+            state = machine.probe_reader(seat, path, _protocol(config, seat))
+        except Exception as exc:  # ReaderUnavailable, OSError, serial.SerialException...
             results.append(
                 Result(
                     name,
                     False,
-                    f"{path} does not open ({exc})",
-                    "add the user to dialout and install the udev rules (deploy/install.sh)",
+                    f"{path} does not answer ({exc})",
+                    "check [[seat]] protocol, the dialout group and the udev rules "
+                    "(deploy/install.sh); stop the kiosk, which holds the port",
                 )
             )
             continue
-        results.append(Result(name, True, f"{path} opens"))
+        results.append(Result(name, True, f"{path}: {state}"))
     return results
 
 

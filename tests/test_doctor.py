@@ -35,7 +35,7 @@ def machine(tmp_path: Path, **changes: object) -> Machine:
         "mountinfo": EXT4,
         "pin_factory": lambda: "LGPIOFactory",
         "read_timer_pin": lambda pin: "released",
-        "open_serial": lambda path: None,
+        "probe_reader": lambda seat, path, protocol: f"online ({protocol} protocol)",
         "open_strip": lambda config: RecordingStrip(config.pixel_count),
         "look": lambda prompt: True,
         "pause": lambda seconds: None,
@@ -143,7 +143,7 @@ def test_broken_hardware_is_reported_not_raised(tmp_path: Path) -> None:
     (tmp_path / "dev" / "dri").mkdir(parents=True)  # a Pi without SPI or KMS switched on
     bad = machine(
         tmp_path,
-        open_serial=raises(OSError("[Errno 16] Device or resource busy")),
+        probe_reader=raises(OSError("[Errno 16] Device or resource busy")),
         read_timer_pin=raises(RuntimeError("GPIO17 is in use")),
         open_strip=raises(StripUnavailable("the SPI bus cannot be opened")),
     )
@@ -213,3 +213,29 @@ def test_led_line_says_whether_a_person_confirmed(tmp_path: Path) -> None:
     unasked = run_checks(real_table(tmp_path), machine(tmp_path, look=lambda prompt: None))
     assert "(you saw it)" in next(r.detail for r in asked if r.name == "leds")
     assert "not confirmed" in next(r.detail for r in unasked if r.name == "leds")
+
+
+def test_reader_probe_goes_through_the_real_reader_on_a_pty(tmp_path: Path) -> None:
+    from hardware.ptys import PtyPair
+
+    with PtyPair() as board:
+        config = real_table(tmp_path)
+        seats = [{"reader": board.slave_path, "protocol": "line", "pixels": [0, 8]},
+                 {"reader": "mock", "pixels": [8, 16]}]  # fmt: skip
+        config = parse({"table": {"records": str(tmp_path / "records")}, "seat": seats})
+        pty_machine = machine(tmp_path)
+        pty_machine.probe_reader = Machine().probe_reader
+        results = run_checks(config, pty_machine)
+    line = next(r for r in results if r.name == "reader seat 0")
+    assert line.ok, line.line()
+    assert line.detail == f"{board.slave_path}: online (line protocol)"
+
+
+def test_reader_probe_reports_a_port_that_is_not_a_serial_device(tmp_path: Path) -> None:
+    not_a_port = tmp_path / "ttyUSB9"
+    not_a_port.write_text("")
+    seats = [{"reader": str(not_a_port), "pixels": [0, 8]}, {"reader": "mock", "pixels": [8, 16]}]
+    config = parse({"table": {"records": str(tmp_path / "records")}, "seat": seats})
+    results = run_checks(config, Machine(mountinfo=EXT4, look=lambda prompt: None))
+    line = next(r for r in results if r.name == "reader seat 0")
+    assert not line.ok and "does not answer" in line.detail and "dialout" in line.fix
