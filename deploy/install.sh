@@ -130,14 +130,18 @@ apt-get install -y -q --no-install-recommends "${PACKAGES[@]}" >/dev/null
 PY_MINOR="$(python3 -c 'import sys; print(sys.version_info[1])')"
 did "Debian packages: ${PACKAGES[*]}"
 NEED_DEBIAN_LGPIO=0
+BUILD_LGPIO=0
 if [[ "$ARCH" == arm64 ]] && ((PY_MINOR >= 13)); then
-    # PyPI's lgpio has no wheel for Python 3.13: take Debian's build.
+    # PyPI's lgpio has no wheel for Python 3.13: take the distribution's build
+    # (Raspberry Pi OS has python3-lgpio), else compile PyPI's source.
     if apt-cache show python3-lgpio >/dev/null 2>&1; then
         apt-get install -y -q --no-install-recommends python3-lgpio >/dev/null
         NEED_DEBIAN_LGPIO=1
-        did "Debian's python3-lgpio (PyPI has no lgpio wheel for Python 3.$PY_MINOR)"
+        did "the distribution's python3-lgpio (PyPI has no lgpio wheel for Python 3.$PY_MINOR)"
     else
-        todo "lgpio: no python3-lgpio package here; buttons need it: sudo apt-get install python3-lgpio"
+        apt-get install -y -q --no-install-recommends swig gcc python3-dev >/dev/null
+        BUILD_LGPIO=1
+        did "swig, gcc and python3-dev to compile lgpio (no wheel, no python3-lgpio package)"
     fi
 fi
 
@@ -176,6 +180,10 @@ PIP=("$VENV/bin/python" -m pip --disable-pip-version-check -q)
 if "$VENV/bin/python" -m pip show pygame >/dev/null 2>&1; then
     "${PIP[@]}" uninstall -y pygame
     did "removed PyPI's pygame (its aarch64 SDL has no KMSDRM)"
+fi
+if ((BUILD_LGPIO)); then
+    "${PIP[@]}" install --no-binary lgpio "lgpio>=0.2.2"
+    did "compiled lgpio from PyPI's source for gpiozero's lgpio pin factory"
 fi
 REQUIREMENTS="$(mktemp)"
 trap 'rm -f "$REQUIREMENTS"' EXIT
