@@ -181,9 +181,18 @@ if "$VENV/bin/python" -m pip show pygame >/dev/null 2>&1; then
     "${PIP[@]}" uninstall -y pygame
     did "removed PyPI's pygame (its aarch64 SDL has no KMSDRM)"
 fi
-if ((BUILD_LGPIO)); then
-    "${PIP[@]}" install --no-binary lgpio "lgpio>=0.2.2"
-    did "compiled lgpio from PyPI's source for gpiozero's lgpio pin factory"
+if ((BUILD_LGPIO)) && ! "$VENV/bin/python" -c 'import lgpio' 2>/dev/null; then
+    # PyPI's source links against the C library liblgpio, which plain Debian does not
+    # package: build it from the same source (src/) as a static archive first.
+    LGPIO_BUILD="$(mktemp -d)"
+    "${PIP[@]}" download --no-deps --no-binary :all: "lgpio>=0.2.2" -d "$LGPIO_BUILD"
+    tar -C "$LGPIO_BUILD" -xzf "$LGPIO_BUILD"/lgpio-*.tar.gz
+    LGPIO_SRC="$(echo "$LGPIO_BUILD"/lgpio-*/)"
+    (cd "$LGPIO_SRC/src" && for f in *.c; do gcc -O2 -fPIC -c "$f" -o "${f%.c}.o"; done &&
+        ar rcs liblgpio.a ./*.o)
+    LDFLAGS="-L${LGPIO_SRC}src" "${PIP[@]}" install "$LGPIO_SRC"
+    rm -rf "$LGPIO_BUILD"
+    did "compiled lgpio (library and Python module) from PyPI's source"
 fi
 REQUIREMENTS="$(mktemp)"
 trap 'rm -f "$REQUIREMENTS"' EXIT
