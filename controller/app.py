@@ -13,11 +13,13 @@ sheet is printed and a PNG of the final table is saved.
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import logging
 import os
 import queue
 import random
 import sys
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -27,18 +29,24 @@ from controller import scoresheet
 from controller.commands import command
 from controller.config import MOCK, ConfigError, TableConfig, load
 from controller.devices import Devices, build
+from controller.durable import require_durable
 from controller.games.base import TableError
 from controller.history import history_lines, summaries
 from controller.journal import JOURNAL_NAME, Journal, resume_if_unfinished
 from controller.journal_cli import DEMO_OUT
+from controller.opening_hours import Sleeper, drift
 from controller.record_files import save_finished_record, write_missing_records
 from controller.safe_text import one_line
+from controller.sd_notify import Notifier
 from controller.simulation import Simulator
 from controller.table import Table, TableLoop
 from controller.tags import TagRegistry
 from controller.view import MessageKind, Screen, TableView
 from hardware.errors import HardwareError
-from hardware.events import InputEvent
+from hardware.events import ButtonPressed, InputEvent, TagPresented, TossStarted
+
+if TYPE_CHECKING:
+    from display.window import Window
 
 if TYPE_CHECKING:
     from controller.fleet.connection import CafeConnection
@@ -347,15 +355,23 @@ def windowed(args: argparse.Namespace, config: TableConfig) -> int:
         locked=locked,
         staff_seats=simulated,
     )
+    notifier = Notifier()  # systemd's Type=notify and watchdog; nothing off systemd
+    turns = Turns(kiosk, Sleeper(config.display.sleep))
     with kiosk, window:
         kiosk.resume()
-        while not kiosk.table.quit_requested:
-            # Waits on the input queue for at most a frame (longer on the attract
-            # screen), so clicks and keys are still looked at often enough.
-            kiosk.run_frame(window.show)
-            for action in window.poll():
-                if not apply_ui_action(kiosk, action):
+        if config.display.fullscreen:
+            from display.screen_care import hide_pointer
+
+            hide_pointer()
+        notifier.ready("the table is up")
+        try:
+            while not kiosk.table.quit_requested:
+                # A hung loop stops feeding the watchdog: systemd restarts the kiosk.
+                notifier.feed(time.monotonic())
+                if not turns.run(window):
                     return 0
+        finally:
+            notifier.stopping()
     logger.warning("staff stopped the kiosk from the staff desk")
     return 0
 
@@ -386,12 +402,94 @@ def apply_ui_action(kiosk: Kiosk, action: object) -> bool:
     return True
 
 
+# Inputs a person makes; status reports (a reader going offline) do not wake the table.
+WAKING_INPUTS = (TagPresented, ButtonPressed, TossStarted)
+
+
+@dataclass
+class Turns:
+    """The windowed loop's turns, with closing hours and a drifting attract screen.
+
+    In the sleep window (``[display] sleep``) the attract screen goes dark and
+    so do the LEDs; a tap or button wakes the table (and still counts as
+    input). On the attract screen the picture wanders a few pixels over minutes.
+    """
+
+    kiosk: Kiosk
+    sleeper: Sleeper
+    sleeping: bool = False
+    offset: tuple[int, int] = (0, 0)
+    wall: Callable[[], dt.datetime] = dt.datetime.now  # injected in tests
+    clock: Callable[[], float] = time.monotonic
+
+    def run(self, window: Window) -> bool:
+        """One turn; False when the window was closed."""
+        from display import screen_care
+
+        kiosk = self.kiosk
+        now = self.clock()
+        attract = kiosk.table.screen is Screen.ATTRACT
+        if attract and self.sleeper.asleep(self.wall(), now):
+            if not self.sleeping:
+                self.sleeping = True
+                screen_care.blank()
+                kiosk.devices.leds.clear(kiosk.table.clock())
+            woke = self._wait_for_wake()
+            actions = window.poll()
+            if woke or actions:
+                self.sleeper.touch(self.clock())
+            return all(apply_ui_action(kiosk, action) for action in actions)
+        woke, self.sleeping = self.sleeping, False
+
+        def show(view: TableView) -> object:
+            if not attract:
+                return (
+                    window.show(view)
+                    if not woke
+                    else screen_care.show_offset(window, view, (0, 0), moved=True)
+                )
+            offset = drift(now)
+            moved, self.offset = woke or offset != self.offset, offset
+            return screen_care.show_offset(window, view, offset, moved)
+
+        kiosk.run_frame(show)
+        return all(apply_ui_action(kiosk, action) for action in window.poll())
+
+    def _wait_for_wake(self) -> bool:
+        """Wait a while for input, hand all of it to the table; True if a person did something."""
+        woke = False
+        timeout: float | None = IDLE_WAIT
+        while True:
+            try:
+                event = self.kiosk.events.get(timeout=timeout)
+            except queue.Empty:
+                return woke
+            self.kiosk.table.handle(event)
+            woke = woke or isinstance(event, WAKING_INPUTS)
+            timeout = 0.001  # then only what is already queued (status reports come in bursts)
+
+
+def check_durable(args: argparse.Namespace, config: TableConfig, folder: Path) -> None:
+    """``[journal] require_durable``: refuse a journal folder that a power cut empties."""
+    if config.journal.require_durable and not args.no_journal:
+        journal = journal_file(args, folder)
+        require_durable(journal.parent if journal is not None else folder)
+
+
 def run(args: argparse.Namespace) -> int:
     """``kiosk`` subcommand: choose headless or windowed, and turn setup failures into words."""
     try:
         config = load(Path(args.config)) if args.config else TableConfig.simulated()
         config = with_window_options(config, args)
-        if args.headless or not display_available():
+        headless = args.headless or not display_available()
+        check_durable(args, config, Path(args.out) if headless else config.records)
+        if headless and not args.headless and Notifier().enabled:
+            # Under systemd a bot demo would end and restart for ever: say what is missing.
+            raise TableError(
+                "no display found (no /dev/dri): turn on the KMS driver "
+                "(dtoverlay=vc4-kms-v3d in /boot/firmware/config.txt) and reboot"
+            )
+        if headless:
             if not args.headless:
                 print("No display found: bots play one game headless.", file=sys.stderr)
             return headless_demo(args, config)

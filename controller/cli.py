@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from controller import app, assign, journal_cli, scoresheet, staff_cli, tags_cli
+from controller import app, assign, doctor, journal_cli, scoresheet, staff_cli, tags_cli
 from controller.config import load
 from controller.games import specs
 from controller.games.base import TableError
@@ -125,6 +125,7 @@ def build_parser() -> argparse.ArgumentParser:
     tags_cli.add_command(commands)
     staff_cli.add_command(commands)
     hub_cli.add_command(commands)
+    doctor.add_command(commands)
     return parser
 
 

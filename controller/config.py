@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from controller.games.base import TableError
+from controller.opening_hours import SleepWindow
 from controller.safe_text import one_line, shorten
 from controller.staff_pin import PinError, PinHash
 from hardware.protocols import READER_PROTOCOLS
@@ -26,6 +27,8 @@ MOCK = "mock"
 BUTTON_NAMES = ("prev", "ok", "next")
 MIN_SEATS, MAX_SEATS = 2, 7
 ROTATIONS = (0, 90, 180, 270)
+# "neopixel" is the old name of "pwm" (GPIO18 through rpi_ws281x); both stay accepted.
+LED_BACKENDS = (MOCK, "neopixel", "spi", "pi5", "pwm")
 
 T = TypeVar("T")
 
@@ -60,6 +63,14 @@ class DisplayConfig:
     height: int = 720
     rotation: int = 0
     fullscreen: bool = False
+    sleep: SleepWindow | None = None  # closing hours: screen and LEDs dark, any tap wakes
+
+
+@dataclass(frozen=True)
+class JournalConfig:
+    """Where the crash-safe journal may live."""
+
+    require_durable: bool = False  # refuse to start on tmpfs/overlay (SD-card protection)
 
 
 @dataclass(frozen=True)
@@ -74,7 +85,7 @@ class StaffConfig:
 
 @dataclass(frozen=True)
 class LedConfig:
-    backend: str = MOCK  # "mock" (records frames) or "neopixel"
+    backend: str = MOCK  # "mock" (records frames), "spi", "pi5" or "pwm" (alias "neopixel")
     data_pin: str = "D18"
     brightness: float = 0.3
 
@@ -117,6 +128,7 @@ class TableConfig:
     cafe: CafeSettings | None = None  # the café's broker ([cafe]); None: a table on its own
     staff: StaffConfig = field(default_factory=StaffConfig)
     games: Mapping[str, GameHouseRules] = field(default_factory=dict)  # by game id
+    journal: JournalConfig = field(default_factory=JournalConfig)
 
     @classmethod
     def simulated(cls, seats: int = 4, bots: int | None = None) -> TableConfig:
@@ -182,7 +194,7 @@ def parse(data: Mapping[str, Any], source: str = "table.toml", base: Path = Path
     reader.known(
         data,
         "",
-        {"table", "display", "leds", "tags", "timer", "seat", "cafe", "staff", "games"},
+        {"table", "display", "leds", "tags", "timer", "seat", "cafe", "staff", "games", "journal"},
     )
     table = reader.table(data, "table")
     reader.known(table, "table", {"records", "deal", "dice"})
@@ -191,18 +203,24 @@ def parse(data: Mapping[str, Any], source: str = "table.toml", base: Path = Path
     dice = reader.choice(table, "table.dice", ("virtual", "manual"), "virtual")
 
     display_t = reader.table(data, "display")
-    reader.known(display_t, "display", {"width", "height", "rotation", "fullscreen"})
+    reader.known(display_t, "display", {"width", "height", "rotation", "fullscreen", "sleep"})
     display = DisplayConfig(
         width=reader.integer(display_t, "display.width", 1280, 320, 7680),
         height=reader.integer(display_t, "display.height", 720, 240, 4320),
         rotation=reader.choice(display_t, "display.rotation", ROTATIONS, 0),
         fullscreen=reader.boolean(display_t, "display.fullscreen", False),
+        sleep=_sleep(reader, display_t),
+    )
+    journal_t = reader.table(data, "journal")
+    reader.known(journal_t, "journal", {"require_durable"})
+    journal = JournalConfig(
+        require_durable=reader.boolean(journal_t, "journal.require_durable", False)
     )
 
     leds_t = reader.table(data, "leds")
     reader.known(leds_t, "leds", {"backend", "data_pin", "brightness"})
     leds = LedConfig(
-        backend=reader.choice(leds_t, "leds.backend", (MOCK, "neopixel"), MOCK),
+        backend=reader.choice(leds_t, "leds.backend", LED_BACKENDS, MOCK),
         data_pin=reader.string(leds_t, "leds.data_pin", "D18"),
         brightness=reader.number(leds_t, "leds.brightness", 0.3, 0.0, 1.0),
     )
@@ -252,6 +270,7 @@ def parse(data: Mapping[str, Any], source: str = "table.toml", base: Path = Path
         timer=timer,
         staff=_staff(reader, data, source),
         games=games,
+        journal=journal,
     )
     return check(config, source)
 
@@ -309,6 +328,19 @@ def _games(reader: _Reader, data: Mapping[str, Any]) -> dict[str, GameHouseRules
             )
         out[game_id] = GameHouseRules(dict(defaults), tuple(hidden))
     return out
+
+
+def _sleep(reader: _Reader, display_t: Mapping[str, Any]) -> SleepWindow | None:
+    """[display] sleep = "02:00-10:00": the hours the table sleeps (absent: never)."""
+    if "sleep" not in display_t:
+        return None
+    text = reader.string(display_t, "display.sleep", "")
+    try:
+        return SleepWindow.parse(text)
+    except ValueError as exc:
+        raise reader.fail(
+            "display.sleep", f"is {text!r} ({exc})", 'write e.g. "02:00-10:00"'
+        ) from None
 
 
 def _timer(reader: _Reader, data: Mapping[str, Any]) -> TimerConfig | None:

@@ -16,7 +16,8 @@ from typing import Any, Self
 from controller.config import TableConfig
 from hardware.buttons import BUTTON_NAMES, SeatButtons, mock_pin_factory
 from hardware.events import EventQueue
-from hardware.leds import RecordingStrip, SeatLeds, Strip, open_neopixel
+from hardware.led_backends import open_strip
+from hardware.leds import SeatLeds, Strip
 from hardware.mock_reader import MockReader
 from hardware.reader_factory import reader_for
 from hardware.seat_reader import SeatReader
@@ -128,10 +129,7 @@ def build(config: TableConfig, events: EventQueue, *, strip: Strip | None = None
             )
     count = max(config.pixel_count, 1)
     if strip is None:
-        if config.leds.backend == "neopixel":
-            strip = open_neopixel(count, pin=config.leds.data_pin)
-        else:
-            strip = RecordingStrip(count)
+        strip = open_strip(config.leds.backend, count, pin=config.leds.data_pin)
     segments = {
         s.index: range(s.pixels[0], s.pixels[1]) for s in config.seats if s.pixels[1] > s.pixels[0]
     }

@@ -62,6 +62,7 @@ IN_WORDS = {
     ("timer", "limit", "none"): lambda: code_default("timer", "limit") is None,
     ("tags", "registry", "the simulated deck"): lambda: parse({}).tags is None,
     ("staff", "pin_hash", "no PIN"): lambda: parse({}).staff.pin_hash is None,
+    ("display", "sleep", "never"): lambda: parse({}).display.sleep is None,
     # No [games] section: every game keeps its rulebook defaults and hides nothing.
     ('games."<game id>"', "defaults", "the rulebook's"): lambda: parse({}).games == {},
     ('games."<game id>"', "hidden", "none"): lambda: parse({}).games == {},
@@ -95,6 +96,7 @@ def test_the_documented_table_has_every_section() -> None:
         "seat",
         "staff",
         'games."<game id>"',
+        "journal",
     }
 
 

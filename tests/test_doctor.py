@@ -1,0 +1,241 @@
+"""doctor on the simulated table and on deliberately broken ones."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from controller import cli
+from controller.config import TableConfig, parse
+from controller.doctor import Machine, Result, report, run, run_checks, sdl_video_drivers
+from hardware.errors import StripUnavailable
+from hardware.leds import RecordingStrip
+
+ROOT = Path(__file__).resolve().parent.parent
+EXT4 = "22 1 179:2 / / rw - ext4 /dev/mmcblk0p2 rw\n"
+
+
+def machine(tmp_path: Path, **changes: object) -> Machine:
+    """A Pi 4 that passes every check, unless ``changes`` break something."""
+    dev = tmp_path / "dev"
+    (dev / "dri").mkdir(parents=True, exist_ok=True)
+    for name in ("dri/card1", "gpiochip0", "spidev0.0"):
+        (dev / name).touch()
+    fields: dict[str, object] = {
+        "video_drivers": lambda: ["x11", "KMSDRM", "offscreen", "dummy"],  # SDL's spelling
+        "display_modes": lambda: [(1920, 1080), (1280, 720)],
+        "groups": lambda: {"video", "render", "input", "dialout", "gpio", "spi"},
+        "is_root": lambda: False,
+        "dev": dev,
+        "mountinfo": EXT4,
+        "pin_factory": lambda: "LGPIOFactory",
+        "read_timer_pin": lambda pin: "released",
+        "probe_reader": lambda seat, path, protocol: f"online ({protocol} protocol)",
+        "open_strip": lambda config: RecordingStrip(config.pixel_count),
+        "look": lambda prompt: True,
+        "pause": lambda seconds: None,
+    }
+    fields.update(changes)
+    return Machine(**fields)  # type: ignore[arg-type]
+
+
+def real_table(tmp_path: Path, **sections: dict[str, object]) -> TableConfig:
+    """A two-seat table with a real reader, buttons, timer, SPI LEDs and a fullscreen display."""
+    reader = tmp_path / "ttyACM0"
+    reader.touch()
+    data: dict[str, object] = {
+        "table": {"records": str(tmp_path / "records")},
+        "journal": {"require_durable": True},
+        "display": {"fullscreen": True, "width": 1920, "height": 1080},
+        "leds": {"backend": "spi"},
+        "timer": {"pin": 17},
+        "seat": [
+            {"reader": str(reader), "buttons": {"prev": 5, "ok": 6, "next": 13}, "pixels": [0, 8]},
+            {"reader": "mock", "pixels": [8, 16]},
+        ],
+    }
+    data.update(sections)
+    return parse(data)
+
+
+def failures(results: list[Result]) -> dict[str, Result]:
+    return {r.name: r for r in results if not r.ok}
+
+
+def test_sdl_drivers_are_asked_of_the_loaded_sdl() -> None:
+    drivers = sdl_video_drivers()
+    # Every SDL build has the dummy driver; the tests run with it.
+    assert "dummy" in drivers
+    assert all(name and name.isascii() for name in drivers)
+
+
+def test_simulated_table_passes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)  # the simulated table's records folder is ./records
+    status = cli.main(["doctor"])
+    out, err = capsys.readouterr()
+    assert status == 0, out
+    lines = out.splitlines()
+    assert lines[-1] == "all checks passed"
+    names = [line.split(":")[0].split(maxsplit=1)[1] for line in lines[:-1]]
+    assert names == [
+        "display", "groups", "devices", "pin factory", "readers", "leds",
+        "toss timer", "journal folder", "fonts", "free disk",
+    ]  # fmt: skip
+    assert all(line.startswith("ok    ") for line in lines[:-1])
+    assert "fsync" in out and err == ""
+
+
+def test_a_healthy_pi_passes(tmp_path: Path) -> None:
+    results = run_checks(real_table(tmp_path), machine(tmp_path))
+    assert failures(results) == {}
+    text, passed = report(results)
+    assert passed and text.endswith("all checks passed\n")
+    assert "KMSDRM, 1920x1080 available" in text
+    assert "spi backend sent a test pattern to 16 pixels" in text
+
+
+def test_the_led_pattern_lights_each_seat_in_turn(tmp_path: Path) -> None:
+    strip = RecordingStrip(16)
+    run_checks(real_table(tmp_path), machine(tmp_path, open_strip=lambda config: strip))
+    lit = [[i for i, colour in enumerate(strip.pixels(f)) if colour != (0, 0, 0)] for f in (0, 1)]
+    assert lit == [list(range(0, 8)), list(range(8, 16))]
+    assert strip.pixels(-1) == [(0, 0, 0)] * 16
+
+
+@pytest.mark.parametrize(
+    ("changes", "name", "fix"),
+    [
+        ({"video_drivers": lambda: ["x11", "wayland", "dummy"]}, "display", "pygame-ce"),
+        ({"display_modes": lambda: [(1280, 720)]}, "display", "width and height"),
+        ({"groups": lambda: {"video", "render", "input"}}, "groups",
+         "usermod -aG dialout,gpio,spi"),
+        ({"pin_factory": lambda: "MockFactory"}, "pin factory", "GPIOZERO_PIN_FACTORY=lgpio"),
+        ({"mountinfo": EXT4 + "40 22 0:30 / / rw - overlay overlay rw\n"}, "journal folder",
+         "data partition"),
+        ({"look": lambda prompt: False}, "leds", "level shifter"),
+    ],
+)  # fmt: skip
+def test_each_broken_part_fails_with_its_fix(
+    tmp_path: Path, changes: dict[str, object], name: str, fix: str
+) -> None:
+    results = run_checks(real_table(tmp_path), machine(tmp_path, **changes))
+    failed = failures(results)
+    assert list(failed) == [name]
+    line = failed[name].line()
+    assert line.startswith(f"FAIL  {name}: ") and fix in line and "\n" not in line
+
+
+def raises(exc: Exception) -> object:
+    def fail(*args: object) -> object:
+        raise exc
+
+    return fail
+
+
+def test_broken_hardware_is_reported_not_raised(tmp_path: Path) -> None:
+    (tmp_path / "dev" / "dri").mkdir(parents=True)  # a Pi without SPI or KMS switched on
+    bad = machine(
+        tmp_path,
+        probe_reader=raises(OSError("[Errno 16] Device or resource busy")),
+        read_timer_pin=raises(RuntimeError("GPIO17 is in use")),
+        open_strip=raises(StripUnavailable("the SPI bus cannot be opened")),
+    )
+    for name in ("dri/card1", "spidev0.0"):
+        (tmp_path / "dev" / name).unlink()
+    config = real_table(tmp_path)
+    failed = failures(run_checks(config, bad))
+    assert sorted(failed) == sorted(["display", "devices", "reader seat 0", "leds", "toss timer"])
+    assert "vc4-kms-v3d" in failed["display"].fix
+    assert "do_spi 0" in failed["devices"].fix
+    assert "busy" in failed["reader seat 0"].detail
+    assert "GPIO17" in failed["toss timer"].detail
+
+
+def test_unplugged_reader_and_unwritable_journal(tmp_path: Path) -> None:
+    config = real_table(tmp_path)
+    (tmp_path / "ttyACM0").unlink()
+    blocker = tmp_path / "records"
+    blocker.write_text("a file where the folder should be")
+    failed = failures(run_checks(config, machine(tmp_path)))
+    assert "assign-readers" in failed["reader seat 0"].fix
+    assert "not writable" in failed["journal folder"].detail
+
+
+def test_not_durable_passes_only_when_not_required(tmp_path: Path) -> None:
+    tmpfs = EXT4 + f"40 22 0:30 / {tmp_path} rw - tmpfs tmpfs rw\n"
+    relaxed = real_table(tmp_path, journal={"require_durable": False})
+    results = run_checks(relaxed, machine(tmp_path, mountinfo=tmpfs))
+    journal = next(r for r in results if r.name == "journal folder")
+    assert journal.ok and "tmpfs" in journal.detail and "not a cafe" in journal.detail
+
+
+def test_bad_config_is_one_line_and_status_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "table.toml"
+    config.write_text('[leds]\nbackend = "dmx"\n')
+    assert cli.main(["doctor", "--config", str(config)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and "leds.backend" in err
+
+
+def test_a_failing_check_exits_1(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = argparse.Namespace(config=None, sdl_drivers=False)
+    broken = machine(tmp_path, font_file=lambda: tmp_path / "missing.ttf")
+    monkeypatch.chdir(tmp_path)
+    assert run(args, broken) == 1
+    out = capsys.readouterr().out
+    assert "FAIL  fonts:" in out and out.endswith("1 check(s) failed\n")
+
+
+def test_console_script_path_prints_sdl_drivers() -> None:
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy"}
+    done = subprocess.run(
+        [sys.executable, "-m", "controller", "doctor", "--sdl-drivers"],
+        capture_output=True, text=True, cwd=ROOT, env=env, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "dummy" in done.stdout.split()
+    assert "pygame" not in done.stdout  # no banner: the installer reads this line
+
+
+def test_led_line_says_whether_a_person_confirmed(tmp_path: Path) -> None:
+    asked = run_checks(real_table(tmp_path), machine(tmp_path))
+    unasked = run_checks(real_table(tmp_path), machine(tmp_path, look=lambda prompt: None))
+    assert "(you saw it)" in next(r.detail for r in asked if r.name == "leds")
+    assert "not confirmed" in next(r.detail for r in unasked if r.name == "leds")
+
+
+def test_reader_probe_goes_through_the_real_reader_on_a_pty(tmp_path: Path) -> None:
+    from hardware.ptys import PtyPair
+
+    with PtyPair() as board:
+        config = real_table(tmp_path)
+        seats = [{"reader": board.slave_path, "protocol": "line", "pixels": [0, 8]},
+                 {"reader": "mock", "pixels": [8, 16]}]  # fmt: skip
+        config = parse({"table": {"records": str(tmp_path / "records")}, "seat": seats})
+        pty_machine = machine(tmp_path)
+        pty_machine.probe_reader = Machine().probe_reader
+        results = run_checks(config, pty_machine)
+    line = next(r for r in results if r.name == "reader seat 0")
+    assert line.ok, line.line()
+    assert line.detail == f"{board.slave_path}: online (line protocol)"
+
+
+def test_reader_probe_reports_a_port_that_is_not_a_serial_device(tmp_path: Path) -> None:
+    not_a_port = tmp_path / "ttyUSB9"
+    not_a_port.write_text("")
+    seats = [{"reader": str(not_a_port), "pixels": [0, 8]}, {"reader": "mock", "pixels": [8, 16]}]
+    config = parse({"table": {"records": str(tmp_path / "records")}, "seat": seats})
+    results = run_checks(config, Machine(mountinfo=EXT4, look=lambda prompt: None))
+    line = next(r for r in results if r.name == "reader seat 0")
+    assert not line.ok and "does not answer" in line.detail and "dialout" in line.fix
