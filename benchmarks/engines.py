@@ -116,7 +116,7 @@ def long_record(actions_wanted: int, seed: int) -> tuple[JSON, list[JSON]]:
     """A record of at least ``actions_wanted`` actions: Oh Pshaw with a very long schedule."""
     rng = random.Random(seed)
     # Each 13-card round of 4 players is 4 hands + trump + 4 bids + 52 plays = 61 actions.
-    rounds = actions_wanted // 61 + 1
+    rounds = actions_wanted // 50 + 1
     options = {"schedule": [13] * rounds, "hook": True}
     return recorded_game("oh-pshaw", 4, options, rng)
 
