@@ -1,0 +1,147 @@
+"""How strong and how quick the search bots are: duplicate matches and decision times.
+
+Duplicate match: every deal is played twice on the real engine, the search bot
+in seats 0 and 2 and the heuristic bot in 1 and 3, then with the seats swapped,
+so both kinds of bot hold the same cards. A deal's figure is the search bots'
+mean round score minus the heuristic bots', over both plays; the match reports
+the mean over all deals with a 95 % confidence interval (normal approximation).
+
+Decision time: the search bot's wall-clock time per decision at a given
+budget (default 0.3 s), p50 / p99 / max; the target is p99 <= budget + 20 ms.
+
+Run:  .venv/bin/python benchmarks/bots.py [--deals 2000] [--samples 12] [--timing 200]
+      taskset -c 0 .venv/bin/python benchmarks/bots.py   (pinned to one core)
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from controller.bots.oh_pshaw_bot import OhPshawBot
+from controller.bots.oh_pshaw_search import OhPshawSearchBot
+from controller.games.base import Action
+from controller.games.oh_pshaw import OhPshaw, Options, deal
+
+
+class AnyBot(Protocol):
+    def choose(self, engine: Any, seat: int) -> Action: ...
+
+
+BotMaker = Callable[[random.Random], AnyBot]
+
+
+def oh_pshaw_deal(seed: int) -> tuple[OhPshaw, list[Action]]:
+    """A fresh one-round game of 4 seats and its dealt actions, all from ``seed``."""
+    rng = random.Random(seed)
+    size = rng.randint(3, 10)
+    options = Options.read({"options": {"schedule": [size], "hook": True}}, 4)
+    engine = OhPshaw(4, rng.randrange(4), options)
+    return engine, deal(engine, rng)
+
+
+def play_oh_pshaw(seed: int, makers: list[BotMaker]) -> list[int]:
+    engine, dealt = oh_pshaw_deal(seed)
+    for action in dealt:
+        engine.apply(action)
+    bots = [make(random.Random(seed * 10 + s)) for s, make in enumerate(makers)]
+    first = engine.round
+    while first.scores is None:
+        expected = engine.expected
+        assert expected is not None
+        engine.apply(bots[expected.seat].choose(engine, expected.seat))
+    return list(first.scores)
+
+
+def duplicate(
+    play: Callable[[int, list[BotMaker]], list[int]],
+    new: BotMaker,
+    old: BotMaker,
+    deals: int,
+    first_seed: int,
+) -> tuple[float, float, int]:
+    """Mean (new - old) score per seat and round, its 95 % half-width, and the deals played."""
+    diffs: list[float] = []
+    for d in range(deals):
+        seed = first_seed + d
+        a = play(seed, [new, old, new, old])
+        b = play(seed, [old, new, old, new])
+        new_total = a[0] + a[2] + b[1] + b[3]
+        old_total = a[1] + a[3] + b[0] + b[2]
+        diffs.append((new_total - old_total) / 4)
+    mean = statistics.fmean(diffs)
+    half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else math.inf
+    return mean, half, len(diffs)
+
+
+def decision_times(budget: float, decisions: int, seed: int) -> list[float]:
+    """Seconds per decision of the search bot at its default sample count and ``budget``."""
+    times: list[float] = []
+    d = 0
+    while len(times) < decisions:
+        engine, dealt = oh_pshaw_deal(seed + d)
+        d += 1
+        for action in dealt:
+            engine.apply(action)
+        bot = OhPshawSearchBot(random.Random(d), budget=budget)
+        heuristic = OhPshawBot(random.Random(d))
+        first = engine.round
+        while first.scores is None and len(times) < decisions:
+            expected = engine.expected
+            assert expected is not None
+            if expected.seat == 0:
+                start = time.perf_counter()
+                action = bot.choose(engine, 0)
+                times.append(time.perf_counter() - start)
+            else:
+                action = heuristic.choose(engine, expected.seat)
+            engine.apply(action)
+    return times
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--deals", type=int, default=2000, help="deals per duplicate match")
+    parser.add_argument(
+        "--samples", type=int, default=12, help="deals the search bot searches per decision"
+    )
+    parser.add_argument("--timing", type=int, default=200, help="decisions timed")
+    parser.add_argument("--budget", type=float, default=0.3, help="think budget, seconds")
+    args = parser.parse_args(argv)
+    cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+    print(f"python {sys.version.split()[0]}, cpus {cpus}, load {os.getloadavg()[0]:.2f}")
+
+    def search(rng: random.Random) -> AnyBot:
+        return OhPshawSearchBot(rng, budget=10.0, samples=args.samples)
+
+    start = time.perf_counter()
+    mean, half, n = duplicate(play_oh_pshaw, search, OhPshawBot, args.deals, 1)
+    print(
+        f"Oh Pshaw duplicate, search ({args.samples} deals/decision) vs heuristic, {n} deals: "
+        f"{mean:+.3f} points per seat and round, 95 % CI [{mean - half:+.3f}, {mean + half:+.3f}]"
+        f" ({time.perf_counter() - start:.0f} s)"
+    )
+    times = decision_times(args.budget, args.timing, 10_000)
+    print(
+        f"Oh Pshaw search decision time at budget {args.budget * 1000:.0f} ms, "
+        f"{len(times)} decisions: p50 {percentile(times, 0.5) * 1000:.1f} ms, "
+        f"p99 {percentile(times, 0.99) * 1000:.1f} ms, max {max(times) * 1000:.1f} ms "
+        f"(target p99 <= {args.budget * 1000 + 20:.0f} ms)"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
