@@ -27,8 +27,13 @@ from typing import Any, Protocol
 
 from controller.bots.oh_pshaw_bot import OhPshawBot
 from controller.bots.oh_pshaw_search import OhPshawSearchBot
+from controller.bots.oshaka_trick_bot import OshakaBot
+from controller.bots.oshaka_trick_search import OshakaSearchBot
 from controller.games.base import Action
 from controller.games.oh_pshaw import OhPshaw, Options, deal
+from controller.games.oshaka_trick import OshakaTrick, hand_registrations
+from controller.games.oshaka_trick import Phase as OshakaPhase
+from controller.games.oshaka_trick import deal as deal_oshaka
 
 
 class AnyBot(Protocol):
@@ -60,6 +65,20 @@ def play_oh_pshaw(seed: int, makers: list[BotMaker]) -> list[int]:
     return list(first.scores)
 
 
+def play_oshaka(seed: int, makers: list[BotMaker]) -> list[int]:
+    """Round 1 of a 4-seat Oshaka Trick game dealt from ``seed``; its round scores."""
+    rng = random.Random(seed)
+    engine = OshakaTrick(4, rng.randrange(4))
+    for action in hand_registrations(deal_oshaka(4, rng)):
+        engine.apply(action)
+    bots = [make(random.Random(seed * 10 + s)) for s, make in enumerate(makers)]
+    while engine.phase in (OshakaPhase.PLAY, OshakaPhase.PLACE):
+        expected = engine.expected
+        assert expected is not None
+        engine.apply(bots[expected.seat].choose(engine, expected.seat))
+    return [area.score() for area in engine.finished_rounds[0].areas]
+
+
 def duplicate(
     play: Callable[[int, list[BotMaker]], list[int]],
     new: BotMaker,
@@ -81,27 +100,34 @@ def duplicate(
     return mean, half, len(diffs)
 
 
-def decision_times(budget: float, decisions: int, seed: int) -> list[float]:
-    """Seconds per decision of the search bot at its default sample count and ``budget``."""
+def decision_times(game: str, budget: float, decisions: int, seed: int) -> list[float]:
+    """Seconds per decision of seat 0's search bot (default samples, ``budget``) in real games."""
     times: list[float] = []
     d = 0
     while len(times) < decisions:
-        engine, dealt = oh_pshaw_deal(seed + d)
         d += 1
+        rng = random.Random(seed + d)
+        engine: Any
+        if game == "oh-pshaw":
+            engine, dealt = oh_pshaw_deal(seed + d)
+            bot: AnyBot = OhPshawSearchBot(random.Random(d), budget=budget)
+            others: AnyBot = OhPshawBot(random.Random(d))
+        else:
+            engine = OshakaTrick(4, rng.randrange(4))
+            dealt = hand_registrations(deal_oshaka(4, rng))
+            bot, others = OshakaSearchBot(random.Random(d), budget=budget), OshakaBot(rng)
         for action in dealt:
             engine.apply(action)
-        bot = OhPshawSearchBot(random.Random(d), budget=budget)
-        heuristic = OhPshawBot(random.Random(d))
-        first = engine.round
-        while first.scores is None and len(times) < decisions:
+        while len(times) < decisions:
             expected = engine.expected
-            assert expected is not None
+            if expected is None or expected.expects not in ("bid", "play", "place"):
+                break
             if expected.seat == 0:
                 start = time.perf_counter()
                 action = bot.choose(engine, 0)
                 times.append(time.perf_counter() - start)
             else:
-                action = heuristic.choose(engine, expected.seat)
+                action = others.choose(engine, expected.seat)
             engine.apply(action)
     return times
 
@@ -117,6 +143,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--samples", type=int, default=12, help="deals the search bot searches per decision"
     )
+    parser.add_argument(
+        "--oshaka-samples", type=int, default=8, help="the same for the Oshaka Trick bot"
+    )
+    parser.add_argument("--only", default="", help="run only the matches whose name has this")
     parser.add_argument("--timing", type=int, default=200, help="decisions timed")
     parser.add_argument("--budget", type=float, default=0.3, help="think budget, seconds")
     args = parser.parse_args(argv)
@@ -126,20 +156,35 @@ def main(argv: list[str] | None = None) -> int:
     def search(rng: random.Random) -> AnyBot:
         return OhPshawSearchBot(rng, budget=10.0, samples=args.samples)
 
-    start = time.perf_counter()
-    mean, half, n = duplicate(play_oh_pshaw, search, OhPshawBot, args.deals, 1)
-    print(
-        f"Oh Pshaw duplicate, search ({args.samples} deals/decision) vs heuristic, {n} deals: "
-        f"{mean:+.3f} points per seat and round, 95 % CI [{mean - half:+.3f}, {mean + half:+.3f}]"
-        f" ({time.perf_counter() - start:.0f} s)"
-    )
-    times = decision_times(args.budget, args.timing, 10_000)
-    print(
-        f"Oh Pshaw search decision time at budget {args.budget * 1000:.0f} ms, "
-        f"{len(times)} decisions: p50 {percentile(times, 0.5) * 1000:.1f} ms, "
-        f"p99 {percentile(times, 0.99) * 1000:.1f} ms, max {max(times) * 1000:.1f} ms "
-        f"(target p99 <= {args.budget * 1000 + 20:.0f} ms)"
-    )
+    def oshaka_search(rng: random.Random) -> AnyBot:
+        return OshakaSearchBot(rng, budget=10.0, samples=args.oshaka_samples)
+
+    matches: list[tuple[str, Callable[[int, list[BotMaker]], list[int]], BotMaker, BotMaker, int]]
+    matches = [
+        ("Oh Pshaw", play_oh_pshaw, search, OhPshawBot, args.samples),
+        ("Oshaka Trick", play_oshaka, oshaka_search, OshakaBot, args.oshaka_samples),
+    ]
+    for name, play, new, old, samples in matches:
+        if args.deals <= 0 or (args.only and args.only not in name.lower()):
+            continue
+        start = time.perf_counter()
+        mean, half, n = duplicate(play, new, old, args.deals, 1)
+        print(
+            f"{name} duplicate, search ({samples} deals/decision) vs heuristic, {n} deals: "
+            f"{mean:+.3f} points per seat and round, "
+            f"95 % CI [{mean - half:+.3f}, {mean + half:+.3f}] "
+            f"({time.perf_counter() - start:.0f} s)"
+        )
+    for game in ("oh-pshaw", "oshaka-trick"):
+        if args.timing <= 0 or (args.only and args.only not in game):
+            continue
+        times = decision_times(game, args.budget, args.timing, 10_000)
+        print(
+            f"{game} search decision time at budget {args.budget * 1000:.0f} ms, "
+            f"{len(times)} decisions: p50 {percentile(times, 0.5) * 1000:.1f} ms, "
+            f"p99 {percentile(times, 0.99) * 1000:.1f} ms, max {max(times) * 1000:.1f} ms "
+            f"(target p99 <= {args.budget * 1000 + 20:.0f} ms)"
+        )
     return 0
 
 
