@@ -104,6 +104,8 @@ class Kiosk:
             rng=random.Random(rng.random()),
             delay=bot_delay,
             auto_game=auto_game,
+            think=config.bots.think,
+            background=bot_delay > 0,  # a paced (windowed) table: bots think off the loop
         )
         kiosk = cls(
             config,

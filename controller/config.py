@@ -69,6 +69,13 @@ class TimerConfig:
 
 
 @dataclass(frozen=True)
+class BotConfig:
+    """The bots that fill empty seats."""
+
+    think: float = 0.3  # seconds a bot may think per decision, at most
+
+
+@dataclass(frozen=True)
 class TableConfig:
     """The whole table. ``TableConfig.simulated()`` is the built-in default."""
 
@@ -80,6 +87,7 @@ class TableConfig:
     deal: str = "virtual"  # "virtual": the table deals and shows hands; "physical": real cards
     dice: str = "virtual"  # "virtual": the table rolls; "manual": players enter physical dice
     timer: TimerConfig | None = None  # the toss timer, if the table has one
+    bots: BotConfig = field(default_factory=BotConfig)
 
     @classmethod
     def simulated(cls, seats: int = 4, bots: int | None = None) -> TableConfig:
@@ -124,7 +132,7 @@ def load(path: Path) -> TableConfig:
 def parse(data: Mapping[str, Any], source: str = "table.toml", base: Path = Path()) -> TableConfig:
     """Check a parsed TOML document and build the configuration."""
     reader = _Reader(source)
-    reader.known(data, "", {"table", "display", "leds", "tags", "timer", "seat"})
+    reader.known(data, "", {"table", "display", "leds", "tags", "timer", "seat", "bots"})
     table = reader.table(data, "table")
     reader.known(table, "table", {"records", "deal", "dice"})
     records = Path(reader.string(table, "table.records", "records"))
@@ -149,6 +157,10 @@ def parse(data: Mapping[str, Any], source: str = "table.toml", base: Path = Path
     )
 
     timer = _timer(reader, data)
+
+    bots_t = reader.table(data, "bots")
+    reader.known(bots_t, "bots", {"think"})
+    bots = BotConfig(think=reader.number(bots_t, "bots.think", 0.3, 0.01, 10.0))
 
     tags_t = reader.table(data, "tags")
     reader.known(tags_t, "tags", {"registry"})
@@ -177,6 +189,7 @@ def parse(data: Mapping[str, Any], source: str = "table.toml", base: Path = Path
         deal=deal,
         dice=dice,
         timer=timer,
+        bots=bots,
     )
     return check(config, source)
 
