@@ -11,12 +11,14 @@ import pytest
 
 from controller.bots.oh_pshaw_search import OhPshawSearchBot
 from controller.bots.oshaka_trick_search import OshakaSearchBot
+from controller.bots.oskar_bot import OskarBot
 from controller.config import ConfigError, parse
 from controller.games.base import Action
 from controller.games.oh_pshaw import CARD_NAMES, OhPshaw, Options, Phase, deal
 from controller.games.oshaka_trick import OshakaTrick, Place, hand_registrations
 from controller.games.oshaka_trick import Phase as OshakaPhase
 from controller.games.oshaka_trick import deal as deal_oshaka
+from controller.games.oskar import Oskar, RollDice
 from controller.simulation import Simulator
 from controller.view import Screen
 from tests.rigs import TableRig
@@ -188,3 +190,21 @@ def test_bots_think_is_read_from_the_config() -> None:
         parse({"bots": {"think": "fast"}})
     with pytest.raises(ConfigError, match=r"bots\.speed is not a setting"):
         parse({"bots": {"speed": 1}})
+
+
+def test_oskar_bot_rerolls_the_die_that_is_expected_to_earn_fewer_tokens() -> None:
+    """Western is shown by every seat (nearly always trendy); horror by this seat alone."""
+    engine = Oskar(4, 0)
+    shown = [
+        ("western", "horror"),
+        ("western", "comedy"),
+        ("western", "action"),
+        ("scifi", "western"),
+    ]
+    for seat, faces in enumerate(shown):
+        engine.apply(RollDice(seat, faces))
+    bot = OskarBot(random.Random(4))
+    assert bot.best_reroll(engine, 0, [(), (0,), (1,)]) == (1,)
+    assert bot.best_reroll(engine, 3, [(), (0,), (1,)]) == (0,)
+    # Keeping both beats rerolling the shared die.
+    assert bot.best_reroll(engine, 1, [(), (0,)]) == ()
