@@ -6,6 +6,9 @@ so both kinds of bot hold the same cards. A deal's figure is the search bots'
 mean round score minus the heuristic bots', over both plays; the match reports
 the mean over all deals with a 95 % confidence interval (normal approximation).
 
+Oskar: whole games, the expected-token rerolls against the old rule (reroll
+the dice whose genre no other seat shows), in tokens per seat and round.
+
 Decision time: the search bot's wall-clock time per decision at a given
 budget (default 0.3 s), p50 / p99 / max; the target is p99 <= budget + 20 ms.
 
@@ -29,11 +32,13 @@ from controller.bots.oh_pshaw_bot import OhPshawBot
 from controller.bots.oh_pshaw_search import OhPshawSearchBot
 from controller.bots.oshaka_trick_bot import OshakaBot
 from controller.bots.oshaka_trick_search import OshakaSearchBot
-from controller.games.base import Action
+from controller.bots.oskar_bot import OskarBot
+from controller.games.base import Action, Chance
 from controller.games.oh_pshaw import OhPshaw, Options, deal
 from controller.games.oshaka_trick import OshakaTrick, hand_registrations
 from controller.games.oshaka_trick import Phase as OshakaPhase
 from controller.games.oshaka_trick import deal as deal_oshaka
+from controller.games.oskar import Oskar, reroll_action
 
 
 class AnyBot(Protocol):
@@ -77,6 +82,46 @@ def play_oshaka(seed: int, makers: list[BotMaker]) -> list[int]:
         assert expected is not None
         engine.apply(bots[expected.seat].choose(engine, expected.seat))
     return [area.score() for area in engine.finished_rounds[0].areas]
+
+
+class GenreRerollBot(OskarBot):
+    """The Oskar bot as it rerolled before expected tokens: dice whose genre nobody shows."""
+
+    def doubles_choice(self, engine: Oskar, seat: int) -> Action | None:
+        faces = engine.dice[seat]
+        if engine.doubles != seat or faces is None or faces[0] in self._others_show(engine, seat):
+            return None
+        return reroll_action(self.rng, seat, faces, [1])
+
+    def _reroll(self, engine: Oskar, seat: int) -> Action:
+        faces = engine.dice[seat]
+        assert faces is not None
+        allowed = engine.reroll_allowance(seat)
+        most = max(allowed)
+        if min(allowed) == 2:
+            return reroll_action(self.rng, seat, faces, [0, 1])
+        shown = self._others_show(engine, seat)
+        bad = [i for i in (0, 1) if faces[i] not in shown]
+        if faces[0] == faces[1] and len(bad) == 2:
+            bad = [1] if most == 1 else bad
+        return reroll_action(self.rng, seat, faces, bad[:most])
+
+
+def play_oskar(seed: int, makers: list[BotMaker]) -> list[int]:
+    """A whole 4-seat Oskar game dealt and rolled from ``seed``; tokens per round, x100."""
+    rng = random.Random(seed)
+    engine = Oskar(4, rng.randrange(4))
+    bots = [make(random.Random(seed * 10 + s)) for s, make in enumerate(makers)]
+    chance = Chance(cards=True, dice=False)  # the bots roll their own dice
+    while engine.expected is not None:
+        for action in engine.chance_actions(rng, chance):
+            engine.apply(action)
+        seat = engine.decides
+        if seat is None:
+            break
+        engine.apply(bots[seat].choose(engine, seat))
+    # Per round, so that games of different lengths weigh the same.
+    return [round(100 * t / len(engine.results)) for t in engine.tokens]
 
 
 def duplicate(
@@ -146,6 +191,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--oshaka-samples", type=int, default=8, help="the same for the Oshaka Trick bot"
     )
+    parser.add_argument("--oskar-games", type=int, default=200, help="games per Oskar match")
     parser.add_argument("--only", default="", help="run only the matches whose name has this")
     parser.add_argument("--timing", type=int, default=200, help="decisions timed")
     parser.add_argument("--budget", type=float, default=0.3, help="think budget, seconds")
@@ -173,6 +219,15 @@ def main(argv: list[str] | None = None) -> int:
             f"{name} duplicate, search ({samples} deals/decision) vs heuristic, {n} deals: "
             f"{mean:+.3f} points per seat and round, "
             f"95 % CI [{mean - half:+.3f}, {mean + half:+.3f}] "
+            f"({time.perf_counter() - start:.0f} s)"
+        )
+    if args.oskar_games > 0 and (not args.only or args.only in "oskar"):
+        start = time.perf_counter()
+        mean, half, n = duplicate(play_oskar, OskarBot, GenreRerollBot, args.oskar_games, 1)
+        print(
+            f"Oskar duplicate, expected-token rerolls vs genre rerolls, {n} games: "
+            f"{mean / 100:+.3f} tokens per seat and round, "
+            f"95 % CI [{(mean - half) / 100:+.3f}, {(mean + half) / 100:+.3f}] "
             f"({time.perf_counter() - start:.0f} s)"
         )
     for game in ("oh-pshaw", "oshaka-trick"):
