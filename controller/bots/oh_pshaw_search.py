@@ -29,7 +29,8 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from controller.bots.oh_pshaw_bot import OhPshawBot, estimate_tricks
 from controller.games.base import Action
@@ -108,6 +109,111 @@ def policy_playout(fast: FastRound, rng: random.Random, noise: float = 0.1) -> l
     return fast.scores()
 
 
+@dataclass
+class Seen:
+    """What one seat knows of a round: the public state, its own cards, what others lack."""
+
+    seat: int
+    base: FastRound  # the public state; its hands are filled in by each determinization
+    mine: list[int]
+    unseen: list[int]  # cards the seat cannot place: in other hands (or not dealt)
+    counts: list[int]  # cards each seat still holds
+    voids: list[set[int]]  # suits a seat has shown it does not hold
+
+
+def seen_from_engine(engine: OhPshaw, seat: int, mine: list[int]) -> Seen:
+    """What ``seat`` knows of the engine's current round, holding ``mine``."""
+    rnd = engine.round
+    players = engine.players
+    where = rnd.where
+    own = set(mine)
+    unseen = [
+        c for c in range(DECK_SIZE) if where[c] != PLAYED and c != rnd.turned and c not in own
+    ]
+    in_trick = {s for s, _ in rnd.trick}
+    completed = rnd.trick_number - 1
+    counts = [rnd.hand_size - completed - (1 if s in in_trick else 0) for s in range(players)]
+    return Seen(
+        seat,
+        FastRound.from_engine(engine, [[] for _ in range(players)]),
+        mine,
+        unseen,
+        counts,
+        trick_voids(players, (rnd.last_trick, tuple(rnd.trick))),
+    )
+
+
+def trick_voids(players: int, tricks: Sequence[Sequence[tuple[int, int]]]) -> list[set[int]]:
+    """The suits each seat showed it lacks by not following them in these tricks."""
+    voids: list[set[int]] = [set() for _ in range(players)]
+    for plays in tricks:
+        if plays:
+            led = plays[0][1] // 13
+            for s, card in plays[1:]:
+                if card // 13 != led:
+                    voids[s].add(led)
+    return voids
+
+
+def determinize(seen: Seen, rng: random.Random) -> list[list[int]]:
+    """Every seat's remaining cards: its own for the seat, a random guess for the others."""
+    players = len(seen.counts)
+    counts, voids = seen.counts, seen.voids
+    hands: list[list[int]] = [[] for _ in range(players)]
+    hands[seen.seat] = list(seen.mine)
+    others = [s for s in range(players) if s != seen.seat]
+    for _ in range(8):
+        pool = list(seen.unseen)
+        rng.shuffle(pool)
+        ok = True
+        # The most constrained seats first, each taking the first cards it may hold.
+        for s in sorted(others, key=lambda s: -len(voids[s])):
+            void = voids[s]
+            take = (
+                [c for c in pool if c // 13 not in void][: counts[s]] if void else pool[: counts[s]]
+            )
+            if len(take) < counts[s]:
+                ok = False
+                break
+            taken = set(take)
+            pool = [c for c in pool if c not in taken]
+            hands[s] = take
+        if ok:
+            return hands
+    # The voids cannot all be kept (a seat reneged, or bad luck eight times): ignore them.
+    pool = list(seen.unseen)
+    rng.shuffle(pool)
+    for s in others:
+        hands[s], pool = pool[: counts[s]], pool[counts[s] :]
+    return hands
+
+
+def search(
+    seen: Seen,
+    options: Sequence[int],
+    rng: random.Random,
+    samples: int,
+    in_time: Callable[[], bool] = lambda: True,
+) -> tuple[int, int]:
+    """The index in ``options`` (bids or cards) with the best mean score, and the deals searched.
+
+    Every deal serves every option (common random numbers); ``in_time`` is asked
+    before each deal after the first, and the search stops when it says no.
+    """
+    seat = seen.seat
+    totals = [0.0] * len(options)
+    done = 0
+    while done < samples and (done == 0 or in_time()):
+        base = seen.base.copy()
+        base.hands = determinize(seen, rng)
+        for i, option in enumerate(options):
+            fast = base.copy()
+            fast.apply(option)
+            totals[i] += policy_playout(fast, rng)[seat]
+        done += 1
+    return max(range(len(options)), key=lambda i: totals[i]), done
+
+
 class OhPshawSearchBot:
     """Chooses an action for one seat by PIMC search; deterministic for a given ``rng``."""
 
@@ -137,20 +243,10 @@ class OhPshawSearchBot:
         if len(legal) == 1:
             return legal[0]
         options = [a.bid if isinstance(a, Bid) else card_index(a.card) for a in legal]  # type: ignore[attr-defined]
-        mine = [card_index(c) for c in hand]
-        totals = [0.0] * len(options)
-        done = 0
-        rng = self.rng
-        while done < self.samples and (done == 0 or self.clock() < deadline):
-            hands = self.determinize(engine, seat, mine)
-            base = FastRound.from_engine(engine, hands)
-            for i, option in enumerate(options):
-                fast = base.copy()
-                fast.apply(option)
-                totals[i] += policy_playout(fast, rng)[seat]
-            done += 1
-        self.last_samples = done
-        best = max(range(len(options)), key=lambda i: totals[i])
+        seen = seen_from_engine(engine, seat, [card_index(c) for c in hand])
+        best, self.last_samples = search(
+            seen, options, self.rng, self.samples, lambda: self.clock() < deadline
+        )
         if isinstance(legal[0], Bid):
             return legal[best]
         return Play(seat, CARD_NAMES[options[best]])
@@ -158,54 +254,3 @@ class OhPshawSearchBot:
     def turn_card(self, engine: OhPshaw, seat: int) -> Action:
         """A simulated dealer's turned card (as the heuristic bot turns it)."""
         return self.fallback.turn_card(engine, seat)
-
-    # --- what the seat may know -------------------------------------------------
-
-    def determinize(self, engine: OhPshaw, seat: int, mine: list[int]) -> list[list[int]]:
-        """Every seat's remaining cards: ``mine`` for the bot, a random guess for the others."""
-        rnd = engine.round
-        players = engine.players
-        where = rnd.where
-        own = set(mine)
-        unseen = [
-            c for c in range(DECK_SIZE) if where[c] != PLAYED and c != rnd.turned and c not in own
-        ]
-        in_trick = {s for s, _ in rnd.trick}
-        completed = rnd.trick_number - 1
-        counts = [rnd.hand_size - completed - (1 if s in in_trick else 0) for s in range(players)]
-        voids: list[set[int]] = [set() for _ in range(players)]
-        for plays in (rnd.last_trick, tuple(rnd.trick)):
-            if plays:
-                led = plays[0][1] // 13
-                for s, card in plays[1:]:
-                    if card // 13 != led:
-                        voids[s].add(led)
-        hands: list[list[int]] = [[] for _ in range(players)]
-        hands[seat] = list(mine)
-        others = [s for s in range(players) if s != seat]
-        for _ in range(8):
-            pool = list(unseen)
-            self.rng.shuffle(pool)
-            ok = True
-            # The most constrained seats first, each taking the first cards it may hold.
-            for s in sorted(others, key=lambda s: -len(voids[s])):
-                void = voids[s]
-                take = (
-                    [c for c in pool if c // 13 not in void][: counts[s]]
-                    if void
-                    else pool[: counts[s]]
-                )
-                if len(take) < counts[s]:
-                    ok = False
-                    break
-                taken = set(take)
-                pool = [c for c in pool if c not in taken]
-                hands[s] = take
-            if ok:
-                return hands
-        # The voids cannot all be kept (a seat reneged, or bad luck eight times): ignore them.
-        pool = list(unseen)
-        self.rng.shuffle(pool)
-        for s in others:
-            hands[s], pool = pool[: counts[s]], pool[counts[s] :]
-        return hands
