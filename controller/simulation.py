@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from controller.adapters import Bot, Gesture, Press, Tap
+from controller.bots import oh_pshaw_search, oshaka_trick_search
 from controller.bots.oh_pshaw_search import OhPshawSearchBot
 from controller.bots.oshaka_trick_search import OshakaSearchBot
 from controller.devices import Devices
@@ -47,8 +48,8 @@ logger = logging.getLogger(__name__)
 # keep their adapter's bot.
 DEFAULT_THINK = 0.3
 SEARCH_BOTS: dict[str, tuple[Callable[..., Any], int]] = {
-    "oh-pshaw": (OhPshawSearchBot, 160),
-    "oshaka-trick": (OshakaSearchBot, 48),
+    "oh-pshaw": (OhPshawSearchBot, oh_pshaw_search.DEFAULT_SAMPLES),
+    "oshaka-trick": (OshakaSearchBot, oshaka_trick_search.DEFAULT_SAMPLES),
 }
 
 
