@@ -197,8 +197,9 @@ def search(
 ) -> tuple[int, int]:
     """The index in ``options`` (bids or cards) with the best mean score, and the deals searched.
 
-    Every deal serves every option (common random numbers); ``in_time`` is asked
-    before each deal after the first, and the search stops when it says no.
+    Every deal serves every option (common random numbers); after the first deal
+    ``in_time`` is asked before each playout, and the search stops when it says
+    no (a deal cut short does not count), so it overruns by one playout at most.
     """
     seat = seen.seat
     totals = [0.0] * len(options)
@@ -206,10 +207,16 @@ def search(
     while done < samples and (done == 0 or in_time()):
         base = seen.base.copy()
         base.hands = determinize(seen, rng)
-        for i, option in enumerate(options):
+        scores: list[float] = []
+        for option in options:
+            if done and scores and not in_time():
+                break  # out of time mid-deal: this deal does not count
             fast = base.copy()
             fast.apply(option)
-            totals[i] += policy_playout(fast, rng)[seat]
+            scores.append(policy_playout(fast, rng)[seat])
+        if len(scores) < len(options):
+            break
+        totals = [t + v for t, v in zip(totals, scores, strict=True)]
         done += 1
     return max(range(len(options)), key=lambda i: totals[i]), done
 

@@ -118,12 +118,17 @@ class OshakaSearchBot:
         while done < self.samples and (done == 0 or self.clock() < deadline):
             hands = self.determinize(engine, seat, mine)
             base = FastRound.from_engine(engine, hands)
-            for i, option in enumerate(options):
+            values: list[float] = []
+            for option in options:
+                if done and values and self.clock() >= deadline:
+                    break  # out of time mid-deal: this deal does not count
                 fast = base.copy()
                 fast.apply(option)
                 scores = policy_playout(fast, self.rng)
-                others = (sum(scores) - scores[seat]) / (players - 1)
-                totals[i] += scores[seat] - others
+                values.append(scores[seat] - (sum(scores) - scores[seat]) / (players - 1))
+            if len(values) < len(options):
+                break
+            totals = [t + v for t, v in zip(totals, values, strict=True)]
             done += 1
         self.last_samples = done
         best = max(range(len(options)), key=lambda i: totals[i])
