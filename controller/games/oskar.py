@@ -391,6 +391,12 @@ class Play(Action):
         return {"seat": self.seat, Verb.PLAY: str(self.card)}
 
 
+# What the engine expects, built once per seat and verb (expected is read on every step).
+_EXPECT: Mapping[str, tuple[Expectation, ...]] = {
+    verb: tuple(Expectation(seat, verb) for seat in range(6))
+    for verb in (Verb.DICE, Verb.PLAY, Verb.REROLL)
+}
+
 # Every seat's Play of every card, built once: actions are frozen values, and building
 # a frozen dataclass costs more than looking one up (legal_actions lists them often).
 _PLAYS: tuple[Mapping[Card, Play], ...] = tuple(
@@ -675,12 +681,12 @@ class Oskar(Engine):
     @property
     def expected(self) -> Expectation | None:
         if self.phase is Phase.DICE:
-            return Expectation(self.unrolled()[0], Verb.DICE)
+            return _EXPECT[Verb.DICE][self.unrolled()[0]]
         if self.phase is Phase.PLAY:
-            return Expectation(self.round.turn, Verb.PLAY)
+            return _EXPECT[Verb.PLAY][self.round.turn]
         if self.phase is Phase.REROLL:
             assert self.rule is not None
-            return Expectation(self.rule.order[self.rerolls_done], Verb.REROLL)
+            return _EXPECT[Verb.REROLL][self.rule.order[self.rerolls_done]]
         return None
 
     @property
@@ -1078,7 +1084,7 @@ class Oskar(Engine):
         """How many dice ``seat`` may reroll in its next action (empty: it may not)."""
         if self.doubles == seat:
             return frozenset({1})
-        if self.phase is Phase.REROLL and self.expected == Expectation(seat, Verb.REROLL):
+        if self.phase is Phase.REROLL and self.expected is _EXPECT[Verb.REROLL][seat]:
             assert self.rule is not None
             return self.rule.allowed[seat]
         return frozenset()
