@@ -104,8 +104,10 @@ class Kiosk:
             rng=random.Random(rng.random()),
             delay=bot_delay,
             auto_game=auto_game,
-            think=config.bots.think,
-            background=bot_delay > 0,  # a paced (windowed) table: bots think off the loop
+            # A paced (windowed) table fills seats with the search bots, thinking off the
+            # loop; headless runs (demo, tests) keep the quick heuristic bots.
+            think=config.bots.think if bot_delay > 0 else None,
+            background=bot_delay > 0,
         )
         kiosk = cls(
             config,
