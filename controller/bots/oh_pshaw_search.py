@@ -60,14 +60,17 @@ def policy_playout(fast: FastRound, rng: random.Random, noise: float = 0.1) -> l
 
     A seat that still needs tricks plays to win (the cheapest winner when it
     plays last, the strongest card otherwise); one that has enough ducks (its
-    highest losing card). With probability ``noise`` a seat plays a random
-    legal card instead, so that the deals are not all played the same way.
+    highest losing card). With mild scoring a seat whose bid can no longer be
+    made plays to win, as each trick still scores a point. With probability
+    ``noise`` a seat plays a random legal card instead, so that the deals are
+    not all played the same way.
     """
     while fast.bidding:
         fast.bid(policy_bid(fast))
     random_ = rng.random
     choice = rng.choice
     players, trump, bids, tricks = fast.players, fast.trump, fast.bids, fast.tricks
+    mild = fast.mild
     while fast.left:
         seat = fast.turn
         legal = fast.legal()
@@ -78,6 +81,9 @@ def policy_playout(fast: FastRound, rng: random.Random, noise: float = 0.1) -> l
             fast.play(choice(legal))
             continue
         need = bids[seat] - tricks[seat]
+        if mild and (need < 0 or need > fast.left):
+            # The bid can no longer be made: with mild scoring every trick still scores.
+            need = 1
         # Strength within what may be played: trumps above everything, then rank.
         if fast.in_trick == 0:
             ranked = sorted(legal, key=lambda c: (c // 13 == trump, c % 13))
@@ -249,13 +255,16 @@ class OhPshawSearchBot:
             return self.fallback.choose(engine, seat)
         if len(legal) == 1:
             return legal[0]
-        options = [a.bid if isinstance(a, Bid) else card_index(a.card) for a in legal]  # type: ignore[attr-defined]
         seen = seen_from_engine(engine, seat, [card_index(c) for c in hand])
+        if isinstance(legal[0], Bid):
+            options = [a.bid for a in legal if isinstance(a, Bid)]
+        else:
+            options = [card_index(a.card) for a in legal if isinstance(a, Play)]
         best, self.last_samples = search(
             seen, options, self.rng, self.samples, lambda: self.clock() < deadline
         )
         if isinstance(legal[0], Bid):
-            return legal[best]
+            return Bid(seat, options[best])
         return Play(seat, CARD_NAMES[options[best]])
 
     def turn_card(self, engine: OhPshaw, seat: int) -> Action:
