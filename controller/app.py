@@ -168,6 +168,10 @@ class Kiosk:
             rng=random.Random(rng.random()),
             delay=bot_delay,
             auto_game=auto_game,
+            # A paced (windowed) table fills seats with the search bots, thinking off the
+            # loop; headless runs (demo, tests) keep the quick heuristic bots.
+            think=config.bots.think if bot_delay > 0 else None,
+            background=bot_delay > 0,
         )
         kiosk = cls(
             config,

@@ -114,6 +114,13 @@ class GameHouseRules:
 
 
 @dataclass(frozen=True)
+class BotConfig:
+    """The bots that fill empty seats."""
+
+    think: float = 0.3  # seconds a bot may think per decision, at most
+
+
+@dataclass(frozen=True)
 class TableConfig:
     """The whole table. ``TableConfig.simulated()`` is the built-in default."""
 
@@ -129,6 +136,7 @@ class TableConfig:
     staff: StaffConfig = field(default_factory=StaffConfig)
     games: Mapping[str, GameHouseRules] = field(default_factory=dict)  # by game id
     journal: JournalConfig = field(default_factory=JournalConfig)
+    bots: BotConfig = field(default_factory=BotConfig)
 
     @classmethod
     def simulated(cls, seats: int = 4, bots: int | None = None) -> TableConfig:
@@ -194,7 +202,19 @@ def parse(data: Mapping[str, Any], source: str = "table.toml", base: Path = Path
     reader.known(
         data,
         "",
-        {"table", "display", "leds", "tags", "timer", "seat", "cafe", "staff", "games", "journal"},
+        {
+            "table",
+            "display",
+            "leds",
+            "tags",
+            "timer",
+            "seat",
+            "cafe",
+            "staff",
+            "games",
+            "journal",
+            "bots",
+        },
     )
     table = reader.table(data, "table")
     reader.known(table, "table", {"records", "deal", "dice"})
@@ -227,6 +247,10 @@ def parse(data: Mapping[str, Any], source: str = "table.toml", base: Path = Path
 
     timer = _timer(reader, data)
     games = _games(reader, data)
+
+    bots_t = reader.table(data, "bots")
+    reader.known(bots_t, "bots", {"think"})
+    bots = BotConfig(think=reader.number(bots_t, "bots.think", 0.3, 0.01, 10.0))
 
     tags_t = reader.table(data, "tags")
     reader.known(tags_t, "tags", {"registry"})
@@ -271,6 +295,7 @@ def parse(data: Mapping[str, Any], source: str = "table.toml", base: Path = Path
         staff=_staff(reader, data, source),
         games=games,
         journal=journal,
+        bots=bots,
     )
     return check(config, source)
 

@@ -9,17 +9,33 @@ game exercises the whole path from reader to engine to LEDs and display.
 ``Simulator(auto_game=...)`` also walks the menus itself (wake the table,
 choose the game, join, start), which is how the headless demo plays a full
 game with nobody at the table.
+
+Thinking: with ``think`` set (the kiosk passes ``[bots] think``) Oh Pshaw and
+Oshaka Trick seats get the search bots, which take up to ``think`` seconds per
+decision; without it every seat gets its game's quick heuristic bot.
+With ``background=True`` (the kiosk's window) the bot thinks on a worker
+thread, on its own copy of the engine, and ``step`` returns at once until the
+decision is ready, so the table loop keeps handling input; a decision made
+for a game state that has since moved on is dropped and the bot thinks again.
+Without it (headless runs, tests) ``step`` waits for the decision, as before.
 """
 
 from __future__ import annotations
 
+import copy
 import logging
 import random
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from controller.adapters import Bot, Gesture, Press, Tap
+from controller.bots import oh_pshaw_search, oshaka_trick_search
+from controller.bots.oh_pshaw_search import OhPshawSearchBot
+from controller.bots.oshaka_trick_search import OshakaSearchBot
 from controller.devices import Devices
+from controller.games.base import Action
 from controller.table import Table
 from controller.tags import TagRegistry, deck_cards, deck_of, simulated_uid
 from controller.view import Screen
@@ -42,6 +58,47 @@ def bot_rng_seed(game_seed: int, seat: int, recorded: int) -> str:
     return f"{game_seed}/bot/{seat}/{recorded}"
 
 
+# The search bots by game id, and the deals each searches at the default budget
+# (DEFAULT_THINK): they search in proportion to the configured budget. Other games
+# keep their adapter's bot.
+DEFAULT_THINK = 0.3
+SEARCH_BOTS: dict[str, tuple[Callable[..., Any], int]] = {
+    "oh-pshaw": (OhPshawSearchBot, oh_pshaw_search.DEFAULT_SAMPLES),
+    "oshaka-trick": (OshakaSearchBot, oshaka_trick_search.DEFAULT_SAMPLES),
+}
+
+
+class _Thought:
+    """One bot decision being made on a worker thread, on a copy of the engine."""
+
+    def __init__(
+        self,
+        key: tuple[object, int, int],
+        bot: Bot,
+        engine: object,
+        player: int,
+        on_done: Callable[[], None] | None,
+    ) -> None:
+        self.key = key
+        self.done = threading.Event()
+        self.action: Action | None = None
+        self.error: BaseException | None = None
+        self._work = (bot, engine, player, on_done)
+        self.thread = threading.Thread(target=self._run, name="bot-think", daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        bot, engine, player, on_done = self._work
+        try:
+            self.action = bot.choose(engine, player)
+        except BaseException as exc:  # handed to the table loop, which raises it there
+            self.error = exc
+        finally:
+            self.done.set()
+            if on_done is not None:
+                on_done()
+
+
 @dataclass
 class Simulator:
     """Acts for the bot seats, one gesture per ``step``, after ``delay`` seconds."""
@@ -58,7 +115,15 @@ class Simulator:
     # How a tag reaches a seat's reader: by default the seat's mock reader;
     # tests over pseudo-terminals write the reader's line protocol instead.
     tapper: Callable[[int, str], None] | None = None
+    # Each seat's bot and the generator it draws from (reseeded before every decision).
     _bots: dict[int, tuple[Bot, random.Random]] = field(default_factory=dict)
+    # Seconds a bot may think per decision ([bots] think): the search bots play within
+    # it. None: every game's quick heuristic bot (tests and tools that want speed).
+    think: float | None = None
+    background: bool = False  # think on a worker thread; step() never waits for a bot
+    # Called from the worker when a decision is ready (e.g. to wake the table loop).
+    on_decided: Callable[[], None] | None = None
+    _thought: _Thought | None = None
     _plan: list[tuple[int, Gesture]] = field(default_factory=list)
     _planned_version: int = -1
     _next_at: float = 0.0
@@ -208,15 +273,80 @@ class Simulator:
             seat = game.players[player]
             if seat not in self.bot_seats or not game.adapter.simulation.bot_may_act(player, bots):
                 continue
-            if seat not in self._bots:
+            entry = self._bots.get(seat)
+            if entry is None:
                 rng = bot_rng(game.seed, seat)
-                self._bots[seat] = (game.adapter.simulation.make_bot(rng), rng)
-            bot, rng = self._bots[seat]
-            # Reseeded from the record's length before every decision: a game resumed
-            # from its journal (new process, new bots) decides exactly as before.
-            decided = game.adapter.simulation.decisions(game.recorder.actions)
-            rng.seed(bot_rng_seed(game.seed, seat, decided))
-            action = bot.choose(game.adapter.engine, player)
+                entry = self._bots[seat] = (self.make_bot(game.adapter, rng), rng)
+            bot, rng = entry
+            key = (game, player, self.table.version)
+            thought = self._thought
+            if thought is None or (thought.key != key and thought.done.is_set()):
+                # Reseeded from the decisions so far before every decision: a game resumed
+                # from its journal (new process, new bots) decides exactly as before. Not
+                # while a thought runs on the worker: it draws from this generator.
+                decided = game.adapter.simulation.decisions(game.recorder.actions)
+                rng.seed(bot_rng_seed(game.seed, seat, decided))
+            action = self._think(bot, key, player)
+            if action is None:
+                return []  # still thinking, off the loop
             plan = [(seat, g) for g in game.adapter.simulation.gestures(action)]
             break
         return plan
+
+    @property
+    def thinking(self) -> bool:
+        """Whether a bot is thinking on its worker thread right now."""
+        return self._thought is not None and not self._thought.done.is_set()
+
+    def make_bot(self, adapter: Any, rng: random.Random) -> Bot:
+        """The bot for a seat: the game's search bot, within ``think``, else the adapter's."""
+        found = SEARCH_BOTS.get(adapter.game_id)
+        fallback: Bot = adapter.simulation.make_bot(rng)
+        if found is None or self.think is None:
+            return fallback
+        factory, samples = found
+        scaled = max(4, round(samples * self.think / DEFAULT_THINK))
+        search = factory(rng, budget=self.think, samples=scaled)
+        return _SearchFirst(search, fallback)
+
+    def _think(self, bot: Bot, key: tuple[object, int, int], player: int) -> Action | None:
+        """The bot's action for ``key`` (game, player, table version), or None while thinking."""
+        thought = self._thought
+        if thought is not None and thought.key != key:
+            # The game moved on while the bot thought. Let that search end (within its
+            # budget) before the bot thinks again: the two would share its rng.
+            if not thought.done.is_set():
+                return None
+            thought = self._thought = None
+        if thought is None:
+            game = key[0]
+            engine = game.adapter.engine  # type: ignore[attr-defined]
+            if not self.background:
+                return bot.choose(engine, player)
+            # The worker reads its own copy: the table goes on changing the real engine.
+            thought = self._thought = _Thought(
+                key, bot, copy.deepcopy(engine), player, self.on_decided
+            )
+        if not thought.done.is_set():
+            return None
+        self._thought = None
+        if thought.error is not None:
+            raise thought.error
+        return thought.action
+
+
+class _SearchFirst:
+    """A search bot for the decisions it searches; the adapter's bot for the rest.
+
+    The adapter's bot also knows the table's own steps (an Oh Pshaw dealer's
+    turned card while the table waits for it); the search bot plays the game.
+    """
+
+    def __init__(self, search: Any, fallback: Bot) -> None:
+        self.search = search
+        self.fallback = fallback
+
+    def choose(self, engine: Any, seat: int) -> Action:
+        if getattr(engine, "awaiting_turned_card", False) and seat == engine.round.dealer:
+            return self.fallback.choose(engine, seat)
+        return self.search.choose(engine, seat)  # type: ignore[no-any-return]

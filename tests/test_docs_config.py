@@ -97,6 +97,7 @@ def test_the_documented_table_has_every_section() -> None:
         "staff",
         'games."<game id>"',
         "journal",
+        "bots",
     }
 
 

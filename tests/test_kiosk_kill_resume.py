@@ -33,7 +33,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 TIMEOUT = 120.0
 MIN_RESUMES = 4  # kills that landed in a game in progress, resumed at the next start
-MAX_RUNS = 60
+MAX_RUNS = 120  # a loaded machine lands more kills outside the short play
 
 
 def kiosk(out: Path, game: str, seed: int) -> subprocess.Popen[str]:

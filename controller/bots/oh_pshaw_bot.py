@@ -47,6 +47,26 @@ def _beats(card: Card, best: Card, trump: int | None) -> bool:
     return card[0] == trump
 
 
+def estimate_tricks(hand: Sequence[int], trump: int, players: int) -> float:
+    """The tricks a hand of engine cards (suit * 13 + rank) should take; ``trump`` -1 if none."""
+    lengths = [0, 0, 0, 0]
+    for card in hand:
+        lengths[card // 13] += 1
+    crowd = 4.0 / players  # more opponents, fewer tricks for side-suit honours
+    total = 0.0
+    for card in hand:
+        suit, rank = divmod(card, 13)
+        if suit == trump:
+            total += 0.25 + 0.06 * rank
+        elif rank == 12:
+            total += 0.85 * crowd if lengths[suit] <= 3 else 0.5 * crowd
+        elif rank == 11:
+            total += 0.45 * crowd if 2 <= lengths[suit] <= 3 else 0.2 * crowd
+        elif rank == 10 and 3 <= lengths[suit] <= 4:
+            total += 0.15 * crowd
+    return min(total, float(len(hand)))
+
+
 class OhPshawBot:
     """Chooses an action for one seat; deterministic for a given ``rng``."""
 
@@ -79,20 +99,8 @@ class OhPshawBot:
     @staticmethod
     def estimate(hand: Sequence[str], trump: int | None, players: int) -> float:
         """The expected number of tricks the hand takes, roughly."""
-        cards = [_card(name) for name in hand]
-        lengths = [sum(1 for s, _ in cards if s == suit) for suit in range(4)]
-        crowd = 4.0 / players  # more opponents, fewer tricks for side-suit honours
-        total = 0.0
-        for suit, rank in cards:
-            if suit == trump:
-                total += 0.25 + 0.06 * rank
-            elif rank == 12:
-                total += 0.85 * crowd if lengths[suit] <= 3 else 0.5 * crowd
-            elif rank == 11:
-                total += 0.45 * crowd if 2 <= lengths[suit] <= 3 else 0.2 * crowd
-            elif rank == 10 and 3 <= lengths[suit] <= 4:
-                total += 0.15 * crowd
-        return min(total, float(len(cards)))
+        cards = [suit * 13 + rank for suit, rank in (_card(name) for name in hand)]
+        return estimate_tricks(cards, -1 if trump is None else trump, players)
 
     def _bid(self, bids: list[Bid], hand: Sequence[str], trump: int | None, players: int) -> Bid:
         target = self.estimate(hand, trump, players)

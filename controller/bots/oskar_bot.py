@@ -9,10 +9,15 @@
 * With "bad" dice (no other seat shows either of its genres) the bot tries to
   collect as few points as possible, which earns the right to reroll both
   dice after the round, and sheds its strong cards into other seats' tricks.
-* Rerolls: it must reroll both with the most points; otherwise it rerolls the
-  dice whose genre nobody else shows, as many as it is allowed. After rolling
-  doubles it rerolls one die when nobody else shows that genre, and keeps
-  them (``KeepDoubles``) otherwise.
+* Rerolls by expected tokens: for each choice it may make (keep both, reroll
+  die 0, die 1, or both, as far as it is allowed) it averages the tokens its
+  dice would earn next round over every face the rerolled dice can show and
+  over a set of imagined next rounds (the deck's points shared out at random
+  among the seats, the other seats' dice as they show now, a seat still due
+  to reroll both dice rolling fresh ones), and takes the best; a tie keeps
+  more dice. After rolling doubles it weighs rerolling one die against
+  keeping them (``KeepDoubles``) the same way. The imagined rounds come from
+  the bot's ``random.Random``, the same ones for every choice.
 
 Only the seat's own hand and the public engine state are used; all dice come
 from the injected ``random.Random`` through the engine's dice helpers.
@@ -22,11 +27,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from itertools import product
 
 from controller.games.base import Action
 from controller.games.oskar import (
     COLOUR_STRENGTH,
     DECK_VALUE,
+    GENRES,
+    TREND_THRESHOLD,
     Card,
     KeepDoubles,
     Oskar,
@@ -87,26 +95,72 @@ class OskarBot:
         return shown
 
     def doubles_choice(self, engine: Oskar, seat: int) -> Action | None:
-        """The optional reroll after doubles: taken when nobody else shows that genre."""
+        """The optional reroll after doubles: taken when it is expected to earn more tokens."""
         faces = engine.dice[seat]
         if engine.doubles != seat or faces is None:
             return None
-        if faces[0] in self._others_show(engine, seat):
-            return None
-        return reroll_action(self.rng, seat, faces, [1])
+        which = self.best_reroll(engine, seat, [(), (1,)])
+        return None if not which else reroll_action(self.rng, seat, faces, which)
 
     def _reroll(self, engine: Oskar, seat: int) -> Action:
         faces = engine.dice[seat]
         assert faces is not None
         allowed = engine.reroll_allowance(seat)
-        most = max(allowed)
         if min(allowed) == 2:
             return reroll_action(self.rng, seat, faces, [0, 1])
-        shown = self._others_show(engine, seat)
-        bad = [i for i in (0, 1) if faces[i] not in shown]
-        if faces[0] == faces[1] and len(bad) == 2:
-            bad = [1] if most == 1 else bad  # one fresh die is enough to leave doubles
-        return reroll_action(self.rng, seat, faces, bad[:most])
+        choices: list[tuple[int, ...]] = [()]
+        if 1 in allowed:
+            choices += [(0,), (1,)]
+        if 2 in allowed:
+            choices.append((0, 1))
+        return reroll_action(self.rng, seat, faces, self.best_reroll(engine, seat, choices))
+
+    # Imagined next rounds per decision: enough to rank the few choices steadily.
+    ROUNDS_IMAGINED = 120
+
+    def best_reroll(
+        self, engine: Oskar, seat: int, choices: Sequence[tuple[int, ...]]
+    ) -> tuple[int, ...]:
+        """The choice of dice to reroll with the most expected tokens next round."""
+        faces = engine.dice[seat]
+        assert faces is not None
+        rule = engine.rule
+        due_both = set()
+        if rule is not None and engine.phase is Phase.REROLL:
+            later = rule.order[engine.rerolls_done + 1 :]
+            due_both = {s for s in later if rule.allowed[s] == frozenset({2})}
+        players = engine.players
+        rng = self.rng
+        rounds: list[tuple[list[int], list[tuple[str, ...]]]] = []
+        for _ in range(self.ROUNDS_IMAGINED):
+            weights = [rng.random() ** 2 for _ in range(players)]
+            scale = DECK_VALUE * (0.85 + 0.15 * rng.random()) / (sum(weights) or 1.0)
+            points = [round(w * scale) for w in weights]
+            dice = [
+                tuple(rng.choice(GENRES) for _ in range(2)) if s in due_both else (f or ())
+                for s, f in enumerate(engine.dice)
+            ]
+            rounds.append((points, dice))
+        best: tuple[float, int] | None = None
+        chosen: tuple[int, ...] = ()
+        for which in choices:
+            outcomes = [
+                tuple(o[which.index(i)] if i in which else faces[i] for i in (0, 1))
+                for o in product(GENRES, repeat=len(which))
+            ]
+            total = 0.0
+            for points, dice in rounds:
+                for mine in outcomes:
+                    dice[seat] = mine
+                    genre_points = dict.fromkeys(GENRES, 0)
+                    for s, shown in enumerate(dice):
+                        for genre in set(shown):
+                            genre_points[genre] += points[s]
+                    total += sum(1 for g in mine if genre_points[g] >= TREND_THRESHOLD)
+            value = (total / (len(rounds) * len(outcomes)), -len(which))
+            if best is None or value > best:
+                best, chosen = value, which
+        return chosen
 
     # --- cards ------------------------------------------------------------------
 

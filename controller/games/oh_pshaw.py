@@ -745,6 +745,10 @@ class OhPshaw(Engine):
         self.turn = 0
         self.tied: tuple[int, ...] = ()
         self.ended_early = False  # staff ended the game (an ``end`` action)
+        # Running totals of the scored rounds (see totals()), so that a replay costs
+        # linear time in its length instead of re-summing every round at each round end.
+        self._banked = [0] * players
+        self._banked_rounds = 0
         self.opening_events: list[Event] = self._start_round(0)
 
     # --- construction and notation ----------------------------------------------
@@ -1215,8 +1219,19 @@ class OhPshaw(Engine):
         return self._score(rnd, final=False)
 
     def totals(self) -> list[int]:
-        totals = [0] * self.players
-        for rnd in self.rounds_in_report():
+        # The same sum as over rounds_in_report(): every round but the current one is
+        # scored, and scored rounds are added to the running totals once.
+        rounds, banked = self.rounds, self._banked
+        while self._banked_rounds < len(rounds):
+            scores = rounds[self._banked_rounds].scores
+            if scores is None:
+                break
+            for seat, score in enumerate(scores):
+                banked[seat] += score
+            self._banked_rounds += 1
+        totals = list(banked)
+        rnd = self.round
+        if rnd.scores is None and (rnd.touched or len(rounds) == 1):
             for seat, score in enumerate(self.round_scores(rnd)):
                 totals[seat] += score
         return totals

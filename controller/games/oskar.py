@@ -66,7 +66,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self
 
@@ -201,6 +201,22 @@ def full_deck() -> list[Card]:
 DECK_SIZE = len(full_deck())
 DECK_VALUE = sum(card.value for card in full_deck())
 ZERO = Card("R", 0)
+# The distinct cards in card order, and each card's place in it, computed once:
+# sorting by a dict lookup is far cheaper than the dataclass's generated __lt__,
+# and legal actions walk this order instead of re-sorting the deck on every call.
+DECK_ORDER: tuple[Card, ...] = tuple(sorted(set(full_deck())))
+CARD_ORDER: Mapping[Card, int] = {card: index for index, card in enumerate(DECK_ORDER)}
+
+
+def sort_cards(cards: Iterable[Card]) -> list[Card]:
+    """``sorted(cards)`` in card order, by a precomputed index (Oskar cards only)."""
+    return sorted(cards, key=CARD_ORDER.__getitem__)
+
+
+def check_card(card: Card) -> None:
+    """Refuse a hand-built Card that is no Oskar card (MalformedAction, as ``Card.parse``)."""
+    if card not in CARD_ORDER or type(card.number) is not int:
+        Card.parse(str(card))
 
 
 def trick_winner(plays: Sequence[tuple[int, Card]]) -> int:
@@ -377,6 +393,19 @@ class Play(Action):
         return {"seat": self.seat, Verb.PLAY: str(self.card)}
 
 
+# What the engine expects, built once per seat and verb (expected is read on every step).
+_EXPECT: Mapping[str, tuple[Expectation, ...]] = {
+    verb: tuple(Expectation(seat, verb) for seat in range(6))
+    for verb in (Verb.DICE, Verb.PLAY, Verb.REROLL)
+}
+
+# Every seat's Play of every card, built once: actions are frozen values, and building
+# a frozen dataclass costs more than looking one up (legal_actions lists them often).
+_PLAYS: tuple[Mapping[Card, Play], ...] = tuple(
+    {card: Play(seat, card) for card in DECK_ORDER} for seat in range(6)
+)
+
+
 def dice_action(rng: random.Random, seat: int) -> RollDice:
     """The ``dice`` action of a seat rolling both dice on the virtual roller."""
     first, second = roll(rng, 2)
@@ -403,8 +432,8 @@ def deal(rng: random.Random, players: int) -> tuple[list[list[Card]], list[Card]
     deck = full_deck()
     rng.shuffle(deck)
     size = hand_size(players)
-    hands = [sorted(deck[seat * size : (seat + 1) * size]) for seat in range(players)]
-    return hands, sorted(deck[players * size :])
+    hands = [sort_cards(deck[seat * size : (seat + 1) * size]) for seat in range(players)]
+    return hands, sort_cards(deck[players * size :])
 
 
 # --- events --------------------------------------------------------------------
@@ -654,12 +683,12 @@ class Oskar(Engine):
     @property
     def expected(self) -> Expectation | None:
         if self.phase is Phase.DICE:
-            return Expectation(self.unrolled()[0], Verb.DICE)
+            return _EXPECT[Verb.DICE][self.unrolled()[0]]
         if self.phase is Phase.PLAY:
-            return Expectation(self.round.turn, Verb.PLAY)
+            return _EXPECT[Verb.PLAY][self.round.turn]
         if self.phase is Phase.REROLL:
             assert self.rule is not None
-            return Expectation(self.rule.order[self.rerolls_done], Verb.REROLL)
+            return _EXPECT[Verb.REROLL][self.rule.order[self.rerolls_done]]
         return None
 
     @property
@@ -736,20 +765,22 @@ class Oskar(Engine):
             )
         cards = action.cards
         for card in cards:
-            Card.parse(str(card))  # a hand-built Card must still be an Oskar card
+            check_card(card)  # a hand-built Card must still be an Oskar card
         if len(cards) != self.hand_size:
             raise IllegalAction(
                 f"seat {seat}'s hand must have {self.hand_size} cards, not {len(cards)}"
             )
         counts = Counter(cards)
         zeros = counts.pop(ZERO, 0)
+        # One pass over the registered hands, not one per card: who holds what.
+        held = {c for h in rnd.hands if h is not None for c in h if c != ZERO}
         for card, count in counts.items():
             if count > 1:
                 raise IllegalAction(f"{card} is in seat {seat}'s hand twice")
             if rnd.played[card]:
                 raise IllegalAction(f"{card} has already been played this round")
-            holder = rnd.holder(card)
-            if holder is not None:
+            if card in held:
+                holder = rnd.holder(card)
                 raise IllegalAction(f"{card} is already in seat {holder}'s registered hand")
         free = rnd.zeros_unaccounted()
         if zeros > free:
@@ -760,8 +791,9 @@ class Oskar(Engine):
 
     def _register(self, action: RegisterHand) -> list[Event]:
         rnd = self.round
-        rnd.dealt[action.seat] = tuple(sorted(action.cards))
-        rnd.hands[action.seat] = sorted(action.cards)
+        hand = sort_cards(action.cards)
+        rnd.dealt[action.seat] = tuple(hand)
+        rnd.hands[action.seat] = hand
         return [HandRegistered(action.seat, len(action.cards))]
 
     def registered_hand(self, seat: int) -> tuple[Card, ...] | None:
@@ -906,7 +938,7 @@ class Oskar(Engine):
 
     def _check_play(self, action: Play) -> None:
         seat, card, rnd = action.seat, action.card, self.round
-        Card.parse(str(card))  # a hand-built Card must still be an Oskar card
+        check_card(card)  # a hand-built Card must still be an Oskar card
         if self.phase is Phase.DICE:
             waiting = ", ".join(str(s) for s in self.unrolled())
             who = "seat" if len(self.unrolled()) == 1 else "seats"
@@ -1054,7 +1086,7 @@ class Oskar(Engine):
         """How many dice ``seat`` may reroll in its next action (empty: it may not)."""
         if self.doubles == seat:
             return frozenset({1})
-        if self.phase is Phase.REROLL and self.expected == Expectation(seat, Verb.REROLL):
+        if self.phase is Phase.REROLL and self.expected is _EXPECT[Verb.REROLL][seat]:
             assert self.rule is not None
             return self.rule.allowed[seat]
         return frozenset()
@@ -1069,14 +1101,19 @@ class Oskar(Engine):
             rnd = self.round
             hand = rnd.hands[seat]
             if hand is not None:
-                actions += [Play(seat, card) for card in sorted(set(hand))]
+                # The hand is kept in card order: drop repeated zeros, keep the order.
+                plays = _PLAYS[seat]
+                actions += [plays[card] for card in dict.fromkeys(hand)]
             else:
                 # Without a registered hand any card not accounted for could be in it.
+                zeros_free = rnd.zeros_unaccounted() > 0
+                played = rnd.played
+                held = {c for h in rnd.hands if h is not None for c in h}
+                plays = _PLAYS[seat]
                 actions += [
-                    Play(seat, card)
-                    for card in sorted(set(full_deck()))
-                    if (rnd.zeros_unaccounted() > 0 if card.is_zero else not rnd.played[card])
-                    and (card.is_zero or rnd.holder(card) is None)
+                    plays[card]
+                    for card in DECK_ORDER
+                    if (zeros_free if card.is_zero else not played[card] and card not in held)
                 ]
         current = self.dice[seat]
         if current is not None:

@@ -1,0 +1,247 @@
+"""How strong and how quick the search bots are: duplicate matches and decision times.
+
+Duplicate match: every deal is played twice on the real engine, the search bot
+in seats 0 and 2 and the heuristic bot in 1 and 3, then with the seats swapped,
+so both kinds of bot hold the same cards. A deal's figure is the search bots'
+mean round score minus the heuristic bots', over both plays; the match reports
+the mean over all deals with a 95 % confidence interval (normal approximation).
+
+Oskar: whole games, the expected-token rerolls against the old rule (reroll
+the dice whose genre no other seat shows), in tokens per seat and round.
+
+Decision time: the search bot's wall-clock time per decision at a given
+budget (default 0.3 s), p50 / p99 / max; the target is p99 <= budget + 20 ms.
+
+Run:  .venv/bin/python benchmarks/bots.py [--deals 2000] [--samples 12] [--timing 200]
+      taskset -c 0 .venv/bin/python benchmarks/bots.py   (pinned to one core)
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from controller.bots.oh_pshaw_bot import OhPshawBot
+from controller.bots.oh_pshaw_search import OhPshawSearchBot
+from controller.bots.oshaka_trick_bot import OshakaBot
+from controller.bots.oshaka_trick_search import OshakaSearchBot
+from controller.bots.oskar_bot import OskarBot
+from controller.games.base import Action, Chance
+from controller.games.oh_pshaw import OhPshaw, Options, deal
+from controller.games.oshaka_trick import OshakaTrick, hand_registrations
+from controller.games.oshaka_trick import Phase as OshakaPhase
+from controller.games.oshaka_trick import deal as deal_oshaka
+from controller.games.oskar import Oskar, reroll_action
+
+
+class AnyBot(Protocol):
+    def choose(self, engine: Any, seat: int) -> Action: ...
+
+
+BotMaker = Callable[[random.Random], AnyBot]
+
+
+def oh_pshaw_deal(seed: int) -> tuple[OhPshaw, list[Action]]:
+    """A fresh one-round game of 4 seats and its dealt actions, all from ``seed``."""
+    rng = random.Random(seed)
+    size = rng.randint(3, 10)
+    options = Options.read({"options": {"schedule": [size], "hook": True}}, 4)
+    engine = OhPshaw(4, rng.randrange(4), options)
+    return engine, deal(engine, rng)
+
+
+def play_oh_pshaw(seed: int, makers: list[BotMaker]) -> list[int]:
+    engine, dealt = oh_pshaw_deal(seed)
+    for action in dealt:
+        engine.apply(action)
+    bots = [make(random.Random(seed * 10 + s)) for s, make in enumerate(makers)]
+    first = engine.round
+    while first.scores is None:
+        expected = engine.expected
+        assert expected is not None
+        engine.apply(bots[expected.seat].choose(engine, expected.seat))
+    return list(first.scores)
+
+
+def play_oshaka(seed: int, makers: list[BotMaker]) -> list[int]:
+    """Round 1 of a 4-seat Oshaka Trick game dealt from ``seed``; its round scores."""
+    rng = random.Random(seed)
+    engine = OshakaTrick(4, rng.randrange(4))
+    for action in hand_registrations(deal_oshaka(4, rng)):
+        engine.apply(action)
+    bots = [make(random.Random(seed * 10 + s)) for s, make in enumerate(makers)]
+    while engine.phase in (OshakaPhase.PLAY, OshakaPhase.PLACE):
+        expected = engine.expected
+        assert expected is not None
+        engine.apply(bots[expected.seat].choose(engine, expected.seat))
+    return [area.score() for area in engine.finished_rounds[0].areas]
+
+
+class GenreRerollBot(OskarBot):
+    """The Oskar bot as it rerolled before expected tokens: dice whose genre nobody shows."""
+
+    def doubles_choice(self, engine: Oskar, seat: int) -> Action | None:
+        faces = engine.dice[seat]
+        if engine.doubles != seat or faces is None or faces[0] in self._others_show(engine, seat):
+            return None
+        return reroll_action(self.rng, seat, faces, [1])
+
+    def _reroll(self, engine: Oskar, seat: int) -> Action:
+        faces = engine.dice[seat]
+        assert faces is not None
+        allowed = engine.reroll_allowance(seat)
+        most = max(allowed)
+        if min(allowed) == 2:
+            return reroll_action(self.rng, seat, faces, [0, 1])
+        shown = self._others_show(engine, seat)
+        bad = [i for i in (0, 1) if faces[i] not in shown]
+        if faces[0] == faces[1] and len(bad) == 2:
+            bad = [1] if most == 1 else bad
+        return reroll_action(self.rng, seat, faces, bad[:most])
+
+
+def play_oskar(seed: int, makers: list[BotMaker]) -> list[int]:
+    """A whole 4-seat Oskar game dealt and rolled from ``seed``; tokens per round, x100."""
+    rng = random.Random(seed)
+    engine = Oskar(4, rng.randrange(4))
+    bots = [make(random.Random(seed * 10 + s)) for s, make in enumerate(makers)]
+    chance = Chance(cards=True, dice=False)  # the bots roll their own dice
+    while engine.expected is not None:
+        for action in engine.chance_actions(rng, chance):
+            engine.apply(action)
+        seat = engine.decides
+        if seat is None:
+            break
+        engine.apply(bots[seat].choose(engine, seat))
+    # Per round, so that games of different lengths weigh the same.
+    return [round(100 * t / len(engine.results)) for t in engine.tokens]
+
+
+def duplicate(
+    play: Callable[[int, list[BotMaker]], list[int]],
+    new: BotMaker,
+    old: BotMaker,
+    deals: int,
+    first_seed: int,
+) -> tuple[float, float, int]:
+    """Mean (new - old) score per seat and round, its 95 % half-width, and the deals played."""
+    diffs: list[float] = []
+    for d in range(deals):
+        seed = first_seed + d
+        a = play(seed, [new, old, new, old])
+        b = play(seed, [old, new, old, new])
+        new_total = a[0] + a[2] + b[1] + b[3]
+        old_total = a[1] + a[3] + b[0] + b[2]
+        diffs.append((new_total - old_total) / 4)
+    mean = statistics.fmean(diffs)
+    half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else math.inf
+    return mean, half, len(diffs)
+
+
+def decision_times(game: str, budget: float, decisions: int, seed: int) -> list[float]:
+    """Seconds per decision of seat 0's search bot (default samples, ``budget``) in real games."""
+    times: list[float] = []
+    d = 0
+    while len(times) < decisions:
+        d += 1
+        rng = random.Random(seed + d)
+        engine: Any
+        if game == "oh-pshaw":
+            engine, dealt = oh_pshaw_deal(seed + d)
+            bot: AnyBot = OhPshawSearchBot(random.Random(d), budget=budget)
+            others: AnyBot = OhPshawBot(random.Random(d))
+        else:
+            engine = OshakaTrick(4, rng.randrange(4))
+            dealt = hand_registrations(deal_oshaka(4, rng))
+            bot, others = OshakaSearchBot(random.Random(d), budget=budget), OshakaBot(rng)
+        for action in dealt:
+            engine.apply(action)
+        while len(times) < decisions:
+            expected = engine.expected
+            if expected is None or expected.expects not in ("bid", "play", "place"):
+                break
+            if expected.seat == 0:
+                start = time.perf_counter()
+                action = bot.choose(engine, 0)
+                times.append(time.perf_counter() - start)
+            else:
+                action = others.choose(engine, expected.seat)
+            engine.apply(action)
+    return times
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--deals", type=int, default=2000, help="deals per duplicate match")
+    parser.add_argument(
+        "--samples", type=int, default=12, help="deals the search bot searches per decision"
+    )
+    parser.add_argument(
+        "--oshaka-samples", type=int, default=8, help="the same for the Oshaka Trick bot"
+    )
+    parser.add_argument("--oskar-games", type=int, default=200, help="games per Oskar match")
+    parser.add_argument("--only", default="", help="run only the matches whose name has this")
+    parser.add_argument("--timing", type=int, default=200, help="decisions timed")
+    parser.add_argument("--budget", type=float, default=0.3, help="think budget, seconds")
+    args = parser.parse_args(argv)
+    cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+    print(f"python {sys.version.split()[0]}, cpus {cpus}, load {os.getloadavg()[0]:.2f}")
+
+    def search(rng: random.Random) -> AnyBot:
+        return OhPshawSearchBot(rng, budget=10.0, samples=args.samples)
+
+    def oshaka_search(rng: random.Random) -> AnyBot:
+        return OshakaSearchBot(rng, budget=10.0, samples=args.oshaka_samples)
+
+    matches: list[tuple[str, Callable[[int, list[BotMaker]], list[int]], BotMaker, BotMaker, int]]
+    matches = [
+        ("Oh Pshaw", play_oh_pshaw, search, OhPshawBot, args.samples),
+        ("Oshaka Trick", play_oshaka, oshaka_search, OshakaBot, args.oshaka_samples),
+    ]
+    for name, play, new, old, samples in matches:
+        if args.deals <= 0 or (args.only and args.only not in name.lower()):
+            continue
+        start = time.perf_counter()
+        mean, half, n = duplicate(play, new, old, args.deals, 1)
+        print(
+            f"{name} duplicate, search ({samples} deals/decision) vs heuristic, {n} deals: "
+            f"{mean:+.3f} points per seat and round, "
+            f"95 % CI [{mean - half:+.3f}, {mean + half:+.3f}] "
+            f"({time.perf_counter() - start:.0f} s)"
+        )
+    if args.oskar_games > 0 and (not args.only or args.only in "oskar"):
+        start = time.perf_counter()
+        mean, half, n = duplicate(play_oskar, OskarBot, GenreRerollBot, args.oskar_games, 1)
+        print(
+            f"Oskar duplicate, expected-token rerolls vs genre rerolls, {n} games: "
+            f"{mean / 100:+.3f} tokens per seat and round, "
+            f"95 % CI [{(mean - half) / 100:+.3f}, {(mean + half) / 100:+.3f}] "
+            f"({time.perf_counter() - start:.0f} s)"
+        )
+    for game in ("oh-pshaw", "oshaka-trick"):
+        if args.timing <= 0 or (args.only and args.only not in game):
+            continue
+        times = decision_times(game, args.budget, args.timing, 10_000)
+        print(
+            f"{game} search decision time at budget {args.budget * 1000:.0f} ms, "
+            f"{len(times)} decisions: p50 {percentile(times, 0.5) * 1000:.1f} ms, "
+            f"p99 {percentile(times, 0.99) * 1000:.1f} ms, max {max(times) * 1000:.1f} ms "
+            f"(target p99 <= {args.budget * 1000 + 20:.0f} ms)"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
