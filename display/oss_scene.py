@@ -67,6 +67,13 @@ def snapshot_of(game: OssSnapshot | Mapping[str, Any] | None) -> OssSnapshot:
     return OssSnapshot.of(game or {})
 
 
+#: The clock the running toss timer is shown against: the table's clock
+#: (``time.monotonic``); tests put a fixed one here to compare pictures.
+clock = time.monotonic
+#: How often the running toss timer's figures move on screen: ten a second is
+#: smooth enough to read as running and cheap for a Pi core.
+TIMER_FRAME = 0.1
+
 #: How a trick card's Jack is thrown, in words.
 _THROWS = {"classic": "classic Jack", "unusual": "unusual Jack", "none": "no Jack"}
 
@@ -101,6 +108,11 @@ class OssScene:
         if expects == Verb.KEEP:
             return "keep a duel card"
         return None  # chance: the virtual deck does it
+
+    def animation_step(self, game: Mapping[str, Any]) -> float | None:
+        """Seconds between frames while the centre moves (the running timer), else None."""
+        side = snapshot_of(game).table
+        return TIMER_FRAME if side is not None and side.timer.running else None
 
     # --- a seat's area ---------------------------------------------------------------------
 
@@ -394,7 +406,7 @@ class OssScene:
         y = rect.top + pad // 2
         who = player_name(view, timer.seat) if timer.seat is not None else "Timer"
         if timer.running and timer.started_at is not None:
-            elapsed = max(0.0, time.monotonic() - timer.started_at)
+            elapsed = max(0.0, clock() - timer.started_at)
             text = f"{who}: timing {elapsed:.3f} s"
             colour = theme.TURN
             if limit is not None:
