@@ -80,6 +80,28 @@ def verb_prompt(verb: str) -> str:
     return VERB_PROMPTS.get(verb, verb.replace("_", " "))
 
 
+def seat_entry(game: Mapping[str, Any], player: int) -> object:
+    """``player``'s entry of a snapshot's ``seats`` list (by its ``seat``), or None.
+
+    For a scene's ``seat_key``: a panel that shows only this entry is drawn
+    again only when it changes.
+    """
+    seats = game.get("seats")
+    if not isinstance(seats, list):
+        return None
+    for entry in seats:
+        if isinstance(entry, Mapping) and entry.get("seat") == player:
+            return entry
+    return seats[player] if 0 <= player < len(seats) else None
+
+
+def item(values: object, index: int) -> object:
+    """``values[index]`` of a snapshot's per-seat list, or None when there is none."""
+    if isinstance(values, list) and 0 <= index < len(values):
+        return values[index]
+    return None
+
+
 def int_list(value: object) -> list[int] | None:
     """``value`` as a list of ints when it is one (snapshot fields are plain JSON)."""
     if isinstance(value, list) and all(isinstance(x, int) for x in value):

@@ -27,6 +27,7 @@ from display.generic import (
     draw_status,
     draw_title_block,
     draw_trick,
+    item,
     player_name,
     score_table_height,
     split_centre,
@@ -89,6 +90,20 @@ def trump_words(snap: OhPshawSnapshot) -> str:
 
 class OhPshawScene:
     """Draws an Oh Pshaw snapshot; see the module docstring."""
+
+    def seat_key(self, game: Mapping[str, Any], player: int) -> object:
+        """What ``draw_seat`` shows of ``player``: their figures, the phase, the dealer,
+        reneges, and the bid cursor while it is their bid."""
+        nxt = game.get("next")
+        mine = isinstance(nxt, Mapping) and nxt.get("seat") == player
+        return (
+            *(item(game.get(key), player) for key in ("bids", "tricks", "totals")),
+            item(game.get("tricks_needed"), player),
+            game.get("phase"),
+            game.get("dealer") == player,
+            game.get("reneges"),
+            (nxt, game.get("bid_cursor")) if mine else None,
+        )
 
     # --- whose turn --------------------------------------------------------------
 

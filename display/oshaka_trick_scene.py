@@ -26,6 +26,7 @@ from display.generic import (
     draw_trick,
     player_name,
     score_table_height,
+    seat_entry,
     split_centre,
     table_room,
 )
@@ -50,6 +51,10 @@ def _plays(snap: OshakaSnapshot) -> list[tuple[int, str]]:
 
 class OshakaScene:
     """Draws an Oshaka Trick snapshot; see the module docstring."""
+
+    def seat_key(self, game: Mapping[str, Any], player: int) -> object:
+        """What ``draw_seat`` shows of ``player``: their own entry of the snapshot only."""
+        return seat_entry(game, player)
 
     # --- whose turn --------------------------------------------------------------
 

@@ -41,6 +41,7 @@ from display.generic import (
     draw_score_table,
     draw_status,
     player_name,
+    seat_entry,
 )
 from display.theme import Colour, Painter
 
@@ -108,6 +109,11 @@ class OssScene:
         if expects == Verb.KEEP:
             return "keep a duel card"
         return None  # chance: the virtual deck does it
+
+    def seat_key(self, game: Mapping[str, Any], player: int) -> object:
+        """What ``draw_seat`` shows of ``player``: their entry and their best toss time."""
+        timer = game.get("timer")
+        return seat_entry(game, player), timer.get("bests") if isinstance(timer, Mapping) else None
 
     def animation_step(self, game: Mapping[str, Any]) -> float | None:
         """Seconds between frames while the centre moves (the running timer), else None."""

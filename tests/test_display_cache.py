@@ -159,12 +159,19 @@ def test_a_real_game_drawn_view_by_view_equals_a_full_redraw(
     monkeypatch.setattr(oss_scene, "clock", lambda: 1_000_000.0)
     renderer = Renderer(size)
     screens: set[Screen] = set()
-    for count, view in enumerate(kiosk_views(game, 70)):
+    play_frames = play_panels = 0
+    for view in kiosk_views(game, 70):
+        before = renderer.panels_drawn
         renderer.draw(view)
         screens.add(view.screen)
-        if count % 10 == 9:
-            assert_same_as_fresh(renderer, view)
-    assert_same_as_fresh(renderer, view)
+        if view.screen is Screen.PLAY:
+            play_frames += 1
+            play_panels += renderer.panels_drawn - before
+        assert_same_as_fresh(renderer, view)
     assert {Screen.ATTRACT, Screen.CHOOSE_GAME, Screen.JOIN, Screen.PLAY} <= screens
-    # Panels are reused: far fewer panels drawn than views times seats.
-    assert renderer.panels_drawn < renderer.frames_drawn * len(view.seats)
+    assert play_frames > 20
+    # A play touches a seat or two, not the whole table. Oskar's scene has no
+    # seat_key yet (its panels show the trends too): every play redraws them all.
+    share = play_panels / (play_frames * len(view.seats))
+    if game != "oskar":
+        assert share < 0.6, share
