@@ -38,10 +38,12 @@ logger = logging.getLogger(__name__)
 
 SAMPLES = Path(__file__).resolve().parent / "samples"
 SIMULATED_TAGS = SAMPLES / "simulated-tags.json"
-FRAME_SECONDS = 1 / 60
-# On the attract screen nothing moves, so the loop may wait longer for input:
-# a tap still wakes it at once (it waits on the queue), only clicks wait longer.
-IDLE_WAIT = 0.1
+# The loop sleeps on the input queue until something is due (a tap or press
+# wakes it at once): the LEDs' next pattern step, a bot's next move, a frame
+# the display asks for (an animation), a look at the window's clicks and keys,
+# or at most MAX_WAIT, so the screens' idle timeouts (minutes) are seen within
+# a second. A still table wakes about once a second, not 60 times.
+MAX_WAIT = 1.0
 
 
 def load_registry(config: TableConfig) -> TagRegistry:
@@ -170,13 +172,33 @@ class Kiosk:
     def finished(self) -> bool:
         return self.table.screen is Screen.RESULTS
 
-    def frame_wait(self) -> float:
-        """How long one loop turn may wait for input."""
-        return IDLE_WAIT if self.table.screen is Screen.ATTRACT else FRAME_SECONDS
+    def frame_wait(self, display_due: float | None = None, most: float = MAX_WAIT) -> float:
+        """How long one loop turn may wait for input: until the next thing that is due.
 
-    def run_frame(self, show: Callable[[TableView], object]) -> None:
-        """One turn of the kiosk loop: input, bots, LED patterns, and the view if it changed."""
-        self.loop.run_once(timeout=self.frame_wait())
+        ``display_due`` is when the display wants its next frame by itself (None:
+        not until the view changes); ``most`` caps the wait (the window's poll).
+        """
+        now = self.table.clock()
+        waits = [most]
+        for wait in (self.devices.leds.next_change(now), self.simulator.next_due(now), display_due):
+            if wait is not None:
+                waits.append(wait)
+        return max(0.0, min(waits))
+
+    def run_frame(
+        self,
+        show: Callable[[TableView], object],
+        next_frame_in: Callable[[TableView], float | None] | None = None,
+        most: float = MAX_WAIT,
+    ) -> None:
+        """One turn of the kiosk loop: wait for input or the next thing due, then bots,
+        LED patterns, and the view if it changed.
+
+        ``next_frame_in`` says when the display needs a frame by itself (its
+        animations); ``most`` caps the wait.
+        """
+        due = None if next_frame_in is None else next_frame_in(self.table.view)
+        self.loop.run_once(timeout=self.frame_wait(due, most))
         self.loop.drain()
         now = self.table.clock()
         if self.simulator.step(now):
@@ -258,9 +280,9 @@ def windowed(args: argparse.Namespace, config: TableConfig) -> int:
     with kiosk, Window(config.display, key_seat=people[0] if people else 0) as window:
         kiosk.resume()
         while True:
-            # Waits on the input queue for at most a frame (longer on the attract
-            # screen), so clicks and keys are still looked at often enough.
-            kiosk.run_frame(window.show)
+            # Waits on the input queue until something is due, and at most the
+            # window's poll, so clicks and keys are still looked at often enough.
+            kiosk.run_frame(window.show, window.next_frame_in, window.poll_every)
             for action in window.poll():
                 if not apply_ui_action(kiosk, action):
                     return 0

@@ -47,7 +47,11 @@ class DisplaySettings(Protocol):
 class Window:
     """A pygame window (full screen on the table) showing table views."""
 
-    animating = False  # no scene animates, so the app may wait for input between frames
+    # How often the loop looks at the window's clicks and keys when nothing else
+    # wakes it: SDL's event wait polls every millisecond on the Pi's KMS and the
+    # dummy driver, so the loop polls instead, 20 times a second (a click waits
+    # at most 50 ms; taps and button presses wake the loop at once).
+    poll_every = 0.05
 
     def __init__(self, settings: DisplaySettings, key_seat: int = 0) -> None:
         self.settings = settings
@@ -96,14 +100,20 @@ class Window:
         return actions
 
     def show(self, view: TableView) -> bool:
-        """Draw and flip if the view changed; True when a new frame was shown."""
+        """Draw what changed and update only those parts of the screen; True when it drew."""
         if self._screen is None:
             raise RuntimeError("the window is not open")
         if not self.renderer.draw(view):
             return False
-        self._screen.blit(self.renderer.surface, (0, 0))
-        pygame.display.flip()
+        rects = self.renderer.dirty_rects
+        for rect in rects:
+            self._screen.blit(self.renderer.surface, rect, rect)
+        pygame.display.update(rects)
         return True
+
+    def next_frame_in(self, view: TableView) -> float | None:
+        """Seconds until ``view`` needs a frame by itself (an animation), or None."""
+        return self.renderer.next_frame_in(view)
 
 
 __all__ = ["KEY_BUTTONS", "Quit", "Window"]
