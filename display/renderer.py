@@ -157,7 +157,11 @@ class Renderer:
         background = self._background_for(layout, metrics)
         changed: list[pygame.Rect] = []
         if full:
-            canvas.blit(background, (0, 0))
+            if all(slot.seat_index < len(view.seats) for slot in layout.slots):
+                # The panels cover all but the centre: copy just that (a third of 1080p).
+                canvas.blit(background, layout.centre, layout.centre)
+            else:
+                canvas.blit(background, (0, 0))
             changed.append(canvas.get_rect())
 
         # The centre: drawn again whenever anything but the version changed.
