@@ -282,7 +282,8 @@ def windowed(args: argparse.Namespace, config: TableConfig) -> int:
         while True:
             # Waits on the input queue until something is due, and at most the
             # window's poll, so clicks and keys are still looked at often enough.
-            kiosk.run_frame(window.show, window.next_frame_in, window.poll_every)
+            most = window.poll_interval(kiosk.table.view)
+            kiosk.run_frame(window.show, window.next_frame_in, most)
             for action in window.poll():
                 if not apply_ui_action(kiosk, action):
                     return 0

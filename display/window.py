@@ -14,7 +14,7 @@ from typing import Protocol, Self
 
 import pygame
 
-from controller.view import TableView
+from controller.view import Screen, TableView
 from display.renderer import Renderer
 from display.ui import PressButton, Quit, UiAction, action_for_event
 
@@ -49,9 +49,12 @@ class Window:
 
     # How often the loop looks at the window's clicks and keys when nothing else
     # wakes it: SDL's event wait polls every millisecond on the Pi's KMS and the
-    # dummy driver, so the loop polls instead, 20 times a second (a click waits
-    # at most 50 ms; taps and button presses wake the loop at once).
-    poll_every = 0.05
+    # dummy driver, so the loop polls instead, 10 times a second (a click waits
+    # at most 100 ms, and the turn pulse wakes the loop as often anyway; taps and
+    # button presses wake it at once), and 4 times a second on the attract
+    # screen, where a click only wakes the table.
+    poll_every = 0.1
+    poll_idle = 0.25
 
     def __init__(self, settings: DisplaySettings, key_seat: int = 0) -> None:
         self.settings = settings
@@ -110,6 +113,10 @@ class Window:
             self._screen.blit(self.renderer.surface, rect, rect)
         pygame.display.update(rects)
         return True
+
+    def poll_interval(self, view: TableView) -> float:
+        """The longest the loop may go without looking at clicks and keys, on ``view``."""
+        return self.poll_idle if view.screen is Screen.ATTRACT else self.poll_every
 
     def next_frame_in(self, view: TableView) -> float | None:
         """Seconds until ``view`` needs a frame by itself (an animation), or None."""
