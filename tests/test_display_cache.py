@@ -131,7 +131,7 @@ def test_a_still_table_needs_no_frame_until_its_view_changes() -> None:
 
 
 @pytest.mark.parametrize("size", SIZES_QUICK_FIRST, ids=lambda s: f"{s[0]}x{s[1]}")
-@pytest.mark.parametrize("rotation", [0, 90])
+@pytest.mark.parametrize("rotation", [0, pytest.param(90, marks=pytest.mark.slow)])
 def test_incremental_draws_of_every_screen_equal_a_full_redraw(
     size: tuple[int, int], rotation: int
 ) -> None:
@@ -151,7 +151,11 @@ def test_incremental_draws_of_every_screen_equal_a_full_redraw(
 
 
 @pytest.mark.parametrize("size", SIZES_QUICK_FIRST, ids=lambda s: f"{s[0]}x{s[1]}")
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize(
+    # One game in the quick run; every game with --runslow.
+    "game",
+    [GAMES[0], *(pytest.param(game, marks=pytest.mark.slow) for game in GAMES[1:])],
+)
 def test_a_real_game_drawn_view_by_view_equals_a_full_redraw(
     game: str, size: tuple[int, int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
