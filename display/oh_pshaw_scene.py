@@ -28,6 +28,7 @@ from display.generic import (
     draw_title_block,
     draw_trick,
     item,
+    parsed,
     player_name,
     score_table_height,
     split_centre,
@@ -56,7 +57,7 @@ PROMPTS: Mapping[str, str] = {
 
 def snapshot_of(view: TableView) -> OhPshawSnapshot:
     """The view's game as the engine's typed snapshot."""
-    return OhPshawSnapshot.of(view.game or {})
+    return parsed(view.game or {}, OhPshawSnapshot.of)
 
 
 def _plays(trick: Sequence[TrickCard]) -> list[tuple[int, str]]:
@@ -108,7 +109,7 @@ class OhPshawScene:
     # --- whose turn --------------------------------------------------------------
 
     def turn_prompt(self, game: Mapping[str, Any], player: int) -> str | None:
-        snap = OhPshawSnapshot.of(game)
+        snap = parsed(game, OhPshawSnapshot.of)
         if snap.awaiting_turned_card:
             # The bidding waits for the turned card: only the dealer has something to do.
             return PROMPTS[Verb.TRUMP] if snap.dealer == player else None

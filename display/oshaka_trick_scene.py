@@ -24,6 +24,7 @@ from display.generic import (
     draw_status,
     draw_title_block,
     draw_trick,
+    parsed,
     player_name,
     score_table_height,
     seat_entry,
@@ -42,7 +43,7 @@ NO_SEAT = SeatSnapshot(0, {}, 0, (), 0, 0, 0, False)
 
 def snapshot_of(view: TableView) -> OshakaSnapshot:
     """The view's game as the engine's typed snapshot."""
-    return OshakaSnapshot.of(view.game or {})
+    return parsed(view.game or {}, OshakaSnapshot.of)
 
 
 def _plays(snap: OshakaSnapshot) -> list[tuple[int, str]]:
@@ -59,7 +60,7 @@ class OshakaScene:
     # --- whose turn --------------------------------------------------------------
 
     def turn_prompt(self, game: Mapping[str, Any], player: int) -> str | None:
-        snap = OshakaSnapshot.of(game)
+        snap = parsed(game, OshakaSnapshot.of)
         if snap.phase is Phase.LEAD:
             return "choose who leads round 2" if player in snap.lead_choosers else None
         nxt = snap.next

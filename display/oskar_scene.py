@@ -32,6 +32,7 @@ from display.generic import (
     draw_status,
     draw_title_block,
     draw_trick,
+    parsed,
     player_name,
     split_centre,
 )
@@ -58,6 +59,10 @@ def read_snapshot(game: Mapping[str, Any] | None) -> OskarSnapshot | None:
     """The table's snapshot as an ``OskarSnapshot``, or None when there is none (or not Oskar's)."""
     if not game:
         return None
+    return parsed(game, _read_snapshot)
+
+
+def _read_snapshot(game: Mapping[str, Any]) -> OskarSnapshot | None:
     try:
         return OskarSnapshot.from_json(game)
     except (KeyError, TypeError, ValueError, IndexError):

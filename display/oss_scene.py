@@ -40,6 +40,7 @@ from display.generic import (
     draw_messages,
     draw_score_table,
     draw_status,
+    parsed,
     player_name,
     seat_entry,
 )
@@ -65,7 +66,9 @@ def seconds(millis: int) -> str:
 
 def snapshot_of(game: OssSnapshot | Mapping[str, Any] | None) -> OssSnapshot:
     """The view's game (plain JSON) read back as the engine's typed snapshot."""
-    return OssSnapshot.of(game or {})
+    if game is None or isinstance(game, OssSnapshot):
+        return OssSnapshot.of(game or {})
+    return parsed(game, OssSnapshot.of)
 
 
 #: The clock the running toss timer is shown against: the table's clock

@@ -207,13 +207,16 @@ def panel_image(
 ) -> tuple[pygame.Surface, list[tuple[pygame.Rect, UiAction]]]:
     """One seat's panel turned to face its seat, and its hit boxes in canvas coordinates.
 
+    The picture is valid until the next panel is drawn (an upright panel's is
+    a shared scratch surface): copy it at once.
+
     Upright, from the top (the centre side) down to the seat's edge: the header
     (label, badges, the turn prompt), the body (the screen's or game's part),
     the latest message for this seat, and the simulator's hand; the seat's
     buttons stand in a column on the right.
     """
     width, height = slot.local_size
-    surface = pygame.Surface((width, height))
+    surface = _scratch((width, height))
     surface.fill(theme.TABLE)
     p = Painter(surface, fonts, metrics)
     m = p.metrics
@@ -286,6 +289,21 @@ def panel_image(
         for rect, action in p.hits
     ]
     return turn_surface(surface, slot.rotation), hits
+
+
+_SCRATCH: dict[tuple[int, int], pygame.Surface] = {}
+
+
+def _scratch(size: tuple[int, int]) -> pygame.Surface:
+    """A panel-sized surface to draw an upright panel on, reused (allocating 1080p-panel
+    surfaces for every panel drawn costs more than filling one). The picture is
+    copied onto the canvas (turned, or blitted) before the next panel is drawn."""
+    surface = _SCRATCH.get(size)
+    if surface is None:
+        if len(_SCRATCH) > 8:
+            _SCRATCH.clear()
+        surface = _SCRATCH[size] = pygame.Surface(size)
+    return surface
 
 
 def _hand_of(view: TableView, seat: SeatView) -> tuple[str, ...] | None:
