@@ -310,6 +310,22 @@ def _oskar_painter(p: Painter) -> OskarPainter:
 class OskarScene:
     """Draws an Oskar snapshot; see the module docstring."""
 
+    def seat_key(self, game: Mapping[str, Any], player: int) -> object:
+        """What ``draw_seat`` shows of ``player``: their entry, their picked dice, the
+        trendy genres, the goal, and the phase with its rerolls (the seat's note)."""
+        snap = read_snapshot(game)
+        if snap is None:
+            return None
+        picked = snap.picked[player] if 0 <= player < len(snap.picked) else ()
+        return (
+            snap.seat(player),
+            frozenset(trendy_genres(snap)),
+            tuple(picked),
+            snap.tokens_to_win,
+            snap.phase,
+            snap.rerolls,
+        )
+
     def turn_prompt(self, game: Mapping[str, Any], player: int) -> str | None:
         snap = read_snapshot(game)
         if snap is None:

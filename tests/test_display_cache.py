@@ -174,8 +174,6 @@ def test_a_real_game_drawn_view_by_view_equals_a_full_redraw(
         assert_same_as_fresh(renderer, view)
     assert {Screen.ATTRACT, Screen.CHOOSE_GAME, Screen.JOIN, Screen.PLAY} <= screens
     assert play_frames > 20
-    # A play touches a seat or two, not the whole table. Oskar's scene has no
-    # seat_key yet (its panels show the trends too): every play redraws them all.
+    # A play touches a seat or two, not the whole table.
     share = play_panels / (play_frames * len(view.seats))
-    if game != "oskar":
-        assert share < 0.6, share
+    assert share < 0.6, share
