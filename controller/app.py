@@ -1,17 +1,18 @@
 """The kiosk: the composition root that wires config, devices, table, display and simulator.
 
-``python -m controller kiosk`` runs the table. With a display it opens a
-window (full screen on the table's Pi) where a person can play the seats that
-have no bot: click a card of the on-screen hand to tap it, click the on-screen
-seat buttons or use the keys (Left = prev, Enter/Space = ok, Right = next for
-seat 0). Without a display, or with ``--headless``, bots play one full game,
-the score sheet is printed and a PNG of the final table is saved.
+``cafe-table kiosk`` runs the table. With a display it opens a window (full
+screen on the table's Pi; ``--size`` / ``--fullscreen`` override ``[display]``)
+where a person can play the seats that have no bot: click a card of the
+on-screen hand to tap it, click the on-screen seat buttons or use the keys
+(Left = prev, Enter/Space = ok, Right = next for seat 0), and try the staff
+desk with the simulated staff tag (S, or the "staff tag at seat" buttons).
+Without a display, or with ``--headless``, bots play one full game, the score
+sheet is printed and a PNG of the final table is saved.
 """
 
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import logging
 import os
 import queue
@@ -20,19 +21,27 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from controller import scoresheet
-from controller.config import ConfigError, TableConfig, load
+from controller.commands import command
+from controller.config import MOCK, ConfigError, TableConfig, load
 from controller.devices import Devices, build
 from controller.games.base import TableError
 from controller.history import history_lines, summaries
 from controller.journal import JOURNAL_NAME, Journal, resume_if_unfinished
+from controller.journal_cli import DEMO_OUT
+from controller.record_files import save_finished_record, write_missing_records
+from controller.safe_text import one_line
 from controller.simulation import Simulator
 from controller.table import Table, TableLoop
 from controller.tags import TagRegistry
-from controller.view import Screen, TableView
+from controller.view import MessageKind, Screen, TableView
 from hardware.errors import HardwareError
 from hardware.events import InputEvent
+
+if TYPE_CHECKING:
+    from controller.fleet.connection import CafeConnection
 
 logger = logging.getLogger(__name__)
 
@@ -47,8 +56,32 @@ MAX_WAIT = 1.0
 
 
 def load_registry(config: TableConfig) -> TagRegistry:
-    """The configured tag registry, or the bundled simulated deck."""
-    return TagRegistry.load(config.tags or SIMULATED_TAGS)
+    """The configured tag registry, or the bundled simulated deck.
+
+    A configured registry that does not exist yet is a new table's first
+    evening: the kiosk starts with no tags and says how to enroll the first
+    staff tag (``setup_notice``). A registry that exists but is bad is refused.
+    """
+    if config.tags is None:
+        return TagRegistry.load(SIMULATED_TAGS)
+    if not config.tags.exists():
+        return TagRegistry()
+    return TagRegistry.load(config.tags)
+
+
+def setup_notice(
+    config: TableConfig, registry: TagRegistry, config_path: Path | None
+) -> str | None:
+    """What staff must do before the table can be used, or None when nothing is missing."""
+    if config.tags is None or registry.has_staff_tag():
+        return None
+    where: list[str | Path] = ["--config", config_path.resolve()] if config_path else []
+    return (
+        "No staff tag is enrolled yet. Stop the kiosk (Escape) and run:  "
+        f"{command('tags', 'add-staff', *where)}  then tap your staff tag at any reader, "
+        "start the kiosk again and tap the staff tag here: the staff desk opens to enroll "
+        "the decks."
+    )
 
 
 @dataclass
@@ -64,6 +97,7 @@ class Kiosk:
     simulator: Simulator
     records_dir: Path
     journal: Journal | None = None
+    cafe: CafeConnection | None = None  # the café's hub, with [cafe] in the configuration
 
     @classmethod
     def create(
@@ -75,10 +109,16 @@ class Kiosk:
         bot_delay: float = 0.0,
         records_dir: Path | None = None,
         journal_path: Path | None = None,
+        config_path: Path | None = None,
     ) -> Kiosk:
         """Build the kiosk; with ``journal_path`` every accepted input is journaled first
-        and an unfinished game found there is resumed by ``resume()``."""
+        and an unfinished game found there is resumed by ``resume()``. ``config_path``
+        (the table.toml it was loaded from) goes into the commands the kiosk prints
+        and to the café connection."""
         registry = load_registry(config)
+        notice = setup_notice(config, registry, config_path)
+        if notice is not None:
+            logger.warning("%s", notice)
         events: queue.Queue[InputEvent] = queue.Queue()
         devices = build(config, events)
         rng = random.Random(seed)
@@ -87,8 +127,21 @@ class Kiosk:
 
         def save_record(game_id: str, text: str) -> None:
             kiosk_ref[0].save_record(game_id, text)
+            if kiosk_ref[0].cafe is not None:
+                kiosk_ref[0].cafe.record_finished()
 
         journal = None if journal_path is None else Journal.open(journal_path, config)
+        cafe = None
+        if config.cafe is not None:
+            # Only a table of a café imports (and runs) network code.
+            from controller.fleet.connection import CafeConnection
+
+            cafe = CafeConnection(
+                config.cafe,
+                None if journal is None else journal.path,
+                registry,
+                config_path=config_path,
+            )
         table = Table(
             config,
             registry,
@@ -97,6 +150,9 @@ class Kiosk:
             on_record=save_record,
             journal=journal,
             history=None if journal is None else lambda: history_lines(summaries(journal)),
+            on_staff_call=None if cafe is None else cafe.staff_call,
+            staff_log=None if journal is None else journal.staff_event,
+            setup_notice=notice,
         )
         simulator = Simulator(
             table,
@@ -117,16 +173,21 @@ class Kiosk:
             simulator,
             records,
             journal,
+            cafe,
         )
         kiosk_ref.append(kiosk)
         return kiosk
 
     def __enter__(self) -> Kiosk:
         self.devices.open()
+        if self.cafe is not None:
+            self.cafe.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
-        """Close the devices and the journal, whatever ended the run."""
+        """Close the café link, the devices and the journal, whatever ended the run."""
+        if self.cafe is not None:
+            self.cafe.close()
         self.devices.close()
         if self.journal is not None:
             self.journal.close()
@@ -135,6 +196,7 @@ class Kiosk:
         """Resume the journal's unfinished game, if any; staff see any problem found."""
         if self.journal is None:
             return False
+        write_missing_records(self.journal, self.records_dir)
         resumed = resume_if_unfinished(self.journal, self.table)
         for notice in self.journal.notices:
             logger.error("%s", notice)
@@ -142,17 +204,9 @@ class Kiosk:
         return resumed is not None
 
     def save_record(self, game_id: str, text: str) -> Path:
-        """Write a finished game's record; the file name says when and what."""
-        self.records_dir.mkdir(parents=True, exist_ok=True)
-        stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
-        path = self.records_dir / f"{stamp}-{game_id}.jsonl"
-        counter = 1
-        while path.exists():
-            counter += 1
-            path = self.records_dir / f"{stamp}-{game_id}-{counter}.jsonl"
-        path.write_text(text, encoding="utf-8")
+        """Write a finished game's record (atomically); the file name says when and what."""
+        path = save_finished_record(self.records_dir, game_id, text, self.journal)
         self.last_record = path
-        logger.info("saved the game record %s", path)
         return path
 
     def run_headless(self, max_steps: int = 100_000) -> bool:
@@ -165,6 +219,7 @@ class Kiosk:
             acted = self.simulator.step(now)
             self.loop.drain()
             self.devices.leds.tick(now)
+            self.after_turn()
             if not acted and self.simulator.delay == 0:
                 break
         return self.finished()
@@ -204,7 +259,13 @@ class Kiosk:
         if self.simulator.step(now):
             self.loop.drain()
         self.devices.leds.tick(now)
+        self.after_turn()
         show(self.table.view)
+
+    def after_turn(self) -> None:
+        """What else a turn of the loop owes: the café hears of changes (with [cafe])."""
+        if self.cafe is not None:
+            self.cafe.after_turn(self.table)
 
 
 def display_available() -> bool:
@@ -232,11 +293,16 @@ def render_png(
 def headless_demo(args: argparse.Namespace, config: TableConfig) -> int:
     """Bots play one full game on simulated hardware; print the sheet, save a PNG and record."""
     if args.config is None:
-        config = TableConfig.simulated(args.players, bots=args.players)
+        config = with_window_options(TableConfig.simulated(args.players, bots=args.players), args)
     out = Path(args.out)
     journal = journal_file(args, out)
     kiosk = Kiosk.create(
-        config, seed=args.seed, auto_game=args.game, records_dir=out, journal_path=journal
+        config,
+        seed=args.seed,
+        auto_game=args.game,
+        records_dir=out,
+        journal_path=journal,
+        config_path=config_path(args),
     )
     with kiosk:
         if kiosk.resume():
@@ -244,8 +310,15 @@ def headless_demo(args: argparse.Namespace, config: TableConfig) -> int:
         finished = kiosk.run_headless()
         game = kiosk.table.game
         if not finished or game is None:
-            print("the simulated game did not finish; see the log above", file=sys.stderr)
-            return 1
+            said = kiosk.table.messages[-1].text if kiosk.table.messages else "nothing"
+            print(
+                one_line(
+                    f"kiosk: the bots could not finish a game of {args.game} (the table last "
+                    f"said: {said}); check --game, --players and the bot seats of --config"
+                ),
+                file=sys.stderr,
+            )
+            return 2
         print(scoresheet.render(game.adapter.engine), end="")
         results = kiosk.table.view
         # The table as it lay after the last card (columns, penalties), and the results screen.
@@ -255,8 +328,15 @@ def headless_demo(args: argparse.Namespace, config: TableConfig) -> int:
         results_png = render_png(results, out / "results.png", config)
     print(f"Final table: {table_png}")
     print(f"Results screen: {results_png}")
-    print(f"Game record: {kiosk.last_record}  (replay it: python -m controller replay FILE)")
+    print(f"Game record: {kiosk.last_record}")
+    print(f"Replay it:   {command('replay', kiosk.last_record)}")
+    if journal is not None:
+        print(f"Its history: {command('history', '--journal', journal)}")
     return 0
+
+
+def config_path(args: argparse.Namespace) -> Path | None:
+    return Path(args.config) if args.config else None
 
 
 def journal_file(args: argparse.Namespace, records: Path) -> Path | None:
@@ -275,11 +355,23 @@ def windowed(args: argparse.Namespace, config: TableConfig) -> int:
         seed=args.seed,
         bot_delay=args.bot_delay,
         journal_path=journal_file(args, config.records),
+        config_path=config_path(args),
     )
     people = [s.index for s in config.seats if not s.bot]
-    with kiosk, Window(config.display, key_seat=people[0] if people else 0) as window:
+    # A configured table is locked down: no key, click or close request reaches it;
+    # staff stop it from the staff desk (PIN) or the service stops it.
+    locked = args.config is not None
+    kiosk.table.can_quit = locked
+    simulated = [s.index for s in config.seats if s.reader == MOCK]
+    window = Window(
+        config.display,
+        key_seat=people[0] if people else 0,
+        locked=locked,
+        staff_seats=simulated,
+    )
+    with kiosk, window:
         kiosk.resume()
-        while True:
+        while not kiosk.table.quit_requested:
             # Waits on the input queue until something is due, and at most the
             # window's poll, so clicks and keys are still looked at often enough.
             most = window.poll_interval(kiosk.table.view)
@@ -287,16 +379,26 @@ def windowed(args: argparse.Namespace, config: TableConfig) -> int:
             for action in window.poll():
                 if not apply_ui_action(kiosk, action):
                     return 0
+    logger.warning("staff stopped the kiosk from the staff desk")
+    return 0
 
 
 def apply_ui_action(kiosk: Kiosk, action: object) -> bool:
     """Turn a click or key into what a seat's reader or button would report; False to quit."""
-    from display.ui import ChooseGame, PressButton, Quit, TapCard
+    from display.ui import ChooseGame, PressButton, Quit, TapCard, TapDeckCard, TapStaff
 
     if isinstance(action, Quit):
         return False
-    if isinstance(action, TapCard):
-        kiosk.simulator.tap(action.seat, action.card)
+    if isinstance(action, TapCard | TapStaff | TapDeckCard):
+        simulator = kiosk.simulator
+        if isinstance(action, TapCard):
+            why_not = simulator.tap(action.seat, action.card)
+        elif isinstance(action, TapStaff):
+            why_not = simulator.tap_staff(action.seat)
+        else:
+            why_not = simulator.tap_deck_card(action.seat)
+        if why_not is not None:  # e.g. a real reader: say so where the person looks
+            kiosk.table.say(why_not, MessageKind.REFUSED, action.seat)
     elif isinstance(action, PressButton):
         kiosk.simulator.press(action.seat, action.button)
     elif isinstance(action, ChooseGame):
@@ -311,23 +413,61 @@ def run(args: argparse.Namespace) -> int:
     """``kiosk`` subcommand: choose headless or windowed, and turn setup failures into words."""
     try:
         config = load(Path(args.config)) if args.config else TableConfig.simulated()
+        config = with_window_options(config, args)
         if args.headless or not display_available():
             if not args.headless:
                 print("No display found: bots play one game headless.", file=sys.stderr)
             return headless_demo(args, config)
         return windowed(args, config)
     except (ConfigError, HardwareError, TableError) as exc:
-        print(f"kiosk: {exc}", file=sys.stderr)
+        print(f"kiosk: {one_line(str(exc))}", file=sys.stderr)
         return 2
+
+
+def with_window_options(config: TableConfig, args: argparse.Namespace) -> TableConfig:
+    """The configuration with --size / --fullscreen / --windowed applied to its [display]."""
+    display = config.display
+    if args.size:
+        width, _, height = args.size.lower().partition("x")
+        if not (width.isdigit() and height.isdigit()):
+            raise ConfigError(
+                f"--size {args.size}: give the window size as WIDTHxHEIGHT, e.g. 1920x1080"
+            )
+        if not 320 <= int(width) <= 7680 or not 240 <= int(height) <= 4320:
+            raise ConfigError(f"--size {args.size}: width 320..7680 and height 240..4320")
+        display = replace(display, width=int(width), height=int(height))
+    if args.fullscreen or args.windowed:
+        display = replace(display, fullscreen=bool(args.fullscreen))
+    return replace(config, display=display)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", metavar="FILE", help="table.toml (default: all simulated)")
+    parser.add_argument(
+        "--size",
+        metavar="WxH",
+        help="window size in pixels, e.g. 1920x1080 (default: [display] width and height "
+        "of --config, else 1280x720); PNGs of the headless game are drawn at this size",
+    )
+    screen = parser.add_mutually_exclusive_group()
+    screen.add_argument(
+        "--fullscreen",
+        action="store_true",
+        help="fill the screen at its own resolution (default: [display] fullscreen, else off)",
+    )
+    screen.add_argument(
+        "--windowed", action="store_true", help="a window, even if --config says full screen"
+    )
     parser.add_argument("--headless", action="store_true", help="bots play one game, no window")
     parser.add_argument("--game", default="oshaka-trick", help="the game bots play headless")
     parser.add_argument("--players", type=int, default=4, help="seats in the headless game")
     parser.add_argument("--seed", type=int, default=None, help="seed for deals and bots")
-    parser.add_argument("--out", default="out", help="folder for the headless PNG and record")
+    parser.add_argument(
+        "--out",
+        default=str(DEMO_OUT),
+        help="folder for the headless PNG, record and journal (history, export and recover "
+        "find it there)",
+    )
     parser.add_argument(
         "--bot-delay", type=float, default=0.8, help="seconds a bot waits before acting"
     )

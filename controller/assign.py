@@ -1,4 +1,4 @@
-"""``python -m controller assign-readers``: learn which reader is which seat by tapping.
+"""``cafe-table assign-readers``: learn which reader is which seat by tapping.
 
 Staff plug in every seat's reader, run the command (with the kiosk stopped:
 the kiosk opens each port exclusively), and tap any card at seat 0's reader,
@@ -14,10 +14,12 @@ import queue
 import sys
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
+from controller.config import MOCK, ConfigError, SeatConfig, load
 from controller.enrollment import SeatAssignment
-from hardware.events import EventQueue, InputEvent, TagPresented
+from hardware.events import EventQueue, InputEvent, ReaderOffline, ReaderProblem, TagPresented
 from hardware.port_names import serial_ports
 from hardware.protocols import READER_PROTOCOLS
 from hardware.reader_factory import reader_for
@@ -58,10 +60,49 @@ def assign(
                 deadline = time.monotonic() + timeout
                 result = assignment.tap(ports[event.seat])
                 say(result.message)
+            elif isinstance(event, ReaderOffline):
+                # A board that speaks another protocol never answers this one: say
+                # so within the reader's own few seconds, not after the whole wait.
+                reason = event.reason.removeprefix("lost the connection: ")
+                raise AssignError(
+                    f"the reader at {event.port} went silent ({reason}); "
+                    f"{_other_protocol(protocol)}"
+                )
+            elif isinstance(event, ReaderProblem):
+                say(f"{event.message}; {_other_protocol(protocol)}")
     finally:
         for reader in readers:
             reader.close()
     return assignment
+
+
+class AssignError(Exception):
+    """A reader cannot be assigned (e.g. it speaks another protocol): one line, exit 2."""
+
+
+def _other_protocol(protocol: str) -> str:
+    others = ", ".join(p for p in READER_PROTOCOLS if p != protocol)
+    return (
+        f"is its board speaking another protocol than {protocol!r}? Give the boards' "
+        f"protocol with --protocol ({others}) or --config table.toml"
+    )
+
+
+def chosen_protocol(args: argparse.Namespace) -> str:
+    """--protocol, else the one the configured seats use, else the seats' default (line)."""
+    if args.protocol:
+        return str(args.protocol)
+    if args.config:
+        config = load(Path(args.config))
+        used = sorted({s.protocol for s in config.seats if s.reader != MOCK})
+        if len(used) > 1:
+            raise ConfigError(
+                f"the seats of {args.config} use several protocols ({', '.join(used)}); "
+                "assign each kind with its own --protocol and --port"
+            )
+        if used:
+            return used[0]
+    return SeatConfig(index=0).protocol
 
 
 def cmd_assign(args: argparse.Namespace) -> int:
@@ -81,15 +122,16 @@ def cmd_assign(args: argparse.Namespace) -> int:
         )
         return 2
     try:
-        result = assign(ports, seats, args.protocol, timeout=args.timeout)
-    except OSError as exc:  # HardwareError subclasses are OSErrors too
+        protocol = chosen_protocol(args)
+        result = assign(ports, seats, protocol, timeout=args.timeout)
+    except (OSError, AssignError, ConfigError) as exc:  # HardwareErrors are OSErrors too
         print(f"assign-readers: {exc}", file=sys.stderr)
         return 2
     if not result.done:
         print("assign-readers: not every seat was assigned; run it again", file=sys.stderr)
         return 1
     print("\n# Paste into table.toml, then add each seat's buttons and pixels:\n")
-    print(result.toml(args.protocol), end="")
+    print(result.toml(protocol), end="")
     return 0
 
 
@@ -99,7 +141,14 @@ def add_command(subparsers: Any) -> None:
         help="learn which reader is which seat by tapping a card at each seat in turn",
         description=__doc__.split("\n\n")[1] if __doc__ else None,
     )
-    parser.add_argument("--protocol", default="link", choices=READER_PROTOCOLS)
+    parser.add_argument(
+        "--protocol",
+        choices=READER_PROTOCOLS,
+        help="the reader boards' protocol (default: the seats' in --config, else line)",
+    )
+    parser.add_argument(
+        "--config", metavar="FILE", help="table.toml, whose seats say the readers' protocol"
+    )
     parser.add_argument("--seats", type=int, help="how many seats (default: one per reader)")
     parser.add_argument(
         "--port", action="append", help="a reader port (repeat; default: every one connected)"

@@ -11,29 +11,37 @@ import json
 import logging
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
-from controller import app, assign, journal_cli, scoresheet, tags_cli
+from controller import app, assign, journal_cli, scoresheet, staff_cli, tags_cli
+from controller.config import load
+from controller.games import specs
 from controller.games.base import TableError
-from controller.record import replay
+from controller.record import decode, replay
+from controller.safe_text import one_line
+from hardware.errors import HardwareError
 from hub import cli as hub_cli
 
 USAGE_ERROR = 2
 
 
 def _read_input(name: str) -> str:
+    """The record's text; bytes are decoded here (strict UTF-8, whatever the locale says)."""
     if name == "-":
-        return sys.stdin.read()
+        return decode(sys.stdin.buffer.read())
+    shown = one_line(name)
     try:
-        with open(name, encoding="utf-8") as handle:
-            return handle.read()
+        with open(name, "rb") as handle:
+            data = handle.read()
     except FileNotFoundError:
-        raise TableError(f"cannot open {name}: no such file") from None
+        raise TableError(f"cannot open {shown}: no such file") from None
     except IsADirectoryError:
-        raise TableError(f"cannot open {name}: it is a folder, not a record file") from None
-    except UnicodeDecodeError:
-        raise TableError(f"cannot read {name}: a record must be UTF-8 text") from None
+        raise TableError(f"cannot open {shown}: it is a folder, not a record file") from None
     except OSError as exc:
-        raise TableError(f"cannot open {name}: {exc.strerror}") from None
+        raise TableError(f"cannot open {shown}: {exc.strerror}") from None
+    except ValueError:  # a NUL in the name: no file can have it
+        raise TableError(f"cannot open {shown}: no file name holds a NUL character") from None
+    return decode(data)
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -41,7 +49,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     try:
         engine = replay(_read_input(args.file))
     except TableError as exc:
-        print(exc, file=sys.stderr)
+        print(one_line(str(exc)), file=sys.stderr)
         return USAGE_ERROR
     if args.json:
         print(json.dumps(scoresheet.report_json(engine)))
@@ -50,9 +58,52 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_kiosk(args: argparse.Namespace) -> int:
+    """Check the kiosk's arguments (one line and exit 2 if wrong), then run it."""
+    try:
+        kiosk_argument_problems(args)
+    except (TableError, HardwareError) as exc:
+        print(f"kiosk: {one_line(str(exc))}", file=sys.stderr)
+        return USAGE_ERROR
+    return app.run(args)
+
+
+def kiosk_argument_problems(args: argparse.Namespace) -> None:
+    """Refuse, before anything starts, a headless game that the bots could never play.
+
+    ``--game`` must be a game the table runs, and the bots need a seat count
+    the game allows: ``--players`` on the simulated table, or the bot seats of
+    ``--config``. (With a window, people play and the table's menus check.)
+    """
+    games = specs()
+    game = games.get(args.game)
+    if game is None:
+        raise TableError(
+            f"--game {args.game!r}: the table has no such game; choose one of {', '.join(games)}"
+        )
+    low, high = game.min_players, game.max_players
+    if args.config is None:
+        if not low <= args.players <= high:
+            raise TableError(
+                f"--players {args.players}: {game.title} is played by {low} to {high} "
+                f"players; choose --players {low} to {high}"
+            )
+        return
+    if not (args.headless or not app.display_available()):
+        return
+    config = load(Path(args.config))
+    bots = sum(1 for seat in config.seats if seat.bot)
+    if not low <= bots <= high:
+        raise TableError(
+            f"{args.config}: headless, only bots play, and {game.title} needs {low} to {high} "
+            f"of them; the configuration has {bots} bot seat{'' if bots == 1 else 's'} "
+            "(set bot = true in its [[seat]] tables, or run it with a display)"
+        )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m controller",
+        prog="cafe-table",
         description="The game-cafe table: replay game records, run the kiosk.",
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -68,10 +119,11 @@ def build_parser() -> argparse.ArgumentParser:
         description="Run the kiosk table. Without a display, bots play one game headless.",
     )
     app.add_arguments(kiosk_cmd)
-    kiosk_cmd.set_defaults(func=app.run)
+    kiosk_cmd.set_defaults(func=cmd_kiosk)
     journal_cli.add_commands(commands)
     assign.add_command(commands)
     tags_cli.add_command(commands)
+    staff_cli.add_command(commands)
     hub_cli.add_command(commands)
     return parser
 

@@ -10,13 +10,16 @@ how to fix it. ``docs/configuration.md`` documents every key; the example
 from __future__ import annotations
 
 import itertools
+import os
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from controller.games.base import TableError
+from controller.safe_text import one_line, shorten
+from controller.staff_pin import PinError, PinHash
 from hardware.protocols import READER_PROTOCOLS
 
 MOCK = "mock"
@@ -27,8 +30,16 @@ ROTATIONS = (0, 90, 180, 270)
 T = TypeVar("T")
 
 
+if TYPE_CHECKING:
+    from controller.fleet.settings import CafeSettings
+
+
 class ConfigError(TableError, ValueError):
     """The configuration file is unreadable or has a bad key."""
+
+    def __init__(self, message: str) -> None:
+        # Values quoted from the file must not break the one-line message.
+        super().__init__(one_line(message))
 
 
 @dataclass(frozen=True)
@@ -49,6 +60,16 @@ class DisplayConfig:
     height: int = 720
     rotation: int = 0
     fullscreen: bool = False
+
+
+@dataclass(frozen=True)
+class StaffConfig:
+    """The [staff] section: the staff PIN (hashed) and what it guards (docs/table.md)."""
+
+    pin_hash: str | None = None  # None: no PIN, the staff tag alone opens staff powers
+    undo_needs_pin: bool = False  # undo of the last action stays PIN-free unless this is set
+    tries: int = 3  # wrong PIN entries in a row before the PIN locks
+    lockout: float = 300.0  # seconds the PIN stays locked
 
 
 @dataclass(frozen=True)
@@ -80,6 +101,8 @@ class TableConfig:
     deal: str = "virtual"  # "virtual": the table deals and shows hands; "physical": real cards
     dice: str = "virtual"  # "virtual": the table rolls; "manual": players enter physical dice
     timer: TimerConfig | None = None  # the toss timer, if the table has one
+    cafe: CafeSettings | None = None  # the café's broker ([cafe]); None: a table on its own
+    staff: StaffConfig = field(default_factory=StaffConfig)
 
     @classmethod
     def simulated(cls, seats: int = 4, bots: int | None = None) -> TableConfig:
@@ -108,6 +131,9 @@ class TableConfig:
 
 def load(path: Path) -> TableConfig:
     """Read and check a table.toml; ConfigError says what is wrong and how to fix it."""
+    problem = path_problem(str(path))
+    if problem is not None:
+        raise ConfigError(f"{path}: no file can have that name ({problem})")
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -116,18 +142,33 @@ def load(path: Path) -> TableConfig:
         ) from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML ({exc}); fix the syntax there") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path}: cannot read it ({exc})") from None
+    except IsADirectoryError:
+        raise ConfigError(f"{path}: is a folder; give --config the table.toml file") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(
+            f"{path}: is not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at position "
+            f"{exc.start}); save it as UTF-8"
+        ) from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read it ({exc.strerror or exc})") from None
+    except RecursionError:
+        raise ConfigError(
+            f"{path}: arrays or tables nest too deep to read; table.toml needs no nesting "
+            "deeper than [[seat]] buttons"
+        ) from None
+    except ValueError as exc:  # e.g. an integer of thousands of digits
+        reason = str(exc).split(";")[0]  # drop Python's advice to raise the limit
+        raise ConfigError(f"{path}: a value cannot be read ({shorten(reason, 100)})") from None
     return parse(data, path.name, base=path.parent)
 
 
 def parse(data: Mapping[str, Any], source: str = "table.toml", base: Path = Path()) -> TableConfig:
     """Check a parsed TOML document and build the configuration."""
     reader = _Reader(source)
-    reader.known(data, "", {"table", "display", "leds", "tags", "timer", "seat"})
+    reader.known(data, "", {"table", "display", "leds", "tags", "timer", "seat", "cafe", "staff"})
     table = reader.table(data, "table")
     reader.known(table, "table", {"records", "deal", "dice"})
-    records = Path(reader.string(table, "table.records", "records"))
+    records = Path(reader.path(table, "table.records", "records"))
     deal = reader.choice(table, "table.deal", ("virtual", "physical"), "virtual")
     dice = reader.choice(table, "table.dice", ("virtual", "manual"), "virtual")
 
@@ -153,7 +194,13 @@ def parse(data: Mapping[str, Any], source: str = "table.toml", base: Path = Path
     tags_t = reader.table(data, "tags")
     reader.known(tags_t, "tags", {"registry"})
     registry = tags_t.get("registry")
-    tags = None if registry is None else base / reader.string(tags_t, "tags.registry", "")
+    tags = None if registry is None else base / reader.path(tags_t, "tags.registry", "")
+    if tags is not None and tags.is_dir():
+        raise reader.fail(
+            "tags.registry",
+            f"names a folder ({str(tags)!r})",
+            'name the registry file, e.g. registry = "tags.json"',
+        )
 
     seats_raw = data.get("seat")
     if seats_raw is None:
@@ -168,7 +215,14 @@ def parse(data: Mapping[str, Any], source: str = "table.toml", base: Path = Path
             )
         seats = tuple(reader.seat(raw, i) for i, raw in enumerate(seats_raw))
     _check_pixels(seats, source)
+    cafe = None
+    if "cafe" in data:
+        # Imported only for a table of a café: the fleet's reader builds on this module's.
+        from controller.fleet.settings import parse_cafe
+
+        cafe = parse_cafe(data, source, base)
     config = TableConfig(
+        cafe=cafe,
         seats=seats,
         display=display,
         leds=leds,
@@ -177,8 +231,33 @@ def parse(data: Mapping[str, Any], source: str = "table.toml", base: Path = Path
         deal=deal,
         dice=dice,
         timer=timer,
+        staff=_staff(reader, data, source),
     )
     return check(config, source)
+
+
+def _staff(reader: _Reader, data: Mapping[str, Any], source: str) -> StaffConfig:
+    """The [staff] section: the PIN is only ever stored hashed."""
+    staff_t = reader.table(data, "staff")
+    if "pin" in staff_t:
+        raise ConfigError(
+            f"{source}: [staff] pin would keep the PIN in clear; remove it and run "
+            "cafe-table staff set-pin --config FILE, which writes pin_hash"
+        )
+    reader.known(staff_t, "staff", {"pin_hash", "undo_needs_pin", "tries", "lockout"})
+    raw = staff_t.get("pin_hash")
+    pin_hash = None if raw is None else reader.string(staff_t, "staff.pin_hash", "")
+    if pin_hash is not None:
+        try:
+            PinHash.parse(pin_hash)
+        except PinError as exc:
+            raise ConfigError(f"{source}: [staff] {exc}") from None
+    return StaffConfig(
+        pin_hash=pin_hash,
+        undo_needs_pin=reader.boolean(staff_t, "staff.undo_needs_pin", False),
+        tries=reader.integer(staff_t, "staff.tries", 3, 1, 20),
+        lockout=reader.number(staff_t, "staff.lockout", 300.0, 10.0, 86400.0),
+    )
 
 
 def _timer(reader: _Reader, data: Mapping[str, Any]) -> TimerConfig | None:
@@ -197,6 +276,40 @@ def _timer(reader: _Reader, data: Mapping[str, Any]) -> TimerConfig | None:
         long_press=reader.number(timer_t, "timer.long_press", 1.5, 0.3, 10.0),
         limit=limit,
     )
+
+
+# Linux's limits (NAME_MAX, PATH_MAX): a longer name fails only when used, as a traceback.
+NAME_MAX, PATH_MAX = 255, 4095
+
+
+def path_problem(text: str) -> str | None:
+    """Why ``text`` cannot be a file or port name on this system, or None if it can."""
+    if "\x00" in text:
+        return "it holds a NUL character"
+    if len(os.fsencode(text)) > PATH_MAX:
+        return f"it is longer than {PATH_MAX} bytes"
+    if any(len(os.fsencode(part)) > NAME_MAX for part in text.split("/")):
+        return f"a part of it is longer than {NAME_MAX} bytes"
+    return None
+
+
+def _check_readers(seats: tuple[SeatConfig, ...], source: str) -> None:
+    """Two seats cannot share one reader port, however the path is spelled."""
+    claimed: dict[str, SeatConfig] = {}
+    for seat in seats:
+        if seat.reader == MOCK:
+            continue
+        # realpath: "/dev/../dev/ttyUSB0" and a /dev/serial/by-id link are that port too.
+        port = os.path.realpath(seat.reader)
+        other = claimed.get(port)
+        if other is not None:
+            spelled = f" (as {other.reader!r} and {seat.reader!r})"
+            same = "" if other.reader == seat.reader else spelled
+            raise ConfigError(
+                f"{source}: seat[{seat.index}].reader and seat[{other.index}].reader are the same "
+                f"port {port!r}{same}; give each seat its own reader"
+            )
+        claimed[port] = seat
 
 
 def _check_pixels(seats: tuple[SeatConfig, ...], source: str) -> None:
@@ -240,6 +353,14 @@ class _Reader:
             raise self.fail(key, f"must be a text in quotes, not {value!r}", 'e.g. "mock"')
         return value
 
+    def path(self, table: Mapping[str, Any], key: str, default: str) -> str:
+        """A text that the system can take as a file or port name."""
+        value = self.string(table, key, default)
+        problem = path_problem(value)
+        if problem is not None:
+            raise self.fail(key, f"is not a usable path: {problem}", "fix it")
+        return value
+
     def boolean(self, table: Mapping[str, Any], key: str, default: bool) -> bool:
         value = table.get(key.rsplit(".", 1)[-1], default)
         if not isinstance(value, bool):
@@ -275,7 +396,7 @@ class _Reader:
     def seat(self, raw: Mapping[str, Any], index: int) -> SeatConfig:
         where = f"seat[{index}]"
         self.known(raw, where, {"reader", "protocol", "buttons", "pixels", "bot"})
-        reader = self.string(raw, f"{where}.reader", MOCK)
+        reader = self.path(raw, f"{where}.reader", MOCK)
         protocol = self.choice(raw, f"{where}.protocol", READER_PROTOCOLS, "line")
         buttons_raw = raw.get("buttons")
         buttons: dict[str, int] | None = None
@@ -328,6 +449,7 @@ def all_button_pins(config: TableConfig) -> list[int]:
 
 def check(config: TableConfig, source: str = "table.toml") -> TableConfig:
     """Cross-seat checks that a single seat cannot see."""
+    _check_readers(config.seats, source)
     pins = all_button_pins(config)
     if config.timer is not None and config.timer.pin is not None:
         pins.append(config.timer.pin)

@@ -209,6 +209,10 @@ class DeckAudit:
         self._seen_uids[key] = entry.card
         return AuditTap("card", f"{entry.card} ({len(self._seen_uids)} tapped)", entry.card)
 
+    def was_tapped(self, uid: str) -> bool:
+        """Whether this tag was tapped already in this audit."""
+        return _clean(uid) in self._seen_uids
+
     def report(self) -> AuditReport:
         seen = Counter(self._seen_uids.values())
         missing = [

@@ -25,15 +25,27 @@ Nothing is ever deleted: an undo is a new ``correction`` entry, and
 game's actions as they stand. A file that is not a journal, fails SQLite's
 integrity check or has another schema is moved aside to a timestamped name
 (never deleted) and the table starts a fresh one; ``Journal.notices`` then
-holds the message for staff.
+holds the message for staff. Everything else that stops the journal (a full
+disk, a read-only disk, missing permissions, a path that cannot be a file,
+another kiosk writing it) is ``JournalUnavailable``: the file is left exactly
+as it is, the message says how to fix the cause, and the game resumes once it
+is fixed.
+
+One writer: ``Journal.open`` takes an exclusive ``fcntl.flock`` on
+``<journal>.lock`` beside the file and holds it until ``close``; a second
+kiosk on the same journal is refused (``JournalLocked``) with the first one's
+process id.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import errno
+import fcntl
 import json
 import logging
+import os
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -42,7 +54,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Self
 
-from controller.config import TableConfig
+from controller.config import TableConfig, path_problem
 from controller.games import engine_class
 from controller.games.base import JSON, Engine, TableError
 from controller.record import replay_actions, undo_last_player_action
@@ -59,6 +71,7 @@ APPLICATION_ID = 0x43414645  # "CAFE": marks the file as this table's journal
 PLAYING, FINISHED, ABANDONED = "playing", "finished", "abandoned"
 STATUSES = (PLAYING, FINISHED, ABANDONED)
 ACTION, CHANCE, CORRECTION = "action", "chance", "correction"
+STAFF_LOG, STAFF_LOG_LIMIT = "staff-log", 200  # meta key of the staff security events
 
 _SCHEMA = f"""
 CREATE TABLE meta (
@@ -88,6 +101,12 @@ CREATE TABLE entries (
 );
 """
 _TABLES = {"meta", "games", "entries"}
+_RECORDS_FROM = "records-tracked-from"  # meta: the first game whose record file is tracked
+
+
+def _record_key(game_id: int) -> str:
+    """The meta key that notes where a finished game's record file was saved."""
+    return f"record-file:{game_id}"
 
 
 class JournalError(TableError):
@@ -96,6 +115,19 @@ class JournalError(TableError):
 
 class JournalDamaged(JournalError):
     """The file is not a usable journal (not SQLite, corrupt, or another schema)."""
+
+
+class JournalUnavailable(JournalError):
+    """The journal cannot be used here and now, though it is not damaged.
+
+    A full disk, a read-only disk, missing permissions, a path that cannot be
+    a journal file: the file is never moved for these, and the message says
+    what to fix; once fixed, the next start resumes the game.
+    """
+
+
+class JournalLocked(JournalUnavailable):
+    """Another process (named in the message) holds the journal's writer lock."""
 
 
 @dataclass(frozen=True)
@@ -162,6 +194,7 @@ class Journal:
         self.config = config
         self.clock = clock
         self.notices: list[str] = []  # messages for staff, e.g. "the journal was moved aside"
+        self._lock: JournalLock | None = None  # held by a journal opened to write (the kiosk)
         self._current: int | None = self._latest_playing()
 
     # --- opening ------------------------------------------------------------------
@@ -174,27 +207,47 @@ class Journal:
         *,
         clock: Callable[[], dt.datetime] = _local_now,
     ) -> Journal:
-        """Open (or create) the journal at ``path`` for the kiosk.
+        """Open (or create) the journal at ``path`` for the kiosk, holding its writer lock.
 
         A damaged file is moved aside and a fresh journal is started; the
-        message for staff is in ``notices`` (and in the log).
+        message for staff is in ``notices`` (and in the log). Anything else
+        that stops it (full or read-only disk, permissions, a bad path, another
+        kiosk) raises ``JournalUnavailable`` and leaves the file untouched.
         """
         path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        notices: list[str] = []
+        lock = JournalLock.acquire(path)
+        connection: sqlite3.Connection | None = None
         try:
-            connection = _connect(path, create=True)
-        except JournalDamaged as exc:
-            notices.append(_move_aside(path, str(exc), clock()))
-            connection = _connect(path, create=True)
-        journal = cls(connection, path, config, clock)
-        journal.notices = notices
-        journal._set_meta("config", config_snapshot(config))
+            notices: list[str] = []
+            try:
+                connection = _connect(path, create=True)
+            except JournalDamaged as exc:
+                notices.append(_move_aside(path, str(exc), clock()))
+                connection = _connect(path, create=True)
+            journal = cls(connection, path, config, clock)
+            journal._lock = lock
+            journal.notices = notices
+            journal._set_meta("config", config_snapshot(config))
+            if journal.meta(_RECORDS_FROM) is None:
+                # Record files are tracked from here on; older games had theirs
+                # written before the journal kept track.
+                rows = journal._query("SELECT COALESCE(MAX(id), 0) + 1 AS n FROM games", ())
+                journal._set_meta(_RECORDS_FROM, str(rows[0]["n"]))
+        except BaseException:
+            if connection is not None:
+                connection.close()
+            lock.release()
+            raise
         return journal
 
     @classmethod
-    def open_existing(cls, path: Path) -> Journal:
-        """Open a journal only to read it; JournalError if it is missing or damaged."""
+    def open_existing(cls, path: Path, *, writer: str | None = None) -> Journal:
+        """Open a journal to read it; JournalError if it is missing or damaged.
+
+        Never creates, moves or repairs anything. With ``writer`` (who writes,
+        e.g. "recover") it also takes the writer lock, as a command that
+        writes must: JournalLocked if a kiosk holds it.
+        """
         path = Path(path)
         if not path.exists():
             raise JournalError(
@@ -203,11 +256,22 @@ class Journal:
             )
         if path.is_dir():
             raise JournalError(f"{path} is a folder, not a journal file")
-        return cls(_connect(path, create=False), path)
+        lock = None if writer is None else JournalLock.acquire(path, writer)
+        try:
+            journal = cls(_connect(path, create=False), path)
+        except BaseException:
+            if lock is not None:
+                lock.release()
+            raise
+        journal._lock = lock
+        return journal
 
     def close(self) -> None:
-        """Close the file; safe to call twice."""
+        """Close the file and release the writer lock; safe to call twice."""
         self._db.close()
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
 
     def __enter__(self) -> Self:
         return self
@@ -296,6 +360,8 @@ class Journal:
                     " WHERE id = ? AND status = ?",
                     (PLAYING, game, FINISHED),
                 )
+                # Its next end writes a new record file.
+                self._db.execute("DELETE FROM meta WHERE key = ?", (_record_key(game),))
         if kind == "abandon":
             self._current = None
 
@@ -309,7 +375,22 @@ class Journal:
             self._inside_write()
         # Kept as current: staff may still undo on the results screen.
 
+    def record_saved(self, game_id: int, path: Path) -> None:
+        """Note that a finished game's record file is on the disk (see ``records_missing``)."""
+        self._set_meta(_record_key(game_id), str(path))
+
     # --- reading ------------------------------------------------------------------------
+
+    def records_missing(self) -> list[GameRow]:
+        """Finished games whose record file was never noted saved (a crash came between)."""
+        start = self.meta(_RECORDS_FROM)
+        first = int(start) if start is not None and start.isdigit() else 1
+        rows = self._query(
+            "SELECT * FROM games WHERE status = ? AND id >= ? AND NOT EXISTS"
+            " (SELECT 1 FROM meta WHERE key = 'record-file:' || games.id) ORDER BY id",
+            (FINISHED, first),
+        )
+        return [_game_row(row) for row in rows]
 
     @property
     def current_game(self) -> int | None:
@@ -380,6 +461,22 @@ class Journal:
         count: int = rows[0]["n"]
         return count
 
+    def staff_event(self, kind: str, detail: JSON) -> None:
+        """Journal a staff security event (a wrong staff PIN, a PIN lock), in or out of a game.
+
+        Kept in ``meta`` (the latest ``STAFF_LOG_LIMIT``), not among a game's
+        entries: it is not part of any game and must never change a replay.
+        """
+        events = self.staff_events()
+        events = [*events, {"kind": kind, "at": self._now(), **detail}][-STAFF_LOG_LIMIT:]
+        self._set_meta(STAFF_LOG, json.dumps(events))
+
+    def staff_events(self) -> list[JSON]:
+        """The journaled staff security events, oldest first."""
+        raw = self.meta(STAFF_LOG)
+        loaded = [] if raw is None else json.loads(raw)
+        return [e for e in loaded if isinstance(e, dict)] if isinstance(loaded, list) else []
+
     def meta(self, key: str) -> str | None:
         rows = self._query("SELECT value FROM meta WHERE key = ?", (key,))
         return None if not rows else str(rows[0]["value"])
@@ -397,14 +494,13 @@ class Journal:
             try:
                 yield
             except BaseException:
-                self._db.execute("ROLLBACK")
+                # SQLite has already rolled back after some errors (a full disk).
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
                 raise
             self._db.execute("COMMIT")
         except sqlite3.Error as exc:
-            raise JournalError(
-                f"could not write to the game journal {self.path} ({exc}); "
-                "check the disk (full? removed?) and restart the table"
-            ) from exc
+            raise _sqlite_problem(exc, self.path, "could not write to the game journal") from exc
 
     def _append(self, game: int, kind: str, data: JSON) -> None:
         self._db.execute(
@@ -442,7 +538,7 @@ class Journal:
         try:
             return self._db.execute(sql, params).fetchall()
         except sqlite3.Error as exc:
-            raise JournalDamaged(f"the journal {self.path} cannot be read ({exc})") from exc
+            raise _sqlite_problem(exc, self.path, "could not read the game journal") from exc
 
     def _now(self) -> str:
         return self.clock().isoformat(timespec="seconds")
@@ -452,22 +548,244 @@ class Journal:
 
 
 def _connect(path: Path, *, create: bool) -> sqlite3.Connection:
-    """Open and check the file; JournalDamaged if it is not a journal of this schema."""
+    """Open and check the file.
+
+    JournalDamaged if it is not a journal of this schema; JournalUnavailable
+    if the disk or the path stops SQLite (the file is then not touched).
+    """
+    _check_path(path)
     try:
         # Autocommit mode: ``Journal._write`` issues BEGIN/COMMIT itself.
         db = sqlite3.connect(path, isolation_level=None, timeout=5.0)
     except sqlite3.Error as exc:
-        raise JournalDamaged(f"SQLite cannot open it ({exc})") from exc
+        raise _sqlite_problem(exc, path, "could not open the game journal") from exc
     db.row_factory = sqlite3.Row
     try:
         _check(db, create)
-    except sqlite3.DatabaseError as exc:
+    except sqlite3.Error as exc:
         db.close()
-        raise JournalDamaged(f"it is not a readable SQLite database ({exc})") from exc
-    except JournalDamaged:
+        raise _sqlite_problem(exc, path, "could not open the game journal") from exc
+    except JournalError:
         db.close()
         raise
     return db
+
+
+# SQLite's primary result codes (https://sqlite.org/rescode.html) that mean the
+# file itself is bad. Every other code is the disk or the system saying no, and
+# moving a healthy journal aside for those would lose the game in progress.
+_SQLITE_ERROR, _SQLITE_CORRUPT, _SQLITE_NOTADB = 1, 11, 26
+_DAMAGE_CODES = {_SQLITE_CORRUPT, _SQLITE_NOTADB}
+_SQLITE_READONLY, _SQLITE_FULL, _SQLITE_CANTOPEN = 8, 13, 14
+_SQLITE_BUSY, _SQLITE_LOCKED, _SQLITE_IOERR = 5, 6, 10
+_UNTOUCHED = "the journal was left as it is, and its game resumes once that is fixed"
+
+
+def _sqlite_problem(exc: sqlite3.Error, path: Path, doing: str) -> JournalError:
+    """Tell damage (moved aside by the kiosk) from a disk or system problem (never moved)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    primary = None if code is None else code & 0xFF
+    if primary in _DAMAGE_CODES:
+        return JournalDamaged(f"it is not a readable SQLite database ({exc})")
+    if primary == _SQLITE_ERROR:
+        # A query on a file of another shape ("no such table"): the schema is wrong.
+        return JournalDamaged(f"it does not have the journal's tables as expected ({exc})")
+    where = _quote_path(path)
+    if primary == _SQLITE_FULL or (
+        primary in (_SQLITE_IOERR, _SQLITE_CANTOPEN) and _disk_full(path)
+    ):
+        # A full disk often reaches SQLite as an I/O error (growing the -shm
+        # file fails), so the free space is asked for as well.
+        return JournalUnavailable(
+            f"{doing} {where}: the disk is full; free some space on it (old records, "
+            f"logs) and start the table again; {_UNTOUCHED}"
+        )
+    if primary == _SQLITE_READONLY:
+        return JournalUnavailable(
+            f"{doing} {where}: it is read-only (a read-only disk or file); make it writable "
+            f"(remount the disk read-write, check its permissions) and start again; {_UNTOUCHED}"
+        )
+    if primary == _SQLITE_CANTOPEN:
+        # SQLite does not say why; the operating system does, when asked the same way.
+        reason = _os_reason(path)
+        if reason is not None:
+            return _os_problem(reason, path, doing)
+        return JournalUnavailable(
+            f"{doing} {where}: SQLite cannot open it or create its -wal and -shm files beside "
+            f"it; check that its folder exists and is writable, and start again; {_UNTOUCHED}"
+        )
+    if primary in (_SQLITE_BUSY, _SQLITE_LOCKED):
+        return JournalUnavailable(
+            f"{doing} {where}: another program keeps it locked; stop that program "
+            f"(e.g. another kiosk or an SQLite browser) and start again; {_UNTOUCHED}"
+        )
+    if primary == _SQLITE_IOERR:
+        return JournalUnavailable(
+            f"{doing} {where}: the disk reported an input/output error ({exc}); check the "
+            f"disk (removed? failing?) and start again; {_UNTOUCHED}"
+        )
+    return JournalUnavailable(f"{doing} {where} ({exc}); check the disk and start again")
+
+
+def _disk_full(path: Path) -> bool:
+    """Whether the disk holding ``path`` has (next to) no space left for SQLite to grow into."""
+    try:
+        stat = os.statvfs(path.parent)
+    except OSError:
+        return False
+    return stat.f_bavail * stat.f_frsize < 64 * 1024
+
+
+def _os_reason(path: Path) -> OSError | None:
+    """Why the system refuses to let the journal (and its companions) be written, if it does."""
+    for target in (path, path.parent / f".{path.name}.probe"):
+        try:
+            fd = os.open(target, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        except OSError as exc:
+            return exc
+        os.close(fd)
+        if target != path:
+            target.unlink(missing_ok=True)
+    return None
+
+
+def _os_problem(exc: OSError, path: Path, doing: str) -> JournalUnavailable:
+    """One line for an operating-system refusal, with the fix for its cause."""
+    where = _quote_path(path)
+    folder = _quote_path(path.parent)
+    number = exc.errno
+    if number == errno.ENOSPC or number == errno.EDQUOT:
+        fix = "the disk is full; free some space on it (old records, logs) and start again"
+    elif number == errno.EROFS:
+        fix = (
+            f"the disk holding {folder} is read-only; remount it read-write (or use a "
+            "writable disk) and start again"
+        )
+    elif number in (errno.EACCES, errno.EPERM):
+        fix = (
+            f"the table may not write in {folder} ({exc.strerror}); give the table's user "
+            "write access to it (or name another file with --journal) and start again"
+        )
+    elif number == errno.ENOENT:
+        missing = next((p for p in reversed(path.parents) if not p.exists()), path.parent)
+        fix = (
+            f"the folder {_quote_path(missing)} does not exist; create it (or mount the disk "
+            "that holds it) or name another file with --journal"
+        )
+    elif number == errno.ENOTDIR:
+        fix = (
+            "part of that path is a file, not a folder, so no journal can be there; "
+            "name another file with --journal"
+        )
+    elif number == errno.EISDIR:
+        fix = "it is a folder, not a journal file; name a file with --journal, e.g. journal.sqlite3"
+    else:
+        fix = f"{exc.strerror or exc}; check the disk and start again"
+    return JournalUnavailable(f"{doing} {where}: {fix}; {_UNTOUCHED}")
+
+
+def _check_path(path: Path) -> None:
+    """Refuse, in one line, a path that cannot be a journal file (a folder, a file's child)."""
+    problem = path_problem(str(path))
+    if problem is not None:
+        raise JournalUnavailable(
+            f"{_quote_path(path)} cannot be a journal file ({problem}); name another file "
+            "with --journal"
+        )
+    if path.is_dir():
+        raise JournalUnavailable(
+            f"{_quote_path(path)} is a folder, not a journal file; name a file with --journal, "
+            f"e.g. {_quote_path(path / JOURNAL_NAME)}"
+        )
+    for parent in path.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise JournalUnavailable(
+                    f"the journal {_quote_path(path)} cannot be created: "
+                    f"{_quote_path(parent)} is a file, not a folder; name another file "
+                    "with --journal"
+                )
+            break
+
+
+def _quote_path(path: Path) -> str:
+    """A path for a one-line message: as typed, unless it holds characters that would
+    break the line (then quoted with escapes)."""
+    text = str(path)
+    if text.isprintable():
+        return text
+    return repr(text)
+
+
+def lock_path(path: Path) -> Path:
+    """The writer lock file of the journal at ``path``: ``<journal>.lock`` beside it."""
+    return path.with_name(path.name + ".lock")
+
+
+class JournalLock:
+    """The one-writer lock of a journal: an exclusive ``fcntl.flock`` on ``<journal>.lock``.
+
+    The kernel releases it when the holder's file is closed, also when the
+    process is killed, so a crash never leaves a stale lock. The lock file
+    keeps the holder's process id, for the message a second writer gets; the
+    file itself is never deleted (deleting it would let two writers lock two
+    different files).
+    """
+
+    def __init__(self, path: Path, fd: int) -> None:
+        self.path = path
+        self._fd: int | None = fd
+
+    @classmethod
+    def acquire(cls, journal: Path, holder: str = "a kiosk") -> JournalLock:
+        """Take the lock or raise JournalUnavailable (JournalLocked: someone else has it)."""
+        _check_path(journal)
+        path = lock_path(journal)
+        doing = "could not open the game journal"
+        try:
+            # The journal's own folder is made on a first start, but not a missing
+            # parent too: that is more likely a disk that is not mounted, where a
+            # fresh journal would hide the real one and its game in progress.
+            journal.parent.mkdir(exist_ok=True)
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        except OSError as exc:
+            raise _os_problem(exc, journal, doing) from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            other = _read_holder(fd)
+            os.close(fd)
+            if exc.errno not in (errno.EWOULDBLOCK, errno.EAGAIN):
+                raise _os_problem(exc, journal, doing) from None
+            raise JournalLocked(
+                f"the game journal {_quote_path(journal)} is in use by another table program "
+                f"({other}); only one may write it: stop that one first, or give this one "
+                "another --journal"
+            ) from None
+        try:
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()} {holder}\n".encode(), 0)
+        except OSError:
+            # Only the message for a second writer needs it; the lock itself holds.
+            logger.warning("could not note this process in %s", path)
+        return cls(path, fd)
+
+    def release(self) -> None:
+        """Let go of the lock; safe to call twice."""
+        if self._fd is not None:
+            os.close(self._fd)  # closing the file releases the flock
+            self._fd = None
+
+
+def _read_holder(fd: int) -> str:
+    """Who holds the lock, from the lock file: "pid 1234, a kiosk"."""
+    try:
+        pid, _, holder = os.pread(fd, 200, 0).decode("utf-8", "replace").strip().partition(" ")
+    except OSError:
+        pid, holder = "", ""
+    if not pid.isdigit():
+        return "its process id is unknown"
+    return f"pid {pid}, {holder if holder.isprintable() and holder else 'a table program'}"
 
 
 def _check(db: sqlite3.Connection, create: bool) -> None:
@@ -521,22 +839,42 @@ def _create(db: sqlite3.Connection) -> None:
 
 
 def _move_aside(path: Path, reason: str, now: dt.datetime) -> str:
-    """Rename the file (and its -wal/-shm companions) to a timestamped name; never delete."""
+    """Rename the file (and its -wal/-shm companions) to a timestamped name; never delete.
+
+    The message says a file moved only if one did; JournalUnavailable if the
+    rename is refused (e.g. a read-only disk): the file then stays where it is.
+    """
     stamp = now.strftime("%Y%m%d-%H%M%S")
     target = path.with_name(f"{path.stem}.damaged-{stamp}{path.suffix}")
     counter = 1
     while target.exists():
         counter += 1
         target = path.with_name(f"{path.stem}.damaged-{stamp}-{counter}{path.suffix}")
+    moved = []
     for suffix in ("", "-wal", "-shm", "-journal"):
         companion = Path(f"{path}{suffix}")
         if companion.exists():
-            companion.rename(Path(f"{target}{suffix}"))
-    message = (
-        f"The game journal {path} could not be used: {reason}. It was moved to {target} "
-        "(nothing was deleted) and the table started a fresh journal. Keep that file and "
-        "tell the maintainer, who may be able to recover games from it."
-    )
+            try:
+                companion.rename(Path(f"{target}{suffix}"))
+            except OSError as exc:
+                raise JournalUnavailable(
+                    f"the game journal {_quote_path(path)} cannot be used ({reason}) and could "
+                    f"not be moved aside ({exc.strerror or exc}); make its folder writable and "
+                    "start again, or name another file with --journal"
+                ) from None
+            moved.append(suffix)
+    if "" in moved:
+        message = (
+            f"The game journal {_quote_path(path)} could not be used: {reason}. It was moved to "
+            f"{_quote_path(target)} (nothing was deleted) and the table started a fresh "
+            "journal. Keep that file and tell the maintainer, who may be able to recover "
+            "games from it."
+        )
+    else:
+        message = (
+            f"The game journal {_quote_path(path)} could not be used: {reason}. "
+            "The table started a fresh journal."
+        )
     logger.error("%s", message)
     return message
 
@@ -586,6 +924,8 @@ def resume_if_unfinished(journal: Journal, table: Table) -> GameRow | None:
     try:
         actions = journal.actions(row.id)
         check_replays(row, actions, {seat.index for seat in table.config.seats})
+    except JournalUnavailable:
+        raise  # the disk, not the game: moving the journal aside would lose the game
     except (TableError, ValueError, KeyError, TypeError) as exc:
         # ValueError and friends: a hand-edited or half-understood entry. The
         # table is untouched; the file is kept for a person to look at.

@@ -20,6 +20,7 @@ from controller.history import export_record, history_lines, summaries, summariz
 from controller.journal import (
     ABANDONED,
     FINISHED,
+    JOURNAL_NAME,
     PLAYING,
     STATUSES,
     Journal,
@@ -27,8 +28,12 @@ from controller.journal import (
     check_replays,
     default_path,
 )
+from controller.record_files import write_atomically, write_missing_records
+from controller.safe_text import one_line
 
 USAGE_ERROR = 2
+# Where the headless kiosk writes its picture, record and journal by default (its --out).
+DEMO_OUT = Path("out")
 
 Command = Callable[[argparse.Namespace], int]
 
@@ -66,6 +71,17 @@ def add_commands(subparsers: argparse._SubParsersAction[Any]) -> None:
         description="Check the journal and describe the game the kiosk would resume at start.",
     )
     _journal_options(recover)
+    recover.add_argument(
+        "--write-records",
+        action="store_true",
+        help="write the record file of every finished game that lacks one (the kiosk also "
+        "does this at its start; refused while a kiosk runs on the journal)",
+    )
+    recover.add_argument(
+        "--records",
+        metavar="FOLDER",
+        help="where record files go (default: the journal's folder)",
+    )
     recover.set_defaults(func=_guarded(cmd_recover))
 
 
@@ -73,18 +89,32 @@ def _journal_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--journal",
         metavar="FILE",
-        help=f"the journal file (default: {default_path(TableConfig.simulated())} in the "
-        "records folder of --config)",
+        help=f"the journal file (default: {JOURNAL_NAME} in the records folder of --config, "
+        f"else {default_path(TableConfig.simulated())}, else the headless demo's "
+        f"{DEMO_OUT / JOURNAL_NAME})",
     )
     parser.add_argument("--config", metavar="FILE", help="table.toml, to find the records folder")
+    parser.add_argument(
+        "--out",
+        metavar="FOLDER",
+        help="the folder a headless kiosk wrote to (its --out): the journal there",
+    )
 
 
 def journal_path(args: argparse.Namespace) -> Path:
-    """The journal the user means: --journal, else the configured records folder's."""
+    """The journal the user means: --journal, --out's, --config's records folder's;
+    with none of them the simulated kiosk's, or else the headless demo's (in ``out``)."""
     if args.journal:
         return Path(args.journal)
-    config = load(Path(args.config)) if args.config else TableConfig.simulated()
-    return default_path(config)
+    if args.out:
+        return Path(args.out) / JOURNAL_NAME
+    if args.config:
+        return default_path(load(Path(args.config)))
+    kiosk = default_path(TableConfig.simulated())
+    demo = DEMO_OUT / JOURNAL_NAME
+    # The README's first command is the headless demo, which keeps its journal
+    # beside its picture and record; find it when the windowed kiosk kept none.
+    return demo if not kiosk.exists() and demo.exists() else kiosk
 
 
 def _guarded(command: Command) -> Command:
@@ -94,15 +124,16 @@ def _guarded(command: Command) -> Command:
         try:
             return command(args)
         except JournalDamaged as exc:
-            print(
-                f"{args.command}: the journal {journal_path(args)} is damaged: {exc}. "
-                "The kiosk moves it aside at its next start.",
-                file=sys.stderr,
+            message = (
+                f"the journal {journal_path(args)} is damaged: {exc}. "
+                "The kiosk moves it aside at its next start."
             )
         except (TableError, ConfigError) as exc:
-            print(f"{args.command}: {exc}", file=sys.stderr)
+            message = str(exc)
         except OSError as exc:
-            print(f"{args.command}: {exc.strerror or exc}: {exc.filename or ''}", file=sys.stderr)
+            message = f"{exc.strerror or exc}: {exc.filename or ''}"
+        # Paths and values quoted in it must not break the one line.
+        print(f"{args.command}: {one_line(message)}", file=sys.stderr)
         return USAGE_ERROR
 
     run.__doc__ = command.__doc__
@@ -135,7 +166,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     if args.file == "-":
         sys.stdout.write(text)
     else:
-        Path(args.file).write_text(text, encoding="utf-8")
+        write_atomically(Path(args.file), text)  # never a half-written record
         print(f"wrote game {game_id} ({row.game}, {row.status}) to {args.file}", file=sys.stderr)
     return 0
 
@@ -157,7 +188,8 @@ def _game_id(journal: Journal, given: str) -> int:
 def cmd_recover(args: argparse.Namespace) -> int:
     """Describe the journal and the game the kiosk would resume."""
     path = journal_path(args)
-    with Journal.open_existing(path) as journal:
+    writer = "recover --write-records" if args.write_records else None
+    with Journal.open_existing(path, writer=writer) as journal:
         games = journal.games()
         counts = {s: sum(1 for g in games if g.status == s) for s in STATUSES}
         lines = [
@@ -200,8 +232,28 @@ def cmd_recover(args: argparse.Namespace) -> int:
                         f"The kiosk will resume it: seat {seat} to {expected.expects}; "
                         f"scores so far {' '.join(str(s) for s in summary.scores)}."
                     )
+        lines.extend(_missing_records(journal, args))
     print("\n".join(lines))
     return 0
+
+
+def _missing_records(journal: Journal, args: argparse.Namespace) -> list[str]:
+    """Say which finished games lack their record file; write them with --write-records."""
+    missing = journal.records_missing()
+    if not missing:
+        return []
+    ids = ", ".join(str(row.id) for row in missing)
+    if not args.write_records:
+        return [
+            f"Finished {_count(len(missing), 'game')} {ids} without a record file: the kiosk "
+            "writes them at its next start (or run recover --write-records)."
+        ]
+    folder = Path(args.records) if args.records else journal.path.parent
+    written = write_missing_records(journal, folder)
+    return [
+        f"Wrote the record of game {row.id}: {path}"
+        for row, path in zip(missing, written, strict=True)
+    ]
 
 
 def _count(number: int, one: str, many: str | None = None) -> str:

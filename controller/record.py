@@ -4,25 +4,39 @@ The format is the contract in ``shared/spec/game-record.md``: JSON Lines, a
 header on line 1, one action per further non-blank line, ``{"note": ...}``
 lines ignored. Reading validates at the boundary and reports the first
 problem as ``line N: ...`` in words a player understands.
+
+Lines end at ``\n`` only (a ``\r`` before it is dropped): JSON strings may hold
+U+2028, U+2029 or U+0085, which ``str.splitlines`` would wrongly split at.
+Every line is bounded before and while it is parsed (nesting depth, digits
+of a number, no NaN or Infinity), so no input gets past as a traceback, and
+every message is one line (``safe_text.one_line``).
 """
 
 from __future__ import annotations
 
 import json
+import logging
+import math
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from controller.games import engine_class
 from controller.games.base import JSON, Action, Engine, TableError
+from controller.safe_text import one_line, shorten
+
+logger = logging.getLogger(__name__)
 
 FORMAT = "table-record/1"
+MAX_DEPTH = 16  # arrays and objects inside each other; a real record line nests 3 deep
+MAX_DIGITS = 30  # digits in a number; a real record has at most a few
 
 
 class RecordError(TableError, ValueError):
     """A record breaks the format or a rule; ``line`` is the 1-based line at fault."""
 
     def __init__(self, line: int, message: str) -> None:
+        message = one_line(message)  # a quoted value must not start a forged second line
         super().__init__(f"line {line}: {message}")
         self.line = line
         self.reason = message
@@ -45,14 +59,89 @@ class Record:
     header_line: int = 1
 
 
+class _Bound(ValueError):
+    """A JSON value past the bounds of a record line; the message says which."""
+
+
+def _number(text: str) -> int | float:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise _Bound(
+            f"the number {shorten(text, 20)} is too long; a record's numbers have at most "
+            f"{MAX_DIGITS} digits"
+        )
+    value = float(text) if any(c in text for c in ".eE") else int(text)
+    if isinstance(value, float) and not math.isfinite(value):
+        raise _Bound(f"the number {shorten(text, 20)} is too large")
+    return value
+
+
+def _constant(name: str) -> Any:
+    raise _Bound(f"{name} is not a number JSON allows; write a plain number")
+
+
+def _depth(raw: str) -> int:
+    """How deep arrays and objects nest in a line (outside strings)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in raw:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def load_line(raw: str, number: int) -> Any:
+    """Parse one record line's JSON within the bounds; RecordError names the line."""
+    if raw.count("[") + raw.count("{") > MAX_DEPTH and _depth(raw) > MAX_DEPTH:
+        raise RecordError(
+            number,
+            f"this line nests arrays or objects more than {MAX_DEPTH} deep; "
+            "a record line is one flat object",
+        )
+    try:
+        return json.loads(raw, parse_int=_number, parse_float=_number, parse_constant=_constant)
+    except _Bound as exc:
+        raise RecordError(number, str(exc)) from None
+    except json.JSONDecodeError as exc:
+        raise RecordError(number, f"this line is not valid JSON ({exc.msg})") from None
+    except (ValueError, RecursionError) as exc:  # bounds of the json module itself
+        raise RecordError(number, f"this line cannot be read as JSON ({exc})") from None
+
+
+def lines(text: str) -> Iterator[tuple[int, str]]:
+    """The record's lines with their 1-based numbers, split at ``\n`` only."""
+    for number, raw in enumerate(text.split("\n"), start=1):
+        yield number, raw.removesuffix("\r")
+
+
+def decode(data: bytes) -> str:
+    """A record's bytes as text; RecordError names the line of a byte that is not UTF-8."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise RecordError(
+            line,
+            f"this line is not UTF-8 text (byte 0x{data[exc.start]:02x}); save the record as UTF-8",
+        ) from None
+
+
 def _objects(text: str) -> Iterator[tuple[int, Any]]:
-    for number, raw in enumerate(text.splitlines(), start=1):
-        if not raw.strip():
+    for number, raw in lines(text):
+        if not raw.strip(" \t\r"):  # JSON's own whitespace: U+2028 and friends are not blank
             continue
-        try:
-            yield number, json.loads(raw)
-        except json.JSONDecodeError as exc:
-            raise RecordError(number, f"this line is not valid JSON ({exc.msg})") from None
+        yield number, load_line(raw, number)
 
 
 def parse(text: str) -> Record:
@@ -85,6 +174,10 @@ def start(record: Record) -> Engine:
         return engine_type.from_header(record.header)
     except TableError as exc:
         raise RecordError(record.header_line, str(exc)) from None
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError, OverflowError) as exc:
+        raise RecordError(
+            record.header_line, _unusable(record.header_line, "header", exc)
+        ) from None
 
 
 def replay(text: str) -> Engine:
@@ -128,9 +221,27 @@ def replay_actions(
             engine.apply(action)
         except TableError as exc:
             raise ActionRefused(index, obj, str(exc)) from None
+        except _TRIPS as exc:
+            raise ActionRefused(index, obj, _unusable(index + 1, "action", exc)) from None
         if accepted is not None:
             accepted(action)
     return engine
+
+
+# What an engine may raise when it trips over a value instead of refusing it.
+_TRIPS = (ValueError, TypeError, KeyError, IndexError, AttributeError, OverflowError)
+
+
+def _unusable(where: int, what: str, exc: Exception) -> str:
+    """An engine tripped over a value instead of refusing it: still one line, never a traceback.
+
+    Logged with its traceback (at debug level) for the engine's maintainer.
+    """
+    logger.debug("%s %d: the engine failed on the %s", what, where, exc_info=True)
+    return (
+        f"this {what} has a value the game cannot use ({type(exc).__name__}: "
+        f"{shorten(str(exc), 80)})"
+    )
 
 
 def dumps(header: Mapping[str, Any], actions: Iterable[Action | Mapping[str, Any]]) -> str:

@@ -2,27 +2,24 @@
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
-from controller.games.base import JSON, Engine
+from controller.games.base import JSON, Engine, seat_name
 
 
 def render(engine: Engine) -> str:
-    """The report as a fixed-width table: rows per round, totals and winners."""
+    """The report as a fixed-width table: rows per round, totals and winners.
+
+    Written for people: seats are numbered from 1 (the record and ``--json``
+    keep the format's 0-based seats) and each round's other facts are in words.
+    """
     report = engine.report()
     rows: list[tuple[str, list[str]]] = []
     notes: list[str] = []
     for number, round_ in enumerate(report["rounds"], start=1):
         rows.append((f"Round {number}", [str(v) for v in round_["scores"]]))
         rows += [(f"  {label}", cells) for label, cells in engine.sheet_rows(round_)]
-        for key, value in round_.items():
-            per_seat = isinstance(value, list) and len(value) == engine.players
-            if key == "scores" or (per_seat and key != "reneges") or value in (None, [], {}):
-                continue
-            notes.append(f"Round {number} {key}: {_words(value)}")
+        notes += [f"Round {number}: {note}" for note in engine.sheet_notes(round_)]
     rows.append(("Total", [str(v) for v in report["totals"]]))
-    header = [f"Seat {s}" for s in range(engine.players)]
+    header = [seat_name(s).capitalize() for s in range(engine.players)]
     width = max(len(cell) for _, cells in [("", header), *rows] for cell in cells) + 2
     label_width = max(len(label) for label, _ in rows) + 1
 
@@ -33,24 +30,15 @@ def render(engine: Engine) -> str:
     out = [f"{engine.title} - {engine.players} players - {status}", line("", header)]
     out += [line(label, cells) for label, cells in rows]
     out += notes
-    winners = ", ".join(f"seat {s}" for s in report["winners"])
+    winners = ", ".join(seat_name(s) for s in report["winners"])
     if report["finished"]:
         out.append(("Winner: " if len(report["winners"]) == 1 else "Shared victory: ") + winners)
     else:
         out.append(f"Leading: {winners}")
         if report["next"] is not None:
-            out.append(f"Waiting for seat {report['next']['seat']} to {report['next']['expects']}")
+            expected = report["next"]
+            out.append(f"Waiting for {seat_name(expected['seat'])} to {expected['expects']}")
     return "\n".join(out) + "\n"
-
-
-def _words(value: Any) -> str:
-    if isinstance(value, str):
-        return value
-    if isinstance(value, list) and all(isinstance(v, str) for v in value):
-        return ", ".join(value)
-    if isinstance(value, dict):
-        return ", ".join(f"{k} {_words(v)}" for k, v in value.items())
-    return json.dumps(value)
 
 
 def report_json(engine: Engine) -> JSON:

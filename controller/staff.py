@@ -9,7 +9,12 @@ seat buttons move through a menu (PREV / NEXT) and choose (OK):
 * audit a deck: tap every card in any order, then OK shows what is missing,
   unknown, from another deck or duplicated;
 * game history: the finished games, newest first;
+* stop the kiosk (only in a locked-down window, where players cannot quit);
 * close.
+
+With a staff PIN configured (``[staff] pin_hash``) the desk opens on the PIN
+entry: the PIN's presses on the desk seat's buttons, then the menu. A wrong
+PIN closes the desk (and counts towards the lock, see ``staff_pin``).
 
 Card taps at any seat feed the enrollment or audit in progress. Everything
 here is plain state turned into a ``StaffView`` for the display; the desk
@@ -23,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from controller.enrollment import DeckAudit, Enrollment
+from controller.staff_pin import PinGuard
 from controller.tags import TagRegistry, decks
 from controller.view import StaffView
 
@@ -37,12 +43,21 @@ class StaffDesk:
     registry: TagRegistry
     registry_path: Path | None
     history: Callable[[], list[str]] | None = None
+    guard: PinGuard | None = None  # the staff PIN, asked for first when configured
+    can_quit: bool = False  # offer "Stop the kiosk"
     selected: int = 0
-    task: str = "menu"  # "menu", "enroll", "audit", "history"
+    task: str = "menu"  # "pin", "menu", "enroll", "audit", "history"
     enrollment: Enrollment | None = None
     audit: DeckAudit | None = None
     lines: list[str] = field(default_factory=list)
     closed: bool = False
+    quit: bool = False  # staff chose to stop the kiosk
+    farewell: str = ""  # why the desk closed itself, for the table to say
+
+    def __post_init__(self) -> None:
+        if self.guard is not None:
+            self.guard.start()
+            self.task = "pin"
 
     @property
     def options(self) -> list[tuple[str, str, str]]:
@@ -52,6 +67,8 @@ class StaffDesk:
         items += [(f"Audit the {deck.title} deck", "audit", d) for d, deck in known.items()]
         if self.history is not None:
             items.append(("Game history", "history", ""))
+        if self.can_quit:
+            items.append(("Stop the kiosk", "quit", ""))
         items.append(("Close the staff menu", "close", ""))
         return items
 
@@ -59,6 +76,19 @@ class StaffDesk:
 
     def button(self, button: str) -> None:
         """A press at the staff seat."""
+        if self.task == "pin" and self.guard is not None:
+            right = self.guard.press(button, self.seat)
+            if right:
+                self.task = "menu"
+            elif right is not None:
+                locked = self.guard.locked_for()
+                self.closed = True
+                self.farewell = (
+                    f"Wrong staff PIN: locked for {locked:.0f} s"
+                    if locked > 0
+                    else "Wrong staff PIN: the staff desk closed"
+                )
+            return
         if self.task == "menu":
             count = len(self.options)
             if button == "prev":
@@ -94,14 +124,21 @@ class StaffDesk:
         self.lines = []
         if task == "close":
             self.closed = True
+        elif task == "quit":
+            self.closed = self.quit = True
         elif task == "enroll":
-            self.task, self.enrollment = (
-                task,
-                Enrollment(self.registry, deck, path=self.registry_path),
-            )
             if self.registry_path is None:
+                # A table without a registry file (the simulator) practises on a copy
+                # whose deck starts empty, so every step of enrolling can be seen.
+                self.task, self.enrollment = task, Enrollment(_without(self.registry, deck), deck)
                 self.lines.append(
-                    "Practice only: this table has no [tags] registry file, nothing is saved"
+                    "Practice only: this table has no [tags] registry file; the deck starts "
+                    "empty here and nothing is saved"
+                )
+            else:
+                self.task, self.enrollment = (
+                    task,
+                    Enrollment(self.registry, deck, path=self.registry_path),
                 )
         elif task == "audit":
             self.task, self.audit = task, DeckAudit(self.registry, deck)
@@ -112,6 +149,15 @@ class StaffDesk:
     # --- the view --------------------------------------------------------------------
 
     def view(self) -> StaffView:
+        if self.task == "pin" and self.guard is not None:
+            entered = self.guard.entered
+            return StaffView(
+                title="Staff",
+                prompt="Enter the staff PIN on your seat's buttons (PREV / OK / NEXT)",
+                lines=("*" * entered + "-" * (self.guard.pin.presses - entered),),
+                hint="a tag alone does not open the desk: its UID is not a secret",
+                seat=self.seat,
+            )
         if self.task == "menu":
             return StaffView(
                 title="Staff",
@@ -140,3 +186,12 @@ class StaffDesk:
         return StaffView(
             title=title, prompt="", lines=tuple(self.lines), hint="PREV: back", seat=self.seat
         )
+
+
+def _without(registry: TagRegistry, deck: str) -> TagRegistry:
+    """A copy of ``registry`` without ``deck``'s tags (the original is left as it is)."""
+    data = registry.to_json()
+    decks_json = data["decks"]
+    assert isinstance(decks_json, dict)
+    decks_json.pop(deck, None)
+    return TagRegistry.from_json(data)

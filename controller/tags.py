@@ -21,10 +21,12 @@ import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from controller.games import spec_of, specs
 from controller.games.base import TableError
 from controller.games.spec import DeckSpec
+from controller.safe_text import one_line, shorten
 
 FORMAT = "tag-registry/1"
 
@@ -49,6 +51,24 @@ def deck_cards(deck: str) -> list[str]:
 
 class RegistryError(TableError, ValueError):
     """The tag registry file is bad, or an enrollment would make it ambiguous."""
+
+    def __init__(self, message: str) -> None:
+        # UIDs, decks and cards quoted from the file must not break the one-line message.
+        super().__init__(one_line(message))
+
+
+class _DuplicateKey(ValueError):
+    pass
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object's keys, refusing one written twice (json would keep the last silently)."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateKey(key)
+        out[key] = value
+    return out
 
 
 @dataclass(frozen=True)
@@ -77,13 +97,30 @@ class TagRegistry:
     @classmethod
     def load(cls, path: Path) -> TagRegistry:
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = json.loads(path.read_text(encoding="utf-8"), object_pairs_hook=_no_duplicates)
         except FileNotFoundError:
             raise RegistryError(
                 f"the tag registry {path} does not exist; enroll a deck or use the simulated deck"
             ) from None
+        except IsADirectoryError:
+            raise RegistryError(
+                f"the tag registry {path} is a folder; name the registry file (e.g. tags.json)"
+            ) from None
+        except _DuplicateKey as exc:
+            raise RegistryError(
+                f"the tag registry {path} has {str(exc)!r} twice in one object (a tag enrolled "
+                "twice keeps only one card); remove one of them"
+            ) from None
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
             raise RegistryError(f"the tag registry {path} is not valid JSON ({exc})") from None
+        except RecursionError:
+            raise RegistryError(
+                f"the tag registry {path} nests too deep; it is a flat map of decks to tags"
+            ) from None
+        except ValueError as exc:  # e.g. an integer of thousands of digits
+            raise RegistryError(f"the tag registry {path} cannot be read ({exc})") from None
+        except OSError as exc:
+            raise RegistryError(f"cannot read the tag registry {path} ({exc.strerror})") from None
         return cls.from_json(data, str(path))
 
     @classmethod
@@ -91,15 +128,26 @@ class TagRegistry:
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise RegistryError(f'{source}: "format" must be "{FORMAT}"')
         registry = cls()
-        decks = data.get("decks", {})
-        if not isinstance(decks, dict):
+        listed = data.get("decks", {})
+        if not isinstance(listed, dict):
             raise RegistryError(f'{source}: "decks" must map deck names to {{uid: card}}')
-        for deck, tags in decks.items():
+        known = sorted(decks())
+        for deck, tags in listed.items():
+            if deck not in known:
+                raise RegistryError(
+                    f"{source}: there is no deck {deck!r}; the table knows {', '.join(known)}"
+                )
             if not isinstance(tags, dict):
                 raise RegistryError(f'{source}: deck "{deck}" must map tag UIDs to cards')
+            cards = set(deck_cards(deck))
             for uid, card in tags.items():
                 if not isinstance(card, str):
-                    raise RegistryError(f'{source}: tag {uid} in deck "{deck}" must name a card')
+                    raise RegistryError(f'{source}: tag {uid!r} in deck "{deck}" must name a card')
+                if card not in cards:
+                    raise RegistryError(
+                        f'{source}: tag {uid!r} in deck "{deck}" names {shorten(repr(card))}, '
+                        f"which is not a card of that deck (e.g. {deck_cards(deck)[0]})"
+                    )
                 registry.enroll(deck, card, uid)
         staff = data.get("staff", [])
         if not isinstance(staff, list):
@@ -147,7 +195,7 @@ class TagRegistry:
     def enroll(self, deck: str, card: str, uid: str) -> TagEntry:
         key = self.normalize(uid)
         if not 4 <= len(key) <= 20:
-            raise RegistryError(f"{uid!r} is not a tag UID (4 to 10 bytes in hex)")
+            raise RegistryError(f"{shorten(repr(uid))} is not a tag UID (4 to 10 bytes in hex)")
         existing = self._by_uid.get(key)
         entry = TagEntry(deck, card)
         if existing is not None and existing != entry:
@@ -155,6 +203,10 @@ class TagRegistry:
             raise RegistryError(f"tag {key} is already enrolled as {what}")
         self._by_uid[key] = entry
         return entry
+
+    def has_staff_tag(self) -> bool:
+        """Whether any staff tag is enrolled (without one the staff desk cannot open)."""
+        return any(entry.is_staff for entry in self._by_uid.values())
 
     def cards_of(self, deck: str) -> list[tuple[str, str]]:
         return [(uid, e.card) for uid, e in self._by_uid.items() if e.deck == deck]

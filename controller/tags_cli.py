@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from controller import config as table_config
+from controller.commands import command
 from controller.config import MOCK, ConfigError, TableConfig
 from controller.tags import STAFF, RegistryError, TagRegistry, decks
 from hardware.events import EventQueue, InputEvent, TagPresented
@@ -45,6 +46,11 @@ def _load_config(path: str | None) -> TableConfig:
         raise TagsError(
             "name the table's configuration with --config table.toml: it says where the tag "
             "registry is and which readers to listen to"
+        )
+    if not Path(path).exists():
+        raise TagsError(
+            f"{path}: no such file; write the table's configuration first (it names the "
+            "readers and the registry file: docs/first-evening.md)"
         )
     try:
         return table_config.load(Path(path))
@@ -147,8 +153,9 @@ def cmd_add_staff(args: argparse.Namespace, open_reader: ReaderFactory = _open_r
     staff = sum(1 for _ in _staff_uids(registry))
     print(
         f"{uid} is a staff tag now ({'created' if created else 'updated'} {path}; "
-        f"{staff} staff tag{'s' if staff != 1 else ''}). Start the kiosk and tap it on the "
-        "attract screen to open the staff desk, then enroll each deck there."
+        f"{staff} staff tag{'s' if staff != 1 else ''}). Start the kiosk "
+        f"({command('kiosk', '--config', args.config)}) and tap it on the attract screen "
+        "to open the staff desk, then enroll each deck there."
     )
     return 0
 
@@ -179,7 +186,8 @@ def cmd_list(args: argparse.Namespace) -> int:
     config = _load_config(args.config)
     path = _registry_path(config)
     if not path.exists():
-        print(f"{path}: no registry yet; enroll a staff tag with `cafe-table tags add-staff`")
+        enroll = command("tags", "add-staff", "--config", args.config)
+        print(f"{path}: no registry yet; enroll a staff tag with {enroll}")
         return 0
     registry = _load_or_new(path)
     staff = _staff_uids(registry)

@@ -108,4 +108,5 @@ class TableView:
     hands: dict[int, tuple[str, ...]] = field(default_factory=dict)
     human_seats: tuple[int, ...] = ()  # engine seats a person plays on screen
     staff: StaffView | None = None  # the staff desk, on the STAFF screen
+    staff_overlay: StaffView | None = None  # staff mode over a game, on its seat's panel
     title: str = "Cafe table"

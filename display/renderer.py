@@ -48,6 +48,7 @@ from display.scenes import (
     panel_image,
     panel_key,
 )
+from display.sim_controls import draw_staff_buttons
 from display.theme import Fonts, Metrics, Painter
 from display.ui import UiAction
 
@@ -81,10 +82,12 @@ class Renderer:
         self._canvas: pygame.Surface | None = None
         self._background: tuple[object, pygame.Surface] | None = None
         self._panels: dict[int, tuple[tuple[object, ...], list[tuple[pygame.Rect, UiAction]]]] = {}
-        self._centre: tuple[TableView, list[tuple[pygame.Rect, UiAction]]] | None = None
+        self._centre: tuple[object, list[tuple[pygame.Rect, UiAction]]] | None = None
         # When the animated centre (e.g. a running toss timer) is due again, by ``clock``.
         self.clock: Callable[[], float] = time.monotonic
         self._animation_due: float | None = None
+        # Seats whose simulated staff tag the demo window offers to tap (none elsewhere).
+        self.staff_seats: tuple[int, ...] = ()
 
     # --- settings ---------------------------------------------------------------
 
@@ -164,14 +167,17 @@ class Renderer:
                 canvas.blit(background, (0, 0))
             changed.append(canvas.get_rect())
 
-        # The centre: drawn again whenever anything but the version changed.
-        content = replace(view, version=0)
+        # The centre (with the simulator's staff-tag buttons, which sit in it):
+        # drawn again whenever anything but the version changed.
+        content = (replace(view, version=0), self.staff_seats)
         if self._centre is None or self._centre[0] != content or step is not None:
             painter = Painter(canvas, self.fonts, metrics)
             if not full:
                 canvas.blit(background, layout.centre, layout.centre)
                 changed.append(pygame.Rect(layout.centre))
             draw_centre(painter, layout, view)
+            if self.staff_seats:
+                draw_staff_buttons(painter, layout.centre, self.staff_seats, view)
             self._centre = (content, painter.hits)
 
         for slot in layout.slots:

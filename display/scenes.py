@@ -20,7 +20,15 @@ from typing import Any, Protocol
 import pygame
 
 from controller.games import specs
-from controller.view import ButtonHint, GameChoice, MessageKind, Screen, SeatView, TableView
+from controller.view import (
+    ButtonHint,
+    GameChoice,
+    MessageKind,
+    Screen,
+    SeatView,
+    StaffView,
+    TableView,
+)
 from display import theme
 from display.generic import (
     GenericScene,
@@ -53,6 +61,7 @@ class GameScene(Protocol):
 
 
 PROBLEM_COLOUR = theme.MESSAGE_COLOURS[MessageKind.PROBLEM]
+STAFF_COLOUR = (255, 96, 200)  # staff mode: a colour no game uses for a seat
 GENERIC = GenericScene()
 # The scenes found so far, by game id. A game's scene is found from its spec's
 # key: ``display/<key>_scene.py`` with ``SCENE``, so adding a game's scene means
@@ -283,6 +292,9 @@ def panel_image(
         surface.set_clip(below)
         BODIES[view.screen](p, below, view, seat)
         surface.set_clip(None)
+    overlay = view.staff_overlay
+    if overlay is not None and overlay.seat == seat.seat and below.h > 4:
+        _draw_staff_overlay(p, below, overlay)
 
     hits = [
         (rotate_rect(rect, (width, height), slot.rotation).move(slot.rect.topleft), action)
@@ -304,6 +316,28 @@ def _scratch(size: tuple[int, int]) -> pygame.Surface:
             _SCRATCH.clear()
         surface = _SCRATCH[size] = pygame.Surface(size)
     return surface
+
+
+def _draw_staff_overlay(p: Painter, rect: pygame.Rect, staff: StaffView) -> None:
+    """Staff mode over the seat's game: a loud STAFF banner and what each button does now.
+
+    Drawn over the hand and the body so nobody mistakes the seat's buttons for
+    a player's while staff mode is open.
+    """
+    m = p.metrics
+    p.box(rect, theme.blend(theme.PANEL, STAFF_COLOUR, 0.25), STAFF_COLOUR, max(3, m.pad))
+    lines: list[tuple[str, theme.Colour, int, bool]] = [
+        (staff.title, STAFF_COLOUR, m.big, True),
+        (staff.prompt, theme.TEXT, m.body, True),
+    ]
+    lines += [(option, theme.TEXT, m.body, False) for option in staff.options]
+    lines += [(line, theme.TEXT, m.big, True) for line in staff.lines]
+    if staff.hint:
+        lines.append((staff.hint, theme.TEXT_DIM, m.small, False))
+    surface = p.surface
+    surface.set_clip(rect)
+    _centred_lines(p, rect.inflate(-2 * m.pad, -2 * m.pad), lines)
+    surface.set_clip(None)
 
 
 def _hand_of(view: TableView, seat: SeatView) -> tuple[str, ...] | None:
@@ -572,6 +606,25 @@ def _messages_below(p: Painter, rect: pygame.Rect, top: int, view: TableView) ->
 
 def _attract_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView) -> None:
     m = p.metrics
+    notices = [msg.text for msg in view.messages if msg.kind is MessageKind.PROBLEM]
+    if notices:
+        # A problem on the idle table is for staff and may hold a command to type
+        # (e.g. how to enroll the first staff tag): it takes the centre, every word
+        # shown, wrapped, under the title.
+        title = p.text(
+            view.title,
+            (rect.centerx, rect.top + m.pad),
+            m.big,
+            theme.TEXT,
+            bold=True,
+            anchor="midtop",
+            max_width=rect.w,
+        )
+        below = pygame.Rect(
+            rect.left + m.pad, title.bottom, rect.w - 2 * m.pad, rect.bottom - title.bottom
+        )
+        _centred_lines(p, below, [(text, PROBLEM_COLOUR, m.small, False) for text in notices])
+        return
     title = p.text(
         view.title,
         (rect.centerx, rect.top + round(rect.h * 0.28)),

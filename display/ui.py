@@ -31,6 +31,20 @@ class PressButton:
 
 
 @dataclass(frozen=True)
+class TapStaff:
+    """The simulator's staff tag tapped at a seat (its on-screen button, or the S key)."""
+
+    seat: int  # physical seat
+
+
+@dataclass(frozen=True)
+class TapDeckCard:
+    """At the staff desk: tap the simulated deck's card it asks for (enroll) or the next (audit)."""
+
+    seat: int  # physical seat
+
+
+@dataclass(frozen=True)
 class ChooseGame:
     """An entry of the game menu was clicked."""
 
@@ -42,7 +56,7 @@ class Quit:
     """The window was closed (or Escape pressed): the simulator should stop."""
 
 
-UiAction = TapCard | PressButton | ChooseGame | Quit
+UiAction = TapCard | PressButton | TapStaff | TapDeckCard | ChooseGame | Quit
 
 
 def action_for_event(

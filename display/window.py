@@ -2,13 +2,23 @@
 
 The window knows nothing of the table: it turns pygame events into UI actions
 (``display.ui``) and shows whatever view it is given, redrawing only when the
-view changed. Keys act for one seat (the first seat a person plays): Left =
-prev, Enter/Space = ok, Right = next; T presses the toss timer; Escape or
-closing the window quits.
+view changed. In the simulator, keys act for one seat (the first seat a
+person plays): Left = prev, Enter/Space = ok, Right = next; T presses the
+toss timer; S taps the simulated staff tag at that seat (the on-screen "staff
+tag at seat" buttons tap it at any simulated seat) and C, at the staff desk,
+the simulated card it asks for; Escape or closing the window quits; clicks on
+the on-screen hands and seat buttons act for their seats.
+
+A configured table runs the window ``locked``: players at a touch screen or a
+keyboard must not quit the kiosk or press another seat's buttons, so every
+key, click and close request is ignored (the seats' own readers and buttons
+are the only input; staff stop the kiosk from the staff desk, or the service
+stops it).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from types import TracebackType
 from typing import Protocol, Self
 
@@ -16,7 +26,7 @@ import pygame
 
 from controller.view import Screen, TableView
 from display.renderer import Renderer
-from display.ui import PressButton, Quit, UiAction, action_for_event
+from display.ui import PressButton, Quit, TapDeckCard, TapStaff, UiAction, action_for_event
 
 KEY_BUTTONS = {
     pygame.K_LEFT: "prev",
@@ -26,6 +36,8 @@ KEY_BUTTONS = {
     pygame.K_RIGHT: "next",
     pygame.K_t: "timer",  # the table's toss timer (Oss)
 }
+STAFF_KEY = pygame.K_s  # taps the simulated staff tag at the key seat
+DECK_CARD_KEY = pygame.K_c  # at the staff desk: taps the simulated card it asks for
 
 
 class DisplaySettings(Protocol):
@@ -56,10 +68,19 @@ class Window:
     poll_every = 0.1
     poll_idle = 0.25
 
-    def __init__(self, settings: DisplaySettings, key_seat: int = 0) -> None:
+    def __init__(
+        self,
+        settings: DisplaySettings,
+        key_seat: int = 0,
+        locked: bool = False,
+        staff_seats: Sequence[int] = (),
+    ) -> None:
+        """``staff_seats``: the seats where the simulator can tap its staff tag (buttons shown)."""
         self.settings = settings
         self.key_seat = key_seat
+        self.locked = locked
         self.renderer = Renderer((settings.width, settings.height), rotation=settings.rotation)
+        self.renderer.staff_seats = tuple(staff_seats)
         self._screen: pygame.Surface | None = None
 
     def open(self) -> None:
@@ -88,14 +109,26 @@ class Window:
         self.close()
 
     def poll(self) -> list[UiAction]:
-        """The UI actions since the last call: clicks, keys, closing the window."""
+        """The UI actions since the last call: clicks, keys, closing the window.
+
+        Locked, the events are still taken off pygame's queue (the window must
+        keep answering the system) but none becomes an action.
+        """
         actions: list[UiAction] = []
         for event in pygame.event.get():
+            if event.type == pygame.VIDEORESIZE:
+                self.renderer.resize((event.w, event.h))
+                continue
+            if self.locked:
+                continue
             if event.type == pygame.KEYDOWN and event.key in KEY_BUTTONS:
                 actions.append(PressButton(self.key_seat, KEY_BUTTONS[event.key]))
                 continue
-            if event.type == pygame.VIDEORESIZE:
-                self.renderer.resize((event.w, event.h))
+            if event.type == pygame.KEYDOWN and event.key == STAFF_KEY:
+                actions.append(TapStaff(self.key_seat))
+                continue
+            if event.type == pygame.KEYDOWN and event.key == DECK_CARD_KEY:
+                actions.append(TapDeckCard(self.key_seat))
                 continue
             action = action_for_event(event, self.renderer.hit_test)
             if action is not None:
@@ -123,4 +156,4 @@ class Window:
         return self.renderer.next_frame_in(view)
 
 
-__all__ = ["KEY_BUTTONS", "Quit", "Window"]
+__all__ = ["DECK_CARD_KEY", "KEY_BUTTONS", "STAFF_KEY", "Quit", "Window"]

@@ -43,6 +43,20 @@ _CASCADE_TAG = const(0x88)
 
 _WAIT_LOOPS = const(2000)
 
+# The receive timeout. The timer counts at 13.56 MHz / (2 * TPrescaler + 1) and
+# times out after TReload + 1 counts (datasheet 8.5: t = (2 * TPrescaler + 1) *
+# (TReload + 1) / 13.56 MHz). TPrescaler 169 gives 40 kHz (25 us a count); a
+# reload of 39 gives 40 counts: 1.0 ms. With TAuto the timer starts at the end
+# of our frame and stops when the tag's answer begins, and an ISO 14443-A tag
+# must begin its answer to WUPA, anticollision and SELECT within 1236 / fc
+# (91 us, ISO/IEC 14443-3 6.2.1.1): 1 ms is ten times that. (The common 25 ms,
+# reload 999, is meant for MIFARE writes, which this reader never does; it made
+# every poll without a card, and every halt, wait 25 ms.)
+_T_PRESCALER_VALUE = const(169)
+_T_RELOAD_VALUE = const(39)
+TIMEOUT_US = (2 * _T_PRESCALER_VALUE + 1) * (_T_RELOAD_VALUE + 1) * 1000 // 13560
+"""The chip's receive timeout in microseconds (1000)."""
+
 
 def crc_a(data: bytes | bytearray, n: int) -> int:
     """ISO 14443-A CRC of the first ``n`` bytes (sent low byte first)."""
@@ -92,13 +106,13 @@ class MFRC522(Reader):
         self._write(reg, self._read(reg) & (~mask & 0xFF))
 
     def init(self) -> None:
-        """Reset the chip and switch the antenna on (25 ms receive timeout)."""
+        """Reset the chip and switch the antenna on (a 1 ms receive timeout: ``TIMEOUT_US``)."""
         self._rst.value(1)  # type: ignore[attr-defined]
         self._write(_COMMAND, _SOFT_RESET)
-        self._write(_T_MODE, 0x80)
-        self._write(_T_PRESCALER, 0xA9)
-        self._write(_T_RELOAD_H, 0x03)
-        self._write(_T_RELOAD_L, 0xE8)
+        self._write(_T_MODE, 0x80 | (_T_PRESCALER_VALUE >> 8))  # TAuto, prescaler bits 11..8
+        self._write(_T_PRESCALER, _T_PRESCALER_VALUE & 0xFF)
+        self._write(_T_RELOAD_H, _T_RELOAD_VALUE >> 8)
+        self._write(_T_RELOAD_L, _T_RELOAD_VALUE & 0xFF)
         self._write(_TX_ASK, 0x40)  # 100% ASK modulation
         self._write(_MODE, 0x3D)  # CRC preset 0x6363
         self._set_bits(_TX_CONTROL, 0x03)  # antenna on

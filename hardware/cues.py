@@ -24,3 +24,4 @@ class Cue(enum.Enum):
     PENALTY = "penalty"
     MADE_BID = "made_bid"
     MISSED_BID = "missed_bid"
+    CALL_STAFF = "call_staff"  # a player called for staff; steady until staff answer

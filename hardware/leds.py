@@ -245,6 +245,7 @@ DEFAULT_LOOKS: Final[Mapping[Cue, Look]] = MappingProxyType(
         Cue.JOINED: Look((255, 255, 255)),
         Cue.WAITING: Look((255, 120, 0), Pattern.PULSE, period=2.0),
         Cue.YOUR_TURN: Look((0, 255, 0), Pattern.PULSE, period=1.2),
+        Cue.CALL_STAFF: Look((0, 120, 255), Pattern.BLINK, period=1.0),
         # transient
         Cue.REFUSED: Look((255, 0, 0), Pattern.BLINK, period=0.2, duration=0.8),
         Cue.TRICK_WON: Look((255, 180, 0), duration=1.5),

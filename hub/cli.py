@@ -60,10 +60,24 @@ def cmd_adduser(args: argparse.Namespace) -> int:
     except settings.HubConfigError as exc:
         print(f"hub adduser: {exc}", file=sys.stderr)
         return USAGE_ERROR
-    if args.password_file:
-        password = Path(args.password_file).read_text(encoding="utf-8").strip()
-    else:
-        password = getpass.getpass(f"Password for {args.name}: ")
+    try:
+        if args.password_file:
+            password = Path(args.password_file).read_text(encoding="utf-8").strip()
+        elif not sys.stdin.isatty():
+            print(
+                "hub adduser: there is no terminal to type a password in; "
+                "give it with --password-file FILE",
+                file=sys.stderr,
+            )
+            return USAGE_ERROR
+        else:
+            password = getpass.getpass(f"Password for {args.name}: ")
+    except OSError as exc:
+        print(f"hub adduser: cannot read {args.password_file}: {exc.strerror}", file=sys.stderr)
+        return USAGE_ERROR
+    except (EOFError, KeyboardInterrupt):
+        print("hub adduser: no password given; nothing changed", file=sys.stderr)
+        return USAGE_ERROR
     if len(password) < 10:
         print("hub adduser: use a password of at least 10 characters", file=sys.stderr)
         return USAGE_ERROR

@@ -116,6 +116,11 @@ class Ingest:
             self.storage.add_alert(table_id, payload)
         elif leaf == topics.EVENT:
             self.storage.add_event(table_id, payload)
+            if payload.get("kind") == "staff-call-answered" and isinstance(
+                payload.get("alert"), str
+            ):
+                # Staff answered at the table with their tag: the alert is done.
+                self.storage.ack_alert(table_id, payload["alert"], "staff at the table")
         elif leaf == topics.CONFIG_RESULT:
             self.storage.config_answered(table_id, payload)
         else:

@@ -34,6 +34,22 @@ from hub.ingest import Ingest
 from hub.storage import Storage
 
 TEMPLATES = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
+
+
+def when(stamp: object) -> str:
+    """An ISO time as staff read it: ``30 Nov 2026, 18:40`` in the hub's local time."""
+    if not isinstance(stamp, str) or not stamp:
+        return ""
+    try:
+        moment = dt.datetime.fromisoformat(stamp)
+    except ValueError:
+        return stamp
+    if moment.tzinfo is not None:
+        moment = moment.astimezone()
+    return moment.strftime("%-d %b %Y, %H:%M")
+
+
+TEMPLATES.env.filters["when"] = when
 RUNNING_LONG = dt.timedelta(minutes=90)  # a game longer than this is flagged on the floor
 
 

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import threading
+import time
 from pathlib import Path
 
-from controller.assign import assign
+from controller.assign import assign, chosen_protocol
+from controller.cli import build_parser
 from hardware.ptys import PtyPair
 from tests.conftest import run_cli
 
@@ -50,3 +52,38 @@ def test_no_readers_connected_is_a_clear_message(tmp_path: Path) -> None:
     result = run_cli("assign-readers", "--port", missing, "--protocol", "line", "--timeout", "1")
     assert result.returncode == 2
     assert "assign-readers:" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_board_speaking_another_protocol_is_named_within_seconds(tmp_path: Path) -> None:
+    # A line-protocol board (it only ever sends TAG/GONE lines) opened as a link
+    # reader: the command must say so within the link's few seconds of silence,
+    # not wait out its --timeout.
+    with PtyPair() as board:
+        board.write(b"TAG 04A1B2C3D4E5F6\nGONE\n")
+        started = time.monotonic()
+        result = run_cli(
+            "assign-readers", "--port", board.slave_path, "--protocol", "link", "--timeout", "120"
+        )
+        waited = time.monotonic() - started
+    assert result.returncode == 2
+    line = result.stderr.strip().splitlines()[-1]
+    assert line.startswith("assign-readers: the reader at ") and "--protocol" in line, line
+    assert "Traceback" not in result.stderr
+    assert waited < 60  # far below the 120 s wait for a tap: the reader said it at once
+
+
+def test_the_protocol_comes_from_the_configured_seats(tmp_path: Path) -> None:
+    with PtyPair() as board:
+        table = tmp_path / "table.toml"
+        # One reader is a link board; the other seat is still simulated.
+        table.write_text(
+            f'[[seat]]\nreader = "{board.slave_path}"\nprotocol = "link"\n\n[[seat]]\n',
+            encoding="utf-8",
+        )
+        parser = build_parser()
+        args = parser.parse_args(["assign-readers", "--config", str(table)])
+        assert chosen_protocol(args) == "link"
+        # Without a configuration: the seats' default protocol, as table.toml has it.
+        assert chosen_protocol(parser.parse_args(["assign-readers"])) == "line"
+        args = parser.parse_args(["assign-readers", "--config", str(table), "--protocol", "line"])
+        assert chosen_protocol(args) == "line"

@@ -39,7 +39,7 @@ class Watch:
         with self.changed:
             self.changed.notify_all()
 
-    def until(self, condition: Callable[[], bool], timeout: float = 15.0, what: str = "") -> None:
+    def until(self, condition: Callable[[], bool], timeout: float = 30.0, what: str = "") -> None:
         with self.changed:
             if not self.changed.wait_for(condition, timeout):
                 raise AssertionError(f"timed out waiting for {what or condition}")
@@ -78,7 +78,7 @@ def table_link(
     return FleetLink(settings, outbox, received.append, resend_after=1.0)
 
 
-def until_outbox(outbox: Outbox, counts: tuple[int, int], timeout: float = 15.0) -> None:
+def until_outbox(outbox: Outbox, counts: tuple[int, int], timeout: float = 30.0) -> None:
     """Wait for the outbox to reach (pending, delivered): the hub's acks come asynchronously."""
     pause = threading.Event()
     for _ in range(int(timeout / 0.05)):
@@ -152,7 +152,7 @@ def test_every_record_arrives_once_through_broker_and_hub_restarts(
         link.record_ready()
         # The broker takes it while the hub is away, but only the hub's word ends it.
         sent = threading.Event()
-        for _ in range(300):
+        for _ in range(600):
             if _sent_count(outbox) == 7:
                 sent.set()
                 break

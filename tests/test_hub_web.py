@@ -58,13 +58,15 @@ def client_for(storage: Storage) -> TestClient:
 
 
 def login(client: TestClient, name: str = "sam", password: str = PASSWORD) -> int:
-    return client.post(
+    response = client.post(
         "/login", data={"name": name, "password": password}, follow_redirects=False
-    ).status_code
+    )
+    status: int = response.status_code
+    return status
 
 
 def csrf_of(client: TestClient, path: str = "/alerts") -> str:
-    page = client.get(path).text
+    page: str = client.get(path).text
     marker = 'name="csrf" value="'
     start = page.index(marker) + len(marker)
     return page[start : page.index('"', start)]
@@ -138,3 +140,32 @@ def test_passwords_are_salted_scrypt_hashes() -> None:
     assert auth.verify_password(PASSWORD, first) and not auth.verify_password("other", first)
     assert not auth.verify_password(PASSWORD, "garbage")
     assert json.dumps(first)  # stored as text
+
+
+def test_hub_commands_refuse_mistakes_in_one_line(tmp_path: Path) -> None:
+    from tests.conftest import run_cli
+
+    hub_toml = tmp_path / "hub.toml"
+    hub_toml.write_text('[storage]\nurl = "sqlite:///hub.sqlite3"\n')
+    cases = [
+        (("hub", "adduser", "sam", "--config", str(hub_toml)), "--password-file"),
+        (("hub", "adduser", "sam", "--config", str(tmp_path / "none.toml")), "no such file"),
+        (
+            (
+                "hub",
+                "adduser",
+                "sam",
+                "--config",
+                str(hub_toml),
+                "--password-file",
+                str(tmp_path / "missing"),
+            ),
+            "cannot read",
+        ),
+        (("hub", "run", "--config", str(tmp_path / "none.toml")), "no such file"),
+    ]
+    for args, words in cases:
+        result = run_cli(*args, stdin="")
+        assert result.returncode == 2, (args, result.stderr)
+        assert words in result.stderr and result.stderr.count("\n") == 1, result.stderr
+        assert "Traceback" not in result.stderr

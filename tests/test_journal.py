@@ -262,7 +262,10 @@ def test_a_restarted_table_resumes_exactly(tmp_path: Path) -> None:
         first.start()
         first.play(23)
         before = first.state()
-        # No close: the process "dies" here with the journal open.
+        # No close: the process "dies" here with the journal open, and the
+        # kernel drops a dead process's writer lock.
+        assert first.journal._lock is not None
+        first.journal._lock.release()
         with Rig(path, seed=1234) as second:
             row = resume_if_unfinished(second.journal, second.table)
             assert row is not None and row.status == PLAYING
@@ -381,7 +384,8 @@ def test_staff_undo_is_a_correction_and_deletes_nothing(rig: Rig, tmp_path: Path
     last = rig.pairs()[-1][0]
     rig.tap_uid(2, SIMULATED_STAFF_UID)  # staff mode at seat 2
     assert rig.table.staff_seat == 2
-    rig.press(2, "prev")  # undo
+    rig.press(2, "prev")  # undo ...
+    rig.press(2, "ok")  # ... confirmed
     rows_after = raw_rows(rig.journal.path)
     assert rows_after[: len(rows_before)] == rows_before  # history kept, row for row
     assert len(rows_after) == len(rows_before) + 1
@@ -405,16 +409,17 @@ def test_undo_back_to_the_deal_matches_the_table(rig: Rig) -> None:
     rig.play(3)
     game_id = rig.journal.current_game
     assert game_id is not None
-    rig.tap_uid(1, SIMULATED_STAFF_UID)
     for _ in range(5):  # two more than there are player actions
+        rig.tap_uid(1, SIMULATED_STAFF_UID)  # staff mode closes after each action
         rig.press(1, "prev")
+        rig.press(1, "ok")
+        assert rig.table.staff_seat is None
         assert rig.journal.actions(game_id) == rig.pairs()
     assert rig.player_actions() == 0
     assert all(chance for _, chance in rig.pairs())
     corrections = [r for r in raw_rows(rig.journal.path) if r[2] == "correction"]
     assert len(corrections) == 3  # an undo with nothing to undo is not journaled
-    rig.press(1, "ok")  # close staff mode; play goes on
-    rig.play(4)
+    rig.play(4)  # play goes on
     assert rig.journal.actions(game_id) == rig.pairs()
 
 
@@ -438,7 +443,9 @@ def test_staff_abandon_is_a_correction(rig: Rig) -> None:
     game_id = rig.journal.current_game
     rows_before = raw_rows(rig.journal.path)
     rig.tap_uid(3, SIMULATED_STAFF_UID)
-    rig.press(3, "next")  # abandon
+    rig.press(3, "next")  # abandon ...
+    assert rig.table.screen is Screen.PLAY  # ... not before it is confirmed
+    rig.press(3, "ok")
     assert rig.table.screen is Screen.ATTRACT
     rows_after = raw_rows(rig.journal.path)
     assert rows_after[:-1] == rows_before

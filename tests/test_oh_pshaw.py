@@ -188,7 +188,8 @@ def test_cli_prints_a_score_sheet() -> None:
     done = run_cli(str(RECORDS / "tie-break.jsonl"))
     assert done.returncode == 0, done.stderr
     assert "Oh Pshaw - 3 players - finished" in done.stdout
-    assert "Winner: seat 0" in done.stdout
+    # People count seats from 1 on the sheet; --json keeps the record's seat 0.
+    assert "Winner: seat 1" in done.stdout
     assert "Round 2" in done.stdout and "Total" in done.stdout
 
 

@@ -112,7 +112,15 @@ def test_enrolling_without_a_registry_file_says_nothing_is_saved(rig: Rig) -> No
     staff = rig.table.view.staff
     assert staff is not None
     assert "nothing is saved" in staff.lines[0]
-    assert "all 52 cards have tags" in staff.prompt  # the simulated deck is complete
+    # Practice starts from an empty copy of the deck, so enrolling can be tried;
+    # the table's own registry keeps the complete simulated deck.
+    assert staff.prompt.startswith("Tap ") and "(1 of 52 " in staff.prompt
+    rig.tap_uid(0, simulated_uid("oshaka", staff.prompt.split()[1]))
+    staff = rig.table.view.staff
+    assert staff is not None and staff.lines[-1].endswith(
+        "enrolled; now tap " + staff.prompt.split()[1]
+    )
+    assert len(rig.table.registry.cards_of("oshaka")) == 52
 
 
 def test_history_lists_finished_games() -> None:

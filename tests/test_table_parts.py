@@ -172,13 +172,19 @@ def test_the_lobby_wraps_round_and_says_how_many_may_play() -> None:
     assert lobby.leave(3) and not lobby.leave(3)
 
 
-def test_staff_mode_undo_stays_open_and_anything_else_closes_it() -> None:
-    staff = StaffMode()
+def test_staff_mode_confirms_each_action_and_closes_after_one() -> None:
+    staff = StaffMode(lambda: 0.0)
     assert "Staff at seat 2" in staff.tag(2)
-    assert staff.command("prev") is StaffCommand.UNDO and staff.seat == 2
-    assert staff.command("ok") is StaffCommand.CLOSE and staff.seat is None
+    first = staff.press("prev")
+    assert first.command is None and "OK to undo" in first.message and staff.seat == 2
+    assert staff.press("ok").command is StaffCommand.UNDO and staff.seat is None
     staff.tag(1)
-    assert staff.command("next") is StaffCommand.ABANDON and staff.seat is None
+    staff.press("next")
+    cancelled = staff.press("prev")
+    assert cancelled.command is None and "Cancelled" in cancelled.message
+    assert staff.seat is None
+    staff.tag(1)
+    assert staff.press("ok").command is None and staff.seat is None  # OK in the menu closes
     staff.tag(0)
     assert staff.tag(0) == "Staff mode closed" and staff.seat is None
 
@@ -226,3 +232,30 @@ def test_a_registered_scene_replaces_the_generic_one(monkeypatch: pytest.MonkeyP
     assert scene_for("made-up-game") is GENERIC
     register_scene("made-up-game", mine)
     assert scene_for("made-up-game") is mine
+
+
+class FullDisk(JournalLog):
+    """A journal whose disk fills after the deal: the next action cannot be written."""
+
+    def action_accepted(self, action: JSON, chance: bool) -> None:
+        raise TableError("could not write to the game journal: the disk is full")
+
+
+def test_a_journal_that_cannot_write_is_not_a_refused_play() -> None:
+    # The engine judged the play legal; the table must stop, not tell the player
+    # "refused" while the engine has moved on without the journal.
+    from controller.table import Table
+    from controller.tags import simulated
+
+    table = Table(TableConfig.simulated(4, bots=0), simulated(), journal=FullDisk())
+    for seat in range(4):
+        table.join(seat)
+    assert table.start_game()
+    session = table.game
+    assert session is not None
+    expected = session.engine.expected
+    assert expected is not None
+    play = session.engine.legal_actions(expected.seat)[0]
+    with pytest.raises(TableError, match="disk is full"):
+        table.act(play, session.players[expected.seat])
+    assert not any(m.text.endswith("disk is full") for m in table.messages)

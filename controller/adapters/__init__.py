@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import import_module
 from typing import Any, ClassVar, Protocol
@@ -141,6 +141,15 @@ class Simulation(ABC):
     def hand(self, player: int) -> tuple[str, ...]:
         """The player's known hand (virtual deal only), for the simulator's on-screen hand."""
         return ()
+
+    def decisions(self, actions: Sequence[Action]) -> int:
+        """How many of the recorded ``actions`` were decisions; bots reseed from this count.
+
+        A game that also records what only measures (Oss's timed tosses) counts
+        those out, so a bot resumed between a toss and its result decides as it
+        did before the kill.
+        """
+        return len(actions)
 
 
 class GameAdapter:

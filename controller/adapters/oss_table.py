@@ -33,7 +33,7 @@ players report it with the buttons.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from controller.adapters import (
@@ -525,9 +525,15 @@ class OssSimulation(_Role, Simulation):
         return []
 
     def _timed_presses(self) -> list[Gesture]:
-        if self.settings.has_timer and self.engine.phase is Phase.RESULT:
+        # A toss already timed (a game resumed between the toss and its result) is not
+        # timed again: the record would hold it twice.
+        timing = self.settings.has_timer and self.engine.phase is Phase.RESULT
+        if timing and not self.engine.toss_timed:
             return [Press("timer"), Press("timer")]
         return []
+
+    def decisions(self, actions: Sequence[Action]) -> int:
+        return sum(1 for action in actions if not isinstance(action, Timed))
 
     def _counts_gestures(self, action: Counts) -> list[Gesture]:
         """Enter ``action``'s counts from its seat: its own count first, then the other's."""

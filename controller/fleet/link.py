@@ -183,6 +183,9 @@ class FleetLink:
             except queue.Empty:
                 note = None
             if note is not None and note.kind == "stop":
+                if self._state_dirty and self._latest_state is not None:
+                    # The last word: the state the table stops in, whatever the interval.
+                    self._send(topics.STATE, self._latest_state, qos=1, retain=True)
                 return
             try:
                 self._handle(note)

@@ -35,6 +35,7 @@ KEYS = {
     "ca_file",
     "state_interval",
     "keepalive",
+    "reconnect_max",
 }
 
 

@@ -273,8 +273,23 @@ class Engine(ABC):
             if key == "scores" or not isinstance(value, list) or len(value) != self.players:
                 continue
             if all(isinstance(v, int | str) for v in value):
-                rows.append((key, [str(v) for v in value]))
+                rows.append((key.replace("_", " "), [str(v) for v in value]))
         return rows
+
+    def sheet_notes(self, round_report: JSON) -> list[str]:
+        """Lines in words under the score sheet for one round's facts that are not per seat.
+
+        A person reads them, so seats are numbered from 1 and no field name of the
+        report shows. The default names every remaining field in plain words;
+        engines override it to say what the fields mean.
+        """
+        notes = []
+        for key, value in round_report.items():
+            per_seat = isinstance(value, list) and len(value) == self.players
+            if key == "scores" or per_seat or value in (None, [], {}, False):
+                continue
+            notes.append(f"{key.replace('_', ' ')}: {in_words(value)}")
+        return notes
 
 
 # --- helpers shared by the engines' boundaries --------------------------------
@@ -388,3 +403,23 @@ def best_seats(totals: Sequence[int]) -> list[int]:
     """Seats with the highest total (all of them on a tie)."""
     top = max(totals)
     return [seat for seat, total in enumerate(totals) if total == top]
+
+
+def in_words(value: object) -> str:
+    """A report value as a person would write it: lists with commas, no JSON punctuation."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, str | int | float):
+        return str(value)
+    if isinstance(value, Mapping):
+        return ", ".join(f"{str(k).replace('_', ' ')} {in_words(v)}" for k, v in value.items())
+    if isinstance(value, Sequence):
+        return ", ".join(in_words(v) for v in value)
+    return str(value)
+
+
+def seat_name(seat: int) -> str:
+    """A 0-based seat as the score sheet names it: people count seats from 1."""
+    return f"seat {seat + 1}"

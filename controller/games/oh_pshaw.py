@@ -81,6 +81,7 @@ from controller.games.base import (
     read_players,
     read_seat_key,
     require_int,
+    seat_name,
     split_action,
 )
 from controller.games.spec import DeckSpec, GameSpec, OptionKind, OptionSpec, Preset
@@ -1161,6 +1162,33 @@ class OhPshaw(Engine):
             return [bids[n] for n in range(rnd.hand_size + 1) if n != forbidden]
         where = rnd.where
         return [TurnTrump(seat, CARD_NAMES[c]) for c in range(DECK_SIZE) if where[c] == FREE]
+
+    def sheet_rows(self, round_report: JSON) -> list[tuple[str, list[str]]]:
+        bids = ["-" if b is None else str(b) for b in round_report["bids"]]
+        return [("bid", bids), ("tricks won", [str(t) for t in round_report["tricks"]])]
+
+    def sheet_notes(self, round_report: JSON) -> list[str]:
+        size = round_report["hand_size"]
+        line = (
+            f"{size} card{'s' if size != 1 else ''} each, dealt by "
+            f"{seat_name(round_report['dealer'])}"
+        )
+        trump = round_report["trump"]
+        if trump is not None:
+            line += f"; trumps {SUIT_NAMES[SUITS.index(trump)]}"
+        if round_report["turned"] is not None:
+            line += f" (turned card {round_report['turned']})"
+        status = round_report["status"]
+        if status is not None:
+            total = sum(round_report["bids"])
+            line += f"; bids total {total} for {size} trick{'s' if size != 1 else ''} ({status})"
+        notes = [line]
+        notes += [
+            f"{seat_name(r['seat'])} reneged in trick {r['trick']}" for r in round_report["reneges"]
+        ]
+        if round_report.get("tie_break"):
+            notes.append("a tie-break round")
+        return notes
 
     def round_json(self, rnd: RoundState) -> JSON:
         out: JSON = {

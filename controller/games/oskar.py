@@ -84,10 +84,12 @@ from controller.games.base import (
     TurnPassed,
     best_seats,
     describe,
+    in_words,
     new_header,
     read_options,
     read_players,
     read_seat_key,
+    seat_name,
     split_action,
 )
 from controller.games.oskar_snapshot import (
@@ -1087,6 +1089,22 @@ class Oskar(Engine):
     def totals(self) -> list[int]:
         """Oskar tokens per seat."""
         return list(self.tokens)
+
+    def sheet_rows(self, round_report: JSON) -> list[tuple[str, list[str]]]:
+        return [("film points", [str(p) for p in round_report["points"]])]
+
+    def sheet_notes(self, round_report: JSON) -> list[str]:
+        notes = []
+        if round_report["trendy"]:
+            notes.append(f"trendy genres: {in_words(round_report['trendy'])}")
+        if round_report.get("genres"):
+            notes.append(f"points per genre: {in_words(round_report['genres'])}")
+        stock = round_report.get("stock")
+        if stock is not None:
+            won_by = stock["won_by"]
+            taker = "nobody" if won_by is None else seat_name(won_by)
+            notes.append(f"the stock ({stock['value']} points) went to {taker}")
+        return notes
 
     def round_json(self, result: RoundResult) -> JSON:
         return {

@@ -45,10 +45,12 @@ from controller.games.base import (
     Snapshot,
     best_seats,
     describe,
+    in_words,
     new_header,
     read_options,
     read_players,
     read_seat_key,
+    seat_name,
     split_action,
 )
 from controller.games.spec import DeckSpec, GameSpec, OptionKind, OptionSpec, Requirement
@@ -1045,6 +1047,8 @@ class Oss(Engine):
         self._tosses: list[TimedToss] = []
         self._bests: dict[int, int] = {}
         self._timed_in_attempt = 0
+        # The last action was a timed toss: the decision it times is still to come.
+        self._last_timed = False
 
     # --- header and actions ---------------------------------------------------
 
@@ -1200,7 +1204,9 @@ class Oss(Engine):
             raise IllegalAction(self._out_of_order(action.seat, verb))
         if isinstance(action, Timed):
             # A time changes no turn, so the replay just refused stays explained.
-            return self._timed(action)
+            timed = self._timed(action)
+            self._last_timed = True
+            return timed
         handlers: dict[Verb, Callable[[Any], list[Event]]] = {
             Verb.HAND: self._hand,
             Verb.DRAW: self._draw,
@@ -1217,7 +1223,13 @@ class Oss(Engine):
         # action returns here with the state untouched, the last refusal included.
         events = handlers[verb](action)
         self._refused_replay, self._refusing = self._refusing, None
+        self._last_timed = False
         return events
+
+    @property
+    def toss_timed(self) -> bool:
+        """Whether the toss of the decision now awaited is timed already (the last action)."""
+        return self._last_timed
 
     def _out_of_order(self, seat: int, verb: Verb) -> str:
         if verb is Verb.REPLAY and self._refused_replay == seat:
@@ -1915,6 +1927,18 @@ class Oss(Engine):
         if count == 1 and self._phase is Phase.TRIBE:
             return PlacementMode.ALONE
         return PlacementMode.DUEL if position < 2 and count >= 2 else PlacementMode.SOLO
+
+    def sheet_notes(self, round_report: JSON) -> list[str]:
+        notes = []
+        tricks = round_report["tricks"]
+        if tricks:
+            notes.append(f"solo tricks {in_words(tricks['solo'])}; duel trick {tricks['duel']}")
+        challenge = round_report["challenge"]
+        if challenge:
+            winner = challenge["winner"]
+            taker = "nobody" if winner is None else seat_name(winner)
+            notes.append(f"challenge {challenge['card']} won by {taker}")
+        return notes
 
     def sheet_rows(self, round_report: JSON) -> list[tuple[str, list[str]]]:
         won = [" ".join(map(str, values)) or "-" for values in round_report["won"]]

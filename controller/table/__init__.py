@@ -21,6 +21,7 @@ into messages and LED cues; nothing downstream re-derives the rules.
 from __future__ import annotations
 
 import logging
+import math
 import queue
 import random
 import time
@@ -32,6 +33,7 @@ from controller.adapters import Feedback, GameAdapter, adapters
 from controller.config import TableConfig
 from controller.games.base import JSON, Action, Event, TableError
 from controller.staff import StaffDesk
+from controller.staff_pin import PinGuard, PinHash
 from controller.table.led_director import LedDirector
 from controller.table.lobby import Lobby, MenuEntry, menu_entries, unmet_requirement
 from controller.table.screens import (
@@ -48,7 +50,8 @@ from controller.table.screens import (
 )
 from controller.table.session import GameSession, table_settings
 from controller.table.sinks import JournalSink, LedSink
-from controller.table.staff_mode import StaffCommand, StaffMode
+from controller.table.staff_calls import StaffCalls
+from controller.table.staff_mode import STAFF_MODE_TIMEOUT, TIMED_OUT, StaffCommand, StaffMode
 from controller.table.view_builder import build_view
 from controller.tags import TagRegistry
 from controller.view import Message, MessageKind, Screen, TableView
@@ -100,6 +103,14 @@ class Table:
     on_record: Callable[[str, str], None] | None = None  # (game id, record text) at game end
     journal: JournalSink | None = None
     history: Callable[[], list[str]] | None = None  # finished games, for the staff desk
+    # A call for staff opened (True) or answered at the table (False): (call id, seat, opened).
+    on_staff_call: Callable[[str, int, bool], None] | None = None
+    # Where wrong staff PINs and PIN locks are journaled: (event, detail).
+    staff_log: Callable[[str, JSON], None] | None = None
+    can_quit: bool = False  # the staff desk offers "Stop the kiosk" (a locked-down window)
+    # Shown on the attract screen until it is dealt with, e.g. how to enroll the
+    # first staff tag of a table whose registry has none.
+    setup_notice: str | None = None
 
     def __post_init__(self) -> None:
         self.games = adapters()
@@ -109,13 +120,20 @@ class Table:
         self._result: JSON | None = None
         self._messages: list[Message] = []
         self._reader_online = {seat.index: True for seat in self.config.seats}
-        self._staff = StaffMode()
+        self.pin_guard = self._pin_guard()
+        self._staff = StaffMode(
+            lambda: self.clock(), self.pin_guard, self.config.staff.undo_needs_pin
+        )
+        self.quit_requested = False
+        self._calls = StaffCalls()
         self._leds = LedDirector(lambda: self.leds, lambda: self.clock(), self.seat_indexes)
         self._version = 0
         self._view: TableView | None = None
         self._animated_at = 0.0
         self.last_activity = self.clock()
         self._rest_leds()
+        if self.setup_notice:
+            self.say(self.setup_notice, MessageKind.PROBLEM)
 
     # --- what the table shows (read only) --------------------------------------------------
 
@@ -185,6 +203,7 @@ class Table:
                 buttons=state.hints(self),
                 reader_online=self._reader_online,
                 staff=state.desk.view() if isinstance(state, StaffDeskScreen) else None,
+                staff_overlay=self._staff.overlay() if state.screen is Screen.PLAY else None,
             )
         return self._view
 
@@ -201,11 +220,57 @@ class Table:
 
     def _on_tag(self, event: InputEvent) -> None:
         assert isinstance(event, TagPresented)
+        if event.seat in self._calls.calling and self.is_staff_tag(event.uid):
+            call = self._calls.answer_seat(event.seat)
+            if call is not None:
+                self._call_closed(event.seat)
+                if self.on_staff_call is not None:
+                    self.on_staff_call(call, event.seat, False)
         self._state.on_tag(self, event.seat, event.uid)
 
     def _on_button(self, event: InputEvent) -> None:
         assert isinstance(event, ButtonPressed)
+        self._calls.pressed(event.seat, event.button, event.at)
         self._state.on_button(self, event.seat, event.button)
+
+    def _on_released(self, event: InputEvent) -> None:
+        # Presses act on the way down; a release matters only when it ends a long
+        # hold of OK: a call for staff (controller/table/staff_calls.py).
+        assert isinstance(event, ButtonReleased)
+        call = self._calls.released(event.seat, event.button, event.at)
+        if call is None:
+            return
+        self.say(
+            f"Seat {event.seat} called for staff; someone is on the way",
+            MessageKind.INFO,
+            event.seat,
+        )
+        self._rest_leds()
+        if self.on_staff_call is not None:
+            self.on_staff_call(call, event.seat, True)
+
+    def reconfigure(self, config: TableConfig) -> None:
+        """Settings pushed from the café's hub, applied between games (on the attract screen).
+
+        The seats stay as they are: only settings that take effect at the next
+        game (deal, dice, house options, opening hours) may change.
+        """
+        if self.screen is not Screen.ATTRACT:
+            raise TableError("settings change between games only")
+        if [s.index for s in config.seats] != [s.index for s in self.config.seats]:
+            raise TableError("the seats cannot be changed from afar")
+        self.config = config
+        self.changed()
+
+    def staff_call_answered(self, call: str) -> None:
+        """Staff acknowledged the call ``call`` (on the café's dashboard): its seat rests again."""
+        seat = self._calls.answer(call)
+        if seat is not None:
+            self._call_closed(seat)
+
+    def _call_closed(self, seat: int) -> None:
+        self.say(f"Staff answered seat {seat}'s call", MessageKind.INFO, seat)
+        self._rest_leds()
 
     def _on_timer(self, event: InputEvent) -> None:
         assert isinstance(event, TossStarted | TossStopped | TossCancelled)
@@ -213,8 +278,7 @@ class Table:
         self._state.on_timer(self, timer_event)
 
     def _ignore(self, event: InputEvent) -> None:
-        # Presses act on the way down and a tap is the tag arriving: a release or a
-        # card taken away changes nothing (the toss timer has its own device).
+        # A tap is the tag arriving: the card taken away changes nothing.
         return
 
     def _on_reader_online(self, event: InputEvent) -> None:
@@ -249,7 +313,7 @@ class Table:
         TagPresented: _on_tag,
         TagRemoved: _ignore,
         ButtonPressed: _on_button,
-        ButtonReleased: _ignore,
+        ButtonReleased: _on_released,
         ReaderOnline: _on_reader_online,
         ReaderOffline: _on_reader_offline,
         ReaderProblem: _on_reader_problem,
@@ -278,10 +342,60 @@ class Table:
         self.lobby.clear()
         self._go(AttractScreen())
         self._rest_leds()
+        if self.setup_notice:
+            self.say(self.setup_notice, MessageKind.PROBLEM)
 
     def open_desk(self, seat: int) -> None:
-        """The staff desk, opened by a staff tag at ``seat`` on the attract screen."""
-        self._go(StaffDeskScreen(StaffDesk(seat, self.registry, self.config.tags, self.history)))
+        """The staff desk, opened by a staff tag at ``seat`` on the attract screen.
+
+        With a staff PIN the desk first asks for it; while the PIN is locked
+        after wrong tries the desk does not open at all.
+        """
+        guard = self.pin_guard
+        if guard is not None and guard.locked_for() > 0:
+            self.say(
+                f"The staff PIN is locked for {math.ceil(guard.locked_for())} s "
+                "after wrong tries; the staff desk stays closed",
+                MessageKind.PROBLEM,
+                seat,
+            )
+            return
+        desk = StaffDesk(
+            seat, self.registry, self.config.tags, self.history, guard=guard, can_quit=self.can_quit
+        )
+        self._go(StaffDeskScreen(desk))
+
+    def close_desk(self, desk: StaffDesk) -> None:
+        """The desk closed itself: back to attract, saying why, or stop the kiosk."""
+        if desk.quit:
+            self.quit_requested = True
+        self.to_attract()
+        if desk.farewell:
+            self.say(desk.farewell, MessageKind.PROBLEM, desk.seat)
+
+    def _pin_guard(self) -> PinGuard | None:
+        staff = self.config.staff
+        if staff.pin_hash is None:
+            return None
+
+        def report(event: str, detail: dict[str, object]) -> None:
+            logger.warning("staff PIN: %s %s", event, detail)
+            if self.staff_log is not None:
+                self.staff_log(event, dict(detail))
+
+        return PinGuard(
+            PinHash.parse(staff.pin_hash),
+            lambda: self.clock(),
+            tries=staff.tries,
+            lockout=staff.lockout,
+            report=report,
+        )
+
+    @property
+    def staff_desk(self) -> StaffDesk | None:
+        """The open staff desk, if any (the simulator taps the card it asks for)."""
+        state = self._state
+        return state.desk if isinstance(state, StaffDeskScreen) else None
 
     def staff_notice(self, text: str) -> None:
         """Show staff a problem the table found on its own (e.g. a damaged journal moved aside)."""
@@ -345,10 +459,12 @@ class Table:
         session = self._session
         assert session is not None
         try:
-            events = session.act(action)
+            events = session.judge(action)
         except TableError as exc:
             self.refuse(seat, str(exc))
             return
+        # Outside the try: a journal that cannot write is not a refused play.
+        session.accept(action)
         self._after(events)
 
     def _after(self, events: list[Event]) -> None:
@@ -449,14 +565,19 @@ class Table:
         self.say(self._staff.tag(seat), MessageKind.INFO, seat)
 
     def staff_command(self, seat: int, button: str) -> None:
-        """A press at the staff seat: undo, abandon, or close staff mode."""
-        command = self._staff.command(button)
-        if command is StaffCommand.UNDO:
+        """A press at the staff seat: a step of staff mode, then undo, abandon, or close."""
+        step = self._staff.press(button)
+        if step.message:
+            self.say(step.message, MessageKind.INFO, seat)
+        if step.command is StaffCommand.UNDO:
             self.undo_last()
-        elif command is StaffCommand.ABANDON:
+        elif step.command is StaffCommand.ABANDON:
             self.abandon()
-        else:
-            self.say("Staff mode closed", MessageKind.INFO, seat)
+        self.changed()
+
+    def staff_hints(self) -> dict[str, str]:
+        """The staff seat's button labels while staff mode is open."""
+        return self._staff.hints()
 
     # --- outputs -------------------------------------------------------------------------------
 
@@ -474,9 +595,9 @@ class Table:
         session = self._session
         if session is not None and self.screen is Screen.PLAY:
             waiting = [session.players[p] for p in session.adapter.presentation.waiting_players()]
-            self._leds.rest([*self.lobby.joined, *session.players], waiting)
+            self._leds.rest([*self.lobby.joined, *session.players], waiting, self._calls.calling)
         else:
-            self._leds.rest(self.lobby.joined)
+            self._leds.rest(self.lobby.joined, calling=self._calls.calling)
 
     def changed(self) -> None:
         """The view must be built again."""
@@ -495,6 +616,11 @@ class Table:
             # A running clock: a new view ten times a second so the display follows.
             self._animated_at = now
             self.changed()
+        if self._staff.timed_out(now):
+            # Staff walked away: a player's press must never act with staff powers.
+            seat = self._staff.seat
+            self._staff.close()
+            self.say(TIMED_OUT.format(seconds=STAFF_MODE_TIMEOUT), MessageKind.INFO, seat)
         timeout = self._state.timeout
         if timeout is not None and now - self.last_activity > timeout:
             self.to_attract()

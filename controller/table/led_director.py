@@ -43,11 +43,14 @@ class LedDirector:
         self._steady[seat] = cue
         self.flash(seat, cue)
 
-    def rest(self, joined: Iterable[int], waiting: Iterable[int] = ()) -> None:
-        """Every seat's resting colour: your turn (``waiting``), joined, or off."""
+    def rest(
+        self, joined: Iterable[int], waiting: Iterable[int] = (), calling: Iterable[int] = ()
+    ) -> None:
+        """Every seat's resting colour: calling staff, your turn (``waiting``), joined, or off."""
         wanted = dict.fromkeys(self._seats, Cue.OFF)
         wanted.update(dict.fromkeys(joined, Cue.JOINED))
         wanted.update(dict.fromkeys(waiting, Cue.YOUR_TURN))
+        wanted.update(dict.fromkeys(calling, Cue.CALL_STAFF))
         for seat, cue in wanted.items():
             if self._steady.get(seat) is not cue:
                 self.steady(seat, cue)

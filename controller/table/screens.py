@@ -203,10 +203,16 @@ class PlayScreen(ScreenState):
         session = table.game
         if session is None:
             return []
-        return [
+        staff = table.staff_seat
+        hints = [
             ButtonHint(session.players[player], button, label)
             for player, button, label in session.adapter.input.hints()
+            if session.players[player] != staff
         ]
+        if staff is not None:
+            # The staff seat's buttons are staff's now: label them so.
+            hints += [ButtonHint(staff, b, label) for b, label in table.staff_hints().items()]
+        return hints
 
 
 class ResultsScreen(ScreenState):
@@ -242,12 +248,16 @@ class StaffDeskScreen(ScreenState):
             return
         self.desk.button(button)
         if self.desk.closed:
-            table.to_attract()
+            table.close_desk(self.desk)
         else:
             table.changed()
 
     def hints(self, table: Table) -> list[ButtonHint]:
         desk = self.desk
+        if desk.task == "pin":
+            return [
+                ButtonHint(desk.seat, b, s) for b, s in (("prev", "P"), ("ok", "O"), ("next", "N"))
+            ]
         return [
             ButtonHint(desk.seat, "prev", "back" if desk.task != "menu" else "up"),
             ButtonHint(desk.seat, "ok", "choose"),

@@ -184,13 +184,28 @@ class GameSession:
     # --- changing it --------------------------------------------------------------------
 
     def act(self, action: Action) -> list[Event]:
-        """Apply a player's action; journaled before it is recorded. TableError if refused."""
+        """Apply a player's action; journaled before it is recorded.
+
+        ``IllegalAction`` (or another refusal) comes from the engine only, and
+        leaves everything as it was. The journal's own failure (a full disk) is
+        raised by ``accept``, after the engine took the action, and must never be
+        mistaken for a refusal: the table stops, and the journal, which does not
+        hold the action, is what a restart resumes from.
+        """
         events = self.engine.apply(action)
+        self.accept(action)
+        return events
+
+    def judge(self, action: Action) -> list[Event]:
+        """The engine's part of ``act``: TableError if the rules refuse the action."""
+        return self.engine.apply(action)
+
+    def accept(self, action: Action) -> None:
+        """The journal's and the record's part of ``act``: on disk before it is shown."""
         if self.journal is not None:
             self.journal.action_accepted(action.to_json(), False)
         self.recorder.accepted(action)
         self.chance.append(False)
-        return events
 
     def deal(self) -> list[Event]:
         """Whatever a virtual deck supplies now (dealt hands, a turned card), applied.

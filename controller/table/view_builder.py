@@ -29,6 +29,7 @@ def build_view(
     buttons: Sequence[ButtonHint],
     reader_online: Mapping[int, bool],
     staff: StaffView | None,
+    staff_overlay: StaffView | None = None,
 ) -> TableView:
     """A complete picture of the table at one moment (``version`` numbers it)."""
     playing = session is not None and screen is Screen.PLAY
@@ -68,4 +69,5 @@ def build_view(
         hands=hands,
         human_seats=tuple(humans),
         staff=staff,
+        staff_overlay=staff_overlay,
     )

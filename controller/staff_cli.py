@@ -1,0 +1,103 @@
+"""``cafe-table staff set-pin``: store the staff PIN in ``table.toml``, hashed, never in clear.
+
+The PIN is asked for twice without echo (or read as one line from standard
+input when that is not a terminal, for scripted installs), hashed with
+scrypt, and written as ``pin_hash`` in the file's ``[staff]`` section (added
+if missing; the rest of the file is kept as it is, and the new file replaces
+the old one atomically). Without ``--config`` the line is printed instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import os
+import re
+import sys
+import tempfile
+from pathlib import Path
+
+from controller.config import ConfigError, load
+from controller.staff_pin import PinError, hash_pin, parse_pin
+
+USAGE_ERROR = 2
+_SECTION = re.compile(r"^\s*\[([^\[\]]+)\]\s*(#.*)?$")
+_PIN_HASH = re.compile(r"^\s*pin_hash\s*=")
+
+
+def read_pin() -> str:
+    """The new PIN, as button letters; PinError if it is not one, or the two entries differ."""
+    hint = "PIN (4-12 presses of P = prev, O = ok, N = next, e.g. PNNOPN): "
+    if not sys.stdin.isatty():
+        return parse_pin(sys.stdin.readline())
+    first = parse_pin(getpass.getpass(hint))
+    if parse_pin(getpass.getpass("The same PIN again: ")) != first:
+        raise PinError("the two PINs differ; nothing was changed")
+    return first
+
+
+def with_pin_hash(text: str, pin_hash: str) -> str:
+    """``text`` (a table.toml) with ``[staff] pin_hash`` set, everything else unchanged."""
+    lines = text.splitlines(keepends=True)
+    line = f'pin_hash = "{pin_hash}"\n'
+    section = None
+    staff_at = None
+    for i, raw in enumerate(lines):
+        match = _SECTION.match(raw)
+        if match:
+            section = match.group(1).strip()
+            if section == "staff":
+                staff_at = i
+            continue
+        if section == "staff" and _PIN_HASH.match(raw):
+            lines[i] = line
+            return "".join(lines)
+    if staff_at is not None:
+        lines.insert(staff_at + 1, line)
+        return "".join(lines)
+    if lines and not lines[-1].endswith("\n"):
+        lines[-1] += "\n"
+    return "".join(lines) + f"\n[staff]\n{line}"
+
+
+def set_pin(args: argparse.Namespace) -> int:
+    try:
+        pin_hash = hash_pin(read_pin())
+    except PinError as exc:
+        print(f"staff set-pin: {exc}", file=sys.stderr)
+        return USAGE_ERROR
+    if args.config is None:
+        print(f'[staff]\npin_hash = "{pin_hash}"')
+        return 0
+    path = Path(args.config)
+    try:
+        load(path)  # a broken file is refused before anything is written
+        text = path.read_text(encoding="utf-8")
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(with_pin_hash(text, pin_hash))
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except ConfigError as exc:
+        print(f"staff set-pin: {exc}", file=sys.stderr)
+        return USAGE_ERROR
+    except OSError as exc:
+        print(f"staff set-pin: cannot write {path} ({exc.strerror})", file=sys.stderr)
+        return USAGE_ERROR
+    print(f"The staff PIN is set in {path} (stored hashed); restart the kiosk to use it.")
+    return 0
+
+
+def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    staff = commands.add_parser(
+        "staff", help="staff settings (the staff PIN)", description=__doc__.splitlines()[0]
+    )
+    staff_commands = staff.add_subparsers(dest="staff_command", required=True, metavar="COMMAND")
+    pin = staff_commands.add_parser(
+        "set-pin",
+        help="store a new staff PIN (hashed) in table.toml",
+        description="Store a new staff PIN, hashed, as [staff] pin_hash in table.toml.",
+    )
+    pin.add_argument("--config", metavar="FILE", help="the table.toml to write (else: print)")
+    pin.set_defaults(func=set_pin)
