@@ -67,6 +67,9 @@ class Window:
     # screen, where a click only wakes the table.
     poll_every = 0.1
     poll_idle = 0.25
+    # Locked (a configured table), no click or key becomes an action: the events
+    # are only taken off SDL's queue so the window keeps answering the system.
+    poll_locked = 1.0
 
     def __init__(
         self,
@@ -149,6 +152,8 @@ class Window:
 
     def poll_interval(self, view: TableView) -> float:
         """The longest the loop may go without looking at clicks and keys, on ``view``."""
+        if self.locked:
+            return self.poll_locked
         return self.poll_idle if view.screen is Screen.ATTRACT else self.poll_every
 
     def next_frame_in(self, view: TableView) -> float | None:

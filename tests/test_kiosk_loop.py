@@ -53,3 +53,21 @@ def test_a_bot_in_its_delay_wakes_the_loop_when_it_may_act(kiosk: Kiosk) -> None
         assert kiosk.simulator.next_due(now + 1.0) is None
     finally:
         kiosk.devices.close()
+
+
+def test_the_window_is_looked_at_less_often_when_nothing_it_says_can_act(kiosk: Kiosk) -> None:
+    from dataclasses import replace
+
+    from display.window import Window
+
+    try:
+        view = kiosk.table.view
+        assert view.screen is Screen.ATTRACT
+        window = Window(kiosk.config.display)
+        playing = replace(view, screen=Screen.PLAY)
+        assert window.poll_interval(playing) == window.poll_every
+        assert window.poll_interval(view) == window.poll_idle > window.poll_every
+        locked = Window(kiosk.config.display, locked=True)
+        assert locked.poll_interval(playing) == locked.poll_locked == MAX_WAIT
+    finally:
+        kiosk.devices.close()
