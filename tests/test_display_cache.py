@@ -31,6 +31,7 @@ def pixels(surface: pygame.Surface) -> bytes:
 def assert_same_as_fresh(renderer: Renderer, view: TableView) -> None:
     """What ``renderer`` shows equals a fresh renderer's full redraw of ``view``."""
     fresh = Renderer(renderer.size, rotation=renderer.rotation)
+    fresh.staff_seats = renderer.staff_seats
     fresh.draw(view)
     assert pixels(renderer.surface) == pixels(fresh.surface), f"{view.screen} differs"
     assert renderer.hit_boxes == fresh.hit_boxes
@@ -81,6 +82,22 @@ def test_a_message_for_one_seat_redraws_that_panel_only() -> None:
     renderer.draw(told)
     assert renderer.panels_drawn == before + 1
     assert_same_as_fresh(renderer, told)
+
+
+def test_the_simulators_staff_buttons_are_part_of_the_cached_centre() -> None:
+    renderer = Renderer((800, 480))
+    renderer.staff_seats = (0, 1)
+    for version, view in enumerate(every_screen(), start=200):
+        renderer.draw(replace(view, version=version))
+        assert_same_as_fresh(renderer, replace(view, version=version))
+    panels = renderer.panels_drawn
+    before = pixels(renderer.surface)
+    renderer.staff_seats = (0, 1, 2)
+    last = replace(view, version=version + 1)
+    renderer.draw(last)
+    assert renderer.panels_drawn == panels  # only the centre changed
+    assert pixels(renderer.surface) != before  # a button for seat 2 now
+    assert_same_as_fresh(renderer, last)
 
 
 def test_the_same_version_draws_nothing_and_dirties_nothing() -> None:
