@@ -55,10 +55,13 @@ logger = logging.getLogger(__name__)
 
 SAMPLES = Path(__file__).resolve().parent / "samples"
 SIMULATED_TAGS = SAMPLES / "simulated-tags.json"
-FRAME_SECONDS = 1 / 60
-# On the attract screen nothing moves, so the loop may wait longer for input:
-# a tap still wakes it at once (it waits on the queue), only clicks wait longer.
-IDLE_WAIT = 0.1
+# The loop sleeps on the input queue until something is due (a tap or press
+# wakes it at once): the LEDs' next pattern step, a bot's next move, a frame
+# the display asks for (an animation), a look at the window's clicks and keys,
+# or at most MAX_WAIT, so the screens' idle timeouts (minutes) are seen within
+# a second. A still table wakes about once a second, not 60 times.
+MAX_WAIT = 1.0
+SLEEP_WAIT = 0.25  # seconds a sleeping table waits for input at a time (closing hours)
 
 
 def load_registry(config: TableConfig) -> TagRegistry:
@@ -237,13 +240,33 @@ class Kiosk:
     def finished(self) -> bool:
         return self.table.screen is Screen.RESULTS
 
-    def frame_wait(self) -> float:
-        """How long one loop turn may wait for input."""
-        return IDLE_WAIT if self.table.screen is Screen.ATTRACT else FRAME_SECONDS
+    def frame_wait(self, display_due: float | None = None, most: float = MAX_WAIT) -> float:
+        """How long one loop turn may wait for input: until the next thing that is due.
 
-    def run_frame(self, show: Callable[[TableView], object]) -> None:
-        """One turn of the kiosk loop: input, bots, LED patterns, and the view if it changed."""
-        self.loop.run_once(timeout=self.frame_wait())
+        ``display_due`` is when the display wants its next frame by itself (None:
+        not until the view changes); ``most`` caps the wait (the window's poll).
+        """
+        now = self.table.clock()
+        waits = [most]
+        for wait in (self.devices.leds.next_change(now), self.simulator.next_due(now), display_due):
+            if wait is not None:
+                waits.append(wait)
+        return max(0.0, min(waits))
+
+    def run_frame(
+        self,
+        show: Callable[[TableView], object],
+        next_frame_in: Callable[[TableView], float | None] | None = None,
+        most: float = MAX_WAIT,
+    ) -> None:
+        """One turn of the kiosk loop: wait for input or the next thing due, then bots,
+        LED patterns, and the view if it changed.
+
+        ``next_frame_in`` says when the display needs a frame by itself (its
+        animations); ``most`` caps the wait.
+        """
+        due = None if next_frame_in is None else next_frame_in(self.table.view)
+        self.loop.run_once(timeout=self.frame_wait(due, most))
         self.loop.drain()
         now = self.table.clock()
         if self.simulator.step(now):
@@ -456,13 +479,18 @@ class Turns:
             moved, self.offset = woke or offset != self.offset, offset
             return screen_care.show_offset(window, view, offset, moved)
 
-        kiosk.run_frame(show)
+        # Waits on the input queue until something is due, and at most the window's
+        # poll interval, so clicks and keys are still looked at often enough.
+        most = window.poll_interval(kiosk.table.view)
+        kiosk.run_frame(show, window.next_frame_in, most)
         return all(apply_ui_action(kiosk, action) for action in window.poll())
 
     def _wait_for_wake(self) -> bool:
         """Wait a while for input, hand all of it to the table; True if a person did something."""
         woke = False
-        timeout: float | None = IDLE_WAIT
+        # Asleep, the table only waits for a tap or a press: a quarter of a second
+        # keeps the window answering the system and the watchdog fed.
+        timeout: float | None = SLEEP_WAIT
         while True:
             try:
                 event = self.kiosk.events.get(timeout=timeout)

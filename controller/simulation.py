@@ -142,6 +142,13 @@ class Simulator:
         self._next_at = now + self.delay
         return True
 
+    def next_due(self, now: float) -> float | None:
+        """Seconds until the next gesture may be done (the bots' delay); None if none waits.
+
+        The kiosk's loop sleeps until then rather than asking every frame.
+        """
+        return self._next_at - now if self._next_at > now else None
+
     # --- gestures ------------------------------------------------------------------
 
     def perform(self, seat: int, gesture: Gesture) -> None:

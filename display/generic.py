@@ -11,9 +11,9 @@ the message list and the score table.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import pygame
 
@@ -78,6 +78,52 @@ def expected(game: Mapping[str, Any] | None) -> tuple[int, str] | None:
 def verb_prompt(verb: str) -> str:
     """The words for an expected verb."""
     return VERB_PROMPTS.get(verb, verb.replace("_", " "))
+
+
+_Parsed = TypeVar("_Parsed")
+# The last few snapshots read back into typed snapshots, by (reader, id of the
+# JSON); the JSON itself is kept alongside, so its id cannot be reused meanwhile.
+_PARSED: dict[tuple[object, int], tuple[object, object]] = {}
+
+
+def parsed(game: Mapping[str, Any], read: Callable[[Mapping[str, Any]], _Parsed]) -> _Parsed:
+    """``read(game)``, remembered for the last few snapshots.
+
+    A frame reads the same snapshot for every seat's prompt and panel and for
+    the centre (ten times or more, a good share of a frame on a Pi); a view's
+    snapshot is never changed in place, so reading it once is enough.
+    """
+    key = (read, id(game))
+    hit = _PARSED.get(key)
+    if hit is not None and hit[0] is game:
+        return cast(_Parsed, hit[1])
+    result = read(game)
+    _PARSED[key] = (game, result)
+    if len(_PARSED) > 16:
+        del _PARSED[next(iter(_PARSED))]
+    return result
+
+
+def seat_entry(game: Mapping[str, Any], player: int) -> object:
+    """``player``'s entry of a snapshot's ``seats`` list (by its ``seat``), or None.
+
+    For a scene's ``seat_key``: a panel that shows only this entry is drawn
+    again only when it changes.
+    """
+    seats = game.get("seats")
+    if not isinstance(seats, list):
+        return None
+    for entry in seats:
+        if isinstance(entry, Mapping) and entry.get("seat") == player:
+            return entry
+    return seats[player] if 0 <= player < len(seats) else None
+
+
+def item(values: object, index: int) -> object:
+    """``values[index]`` of a snapshot's per-seat list, or None when there is none."""
+    if isinstance(values, list) and 0 <= index < len(values):
+        return values[index]
+    return None
 
 
 def int_list(value: object) -> list[int] | None:

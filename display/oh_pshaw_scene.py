@@ -27,6 +27,8 @@ from display.generic import (
     draw_status,
     draw_title_block,
     draw_trick,
+    item,
+    parsed,
     player_name,
     score_table_height,
     split_centre,
@@ -55,7 +57,7 @@ PROMPTS: Mapping[str, str] = {
 
 def snapshot_of(view: TableView) -> OhPshawSnapshot:
     """The view's game as the engine's typed snapshot."""
-    return OhPshawSnapshot.of(view.game or {})
+    return parsed(view.game or {}, OhPshawSnapshot.of)
 
 
 def _plays(trick: Sequence[TrickCard]) -> list[tuple[int, str]]:
@@ -90,10 +92,24 @@ def trump_words(snap: OhPshawSnapshot) -> str:
 class OhPshawScene:
     """Draws an Oh Pshaw snapshot; see the module docstring."""
 
+    def seat_key(self, game: Mapping[str, Any], player: int) -> object:
+        """What ``draw_seat`` shows of ``player``: their figures, the phase, the dealer,
+        reneges, and the bid cursor while it is their bid."""
+        nxt = game.get("next")
+        mine = isinstance(nxt, Mapping) and nxt.get("seat") == player
+        return (
+            *(item(game.get(key), player) for key in ("bids", "tricks", "totals")),
+            item(game.get("tricks_needed"), player),
+            game.get("phase"),
+            game.get("dealer") == player,
+            game.get("reneges"),
+            (nxt, game.get("bid_cursor")) if mine else None,
+        )
+
     # --- whose turn --------------------------------------------------------------
 
     def turn_prompt(self, game: Mapping[str, Any], player: int) -> str | None:
-        snap = OhPshawSnapshot.of(game)
+        snap = parsed(game, OhPshawSnapshot.of)
         if snap.awaiting_turned_card:
             # The bidding waits for the turned card: only the dealer has something to do.
             return PROMPTS[Verb.TRUMP] if snap.dealer == player else None

@@ -24,8 +24,10 @@ from display.generic import (
     draw_status,
     draw_title_block,
     draw_trick,
+    parsed,
     player_name,
     score_table_height,
+    seat_entry,
     split_centre,
     table_room,
 )
@@ -41,7 +43,7 @@ NO_SEAT = SeatSnapshot(0, {}, 0, (), 0, 0, 0, False)
 
 def snapshot_of(view: TableView) -> OshakaSnapshot:
     """The view's game as the engine's typed snapshot."""
-    return OshakaSnapshot.of(view.game or {})
+    return parsed(view.game or {}, OshakaSnapshot.of)
 
 
 def _plays(snap: OshakaSnapshot) -> list[tuple[int, str]]:
@@ -51,10 +53,14 @@ def _plays(snap: OshakaSnapshot) -> list[tuple[int, str]]:
 class OshakaScene:
     """Draws an Oshaka Trick snapshot; see the module docstring."""
 
+    def seat_key(self, game: Mapping[str, Any], player: int) -> object:
+        """What ``draw_seat`` shows of ``player``: their own entry of the snapshot only."""
+        return seat_entry(game, player)
+
     # --- whose turn --------------------------------------------------------------
 
     def turn_prompt(self, game: Mapping[str, Any], player: int) -> str | None:
-        snap = OshakaSnapshot.of(game)
+        snap = parsed(game, OshakaSnapshot.of)
         if snap.phase is Phase.LEAD:
             return "choose who leads round 2" if player in snap.lead_choosers else None
         nxt = snap.next

@@ -32,6 +32,7 @@ from display.generic import (
     draw_status,
     draw_title_block,
     draw_trick,
+    parsed,
     player_name,
     split_centre,
 )
@@ -58,6 +59,10 @@ def read_snapshot(game: Mapping[str, Any] | None) -> OskarSnapshot | None:
     """The table's snapshot as an ``OskarSnapshot``, or None when there is none (or not Oskar's)."""
     if not game:
         return None
+    return parsed(game, _read_snapshot)
+
+
+def _read_snapshot(game: Mapping[str, Any]) -> OskarSnapshot | None:
     try:
         return OskarSnapshot.from_json(game)
     except (KeyError, TypeError, ValueError, IndexError):
@@ -304,6 +309,22 @@ def _oskar_painter(p: Painter) -> OskarPainter:
 
 class OskarScene:
     """Draws an Oskar snapshot; see the module docstring."""
+
+    def seat_key(self, game: Mapping[str, Any], player: int) -> object:
+        """What ``draw_seat`` shows of ``player``: their entry, their picked dice, the
+        trendy genres, the goal, and the phase with its rerolls (the seat's note)."""
+        snap = read_snapshot(game)
+        if snap is None:
+            return None
+        picked = snap.picked[player] if 0 <= player < len(snap.picked) else ()
+        return (
+            snap.seat(player),
+            frozenset(trendy_genres(snap)),
+            tuple(picked),
+            snap.tokens_to_win,
+            snap.phase,
+            snap.rerolls,
+        )
 
     def turn_prompt(self, game: Mapping[str, Any], player: int) -> str | None:
         snap = read_snapshot(game)

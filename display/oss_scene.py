@@ -40,7 +40,9 @@ from display.generic import (
     draw_messages,
     draw_score_table,
     draw_status,
+    parsed,
     player_name,
+    seat_entry,
 )
 from display.theme import Colour, Painter
 
@@ -64,8 +66,17 @@ def seconds(millis: int) -> str:
 
 def snapshot_of(game: OssSnapshot | Mapping[str, Any] | None) -> OssSnapshot:
     """The view's game (plain JSON) read back as the engine's typed snapshot."""
-    return OssSnapshot.of(game or {})
+    if game is None or isinstance(game, OssSnapshot):
+        return OssSnapshot.of(game or {})
+    return parsed(game, OssSnapshot.of)
 
+
+#: The clock the running toss timer is shown against: the table's clock
+#: (``time.monotonic``); tests put a fixed one here to compare pictures.
+clock = time.monotonic
+#: How often the running toss timer's figures move on screen: ten a second is
+#: smooth enough to read as running and cheap for a Pi core.
+TIMER_FRAME = 0.1
 
 #: How a trick card's Jack is thrown, in words.
 _THROWS = {"classic": "classic Jack", "unusual": "unusual Jack", "none": "no Jack"}
@@ -108,6 +119,16 @@ class OssScene:
         if expects == Verb.KEEP:
             return "keep a duel card"
         return None  # chance: the virtual deck does it
+
+    def seat_key(self, game: Mapping[str, Any], player: int) -> object:
+        """What ``draw_seat`` shows of ``player``: their entry and their best toss time."""
+        timer = game.get("timer")
+        return seat_entry(game, player), timer.get("bests") if isinstance(timer, Mapping) else None
+
+    def animation_step(self, game: Mapping[str, Any]) -> float | None:
+        """Seconds between frames while the centre moves (the running timer), else None."""
+        side = snapshot_of(game).table
+        return TIMER_FRAME if side is not None and side.timer.running else None
 
     # --- a seat's area ---------------------------------------------------------------------
 
@@ -408,7 +429,7 @@ class OssScene:
         y = rect.top + pad // 2
         who = player_name(view, timer.seat) if timer.seat is not None else "Timer"
         if timer.running and timer.started_at is not None:
-            elapsed = max(0.0, time.monotonic() - timer.started_at)
+            elapsed = max(0.0, clock() - timer.started_at)
             text = f"{who}: timing {elapsed:.3f} s"
             colour = theme.TURN
             if limit is not None:

@@ -12,11 +12,20 @@ Drawing happens on a "canvas" in the table's own orientation; the window
 shows it turned clockwise by ``rotation`` (0, 90, 180 or 270) for however the
 screen is mounted. ``hit_test`` undoes that turn before looking up the hit
 boxes of the last drawn frame.
+
+A frame is drawn in parts, each kept until it changes (a Pi core has no time
+to redraw 1920x1080 on every tap): the static layer (felt and the centre's
+box) per canvas size, each seat panel's already-turned picture per
+``scenes.panel_key``, and the centre per view content. ``draw`` redraws only
+the parts whose content changed and leaves in ``dirty_rects`` the window
+rectangles it touched, for ``pygame.display.update``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 import pygame
 
@@ -32,7 +41,13 @@ from display.layout import (
     turn_surface,
     unrotate_point,
 )
-from display.scenes import draw_view
+from display.scenes import (
+    animation_step,
+    draw_background,
+    draw_centre,
+    panel_image,
+    panel_key,
+)
 from display.sim_controls import draw_staff_buttons
 from display.theme import Fonts, Metrics, Painter
 from display.ui import UiAction
@@ -61,6 +76,16 @@ class Renderer:
         self.layout: Layout | None = None
         self._hits: list[tuple[pygame.Rect, UiAction]] = []
         self._dirty = True
+        # The window rectangles the last draw changed (all of it after a full redraw).
+        self.dirty_rects: list[pygame.Rect] = []
+        self.panels_drawn = 0  # seat panels drawn anew (the rest came from the cache)
+        self._canvas: pygame.Surface | None = None
+        self._background: tuple[object, pygame.Surface] | None = None
+        self._panels: dict[int, tuple[tuple[object, ...], list[tuple[pygame.Rect, UiAction]]]] = {}
+        self._centre: tuple[object, list[tuple[pygame.Rect, UiAction]]] | None = None
+        # When the animated centre (e.g. a running toss timer) is due again, by ``clock``.
+        self.clock: Callable[[], float] = time.monotonic
+        self._animation_due: float | None = None
         # Seats whose simulated staff tag the demo window offers to tap (none elsewhere).
         self.staff_seats: tuple[int, ...] = ()
 
@@ -107,27 +132,111 @@ class Renderer:
     # --- drawing ------------------------------------------------------------------
 
     def draw(self, view: TableView) -> bool:
-        """Draw ``view`` unless its version is already on ``surface``; True when it drew."""
-        if not self._dirty and view.version == self.drawn_version:
+        """Draw ``view`` unless its version is already on ``surface``; True when it drew.
+
+        Only the panels and the centre whose content changed are drawn again;
+        ``dirty_rects`` says where the window changed.
+        """
+        now = self.clock()
+        step = animation_step(view)
+        due = step is not None and (self._animation_due is None or now >= self._animation_due)
+        if not self._dirty and view.version == self.drawn_version and not due:
+            self.dirty_rects = []
             return False
+        self._animation_due = None if step is None else now + step
         canvas_size = self.canvas_size
         sides = self._sides if self._sides is not None else default_sides(len(view.seats))
         # On-screen hands need deeper seat panels.
         deep = view.screen is Screen.PLAY and bool(view.human_seats)
         layout = compute_layout(canvas_size, sides, deep)
-        canvas = self.surface if self._rotation == 0 else pygame.Surface(canvas_size)
-        painter = Painter(canvas, self.fonts, Metrics.for_size(canvas_size))
-        draw_view(painter, layout, view)
-        if self.staff_seats:
-            draw_staff_buttons(painter, layout.centre, self.staff_seats, view)
-        if self._rotation:
-            self.surface.blit(turn_surface(canvas, self._rotation), (0, 0))
+        metrics = Metrics.for_size(canvas_size)
+        full = self._dirty or layout != self.layout or self._canvas is None
+        if full:
+            self._canvas = self.surface if self._rotation == 0 else pygame.Surface(canvas_size)
+            self._panels.clear()
+            self._centre = None
+        canvas = self._canvas
+        assert canvas is not None
+        background = self._background_for(layout, metrics)
+        changed: list[pygame.Rect] = []
+        if full:
+            if all(slot.seat_index < len(view.seats) for slot in layout.slots):
+                # The panels cover all but the centre: copy just that (a third of 1080p).
+                canvas.blit(background, layout.centre, layout.centre)
+            else:
+                canvas.blit(background, (0, 0))
+            changed.append(canvas.get_rect())
+
+        # The centre (with the simulator's staff-tag buttons, which sit in it):
+        # drawn again whenever anything but the version changed.
+        content = (replace(view, version=0), self.staff_seats)
+        if self._centre is None or self._centre[0] != content or step is not None:
+            painter = Painter(canvas, self.fonts, metrics)
+            if not full:
+                canvas.blit(background, layout.centre, layout.centre)
+                changed.append(pygame.Rect(layout.centre))
+            draw_centre(painter, layout, view)
+            if self.staff_seats:
+                draw_staff_buttons(painter, layout.centre, self.staff_seats, view)
+            self._centre = (content, painter.hits)
+
+        for slot in layout.slots:
+            if slot.seat_index >= len(view.seats):
+                self._panels.pop(slot.seat_index, None)
+                continue
+            seat = view.seats[slot.seat_index]
+            key = panel_key(slot, view, seat)
+            cached = self._panels.get(slot.seat_index)
+            if cached is not None and cached[0] == key:
+                continue
+            image, hits = panel_image(self.fonts, metrics, slot, view, seat)
+            canvas.blit(image, slot.rect.topleft)
+            self._panels[slot.seat_index] = (key, hits)
+            self.panels_drawn += 1
+            if not full:
+                changed.append(pygame.Rect(slot.rect))
+
+        self._hits = list(self._centre[1])
+        for slot in layout.slots:
+            cached = self._panels.get(slot.seat_index)
+            if cached is not None:
+                self._hits.extend(cached[1])
+        self.dirty_rects = [self._show(canvas, rect) for rect in changed]
         self.layout = layout
-        self._hits = painter.hits
         self.drawn_version = view.version
         self.frames_drawn += 1
         self._dirty = False
         return True
+
+    def next_frame_in(self, view: TableView) -> float | None:
+        """Seconds until ``view`` needs drawing again by itself (an animation), or None.
+
+        The kiosk's loop sleeps at most this long: a still table needs no frames
+        until its view changes.
+        """
+        if self._dirty or view.version != self.drawn_version:
+            return 0.0
+        if animation_step(view) is None or self._animation_due is None:
+            return None
+        return max(0.0, self._animation_due - self.clock())
+
+    def _background_for(self, layout: Layout, metrics: Metrics) -> pygame.Surface:
+        """The static layer for this layout, drawn once per canvas size and layout."""
+        key = (layout.size, tuple(layout.centre), metrics)
+        if self._background is None or self._background[0] != key:
+            surface = pygame.Surface(layout.size)
+            draw_background(Painter(surface, self.fonts, metrics), layout)
+            self._background = (key, surface)
+        return self._background[1]
+
+    def _show(self, canvas: pygame.Surface, rect: pygame.Rect) -> pygame.Rect:
+        """Carry a changed canvas rectangle onto ``surface``; where it shows in the window."""
+        if self._rotation == 0:
+            return pygame.Rect(rect)  # the canvas is the surface
+        # Quarter turns are exact, so turning a piece gives the same pixels as turning all.
+        placed = rotate_rect(rect, self.canvas_size, self._rotation)
+        self.surface.blit(turn_surface(canvas.subsurface(rect), self._rotation), placed)
+        return placed
 
     def render(self, view: TableView) -> pygame.Surface:
         """Draw ``view`` if needed and return ``surface``."""

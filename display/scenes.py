@@ -103,15 +103,51 @@ def _find_scene(game_id: str) -> GameScene:
 
 
 def draw_view(p: Painter, layout: Layout, view: TableView) -> None:
-    """Draw ``view`` on ``p``'s canvas, collecting hit boxes in canvas coordinates."""
-    p.surface.fill(theme.TABLE)
-    centre = layout.centre.inflate(-2 * p.metrics.pad, -2 * p.metrics.pad)
-    p.box(layout.centre.inflate(-p.metrics.pad, -p.metrics.pad), theme.CENTRE, None)
-    inner = centre.inflate(-2 * p.metrics.pad, -2 * p.metrics.pad)
-    CENTRES[view.screen](p, inner, layout, view)
+    """Draw ``view`` on ``p``'s canvas, collecting hit boxes in canvas coordinates.
+
+    The whole picture in one go: the static layer, the centre and every panel.
+    The renderer does the same in parts, redrawing only the parts that changed.
+    """
+    draw_background(p, layout)
+    draw_centre(p, layout, view)
     for slot in layout.slots:
         if slot.seat_index < len(view.seats):
             draw_panel(p, slot, view, view.seats[slot.seat_index])
+
+
+def draw_background(p: Painter, layout: Layout) -> None:
+    """The static layer under everything: the felt and the centre's box."""
+    p.surface.fill(theme.TABLE)
+    p.box(layout.centre.inflate(-p.metrics.pad, -p.metrics.pad), theme.CENTRE, None)
+
+
+def draw_centre(p: Painter, layout: Layout, view: TableView) -> None:
+    """The centre's content (on the static layer), clipped to the centre.
+
+    Clipped so that a redraw of the centre alone touches nothing else; the
+    panels cover the rest of the canvas, so a full picture looks the same.
+    """
+    centre = layout.centre.inflate(-2 * p.metrics.pad, -2 * p.metrics.pad)
+    inner = centre.inflate(-2 * p.metrics.pad, -2 * p.metrics.pad)
+    clip = p.surface.get_clip()
+    p.surface.set_clip(layout.centre)
+    CENTRES[view.screen](p, inner, layout, view)
+    p.surface.set_clip(clip)
+
+
+def animation_step(view: TableView) -> float | None:
+    """Seconds between frames while ``view``'s centre moves by itself, or None when still.
+
+    Only a game scene animates (Oss's running toss timer); it says so with an
+    optional ``animation_step(game)``.
+    """
+    if view.screen is not Screen.PLAY or view.game is None:
+        return None
+    step = getattr(scene_for(view.game_id), "animation_step", None)
+    if step is None:
+        return None
+    seconds: float | None = step(view.game)
+    return seconds
 
 
 def towards(layout: Layout, view: TableView) -> dict[int, Toward]:
@@ -135,8 +171,54 @@ def seat_prompt(view: TableView, seat: SeatView) -> str | None:
     return None
 
 
+def panel_key(slot: SeatSlot, view: TableView, seat: SeatView) -> tuple[object, ...]:
+    """Everything a seat's panel shows, as a value: an equal key draws an equal panel.
+
+    The renderer keeps each panel's turned picture and draws it again only when
+    this key changes. It lists what ``draw_panel`` reads: the slot, the seat, the
+    screen, the seat's turn prompt, buttons, on-screen hand and messages, and what
+    the screen's body reads (for a game: its scene's ``seat_key`` when the scene
+    has one, else the whole snapshot).
+    """
+    screen = view.screen
+    body: object = None
+    if screen is Screen.CHOOSE_GAME:
+        body = (view.games, view.selected_game)
+    elif screen is Screen.PLAY and seat.player is not None and view.game is not None:
+        scene = scene_for(view.game_id)
+        seat_key = getattr(scene, "seat_key", None)
+        body = (view.game_id, view.game if seat_key is None else seat_key(view.game, seat.player))
+    elif screen is Screen.RESULTS:
+        body = (view.result, view.game)
+    elif screen is Screen.STAFF:
+        body = view.staff
+    return (
+        slot,
+        screen,
+        seat,
+        seat_prompt(view, seat),
+        tuple(b for b in view.buttons if b.seat == seat.seat),
+        _hand_of(view, seat),
+        tuple(msg for msg in view.messages if msg.seat == seat.seat),
+        body,
+    )
+
+
 def draw_panel(canvas: Painter, slot: SeatSlot, view: TableView, seat: SeatView) -> None:
-    """One seat's panel, drawn upright, turned to face its seat, its hit boxes carried along.
+    """One seat's panel, drawn upright, turned to face its seat, blitted onto ``canvas``."""
+    image, hits = panel_image(canvas.fonts, canvas.metrics, slot, view, seat)
+    canvas.surface.blit(image, slot.rect.topleft)
+    for rect, action in hits:
+        canvas.hit(rect, action)
+
+
+def panel_image(
+    fonts: theme.Fonts, metrics: theme.Metrics, slot: SeatSlot, view: TableView, seat: SeatView
+) -> tuple[pygame.Surface, list[tuple[pygame.Rect, UiAction]]]:
+    """One seat's panel turned to face its seat, and its hit boxes in canvas coordinates.
+
+    The picture is valid until the next panel is drawn (an upright panel's is
+    a shared scratch surface): copy it at once.
 
     Upright, from the top (the centre side) down to the seat's edge: the header
     (label, badges, the turn prompt), the body (the screen's or game's part),
@@ -144,9 +226,9 @@ def draw_panel(canvas: Painter, slot: SeatSlot, view: TableView, seat: SeatView)
     buttons stand in a column on the right.
     """
     width, height = slot.local_size
-    surface = pygame.Surface((width, height))
+    surface = _scratch((width, height))
     surface.fill(theme.TABLE)
-    p = Painter(surface, canvas.fonts, canvas.metrics)
+    p = Painter(surface, fonts, metrics)
     m = p.metrics
     pad = m.pad
     prompt = seat_prompt(view, seat)
@@ -219,10 +301,26 @@ def draw_panel(canvas: Painter, slot: SeatSlot, view: TableView, seat: SeatView)
     if overlay is not None and overlay.seat == seat.seat and below.h > 4:
         _draw_staff_overlay(p, below, overlay)
 
-    canvas.surface.blit(turn_surface(surface, slot.rotation), slot.rect.topleft)
-    for rect, action in p.hits:
-        placed = rotate_rect(rect, (width, height), slot.rotation).move(slot.rect.topleft)
-        canvas.hit(placed, action)
+    hits = [
+        (rotate_rect(rect, (width, height), slot.rotation).move(slot.rect.topleft), action)
+        for rect, action in p.hits
+    ]
+    return turn_surface(surface, slot.rotation), hits
+
+
+_SCRATCH: dict[tuple[int, int], pygame.Surface] = {}
+
+
+def _scratch(size: tuple[int, int]) -> pygame.Surface:
+    """A panel-sized surface to draw an upright panel on, reused (allocating 1080p-panel
+    surfaces for every panel drawn costs more than filling one). The picture is
+    copied onto the canvas (turned, or blitted) before the next panel is drawn."""
+    surface = _SCRATCH.get(size)
+    if surface is None:
+        if len(_SCRATCH) > 8:
+            _SCRATCH.clear()
+        surface = _SCRATCH[size] = pygame.Surface(size)
+    return surface
 
 
 def _draw_staff_overlay(p: Painter, rect: pygame.Rect, staff: StaffView) -> None:

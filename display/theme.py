@@ -138,12 +138,18 @@ class Metrics:
 
 
 class Fonts:
-    """pygame fonts cached per (size, bold): creating a Font is slow, drawing with one is not."""
+    """pygame fonts cached per (size, bold): creating a Font is slow, drawing with one is not.
+
+    It also keeps the pictures drawn with them (``images``): a line of text or
+    a card face is the same picture every time it is asked for with the same
+    arguments, and a Pi core should draw it once.
+    """
 
     def __init__(self) -> None:
         if not pygame.font.get_init():
             pygame.font.init()
         self._cache: dict[tuple[int, bool], pygame.font.Font] = {}
+        self.images = ImageCache()
 
     def get(self, size: int, bold: bool = False) -> pygame.font.Font:
         key = (max(6, size), bold)
@@ -156,6 +162,33 @@ class Fonts:
 
     def __len__(self) -> int:
         return len(self._cache)
+
+
+class ImageCache:
+    """Drawn pictures by the arguments that drew them, the least recently used dropped first.
+
+    Bounded, so a long day of different texts cannot grow the kiosk's memory.
+    Callers only blit what they get, never draw on it.
+    """
+
+    def __init__(self, limit: int = 4000) -> None:
+        self.limit = limit
+        self._images: dict[tuple[object, ...], pygame.Surface] = {}
+
+    def get(self, key: tuple[object, ...]) -> pygame.Surface | None:
+        image = self._images.pop(key, None)
+        if image is not None:
+            self._images[key] = image  # now the most recently used
+        return image
+
+    def put(self, key: tuple[object, ...], image: pygame.Surface) -> pygame.Surface:
+        self._images[key] = image
+        if len(self._images) > self.limit:
+            del self._images[next(iter(self._images))]
+        return image
+
+    def __len__(self) -> int:
+        return len(self._images)
 
 
 # --- drawing primitives ------------------------------------------------------------
@@ -193,6 +226,15 @@ class Painter:
         self, text: str, size: int, colour: Colour, bold: bool = False, max_width: int = 0
     ) -> pygame.Surface:
         """``text`` as a surface; shrunk (to 70%) and then cut with an ellipsis to fit."""
+        key = ("text", text, size, colour, bold, max_width)
+        cached = self.fonts.images.get(key)
+        if cached is not None:
+            return cached
+        return self.fonts.images.put(key, self._render_text(text, size, colour, bold, max_width))
+
+    def _render_text(
+        self, text: str, size: int, colour: Colour, bold: bool, max_width: int
+    ) -> pygame.Surface:
         font = self.fonts.get(size, bold)
         if max_width > 0 and font.size(text)[0] > max_width:
             least = max(9, round(size * 0.7))
@@ -256,7 +298,30 @@ class Painter:
         ``rect`` is the card's upright size; ``number_at_top`` draws a small
         number in the corner as well, for stacked cards of which only a strip shows.
         """
-        w, h = rect.size
+        key = ("card", rect.size, notation, rotation, emphasis, dim, outline, number_at_top)
+        image = self.fonts.images.get(key)
+        if image is None:
+            image = self.fonts.images.put(
+                key,
+                self._card_image(
+                    rect.size, notation, rotation, emphasis, dim, outline, number_at_top
+                ),
+            )
+        placed = image.get_rect(center=rect.center)
+        self.surface.blit(image, placed)
+        return placed
+
+    def _card_image(
+        self,
+        size: tuple[int, int],
+        notation: str,
+        rotation: int,
+        emphasis: bool,
+        dim: bool,
+        outline: Colour | None,
+        number_at_top: bool,
+    ) -> pygame.Surface:
+        w, h = size
         image = pygame.Surface((w, h), pygame.SRCALPHA)
         fill, ink, label = card_face(notation)
         if dim:
@@ -281,9 +346,7 @@ class Painter:
             )
         if rotation:
             image = pygame.transform.rotate(image, -rotation)
-        placed = image.get_rect(center=rect.center)
-        self.surface.blit(image, placed)
-        return placed
+        return image
 
     def card_back(self, rect: pygame.Rect, count: int) -> None:
         """A face-down card with the count of face-down cards on it."""

@@ -24,7 +24,7 @@ from typing import Protocol, Self
 
 import pygame
 
-from controller.view import TableView
+from controller.view import Screen, TableView
 from display.renderer import Renderer
 from display.ui import PressButton, Quit, TapDeckCard, TapStaff, UiAction, action_for_event
 
@@ -59,7 +59,17 @@ class DisplaySettings(Protocol):
 class Window:
     """A pygame window (full screen on the table) showing table views."""
 
-    animating = False  # no scene animates, so the app may wait for input between frames
+    # How often the loop looks at the window's clicks and keys when nothing else
+    # wakes it: SDL's event wait polls every millisecond on the Pi's KMS and the
+    # dummy driver, so the loop polls instead, 10 times a second (a click waits
+    # at most 100 ms, and the turn pulse wakes the loop as often anyway; taps and
+    # button presses wake it at once), and 4 times a second on the attract
+    # screen, where a click only wakes the table.
+    poll_every = 0.1
+    poll_idle = 0.25
+    # Locked (a configured table), no click or key becomes an action: the events
+    # are only taken off SDL's queue so the window keeps answering the system.
+    poll_locked = 1.0
 
     def __init__(
         self,
@@ -129,14 +139,26 @@ class Window:
         return actions
 
     def show(self, view: TableView) -> bool:
-        """Draw and flip if the view changed; True when a new frame was shown."""
+        """Draw what changed and update only those parts of the screen; True when it drew."""
         if self._screen is None:
             raise RuntimeError("the window is not open")
         if not self.renderer.draw(view):
             return False
-        self._screen.blit(self.renderer.surface, (0, 0))
-        pygame.display.flip()
+        rects = self.renderer.dirty_rects
+        for rect in rects:
+            self._screen.blit(self.renderer.surface, rect, rect)
+        pygame.display.update(rects)
         return True
+
+    def poll_interval(self, view: TableView) -> float:
+        """The longest the loop may go without looking at clicks and keys, on ``view``."""
+        if self.locked:
+            return self.poll_locked
+        return self.poll_idle if view.screen is Screen.ATTRACT else self.poll_every
+
+    def next_frame_in(self, view: TableView) -> float | None:
+        """Seconds until ``view`` needs a frame by itself (an animation), or None."""
+        return self.renderer.next_frame_in(view)
 
 
 __all__ = ["DECK_CARD_KEY", "KEY_BUTTONS", "STAFF_KEY", "Quit", "Window"]

@@ -66,7 +66,11 @@ DEFAULT_BRIGHTNESS: Final = 0.25
 """Fraction of full power a pixel may reach (every colour is scaled by it)."""
 
 _PULSE_FLOOR = 0.2  # a pulsing seat never goes fully dark, so it still reads as "lit"
-_PULSE_STEPS = 8  # distinct pulse levels between full and the floor
+# Distinct pulse levels between full and the floor. Six give the turn pulse
+# (1.2 s) 10 frames a second and the waiting pulse (2 s) 6: a slow breathing
+# still reads as smooth at that rate, and every frame costs the strip's
+# refresh and a wake-up of the table loop on a Pi core.
+_PULSE_STEPS = 6
 
 
 @runtime_checkable
@@ -221,6 +225,18 @@ class Look:
         # Quantised so that a pulse sends a bounded number of distinct frames.
         return 1.0 - (1.0 - _PULSE_FLOOR) * round(dip * _PULSE_STEPS) / _PULSE_STEPS
 
+    def next_change(self, elapsed: float) -> float | None:
+        """Seconds from ``elapsed`` until ``level`` next changes; None for a solid look."""
+        if self.pattern is Pattern.SOLID:
+            return None
+        if self.pattern is Pattern.BLINK:
+            half = self.period / 2
+            return half - elapsed % half
+        # Pulse levels change where dip * steps crosses k + 0.5: every
+        # period / (2 * steps) seconds, starting half such a step into the period.
+        step = self.period / (2 * _PULSE_STEPS)
+        return step - (elapsed - step / 2) % step
+
 
 DEFAULT_LOOKS: Final[Mapping[Cue, Look]] = MappingProxyType(
     {
@@ -344,6 +360,28 @@ class SeatLeds:
                 if self._shown.get(index) != colour:
                     changed[index] = colour
         return self._send(changed)
+
+    def next_change(self, now: float) -> float | None:
+        """Seconds from ``now`` until a segment may change by itself (a pattern's next
+        level, a transient cue ending); None when every segment is still.
+
+        The table loop sleeps until then instead of ticking at a fixed rate.
+        """
+        if self._closed:
+            return None
+        waits: list[float] = []
+        for state in self._seats.values():
+            self._expire(state, now)
+            if state.transient is not None:
+                look = self._looks[state.transient]
+                waits.append(state.transient_since + (look.duration or 0.0) - now)
+                since = state.transient_since
+            else:
+                look, since = self._looks[state.steady], state.steady_since
+            wait = look.next_change(max(0.0, now - since))
+            if wait is not None:
+                waits.append(wait)
+        return max(0.0, min(waits)) if waits else None
 
     def close(self) -> None:
         """Blank every segment (one frame) and stop. Idempotent."""

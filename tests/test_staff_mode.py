@@ -364,9 +364,9 @@ def test_the_kiosk_window_is_locked_only_with_a_config(
     frames: list[Kiosk] = []
     real_run_frame = Kiosk.run_frame
 
-    def run_frame(self: Kiosk, show: Any) -> None:
+    def run_frame(self: Kiosk, show: Any, *rest: Any) -> None:
         frames.append(self)
-        real_run_frame(self, show)
+        real_run_frame(self, show, *rest)
         for event in (
             pygame.event.Event(pygame.QUIT),
             pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode=""),

@@ -1,0 +1,367 @@
+"""Table speed on a Pi-class core: redraws, taps, idle CPU, start-up, memory (issue 15).
+
+    .venv/bin/python benchmarks/table_speed.py [--runs 3] [--taps 300] [--seconds 8]
+
+Every measure runs ``--runs`` times in a child process of its own, once free
+and once pinned to one core (``taskset -c 0``); the table shows the medians
+of the runs next to the issue's targets, judged on the pinned figures, with
+the machine's load before and after (other work on the machine slows the
+wall-clock figures; the redraw is also given as the thread's CPU time).
+
+* full redraw: every scene (attract, game menu, join, each game's play
+  screen, results, staff desk) from real kiosk views, at 1920x1080: the
+  renderer is invalidated, so the static layer, the centre and every seat
+  panel are drawn and turned again (the text and card pictures drawn before
+  stay cached, as in a running kiosk).
+* tap -> drawn frame / LED frame: a reader's ``TAG`` line written to a real
+  pseudo-terminal, through the reader thread, the table (journal on) and the
+  renderer at 1920x1080 (``benchmarks/kiosk.py``'s measure). "excluding
+  fsync" runs the same path with SQLite's fsync off; the fsync itself is
+  timed apart (``os.fsync`` of a page written in the journal's folder), and
+  the journal as shipped (synchronous=FULL) is reported too.
+* CPU: the windowed kiosk's own loop (``Window`` on SDL's dummy driver, the
+  loop of ``controller.app.windowed``) for ``--seconds``: on the attract
+  screen, and in a game waiting for seat 0 (its turn pulse on, bots waiting).
+* first frame: from launching ``python`` to the first frame shown by a
+  kiosk built as ``python -m controller kiosk`` builds it (journal, window).
+* RSS: the resident memory of the idle kiosk process on the attract screen.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from controller.app import Kiosk  # noqa: E402 (after the path and SDL settings)
+from controller.config import TableConfig  # noqa: E402
+from controller.view import Screen, StaffView, TableView  # noqa: E402
+
+GAMES = ("oshaka-trick", "oh-pshaw", "oskar", "oss")
+SIZE = (1920, 1080)
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))]
+
+
+# --- views of every scene ------------------------------------------------------------
+
+
+def scene_views(play_steps: int = 60) -> dict[str, TableView]:
+    """One real view of every scene, from kiosks whose bots walk the menus and play.
+
+    The keys name the scene: ``attract``, ``choose_game``, ``join``, ``play-<game>``
+    for each game (``play_steps`` gestures into the game), ``results`` and ``staff``.
+    """
+    views: dict[str, TableView] = {}
+    for game in GAMES:
+        kiosk = Kiosk.create(TableConfig.simulated(4, bots=4), seed=3, auto_game=game)
+        with kiosk.devices:
+            kiosk.loop.drain()
+            played = 0
+            while played < play_steps:
+                view = kiosk.table.view
+                if view.screen is Screen.PLAY:
+                    played += 1
+                elif view.screen is Screen.RESULTS:
+                    break
+                else:
+                    views.setdefault(view.screen.value, view)
+                if not kiosk.simulator.step(0.0):
+                    break
+                kiosk.loop.drain()
+            views[f"play-{game}"] = kiosk.table.view
+            if game == GAMES[0]:  # one game played to its end for the results screen
+                while kiosk.table.screen is not Screen.RESULTS and kiosk.simulator.step(0.0):
+                    kiosk.loop.drain()
+                views["results"] = kiosk.table.view
+    attract = views["attract"]
+    views["staff"] = replace(
+        attract,
+        version=attract.version + 1,
+        screen=Screen.STAFF,
+        staff=StaffView(
+            title="Staff desk",
+            prompt="Choose a task with PREV / NEXT, OK to start",
+            seat=0,
+            options=("Enroll a deck", "Audit a deck", "Game history", "Leave"),
+            selected=1,
+            hint="PREV / NEXT to move, OK to choose",
+        ),
+    )
+    return views
+
+
+# --- the measures (each runs in a child process) --------------------------------------
+
+
+def measure_redraw(repeats: int = 40) -> dict[str, float]:
+    """Median full redraw (ms) at 1920x1080 per scene, wall clock and thread CPU time."""
+    from display.renderer import Renderer
+
+    out: dict[str, float] = {}
+    renderer = Renderer(SIZE)
+    for name, view in scene_views().items():
+        renderer.invalidate()
+        renderer.draw(view)  # the first draw of a scene fills the text and card caches
+        wall, cpu = [], []
+        for _ in range(repeats):
+            renderer.invalidate()
+            w0, c0 = time.perf_counter(), time.thread_time()
+            renderer.draw(view)
+            cpu.append((time.thread_time() - c0) * 1000)
+            wall.append((time.perf_counter() - w0) * 1000)
+        out[f"redraw {name}"] = statistics.median(wall)
+        out[f"redraw cpu {name}"] = statistics.median(cpu)
+    return out
+
+
+def measure_taps(taps: int) -> dict[str, float]:
+    """Tap latencies (ms, p99 and median) with the journal on, without and with fsync."""
+    from benchmarks.kiosk import tap_latency
+
+    out: dict[str, float] = {}
+    folder = Path(tempfile.mkdtemp(prefix="bench-journal-"))
+    to_led, to_frame, _ = tap_latency(taps, folder / "a.sqlite3", SIZE, fsync=False)
+    out["tap->frame p99"], out["tap->frame median"] = (
+        percentile(to_frame, 99),
+        statistics.median(to_frame),
+    )
+    out["tap->led p99"], out["tap->led median"] = percentile(to_led, 99), statistics.median(to_led)
+    to_led, _, _ = tap_latency(taps, folder / "b.sqlite3", SIZE, fsync=True)
+    out["tap->led full p99"] = percentile(to_led, 99)
+    fsyncs = []
+    with open(folder / "fsync.bin", "wb") as handle:
+        for _ in range(100):
+            handle.write(os.urandom(4096))
+            handle.flush()
+            start = time.perf_counter()
+            os.fsync(handle.fileno())
+            fsyncs.append((time.perf_counter() - start) * 1000)
+    out["fsync median"], out["fsync p99"] = statistics.median(fsyncs), percentile(fsyncs, 99)
+    return out
+
+
+def _windowed_loop(kiosk: Kiosk, window: Any, seconds: float) -> tuple[float, int]:
+    """Run the windowed kiosk's loop for ``seconds``; CPU % of one core and the loop turns."""
+    turns = 0
+    wall0, cpu0 = time.monotonic(), time.process_time()
+    while time.monotonic() - wall0 < seconds:
+        most = window.poll_interval(kiosk.table.view)
+        kiosk.run_frame(window.show, window.next_frame_in, most)
+        window.poll()
+        turns += 1
+    wall, cpu = time.monotonic() - wall0, time.process_time() - cpu0
+    return cpu / wall * 100, turns
+
+
+def measure_idle(seconds: float) -> dict[str, float]:
+    """CPU on the attract screen and waiting for a player; RSS idle."""
+    from display.window import Window
+
+    out: dict[str, float] = {}
+    config = TableConfig.simulated(4, bots=3)
+    kiosk = Kiosk.create(config, seed=4, bot_delay=0.8)
+    with kiosk, Window(config.display) as window:
+        kiosk.loop.drain()
+        for _ in range(5):  # settle: the first frame, the caches
+            kiosk.run_frame(window.show, window.next_frame_in, window.poll_every)
+        # The floor: the process with its loop asleep (the other threads' own wake-ups).
+        cpu0 = time.process_time()
+        time.sleep(seconds / 2)
+        out["cpu floor (loop asleep)"] = (time.process_time() - cpu0) / (seconds / 2) * 100
+        out["cpu attract"], turns = _windowed_loop(kiosk, window, seconds)
+        out["wakes/s attract"] = turns / seconds
+        status = Path("/proc/self/status").read_text().splitlines()
+        rss = next(line.split()[1] for line in status if line.startswith("VmRSS"))
+        out["rss idle"] = int(rss) / 1024
+    # Waiting for a player: bots play until it is seat 0's turn, then seat 0 thinks.
+    config = TableConfig.simulated(4, bots=4)
+    kiosk = Kiosk.create(config, seed=4, auto_game="oshaka-trick")
+    with kiosk, Window(config.display) as window:
+        kiosk.loop.drain()
+        while True:
+            game = kiosk.table.game
+            if game is not None and 0 in game.adapter.presentation.waiting_players():
+                break
+            if not kiosk.simulator.step(kiosk.table.clock()):
+                raise RuntimeError("the bots stopped before seat 0's turn")
+            kiosk.loop.drain()
+        kiosk.simulator.bot_seats.discard(0)
+        kiosk.simulator.auto_game = None
+        for _ in range(5):
+            kiosk.run_frame(window.show, window.next_frame_in, window.poll_every)
+        out["cpu waiting"], turns = _windowed_loop(kiosk, window, seconds)
+        out["wakes/s waiting"] = turns / seconds
+        out["led frames/s waiting"] = _led_rate(kiosk, seconds)
+    return out
+
+
+def _led_rate(kiosk: Kiosk, seconds: float) -> float:
+    """LED frames a second while the table waits (counted over a short extra run)."""
+    strip = kiosk.devices.strip
+    before = len(getattr(strip, "frames", []))
+    end = time.monotonic() + min(seconds, 3.0)
+    while time.monotonic() < end:
+        kiosk.run_frame(lambda view: None)
+    return (len(getattr(strip, "frames", [])) - before) / min(seconds, 3.0)
+
+
+def measure_start(t0: float) -> dict[str, float]:
+    """Seconds from launching python (``t0``, wall clock) to the kiosk's first frame."""
+    from display.window import Window
+
+    config = TableConfig.simulated()
+    folder = Path(tempfile.mkdtemp(prefix="bench-start-"))
+    kiosk = Kiosk.create(config, journal_path=folder / "journal.sqlite3", records_dir=folder)
+    with kiosk, Window(config.display) as window:
+        kiosk.resume()
+        while True:
+            shown = window.show(kiosk.table.view)
+            if shown:
+                break
+            kiosk.run_frame(window.show, window.next_frame_in, window.poll_every)
+        return {"first frame": time.time() - t0}
+
+
+# --- running and reporting ------------------------------------------------------------
+
+TARGETS: list[tuple[str, str, float, str]] = [
+    # (label, key, target, unit); met when the pinned median is at most the target
+    ("full redraw 1920x1080, slowest scene", "redraw max", 2.0, "ms"),
+    ("tap -> drawn frame p99 (1920x1080, journal on, excl. fsync)", "tap->frame p99", 4.0, "ms"),
+    ("tap -> LED frame p99 (journal on, excl. fsync)", "tap->led p99", 2.0, "ms"),
+    ("CPU waiting for a player", "cpu waiting", 0.4, "%"),
+    ("CPU on the attract screen", "cpu attract", 0.2, "%"),
+    ("first frame after start", "first frame", 0.45, "s"),
+    ("RSS idle", "rss idle", 60.0, "MB"),
+]
+
+
+def child(args: list[str], pinned: bool) -> dict[str, float]:
+    """Run this script with ``args`` in a child (pinned to core 0 or not); its figures."""
+    command = [sys.executable, str(Path(__file__).resolve()), *args]
+    if pinned:
+        command = ["taskset", "-c", "0", *command]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=900, check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(args)} failed:\n{done.stderr}")
+    figures: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
+    return figures
+
+
+def one_run(pinned: bool, taps: int, seconds: float) -> dict[str, float]:
+    figures: dict[str, float] = {}
+    figures.update(child(["--measure", "redraw"], pinned))
+    figures["redraw max"] = max(
+        v for k, v in figures.items() if k.startswith("redraw ") and "cpu" not in k
+    )
+    figures["redraw cpu max"] = max(v for k, v in figures.items() if k.startswith("redraw cpu "))
+    figures.update(child(["--measure", "taps", "--taps", str(taps)], pinned))
+    figures.update(child(["--measure", "idle", "--seconds", str(seconds)], pinned))
+    figures.update(child(["--measure", "start", "--t0", repr(time.time())], pinned))
+    return figures
+
+
+def medians(runs: list[dict[str, float]]) -> dict[str, float]:
+    return {key: statistics.median(run[key] for run in runs) for key in runs[0]}
+
+
+def fmt(value: float, unit: str) -> str:
+    if unit == "%":
+        return f"{value:.2f} %"
+    if unit == "s":
+        return f"{value:.3f} s"
+    if unit == "MB":
+        return f"{value:.1f} MB"
+    return f"{value:.2f} ms"
+
+
+def report(free: dict[str, float], pinned: dict[str, float], runs: int, load: str) -> str:
+    lines = [
+        f"machine: {os.cpu_count()} cores, Python {platform.python_version()}, "
+        f"load average {load}; medians of {runs} runs",
+        "",
+        "| figure | free | pinned (taskset -c 0) | target | met (pinned) |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for label, key, target, unit in TARGETS:
+        met = "yes" if pinned[key] <= target else "NO"
+        lines.append(
+            f"| {label} | {fmt(free[key], unit)} | {fmt(pinned[key], unit)} | "
+            f"<= {fmt(target, unit)} | {met} |"
+        )
+    lines += [
+        "",
+        "| detail | free | pinned |",
+        "| --- | --- | --- |",
+    ]
+    details = [k for k in pinned if k.startswith("redraw ") and k != "redraw max"]
+    details += [
+        "tap->frame median",
+        "tap->led median",
+        "tap->led full p99",
+        "fsync median",
+        "fsync p99",
+        "cpu floor (loop asleep)",
+        "wakes/s attract",
+        "wakes/s waiting",
+        "led frames/s waiting",
+    ]
+    for key in details:
+        unit = "ms" if ("redraw" in key or "tap" in key or "fsync" in key) else "/s"
+        unit = "%" if key.startswith("cpu") else unit
+        lines.append(f"| {key} | {free[key]:.2f} {unit} | {pinned[key]:.2f} {unit} |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--taps", type=int, default=300)
+    parser.add_argument("--seconds", type=float, default=8.0)
+    parser.add_argument("--measure", choices=("redraw", "taps", "idle", "start"))
+    parser.add_argument("--t0", type=float, default=0.0)
+    args = parser.parse_args()
+    if args.measure == "redraw":
+        print(json.dumps(measure_redraw()))
+        return
+    if args.measure == "taps":
+        print(json.dumps(measure_taps(args.taps)))
+        return
+    if args.measure == "idle":
+        print(json.dumps(measure_idle(args.seconds)))
+        return
+    if args.measure == "start":
+        print(json.dumps(measure_start(args.t0)))
+        return
+    before = "{:.2f} {:.2f} {:.2f}".format(*os.getloadavg())
+    results: dict[bool, list[dict[str, float]]] = {False: [], True: []}
+    for run in range(args.runs):
+        for pinned in (False, True):
+            results[pinned].append(one_run(pinned, args.taps, args.seconds))
+            print(f"run {run + 1} {'pinned' if pinned else 'free'} done", file=sys.stderr)
+    after = "{:.2f} {:.2f} {:.2f}".format(*os.getloadavg())
+    print(
+        report(medians(results[False]), medians(results[True]), args.runs, f"{before} -> {after}")
+    )
+
+
+if __name__ == "__main__":
+    main()

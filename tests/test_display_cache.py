@@ -1,0 +1,196 @@
+"""The renderer's caches: a change redraws only what it touches, and the picture stays exact.
+
+A renderer that drew a run of views one after another (reusing its cached
+panels, centre and static layer) must show, pixel for pixel, what a fresh
+renderer draws for the last view; and its hit boxes must be the same.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+
+import pygame
+import pytest
+
+from controller.app import Kiosk
+from controller.config import TableConfig
+from controller.view import Message, MessageKind, Screen, TableView
+from display import oss_scene
+from display.renderer import Renderer
+from display.scenes import animation_step
+from tests.test_display import SIZES, attract_view, every_screen, play_view
+
+GAMES = ("oshaka-trick", "oh-pshaw", "oskar", "oss")
+
+
+def pixels(surface: pygame.Surface) -> bytes:
+    return pygame.image.tobytes(surface, "RGB")
+
+
+def assert_same_as_fresh(renderer: Renderer, view: TableView) -> None:
+    """What ``renderer`` shows equals a fresh renderer's full redraw of ``view``."""
+    fresh = Renderer(renderer.size, rotation=renderer.rotation)
+    fresh.staff_seats = renderer.staff_seats
+    fresh.draw(view)
+    assert pixels(renderer.surface) == pixels(fresh.surface), f"{view.screen} differs"
+    assert renderer.hit_boxes == fresh.hit_boxes
+
+
+def kiosk_views(game: str, steps: int) -> Iterator[TableView]:
+    """Every view of a real table whose bots walk the menus and play ``steps`` gestures."""
+    kiosk = Kiosk.create(TableConfig.simulated(4, bots=4), seed=5, auto_game=game)
+    with kiosk.devices:
+        kiosk.loop.drain()
+        for _ in range(steps):
+            yield kiosk.table.view
+            if not kiosk.simulator.step(0.0):
+                break
+            kiosk.loop.drain()
+        yield kiosk.table.view
+
+
+def test_a_change_to_one_seat_redraws_only_that_panel_and_the_centre() -> None:
+    view = play_view(version=10)
+    renderer = Renderer((1920, 1080))
+    assert renderer.draw(view)
+    assert renderer.panels_drawn == len(view.seats)
+    assert renderer.dirty_rects == [pygame.Rect(0, 0, 1920, 1080)]
+    changed = list(view.seats)
+    changed[3] = replace(changed[3], reader_online=False)
+    assert renderer.draw(replace(view, version=11, seats=tuple(changed)))
+    assert renderer.panels_drawn == len(view.seats) + 1
+    assert renderer.layout is not None
+    slot = next(s for s in renderer.layout.slots if s.seat_index == 3)
+    assert slot.rect in renderer.dirty_rects
+    # The only other region drawn is the centre (the view changed); never another panel.
+    others = [r for r in renderer.dirty_rects if r != slot.rect]
+    assert others == [renderer.layout.centre]
+    assert_same_as_fresh(renderer, replace(view, version=11, seats=tuple(changed)))
+
+
+def test_a_message_for_one_seat_redraws_that_panel_only() -> None:
+    view = attract_view(version=1)
+    renderer = Renderer((800, 480))
+    renderer.draw(view)
+    before = renderer.panels_drawn
+    told = replace(
+        view,
+        version=2,
+        messages=(Message("Seat 2's reader is unplugged", MessageKind.PROBLEM, seat=2),),
+    )
+    renderer.draw(told)
+    assert renderer.panels_drawn == before + 1
+    assert_same_as_fresh(renderer, told)
+
+
+def test_the_simulators_staff_buttons_are_part_of_the_cached_centre() -> None:
+    renderer = Renderer((800, 480))
+    renderer.staff_seats = (0, 1)
+    for version, view in enumerate(every_screen(), start=200):
+        renderer.draw(replace(view, version=version))
+        assert_same_as_fresh(renderer, replace(view, version=version))
+    panels = renderer.panels_drawn
+    before = pixels(renderer.surface)
+    renderer.staff_seats = (0, 1, 2)
+    last = replace(view, version=version + 1)
+    renderer.draw(last)
+    assert renderer.panels_drawn == panels  # only the centre changed
+    assert pixels(renderer.surface) != before  # a button for seat 2 now
+    assert_same_as_fresh(renderer, last)
+
+
+def test_the_same_version_draws_nothing_and_dirties_nothing() -> None:
+    view = attract_view(version=1)
+    renderer = Renderer((800, 480))
+    renderer.draw(view)
+    assert not renderer.draw(view)
+    assert renderer.dirty_rects == []
+
+
+# The full-HD runs take most of this file's time: the quick run keeps 800x480.
+SIZES_QUICK_FIRST = [
+    SIZES[0],
+    *(pytest.param(size, marks=pytest.mark.slow) for size in SIZES[1:]),
+]
+
+
+def test_a_running_toss_timer_redraws_the_centre_at_its_own_cadence(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    now = [1_000_000.0]
+    monkeypatch.setattr(oss_scene, "clock", lambda: now[0])
+    running = next(v for v in kiosk_views("oss", 400) if animation_step(v) is not None)
+    renderer = Renderer((800, 480))
+    renderer.clock = lambda: now[0]
+    assert renderer.draw(running)
+    assert renderer.next_frame_in(running) == pytest.approx(oss_scene.TIMER_FRAME)
+    before, panels = pixels(renderer.surface), renderer.panels_drawn
+    now[0] += oss_scene.TIMER_FRAME / 2
+    assert not renderer.draw(running)  # not due yet
+    now[0] += oss_scene.TIMER_FRAME
+    assert renderer.next_frame_in(running) == 0.0
+    assert renderer.draw(running)
+    assert renderer.layout is not None
+    assert renderer.dirty_rects == [renderer.layout.centre]
+    assert renderer.panels_drawn == panels  # the panels do not move
+    assert pixels(renderer.surface) != before  # the clock moved on
+    assert_same_as_fresh(renderer, running)
+
+
+def test_a_still_table_needs_no_frame_until_its_view_changes() -> None:
+    view = attract_view(version=1)
+    renderer = Renderer((800, 480))
+    assert renderer.next_frame_in(view) == 0.0
+    renderer.draw(view)
+    assert renderer.next_frame_in(view) is None
+    assert renderer.next_frame_in(replace(view, version=2)) == 0.0
+
+
+@pytest.mark.parametrize("size", SIZES_QUICK_FIRST, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("rotation", [0, pytest.param(90, marks=pytest.mark.slow)])
+def test_incremental_draws_of_every_screen_equal_a_full_redraw(
+    size: tuple[int, int], rotation: int
+) -> None:
+    views = list(every_screen())
+    renderer = Renderer(size, rotation=rotation)
+    version = 100
+    # Every screen after every other one, so each is drawn over another's cached parts.
+    for previous in views:
+        for view in views:
+            if view is previous:
+                continue
+            version += 2
+            renderer.draw(replace(previous, version=version))
+            target = replace(view, version=version + 1)
+            renderer.draw(target)
+            assert_same_as_fresh(renderer, target)
+
+
+@pytest.mark.parametrize("size", SIZES_QUICK_FIRST, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize(
+    # One game in the quick run; every game with --runslow.
+    "game",
+    [GAMES[0], *(pytest.param(game, marks=pytest.mark.slow) for game in GAMES[1:])],
+)
+def test_a_real_game_drawn_view_by_view_equals_a_full_redraw(
+    game: str, size: tuple[int, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Oss shows its running toss timer against the clock: one fixed moment for both pictures.
+    monkeypatch.setattr(oss_scene, "clock", lambda: 1_000_000.0)
+    renderer = Renderer(size)
+    screens: set[Screen] = set()
+    play_frames = play_panels = 0
+    for view in kiosk_views(game, 70):
+        before = renderer.panels_drawn
+        renderer.draw(view)
+        screens.add(view.screen)
+        if view.screen is Screen.PLAY:
+            play_frames += 1
+            play_panels += renderer.panels_drawn - before
+        assert_same_as_fresh(renderer, view)
+    assert {Screen.ATTRACT, Screen.CHOOSE_GAME, Screen.JOIN, Screen.PLAY} <= screens
+    assert play_frames > 20
+    # A play touches a seat or two, not the whole table.
+    share = play_panels / (play_frames * len(view.seats))
+    assert share < 0.6, share

@@ -1,0 +1,73 @@
+"""The kiosk loop sleeps until something is due instead of waking 60 times a second."""
+
+from __future__ import annotations
+
+import pytest
+
+from controller.app import MAX_WAIT, Kiosk
+from controller.config import TableConfig
+from controller.view import Screen
+from hardware.cues import Cue
+
+
+@pytest.fixture
+def kiosk() -> Kiosk:
+    kiosk = Kiosk.create(TableConfig.simulated(4, bots=3), seed=1, bot_delay=0.8)
+    kiosk.devices.open()
+    kiosk.loop.drain()
+    return kiosk
+
+
+def test_a_still_attract_screen_waits_the_longest(kiosk: Kiosk) -> None:
+    try:
+        assert kiosk.table.screen is Screen.ATTRACT
+        assert kiosk.devices.leds.next_change(kiosk.table.clock()) is None
+        assert kiosk.frame_wait() == MAX_WAIT
+        # The window's poll and a display animation shorten it.
+        assert kiosk.frame_wait(most=0.05) == 0.05
+        assert kiosk.frame_wait(display_due=0.02) == 0.02
+    finally:
+        kiosk.devices.close()
+
+
+def test_a_pulsing_seat_wakes_the_loop_for_its_next_level_only(kiosk: Kiosk) -> None:
+    try:
+        now = kiosk.table.clock()
+        kiosk.devices.leds.cue(0, Cue.YOUR_TURN, now)
+        wait = kiosk.frame_wait()
+        assert 0.0 < wait <= 0.1  # the turn pulse steps ten times a second
+        kiosk.devices.leds.cue(0, Cue.OFF, now)
+        assert kiosk.frame_wait() == MAX_WAIT
+    finally:
+        kiosk.devices.close()
+
+
+def test_a_bot_in_its_delay_wakes_the_loop_when_it_may_act(kiosk: Kiosk) -> None:
+    try:
+        now = kiosk.table.clock()
+        kiosk.simulator.auto_game = "oshaka-trick"
+        assert kiosk.simulator.step(now)  # a bot wakes the table; the next waits 0.8 s
+        assert kiosk.simulator.next_due(now) == pytest.approx(0.8)
+        assert kiosk.frame_wait() <= 0.8
+        # Once due and acted on, nothing is left waiting on time.
+        assert kiosk.simulator.next_due(now + 1.0) is None
+    finally:
+        kiosk.devices.close()
+
+
+def test_the_window_is_looked_at_less_often_when_nothing_it_says_can_act(kiosk: Kiosk) -> None:
+    from dataclasses import replace
+
+    from display.window import Window
+
+    try:
+        view = kiosk.table.view
+        assert view.screen is Screen.ATTRACT
+        window = Window(kiosk.config.display)
+        playing = replace(view, screen=Screen.PLAY)
+        assert window.poll_interval(playing) == window.poll_every
+        assert window.poll_interval(view) == window.poll_idle > window.poll_every
+        locked = Window(kiosk.config.display, locked=True)
+        assert locked.poll_interval(playing) == locked.poll_locked == MAX_WAIT
+    finally:
+        kiosk.devices.close()
