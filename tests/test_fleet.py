@@ -141,7 +141,7 @@ def test_every_record_arrives_once_through_broker_and_hub_restarts(
         link.record_ready()
         assert outbox.counts() == (2, 4)
         broker.start()
-        watch.until(lambda: storage.game_count() == 6, timeout=30, what="records after restart")
+        watch.until(lambda: storage.game_count() == 6, timeout=90, what="records after restart")
         until_outbox(outbox, (0, 6))
 
         # The hub dies; the table goes on; the broker keeps the hub's messages.
