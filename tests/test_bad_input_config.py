@@ -219,7 +219,7 @@ def mutate(draw: st.DrawFn, doc: Any, depth: int = 0) -> Any:
         doc[at] = mutate(draw, doc[at], depth + 1)
         return doc
     if isinstance(doc, dict) and draw(st.booleans()):
-        if doc and draw(st.booleans()):
+        if bool(doc) and draw(st.booleans()):
             del doc[draw(st.sampled_from(sorted(doc)))]
         else:
             doc[draw(st.sampled_from(["reader", "bot", "pin", "x", "pixels", "buttons"]))] = draw(

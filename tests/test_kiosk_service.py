@@ -70,7 +70,7 @@ def kiosk_window(tmp_path: Path) -> Iterator[tuple[Kiosk, Window]]:
 def screen_is_black() -> bool:
     surface = pygame.display.get_surface()
     assert surface is not None
-    return bool(pygame.transform.average_color(surface)[:3] == (0, 0, 0))
+    return tuple(pygame.transform.average_color(surface))[:3] == (0, 0, 0)
 
 
 def test_closing_hours_blank_screen_and_leds_and_a_button_wakes(

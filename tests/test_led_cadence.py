@@ -39,7 +39,7 @@ def frames_by_sleeping(cues: list[tuple[float, int, Cue]], until: float) -> tupl
         if not waits:
             break
         # A wake lands a hair after the change, as a real sleep does.
-        now = now + max(waits and min(waits), 0.0) + 1e-6
+        now = now + max(min(waits), 0.0) + 1e-6
     return strip.frames, wakes
 
 

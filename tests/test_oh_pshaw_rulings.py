@@ -107,6 +107,7 @@ def test_end_now_finishes_with_the_leaders_as_winners() -> None:
     # Round 2 had begun (a bid was made): it shows with its running scores.
     assert len(result["rounds"]) == 2 and result["rounds"][1]["scores"] == [0, 0, 0]
     snap = engine.snapshot()
+    assert isinstance(snap, OhPshawSnapshot)
     assert snap.ended_early and snap.winners == (1,) and snap.phase is Phase.OVER
     assert OhPshawSnapshot.from_json(snap.to_json()).ended_early
 

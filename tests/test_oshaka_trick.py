@@ -563,7 +563,8 @@ def test_bots_finish_games_with_hands_registered() -> None:
 
 def test_bot_beats_random_play_on_average() -> None:
     """The heuristic is sensible: one bot against three random players wins more points."""
-    bot_total = random_total = 0
+    bot_total = 0
+    random_total: float = 0
     for seed in range(40):
         rng = random.Random(seed)
         engine = OshakaTrick(4, seed % 4)

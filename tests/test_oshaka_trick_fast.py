@@ -89,9 +89,9 @@ def _check_round(seed: int) -> None:
             assert random_playout(rebuilt, random.Random(seed + 1)) == random_playout(
                 fast.copy(), random.Random(seed + 1)
             )
-        action = choices.choice(legal)
-        fast.apply(action)
-        _engine_apply(engine, action)
+        move = choices.choice(legal)
+        fast.apply(move)
+        _engine_apply(engine, move)
         step += 1
     assert engine.phase in (Phase.LEAD, Phase.OVER)
     scores = [area.score() for area in engine.finished_rounds[-1].areas]

@@ -14,7 +14,14 @@ import pytest
 
 from controller import cli
 from controller.bots.oskar_bot import OskarBot
-from controller.games.base import Action, Chance, Expectation, IllegalAction, MalformedAction
+from controller.games.base import (
+    Action,
+    Chance,
+    Expectation,
+    GameOver,
+    IllegalAction,
+    MalformedAction,
+)
 from controller.games.oskar import (
     DECK_SIZE,
     DECK_VALUE,
@@ -23,7 +30,6 @@ from controller.games.oskar import (
     CardPlayed,
     DiceRolled,
     DoublesDeclined,
-    GameOver,
     KeepDoubles,
     Oskar,
     Phase,

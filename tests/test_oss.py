@@ -23,6 +23,7 @@ from controller.games.oss import (
     Hand,
     Oss,
     OssSnapshot,
+    Outcome,
     Phase,
     PlacementMode,
     Result,
@@ -435,7 +436,7 @@ def test_refusal_changes_nothing() -> None:
     engine = replay_oss(text(prefix("duel-and-keep.jsonl", 13)))
     before = (engine.snapshot(), engine.census(), engine.report(), engine.hand_of(1))
     for action in (
-        Result(0, "won"),
+        Result(0, Outcome.WON),
         Tribe(1, 1, "Ehfel"),
         Challenge(0, "TargOss"),
         Hand(2, (1, 1, 2, 2, 3)),
@@ -444,7 +445,7 @@ def test_refusal_changes_nothing() -> None:
         with pytest.raises(IllegalAction):
             engine.apply(action)
     with pytest.raises(MalformedAction):
-        engine.apply(Result(7, "won"))
+        engine.apply(Result(7, Outcome.WON))
     assert (engine.snapshot(), engine.census(), engine.report(), engine.hand_of(1)) == before
 
 
@@ -614,9 +615,11 @@ def test_greedy_replays_never_leave_a_seat_without_a_card_to_play() -> None:
                 legal = engine.legal_actions(expected.seat)
                 assert legal, (seed, expected)
                 if expected.expects == "result":
-                    action = Result(expected.seat, "lost" if rng.random() < 0.9 else "won")
+                    action = Result(
+                        expected.seat, Outcome.LOST if rng.random() < 0.9 else Outcome.WON
+                    )
                     if engine.phase is Phase.CHALLENGE_RESULT:
-                        action = Result(expected.seat, "lost")
+                        action = Result(expected.seat, Outcome.LOST)
                 else:
                     action = legal[0]  # replays before pass: every replay is bought
             engine.apply(action)

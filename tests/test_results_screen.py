@@ -13,6 +13,7 @@ from typing import Any
 import pygame
 import pytest
 
+import display.generic
 import display.oshaka_trick_scene
 import display.scenes
 from controller.simulation import Simulator
@@ -72,13 +73,13 @@ def play_to_results(game_id: str, seats: int) -> TableRig:
 def drawn_table(view: TableView, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Rows:
     """Render the results at 800x480 and return the rows the score table was given."""
     seen: list[Rows] = []
-    real = display.scenes.draw_score_table
+    real = display.generic.draw_score_table  # what display.scenes imported
 
     def spy(p: Any, rect: pygame.Rect, v: TableView, rows: Rows, **kw: Any) -> int:
         seen.append(list(rows))
         used: int = real(p, rect, v, rows, **kw)
         assert used <= rect.h  # every row given fits in the room
-        assert used == display.scenes.score_table_height(p, len(rows), kw.get("size", 0))
+        assert used == display.generic.score_table_height(p, len(rows), kw.get("size", 0))
         return used
 
     monkeypatch.setattr(display.scenes, "draw_score_table", spy)
@@ -142,7 +143,7 @@ def test_a_shared_victory_is_said_as_such(tmp_path: Path, monkeypatch: pytest.Mo
             result_rule=view.result_rule,
         )
         texts: list[str] = []
-        real = display.scenes.draw_status
+        real = display.generic.draw_status  # what display.scenes imported
 
         def spy(p: Any, rect: pygame.Rect, text: str, *args: Any) -> int:
             texts.append(text)
@@ -178,7 +179,7 @@ def test_oshaka_shows_round_one_scored_while_the_lead_of_round_two_is_chosen(
         assert game is not None
         first = game.engine.report()["rounds"][0]
         seen: list[Rows] = []
-        real = display.oshaka_trick_scene.draw_score_table
+        real = display.generic.draw_score_table  # what the scene imported
 
         def spy(p: Any, rect: pygame.Rect, v: TableView, rows: Rows, **kw: Any) -> int:
             seen.append(list(rows))

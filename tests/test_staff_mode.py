@@ -146,7 +146,7 @@ def test_abandon_asks_for_a_confirmation_and_any_other_button_cancels(rig: Rig) 
     rig.staff(3)
     rig.press(3, "next")
     rig.press(3, "ok")
-    assert rig.table.screen is Screen.ATTRACT
+    assert rig.screen() is Screen.ATTRACT
 
 
 def test_staff_mode_closes_after_twenty_seconds_without_input(rig: Rig) -> None:
@@ -185,7 +185,7 @@ def test_abandon_needs_the_pin_and_undo_does_not(pin_rig: Rig) -> None:
     rig.enter(1, PIN[2:])
     assert rig.table.screen is Screen.PLAY  # the PIN alone does not abandon: OK confirms
     rig.press(1, "ok")
-    assert rig.table.screen is Screen.ATTRACT
+    assert rig.screen() is Screen.ATTRACT
     assert rig.logged == []
 
 
@@ -233,7 +233,7 @@ def test_the_staff_desk_asks_for_the_pin_first(pin_rig: Rig) -> None:
     assert rig.table.screen is Screen.STAFF and desk is not None
     assert desk.options == () and "PIN" in desk.prompt  # no enrollment before the PIN
     rig.enter(2, "PNNN")
-    assert rig.table.screen is Screen.ATTRACT
+    assert rig.screen() is Screen.ATTRACT
     assert "Wrong staff PIN" in rig.table.messages[-1].text
     rig.staff(2)
     rig.enter(2, PIN)

@@ -129,7 +129,7 @@ def test_idle_menu_returns_to_attract(rig: Rig) -> None:
     assert rig.table.screen is Screen.CHOOSE_GAME
     rig.now += IDLE_TIMEOUT + 1
     rig.loop.run_once(timeout=0.01)
-    assert rig.table.screen is Screen.ATTRACT
+    assert rig.screen() is Screen.ATTRACT
 
 
 def test_view_version_changes_only_with_the_state(rig: Rig) -> None:
@@ -162,7 +162,7 @@ def test_full_bot_game_exports_a_record_that_replays_to_the_same_scores(tmp_path
         assert rig.table.result == replayed.report()
         assert rig.table.result is not None and rig.table.result["finished"] is True
         rig.press(0, "ok")
-        assert rig.table.screen is Screen.ATTRACT
+        assert rig.screen() is Screen.ATTRACT
 
 
 def test_messages_name_physical_seats_when_the_players_are_not_seats_0_to_n(rig: Rig) -> None:

@@ -11,6 +11,7 @@ import io
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pygame
 import pytest
@@ -38,7 +39,7 @@ class Rig(TableRig):
 
     deck = "standard-52"
 
-    def __init__(self, path: Path, seats: int = 4, **config: object) -> None:
+    def __init__(self, path: Path, seats: int = 4, **config: Any) -> None:
         self.journal = Journal.open(path, TableConfig.simulated(seats), clock=clock)
         super().__init__(seats, journal=self.journal, **config)
 

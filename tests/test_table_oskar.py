@@ -68,6 +68,11 @@ class Rig(TableRig):
         return {(h.seat, h.button): h.label for h in self.table.view.buttons}
 
 
+def phase_of(engine: Oskar) -> Phase:
+    """The engine's phase now (a call, so a type checker does not keep an earlier answer)."""
+    return engine.phase
+
+
 def started(seed: int = 5, seats: int = 4) -> Rig:
     rig = Rig(seats=seats, seed=seed)
     rig.devices.__enter__()
@@ -190,7 +195,7 @@ def test_with_a_physical_deal_each_seat_rolls_with_ok_and_plays_any_unplayed_car
             if engine.dice[seat] is None:
                 rig.press(seat, "ok")
             decline_pending_doubles(rig)
-        assert engine.phase is Phase.PLAY
+        assert phase_of(engine) is Phase.PLAY
         # Nothing was dealt or rolled by chance: every roll is a seat's own press.
         assert not any(isinstance(a, RegisterHand) for a in game.recorder.actions)
         assert not any(game.chance)

@@ -116,7 +116,7 @@ def test_oss_is_on_the_menu_and_the_virtual_deck_deals(rig: Rig) -> None:
     rig.press(0, "next")
     assert rig.table.screen is Screen.OPTIONS  # Oss has options: rounds, replays
     rig.press(0, "ok")  # "Start the game"
-    assert rig.table.screen is Screen.PLAY
+    assert rig.screen() is Screen.PLAY
     engine = rig.engine
     # Hands for every seat and the reveal came from the virtual deck in one go.
     assert phase_of(engine) is Phase.TRIBE
@@ -388,7 +388,7 @@ def test_the_attempt_log_survives_undo_and_a_journal_resume(tmp_path: Path) -> N
 def test_the_table_journals_timed_tosses(rig: Rig) -> None:
     engine = rig.resume(HEADER, *DUEL_POSITION)
     for event in TIMER_EVENTS:
-        rig.events.put(event)  # type: ignore[arg-type]
+        rig.events.put(event)
         rig.loop.drain()
     assert [(t.seat, t.millis) for t in engine.tosses] == [(0, 1234), (1, 2500), (0, 1000)]
     game = rig.table.game

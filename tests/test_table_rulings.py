@@ -68,7 +68,7 @@ def rig(tmp_path: Path) -> Iterator[Rig]:
     r.journal.close()
 
 
-def messages(rig: Rig) -> list[str]:
+def messages(rig: TableRig) -> list[str]:
     return [m.text for m in rig.table.messages]
 
 

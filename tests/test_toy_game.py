@@ -53,6 +53,7 @@ from controller.games.base import (
     GameOver,
     IllegalAction,
     MalformedAction,
+    Snapshot,
     TurnPassed,
     best_seats,
     describe,
@@ -102,6 +103,17 @@ class Play(Action):
 class CardPlayed(Event):
     seat: int
     card: int
+
+
+@dataclass(frozen=True)
+class HighCardSnapshot(Snapshot):
+    """What everyone sees: each seat's card (``None`` until played) and the leader."""
+
+    played: tuple[str | None, ...]
+    lead: int
+
+    def to_json(self) -> JSON:
+        return {"played": list(self.played), "lead": self.lead}
 
 
 class HighCard(Engine):
@@ -179,8 +191,10 @@ class HighCard(Engine):
         cards = [card or 0 for card in self.played]
         return [1 if card == max(cards) else 0 for card in cards]
 
-    def snapshot(self) -> JSON:
-        return {"played": [None if c is None else str(c) for c in self.played], "lead": self.lead}
+    def snapshot(self) -> HighCardSnapshot:
+        return HighCardSnapshot(
+            tuple(None if c is None else str(c) for c in self.played), lead=self.lead
+        )
 
     def report(self) -> JSON:
         finished = self.finished
@@ -244,7 +258,7 @@ class HighCardPresentation(Presentation):
         return []
 
     def snapshot(self) -> JSON:
-        return self.engine.snapshot()
+        return self.engine.snapshot().to_json()
 
     def waiting_players(self) -> list[int]:
         expected = self.engine.expected
@@ -368,7 +382,7 @@ def test_the_toy_game_survives_a_staff_undo_and_a_restart(tmp_path: Path) -> Non
         # Staff take the play back: the game is rebuilt through the one replay loop.
         assert rig.table.undo_last()
         session = rig.table.game
-        assert session is not None and session.engine.snapshot()["played"] == [None, None]
+        assert session is not None and session.engine.snapshot().to_json()["played"] == [None, None]
         rig.tap(first.seat, "5")
     journal.close()
     # A new table on the same journal (a power cut) resumes with the 5 on the table.
@@ -378,6 +392,6 @@ def test_the_toy_game_survives_a_staff_undo_and_a_restart(tmp_path: Path) -> Non
     assert table.screen is Screen.PLAY
     resumed = table.game
     assert resumed is not None
-    played = resumed.engine.snapshot()["played"]
+    played = resumed.engine.snapshot().to_json()["played"]
     assert played[first.seat] == "5" and played.count(None) == 1
     again.close()
