@@ -9,6 +9,7 @@ skips these tests with that reason (CI sets CI=true and fails instead).
 from __future__ import annotations
 
 import os
+import random
 import shutil
 import socket
 import subprocess
@@ -35,10 +36,27 @@ def require_mosquitto() -> str:
 
 
 def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
+    """A free loopback port, from this test worker's own range when tests run in parallel.
+
+    A broker restarted mid-test binds its port again; in a range of its own no
+    other worker's broker or server can have taken it meanwhile (the kernel's
+    ephemeral ports for outgoing connections start at 32768, above these).
+    """
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if not worker.startswith("gw"):
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port: int = probe.getsockname()[1]
+            return port
+    low = 20000 + (int(worker[2:]) % 8) * 1500
+    for candidate in random.Random().sample(range(low, low + 1500), 200):
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", candidate))
+            except OSError:
+                continue
+            return candidate
+    raise AssertionError(f"no free port in {low}..{low + 1500} for test worker {worker}")
 
 
 def wait_for_port(port: int, timeout: float = 10.0) -> None:
@@ -68,6 +86,8 @@ class Broker:
             stderr=subprocess.DEVNULL,
         )
         wait_for_port(self.port)
+        # Something listens: make sure it is this broker, not another that took the port.
+        assert self.process.poll() is None, f"mosquitto could not listen on port {self.port}"
 
     def stop(self) -> None:
         if self.process is not None:
