@@ -49,6 +49,7 @@ class Ingest:
         client = self.client
         client.username_pw_set(self.settings.username, self.settings.password)
         client.reconnect_delay_set(min_delay=1, max_delay=self.settings.reconnect_max)
+        client.enable_logger(logging.getLogger("hub.paho"))
         client.on_connect = self._on_connect
         client.on_disconnect = lambda *args: self.connected.clear()
         client.on_message = self._on_message

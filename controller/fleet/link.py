@@ -115,6 +115,7 @@ class FleetLink:
         if settings.tls:
             client.tls_set(ca_certs=None if settings.ca_file is None else str(settings.ca_file))
         client.reconnect_delay_set(min_delay=1, max_delay=settings.reconnect_max)
+        client.enable_logger(logging.getLogger("controller.fleet.paho"))
         client.on_connect = self._on_connect
         client.on_disconnect = self._on_disconnect
         client.on_publish = self._on_publish
