@@ -306,3 +306,33 @@ def _no_leaked_threads() -> Iterator[None]:
     yield
     leaked = [t.name for t in threading.enumerate() if t.name == "fleet-link"]
     assert not leaked, leaked
+
+
+def test_a_record_the_broker_dropped_is_sent_again_until_the_hub_confirms(
+    broker: Broker, tmp_path: Path, watch: Watch
+) -> None:
+    # The table sends while no hub listens (a hub that has not subscribed yet after a
+    # broker restart): the broker acknowledges and drops the records. Only the hub's
+    # record/ack ends them, so the link must send them again by itself.
+    journal = journal_with_games(tmp_path / "journal.sqlite3", 2)
+    outbox = Outbox(journal.path, "table-1")
+    outbox.add_finished_games()
+    link = table_link(broker, "table-1", outbox)
+    link.start()
+    try:
+        pause = threading.Event()
+        for _ in range(600):
+            if _sent_count(outbox) == 2:
+                break
+            pause.wait(0.05)
+        assert _sent_count(outbox) == 2 and outbox.counts() == (2, 0)  # dropped, pending
+        ingest, storage = hub_for(broker, tmp_path)
+        ingest.listeners.append(watch)
+        ingest.start()
+        try:
+            watch.until(lambda: storage.game_count() == 2, what="the records sent again")
+            until_outbox(outbox, (0, 2))
+        finally:
+            ingest.close()
+    finally:
+        link.close()

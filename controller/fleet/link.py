@@ -174,11 +174,12 @@ class FleetLink:
 
     def _work(self) -> None:
         while True:
-            timeout = None
+            # Wake for a record the hub has not confirmed (to send it again) and for a
+            # state held back by the rate limit; otherwise sleep until a note comes.
+            timeout = self.resend_after if self._awaiting else None
             if self._state_dirty:
-                timeout = max(
-                    0.0, self._state_sent_at + self.settings.state_interval - self.clock()
-                )
+                due = self._state_sent_at + self.settings.state_interval
+                timeout = min(timeout or float("inf"), max(0.0, due - self.clock()))
             try:
                 note = self._notes.get(timeout=timeout)
             except queue.Empty:
