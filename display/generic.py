@@ -355,6 +355,32 @@ def table_room(p: Painter, info: pygame.Rect, y: int, wanted: int, view: TableVi
     return wanted if info.bottom - wanted - y >= messages else 0
 
 
+def draw_foot_score_table(
+    p: Painter,
+    info: pygame.Rect,
+    y: int,
+    view: TableView,
+    columns: Sequence[tuple[str, Sequence[int | None]]],
+    *,
+    turn: int | None = None,
+    winners: Sequence[int] = (),
+) -> int:
+    """The score table at the foot of ``info`` below ``y``; the height it took.
+
+    Short of room (the messages keep their lines), it shows the totals alone,
+    the last of ``columns``; with no room at all, nothing.
+    """
+    rows = list(columns)
+    height = table_room(p, info, y, score_table_height(p, len(rows)), view)
+    if not height:
+        rows = rows[-1:]
+        height = table_room(p, info, y, score_table_height(p, 1), view)
+    if height:
+        rect = pygame.Rect(info.left, info.bottom - height, info.w, height)
+        draw_score_table(p, rect, view, rows, turn=turn, winners=winners)
+    return height
+
+
 def score_table_height(p: Painter, rows: int, size: int = 0) -> int:
     """The height :func:`draw_score_table` needs for ``rows`` rows."""
     return (rows + 1) * (p.metrics.leading(size or p.metrics.small) + p.metrics.pad // 2)

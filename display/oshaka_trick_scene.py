@@ -19,6 +19,7 @@ from display import theme
 from display.generic import (
     TRICK_AREA,
     Toward,
+    draw_foot_score_table,
     draw_messages,
     draw_score_table,
     draw_status,
@@ -26,10 +27,8 @@ from display.generic import (
     draw_trick,
     parsed,
     player_name,
-    score_table_height,
     seat_entry,
     split_centre,
-    table_room,
 )
 from display.theme import Painter
 
@@ -206,19 +205,15 @@ class OshakaScene:
         if phase in (Phase.PLAY, Phase.PLACE):
             columns.append(("now", current))
         columns.append(("total", snap.totals))
-        table_h = table_room(p, info, y, score_table_height(p, len(columns)), view)
-        if not table_h:
-            columns = columns[-1:]  # short of room: the totals alone
-            table_h = table_room(p, info, y, score_table_height(p, 1), view)
-        if table_h:
-            draw_score_table(
-                p,
-                pygame.Rect(info.left, info.bottom - table_h, info.w, table_h),
-                view,
-                columns,
-                turn=None if snap.next is None else snap.next.seat,
-                winners=list(snap.winners),
-            )
+        table_h = draw_foot_score_table(
+            p,
+            info,
+            y,
+            view,
+            columns,
+            turn=None if snap.next is None else snap.next.seat,
+            winners=list(snap.winners),
+        )
         messages = pygame.Rect(info.left, y + m.pad, info.w, info.bottom - table_h - y - 2 * m.pad)
         draw_messages(p, messages, view)
 
