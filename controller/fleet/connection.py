@@ -111,7 +111,11 @@ class CafeConnection:
                 break
             self._hub_message(table, message)
         self._apply_pending(table)
-        self.reporter.observe(table.view, **self._facts(table))
+        view = table.view
+        # The facts cost a replay report: gathered only for a view not reported yet,
+        # not on every turn of the loop.
+        if self.reporter.is_new(view):
+            self.reporter.observe(view, **self._facts(table))
 
     def _hub_message(self, table: Table, message: HubMessage) -> None:
         if isinstance(message, AlertAcknowledged):

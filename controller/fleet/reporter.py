@@ -69,10 +69,14 @@ class FleetReporter:
         self.game_started: str | None = None
         self._offline_alerts = 0
 
+    def is_new(self, view: TableView) -> bool:
+        """Whether ``view`` is a version not reported yet (worth gathering facts for)."""
+        return self._last is None or self._last.version != view.version
+
     def observe(self, view: TableView, **facts: Any) -> None:
         """Report ``view`` if it changed; ``facts`` are ``table_state``'s other arguments."""
         last = self._last
-        if last is not None and last.version == view.version:
+        if not self.is_new(view):
             return
         self._last = view
         if view.screen is Screen.PLAY and (last is None or last.screen is not Screen.PLAY):
