@@ -418,7 +418,7 @@ def apply_ui_action(kiosk: Kiosk, action: object) -> bool:
         else:
             why_not = simulator.tap_deck_card(action.seat)
         if why_not is not None:  # e.g. a real reader: say so where the person looks
-            kiosk.table.say(why_not, MessageKind.REFUSED, action.seat)
+            kiosk.table.announce(why_not, MessageKind.REFUSED, action.seat)
     elif isinstance(action, PressButton):
         kiosk.simulator.press(action.seat, action.button)
     elif isinstance(action, ChooseGame):

@@ -37,7 +37,7 @@ def assign(
     seats: int,
     protocol: str,
     *,
-    say: Callable[[str], None] = print,
+    tell: Callable[[str], None] = print,
     timeout: float = 300.0,
     open_reader: ReaderFactory = _open_reader,
 ) -> SeatAssignment:
@@ -48,18 +48,18 @@ def assign(
     try:
         for reader in readers:
             reader.open()
-        say(assignment.prompt)
+        tell(assignment.prompt)
         deadline = time.monotonic() + timeout
         while not assignment.done:
             try:
                 event = events.get(timeout=max(0.0, deadline - time.monotonic()))
             except queue.Empty:
-                say(f"No tap for {timeout:.0f} s; stopping")
+                tell(f"No tap for {timeout:.0f} s; stopping")
                 break
             if isinstance(event, TagPresented):
                 deadline = time.monotonic() + timeout
                 result = assignment.tap(ports[event.seat])
-                say(result.message)
+                tell(result.message)
             elif isinstance(event, ReaderOffline):
                 # A board that speaks another protocol never answers this one: say
                 # so within the reader's own few seconds, not after the whole wait.
@@ -69,7 +69,7 @@ def assign(
                     f"{_other_protocol(protocol)}"
                 )
             elif isinstance(event, ReaderProblem):
-                say(f"{event.message}; {_other_protocol(protocol)}")
+                tell(f"{event.message}; {_other_protocol(protocol)}")
     finally:
         for reader in readers:
             reader.close()

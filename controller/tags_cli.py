@@ -80,7 +80,7 @@ def wait_for_tag(
     config: TableConfig,
     *,
     timeout: float,
-    say: Callable[[str], None],
+    tell: Callable[[str], None],
     open_reader: ReaderFactory = _open_reader,
 ) -> tuple[int, str]:
     """Open every configured real reader and return (seat, UID) of the first tag tapped."""
@@ -96,7 +96,7 @@ def wait_for_tag(
         for reader in readers:
             reader.open()
         names = ", ".join(f"seat {s.index + 1}" for s in seats)
-        say(f"Tap the tag at any reader ({names}); waiting up to {timeout:.0f} s ...")
+        tell(f"Tap the tag at any reader ({names}); waiting up to {timeout:.0f} s ...")
         deadline = time.monotonic() + timeout
         while True:
             left = deadline - time.monotonic()
@@ -139,7 +139,7 @@ def cmd_add_staff(args: argparse.Namespace, open_reader: ReaderFactory = _open_r
     if args.uid is not None:
         uid = TagRegistry.normalize(args.uid)
     else:
-        seat, uid = wait_for_tag(config, timeout=args.wait, say=print, open_reader=open_reader)
+        seat, uid = wait_for_tag(config, timeout=args.wait, tell=print, open_reader=open_reader)
         print(f"Read tag {uid} at seat {seat + 1}")
     try:
         registry.enroll(STAFF, STAFF, uid)
@@ -169,7 +169,7 @@ def _staff_uids(registry: TagRegistry) -> list[str]:
 
 def cmd_read(args: argparse.Namespace, open_reader: ReaderFactory = _open_reader) -> int:
     config = _load_config(args.config)
-    seat, uid = wait_for_tag(config, timeout=args.wait, say=print, open_reader=open_reader)
+    seat, uid = wait_for_tag(config, timeout=args.wait, tell=print, open_reader=open_reader)
     registry = _load_or_new(config.tags) if config.tags is not None else TagRegistry()
     print(f"seat {seat + 1}: {describe(registry, uid)}")
     return 0

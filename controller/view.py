@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from controller.games.words import Words
+
 
 class Screen(enum.Enum):
     """Which scene the table shows."""
@@ -39,7 +41,7 @@ class MessageKind(enum.Enum):
 class Message:
     """One line of explanation, for everyone or for one seat."""
 
-    text: str
+    text: Words
     kind: MessageKind = MessageKind.INFO
     seat: int | None = None
 
@@ -49,10 +51,10 @@ class GameChoice:
     """An entry of the game menu."""
 
     game_id: str
-    title: str
+    title: Words
     min_players: int
     max_players: int
-    unavailable: str = ""  # why this table does not offer it (empty: it does)
+    unavailable: Words = ""  # why this table does not offer it (empty: it does)
 
 
 @dataclass(frozen=True)
@@ -64,7 +66,7 @@ class SeatView:
     player: int | None = None  # the engine's seat number when playing
     is_bot: bool = False
     reader_online: bool = True
-    label: str = ""
+    label: Words = ""
 
 
 @dataclass(frozen=True)
@@ -73,20 +75,20 @@ class ButtonHint:
 
     seat: int
     button: str
-    label: str
+    label: Words
 
 
 @dataclass(frozen=True)
 class StaffView:
     """The staff desk's screen: a menu, or a task's prompt and its latest results."""
 
-    title: str
-    prompt: str
+    title: Words
+    prompt: Words
     seat: int  # where the staff member stands (its panel shows the desk's buttons)
-    options: tuple[str, ...] = ()
+    options: tuple[Words, ...] = ()
     selected: int = 0
-    lines: tuple[str, ...] = ()
-    hint: str = ""
+    lines: tuple[Words, ...] = ()
+    hint: Words = ""
 
 
 @dataclass(frozen=True)
@@ -113,20 +115,30 @@ class TableView:
     human_seats: tuple[int, ...] = ()  # engine seats a person plays on screen
     staff: StaffView | None = None  # the staff desk, on the STAFF screen
     staff_overlay: StaffView | None = None  # staff mode over a game, on its seat's panel
-    title: str = "Cafe table"
-    prompt: str | None = None  # the question on the STARTER screen
+    title: Words = "Cafe table"
+    prompt: Words | None = None  # the question on the STARTER screen
     # The OPTIONS screen's lines (label, value, explanation) and the cursor.
-    options: tuple[tuple[str, str, str], ...] = ()
+    options: tuple[tuple[Words, Words, Words], ...] = ()
     options_cursor: int = 0
     # The game in progress (or just finished) with the variant it plays, e.g.
     # "Oskar: first to 8 tokens": titles and results name it.
-    game_title: str | None = None
+    game_title: Words | None = None
     # On the RESULTS screen: the rule that decided the game and rows that show why
     # (Oh Pshaw "Bids made", Oshaka "Columns"/"Face down"/"Oshaka"), one value per player.
-    result_rule: str = ""
-    result_rows: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    result_rule: Words = ""
+    result_rows: tuple[tuple[Words, tuple[int, ...]], ...] = ()
     # Grows every few seconds on the results screen and while a rules page is open:
     # the page of rounds (or of rules lines) shown when they do not fit at once.
     results_page: int = 0
     # Rules pages open at seats (a long press of OK): physical seat -> (title, lines).
-    help: Mapping[int, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
+    help: Mapping[int, tuple[Words, tuple[Words, ...]]] = field(default_factory=dict)
+    # Words: every Words field above is shown through ``controller.words.Presenter``
+    # (``Presenter.for_view(view, seat)``): the shared centre in the table's
+    # ``language``, a seat's panel in the language that seat chose at the join screen.
+    language: str = "en"
+    seat_languages: Mapping[int, str] = field(default_factory=dict)
+    # The physical seat of each engine player (``players[p]``), so that messages
+    # naming engine players name the seats people sit at.
+    players: tuple[int, ...] = ()
+    # Seats named by a member card tapped at the join screen: physical seat -> nickname.
+    nicknames: Mapping[int, str] = field(default_factory=dict)

@@ -17,6 +17,7 @@ from typing import Any, TypeVar, cast
 
 import pygame
 
+from controller.games.words import Verbatim, Words, say
 from controller.view import Message, SeatView, TableView
 from display import theme
 from display.theme import Colour, Painter
@@ -46,9 +47,9 @@ class Toward:
 # --- names and turns -----------------------------------------------------------------
 
 
-def seat_label(seat: SeatView) -> str:
-    """The seat's own label, or "Seat N" by its physical index."""
-    return seat.label or f"Seat {seat.seat}"
+def seat_label(seat: SeatView) -> Words:
+    """The seat's own label, or "Seat N" counted from 1."""
+    return seat.label or say("Seat {number}", number=Verbatim(str(seat.seat + 1)))
 
 
 def seat_of_player(view: TableView, player: int) -> SeatView | None:
@@ -59,10 +60,14 @@ def seat_of_player(view: TableView, player: int) -> SeatView | None:
     return None
 
 
-def player_name(view: TableView, player: int) -> str:
+def player_name(view: TableView, player: int) -> Words:
     """How the centre names engine seat ``player``: by the label of the seat playing it."""
     seat = seat_of_player(view, player)
-    return seat_label(seat) if seat is not None else f"Player {player}"
+    return (
+        seat_label(seat)
+        if seat is not None
+        else say("Seat {number}", number=Verbatim(str(player + 1)))
+    )
 
 
 def expected(game: Mapping[str, Any] | None) -> tuple[int, str] | None:
@@ -247,11 +252,12 @@ def draw_messages(
     blocks: list[tuple[list[str], Colour]] = []
     used = 0
     for message in reversed(shown):
-        text = message.text
+        text = p.words(message.text)
         if prefix and message.seat is not None:
             seat = next((s for s in view.seats if s.seat == message.seat), None)
-            if seat is not None and not text.lower().startswith(seat_label(seat).lower()):
-                text = f"{seat_label(seat)}: {text}"
+            label = None if seat is None else p.words(seat_label(seat))
+            if label is not None and not text.lower().startswith(label.lower()):
+                text = f"{label}: {text}"
         lines = p.wrap(text, size, rect.w - 3 * bar)
         need = len(lines) * line + p.metrics.pad
         if used + need > rect.h:
@@ -284,7 +290,7 @@ def draw_score_table(
     p: Painter,
     rect: pygame.Rect,
     view: TableView,
-    rows: Sequence[tuple[str, Sequence[int | None]]],
+    rows: Sequence[tuple[Words, Sequence[int | None]]],
     *,
     turn: int | None = None,
     winners: Sequence[int] = (),
@@ -302,7 +308,8 @@ def draw_score_table(
     line = p.metrics.leading(size) + p.metrics.pad // 2
     shown = rows[-max(0, rect.h // line - 1) :] if rect.h // line > 1 else []
     head_w = min(
-        round(rect.w * 0.22), max(p.fonts.get(size).size(h)[0] for h, _ in rows) + p.metrics.pad
+        round(rect.w * 0.22),
+        max(p.fonts.get(size).size(p.words(h))[0] for h, _ in rows) + p.metrics.pad,
     )
     col_w = (rect.w - head_w) // players
     for player in range(players):
@@ -360,7 +367,7 @@ def draw_foot_score_table(
     info: pygame.Rect,
     y: int,
     view: TableView,
-    columns: Sequence[tuple[str, Sequence[int | None]]],
+    columns: Sequence[tuple[Words, Sequence[int | None]]],
     *,
     turn: int | None = None,
     winners: Sequence[int] = (),
@@ -504,7 +511,7 @@ class GenericScene:
             status = f"{player_name(view, nxt[0])}: {verb_prompt(nxt[1])}"
             y += draw_status(p, pygame.Rect(info.left, y, info.w, info.h), status)
         elif winners:
-            names = ", ".join(player_name(view, w) for w in winners)
+            names = ", ".join(p.words(player_name(view, w)) for w in winners)
             y += draw_status(
                 p, pygame.Rect(info.left, y, info.w, info.h), f"Game over: {names}", theme.WINNER
             )

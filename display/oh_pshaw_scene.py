@@ -18,6 +18,7 @@ import pygame
 from controller.games.base import TrickCard
 from controller.games.oh_pshaw import SPEC, BidStatus, OhPshawSnapshot, Phase, Verb
 from controller.view import MessageKind, TableView
+from controller.words import Presenter
 from display import theme
 from display.generic import (
     TRICK_AREA,
@@ -341,7 +342,10 @@ class OhPshawScene:
     def _status(self, view: TableView, snap: OhPshawSnapshot) -> tuple[str, Colour]:
         """The one line that says what the table waits for."""
         if snap.phase is Phase.OVER:
-            names = ", ".join(player_name(view, w) for w in snap.winners) or "nobody"
+            names = (
+                ", ".join(Presenter.for_view(view)(player_name(view, w)) for w in snap.winners)
+                or "nobody"
+            )
             return f"Game over: {names} won", theme.WINNER
         nxt = snap.next
         if nxt is None:

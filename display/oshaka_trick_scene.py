@@ -15,6 +15,7 @@ import pygame
 
 from controller.games.oshaka_trick import SPEC, OshakaSnapshot, Phase, SeatSnapshot, Verb
 from controller.view import MessageKind, TableView
+from controller.words import Presenter
 from display import theme
 from display.generic import (
     TRICK_AREA,
@@ -251,10 +252,15 @@ class OshakaScene:
     def _status(self, view: TableView, snap: OshakaSnapshot) -> tuple[str, theme.Colour]:
         """The one line that says what the table waits for."""
         if snap.phase is Phase.OVER:
-            names = ", ".join(player_name(view, w) for w in snap.winners) or "nobody"
+            names = (
+                ", ".join(Presenter.for_view(view)(player_name(view, w)) for w in snap.winners)
+                or "nobody"
+            )
             return f"Game over: {names} won", theme.WINNER
         if snap.phase is Phase.LEAD:
-            names = " or ".join(player_name(view, s) for s in snap.lead_choosers)
+            names = " or ".join(
+                Presenter.for_view(view)(player_name(view, s)) for s in snap.lead_choosers
+            )
             if snap.lead_cursor is not None:
                 names += f" (showing {player_name(view, snap.lead_cursor)})"
             return f"{names}: choose who leads round 2", theme.TURN

@@ -24,6 +24,7 @@ import pygame
 
 from controller.games.oskar_snapshot import OskarSnapshot, Phase, SeatView, Verb
 from controller.view import TableView
+from controller.words import Presenter
 from display import theme
 from display.generic import (
     TRICK_AREA,
@@ -623,7 +624,10 @@ class OskarScene:
         """The one line that says what the table waits for."""
         phase = snap.phase
         if phase is Phase.OVER:
-            names = ", ".join(player_name(view, w) for w in snap.winners) or "nobody"
+            names = (
+                ", ".join(Presenter.for_view(view)(player_name(view, w)) for w in snap.winners)
+                or "nobody"
+            )
             return f"Game over: {names} won", theme.WINNER
         if snap.doubles is not None:
             return f"{player_name(view, snap.doubles)} rolled doubles: reroll one die?", theme.TURN

@@ -33,6 +33,7 @@ from controller.games.oss import (
     Verb,
 )
 from controller.view import MessageKind, TableView
+from controller.words import Presenter
 from display import theme
 from display.generic import (
     TRICK_AREA,
@@ -296,7 +297,7 @@ class OssScene:
             chip_h = max(8, min(chip_h, room))
         if is_duel:
             if attempt is not None and attempt.kind is AttemptKind.DUEL:
-                text = " vs ".join(player_name(view, s) for s in attempt.seats)
+                text = " vs ".join(p.words(player_name(view, s)) for s in attempt.seats)
                 p.text(
                     text, (box.centerx, y), m.small, theme.TEXT, anchor="midtop", max_width=box.w
                 )
@@ -467,7 +468,10 @@ class OssScene:
         """Who attempts what next, in one line."""
         phase = snap.phase
         if phase is Phase.OVER:
-            names = ", ".join(player_name(view, w) for w in snap.winners) or "nobody"
+            names = (
+                ", ".join(Presenter.for_view(view)(player_name(view, w)) for w in snap.winners)
+                or "nobody"
+            )
             return f"Game over: {names} Big Chief", theme.WINNER
         who = player_name(view, snap.next.seat) if snap.next is not None else ""
         side = snap.table or TableSide()
@@ -484,7 +488,9 @@ class OssScene:
                     f"with {jacks} jacks: OK success, NEXT failure",
                     theme.TURN,
                 )
-            names = " vs ".join(player_name(view, s) for s in attempt.seats)
+            names = " vs ".join(
+                Presenter.for_view(view)(player_name(view, s)) for s in attempt.seats
+            )
             how = "enter the counts" if side.counting_duel else "OK won, NEXT lost, PREV tie"
             return f"Duel {attempt.trick}: {names}: {how}", theme.TURN
         if phase is Phase.REPLAY:
@@ -492,7 +498,9 @@ class OssScene:
         if phase is Phase.KEEP:
             return f"{who} won the duel: keep one of the two cards", theme.TURN
         if phase is Phase.CHALLENGE_RESULT and snap.challenge is not None:
-            left = ", ".join(player_name(view, s) for s in snap.challenge.remaining)
+            left = ", ".join(
+                Presenter.for_view(view)(player_name(view, s)) for s in snap.challenge.remaining
+            )
             return f"Challenge {snap.challenge.name}: {left} still in", theme.TURN
         return "The table deals…", theme.TEXT_DIM
 

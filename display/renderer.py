@@ -30,6 +30,7 @@ from dataclasses import replace
 import pygame
 
 from controller.view import Screen, TableView
+from controller.words import Presenter
 from display.layout import (
     ROTATIONS,
     Layout,
@@ -171,7 +172,7 @@ class Renderer:
         # drawn again whenever anything but the version changed.
         content = (replace(view, version=0), self.staff_seats)
         if self._centre is None or self._centre[0] != content or step is not None:
-            painter = Painter(canvas, self.fonts, metrics)
+            painter = Painter(canvas, self.fonts, metrics, words=Presenter.for_view(view))
             if not full:
                 canvas.blit(background, layout.centre, layout.centre)
                 changed.append(pygame.Rect(layout.centre))

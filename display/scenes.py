@@ -20,6 +20,7 @@ from typing import Any, Protocol
 import pygame
 
 from controller.games import specs
+from controller.games.words import Words
 from controller.view import (
     ButtonHint,
     GameChoice,
@@ -29,6 +30,7 @@ from controller.view import (
     StaffView,
     TableView,
 )
+from controller.words import Presenter
 from display import theme
 from display.generic import (
     GenericScene,
@@ -228,7 +230,7 @@ def panel_image(
     width, height = slot.local_size
     surface = _scratch((width, height))
     surface.fill(theme.TABLE)
-    p = Painter(surface, fonts, metrics)
+    p = Painter(surface, fonts, metrics, words=Presenter.for_view(view, seat.seat))
     m = p.metrics
     pad = m.pad
     prompt = seat_prompt(view, seat)
@@ -331,7 +333,7 @@ def _draw_staff_overlay(p: Painter, rect: pygame.Rect, staff: StaffView) -> None
     """
     m = p.metrics
     p.box(rect, theme.blend(theme.PANEL, STAFF_COLOUR, 0.25), STAFF_COLOUR, max(3, m.pad))
-    lines: list[tuple[str, theme.Colour, int, bool]] = [
+    lines: list[tuple[Words, theme.Colour, int, bool]] = [
         (staff.title, STAFF_COLOUR, m.big, True),
         (staff.prompt, theme.TEXT, m.body, True),
     ]
@@ -420,7 +422,7 @@ def _prompt_fits(
 ) -> bool:
     """Whether the label, the short badges and the turn prompt share one header line."""
     font = p.fonts.get(round(p.metrics.body * 0.85), True)
-    need = font.size(seat_label(seat))[0] + font.size(f"YOUR TURN: {prompt}")[0]
+    need = font.size(p.words(seat_label(seat)))[0] + font.size(f"YOUR TURN: {prompt}")[0]
     return need + _badges_width(p, seat, view) + 4 * p.metrics.pad <= header.w
 
 
@@ -475,7 +477,7 @@ def _draw_hand(
 
 
 def _centred_lines(
-    p: Painter, rect: pygame.Rect, lines: list[tuple[str, theme.Colour, int, bool]]
+    p: Painter, rect: pygame.Rect, lines: list[tuple[Words, theme.Colour, int, bool]]
 ) -> None:
     """A few lines of text centred in ``rect`` (text, colour, size, bold)."""
     wrapped: list[tuple[str, theme.Colour, int, bool]] = []
@@ -508,7 +510,7 @@ def _attract_body(p: Painter, rect: pygame.Rect, view: TableView, seat: SeatView
 
 def _choose_body(p: Painter, rect: pygame.Rect, view: TableView, seat: SeatView) -> None:
     choice = _selected(view)
-    lines: list[tuple[str, theme.Colour, int, bool]] = [
+    lines: list[tuple[Words, theme.Colour, int, bool]] = [
         ("Choosing a game", theme.TEXT_DIM, p.metrics.small, False)
     ]
     if choice is not None:
@@ -534,7 +536,7 @@ def _join_body(p: Painter, rect: pygame.Rect, view: TableView, seat: SeatView) -
 
 
 def _help_body(
-    p: Painter, rect: pygame.Rect, page: tuple[str, tuple[str, ...]], turn: int = 0
+    p: Painter, rect: pygame.Rect, page: tuple[Words, tuple[Words, ...]], turn: int = 0
 ) -> None:
     # A seat's rules page (a long press of OK), facing that seat; it closes by itself.
     # Lines that do not fit turn over by themselves (``turn`` is the table's page count).
@@ -596,7 +598,7 @@ def _results_body(p: Painter, rect: pygame.Rect, view: TableView, seat: SeatView
     totals = int_list(report.get("totals")) or []
     winners = int_list(report.get("winners")) or []
     total = totals[seat.player] if seat.player < len(totals) else None
-    lines: list[tuple[str, theme.Colour, int, bool]] = []
+    lines: list[tuple[Words, theme.Colour, int, bool]] = []
     if seat.player in winners:
         lines.append(("WINNER", theme.WINNER, p.metrics.big, True))
     lines.append((f"Total {'-' if total is None else total}", theme.TEXT, p.metrics.big, True))
@@ -646,7 +648,7 @@ def _current_game(view: TableView) -> GameChoice | None:
     return _selected(view) if view.game_id is None else None
 
 
-def _game_title(view: TableView) -> str:
+def _game_title(view: TableView) -> Words:
     if view.game_title is not None:  # the game in progress, with the variant it plays
         return view.game_title
     choice = _current_game(view)
@@ -701,7 +703,7 @@ def _attract_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableVi
     )
     y = line.bottom + m.pad * 2
     if view.games:
-        names = " · ".join(choice.title for choice in view.games)
+        names = " · ".join(p.words(choice.title) for choice in view.games)
         y = p.text(
             names, (rect.centerx, y), m.small, theme.TEXT_DIM, anchor="midtop", max_width=rect.w
         ).bottom
@@ -713,7 +715,7 @@ def _menu_rows(
     rect: pygame.Rect,
     top: int,
     bottom: int,
-    rows: Sequence[tuple[str, str]],
+    rows: Sequence[tuple[Words, Words]],
     selected: int,
     hit: Callable[[int], UiAction] | None = None,
 ) -> None:
@@ -892,7 +894,7 @@ def _join_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView)
             colour = theme.JOINED if seat.joined else theme.PANEL_EMPTY
             p.box(chip, colour, theme.PANEL_EDGE, 1)
             ink = theme.TEXT_DARK if seat.joined else theme.TEXT_DIM
-            text = seat_label(seat) + (" (bot)" if seat.is_bot else "")
+            text = p.words(seat_label(seat)) + (" (bot)" if seat.is_bot else "")
             p.text(
                 text,
                 chip.center,
@@ -975,8 +977,8 @@ def _report(view: TableView) -> Mapping[str, Any]:
 
 
 def fit_rounds(
-    rounds: Sequence[tuple[str, Sequence[int | None]]], room: int, page: int = 0
-) -> list[tuple[str, Sequence[int | None]]]:
+    rounds: Sequence[tuple[Words, Sequence[int | None]]], room: int, page: int = 0
+) -> list[tuple[Words, Sequence[int | None]]]:
     """Rounds for at most ``room`` rows, so the totals always add up on screen.
 
     All of them when they fit. Otherwise a page of rounds (``page`` wraps round;
@@ -1007,8 +1009,8 @@ def fit_rounds(
 
 
 def _summed(
-    group: Sequence[tuple[str, Sequence[int | None]]], name: str
-) -> tuple[str, list[int | None]]:
+    group: Sequence[tuple[Words, Sequence[int | None]]], name: str
+) -> tuple[Words, list[int | None]]:
     if len(group) == 1:
         return group[0][0], list(group[0][1])
     players = max(len(values) for _, values in group)
@@ -1032,7 +1034,7 @@ def _results_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableVi
     y = head.bottom + m.pad
     winners = int_list(report.get("winners")) or []
     if winners:
-        names = ", ".join(player_name(view, w) for w in winners)
+        names = ", ".join(p.words(player_name(view, w)) for w in winners)
         said = f"Winner: {names}" if len(winners) == 1 else f"Shared victory: {names}"
         y += draw_status(p, pygame.Rect(rect.left, y, rect.w, rect.h), said, theme.WINNER)
     for piece in p.wrap(view.result_rule, m.small, rect.w)[:3] if view.result_rule else []:
@@ -1040,14 +1042,14 @@ def _results_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableVi
             piece, (rect.centerx, y), m.small, theme.TEXT_DIM, anchor="midtop", max_width=rect.w
         ).bottom
     totals = int_list(report.get("totals")) or []
-    rounds: list[tuple[str, Sequence[int | None]]] = []
+    rounds: list[tuple[Words, Sequence[int | None]]] = []
     entries = report.get("rounds")
     if isinstance(entries, list):
         for index, entry in enumerate(entries):
             scores = int_list(entry.get("scores")) if isinstance(entry, Mapping) else None
             if scores is not None:
                 rounds.append((f"Round {index + 1}", scores))
-    tail: list[tuple[str, Sequence[int | None]]] = [
+    tail: list[tuple[Words, Sequence[int | None]]] = [
         *((heading, values) for heading, values in view.result_rows),
         ("Total", totals),
     ]

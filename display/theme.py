@@ -15,7 +15,9 @@ from dataclasses import dataclass, field
 
 import pygame
 
+from controller.games.words import Words
 from controller.view import MessageKind
+from controller.words import Presenter
 from display.ui import UiAction
 
 Colour = tuple[int, int, int]
@@ -202,6 +204,9 @@ class Painter:
     fonts: Fonts
     metrics: Metrics
     hits: list[tuple[pygame.Rect, UiAction]] = field(default_factory=list)
+    # Whose words this painter writes: the panel's seat language, or the table's for
+    # the centre. Every ``Text`` drawn goes through it; a plain str is drawn as it is.
+    words: Presenter = field(default_factory=Presenter)
 
     def hit(self, rect: pygame.Rect, action: UiAction) -> None:
         """Make ``rect`` clickable: a click inside it means ``action``."""
@@ -223,9 +228,10 @@ class Painter:
             pygame.draw.rect(self.surface, edge, rect, width, r)
 
     def render_text(
-        self, text: str, size: int, colour: Colour, bold: bool = False, max_width: int = 0
+        self, words: Words, size: int, colour: Colour, bold: bool = False, max_width: int = 0
     ) -> pygame.Surface:
-        """``text`` as a surface; shrunk (to 70%) and then cut with an ellipsis to fit."""
+        """``words`` as a surface; shrunk (to 70%) and then cut with an ellipsis to fit."""
+        text = self.words(words)
         key = ("text", text, size, colour, bold, max_width)
         cached = self.fonts.images.get(key)
         if cached is not None:
@@ -251,7 +257,7 @@ class Painter:
 
     def text(
         self,
-        text: str,
+        text: Words,
         pos: tuple[int, int],
         size: int,
         colour: Colour = TEXT,
@@ -266,8 +272,9 @@ class Painter:
         self.surface.blit(image, rect)
         return rect
 
-    def wrap(self, text: str, size: int, width: int, bold: bool = False) -> list[str]:
-        """``text`` split into lines no wider than ``width`` (words kept whole when they fit)."""
+    def wrap(self, words: Words, size: int, width: int, bold: bool = False) -> list[str]:
+        """``words`` split into lines no wider than ``width`` (words kept whole when they fit)."""
+        text = self.words(words)
         font = self.fonts.get(size, bold)
         lines: list[str] = []
         current = ""
@@ -364,7 +371,7 @@ class Painter:
     def button(
         self,
         rect: pygame.Rect,
-        label: str,
+        label: Words,
         action: UiAction | None = None,
         *,
         selected: bool = False,

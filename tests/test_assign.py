@@ -19,7 +19,7 @@ def test_taps_at_each_seat_in_turn_assign_the_readers() -> None:
         said: list[str] = []
         asked = threading.Event()
 
-        def say(text: str) -> None:
+        def tell(text: str) -> None:
             said.append(text)
             asked.set()
 
@@ -35,7 +35,7 @@ def test_taps_at_each_seat_in_turn_assign_the_readers() -> None:
 
         walker = threading.Thread(target=staff)
         walker.start()
-        result = assign(ports, 3, "line", say=say, timeout=10)
+        result = assign(ports, 3, "line", tell=tell, timeout=10)
         walker.join(5)
         assert result.done
         assert result.assignment == {0: ports[2], 1: ports[0], 2: ports[1]}

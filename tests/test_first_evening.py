@@ -25,6 +25,7 @@ from hardware.events import InputEvent, TagPresented
 from hardware.ptys import PtyPair
 from tests.rigs import pty_pairs, serial_tapper
 from tests.test_tags_cli import tap_when_asked
+from tests.words import shown
 
 STAFF_UID = "04F1125AFF0001"
 GAME = "oss"  # two seats and the smallest deck of a two-player game
@@ -70,8 +71,8 @@ def test_from_an_empty_registry_to_a_first_game(
             assert kiosk.table.screen is Screen.ATTRACT
             notice = kiosk.table.view.messages[-1]
             assert notice.kind is MessageKind.PROBLEM
-            assert "No staff tag is enrolled yet" in notice.text
-            assert f"tags add-staff --config {table_toml.resolve()}" in notice.text
+            assert "No staff tag is enrolled yet" in shown(notice.text)
+            assert f"tags add-staff --config {table_toml.resolve()}" in shown(notice.text)
 
         # 2. tags add-staff reads the staff tag at a reader and creates the registry.
         staff = tap_when_asked(ptys[1], STAFF_UID, capsys)
@@ -125,9 +126,9 @@ def test_from_an_empty_registry_to_a_first_game(
             while True:
                 view = kiosk.table.view.staff
                 assert view is not None
-                if not view.prompt.startswith("Tap "):
+                if not shown(view.prompt).startswith("Tap "):
                     break
-                card = view.prompt.split()[1]
+                card = shown(view.prompt).split()[1]
                 copy = copies.get(card, 0)
                 copies[card] = copy + 1
                 ptys[enrolled % SEATS].write(
@@ -141,7 +142,7 @@ def test_from_an_empty_registry_to_a_first_game(
                 )
             saved = TagRegistry.load(registry_file)
             assert len(saved.cards_of(deck)) == enrolled == sum(copies.values())
-            assert "is enrolled: all" in view.prompt
+            assert "is enrolled: all" in shown(view.prompt)
             assert kiosk.devices.press(0, "prev")  # back to the menu
             ptys[0].write(f"TAG {STAFF_UID}\nGONE\n".encode())  # the staff tag closes the desk
             wait_until(kiosk, lambda: kiosk.table.screen is Screen.ATTRACT, "the attract screen")

@@ -14,6 +14,7 @@ from controller.view import Screen
 from display.screenshot import screenshot_view
 from hardware.events import ButtonPressed, ButtonReleased
 from tests.rigs import TableRig, painted_text
+from tests.words import shown, shown_all
 
 
 @pytest.fixture
@@ -39,9 +40,9 @@ def test_a_long_press_on_the_menu_opens_the_chosen_games_rules_at_that_seat(rig:
     hold_ok(rig, 2, 0.4)  # a short press: no page (and it chose the game)
     assert rig.table.view.help == {}
     hold_ok(rig, 2, 1.5)
-    title, lines = rig.table.view.help[2]
+    title, lines = shown(rig.table.view.help[2][0]), shown_all(rig.table.view.help[2][1])
     assert title == "Oh Pshaw: the rules at this table"
-    assert lines == specs()["oh-pshaw"].rules
+    assert lines == shown_all(specs()["oh-pshaw"].rules)
     assert any("only the tied seats score" in line for line in lines)  # the table's ruling
     assert any("end the game early" in line for line in lines)
     assert set(rig.table.view.help) == {2}  # only at the seat that asked
@@ -58,8 +59,8 @@ def test_a_long_press_during_play_shows_the_game_in_progress_page_by_page(
 ) -> None:
     rig.start_game("oh-pshaw", (0, 1, 2))
     hold_ok(rig, 1, 2.0)
-    title, lines = rig.table.view.help[1]
-    assert title.startswith("Oh Pshaw") and lines == specs()["oh-pshaw"].rules
+    title, lines = shown(rig.table.view.help[1][0]), shown_all(rig.table.view.help[1][1])
+    assert title.startswith("Oh Pshaw") and lines == shown_all(specs()["oh-pshaw"].rules)
     written = painted_text(monkeypatch)
     # At 800x480 the seat panel holds a few lines: the rest turn over by themselves
     # (every 6 s) before the page closes (25 s), so every line is shown.
@@ -68,9 +69,9 @@ def test_a_long_press_during_play_shows_the_game_in_progress_page_by_page(
         if 1 not in rig.table.view.help:
             break
         screenshot_view(rig.table.view, tmp_path / f"help{step}.png", size=(800, 480))
-    shown = " ".join(w for w in written if w.startswith("- "))
+    drawn = " ".join(w for w in written if w.startswith("- "))
     for line in lines:
-        assert f"- {line.split()[0]} {line.split()[1]}" in shown, line
+        assert f"- {line.split()[0]} {line.split()[1]}" in drawn, line
     assert written.count(title) >= 2  # drawn on more than one page
 
 

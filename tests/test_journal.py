@@ -37,6 +37,7 @@ from controller.view import Screen
 from hardware.cues import Cue
 from hardware.leds import RecordingStrip, SeatLeds
 from tests.rigs import TableRig
+from tests.words import shown
 
 WHEN = dt.datetime(2025, 1, 31, 20, 15, tzinfo=dt.UTC)
 LATER = 1000.0  # seconds after the rig's clock: every transient LED cue has ended
@@ -275,7 +276,7 @@ def test_a_restarted_table_resumes_exactly(tmp_path: Path) -> None:
             assert row is not None and row.status == PLAYING
             assert second.table.screen is Screen.PLAY
             assert second.state() == before
-            assert "resumed" in second.table.messages[-1].text
+            assert "resumed" in shown(second.table.messages[-1].text)
             # ... and play goes on from there, through the same devices.
             second.play(30)
             assert second.player_actions() == 30

@@ -20,6 +20,7 @@ from controller.view import Screen
 from display.screenshot import screenshot_view
 from display.theme import Painter
 from tests.rigs import TableRig, painted_text
+from tests.words import shown
 
 PERSON = 0
 
@@ -179,7 +180,7 @@ def test_with_a_physical_deal_the_menu_says_why_oss_is_not_offered(
         rig.loop.drain()
         rig.press(0, "ok")  # the menu
         notes = {g.game_id: g.unavailable for g in rig.table.view.games}
-        assert notes["oss"].startswith("not offered: hands cannot be entered by tap")
+        assert shown(notes["oss"]).startswith("not offered: hands cannot be entered by tap")
         assert notes["oh-pshaw"] == ""  # a physical deal suits the card games
         while rig.table.view.games[rig.table.selected].game_id != "oss":
             rig.press(0, "next")
@@ -188,4 +189,4 @@ def test_with_a_physical_deal_the_menu_says_why_oss_is_not_offered(
         assert notes["oss"] in written  # the selected line says it
         rig.press(0, "ok")  # choosing it anyway is refused, saying what staff can do
         assert rig.screen() is Screen.CHOOSE_GAME
-        assert 'deal = "virtual"' in rig.table.messages[-1].text
+        assert 'deal = "virtual"' in shown(rig.table.messages[-1].text)

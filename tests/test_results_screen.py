@@ -21,6 +21,7 @@ from controller.view import Screen, TableView
 from display.scenes import fit_rounds
 from display.screenshot import screenshot_view
 from tests.rigs import TableRig
+from tests.words import shown as english
 
 Rows = Sequence[tuple[str, Sequence[int | None]]]
 
@@ -34,7 +35,7 @@ def test_fit_rounds_pages_every_round_and_keeps_the_sums() -> None:
         assert len(shown) <= 6
         for seat in range(3):  # every page adds up to the same totals
             assert sum(v[seat] or 0 for _, v in shown) == sum(v[seat] or 0 for _, v in rounds)
-        seen += [name for name, _ in shown if name.startswith("Round ")]
+        seen += [english(name) for name, _ in shown if english(name).startswith("Round ")]
     assert seen == [f"Round {i + 1}" for i in range(14)]
     assert [n for n, _ in fit_rounds(rounds, 6, 1)] == [
         "Rounds 1-4", "Round 5", "Round 6", "Round 7", "Round 8", "Rounds 9-14"
@@ -101,14 +102,14 @@ def test_oh_pshaw_results_with_seven_players_show_every_round_and_why(
         for page in range(rounds):  # the pages the table turns, one after another
             rows = drawn_table(replace(view, results_page=page), tmp_path, monkeypatch)
             assert [n for n, _ in rows][-2:] == ["Bids made", "Total"]
-            seen |= {n for n, _ in rows if n.startswith("Round ")}
+            seen |= {english(n) for n, _ in rows if english(n).startswith("Round ")}
             for seat in range(7):  # the totals add up on screen, on every page
-                shown = sum(v[seat] or 0 for n, v in rows if n.startswith("Round"))
+                shown = sum(v[seat] or 0 for n, v in rows if english(n).startswith("Round"))
                 assert shown == rows[-1][1][seat] == report["totals"][seat]
         assert seen == {f"Round {i + 1}" for i in range(rounds)}
         made = [sum(r["bids"][s] == r["tricks"][s] for r in report["rounds"]) for s in range(7)]
         assert list(rows[-2][1]) == made
-        assert view.result_rule.startswith("most points: taking exactly the tricks bid")
+        assert english(view.result_rule).startswith("most points: taking exactly the tricks bid")
         assert view.game_title == "Oh Pshaw: Quick: 1 to 7 cards"
 
 
@@ -124,7 +125,7 @@ def test_oshaka_results_explain_columns_face_down_and_oshaka(
         assert [n for n, _ in rows][-4:] == ["Columns", "Face down", "Oshaka", "Total"]
         face_down = [sum(r["penalties"][s] for r in report["rounds"]) for s in range(4)]
         assert list(rows[-3][1]) == face_down
-        assert "face-down card -1" in view.result_rule
+        assert "face-down card -1" in english(view.result_rule)
 
 
 def test_a_shared_victory_is_said_as_such(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

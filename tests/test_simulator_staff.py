@@ -21,6 +21,7 @@ from display.renderer import Renderer
 from display.ui import PressButton, Quit, TapCard, TapDeckCard, TapStaff, UiAction
 from display.window import DECK_CARD_KEY, STAFF_KEY, Window
 from tests.rigs import pty_pairs
+from tests.words import shown, shown_all
 
 
 def screen(kiosk: Kiosk) -> Screen:
@@ -52,7 +53,7 @@ class Demo:
     def staff_lines(self) -> tuple[str, ...]:
         staff = self.kiosk.table.view.staff
         assert staff is not None
-        return staff.lines
+        return shown_all(staff.lines)
 
     def choose(self, label: str) -> None:
         """Move the staff menu to ``label`` with NEXT and open it with OK."""
@@ -88,8 +89,8 @@ def test_the_demo_staff_tag_opens_the_desk_enrolls_audits_and_shows_history(
         demo.choose("Enroll the Oshaka Trick deck")
         assert "Practice only" in demo.staff_lines()[0]
         first = kiosk.table.view.staff
-        assert first is not None and first.prompt.startswith("Tap ")
-        asked = first.prompt.split()[1]
+        assert first is not None and shown(first.prompt).startswith("Tap ")
+        asked = shown(first.prompt).split()[1]
         demo.click(TapDeckCard(2))
         assert demo.staff_lines()[-1].startswith(f"{asked} enrolled; now tap ")
         demo.click(TapDeckCard(2))
@@ -214,4 +215,4 @@ def test_the_windowed_kiosk_offers_the_staff_tag_at_its_simulated_seats(
     assert staff_seats[0] == (0, 1, 2, 3)  # every seat of the demo has a simulated reader
     last = shown[-1]
     assert last.screen is Screen.STAFF and last.staff is not None
-    assert last.staff.lines[-1].endswith("enrolled; now tap R2")
+    assert shown_all(last.staff.lines)[-1].endswith("enrolled; now tap R2")

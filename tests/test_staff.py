@@ -14,6 +14,7 @@ from controller.tags import SIMULATED_STAFF_UID, TagRegistry, simulated_uid
 from controller.view import Screen
 from display.screenshot import screenshot_view
 from tests.test_table import Rig
+from tests.words import shown, shown_all
 
 
 @pytest.fixture
@@ -69,7 +70,7 @@ def test_audit_reports_missing_unknown_and_duplicated_cards(rig: Rig) -> None:
     rig.tap_uid(1, "04ABCDEF012345")  # a tag no deck knows
     rig.tap_uid(3, simulated_uid("oskar", "Y1"))  # a card of another deck
     rig.press(2, "ok")
-    report = "\n".join(rig.table.view.staff.lines)  # type: ignore[union-attr]
+    report = "\n".join(shown_all(rig.table.view.staff.lines))  # type: ignore[union-attr]
     assert "missing" in report.lower() and "R3" in report
     assert "04ABCDEF012345" in report
     assert "Too many: R2" in report
@@ -94,8 +95,8 @@ def test_enrolling_a_new_deck_names_each_card_refuses_reuse_and_saves(
     assert rig.table.view.staff.prompt.startswith("Tap R2 (2 of 52")  # type: ignore[union-attr]
     rig.tap_uid(1, "04AA000000000001")  # the same tag again: refused, R2 still asked for
     staff = rig.table.view.staff
-    assert staff is not None and "just enrolled as R1" in staff.lines[-1]
-    assert staff.prompt.startswith("Tap R2")
+    assert staff is not None and "just enrolled as R1" in shown_all(staff.lines)[-1]
+    assert shown(staff.prompt).startswith("Tap R2")
     rig.press(2, "next")  # R2 is missing from the box: skip it for now
     assert rig.table.view.staff.prompt.startswith("Tap R3")  # type: ignore[union-attr]
     rig.tap_uid(0, "04AA000000000003")
@@ -111,14 +112,14 @@ def test_enrolling_without_a_registry_file_says_nothing_is_saved(rig: Rig) -> No
     choose(rig, "Enroll the Oshaka Trick deck")
     staff = rig.table.view.staff
     assert staff is not None
-    assert "nothing is saved" in staff.lines[0]
+    assert "nothing is saved" in shown_all(staff.lines)[0]
     # Practice starts from an empty copy of the deck, so enrolling can be tried;
     # the table's own registry keeps the complete simulated deck.
-    assert staff.prompt.startswith("Tap ") and "(1 of 52 " in staff.prompt
-    rig.tap_uid(0, simulated_uid("oshaka", staff.prompt.split()[1]))
+    assert shown(staff.prompt).startswith("Tap ") and "(1 of 52 " in shown(staff.prompt)
+    rig.tap_uid(0, simulated_uid("oshaka", shown(staff.prompt).split()[1]))
     staff = rig.table.view.staff
-    assert staff is not None and staff.lines[-1].endswith(
-        "enrolled; now tap " + staff.prompt.split()[1]
+    assert staff is not None and shown_all(staff.lines)[-1].endswith(
+        "enrolled; now tap " + shown(staff.prompt).split()[1]
     )
     assert len(rig.table.registry.cards_of("oshaka")) == 52
 

@@ -34,6 +34,7 @@ from display.ui import PressButton, Quit
 from display.window import Window
 from tests.rigs import TableRig
 from tests.test_display import find_hit
+from tests.words import shown, shown_all
 
 ROOT = Path(__file__).resolve().parent.parent
 PIN = "PNNO"  # prev, next, next, ok
@@ -95,8 +96,8 @@ def test_staff_mode_shows_a_staff_overlay_and_relabels_only_the_staff_seat(rig: 
     view = rig.table.view
     overlay = view.staff_overlay
     assert overlay is not None and overlay.seat == 2 and overlay.title == "STAFF"
-    assert any("undo" in option for option in overlay.options)
-    assert any("abandon" in option for option in overlay.options)
+    assert any("undo" in option for option in shown_all(overlay.options))
+    assert any("abandon" in option for option in shown_all(overlay.options))
     labels = {hint.button: hint.label for hint in view.buttons if hint.seat == 2}
     assert labels == {"prev": "undo", "ok": "close", "next": "abandon"}
     # Drawn: the staff colour is on the screen with the overlay, and not without it.
@@ -142,7 +143,7 @@ def test_abandon_asks_for_a_confirmation_and_any_other_button_cancels(rig: Rig) 
     assert overlay is not None and overlay.prompt == "Really abandon the game?"
     rig.press(3, "next")  # not OK: cancelled, and staff mode closed
     assert rig.table.screen is Screen.PLAY and rig.table.staff_seat is None
-    assert "Cancelled" in rig.table.messages[-1].text
+    assert "Cancelled" in shown(rig.table.messages[-1].text)
     rig.staff(3)
     rig.press(3, "next")
     rig.press(3, "ok")
@@ -179,7 +180,11 @@ def test_abandon_needs_the_pin_and_undo_does_not(pin_rig: Rig) -> None:
     rig.staff(1)
     rig.press(1, "next")
     overlay = rig.table.view.staff_overlay
-    assert overlay is not None and "PIN" in overlay.prompt and overlay.lines == ("----",)
+    assert (
+        overlay is not None
+        and "PIN" in shown(overlay.prompt)
+        and shown_all(overlay.lines) == ("----",)
+    )
     rig.enter(1, PIN[:2])
     assert rig.table.view.staff_overlay.lines == ("**--",)  # type: ignore[union-attr]
     rig.enter(1, PIN[2:])
@@ -213,11 +218,11 @@ def test_wrong_pins_lock_it_for_a_while_and_are_journaled(pin_rig: Rig) -> None:
         rig.enter(0, "OOOO")
     assert [event for event, _ in rig.logged] == ["staff-pin-wrong"] * 3 + ["staff-pin-locked"]
     assert rig.logged[-1][1] == {"seat": 0, "seconds": 60.0}
-    assert "locked for 60 s" in rig.table.messages[-1].text
+    assert "locked for 60 s" in shown(rig.table.messages[-1].text)
     # Locked: abandon is refused at once, even before the right PIN could be entered.
     rig.staff(0)
     rig.press(0, "next")
-    assert rig.table.staff_seat is None and "locked" in rig.table.messages[-1].text
+    assert rig.table.staff_seat is None and "locked" in shown(rig.table.messages[-1].text)
     rig.now += 61
     rig.staff(0)
     rig.press(0, "next")
@@ -231,10 +236,12 @@ def test_the_staff_desk_asks_for_the_pin_first(pin_rig: Rig) -> None:
     rig.staff(2)
     desk = rig.table.view.staff
     assert rig.table.screen is Screen.STAFF and desk is not None
-    assert desk.options == () and "PIN" in desk.prompt  # no enrollment before the PIN
+    assert shown_all(desk.options) == () and "PIN" in shown(
+        desk.prompt
+    )  # no enrollment before the PIN
     rig.enter(2, "PNNN")
     assert rig.screen() is Screen.ATTRACT
-    assert "Wrong staff PIN" in rig.table.messages[-1].text
+    assert "Wrong staff PIN" in shown(rig.table.messages[-1].text)
     rig.staff(2)
     rig.enter(2, PIN)
     desk = rig.table.view.staff
@@ -249,7 +256,7 @@ def test_a_locked_pin_keeps_the_desk_closed(pin_rig: Rig) -> None:
         rig.enter(1, "OOOO")
     rig.staff(1)
     assert rig.table.screen is Screen.ATTRACT
-    assert "staff desk stays closed" in rig.table.messages[-1].text
+    assert "staff desk stays closed" in shown(rig.table.messages[-1].text)
 
 
 def test_staff_stop_the_kiosk_from_the_desk_when_it_is_locked_down(pin_rig: Rig) -> None:

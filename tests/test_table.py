@@ -16,6 +16,7 @@ from controller.tags import simulated_uid
 from controller.view import MessageKind, Screen
 from hardware.cues import Cue
 from tests.rigs import TableRig
+from tests.words import shown
 
 
 class Rig(TableRig):
@@ -51,7 +52,7 @@ def test_not_enough_players_cannot_start(rig: Rig) -> None:
     rig.press(0, "ok")
     rig.press(0, "next")
     assert rig.table.screen is Screen.JOIN
-    assert "needs 3-4 players; 1 joined" in rig.table.messages[-1].text
+    assert "needs 3-4 players; 1 joined" in shown(rig.table.messages[-1].text)
 
 
 def test_a_tapped_card_is_played(rig: Rig) -> None:
@@ -70,7 +71,7 @@ def test_unknown_tag_gives_a_message_at_that_seat_and_changes_nothing(rig: Rig) 
     assert engine.snapshot() == before
     message = rig.table.messages[-1]
     assert message.seat == 2 and message.kind is MessageKind.PROBLEM
-    assert "not enrolled" in message.text
+    assert "not enrolled" in shown(message.text)
     assert rig.devices.leds.showing(2, rig.now) is Cue.REFUSED
 
 
@@ -79,7 +80,7 @@ def test_card_of_another_deck_is_refused(rig: Rig) -> None:
     before = engine.snapshot()
     rig.tap_uid(engine.turn, simulated_uid("standard-52", "AS"))
     assert engine.snapshot() == before
-    assert "standard-52 deck" in rig.table.messages[-1].text
+    assert "standard-52 deck" in shown(rig.table.messages[-1].text)
 
 
 def test_illegal_play_is_refused_with_the_reason_and_a_red_led(rig: Rig) -> None:
@@ -91,7 +92,7 @@ def test_illegal_play_is_refused_with_the_reason_and_a_red_led(rig: Rig) -> None
     assert engine.snapshot() == before
     message = rig.table.messages[-1]
     assert message.kind is MessageKind.REFUSED
-    assert f"it is seat {engine.turn}'s turn" in message.text
+    assert f"it is seat {engine.turn}'s turn" in shown(message.text)
     assert rig.devices.leds.showing(wrong_seat, rig.now) is Cue.REFUSED
     # The refusal is a transient: after it expires the seat's steady colour returns.
     rig.devices.leds.tick(rig.now + 10)
@@ -120,7 +121,7 @@ def test_reader_unplugged_is_shown_and_the_game_waits(rig: Rig) -> None:
     reader.unplug()
     rig.loop.drain()
     assert rig.table.view.seats[1].reader_online is False
-    assert "not answering" in rig.table.messages[-1].text
+    assert "not answering" in shown(rig.table.messages[-1].text)
     assert engine.expected is not None  # nothing was lost or skipped
 
 

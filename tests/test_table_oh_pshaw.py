@@ -48,6 +48,7 @@ from hardware.leds import RecordingStrip
 from hardware.ptys import PtyPair
 from tests.conftest import run_cli
 from tests.rigs import PIXELS, TableRig, is_turn_green, serial_config, serial_tapper
+from tests.words import shown
 
 DECK = "standard-52"
 SIZES = ((800, 480), (1280, 720), (1920, 1080))
@@ -88,17 +89,17 @@ class Rig(TableRig):
         return engine
 
     def hints(self) -> dict[tuple[int, str], str]:
-        return {(h.seat, h.button): h.label for h in self.table.view.buttons}
+        return {(h.seat, h.button): shown(h.label) for h in self.table.view.buttons}
 
     def showing(self, seat: int) -> Cue:
         return self.devices.leds.showing(seat, self.now)
 
     def last_message(self) -> tuple[str, MessageKind, int | None]:
         message = self.table.messages[-1]
-        return message.text, message.kind, message.seat
+        return shown(message.text), message.kind, message.seat
 
     def texts(self) -> list[str]:
-        return [m.text for m in self.table.messages]
+        return [shown(m.text) for m in self.table.messages]
 
 
 @pytest.fixture

@@ -28,6 +28,7 @@ from controller.tags import SIMULATED_STAFF_UID
 from controller.view import Screen
 from display.screenshot import screenshot_view
 from tests.rigs import TableRig
+from tests.words import shown
 
 
 def clock() -> dt.datetime:
@@ -57,7 +58,7 @@ class Rig(TableRig):
         assert self.screen() is Screen.OPTIONS
 
     def lines(self) -> list[tuple[str, str, str]]:
-        return list(self.table.view.options)
+        return [(shown(a), shown(b), shown(c)) for a, b, c in self.table.view.options]
 
     def cursor_to(self, label: str, seat: int = 0) -> None:
         """NEXT at ``seat`` until the cursor is on the line named ``label``."""

@@ -40,6 +40,7 @@ from hardware.events import InputEvent, TagPresented
 from hardware.leds import RecordingStrip
 from hardware.ptys import PtyPair
 from tests.rigs import TableRig, serial_config, serial_tapper
+from tests.words import shown
 
 
 class Rig(TableRig):
@@ -62,10 +63,10 @@ class Rig(TableRig):
         return self.adapter.engine
 
     def last_text(self) -> str:
-        return self.table.messages[-1].text
+        return shown(self.table.messages[-1].text)
 
     def hints(self) -> dict[tuple[int, str], str]:
-        return {(h.seat, h.button): h.label for h in self.table.view.buttons}
+        return {(h.seat, h.button): shown(h.label) for h in self.table.view.buttons}
 
 
 def phase_of(engine: Oskar) -> Phase:
@@ -233,7 +234,7 @@ def test_reroll_with_buttons_explains_refusals_and_rolls_the_chosen_dice(rig: Ri
     rig.press(most, "prev")  # pick it again
     rig.press(most, "ok")
     assert engine.rerolls_done == 1 or engine.phase is Phase.PLAY
-    assert f"Seat {most} rerolls both dice" in " ".join(m.text for m in rig.table.messages)
+    assert f"Seat {most} rerolls both dice" in " ".join(shown(m.text) for m in rig.table.messages)
 
     refused_one_limit = False
     while engine.phase is Phase.REROLL:
@@ -282,7 +283,7 @@ def test_doubles_offer_waits_for_the_seat_and_a_chosen_die_is_rerolled() -> None
         assert seat is not None
         faces = engine.dice[seat]
         assert faces is not None and faces[0] == faces[1]
-        assert "doubles" in " ".join(m.text for m in rig.table.messages)
+        assert "doubles" in " ".join(shown(m.text) for m in rig.table.messages)
         assert rig.adapter.presentation.waiting_players() == [seat]
         assert rig.devices.leds.showing(seat, rig.now) is Cue.YOUR_TURN
         other = (seat + 1) % 4
@@ -317,7 +318,7 @@ def test_doubles_offer_declined_with_ok_and_no_die_picked() -> None:
         waiting = engine.unrolled()
         assert rig.hints()[(seat, "ok")] == "keep both"
         rig.press(seat, "ok")  # keep the doubles: the opening roll goes on
-        texts = " ".join(m.text for m in rig.table.messages)
+        texts = " ".join(shown(m.text) for m in rig.table.messages)
         assert f"Seat {seat} keeps its doubles" in texts
         assert engine.dice[waiting[0]] is not None
         faces = engine.dice[seat]

@@ -35,6 +35,7 @@ from hardware.events import InputEvent, TimerEvent
 from hardware.ptys import PtyPair
 from hardware.toss_timer import TossCancelled, TossStarted, TossStopped, TossTimer
 from tests.rigs import TableRig, serial_config
+from tests.words import shown
 
 TIMER_PIN = 27  # free: the mock seat buttons take pins from 4 upwards
 SHOTS = Path("/tmp/oss-shots")
@@ -68,10 +69,10 @@ class Rig(TableRig):
         return game.adapter
 
     def last(self) -> str:
-        return self.table.messages[-1].text
+        return shown(self.table.messages[-1].text)
 
     def labels(self, seat: int) -> dict[str, str]:
-        return {b.button: b.label for b in self.table.view.buttons if b.seat == seat}
+        return {b.button: shown(b.label) for b in self.table.view.buttons if b.seat == seat}
 
 
 @pytest.fixture

@@ -25,6 +25,7 @@ from display.generic import GenericScene
 from display.scenes import GENERIC, register_scene, scene_for
 from hardware.cues import Cue
 from hardware.events import ButtonPressed
+from tests.words import shown
 
 VIRTUAL = TableSettings(chance=Chance(cards=True, dice=True))
 
@@ -262,4 +263,4 @@ def test_a_journal_that_cannot_write_is_not_a_refused_play() -> None:
     play = session.engine.legal_actions(expected.seat)[0]
     with pytest.raises(TableError, match="disk is full"):
         table.act(play, session.players[expected.seat])
-    assert not any(m.text.endswith("disk is full") for m in table.messages)
+    assert not any(shown(m.text).endswith("disk is full") for m in table.messages)

@@ -24,6 +24,7 @@ from controller.tags import SIMULATED_STAFF_UID
 from controller.view import Screen
 from display.screenshot import screenshot_view
 from tests.rigs import TableRig, painted_text
+from tests.words import shown
 
 
 def clock() -> dt.datetime:
@@ -69,7 +70,7 @@ def rig(tmp_path: Path) -> Iterator[Rig]:
 
 
 def messages(rig: TableRig) -> list[str]:
-    return [m.text for m in rig.table.messages]
+    return [shown(m.text) for m in rig.table.messages]
 
 
 def test_staff_end_now_finishes_oh_pshaw_with_the_leaders_as_winners(rig: Rig) -> None:

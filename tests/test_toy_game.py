@@ -74,6 +74,7 @@ from display.scenes import scene_for
 from display.screenshot import screenshot_view
 from hardware.cues import Cue
 from tests.rigs import TableRig
+from tests.words import shown
 
 # --- 1. the engine ------------------------------------------------------------------------
 
@@ -349,7 +350,7 @@ def test_the_toy_game_plays_through_the_table_to_the_results(
         rig.tap(seat, cards[seat])
     assert rig.screen() is Screen.RESULTS
     assert rig.table.result is not None and rig.table.result["winners"] == [1]
-    assert any("Seat 1 has the high card" in m.text for m in rig.table.messages)
+    assert any("Seat 1 has the high card" in shown(m.text) for m in rig.table.messages)
     # The record the table wrote replays to the same result.
     assert len(rig.records) == 1
     assert replay(rig.records[0]).report() == rig.table.result
@@ -366,7 +367,7 @@ def test_the_toy_game_refuses_a_card_of_another_deck(rig: HighCardRig) -> None:
     assert expected is not None
     rig.tap_uid(expected.seat, simulated().uid_for("oshaka", "R7") or "")
     last = rig.table.messages[-1]
-    assert last.kind is MessageKind.REFUSED and "oshaka deck" in last.text
+    assert last.kind is MessageKind.REFUSED and "oshaka deck" in shown(last.text)
     assert engine.played == [None, None]
 
 

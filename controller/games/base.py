@@ -18,6 +18,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, ClassVar, Self
 
+from controller.games.words import Words
+
 JSON = dict[str, Any]
 
 
@@ -25,8 +27,16 @@ class TableError(Exception):
     """Root of every error the table reports to a person.
 
     The message is written for a player or a member of staff: it says what
-    happened and, where it helps, what to do.
+    happened and, where it helps, what to do. It is a ``Text`` (a message key
+    with typed arguments, see ``controller.games.words``) that the table's
+    presenter shows in each reader's language with seats counted from 1;
+    ``str()`` is its English record-line form (players by their 0-based record
+    seats), for the replay command and the logs.
     """
+
+    def __init__(self, text: Words = "", *rest: object) -> None:
+        super().__init__(str(text), *rest)
+        self.text: Words = text
 
 
 class IllegalAction(TableError, ValueError):

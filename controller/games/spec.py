@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from controller.games.base import JSON, BadOption, describe
+from controller.games.words import Words
 
 if TYPE_CHECKING:
     from controller.games.base import Engine
@@ -116,6 +117,10 @@ class DeckSpec:
     title: str
     cards: tuple[str, ...]
     parse: Callable[[object], object]
+    # How a card reads in a message (``controller.games.words.Card``), e.g. Oss's
+    # "Bola-Bola 4"; None: the presenter writes a French-suited card with its
+    # suit symbol ("Q♥", "10♠") and any other notation as it is.
+    words: Callable[[str], Words] | None = None
 
     def canonical(self, text: object) -> str:
         """The canonical notation of a card written ``text``; MalformedAction if not a card."""

@@ -144,7 +144,7 @@ class Table:
         self.last_activity = self.clock()
         self._rest_leds()
         if self.setup_notice:
-            self.say(self.setup_notice, MessageKind.PROBLEM)
+            self.announce(self.setup_notice, MessageKind.PROBLEM)
 
     # --- what the table shows (read only) --------------------------------------------------
 
@@ -262,7 +262,7 @@ class Table:
         down = self._ok_down.pop(event.seat, None) if event.button == "ok" else None
         call = self._calls.released(event.seat, event.button, event.at)
         if call is not None:
-            self.say(
+            self.announce(
                 f"Seat {event.seat} called for staff; someone is on the way",
                 MessageKind.INFO,
                 event.seat,
@@ -304,7 +304,7 @@ class Table:
             self._call_closed(seat)
 
     def _call_closed(self, seat: int) -> None:
-        self.say(f"Staff answered seat {seat}'s call", MessageKind.INFO, seat)
+        self.announce(f"Staff answered seat {seat}'s call", MessageKind.INFO, seat)
         self._rest_leds()
 
     def _on_timer(self, event: InputEvent) -> None:
@@ -319,7 +319,7 @@ class Table:
     def _on_reader_online(self, event: InputEvent) -> None:
         assert isinstance(event, ReaderOnline)
         if not self._reader_online.get(event.seat, True):
-            self.say(f"Seat {event.seat}'s reader is back", MessageKind.INFO, event.seat)
+            self.announce(f"Seat {event.seat}'s reader is back", MessageKind.INFO, event.seat)
         self._reader_online[event.seat] = True
         self.changed()
 
@@ -327,7 +327,7 @@ class Table:
         assert isinstance(event, ReaderOffline)
         self._reader_online[event.seat] = False
         if event.reason != "closed":
-            self.say(
+            self.announce(
                 f"Seat {event.seat}'s reader is not answering ({event.reason}); "
                 "the game waits: check its USB cable",
                 MessageKind.PROBLEM,
@@ -338,7 +338,7 @@ class Table:
     def _on_reader_problem(self, event: InputEvent) -> None:
         assert isinstance(event, ReaderProblem)
         logger.warning("seat %d reader: %s", event.seat, event.message)
-        self.say(
+        self.announce(
             f"Seat {event.seat}: the reader misread; tap the card again",
             MessageKind.PROBLEM,
             event.seat,
@@ -368,7 +368,7 @@ class Table:
     def to_menu(self) -> None:
         self.lobby.clear()
         self._go(ChooseGameScreen())
-        self.say("Choose a game: PREV / NEXT, then OK")
+        self.announce("Choose a game: PREV / NEXT, then OK")
 
     def to_attract(self) -> None:
         self._session = None
@@ -378,7 +378,7 @@ class Table:
         self._go(AttractScreen())
         self._rest_leds()
         if self.setup_notice:
-            self.say(self.setup_notice, MessageKind.PROBLEM)
+            self.announce(self.setup_notice, MessageKind.PROBLEM)
 
     def open_desk(self, seat: int) -> None:
         """The staff desk, opened by a staff tag at ``seat`` on the attract screen.
@@ -388,7 +388,7 @@ class Table:
         """
         guard = self.pin_guard
         if guard is not None and guard.locked_for() > 0:
-            self.say(
+            self.announce(
                 f"The staff PIN is locked for {math.ceil(guard.locked_for())} s "
                 "after wrong tries; the staff desk stays closed",
                 MessageKind.PROBLEM,
@@ -406,7 +406,7 @@ class Table:
             self.quit_requested = True
         self.to_attract()
         if desk.farewell:
-            self.say(desk.farewell, MessageKind.PROBLEM, desk.seat)
+            self.announce(desk.farewell, MessageKind.PROBLEM, desk.seat)
 
     def _pin_guard(self) -> PinGuard | None:
         staff = self.config.staff
@@ -434,7 +434,7 @@ class Table:
 
     def staff_notice(self, text: str) -> None:
         """Show staff a problem the table found on its own (e.g. a damaged journal moved aside)."""
-        self.say(text, MessageKind.PROBLEM)
+        self.announce(text, MessageKind.PROBLEM)
 
     def move_menu(self, step: int) -> None:
         self.lobby.move(step)
@@ -445,11 +445,11 @@ class Table:
         chosen = self.lobby.chosen
         unmet = unmet_requirement(chosen.spec, self.config)
         if unmet is not None:
-            self.say(unmet, MessageKind.REFUSED, seat)
+            self.announce(unmet, MessageKind.REFUSED, seat)
             return
         self.lobby.clear()
         self._go(JoinScreen())
-        self.say(
+        self.announce(
             f"{chosen.title}: press OK at your seat to join "
             f"({chosen.spec.min_players}-{chosen.spec.max_players} players); NEXT starts"
         )
@@ -474,13 +474,13 @@ class Table:
         chosen = self.lobby.chosen
         shortfall = self.lobby.shortfall()
         if shortfall is not None:
-            self.say(shortfall, MessageKind.REFUSED)
+            self.announce(shortfall, MessageKind.REFUSED)
             return False
         house = self.config.games.get(chosen.spec.id)
         form = OptionsForm.start(chosen.spec, len(self.lobby.joined), house, chosen.options)
         if form.visible or chosen.spec.presets:
             self._go(OptionsScreen(form))
-            self.say(
+            self.announce(
                 f"{chosen.title}: the game's options. PREV / NEXT choose a line, OK changes it; "
                 'OK on "Start the game" starts'
             )
@@ -496,7 +496,7 @@ class Table:
         if starter is not None:
             # The rulebook lets the players choose who starts: ask, and wait for an answer.
             self._go(StarterScreen(starter.question))
-            self.say(
+            self.announce(
                 f"{chosen.title}: {starter.question} That player taps a card or presses OK "
                 f"and {starter.role}"
             )
@@ -511,7 +511,7 @@ class Table:
         try:
             header = chosen.spec.new_header(len(players), self._options, self.rng)
         except TableError as exc:
-            self.say(f"{chosen.title} cannot start so: {exc}", MessageKind.REFUSED)
+            self.announce(f"{chosen.title} cannot start so: {exc}", MessageKind.REFUSED)
             return
         starter = chosen.spec.starter
         if starter is not None and starter_seat in players:
@@ -521,13 +521,13 @@ class Table:
             chosen.adapter, players, header, seed, table_settings(self.config), self.journal
         )
         self._go(PlayScreen())
-        self.say(f"{self._session.title} begins")
+        self.announce(f"{self._session.title} begins")
         if starter is not None:
             seat = players[int(header[starter.key])]
             if starter_seat is None:
-                self.say(f"Nobody answered, so the table drew: seat {seat} {starter.role}")
+                self.announce(f"Nobody answered, so the table drew: seat {seat} {starter.role}")
             else:
-                self.say(f"Seat {seat} {starter.role}")
+                self.announce(f"Seat {seat} {starter.role}")
         self._after([])
 
     # --- playing (called by the play screen) ------------------------------------------------
@@ -566,12 +566,12 @@ class Table:
         session = self._session
         seat = None if fb.player is None or session is None else session.players[fb.player]
         if fb.message is not None:
-            self.say(self._seats_named(fb.message), fb.kind, seat)
+            self.announce(self._seats_named(fb.message), fb.kind, seat)
         if fb.cue is not None and seat is not None:
             self.flash(seat, fb.cue)
 
     def refuse(self, seat: int, why: str) -> None:
-        self.say(f"Seat {seat}: {self._seats_named(why)}", MessageKind.REFUSED, seat)
+        self.announce(f"Seat {seat}: {self._seats_named(why)}", MessageKind.REFUSED, seat)
         self.flash(seat, Cue.REFUSED)
 
     def _seats_named(self, text: str) -> str:
@@ -603,7 +603,7 @@ class Table:
         self._session = session
         self.lobby.seat_all(players)
         self._go(PlayScreen())
-        self.say(f"{adapter_type.spec.title} resumed where it stopped")
+        self.announce(f"{adapter_type.spec.title} resumed where it stopped")
         try:
             self._after([])
         except TableError:
@@ -617,12 +617,12 @@ class Table:
             return False
         undone = session.undo()
         if undone is None:
-            self.say("Staff: there is no player action to undo", MessageKind.INFO)
+            self.announce("Staff: there is no player action to undo", MessageKind.INFO)
             return False
         action, self._session = undone
         self._result = None
         self._go(PlayScreen(), clear_messages=False)
-        self.say(f"Staff undid {_describe_action(action)}", MessageKind.INFO)
+        self.announce(f"Staff undid {_describe_action(action)}", MessageKind.INFO)
         self._after([])
         return True
 
@@ -640,7 +640,7 @@ class Table:
 
     def staff_tag(self, seat: int) -> None:
         """The staff tag tapped at a seat during a game: staff mode opens (or closes) there."""
-        self.say(self._staff.tag(seat), MessageKind.INFO, seat)
+        self.announce(self._staff.tag(seat), MessageKind.INFO, seat)
 
     def end_now(self, seat: int) -> None:
         """Staff: end the game now under its rulebook's early end (the leaders win), recorded."""
@@ -651,7 +651,9 @@ class Table:
         player = 0 if expected is None else expected.seat
         action = session.engine.early_end(player)
         if action is None:
-            self.say("Staff: this game has no early end; NEXT abandons it", MessageKind.INFO, seat)
+            self.announce(
+                "Staff: this game has no early end; NEXT abandons it", MessageKind.INFO, seat
+            )
             return
         self.act(action, seat)
 
@@ -661,7 +663,7 @@ class Table:
         can_end = session is not None and session.engine.early_end(0) is not None
         step = self._staff.press(button, can_end_early=can_end)
         if step.message:
-            self.say(step.message, MessageKind.INFO, seat)
+            self.announce(step.message, MessageKind.INFO, seat)
         if step.command is StaffCommand.UNDO:
             self.undo_last()
         elif step.command is StaffCommand.ABANDON:
@@ -676,7 +678,9 @@ class Table:
 
     # --- outputs -------------------------------------------------------------------------------
 
-    def say(self, text: str, kind: MessageKind = MessageKind.INFO, seat: int | None = None) -> None:
+    def announce(
+        self, text: str, kind: MessageKind = MessageKind.INFO, seat: int | None = None
+    ) -> None:
         """Add a line of explanation (the latest few stay on screen)."""
         self._messages = [*self._messages, Message(text, kind, seat)][-MESSAGE_LIMIT:]
         self.changed()
@@ -727,7 +731,9 @@ class Table:
             # Staff walked away: a player's press must never act with staff powers.
             staff_seat = self._staff.seat
             self._staff.close()
-            self.say(TIMED_OUT.format(seconds=STAFF_MODE_TIMEOUT), MessageKind.INFO, staff_seat)
+            self.announce(
+                TIMED_OUT.format(seconds=STAFF_MODE_TIMEOUT), MessageKind.INFO, staff_seat
+            )
         timeout = self._state.timeout
         if timeout is not None and now - self.last_activity > timeout:
             self._state.on_idle(self)

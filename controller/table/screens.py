@@ -1,7 +1,7 @@
 """One state object per screen: what a tag, a button or the toss timer means there.
 
 The table holds exactly one ``ScreenState`` and hands it every seat input;
-the state acts through the table's methods (``to_menu``, ``act``, ``say``,
+the state acts through the table's methods (``to_menu``, ``act``, ``announce``,
 ...) and never sets the table's fields. Each state also says how long the
 screen may stay idle and what the seat buttons do there (for on-screen
 labels). Seat buttons outside a game (see ``docs/table.md``):
@@ -181,7 +181,7 @@ class StarterScreen(ScreenState):
 
     def _answer(self, table: Table, seat: int) -> None:
         if seat not in table.joined:
-            table.say(f"Seat {seat} has not joined this game", MessageKind.REFUSED, seat)
+            table.announce(f"Seat {seat} has not joined this game", MessageKind.REFUSED, seat)
             return
         table.begin_game(seat)
 
@@ -206,7 +206,7 @@ class PlayScreen(ScreenState):
             table.staff_tag(seat)
             return
         if entry is None:
-            table.say(
+            table.announce(
                 f"Seat {seat}: this tag ({uid}) is not enrolled in any deck; "
                 "ask staff to enroll it",
                 MessageKind.PROBLEM,
@@ -215,7 +215,7 @@ class PlayScreen(ScreenState):
             table.flash(seat, Cue.REFUSED)
             return
         if entry.deck != deck_of(session.game_id):
-            table.say(
+            table.announce(
                 f"Seat {seat}: that card belongs to the {entry.deck} deck, not this game's",
                 MessageKind.REFUSED,
                 seat,
@@ -224,7 +224,7 @@ class PlayScreen(ScreenState):
             return
         player = session.player_at(seat)
         if player is None:
-            table.say(f"Seat {seat} is not playing this game", MessageKind.REFUSED, seat)
+            table.announce(f"Seat {seat} is not playing this game", MessageKind.REFUSED, seat)
             table.flash(seat, Cue.REFUSED)
             return
         session.draws.next_input()
@@ -248,7 +248,7 @@ class PlayScreen(ScreenState):
         session.draws.next_input()
         answer = session.adapter.input.on_button(player, button)
         if isinstance(answer, str):
-            table.say(f"Seat {seat}: {session.seats_named(answer)}", MessageKind.INFO, seat)
+            table.announce(f"Seat {seat}: {session.seats_named(answer)}", MessageKind.INFO, seat)
         elif answer is not None:
             table.act(answer, seat)
         else:

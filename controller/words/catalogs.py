@@ -1,0 +1,177 @@
+"""The gettext catalogs: which sources feed which domain, and loading a language.
+
+Each room owns one domain, so the people who write a game's sentences also
+keep its translations, in files nobody else edits:
+
+    controller/words/locale/<domain>.pot                      the template (extracted)
+    controller/words/locale/<lang>/LC_MESSAGES/<domain>.po    a language's translations
+    controller/words/locale/<lang>/LC_MESSAGES/<domain>.mo    compiled (not in git)
+
+``python -m controller.words update`` extracts the templates from the sources
+(Babel, keywords ``say`` and ``say_plural``) and merges them into every
+language's ``.po``; ``python -m controller.words compile`` writes the ``.mo``
+files (the Pi installer and CI run it). A table started from a checkout
+without ``.mo`` files, or with ``.po`` files newer than them, compiles the
+``.po`` in memory instead, so a translation edited on a laptop shows at once.
+"""
+
+from __future__ import annotations
+
+import functools
+import gettext
+import io
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+ROOT = Path(__file__).resolve().parents[2]
+
+ENGLISH = "en"
+PSEUDO = "qps"  # the pseudo-locale of the "nothing untranslated" test (never offered to players)
+LANGUAGES: tuple[str, ...] = ("en", "de", "ja")  # what a table and a seat may choose
+TRANSLATED: tuple[str, ...] = ("de", "ja")  # languages with catalogs (English is the source)
+
+# A language's own name, for the join screen's language switch (never translated).
+LANGUAGE_NAMES: dict[str, str] = {"en": "English", "de": "Deutsch", "ja": "日本語"}
+
+# Keywords the extractor looks for: say(key, ...), say_plural(singular, plural, n, ...).
+KEYWORDS: dict[str, tuple[int, ...]] = {"say": (1,), "say_plural": (1, 2)}
+
+
+@dataclass(frozen=True)
+class Domain:
+    """One catalog and the source files (globs relative to the repository) it is extracted from."""
+
+    name: str
+    sources: tuple[str, ...]
+
+
+# Every source file that writes player- or staff-facing words belongs to one domain.
+DOMAINS: tuple[Domain, ...] = (
+    Domain(
+        "oshaka_trick",
+        (
+            "controller/games/oshaka_trick*.py",
+            "controller/adapters/oshaka_trick_table.py",
+            "display/oshaka_trick_scene.py",
+        ),
+    ),
+    Domain(
+        "oh_pshaw",
+        (
+            "controller/games/oh_pshaw*.py",
+            "controller/adapters/oh_pshaw_table.py",
+            "display/oh_pshaw_scene.py",
+        ),
+    ),
+    Domain(
+        "oskar",
+        (
+            "controller/games/oskar*.py",
+            "controller/adapters/oskar_table.py",
+            "display/oskar_scene.py",
+        ),
+    ),
+    Domain(
+        "oss",
+        (
+            "controller/games/oss*.py",
+            "controller/adapters/oss_table.py",
+            "display/oss_scene.py",
+        ),
+    ),
+    Domain(
+        "table",
+        (
+            "controller/games/base.py",
+            "controller/games/spec.py",
+            "controller/games/words.py",
+            "controller/adapters/__init__.py",
+            "controller/table/*.py",
+            "controller/view.py",
+            "controller/words/*.py",
+            "display/*.py",
+        ),
+    ),
+    Domain(
+        "staff",
+        (
+            "controller/*.py",
+            "controller/fleet/*.py",
+            "hardware/*.py",
+        ),
+    ),
+)
+
+
+def domain_files(domain: Domain, root: Path = ROOT) -> list[Path]:
+    """The source files of ``domain``: its globs, without files an earlier domain claimed."""
+    claimed: set[Path] = set()
+    for other in DOMAINS:
+        found = sorted({p for pattern in other.sources for p in root.glob(pattern)})
+        if other.name == domain.name:
+            return [p for p in found if p not in claimed]
+        claimed.update(found)
+    raise KeyError(domain.name)
+
+
+def po_path(language: str, domain: str) -> Path:
+    return LOCALE_DIR / language / "LC_MESSAGES" / f"{domain}.po"
+
+
+def pot_path(domain: str) -> Path:
+    return LOCALE_DIR / f"{domain}.pot"
+
+
+@functools.cache
+def translations(language: str) -> gettext.NullTranslations:
+    """All domains of ``language`` as one translations object (English: none at all).
+
+    A missing catalog is logged once and falls back to English, so a table
+    whose locale files were lost still runs.
+    """
+    if language == PSEUDO:
+        from controller.words.pseudo import PseudoTranslations
+
+        return PseudoTranslations()
+    if language not in TRANSLATED:
+        return gettext.NullTranslations()
+    chain: gettext.NullTranslations | None = None
+    for domain in DOMAINS:
+        loaded = _load(language, domain.name)
+        if loaded is None:
+            continue
+        if chain is None:
+            chain = loaded
+        else:
+            chain.add_fallback(loaded)
+    if chain is None:
+        log.warning("no %s catalogs under %s: showing English", language, LOCALE_DIR)
+        return gettext.NullTranslations()
+    return chain
+
+
+def _load(language: str, domain: str) -> gettext.GNUTranslations | None:
+    po = po_path(language, domain)
+    mo = po.with_suffix(".mo")
+    if mo.exists() and (not po.exists() or mo.stat().st_mtime >= po.stat().st_mtime):
+        with mo.open("rb") as handle:
+            return gettext.GNUTranslations(handle)
+    if not po.exists():
+        return None
+    return gettext.GNUTranslations(io.BytesIO(compile_po(po)))
+
+
+def compile_po(po: Path) -> bytes:
+    """A ``.po`` file compiled to ``.mo`` bytes (fuzzy entries left out, as msgfmt does)."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    with po.open("rb") as handle:
+        catalog = read_po(handle)
+    buffer = io.BytesIO()
+    write_mo(buffer, catalog, use_fuzzy=False)
+    return buffer.getvalue()
