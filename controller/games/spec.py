@@ -46,10 +46,10 @@ class OptionSpec:
     """
 
     key: str
-    label: str  # the rulebook's name for it, for the options screen
+    label: Words  # the rulebook's name for it, for the options screen
     kind: OptionKind
     default: Any
-    explanation: str = ""  # one line a player understands
+    explanation: Words = ""  # one line a player understands
     choices: tuple[str, ...] = ()
     low: int | None = None
     high: int | None = None
@@ -135,7 +135,7 @@ class DeckSpec:
 class Preset:
     """A named set of options the menu offers as one line (a rulebook variant)."""
 
-    label: str
+    label: Words
     options: Mapping[str, Any]
 
 
@@ -149,8 +149,8 @@ class Starter:
     """
 
     key: str  # the header key that names the starting seat, e.g. "lead"
-    question: str  # the rulebook's words, e.g. "Who most recently helped someone?"
-    role: str  # what that seat does, e.g. "leads the first trick"
+    question: Words  # the rulebook's words, e.g. "Who most recently helped someone?"
+    role: Words  # what that seat does, e.g. "leads the first trick"
 
 
 class Requirement(enum.StrEnum):
@@ -180,7 +180,7 @@ class GameSpec:
     starter: Starter | None = None
     # The rules page a seat's long press of OK shows, written for players: the
     # rulebook in short and the table's rulings where the rulebook leaves a choice.
-    rules: tuple[str, ...] = ()
+    rules: tuple[Words, ...] = ()
     # Words and symbols the display draws (colour names, die faces, ...), keyed
     # by what they name; each game's scene documents the keys it reads.
     vocabulary: Mapping[str, Any] = field(default_factory=dict)
@@ -216,17 +216,18 @@ class GameSpec:
         changed = self.changed_options(options)
         for preset in self.presets:
             if self.changed_options(preset.options) == changed:
-                return preset.label
+                return str(preset.label)
         if not changed:
             return "standard rules"
         words = []
         for option in self.options:
             if option.key in changed:
                 value = changed[option.key]
+                label = str(option.label).lower()
                 if option.kind is OptionKind.FLAG:
-                    words.append(option.label.lower() if value else f"no {option.label.lower()}")
+                    words.append(label if value else f"no {label}")
                 else:
-                    words.append(f"{option.label.lower()} {option.value_text(value)}")
+                    words.append(f"{label} {option.value_text(value)}")
         return ", ".join(words)
 
     def new_header(

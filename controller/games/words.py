@@ -15,7 +15,7 @@ tribe names), formats numbers and seconds for the language, and joins lists
 with the language's "and"/"or".
 
 ``say`` and ``say_plural`` are also the keywords the catalog extractor looks
-for (``python -m controller.words update``), so every sentence written with
+for (``.venv/bin/python -m controller.words update``), so every sentence written with
 them lands in the catalogs. Write the key as a whole sentence with named
 fields (``{player}``, never ``%s`` and never an f-string): translators move
 the fields around, and a sentence glued from pieces cannot be translated.
@@ -142,6 +142,11 @@ def say_plural(singular: str, plural: str, count: int, /, **args: Arg) -> Text:
 Words = Text | str
 """What a view field or a refusal may hold while rooms move to ``Text``: a plain ``str``
 is shown as it is (and counted as untranslated by the pseudo-locale test)."""
+
+
+def as_arg(words: Words) -> Arg:
+    """``words`` as an argument of another message (a plain ``str`` stays as it is)."""
+    return Verbatim(words) if isinstance(words, str) else words
 
 
 def fill(template: str, values: Mapping[str, str]) -> str:

@@ -14,6 +14,7 @@ from typing import Any
 from controller.adapters import GameAdapter
 from controller.config import TableConfig
 from controller.games.spec import GameSpec, Requirement
+from controller.games.words import Verbatim, Words, as_arg, say
 
 
 @dataclass(frozen=True)
@@ -22,12 +23,14 @@ class MenuEntry:
 
     spec: GameSpec
     adapter: type[GameAdapter]
-    label: str = ""
+    label: Words = ""
     options: Mapping[str, Any] | None = None
 
     @property
-    def title(self) -> str:
-        return f"{self.spec.title}: {self.label}" if self.label else self.spec.title
+    def title(self) -> Words:
+        if not self.label:
+            return self.spec.title
+        return say("{game}: {variant}", game=Verbatim(self.spec.title), variant=as_arg(self.label))
 
 
 def menu_entries(games: Mapping[str, type[GameAdapter]]) -> list[MenuEntry]:

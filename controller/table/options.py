@@ -24,6 +24,7 @@ from typing import Any
 from controller.config import GameHouseRules
 from controller.games.base import TableError
 from controller.games.spec import GameSpec, OptionKind, OptionSpec
+from controller.games.words import Words, as_arg, say
 
 START, PRESET = "start", "preset"
 NUMBER_STEPS = 21  # at most this many values of a wide number range are offered
@@ -34,9 +35,9 @@ class OptionLine:
     """One line of the options screen, as the view shows it."""
 
     key: str  # START, PRESET or an option key
-    label: str
-    value: str
-    explanation: str
+    label: Words
+    value: Words
+    explanation: Words
 
 
 @dataclass
@@ -105,15 +106,21 @@ class OptionsForm:
             )
         return out
 
-    def _explain(self, option: OptionSpec) -> str:
+    def _explain(self, option: OptionSpec) -> Words:
         if option.kind is not OptionKind.NUMBER:
             return option.explanation
         allowed = [v for v in self.allowed(option) if isinstance(v, int)]
         if not allowed:
             return option.explanation
-        return f"{option.explanation} ({min(allowed)}-{max(allowed)} for {self.players} players)"
+        return say(
+            "{explanation} ({low}-{high} for {players} players)",
+            explanation=as_arg(option.explanation),
+            low=min(allowed),
+            high=max(allowed),
+            players=self.players,
+        )
 
-    def preset_label(self) -> str:
+    def preset_label(self) -> Words:
         changed = self.options
         for preset in self.spec.presets:
             if self.spec.changed_options(preset.options) == changed:

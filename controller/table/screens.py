@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from controller.games.base import TableError
+from controller.games.words import Words
 from controller.staff import StaffDesk
 from controller.table.options import START, OptionsForm
 from controller.tags import deck_of
@@ -168,7 +169,7 @@ class StarterScreen(ScreenState):
     screen = Screen.STARTER
     timeout = STARTER_TIMEOUT
 
-    def __init__(self, prompt: str) -> None:
+    def __init__(self, prompt: Words) -> None:
         self.prompt = prompt
 
     def on_tag(self, table: Table, seat: int, uid: str) -> None:

@@ -13,12 +13,13 @@ from collections.abc import Mapping, Sequence
 from controller.config import TableConfig
 from controller.games import spec_of
 from controller.games.base import JSON
+from controller.games.words import Words
 from controller.table.lobby import Lobby, menu_note
 from controller.table.session import GameSession
 from controller.view import ButtonHint, GameChoice, Message, Screen, SeatView, StaffView, TableView
 
 
-def rules_page(game_id: str) -> tuple[str, tuple[str, ...]]:
+def rules_page(game_id: str) -> tuple[Words, tuple[Words, ...]]:
     """A game's rules page for a seat: its title and the lines of ``GameSpec.rules``."""
     spec = spec_of(game_id)
     return f"{spec.title}: the rules at this table", spec.rules
@@ -37,11 +38,11 @@ def build_view(
     reader_online: Mapping[int, bool],
     staff: StaffView | None,
     staff_overlay: StaffView | None = None,
-    prompt: str | None = None,
-    options: Sequence[tuple[str, str, str]] = (),
+    prompt: Words | None = None,
+    options: Sequence[tuple[Words, Words, Words]] = (),
     options_cursor: int = 0,
     results_page: int = 0,
-    help: Mapping[int, tuple[str, tuple[str, ...]]] | None = None,
+    help: Mapping[int, tuple[Words, tuple[Words, ...]]] | None = None,
 ) -> TableView:
     """A complete picture of the table at one moment (``version`` numbers it)."""
     playing = session is not None and screen is Screen.PLAY

@@ -7,9 +7,9 @@ keep its translations, in files nobody else edits:
     controller/words/locale/<lang>/LC_MESSAGES/<domain>.po    a language's translations
     controller/words/locale/<lang>/LC_MESSAGES/<domain>.mo    compiled (not in git)
 
-``python -m controller.words update`` extracts the templates from the sources
+``.venv/bin/python -m controller.words update`` extracts the templates from the sources
 (Babel, keywords ``say`` and ``say_plural``) and merges them into every
-language's ``.po``; ``python -m controller.words compile`` writes the ``.mo``
+language's ``.po``; ``.venv/bin/python -m controller.words compile`` writes the ``.mo``
 files (the Pi installer and CI run it). A table started from a checkout
 without ``.mo`` files, or with ``.po`` files newer than them, compiles the
 ``.po`` in memory instead, so a translation edited on a laptop shows at once.
@@ -93,9 +93,9 @@ DOMAINS: tuple[Domain, ...] = (
             "controller/table/*.py",
             "controller/view.py",
             "controller/words/*.py",
-            "display/*.py",
         ),
     ),
+    Domain("display", ("display/*.py",)),
     Domain(
         "staff",
         (
