@@ -1,4 +1,4 @@
-"""Keep the catalogs in step with the sources: ``.venv/bin/python -m controller.words COMMAND [DOMAIN ...]``.
+"""Keep the catalogs in step with the sources: ``python -m controller.words COMMAND``.
 
     update    extract every ``say``/``say_plural`` key into the domain's template and
               merge it into each language's .po (new keys arrive empty, gone keys leave)
