@@ -67,6 +67,8 @@ class SeatView:
     is_bot: bool = False
     reader_online: bool = True
     label: Words = ""
+    # The seat's own colour (controller.seat_colours): its LED segment and its panel edge.
+    colour: tuple[int, int, int] = (0, 0, 0)
 
 
 @dataclass(frozen=True)
