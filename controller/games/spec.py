@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from controller.games.base import JSON, BadOption, describe
-from controller.games.words import Words
+from controller.games.words import Arg, Text, Verbatim, Words, as_arg, say
 
 if TYPE_CHECKING:
     from controller.games.base import Engine
@@ -53,6 +53,9 @@ class OptionSpec:
     choices: tuple[str, ...] = ()
     low: int | None = None
     high: int | None = None
+    # How a choice (or a named schedule) reads on screen, by its record word
+    # ("mild" -> say("mild")); a choice without an entry is shown as written.
+    choice_words: Mapping[str, Words] = field(default_factory=dict)
 
     def check(self, value: object) -> None:
         """Raise BadOption, naming this option, if ``value`` is not of its type and limits."""
@@ -84,6 +87,20 @@ class OptionSpec:
             return "as the rulebook sets it for the players"
         if isinstance(value, list | tuple):
             return ", ".join(str(v) for v in value)
+        return str(value)
+
+    def value_words(self, value: object) -> Words:
+        """A value as a player reads it on the options screen, in the reader's language."""
+        if self.kind is OptionKind.FLAG:
+            return say("on") if value else say("off")
+        if value is None:
+            return say("as the rulebook sets it for the players")
+        if isinstance(value, list | tuple):
+            return ", ".join(str(v) for v in value)  # hand sizes: numbers only
+        if isinstance(value, str):
+            # A game names its choices in ``choice_words``; one it does not name shows as
+            # written (and the pseudo-locale test counts it as untranslated).
+            return self.choice_words.get(value, value)
         return str(value)
 
     def _check_number(self, value: object) -> None:
@@ -229,6 +246,43 @@ class GameSpec:
                 else:
                     words.append(f"{label} {option.value_text(value)}")
         return ", ".join(words)
+
+    def variant_words(self, options: Mapping[str, Any]) -> Words:
+        """``variant`` for a screen: the same choice of words, as a message in any language."""
+        changed = self.changed_options(options)
+        for preset in self.presets:
+            if self.changed_options(preset.options) == changed:
+                return preset.label
+        if not changed:
+            return say("standard rules")
+        parts: list[Arg] = []
+        for option in self.options:
+            if option.key in changed:
+                value = changed[option.key]
+                label = as_arg(option.label)
+                if option.kind is OptionKind.FLAG:
+                    parts.append(label if value else say("no {option}", option=label))
+                else:
+                    parts.append(
+                        say(
+                            "{option} {value}",
+                            option=label,
+                            value=as_arg(option.value_words(value)),
+                        )
+                    )
+        # "A, B, C" as the old English variant reads (a list, not a sentence with "and").
+        joined = parts[-1]
+        for part in reversed(parts[:-1]):
+            joined = say("{first}, {rest}", first=part, rest=joined)
+        return joined if isinstance(joined, Text) else say("{option}", option=joined)
+
+    def title_words(self, options: Mapping[str, Any]) -> Words:
+        """The game and its variant for a screen's title: "Oskar: first to 8 tokens"."""
+        return say(
+            "{game}: {variant}",
+            game=Verbatim(self.title),
+            variant=as_arg(self.variant_words(options)),
+        )
 
     def new_header(
         self, players: int, options: Mapping[str, Any] | None, rng: random.Random
