@@ -23,6 +23,7 @@ from controller.table import Table
 from controller.tags import SIMULATED_STAFF_UID, simulated
 from controller.view import Screen, TableView
 from controller.words import Presenter
+from controller.words.pseudo import is_pseudo
 from hardware.cues import Cue
 from hardware.leds import RecordingStrip
 from tests.rigs import TableRig
@@ -361,3 +362,57 @@ def test_each_seat_has_its_colour_in_the_view_and_glows_in_it_when_joined() -> N
 def test_a_table_built_without_a_language_speaks_english() -> None:
     table = Table(replace(TableConfig.simulated(3)), simulated())
     assert table.view.language == "en" and table.language_of(1) == "en"
+
+
+# --- nothing untranslated -----------------------------------------------------------------
+
+
+def test_every_word_the_table_writes_itself_goes_through_the_catalog() -> None:
+    # Drawn in the pseudo-locale, each of the table's own words comes out bracketed:
+    # a plain string would reach the screen without a key. (The game's own option
+    # names, values and messages are its room's: this checks the table's words.)
+    rig = TableRig(4, language="qps")
+    pseudo = Presenter("qps")
+    checked = 0
+
+    def check(words: Iterable[Words]) -> None:
+        nonlocal checked
+        for each in words:
+            if isinstance(each, str) and (not each or not any(c.isalpha() for c in each)):
+                continue  # numbers and symbols (the PIN's P / O / N are letters: not here)
+            assert is_pseudo(pseudo(each)), f"not through the catalog: {each!r}"
+            checked += 1
+
+    def table_words(view: TableView) -> list[Words]:
+        words: list[Words] = [m.text for m in view.messages]
+        words += [h.label for h in view.buttons] + [s.label for s in view.seats]
+        words += [g.unavailable for g in view.games]
+        for label, _value, explanation in view.options[:2]:  # "Start the game", "Preset"
+            words += [label, explanation]
+        if view.staff_overlay is not None:
+            o = view.staff_overlay
+            words += [o.title, o.prompt, o.hint, *o.options]
+        return words
+
+    with rig.devices:
+        rig.loop.drain()
+        rig.press(0, "ok")
+        check(table_words(rig.table.view))  # the menu
+        to_join_from_menu(rig, "oh-pshaw")
+        rig.press(1, "ok")
+        rig.press(2, "ok")
+        rig.press(1, "prev")  # a joined seat's language label
+        check(table_words(rig.table.view))  # the join screen
+        rig.press(0, "next")
+        rig.press(2, "next")
+        check(table_words(rig.table.view))  # the options screen
+        rig.press(2, "prev")
+        rig.press(2, "ok")  # start
+        assert rig.screen() is Screen.PLAY
+        rig.tap_uid(3, SIMULATED_STAFF_UID)
+        rig.press(3, "next")
+        view = rig.table.view
+        check([m.text for m in view.messages if m.seat == 3])  # staff mode's lines
+        check([h.label for h in view.buttons if h.seat == 3])
+        check(table_words(replace(view, messages=(), buttons=())))
+    assert checked > 30
