@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 
 from controller.config import ConfigError, TableConfig, parse
+from controller.games import spec_of
+from controller.games.base import BadOption
 from controller.games.oh_pshaw import OhPshaw
 from controller.games.words import Words
 from controller.journal import Journal, resume_if_unfinished
@@ -416,3 +418,12 @@ def test_every_word_the_table_writes_itself_goes_through_the_catalog() -> None:
         check([h.label for h in view.buttons if h.seat == 3])
         check(table_words(replace(view, messages=(), buttons=())))
     assert checked > 30
+
+
+def test_an_option_refusal_keeps_its_english_line_and_reads_german_from_the_catalog() -> None:
+    with pytest.raises(BadOption) as caught:
+        spec_of("oh-pshaw").check_options({"max_hand": 99})
+    # The record-line form (replay's ``line N:`` errors, table.toml messages) is unchanged.
+    assert str(caught.value) == 'option "max_hand" must be at most 17, not 99'
+    german = Presenter("de")(caught.value.text)
+    assert german == "Option \u201emax_hand\u201c darf höchstens 17 sein, nicht 99"

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from controller.games.base import JSON, BadOption, describe
-from controller.games.words import Arg, Text, Verbatim, Words, as_arg, say
+from controller.games.words import Arg, Items, Text, Verbatim, Words, as_arg, say
 
 if TYPE_CHECKING:
     from controller.games.base import Engine
@@ -61,13 +61,24 @@ class OptionSpec:
         """Raise BadOption, naming this option, if ``value`` is not of its type and limits."""
         if self.kind is OptionKind.FLAG:
             if not isinstance(value, bool):
-                raise BadOption(f'option "{self.key}" must be true or false, not {describe(value)}')
+                raise BadOption(
+                    say(
+                        'option "{option}" must be true or false, not {value}',
+                        option=Verbatim(self.key),
+                        value=Verbatim(describe(value)),
+                    )
+                )
         elif self.kind is OptionKind.NUMBER:
             self._check_number(value)
         elif self.kind is OptionKind.CHOICE:
             if value not in self.choices:
                 raise BadOption(
-                    f'option "{self.key}" must be {_either(self.choices)}, not {describe(value)}'
+                    say(
+                        'option "{option}" must be {choices}, not {value}',
+                        option=Verbatim(self.key),
+                        choices=_either(self.choices),
+                        value=Verbatim(describe(value)),
+                    )
                 )
         elif (
             self.kind is OptionKind.SCHEDULE
@@ -75,8 +86,12 @@ class OptionSpec:
             and value not in self.choices
         ):
             raise BadOption(
-                f'option "{self.key}" must be {_either(self.choices)} or a list of whole '
-                f"numbers, not {describe(value)}"
+                say(
+                    'option "{option}" must be {choices} or a list of whole numbers, not {value}',
+                    option=Verbatim(self.key),
+                    choices=_either(self.choices),
+                    value=Verbatim(describe(value)),
+                )
             )
 
     def value_text(self, value: object) -> str:
@@ -107,16 +122,36 @@ class OptionSpec:
         if value is None and self.default is None:
             return  # "derived from the players", written out as null
         if isinstance(value, bool) or not isinstance(value, int):
-            raise BadOption(f'option "{self.key}" must be a whole number, not {describe(value)}')
+            raise BadOption(
+                say(
+                    'option "{option}" must be a whole number, not {value}',
+                    option=Verbatim(self.key),
+                    value=Verbatim(describe(value)),
+                )
+            )
         if self.low is not None and value < self.low:
-            raise BadOption(f'option "{self.key}" must be at least {self.low}, not {value}')
+            raise BadOption(
+                say(
+                    'option "{option}" must be at least {low}, not {value}',
+                    option=Verbatim(self.key),
+                    low=self.low,
+                    value=value,
+                )
+            )
         if self.high is not None and value > self.high:
-            raise BadOption(f'option "{self.key}" must be at most {self.high}, not {value}')
+            raise BadOption(
+                say(
+                    'option "{option}" must be at most {high}, not {value}',
+                    option=Verbatim(self.key),
+                    high=self.high,
+                    value=value,
+                )
+            )
 
 
-def _either(words: Sequence[str]) -> str:
-    quoted = [f'"{w}"' for w in words]
-    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " or " + quoted[-1]
+def _either(words: Sequence[str]) -> Items:
+    """Record words, quoted as a header writes them: '"a", "b" or "c"' in any language."""
+    return Items(tuple(Verbatim(f'"{w}"') for w in words), either=True)
 
 
 @dataclass(frozen=True)
@@ -215,7 +250,14 @@ class GameSpec:
         for key, value in options.items():
             if key not in known:
                 listed = ", ".join(sorted(known)) if known else "none"
-                raise BadOption(f'unknown option "{key}" for {self.id}; its options are: {listed}')
+                raise BadOption(
+                    say(
+                        'unknown option "{option}" for {game}; its options are: {listed}',
+                        option=Verbatim(key),
+                        game=Verbatim(self.id),
+                        listed=Verbatim(listed),
+                    )
+                )
             known[key].check(value)
 
     def changed_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
