@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from controller.config import TableConfig
 from controller.games import spec_of
 from controller.games.base import JSON
-from controller.games.words import Words
+from controller.games.words import Text, Words
 from controller.table.lobby import Lobby, menu_note
 from controller.table.session import GameSession
 from controller.view import ButtonHint, GameChoice, Message, Screen, SeatView, StaffView, TableView
@@ -23,6 +23,10 @@ def rules_page(game_id: str) -> tuple[Words, tuple[Words, ...]]:
     """A game's rules page for a seat: its title and the lines of ``GameSpec.rules``."""
     spec = spec_of(game_id)
     return f"{spec.title}: the rules at this table", spec.rules
+
+
+def _seats_named(session: GameSession, words: Words) -> Words:
+    return words if isinstance(words, Text) else session.seats_named(words)
 
 
 def build_view(
@@ -96,9 +100,10 @@ def build_view(
         results_page=results_page,
         help=dict(help or {}),
         game_title=None if session is None else session.title,
+        players=() if session is None else tuple(session.players),
         result_rule=""
         if session is None or result is None
-        else session.seats_named(session.adapter.presentation.result_rule(result)),
+        else _seats_named(session, session.adapter.presentation.result_rule(result)),
         result_rows=()
         if session is None or result is None
         else tuple(
