@@ -28,7 +28,11 @@ from controller.games.oshaka_trick import (
     full_deck,
 )
 from controller.record import RecordError, dumps, replay
+from controller.words import Presenter
 from tests.conftest import record_text, run_cli
+from tests.words import shown
+
+OSHAKA = Presenter(game_id="oshaka-trick")  # English, cards by their colour names
 
 
 def header(players: int = 4, lead: int = 0, **extra: Any) -> dict[str, Any]:
@@ -176,7 +180,11 @@ def test_smaller_card_than_column_top_is_a_forced_oshaka_penalty() -> None:
         events += engine.apply(engine.parse_action(obj))
     penalties = [e for e in events if isinstance(e, OshakaPenalty)]
     assert [str(e.card) for e in penalties] == ["R2", "R4", "R6", "R7"]
-    assert "smaller than R9" in penalties[0].reason
+    # The reason names the cards by colour word and number, and the winner by seat from 1.
+    assert (
+        OSHAKA(penalties[0].reason) == "Red 2 is smaller than Red 9, the top of Seat 2's red column"
+    )
+    assert str(penalties[0].reason) == "R2 is smaller than R9, the top of seat 1's red column"
     # Forced penalties take no place action: seat 1 leads the next trick.
     assert engine.report()["next"] == {"seat": 1, "expects": "play"}
     round_ = engine.report()["rounds"][0]
@@ -270,7 +278,7 @@ def test_round_two_fourth_colour_is_a_forced_penalty() -> None:
     )
     penalties = [e for e in events if isinstance(e, OshakaPenalty)]
     assert [str(e.card) for e in penalties] == ["Y1", "Y5", "Y6", "Y7"]
-    assert "fourth colour" in penalties[0].reason
+    assert "fourth colour" in shown(penalties[0].reason)
     assert engine.report()["rounds"][1]["scores"][1] == 3 - 9 - (1 + 5 + 6 + 7)
 
 

@@ -122,7 +122,7 @@ def test_oshaka_results_explain_columns_face_down_and_oshaka(
         report = rig.table.result
         assert report is not None
         rows = drawn_table(view, tmp_path, monkeypatch)
-        assert [n for n, _ in rows][-4:] == ["Columns", "Face down", "Oshaka", "Total"]
+        assert [english(n) for n, _ in rows][-4:] == ["Columns", "Face down", "Oshaka", "Total"]
         face_down = [sum(r["penalties"][s] for r in report["rounds"]) for s in range(4)]
         assert list(rows[-3][1]) == face_down
         assert "face-down card -1" in english(view.result_rule)

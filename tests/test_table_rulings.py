@@ -178,7 +178,7 @@ def test_oshaka_asks_who_most_recently_helped_someone_and_that_seat_leads(
     oshaka.to_question()
     assert oshaka.screen() is Screen.STARTER
     view = oshaka.table.view
-    assert view.prompt == "Who most recently helped someone?"
+    assert shown(view.prompt) == "Who most recently helped someone?"
     assert "Who most recently helped someone?" in messages(oshaka)[-1]
     assert {(h.seat, h.button, h.label) for h in view.buttons} == {
         (s, "ok", "it's me") for s in range(4)
