@@ -189,8 +189,9 @@ def test_oshaka_shows_round_one_scored_while_the_lead_of_round_two_is_chosen(
 
         monkeypatch.setattr(display.oshaka_trick_scene, "draw_score_table", spy)
         screenshot_view(rig.table.view, tmp_path / "lead.png", size=(800, 480))
-        summary = next(rows for rows in seen if rows[0][0] == "Columns")
-        assert [name for name, _ in summary] == ["Columns", "Face down", "Oshaka", "Round 1"]
+        summary = next(rows for rows in seen if english(rows[0][0]) == "Columns")
+        names = [english(name) for name, _ in summary]
+        assert names == ["Columns", "Face down", "Oshaka", "Round 1"]
         assert list(summary[0][1]) == [len(c) for c in first["columns"]]
         assert list(summary[1][1]) == [-n for n in first["penalties"]]
         assert list(summary[2][1]) == [len(o) for o in first["oshaka"]]
