@@ -290,14 +290,12 @@ class OshakaScene:
             who, card = as_arg(player_name(view, winner)), Card(to_place[0])
             if len(to_place) > 1:
                 return say(
-                    "{player} won the trick and places {card} (then {rest})",
+                    "{player} places {card} (then {rest})",
                     player=who,
                     card=card,
                     rest=Items(tuple(Card(c) for c in to_place[1:])),
                 ), theme.TURN
-            return say(
-                "{player} won the trick and places {card}", player=who, card=card
-            ), theme.TURN
+            return say("{player} places {card}", player=who, card=card), theme.TURN
         if snap.next is not None:
             who = as_arg(player_name(view, snap.next.seat))
             if not snap.trick:

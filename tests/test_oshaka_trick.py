@@ -15,6 +15,7 @@ from controller.bots.oshaka_trick_bot import OshakaBot
 from controller.games.base import Action, Event, TableError
 from controller.games.oshaka_trick import (
     COLOURS,
+    SPEC,
     Card,
     ChooseLead,
     OshakaPenalty,
@@ -592,3 +593,18 @@ def test_bot_beats_random_play_on_average() -> None:
         bot_total += totals[0]
         random_total += sum(totals[1:]) / 3
     assert bot_total > random_total
+
+
+def test_cards_read_as_their_colour_word_and_number_in_every_language() -> None:
+    words = SPEC.deck.words
+    assert words is not None
+    assert OSHAKA(words("R13")) == "Red 13" and OSHAKA.card("Y7") == "Yellow 7"
+    assert OSHAKA.in_language("de").card("G10") == "Grün 10"
+    assert OSHAKA.in_language("ja").card("B1") == "青1"
+    assert OSHAKA.card("XX") == "XX"  # not a card of this deck: shown as written
+    # A refusal's record line keeps the notation the record wrote; the table names the card.
+    engine = OshakaTrick(4, 0)
+    with pytest.raises(TableError) as refused:
+        engine.apply(engine.parse_action(hand(0, ["R13"] * 13)))
+    assert str(refused.value) == "R13 is in the hand twice"
+    assert OSHAKA.in_language("de")(refused.value.text) == "Rot 13 ist zweimal in der Hand"
