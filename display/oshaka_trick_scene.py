@@ -39,6 +39,8 @@ from display.theme import Painter
 COLUMN_ORDER: tuple[str, ...] = tuple(SPEC.vocabulary["colours"])
 COLOUR_WORDS: Mapping[str, Text] = dict(SPEC.vocabulary["colour_names"])
 PENALTY_COLOUR = theme.MESSAGE_COLOURS[MessageKind.PENALTY]
+# The game's name as the reader's language writes it (Japanese: katakana).
+TITLE = say("Oshaka Trick")
 NO_SEAT = SeatSnapshot(0, {}, 0, (), 0, 0, 0, False)
 
 
@@ -212,7 +214,7 @@ class OshakaScene:
             draw_trick(p, trick_area, plays, toward, highlight=highlight, dimmed=dimmed)
 
         # The generic blocks take ready words: this painter's presenter writes them.
-        y = info.top + draw_title_block(p, info, snap.title, p.words(detail))
+        y = info.top + draw_title_block(p, info, p.words(TITLE), p.words(detail))
         status, colour = self._status(view, snap)
         y += draw_status(p, pygame.Rect(info.left, y, info.w, info.h), p.words(status), colour)
 
