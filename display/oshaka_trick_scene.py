@@ -186,10 +186,11 @@ class OshakaScene:
             "trick": snap.trick_number,
             "tricks": snap.tricks_per_round,
         }
-        if snap.lead_colour is not None and snap.lead_colour in COLOUR_WORDS:
+        led = snap.lead_colour if phase in (Phase.PLAY, Phase.PLACE) else None
+        if led is not None and led in COLOUR_WORDS:
             detail = say(
                 "Round {round}/{rounds} · Trick {trick}/{tricks} · {colour} led",
-                colour=COLOUR_WORDS[snap.lead_colour],
+                colour=COLOUR_WORDS[led],
                 **numbers,
             )
         else:

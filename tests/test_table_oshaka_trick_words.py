@@ -151,9 +151,9 @@ def test_every_word_of_a_game_at_seats_1_2_3_names_only_the_seats_that_play(rig:
     expected_keys = {
         "{player} wins trick {trick}: {reason}",
         "{player} places {card} face up to score",
-        "{player} places {card}: PREV face up to score, NEXT face down (-1)",
+        "{player} places {card}: PREV face up, NEXT face down (-1)",
         "Round {round} scored: {scores}",
-        "Lowest score: {choosers} chooses who leads round 2 (PREV/NEXT, then OK)",
+        "Lowest score: {choosers} picks who leads round 2",
         "Round {round}: {player} leads",
         "Score {card}",
         "Face down {card}",

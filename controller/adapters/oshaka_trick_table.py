@@ -240,7 +240,7 @@ def _placed(e: Event) -> list[Feedback]:
 def _placement_due(e: Event) -> list[Feedback]:
     assert isinstance(e, PlacementDue)
     text = say(
-        "{player} places {card}: PREV face up to score, NEXT face down (-1)",
+        "{player} places {card}: PREV face up, NEXT face down (-1)",
         player=Player(e.seat),
         card=e.card.words,
     )
@@ -270,7 +270,7 @@ def _round_scored(e: Event) -> list[Feedback]:
 def _lead_due(e: Event) -> list[Feedback]:
     assert isinstance(e, LeadChoiceDue)
     text = say(
-        "Lowest score: {choosers} chooses who leads round 2 (PREV/NEXT, then OK)",
+        "Lowest score: {choosers} picks who leads round 2",
         choosers=_anyone(e.choosers),
     )
     return [Feedback(None, text)]
