@@ -51,7 +51,7 @@ from display.ui import ChooseGame, PressButton, TapCard, UiAction
 class GameScene(Protocol):
     """What a game scene provides for the PLAY screen."""
 
-    def turn_prompt(self, game: Mapping[str, Any], player: int) -> str | None:
+    def turn_prompt(self, game: Mapping[str, Any], player: int) -> Words | None:
         """What ``player`` is expected to do now, or None when it is not their turn."""
 
     def draw_seat(self, p: Painter, rect: pygame.Rect, view: TableView, player: int) -> None:
@@ -169,7 +169,9 @@ def towards(layout: Layout, view: TableView) -> dict[int, Toward]:
 def seat_prompt(view: TableView, seat: SeatView) -> str | None:
     """What this seat is expected to do now, or None (the turn highlight follows this)."""
     if view.screen is Screen.PLAY and view.game is not None and seat.player is not None:
-        return scene_for(view.game_id).turn_prompt(view.game, seat.player)
+        prompt = scene_for(view.game_id).turn_prompt(view.game, seat.player)
+        # In the seat's own language (a scene may give a message).
+        return None if prompt is None else Presenter.for_view(view, seat.seat)(prompt)
     return None
 
 

@@ -15,8 +15,10 @@ import pytest
 from controller.adapters import Gesture, Press
 from controller.games.base import Action
 from controller.games.oss import Counts, Oss, OssSnapshot, Phase, Result, Timed
+from controller.games.words import Words
 from controller.simulation import Simulator
 from controller.view import Screen
+from display.generic import player_name
 from display.screenshot import screenshot_view
 from display.theme import Painter
 from tests.rigs import TableRig, painted_text
@@ -152,8 +154,9 @@ def test_trick_names_and_every_card_under_a_trick_are_drawn_in_full(
         calls: list[tuple[str, int, bool, int | None]] = []
         text = Painter.text
 
-        def spy(self: Painter, words: str, at: Any, size: int, *args: Any, **kw: Any) -> Any:
-            calls.append((words, size, bool(kw.get("bold")), kw.get("max_width")))
+        def spy(self: Painter, words: Words, at: Any, size: int, *args: Any, **kw: Any) -> Any:
+            # What the panel shows: the words as this painter's presenter writes them.
+            calls.append((self.words(words), size, bool(kw.get("bold")), kw.get("max_width")))
             return text(self, words, at, size, *args, **kw)
 
         monkeypatch.setattr(Painter, "text", spy)
@@ -169,7 +172,9 @@ def test_trick_names_and_every_card_under_a_trick_are_drawn_in_full(
         assert width is None or font.size(words)[0] <= width, f"{words} is cut short"
     labels = {c[0] for c in calls}
     for value, seat in placements:
-        assert f"{value}  Seat {seat}" in labels, f"the {value} of seat {seat} is hidden"
+        # The chip names the player by their seat's label (the table's words for it).
+        label = shown(player_name(view, seat))
+        assert f"{value}  {label}" in labels, f"the {value} of {label} is hidden"
 
 
 def test_with_a_physical_deal_the_menu_says_why_oss_is_not_offered(

@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from controller.games.base import TableError
-from controller.games.words import Words
+from controller.games.words import Text, Words
 from controller.staff import StaffDesk
 from controller.table.options import START, OptionsForm
 from controller.tags import deck_of
@@ -248,7 +248,9 @@ class PlayScreen(ScreenState):
             return
         session.draws.next_input()
         answer = session.adapter.input.on_button(player, button)
-        if isinstance(answer, str):
+        if isinstance(answer, Text):
+            table.announce(answer, MessageKind.INFO, seat)  # shown at the seat's own panel
+        elif isinstance(answer, str):
             table.announce(f"Seat {seat}: {session.seats_named(answer)}", MessageKind.INFO, seat)
         elif answer is not None:
             table.act(answer, seat)
