@@ -383,7 +383,7 @@ class OssScene:
     def _draw_card_text(
         self, p: Painter, rect: pygame.Rect, title: Words, texts: tuple[Words, Words, Words]
     ) -> None:
-        """A card's instructions: set-up, do, and its note."""
+        """A card's instructions: what to do, its note (how it is won), and its set-up."""
         m = p.metrics
         pad = m.pad
         p.box(rect, theme.blend(theme.PANEL, TRICK_AREA, 0.3), theme.PANEL_EDGE)
@@ -394,13 +394,15 @@ class OssScene:
         size = max(10, round(m.small * 0.82))
         line = m.leading(size)
         setup, do, note = texts
+        # What to do first, then how it is won, then the set-up: on a small screen the
+        # box may hold only the first lines, and "Do" is what a player needs most.
         lines: list[Words] = []
-        if setup:
-            lines.append(say("Set up: {text}", text=as_arg(setup)))
         if do:
             lines.append(say("Do: {text}", text=as_arg(do)))
         if note:
             lines.append(note)
+        if setup:
+            lines.append(say("Set up: {text}", text=as_arg(setup)))
         for full in lines:
             for piece in p.wrap(full, size, inner.w):
                 if y + line > inner.bottom:

@@ -200,15 +200,14 @@ def test_result_rows_explain_each_total(name: str) -> None:
     adapter = OssAdapter(AdapterContext(engine, 1))
     report = engine.report()
     rows = {shown(h): values for h, values in adapter.presentation.result_rows(report)}
-    assert list(rows) == ["Tribe cards won", "Card points", "Challenges won", "Challenge points"]
+    assert list(rows) == ["Card points", "Challenge points"]
     won = [[v for r in report["rounds"] for v in r["won"][s]] for s in range(engine.players)]
-    assert rows["Tribe cards won"] == [len(values) for values in won]
     assert rows["Card points"] == [sum(values) for values in won]
     challenges = [
         sum(1 for r in report["rounds"] if r["challenge"] and r["challenge"]["winner"] == s)
         for s in range(engine.players)
     ]
-    assert rows["Challenges won"] == challenges
+    assert any(challenges)
     assert rows["Challenge points"] == [4 * n for n in challenges]
     assert [a + b for a, b in zip(rows["Card points"], rows["Challenge points"], strict=True)] == (
         report["totals"]

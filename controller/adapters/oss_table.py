@@ -484,28 +484,24 @@ class OssPresentation(_Role, Presentation):
         )
 
     def result_rows(self, report: JSON) -> list[tuple[Words, list[int]]]:
-        """Why the totals are what they are: the tribe cards and challenges each player won.
-
-        "Card points" plus "Challenge points" is each player's total, the row below.
+        """Why the totals are what they are: the points of the tribe cards each player won
+        and of the challenges (4 each); the two add up to the player's total, the row below.
         """
         rounds = [r for r in report.get("rounds", []) if isinstance(r, dict)]
         players = len(report.get("totals") or [])
-        cards = [0] * players
         card_points = [0] * players
         challenges = [0] * players
         for round_ in rounds:
             for seat, values in enumerate(round_.get("won") or []):
                 if seat < players:
-                    cards[seat] += len(values)
                     card_points[seat] += sum(values)
             challenge = round_.get("challenge")
             winner = challenge.get("winner") if isinstance(challenge, dict) else None
             if isinstance(winner, int) and 0 <= winner < players:
                 challenges[winner] += 1
+        # Two rows only, so the rounds keep their room on the results screen.
         return [
-            (say("Tribe cards won"), cards),
             (say("Card points"), card_points),
-            (say("Challenges won"), challenges),
             (say("Challenge points"), [CHALLENGE_POINTS * n for n in challenges]),
         ]
 
