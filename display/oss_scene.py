@@ -559,9 +559,7 @@ class OssScene:
                     "{player} plays a tribe card below {trick}", player=who, trick=Verbatim(chosen)
                 )
             else:
-                text = say(
-                    "{player} plays a tribe card: choose a trick (PREV/NEXT), then tap", player=who
-                )
+                text = say("{player}: choose a trick (PREV/NEXT), tap a card", player=who)
             return text, theme.TURN
         attempt = snap.current_attempt
         if phase is Phase.RESULT and attempt is not None:
