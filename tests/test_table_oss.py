@@ -136,7 +136,7 @@ def test_the_trick_is_chosen_then_the_card_tapped(rig: Rig) -> None:
     assert "choose the trick first" in rig.last()
     rig.press(0, "next")
     rig.press(0, "next")
-    assert rig.labels(0)["ok"] == "tap: below Numa"
+    assert rig.labels(0)["ok"] == "tap for Numa"
     assert rig.table.view.game is not None and rig.table.view.game["chosen_trick"] == "Numa"
     # Another tribe's card is refused with the reason.
     rig.tap(0, "T2-3a")

@@ -106,6 +106,9 @@ def test_every_word_oss_writes_names_only_the_seats_that_play() -> None:
     for view in views:
         texts: list[tuple[Words, int | None]] = [(m.text, m.seat) for m in view.messages]
         texts += [(b.label, b.seat) for b in view.buttons]
+        for button in view.buttons:
+            label = Presenter.for_view(view, button.seat)(button.label)
+            assert len(label) <= 18, f"button label {label!r} is too long for a seat button"
         for words, seat in texts:
             if not isinstance(words, Text) or words.key not in keys:
                 continue  # the table's own words (joins, screens) are the table's to check

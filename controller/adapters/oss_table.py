@@ -340,7 +340,7 @@ class OssInput(_Role, SeatInput):
                 (
                     seat,
                     "ok",
-                    say("tap: below {trick}", trick=Verbatim(chosen))
+                    say("tap for {trick}", trick=Verbatim(chosen))
                     if chosen
                     else say("choose a trick"),
                 ),
