@@ -179,6 +179,8 @@ def test_messages_name_physical_seats_when_the_players_are_not_seats_0_to_n(rig:
     message = rig.table.messages[-1]
     assert message.seat == wrong_seat
     # The engine said "it is seat <player>'s turn"; the table names the physical seat.
-    assert message.text == (
-        f"Seat {wrong_seat}: seat {wrong_seat} cannot play {card}: it is seat {waiting_seat}'s turn"
+    # The table names the seat it is about counted from 1 (its own prefix).
+    assert shown(message.text) == (
+        f"Seat {wrong_seat + 1}: seat {wrong_seat} cannot play {card}: "
+        f"it is seat {waiting_seat}'s turn"
     )
