@@ -16,7 +16,7 @@ from typing import Any
 import pygame
 
 from controller.games.base import TrickCard
-from controller.games.oh_pshaw import SPEC, BidStatus, OhPshawSnapshot, Phase, Verb, needs_words
+from controller.games.oh_pshaw import SPEC, BidStatus, OhPshawSnapshot, Phase, Verb
 from controller.games.words import Card, Items, Signed, Text, Words, as_arg, say, say_plural
 from controller.view import MessageKind, TableView
 from display import theme
@@ -57,6 +57,9 @@ PROMPTS: Mapping[str, Text] = {
 BID_ASKED, BID, WON, TOTAL = say("BID?"), say("BID"), say("WON"), say("TOTAL")
 DEALER, RENEGE = say("dealer"), say("renege")
 LAST_TRICK = say("last trick")
+# TRANSLATORS: the game's name, as the centre's title shows it (a name: keep it, or write it
+# in your script).
+TITLE = say("Oh Pshaw")
 
 
 def in_line(label: Text, value: str) -> Text:
@@ -68,6 +71,16 @@ def in_line(label: Text, value: str) -> Text:
     if label == TOTAL:
         return say("Total {value}", value=as_arg(value))
     return say("Bid {value}", value=as_arg(value))
+
+
+def needs_words(need: int) -> Text:
+    """How a seat stands against its bid during play (the engine's ``tricks_needed``):
+    tricks still needed, on target, or tricks too many."""
+    if need > 0:
+        return say_plural("needs {n} more trick", "needs {n} more tricks", need)
+    if need == 0:
+        return say("on target")
+    return say_plural("{n} trick too many", "{n} tricks too many", -need)
 
 
 def snapshot_of(view: TableView) -> OhPshawSnapshot:
@@ -267,7 +280,7 @@ class OhPshawScene:
             card.right = info.right
             p.card(card, turned, emphasis=True)
             head.w -= card.w + m.pad
-        y = info.top + draw_title_block(p, head, snap.title, p.words(detail))
+        y = info.top + draw_title_block(p, head, p.words(TITLE), p.words(detail))
         if playing:
             words = trump_words(snap)
             y = p.text(

@@ -20,7 +20,7 @@ from controller.adapters import Press, Tap
 from controller.games.words import Card, Player, Text, Words, say
 from controller.view import MessageKind, Screen
 from controller.words import LANGUAGES, Presenter
-from display.oh_pshaw_scene import SCENE
+from display.oh_pshaw_scene import SCENE, needs_words
 from tests.test_table_oh_pshaw import Rig as OhPshawRig
 
 SEATS = (1, 2, 3)  # physical seats that play (0-based): Seat 2, Seat 3 and Seat 4
@@ -185,3 +185,14 @@ def test_a_refusal_at_the_table_reads_in_german_from_the_catalog(rig: Rig) -> No
     assert expected in german
     assert "cannot" not in german and "cannot" in english
     assert f"{players[leader] + 1}" in expected
+
+
+def test_a_seat_s_tricks_needed_read_with_the_language_s_plurals() -> None:
+    german, japanese = Presenter("de"), Presenter("ja")
+    assert german(needs_words(1)) == "braucht noch 1 Stich"
+    assert german(needs_words(2)) == "braucht noch 2 Stiche"
+    assert german(needs_words(-1)) == "1 Stich zu viel"
+    assert german(needs_words(0)) == "im Soll"
+    assert Presenter()(needs_words(3)) == "needs 3 more tricks"
+    assert Presenter()(needs_words(1)) == "needs 1 more trick"
+    assert japanese(needs_words(2)) == "あと2トリック"

@@ -767,16 +767,6 @@ def _per_seat(value: object, players: int) -> tuple[int | None, ...]:
     return tuple(json_opt_int(v) for v in items[:players])
 
 
-def needs_words(need: int) -> Text:
-    """How a seat stands against its bid during play (``tricks_needed``), in words:
-    tricks still needed, on target, or tricks too many."""
-    if need > 0:
-        return say_plural("needs {n} more trick", "needs {n} more tricks", need)
-    if need == 0:
-        return say("on target")
-    return say_plural("{n} trick too many", "{n} tricks too many", -need)
-
-
 # Expectations are immutable too: one per phase and seat, made once.
 _EXPECT_PLAY = tuple(Expectation(seat, Verb.PLAY) for seat in range(7))
 _EXPECT_BID = tuple(Expectation(seat, Verb.BID) for seat in range(7))
