@@ -18,7 +18,6 @@ from typing import Any, ClassVar
 from controller.config import SeatConfig, TableConfig
 from controller.devices import Devices, build
 from controller.games.base import Engine
-from controller.games.words import Words
 from controller.table import JournalSink, LedSink, Table, TableLoop
 from controller.tags import simulated, simulated_uid
 from controller.view import Screen
@@ -166,8 +165,8 @@ def painted_text(monkeypatch: Any) -> list[str]:
     written: list[str] = []
     text = Painter.text
 
-    def spy(self: Painter, words: Words, *args: Any, **kw: Any) -> Any:
-        written.append(self.words(words))  # as this painter's reader reads it
+    def spy(self: Painter, words: Any, *args: Any, **kw: Any) -> Any:
+        written.append(self.words(words))  # as the panel's reader reads it
         return text(self, words, *args, **kw)
 
     monkeypatch.setattr(Painter, "text", spy)
