@@ -263,7 +263,8 @@ def test_physical_deal_the_dealer_taps_the_turned_card_before_the_bidding(physic
     assert engine.snapshot() == before
     text, kind, seat = physical.last_message()
     assert kind is MessageKind.REFUSED and seat == eldest
-    assert f"Seat {eldest + 1} cannot play 7♥: the bidding is not over" in text
+    # The seat is named once, counted from 1; then the reason alone.
+    assert text.startswith(f"Seat {eldest + 1}: cannot play 7♥: the bidding is not over")
     assert physical.showing(eldest) is Cue.REFUSED
 
     physical.press(dealer, "ok")
@@ -296,7 +297,7 @@ def test_refused_plays_change_nothing_and_say_why(rig: Rig) -> None:
     before = engine.snapshot()
     rig.tap(eldest, card)  # a card during the bidding
     assert engine.snapshot() == before
-    said = f"Seat {eldest + 1} cannot play {french_card(card)}: the bidding is not over"
+    said = f"Seat {eldest + 1}: cannot play {french_card(card)}: the bidding is not over"
     assert said in rig.last_message()[0]
     assert rig.showing(eldest) is Cue.REFUSED
 
@@ -325,7 +326,7 @@ def test_refused_plays_change_nothing_and_say_why(rig: Rig) -> None:
     rig.tap(leader, unseen)  # a card the leader was not dealt
     assert engine.snapshot() == before
     assert (
-        f"Seat {leader + 1} cannot play {french_card(unseen)}: it is not in the seat's hand"
+        f"Seat {leader + 1}: cannot play {french_card(unseen)}: it is not in the seat's hand"
         in rig.last_message()[0]
     )
     assert rig.showing(leader) is Cue.REFUSED

@@ -955,15 +955,14 @@ class OhPshaw(Engine):
     def _register(self, action: RegisterHand) -> list[Event]:
         seat, rnd = action.seat, self.round
         if rnd.hands[seat] is not None:
-            raise IllegalAction(
-                say("{player} has already registered its hand for this round", player=Player(seat))
+            raise _refused(
+                seat,
+                say("has already registered its hand for this round"),
             )
         if rnd.started[seat]:
-            raise IllegalAction(
-                say(
-                    "{player} cannot register a hand now: it has already played this round",
-                    player=Player(seat),
-                )
+            raise _refused(
+                seat,
+                say("cannot register a hand now: it has already played this round"),
             )
         if len(action.cards) != rnd.hand_size:
             raise IllegalAction(
@@ -1044,12 +1043,12 @@ class OhPshaw(Engine):
                 say("the trump card must be turned before the first card is played")
             )
         if seat != rnd.dealer:
-            raise IllegalAction(
+            raise _refused(
+                seat,
                 say(
-                    "{player} cannot turn the trump card: {dealer} deals this round",
-                    player=Player(seat),
+                    "cannot turn the trump card: {dealer} deals this round",
                     dealer=Player(rnd.dealer),
-                )
+                ),
             )
         card = self._card(action.card)
         if rnd.where[card] >= 0:
@@ -1081,38 +1080,38 @@ class OhPshaw(Engine):
     def _bid(self, action: Bid) -> list[Event]:
         seat, bid, rnd = action.seat, action.bid, self.round
         if self.phase is not Phase.BID:
-            raise IllegalAction(
-                say("{player} cannot bid: the bidding for this round is over", player=Player(seat))
+            raise _refused(
+                seat,
+                say("cannot bid: the bidding for this round is over"),
             )
         if seat != self.turn:
-            raise IllegalAction(
+            raise _refused(
+                seat,
                 say(
-                    "{player} cannot bid now: it is {bidder}'s turn to bid",
-                    player=Player(seat),
+                    "cannot bid now: it is {bidder}'s turn to bid",
                     bidder=Player(self.turn),
-                )
+                ),
             )
         if not 0 <= bid <= rnd.hand_size:
-            raise IllegalAction(
+            raise _refused(
+                seat,
                 say_plural(
-                    "{player} cannot bid {bid}: this round has {n} trick, so a bid is 0..{n}",
-                    "{player} cannot bid {bid}: this round has {n} tricks, so a bid is 0..{n}",
+                    "cannot bid {bid}: this round has {n} trick, so a bid is 0..{n}",
+                    "cannot bid {bid}: this round has {n} tricks, so a bid is 0..{n}",
                     rnd.hand_size,
-                    player=Player(seat),
                     bid=bid,
-                )
+                ),
             )
         if bid == self._hook_bid(rnd):
-            raise IllegalAction(
+            raise _refused(
+                seat,
                 say_plural(
-                    "{player} (the dealer) cannot bid {bid}: with the hook the bids may not "
-                    "add up to the {n} trick",
-                    "{player} (the dealer) cannot bid {bid}: with the hook the bids may not "
-                    "add up to the {n} tricks",
+                    "cannot bid {bid}: with the hook the bids may not add up to the {n} trick",
+                    "cannot bid {bid}: with the hook the bids may not add up to the {n} tricks",
                     rnd.hand_size,
-                    player=Player(seat),
                     bid=bid,
-                )
+                ),
+                role="the dealer",
             )
         rnd.bids[seat] = bid
         rnd.touched = True
@@ -1184,81 +1183,79 @@ class OhPshaw(Engine):
     def _refuse_play(self, action: Play) -> NoReturn:
         """Raise the IllegalAction that says why ``action`` cannot be played now."""
         seat, name, rnd = action.seat, action.card, self.round
-        player = Player(seat)
         if self.phase is not Phase.PLAY:
             if self.phase is Phase.TRUMP:
-                raise IllegalAction(
+                raise _refused(
+                    seat,
                     say(
-                        "{player} cannot play {card}: {dealer} must turn the trump card first",
-                        player=player,
+                        "cannot play {card}: {dealer} must turn the trump card first",
                         card=_card_arg(name),
                         dealer=Player(rnd.dealer),
-                    )
+                    ),
                 )
-            raise IllegalAction(
+            raise _refused(
+                seat,
                 say(
-                    "{player} cannot play {card}: the bidding is not over ({bidder} bids next)",
-                    player=player,
+                    "cannot play {card}: the bidding is not over ({bidder} bids next)",
                     card=_card_arg(name),
                     bidder=Player(self.turn),
-                )
+                ),
             )
         if seat != self.turn:
-            raise IllegalAction(
+            raise _refused(
+                seat,
                 say(
-                    "{player} cannot play {card}: it is {other}'s turn",
-                    player=player,
+                    "cannot play {card}: it is {other}'s turn",
                     card=_card_arg(name),
                     other=Player(self.turn),
-                )
+                ),
             )
         card = self._card(name)
         place = rnd.where[card]
         if place == TURNED:
-            raise IllegalAction(
+            raise _refused(
+                seat,
                 say(
-                    "{player} cannot play {card}: it is the turned trump card, "
-                    "which stays on the table",
-                    player=player,
+                    "cannot play {card}: it is the turned trump card, which stays on the table",
                     card=Card(name),
-                )
+                ),
             )
         if place == PLAYED:
-            raise IllegalAction(
+            raise _refused(
+                seat,
                 say(
-                    "{player} cannot play {card}: it has already been played this round",
-                    player=player,
+                    "cannot play {card}: it has already been played this round",
                     card=Card(name),
-                )
+                ),
             )
         if place >= 0 and place != seat:
-            raise IllegalAction(
+            raise _refused(
+                seat,
                 say(
-                    "{player} cannot play {card}: it is in {other}'s registered hand",
-                    player=player,
+                    "cannot play {card}: it is in {other}'s registered hand",
                     card=Card(name),
                     other=Player(place),
-                )
+                ),
             )
         hand = rnd.hands[seat]
         if hand is not None and place != seat:
-            raise IllegalAction(
+            raise _refused(
+                seat,
                 say(
-                    "{player} cannot play {card}: it is not in the seat's hand",
-                    player=player,
+                    "cannot play {card}: it is not in the seat's hand",
                     card=Card(name),
-                )
+                ),
             )
         assert hand is not None and rnd.led >= 0
         held = next(c for c in hand if c // 13 == rnd.led)
-        raise IllegalAction(
+        raise _refused(
+            seat,
             say(
-                "{player} cannot play {card}: it must follow {suit} while it holds {held}",
-                player=player,
+                "cannot play {card}: it must follow {suit} while it holds {held}",
                 card=Card(name),
                 suit=SUIT_NAMES[rnd.led],
                 held=Card(CARD_NAMES[held]),
-            )
+            ),
         )
 
     @staticmethod
@@ -1542,6 +1539,19 @@ class OhPshaw(Engine):
             ended_early=self.ended_early,
             last_round=tuple(self.rounds[rnd.index - 1].scores or ()) if rnd.index else (),
         )
+
+
+def _refused(seat: int, reason: Text, role: str = "") -> IllegalAction:
+    """A refusal of ``seat``'s action: the table names the seat once and shows ``reason``.
+
+    The table says whom a refusal is about ("Seat 3: cannot play 6♣: ..."), so
+    the message is the reason alone; ``str()`` keeps the record line the replay
+    command prints after ``line N:``, the seat first ("seat 2 cannot play 6C: ...").
+    """
+    subject = f"seat {seat} ({role})" if role else f"seat {seat}"
+    refusal = IllegalAction(f"{subject} {reason}")
+    refusal.text = reason
+    return refusal
 
 
 def _card_arg(name: str) -> Card | Verbatim:
