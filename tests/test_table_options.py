@@ -100,7 +100,7 @@ def test_every_oh_pshaw_option_is_on_the_screen_with_its_rulebook_name(rig: Rig)
     rig.to_options("oh-pshaw", (0, 1, 2, 3))
     labels = [label for label, _, _ in rig.lines()]
     spec = specs()["oh-pshaw"]
-    assert labels == ["Start the game", "Preset", *(o.label for o in spec.options)]
+    assert labels == ["Start the game", "Preset", *(shown(o.label) for o in spec.options)]
     assert rig.table.view.options_cursor == 0  # OK at once starts with the menu's preset
     assert rig.value("Preset") == "Quick: 1 to 7 cards" and rig.value("Largest hand") == "7"
     explanations = {label: text for label, _, text in rig.lines()}

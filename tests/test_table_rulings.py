@@ -240,9 +240,10 @@ def test_oh_pshaw_shows_the_last_rounds_scores_while_the_next_is_bid(
     rig.play_round()  # round 1 scored; round 2 dealt and waiting for bids
     scored = rig.engine.report()["rounds"][0]["scores"]
     assert rig.engine.snapshot().last_round == tuple(scored)
-    summary = "Round 1 scored: " + ", ".join(
-        f"Seat {s + 1} {'+' if v >= 0 else ''}{v}" for s, v in enumerate(scored)
-    )
+    # Seats by their panels' labels, a score with its sign (0 without), as English lists them.
+    names = [shown(rig.table.view.seats[s].label) for s in range(len(scored))]
+    each = [f"{names[s]} {'+' if v > 0 else ''}{v}" for s, v in enumerate(scored)]
+    summary = "Round 1 scored: " + ", ".join(each[:-1]) + ", and " + each[-1]
     written = painted_text(monkeypatch)
     for size in ((800, 480), (1280, 720)):
         written.clear()

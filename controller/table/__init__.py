@@ -100,14 +100,21 @@ RESULTS_PAGE_SECONDS = 6.0  # the results' rounds turn a page by themselves when
 
 
 def names_seat(text: Text, seat: int, players: tuple[int, ...]) -> bool:
-    """Whether ``text`` itself names physical ``seat`` (as a Seat, or as the Player there)."""
-    for _, value in text.args:
-        if value == Seat(seat):
-            return True
-        if isinstance(value, Player):
-            where = players[value.index] if 0 <= value.index < len(players) else value.index
-            if where == seat:
-                return True
+    """Whether ``text`` is said of physical ``seat``: its sentence starts with that seat.
+
+    "{player} cannot play {card}: ..." with the player sitting at ``seat`` is; "cannot
+    play {card}: ... ({player} bids next)" is not, even when that player sits there.
+    The English key decides, so every language gets the same prefix or none.
+    """
+    if not text.key.startswith("{"):
+        return False
+    first = text.key[1:].split("}", 1)[0]
+    value = dict(text.args).get(first)
+    if value == Seat(seat):
+        return True
+    if isinstance(value, Player):
+        where = players[value.index] if 0 <= value.index < len(players) else value.index
+        return where == seat
     return False
 
 
