@@ -1,8 +1,10 @@
 """The look of the table: colours, fonts, sizes, and the drawing primitives scenes share.
 
 Everything is sized from the canvas (``Metrics``), so one layout serves
-800x480 up to 1920x1080. Fonts are pygame's bundled default font (present on
-every install, so the kiosk does not depend on system fonts), cached per size.
+800x480 up to 1920x1080. Text is drawn with Debian's Noto Sans, and Noto Sans
+CJK for Japanese and the suit symbols (``Fonts``; pygame's default font, which
+draws English only, when they are missing), and always fitted to its box
+(``display/fitting.py``): wrapped, shrunk, or cut at a word with "…".
 
 A ``Painter`` draws on one surface and collects the hit boxes of what it drew
 (cards of the simulator's hand, buttons, menu entries), so the renderer can
@@ -11,14 +13,22 @@ map a click back to a UI action.
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pygame
+import pygame.freetype
 
 from controller.games.words import Words
 from controller.view import MessageKind
 from controller.words import Presenter
+from display import fitting
+from display.fitting import Fitted
 from display.ui import UiAction
+
+log = logging.getLogger(__name__)
 
 Colour = tuple[int, int, int]
 
@@ -32,6 +42,7 @@ PANEL_EDGE: Colour = (70, 86, 100)
 TEXT: Colour = (236, 238, 240)
 TEXT_DIM: Colour = (150, 160, 170)
 TEXT_DARK: Colour = (20, 20, 24)
+TEXT_COLOUR = TEXT
 TURN: Colour = (255, 206, 48)  # the strong "your turn" highlight
 ACCENT: Colour = (120, 200, 255)
 BOT: Colour = (160, 130, 230)
@@ -139,28 +150,183 @@ class Metrics:
         return self._scaled(0.08, 30)
 
 
+# --- fonts ---------------------------------------------------------------------------
+
+# Debian's Noto fonts (fonts-noto-core, fonts-noto-cjk): Latin, Greek and Cyrillic
+# from Noto Sans; Japanese, and the suit symbols Noto Sans lacks, from Noto Sans CJK.
+FONT_FILES: dict[bool, tuple[Path, ...]] = {
+    False: (
+        Path("/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf"),
+        Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"),
+    ),
+    True: (
+        Path("/usr/share/fonts/truetype/noto/NotoSans-Bold.ttf"),
+        Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc"),
+    ),
+}
+FONT_PACKAGES = "fonts-noto-core fonts-noto-cjk"
+
+# The scenes' sizes were chosen for pygame's default font, whose glyphs come out
+# about 0.6 of the asked size: Noto's at 0.6 of it look the same and keep a line
+# of text inside ``Metrics.leading``.
+FONT_SCALE = 0.6
+
+
+def missing_font_files(files: Mapping[bool, Sequence[Path]] = FONT_FILES) -> list[Path]:
+    """The font files the display wants and cannot find (the doctor reports them too)."""
+    return [path for paths in files.values() for path in paths if not path.is_file()]
+
+
+def font_problem(files: Mapping[bool, Sequence[Path]] = FONT_FILES) -> str | None:
+    """One line saying which fonts are missing and what to do, or None when all are there."""
+    gone = missing_font_files(files)
+    if not gone:
+        return None
+    return (
+        f"font {gone[0]} is missing: run `sudo apt-get install {FONT_PACKAGES}`"
+        " (showing English in pygame's default font until then)"
+    )
+
+
+class Face:
+    """The fonts of one size and weight, drawing each string in the first font that has its glyphs.
+
+    Offers what scenes use of ``pygame.font.Font`` (``size``, ``render``,
+    ``get_linesize``, ``get_height``) on top of ``pygame.freetype``, which, unlike
+    ``pygame.font``, says when a font lacks a glyph (``get_metrics`` gives None).
+    A string whose characters Noto Sans lacks (Japanese, ♠♥♦♣) is drawn wholly
+    in Noto Sans CJK, so one string never mixes two fonts' baselines.
+    """
+
+    # For the pseudo-locale test: every string drawn, unless drawn as a picture (a card
+    # face: ``Painter.card`` counts ``pictures`` up while it draws one).
+    drawn: list[str] | None = None
+    pictures = 0
+
+    def __init__(self, chain: Sequence[pygame.freetype.Font], coverage: Coverage) -> None:
+        self._chain = tuple(chain)
+        self._coverage = coverage
+        first = self._chain[0]
+        self._ascent = int(first.get_sized_ascender(0))
+        self._height = int(first.get_sized_height(0))
+
+    def font_for(self, text: str) -> pygame.freetype.Font:
+        """The first font of the chain with every glyph ``text`` needs (else the first)."""
+        for font in self._chain:
+            if not self._coverage.lacks(font, text):
+                return font
+        return self._chain[0]
+
+    def missing(self, text: str) -> str:
+        """The characters of ``text`` that the font chosen for it cannot draw."""
+        return self._coverage.lacks(self.font_for(text), text)
+
+    def size(self, text: str) -> tuple[int, int]:
+        """The (width, height) ``render`` gives ``text``."""
+        if not text:
+            return 0, self._height
+        font = self.font_for(text)
+        rect = font.get_rect(text)
+        return max(0, rect.x) + rect.w, max(self._height, int(font.get_sized_height(0)))
+
+    def render(
+        self,
+        text: str,
+        antialias: bool = True,
+        colour: Colour | tuple[int, int, int, int] = TEXT_COLOUR,
+        background: Colour | None = None,
+    ) -> pygame.Surface:
+        """``text`` on a surface a line high, its baseline where every line's is."""
+        if Face.drawn is not None and not Face.pictures:
+            Face.drawn.append(text)
+        width, height = self.size(text)
+        image = pygame.Surface((max(1, width), height), pygame.SRCALPHA)
+        if background is not None:
+            image.fill(background)
+        if text.strip():
+            font = self.font_for(text)
+            font.antialiased = antialias
+            ascent = max(self._ascent, int(font.get_sized_ascender(0)))
+            font.render_to(image, (0, ascent), text, colour)
+        return image
+
+    def get_linesize(self) -> int:
+        return self._height
+
+    def get_height(self) -> int:
+        return self._height
+
+
+class Coverage:
+    """Which characters each font lacks, remembered: asking freetype for every string is slow."""
+
+    def __init__(self) -> None:
+        self._lacking: dict[tuple[str, str], bool] = {}
+
+    def lacks(self, font: pygame.freetype.Font, text: str) -> str:
+        """The characters of ``text`` (whitespace aside) that ``font`` has no glyph for."""
+        found: list[str] = []
+        for char in text:
+            if char.isspace():
+                continue
+            key = (str(font.path), char)
+            lacking = self._lacking.get(key)
+            if lacking is None:
+                lacking = self._lacking[key] = font.get_metrics(char)[0] is None
+            if lacking:
+                found.append(char)
+        return "".join(found)
+
+
 class Fonts:
-    """pygame fonts cached per (size, bold): creating a Font is slow, drawing with one is not.
+    """The text faces cached per (size, bold): creating a font is slow, drawing with one is not.
+
+    ``files`` are the font files by weight, the first for most text and the
+    next ones for strings it lacks glyphs for. When one is missing the display
+    says so once (``font_problem``) and draws with pygame's default font,
+    which still shows English.
 
     It also keeps the pictures drawn with them (``images``): a line of text or
     a card face is the same picture every time it is asked for with the same
     arguments, and a Pi core should draw it once.
     """
 
-    def __init__(self) -> None:
-        if not pygame.font.get_init():
-            pygame.font.init()
-        self._cache: dict[tuple[int, bool], pygame.font.Font] = {}
+    _warned = False
+
+    def __init__(self, files: Mapping[bool, Sequence[Path]] = FONT_FILES) -> None:
+        if not pygame.freetype.get_init():
+            pygame.freetype.init()
+        problem = font_problem(files)
+        if problem is not None and not Fonts._warned:
+            Fonts._warned = True  # one line per program, not one per renderer
+            log.error("%s", problem)
+        self._files: Mapping[bool, Sequence[Path]] | None = None if problem else files
+        self._cache: dict[tuple[int, bool], Face] = {}
+        self.coverage = Coverage()
         self.images = ImageCache()
 
-    def get(self, size: int, bold: bool = False) -> pygame.font.Font:
+    @property
+    def fallback(self) -> bool:
+        """Whether the display draws with pygame's default font (the Noto fonts are missing)."""
+        return self._files is None
+
+    def get(self, size: int, bold: bool = False) -> Face:
         key = (max(6, size), bold)
-        font = self._cache.get(key)
-        if font is None:
-            font = pygame.font.Font(None, key[0])
-            font.set_bold(bold)
-            self._cache[key] = font
-        return font
+        face = self._cache.get(key)
+        if face is None:
+            points = max(5, round(key[0] * FONT_SCALE))
+            chain: list[pygame.freetype.Font] = []
+            if self._files is None:
+                font = pygame.freetype.Font(None, points)
+                font.strong = bold
+                chain.append(font)
+            else:
+                chain.extend(pygame.freetype.Font(str(path), points) for path in self._files[bold])
+            for font in chain:
+                font.origin = True  # render_to's position is the baseline's start
+                font.pad = False
+            face = self._cache[key] = Face(chain, self.coverage)
+        return face
 
     def __len__(self) -> int:
         return len(self._cache)
@@ -230,7 +396,7 @@ class Painter:
     def render_text(
         self, words: Words, size: int, colour: Colour, bold: bool = False, max_width: int = 0
     ) -> pygame.Surface:
-        """``words`` as a surface; shrunk (to 70%) and then cut with an ellipsis to fit."""
+        """``words`` as a one-line surface; with ``max_width``, fitted (shrunk, then "…")."""
         text = self.words(words)
         key = ("text", text, size, colour, bold, max_width)
         cached = self.fonts.images.get(key)
@@ -241,19 +407,39 @@ class Painter:
     def _render_text(
         self, text: str, size: int, colour: Colour, bold: bool, max_width: int
     ) -> pygame.Surface:
-        font = self.fonts.get(size, bold)
-        if max_width > 0 and font.size(text)[0] > max_width:
-            least = max(9, round(size * 0.7))
-            for step in range(size - 1, least - 1, -1):
-                font = self.fonts.get(step, bold)
-                if font.size(text)[0] <= max_width:
-                    break
-            else:
-                cut = text
-                while cut and font.size(cut + "…")[0] > max_width:
-                    cut = cut[:-1]
-                text = cut + "…"
-        return font.render(text, True, colour)
+        if max_width > 0:
+            fitted = self.fit(text, max_width, 1 << 16, size, bold=bold, max_lines=1)
+            size, text = fitted.size, fitted.lines[0] if fitted.lines else ""
+        return self.fonts.get(size, bold).render(text, True, colour)
+
+    def measure(self, text: str, size: int, bold: bool = False) -> int:
+        """The width of ``text`` drawn at ``size``."""
+        return self.fonts.get(size, bold).size(text)[0]
+
+    def fit(
+        self,
+        words: Words,
+        width: int,
+        height: int,
+        size: int,
+        *,
+        bold: bool = False,
+        max_lines: int = 0,
+        least: float = 0.7,
+        keep: int = 1,
+    ) -> Fitted:
+        """``words`` fitted into a ``width`` x ``height`` box (see ``display/fitting.py``)."""
+        return fitting.fit(
+            self.words(words),
+            width,
+            height,
+            size,
+            lambda text, at: self.measure(text, at, bold),
+            self.metrics.leading,
+            least=least,
+            max_lines=max_lines,
+            keep=keep,
+        )
 
     def text(
         self,
@@ -266,28 +452,74 @@ class Painter:
         anchor: str = "topleft",
         max_width: int = 0,
     ) -> pygame.Rect:
-        """Draw one line of text anchored at ``pos``; returns where it went."""
+        """Draw one line of text anchored at ``pos``; returns where it went.
+
+        With ``max_width`` it is fitted to that width: shrunk to 70% at most,
+        then ended with "…" after its last whole word.
+        """
         image = self.render_text(text, size, colour, bold, max_width)
         rect = image.get_rect(**{anchor: pos})
         self.surface.blit(image, rect)
         return rect
 
-    def wrap(self, words: Words, size: int, width: int, bold: bool = False) -> list[str]:
-        """``words`` split into lines no wider than ``width`` (words kept whole when they fit)."""
-        text = self.words(words)
-        font = self.fonts.get(size, bold)
-        lines: list[str] = []
-        current = ""
-        for word in text.split():
-            trial = f"{current} {word}" if current else word
-            if font.size(trial)[0] <= width or not current:
-                current = trial
+    def fit_text(
+        self,
+        words: Words,
+        rect: pygame.Rect,
+        size: int,
+        colour: Colour = TEXT,
+        *,
+        bold: bool = False,
+        align: str = "center",
+        valign: str = "center",
+        max_lines: int = 0,
+        fitted: Fitted | None = None,
+    ) -> pygame.Rect:
+        """Draw ``words`` inside ``rect`` on as many lines as it needs, fitted; where it went.
+
+        ``align`` is "left", "center" or "right"; ``valign`` "top", "center" or
+        "bottom". ``fitted`` draws an already fitted text (``distinct_labels``).
+        """
+        if fitted is None:
+            fitted = self.fit(words, rect.w, rect.h, size, bold=bold, max_lines=max_lines)
+        line = self.metrics.leading(fitted.size)
+        total = len(fitted.lines) * line
+        top = {"top": rect.top, "bottom": rect.bottom - total}.get(
+            valign, rect.centery - total // 2
+        )
+        used = pygame.Rect(rect.centerx, top, 0, 0)
+        for index, piece in enumerate(fitted.lines):
+            image = self.fonts.get(fitted.size, bold).render(piece, True, colour)
+            y = top + index * line + line // 2
+            if align == "left":
+                where = image.get_rect(midleft=(rect.left, y))
+            elif align == "right":
+                where = image.get_rect(midright=(rect.right, y))
             else:
-                lines.append(current)
-                current = word
-        if current:
-            lines.append(current)
-        return lines
+                where = image.get_rect(center=(rect.centerx, y))
+            self.surface.blit(image, where)
+            used = where if index == 0 else used.union(where)
+        return used
+
+    def distinct_labels(
+        self, labels: Sequence[Words], width: int, height: int, size: int, *, bold: bool = False
+    ) -> list[Fitted]:
+        """``labels`` fitted to equal boxes, different labels kept different after cutting."""
+        texts = [self.words(label) for label in labels]
+        return fitting.distinct(
+            texts,
+            lambda text, keep: self.fit(text, width, height, size, bold=bold, keep=keep),
+        )
+
+    def wrap(self, words: Words, size: int, width: int, bold: bool = False) -> list[str]:
+        """``words`` split into lines no wider than ``width`` (words kept whole when they fit).
+
+        Japanese breaks between characters (never before 、。」); a word wider
+        than ``width`` gets a line of its own, for ``text`` to fit.
+        """
+        return fitting.wrap(
+            self.words(words), width, size, lambda text, at: self.measure(text, at, bold)
+        )
 
     def card(
         self,
@@ -308,12 +540,14 @@ class Painter:
         key = ("card", rect.size, notation, rotation, emphasis, dim, outline, number_at_top)
         image = self.fonts.images.get(key)
         if image is None:
-            image = self.fonts.images.put(
-                key,
-                self._card_image(
+            Face.pictures += 1  # a card face is a picture, not words (the pseudo-locale test)
+            try:
+                drawn = self._card_image(
                     rect.size, notation, rotation, emphasis, dim, outline, number_at_top
-                ),
-            )
+                )
+            finally:
+                Face.pictures -= 1
+            image = self.fonts.images.put(key, drawn)
         placed = image.get_rect(center=rect.center)
         self.surface.blit(image, placed)
         return placed
@@ -376,18 +610,23 @@ class Painter:
         *,
         selected: bool = False,
         size: int = 0,
+        fitted: Fitted | None = None,
     ) -> None:
-        """An on-screen button, clickable when ``action`` is given."""
+        """An on-screen button, clickable when ``action`` is given; its label on up to two lines.
+
+        ``fitted`` is the label already fitted (``distinct_labels``, for a column of buttons).
+        """
         fill = SELECTED if selected else BUTTON
         self.box(rect, fill, TURN if selected else BUTTON_EDGE, max(1, rect.h // 14))
-        self.text(
+        inner = rect.inflate(-2 * self.metrics.pad, -max(2, rect.h // 14) * 2)
+        self.fit_text(
             label,
-            rect.center,
+            inner,
             size or self.metrics.small,
             TEXT,
             bold=True,
-            anchor="center",
-            max_width=rect.w - 2 * self.metrics.pad,
+            max_lines=2,
+            fitted=fitted,
         )
         if action is not None:
             self.hit(rect, action)
