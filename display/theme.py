@@ -441,6 +441,16 @@ class Painter:
             keep=keep,
         )
 
+    def ellipsis(self, line: str, size: int, width: int, bold: bool = False) -> str:
+        """``line`` ended with "…" after its last whole word that leaves room for it."""
+        cut = fitting.with_ellipsis(
+            line.removesuffix(fitting.ELLIPSIS).rstrip() + " " + fitting.ELLIPSIS,
+            width,
+            size,
+            lambda text, at: self.measure(text, at, bold),
+        )
+        return cut.replace(" " + fitting.ELLIPSIS, fitting.ELLIPSIS)
+
     def text(
         self,
         text: Words,
@@ -602,6 +612,10 @@ class Painter:
             max_width=rect.w - 2,
         )
 
+    def label_box(self, button: pygame.Rect) -> pygame.Rect:
+        """Where a button's label goes inside the button."""
+        return button.inflate(-2 * self.metrics.pad, -max(2, button.h // 14) * 2)
+
     def button(
         self,
         rect: pygame.Rect,
@@ -618,10 +632,9 @@ class Painter:
         """
         fill = SELECTED if selected else BUTTON
         self.box(rect, fill, TURN if selected else BUTTON_EDGE, max(1, rect.h // 14))
-        inner = rect.inflate(-2 * self.metrics.pad, -max(2, rect.h // 14) * 2)
         self.fit_text(
             label,
-            inner,
+            self.label_box(rect),
             size or self.metrics.small,
             TEXT,
             bold=True,

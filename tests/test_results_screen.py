@@ -37,12 +37,12 @@ def test_fit_rounds_pages_every_round_and_keeps_the_sums() -> None:
             assert sum(v[seat] or 0 for _, v in shown) == sum(v[seat] or 0 for _, v in rounds)
         seen += [english(name) for name, _ in shown if english(name).startswith("Round ")]
     assert seen == [f"Round {i + 1}" for i in range(14)]
-    assert [n for n, _ in fit_rounds(rounds, 6, 1)] == [
+    assert [english(n) for n, _ in fit_rounds(rounds, 6, 1)] == [
         "Rounds 1-4", "Round 5", "Round 6", "Round 7", "Round 8", "Rounds 9-14"
     ]  # fmt: skip
     assert fit_rounds(rounds, 6, 4) == fit_rounds(rounds, 6, 0)  # pages wrap round
     merged = fit_rounds(rounds, 2)  # no room for a page: groups
-    assert [n for n, _ in merged] == ["Rounds 1-7", "Rounds 8-14"]
+    assert [english(n) for n, _ in merged] == ["Rounds 1-7", "Rounds 8-14"]
     assert fit_rounds(rounds, 0) == []
 
 
@@ -101,7 +101,7 @@ def test_oh_pshaw_results_with_seven_players_show_every_round_and_why(
         seen: set[str] = set()
         for page in range(rounds):  # the pages the table turns, one after another
             rows = drawn_table(replace(view, results_page=page), tmp_path, monkeypatch)
-            assert [n for n, _ in rows][-2:] == ["Bids made", "Total"]
+            assert [english(n) for n, _ in rows][-2:] == ["Bids made", "Total"]
             seen |= {english(n) for n, _ in rows if english(n).startswith("Round ")}
             for seat in range(7):  # the totals add up on screen, on every page
                 shown = sum(v[seat] or 0 for n, v in rows if english(n).startswith("Round"))
@@ -122,7 +122,7 @@ def test_oshaka_results_explain_columns_face_down_and_oshaka(
         report = rig.table.result
         assert report is not None
         rows = drawn_table(view, tmp_path, monkeypatch)
-        assert [n for n, _ in rows][-4:] == ["Columns", "Face down", "Oshaka", "Total"]
+        assert [english(n) for n, _ in rows][-4:] == ["Columns", "Face down", "Oshaka", "Total"]
         face_down = [sum(r["penalties"][s] for r in report["rounds"]) for s in range(4)]
         assert list(rows[-3][1]) == face_down
         assert "face-down card -1" in english(view.result_rule)
@@ -146,8 +146,8 @@ def test_a_shared_victory_is_said_as_such(tmp_path: Path, monkeypatch: pytest.Mo
         texts: list[str] = []
         real = display.generic.draw_status  # what display.scenes imported
 
-        def spy(p: Any, rect: pygame.Rect, text: str, *args: Any) -> int:
-            texts.append(text)
+        def spy(p: Any, rect: pygame.Rect, text: Any, *args: Any) -> int:
+            texts.append(p.words(text))
             result: int = real(p, rect, text, *args)
             return result
 
@@ -189,7 +189,7 @@ def test_oshaka_shows_round_one_scored_while_the_lead_of_round_two_is_chosen(
 
         monkeypatch.setattr(display.oshaka_trick_scene, "draw_score_table", spy)
         screenshot_view(rig.table.view, tmp_path / "lead.png", size=(800, 480))
-        summary = next(rows for rows in seen if rows[0][0] == "Columns")
+        summary = next(rows for rows in seen if english(rows[0][0]) == "Columns")
         assert [name for name, _ in summary] == ["Columns", "Face down", "Oshaka", "Round 1"]
         assert list(summary[0][1]) == [len(c) for c in first["columns"]]
         assert list(summary[1][1]) == [-n for n in first["penalties"]]
