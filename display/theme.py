@@ -209,6 +209,7 @@ class Face:
         first = self._chain[0]
         self._ascent = int(first.get_sized_ascender(0))
         self._height = int(first.get_sized_height(0))
+        self._sizes: dict[str, tuple[int, int]] = {}
 
     def font_for(self, text: str) -> pygame.freetype.Font:
         """The first font of the chain with every glyph ``text`` needs (else the first)."""
@@ -223,11 +224,18 @@ class Face:
 
     def size(self, text: str) -> tuple[int, int]:
         """The (width, height) ``render`` gives ``text``."""
+        known = self._sizes.get(text)
+        if known is not None:
+            return known
         if not text:
             return 0, self._height
         font = self.font_for(text)
         rect = font.get_rect(text)
-        return max(0, rect.x) + rect.w, max(self._height, int(font.get_sized_height(0)))
+        found = max(0, rect.x) + rect.w, max(self._height, int(font.get_sized_height(0)))
+        if len(self._sizes) > 5000:
+            self._sizes.clear()  # fitting measures many trial lines: keep the cache bounded
+        self._sizes[text] = found
+        return found
 
     def render(
         self,
