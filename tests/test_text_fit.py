@@ -17,19 +17,8 @@ from collections.abc import Iterator
 import pygame
 import pytest
 
-from controller.games.words import (
-    Arg,
-    Card,
-    Items,
-    Player,
-    Seat,
-    Seconds,
-    Signed,
-    Suit,
-    Text,
-    Verbatim,
-    fields,
-)
+from controller.games import words as w
+from controller.games.words import Arg, Items, Player, Text, fields
 from controller.words import Presenter
 from controller.words.catalogs import DOMAINS
 from controller.words.extract import template
@@ -52,17 +41,17 @@ def worst(name: str) -> Arg:
     if base in ("player", "winner", "dealer", "chief", "leader"):
         one = Player(6)
     elif base == "seat":
-        one = Seat(6)
+        one = w.Seat(6)
     elif base == "card":
-        one = Card("TH")
+        one = w.Card("TH")
     elif base == "suit":
-        one = Suit("S")
+        one = w.Suit("S")
     elif name == "seconds":
-        return Seconds(88.888)
+        return w.Seconds(88.888)
     elif base in ("change", "delta"):
-        one = Signed(-BIG)
+        one = w.Signed(-BIG)
     elif base in ("name", "nickname"):
-        one = Verbatim(NICKNAME)
+        one = w.Verbatim(NICKNAME)
     else:
         one = BIG
     if plural and not isinstance(one, int):
