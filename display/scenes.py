@@ -727,7 +727,8 @@ def _attract_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableVi
     )
     y = line.bottom + m.pad * 2
     if view.games:
-        names = " · ".join(p.words(choice.title) for choice in view.games)
+        titles = Items(tuple(as_arg(choice.title) for choice in view.games))
+        names = say("Games: {games}", games=titles)
         y = p.text(
             names, (rect.centerx, y), m.small, theme.TEXT_DIM, anchor="midtop", max_width=rect.w
         ).bottom
