@@ -242,7 +242,8 @@ def test_oh_pshaw_shows_the_last_rounds_scores_while_the_next_is_bid(
     assert rig.engine.snapshot().last_round == tuple(scored)
     summary = "Round 1 scored: " + ", ".join(
         # Seats counted from 1 (engine player s sits at seat s here).
-        f"Seat {s + 1} {'+' if v >= 0 else ''}{v}" for s, v in enumerate(scored)
+        f"Seat {s + 1} {'+' if v >= 0 else ''}{v}"
+        for s, v in enumerate(scored)
     )
     written = painted_text(monkeypatch)
     for size in ((800, 480), (1280, 720)):
