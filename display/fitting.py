@@ -104,6 +104,9 @@ def join(pieces: Sequence[Token]) -> str:
 
 def wrap(text: str, width: int, size: int, measure: Measure) -> list[str]:
     """``text`` in lines no wider than ``width`` (a word wider than that gets a line of its own)."""
+    single = " ".join(text.split())
+    if measure(single, size) <= width:
+        return [single] if single else []
     lines: list[list[Token]] = []
     current: list[Token] = []
     for token in tokens(text):
@@ -175,6 +178,8 @@ def fit(
                 return Fitted(tuple(lines), step, False)
         return None
 
+    if "\n" not in text and measure(text, size) <= width and room(size) >= 1:
+        return Fitted((" ".join(text.split()),), size, False)  # most texts: at once
     found = whole(text, range(size, floor - 1, -1))
     if found is not None:
         return found

@@ -192,10 +192,12 @@ class Face:
     """The fonts of one size and weight, drawing each string in the first font that has its glyphs.
 
     Offers what scenes use of ``pygame.font.Font`` (``size``, ``render``,
-    ``get_linesize``, ``get_height``) on top of ``pygame.freetype``, which, unlike
-    ``pygame.font``, says when a font lacks a glyph (``get_metrics`` gives None).
-    A string whose characters Noto Sans lacks (Japanese, ♠♥♦♣) is drawn wholly
-    in Noto Sans CJK, so one string never mixes two fonts' baselines.
+    ``get_linesize``, ``get_height``). Glyph coverage comes from
+    ``pygame.freetype``, which, unlike ``pygame.font``, says when a font lacks a
+    glyph (``get_metrics`` gives None); measuring and drawing go through
+    ``pygame.font`` with the same files, some fifty times faster than freetype
+    with Noto Sans. A string whose characters Noto Sans lacks (Japanese, ♠♥♦♣)
+    is drawn wholly in Noto Sans CJK, so one string never mixes two fonts' baselines.
     """
 
     # For the pseudo-locale test: every string drawn, unless drawn as a picture (a card
@@ -203,39 +205,62 @@ class Face:
     drawn: list[str] | None = None
     pictures = 0
 
-    def __init__(self, chain: Sequence[pygame.freetype.Font], coverage: Coverage) -> None:
-        self._chain = tuple(chain)
+    def __init__(self, files: Sequence[Path | None], points: int, bold: bool, coverage: Coverage):
+        # ``files``: the chain, first choice first (None: pygame's own font, bold by styling).
+        self._files = tuple(files)
+        self._points = points
+        self._bold = bold
         self._coverage = coverage
-        first = self._chain[0]
-        self._ascent = int(first.get_sized_ascender(0))
-        self._height = int(first.get_sized_height(0))
+        # Each font is opened when a string first needs it: Noto Sans CJK takes megabytes
+        # per size, and an English table never needs it.
+        self._fonts: list[pygame.font.Font | None] = [None] * len(self._files)
+        self._height = self._font(0).get_height()
+        self._chosen: dict[str, int] = {}
         self._sizes: dict[str, tuple[int, int]] = {}
 
-    def font_for(self, text: str) -> pygame.freetype.Font:
+    def _font(self, index: int) -> pygame.font.Font:
+        font = self._fonts[index]
+        if font is None:
+            path = self._files[index]
+            font = pygame.font.Font(None if path is None else str(path), self._points)
+            if path is None:
+                font.set_bold(self._bold)
+            self._fonts[index] = font
+        return font
+
+    def _choice(self, text: str) -> int:
+        """The index of the first font of the chain with every glyph ``text`` needs (else 0)."""
+        if len(self._files) == 1 or text.isascii():
+            return 0  # Noto Sans has every ASCII glyph
+        chosen = self._chosen.get(text)
+        if chosen is None:
+            chosen = next(
+                (i for i, path in enumerate(self._files) if not self._coverage.lacks(path, text)),
+                0,
+            )
+            if len(self._chosen) > 5000:
+                self._chosen.clear()  # fitting tries many lines: keep the memory bounded
+            self._chosen[text] = chosen
+        return chosen
+
+    def font_for(self, text: str) -> pygame.font.Font:
         """The first font of the chain with every glyph ``text`` needs (else the first)."""
-        for font in self._chain:
-            if not self._coverage.lacks(font, text):
-                return font
-        return self._chain[0]
+        return self._font(self._choice(text))
 
     def missing(self, text: str) -> str:
         """The characters of ``text`` that the font chosen for it cannot draw."""
-        return self._coverage.lacks(self.font_for(text), text)
+        return self._coverage.lacks(self._files[self._choice(text)], text)
 
     def size(self, text: str) -> tuple[int, int]:
         """The (width, height) ``render`` gives ``text``."""
         known = self._sizes.get(text)
-        if known is not None:
-            return known
-        if not text:
-            return 0, self._height
-        font = self.font_for(text)
-        rect = font.get_rect(text)
-        found = max(0, rect.x) + rect.w, max(self._height, int(font.get_sized_height(0)))
-        if len(self._sizes) > 5000:
-            self._sizes.clear()  # fitting measures many trial lines: keep the cache bounded
-        self._sizes[text] = found
-        return found
+        if known is None:
+            width, height = self.font_for(text).size(text)
+            known = width, max(height, self._height)
+            if len(self._sizes) > 5000:
+                self._sizes.clear()  # fitting measures many trial lines: keep it bounded
+            self._sizes[text] = known
+        return known
 
     def render(
         self,
@@ -244,19 +269,10 @@ class Face:
         colour: Colour | tuple[int, int, int, int] = TEXT_COLOUR,
         background: Colour | None = None,
     ) -> pygame.Surface:
-        """``text`` on a surface a line high, its baseline where every line's is."""
+        """``text`` on a surface a line high."""
         if Face.drawn is not None and not Face.pictures:
             Face.drawn.append(text)
-        width, height = self.size(text)
-        image = pygame.Surface((max(1, width), height), pygame.SRCALPHA)
-        if background is not None:
-            image.fill(background)
-        if text.strip():
-            font = self.font_for(text)
-            font.antialiased = antialias
-            ascent = max(self._ascent, int(font.get_sized_ascender(0)))
-            font.render_to(image, (0, ascent), text, colour)
-        return image
+        return self.font_for(text).render(text, antialias, colour, background)
 
     def get_linesize(self) -> int:
         return self._height
@@ -266,20 +282,26 @@ class Face:
 
 
 class Coverage:
-    """Which characters each font lacks, remembered: asking freetype for every string is slow."""
+    """Which characters each font file lacks, asked of ``pygame.freetype`` once per character."""
 
     def __init__(self) -> None:
-        self._lacking: dict[tuple[str, str], bool] = {}
+        self._fonts: dict[Path | None, pygame.freetype.Font] = {}
+        self._lacking: dict[tuple[Path | None, str], bool] = {}
 
-    def lacks(self, font: pygame.freetype.Font, text: str) -> str:
-        """The characters of ``text`` (whitespace aside) that ``font`` has no glyph for."""
+    def lacks(self, path: Path | None, text: str) -> str:
+        """The characters of ``text`` (whitespace aside) that the font at ``path`` cannot draw."""
         found: list[str] = []
         for char in text:
             if char.isspace():
                 continue
-            key = (str(font.path), char)
+            key = (path, char)
             lacking = self._lacking.get(key)
             if lacking is None:
+                font = self._fonts.get(path)
+                if font is None:
+                    font = self._fonts[path] = pygame.freetype.Font(
+                        None if path is None else str(path), 12
+                    )
                 lacking = self._lacking[key] = font.get_metrics(char)[0] is None
             if lacking:
                 found.append(char)
@@ -302,6 +324,8 @@ class Fonts:
     _warned = False
 
     def __init__(self, files: Mapping[bool, Sequence[Path]] = FONT_FILES) -> None:
+        if not pygame.font.get_init():
+            pygame.font.init()
         if not pygame.freetype.get_init():
             pygame.freetype.init()
         problem = font_problem(files)
@@ -322,18 +346,13 @@ class Fonts:
         key = (max(6, size), bold)
         face = self._cache.get(key)
         if face is None:
-            points = max(5, round(key[0] * FONT_SCALE))
-            chain: list[pygame.freetype.Font] = []
             if self._files is None:
-                font = pygame.freetype.Font(None, points)
-                font.strong = bold
-                chain.append(font)
+                # pygame's own font draws small for its size: the scenes' sizes suit it as is.
+                face = Face((None,), key[0], bold, self.coverage)
             else:
-                chain.extend(pygame.freetype.Font(str(path), points) for path in self._files[bold])
-            for font in chain:
-                font.origin = True  # render_to's position is the baseline's start
-                font.pad = False
-            face = self._cache[key] = Face(chain, self.coverage)
+                points = max(5, round(key[0] * FONT_SCALE))
+                face = Face(self._files[bold], points, bold, self.coverage)
+            self._cache[key] = face
         return face
 
     def __len__(self) -> int:
@@ -507,7 +526,7 @@ class Painter:
         )
         used = pygame.Rect(rect.centerx, top, 0, 0)
         for index, piece in enumerate(fitted.lines):
-            image = self.fonts.get(fitted.size, bold).render(piece, True, colour)
+            image = self.render_text(piece, fitted.size, colour, bold)
             y = top + index * line + line // 2
             if align == "left":
                 where = image.get_rect(midleft=(rect.left, y))
