@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 from controller.games.words import Text
 from controller.seat_colours import seat_colour
 from controller.view import Screen, SeatView, TableView
@@ -49,3 +53,25 @@ def test_each_panel_edge_and_joined_chip_show_the_seats_colour() -> None:
     assert tuple(surface.get_at((bottom.rect.left + 4, bottom.rect.centery)))[:3] == seat_colour(0)
     top = next(slot for slot in layout.slots if slot.seat_index == 2)
     assert tuple(surface.get_at((top.rect.right - 5, top.rect.centery)))[:3] == seat_colour(2)
+
+
+def test_without_the_noto_fonts_one_error_line_and_english_still_drawn(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    import pygame
+
+    from display import theme
+
+    monkeypatch.setattr(theme.Fonts, "_warned", False)
+    gone = {False: (tmp_path / "NotoSans-Regular.ttf",), True: (tmp_path / "NotoSans-Bold.ttf",)}
+    with caplog.at_level("ERROR", logger="display.theme"):
+        fonts = theme.Fonts(gone)
+        theme.Fonts(gone)  # a second renderer says nothing more
+    assert fonts.fallback
+    errors = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
+    assert len(errors) == 1 and "fonts-noto-core fonts-noto-cjk" in errors[0]
+    face = fonts.get(20)
+    assert face.size("Press OK at your seat to join")[0] > 0 and face.missing("Press OK") == ""
+    painter = theme.Painter(pygame.Surface((200, 40)), fonts, theme.Metrics.for_size((800, 480)))
+    drawn = painter.text("Press OK at your seat to join", (0, 0), 20, max_width=200)
+    assert 0 < drawn.w <= 200
