@@ -66,9 +66,10 @@ def seat_label(seat: SeatView) -> Words:
 
 def seat_words(view: TableView, seat: SeatView) -> Words:
     """The seat's name as the presenter gives it: its member card's nickname, or "Seat 3"."""
-    if view.nicknames.get(seat.seat):
+    nickname = view.nicknames.get(seat.seat)
+    if nickname:
         # TRANSLATORS: a seat's name alone (a nickname): keep it as it is.
-        return say("{seat}", seat=Seat(seat.seat))
+        return say("{seat}", seat=Verbatim(nickname))
     return seat_label(seat)
 
 

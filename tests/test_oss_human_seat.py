@@ -166,7 +166,8 @@ def test_trick_names_and_every_card_under_a_trick_are_drawn_in_full(
         assert width is None or font.size(words)[0] <= width, f"{words} is cut short"
     labels = {c[0] for c in calls}
     for value, seat in placements:
-        assert f"{value}  Seat {seat}" in labels, f"the {value} of seat {seat} is hidden"
+        # Seats counted from 1 (every seat plays here, engine seat s at physical seat s).
+        assert f"{value}  Seat {seat + 1}" in labels, f"the {value} of seat {seat} is hidden"
 
 
 def test_with_a_physical_deal_the_menu_says_why_oss_is_not_offered(
