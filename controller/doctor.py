@@ -176,6 +176,20 @@ def _font_file() -> Path:
     return Path(pygame.__file__).parent / pygame.font.get_default_font()
 
 
+# The Noto fonts the display draws every language with (display/theme.py's FONT_FILES;
+# the controller does not import the display, and tests/test_doctor.py keeps the two equal).
+NOTO_FONTS: tuple[Path, ...] = (
+    Path("/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf"),
+    Path("/usr/share/fonts/truetype/noto/NotoSans-Bold.ttf"),
+    Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"),
+    Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc"),
+)
+
+
+def _missing_noto() -> list[Path]:
+    return [path for path in NOTO_FONTS if not path.is_file()]
+
+
 def _look(prompt: str) -> bool | None:
     """Ask the person at the table; None when nobody can answer (no terminal)."""
     if not sys.stdin.isatty():
@@ -201,6 +215,7 @@ class Machine:
     look: Callable[[str], bool | None] = _look
     pause: Callable[[float], None] = time.sleep
     font_file: Callable[[], Path] = _font_file
+    missing_noto: Callable[[], list[Path]] = _missing_noto
     environ: dict[str, str] = field(default_factory=lambda: dict(os.environ))
 
 
@@ -514,14 +529,22 @@ def check_journal(config: TableConfig, machine: Machine) -> Result:
 
 
 def check_fonts(config: TableConfig, machine: Machine) -> Result:
-    """pygame's bundled font, which every scene draws with, is there and loads."""
+    """pygame's bundled font (the fallback) and the Noto fonts every language is drawn with."""
     try:
         path = machine.font_file()
     except Exception as exc:  # a broken pygame install
         return Result("fonts", False, f"pygame has no font module ({exc})", _REINSTALL)
     if not path.is_file():
         return Result("fonts", False, f"{path} is missing", _REINSTALL)
-    return Result("fonts", True, str(path.name))
+    gone = machine.missing_noto()
+    if gone:
+        return Result(
+            "fonts",
+            False,
+            f"{gone[0]} is missing: only English shows, in pygame's font",
+            "sudo apt-get install --no-install-recommends fonts-noto-core fonts-noto-cjk",
+        )
+    return Result("fonts", True, f"Noto Sans, Noto Sans CJK, {path.name}")
 
 
 def check_disk(config: TableConfig, machine: Machine) -> Result:

@@ -118,7 +118,8 @@ echo "  board: $BOARD${MODEL:+ ($MODEL)}, LEDs: $LEDS, Debian: $CODENAME/$ARCH, 
 # EGL/GLES/GBM/Mesa: SDL's KMSDRM driver loads them at run time and neither
 # pygame build brings them; a fresh Pi OS Lite lacks them.
 PACKAGES=(python3 python3-venv ca-certificates systemd udev util-linux
-    libegl1 libgles2 libgbm1 libgl1-mesa-dri libdrm2 fonts-dejavu-core)
+    libegl1 libgles2 libgbm1 libgl1-mesa-dri libdrm2 fonts-dejavu-core
+    fonts-noto-core fonts-noto-cjk) # the display's fonts: every language, and the suit symbols
 if [[ "$LEDS" == pwm ]]; then
     PACKAGES+=(gcc python3-dev) # rpi_ws281x is compiled on the Pi
 fi

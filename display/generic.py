@@ -17,7 +17,8 @@ from typing import Any, TypeVar, cast
 
 import pygame
 
-from controller.games.words import Verbatim, Words, say
+from controller.games.words import Items, Player, Seat, Text, Verbatim, Words, as_arg, say
+from controller.seat_colours import seat_colour
 from controller.view import Message, SeatView, TableView
 from display import theme
 from display.theme import Colour, Painter
@@ -25,14 +26,14 @@ from display.theme import Colour, Painter
 # Words for the verbs engines expect; an unknown verb is shown as it is.
 TRICK_AREA = theme.blend(theme.CENTRE, theme.TABLE, 0.5)
 
-VERB_PROMPTS: dict[str, str] = {
-    "play": "play a card",
-    "place": "place a card",
-    "lead": "choose the lead",
-    "bid": "make a bid",
-    "hand": "register your hand",
-    "roll": "roll the dice",
-    "reroll": "reroll",
+VERB_PROMPTS: dict[str, Text] = {
+    "play": say("play a card"),
+    "place": say("place a card"),
+    "lead": say("choose the lead"),
+    "bid": say("make a bid"),
+    "hand": say("register your hand"),
+    "roll": say("roll the dice"),
+    "reroll": say("reroll"),
 }
 
 
@@ -47,9 +48,29 @@ class Toward:
 # --- names and turns -----------------------------------------------------------------
 
 
+def seat_colour_of(seat: SeatView) -> theme.Colour:
+    """The seat's own colour (its LED segment's), also when the view leaves it unset."""
+    return seat.colour if seat.colour != (0, 0, 0) else seat_colour(seat.seat)
+
+
 def seat_label(seat: SeatView) -> Words:
-    """The seat's own label, or "Seat N" counted from 1."""
-    return seat.label or say("Seat {number}", number=Verbatim(str(seat.seat + 1)))
+    """The seat's name without knowing nicknames: a label the table gave as words, or "Seat 3".
+
+    A plain string label (the table's old 0-based "Seat 0") is not shown:
+    seats are counted from 1. ``seat_words`` also knows the seat's nickname.
+    """
+    if isinstance(seat.label, Text):
+        return seat.label
+    return say("Seat {number}", number=Verbatim(str(seat.seat + 1)))
+
+
+def seat_words(view: TableView, seat: SeatView) -> Words:
+    """The seat's name as the presenter gives it: its member card's nickname, or "Seat 3"."""
+    nickname = view.nicknames.get(seat.seat)
+    if nickname:
+        # TRANSLATORS: a seat's name alone (a nickname): keep it as it is.
+        return say("{seat}", seat=Verbatim(nickname))
+    return seat_label(seat)
 
 
 def seat_of_player(view: TableView, player: int) -> SeatView | None:
@@ -63,11 +84,7 @@ def seat_of_player(view: TableView, player: int) -> SeatView | None:
 def player_name(view: TableView, player: int) -> Words:
     """How the centre names engine seat ``player``: by the label of the seat playing it."""
     seat = seat_of_player(view, player)
-    return (
-        seat_label(seat)
-        if seat is not None
-        else say("Seat {number}", number=Verbatim(str(player + 1)))
-    )
+    return seat_words(view, seat) if seat is not None else say("{seat}", seat=Player(player))
 
 
 def expected(game: Mapping[str, Any] | None) -> tuple[int, str] | None:
@@ -80,8 +97,8 @@ def expected(game: Mapping[str, Any] | None) -> tuple[int, str] | None:
     return None
 
 
-def verb_prompt(verb: str) -> str:
-    """The words for an expected verb."""
+def verb_prompt(verb: str) -> Words:
+    """The words for an expected verb (an unknown one as the engine spells it)."""
     return VERB_PROMPTS.get(verb, verb.replace("_", " "))
 
 
@@ -252,12 +269,13 @@ def draw_messages(
     blocks: list[tuple[list[str], Colour]] = []
     used = 0
     for message in reversed(shown):
-        text = p.words(message.text)
+        text: Words = message.text
         if prefix and message.seat is not None:
             seat = next((s for s in view.seats if s.seat == message.seat), None)
-            label = None if seat is None else p.words(seat_label(seat))
-            if label is not None and not text.lower().startswith(label.lower()):
-                text = f"{label}: {text}"
+            label = None if seat is None else p.words(seat_words(view, seat))
+            if label is not None and not p.words(text).lower().startswith(label.lower()):
+                assert seat is not None
+                text = say("{seat}: {message}", seat=Seat(seat.seat), message=as_arg(text))
         lines = p.wrap(text, size, rect.w - 3 * bar)
         need = len(lines) * line + p.metrics.pad
         if used + need > rect.h:
@@ -266,7 +284,7 @@ def draw_messages(
                 keep = max(1, (rect.h - p.metrics.pad) // line)
                 cut = lines[:keep]
                 if keep < len(lines):
-                    cut[-1] += " …"
+                    cut[-1] = p.ellipsis(cut[-1] + " …", size, rect.w - 2 * bar)
                 blocks.append((cut, theme.MESSAGE_COLOURS[message.kind]))
             break
         blocks.append((lines, theme.MESSAGE_COLOURS[message.kind]))
@@ -393,7 +411,7 @@ def score_table_height(p: Painter, rows: int, size: int = 0) -> int:
     return (rows + 1) * (p.metrics.leading(size or p.metrics.small) + p.metrics.pad // 2)
 
 
-def draw_title_block(p: Painter, rect: pygame.Rect, title: str, detail: str) -> int:
+def draw_title_block(p: Painter, rect: pygame.Rect, title: Words, detail: Words) -> int:
     """The game's title and a detail line under it (round, trick); returns the height used."""
     m = p.metrics
     y = rect.top
@@ -416,20 +434,13 @@ def split_centre(rect: pygame.Rect, pad: int) -> tuple[pygame.Rect, pygame.Rect]
     return trick, info
 
 
-def draw_status(p: Painter, rect: pygame.Rect, text: str, colour: Colour = theme.TURN) -> int:
-    """A prominent status line (whose turn, what happens now); returns the height used."""
-    lines = p.wrap(text, p.metrics.body, rect.w, bold=True)[:2]
-    line = p.metrics.leading(p.metrics.body)
-    for index, piece in enumerate(lines):
-        p.text(
-            piece,
-            (rect.left, rect.top + index * line),
-            p.metrics.body,
-            colour,
-            bold=True,
-            max_width=rect.w,
-        )
-    return len(lines) * line
+def draw_status(p: Painter, rect: pygame.Rect, text: Words, colour: Colour = theme.TURN) -> int:
+    """A prominent status line (whose turn, what happens now), two lines at most; its height."""
+    size = p.metrics.body
+    box = pygame.Rect(rect.left, rect.top, rect.w, 2 * p.metrics.leading(size))
+    fitted = p.fit(text, box.w, box.h, size, bold=True, max_lines=2)
+    p.fit_text(text, box, size, colour, bold=True, align="left", valign="top", fitted=fitted)
+    return len(fitted.lines) * p.metrics.leading(fitted.size)
 
 
 # --- the fallback scene ------------------------------------------------------------
@@ -449,7 +460,7 @@ def _format_value(value: object) -> str | None:
 class GenericScene:
     """Draws any game's snapshot from its common fields; see the module docstring."""
 
-    def turn_prompt(self, game: Mapping[str, Any], player: int) -> str | None:
+    def turn_prompt(self, game: Mapping[str, Any], player: int) -> Words | None:
         nxt = expected(game)
         if nxt is None or nxt[0] != player:
             return None
@@ -457,10 +468,10 @@ class GenericScene:
 
     def draw_seat(self, p: Painter, rect: pygame.Rect, view: TableView, player: int) -> None:
         game = view.game or {}
-        pairs: list[str] = []
+        pairs: list[Words] = []
         totals = totals_of(game)
         if totals is not None and player < len(totals):
-            pairs.append(f"total {totals[player]}")
+            pairs.append(say("total {total}", total=totals[player]))
         seats = game.get("seats")
         entry: Mapping[str, Any] | None = None
         if isinstance(seats, list):
@@ -471,24 +482,21 @@ class GenericScene:
             for key, value in entry.items():
                 text = _format_value(value)
                 if key != "seat" and text is not None:
+                    # A toy game's own field names: no catalog knows them.
                     pairs.append(f"{key.replace('_', ' ')} {text}")
-        text = "   ".join(pairs) or "playing"
-        size = p.metrics.small
-        line = p.metrics.leading(size)
-        lines = p.wrap(text, size, rect.w)
-        for index, piece in enumerate(lines[: max(1, rect.h // line)]):
-            p.text(piece, (rect.left, rect.top + index * line), size, theme.TEXT, max_width=rect.w)
+        shown = "   ".join(p.words(pair) for pair in pairs) if pairs else say("playing")
+        p.fit_text(shown, rect, p.metrics.small, theme.TEXT, align="left", valign="top")
 
     def draw_centre(
         self, p: Painter, rect: pygame.Rect, view: TableView, toward: Mapping[int, Toward]
     ) -> None:
         game = view.game or {}
-        title = str(game.get("title") or view.game_id or "Game")
-        details: list[str] = []
+        title: Words = view.game_title or str(game.get("title") or view.game_id or "")
+        details: list[Words] = []
         if isinstance(game.get("round"), int):
-            details.append(f"Round {game['round']}")
+            details.append(say("Round {number}", number=int(game["round"])))
         if isinstance(game.get("trick_number"), int):
-            details.append(f"Trick {game['trick_number']}")
+            details.append(say("Trick {number}", number=int(game["trick_number"])))
         if isinstance(game.get("phase"), str):
             details.append(str(game["phase"]))
         trick_area, info = split_centre(rect, p.metrics.pad)
@@ -498,23 +506,24 @@ class GenericScene:
             draw_trick(p, trick_area, plays, toward)
         else:
             p.text(
-                "no cards on the table",
+                say("no cards on the table"),
                 trick_area.center,
                 p.metrics.small,
                 theme.TEXT_DIM,
                 anchor="center",
             )
-        y = info.top + draw_title_block(p, info, title, " · ".join(details))
+        detail = " · ".join(p.words(d) for d in details)
+        y = info.top + draw_title_block(p, info, title, detail)
         nxt = expected(game)
         winners = int_list(game.get("winners")) or []
         if nxt is not None:
-            status = f"{player_name(view, nxt[0])}: {verb_prompt(nxt[1])}"
+            status = say(
+                "{player}: {action}", player=Player(nxt[0]), action=as_arg(verb_prompt(nxt[1]))
+            )
             y += draw_status(p, pygame.Rect(info.left, y, info.w, info.h), status)
         elif winners:
-            names = ", ".join(p.words(player_name(view, w)) for w in winners)
-            y += draw_status(
-                p, pygame.Rect(info.left, y, info.w, info.h), f"Game over: {names}", theme.WINNER
-            )
+            over = say("Game over: {players}", players=Items(tuple(Player(w) for w in winners)))
+            y += draw_status(p, pygame.Rect(info.left, y, info.w, info.h), over, theme.WINNER)
         totals = totals_of(game)
         table_h = 0
         if totals:
@@ -523,7 +532,12 @@ class GenericScene:
             assert totals is not None
             table = pygame.Rect(info.left, info.bottom - table_h, info.w, table_h)
             draw_score_table(
-                p, table, view, [("total", totals)], turn=nxt[0] if nxt else None, winners=winners
+                p,
+                table,
+                view,
+                [(say("total"), totals)],
+                turn=nxt[0] if nxt else None,
+                winners=winners,
             )
         messages = pygame.Rect(
             info.left, y + p.metrics.pad, info.w, info.bottom - table_h - y - 2 * p.metrics.pad

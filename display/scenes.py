@@ -20,7 +20,7 @@ from typing import Any, Protocol
 import pygame
 
 from controller.games import specs
-from controller.games.words import Words
+from controller.games.words import Items, Player, Verbatim, Words, as_arg, say, say_plural
 from controller.view import (
     ButtonHint,
     GameChoice,
@@ -39,9 +39,9 @@ from display.generic import (
     draw_score_table,
     draw_status,
     int_list,
-    player_name,
     score_table_height,
-    seat_label,
+    seat_colour_of,
+    seat_words,
 )
 from display.layout import Layout, SeatSlot, rotate_rect, turn_surface
 from display.theme import Painter
@@ -64,6 +64,10 @@ class GameScene(Protocol):
 
 
 PROBLEM_COLOUR = theme.MESSAGE_COLOURS[MessageKind.PROBLEM]
+TAP_TO_START = say("Tap any card or press a button to start")
+PRESS_OK_TO_JOIN = say("Press OK at your seat to join")
+WHO_STARTS = say("Who starts?")
+NOT_PLAYING = say("not playing")
 STAFF_COLOUR = (255, 96, 200)  # staff mode: a colour no game uses for a seat
 GENERIC = GenericScene()
 # The scenes found so far, by game id. A game's scene is found from its spec's
@@ -247,7 +251,8 @@ def panel_image(
     elif not seat.reader_online:
         edge, edge_w = PROBLEM_COLOUR, max(2, pad // 2)
     else:
-        edge, edge_w = theme.PANEL_EDGE, max(1, pad // 4)
+        # The seat's own colour, as its LEDs glow: a player finds their panel by it.
+        edge, edge_w = seat_colour_of(seat), max(2, pad // 2)
     p.box(frame, fill, edge, edge_w)
     inner = frame.inflate(-2 * pad - edge_w, -2 * pad - edge_w)
 
@@ -258,7 +263,7 @@ def panel_image(
         _draw_header(p, header, view, seat, None)
         p.box(bar, theme.TURN, None)
         p.text(
-            f"YOUR TURN: {prompt}",
+            _your_turn(prompt),
             bar.center,
             m.body,
             theme.TEXT_DARK,
@@ -359,26 +364,20 @@ def _hand_of(view: TableView, seat: SeatView) -> tuple[str, ...] | None:
     return view.hands.get(seat.player, ())
 
 
+def _your_turn(prompt: Words) -> Words:
+    return say("Your turn: {action}", action=as_arg(prompt))
+
+
 def _draw_header(
-    p: Painter, rect: pygame.Rect, view: TableView, seat: SeatView, prompt: str | None
+    p: Painter, rect: pygame.Rect, view: TableView, seat: SeatView, prompt: Words | None
 ) -> None:
     m = p.metrics
     pad = m.pad
     if prompt is not None:
         p.box(rect, theme.TURN, None)
     ink = theme.TEXT_DARK if prompt is not None else theme.TEXT
-    name = seat_label(seat)
-    if seat.player is not None and view.screen in (Screen.PLAY, Screen.RESULTS):
-        full = f"{name} · player {seat.player}"
-        if prompt is None:
-            name = full
-        else:
-            # Keep the player number only when the turn prompt still fits beside it.
-            need = sum(
-                p.fonts.get(m.body, True).size(text)[0] for text in (full, f"YOUR TURN: {prompt}")
-            )
-            if need + _badges_width(p, seat, view) + 4 * pad <= rect.w:
-                name = full
+    # The seat's name (nickname or "Seat 3"), never the engine's player number.
+    name = seat_words(view, seat)
     x = rect.left + pad
     label = p.text(
         name, (x, rect.centery), m.body, ink, bold=True, anchor="midleft", max_width=rect.w // 2
@@ -390,7 +389,7 @@ def _draw_header(
     if prompt is not None:
         room = right - x
         drawn = p.text(
-            f"YOUR TURN: {prompt}",
+            _your_turn(prompt),
             (right, rect.centery),
             m.body,
             theme.TEXT_DARK,
@@ -399,13 +398,13 @@ def _draw_header(
             max_width=max(10, room - _badges_width(p, seat, view)),
         )
         right = drawn.left - pad * 2
-    badges: list[tuple[str, str, theme.Colour]] = []
+    badges: list[tuple[Words, Words, theme.Colour]] = []
     if not seat.reader_online:
-        badges.append(("READER OFFLINE", "OFFLINE", PROBLEM_COLOUR))
+        badges.append((say("READER OFFLINE"), OFFLINE, PROBLEM_COLOUR))
     if seat.is_bot:
-        badges.append(("BOT", "BOT", theme.BOT))
+        badges.append((BOT_BADGE, BOT_BADGE, theme.BOT))
     if seat.joined and view.screen is Screen.JOIN:
-        badges.append(("JOINED", "IN", theme.JOINED))
+        badges.append((say("JOINED"), say("IN"), theme.JOINED))
     for long, short, colour in badges:
         for text in (long, short):
             image = p.render_text(text, m.small, theme.TEXT_DARK, True)
@@ -421,21 +420,25 @@ def _draw_header(
 
 
 def _prompt_fits(
-    p: Painter, header: pygame.Rect, seat: SeatView, view: TableView, prompt: str
+    p: Painter, header: pygame.Rect, seat: SeatView, view: TableView, prompt: Words
 ) -> bool:
     """Whether the label, the short badges and the turn prompt share one header line."""
     font = p.fonts.get(round(p.metrics.body * 0.85), True)
-    need = font.size(p.words(seat_label(seat)))[0] + font.size(f"YOUR TURN: {prompt}")[0]
+    need = font.size(p.words(seat_words(view, seat)))[0] + font.size(p.words(_your_turn(prompt)))[0]
     return need + _badges_width(p, seat, view) + 4 * p.metrics.pad <= header.w
+
+
+OFFLINE = say("OFFLINE")
+BOT_BADGE = say("BOT")
 
 
 def _badges_width(p: Painter, seat: SeatView, view: TableView) -> int:
     """Room to keep beside the turn prompt for the short badges."""
-    shorts = ["OFFLINE"] if not seat.reader_online else []
+    shorts = [OFFLINE] if not seat.reader_online else []
     if seat.is_bot:
-        shorts.append("BOT")
+        shorts.append(BOT_BADGE)
     font = p.fonts.get(p.metrics.small, True)
-    return sum(font.size(text)[0] + 4 * p.metrics.pad for text in shorts)
+    return sum(font.size(p.words(text))[0] + 4 * p.metrics.pad for text in shorts)
 
 
 def _draw_buttons(
@@ -445,9 +448,14 @@ def _draw_buttons(
     pad = p.metrics.pad
     height = min(p.metrics.hand_card, (column.h - pad * (len(buttons) - 1)) // len(buttons))
     top = column.bottom - len(buttons) * (height + pad) + pad
-    for hint in buttons:
+    # Fitted together, so two labels that differ ("face up"/"face down") stay different.
+    inner = p.label_box(pygame.Rect(column.left, top, column.w, height))
+    labels = p.distinct_labels(
+        [hint.label for hint in buttons], inner.w, inner.h, p.metrics.small, bold=True
+    )
+    for hint, fitted in zip(buttons, labels, strict=True):
         box = pygame.Rect(column.left, top, column.w, height)
-        p.button(box, hint.label, PressButton(seat.seat, hint.button))
+        p.button(box, hint.label, PressButton(seat.seat, hint.button), fitted=fitted)
         top += height + pad
 
 
@@ -462,7 +470,7 @@ def _draw_hand(
     if len(hand) > 1 and len(hand) * step > strip.w:
         step = max(6, (strip.w - card_w) // (len(hand) - 1))
     if not hand:
-        p.text("(no cards in hand)", strip.midleft, m.small, theme.TEXT_DIM, anchor="midleft")
+        p.text(say("(no cards in hand)"), strip.midleft, m.small, theme.TEXT_DIM, anchor="midleft")
     x = strip.left
     for index, card in enumerate(hand):
         box = pygame.Rect(x, strip.top, card_w, card_h)
@@ -488,9 +496,15 @@ def _centred_lines(
         for piece in p.wrap(text, size, rect.w, bold):
             wrapped.append((piece, colour, size, bold))
     heights = [p.metrics.leading(size) for _, _, size, _ in wrapped]
+    cut = False
     while wrapped and sum(heights) > rect.h:
         wrapped.pop()
         heights.pop()
+        cut = True
+    if cut and wrapped:
+        # Lines were left out: say so on the last one shown, after a whole word.
+        text, colour, size, bold = wrapped[-1]
+        wrapped[-1] = (p.ellipsis(text, size, rect.w, bold), colour, size, bold)
     y = rect.centery - sum(heights) // 2
     for (text, colour, size, bold), height in zip(wrapped, heights, strict=True):
         p.text(
@@ -506,15 +520,13 @@ def _centred_lines(
 
 
 def _attract_body(p: Painter, rect: pygame.Rect, view: TableView, seat: SeatView) -> None:
-    _centred_lines(
-        p, rect, [("Tap any card or press a button to start", theme.TEXT, p.metrics.body, True)]
-    )
+    _centred_lines(p, rect, [(TAP_TO_START, theme.TEXT, p.metrics.body, True)])
 
 
 def _choose_body(p: Painter, rect: pygame.Rect, view: TableView, seat: SeatView) -> None:
     choice = _selected(view)
     lines: list[tuple[Words, theme.Colour, int, bool]] = [
-        ("Choosing a game", theme.TEXT_DIM, p.metrics.small, False)
+        (say("Choosing a game"), theme.TEXT_DIM, p.metrics.small, False)
     ]
     if choice is not None:
         lines.append((choice.title, theme.TEXT, p.metrics.big, True))
@@ -528,14 +540,12 @@ def _join_body(p: Painter, rect: pygame.Rect, view: TableView, seat: SeatView) -
             p,
             rect,
             [
-                ("Joined", theme.JOINED, p.metrics.big, True),
-                ("waiting for the game to start", theme.TEXT_DIM, p.metrics.small, False),
+                (say("Joined"), theme.JOINED, p.metrics.big, True),
+                (say("waiting for the game to start"), theme.TEXT_DIM, p.metrics.small, False),
             ],
         )
     else:
-        _centred_lines(
-            p, rect, [("Press OK at your seat to join", theme.TEXT, p.metrics.body, True)]
-        )
+        _centred_lines(p, rect, [(PRESS_OK_TO_JOIN, theme.TEXT, p.metrics.body, True)])
 
 
 def _help_body(
@@ -547,13 +557,26 @@ def _help_body(
     m = p.metrics
     size = max(10, round(m.small * 0.85))
     y = p.text(title, (rect.left, rect.top), m.small, theme.TURN, bold=True, max_width=rect.w)
-    pieces = [piece for line in lines for piece in p.wrap(f"- {line}", size, rect.w)]
+    # Each rule behind a dash, its wrapped lines indented under its first word.
+    indent = p.measure("- ", size)
+    pieces = [
+        (index == 0, piece)
+        for line in lines
+        for index, piece in enumerate(p.wrap(line, size, rect.w - indent))
+    ]
     room = max(1, (rect.bottom - y.bottom) // m.leading(size))
     pages = -(-len(pieces) // room)
     first = (turn % pages) * room if pages else 0
     top = y.bottom
-    for piece in pieces[first : first + room]:
-        top = p.text(piece, (rect.left, top), size, theme.TEXT, max_width=rect.w).bottom
+    for starts, piece in pieces[first : first + room]:
+        if starts:
+            p.text("-", (rect.left, top), size, theme.TEXT)
+        at = (rect.left + indent, top)
+        top = p.text(piece, at, size, theme.TEXT, max_width=rect.w - indent).bottom
+
+
+def _option_line(label: Words, value: Words) -> Words:
+    return say("{option}: {value}", option=as_arg(label), value=as_arg(value))
 
 
 def _options_body(p: Painter, rect: pygame.Rect, view: TableView, seat: SeatView) -> None:
@@ -565,7 +588,7 @@ def _options_body(p: Painter, rect: pygame.Rect, view: TableView, seat: SeatView
         p,
         rect,
         [
-            (f"{label}: {value}", theme.TURN, p.metrics.body, True),
+            (_option_line(label, value), theme.TURN, p.metrics.body, True),
             (explanation, theme.TEXT_DIM, p.metrics.small, False),
         ],
     )
@@ -574,28 +597,28 @@ def _options_body(p: Painter, rect: pygame.Rect, view: TableView, seat: SeatView
 def _starter_body(p: Painter, rect: pygame.Rect, view: TableView, seat: SeatView) -> None:
     # The rulebook's question (Oshaka: who most recently helped someone?), facing each seat.
     if not seat.joined:
-        _centred_lines(p, rect, [("not playing", theme.TEXT_DIM, p.metrics.small, False)])
+        _centred_lines(p, rect, [(NOT_PLAYING, theme.TEXT_DIM, p.metrics.small, False)])
         return
     _centred_lines(
         p,
         rect,
         [
-            (view.prompt or "Who starts?", theme.TEXT, p.metrics.body, True),
-            ("If it is you: tap a card or press OK", theme.TURN, p.metrics.small, True),
+            (view.prompt or WHO_STARTS, theme.TEXT, p.metrics.body, True),
+            (say("If it is you: tap a card or press OK"), theme.TURN, p.metrics.small, True),
         ],
     )
 
 
 def _play_body(p: Painter, rect: pygame.Rect, view: TableView, seat: SeatView) -> None:
     if seat.player is None or view.game is None:
-        _centred_lines(p, rect, [("not playing", theme.TEXT_DIM, p.metrics.small, False)])
+        _centred_lines(p, rect, [(NOT_PLAYING, theme.TEXT_DIM, p.metrics.small, False)])
         return
     scene_for(view.game_id).draw_seat(p, rect, view, seat.player)
 
 
 def _results_body(p: Painter, rect: pygame.Rect, view: TableView, seat: SeatView) -> None:
     if seat.player is None:
-        _centred_lines(p, rect, [("did not play", theme.TEXT_DIM, p.metrics.small, False)])
+        _centred_lines(p, rect, [(say("did not play"), theme.TEXT_DIM, p.metrics.small, False)])
         return
     report = _report(view)
     totals = int_list(report.get("totals")) or []
@@ -603,8 +626,9 @@ def _results_body(p: Painter, rect: pygame.Rect, view: TableView, seat: SeatView
     total = totals[seat.player] if seat.player < len(totals) else None
     lines: list[tuple[Words, theme.Colour, int, bool]] = []
     if seat.player in winners:
-        lines.append(("WINNER", theme.WINNER, p.metrics.big, True))
-    lines.append((f"Total {'-' if total is None else total}", theme.TEXT, p.metrics.big, True))
+        lines.append((say("WINNER"), theme.WINNER, p.metrics.big, True))
+    shown = say("Total {total}", total=Verbatim("-") if total is None else total)
+    lines.append((shown, theme.TEXT, p.metrics.big, True))
     _centred_lines(p, rect, lines)
 
 
@@ -613,7 +637,7 @@ BodyDrawer = Callable[[Painter, pygame.Rect, TableView, SeatView], None]
 
 def _staff_body(p: Painter, rect: pygame.Rect, view: TableView, seat: SeatView) -> None:
     at_desk = view.staff is not None and view.staff.seat == seat.seat
-    text = "Staff desk: use your buttons" if at_desk else "Staff at work: one moment"
+    text = say("Staff desk: use your buttons") if at_desk else say("Staff at work: one moment")
     _centred_lines(p, rect, [(text, theme.TEXT_DIM, p.metrics.body, at_desk)])
 
 
@@ -638,10 +662,10 @@ def _selected(view: TableView) -> GameChoice | None:
     return None
 
 
-def _players_range(choice: GameChoice) -> str:
+def _players_range(choice: GameChoice) -> Words:
     if choice.min_players == choice.max_players:
-        return f"{choice.min_players} players"
-    return f"{choice.min_players}-{choice.max_players} players"
+        return say_plural("{n} player", "{n} players", choice.min_players)
+    return say("{least}-{most} players", least=choice.min_players, most=choice.max_players)
 
 
 def _current_game(view: TableView) -> GameChoice | None:
@@ -697,7 +721,7 @@ def _attract_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableVi
         max_width=rect.w,
     )
     line = p.text(
-        "Tap any card or press a button to start",
+        TAP_TO_START,
         (rect.centerx, title.bottom + m.pad * 2),
         m.big,
         theme.TURN,
@@ -706,7 +730,8 @@ def _attract_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableVi
     )
     y = line.bottom + m.pad * 2
     if view.games:
-        names = " · ".join(p.words(choice.title) for choice in view.games)
+        titles = Items(tuple(as_arg(choice.title) for choice in view.games))
+        names = say("Games: {games}", games=titles)
         y = p.text(
             names, (rect.centerx, y), m.small, theme.TEXT_DIM, anchor="midtop", max_width=rect.w
         ).bottom
@@ -763,14 +788,15 @@ def _menu_rows(
             )
         if hit is not None:
             p.hit(row, hit(index))
-    more = []
+    more: list[Words] = []
     if first > 0:
-        more.append(f"{first} more above")
+        more.append(say_plural("{n} more above", "{n} more above", first))
     if first + fits < len(rows):
-        more.append(f"{len(rows) - first - fits} more below")
+        below = len(rows) - first - fits
+        more.append(say_plural("{n} more below", "{n} more below", below))
     if more:
         p.text(
-            " - ".join(more),
+            " - ".join(p.words(text) for text in more),
             (rect.centerx, bottom + m.pad // 2),
             m.small,
             theme.TEXT_DIM,
@@ -782,7 +808,7 @@ def _menu_rows(
 def _choose_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView) -> None:
     m = p.metrics
     head = p.text(
-        "Choose a game",
+        say("Choose a game"),
         (rect.centerx, rect.top),
         m.big,
         theme.TEXT,
@@ -796,7 +822,7 @@ def _choose_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableVie
     rows = [(choice.title, choice.unavailable or _players_range(choice)) for choice in view.games]
     _menu_rows(p, rect, head.bottom + m.pad, bottom, rows, view.selected_game, ChooseGame)
     if not view.games:
-        p.text("no games installed", rect.center, m.body, theme.TEXT_DIM, anchor="center")
+        p.text(say("no games installed"), rect.center, m.body, theme.TEXT_DIM, anchor="center")
 
 
 def _staff_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView) -> None:
@@ -864,9 +890,11 @@ def _join_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView)
     choice = _current_game(view)
     head = _centre_title(p, rect, view)
     joined = sum(1 for seat in view.seats if seat.joined)
-    count = f"{joined} joined"
+    count: Words = say_plural("{n} joined", "{n} joined", joined)
     if choice is not None:
-        count += f" · {_players_range(choice)}"
+        count = say(
+            "{joined} · {players}", joined=as_arg(count), players=as_arg(_players_range(choice))
+        )
     y = p.text(
         count,
         (rect.centerx, head.bottom + m.pad),
@@ -876,7 +904,7 @@ def _join_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView)
         max_width=rect.w,
     ).bottom
     y = p.text(
-        "Press OK at your seat to join",
+        PRESS_OK_TO_JOIN,
         (rect.centerx, y + m.pad),
         m.body,
         theme.TURN,
@@ -894,10 +922,13 @@ def _join_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView)
         y += m.pad * 2
         for seat in seats:
             chip = pygame.Rect(x, y, chip_w, chip_h)
-            colour = theme.JOINED if seat.joined else theme.PANEL_EMPTY
-            p.box(chip, colour, theme.PANEL_EDGE, 1)
+            # A joined seat's chip glows in the seat's colour, as its LEDs and panel edge do.
+            own = seat_colour_of(seat)
+            colour = own if seat.joined else theme.PANEL_EMPTY
+            p.box(chip, colour, own, max(1, m.pad // 3))
             ink = theme.TEXT_DARK if seat.joined else theme.TEXT_DIM
-            text = p.words(seat_label(seat)) + (" (bot)" if seat.is_bot else "")
+            name = as_arg(seat_words(view, seat))
+            text = say("{seat} (bot)", seat=name) if seat.is_bot else seat_words(view, seat)
             p.text(
                 text,
                 chip.center,
@@ -925,7 +956,7 @@ def _options_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableVi
     for index, (label, value, _) in enumerate(lines):
         here = index == view.options_cursor
         y = p.text(
-            f"{'> ' if here else ''}{label}: {value}",
+            _option_line(label, value),
             (rect.centerx, y),
             size,
             theme.TURN if here else theme.TEXT,
@@ -948,7 +979,7 @@ def _starter_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableVi
     m = p.metrics
     head = _centre_title(p, rect, view)
     y = p.text(
-        view.prompt or "Who starts?",
+        view.prompt or WHO_STARTS,
         (rect.centerx, head.bottom + m.pad),
         m.big,
         theme.TURN,
@@ -1000,19 +1031,23 @@ def fit_rounds(
         last = min(len(rounds), first + per_page)
         shown = list(rounds[first:last])
         if first > 0:
-            shown.insert(0, _summed(rounds[:first], f"Rounds 1-{first}"))
+            shown.insert(0, _summed(rounds[:first], _rounds(1, first)))
         if last < len(rounds):
-            shown.append(_summed(rounds[last:], f"Rounds {last + 1}-{len(rounds)}"))
+            shown.append(_summed(rounds[last:], _rounds(last + 1, len(rounds))))
         return shown
     per_row = -(-len(rounds) // room)
     return [
-        _summed(rounds[i : i + per_row], f"Rounds {i + 1}-{min(len(rounds), i + per_row)}")
+        _summed(rounds[i : i + per_row], _rounds(i + 1, min(len(rounds), i + per_row)))
         for i in range(0, len(rounds), per_row)
     ]
 
 
+def _rounds(first: int, last: int) -> Words:
+    return say("Rounds {first}-{last}", first=first, last=last)
+
+
 def _summed(
-    group: Sequence[tuple[Words, Sequence[int | None]]], name: str
+    group: Sequence[tuple[Words, Sequence[int | None]]], name: Words
 ) -> tuple[Words, list[int | None]]:
     if len(group) == 1:
         return group[0][0], list(group[0][1])
@@ -1026,7 +1061,7 @@ def _results_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableVi
     m = p.metrics
     report = _report(view)
     head = p.text(
-        f"Results: {_game_title(view)}",
+        say("Results: {game}", game=as_arg(_game_title(view))),
         (rect.centerx, rect.top),
         m.big,
         theme.TEXT,
@@ -1037,8 +1072,11 @@ def _results_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableVi
     y = head.bottom + m.pad
     winners = int_list(report.get("winners")) or []
     if winners:
-        names = ", ".join(p.words(player_name(view, w)) for w in winners)
-        said = f"Winner: {names}" if len(winners) == 1 else f"Shared victory: {names}"
+        said = (
+            say("Winner: {player}", player=Player(winners[0]))
+            if len(winners) == 1
+            else say("Shared victory: {players}", players=Items(tuple(Player(w) for w in winners)))
+        )
         y += draw_status(p, pygame.Rect(rect.left, y, rect.w, rect.h), said, theme.WINNER)
     for piece in p.wrap(view.result_rule, m.small, rect.w)[:3] if view.result_rule else []:
         y = p.text(
@@ -1051,10 +1089,10 @@ def _results_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableVi
         for index, entry in enumerate(entries):
             scores = int_list(entry.get("scores")) if isinstance(entry, Mapping) else None
             if scores is not None:
-                rounds.append((f"Round {index + 1}", scores))
+                rounds.append((say("Round {number}", number=index + 1), scores))
     tail: list[tuple[Words, Sequence[int | None]]] = [
         *((heading, values) for heading, values in view.result_rows),
-        ("Total", totals),
+        (say("Total"), totals),
     ]
     width = min(rect.w, round(m.unit * 0.9))
     table = pygame.Rect(rect.centerx - width // 2, y + m.pad, width, rect.bottom - y - m.pad)

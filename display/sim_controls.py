@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 import pygame
 
+from controller.games.words import say
 from controller.view import Screen, TableView
 from display import theme
 from display.theme import Painter
@@ -22,7 +23,7 @@ from display.ui import TapDeckCard, TapStaff
 def draw_staff_buttons(
     p: Painter, centre: pygame.Rect, seats: Sequence[int], view: TableView
 ) -> None:
-    """A row "staff tag at seat: 0 1 2 ..." whose buttons tap the staff tag at that seat;
+    """A row "staff tag at seat: 1 2 3 ..." whose buttons tap the staff tag at that seat;
     at the staff desk also "tap next card", which taps the simulated deck's card it wants."""
     if not seats:
         return
@@ -36,7 +37,7 @@ def draw_staff_buttons(
         bottom -= 2 * m.small  # above the desk's hint line
     left = right - len(seats) * (chip + m.pad // 2)
     p.text(
-        "staff tag at seat",
+        say("staff tag at seat"),
         (left - m.pad, bottom - height // 2),
         size,
         theme.TEXT_DIM,
@@ -44,9 +45,10 @@ def draw_staff_buttons(
     )
     for index, seat in enumerate(seats):
         box = pygame.Rect(left + index * (chip + m.pad // 2), bottom - height, chip, height)
-        p.button(box, str(seat), TapStaff(seat), size=size)
+        # Seats counted from 1, as everywhere a person reads them.
+        p.button(box, str(seat + 1), TapStaff(seat), size=size)
     staff = view.staff
     if view.screen is Screen.STAFF and staff is not None and staff.seat in seats:
         wide = pygame.Rect(0, 0, right - left, height)
         wide.bottomright = (right, bottom - height - m.pad)
-        p.button(wide, "tap next card", TapDeckCard(staff.seat), size=size)
+        p.button(wide, say("tap next card"), TapDeckCard(staff.seat), size=size)

@@ -1,8 +1,10 @@
 """The look of the table: colours, fonts, sizes, and the drawing primitives scenes share.
 
 Everything is sized from the canvas (``Metrics``), so one layout serves
-800x480 up to 1920x1080. Fonts are pygame's bundled default font (present on
-every install, so the kiosk does not depend on system fonts), cached per size.
+800x480 up to 1920x1080. Text is drawn with Debian's Noto Sans, and Noto Sans
+CJK for Japanese and the suit symbols (``Fonts``; pygame's default font, which
+draws English only, when they are missing), and always fitted to its box
+(``display/fitting.py``): wrapped, shrunk, or cut at a word with "…".
 
 A ``Painter`` draws on one surface and collects the hit boxes of what it drew
 (cards of the simulator's hand, buttons, menu entries), so the renderer can
@@ -11,14 +13,22 @@ map a click back to a UI action.
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pygame
+import pygame.freetype
 
 from controller.games.words import Words
 from controller.view import MessageKind
 from controller.words import Presenter
+from display import fitting
+from display.fitting import Fitted
 from display.ui import UiAction
+
+log = logging.getLogger(__name__)
 
 Colour = tuple[int, int, int]
 
@@ -32,6 +42,7 @@ PANEL_EDGE: Colour = (70, 86, 100)
 TEXT: Colour = (236, 238, 240)
 TEXT_DIM: Colour = (150, 160, 170)
 TEXT_DARK: Colour = (20, 20, 24)
+TEXT_COLOUR = TEXT
 TURN: Colour = (255, 206, 48)  # the strong "your turn" highlight
 ACCENT: Colour = (120, 200, 255)
 BOT: Colour = (160, 130, 230)
@@ -139,28 +150,210 @@ class Metrics:
         return self._scaled(0.08, 30)
 
 
+# --- fonts ---------------------------------------------------------------------------
+
+# Debian's Noto fonts (fonts-noto-core, fonts-noto-cjk): Latin, Greek and Cyrillic
+# from Noto Sans; Japanese, and the suit symbols Noto Sans lacks, from Noto Sans CJK.
+FONT_FILES: dict[bool, tuple[Path, ...]] = {
+    False: (
+        Path("/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf"),
+        Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"),
+    ),
+    True: (
+        Path("/usr/share/fonts/truetype/noto/NotoSans-Bold.ttf"),
+        Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc"),
+    ),
+}
+FONT_PACKAGES = "fonts-noto-core fonts-noto-cjk"
+
+# The scenes' sizes were chosen for pygame's default font, whose glyphs come out
+# about 0.6 of the asked size: Noto's at 0.6 of it look the same and keep a line
+# of text inside ``Metrics.leading``.
+FONT_SCALE = 0.6
+
+
+def missing_font_files(files: Mapping[bool, Sequence[Path]] = FONT_FILES) -> list[Path]:
+    """The font files the display wants and cannot find (the doctor reports them too)."""
+    return [path for paths in files.values() for path in paths if not path.is_file()]
+
+
+def font_problem(files: Mapping[bool, Sequence[Path]] = FONT_FILES) -> str | None:
+    """One line saying which fonts are missing and what to do, or None when all are there."""
+    gone = missing_font_files(files)
+    if not gone:
+        return None
+    return (
+        f"font {gone[0]} is missing: run `sudo apt-get install {FONT_PACKAGES}`"
+        " (showing English in pygame's default font until then)"
+    )
+
+
+class Face:
+    """The fonts of one size and weight, drawing each string in the first font that has its glyphs.
+
+    Offers what scenes use of ``pygame.font.Font`` (``size``, ``render``,
+    ``get_linesize``, ``get_height``). Glyph coverage comes from
+    ``pygame.freetype``, which, unlike ``pygame.font``, says when a font lacks a
+    glyph (``get_metrics`` gives None); measuring and drawing go through
+    ``pygame.font`` with the same files, some fifty times faster than freetype
+    with Noto Sans. A string whose characters Noto Sans lacks (Japanese, ♠♥♦♣)
+    is drawn wholly in Noto Sans CJK, so one string never mixes two fonts' baselines.
+    """
+
+    # For the pseudo-locale test: every string drawn, unless drawn as a picture (a card
+    # face: ``Painter.card`` counts ``pictures`` up while it draws one).
+    drawn: list[str] | None = None
+    pictures = 0
+
+    def __init__(self, files: Sequence[Path | None], points: int, bold: bool, coverage: Coverage):
+        # ``files``: the chain, first choice first (None: pygame's own font, bold by styling).
+        self._files = tuple(files)
+        self._points = points
+        self._bold = bold
+        self._coverage = coverage
+        # Each font is opened when a string first needs it: Noto Sans CJK takes megabytes
+        # per size, and an English table never needs it.
+        self._fonts: list[pygame.font.Font | None] = [None] * len(self._files)
+        self._height = self._font(0).get_height()
+        self._chosen: dict[str, int] = {}
+        self._sizes: dict[str, tuple[int, int]] = {}
+
+    def _font(self, index: int) -> pygame.font.Font:
+        font = self._fonts[index]
+        if font is None:
+            path = self._files[index]
+            font = pygame.font.Font(None if path is None else str(path), self._points)
+            if path is None:
+                font.set_bold(self._bold)
+            self._fonts[index] = font
+        return font
+
+    def _choice(self, text: str) -> int:
+        """The index of the first font of the chain with every glyph ``text`` needs (else 0)."""
+        if len(self._files) == 1 or text.isascii():
+            return 0  # Noto Sans has every ASCII glyph
+        chosen = self._chosen.get(text)
+        if chosen is None:
+            chosen = next(
+                (i for i, path in enumerate(self._files) if not self._coverage.lacks(path, text)),
+                0,
+            )
+            if len(self._chosen) > 5000:
+                self._chosen.clear()  # fitting tries many lines: keep the memory bounded
+            self._chosen[text] = chosen
+        return chosen
+
+    def font_for(self, text: str) -> pygame.font.Font:
+        """The first font of the chain with every glyph ``text`` needs (else the first)."""
+        return self._font(self._choice(text))
+
+    def missing(self, text: str) -> str:
+        """The characters of ``text`` that the font chosen for it cannot draw."""
+        return self._coverage.lacks(self._files[self._choice(text)], text)
+
+    def size(self, text: str) -> tuple[int, int]:
+        """The (width, height) ``render`` gives ``text``."""
+        known = self._sizes.get(text)
+        if known is None:
+            width, height = self.font_for(text).size(text)
+            known = width, max(height, self._height)
+            if len(self._sizes) > 5000:
+                self._sizes.clear()  # fitting measures many trial lines: keep it bounded
+            self._sizes[text] = known
+        return known
+
+    def render(
+        self,
+        text: str,
+        antialias: bool = True,
+        colour: Colour | tuple[int, int, int, int] = TEXT_COLOUR,
+        background: Colour | None = None,
+    ) -> pygame.Surface:
+        """``text`` on a surface a line high."""
+        if Face.drawn is not None and not Face.pictures:
+            Face.drawn.append(text)
+        return self.font_for(text).render(text, antialias, colour, background)
+
+    def get_linesize(self) -> int:
+        return self._height
+
+    def get_height(self) -> int:
+        return self._height
+
+
+class Coverage:
+    """Which characters each font file lacks, asked of ``pygame.freetype`` once per character."""
+
+    def __init__(self) -> None:
+        self._fonts: dict[Path | None, pygame.freetype.Font] = {}
+        self._lacking: dict[tuple[Path | None, str], bool] = {}
+
+    def lacks(self, path: Path | None, text: str) -> str:
+        """The characters of ``text`` (whitespace aside) that the font at ``path`` cannot draw."""
+        found: list[str] = []
+        for char in text:
+            if char.isspace():
+                continue
+            key = (path, char)
+            lacking = self._lacking.get(key)
+            if lacking is None:
+                font = self._fonts.get(path)
+                if font is None:
+                    font = self._fonts[path] = pygame.freetype.Font(
+                        None if path is None else str(path), 12
+                    )
+                lacking = self._lacking[key] = font.get_metrics(char)[0] is None
+            if lacking:
+                found.append(char)
+        return "".join(found)
+
+
 class Fonts:
-    """pygame fonts cached per (size, bold): creating a Font is slow, drawing with one is not.
+    """The text faces cached per (size, bold): creating a font is slow, drawing with one is not.
+
+    ``files`` are the font files by weight, the first for most text and the
+    next ones for strings it lacks glyphs for. When one is missing the display
+    says so once (``font_problem``) and draws with pygame's default font,
+    which still shows English.
 
     It also keeps the pictures drawn with them (``images``): a line of text or
     a card face is the same picture every time it is asked for with the same
     arguments, and a Pi core should draw it once.
     """
 
-    def __init__(self) -> None:
+    _warned = False
+
+    def __init__(self, files: Mapping[bool, Sequence[Path]] = FONT_FILES) -> None:
         if not pygame.font.get_init():
             pygame.font.init()
-        self._cache: dict[tuple[int, bool], pygame.font.Font] = {}
+        if not pygame.freetype.get_init():
+            pygame.freetype.init()
+        problem = font_problem(files)
+        if problem is not None and not Fonts._warned:
+            Fonts._warned = True  # one line per program, not one per renderer
+            log.error("%s", problem)
+        self._files: Mapping[bool, Sequence[Path]] | None = None if problem else files
+        self._cache: dict[tuple[int, bool], Face] = {}
+        self.coverage = Coverage()
         self.images = ImageCache()
 
-    def get(self, size: int, bold: bool = False) -> pygame.font.Font:
+    @property
+    def fallback(self) -> bool:
+        """Whether the display draws with pygame's default font (the Noto fonts are missing)."""
+        return self._files is None
+
+    def get(self, size: int, bold: bool = False) -> Face:
         key = (max(6, size), bold)
-        font = self._cache.get(key)
-        if font is None:
-            font = pygame.font.Font(None, key[0])
-            font.set_bold(bold)
-            self._cache[key] = font
-        return font
+        face = self._cache.get(key)
+        if face is None:
+            if self._files is None:
+                # pygame's own font draws small for its size: the scenes' sizes suit it as is.
+                face = Face((None,), key[0], bold, self.coverage)
+            else:
+                points = max(5, round(key[0] * FONT_SCALE))
+                face = Face(self._files[bold], points, bold, self.coverage)
+            self._cache[key] = face
+        return face
 
     def __len__(self) -> int:
         return len(self._cache)
@@ -230,7 +423,7 @@ class Painter:
     def render_text(
         self, words: Words, size: int, colour: Colour, bold: bool = False, max_width: int = 0
     ) -> pygame.Surface:
-        """``words`` as a surface; shrunk (to 70%) and then cut with an ellipsis to fit."""
+        """``words`` as a one-line surface; with ``max_width``, fitted (shrunk, then "…")."""
         text = self.words(words)
         key = ("text", text, size, colour, bold, max_width)
         cached = self.fonts.images.get(key)
@@ -241,19 +434,49 @@ class Painter:
     def _render_text(
         self, text: str, size: int, colour: Colour, bold: bool, max_width: int
     ) -> pygame.Surface:
-        font = self.fonts.get(size, bold)
-        if max_width > 0 and font.size(text)[0] > max_width:
-            least = max(9, round(size * 0.7))
-            for step in range(size - 1, least - 1, -1):
-                font = self.fonts.get(step, bold)
-                if font.size(text)[0] <= max_width:
-                    break
-            else:
-                cut = text
-                while cut and font.size(cut + "…")[0] > max_width:
-                    cut = cut[:-1]
-                text = cut + "…"
-        return font.render(text, True, colour)
+        if max_width > 0:
+            fitted = self.fit(text, max_width, 1 << 16, size, bold=bold, max_lines=1)
+            size, text = fitted.size, fitted.lines[0] if fitted.lines else ""
+        return self.fonts.get(size, bold).render(text, True, colour)
+
+    def measure(self, text: str, size: int, bold: bool = False) -> int:
+        """The width of ``text`` drawn at ``size``."""
+        return self.fonts.get(size, bold).size(text)[0]
+
+    def fit(
+        self,
+        words: Words,
+        width: int,
+        height: int,
+        size: int,
+        *,
+        bold: bool = False,
+        max_lines: int = 0,
+        least: float = 0.7,
+        keep: int = 1,
+    ) -> Fitted:
+        """``words`` fitted into a ``width`` x ``height`` box (see ``display/fitting.py``)."""
+        return fitting.fit(
+            self.words(words),
+            width,
+            height,
+            size,
+            lambda text, at: self.measure(text, at, bold),
+            self.metrics.leading,
+            least=least,
+            max_lines=max_lines,
+            keep=keep,
+        )
+
+    def ellipsis(self, line: str, size: int, width: int, bold: bool = False) -> str:
+        """``line`` ended with "…" after its last whole word that leaves room for it."""
+        cut = fitting.with_ellipsis(
+            line.removesuffix(fitting.ELLIPSIS).rstrip() + " " + fitting.ELLIPSIS,
+            width,
+            size,
+            lambda text, at: self.measure(text, at, bold),
+        )
+        return cut.replace(" " + fitting.ELLIPSIS, fitting.ELLIPSIS)
 
     def text(
         self,
@@ -266,28 +489,74 @@ class Painter:
         anchor: str = "topleft",
         max_width: int = 0,
     ) -> pygame.Rect:
-        """Draw one line of text anchored at ``pos``; returns where it went."""
+        """Draw one line of text anchored at ``pos``; returns where it went.
+
+        With ``max_width`` it is fitted to that width: shrunk to 70% at most,
+        then ended with "…" after its last whole word.
+        """
         image = self.render_text(text, size, colour, bold, max_width)
         rect = image.get_rect(**{anchor: pos})
         self.surface.blit(image, rect)
         return rect
 
-    def wrap(self, words: Words, size: int, width: int, bold: bool = False) -> list[str]:
-        """``words`` split into lines no wider than ``width`` (words kept whole when they fit)."""
-        text = self.words(words)
-        font = self.fonts.get(size, bold)
-        lines: list[str] = []
-        current = ""
-        for word in text.split():
-            trial = f"{current} {word}" if current else word
-            if font.size(trial)[0] <= width or not current:
-                current = trial
+    def fit_text(
+        self,
+        words: Words,
+        rect: pygame.Rect,
+        size: int,
+        colour: Colour = TEXT,
+        *,
+        bold: bool = False,
+        align: str = "center",
+        valign: str = "center",
+        max_lines: int = 0,
+        fitted: Fitted | None = None,
+    ) -> pygame.Rect:
+        """Draw ``words`` inside ``rect`` on as many lines as it needs, fitted; where it went.
+
+        ``align`` is "left", "center" or "right"; ``valign`` "top", "center" or
+        "bottom". ``fitted`` draws an already fitted text (``distinct_labels``).
+        """
+        if fitted is None:
+            fitted = self.fit(words, rect.w, rect.h, size, bold=bold, max_lines=max_lines)
+        line = self.metrics.leading(fitted.size)
+        total = len(fitted.lines) * line
+        top = {"top": rect.top, "bottom": rect.bottom - total}.get(
+            valign, rect.centery - total // 2
+        )
+        used = pygame.Rect(rect.centerx, top, 0, 0)
+        for index, piece in enumerate(fitted.lines):
+            image = self.render_text(piece, fitted.size, colour, bold)
+            y = top + index * line + line // 2
+            if align == "left":
+                where = image.get_rect(midleft=(rect.left, y))
+            elif align == "right":
+                where = image.get_rect(midright=(rect.right, y))
             else:
-                lines.append(current)
-                current = word
-        if current:
-            lines.append(current)
-        return lines
+                where = image.get_rect(center=(rect.centerx, y))
+            self.surface.blit(image, where)
+            used = where if index == 0 else used.union(where)
+        return used
+
+    def distinct_labels(
+        self, labels: Sequence[Words], width: int, height: int, size: int, *, bold: bool = False
+    ) -> list[Fitted]:
+        """``labels`` fitted to equal boxes, different labels kept different after cutting."""
+        texts = [self.words(label) for label in labels]
+        return fitting.distinct(
+            texts,
+            lambda text, keep: self.fit(text, width, height, size, bold=bold, keep=keep),
+        )
+
+    def wrap(self, words: Words, size: int, width: int, bold: bool = False) -> list[str]:
+        """``words`` split into lines no wider than ``width`` (words kept whole when they fit).
+
+        Japanese breaks between characters (never before 、。」); a word wider
+        than ``width`` gets a line of its own, for ``text`` to fit.
+        """
+        return fitting.wrap(
+            self.words(words), width, size, lambda text, at: self.measure(text, at, bold)
+        )
 
     def card(
         self,
@@ -308,12 +577,14 @@ class Painter:
         key = ("card", rect.size, notation, rotation, emphasis, dim, outline, number_at_top)
         image = self.fonts.images.get(key)
         if image is None:
-            image = self.fonts.images.put(
-                key,
-                self._card_image(
+            Face.pictures += 1  # a card face is a picture, not words (the pseudo-locale test)
+            try:
+                drawn = self._card_image(
                     rect.size, notation, rotation, emphasis, dim, outline, number_at_top
-                ),
-            )
+                )
+            finally:
+                Face.pictures -= 1
+            image = self.fonts.images.put(key, drawn)
         placed = image.get_rect(center=rect.center)
         self.surface.blit(image, placed)
         return placed
@@ -368,6 +639,10 @@ class Painter:
             max_width=rect.w - 2,
         )
 
+    def label_box(self, button: pygame.Rect) -> pygame.Rect:
+        """Where a button's label goes inside the button."""
+        return button.inflate(-2 * self.metrics.pad, -max(2, button.h // 14) * 2)
+
     def button(
         self,
         rect: pygame.Rect,
@@ -376,18 +651,22 @@ class Painter:
         *,
         selected: bool = False,
         size: int = 0,
+        fitted: Fitted | None = None,
     ) -> None:
-        """An on-screen button, clickable when ``action`` is given."""
+        """An on-screen button, clickable when ``action`` is given; its label on up to two lines.
+
+        ``fitted`` is the label already fitted (``distinct_labels``, for a column of buttons).
+        """
         fill = SELECTED if selected else BUTTON
         self.box(rect, fill, TURN if selected else BUTTON_EDGE, max(1, rect.h // 14))
-        self.text(
+        self.fit_text(
             label,
-            rect.center,
+            self.label_box(rect),
             size or self.metrics.small,
             TEXT,
             bold=True,
-            anchor="center",
-            max_width=rect.w - 2 * self.metrics.pad,
+            max_lines=2,
+            fitted=fitted,
         )
         if action is not None:
             self.hit(rect, action)

@@ -130,6 +130,7 @@ def test_display_takes_only_specs_and_types_from_the_engines() -> None:
             _within(i.module, "controller.view")
             or _within(i.module, "controller.games")
             or _within(i.module, "controller.words")  # the one presenter of words
+            or _within(i.module, "controller.seat_colours")  # one palette: LEDs and panels
         ):
             bad.append(str(i))  # the display draws a TableView; it does not drive the table
     assert not bad, "display draws the view and never decides a rule: " + "; ".join(bad)

@@ -24,6 +24,12 @@ from controller.view import Screen
 from tests.rigs import TableRig
 
 
+# Determinism is checked without the wall-clock budget: on a loaded machine a budget
+# cuts a search short, and only then may a decision differ (the budget's own tests
+# use a fake clock).
+UNHURRIED = 1e9
+
+
 def _oh_pshaw(seed: int, size: int = 6) -> OhPshaw:
     rng = random.Random(seed)
     options = Options.read({"options": {"schedule": [size], "hook": True}}, 4)
@@ -35,7 +41,10 @@ def _oh_pshaw(seed: int, size: int = 6) -> OhPshaw:
 
 def _play_oh_pshaw(seed: int, samples: int = 6) -> list[Action]:
     engine = _oh_pshaw(seed)
-    bots = [OhPshawSearchBot(random.Random(seed + s), samples=samples) for s in range(4)]
+    bots = [
+        OhPshawSearchBot(random.Random(seed + s), samples=samples, budget=UNHURRIED)
+        for s in range(4)
+    ]
     actions: list[Action] = []
     first = engine.round
     while first.scores is None:
@@ -73,8 +82,8 @@ def test_oh_pshaw_search_bot_does_not_see_the_other_hands() -> None:
         for c in cards:
             rnd.where[c] = s
     assert other.round.hands != engine.round.hands
-    a = OhPshawSearchBot(random.Random(5), samples=10).choose(engine, seat)
-    b = OhPshawSearchBot(random.Random(5), samples=10).choose(other, seat)
+    a = OhPshawSearchBot(random.Random(5), samples=10, budget=UNHURRIED).choose(engine, seat)
+    b = OhPshawSearchBot(random.Random(5), samples=10, budget=UNHURRIED).choose(other, seat)
     assert a == b
 
 
@@ -107,7 +116,7 @@ def _play_oshaka(seed: int) -> tuple[list[Action], list[int]]:
     engine = OshakaTrick(4, rng.randrange(4))
     for action in hand_registrations(deal_oshaka(4, rng)):
         engine.apply(action)
-    bots = [OshakaSearchBot(random.Random(seed + s), samples=3) for s in range(4)]
+    bots = [OshakaSearchBot(random.Random(seed + s), samples=3, budget=UNHURRIED) for s in range(4)]
     actions: list[Action] = []
     while engine.phase in (OshakaPhase.PLAY, OshakaPhase.PLACE):
         expected = engine.expected

@@ -31,6 +31,7 @@ def machine(tmp_path: Path, **changes: object) -> Machine:
         "display_modes": lambda: [(1920, 1080), (1280, 720)],
         "groups": lambda: {"video", "render", "input", "dialout", "gpio", "spi"},
         "is_root": lambda: False,
+        "missing_noto": lambda: [],
         "dev": dev,
         "mountinfo": EXT4,
         "pin_factory": lambda: "LGPIOFactory",
@@ -239,3 +240,21 @@ def test_reader_probe_reports_a_port_that_is_not_a_serial_device(tmp_path: Path)
     results = run_checks(config, Machine(mountinfo=EXT4, look=lambda prompt: None))
     line = next(r for r in results if r.name == "reader seat 0")
     assert not line.ok and "does not answer" in line.detail and "dialout" in line.fix
+
+
+def test_missing_noto_fonts_fail_the_fonts_check_with_the_packages_to_install(
+    tmp_path: Path,
+) -> None:
+    from controller.doctor import check_fonts
+
+    gone = [Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc")]
+    result = check_fonts(TableConfig.simulated(4), machine(tmp_path, missing_noto=lambda: gone))
+    assert not result.ok and "NotoSansCJK-Regular.ttc is missing" in result.detail
+    assert "fonts-noto-core fonts-noto-cjk" in result.fix
+
+
+def test_the_doctor_checks_the_fonts_the_display_draws_with() -> None:
+    from controller.doctor import NOTO_FONTS
+    from display.theme import FONT_FILES
+
+    assert set(NOTO_FONTS) == {path for paths in FONT_FILES.values() for path in paths}

@@ -9,7 +9,6 @@ import random
 from pathlib import Path
 from typing import Any
 
-import pygame
 import pytest
 
 from controller.adapters import Gesture, Press
@@ -19,7 +18,7 @@ from controller.games.words import Words
 from controller.simulation import Simulator
 from controller.view import Screen
 from display.screenshot import screenshot_view
-from display.theme import Painter
+from display.theme import Fonts, Painter
 from tests.rigs import TableRig, painted_text
 from tests.words import shown
 
@@ -160,14 +159,12 @@ def test_trick_names_and_every_card_under_a_trick_are_drawn_in_full(
 
         monkeypatch.setattr(Painter, "text", spy)
         screenshot_view(view, tmp_path / "oss.png", size=size)
-    pygame.font.init()
-    fonts: dict[tuple[int, bool], pygame.font.Font] = {}
+    fonts = Fonts()  # measured with the display's own fonts
     for trick in snap.tricks:
         drawn = [c for c in calls if c[0] == trick.name]
         assert drawn, f"{trick.name} was not drawn"
         words, font_size, bold, width = drawn[0]
-        font = fonts.setdefault((font_size, bold), pygame.font.Font(None, font_size))
-        font.set_bold(bold)
+        font = fonts.get(font_size, bold)
         assert width is None or font.size(words)[0] <= width, f"{words} is cut short"
     labels = {c[0] for c in calls}
     for value, seat in placements:

@@ -37,12 +37,12 @@ def test_fit_rounds_pages_every_round_and_keeps_the_sums() -> None:
             assert sum(v[seat] or 0 for _, v in shown) == sum(v[seat] or 0 for _, v in rounds)
         seen += [english(name) for name, _ in shown if english(name).startswith("Round ")]
     assert seen == [f"Round {i + 1}" for i in range(14)]
-    assert [n for n, _ in fit_rounds(rounds, 6, 1)] == [
+    assert [english(n) for n, _ in fit_rounds(rounds, 6, 1)] == [
         "Rounds 1-4", "Round 5", "Round 6", "Round 7", "Round 8", "Rounds 9-14"
     ]  # fmt: skip
     assert fit_rounds(rounds, 6, 4) == fit_rounds(rounds, 6, 0)  # pages wrap round
     merged = fit_rounds(rounds, 2)  # no room for a page: groups
-    assert [n for n, _ in merged] == ["Rounds 1-7", "Rounds 8-14"]
+    assert [english(n) for n, _ in merged] == ["Rounds 1-7", "Rounds 8-14"]
     assert fit_rounds(rounds, 0) == []
 
 
@@ -146,8 +146,8 @@ def test_a_shared_victory_is_said_as_such(tmp_path: Path, monkeypatch: pytest.Mo
         texts: list[str] = []
         real = display.generic.draw_status  # what display.scenes imported
 
-        def spy(p: Any, rect: pygame.Rect, text: str, *args: Any) -> int:
-            texts.append(text)
+        def spy(p: Any, rect: pygame.Rect, text: Any, *args: Any) -> int:
+            texts.append(p.words(text))
             result: int = real(p, rect, text, *args)
             return result
 

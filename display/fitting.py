@@ -1,0 +1,241 @@
+"""Making text fit its box: wrapping, shrinking, and an ellipsis at a word boundary.
+
+One algorithm for every text the display draws (``Painter.text`` with a
+``max_width``, ``Painter.fit_text`` for boxes of several lines, ``Painter.wrap``):
+
+1. wrap the text into lines at word boundaries (Japanese, written without
+   spaces, between characters, but never before a closing mark such as 、。」
+   nor after an opening one such as 「);
+2. if the lines do not fit the box, try smaller sizes down to ``least`` of the
+   asked size (about 70%: smaller would be hard to read across a table);
+3. if they still do not fit, keep the lines that do and end the last one
+   with "…" after its last whole word. A word is never cut in the middle
+   (a compound may break after its hyphen, as in print); only a single word
+   too wide for the box even at the smallest size overflows.
+
+Pure: it measures through a function it is given, so tests can use it
+without pygame and ``display/theme.py`` with its fonts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+ELLIPSIS = "…"
+
+# Japanese line breaking (kinsoku): no line starts with these ...
+NO_BREAK_BEFORE = frozenset(
+    "、。\uff0c\uff0e・\uff1a\uff1b\uff1f\uff01ー」』\uff09\u3015\uff3d\uff5d〉》】\u2019\u201d"
+    "ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ々…‥,.!?:;)]}%"
+)
+# ... and none ends with these.
+NO_BREAK_AFTER = frozenset("「『\uff08\u3014\uff3b\uff5b〈《【\u2018\u201c([{")
+
+# Inside a word, a line may also break after these (the mark stays at the line's end).
+BREAK_AFTER = frozenset("-_/")
+
+Measure = Callable[[str, int], int]
+"""The width of a string at a size (pixels)."""
+
+
+def is_wide(char: str) -> bool:
+    """Whether ``char`` is written without spaces around it (CJK ideographs, kana, full-width)."""
+    code = ord(char)
+    return (
+        0x3000 <= code <= 0x30FF  # CJK punctuation, hiragana, katakana
+        or 0x3400 <= code <= 0x4DBF
+        or 0x4E00 <= code <= 0x9FFF  # CJK ideographs
+        or 0xF900 <= code <= 0xFAFF
+        or 0xFF00 <= code <= 0xFFEF  # full-width forms
+    )
+
+
+@dataclass(frozen=True)
+class Token:
+    """A piece a line may break before: a word, or one Japanese character with its marks."""
+
+    text: str
+    space_before: bool
+
+
+def tokens(text: str) -> list[Token]:
+    """``text`` as the pieces lines are made of (whitespace collapsed to single spaces)."""
+    found: list[Token] = []
+    current = ""
+    space = False
+    wide = False
+
+    def flush() -> None:
+        nonlocal current, space
+        if current:
+            found.append(Token(current, space))
+            current = ""
+            space = False
+
+    for char in text:
+        if char.isspace():
+            flush()
+            space = bool(found)
+            wide = False
+            continue
+        this_wide = is_wide(char)
+        if not current:
+            if found and not space and char in NO_BREAK_BEFORE:
+                # A closing mark stays with what it closes.
+                last = found.pop()
+                current, space = last.text, last.space_before
+            current += char
+        elif char in NO_BREAK_BEFORE or current[-1] in NO_BREAK_AFTER:
+            current += char
+        elif this_wide or wide:
+            flush()
+            current = char
+        elif current[-1] in BREAK_AFTER:
+            # A compound ("Keine-Trumpf-Runde", "Maximilianus-Leo") may break after its
+            # hyphen: the hyphen ends the line, nothing is left out.
+            flush()
+            current = char
+        else:
+            current += char
+        wide = this_wide
+    flush()
+    return found
+
+
+def join(pieces: Sequence[Token]) -> str:
+    """Tokens as the text of one line."""
+    out = ""
+    for index, token in enumerate(pieces):
+        out += (" " if token.space_before and index else "") + token.text
+    return out
+
+
+def wrap(text: str, width: int, size: int, measure: Measure) -> list[str]:
+    """``text`` in lines no wider than ``width`` (a word wider than that gets a line of its own)."""
+    single = " ".join(text.split())
+    if measure(single, size) <= width:
+        return [single] if single else []
+    lines: list[list[Token]] = []
+    current: list[Token] = []
+    for token in tokens(text):
+        if current and measure(join([*current, token]), size) > width:
+            lines.append(current)
+            current = [Token(token.text, False)]
+        else:
+            current.append(token)
+    if current:
+        lines.append(current)
+    return [join(line) for line in lines]
+
+
+def with_ellipsis(line: str, width: int, size: int, measure: Measure, keep: int = 1) -> str:
+    """``line`` shortened at a word boundary so that it and "…" fit ``width``.
+
+    At least ``keep`` pieces stay (even if they overflow: the caller shrinks
+    then); a line that fits as it is is returned unchanged.
+    """
+    if measure(line, size) <= width:
+        return line
+    pieces = tokens(line)
+    for count in range(len(pieces) - 1, max(0, keep - 1), -1):
+        shorter = join(pieces[:count]) + ELLIPSIS
+        if measure(shorter, size) <= width:
+            return shorter
+    if len(pieces) <= max(1, keep):
+        return line  # nothing to leave out: the caller shrinks it
+    return join(pieces[: max(1, keep)]) + ELLIPSIS
+
+
+@dataclass(frozen=True)
+class Fitted:
+    """Text fitted to a box: its lines, the size they are drawn at, and whether it was cut."""
+
+    lines: tuple[str, ...]
+    size: int
+    cut: bool
+
+
+def fit(
+    text: str,
+    width: int,
+    height: int,
+    size: int,
+    measure: Measure,
+    leading: Callable[[int], int],
+    *,
+    least: float = 0.7,
+    max_lines: int = 0,
+    keep: int = 1,
+) -> Fitted:
+    """``text`` fitted into a ``width`` x ``height`` box (see the module docstring).
+
+    ``max_lines`` (0: as many as the height holds) limits the lines; ``keep``
+    is how many pieces a cut must keep (``distinct`` asks for more).
+    """
+    floor = max(6, round(size * least))
+
+    def room(step: int) -> int:
+        lines = max(1, height // max(1, leading(step)))
+        return min(lines, max_lines) if max_lines else lines
+
+    def whole(words: str, sizes: range) -> Fitted | None:
+        """``words`` uncut at the first of ``sizes`` where it fits, if any."""
+        for step in sizes:
+            lines = wrap(words, width, step, measure)
+            if len(lines) <= room(step) and all(measure(ln, step) <= width for ln in lines):
+                return Fitted(tuple(lines), step, False)
+        return None
+
+    if "\n" not in text and measure(text, size) <= width and room(size) >= 1:
+        return Fitted((" ".join(text.split()),), size, False)  # most texts: at once
+    found = whole(text, range(size, floor - 1, -1))
+    if found is not None:
+        return found
+    # Too long even at the smallest size: the lines that fit, the last one cut.
+    step = floor
+    lines = wrap(text, width, step, measure)
+    kept = lines[: room(step)]
+    if len(lines) > len(kept):
+        kept[-1] = kept[-1] + " " + ELLIPSIS  # measured and shortened below
+    last = with_ellipsis(kept[-1], width, step, measure, keep)
+    if last.endswith(" " + ELLIPSIS):
+        last = last[: -len(ELLIPSIS) - 1] + ELLIPSIS
+    kept[-1] = last
+    if keep > 1:
+        pieces = tokens(text)
+        shown = sum(len(tokens(line.removesuffix(ELLIPSIS))) for line in kept)
+        if shown < keep < len(pieces):
+            # Labels that must differ: keep the words up to where they differ, smaller.
+            short = whole(join(pieces[:keep]) + ELLIPSIS, range(step, 5, -1))
+            if short is not None:
+                return Fitted(short.lines, short.size, True)
+    # A single piece wider than the box even so: smaller still, down to a legible minimum.
+    while step > 6 and any(measure(line, step) > width for line in kept):
+        step -= 1
+    return Fitted(tuple(kept), step, True)
+
+
+def distinct(
+    texts: Sequence[str],
+    fit_one: Callable[[str, int], Fitted],
+) -> list[Fitted]:
+    """Each of ``texts`` fitted, keeping different texts different once cut.
+
+    ``fit_one(text, keep)`` fits one text keeping at least ``keep`` pieces.
+    When two different texts come out the same ("B11 face …" twice), each is
+    fitted again keeping the pieces up to the first one where they differ.
+    """
+    fitted = [fit_one(text, 1) for text in texts]
+    for a in range(len(texts)):
+        for b in range(a + 1, len(texts)):
+            if texts[a] == texts[b] or fitted[a].lines != fitted[b].lines:
+                continue
+            ta, tb = tokens(texts[a]), tokens(texts[b])
+            differ = next(
+                (i for i, (x, y) in enumerate(zip(ta, tb, strict=False)) if x.text != y.text),
+                min(len(ta), len(tb)),
+            )
+            fitted[a] = fit_one(texts[a], differ + 1)
+            fitted[b] = fit_one(texts[b], differ + 1)
+    return fitted

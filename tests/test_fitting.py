@@ -1,0 +1,53 @@
+"""The fitting rules (display/fitting.py) with a simple measure: every character 10 px wide."""
+
+from __future__ import annotations
+
+from display.fitting import Fitted, distinct, fit, tokens, with_ellipsis, wrap
+
+
+def width(text: str, size: int) -> int:
+    return len(text) * size // 2
+
+
+def leading(size: int) -> int:
+    return size
+
+
+def test_wrapping_keeps_words_whole() -> None:
+    assert wrap("place a card face up", 100, 20, width) == ["place a", "card face", "up"]
+    assert wrap("extraordinarily long", 100, 20, width) == ["extraordinarily", "long"]
+
+
+def test_japanese_breaks_between_characters_but_never_before_a_closing_mark() -> None:
+    pieces = [t.text for t in tokens("カードを出す。「切り札」は♠")]
+    assert "す。" in pieces and "「切" in pieces and "札」" in pieces
+    for line in wrap("あいうえおかきくけこ、さしすせそ。", 100, 20, width):
+        assert line[0] not in "、。"
+
+
+def test_long_text_shrinks_before_it_is_cut() -> None:
+    fitted = fit("place a card face up", 170, 20, 20, width, leading)
+    assert fitted == Fitted(("place a card face up",), 17, False)
+
+
+def test_text_too_long_ends_with_an_ellipsis_after_a_whole_word() -> None:
+    fitted = fit("place a card face up now please", 100, 20, 20, width, leading)
+    assert fitted.cut and fitted.size == 14
+    assert fitted.lines == ("place a card…",)
+    assert with_ellipsis("a b c d e f", 50, 20, width) == "a b…"
+
+
+def test_a_box_of_two_lines_cuts_its_second() -> None:
+    fitted = fit("one two three four five six seven", 100, 40, 20, width, leading, max_lines=2)
+    assert len(fitted.lines) == 2 and fitted.lines[-1].endswith("…")
+
+
+def test_labels_that_would_read_the_same_keep_the_word_that_differs() -> None:
+    def one(text: str, keep: int) -> Fitted:
+        return fit(text, 70, 20, 20, width, leading, keep=keep)
+
+    plain = [one("B11 face up now", 1), one("B11 face down now", 1)]
+    assert plain[0].lines == plain[1].lines  # the problem
+    up, down = distinct(["B11 face up now", "B11 face down now"], one)
+    assert up.lines != down.lines
+    assert up.lines[0].startswith("B11 face up") and down.lines[0].startswith("B11 face down")
