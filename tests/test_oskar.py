@@ -646,7 +646,7 @@ def test_play_before_every_seat_rolled_is_refused() -> None:
     text = record_text(header(4, dealer=0), dice(0, "horror", "comedy"), play(1, "L4"))
     assert (
         refused(text)
-        == "line 3: seat 1 cannot play L4 yet: seats 1, 2, 3 must first roll their dice"
+        == "line 3: seat 1 cannot play L4 yet: seat 1, seat 2 and seat 3 must first roll their dice"
     )
 
 

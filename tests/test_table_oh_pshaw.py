@@ -769,7 +769,7 @@ def test_the_engine_says_what_the_display_used_to_work_out() -> None:
     assert snap.status is BidStatus.EQUAL
     assert snap.tricks_needed == tuple(bids[s] for s in range(3))
     closed = adapter.presentation.feedback(BiddingClosed((2, 0, 0), 2, 2, snap.status))
-    assert closed[0].message is not None and BidStatus.EQUAL.explanation in closed[0].message
+    assert isinstance(closed[0].message, str) and BidStatus.EQUAL.explanation in closed[0].message
 
 
 def test_round_feedback_comes_from_the_engine_s_outcomes() -> None:

@@ -32,6 +32,7 @@ from typing import ClassVar
 from controller.adapters import Feedback, GameAdapter, adapters
 from controller.config import TableConfig
 from controller.games.base import JSON, Action, Event, TableError
+from controller.games.words import Words
 from controller.staff import StaffDesk
 from controller.staff_pin import PinGuard, PinHash
 from controller.table.led_director import LedDirector
@@ -539,7 +540,7 @@ class Table:
         try:
             events = session.judge(action)
         except TableError as exc:
-            self.refuse(seat, str(exc))
+            self.refuse(seat, exc.text)
             return
         # Outside the try: a journal that cannot write is not a refused play.
         session.accept(action)
@@ -570,11 +571,15 @@ class Table:
         if fb.cue is not None and seat is not None:
             self.flash(seat, fb.cue)
 
-    def refuse(self, seat: int, why: str) -> None:
-        self.announce(f"Seat {seat}: {self._seats_named(why)}", MessageKind.REFUSED, seat)
+    def refuse(self, seat: int, why: Words) -> None:
+        if not isinstance(why, str):
+            # A message (Text) names its players itself, in the reader's language.
+            self.announce(why, MessageKind.REFUSED, seat)
+        else:
+            self.announce(f"Seat {seat}: {self._seats_named(why)}", MessageKind.REFUSED, seat)
         self.flash(seat, Cue.REFUSED)
 
-    def _seats_named(self, text: str) -> str:
+    def _seats_named(self, text: Words) -> Words:
         return text if self._session is None else self._session.seats_named(text)
 
     # --- resuming and staff corrections -------------------------------------------------------
@@ -679,7 +684,7 @@ class Table:
     # --- outputs -------------------------------------------------------------------------------
 
     def announce(
-        self, text: str, kind: MessageKind = MessageKind.INFO, seat: int | None = None
+        self, text: Words, kind: MessageKind = MessageKind.INFO, seat: int | None = None
     ) -> None:
         """Add a line of explanation (the latest few stay on screen)."""
         self._messages = [*self._messages, Message(text, kind, seat)][-MESSAGE_LIMIT:]

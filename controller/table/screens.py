@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from controller.games.base import TableError
-from controller.games.words import Words
+from controller.games.words import Text, Words
 from controller.staff import StaffDesk
 from controller.table.options import START, OptionsForm
 from controller.tags import deck_of
@@ -232,7 +232,7 @@ class PlayScreen(ScreenState):
         try:
             action = session.adapter.input.on_card(player, entry.card)
         except TableError as exc:
-            table.refuse(seat, str(exc))
+            table.refuse(seat, exc.text)
             return
         table.act(action, seat)
 
@@ -248,7 +248,9 @@ class PlayScreen(ScreenState):
             return
         session.draws.next_input()
         answer = session.adapter.input.on_button(player, button)
-        if isinstance(answer, str):
+        if isinstance(answer, Text):
+            table.announce(answer, MessageKind.INFO, seat)  # names its players itself
+        elif isinstance(answer, str):
             table.announce(f"Seat {seat}: {session.seats_named(answer)}", MessageKind.INFO, seat)
         elif answer is not None:
             table.act(answer, seat)

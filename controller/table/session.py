@@ -22,6 +22,7 @@ from controller.adapters import AdapterContext, GameAdapter, TableSettings
 from controller.config import TableConfig
 from controller.games import engine_class
 from controller.games.base import JSON, Action, Chance, Engine, Event
+from controller.games.words import Words
 from controller.record import Recorder, replay_actions, undo_last_player_action
 from controller.table.sinks import JournalSink
 
@@ -169,7 +170,7 @@ class GameSession:
         """The game's actions as they stand, with whether chance supplied each."""
         return list(zip([a.to_json() for a in self.recorder.actions], self.chance, strict=True))
 
-    def seats_named(self, text: str) -> str:
+    def seats_named(self, text: Words) -> Words:
         """Engine text names players by engine seat; people sit at physical seats.
 
         When the joined seats are not 0..n-1 (seats 0, 2 and 3 play a
@@ -177,8 +178,8 @@ class GameSession:
         the player at physical seat 2: rename, so the words match the panels.
         """
         players = self.players
-        if players == list(range(len(players))):
-            return text
+        if not isinstance(text, str) or players == list(range(len(players))):
+            return text  # a message (Text) names its players itself
 
         def physical(match: re.Match[str]) -> str:
             number = int(match.group(2))
