@@ -178,12 +178,77 @@ def stock_size(players: int) -> int:
     return DECK_SIZE - players * hand_size(players)
 
 
-@dataclass(frozen=True, order=True)
-class Card:
-    """An Oskar card; its notation is the colour letter and number (``L16``, ``R0``)."""
+# The one shared instance of each card, by (colour, number): see ``Card``.
+_CARDS: dict[tuple[str, int], Card] = {}
 
+
+class Card:
+    """An Oskar card; its notation is the colour letter and number (``L16``, ``R0``).
+
+    Cards are looked up and compared on every step of a game (hands, the played
+    counts, legal actions), so there is one shared instance per card: ``Card("L",
+    16)`` always returns the same object, equality is identity and hashing is the
+    interpreter's own, with no Python-level ``__eq__``/``__hash__`` in the hot path.
+    Instances are immutable; copies (``copy``, ``deepcopy``, pickling) return the
+    shared instance. They order as (colour, number), as the dataclass they
+    replace did.
+    """
+
+    __slots__ = ("colour", "is_zero", "number")
     colour: str
     number: int
+    is_zero: bool
+
+    def __new__(cls, colour: str, number: int) -> Card:
+        canonical = type(colour) is str and type(number) is int
+        if canonical:
+            found = _CARDS.get((colour, number))
+            if found is not None:
+                return found
+        card = object.__new__(cls)
+        object.__setattr__(card, "colour", colour)
+        object.__setattr__(card, "number", number)
+        object.__setattr__(card, "is_zero", colour == "R")
+        if canonical:
+            # Only exact str/int values are shared: Card("Y", 1.0) stays a stranger
+            # that ``check_card`` refuses.
+            _CARDS[(colour, number)] = card
+        return card
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"a Card cannot change ({name})")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"a Card cannot change ({name})")
+
+    def __reduce__(self) -> tuple[type[Card], tuple[str, int]]:
+        return (Card, (self.colour, self.number))
+
+    def __copy__(self) -> Card:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Card:
+        return self
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return (self.colour, self.number) < (other.colour, other.number)
+
+    def __le__(self, other: object) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return (self.colour, self.number) <= (other.colour, other.number)
+
+    def __gt__(self, other: object) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return (self.colour, self.number) > (other.colour, other.number)
+
+    def __ge__(self, other: object) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return (self.colour, self.number) >= (other.colour, other.number)
 
     @classmethod
     def parse(cls, text: object) -> Card:
@@ -195,24 +260,23 @@ class Card:
                     value=Verbatim(describe(text)),
                 )
             )
+        known = _BY_NOTATION.get(text)
+        if known is not None:
+            return known
         cleaned = text.strip().upper()
         colour, digits = cleaned[:1], cleaned[1:]
         if colour == "R" and digits == "0":
-            return cls("R", 0)
+            return Card("R", 0)
         if colour in COLOUR_RANGES and digits.isdigit() and not digits.startswith("0"):
             low, high = COLOUR_RANGES[colour]
             if low <= int(digits) <= high:
-                return cls(colour, int(digits))
+                return Card(colour, int(digits))
         raise MalformedAction(
             say(
                 "{value} is not an Oskar card; the cards are Y1-Y4, G2-G8, B3-B11, L4-L16 and R0",
                 value=Verbatim(describe(text)),
             )
         )
-
-    @property
-    def is_zero(self) -> bool:
-        return self.colour == "R"
 
     @property
     def value(self) -> int:
@@ -235,11 +299,15 @@ def full_deck() -> list[Card]:
 DECK_SIZE = len(full_deck())
 DECK_VALUE = sum(card.value for card in full_deck())
 ZERO = Card("R", 0)
+_DECK: tuple[Card, ...] = tuple(full_deck())  # what ``deal`` shuffles a copy of
 # The distinct cards in card order, and each card's place in it, computed once:
 # sorting by a dict lookup is far cheaper than the dataclass's generated __lt__,
 # and legal actions walk this order instead of re-sorting the deck on every call.
 DECK_ORDER: tuple[Card, ...] = tuple(sorted(set(full_deck())))
 CARD_ORDER: Mapping[Card, int] = {card: index for index, card in enumerate(DECK_ORDER)}
+_UNPLAYED: Mapping[Card, int] = dict.fromkeys(DECK_ORDER, 0)
+# Canonical notation -> the shared card: what records and taps are parsed from.
+_BY_NOTATION: Mapping[str, Card] = {str(card): card for card in DECK_ORDER}
 
 
 def sort_cards(cards: Iterable[Card]) -> list[Card]:
@@ -271,14 +339,18 @@ def trick_winner(plays: Sequence[tuple[int, Card]]) -> int:
     return seat
 
 
+# Why a trick went where it did, by the number of zeros in it (0, 1, 2 or more).
+_WIN_REASONS: tuple[Text, Text, Text] = (
+    say("the best colour wins, the highest number within it"),
+    say("a zero makes colours lapse: the highest number wins"),
+    say("the second zero takes the trick"),
+)
+
+
 def win_reason(plays: Sequence[tuple[int, Card]]) -> Text:
     """Why ``trick_winner`` chose its seat, in words for the display."""
     zeros = sum(1 for _, card in plays if card.is_zero)
-    if zeros >= 2:
-        return say("the second zero takes the trick")
-    if zeros == 1:
-        return say("a zero makes colours lapse: the highest number wins")
-    return say("the best colour wins, the highest number within it")
+    return _WIN_REASONS[min(zeros, 2)]
 
 
 # --- dice ----------------------------------------------------------------------
@@ -460,6 +532,17 @@ _EXPECT: Mapping[str, tuple[Expectation, ...]] = {
     for verb in (Verb.DICE, Verb.PLAY, Verb.REROLL)
 }
 
+_EXPECT_PLAY = _EXPECT[Verb.PLAY]
+
+# "Seat N's turn" events, built once: events are frozen values, and one is
+# answered after nearly every card.
+_TURNS: tuple[TurnPassed, ...] = tuple(TurnPassed(seat) for seat in range(6))
+
+# Every seat's opening roll, each pair of faces, built once (listed as legal actions).
+_ROLLS: tuple[tuple[RollDice, ...], ...] = tuple(
+    tuple(RollDice(seat, (a, b)) for a in GENRES for b in GENRES) for seat in range(6)
+)
+
 # Every seat's Play of every card, built once: actions are frozen values, and building
 # a frozen dataclass costs more than looking one up (legal_actions lists them often).
 _PLAYS: tuple[Mapping[Card, Play], ...] = tuple(
@@ -490,7 +573,7 @@ def deal(rng: random.Random, players: int) -> tuple[list[list[Card]], list[Card]
     """Shuffle and deal evenly; returns each seat's sorted hand and the stock."""
     if not 3 <= players <= 6:
         raise ValueError(f"Oskar is for 3 to 6 players, not {players}")
-    deck = full_deck()
+    deck = list(_DECK)
     rng.shuffle(deck)
     size = hand_size(players)
     hands = [sort_cards(deck[seat * size : (seat + 1) * size]) for seat in range(players)]
@@ -538,6 +621,11 @@ class CardPlayed(Event):
     seat: int
     card: Card
     trick: int
+
+
+# Each (seat, card, trick) event made once and shared: events are frozen values, and
+# building a frozen dataclass costs more than looking one up (one is answered per card).
+_CARD_PLAYED: dict[tuple[int, Card, int], CardPlayed] = {}
 
 
 @dataclass(frozen=True)
@@ -599,7 +687,8 @@ class RoundState:
     trick_lead: int = 0
     trick: list[tuple[int, Card]] = field(default_factory=list)
     trick_number: int = 1
-    played: Counter[Card] = field(default_factory=Counter)
+    # Every card counted from 0, so that looking up an unplayed card costs no __missing__.
+    played: Counter[Card] = field(default_factory=lambda: Counter(_UNPLAYED))
     cards_played: list[int] = field(default_factory=list)
     points: list[int] = field(default_factory=list)
     tricks_won: list[int] = field(default_factory=list)
@@ -607,9 +696,13 @@ class RoundState:
     # Registered hands: the cards dealt, and those not yet played (None: not registered).
     dealt: list[tuple[Card, ...] | None] = field(default_factory=list)
     hands: list[list[Card] | None] = field(default_factory=list)
+    # The seat to play next: the trick's lead, then clockwise (kept, not derived, as it
+    # is read several times for every card played).
+    turn: int = 0
 
     def __post_init__(self) -> None:
         self.trick_lead = self.lead
+        self.turn = self.lead
         self.cards_played = [0] * self.players
         self.points = [0] * self.players
         self.tricks_won = [0] * self.players
@@ -627,10 +720,6 @@ class RoundState:
             if hand is not None and card in hand:
                 return seat
         return None
-
-    @property
-    def turn(self) -> int:
-        return (self.trick_lead + len(self.trick)) % self.players
 
 
 @dataclass(frozen=True)
@@ -775,10 +864,11 @@ class Oskar(Engine):
 
     @property
     def expected(self) -> Expectation | None:
-        if self.phase is Phase.DICE:
+        phase = self.phase
+        if phase is Phase.PLAY:
+            return _EXPECT_PLAY[self.round.turn]
+        if phase is Phase.DICE:
             return _EXPECT[Verb.DICE][self.unrolled()[0]]
-        if self.phase is Phase.PLAY:
-            return _EXPECT[Verb.PLAY][self.round.turn]
         if self.phase is Phase.REROLL:
             assert self.rule is not None
             return _EXPECT[Verb.REROLL][self.rule.order[self.rerolls_done]]
@@ -802,6 +892,12 @@ class Oskar(Engine):
         return [seat for seat, faces in enumerate(self.dice) if faces is None]
 
     def apply(self, action: Action) -> list[Event]:
+        if type(action) is Play and self.doubles is None and 0 <= action.seat < self.players:
+            # The common case first: a card played with no doubles offer open.
+            if self.phase is Phase.OVER:
+                raise IllegalAction(say("the game is over; nothing more can be played"))
+            self._check_play(action)
+            return self._play(action)
         if self.phase is Phase.OVER:
             raise IllegalAction(say("the game is over; nothing more can be played"))
         if not 0 <= action.seat < self.players:
@@ -956,8 +1052,14 @@ class Oskar(Engine):
         """
         actions: list[Action] = []
         rnd = self.round
-        untouched = not any(rnd.cards_played) and all(h is None for h in rnd.hands)
-        if chance.cards and self.round_in_progress() and untouched:
+        # Cheap tests first: this is asked after every action of a virtual table.
+        untouched = (
+            rnd.trick_number == 1
+            and not rnd.trick
+            and not any(rnd.cards_played)
+            and all(h is None for h in rnd.hands)
+        )
+        if chance.cards and untouched and self.round_in_progress():
             hands, _ = deal(rng, self.players)
             actions += [RegisterHand(seat, tuple(hand)) for seat, hand in enumerate(hands)]
         if chance.dice and self.phase is Phase.DICE and self.doubles is None:
@@ -1102,14 +1204,14 @@ class Oskar(Engine):
     def _check_play(self, action: Play) -> None:
         seat, card, rnd = action.seat, action.card, self.round
         check_card(card)  # a hand-built Card must still be an Oskar card
-        player, named = Player(seat), CardArg(str(card))
+        # The words of a refusal are built only when one is raised (this runs per card).
         if self.phase is Phase.DICE:
             waiting = self.unrolled()
             raise IllegalAction(
                 say(
                     "{player} cannot play {card} yet: {waiting} must first roll their dice",
-                    player=player,
-                    card=named,
+                    player=Player(seat),
+                    card=CardArg(str(card)),
                     waiting=Items(tuple(Player(s) for s in waiting)),
                 )
             )
@@ -1120,8 +1222,8 @@ class Oskar(Engine):
                 say(
                     "{player} cannot play {card} yet: the dice are being rerolled after the "
                     "round and it is {due}'s turn to reroll",
-                    player=player,
-                    card=named,
+                    player=Player(seat),
+                    card=CardArg(str(card)),
                     due=Player(due),
                 )
             )
@@ -1129,8 +1231,8 @@ class Oskar(Engine):
             raise IllegalAction(
                 say(
                     "{player} cannot play {card}: it is {turn}'s turn",
-                    player=player,
-                    card=named,
+                    player=Player(seat),
+                    card=CardArg(str(card)),
                     turn=Player(rnd.turn),
                 )
             )
@@ -1138,16 +1240,16 @@ class Oskar(Engine):
             raise IllegalAction(
                 say(
                     "{player} cannot play {card}: all five zeros have been played this round",
-                    player=player,
-                    card=named,
+                    player=Player(seat),
+                    card=CardArg(str(card)),
                 )
             )
         if not card.is_zero and rnd.played[card]:
             raise IllegalAction(
                 say(
                     "{player} cannot play {card}: it has already been played this round",
-                    player=player,
-                    card=named,
+                    player=Player(seat),
+                    card=CardArg(str(card)),
                 )
             )
         hand = rnd.hands[seat]
@@ -1156,8 +1258,8 @@ class Oskar(Engine):
             raise IllegalAction(
                 say(
                     "{player} does not hold {card}; its hand: {held}",
-                    player=player,
-                    card=named,
+                    player=Player(seat),
+                    card=CardArg(str(card)),
                     held=Verbatim(held) if isinstance(held, str) else held,
                 )
             )
@@ -1165,8 +1267,8 @@ class Oskar(Engine):
             raise IllegalAction(
                 say(
                     "{player} cannot play {card}: every zero left is in a registered hand",
-                    player=player,
-                    card=named,
+                    player=Player(seat),
+                    card=CardArg(str(card)),
                 )
             )
         holder = None if hand is not None or card.is_zero else rnd.holder(card)
@@ -1174,8 +1276,8 @@ class Oskar(Engine):
             raise IllegalAction(
                 say(
                     "{player} cannot play {card}: it is in {holder}'s registered hand",
-                    player=player,
-                    card=named,
+                    player=Player(seat),
+                    card=CardArg(str(card)),
                     holder=Player(holder),
                 )
             )
@@ -1188,9 +1290,14 @@ class Oskar(Engine):
         if hand is not None:
             hand.remove(card)
         rnd.trick.append((seat, card))
-        events: list[Event] = [CardPlayed(seat, card, rnd.trick_number)]
+        key = (seat, card, rnd.trick_number)
+        played = _CARD_PLAYED.get(key)
+        if played is None:
+            played = _CARD_PLAYED[key] = CardPlayed(seat, card, rnd.trick_number)
+        events: list[Event] = [played]
         if len(rnd.trick) < self.players:
-            events.append(TurnPassed(rnd.turn))
+            rnd.turn = turn = (rnd.turn + 1) % self.players
+            events.append(_TURNS[turn])
             return events
         return events + self._finish_trick()
 
@@ -1198,7 +1305,7 @@ class Oskar(Engine):
         rnd = self.round
         plays = tuple(rnd.trick)
         winner = trick_winner(plays)
-        points = sum(card.value for _, card in plays)
+        points = sum(card.number for _, card in plays)  # a card is worth its number
         rnd.points[winner] += points
         rnd.tricks_won[winner] += 1
         events: list[Event] = [TrickWon(winner, rnd.trick_number, plays, points, win_reason(plays))]
@@ -1206,10 +1313,10 @@ class Oskar(Engine):
             rnd.stock_winner = winner
             events.append(StockWon(winner, stock_size(self.players)))
         rnd.trick = []
-        rnd.trick_lead = winner
+        rnd.trick_lead = rnd.turn = winner
         if rnd.trick_number < self.hand_size:
             rnd.trick_number += 1
-            events.append(TurnPassed(winner))
+            events.append(_TURNS[winner])
             return events
         return events + self._finish_round()
 
@@ -1297,17 +1404,19 @@ class Oskar(Engine):
 
     def legal_actions(self, seat: int) -> list[Action]:
         actions: list[Action] = []
-        if self.phase is Phase.OVER:
+        phase = self.phase
+        if phase is Phase.OVER:
             return actions
-        if self.phase is Phase.DICE and self.dice[seat] is None:
-            actions += [RollDice(seat, (a, b)) for a in GENRES for b in GENRES]
-        if self.phase is Phase.PLAY and seat == self.round.turn:
+        if phase is Phase.DICE and self.dice[seat] is None:
+            actions += _ROLLS[seat]
+        if phase is Phase.PLAY and seat == self.round.turn:
             rnd = self.round
             hand = rnd.hands[seat]
             if hand is not None:
                 # The hand is kept in card order: drop repeated zeros, keep the order.
-                plays = _PLAYS[seat]
-                actions += [plays[card] for card in dict.fromkeys(hand)]
+                actions += map(_PLAYS[seat].__getitem__, dict.fromkeys(hand))
+                if self.doubles is None:
+                    return actions  # no reroll is open while cards are played
             else:
                 # Without a registered hand any card not accounted for could be in it.
                 zeros_free = rnd.zeros_unaccounted() > 0
@@ -1460,15 +1569,29 @@ class Oskar(Engine):
         )
 
 
-def _rerolls(seat: int, current: tuple[str, str], count: int) -> list[Reroll]:
-    """Every reroll of ``count`` dice from ``current`` (faces of rerolled dice vary)."""
+def _rerolls(seat: int, current: tuple[str, str], count: int) -> tuple[Reroll, ...]:
+    """Every reroll of ``count`` dice from ``current`` (faces of rerolled dice vary).
+
+    Built once per seat, faces and count: actions are frozen values, and legal
+    actions after every round list the same few dozen of them again.
+    """
+    key = (seat, current, count)
+    found = _REROLLS.get(key)
+    if found is not None:
+        return found
     if count == 0:
-        return [Reroll(seat, (), current)]
-    if count == 1:
-        return [Reroll(seat, (0,), (face, current[1])) for face in GENRES] + [
+        made = [Reroll(seat, (), current)]
+    elif count == 1:
+        made = [Reroll(seat, (0,), (face, current[1])) for face in GENRES] + [
             Reroll(seat, (1,), (current[0], face)) for face in GENRES
         ]
-    return [Reroll(seat, (0, 1), (a, b)) for a in GENRES for b in GENRES]
+    else:
+        made = [Reroll(seat, (0, 1), (a, b)) for a in GENRES for b in GENRES]
+    found = _REROLLS[key] = tuple(made)
+    return found
+
+
+_REROLLS: dict[tuple[int, tuple[str, str], int], tuple[Reroll, ...]] = {}
 
 
 SPEC = GameSpec(
