@@ -52,6 +52,7 @@ GENRE_COLOURS: dict[str, Colour] = {
 LILAC: Colour = (168, 120, 210)
 # The die faces in players' words ("love story" for the record's ``romance``).
 GENRE_WORDS: Mapping[str, Words] = dict(SPEC.vocabulary["genre_words"])
+GENRE_CAPTIONS: Mapping[str, Words] = dict(SPEC.vocabulary["genre_captions"])
 
 
 def genre_word(genre: str) -> Words:
@@ -381,7 +382,7 @@ class OskarScene:
             draw_die(p, box, genre, highlight=theme.WINNER if hot else None)
             if genre and label_h:
                 p.text(
-                    say("REROLL") if index in picked else genre_word(genre),
+                    say("REROLL") if index in picked else GENRE_CAPTIONS.get(genre, genre),
                     (box.centerx, box.bottom + 1),
                     m.small,
                     theme.ACCENT if index in picked else theme.WINNER if hot else theme.TEXT_DIM,

@@ -93,6 +93,9 @@ from controller.games.base import (
     split_action,
 )
 from controller.games.oskar_snapshot import (
+    GENRE_CAPTIONS as GENRE_CAPTIONS,
+)
+from controller.games.oskar_snapshot import (
     GENRE_WORDS as GENRE_WORDS,
 )
 from controller.games.oskar_snapshot import (
@@ -1622,6 +1625,7 @@ SPEC = GameSpec(
     vocabulary={
         "genres": GENRES,
         "genre_words": GENRE_WORDS,
+        "genre_captions": GENRE_CAPTIONS,
         "trend_threshold": TREND_THRESHOLD,
         "colour_names": COLOUR_NAMES,
         "colour_words": {

@@ -32,6 +32,14 @@ GENRE_WORDS: Mapping[str, Text] = {
 }
 
 
+# The same, short enough for the caption under a die.
+GENRE_CAPTIONS: Mapping[str, Text] = {
+    **GENRE_WORDS,
+    "scifi": say("sci-fi"),
+    "romance": say("romance"),
+}
+
+
 def genre_word(genre: str) -> Words:
     """A die face as players read it ("love story" for ``romance``); an unknown face as it is."""
     return GENRE_WORDS.get(genre, genre)
