@@ -217,13 +217,10 @@ def test_results_rows_explain_the_tokens_per_seat(finished: tuple[Rig, list[Word
     report = rig.table.result
     assert report is not None
     rows = {shown(heading): list(values) for heading, values in view.result_rows}
-    assert set(rows) == {"Film points", "Rounds with tokens", "Stocks won"}
+    assert set(rows) == {"Film points", "Stocks won"}
     engine = rig.engine
     results = engine.results
     assert rows["Film points"] == [sum(r.points[p] for r in results) for p in range(3)]
-    assert rows["Rounds with tokens"] == [
-        sum(1 for r in results if r.score.tokens[p]) for p in range(3)
-    ]
     assert rows["Stocks won"] == [sum(1 for r in results if r.stock_winner == p) for p in range(3)]
     # Every round's tokens add up to the totals the screen shows.
     assert [sum(r["scores"][p] for r in report["rounds"]) for p in range(3)] == report["totals"]

@@ -370,22 +370,21 @@ class OskarPresentation(_Role, Presentation):
         )
 
     def result_rows(self, report: JSON) -> list[tuple[Words, list[int]]]:
-        """Why the tokens fell as they did: film points, rounds with a token, stocks won."""
+        """Why the tokens fell as they did: each seat's film points and stocks won.
+
+        Film points (card points, the stock's included) are what make a genre
+        trendy; the per-round rows above them already show each round's tokens.
+        Two rows only, so that the rounds keep their room at 800x480.
+        """
         players = self.engine.players
-        points, rounds_scored, stocks = [0] * players, [0] * players, [0] * players
+        points, stocks = [0] * players, [0] * players
         for rnd in report.get("rounds") or []:
             for seat, value in enumerate(rnd.get("points") or []):
                 points[seat] += int(value)
-            for seat, won in enumerate(rnd.get("scores") or []):
-                rounds_scored[seat] += int(won) > 0
             stock = rnd.get("stock")
             if isinstance(stock, dict) and isinstance(stock.get("won_by"), int):
                 stocks[stock["won_by"]] += 1
-        return [
-            (say("Film points"), points),
-            (say("Rounds with tokens"), rounds_scored),
-            (say("Stocks won"), stocks),
-        ]
+        return [(say("Film points"), points), (say("Stocks won"), stocks)]
 
     def feedback(self, event: Event) -> list[Feedback]:
         if isinstance(event, DiceRolled | RerollDone | DoublesDeclined):
