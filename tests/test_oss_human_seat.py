@@ -169,7 +169,8 @@ def test_trick_names_and_every_card_under_a_trick_are_drawn_in_full(
         assert width is None or font.size(words)[0] <= width, f"{words} is cut short"
     labels = {c[0] for c in calls}
     for value, seat in placements:
-        assert f"{value}  Seat {seat}" in labels, f"the {value} of seat {seat} is hidden"
+        # Seats are named counted from 1 (engine players sit at seats 0..n-1 here).
+        assert f"{value}  Seat {seat + 1}" in labels, f"the {value} of seat {seat} is hidden"
 
 
 def test_with_a_physical_deal_the_menu_says_why_oss_is_not_offered(
@@ -186,7 +187,7 @@ def test_with_a_physical_deal_the_menu_says_why_oss_is_not_offered(
             rig.press(0, "next")
         written = painted_text(monkeypatch)
         screenshot_view(rig.table.view, tmp_path / "menu.png", size=(800, 480))
-        assert notes["oss"] in written  # the selected line says it
+        assert shown(notes["oss"]) in written  # the selected line says it
         rig.press(0, "ok")  # choosing it anyway is refused, saying what staff can do
         assert rig.screen() is Screen.CHOOSE_GAME
         assert 'deal = "virtual"' in shown(rig.table.messages[-1].text)

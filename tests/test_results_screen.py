@@ -110,7 +110,7 @@ def test_oh_pshaw_results_with_seven_players_show_every_round_and_why(
         made = [sum(r["bids"][s] == r["tricks"][s] for r in report["rounds"]) for s in range(7)]
         assert list(rows[-2][1]) == made
         assert english(view.result_rule).startswith("most points: taking exactly the tricks bid")
-        assert view.game_title == "Oh Pshaw: Quick: 1 to 7 cards"
+        assert english(view.game_title) == "Oh Pshaw: Quick: 1 to 7 cards"
 
 
 def test_oshaka_results_explain_columns_face_down_and_oshaka(

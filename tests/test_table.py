@@ -9,11 +9,13 @@ from pathlib import Path
 import pytest
 
 from controller.games.oshaka_trick import OshakaTrick, Phase
+from controller.games.words import Player, Seat, Text, say
 from controller.record import replay
 from controller.simulation import Simulator
 from controller.table import IDLE_TIMEOUT
 from controller.tags import simulated_uid
 from controller.view import MessageKind, Screen
+from controller.words import Presenter
 from hardware.cues import Cue
 from tests.rigs import TableRig
 from tests.words import shown
@@ -178,7 +180,17 @@ def test_messages_name_physical_seats_when_the_players_are_not_seats_0_to_n(rig:
     rig.tap_uid(wrong_seat, simulated_uid("oshaka", card))
     message = rig.table.messages[-1]
     assert message.seat == wrong_seat
-    # The engine said "it is seat <player>'s turn"; the table names the physical seat.
-    assert message.text == (
-        f"Seat {wrong_seat}: seat {wrong_seat} cannot play {card}: it is seat {waiting_seat}'s turn"
+    # The table says once whom the refusal is about (the seat counted from 1), then the
+    # engine's own words; the view says where each engine player sits, so the presenter
+    # names engine players by their physical seats.
+    assert isinstance(message.text, Text) and message.text.key == "{seat}: {why}"
+    assert dict(message.text.args)["seat"] == Seat(wrong_seat)
+    assert shown(message.text).startswith(f"Seat {wrong_seat + 1}: ")
+    assert rig.table.view.players == (0, 2, 3)
+    seated = Presenter.for_view(rig.table.view)
+    assert seated(say("{player} leads", player=Player(wrong_player))) == (
+        f"Seat {wrong_seat + 1} leads"
+    )
+    assert seated(say("{player} leads", player=Player(waiting_player))) == (
+        f"Seat {waiting_seat + 1} leads"
     )

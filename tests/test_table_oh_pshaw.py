@@ -171,7 +171,7 @@ def test_bidding_with_prev_next_and_ok(rig: Rig) -> None:
     rig.press(other, "ok")
     assert engine.snapshot() == before
     assert rig.last_message() == (
-        f"Seat {other}: wait: seat {eldest} bids now",
+        f"Seat {other + 1}: wait: seat {eldest} bids now",
         MessageKind.INFO,
         other,
     )
@@ -255,7 +255,7 @@ def test_physical_deal_the_dealer_taps_the_turned_card_before_the_bidding(physic
     assert engine.snapshot() == before
     assert (
         physical.last_message()[0]
-        == f"Seat {eldest}: wait: seat {dealer} taps the turned trump card first"
+        == f"Seat {eldest + 1}: wait: seat {dealer} taps the turned trump card first"
     )
     physical.tap(eldest, "7H")  # not the dealer: a play, refused
     assert engine.snapshot() == before
@@ -769,7 +769,7 @@ def test_the_engine_says_what_the_display_used_to_work_out() -> None:
     assert snap.status is BidStatus.EQUAL
     assert snap.tricks_needed == tuple(bids[s] for s in range(3))
     closed = adapter.presentation.feedback(BiddingClosed((2, 0, 0), 2, 2, snap.status))
-    assert isinstance(closed[0].message, str) and BidStatus.EQUAL.explanation in closed[0].message
+    assert closed[0].message is not None and BidStatus.EQUAL.explanation in shown(closed[0].message)
 
 
 def test_round_feedback_comes_from_the_engine_s_outcomes() -> None:

@@ -19,7 +19,7 @@ from typing import Any, ClassVar, Protocol
 from controller.games import spec_of, specs
 from controller.games.base import JSON, Action, Chance, Engine, Event
 from controller.games.spec import GameSpec
-from controller.games.words import Words
+from controller.games.words import Words, say
 from controller.view import MessageKind
 from hardware.cues import Cue
 from hardware.events import TimerEvent
@@ -124,8 +124,8 @@ class Presentation(ABC):
         return False
 
     def result_rule(self, report: JSON) -> Words:
-        """The rule that decided the finished game, in players' words (engine seat numbers)."""
-        return "the best total wins"
+        """The rule that decided the finished game, in players' words (``Player`` arguments)."""
+        return say("the best total wins")
 
     def result_rows(self, report: JSON) -> Sequence[tuple[Words, Sequence[int]]]:
         """Rows the results screen adds above the totals to show why (one value per seat)."""
