@@ -494,8 +494,17 @@ class OskarScene:
         else:
             # A small centre: one line for the round and the status; the columns
             # need the room (each seat shows its own latest message).
+            # The status comes first: the round line takes what the status leaves,
+            # at least a quarter of the width.
+            small_font = p.fonts.get(m.small, False)
+            status_w = p.fonts.get(m.small, True).size(p.words(status))[0] + pad * 2
+            room = max(info.w // 4, info.w - status_w)
             line = p.text(
-                detail, (info.left, info.top), m.small, theme.TEXT_DIM, max_width=info.w // 3
+                detail,
+                (info.left, info.top),
+                m.small,
+                theme.TEXT_DIM,
+                max_width=min(small_font.size(p.words(detail))[0], room),
             )
             p.text(
                 status,
