@@ -169,7 +169,9 @@ def towards(layout: Layout, view: TableView) -> dict[int, Toward]:
 def seat_prompt(view: TableView, seat: SeatView) -> Words | None:
     """What this seat is expected to do now, or None (the turn highlight follows this)."""
     if view.screen is Screen.PLAY and view.game is not None and seat.player is not None:
-        return scene_for(view.game_id).turn_prompt(view.game, seat.player)
+        prompt = scene_for(view.game_id).turn_prompt(view.game, seat.player)
+        # In the seat's own words (its language, seats and cards named by the presenter).
+        return None if prompt is None else Presenter.for_view(view, seat.seat)(prompt)
     return None
 
 

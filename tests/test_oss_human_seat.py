@@ -15,6 +15,7 @@ import pytest
 from controller.adapters import Gesture, Press
 from controller.games.base import Action
 from controller.games.oss import Counts, Oss, OssSnapshot, Phase, Result, Timed
+from controller.games.words import Words
 from controller.simulation import Simulator
 from controller.view import Screen
 from display.screenshot import screenshot_view
@@ -152,8 +153,9 @@ def test_trick_names_and_every_card_under_a_trick_are_drawn_in_full(
         calls: list[tuple[str, int, bool, int | None]] = []
         text = Painter.text
 
-        def spy(self: Painter, words: str, at: Any, size: int, *args: Any, **kw: Any) -> Any:
-            calls.append((words, size, bool(kw.get("bold")), kw.get("max_width")))
+        def spy(self: Painter, words: Words, at: Any, size: int, *args: Any, **kw: Any) -> Any:
+            # What the panel shows: the words as this painter's presenter writes them.
+            calls.append((self.words(words), size, bool(kw.get("bold")), kw.get("max_width")))
             return text(self, words, at, size, *args, **kw)
 
         monkeypatch.setattr(Painter, "text", spy)

@@ -99,6 +99,18 @@ HELP_SECONDS = 25.0  # a rules page closes by itself after this long
 RESULTS_PAGE_SECONDS = 6.0  # the results' rounds turn a page by themselves when they do not fit
 
 
+def names_seat(text: Text, seat: int, players: tuple[int, ...]) -> bool:
+    """Whether ``text`` itself names physical ``seat`` (as a Seat, or as the Player there)."""
+    for _, value in text.args:
+        if value == Seat(seat):
+            return True
+        if isinstance(value, Player):
+            where = players[value.index] if 0 <= value.index < len(players) else value.index
+            if where == seat:
+                return True
+    return False
+
+
 @dataclass
 class Table:
     """The state machine. Feed it input events with ``handle``; read ``view``."""
@@ -646,10 +658,21 @@ class Table:
 
     def refuse(self, seat: int, why: Words) -> None:
         """A refusal at ``seat``: said once who it is about ("Seat 3: ..."), then only why."""
-        self.announce(
-            say("{seat}: {why}", seat=Seat(seat), why=as_arg(why)), MessageKind.REFUSED, seat
-        )
+        self.announce(self.about_seat(seat, why), MessageKind.REFUSED, seat)
         self.flash(seat, Cue.REFUSED)
+
+    def about_seat(self, seat: int, words: Words) -> Words:
+        """``words`` with the seat named in front, unless they already name it.
+
+        An engine's refusal names its player itself ("Seat 3 cannot play Red 5: it
+        is Seat 4's turn", the same sentence a replay prints for the record), so the
+        table adds nothing; an adapter's answer ("tap the card you play") gets
+        "Seat 3: " in front. Either way the seat is said exactly once.
+        """
+        players = () if self._session is None else tuple(self._session.players)
+        if isinstance(words, Text) and names_seat(words, seat, players):
+            return words
+        return say("{seat}: {why}", seat=Seat(seat), why=as_arg(words))
 
     # --- resuming and staff corrections -------------------------------------------------------
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from controller.games.base import TableError
-from controller.games.words import Seat, Text, Verbatim, Words, as_arg, say
+from controller.games.words import Seat, Text, Verbatim, Words, say
 from controller.staff import StaffDesk
 from controller.table.options import OptionsForm
 from controller.tags import deck_of
@@ -276,9 +276,7 @@ class PlayScreen(ScreenState):
         session.draws.next_input()
         answer = session.adapter.input.on_button(player, button)
         if isinstance(answer, str | Text):
-            table.announce(
-                say("{seat}: {why}", seat=Seat(seat), why=as_arg(answer)), MessageKind.INFO, seat
-            )
+            table.announce(table.about_seat(seat, answer), MessageKind.INFO, seat)
         elif answer is not None:
             table.act(answer, seat)
         else:

@@ -101,6 +101,7 @@ def build_view(
         games=choices,
         selected_game=lobby.selected,
         game_id=None if session is None else session.game_id,
+        # Who sits where, so a message naming engine players names their physical seats.
         game=None if session is None else session.adapter.presentation.snapshot(),
         result=result,
         messages=tuple(messages),
