@@ -22,9 +22,10 @@ from typing import Any
 
 import pygame
 
+from controller.games.oskar import SPEC
 from controller.games.oskar_snapshot import OskarSnapshot, Phase, SeatView, Verb
+from controller.games.words import Items, Text, Words, as_arg, say, say_plural
 from controller.view import TableView
-from controller.words import Presenter
 from display import theme
 from display.generic import (
     TRICK_AREA,
@@ -49,6 +50,16 @@ GENRE_COLOURS: dict[str, Colour] = {
     "romance": (232, 84, 140),
 }
 LILAC: Colour = (168, 120, 210)
+# The die faces in players' words ("love story" for the record's ``romance``).
+GENRE_WORDS: Mapping[str, Words] = dict(SPEC.vocabulary["genre_words"])
+GENRE_CAPTIONS: Mapping[str, Words] = dict(SPEC.vocabulary["genre_captions"])
+
+
+def genre_word(genre: str) -> Words:
+    """A die face as players read it; an unknown face as it is."""
+    return GENRE_WORDS.get(genre, genre)
+
+
 DIE_FACE: Colour = (246, 242, 232)
 TOKEN: Colour = (255, 200, 40)
 
@@ -327,23 +338,22 @@ class OskarScene:
             snap.rerolls,
         )
 
-    def turn_prompt(self, game: Mapping[str, Any], player: int) -> str | None:
+    def turn_prompt(self, game: Mapping[str, Any], player: int) -> Words | None:
         snap = read_snapshot(game)
         if snap is None:
             return None
         phase = snap.phase
         if snap.doubles == player and phase is not Phase.OVER:
-            return "doubles: reroll one die?"
+            return say("doubles: reroll one die?")
         nxt = snap.next
         if nxt is None or nxt.seat != player:
             seat = snap.seat(player)
             if phase is Phase.DICE and seat is not None and seat.dice is None:
-                return "roll your dice"
+                return PROMPTS[Verb.DICE]
             return None
-        prompt = PROMPTS.get(nxt.expects, str(nxt.expects))
         if snap.doubles is not None and phase is not Phase.OVER:
-            return f"{prompt} (after the doubles)"
-        return prompt
+            return AFTER_DOUBLES.get(nxt.expects, say("wait for the doubles"))
+        return PROMPTS.get(nxt.expects, say("your turn"))
 
     # --- a seat's area -------------------------------------------------------------
 
@@ -372,7 +382,7 @@ class OskarScene:
             draw_die(p, box, genre, highlight=theme.WINNER if hot else None)
             if genre and label_h:
                 p.text(
-                    "REROLL" if index in picked else genre,
+                    say("REROLL") if index in picked else GENRE_CAPTIONS.get(genre, genre),
                     (box.centerx, box.bottom + 1),
                     m.small,
                     theme.ACCENT if index in picked else theme.WINNER if hot else theme.TEXT_DIM,
@@ -403,7 +413,7 @@ class OskarScene:
         # Tokens: a row of gold discs, filled up to the seat's count, toward the goal.
         discs = max(goal, tokens)  # a final round can pass the goal
         r = max(4, min(round(m.body * 0.3), rect.w // (discs * 3)))
-        label = p.text("Tokens", (rect.left, y), m.small, theme.TEXT_DIM)
+        label = p.text(say("Tokens"), (rect.left, y), m.small, theme.TEXT_DIM)
         cx = label.right + m.pad + r
         for index in range(discs):
             centre = (cx + index * (2 * r + max(2, r // 2)), label.centery)
@@ -416,31 +426,40 @@ class OskarScene:
                 pygame.draw.circle(p.surface, theme.PANEL_EDGE, centre, r, max(1, r // 4))
         y = label.bottom + m.pad // 2
         y = p.text(
-            f"{tokens} token{'s' if tokens != 1 else ''} · {entry.points} points",
+            say_plural(
+                "{n} token · {points} points",
+                "{n} tokens · {points} points",
+                tokens,
+                points=entry.points,
+            ),
             (rect.left, y),
             m.body,
             theme.TEXT,
             bold=True,
             max_width=rect.w,
         ).bottom
-        detail = f"{entry.tricks_won} tricks · {entry.cards_left} cards left"
+        detail = say(
+            "{tricks} · {cards}",
+            tricks=say_plural("{n} trick", "{n} tricks", entry.tricks_won),
+            cards=say_plural("{n} card left", "{n} cards left", entry.cards_left),
+        )
         y = p.text(detail, (rect.left, y + 1), m.small, theme.TEXT_DIM, max_width=rect.w).bottom
         note, colour = self._seat_note(snap, entry, player)
         if note and y + m.leading(m.small) <= rect.bottom:
             p.text(note, (rect.left, y + 1), m.small, colour, bold=True, max_width=rect.w)
 
-    def _seat_note(self, snap: OskarSnapshot, entry: SeatView, player: int) -> tuple[str, Colour]:
+    def _seat_note(self, snap: OskarSnapshot, entry: SeatView, player: int) -> tuple[Words, Colour]:
         if entry.stock:
-            return "holds the stock", theme.WINNER
+            return say("holds the stock"), theme.WINNER
         rerolls = snap.rerolls
         if snap.phase is Phase.REROLL and rerolls is not None:
             if player in rerolls.order[: rerolls.done]:
-                return "rerolled", theme.TEXT_DIM
+                return say("rerolled"), theme.TEXT_DIM
             if player in rerolls.most:
-                return "must reroll both", theme.TURN
+                return say("must reroll both"), theme.TURN
             if player in rerolls.fewest:
-                return "may reroll 0, 1 or 2", theme.TURN
-            return "may reroll 0 or 1", theme.TURN
+                return say("may reroll 0, 1 or 2"), theme.TURN
+            return say("may reroll 0 or 1"), theme.TURN
         return "", theme.TEXT
 
     # --- the centre ------------------------------------------------------------------
@@ -464,21 +483,28 @@ class OskarScene:
         plays = [(t.seat, t.card) for t in snap.trick]
         if plays:
             draw_trick(_oskar_painter(p), trick_area, plays, toward)
-        detail = f"Round {snap.round}"
-        if phase in (Phase.DICE, Phase.PLAY):
-            detail += f" · Trick {snap.trick_number}/{snap.hand_size}"
+        playing = phase in (Phase.DICE, Phase.PLAY)
         title = snap.title
         status, colour = self._status(view, snap)
         small = info.h < m.unit * 0.5
+        detail = round_detail(snap, playing, goal=not small)
         if not small:
-            detail += f" · first to {snap.tokens_to_win} tokens"
-            y = info.top + draw_title_block(p, info, title, detail)
-            y += draw_status(p, pygame.Rect(info.left, y, info.w, info.h), status, colour)
+            y = info.top + draw_title_block(p, info, title, p.words(detail))
+            y += draw_status(p, pygame.Rect(info.left, y, info.w, info.h), p.words(status), colour)
         else:
             # A small centre: one line for the round and the status; the columns
             # need the room (each seat shows its own latest message).
+            # The status comes first: the round line takes what the status leaves,
+            # at least a quarter of the width.
+            small_font = p.fonts.get(m.small, False)
+            status_w = p.fonts.get(m.small, True).size(p.words(status))[0] + pad * 2
+            room = max(info.w // 4, info.w - status_w)
             line = p.text(
-                detail, (info.left, info.top), m.small, theme.TEXT_DIM, max_width=info.w // 3
+                detail,
+                (info.left, info.top),
+                m.small,
+                theme.TEXT_DIM,
+                max_width=min(small_font.size(p.words(detail))[0], room),
             )
             p.text(
                 status,
@@ -519,7 +545,12 @@ class OskarScene:
         card_h = row.h
         card_w = round(card_h * 0.7)
         label = p.text(
-            "Stock", (row.left, row.centery), m.small, theme.TEXT_DIM, bold=True, anchor="midleft"
+            say("Stock"),
+            (row.left, row.centery),
+            m.small,
+            theme.TEXT_DIM,
+            bold=True,
+            anchor="midleft",
         )
         x = label.right + pad
         for index in range(count):
@@ -530,16 +561,22 @@ class OskarScene:
         x += max(0, count - 1) * (card_w // 2) + card_w + pad
         won = winner is not None
         zeros = snap.zeros_in_trick if snap.phase is Phase.PLAY else 0
+        text: Words
         if zeros == 1:
             # While zeros lie in the trick, what they do matters most.
-            text, colour = "first zero: colours lapse", theme.TURN
+            text, colour = say("first zero: colours lapse"), theme.TURN
         elif zeros >= 2:
-            text = "second zero takes the trick" + ("" if won else " and the stock")
+            text = (
+                say("second zero takes the trick")
+                if won
+                else say("second zero takes the trick and the stock")
+            )
             colour = theme.TURN
         elif winner is not None:
-            text, colour = f"won by {player_name(view, winner)}", theme.WINNER
+            text = say("won by {player}", player=as_arg(player_name(view, winner)))
+            colour = theme.WINNER
         else:
-            text, colour = "the 2nd zero of a trick wins it", theme.TEXT_DIM
+            text, colour = say("the 2nd zero of a trick wins it"), theme.TEXT_DIM
         drawn = p.text(
             text,
             (x, row.centery),
@@ -620,46 +657,80 @@ class OskarScene:
             anchor="midleft",
         )
 
-    def _status(self, view: TableView, snap: OskarSnapshot) -> tuple[str, Colour]:
+    def _status(self, view: TableView, snap: OskarSnapshot) -> tuple[Words, Colour]:
         """The one line that says what the table waits for."""
         phase = snap.phase
         if phase is Phase.OVER:
-            names = (
-                ", ".join(Presenter.for_view(view)(player_name(view, w)) for w in snap.winners)
-                or "nobody"
-            )
-            return f"Game over: {names} won", theme.WINNER
+            if not snap.winners:
+                return say("Game over: nobody won"), theme.WINNER
+            names = Items(tuple(as_arg(player_name(view, w)) for w in snap.winners))
+            return say("Game over: {players} won", players=names), theme.WINNER
         if snap.doubles is not None:
-            return f"{player_name(view, snap.doubles)} rolled doubles: reroll one die?", theme.TURN
+            who = as_arg(player_name(view, snap.doubles))
+            return say("{player} rolled doubles: reroll one die?", player=who), theme.TURN
         if phase is Phase.DICE:
-            return "Rolling the dice", theme.TURN
+            return say("Rolling the dice"), theme.TURN
         nxt = snap.next
         if nxt is None:
             return "", theme.TEXT
-        who = player_name(view, nxt.seat)
+        who = as_arg(player_name(view, nxt.seat))
         if phase is Phase.REROLL:
-            return f"{who}: choose dice to reroll", theme.TURN
+            return say("{player}: choose dice to reroll", player=who), theme.TURN
         if not snap.trick:
-            return f"{who} leads: play a card", theme.TURN
-        return f"{who}: play a card", theme.TURN
+            return say("{player} leads: play a card", player=who), theme.TURN
+        return say("{player}: play a card", player=who), theme.TURN
 
 
-def columns_caption(snap: OskarSnapshot) -> str:
+def round_detail(snap: OskarSnapshot, playing: bool, *, goal: bool) -> Text:
+    """The line under the title: the round, the trick while playing, and the goal."""
+    if playing and goal:
+        return say(
+            "Round {round} · Trick {trick}/{tricks} · first to {goal} tokens",
+            round=snap.round,
+            trick=snap.trick_number,
+            tricks=snap.hand_size,
+            goal=snap.tokens_to_win,
+        )
+    if playing:
+        return say(
+            "Round {round} · Trick {trick}/{tricks}",
+            round=snap.round,
+            trick=snap.trick_number,
+            tricks=snap.hand_size,
+        )
+    if goal:
+        return say(
+            "Round {round} · first to {goal} tokens", round=snap.round, goal=snap.tokens_to_win
+        )
+    return say("Round {round}", round=snap.round)
+
+
+def columns_caption(snap: OskarSnapshot) -> Text:
     """The genre chart's caption: scored or running, and the genre closest to the trend line."""
     if snap.columns_scored:
-        return "Genres this round (scored)"
-    text = f"Genres toward {snap.trend_threshold} this round"
+        return say("Genres this round (scored)")
     close = [c for c in snap.columns if not c.trendy and c.points]
     if close:
         nearest = min(close, key=lambda c: c.needs)
-        text += f" · {nearest.genre} needs {nearest.needs} more"
-    return text
+        return say(
+            "Genres toward {threshold} this round · {genre} needs {more} more",
+            threshold=snap.trend_threshold,
+            genre=as_arg(genre_word(nearest.genre)),
+            more=nearest.needs,
+        )
+    return say("Genres toward {threshold} this round", threshold=snap.trend_threshold)
 
 
-PROMPTS: dict[str, str] = {
-    Verb.PLAY: "play a card",
-    Verb.REROLL: "choose dice to reroll",
-    Verb.DICE: "roll your dice",
+PROMPTS: dict[str, Text] = {
+    Verb.PLAY: say("play a card"),
+    Verb.REROLL: say("choose dice to reroll"),
+    Verb.DICE: say("roll your dice"),
+}
+# The same, while another seat's doubles offer is still open.
+AFTER_DOUBLES: dict[str, Text] = {
+    Verb.PLAY: say("play a card (after the doubles)"),
+    Verb.REROLL: say("choose dice to reroll (after the doubles)"),
+    Verb.DICE: say("roll your dice (after the doubles)"),
 }
 
 

@@ -23,7 +23,6 @@ from controller.simulation import Simulator
 from controller.view import Screen
 from tests.rigs import TableRig
 
-
 # Determinism is checked without the wall-clock budget: on a loaded machine a budget
 # cuts a search short, and only then may a decision differ (the budget's own tests
 # use a fake clock).

@@ -646,7 +646,7 @@ def test_play_before_every_seat_rolled_is_refused() -> None:
     text = record_text(header(4, dealer=0), dice(0, "horror", "comedy"), play(1, "L4"))
     assert (
         refused(text)
-        == "line 3: seat 1 cannot play L4 yet: seats 1, 2, 3 must first roll their dice"
+        == "line 3: seat 1 cannot play L4 yet: seat 1, seat 2 and seat 3 must first roll their dice"
     )
 
 
@@ -978,3 +978,33 @@ def test_1000_seeded_random_games_keep_the_rules_and_replay_identically() -> Non
         assert again.report() == engine.report(), seed
         assert again.snapshot() == engine.snapshot(), seed
     assert finished >= 40
+
+
+# --- cards are shared values --------------------------------------------------------------
+
+
+def test_a_card_is_one_shared_immutable_value() -> None:
+    import copy
+    import pickle
+
+    card = Card("L", 16)
+    assert card is Card.parse("l16") is Card.parse("L16") is full_deck()[-6]
+    assert copy.copy(card) is card and copy.deepcopy([card])[0] is card
+    assert pickle.loads(pickle.dumps(card)) is card
+    assert card == Card("L", 16) and hash(card) == hash(Card.parse(" L16 "))
+    assert card != Card("L", 15) and card != "L16"
+    with pytest.raises(AttributeError):
+        card.number = 4
+    # Ordered by (colour, number), as the notation sorts.
+    assert sorted([Card("Y", 1), Card("B", 3), Card("L", 4)]) == [
+        Card("B", 3),
+        Card("L", 4),
+        Card("Y", 1),
+    ]
+    assert Card("B", 3) < Card("B", 4) <= Card("B", 4) and Card("G", 2) > Card("B", 11)
+    # A hand-built stranger is no Oskar card, and the engine says so.
+    stranger = Card("Y", 1.0)  # type: ignore[arg-type]
+    assert stranger is not Card("Y", 1)
+    engine = Oskar(3, 0)
+    with pytest.raises(MalformedAction):
+        engine.apply(RegisterHand(0, (stranger, *full_deck()[1:12])))

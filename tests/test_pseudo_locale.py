@@ -176,7 +176,7 @@ NOT_CONVERTED = pytest.mark.xfail(strict=True, reason="game scene not yet conver
     [
         pytest.param("oshaka-trick", 4),
         pytest.param("oh-pshaw", 4),
-        pytest.param("oskar", 3, marks=NOT_CONVERTED),
+        pytest.param("oskar", 3),
         pytest.param("oss", 3),
     ],
 )

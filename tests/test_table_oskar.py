@@ -30,6 +30,7 @@ from controller.games.oskar import (
     RegisterHand,
     RollDice,
     full_deck,
+    genre_word,
     stock_size,
 )
 from controller.record import replay
@@ -224,7 +225,7 @@ def test_reroll_with_buttons_explains_refusals_and_rolls_the_chosen_dice(rig: Ri
     # The seat with the most points must reroll both: both are picked already.
     hints = rig.hints()
     assert hints[(most, "prev")] == "REROLL" and hints[(most, "next")] == "REROLL"
-    assert hints[(most, "ok")] == "roll 2"
+    assert hints[(most, "ok")] == "roll 2 dice"
     rig.press(most, "prev")  # unpick die 0
     assert rig.hints()[(most, "prev")] == "keep"
     before = engine.snapshot()
@@ -234,7 +235,9 @@ def test_reroll_with_buttons_explains_refusals_and_rolls_the_chosen_dice(rig: Ri
     rig.press(most, "prev")  # pick it again
     rig.press(most, "ok")
     assert engine.rerolls_done == 1 or engine.phase is Phase.PLAY
-    assert f"Seat {most} rerolls both dice" in " ".join(shown(m.text) for m in rig.table.messages)
+    assert f"Seat {most + 1} rerolls both dice" in " ".join(
+        shown(m.text) for m in rig.table.messages
+    )
 
     refused_one_limit = False
     while engine.phase is Phase.REROLL:
@@ -290,7 +293,7 @@ def test_doubles_offer_waits_for_the_seat_and_a_chosen_die_is_rerolled() -> None
         before = engine.snapshot()
         rig.press(other, "ok")
         assert engine.snapshot() == before
-        assert f"seat {seat} rolled doubles and decides first" in rig.last_text()
+        assert f"Seat {seat + 1} rolled doubles and decides first" in rig.last_text()
         rig.press(seat, "next")  # pick die 1
         assert rig.hints()[(seat, "next")] == "REROLL"
         rig.press(seat, "prev")  # picking die 0 instead unpicks die 1
@@ -319,7 +322,7 @@ def test_doubles_offer_declined_with_ok_and_no_die_picked() -> None:
         assert rig.hints()[(seat, "ok")] == "keep both"
         rig.press(seat, "ok")  # keep the doubles: the opening roll goes on
         texts = " ".join(shown(m.text) for m in rig.table.messages)
-        assert f"Seat {seat} keeps its doubles" in texts
+        assert f"Seat {seat + 1} keeps its doubles" in texts
         assert engine.dice[waiting[0]] is not None
         faces = engine.dice[seat]
         assert faces is not None and faces[0] == faces[1]
@@ -346,13 +349,13 @@ def test_manual_dice_entry_with_the_buttons(rig: Rig, monkeypatch: pytest.Monkey
     engine = rig.start_oskar()
     assert engine.phase is Phase.DICE and engine.unrolled() == [0, 1, 2, 3]
     assert set(rig.adapter.presentation.waiting_players()) == {0, 1, 2, 3}
-    assert rig.hints()[(2, "ok")] == "die 0: western"
+    assert rig.hints()[(2, "ok")] == "die 1: western"  # dice counted from 1, as seats
     rig.press(2, "next")
     rig.press(2, "next")  # western -> horror -> comedy
-    assert rig.hints()[(2, "ok")] == "die 0: comedy"
+    assert rig.hints()[(2, "ok")] == "die 1: comedy"
     rig.press(2, "ok")
-    rig.press(2, "prev")  # die 1: western -> romance
-    assert rig.hints()[(2, "ok")] == "die 1: romance"
+    rig.press(2, "prev")  # the second die: western -> romance, read "love story"
+    assert rig.hints()[(2, "ok")] == "die 2: love story"
     rig.press(2, "ok")
     assert engine.dice[2] == ("comedy", "romance")
     game = rig.table.game
@@ -364,7 +367,7 @@ def test_manual_dice_entry_with_the_buttons(rig: Rig, monkeypatch: pytest.Monkey
     rig.press(0, "ok")  # western + western
     assert engine.doubles == 0 and rig.engine.doubles == 0
     rig.press(1, "ok")
-    assert "seat 0 rolled doubles and decides first" in rig.last_text()
+    assert "Seat 1 rolled doubles and decides first" in rig.last_text()
     rig.press(0, "next")  # pick die 1
     rig.press(0, "ok")  # now enter its new face
     assert "PREV/NEXT choose the face" in rig.last_text()
@@ -402,7 +405,7 @@ def test_manual_reroll_enters_the_new_faces(rig: Rig, monkeypatch: pytest.Monkey
     assert faces is not None
     rig.press(seat, "ok")  # both are picked (most points): enter the two new faces
     assert "PREV/NEXT choose the face" in rig.last_text()
-    assert rig.hints()[(seat, "ok")] == f"die 0: {faces[0]}"
+    assert rig.hints()[(seat, "ok")] == f"die 1: {shown(genre_word(faces[0]))}"
     rig.press(seat, "next")
     rig.press(seat, "ok")
     rig.press(seat, "ok")
@@ -531,7 +534,7 @@ def test_scene_draws_mid_round_views_at_the_small_and_large_sizes(rig: Rig, tmp_
     assert snap is not None and snap == replace(
         engine.snapshot(), picked=snap.picked
     )  # the display reads back exactly the engine's snapshot
-    assert snap.columns_scored and columns_caption(snap) == "Genres this round (scored)"
+    assert snap.columns_scored and shown(columns_caption(snap)) == "Genres this round (scored)"
     last = snap.last_round
     assert last is not None
     assert {c.genre for c in snap.columns if c.trendy} == set(last.trendy)

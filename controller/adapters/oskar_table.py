@@ -70,9 +70,12 @@ from controller.games.oskar import (
     StockWon,
     TrickWon,
     Verb,
+    genre_word,
     roll,
     stock_size,
 )
+from controller.games.words import Card as CardArg
+from controller.games.words import Items, Player, Signed, Text, Words, as_arg, say, say_plural
 from controller.view import MessageKind
 from hardware.cues import Cue
 
@@ -171,16 +174,22 @@ class OskarInput(_Role, SeatInput):
         if offer is not None and engine.phase is not Phase.OVER:
             if offer == player:
                 raise IllegalAction(
-                    f"seat {player} rolled doubles: first PREV/NEXT picks a die and OK rerolls "
-                    "it, or OK alone keeps them"
+                    say(
+                        "you rolled doubles: first PREV/NEXT picks a die and OK rerolls it, "
+                        "or OK alone keeps them"
+                    )
                 )
             raise IllegalAction(
-                f"seat {player} cannot play {parsed} yet: seat {offer} rolled doubles and "
-                "decides first whether to reroll one die"
+                say(
+                    "not {card} yet: {player} rolled doubles and decides first whether to "
+                    "reroll one die",
+                    card=CardArg(str(parsed)),
+                    player=Player(offer),
+                )
             )
         return Play(player, parsed)
 
-    def on_button(self, player: int, button: str) -> Action | str | None:
+    def on_button(self, player: int, button: str) -> Action | Words | None:
         engine = self.engine
         if engine.phase is Phase.OVER:
             return None
@@ -188,7 +197,8 @@ class OskarInput(_Role, SeatInput):
         if engine.doubles == player:
             return self._doubles_button(player, button)
         if engine.doubles is not None:
-            return f"wait: seat {decides} rolled doubles and decides first"
+            assert decides is not None
+            return say("wait: {player} rolled doubles and decides first", player=Player(decides))
         expected = engine.expected
         if engine.phase is Phase.DICE and player in engine.unrolled():
             if self.manual_dice:
@@ -197,14 +207,14 @@ class OskarInput(_Role, SeatInput):
             if button == OK:
                 first, second = roll(self.context.chance_rng(), 2)
                 return RollDice(player, (first, second))
-            return "press OK to roll your dice"
+            return say("press OK to roll your dice")
         if engine.phase is Phase.REROLL and expected == Expectation(player, Verb.REROLL):
             return self._reroll_button(player, button)
         if expected == Expectation(player, Verb.PLAY):
-            return "tap the card you play on your reader"
+            return say("tap the card you play on your reader")
         return None
 
-    def _reroll_button(self, player: int, button: str) -> Action | str | None:
+    def _reroll_button(self, player: int, button: str) -> Action | Words | None:
         cursor = self.cursor
         entry = cursor.entry.get(player)
         if entry is not None:
@@ -223,7 +233,7 @@ class OskarInput(_Role, SeatInput):
             return self._entry_button(player, None, Entry(EntryKind.REROLL, which, 0, start))
         return self._roll_chosen(player, which)
 
-    def _doubles_button(self, player: int, button: str) -> Action | str | None:
+    def _doubles_button(self, player: int, button: str) -> Action | Words | None:
         cursor = self.cursor
         entry = cursor.entry.get(player)
         if entry is not None and entry.kind is EntryKind.DOUBLES:
@@ -250,7 +260,7 @@ class OskarInput(_Role, SeatInput):
             faces[die] = roll(rng, 1)[0]
         return Reroll(player, which, (faces[0], faces[1]))
 
-    def _entry_button(self, player: int, button: str | None, fresh: Entry) -> Action | str | None:
+    def _entry_button(self, player: int, button: str | None, fresh: Entry) -> Action | Words | None:
         """Manual entry: PREV/NEXT cycle the face of the die being entered, OK confirms it."""
         entry = self.cursor.entry.setdefault(player, fresh)
         die = entry.dice[entry.step]
@@ -260,7 +270,10 @@ class OskarInput(_Role, SeatInput):
             entry.faces[die] = GENRES[(GENRES.index(face) + step) % len(GENRES)]
             return None
         if button != OK:
-            return f"die {die}: PREV/NEXT choose the face it shows, OK confirms it"
+            return say(
+                "die {number}: PREV/NEXT choose the face it shows, OK confirms it",
+                number=die + 1,
+            )
         entry.step += 1
         if entry.step < len(entry.dice):
             return None
@@ -272,7 +285,7 @@ class OskarInput(_Role, SeatInput):
 
     # --- what the buttons say -----------------------------------------------------------
 
-    def hints(self) -> list[tuple[int, str, str]]:
+    def hints(self) -> list[tuple[int, str, Words]]:
         engine = self.engine
         if engine.phase is Phase.OVER:
             return []
@@ -280,13 +293,13 @@ class OskarInput(_Role, SeatInput):
             # The seat with the open offer decides before anyone else does anything.
             return self._doubles_hints(engine.doubles)
         expected = engine.expected
-        out: list[tuple[int, str, str]] = []
+        out: list[tuple[int, str, Words]] = []
         if engine.phase is Phase.DICE:
             for seat in engine.unrolled():
                 if self.manual_dice:
                     out += self._entry_hints(seat, self.cursor.entry.get(seat))
                 elif self.button_roll:
-                    out.append((seat, OK, "roll dice"))
+                    out.append((seat, OK, LABEL_ROLL))
             return out
         if engine.phase is Phase.REROLL and expected is not None:
             seat = expected.seat
@@ -295,42 +308,83 @@ class OskarInput(_Role, SeatInput):
                 return self._entry_hints(seat, entry)
             chosen = self.cursor.selected(engine, seat)
             for die, button in enumerate(DIE_BUTTONS):
-                out.append((seat, button, "REROLL" if die in chosen else "keep"))
-            count = len(chosen)
-            out.append((seat, OK, "keep both" if count == 0 else f"roll {count}"))
+                out.append((seat, button, LABEL_REROLL if die in chosen else LABEL_KEEP))
+            out.append((seat, OK, _roll_label(len(chosen))))
         return out
 
-    def _doubles_hints(self, seat: int) -> list[tuple[int, str, str]]:
+    def _doubles_hints(self, seat: int) -> list[tuple[int, str, Words]]:
         entry = self.cursor.entry.get(seat)
         if entry is not None and entry.kind is EntryKind.DOUBLES:
             return self._entry_hints(seat, entry)
         chosen = self.cursor.selection.get(seat, set())
-        out = [
-            (seat, button, "REROLL" if die in chosen else "keep")
+        out: list[tuple[int, str, Words]] = [
+            (seat, button, LABEL_REROLL if die in chosen else LABEL_KEEP)
             for die, button in enumerate(DIE_BUTTONS)
         ]
-        out.append((seat, OK, "roll 1" if chosen else "keep both"))
+        out.append((seat, OK, _roll_label(1 if chosen else 0)))
         return out
 
-    def _entry_hints(self, seat: int, entry: Entry | None) -> list[tuple[int, str, str]]:
+    def _entry_hints(self, seat: int, entry: Entry | None) -> list[tuple[int, str, Words]]:
         die, face = (0, GENRES[0]) if entry is None else (entry.dice[entry.step], "")
         if entry is not None:
             face = entry.faces[die]
         return [
-            (seat, "prev", "< face"),
-            (seat, OK, f"die {die}: {face}"),
-            (seat, "next", "face >"),
+            (seat, "prev", say("< face")),
+            (seat, OK, say("die {number}: {face}", number=die + 1, face=as_arg(genre_word(face)))),
+            (seat, "next", say("face >")),
         ]
 
 
 class OskarPresentation(_Role, Presentation):
     """Engine events as messages and LED cues; the engine's snapshot plus the picked dice."""
 
-    def result_rule(self, report: JSON) -> str:
-        return (
-            "most Oskar tokens: one for each die showing a trendy genre after a round; "
-            f"the game ends when a seat has {self.engine.tokens_to_win}"
+    def result_rule(self, report: JSON) -> Words:
+        winners = [int(w) for w in report.get("winners") or []]
+        totals = [int(t) for t in report.get("totals") or []]
+        goal = self.engine.tokens_to_win
+        if not winners or not totals:
+            return say_plural(
+                "Most Oskar tokens wins; a token for each die showing a trendy genre "
+                "(120+ points) after a round; the game ends when a seat has {n} token",
+                "Most Oskar tokens wins; a token for each die showing a trendy genre "
+                "(120+ points) after a round; the game ends when a seat has {n} tokens",
+                goal,
+            )
+        best = max(totals)
+        if len(winners) == 1:
+            return say_plural(
+                "{player} has the most Oskar tokens ({n}): a token for each die showing a "
+                "trendy genre (120+ points) after a round",
+                "{player} has the most Oskar tokens ({n}): a token for each die showing a "
+                "trendy genre (120+ points) after a round",
+                best,
+                player=Player(winners[0]),
+            )
+        return say_plural(
+            "A shared victory: {players} have {n} Oskar token each, the most; a token for "
+            "each die showing a trendy genre (120+ points) after a round",
+            "A shared victory: {players} have {n} Oskar tokens each, the most; a token for "
+            "each die showing a trendy genre (120+ points) after a round",
+            best,
+            players=Items(tuple(Player(w) for w in winners)),
         )
+
+    def result_rows(self, report: JSON) -> list[tuple[Words, list[int]]]:
+        """Why the tokens fell as they did: each seat's film points and stocks won.
+
+        Film points (card points, the stock's included) are what make a genre
+        trendy; the per-round rows above them already show each round's tokens.
+        Two rows only, so that the rounds keep their room at 800x480.
+        """
+        players = self.engine.players
+        points, stocks = [0] * players, [0] * players
+        for rnd in report.get("rounds") or []:
+            for seat, value in enumerate(rnd.get("points") or []):
+                points[seat] += int(value)
+            stock = rnd.get("stock")
+            if isinstance(stock, dict) and isinstance(stock.get("won_by"), int):
+                stocks[stock["won_by"]] += 1
+        return [(say("Film points"), points), (say("Stocks won"), stocks)]
 
     def feedback(self, event: Event) -> list[Feedback]:
         if isinstance(event, DiceRolled | RerollDone | DoublesDeclined):
@@ -435,25 +489,45 @@ def _face_presses(start: Sequence[str], faces: Sequence[str], dice: Sequence[int
     return out
 
 
-def _explain(allowed: frozenset[int], chosen: int) -> str:
-    dice = "die" if chosen == 1 else "dice"
+LABEL_ROLL = say("roll dice")
+LABEL_REROLL = say("REROLL")
+LABEL_KEEP = say("keep")
+
+
+def _roll_label(count: int) -> Text:
+    """The OK label while dice are picked: keep both, or roll that many."""
+    if count == 0:
+        return say("keep both")
+    return say_plural("roll {n} die", "roll {n} dice", count)
+
+
+def _explain(allowed: frozenset[int], chosen: int) -> Text:
     if allowed == frozenset({2}):
-        return (
-            f"you have the most points and must reroll both dice, not {chosen} {dice}: "
-            "PREV and NEXT choose them, then OK"
+        return say_plural(
+            "you have the most points and must reroll both dice, not {n} die: "
+            "PREV and NEXT choose them, then OK",
+            "you have the most points and must reroll both dice, not {n} dice: "
+            "PREV and NEXT choose them, then OK",
+            chosen,
         )
     if allowed == frozenset({0, 1}):
-        return "you may reroll at most one die: unpick one with PREV or NEXT, then OK"
-    return f"you cannot reroll {chosen} {dice} now"
+        return say("you may reroll at most one die: unpick one with PREV or NEXT, then OK")
+    return say_plural("you cannot reroll {n} die now", "you cannot reroll {n} dice now", chosen)
 
 
-def _pair(faces: Sequence[str]) -> str:
-    return f"{faces[0]} + {faces[1]}"
+def _pair(faces: Sequence[str]) -> Text:
+    return say(
+        "{first} + {second}",
+        first=as_arg(genre_word(faces[0])),
+        second=as_arg(genre_word(faces[1])),
+    )
 
 
 def _dice_rolled(engine: Oskar, e: Event) -> list[Feedback]:
     assert isinstance(e, DiceRolled)
-    out = [Feedback(e.seat, f"Seat {e.seat} rolls {_pair(e.faces)}")]
+    out = [
+        Feedback(e.seat, say("{player} rolls {dice}", player=Player(e.seat), dice=_pair(e.faces)))
+    ]
     if e.doubles:
         out.append(_doubles_prompt(e.seat, e.faces))
     return out
@@ -462,19 +536,37 @@ def _dice_rolled(engine: Oskar, e: Event) -> list[Feedback]:
 def _doubles_prompt(seat: int, faces: Sequence[str]) -> Feedback:
     return Feedback(
         seat,
-        f"Seat {seat}: doubles ({faces[0]})! PREV/NEXT picks a die and OK rerolls it; "
-        "OK with no die picked keeps them",
+        say(
+            "{player} rolled doubles ({face}): PREV/NEXT picks a die and OK rerolls it; "
+            "OK with no die picked keeps them",
+            player=Player(seat),
+            face=as_arg(genre_word(faces[0])),
+        ),
     )
 
 
 def _rerolled(engine: Oskar, e: Event) -> list[Feedback]:
     assert isinstance(e, RerollDone)
+    player, now = Player(e.seat), _pair(e.faces)
+    text: Text
     if not e.rerolled:
-        text = f"Seat {e.seat} keeps both dice: {_pair(e.faces)}"
+        text = say("{player} keeps both dice: {dice}", player=player, dice=now)
+    elif len(e.rerolled) == 2:
+        text = say("{player} rerolls both dice: now {dice}", player=player, dice=now)
+    elif e.doubles_reroll:
+        text = say(
+            "{player} rerolls die {number} (doubles reroll): now {dice}",
+            player=player,
+            number=e.rerolled[0] + 1,
+            dice=now,
+        )
     else:
-        dice = "both dice" if len(e.rerolled) == 2 else f"die {e.rerolled[0]}"
-        extra = " (doubles reroll)" if e.doubles_reroll else ""
-        text = f"Seat {e.seat} rerolls {dice}{extra}: now {_pair(e.faces)}"
+        text = say(
+            "{player} rerolls die {number}: now {dice}",
+            player=player,
+            number=e.rerolled[0] + 1,
+            dice=now,
+        )
     out = [Feedback(e.seat, text)]
     if e.doubles:
         out.append(_doubles_prompt(e.seat, e.faces))
@@ -483,7 +575,7 @@ def _rerolled(engine: Oskar, e: Event) -> list[Feedback]:
 
 def _declined(_: Oskar, e: Event) -> list[Feedback]:
     assert isinstance(e, DoublesDeclined)
-    return [Feedback(e.seat, f"Seat {e.seat} keeps its doubles")]
+    return [Feedback(e.seat, say("{player} keeps its doubles", player=Player(e.seat)))]
 
 
 def _card_played(engine: Oskar, e: Event) -> list[Feedback]:
@@ -493,10 +585,17 @@ def _card_played(engine: Oskar, e: Event) -> list[Feedback]:
     trick = engine.round.trick
     zeros = sum(1 for _, c in trick if c.is_zero) if trick else 0
     # Events are read after the action: a finished trick is already cleared.
+    player = Player(e.seat)
     if zeros == 1:
-        return [Feedback(e.seat, f"Seat {e.seat} plays a zero: first zero, colours lapse")]
+        return [
+            Feedback(e.seat, say("{player} plays a zero: first zero, colours lapse", player=player))
+        ]
     if zeros == 2:
-        return [Feedback(e.seat, f"Seat {e.seat} plays the second zero: it takes the trick")]
+        return [
+            Feedback(
+                e.seat, say("{player} plays the second zero: it takes the trick", player=player)
+            )
+        ]
     return []
 
 
@@ -504,15 +603,22 @@ def _trick_won(_: Oskar, e: Event) -> list[Feedback]:
     assert isinstance(e, TrickWon)
     zeros = sum(1 for _, c in e.cards if c.is_zero)
     if zeros >= 2:
-        why = "second zero wins the trick"
+        why = say("second zero wins the trick")
     elif zeros == 1:
-        why = "first zero: colours lapse, the highest number wins"
+        why = say("first zero: colours lapse, the highest number wins")
     else:
-        why = "best colour (yellow > green > blue > lilac), highest number"
+        why = say("best colour (yellow > green > blue > lilac), highest number")
     return [
         Feedback(
             e.seat,
-            f"Seat {e.seat} wins trick {e.trick} ({e.points} points): {why}",
+            say_plural(
+                "{player} wins trick {trick} ({n} point): {why}",
+                "{player} wins trick {trick} ({n} points): {why}",
+                e.points,
+                player=Player(e.seat),
+                trick=e.trick,
+                why=why,
+            ),
             MessageKind.WON,
             Cue.TRICK_WON,
         )
@@ -524,8 +630,14 @@ def _stock_won(_: Oskar, e: Event) -> list[Feedback]:
     return [
         Feedback(
             e.seat,
-            f"Seat {e.seat} wins the stock ({e.cards} face-down cards): the second zero wins "
-            "the trick and the stock",
+            say_plural(
+                "{player} wins the stock ({n} face-down card): the second zero wins the trick "
+                "and the stock",
+                "{player} wins the stock ({n} face-down cards): the second zero wins the trick "
+                "and the stock",
+                e.cards,
+                player=Player(e.seat),
+            ),
             MessageKind.WON,
             Cue.TRICK_WON,
         )
@@ -534,51 +646,101 @@ def _stock_won(_: Oskar, e: Event) -> list[Feedback]:
 
 def _round_scored(_: Oskar, e: Event) -> list[Feedback]:
     assert isinstance(e, RoundScored)
+    earners = [s for s, t in enumerate(e.tokens) if t]
     if e.trendy:
-        trendy = ", ".join(f"{g} {e.genre_totals[g]}" for g in e.trendy)
-        earners = [s for s, t in enumerate(e.tokens) if t]
-        got = ", ".join(f"seat {s} +{e.tokens[s]}" for s in earners) or "nobody"
-        text = f"Round {e.round}: trendy (120+): {trendy}. Tokens: {got}"
+        trendy = Items(
+            tuple(
+                say(
+                    "{genre} {points}",
+                    genre=as_arg(genre_word(g)),
+                    points=e.genre_totals[g],
+                )
+                for g in e.trendy
+            )
+        )
+        got = Items(
+            tuple(
+                say("{player} {tokens}", player=Player(s), tokens=Signed(e.tokens[s]))
+                for s in earners
+            )
+        )
+        text = say(
+            "Round {round}: trendy (120+): {trendy}. Tokens: {tokens}",
+            round=e.round,
+            trendy=trendy,
+            tokens=got if earners else say("nobody"),
+        )
     else:
-        earners = []
-        text = f"Round {e.round}: no genre reached 120, so no tokens"
-    if e.stock_winner is not None:
-        text += f". Stock ({e.stock_value} points) to seat {e.stock_winner}"
+        text = say("Round {round}: no genre reached 120, so no tokens", round=e.round)
     out = [Feedback(None, text, MessageKind.WON)]
+    if e.stock_winner is not None:
+        stock = say_plural(
+            "Round {round}: the stock ({n} point) went to {player}",
+            "Round {round}: the stock ({n} points) went to {player}",
+            e.stock_value,
+            round=e.round,
+            player=Player(e.stock_winner),
+        )
+        out.append(Feedback(None, stock, MessageKind.WON))
     out += [Feedback(s, None, cue=Cue.TRICK_WON) for s in earners]
     return out
 
 
 def _rerolls_due(_: Oskar, e: Event) -> list[Feedback]:
     assert isinstance(e, RerollsDue)
-    most = ", ".join(str(s) for s in e.most)
-    parts = [f"most points (seat {most}) reroll both"]
+    most = Items(tuple(Player(s) for s in e.most))
     if e.fewest:
-        parts.append(f"fewest (seat {', '.join(str(s) for s in e.fewest)}) none, one or both")
-    parts.append("the rest none or one")
+        text = say(
+            "Rerolls: most points ({most}) reroll both; fewest ({fewest}) none, one or both; "
+            "the rest none or one",
+            most=most,
+            fewest=Items(tuple(Player(s) for s in e.fewest)),
+        )
+    else:
+        text = say("Rerolls: most points ({most}) reroll both; the rest none or one", most=most)
     first = e.order[0]
     return [
-        Feedback(None, "Rerolls: " + "; ".join(parts)),
-        Feedback(first, f"Seat {first}: PREV/NEXT choose dice to reroll, OK rolls them"),
+        Feedback(None, text),
+        Feedback(
+            first,
+            say("{player}: PREV/NEXT choose dice to reroll, OK rolls them", player=Player(first)),
+        ),
     ]
 
 
 def _round_started(engine: Oskar, e: Event) -> list[Feedback]:
     assert isinstance(e, RoundStarted)
-    text = (
-        f"Round {e.round}: seat {e.dealer} deals {engine.hand_size} cards each, "
-        f"{stock_size(engine.players)} face down as the stock; seat {e.lead} leads"
+    text = say(
+        "Round {round}: {dealer} deals {cards} cards each, {stock} face down as the stock; "
+        "{lead} leads",
+        round=e.round,
+        dealer=Player(e.dealer),
+        cards=engine.hand_size,
+        stock=stock_size(engine.players),
+        lead=Player(e.lead),
     )
     return [Feedback(None, text)]
 
 
 def _game_over(_: Oskar, e: Event) -> list[Feedback]:
     assert isinstance(e, GameOver)
-    who = ", ".join(f"seat {s}" for s in e.winners)
-    verb = "wins" if len(e.winners) == 1 else "share the victory"
     tokens = max(e.totals)
+    if len(e.winners) == 1:
+        text = say_plural(
+            "Game over: {player} wins with {n} Oskar token",
+            "Game over: {player} wins with {n} Oskar tokens",
+            tokens,
+            player=Player(e.winners[0]),
+        )
+    else:
+        text = say_plural(
+            "Game over: {players} share the victory with {n} Oskar token",
+            "Game over: {players} share the victory with {n} Oskar tokens",
+            tokens,
+            players=Items(tuple(Player(s) for s in e.winners)),
+        )
     return [Feedback(s, None, cue=Cue.TRICK_WON) for s in e.winners] + [
-        Feedback(None, f"Game over: {who} {verb} with {tokens} Oskar tokens", MessageKind.WON)
+        Feedback(None, text, MessageKind.WON)
     ]
 
 

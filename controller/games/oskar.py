@@ -66,7 +66,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self
 
@@ -93,6 +93,12 @@ from controller.games.base import (
     split_action,
 )
 from controller.games.oskar_snapshot import (
+    GENRE_CAPTIONS as GENRE_CAPTIONS,
+)
+from controller.games.oskar_snapshot import (
+    GENRE_WORDS as GENRE_WORDS,
+)
+from controller.games.oskar_snapshot import (
     GENRES as GENRES,
 )
 from controller.games.oskar_snapshot import (
@@ -117,7 +123,12 @@ from controller.games.oskar_snapshot import (
 from controller.games.oskar_snapshot import (
     Verb as Verb,
 )
+from controller.games.oskar_snapshot import (
+    genre_word as genre_word,
+)
 from controller.games.spec import DeckSpec, GameSpec, OptionKind, OptionSpec, Preset
+from controller.games.words import Card as CardArg
+from controller.games.words import Items, Player, Text, Verbatim, Words, as_arg, say, say_plural
 
 # colour letter -> (lowest number, highest number); one card per number.
 COLOUR_RANGES: Mapping[str, tuple[int, int]] = {
@@ -135,6 +146,25 @@ COLOUR_NAMES: Mapping[str, str] = {
     "L": "lilac",
     "R": "red",
 }
+# How a card reads in a message: the overview card's colour word and the number.
+_CARD_WORDS: Mapping[str, Callable[[int], Text]] = {
+    "Y": lambda n: say("Yellow {number}", number=n),
+    "G": lambda n: say("Green {number}", number=n),
+    "B": lambda n: say("Blue {number}", number=n),
+    "L": lambda n: say("Lilac {number}", number=n),
+    "R": lambda n: say("Red {number}", number=n),
+}
+
+
+def card_words(notation: str) -> Words:
+    """An Oskar card as a message writes it: "Lilac 16", "Red 0" (the deck's ``words``)."""
+    colour, digits = notation[:1], notation[1:]
+    named = _CARD_WORDS.get(colour)
+    if named is None or not digits.isdigit():
+        return notation
+    return named(int(digits))
+
+
 ZEROS = 5
 DEFAULT_TOKENS_TO_WIN = 7
 TOKENS_TO_WIN_CHOICES: tuple[int, ...] = (7, 8)
@@ -151,34 +181,105 @@ def stock_size(players: int) -> int:
     return DECK_SIZE - players * hand_size(players)
 
 
-@dataclass(frozen=True, order=True)
-class Card:
-    """An Oskar card; its notation is the colour letter and number (``L16``, ``R0``)."""
+# The one shared instance of each card, by (colour, number): see ``Card``.
+_CARDS: dict[tuple[str, int], Card] = {}
 
+
+class Card:
+    """An Oskar card; its notation is the colour letter and number (``L16``, ``R0``).
+
+    Cards are looked up and compared on every step of a game (hands, the played
+    counts, legal actions), so there is one shared instance per card: ``Card("L",
+    16)`` always returns the same object, equality is identity and hashing is the
+    interpreter's own, with no Python-level ``__eq__``/``__hash__`` in the hot path.
+    Instances are immutable; copies (``copy``, ``deepcopy``, pickling) return the
+    shared instance. They order as (colour, number), as the dataclass they
+    replace did.
+    """
+
+    __slots__ = ("colour", "is_zero", "number")
     colour: str
     number: int
+    is_zero: bool
+
+    def __new__(cls, colour: str, number: int) -> Card:
+        canonical = type(colour) is str and type(number) is int
+        if canonical:
+            found = _CARDS.get((colour, number))
+            if found is not None:
+                return found
+        card = object.__new__(cls)
+        object.__setattr__(card, "colour", colour)
+        object.__setattr__(card, "number", number)
+        object.__setattr__(card, "is_zero", colour == "R")
+        if canonical:
+            # Only exact str/int values are shared: Card("Y", 1.0) stays a stranger
+            # that ``check_card`` refuses.
+            _CARDS[(colour, number)] = card
+        return card
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"a Card cannot change ({name})")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"a Card cannot change ({name})")
+
+    def __reduce__(self) -> tuple[type[Card], tuple[str, int]]:
+        return (Card, (self.colour, self.number))
+
+    def __copy__(self) -> Card:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Card:
+        return self
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return (self.colour, self.number) < (other.colour, other.number)
+
+    def __le__(self, other: object) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return (self.colour, self.number) <= (other.colour, other.number)
+
+    def __gt__(self, other: object) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return (self.colour, self.number) > (other.colour, other.number)
+
+    def __ge__(self, other: object) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return (self.colour, self.number) >= (other.colour, other.number)
 
     @classmethod
     def parse(cls, text: object) -> Card:
         """Read ``Y4``-style notation (any letter case); MalformedAction on anything else."""
         if not isinstance(text, str):
-            raise MalformedAction(f"a card is written as text like Y4 or R0, not {describe(text)}")
+            raise MalformedAction(
+                say(
+                    "a card is written as text like Y4 or R0, not {value}",
+                    value=Verbatim(describe(text)),
+                )
+            )
+        known = _BY_NOTATION.get(text)
+        if known is not None:
+            return known
         cleaned = text.strip().upper()
         colour, digits = cleaned[:1], cleaned[1:]
         if colour == "R" and digits == "0":
-            return cls("R", 0)
+            return Card("R", 0)
         if colour in COLOUR_RANGES and digits.isdigit() and not digits.startswith("0"):
             low, high = COLOUR_RANGES[colour]
             if low <= int(digits) <= high:
-                return cls(colour, int(digits))
+                return Card(colour, int(digits))
         raise MalformedAction(
-            f"{describe(text)} is not an Oskar card; the cards are Y1-Y4, G2-G8, B3-B11, "
-            "L4-L16 and R0"
+            say(
+                "{value} is not an Oskar card; the cards are Y1-Y4, G2-G8, B3-B11, L4-L16 and R0",
+                value=Verbatim(describe(text)),
+            )
         )
-
-    @property
-    def is_zero(self) -> bool:
-        return self.colour == "R"
 
     @property
     def value(self) -> int:
@@ -201,11 +302,15 @@ def full_deck() -> list[Card]:
 DECK_SIZE = len(full_deck())
 DECK_VALUE = sum(card.value for card in full_deck())
 ZERO = Card("R", 0)
+_DECK: tuple[Card, ...] = tuple(full_deck())  # what ``deal`` shuffles a copy of
 # The distinct cards in card order, and each card's place in it, computed once:
 # sorting by a dict lookup is far cheaper than the dataclass's generated __lt__,
 # and legal actions walk this order instead of re-sorting the deck on every call.
 DECK_ORDER: tuple[Card, ...] = tuple(sorted(set(full_deck())))
 CARD_ORDER: Mapping[Card, int] = {card: index for index, card in enumerate(DECK_ORDER)}
+_UNPLAYED: Mapping[Card, int] = dict.fromkeys(DECK_ORDER, 0)
+# Canonical notation -> the shared card: what records and taps are parsed from.
+_BY_NOTATION: Mapping[str, Card] = {str(card): card for card in DECK_ORDER}
 
 
 def sort_cards(cards: Iterable[Card]) -> list[Card]:
@@ -237,14 +342,18 @@ def trick_winner(plays: Sequence[tuple[int, Card]]) -> int:
     return seat
 
 
-def win_reason(plays: Sequence[tuple[int, Card]]) -> str:
+# Why a trick went where it did, by the number of zeros in it (0, 1, 2 or more).
+_WIN_REASONS: tuple[Text, Text, Text] = (
+    say("the best colour wins, the highest number within it"),
+    say("a zero makes colours lapse: the highest number wins"),
+    say("the second zero takes the trick"),
+)
+
+
+def win_reason(plays: Sequence[tuple[int, Card]]) -> Text:
     """Why ``trick_winner`` chose its seat, in words for the display."""
     zeros = sum(1 for _, card in plays if card.is_zero)
-    if zeros >= 2:
-        return "the second zero takes the trick"
-    if zeros == 1:
-        return "a zero makes colours lapse: the highest number wins"
-    return "the best colour wins, the highest number within it"
+    return _WIN_REASONS[min(zeros, 2)]
 
 
 # --- dice ----------------------------------------------------------------------
@@ -254,13 +363,24 @@ def check_face(value: object) -> str:
     """A die face from a record (any letter case), or MalformedAction naming the faces."""
     if isinstance(value, str) and value.strip().lower() in GENRES:
         return value.strip().lower()
-    raise MalformedAction(f"{describe(value)} is not a die face; the faces are {', '.join(GENRES)}")
+    raise MalformedAction(
+        say(
+            "{value} is not a die face; the faces are {faces}",
+            value=Verbatim(describe(value)),
+            faces=Verbatim(", ".join(GENRES)),
+        )
+    )
 
 
 def check_faces(value: object) -> tuple[str, str]:
     """The two faces a seat shows, from a record's ``dice`` list."""
     if not isinstance(value, list | tuple) or len(value) != 2:
-        raise MalformedAction(f'"dice" must list the two faces showing, not {describe(value)}')
+        raise MalformedAction(
+            say(
+                '"dice" must list the two faces showing, not {value}',
+                value=Verbatim(describe(value)),
+            )
+        )
     return check_face(value[0]), check_face(value[1])
 
 
@@ -303,13 +423,29 @@ class RerollRule:
     fewest: tuple[int, ...]
     allowed: tuple[frozenset[int], ...]  # per seat: the permitted numbers of dice rerolled
 
-    def describe_allowed(self, seat: int) -> str:
-        counts = self.allowed[seat]
+    def refuse_count(self, seat: int, count: int) -> Text:
+        """Why ``seat`` may not reroll ``count`` dice, as a whole sentence."""
+        counts, player = self.allowed[seat], Player(seat)
         if counts == frozenset({2}):
-            return "must reroll both dice (most points)"
+            return say_plural(
+                "{player} must reroll both dice (most points), not reroll {n} die",
+                "{player} must reroll both dice (most points), not reroll {n} dice",
+                count,
+                player=player,
+            )
         if counts == frozenset({0, 1, 2}):
-            return "may reroll none, one or both dice (fewest points)"
-        return "may reroll at most one die"
+            return say_plural(
+                "{player} may reroll none, one or both dice (fewest points), not reroll {n} die",
+                "{player} may reroll none, one or both dice (fewest points), not reroll {n} dice",
+                count,
+                player=player,
+            )
+        return say_plural(
+            "{player} may reroll at most one die, not reroll {n} die",
+            "{player} may reroll at most one die, not reroll {n} dice",
+            count,
+            player=player,
+        )
 
 
 def reroll_rule(points: Sequence[int], start: int) -> RerollRule:
@@ -399,6 +535,17 @@ _EXPECT: Mapping[str, tuple[Expectation, ...]] = {
     for verb in (Verb.DICE, Verb.PLAY, Verb.REROLL)
 }
 
+_EXPECT_PLAY = _EXPECT[Verb.PLAY]
+
+# "Seat N's turn" events, built once: events are frozen values, and one is
+# answered after nearly every card.
+_TURNS: tuple[TurnPassed, ...] = tuple(TurnPassed(seat) for seat in range(6))
+
+# Every seat's opening roll, each pair of faces, built once (listed as legal actions).
+_ROLLS: tuple[tuple[RollDice, ...], ...] = tuple(
+    tuple(RollDice(seat, (a, b)) for a in GENRES for b in GENRES) for seat in range(6)
+)
+
 # Every seat's Play of every card, built once: actions are frozen values, and building
 # a frozen dataclass costs more than looking one up (legal_actions lists them often).
 _PLAYS: tuple[Mapping[Card, Play], ...] = tuple(
@@ -429,7 +576,7 @@ def deal(rng: random.Random, players: int) -> tuple[list[list[Card]], list[Card]
     """Shuffle and deal evenly; returns each seat's sorted hand and the stock."""
     if not 3 <= players <= 6:
         raise ValueError(f"Oskar is for 3 to 6 players, not {players}")
-    deck = full_deck()
+    deck = list(_DECK)
     rng.shuffle(deck)
     size = hand_size(players)
     hands = [sort_cards(deck[seat * size : (seat + 1) * size]) for seat in range(players)]
@@ -479,13 +626,18 @@ class CardPlayed(Event):
     trick: int
 
 
+# Each (seat, card, trick) event made once and shared: events are frozen values, and
+# building a frozen dataclass costs more than looking one up (one is answered per card).
+_CARD_PLAYED: dict[tuple[int, Card, int], CardPlayed] = {}
+
+
 @dataclass(frozen=True)
 class TrickWon(Event):
     seat: int
     trick: int
     cards: tuple[tuple[int, Card], ...]
     points: int
-    reason: str
+    reason: Words
 
 
 @dataclass(frozen=True)
@@ -538,7 +690,8 @@ class RoundState:
     trick_lead: int = 0
     trick: list[tuple[int, Card]] = field(default_factory=list)
     trick_number: int = 1
-    played: Counter[Card] = field(default_factory=Counter)
+    # Every card counted from 0, so that looking up an unplayed card costs no __missing__.
+    played: Counter[Card] = field(default_factory=lambda: Counter(_UNPLAYED))
     cards_played: list[int] = field(default_factory=list)
     points: list[int] = field(default_factory=list)
     tricks_won: list[int] = field(default_factory=list)
@@ -546,9 +699,13 @@ class RoundState:
     # Registered hands: the cards dealt, and those not yet played (None: not registered).
     dealt: list[tuple[Card, ...] | None] = field(default_factory=list)
     hands: list[list[Card] | None] = field(default_factory=list)
+    # The seat to play next: the trick's lead, then clockwise (kept, not derived, as it
+    # is read several times for every card played).
+    turn: int = 0
 
     def __post_init__(self) -> None:
         self.trick_lead = self.lead
+        self.turn = self.lead
         self.cards_played = [0] * self.players
         self.points = [0] * self.players
         self.tricks_won = [0] * self.players
@@ -566,10 +723,6 @@ class RoundState:
             if hand is not None and card in hand:
                 return seat
         return None
-
-    @property
-    def turn(self) -> int:
-        return (self.trick_lead + len(self.trick)) % self.players
 
 
 @dataclass(frozen=True)
@@ -596,11 +749,22 @@ class Oskar(Engine):
 
     def __init__(self, players: int, dealer: int, tokens_to_win: int = DEFAULT_TOKENS_TO_WIN):
         if not self.min_players <= players <= self.max_players:
-            raise BadOption(f"oskar is for 3 to 6 players, not {players}")
+            raise BadOption(say("oskar is for 3 to 6 players, not {players}", players=players))
         if not 0 <= dealer < players:
-            raise BadOption(f'"dealer" must be a seat 0..{players - 1}, not {dealer}')
+            raise BadOption(
+                say(
+                    '"dealer" must be a seat 0..{last}, not {dealer}',
+                    last=Verbatim(str(players - 1)),
+                    dealer=Verbatim(str(dealer)),
+                )
+            )
         if tokens_to_win not in TOKENS_TO_WIN_CHOICES:
-            raise BadOption(f'"tokens_to_win" must be 7 or 8, not {tokens_to_win}')
+            raise BadOption(
+                say(
+                    '"tokens_to_win" must be 7 or 8, not {value}',
+                    value=Verbatim(str(tokens_to_win)),
+                )
+            )
         self.players = players
         self.first_dealer = dealer
         self.tokens_to_win = tokens_to_win
@@ -622,7 +786,12 @@ class Oskar(Engine):
         options = read_options(header, ("tokens_to_win",), cls.game_id)
         tokens = options.get("tokens_to_win", DEFAULT_TOKENS_TO_WIN)
         if isinstance(tokens, bool) or tokens not in TOKENS_TO_WIN_CHOICES:
-            raise BadOption(f'option "tokens_to_win" must be 7 or 8, not {describe(tokens)}')
+            raise BadOption(
+                say(
+                    'option "tokens_to_win" must be 7 or 8, not {value}',
+                    value=Verbatim(describe(tokens)),
+                )
+            )
         dealer = read_seat_key(header, "dealer", players)
         return cls(players, dealer, tokens)
 
@@ -652,7 +821,9 @@ class Oskar(Engine):
             if Verb.DICE not in obj:
                 if not rerolled:
                     return KeepDoubles(seat)  # "reroll": [] without dice: keeps its doubles
-                raise MalformedAction('a "reroll" action must also give the "dice" now showing')
+                raise MalformedAction(
+                    say('a "reroll" action must also give the "dice" now showing')
+                )
             return Reroll(seat, rerolled, check_faces(obj[Verb.DICE]))
         seat, verb = split_action(obj, self.players, self._VERBS)
         if verb == Verb.PLAY:
@@ -660,7 +831,12 @@ class Oskar(Engine):
         if verb == Verb.HAND:
             value = obj[Verb.HAND]
             if not isinstance(value, list):
-                raise MalformedAction(f'"hand" must be a list of cards, not {describe(value)}')
+                raise MalformedAction(
+                    say(
+                        '"hand" must be a list of cards, not {value}',
+                        value=Verbatim(describe(value)),
+                    )
+                )
             return RegisterHand(seat, tuple(Card.parse(text) for text in value))
         return RollDice(seat, check_faces(obj[Verb.DICE]))
 
@@ -668,24 +844,34 @@ class Oskar(Engine):
     def _read_rerolled(value: object) -> tuple[int, ...]:
         if not isinstance(value, list):
             raise MalformedAction(
-                f'"reroll" must list the dice rerolled (0, 1), e.g. [1] or [], '
-                f"not {describe(value)}"
+                say(
+                    '"reroll" must list the dice rerolled (0, 1), e.g. [1] or [], not {value}',
+                    value=Verbatim(describe(value)),
+                )
             )
         for index in value:
             if isinstance(index, bool) or not isinstance(index, int) or index not in (0, 1):
-                raise MalformedAction(f'"reroll" names dice 0 and 1 only, not {describe(index)}')
+                raise MalformedAction(
+                    say(
+                        '"reroll" names dice 0 and 1 only, not {value}',
+                        value=Verbatim(describe(index)),
+                    )
+                )
         if len(set(value)) != len(value):
-            raise MalformedAction(f'"reroll" names a die twice: {describe(value)}')
+            raise MalformedAction(
+                say('"reroll" names a die twice: {value}', value=Verbatim(describe(value)))
+            )
         return tuple(sorted(value))
 
     # --- the state machine ----------------------------------------------------
 
     @property
     def expected(self) -> Expectation | None:
-        if self.phase is Phase.DICE:
+        phase = self.phase
+        if phase is Phase.PLAY:
+            return _EXPECT_PLAY[self.round.turn]
+        if phase is Phase.DICE:
             return _EXPECT[Verb.DICE][self.unrolled()[0]]
-        if self.phase is Phase.PLAY:
-            return _EXPECT[Verb.PLAY][self.round.turn]
         if self.phase is Phase.REROLL:
             assert self.rule is not None
             return _EXPECT[Verb.REROLL][self.rule.order[self.rerolls_done]]
@@ -709,10 +895,18 @@ class Oskar(Engine):
         return [seat for seat, faces in enumerate(self.dice) if faces is None]
 
     def apply(self, action: Action) -> list[Event]:
+        if type(action) is Play and self.doubles is None and 0 <= action.seat < self.players:
+            # The common case first: a card played with no doubles offer open.
+            if self.phase is Phase.OVER:
+                raise IllegalAction(say("the game is over; nothing more can be played"))
+            self._check_play(action)
+            return self._play(action)
         if self.phase is Phase.OVER:
-            raise IllegalAction("the game is over; nothing more can be played")
+            raise IllegalAction(say("the game is over; nothing more can be played"))
         if not 0 <= action.seat < self.players:
-            raise IllegalAction(f"there is no seat {action.seat} at this table")
+            raise IllegalAction(
+                say("there is no {player} at this table", player=Player(action.seat))
+            )
         if isinstance(action, RollDice):
             self._check_dice(action)
         elif isinstance(action, Reroll):
@@ -724,11 +918,16 @@ class Oskar(Engine):
         elif isinstance(action, KeepDoubles):
             if self.doubles != action.seat:
                 raise IllegalAction(
-                    f"seat {action.seat} has no doubles to keep: "
-                    '"reroll": [] without dice answers a doubles offer only'
+                    say(
+                        '{player} has no doubles to keep: "reroll": [] without dice answers '
+                        "a doubles offer only",
+                        player=Player(action.seat),
+                    )
                 )
         else:
-            raise IllegalAction(f"Oskar has no action {type(action).__name__}")
+            raise IllegalAction(
+                say("Oskar has no action {name}", name=Verbatim(type(action).__name__))
+            )
         # Validated: from here on the state changes.
         if isinstance(action, RegisterHand):
             # A registration tells the engine what a seat holds; it is no move in the
@@ -752,41 +951,70 @@ class Oskar(Engine):
 
     def _check_hand(self, action: RegisterHand) -> None:
         seat, rnd = action.seat, self.round
+        player = Player(seat)
         if not self.round_in_progress():
             raise IllegalAction(
-                f"seat {seat} cannot register a hand now: the round is over; hands for the "
-                "next round are registered once the rerolls are done"
+                say(
+                    "{player} cannot register a hand now: the round is over; hands for the "
+                    "next round are registered once the rerolls are done",
+                    player=player,
+                )
             )
         if rnd.hands[seat] is not None:
-            raise IllegalAction(f"seat {seat} has already registered its hand for this round")
+            raise IllegalAction(
+                say("{player} has already registered its hand for this round", player=player)
+            )
         if rnd.cards_played[seat]:
             raise IllegalAction(
-                f"seat {seat} cannot register a hand now: it has already played this round"
+                say(
+                    "{player} cannot register a hand now: it has already played this round",
+                    player=player,
+                )
             )
         cards = action.cards
         for card in cards:
             check_card(card)  # a hand-built Card must still be an Oskar card
         if len(cards) != self.hand_size:
             raise IllegalAction(
-                f"seat {seat}'s hand must have {self.hand_size} cards, not {len(cards)}"
+                say(
+                    "{player}'s hand must have {size} cards, not {count}",
+                    player=player,
+                    size=self.hand_size,
+                    count=len(cards),
+                )
             )
         counts = Counter(cards)
         zeros = counts.pop(ZERO, 0)
         # One pass over the registered hands, not one per card: who holds what.
         held = {c for h in rnd.hands if h is not None for c in h if c != ZERO}
         for card, count in counts.items():
+            named = CardArg(str(card))
             if count > 1:
-                raise IllegalAction(f"{card} is in seat {seat}'s hand twice")
+                raise IllegalAction(
+                    say("{card} is in {player}'s hand twice", card=named, player=player)
+                )
             if rnd.played[card]:
-                raise IllegalAction(f"{card} has already been played this round")
+                raise IllegalAction(say("{card} has already been played this round", card=named))
             if card in held:
                 holder = rnd.holder(card)
-                raise IllegalAction(f"{card} is already in seat {holder}'s registered hand")
+                assert holder is not None
+                raise IllegalAction(
+                    say(
+                        "{card} is already in {holder}'s registered hand",
+                        card=named,
+                        holder=Player(holder),
+                    )
+                )
         free = rnd.zeros_unaccounted()
         if zeros > free:
             raise IllegalAction(
-                f"seat {seat}'s hand has {zeros} zeros, but only {free} of the five are "
-                "not played or in another registered hand"
+                say(
+                    "{player}'s hand has {zeros} zeros, but only {free} of the five are "
+                    "not played or in another registered hand",
+                    player=player,
+                    zeros=zeros,
+                    free=free,
+                )
             )
 
     def _register(self, action: RegisterHand) -> list[Event]:
@@ -827,8 +1055,14 @@ class Oskar(Engine):
         """
         actions: list[Action] = []
         rnd = self.round
-        untouched = not any(rnd.cards_played) and all(h is None for h in rnd.hands)
-        if chance.cards and self.round_in_progress() and untouched:
+        # Cheap tests first: this is asked after every action of a virtual table.
+        untouched = (
+            rnd.trick_number == 1
+            and not rnd.trick
+            and not any(rnd.cards_played)
+            and all(h is None for h in rnd.hands)
+        )
+        if chance.cards and untouched and self.round_in_progress():
             hands, _ = deal(rng, self.players)
             actions += [RegisterHand(seat, tuple(hand)) for seat, hand in enumerate(hands)]
         if chance.dice and self.phase is Phase.DICE and self.doubles is None:
@@ -847,10 +1081,15 @@ class Oskar(Engine):
             check_face(face)
         if self.dice[seat] is not None:
             if self.phase is Phase.DICE:
-                raise IllegalAction(f"seat {seat} has already rolled its dice")
+                raise IllegalAction(
+                    say("{player} has already rolled its dice", player=Player(seat))
+                )
             raise IllegalAction(
-                f"seat {seat} cannot roll its dice again: the dice are rolled once at the start "
-                "of the game and rerolled after each round"
+                say(
+                    "{player} cannot roll its dice again: the dice are rolled once at the start "
+                    "of the game and rerolled after each round",
+                    player=Player(seat),
+                )
             )
 
     def _roll(self, action: RollDice) -> list[Event]:
@@ -872,14 +1111,23 @@ class Oskar(Engine):
         if any(index not in (0, 1) for index in action.rerolled) or len(
             set(action.rerolled)
         ) != len(action.rerolled):
-            raise IllegalAction(f"dice are numbered 0 and 1, not {list(action.rerolled)}")
+            raise IllegalAction(
+                say(
+                    "dice are numbered 0 and 1, not {value}",
+                    value=Verbatim(str(list(action.rerolled))),
+                )
+            )
         current = self.dice[seat]
+        player = Player(seat)
         if self.doubles == seat:
             assert current is not None
             if len(action.rerolled) != 1:
                 raise IllegalAction(
-                    f"seat {seat} rolled doubles and may reroll exactly one die, "
-                    f"not {len(action.rerolled)}"
+                    say(
+                        "{player} rolled doubles and may reroll exactly one die, not {count}",
+                        player=player,
+                        count=len(action.rerolled),
+                    )
                 )
         elif self.phase is Phase.REROLL:
             rule = self.rule
@@ -889,34 +1137,54 @@ class Oskar(Engine):
                 done = rule.order[: self.rerolls_done]
                 if seat in done:
                     raise IllegalAction(
-                        f"seat {seat} has already rerolled after this round; "
-                        f"it is seat {due}'s turn to reroll"
+                        say(
+                            "{player} has already rerolled after this round; "
+                            "it is {due}'s turn to reroll",
+                            player=player,
+                            due=Player(due),
+                        )
                     )
-                raise IllegalAction(f"seat {seat} cannot reroll yet: it is seat {due}'s turn")
-            if len(action.rerolled) not in rule.allowed[seat]:
-                count = len(action.rerolled)
-                dice = "die" if count == 1 else "dice"
                 raise IllegalAction(
-                    f"seat {seat} {rule.describe_allowed(seat)}, not reroll {count} {dice}"
+                    say(
+                        "{player} cannot reroll yet: it is {due}'s turn",
+                        player=player,
+                        due=Player(due),
+                    )
                 )
+            if len(action.rerolled) not in rule.allowed[seat]:
+                raise IllegalAction(rule.refuse_count(seat, len(action.rerolled)))
         elif self.phase is Phase.DICE:
             if current is None:
-                raise IllegalAction(f"seat {seat} must roll its dice first (a dice action)")
+                raise IllegalAction(
+                    say("{player} must roll its dice first (a dice action)", player=player)
+                )
             raise IllegalAction(
-                f"seat {seat} cannot reroll now: only a seat that has just rolled doubles "
-                "may reroll one die before the game starts"
+                say(
+                    "{player} cannot reroll now: only a seat that has just rolled doubles "
+                    "may reroll one die before the game starts",
+                    player=player,
+                )
             )
         else:
             raise IllegalAction(
-                f"seat {seat} cannot reroll now: dice are rerolled after the round, "
-                f"and it is seat {self.round.turn}'s turn to play"
+                say(
+                    "{player} cannot reroll now: dice are rerolled after the round, "
+                    "and it is {turn}'s turn to play",
+                    player=player,
+                    turn=Player(self.round.turn),
+                )
             )
         assert current is not None
         for index in (0, 1):
             if index not in action.rerolled and action.faces[index] != current[index]:
                 raise IllegalAction(
-                    f"seat {seat} kept die {index}, so it must still show {current[index]}, "
-                    f"not {action.faces[index]}"
+                    say(
+                        "{player} kept die {die}, so it must still show {kept}, not {shown}",
+                        player=player,
+                        die=Verbatim(str(index)),
+                        kept=as_arg(genre_word(current[index])),
+                        shown=as_arg(genre_word(action.faces[index])),
+                    )
                 )
 
     def _reroll(self, action: Reroll, is_doubles_reroll: bool) -> list[Event]:
@@ -939,41 +1207,82 @@ class Oskar(Engine):
     def _check_play(self, action: Play) -> None:
         seat, card, rnd = action.seat, action.card, self.round
         check_card(card)  # a hand-built Card must still be an Oskar card
+        # The words of a refusal are built only when one is raised (this runs per card).
         if self.phase is Phase.DICE:
-            waiting = ", ".join(str(s) for s in self.unrolled())
-            who = "seat" if len(self.unrolled()) == 1 else "seats"
+            waiting = self.unrolled()
             raise IllegalAction(
-                f"seat {seat} cannot play {card} yet: {who} {waiting} must first roll their dice"
+                say(
+                    "{player} cannot play {card} yet: {waiting} must first roll their dice",
+                    player=Player(seat),
+                    card=CardArg(str(card)),
+                    waiting=Items(tuple(Player(s) for s in waiting)),
+                )
             )
         if self.phase is Phase.REROLL:
             assert self.rule is not None
             due = self.rule.order[self.rerolls_done]
             raise IllegalAction(
-                f"seat {seat} cannot play {card} yet: the dice are being rerolled after the "
-                f"round and it is seat {due}'s turn to reroll"
+                say(
+                    "{player} cannot play {card} yet: the dice are being rerolled after the "
+                    "round and it is {due}'s turn to reroll",
+                    player=Player(seat),
+                    card=CardArg(str(card)),
+                    due=Player(due),
+                )
             )
         if seat != rnd.turn:
-            raise IllegalAction(f"seat {seat} cannot play {card}: it is seat {rnd.turn}'s turn")
+            raise IllegalAction(
+                say(
+                    "{player} cannot play {card}: it is {turn}'s turn",
+                    player=Player(seat),
+                    card=CardArg(str(card)),
+                    turn=Player(rnd.turn),
+                )
+            )
         if card.is_zero and rnd.played[card] >= ZEROS:
             raise IllegalAction(
-                f"seat {seat} cannot play R0: all five zeros have been played this round"
+                say(
+                    "{player} cannot play {card}: all five zeros have been played this round",
+                    player=Player(seat),
+                    card=CardArg(str(card)),
+                )
             )
         if not card.is_zero and rnd.played[card]:
             raise IllegalAction(
-                f"seat {seat} cannot play {card}: it has already been played this round"
+                say(
+                    "{player} cannot play {card}: it has already been played this round",
+                    player=Player(seat),
+                    card=CardArg(str(card)),
+                )
             )
         hand = rnd.hands[seat]
         if hand is not None and card not in hand:
-            held = " ".join(str(c) for c in hand) or "no cards"
-            raise IllegalAction(f"seat {seat} does not hold {card}; its hand: {held}")
+            held: Words = " ".join(str(c) for c in hand) if hand else say("no cards")
+            raise IllegalAction(
+                say(
+                    "{player} does not hold {card}; its hand: {held}",
+                    player=Player(seat),
+                    card=CardArg(str(card)),
+                    held=Verbatim(held) if isinstance(held, str) else held,
+                )
+            )
         if hand is None and card.is_zero and rnd.zeros_unaccounted() <= 0:
             raise IllegalAction(
-                f"seat {seat} cannot play R0: every zero left is in a registered hand"
+                say(
+                    "{player} cannot play {card}: every zero left is in a registered hand",
+                    player=Player(seat),
+                    card=CardArg(str(card)),
+                )
             )
         holder = None if hand is not None or card.is_zero else rnd.holder(card)
         if holder is not None:
             raise IllegalAction(
-                f"seat {seat} cannot play {card}: it is in seat {holder}'s registered hand"
+                say(
+                    "{player} cannot play {card}: it is in {holder}'s registered hand",
+                    player=Player(seat),
+                    card=CardArg(str(card)),
+                    holder=Player(holder),
+                )
             )
 
     def _play(self, action: Play) -> list[Event]:
@@ -984,9 +1293,14 @@ class Oskar(Engine):
         if hand is not None:
             hand.remove(card)
         rnd.trick.append((seat, card))
-        events: list[Event] = [CardPlayed(seat, card, rnd.trick_number)]
+        key = (seat, card, rnd.trick_number)
+        played = _CARD_PLAYED.get(key)
+        if played is None:
+            played = _CARD_PLAYED[key] = CardPlayed(seat, card, rnd.trick_number)
+        events: list[Event] = [played]
         if len(rnd.trick) < self.players:
-            events.append(TurnPassed(rnd.turn))
+            rnd.turn = turn = (rnd.turn + 1) % self.players
+            events.append(_TURNS[turn])
             return events
         return events + self._finish_trick()
 
@@ -994,7 +1308,7 @@ class Oskar(Engine):
         rnd = self.round
         plays = tuple(rnd.trick)
         winner = trick_winner(plays)
-        points = sum(card.value for _, card in plays)
+        points = sum(card.number for _, card in plays)  # a card is worth its number
         rnd.points[winner] += points
         rnd.tricks_won[winner] += 1
         events: list[Event] = [TrickWon(winner, rnd.trick_number, plays, points, win_reason(plays))]
@@ -1002,10 +1316,10 @@ class Oskar(Engine):
             rnd.stock_winner = winner
             events.append(StockWon(winner, stock_size(self.players)))
         rnd.trick = []
-        rnd.trick_lead = winner
+        rnd.trick_lead = rnd.turn = winner
         if rnd.trick_number < self.hand_size:
             rnd.trick_number += 1
-            events.append(TurnPassed(winner))
+            events.append(_TURNS[winner])
             return events
         return events + self._finish_round()
 
@@ -1093,17 +1407,19 @@ class Oskar(Engine):
 
     def legal_actions(self, seat: int) -> list[Action]:
         actions: list[Action] = []
-        if self.phase is Phase.OVER:
+        phase = self.phase
+        if phase is Phase.OVER:
             return actions
-        if self.phase is Phase.DICE and self.dice[seat] is None:
-            actions += [RollDice(seat, (a, b)) for a in GENRES for b in GENRES]
-        if self.phase is Phase.PLAY and seat == self.round.turn:
+        if phase is Phase.DICE and self.dice[seat] is None:
+            actions += _ROLLS[seat]
+        if phase is Phase.PLAY and seat == self.round.turn:
             rnd = self.round
             hand = rnd.hands[seat]
             if hand is not None:
                 # The hand is kept in card order: drop repeated zeros, keep the order.
-                plays = _PLAYS[seat]
-                actions += [plays[card] for card in dict.fromkeys(hand)]
+                actions += map(_PLAYS[seat].__getitem__, dict.fromkeys(hand))
+                if self.doubles is None:
+                    return actions  # no reroll is open while cards are played
             else:
                 # Without a registered hand any card not accounted for could be in it.
                 zeros_free = rnd.zeros_unaccounted() > 0
@@ -1256,15 +1572,29 @@ class Oskar(Engine):
         )
 
 
-def _rerolls(seat: int, current: tuple[str, str], count: int) -> list[Reroll]:
-    """Every reroll of ``count`` dice from ``current`` (faces of rerolled dice vary)."""
+def _rerolls(seat: int, current: tuple[str, str], count: int) -> tuple[Reroll, ...]:
+    """Every reroll of ``count`` dice from ``current`` (faces of rerolled dice vary).
+
+    Built once per seat, faces and count: actions are frozen values, and legal
+    actions after every round list the same few dozen of them again.
+    """
+    key = (seat, current, count)
+    found = _REROLLS.get(key)
+    if found is not None:
+        return found
     if count == 0:
-        return [Reroll(seat, (), current)]
-    if count == 1:
-        return [Reroll(seat, (0,), (face, current[1])) for face in GENRES] + [
+        made = [Reroll(seat, (), current)]
+    elif count == 1:
+        made = [Reroll(seat, (0,), (face, current[1])) for face in GENRES] + [
             Reroll(seat, (1,), (current[0], face)) for face in GENRES
         ]
-    return [Reroll(seat, (0, 1), (a, b)) for a in GENRES for b in GENRES]
+    else:
+        made = [Reroll(seat, (0, 1), (a, b)) for a in GENRES for b in GENRES]
+    found = _REROLLS[key] = tuple(made)
+    return found
+
+
+_REROLLS: dict[tuple[int, tuple[str, str], int], tuple[Reroll, ...]] = {}
 
 
 SPEC = GameSpec(
@@ -1273,34 +1603,47 @@ SPEC = GameSpec(
     title=Oskar.title,
     min_players=Oskar.min_players,
     max_players=Oskar.max_players,
-    deck=DeckSpec("oskar", "Oskar", tuple(str(c) for c in full_deck()), Card.parse),
+    deck=DeckSpec(
+        "oskar", "Oskar", tuple(str(c) for c in full_deck()), Card.parse, words=card_words
+    ),
     engine=Oskar,
     options=(
         OptionSpec(
             "tokens_to_win",
-            "Oskar tokens to win",
+            say("Oskar tokens to win"),
             OptionKind.NUMBER,
             DEFAULT_TOKENS_TO_WIN,
-            "the game ends after the round in which a seat reaches this many tokens",
+            say("the game ends after the round in which a seat reaches this many tokens"),
             low=min(TOKENS_TO_WIN_CHOICES),
             high=max(TOKENS_TO_WIN_CHOICES),
         ),
     ),
     presets=(
-        Preset("first to 7 tokens", {}),
-        Preset("first to 8 tokens", {"tokens_to_win": 8}),
+        Preset(say("first to 7 tokens"), {}),
+        Preset(say("first to 8 tokens"), {"tokens_to_win": 8}),
     ),
     vocabulary={
         "genres": GENRES,
+        "genre_words": GENRE_WORDS,
+        "genre_captions": GENRE_CAPTIONS,
         "trend_threshold": TREND_THRESHOLD,
         "colour_names": COLOUR_NAMES,
+        "colour_words": {
+            "Y": say("yellow"),
+            "G": say("green"),
+            "B": say("blue"),
+            "L": say("lilac"),
+            "R": say("red"),
+        },
     },
     rules=(
-        "Your two dice show the genres your card points count for.",
-        "A genre with 120 points or more is trendy: a token for each die showing one.",
-        "The first to win a trick with a second zero in a round takes the stock's points.",
-        "After each round everyone rerolls as the rulebook says; doubles may reroll one die.",
-        "The game ends after the round in which someone reaches the tokens to win.",
-        "The deck has 38 cards (lilac runs 4 to 16), dealt evenly; the rest is the stock.",
+        say("Your two dice show the genres your card points count for."),
+        say("A genre with 120 points or more is trendy: a token for each die showing one."),
+        say("Yellow beats green, green beats blue, blue beats lilac; the higher number wins."),
+        say("One zero in a trick: colours lapse, the highest number wins (the first of equals)."),
+        say("The first to win a trick with a second zero in a round takes the stock's points."),
+        say("After each round everyone rerolls as the rulebook says; doubles may reroll one die."),
+        say("The game ends after the round in which someone reaches the tokens to win."),
+        say("The deck has 38 cards (lilac runs 4 to 16), dealt evenly; the rest is the stock."),
     ),
 )

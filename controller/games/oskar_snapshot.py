@@ -17,8 +17,34 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from controller.games.base import JSON, Snapshot
+from controller.games.words import Text, Words, say
 
 GENRES: tuple[str, ...] = ("western", "horror", "comedy", "action", "scifi", "romance")
+# The film genres of the dice as players read them, in the rulebook's words (the
+# record keeps its own word: "scifi" is science fiction, "romance" the love story).
+GENRE_WORDS: Mapping[str, Text] = {
+    "western": say("western"),
+    "horror": say("horror"),
+    "comedy": say("comedy"),
+    "action": say("action"),
+    "scifi": say("science fiction"),
+    "romance": say("love story"),
+}
+
+
+# The same, short enough for the caption under a die.
+GENRE_CAPTIONS: Mapping[str, Text] = {
+    **GENRE_WORDS,
+    "scifi": say("sci-fi"),
+    "romance": say("romance"),
+}
+
+
+def genre_word(genre: str) -> Words:
+    """A die face as players read it ("love story" for ``romance``); an unknown face as it is."""
+    return GENRE_WORDS.get(genre, genre)
+
+
 TREND_THRESHOLD = 120  # genre points at which a genre is trendy (inclusive)
 
 
