@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from controller.games.base import TableError
+from controller.games.words import Words
 from controller.opening_hours import SleepWindow
 from controller.safe_text import one_line, shorten
 from controller.staff_pin import PinError, PinHash
@@ -40,9 +41,10 @@ if TYPE_CHECKING:
 class ConfigError(TableError, ValueError):
     """The configuration file is unreadable or has a bad key."""
 
-    def __init__(self, message: str) -> None:
-        # Values quoted from the file must not break the one-line message.
-        super().__init__(one_line(message))
+    def __init__(self, message: Words) -> None:
+        # Values quoted from the file must not break the one-line message (a Text's
+        # values are made one line where it is printed).
+        super().__init__(one_line(message) if isinstance(message, str) else message)
 
 
 @dataclass(frozen=True)
