@@ -20,7 +20,7 @@ from controller import terminal_words
 from controller.config import MOCK, ConfigError, SeatConfig, load
 from controller.enrollment import SeatAssignment
 from controller.games.base import TableError
-from controller.games.words import Items, Seconds, Text, Verbatim, say, say_plural
+from controller.games.words import Items, Text, Verbatim, say, say_plural
 from controller.words import Presenter
 from hardware.events import EventQueue, InputEvent, ReaderOffline, ReaderProblem, TagPresented
 from hardware.port_names import serial_ports
@@ -60,7 +60,14 @@ def assign(
             try:
                 event = events.get(timeout=max(0.0, deadline - time.monotonic()))
             except queue.Empty:
-                tell(present(say("No tap for {seconds}; stopping", seconds=Seconds(timeout))))
+                tell(
+                    present(
+                        say(
+                            "No tap for {seconds}; stopping",
+                            seconds=terminal_words.seconds(timeout),
+                        )
+                    )
+                )
                 break
             if isinstance(event, TagPresented):
                 deadline = time.monotonic() + timeout

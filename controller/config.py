@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from controller.games.base import TableError
-from controller.games.words import Words
+from controller.games.words import Verbatim, Words, as_arg, say
 from controller.opening_hours import SleepWindow
 from controller.safe_text import one_line, shorten
 from controller.staff_pin import PinError, PinHash
@@ -317,7 +317,11 @@ def _staff(reader: _Reader, data: Mapping[str, Any], source: str) -> StaffConfig
         try:
             PinHash.parse(pin_hash)
         except PinError as exc:
-            raise ConfigError(f"{source}: [staff] {exc}") from None
+            raise ConfigError(
+                say(
+                    "{source}: [staff] {problem}", source=Verbatim(source), problem=as_arg(exc.text)
+                )
+            ) from None
     return StaffConfig(
         pin_hash=pin_hash,
         undo_needs_pin=reader.boolean(staff_t, "staff.undo_needs_pin", False),

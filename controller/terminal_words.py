@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
-from controller.games.words import Verbatim, Words, as_arg, say
+from controller.games.words import Text, Verbatim, Words, as_arg, say, say_plural
 from controller.safe_text import one_line
 from controller.words import LANGUAGES, Presenter
 from controller.words.catalogs import ENGLISH
@@ -42,6 +42,15 @@ def language_of(config: str | Path | None) -> str | None:
     table = data.get("table")
     value = table.get("language") if isinstance(table, dict) else None
     return value if isinstance(value, str) and value in LANGUAGES else None
+
+
+def table_language(config: object) -> str:
+    """The table's language from a loaded configuration (``[table] language``), else English.
+
+    Read with ``getattr``: the configuration gains its ``language`` in another change.
+    """
+    value = getattr(config, "language", None)
+    return value if isinstance(value, str) and value in LANGUAGES else ENGLISH
 
 
 def chosen_language(args: argparse.Namespace) -> str:
@@ -91,3 +100,8 @@ def pad(text: str, width: int, *, right: bool = False) -> str:
     """``text`` padded with spaces to ``width`` columns (on the left when ``right``-aligned)."""
     fill = " " * max(0, width - columns(text))
     return fill + text if right else text + fill
+
+
+def seconds(value: float) -> Text:
+    """A wait or a timeout in whole seconds ("60 seconds"): a person's time, not a toss time."""
+    return say_plural("{n} second", "{n} seconds", round(value))

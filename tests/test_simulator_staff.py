@@ -60,7 +60,7 @@ class Demo:
         for _ in range(30):
             staff = self.kiosk.table.view.staff
             assert staff is not None
-            if staff.options[staff.selected] == label:
+            if shown(staff.options[staff.selected]) == label:
                 self.click(PressButton(staff.seat, "ok"))
                 return
             self.click(PressButton(staff.seat, "next"))
