@@ -123,7 +123,7 @@ def test_staff_watch_a_table_live_and_acknowledge_its_call(broker: Broker, hub: 
                 {"screen": "play", "title": "Oskar", "round": 2, "waiting_for": [3], "version": 2}
             )
             expect(card).to_contain_text("Round 2")
-            expect(card).to_contain_text("Waiting for Seat 3")
+            expect(card).to_contain_text("Waiting for seat 3")
             # A player calls for staff; the floor shows it; staff acknowledge it.
             link.alert("call-7", "call-staff", "Seat 3 calls for staff", seat=2)
             expect(card).to_contain_text("1 alert")

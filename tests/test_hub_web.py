@@ -80,7 +80,7 @@ def test_pages_need_a_login(storage: Storage) -> None:
     assert login(client, password="wrong password") == 401
     assert login(client) == 303
     floor = client.get("/").text
-    assert "table-1" in floor and "Oh Pshaw" in floor and "Waiting for Seat 2" in floor
+    assert "table-1" in floor and "Oh Pshaw" in floor and "Waiting for seat 2" in floor
     assert "1 alert" in floor
 
 
