@@ -168,33 +168,70 @@ class TableConfig:
 def load(path: Path) -> TableConfig:
     """Read and check a table.toml; ConfigError says what is wrong and how to fix it."""
     problem = path_problem(str(path))
+    file = Verbatim(one_line(str(path)))
     if problem is not None:
-        raise ConfigError(f"{path}: no file can have that name ({problem})")
+        raise ConfigError(
+            say(
+                "{file}: no file can have that name ({problem})",
+                file=file,
+                problem=Verbatim(problem),
+            )
+        )
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise ConfigError(
-            f"{path}: no such file; leave out --config to use the all-simulated table"
+            say(
+                "{file}: no such file; leave out --config to use the all-simulated table",
+                file=file,
+            )
         ) from None
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: not valid TOML ({exc}); fix the syntax there") from None
+        raise ConfigError(
+            say(
+                "{file}: not valid TOML ({problem}); fix the syntax there",
+                file=file,
+                problem=Verbatim(one_line(str(exc))),
+            )
+        ) from None
     except IsADirectoryError:
-        raise ConfigError(f"{path}: is a folder; give --config the table.toml file") from None
+        raise ConfigError(
+            say("{file}: is a folder; give --config the table.toml file", file=file)
+        ) from None
     except UnicodeDecodeError as exc:
         raise ConfigError(
-            f"{path}: is not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at position "
-            f"{exc.start}); save it as UTF-8"
+            say(
+                "{file}: is not UTF-8 text (byte {byte} at position {position}); save it as UTF-8",
+                file=file,
+                byte=Verbatim(f"0x{exc.object[exc.start]:02x}"),
+                position=Verbatim(str(exc.start)),
+            )
         ) from None
     except OSError as exc:
-        raise ConfigError(f"{path}: cannot read it ({exc.strerror or exc})") from None
+        raise ConfigError(
+            say(
+                "{file}: cannot read it ({problem})",
+                file=file,
+                problem=Verbatim(one_line(str(exc.strerror or exc))),
+            )
+        ) from None
     except RecursionError:
         raise ConfigError(
-            f"{path}: arrays or tables nest too deep to read; table.toml needs no nesting "
-            "deeper than [[seat]] buttons"
+            say(
+                "{file}: arrays or tables nest too deep to read; table.toml needs no nesting "
+                "deeper than [[seat]] buttons",
+                file=file,
+            )
         ) from None
     except ValueError as exc:  # e.g. an integer of thousands of digits
         reason = str(exc).split(";")[0]  # drop Python's advice to raise the limit
-        raise ConfigError(f"{path}: a value cannot be read ({shorten(reason, 100)})") from None
+        raise ConfigError(
+            say(
+                "{file}: a value cannot be read ({problem})",
+                file=file,
+                problem=Verbatim(one_line(shorten(reason, 100))),
+            )
+        ) from None
     return parse(data, path.name, base=path.parent)
 
 

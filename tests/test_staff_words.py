@@ -181,3 +181,18 @@ def test_tags_lines_come_in_the_chosen_language(tmp_path: Path) -> None:
     status, out, err = run("--lang", "de", "tags", "list", "--config", str(config))
     assert (status, err) == (0, "")
     assert out.startswith(f"{registry}: noch kein Register; lerne einen Personal-Tag ein mit ")
+
+
+def test_a_table_toml_that_cannot_be_read_is_refused_in_german(tmp_path: Path) -> None:
+    missing = tmp_path / "table.toml"
+    status, out, err = run("--lang", "de", "kiosk", "--config", str(missing), "--headless")
+    assert (status, out) == (2, "")
+    assert err == (
+        f"kiosk: {missing}: keine solche Datei; lass --config weg, um den ganz simulierten "
+        "Tisch zu nutzen\n"
+    )
+    broken = tmp_path / "broken.toml"
+    broken.write_text("[display\n", encoding="utf-8")
+    status, _, err = run("--lang", "ja", "doctor", "--config", str(broken))
+    assert status == 2 and err.startswith(f"doctor: {broken}: 正しい TOML ではありません")
+    assert err.count("\n") == 1
