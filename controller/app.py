@@ -31,7 +31,7 @@ from controller.config import MOCK, ConfigError, TableConfig, load
 from controller.devices import Devices, build
 from controller.durable import require_durable
 from controller.games.base import TableError
-from controller.games.words import Verbatim, as_arg, say
+from controller.games.words import Text, Verbatim, as_arg, say
 from controller.history import history_lines, summaries
 from controller.journal import JOURNAL_NAME, Journal, resume_if_unfinished
 from controller.journal_cli import DEMO_OUT
@@ -83,16 +83,16 @@ def load_registry(config: TableConfig) -> TagRegistry:
 
 def setup_notice(
     config: TableConfig, registry: TagRegistry, config_path: Path | None
-) -> str | None:
+) -> Text | None:
     """What staff must do before the table can be used, or None when nothing is missing."""
     if config.tags is None or registry.has_staff_tag():
         return None
     where: list[str | Path] = ["--config", config_path.resolve()] if config_path else []
-    return (
-        "No staff tag is enrolled yet. Stop the kiosk (Escape) and run:  "
-        f"{command('tags', 'add-staff', *where)}  then tap your staff tag at any reader, "
-        "start the kiosk again and tap the staff tag here: the staff desk opens to enroll "
-        "the decks."
+    return say(
+        "No staff tag is enrolled yet. Stop the kiosk (Escape) and run:  {command}  then tap "
+        "your staff tag at any reader, start the kiosk again and tap the staff tag here: the "
+        "staff desk opens to enroll the decks.",
+        command=Verbatim(command("tags", "add-staff", *where)),
     )
 
 

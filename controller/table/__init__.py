@@ -117,7 +117,7 @@ class Table:
     can_quit: bool = False  # the staff desk offers "Stop the kiosk" (a locked-down window)
     # Shown on the attract screen until it is dealt with, e.g. how to enroll the
     # first staff tag of a table whose registry has none.
-    setup_notice: str | None = None
+    setup_notice: Words | None = None
 
     def __post_init__(self) -> None:
         self.games = adapters()
