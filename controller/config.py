@@ -473,14 +473,32 @@ def _check_pixels(seats: tuple[SeatConfig, ...], source: str) -> None:
             )
 
 
+def _value(value: object) -> Verbatim:
+    """A value quoted from the file as the file writes it (on one line, never translated)."""
+    return Verbatim(one_line(repr(value)))
+
+
+def _listed(names: list[str]) -> Verbatim:
+    """Names a person copies into the file, comma-separated as written there."""
+    return Verbatim(", ".join(names))
+
+
 class _Reader:
     """Typed getters that name the key and the fix in every error."""
 
     def __init__(self, source: str) -> None:
         self.source = source
 
-    def fail(self, key: str, problem: str, fix: str) -> ConfigError:
-        return ConfigError(f"{self.source}: {key} {problem}; {fix}")
+    def fail(self, key: str, problem: Words, fix: Words) -> ConfigError:
+        return ConfigError(
+            say(
+                "{source}: {key} {problem}; {fix}",
+                source=Verbatim(one_line(self.source)),
+                key=Verbatim(one_line(key)),  # a quoted TOML key may hold a line break
+                problem=as_arg(one_line(problem) if isinstance(problem, str) else problem),
+                fix=as_arg(one_line(fix) if isinstance(fix, str) else fix),
+            )
+        )
 
     def known(self, table: Mapping[str, Any], where: str, keys: set[str]) -> None:
         for key in table:
@@ -488,20 +506,28 @@ class _Reader:
                 name = f"{where}.{key}" if where else key
                 raise self.fail(
                     name,
-                    "is not a setting the table knows",
-                    f"use one of: {', '.join(sorted(keys))}",
+                    say("is not a setting the table knows"),
+                    say("use one of: {keys}", keys=_listed(sorted(keys))),
                 )
 
     def table(self, data: Mapping[str, Any], key: str) -> Mapping[str, Any]:
         value = data.get(key, {})
         if not isinstance(value, dict):
-            raise self.fail(key, "must be a table", f"write it as [{key}] with keys below it")
+            raise self.fail(
+                key,
+                say("must be a table"),
+                say("write it as {section} with keys below it", section=Verbatim(f"[{key}]")),
+            )
         return value
 
     def string(self, table: Mapping[str, Any], key: str, default: str) -> str:
         value = table.get(key.rsplit(".", 1)[-1], default)
         if not isinstance(value, str) or not value:
-            raise self.fail(key, f"must be a text in quotes, not {value!r}", 'e.g. "mock"')
+            raise self.fail(
+                key,
+                say("must be a text in quotes, not {value}", value=_value(value)),
+                say('e.g. "mock"'),
+            )
         return value
 
     def path(self, table: Mapping[str, Any], key: str, default: str) -> str:
@@ -509,19 +535,36 @@ class _Reader:
         value = self.string(table, key, default)
         problem = path_problem(value)
         if problem is not None:
-            raise self.fail(key, f"is not a usable path: {problem}", "fix it")
+            raise self.fail(
+                key,
+                say("is not a usable path: {problem}", problem=Verbatim(problem)),
+                say("fix it"),
+            )
         return value
 
     def boolean(self, table: Mapping[str, Any], key: str, default: bool) -> bool:
         value = table.get(key.rsplit(".", 1)[-1], default)
         if not isinstance(value, bool):
-            raise self.fail(key, f"must be true or false, not {value!r}", "write true or false")
+            raise self.fail(
+                key,
+                say("must be true or false, not {value}", value=_value(value)),
+                say("write true or false"),
+            )
         return value
 
     def integer(self, table: Mapping[str, Any], key: str, default: int, low: int, high: int) -> int:
         value = table.get(key.rsplit(".", 1)[-1], default)
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise self.fail(key, f"must be a whole number {low}..{high}, not {value!r}", "fix it")
+            raise self.fail(
+                key,
+                say(
+                    "must be a whole number {low}..{high}, not {value}",
+                    low=Verbatim(str(low)),
+                    high=Verbatim(str(high)),
+                    value=_value(value),
+                ),
+                say("fix it"),
+            )
         return value
 
     def number(
@@ -533,14 +576,26 @@ class _Reader:
             or not isinstance(value, int | float)
             or not low <= value <= high
         ):
-            raise self.fail(key, f"must be a number {low}..{high}, not {value!r}", "fix it")
+            raise self.fail(
+                key,
+                say(
+                    "must be a number {low}..{high}, not {value}",
+                    low=Verbatim(str(low)),
+                    high=Verbatim(str(high)),
+                    value=_value(value),
+                ),
+                say("fix it"),
+            )
         return float(value)
 
     def choice(self, table: Mapping[str, Any], key: str, options: tuple[T, ...], default: T) -> T:
         value = table.get(key.rsplit(".", 1)[-1], default)
         if value not in options:
-            listed = ", ".join(repr(o) for o in options)
-            raise self.fail(key, f"is {value!r}", f"use one of {listed}")
+            raise self.fail(
+                key,
+                say("is {value}", value=_value(value)),
+                say("use one of {choices}", choices=_listed([repr(o) for o in options])),
+            )
         result: T = value
         return result
 

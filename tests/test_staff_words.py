@@ -196,3 +196,22 @@ def test_a_table_toml_that_cannot_be_read_is_refused_in_german(tmp_path: Path) -
     status, _, err = run("--lang", "ja", "doctor", "--config", str(broken))
     assert status == 2 and err.startswith(f"doctor: {broken}: 正しい TOML ではありません")
     assert err.count("\n") == 1
+
+
+def test_a_bad_setting_is_named_in_the_chosen_language_with_its_english_unchanged(
+    tmp_path: Path,
+) -> None:
+    config = tmp_path / "table.toml"
+    config.write_text("[display]\nfullscreen = 3\n", encoding="utf-8")
+    status, _, english = run("doctor", "--config", str(config))
+    assert status == 2
+    assert english == (
+        f"doctor: {config.name}: display.fullscreen must be true or false, not 3; "
+        "write true or false\n"
+    )
+    status, _, german = run("--lang", "de", "doctor", "--config", str(config))
+    assert status == 2
+    assert german == (
+        f"doctor: {config.name}: display.fullscreen muss true oder false sein, nicht 3; "
+        "schreibe true oder false\n"
+    )
