@@ -478,6 +478,11 @@ def _value(value: object) -> Verbatim:
     return Verbatim(one_line(repr(value)))
 
 
+def _bounds(low: float, high: float, value: object) -> dict[str, Verbatim]:
+    """The fields of a range error: the limits as the file writes them, and the value given."""
+    return {"low": Verbatim(str(low)), "high": Verbatim(str(high)), "value": _value(value)}
+
+
 def _listed(names: list[str]) -> Verbatim:
     """Names a person copies into the file, comma-separated as written there."""
     return Verbatim(", ".join(names))
@@ -555,14 +560,10 @@ class _Reader:
     def integer(self, table: Mapping[str, Any], key: str, default: int, low: int, high: int) -> int:
         value = table.get(key.rsplit(".", 1)[-1], default)
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            bounds = _bounds(low, high, value)
             raise self.fail(
                 key,
-                say(
-                    "must be a whole number {low}..{high}, not {value}",
-                    low=Verbatim(str(low)),
-                    high=Verbatim(str(high)),
-                    value=_value(value),
-                ),
+                say("must be a whole number {low}..{high}, not {value}", **bounds),
                 say("fix it"),
             )
         return value
@@ -576,15 +577,9 @@ class _Reader:
             or not isinstance(value, int | float)
             or not low <= value <= high
         ):
+            bounds = _bounds(low, high, value)
             raise self.fail(
-                key,
-                say(
-                    "must be a number {low}..{high}, not {value}",
-                    low=Verbatim(str(low)),
-                    high=Verbatim(str(high)),
-                    value=_value(value),
-                ),
-                say("fix it"),
+                key, say("must be a number {low}..{high}, not {value}", **bounds), say("fix it")
             )
         return float(value)
 
