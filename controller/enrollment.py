@@ -34,7 +34,7 @@ from controller.games.words import (
     say,
     say_plural,
 )
-from controller.tags import RegistryError, TagEntry, TagRegistry, deck_cards
+from controller.tags import RegistryError, TagRegistry, deck_cards
 
 __all__ = [
     "AssignTap",
@@ -49,13 +49,6 @@ __all__ = [
 
 def _clean(uid: str) -> str:
     return TagRegistry.normalize(uid)
-
-
-def _what(entry: TagEntry) -> Text:
-    """What an enrolled tag already is: "a staff tag" or "R5 of oshaka"."""
-    if entry.is_staff:
-        return say("a staff tag")
-    return say("{card} of {deck}", card=Card(entry.card), deck=Verbatim(entry.deck))
 
 
 def _cards(cards: list[str]) -> Items:
@@ -152,7 +145,7 @@ class Enrollment:
                 False,
                 say(
                     "That tag is already {what}; tap the card {card}",
-                    what=_what(existing),
+                    what=existing.words(),
                     card=wanted,
                 ),
             )
@@ -286,7 +279,7 @@ class DeckAudit:
             self._unknown.append(key)
             return AuditTap("unknown", say("Unknown tag {tag}: not enrolled", tag=Verbatim(key)))
         if entry.deck != self.deck:
-            what = _what(entry)
+            what = entry.words()
             self._foreign.append((key, what))
             return AuditTap(
                 "foreign",
