@@ -298,8 +298,8 @@ def parse(data: Mapping[str, Any], source: str = "table.toml", base: Path = Path
     if tags is not None and tags.is_dir():
         raise reader.fail(
             "tags.registry",
-            f"names a folder ({str(tags)!r})",
-            'name the registry file, e.g. registry = "tags.json"',
+            say("names a folder ({folder})", folder=_value(str(tags))),
+            say('name the registry file, e.g. registry = "tags.json"'),
         )
 
     seats_raw = data.get("seat")
@@ -307,11 +307,21 @@ def parse(data: Mapping[str, Any], source: str = "table.toml", base: Path = Path
         seats = TableConfig.simulated().seats
     else:
         if not isinstance(seats_raw, list) or not all(isinstance(s, dict) for s in seats_raw):
-            raise ConfigError(f"{source}: seats are written as [[seat]] tables, one per seat")
+            raise ConfigError(
+                say(
+                    "{source}: seats are written as [[seat]] tables, one per seat",
+                    source=_source(source),
+                )
+            )
         if not MIN_SEATS <= len(seats_raw) <= MAX_SEATS:
             raise ConfigError(
-                f"{source}: the table has {len(seats_raw)} [[seat]] entries; "
-                f"give {MIN_SEATS} to {MAX_SEATS}"
+                say(
+                    "{source}: the table has {count} [[seat]] entries; give {low} to {high}",
+                    source=_source(source),
+                    count=len(seats_raw),
+                    low=MIN_SEATS,
+                    high=MAX_SEATS,
+                )
             )
         seats = tuple(reader.seat(raw, i) for i, raw in enumerate(seats_raw))
     _check_pixels(seats, source)
@@ -344,8 +354,11 @@ def _staff(reader: _Reader, data: Mapping[str, Any], source: str) -> StaffConfig
     staff_t = reader.table(data, "staff")
     if "pin" in staff_t:
         raise ConfigError(
-            f"{source}: [staff] pin would keep the PIN in clear; remove it and run "
-            "cafe-table staff set-pin --config FILE, which writes pin_hash"
+            say(
+                "{source}: [staff] pin would keep the PIN in clear; remove it and run "
+                "cafe-table staff set-pin --config FILE, which writes pin_hash",
+                source=_source(source),
+            )
         )
     reader.known(staff_t, "staff", {"pin_hash", "undo_needs_pin", "tries", "lockout"})
     raw = staff_t.get("pin_hash")
@@ -454,11 +467,28 @@ def _check_readers(seats: tuple[SeatConfig, ...], source: str) -> None:
         port = os.path.realpath(seat.reader)
         other = claimed.get(port)
         if other is not None:
-            spelled = f" (as {other.reader!r} and {seat.reader!r})"
-            same = "" if other.reader == seat.reader else spelled
+            keys = {
+                "source": _source(source),
+                "first": Verbatim(f"seat[{seat.index}].reader"),
+                "second": Verbatim(f"seat[{other.index}].reader"),
+                "port": _value(port),
+            }
+            if other.reader == seat.reader:
+                raise ConfigError(
+                    say(
+                        "{source}: {first} and {second} are the same port {port}; "
+                        "give each seat its own reader",
+                        **keys,
+                    )
+                )
             raise ConfigError(
-                f"{source}: seat[{seat.index}].reader and seat[{other.index}].reader are the same "
-                f"port {port!r}{same}; give each seat its own reader"
+                say(
+                    "{source}: {first} and {second} are the same port {port} (as {one} and "
+                    "{other}); give each seat its own reader",
+                    one=_value(other.reader),
+                    other=_value(seat.reader),
+                    **keys,
+                )
             )
         claimed[port] = seat
 
@@ -468,9 +498,18 @@ def _check_pixels(seats: tuple[SeatConfig, ...], source: str) -> None:
     for first, second in itertools.pairwise(ranges):
         if second[0][0] < first[0][1]:
             raise ConfigError(
-                f"{source}: seat[{second[1]}].pixels overlaps seat[{first[1]}].pixels; "
-                "give each seat its own pixel range"
+                say(
+                    "{source}: {second} overlaps {first}; give each seat its own pixel range",
+                    source=_source(source),
+                    second=Verbatim(f"seat[{second[1]}].pixels"),
+                    first=Verbatim(f"seat[{first[1]}].pixels"),
+                )
             )
+
+
+def _source(source: str) -> Verbatim:
+    """The file an error is about, as it names it (on one line, never translated)."""
+    return Verbatim(one_line(source))
 
 
 def _value(value: object) -> Verbatim:
@@ -657,7 +696,11 @@ def check(config: TableConfig, source: str = "table.toml") -> TableConfig:
     duplicates = sorted({p for p in pins if pins.count(p) > 1})
     if duplicates:
         raise ConfigError(
-            f"{source}: GPIO pin {duplicates[0]} is given to more than one button "
-            "(seat buttons and the toss timer); give every button its own pin"
+            say(
+                "{source}: GPIO pin {pin} is given to more than one button "
+                "(seat buttons and the toss timer); give every button its own pin",
+                source=_source(source),
+                pin=Verbatim(str(duplicates[0])),
+            )
         )
     return config
