@@ -13,6 +13,7 @@ sheet is printed and a PNG of the final table is saved.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime as dt
 import logging
 import os
@@ -35,6 +36,7 @@ from controller.games.words import Text, Verbatim, as_arg, say
 from controller.history import history_lines, summaries
 from controller.journal import JOURNAL_NAME, Journal, resume_if_unfinished
 from controller.journal_cli import DEMO_OUT
+from controller.loop_load import LoopLoad
 from controller.opening_hours import Sleeper, drift
 from controller.record_files import save_finished_record, write_missing_records
 from controller.safe_text import one_line
@@ -180,6 +182,7 @@ class Kiosk:
             # loop; headless runs (demo, tests) keep the quick heuristic bots.
             think=config.bots.think if bot_delay > 0 else None,
             background=bot_delay > 0,
+            load=LoopLoad(),
         )
         kiosk = cls(
             config,
@@ -271,14 +274,17 @@ class Kiosk:
         animations); ``most`` caps the wait.
         """
         due = None if next_frame_in is None else next_frame_in(self.table.view)
-        self.loop.run_once(timeout=self.frame_wait(due, most))
-        self.loop.drain()
-        now = self.table.clock()
-        if self.simulator.step(now):
+        load = self.simulator.load
+        # Waiting for input costs the thread no CPU, so the whole turn is measured.
+        with load.turn() if load is not None else contextlib.nullcontext():
+            self.loop.run_once(timeout=self.frame_wait(due, most))
             self.loop.drain()
-        self.devices.leds.tick(now)
-        self.after_turn()
-        show(self.table.view)
+            now = self.table.clock()
+            if self.simulator.step(now):
+                self.loop.drain()
+            self.devices.leds.tick(now)
+            self.after_turn()
+            show(self.table.view)
 
     def after_turn(self) -> None:
         """What else a turn of the loop owes: the café hears of changes (with [cafe])."""

@@ -133,6 +133,9 @@ class TableConfig:
     records: Path = Path("records")
     deal: str = "virtual"  # "virtual": the table deals and shows hands; "physical": real cards
     dice: str = "virtual"  # "virtual": the table rolls; "manual": players enter physical dice
+    # The table's language ("en", "de", "ja"): the shared centre's, and every seat's
+    # until a seat switches its own panel at the join screen.
+    language: str = "en"
     timer: TimerConfig | None = None  # the toss timer, if the table has one
     cafe: CafeSettings | None = None  # the café's broker ([cafe]); None: a table on its own
     staff: StaffConfig = field(default_factory=StaffConfig)
@@ -235,6 +238,19 @@ def load(path: Path) -> TableConfig:
     return parse(data, path.name, base=path.parent)
 
 
+def _language(reader: _Reader, table: Mapping[str, Any]) -> str:
+    """``[table] language``: one the table has catalogs for, named in its own words."""
+    from controller.words.catalogs import LANGUAGE_NAMES, LANGUAGES
+
+    value = table.get("language", "en")
+    if value not in LANGUAGES:
+        listed = ", ".join(f'"{code}" ({LANGUAGE_NAMES[code]})' for code in LANGUAGES)
+        raise reader.fail(
+            "table.language", f"is {value!r}, a language this table lacks", f"use {listed}"
+        )
+    return str(value)
+
+
 def parse(data: Mapping[str, Any], source: str = "table.toml", base: Path = Path()) -> TableConfig:
     """Check a parsed TOML document and build the configuration."""
     reader = _Reader(source)
@@ -256,10 +272,11 @@ def parse(data: Mapping[str, Any], source: str = "table.toml", base: Path = Path
         },
     )
     table = reader.table(data, "table")
-    reader.known(table, "table", {"records", "deal", "dice"})
+    reader.known(table, "table", {"records", "deal", "dice", "language"})
     records = Path(reader.path(table, "table.records", "records"))
     deal = reader.choice(table, "table.deal", ("virtual", "physical"), "virtual")
     dice = reader.choice(table, "table.dice", ("virtual", "manual"), "virtual")
+    language = _language(reader, table)
 
     display_t = reader.table(data, "display")
     reader.known(display_t, "display", {"width", "height", "rotation", "fullscreen", "sleep"})
@@ -340,6 +357,7 @@ def parse(data: Mapping[str, Any], source: str = "table.toml", base: Path = Path
         records=base / records,
         deal=deal,
         dice=dice,
+        language=language,
         timer=timer,
         staff=_staff(reader, data, source),
         games=games,

@@ -14,6 +14,7 @@ from types import TracebackType
 from typing import Any, Self
 
 from controller.config import TableConfig
+from controller.seat_colours import seat_colour
 from hardware.buttons import BUTTON_NAMES, SeatButtons, mock_pin_factory
 from hardware.events import EventQueue
 from hardware.led_backends import open_strip
@@ -133,5 +134,7 @@ def build(config: TableConfig, events: EventQueue, *, strip: Strip | None = None
     segments = {
         s.index: range(s.pixels[0], s.pixels[1]) for s in config.seats if s.pixels[1] > s.pixels[0]
     }
-    leds = SeatLeds(strip, segments, brightness=config.leds.brightness)
+    # Each seat glows in its own colour when joined, the colour of its panel's edge.
+    identity = {seat: seat_colour(seat) for seat in segments}
+    leds = SeatLeds(strip, segments, brightness=config.leds.brightness, identity=identity)
     return Devices(readers, buttons, leds, strip, factory, timer)

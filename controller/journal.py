@@ -933,7 +933,9 @@ def resume_if_unfinished(journal: Journal, table: Table) -> GameRow | None:
         journal.move_aside(f"its unfinished game #{row.id} ({row.game}) cannot be resumed: {exc}")
         return None
     try:
-        table.resume(row.game, row.players, row.header, actions, row.seed)
+        table.resume(
+            row.game, row.players, row.header, actions, row.seed, seat_languages(journal, row.id)
+        )
     except TableError as exc:
         # The engine replayed it above, so this is the table's side failing
         # (e.g. the game is no longer offered); do not loop on it at every start.
@@ -942,6 +944,17 @@ def resume_if_unfinished(journal: Journal, table: Table) -> GameRow | None:
         journal.move_aside(f"its unfinished game #{row.id} ({row.game}) cannot be resumed: {exc}")
         return None
     return row
+
+
+def seat_languages(journal: Journal, game_id: int) -> dict[int, str]:
+    """The seats' own panel languages the table journaled when the game began (if any)."""
+    found: dict[int, str] = {}
+    for entry in journal.entries(game_id):
+        if entry.kind == CORRECTION and entry.data.get("kind") == "languages":
+            seats = entry.data.get("seats")
+            if isinstance(seats, dict):
+                found = {int(seat): str(lang) for seat, lang in seats.items() if seat.isdigit()}
+    return found
 
 
 def check_replays(row: GameRow, actions: list[tuple[JSON, bool]], seats: set[int]) -> Engine:

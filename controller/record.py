@@ -14,6 +14,8 @@ every message is one line (``safe_text.one_line``).
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import json
 import logging
 import math
@@ -213,6 +215,31 @@ def replay_actions(
     replays. ``accepted`` sees each action once the engine took it (the table
     records them). The first action the engine refuses raises ActionRefused.
     """
+    # The cyclic garbage collector would walk every parsed action of a long game
+    # again and again (a replay allocates many small objects and frees none): it
+    # made resuming 10x the actions cost 11.3x the time. Nothing a replay builds
+    # forms a cycle, so it pauses for the loop and runs as usual afterwards.
+    with _collector_paused():
+        _replay_into(engine, actions, accepted)
+    return engine
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _replay_into(
+    engine: Engine,
+    actions: Iterable[Mapping[str, Any]],
+    accepted: Callable[[Action], None] | None,
+) -> None:
     for index, obj in enumerate(actions):
         try:
             if engine.finished:
@@ -225,7 +252,6 @@ def replay_actions(
             raise ActionRefused(index, obj, _unusable(index + 1, "action", exc)) from None
         if accepted is not None:
             accepted(action)
-    return engine
 
 
 # What an engine may raise when it trips over a value instead of refusing it.

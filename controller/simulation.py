@@ -37,6 +37,7 @@ from controller.bots.oshaka_trick_search import OshakaSearchBot
 from controller.devices import Devices
 from controller.games.base import Action
 from controller.games.words import Arg, Card, Text, Verbatim, say
+from controller.loop_load import LoopLoad, think_budget
 from controller.table import Table
 from controller.tags import TagRegistry, deck_cards, deck_of, simulated_uid
 from controller.view import Screen
@@ -124,6 +125,8 @@ class Simulator:
     background: bool = False  # think on a worker thread; step() never waits for a bot
     # Called from the worker when a decision is ready (e.g. to wake the table loop).
     on_decided: Callable[[], None] | None = None
+    # The table loop's recent CPU use: a busy loop gives a bot less time (loop_load.py).
+    load: LoopLoad | None = None
     _thought: _Thought | None = None
     _plan: list[tuple[int, Gesture]] = field(default_factory=list)
     _planned_version: int = -1
@@ -337,6 +340,8 @@ class Simulator:
             engine = game.adapter.engine  # type: ignore[attr-defined]
             if not self.background:
                 return bot.choose(engine, player)
+            if self.think is not None and self.load is not None:
+                _set_budget(bot, think_budget(self.think, self.load.share()))
             # The worker reads its own copy: the table goes on changing the real engine.
             thought = self._thought = _Thought(
                 key, bot, copy.deepcopy(engine), player, self.on_decided
@@ -347,6 +352,13 @@ class Simulator:
         if thought.error is not None:
             raise thought.error
         return thought.action
+
+
+def _set_budget(bot: Bot, seconds: float) -> None:
+    """Give a search bot (alone or behind ``_SearchFirst``) ``seconds`` for its next decision."""
+    search = bot.search if isinstance(bot, _SearchFirst) else bot
+    if hasattr(search, "budget"):
+        search.budget = seconds
 
 
 class _SearchFirst:

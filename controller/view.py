@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from controller.games.words import Words
+from controller.games.words import Words, say
 
 
 class Screen(enum.Enum):
@@ -93,6 +93,9 @@ class StaffView:
     hint: Words = ""
 
 
+TABLE_TITLE = say("Cafe table")  # the attract screen's title
+
+
 @dataclass(frozen=True)
 class TableView:
     """A complete, immutable picture of the table at one moment.
@@ -117,7 +120,7 @@ class TableView:
     human_seats: tuple[int, ...] = ()  # engine seats a person plays on screen
     staff: StaffView | None = None  # the staff desk, on the STAFF screen
     staff_overlay: StaffView | None = None  # staff mode over a game, on its seat's panel
-    title: Words = "Cafe table"
+    title: Words = TABLE_TITLE
     prompt: Words | None = None  # the question on the STARTER screen
     # The OPTIONS screen's lines (label, value, explanation) and the cursor.
     options: tuple[tuple[Words, Words, Words], ...] = ()

@@ -17,8 +17,8 @@ import pygame
 
 from controller.games.base import TrickCard
 from controller.games.oh_pshaw import SPEC, BidStatus, OhPshawSnapshot, Phase, Verb
+from controller.games.words import Card, Items, Signed, Text, Words, as_arg, say, say_plural
 from controller.view import MessageKind, TableView
-from controller.words import Presenter
 from display import theme
 from display.generic import (
     TRICK_AREA,
@@ -35,7 +35,7 @@ from display.generic import (
 )
 from display.theme import Colour, Painter
 
-SUIT_WORDS: Mapping[str, str] = dict(
+SUIT_WORDS: Mapping[str, Text] = dict(
     zip(SPEC.vocabulary["suits"], SPEC.vocabulary["suit_names"], strict=True)
 )
 # The over/under/equal announcement's colours: over and under both mean someone
@@ -47,11 +47,40 @@ STATUS_COLOURS: Mapping[BidStatus, Colour] = {
 }
 PENALTY_COLOUR = theme.MESSAGE_COLOURS[MessageKind.PENALTY]
 MISSED_COLOUR = theme.MESSAGE_COLOURS[MessageKind.REFUSED]
-PROMPTS: Mapping[str, str] = {
-    Verb.TRUMP: "tap the turned card",
-    Verb.BID: "make your bid",
-    Verb.PLAY: "play a card",
+PROMPTS: Mapping[str, Text] = {
+    Verb.TRUMP: say("tap the turned card"),
+    Verb.BID: say("make your bid"),
+    Verb.PLAY: say("play a card"),
 }
+# A seat panel's figures: the chip's label and, for a panel too low for chips, the
+# figure in one line ("Bid 2").
+BID_ASKED, BID, WON, TOTAL = say("BID?"), say("BID"), say("WON"), say("TOTAL")
+DEALER, RENEGE = say("dealer"), say("renege")
+LAST_TRICK = say("last trick")
+# TRANSLATORS: the game's name, as the centre's title shows it (a name: keep it, or write it
+# in your script).
+TITLE = say("Oh Pshaw")
+
+
+def in_line(label: Text, value: str) -> Text:
+    """A chip's figure as one line of text ("Bid 2"), for a panel too low for chips."""
+    if label == BID_ASKED:
+        return say("Bid? {value}", value=as_arg(value))
+    if label == WON:
+        return say("Won {value}", value=as_arg(value))
+    if label == TOTAL:
+        return say("Total {value}", value=as_arg(value))
+    return say("Bid {value}", value=as_arg(value))
+
+
+def needs_words(need: int) -> Text:
+    """How a seat stands against its bid during play (the engine's ``tricks_needed``):
+    tricks still needed, on target, or tricks too many."""
+    if need > 0:
+        return say_plural("needs {n} more trick", "needs {n} more tricks", need)
+    if need == 0:
+        return say("on target")
+    return say_plural("{n} trick too many", "{n} tricks too many", -need)
 
 
 def snapshot_of(view: TableView) -> OhPshawSnapshot:
@@ -77,15 +106,16 @@ def bid_cursor(view: TableView, player: int) -> int | None:
     return snap.bid_cursor
 
 
-def trump_words(snap: OhPshawSnapshot) -> str:
+def trump_words(snap: OhPshawSnapshot) -> Text:
     """What is trump this round, in words."""
     if snap.trump is not None and snap.trump in SUIT_WORDS:
+        suit = SUIT_WORDS[snap.trump]
         if snap.trump_card is not None:
-            return f"Trump: {SUIT_WORDS[snap.trump]} ({snap.trump_card} turned)"
-        return f"Trump: {SUIT_WORDS[snap.trump]}"
+            return say("Trump: {suit} ({card} turned)", suit=suit, card=Card(snap.trump_card))
+        return say("Trump: {suit}", suit=suit)
     if snap.awaiting_turned_card:
-        return "Trump: the dealer turns a card"
-    return "No trump this round"
+        return say("Trump: the dealer turns a card")
+    return say("No trump this round")
 
 
 class OhPshawScene:
@@ -107,7 +137,7 @@ class OhPshawScene:
 
     # --- whose turn --------------------------------------------------------------
 
-    def turn_prompt(self, game: Mapping[str, Any], player: int) -> str | None:
+    def turn_prompt(self, game: Mapping[str, Any], player: int) -> Words | None:
         snap = parsed(game, OhPshawSnapshot.of)
         if snap.awaiting_turned_card:
             # The bidding waits for the turned card: only the dealer has something to do.
@@ -115,7 +145,7 @@ class OhPshawScene:
         nxt = snap.next
         if nxt is None or nxt.seat != player:
             return None
-        return PROMPTS.get(nxt.expects, str(nxt.expects))
+        return PROMPTS.get(nxt.expects)
 
     # --- a seat's panel --------------------------------------------------------------
 
@@ -128,37 +158,41 @@ class OhPshawScene:
         cursor = bid_cursor(view, player)
         phase = snap.phase
 
-        chips: list[tuple[str, str, Colour, bool]] = []  # label, value, ink, lit
+        chips: list[tuple[Text, str, Colour, bool]] = []  # label, value, ink, lit
         if cursor is not None:
-            chips.append(("BID?", str(cursor), theme.TEXT_DARK, True))
+            chips.append((BID_ASKED, str(cursor), theme.TEXT_DARK, True))
         else:
-            chips.append(("BID", "-" if bid is None else str(bid), theme.TEXT, False))
+            chips.append((BID, "-" if bid is None else str(bid), theme.TEXT, False))
         if phase in (Phase.PLAY, Phase.OVER):
             # Nobody has won a trick before play: the room goes to the bid and total.
-            chips.append(("WON", str(won), theme.TEXT, False))
-        chips.append(("TOTAL", str(total), theme.TEXT, False))
+            chips.append((WON, str(won), theme.TEXT, False))
+        chips.append((TOTAL, str(total), theme.TEXT, False))
 
-        notes: list[tuple[str, Colour]] = []
+        notes: list[tuple[Text, Colour]] = []
         if snap.dealer == player and phase is not Phase.OVER:
-            notes.append(("dealer", theme.ACCENT))
+            notes.append((DEALER, theme.ACCENT))
         need = _at(snap.tricks_needed, player)
         if snap.reneged(player):
-            notes.append(("renege", PENALTY_COLOUR))
+            notes.append((RENEGE, PENALTY_COLOUR))
         elif need is not None:
-            if need > 0:
-                notes.append((f"needs {need} more", theme.TEXT))
-            elif need == 0:
-                notes.append(("on target", theme.JOINED))
-            else:
-                notes.append((f"{-need} too many", MISSED_COLOUR))
+            colour = theme.TEXT if need > 0 else theme.JOINED if need == 0 else MISSED_COLOUR
+            notes.append((needs_words(need), colour))
 
         value_size = m.big
         chip_h = m.leading(m.small) + m.leading(value_size) + m.pad
         if rect.h < chip_h:
-            # Too little height for chips: one line of text.
-            text = "   ".join(f"{label.title()} {value}" for label, value, _, _ in chips)
-            text += "".join(f"   {note}" for note, _ in notes)
-            p.text(text, (rect.left, rect.top), m.small, theme.TEXT, bold=True, max_width=rect.w)
+            # Too little height for chips: the figures and notes in one line, piece by piece.
+            pieces = [in_line(label, value) for label, value, _, _ in chips]
+            pieces += [note for note, _ in notes]
+            x = rect.left
+            gap = p.fonts.get(m.small, True).size("   ")[0]
+            for piece in pieces:
+                if x >= rect.right:
+                    break
+                drawn = p.text(
+                    piece, (x, rect.top), m.small, theme.TEXT, bold=True, max_width=rect.right - x
+                )
+                x = drawn.right + gap
             return
         label_size = m.small
         widths = self._chip_widths(p, chips, label_size, value_size)
@@ -193,7 +227,8 @@ class OhPshawScene:
         y = rect.top + m.pad
         line = m.leading(m.body)
         note_x = x + m.pad
-        if notes and rect.right - note_x < p.fonts.get(m.body, True).size("needs 9 more")[0]:
+        widest = max((p.fonts.get(m.body, True).size(p.words(n))[0] for n, _ in notes), default=0)
+        if notes and rect.right - note_x < widest:
             note_x, y = rect.left, rect.top + chip_h + m.pad
         for text, colour in notes:
             if y + line > rect.bottom + m.pad:
@@ -203,13 +238,20 @@ class OhPshawScene:
 
     @staticmethod
     def _chip_widths(
-        p: Painter, chips: Sequence[tuple[str, str, Colour, bool]], label_size: int, value_size: int
+        p: Painter,
+        chips: Sequence[tuple[Text, str, Colour, bool]],
+        label_size: int,
+        value_size: int,
     ) -> list[int]:
         """Each chip's width: its label or its value (at least two digits), plus padding."""
         label_font = p.fonts.get(label_size, True)
         value_font = p.fonts.get(value_size, True)
         return [
-            max(label_font.size(label)[0], value_font.size(value)[0], value_font.size("00")[0])
+            max(
+                label_font.size(p.words(label))[0],
+                value_font.size(value)[0],
+                value_font.size("00")[0],
+            )
             + 3 * p.metrics.pad
             for label, value, _, _ in chips
         ]
@@ -222,17 +264,11 @@ class OhPshawScene:
         snap = snapshot_of(view)
         m = p.metrics
         phase = snap.phase
-        hand = snap.hand_size
         trick_area, info = split_centre(rect, m.pad)
         p.box(trick_area, TRICK_AREA, None)
         self._draw_table_cards(p, trick_area, snap, toward)
 
-        detail = f"Round {snap.round}/{snap.rounds_scheduled}"
-        detail += f" · {hand} card{'s' if hand != 1 else ''}"
-        if phase is Phase.PLAY:
-            detail += f" · trick {snap.trick_number}/{hand}"
-        if snap.tie_break:
-            detail += " · tie-break"
+        detail = self._detail(snap)
         # The turned card sits at the top right of the column, the trump in words under
         # the title: the trick area stays free for the trick.
         turned = snap.trump_card
@@ -244,7 +280,7 @@ class OhPshawScene:
             card.right = info.right
             p.card(card, turned, emphasis=True)
             head.w -= card.w + m.pad
-        y = info.top + draw_title_block(p, head, snap.title, detail)
+        y = info.top + draw_title_block(p, head, p.words(TITLE), p.words(detail))
         if playing:
             words = trump_words(snap)
             y = p.text(
@@ -252,7 +288,7 @@ class OhPshawScene:
             ).bottom
             y += m.pad
         status, colour = self._status(view, snap)
-        y += draw_status(p, pygame.Rect(info.left, y, info.w, info.h), status, colour)
+        y += draw_status(p, pygame.Rect(info.left, y, info.w, info.h), p.words(status), colour)
         bids_line, bids_colour = self._bids_line(snap)
         if bids_line:
             y = (
@@ -264,9 +300,19 @@ class OhPshawScene:
 
         if phase in (Phase.TRUMP, Phase.BID) and snap.last_round:
             # The round summary while the next round is bid: what each seat scored.
-            summary = f"Round {snap.round - 1} scored: " + ", ".join(
-                f"{player_name(view, s)} {'+' if v >= 0 else ''}{v}"
-                for s, v in enumerate(snap.last_round)
+            summary = say(
+                "Round {round} scored: {scores}",
+                round=snap.round - 1,
+                scores=Items(
+                    tuple(
+                        say(
+                            "{player} {points}",
+                            player=as_arg(player_name(view, s)),
+                            points=Signed(v),
+                        )
+                        for s, v in enumerate(snap.last_round)
+                    )
+                ),
             )
             for piece in p.wrap(summary, m.small, info.w)[:2]:
                 y = p.text(piece, (info.left, y), m.small, theme.TEXT, max_width=info.w).bottom
@@ -275,14 +321,15 @@ class OhPshawScene:
         turn = snap.next.seat if snap.next is not None else None
         if snap.awaiting_turned_card:
             turn = snap.dealer
-        columns: list[tuple[str, Sequence[int | None]]] = []
+        columns: list[tuple[Words, Sequence[int | None]]] = []
         if phase in (Phase.TRUMP, Phase.BID) and snap.last_round:
             # The round summary: what the last round scored, while the next one is bid.
-            columns.append((f"R{snap.round - 1}", snap.last_round))
+            # TRANSLATORS: a score table's column heading: round {round}'s scores, kept short.
+            columns.append((say("R{round}", round=snap.round - 1), snap.last_round))
         if phase is not Phase.OVER:
-            columns.append(("bid", snap.bids))
-            columns.append(("won", snap.tricks))
-        columns.append(("total", snap.totals))
+            columns.append((say("bid"), snap.bids))
+            columns.append((say("won"), snap.tricks))
+        columns.append((say("total"), snap.totals))
         table_h = draw_foot_score_table(
             p, info, y, view, columns, turn=turn, winners=list(snap.winners)
         )
@@ -332,49 +379,104 @@ class OhPshawScene:
             p, area, plays, toward, highlight={won: theme.WINNER}, dimmed=dimmed, lead_mark=False
         )
         p.text(
-            "last trick",
+            LAST_TRICK,
             (area.left + m.pad, area.top + m.pad),
             m.small,
             theme.TEXT_DIM,
             max_width=area.w // 3,
         )
 
-    def _status(self, view: TableView, snap: OhPshawSnapshot) -> tuple[str, Colour]:
+    @staticmethod
+    def _detail(snap: OhPshawSnapshot) -> Text:
+        """The line under the title: round, cards dealt, the trick in play, a tie-break."""
+        args = {"round": snap.round, "rounds": snap.rounds_scheduled}
+        hand = snap.hand_size
+        if snap.phase is Phase.PLAY:
+            trick = snap.trick_number
+            if snap.tie_break:
+                return say_plural(
+                    "Round {round}/{rounds} · {n} card · trick {trick}/{n} · tie-break",
+                    "Round {round}/{rounds} · {n} cards · trick {trick}/{n} · tie-break",
+                    hand,
+                    trick=trick,
+                    **args,
+                )
+            return say_plural(
+                "Round {round}/{rounds} · {n} card · trick {trick}/{n}",
+                "Round {round}/{rounds} · {n} cards · trick {trick}/{n}",
+                hand,
+                trick=trick,
+                **args,
+            )
+        if snap.tie_break:
+            return say_plural(
+                "Round {round}/{rounds} · {n} card · tie-break",
+                "Round {round}/{rounds} · {n} cards · tie-break",
+                hand,
+                **args,
+            )
+        return say_plural(
+            "Round {round}/{rounds} · {n} card",
+            "Round {round}/{rounds} · {n} cards",
+            hand,
+            **args,
+        )
+
+    def _status(self, view: TableView, snap: OhPshawSnapshot) -> tuple[Words, Colour]:
         """The one line that says what the table waits for."""
         if snap.phase is Phase.OVER:
-            names = (
-                ", ".join(Presenter.for_view(view)(player_name(view, w)) for w in snap.winners)
-                or "nobody"
-            )
-            return f"Game over: {names} won", theme.WINNER
+            if not snap.winners:
+                return say("Game over: nobody won"), theme.WINNER
+            names = Items(tuple(as_arg(player_name(view, w)) for w in snap.winners))
+            return say("Game over: {winners} won", winners=names), theme.WINNER
         nxt = snap.next
         if nxt is None:
             return "", theme.TEXT
         if snap.awaiting_turned_card:
-            return f"{player_name(view, snap.dealer)} deals: tap the turned card", theme.TURN
-        who = player_name(view, nxt.seat)
+            dealer = as_arg(player_name(view, snap.dealer))
+            return say("{dealer} deals: tap the turned card", dealer=dealer), theme.TURN
+        who = as_arg(player_name(view, nxt.seat))
         if nxt.expects == Verb.BID:
-            shown = f" (showing {snap.bid_cursor})" if snap.bid_cursor is not None else ""
-            return f"{who} bids{shown}", theme.TURN
+            if snap.bid_cursor is not None:
+                text = say("{player} bids (showing {bid})", player=who, bid=snap.bid_cursor)
+                return text, theme.TURN
+            return say("{player} bids", player=who), theme.TURN
         if not snap.trick:
-            return f"{who} leads: play a card", theme.TURN
-        return f"{who}: play a card", theme.TURN
+            return say("{player} leads: play a card", player=who), theme.TURN
+        return say("{player}: play a card", player=who), theme.TURN
 
     @staticmethod
-    def _bids_line(snap: OhPshawSnapshot) -> tuple[str, Colour]:
+    def _bids_line(snap: OhPshawSnapshot) -> tuple[Words, Colour]:
         """The bid total against the tricks, with over/under/equal once all have bid."""
         if snap.phase not in (Phase.BID, Phase.PLAY):
             return "", theme.TEXT
         hand = snap.hand_size
-        tricks = f"{hand} trick{'s' if hand != 1 else ''}"
         if snap.status is not None:
-            return (
-                f"Bids {snap.bid_total} for {tricks}: {snap.status.upper()}",
-                STATUS_COLOURS[snap.status],
+            text = say_plural(
+                "Bids {total} for {n} trick: {status}",
+                "Bids {total} for {n} tricks: {status}",
+                hand,
+                total=snap.bid_total,
+                status=snap.status.word,
             )
+            return text, STATUS_COLOURS[snap.status]
         forbids = snap.hook_forbids
-        hook = f" · dealer may not bid {forbids}" if forbids is not None else ""
-        return f"Bids so far {snap.bid_total} of {tricks}{hook}", theme.TEXT_DIM
+        if forbids is not None:
+            text = say_plural(
+                "Bids so far {total} of {n} trick · dealer may not bid {forbidden}",
+                "Bids so far {total} of {n} tricks · dealer may not bid {forbidden}",
+                hand,
+                total=snap.bid_total,
+                forbidden=forbids,
+            )
+        else:
+            text = say_plural(
+                "Bids so far {total} of {n} trick",
+                "Bids so far {total} of {n} tricks",
+                hand,
+                total=snap.bid_total,
+            )
+        return text, theme.TEXT_DIM
 
 
 SCENE = OhPshawScene()

@@ -14,8 +14,8 @@ from typing import Any
 import pygame
 
 from controller.games.oshaka_trick import SPEC, OshakaSnapshot, Phase, SeatSnapshot, Verb
+from controller.games.words import Card, Items, Text, Words, as_arg, say, say_plural
 from controller.view import MessageKind, TableView
-from controller.words import Presenter
 from display import theme
 from display.generic import (
     TRICK_AREA,
@@ -30,14 +30,17 @@ from display.generic import (
     player_name,
     seat_entry,
     split_centre,
+    verb_prompt,
 )
 from display.theme import Painter
 
 # The order the colour columns are drawn in, left to right (the rulebook's order),
 # and the colours' words: the game's vocabulary, not restated here.
 COLUMN_ORDER: tuple[str, ...] = tuple(SPEC.vocabulary["colours"])
-COLOUR_WORDS: Mapping[str, str] = dict(SPEC.vocabulary["colour_names"])
+COLOUR_WORDS: Mapping[str, Text] = dict(SPEC.vocabulary["colour_names"])
 PENALTY_COLOUR = theme.MESSAGE_COLOURS[MessageKind.PENALTY]
+# The game's name as the reader's language writes it (Japanese: katakana).
+TITLE = say("Oshaka Trick")
 NO_SEAT = SeatSnapshot(0, {}, 0, (), 0, 0, 0, False)
 
 
@@ -59,19 +62,20 @@ class OshakaScene:
 
     # --- whose turn --------------------------------------------------------------
 
-    def turn_prompt(self, game: Mapping[str, Any], player: int) -> str | None:
+    def turn_prompt(self, game: Mapping[str, Any], player: int) -> Words | None:
         snap = parsed(game, OshakaSnapshot.of)
         if snap.phase is Phase.LEAD:
-            return "choose who leads round 2" if player in snap.lead_choosers else None
+            return say("choose who leads round 2") if player in snap.lead_choosers else None
         nxt = snap.next
         if nxt is None or nxt.seat != player:
             return None
         if nxt.expects == Verb.PLACE:
-            card = snap.to_place[0] if snap.to_place else "the card"
-            return f"place {card}: face up or face down"
+            if not snap.to_place:
+                return say("place the card: face up or face down")
+            return say("place {card}: face up or face down", card=Card(snap.to_place[0]))
         if nxt.expects == Verb.PLAY:
-            return "play a card"
-        return str(nxt.expects)
+            return say("play a card")
+        return verb_prompt(nxt.expects)
 
     # --- a seat's area -------------------------------------------------------------
 
@@ -117,19 +121,24 @@ class OshakaScene:
         score = entry.round_score
         total = entry.total
         y = rect.top
-        wide = f"Round {score}   Total {total}"
-        if p.fonts.get(size, True).size(wide)[0] <= rect.w:
+        wide = say("Round {score}   Total {total}", score=score, total=total)
+        left: Words
+        if p.fonts.get(size, True).size(p.words(wide))[0] <= rect.w:
             p.text(wide, (rect.left, y), size, theme.TEXT, bold=True, max_width=rect.w)
             y += line
-            left = f"{entry.cards_left} cards left"
+            n = entry.cards_left
             if entry.hand_registered:
-                left += " · hand registered"
+                left = say_plural(
+                    "{n} card left · hand registered", "{n} cards left · hand registered", n
+                )
+            else:
+                left = say_plural("{n} card left", "{n} cards left", n)
         else:
             # A narrow panel: one number a line, in the small size.
-            for text in (f"Round {score}", f"Total {total}"):
+            for text in (say("Round {score}", score=score), say("Total {total}", total=total)):
                 p.text(text, (rect.left, y), m.small, theme.TEXT, bold=True, max_width=rect.w)
                 y += m.leading(m.small)
-            left = f"{entry.cards_left} left"
+            left = say("{count} left", count=entry.cards_left)
         p.text(left, (rect.left, y), m.small, theme.TEXT_DIM, max_width=rect.w)
         y += m.leading(m.small) + m.pad // 2
         # Face-down cards and Oshaka penalties share one row of small cards.
@@ -143,7 +152,7 @@ class OshakaScene:
         oshaka = entry.oshaka
         if oshaka:
             label = p.text(
-                "Oshaka",
+                say("Oshaka"),
                 (x, y + small_h // 2),
                 m.small,
                 PENALTY_COLOUR,
@@ -171,11 +180,21 @@ class OshakaScene:
         snap = snapshot_of(view)
         m = p.metrics
         phase = snap.phase
-        detail = (
-            f"Round {snap.round}/{snap.rounds} · Trick {snap.trick_number}/{snap.tricks_per_round}"
-        )
-        if snap.lead_colour is not None and snap.lead_colour in COLOUR_WORDS:
-            detail += f" · {COLOUR_WORDS[snap.lead_colour]} led"
+        numbers = {
+            "round": snap.round,
+            "rounds": snap.rounds,
+            "trick": snap.trick_number,
+            "tricks": snap.tricks_per_round,
+        }
+        led = snap.lead_colour if phase in (Phase.PLAY, Phase.PLACE) else None
+        if led is not None and led in COLOUR_WORDS:
+            detail = say(
+                "Round {round}/{rounds} · Trick {trick}/{tricks} · {colour} led",
+                colour=COLOUR_WORDS[led],
+                **numbers,
+            )
+        else:
+            detail = say("Round {round}/{rounds} · Trick {trick}/{tricks}", **numbers)
         trick_area, info = split_centre(rect, m.pad)
 
         plays = _plays(snap)
@@ -195,17 +214,18 @@ class OshakaScene:
         elif plays:
             draw_trick(p, trick_area, plays, toward, highlight=highlight, dimmed=dimmed)
 
-        y = info.top + draw_title_block(p, info, snap.title, detail)
+        # The generic blocks take ready words: this painter's presenter writes them.
+        y = info.top + draw_title_block(p, info, p.words(TITLE), p.words(detail))
         status, colour = self._status(view, snap)
-        y += draw_status(p, pygame.Rect(info.left, y, info.w, info.h), status, colour)
+        y += draw_status(p, pygame.Rect(info.left, y, info.w, info.h), p.words(status), colour)
 
         current = [(snap.seat(s) or NO_SEAT).round_score for s in range(len(snap.totals))]
-        columns: list[tuple[str, Sequence[int | None]]] = []
+        columns: list[tuple[Words, Sequence[int | None]]] = []
         for index, scores in enumerate(snap.round_scores):
-            columns.append((f"R{index + 1}", scores))
+            columns.append((say("R{round}", round=index + 1), scores))
         if phase in (Phase.PLAY, Phase.PLACE):
-            columns.append(("now", current))
-        columns.append(("total", snap.totals))
+            columns.append((say("now"), current))
+        columns.append((say("total"), snap.totals))
         table_h = draw_foot_score_table(
             p,
             info,
@@ -225,7 +245,7 @@ class OshakaScene:
         m = p.metrics
         inner = rect.inflate(-2 * m.pad, -2 * m.pad)
         y = p.text(
-            f"Round {snap.round} scored",
+            say("Round {round} scored", round=snap.round),
             (inner.centerx, inner.top),
             m.body,
             theme.TEXT,
@@ -235,11 +255,11 @@ class OshakaScene:
         ).bottom
         seats = [snap.seat(s) or NO_SEAT for s in range(len(snap.totals))]
         last = snap.round_scores[-1] if snap.round_scores else tuple(a.round_score for a in seats)
-        rows: list[tuple[str, Sequence[int | None]]] = [
-            ("Columns", [len(a.columns) for a in seats]),
-            ("Face down", [-a.face_down for a in seats]),
-            ("Oshaka", [len(a.oshaka) for a in seats]),
-            (f"Round {snap.round}", list(last)),
+        rows: list[tuple[Words, Sequence[int | None]]] = [
+            (say("Columns"), [len(a.columns) for a in seats]),
+            (say("Face down"), [-a.face_down for a in seats]),
+            (say("Oshaka"), [len(a.oshaka) for a in seats]),
+            (say("Round {round}", round=snap.round), list(last)),
         ]
         draw_score_table(
             p,
@@ -249,33 +269,41 @@ class OshakaScene:
             turn=snap.lead_choosers[0] if snap.lead_choosers else None,  # lowest: chooses
         )
 
-    def _status(self, view: TableView, snap: OshakaSnapshot) -> tuple[str, theme.Colour]:
+    def _status(self, view: TableView, snap: OshakaSnapshot) -> tuple[Words, theme.Colour]:
         """The one line that says what the table waits for."""
+
+        def names(players: Sequence[int], either: bool = False) -> Items:
+            return Items(tuple(as_arg(player_name(view, s)) for s in players), either=either)
+
         if snap.phase is Phase.OVER:
-            names = (
-                ", ".join(Presenter.for_view(view)(player_name(view, w)) for w in snap.winners)
-                or "nobody"
-            )
-            return f"Game over: {names} won", theme.WINNER
+            if not snap.winners:
+                return say("Game over: nobody won"), theme.WINNER
+            return say("Game over: {players} won", players=names(snap.winners)), theme.WINNER
         if snap.phase is Phase.LEAD:
-            names = " or ".join(
-                Presenter.for_view(view)(player_name(view, s)) for s in snap.lead_choosers
-            )
+            choosers = names(snap.lead_choosers, either=True)
             if snap.lead_cursor is not None:
-                names += f" (showing {player_name(view, snap.lead_cursor)})"
-            return f"{names}: choose who leads round 2", theme.TURN
+                return say(
+                    "{choosers}: choose who leads round 2 (showing {player})",
+                    choosers=choosers,
+                    player=as_arg(player_name(view, snap.lead_cursor)),
+                ), theme.TURN
+            return say("{choosers}: choose who leads round 2", choosers=choosers), theme.TURN
         winner, to_place = snap.trick_winner, snap.to_place
         if snap.phase is Phase.PLACE and winner is not None and to_place:
-            then = f" (then {' '.join(to_place[1:])})" if len(to_place) > 1 else ""
-            return (
-                f"{player_name(view, winner)} won the trick and places {to_place[0]}{then}",
-                theme.TURN,
-            )
+            who, card = as_arg(player_name(view, winner)), Card(to_place[0])
+            if len(to_place) > 1:
+                return say(
+                    "{player} places {card} (then {rest})",
+                    player=who,
+                    card=card,
+                    rest=Items(tuple(Card(c) for c in to_place[1:])),
+                ), theme.TURN
+            return say("{player} places {card}", player=who, card=card), theme.TURN
         if snap.next is not None:
-            who = player_name(view, snap.next.seat)
+            who = as_arg(player_name(view, snap.next.seat))
             if not snap.trick:
-                return f"{who} leads: play a card", theme.TURN
-            return f"{who}: play a card", theme.TURN
+                return say("{player} leads: play a card", player=who), theme.TURN
+            return say("{player}: play a card", player=who), theme.TURN
         return "", theme.TEXT
 
 

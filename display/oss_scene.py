@@ -22,6 +22,7 @@ from typing import Any
 import pygame
 
 from controller.games.oss import (
+    SPEC,
     AttemptKind,
     AttemptView,
     OssSnapshot,
@@ -32,8 +33,17 @@ from controller.games.oss import (
     TrickView,
     Verb,
 )
+from controller.games.words import (
+    Items,
+    Seconds,
+    Text,
+    Verbatim,
+    Words,
+    as_arg,
+    say,
+    say_plural,
+)
 from controller.view import MessageKind, TableView
-from controller.words import Presenter
 from display import theme
 from display.generic import (
     TRICK_AREA,
@@ -61,8 +71,15 @@ PENALTY_COLOUR = theme.MESSAGE_COLOURS[MessageKind.PENALTY]
 WON_COLOUR = theme.MESSAGE_COLOURS[MessageKind.WON]
 
 
-def seconds(millis: int) -> str:
-    return f"{millis // 1000}.{millis % 1000:03d} s"
+def seconds(millis: int) -> Seconds:
+    """A toss time of the attempt log (milliseconds) as a duration the presenter writes."""
+    return Seconds(millis / 1000)
+
+
+def ruling(text: Words) -> Words:
+    """A ruling the snapshot names by its English words, as its message (else as it is)."""
+    rulings = SPEC.vocabulary.get("rulings", {})
+    return rulings.get(text, text) if isinstance(text, str) else text
 
 
 def snapshot_of(game: OssSnapshot | Mapping[str, Any] | None) -> OssSnapshot:
@@ -80,12 +97,22 @@ clock = time.monotonic
 TIMER_FRAME = 0.1
 
 #: How a trick card's Jack is thrown, in words.
-_THROWS = {"classic": "classic Jack", "unusual": "unusual Jack", "none": "no Jack"}
+_THROWS: dict[str, Text] = {
+    "classic": say("classic Jack"),
+    "unusual": say("unusual Jack"),
+    "none": say("no Jack"),
+}
+#: How a duel trick is played, in words.
+_STYLES: dict[str, Text] = {
+    "simultaneously": say("simultaneously"),
+    "consecutively": say("consecutively"),
+}
 
 
-def fitting_size(p: Painter, text: str, size: int, width: int, *, bold: bool = False) -> int:
+def fitting_size(p: Painter, text: Words, size: int, width: int, *, bold: bool = False) -> int:
     """The largest font size up to ``size`` (at least 8) at which ``text`` fits ``width``."""
-    while size > 8 and p.fonts.get(size, bold).size(text)[0] > width:
+    shown = p.words(text)
+    while size > 8 and p.fonts.get(size, bold).size(shown)[0] > width:
         size -= 1
     return size
 
@@ -95,7 +122,7 @@ class OssScene:
 
     # --- whose turn --------------------------------------------------------------------
 
-    def turn_prompt(self, game: Mapping[str, Any], player: int) -> str | None:
+    def turn_prompt(self, game: Mapping[str, Any], player: int) -> Words | None:
         snap = snapshot_of(game)
         side = snap.table or TableSide()
         if snap.phase is Phase.RESULT:
@@ -103,22 +130,29 @@ class OssScene:
             if attempt is None or player not in attempt.seats:
                 return None
             if attempt.kind is AttemptKind.SOLO:
-                jacks = attempt.values[0] if attempt.values else "?"
-                return f"{attempt.trick} with {jacks} jacks"
-            return f"duel {attempt.trick}"
+                jacks = attempt.values[0] if attempt.values else 0
+                return say_plural(
+                    "{trick} with {n} jack",
+                    "{trick} with {n} jacks",
+                    jacks,
+                    trick=Verbatim(attempt.trick),
+                )
+            return say("duel {trick}", trick=Verbatim(attempt.trick))
         if snap.phase is Phase.CHALLENGE_RESULT:
             remaining = snap.challenge.remaining if snap.challenge else ()
-            return "challenge: NEXT if out" if player in remaining else None
+            return say("challenge: NEXT if out") if player in remaining else None
         if snap.next is None or snap.next.seat != player:
             return None
         expects = snap.next.expects
         if expects == Verb.TRIBE:
             chosen = side.chosen_trick
-            return f"tap a card for {chosen}" if chosen else "choose a trick, tap a card"
+            if chosen:
+                return say("tap a card for {trick}", trick=Verbatim(chosen))
+            return say("choose a trick, tap a card")
         if expects == Verb.REPLAY:
-            return "replay or pass"
+            return say("replay or pass")
         if expects == Verb.KEEP:
-            return "keep a duel card"
+            return say("keep a duel card")
         return None  # chance: the virtual deck does it
 
     def seat_key(self, game: Mapping[str, Any], player: int) -> object:
@@ -144,31 +178,37 @@ class OssScene:
         size = m.small
         line = m.leading(size)
         y = rect.top
-        head = f"Score {entry.score}"
-        if entry.chief:
-            head += "  · CHIEF"
+        head = (
+            say("Score {score} · CHIEF", score=entry.score)
+            if entry.chief
+            else say("Score {score}", score=entry.score)
+        )
         p.text(head, (rect.left, y), m.body, theme.TEXT, bold=True, max_width=rect.w)
         y += m.leading(m.body)
-        parts = [
-            f"tribe T{entry.tribe}",
-            f"hand {entry.hand_size}",
-            f"deck {entry.deck_size}",
-            f"replays left {entry.replays_left}",
-        ]
-        for text in p.wrap("   ".join(parts), size, rect.w):
+        parts = say(
+            "tribe {tribe}   hand {hand}   deck {deck}   replays left {replays}",
+            tribe=entry.tribe,
+            hand=entry.hand_size,
+            deck=entry.deck_size,
+            replays=entry.replays_left,
+        )
+        for text in p.wrap(parts, size, rect.w):
             if y + line > rect.bottom:
                 return
             p.text(text, (rect.left, y), size, theme.TEXT_DIM, max_width=rect.w)
             y += line
-        won = [str(v) for v in entry.won]
-        extra = f"won {' '.join(won) or '-'}"
+        won = " ".join(str(v) for v in entry.won) or "-"
+        extra: list[Text] = [say("won {values}", values=Verbatim(won))]
         if entry.challenges:
-            extra += f"   challenges {', '.join(entry.challenges)}"
+            names = Items(tuple(Verbatim(c) for c in entry.challenges))
+            extra.append(say("challenges {names}", names=names))
         best = snap.table.timer.bests.get(player) if snap.table else None
         if best is not None:
-            extra += f"   best {seconds(best)}"
+            extra.append(say("best {time}", time=seconds(best)))
         if y + line <= rect.bottom:
-            p.text(extra, (rect.left, y), size, theme.TEXT, max_width=rect.w)
+            # Separate facts side by side: each is a whole phrase of its own.
+            shown = "   ".join(p.words(t) for t in extra)
+            p.text(shown, (rect.left, y), size, theme.TEXT, max_width=rect.w)
 
     # --- the centre ----------------------------------------------------------------------------
 
@@ -206,7 +246,7 @@ class OssScene:
         tricks = list(snap.tricks)
         if not tricks:
             p.text(
-                "The chief reveals the tricks…",
+                say("The chief reveals the tricks…"),
                 area.center,
                 m.body,
                 theme.TEXT_DIM,
@@ -233,7 +273,7 @@ class OssScene:
             self._draw_card_text(
                 p,
                 text_box,
-                f"Challenge: {challenge.name}",
+                say("Challenge: {card}", card=Verbatim(challenge.name)),
                 (challenge.setup, challenge.do, challenge.note),
             )
             return
@@ -241,11 +281,14 @@ class OssScene:
         if shown is None:
             shown = snap.duel or tricks[0]
         card = shown.card
-        kind = "Duel trick" if shown.kind is AttemptKind.DUEL else "Trick"
-        style = f" ({card.style})" if card.style else ""
-        self._draw_card_text(
-            p, text_box, f"{kind}: {card.name}{style}", (card.setup, card.do, card.note)
-        )
+        name = Verbatim(card.name)
+        if shown.kind is not AttemptKind.DUEL:
+            title = say("Trick: {trick}", trick=name)
+        elif card.style in _STYLES:
+            title = say("Duel trick: {trick} ({style})", trick=name, style=_STYLES[card.style])
+        else:
+            title = say("Duel trick: {trick}", trick=name)
+        self._draw_card_text(p, text_box, title, (card.setup, card.do, card.note))
 
     def _draw_trick_column(
         self,
@@ -277,10 +320,14 @@ class OssScene:
             anchor="midtop",
             max_width=head.w - 2 * pad,
         )
-        family = "duel" if is_duel else f"family {trick.card.family}"
-        throw = _THROWS.get(trick.card.throw, "")
+        throw = _THROWS.get(trick.card.throw, say("Jack"))
+        kind = (
+            say("duel · {throw}", throw=throw)
+            if is_duel
+            else say("family {family} · {throw}", family=trick.card.family, throw=throw)
+        )
         p.text(
-            f"{family} · {throw}",
+            kind,
             (head.centerx, head.bottom - pad // 2),
             max(9, round(m.small * 0.8)),
             ink,
@@ -297,7 +344,8 @@ class OssScene:
             chip_h = max(8, min(chip_h, room))
         if is_duel:
             if attempt is not None and attempt.kind is AttemptKind.DUEL:
-                text = " vs ".join(p.words(player_name(view, s)) for s in attempt.seats)
+                first, second = (as_arg(player_name(view, s)) for s in attempt.seats[:2])
+                text = say("{first} vs {second}", first=first, second=second)
                 p.text(
                     text, (box.centerx, y), m.small, theme.TEXT, anchor="midtop", max_width=box.w
                 )
@@ -314,7 +362,9 @@ class OssScene:
             if current and attempt is not None and (dueling or attempt.trick == name):
                 edge = theme.TURN
             p.box(chip, theme.blend(colour, theme.PANEL, 0.35), edge, max(1, pad // 2))
-            label = f"{placement.value}  {player_name(view, seat)}"
+            label = say(
+                "{value}  {player}", value=placement.value, player=as_arg(player_name(view, seat))
+            )
             small = max(7, min(round(m.small * 0.85), chip_h - 2))
             drawn = p.text(
                 label,
@@ -325,16 +375,15 @@ class OssScene:
                 anchor="midleft",
                 max_width=chip.w - 2 * pad,
             )
-            if dueling and p.fonts.get(small).size(" duel")[0] < chip.right - drawn.right:
-                p.text(
-                    "duel", (chip.right - pad, chip.centery), small, theme.TURN, anchor="midright"
-                )
+            duel = p.words(say("duel"))
+            if dueling and p.fonts.get(small).size(" " + duel)[0] < chip.right - drawn.right:
+                p.text(duel, (chip.right - pad, chip.centery), small, theme.TURN, anchor="midright")
             y = chip.bottom + gap
 
     def _draw_card_text(
-        self, p: Painter, rect: pygame.Rect, title: str, texts: tuple[str, str, str]
+        self, p: Painter, rect: pygame.Rect, title: Words, texts: tuple[Words, Words, Words]
     ) -> None:
-        """A card's instructions: set-up, do, and its note."""
+        """A card's instructions: what to do, its note (how it is won), and its set-up."""
         m = p.metrics
         pad = m.pad
         p.box(rect, theme.blend(theme.PANEL, TRICK_AREA, 0.3), theme.PANEL_EDGE)
@@ -344,10 +393,17 @@ class OssScene:
         y += m.leading(m.small) + pad // 2
         size = max(10, round(m.small * 0.82))
         line = m.leading(size)
-        for label, text in zip(("Set up", "Do", ""), texts, strict=True):
-            if not text:
-                continue
-            full = f"{label}: {text}" if label else text
+        setup, do, note = texts
+        # What to do first, then how it is won, then the set-up: on a small screen the
+        # box may hold only the first lines, and "Do" is what a player needs most.
+        lines: list[Words] = []
+        if do:
+            lines.append(say("Do: {text}", text=as_arg(do)))
+        if note:
+            lines.append(note)
+        if setup:
+            lines.append(say("Set up: {text}", text=as_arg(setup)))
+        for full in lines:
             for piece in p.wrap(full, size, inner.w):
                 if y + line > inner.bottom:
                     return
@@ -358,8 +414,13 @@ class OssScene:
         m = p.metrics
         pad = m.pad
         y = info.top
-        detail = f"Round {snap.round}/{snap.rounds} · chief {player_name(view, snap.chief)}"
-        title = p.text("Oss", (info.left, y), m.big, theme.TEXT, bold=True, max_width=info.w)
+        detail = say(
+            "Round {round}/{rounds} · chief {player}",
+            round=snap.round,
+            rounds=snap.rounds,
+            player=as_arg(player_name(view, snap.chief)),
+        )
+        title = p.text(say("Oss"), (info.left, y), m.big, theme.TEXT, bold=True, max_width=info.w)
         p.text(
             detail,
             (title.right + 2 * pad, title.centery),
@@ -370,15 +431,15 @@ class OssScene:
         )
         y = title.bottom + pad // 2
         status, colour = self._status(view, snap)
-        y += draw_status(p, pygame.Rect(info.left, y, info.w, info.h), status, colour)
+        y += draw_status(p, pygame.Rect(info.left, y, info.w, info.h), p.words(status), colour)
         if snap.table is not None:
             y += self._draw_timer(p, pygame.Rect(info.left, y, info.w, info.h), view, snap.table)
 
         totals = [s.score for s in snap.seats]
         replays = [s.replays_left for s in snap.seats]
-        rows: list[tuple[str, Sequence[int | None]]] = [
-            ("replays left", replays),
-            ("score", totals),
+        rows: list[tuple[Words, Sequence[int | None]]] = [
+            (say("replays left"), replays),
+            (say("score"), totals),
         ]
         line = m.leading(m.small) + pad // 2
         table_h = 3 * line if totals else 0
@@ -409,9 +470,9 @@ class OssScene:
         if messages.h > 0:
             draw_messages(p, messages, view)
 
-    def _draw_help(self, p: Painter, rect: pygame.Rect, texts: Sequence[str]) -> None:
+    def _draw_help(self, p: Painter, rect: pygame.Rect, texts: Sequence[Words]) -> None:
         size = max(10, round(p.metrics.small * 0.8))
-        lines = p.wrap(f"Ruling: {texts[0]}", size, rect.w)
+        lines = p.wrap(say("Ruling: {text}", text=as_arg(ruling(texts[0]))), size, rect.w)
         line = p.metrics.leading(size)
         for index, piece in enumerate(lines[: max(1, rect.h // line)]):
             if index == rect.h // line - 1 and index < len(lines) - 1:
@@ -428,35 +489,45 @@ class OssScene:
         limit = timer.limit
         size = m.body
         y = rect.top + pad // 2
-        who = player_name(view, timer.seat) if timer.seat is not None else "Timer"
+        # The facts of the timer line, each a whole phrase, shown side by side.
+        parts: list[Text] = []
         if timer.running and timer.started_at is not None:
-            elapsed = max(0.0, clock() - timer.started_at)
-            text = f"{who}: timing {elapsed:.3f} s"
+            elapsed = Seconds(max(0.0, clock() - timer.started_at))
+            if timer.seat is not None:
+                who = as_arg(player_name(view, timer.seat))
+                parts.append(say("{player}: timing {time}", player=who, time=elapsed))
+            else:
+                parts.append(say("Timer: timing {time}", time=elapsed))
             colour = theme.TURN
             if limit is not None:
-                left = limit - elapsed
-                text += f" · {max(0.0, left):.1f} s left" if left > 0 else " · TIME!"
+                left = limit - elapsed.value
+                if left > 0:
+                    parts.append(say("{time} left", time=Seconds(left)))
+                else:
+                    parts.append(say("TIME!"))
                 colour = theme.TURN if left > 0 else PENALTY_COLOUR
         else:
             last = timer.last
             if last is not None:
-                text = f"{player_name(view, last.seat)}: {seconds(last.millis)}"
+                who = as_arg(player_name(view, last.seat))
+                parts.append(say("{player}: {time}", player=who, time=seconds(last.millis)))
                 colour = PENALTY_COLOUR if last.over_limit else WON_COLOUR
             elif timer.present:
-                text = "Toss timer ready: press to start"
+                parts.append(say("Toss timer ready: press to start"))
                 colour = theme.TEXT_DIM
             else:
-                text = "No toss timer: report each result with your buttons"
+                parts.append(say("No toss timer: report each result with your buttons"))
                 colour = theme.TEXT_DIM
             if limit is not None:
-                text += f" · limit {limit:g} s"
+                parts.append(say("limit {time}", time=Seconds(limit)))
+        text = " · ".join(p.words(part) for part in parts)
         drawn = p.text(text, (rect.left, y), size, colour, bold=True, max_width=rect.w)
         y = drawn.bottom
         log = timer.log
         if len(log) > 1:
-            recent = "  ".join(seconds(e.millis) for e in log[-5:-1][::-1])
+            recent = Items(tuple(seconds(e.millis) for e in log[-5:-1][::-1]))
             y = p.text(
-                f"earlier: {recent}",
+                say("earlier: {times}", times=recent),
                 (rect.left, y),
                 max(10, round(m.small * 0.85)),
                 theme.TEXT_DIM,
@@ -464,45 +535,74 @@ class OssScene:
             ).bottom
         return y - rect.top + pad // 2
 
-    def _status(self, view: TableView, snap: OssSnapshot) -> tuple[str, Colour]:
+    def _status(self, view: TableView, snap: OssSnapshot) -> tuple[Words, Colour]:
         """Who attempts what next, in one line."""
         phase = snap.phase
+
+        def name(player: int) -> Words:
+            return player_name(view, player)
+
         if phase is Phase.OVER:
-            names = (
-                ", ".join(Presenter.for_view(view)(player_name(view, w)) for w in snap.winners)
-                or "nobody"
-            )
-            return f"Game over: {names} Big Chief", theme.WINNER
-        who = player_name(view, snap.next.seat) if snap.next is not None else ""
+            winners = [as_arg(name(w)) for w in snap.winners]
+            if len(winners) == 1:
+                return say("Game over: {player} is Big Chief", player=winners[0]), theme.WINNER
+            if winners:
+                players = Items(tuple(winners))
+                return say("Game over: {players} share the victory", players=players), theme.WINNER
+            return say("Game over"), theme.WINNER
+        who = as_arg(name(snap.next.seat)) if snap.next is not None else Verbatim("")
         side = snap.table or TableSide()
         if phase is Phase.TRIBE:
             chosen = side.chosen_trick
-            where = f" below {chosen}" if chosen else ": choose a trick (PREV/NEXT), then tap"
-            return f"{who} plays a tribe card{where}", theme.TURN
+            if chosen:
+                text = say(
+                    "{player} plays a tribe card below {trick}", player=who, trick=Verbatim(chosen)
+                )
+            else:
+                text = say("{player}: choose a trick (PREV/NEXT), tap a card", player=who)
+            return text, theme.TURN
         attempt = snap.current_attempt
         if phase is Phase.RESULT and attempt is not None:
+            trick = Verbatim(attempt.trick)
             if attempt.kind is AttemptKind.SOLO and attempt.seats:
-                jacks = attempt.values[0] if attempt.values else "?"
-                return (
-                    f"{player_name(view, attempt.seats[0])} attempts {attempt.trick} "
-                    f"with {jacks} jacks: OK success, NEXT failure",
-                    theme.TURN,
+                jacks = attempt.values[0] if attempt.values else 0
+                text = say_plural(
+                    "{player} attempts {trick} with {n} jack: OK success, NEXT failure",
+                    "{player} attempts {trick} with {n} jacks: OK success, NEXT failure",
+                    jacks,
+                    player=as_arg(name(attempt.seats[0])),
+                    trick=trick,
                 )
-            names = " vs ".join(
-                Presenter.for_view(view)(player_name(view, s)) for s in attempt.seats
-            )
-            how = "enter the counts" if side.counting_duel else "OK won, NEXT lost, PREV tie"
-            return f"Duel {attempt.trick}: {names}: {how}", theme.TURN
+                return text, theme.TURN
+            first, second = (as_arg(name(s)) for s in attempt.seats[:2])
+            if side.counting_duel:
+                text = say(
+                    "Duel {duel}: {first} against {second}: enter the counts",
+                    duel=trick,
+                    first=first,
+                    second=second,
+                )
+            else:
+                text = say(
+                    "Duel {duel}: {first} against {second}: OK I won, NEXT I lost, PREV tie",
+                    duel=trick,
+                    first=first,
+                    second=second,
+                )
+            return text, theme.TURN
         if phase is Phase.REPLAY:
-            return f"{who} failed: replay (discard a card) or pass", theme.TURN
+            return say("{player} failed: replay (discard a card) or pass", player=who), theme.TURN
         if phase is Phase.KEEP:
-            return f"{who} won the duel: keep one of the two cards", theme.TURN
+            return say("{player} won the duel: keep one of the two cards", player=who), theme.TURN
         if phase is Phase.CHALLENGE_RESULT and snap.challenge is not None:
-            left = ", ".join(
-                Presenter.for_view(view)(player_name(view, s)) for s in snap.challenge.remaining
+            left = Items(tuple(as_arg(name(s)) for s in snap.challenge.remaining))
+            text = say(
+                "Challenge {card}: {players} still in",
+                card=Verbatim(snap.challenge.name),
+                players=left,
             )
-            return f"Challenge {snap.challenge.name}: {left} still in", theme.TURN
-        return "The table deals…", theme.TEXT_DIM
+            return text, theme.TURN
+        return say("The table deals…"), theme.TEXT_DIM
 
 
 SCENE = OssScene()

@@ -51,7 +51,7 @@ from display.ui import ChooseGame, PressButton, TapCard, UiAction
 class GameScene(Protocol):
     """What a game scene provides for the PLAY screen."""
 
-    def turn_prompt(self, game: Mapping[str, Any], player: int) -> str | None:
+    def turn_prompt(self, game: Mapping[str, Any], player: int) -> Words | None:
         """What ``player`` is expected to do now, or None when it is not their turn."""
 
     def draw_seat(self, p: Painter, rect: pygame.Rect, view: TableView, player: int) -> None:
@@ -166,10 +166,12 @@ def towards(layout: Layout, view: TableView) -> dict[int, Toward]:
 # --- seat panels -------------------------------------------------------------------
 
 
-def seat_prompt(view: TableView, seat: SeatView) -> str | None:
+def seat_prompt(view: TableView, seat: SeatView) -> Words | None:
     """What this seat is expected to do now, or None (the turn highlight follows this)."""
     if view.screen is Screen.PLAY and view.game is not None and seat.player is not None:
-        return scene_for(view.game_id).turn_prompt(view.game, seat.player)
+        prompt = scene_for(view.game_id).turn_prompt(view.game, seat.player)
+        # In the seat's own words (its language, seats and cards named by the presenter).
+        return None if prompt is None else Presenter.for_view(view, seat.seat)(prompt)
     return None
 
 
@@ -233,7 +235,8 @@ def panel_image(
     p = Painter(surface, fonts, metrics, words=Presenter.for_view(view, seat.seat))
     m = p.metrics
     pad = m.pad
-    prompt = seat_prompt(view, seat)
+    said = seat_prompt(view, seat)
+    prompt = None if said is None else p.words(said)
     playing = view.screen in (Screen.PLAY, Screen.RESULTS) and seat.player is not None
     active = seat.joined or playing or view.screen in (Screen.ATTRACT, Screen.CHOOSE_GAME)
     frame = pygame.Rect(0, 0, width, height).inflate(-pad, -pad)

@@ -19,7 +19,7 @@ devices' pins.
 Events: ``ButtonPressed`` / ``ButtonReleased`` on the table's queue, with
 ``at`` set to the edge's time. gpiozero records each edge's ticks
 (``Pin.when_changed(ticks, state)``) and exposes their age through the
-public ``Button.active_time`` / ``inactive_time`` (``pin_factory.ticks_diff
+public ``active_time`` / ``inactive_time`` (``pin_factory.ticks_diff
 (pin_factory.ticks(), edge_ticks)``), so ``at = time.monotonic() - age``
 holds for every pin factory, whatever its tick unit. For each button,
 presses and releases strictly alternate: a release with no press seen (a
@@ -99,7 +99,7 @@ class SeatButtons(Device):
         self._pin_factory = pin_factory
         self._bounce_time = bounce_time
         self._pull_up = pull_up
-        self._buttons: dict[str, Any] = {}  # name -> gpiozero.Button while open
+        self._buttons: dict[str, Any] = {}  # name -> gpiozero.DigitalInputDevice while open
         self._down: set[str] = set()
         self._lock = threading.Lock()
 
@@ -114,13 +114,17 @@ class SeatButtons(Device):
             if self._buttons:
                 return
             try:
-                from gpiozero import Button
+                # Not gpiozero's Button: each Button runs a hold thread that wakes ten
+                # times a second to time "held" (a table of 21 buttons spent more CPU
+                # there than in its whole loop). Its parent DigitalInputDevice reports
+                # the same edges with the same timing; the table times long presses.
+                from gpiozero import DigitalInputDevice
             except ImportError as exc:  # pragma: no cover - gpiozero is a dependency
                 raise ButtonsUnavailable(f"gpiozero is not installed ({exc})") from exc
             made: dict[str, Any] = {}
             for name, pin in self.pins.items():
                 try:
-                    button = Button(
+                    button = DigitalInputDevice(
                         pin,
                         pull_up=self._pull_up,
                         bounce_time=self._bounce_time,
@@ -137,8 +141,8 @@ class SeatButtons(Device):
                 made[name] = button
             self._down.clear()
             for name, button in made.items():
-                button.when_pressed = self._on_edge(name, button, pressed=True)
-                button.when_released = self._on_edge(name, button, pressed=False)
+                button.when_activated = self._on_edge(name, button, pressed=True)
+                button.when_deactivated = self._on_edge(name, button, pressed=False)
             self._buttons = made
 
     def close(self) -> None:
@@ -146,10 +150,9 @@ class SeatButtons(Device):
         with self._lock:
             buttons, self._buttons = self._buttons, {}
         for button in buttons.values():
-            button.when_pressed = None
-            button.when_released = None
-            # Button.close() stops its hold thread (bounded join) and frees its pin.
-            button.close()
+            button.when_activated = None
+            button.when_deactivated = None
+            button.close()  # frees its pin
 
     def press(self, name: str) -> None:
         """Push a button by driving its mock pin; only with a ``MockFactory`` (tests, simulator)."""

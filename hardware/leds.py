@@ -262,6 +262,7 @@ class _SeatState:
     """One seat's segment and cues (mutable, owned by ``SeatLeds``)."""
 
     pixels: range
+    identity: RGB | None = None  # the seat's own colour: its JOINED glow
     steady: Cue = Cue.OFF
     steady_since: float = 0.0
     transient: Cue | None = None
@@ -277,6 +278,10 @@ class SeatLeds:
     segment are never written. Not thread-safe: call it from the table loop
     only. ``close()`` blanks the segments once; it does not deinit the strip,
     whose owner closes it.
+
+    ``identity`` gives seats their own colour (``controller.seat_colours``): a
+    joined seat glows in it, so players find their panel by the colour their
+    LEDs show; a seat without one glows in the ``JOINED`` look's colour.
     """
 
     def __init__(
@@ -286,6 +291,7 @@ class SeatLeds:
         *,
         brightness: float = DEFAULT_BRIGHTNESS,
         looks: Mapping[Cue, Look] | None = None,
+        identity: Mapping[int, RGB] | None = None,
     ) -> None:
         if not 0.0 <= brightness <= 1.0:
             raise HardwareConfigError(f"LED brightness {brightness} should be from 0 to 1")
@@ -306,7 +312,10 @@ class SeatLeds:
         self._strip = strip
         self._brightness = brightness
         self._looks = {**DEFAULT_LOOKS, **(looks or {})}
-        self._seats = {seat: _SeatState(pixels) for seat, pixels in segments.items()}
+        colours = identity or {}
+        self._seats = {
+            seat: _SeatState(pixels, colours.get(seat)) for seat, pixels in segments.items()
+        }
         self._shown: dict[int, RGB] = {}  # what the strip holds for our pixels
         self._closed = False
 
@@ -414,7 +423,8 @@ class SeatLeds:
             cue, since = state.steady, state.steady_since
         look = self._looks[cue]
         scale = look.level(max(0.0, now - since)) * self._brightness
-        r, g, b = (min(255, max(0, round(c * scale))) for c in look.colour)
+        base = state.identity if cue is Cue.JOINED and state.identity is not None else look.colour
+        r, g, b = (min(255, max(0, round(c * scale))) for c in base)
         return (r, g, b)
 
     def _send(self, changed: dict[int, RGB]) -> bool:

@@ -165,8 +165,8 @@ def painted_text(monkeypatch: Any) -> list[str]:
     written: list[str] = []
     text = Painter.text
 
-    def spy(self: Painter, words: str, *args: Any, **kw: Any) -> Any:
-        written.append(words)
+    def spy(self: Painter, words: Any, *args: Any, **kw: Any) -> Any:
+        written.append(self.words(words))  # as the panel's reader reads it
         return text(self, words, *args, **kw)
 
     monkeypatch.setattr(Painter, "text", spy)

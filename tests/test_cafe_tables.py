@@ -101,7 +101,7 @@ def test_holding_ok_calls_staff_until_the_hub_answers(tmp_path: Path) -> None:
     connection.inbox.put(AlertAcknowledged(alerts[0]["id"]))
     connection.after_turn(table)
     assert leds.showing(2, 0.0) is not Cue.CALL_STAFF
-    assert "Staff answered seat 2's call" in shown(table.messages[-1].text)
+    assert "Staff answered the call of Seat 3" in shown(table.messages[-1].text)  # seat 2
 
 
 def test_staff_answering_at_the_table_closes_the_call(tmp_path: Path) -> None:

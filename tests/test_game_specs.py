@@ -85,7 +85,7 @@ def test_a_game_that_needs_the_virtual_deal_is_refused_at_a_physical_table() -> 
     oss = spec_of("oss")
     assert Requirement.VIRTUAL_DEAL in oss.requirements
     why = unmet_requirement(oss, physical)
-    assert why is not None and 'deal = "virtual"' in why
+    assert why is not None and 'deal = "virtual"' in shown(why)
     assert unmet_requirement(spec_of("oh-pshaw"), physical) is None
 
     table = Table(physical, simulated(), rng=random.Random(1))

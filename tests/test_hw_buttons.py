@@ -207,3 +207,15 @@ def test_constructing_claims_nothing(factory: Any, events: EventQueue) -> None:
     assert not buttons.is_open
     Button(5, pin_factory=factory).close()  # the pin is still free
     buttons.close()  # closing a never-opened device is fine
+
+
+def test_open_buttons_run_no_thread_of_their_own(factory: Any, events: EventQueue) -> None:
+    # gpiozero's Button keeps a hold thread per button that wakes ten times a second;
+    # a table of 21 idle buttons spent more CPU there than in its loop. Seat buttons
+    # use the plain input device, so opening them starts no threads at all.
+    import threading
+
+    before = {t.ident for t in threading.enumerate()}
+    with SeatButtons(1, SEAT1, events, pin_factory=factory):
+        started = [t.name for t in threading.enumerate() if t.ident not in before]
+    assert started == []

@@ -15,6 +15,7 @@ from controller.bots.oshaka_trick_bot import OshakaBot
 from controller.games.base import Action, Event, TableError
 from controller.games.oshaka_trick import (
     COLOURS,
+    SPEC,
     Card,
     ChooseLead,
     OshakaPenalty,
@@ -28,7 +29,11 @@ from controller.games.oshaka_trick import (
     full_deck,
 )
 from controller.record import RecordError, dumps, replay
+from controller.words import Presenter
 from tests.conftest import record_text, run_cli
+from tests.words import shown
+
+OSHAKA = Presenter(game_id="oshaka-trick")  # English, cards by their colour names
 
 
 def header(players: int = 4, lead: int = 0, **extra: Any) -> dict[str, Any]:
@@ -176,7 +181,11 @@ def test_smaller_card_than_column_top_is_a_forced_oshaka_penalty() -> None:
         events += engine.apply(engine.parse_action(obj))
     penalties = [e for e in events if isinstance(e, OshakaPenalty)]
     assert [str(e.card) for e in penalties] == ["R2", "R4", "R6", "R7"]
-    assert "smaller than R9" in penalties[0].reason
+    # The reason names the cards by colour word and number, and the winner by seat from 1.
+    assert (
+        OSHAKA(penalties[0].reason) == "Red 2 is smaller than Red 9, the top of Seat 2's red column"
+    )
+    assert str(penalties[0].reason) == "R2 is smaller than R9, the top of seat 1's red column"
     # Forced penalties take no place action: seat 1 leads the next trick.
     assert engine.report()["next"] == {"seat": 1, "expects": "play"}
     round_ = engine.report()["rounds"][0]
@@ -270,7 +279,7 @@ def test_round_two_fourth_colour_is_a_forced_penalty() -> None:
     )
     penalties = [e for e in events if isinstance(e, OshakaPenalty)]
     assert [str(e.card) for e in penalties] == ["Y1", "Y5", "Y6", "Y7"]
-    assert "fourth colour" in penalties[0].reason
+    assert "fourth colour" in shown(penalties[0].reason)
     assert engine.report()["rounds"][1]["scores"][1] == 3 - 9 - (1 + 5 + 6 + 7)
 
 
@@ -584,3 +593,18 @@ def test_bot_beats_random_play_on_average() -> None:
         bot_total += totals[0]
         random_total += sum(totals[1:]) / 3
     assert bot_total > random_total
+
+
+def test_cards_read_as_their_colour_word_and_number_in_every_language() -> None:
+    words = SPEC.deck.words
+    assert words is not None
+    assert OSHAKA(words("R13")) == "Red 13" and OSHAKA.card("Y7") == "Yellow 7"
+    assert OSHAKA.in_language("de").card("G10") == "Grün 10"
+    assert OSHAKA.in_language("ja").card("B1") == "青1"
+    assert OSHAKA.card("XX") == "XX"  # not a card of this deck: shown as written
+    # A refusal's record line keeps the notation the record wrote; the table names the card.
+    engine = OshakaTrick(4, 0)
+    with pytest.raises(TableError) as refused:
+        engine.apply(engine.parse_action(hand(0, ["R13"] * 13)))
+    assert str(refused.value) == "R13 is in the hand twice"
+    assert OSHAKA.in_language("de")(refused.value.text) == "Rot 13 ist zweimal in der Hand"

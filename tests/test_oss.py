@@ -34,6 +34,7 @@ from controller.games.oss import (
     chance_actions,
 )
 from controller.record import RecordError, dumps, replay
+from tests.words import shown
 
 RECORDS = Path(__file__).parent / "records" / "oss"
 ROOT = Path(__file__).parent.parent
@@ -350,7 +351,7 @@ def test_result_refusals() -> None:
     )
     duel = prefix("two-duels.jsonl", 13)
     assert refusal(text([*duel, '{"seat": 1, "result": "won"}'])) == (
-        "line 14: seat 1 cannot report a result: the duel is between seats 2 and 4"
+        "line 14: seat 1 cannot report a result: the duel is between seat 2 and seat 4"
     )
 
 
@@ -470,7 +471,7 @@ def test_snapshot_shows_tricks_texts_and_counts_but_not_hands() -> None:
     assert [s["replays_left"] for s in snap["seats"]] == [2, 2, 2]
     assert snap["next"] == {"seat": 2, "expects": "tribe"}
     assert "hand" not in json.dumps(snap["seats"]).replace("hand_size", "")
-    assert all(isinstance(r, str) and r for r in RULINGS)
+    assert all(shown(r) for r in RULINGS)
 
 
 def test_a_partial_snapshot_still_reads() -> None:

@@ -15,6 +15,7 @@ import pytest
 from controller.adapters import Gesture, Press
 from controller.games.base import Action
 from controller.games.oss import Counts, Oss, OssSnapshot, Phase, Result, Timed
+from controller.games.words import Words
 from controller.simulation import Simulator
 from controller.view import Screen
 from display.screenshot import screenshot_view
@@ -152,8 +153,9 @@ def test_trick_names_and_every_card_under_a_trick_are_drawn_in_full(
         calls: list[tuple[str, int, bool, int | None]] = []
         text = Painter.text
 
-        def spy(self: Painter, words: str, at: Any, size: int, *args: Any, **kw: Any) -> Any:
-            calls.append((words, size, bool(kw.get("bold")), kw.get("max_width")))
+        def spy(self: Painter, words: Words, at: Any, size: int, *args: Any, **kw: Any) -> Any:
+            # What the panel shows: the words as this painter's presenter writes them.
+            calls.append((self.words(words), size, bool(kw.get("bold")), kw.get("max_width")))
             return text(self, words, at, size, *args, **kw)
 
         monkeypatch.setattr(Painter, "text", spy)
@@ -169,7 +171,8 @@ def test_trick_names_and_every_card_under_a_trick_are_drawn_in_full(
         assert width is None or font.size(words)[0] <= width, f"{words} is cut short"
     labels = {c[0] for c in calls}
     for value, seat in placements:
-        assert f"{value}  Seat {seat}" in labels, f"the {value} of seat {seat} is hidden"
+        # Seats are named counted from 1 (engine players sit at seats 0..n-1 here).
+        assert f"{value}  Seat {seat + 1}" in labels, f"the {value} of seat {seat} is hidden"
 
 
 def test_with_a_physical_deal_the_menu_says_why_oss_is_not_offered(
@@ -186,7 +189,7 @@ def test_with_a_physical_deal_the_menu_says_why_oss_is_not_offered(
             rig.press(0, "next")
         written = painted_text(monkeypatch)
         screenshot_view(rig.table.view, tmp_path / "menu.png", size=(800, 480))
-        assert notes["oss"] in written  # the selected line says it
+        assert shown(notes["oss"]) in written  # the selected line says it
         rig.press(0, "ok")  # choosing it anyway is refused, saying what staff can do
         assert rig.screen() is Screen.CHOOSE_GAME
         assert 'deal = "virtual"' in shown(rig.table.messages[-1].text)

@@ -101,7 +101,7 @@ def test_oh_pshaw_results_with_seven_players_show_every_round_and_why(
         seen: set[str] = set()
         for page in range(rounds):  # the pages the table turns, one after another
             rows = drawn_table(replace(view, results_page=page), tmp_path, monkeypatch)
-            assert [n for n, _ in rows][-2:] == ["Bids made", "Total"]
+            assert [english(n) for n, _ in rows][-2:] == ["Bids made", "Total"]
             seen |= {english(n) for n, _ in rows if english(n).startswith("Round ")}
             for seat in range(7):  # the totals add up on screen, on every page
                 shown = sum(v[seat] or 0 for n, v in rows if english(n).startswith("Round"))
@@ -110,7 +110,7 @@ def test_oh_pshaw_results_with_seven_players_show_every_round_and_why(
         made = [sum(r["bids"][s] == r["tricks"][s] for r in report["rounds"]) for s in range(7)]
         assert list(rows[-2][1]) == made
         assert english(view.result_rule).startswith("most points: taking exactly the tricks bid")
-        assert view.game_title == "Oh Pshaw: Quick: 1 to 7 cards"
+        assert english(view.game_title) == "Oh Pshaw: Quick: 1 to 7 cards"
 
 
 def test_oshaka_results_explain_columns_face_down_and_oshaka(
@@ -122,7 +122,7 @@ def test_oshaka_results_explain_columns_face_down_and_oshaka(
         report = rig.table.result
         assert report is not None
         rows = drawn_table(view, tmp_path, monkeypatch)
-        assert [n for n, _ in rows][-4:] == ["Columns", "Face down", "Oshaka", "Total"]
+        assert [english(n) for n, _ in rows][-4:] == ["Columns", "Face down", "Oshaka", "Total"]
         face_down = [sum(r["penalties"][s] for r in report["rounds"]) for s in range(4)]
         assert list(rows[-3][1]) == face_down
         assert "face-down card -1" in english(view.result_rule)
@@ -189,8 +189,9 @@ def test_oshaka_shows_round_one_scored_while_the_lead_of_round_two_is_chosen(
 
         monkeypatch.setattr(display.oshaka_trick_scene, "draw_score_table", spy)
         screenshot_view(rig.table.view, tmp_path / "lead.png", size=(800, 480))
-        summary = next(rows for rows in seen if rows[0][0] == "Columns")
-        assert [name for name, _ in summary] == ["Columns", "Face down", "Oshaka", "Round 1"]
+        summary = next(rows for rows in seen if english(rows[0][0]) == "Columns")
+        names = [english(name) for name, _ in summary]
+        assert names == ["Columns", "Face down", "Oshaka", "Round 1"]
         assert list(summary[0][1]) == [len(c) for c in first["columns"]]
         assert list(summary[1][1]) == [-n for n in first["penalties"]]
         assert list(summary[2][1]) == [len(o) for o in first["oshaka"]]

@@ -95,10 +95,10 @@ def test_staff_mode_shows_a_staff_overlay_and_relabels_only_the_staff_seat(rig: 
     rig.staff(2)
     view = rig.table.view
     overlay = view.staff_overlay
-    assert overlay is not None and overlay.seat == 2 and overlay.title == "STAFF"
+    assert overlay is not None and overlay.seat == 2 and shown(overlay.title) == "STAFF"
     assert any("undo" in option for option in shown_all(overlay.options))
     assert any("abandon" in option for option in shown_all(overlay.options))
-    labels = {hint.button: hint.label for hint in view.buttons if hint.seat == 2}
+    labels = {hint.button: shown(hint.label) for hint in view.buttons if hint.seat == 2}
     assert labels == {"prev": "undo", "ok": "close", "next": "abandon"}
     # Drawn: the staff colour is on the screen with the overlay, and not without it.
     renderer = Renderer((1280, 720))
@@ -140,7 +140,7 @@ def test_abandon_asks_for_a_confirmation_and_any_other_button_cancels(rig: Rig) 
     rig.staff(3)
     rig.press(3, "next")
     overlay = rig.table.view.staff_overlay
-    assert overlay is not None and overlay.prompt == "Really abandon the game?"
+    assert overlay is not None and shown(overlay.prompt) == "Really abandon the game?"
     rig.press(3, "next")  # not OK: cancelled, and staff mode closed
     assert rig.table.screen is Screen.PLAY and rig.table.staff_seat is None
     assert "Cancelled" in shown(rig.table.messages[-1].text)
@@ -161,7 +161,7 @@ def test_staff_mode_closes_after_twenty_seconds_without_input(rig: Rig) -> None:
     rig.now += 2
     rig.table.tick(rig.now)
     assert rig.table.staff_seat is None and rig.table.view.staff_overlay is None
-    assert "without input" in rig.table.messages[-1].text
+    assert "without input" in shown(rig.table.messages[-1].text)
     rig.press(0, "ok")  # a player's OK now is a player's, never the pending abandon
     assert rig.table.screen is Screen.PLAY
 

@@ -14,6 +14,7 @@ from controller.simulation import Simulator
 from controller.table import IDLE_TIMEOUT
 from controller.tags import simulated_uid
 from controller.view import MessageKind, Screen
+from controller.words import Presenter
 from hardware.cues import Cue
 from tests.rigs import TableRig
 from tests.words import shown
@@ -92,7 +93,7 @@ def test_illegal_play_is_refused_with_the_reason_and_a_red_led(rig: Rig) -> None
     assert engine.snapshot() == before
     message = rig.table.messages[-1]
     assert message.kind is MessageKind.REFUSED
-    assert f"it is seat {engine.turn}'s turn" in shown(message.text)
+    assert f"it is Seat {engine.turn + 1}'s turn" in shown(message.text)
     assert rig.devices.leds.showing(wrong_seat, rig.now) is Cue.REFUSED
     # The refusal is a transient: after it expires the seat's steady colour returns.
     rig.devices.leds.tick(rig.now + 10)
@@ -109,7 +110,7 @@ def test_placement_with_buttons(rig: Rig) -> None:
     assert winner is not None
     card = engine.round.to_place[0]
     hints = {(h.seat, h.button): h.label for h in rig.table.view.buttons}
-    assert hints[(winner, "prev")] == f"{card} face up"
+    assert shown(hints[(winner, "prev")]) == f"Score {card}"
     rig.press(winner, "next")  # face down
     assert card in engine.round.areas[winner].face_down
 
@@ -178,7 +179,9 @@ def test_messages_name_physical_seats_when_the_players_are_not_seats_0_to_n(rig:
     rig.tap_uid(wrong_seat, simulated_uid("oshaka", card))
     message = rig.table.messages[-1]
     assert message.seat == wrong_seat
-    # The engine said "it is seat <player>'s turn"; the table names the physical seat.
-    assert message.text == (
-        f"Seat {wrong_seat}: seat {wrong_seat} cannot play {card}: it is seat {waiting_seat}'s turn"
+    # The engine said "it is <player>'s turn"; the presenter names the physical seat from 1.
+    reader = Presenter.for_view(rig.table.view, wrong_seat)
+    assert reader(message.text) == (
+        f"Seat {wrong_seat + 1} cannot play {reader.card(card)}: "
+        f"it is Seat {waiting_seat + 1}'s turn"
     )

@@ -40,6 +40,7 @@ from controller.simulation import Simulator
 from controller.table import Table
 from controller.tags import deck_cards, simulated_uid
 from controller.view import MessageKind, Screen, TableView
+from controller.words import french_card
 from display.oh_pshaw_scene import bid_cursor
 from display.screenshot import screenshot_view
 from hardware.cues import Cue
@@ -171,14 +172,14 @@ def test_bidding_with_prev_next_and_ok(rig: Rig) -> None:
     rig.press(other, "ok")
     assert engine.snapshot() == before
     assert rig.last_message() == (
-        f"Seat {other}: wait: seat {eldest} bids now",
+        f"Seat {other + 1}: wait: Seat {eldest + 1} bids now",
         MessageKind.INFO,
         other,
     )
 
     rig.press(eldest, "ok")
     assert engine.round.bids[eldest] == 1
-    assert f"Seat {eldest} bids 1" in rig.texts()
+    assert f"Seat {eldest + 1} bids 1" in rig.texts()
     second = (eldest + 1) % 4
     assert rig.hints()[(second, "ok")] == "bid 0"  # each seat's cursor starts at 0
     assert rig.showing(second) is Cue.YOUR_TURN
@@ -187,7 +188,7 @@ def test_bidding_with_prev_next_and_ok(rig: Rig) -> None:
     assert engine.phase is Phase.PLAY
     status = engine.round.status()
     assert status == "equal"  # 1 + 0 + 0 + 0 bids for 1 trick
-    assert rig.texts()[-1].startswith("Bids total 1 for 1 tricks - EQUAL")
+    assert rig.texts()[-1].startswith("Bids total 1 for 1 trick - EQUAL")
     assert rig.hints() == {}  # no buttons while cards are played
 
 
@@ -204,7 +205,8 @@ def test_the_hook_cursor_skips_the_bid_the_dealer_may_not_make() -> None:
     assert adapter.input.on_button(dealer, "next") is None
     assert adapter.cursors.at(dealer) == 0
     assert adapter.simulation.gestures(Bid(dealer, 0)) == [Press("ok")]
-    assert adapter.input.hints()[1] == (dealer, "ok", "bid 0")
+    seat, button, label = adapter.input.hints()[1]
+    assert (seat, button, shown(label)) == (dealer, "ok", "bid 0")
     assert adapter.input.on_button(dealer, "ok") == Bid(dealer, 0)
 
 
@@ -255,13 +257,14 @@ def test_physical_deal_the_dealer_taps_the_turned_card_before_the_bidding(physic
     assert engine.snapshot() == before
     assert (
         physical.last_message()[0]
-        == f"Seat {eldest}: wait: seat {dealer} taps the turned trump card first"
+        == f"Seat {eldest + 1}: wait: Seat {dealer + 1} taps the turned trump card first"
     )
     physical.tap(eldest, "7H")  # not the dealer: a play, refused
     assert engine.snapshot() == before
     text, kind, seat = physical.last_message()
     assert kind is MessageKind.REFUSED and seat == eldest
-    assert f"seat {eldest} cannot play 7H: the bidding is not over" in text
+    # The seat is named once, counted from 1; then the reason alone.
+    assert text.startswith(f"Seat {eldest + 1}: cannot play 7♥: the bidding is not over")
     assert physical.showing(eldest) is Cue.REFUSED
 
     physical.press(dealer, "ok")
@@ -270,7 +273,7 @@ def test_physical_deal_the_dealer_taps_the_turned_card_before_the_bidding(physic
     assert engine.snapshot().trump_card == "7H" and engine.snapshot().trump == "H"
     assert not game.adapter.engine.awaiting_turned_card
     assert engine.phase is Phase.BID and engine.turn == eldest
-    assert f"Seat {dealer} turned 7H: hearts are trump" in physical.texts()
+    assert f"Seat {dealer + 1} turned 7♥: hearts are trump" in physical.texts()
     assert physical.hints()[(eldest, "ok")] == "bid 0"
     physical.now += 5  # the refusal blink ends
     assert physical.showing(eldest) is Cue.YOUR_TURN
@@ -294,7 +297,8 @@ def test_refused_plays_change_nothing_and_say_why(rig: Rig) -> None:
     before = engine.snapshot()
     rig.tap(eldest, card)  # a card during the bidding
     assert engine.snapshot() == before
-    assert f"seat {eldest} cannot play {card}: the bidding is not over" in rig.last_message()[0]
+    said = f"Seat {eldest + 1}: cannot play {french_card(card)}: the bidding is not over"
+    assert said in rig.last_message()[0]
     assert rig.showing(eldest) is Cue.REFUSED
 
     for _ in range(4):
@@ -308,7 +312,7 @@ def test_refused_plays_change_nothing_and_say_why(rig: Rig) -> None:
     assert engine.snapshot() == before
     text, kind, seat = rig.last_message()
     assert kind is MessageKind.REFUSED and seat == wrong
-    assert f"it is seat {leader}'s turn" in text
+    assert f"it is Seat {leader + 1}'s turn" in text
     assert rig.showing(wrong) is Cue.REFUSED
 
     rig.tap(leader, wrong_card)  # someone else's card
@@ -322,7 +326,8 @@ def test_refused_plays_change_nothing_and_say_why(rig: Rig) -> None:
     rig.tap(leader, unseen)  # a card the leader was not dealt
     assert engine.snapshot() == before
     assert (
-        f"seat {leader} cannot play {unseen}: it is not in the seat's hand" in rig.last_message()[0]
+        f"Seat {leader + 1}: cannot play {french_card(unseen)}: it is not in the seat's hand"
+        in rig.last_message()[0]
     )
     assert rig.showing(leader) is Cue.REFUSED
 
@@ -340,7 +345,7 @@ def test_made_and_missed_cues_and_a_proven_renege(physical: Rig) -> None:
     physical.press(c, "ok")  # c bids 0
     physical.press(dealer, "ok")  # the dealer bids 0
     assert engine.round.bids == [1 if s in (a, b) else 0 for s in range(4)]
-    assert "Bids total 2 for 1 tricks - OVER" in physical.texts()[-1]
+    assert "Bids total 2 for 1 trick - OVER" in physical.texts()[-1]
     for seat, card in ((a, "AS"), (b, "3S"), (c, "4S"), (dealer, "5S")):
         physical.tap(seat, card)
     assert engine.rounds[0].tricks[a] == 1
@@ -348,8 +353,8 @@ def test_made_and_missed_cues_and_a_proven_renege(physical: Rig) -> None:
     assert physical.showing(b) is Cue.MISSED_BID
     assert physical.showing(c) is Cue.MADE_BID
     assert physical.showing(dealer) is Cue.MADE_BID
-    assert f"Seat {a} made its bid of 1: +11" in physical.texts()
-    assert f"Seat {b} missed: bid 1, took 0 (+0)" in physical.texts()
+    assert f"Seat {a + 1} made its bid of 1: +11" in physical.texts()
+    assert f"Seat {b + 1} missed: bid 1, took 0 (0)" in physical.texts()
     # Transient cues end; the new dealer's "your turn" shows again.
     physical.now += 5
     assert physical.showing(a) is Cue.YOUR_TURN  # a deals round 2
@@ -366,7 +371,7 @@ def test_made_and_missed_cues_and_a_proven_renege(physical: Rig) -> None:
     physical.tap(q, "2D")  # proves q held a diamond in trick 1
     text, kind, at = physical.last_message()
     assert kind is MessageKind.PENALTY and at == q
-    assert text.startswith(f"Renege: seat {q} did not follow diamonds in trick 1")
+    assert text.startswith(f"Renege: Seat {q + 1} did not follow diamonds in trick 1")
     assert physical.showing(q) is Cue.PENALTY
     physical.tap(r, "3S")
     physical.tap(dealer2, "4S")
@@ -375,7 +380,7 @@ def test_made_and_missed_cues_and_a_proven_renege(physical: Rig) -> None:
     assert physical.showing(q) is Cue.MISSED_BID  # reneged
     assert physical.showing(r) is Cue.MADE_BID
     assert physical.showing(dealer2) is Cue.MADE_BID
-    assert f"Seat {q} reneged: +0 this round" in physical.texts()
+    assert f"Seat {q + 1} reneged: 0 this round" in physical.texts()
 
 
 def test_staff_undo_of_a_bid_does_not_deal_again(rig: Rig) -> None:
@@ -769,7 +774,7 @@ def test_the_engine_says_what_the_display_used_to_work_out() -> None:
     assert snap.status is BidStatus.EQUAL
     assert snap.tricks_needed == tuple(bids[s] for s in range(3))
     closed = adapter.presentation.feedback(BiddingClosed((2, 0, 0), 2, 2, snap.status))
-    assert closed[0].message is not None and BidStatus.EQUAL.explanation in closed[0].message
+    assert shown(BidStatus.EQUAL.explanation) in shown(closed[0].message)
 
 
 def test_round_feedback_comes_from_the_engine_s_outcomes() -> None:

@@ -100,17 +100,18 @@ def test_every_oh_pshaw_option_is_on_the_screen_with_its_rulebook_name(rig: Rig)
     rig.to_options("oh-pshaw", (0, 1, 2, 3))
     labels = [label for label, _, _ in rig.lines()]
     spec = specs()["oh-pshaw"]
-    assert labels == ["Start the game", "Preset", *(o.label for o in spec.options)]
+    assert labels == ["Start the game", "Preset", *(shown(o.label) for o in spec.options)]
     assert rig.table.view.options_cursor == 0  # OK at once starts with the menu's preset
     assert rig.value("Preset") == "Quick: 1 to 7 cards" and rig.value("Largest hand") == "7"
     explanations = {label: text for label, _, text in rig.lines()}
     assert explanations["Largest hand"].endswith("(1-13 for 4 players)")
     assert all(explanations.values())  # every line explains itself
-    hints = {(h.seat, h.button): h.label for h in rig.table.view.buttons}
+    hints = {(h.seat, h.button): shown(h.label) for h in rig.table.view.buttons}
     assert hints[(2, "ok")] == "start" and hints[(2, "next")] == "next line"
     rig.press(3, "next")  # any seat moves the cursor
     assert rig.table.view.options_cursor == 1
-    assert {(h.seat, h.button): h.label for h in rig.table.view.buttons}[(1, "ok")] == "change"
+    hints = {(h.seat, h.button): shown(h.label) for h in rig.table.view.buttons}
+    assert hints[(1, "ok")] == "change"
 
 
 def test_limits_follow_the_joined_players(tmp_path: Path) -> None:
@@ -129,11 +130,12 @@ def test_limits_follow_the_joined_players(tmp_path: Path) -> None:
         # Contract whist needs hands of 7: with a largest hand of 5 it is not offered.
         rig.set_value("Largest hand", "5")
         rig.cursor_to("Hand sizes")
-        shown = set()
-        for _ in range(4):
+        offered = {rig.value("Hand sizes")}
+        for _ in range(2):
             rig.press(0, "ok")
-            shown.add(rig.value("Hand sizes"))
-        assert shown == {"ascending", "up-down"}
+            offered.add(rig.value("Hand sizes"))
+        # The named schedules, then N..1 from the largest hand; then the editor opens.
+        assert offered == {"ascending", "up-down", "5, 4, 3, 2, 1"}
     rig.journal.close()
 
 
@@ -145,7 +147,7 @@ def test_presets_are_shortcuts_and_one_is_named_when_the_values_match(rig: Rig) 
     assert rig.value("Hand sizes") == "up-down" and rig.value("Largest hand") == "7"
     rig.set_value("The hook", "on")
     assert rig.value("Preset") == "your own choice"
-    assert rig.value("Start the game") == "hand sizes up-down, largest hand 7, the hook"
+    assert rig.value("Start the game") == "Hand sizes up-down, Largest hand 7, The hook"
 
 
 def test_a_whole_oh_pshaw_game_with_options_chosen_at_the_table_then_ended_early(
@@ -166,9 +168,13 @@ def test_a_whole_oh_pshaw_game_with_options_chosen_at_the_table_then_ended_early
         "round_winner_bonus": True,
         "rotating_trump": True,
     }
-    title = "Oh Pshaw: largest hand 3, scoring mild, round winner bonus, rotating trump"
-    assert rig.table.view.game_title == title
-    assert f"{title} begins" in [m.text for m in rig.table.messages]
+    title = "Oh Pshaw: Largest hand 3, Scoring mild, Round winner bonus, Rotating trump"
+    assert shown(rig.table.view.game_title) == title
+    assert f"{title} begins" in [shown(m.text) for m in rig.table.messages]
+    # Records, history and CSV keep the English variant of before.
+    assert engine.header()["options"] and specs()["oh-pshaw"].variant(
+        engine.header()["options"]
+    ) == ("largest hand 3, scoring mild, round winner bonus, rotating trump")
     # Rotating trump: no card is turned, hearts are trump in round 1.
     assert engine.round.turned is None and engine.snapshot().trump == "H"
 
@@ -204,7 +210,7 @@ def test_a_whole_oh_pshaw_game_with_options_chosen_at_the_table_then_ended_early
 
     games = summaries(rig.journal)
     assert games[0].variant == "largest hand 3, scoring mild, round winner bonus, rotating trump"
-    assert title in history_lines(games)[1]
+    assert f"Oh Pshaw: {games[0].variant}" in history_lines(games)[1]
     out = io.StringIO()
     write_csv(games, out)
     row = next(csv.DictReader(io.StringIO(out.getvalue())))
@@ -220,7 +226,7 @@ def test_the_results_name_the_variant_played(tmp_path: Path) -> None:
         rig.to_options("oskar", (0, 1, 2), preset=1)  # the menu's "first to 8 tokens"
         rig.press(0, "ok")
         assert rig.screen() is Screen.PLAY
-        assert rig.table.view.game_title == "Oskar: first to 8 tokens"
+        assert shown(rig.table.view.game_title) == "Oskar: first to 8 tokens"
         path = screenshot_view(rig.table.view, tmp_path / "oskar.png", size=(800, 480))
         assert pygame.image.load(str(path)).get_size() == (800, 480)
     rig.journal.close()

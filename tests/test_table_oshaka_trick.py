@@ -16,8 +16,10 @@ from controller.games.oshaka_trick import (
     Place,
     Verb,
 )
+from controller.games.words import Text
 from controller.view import Screen, TableView
 from display.oshaka_trick_scene import OshakaScene, snapshot_of
+from tests.words import shown as words
 
 
 def _adapter(seed: int = 3) -> OshakaAdapter:
@@ -62,7 +64,7 @@ def test_placement_buttons_choose_among_the_engine_s_own_placements() -> None:
     assert isinstance(up, Place) and up.face_up and up in legal
     assert isinstance(down, Place) and not down.face_up and down in legal
     explained = adapter.input.on_button(winner, "ok")
-    assert isinstance(explained, str) and "PREV" in explained
+    assert isinstance(explained, Text) and "PREV" in words(explained)
 
 
 def test_the_lead_cursor_is_shared_by_input_presentation_and_simulation() -> None:
@@ -75,7 +77,8 @@ def test_the_lead_cursor_is_shared_by_input_presentation_and_simulation() -> Non
     assert adapter.input.on_button(chooser, "next") is None
     shown = adapter.presentation.snapshot()
     assert shown["lead_cursor"] == 2
-    assert (chooser, "ok", "seat 2 leads") in adapter.input.hints()
+    labels = {(p, b): words(label) for p, b, label in adapter.input.hints()}
+    assert labels[(chooser, "ok")] == "Seat 3 leads"  # engine player 2, counted from 1
     # The simulation walks from where the cursor is now: 2 -> 3 is one step.
     assert adapter.simulation.gestures(ChooseLead(chooser, 3)) == [Press("next"), Press("ok")]
     assert adapter.input.on_button(chooser, "prev") is None
@@ -84,7 +87,7 @@ def test_the_lead_cursor_is_shared_by_input_presentation_and_simulation() -> Non
     view = TableView(1, Screen.PLAY, (), game_id="oshaka-trick", game=shown)
     snap = snapshot_of(view)
     assert snap.phase is Phase.LEAD and snap.lead_cursor == 2
-    assert OshakaScene().turn_prompt(shown, chooser) == "choose who leads round 2"
+    assert words(OshakaScene().turn_prompt(shown, chooser)) == "choose who leads round 2"
     assert "lead_cursor" not in engine.snapshot().to_json()  # the engine has no cursor
 
 

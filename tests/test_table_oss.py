@@ -136,7 +136,7 @@ def test_the_trick_is_chosen_then_the_card_tapped(rig: Rig) -> None:
     assert "choose the trick first" in rig.last()
     rig.press(0, "next")
     rig.press(0, "next")
-    assert rig.labels(0)["ok"] == "tap: below Numa"
+    assert rig.labels(0)["ok"] == "tap for Numa"
     assert rig.table.view.game is not None and rig.table.view.game["chosen_trick"] == "Numa"
     # Another tribe's card is refused with the reason.
     rig.tap(0, "T2-3a")
@@ -150,7 +150,7 @@ def test_the_trick_is_chosen_then_the_card_tapped(rig: Rig) -> None:
     assert placed(engine)[-1][2] == "Meja"
     # Out of turn: the engine says whose turn it is.
     rig.tap(0, "T1-1a")
-    assert "it is seat 2's turn" in rig.last()
+    assert "it is Seat 3's turn" in rig.last()  # physical seats, counted from 1
     assert rig.table.messages[-1].kind is MessageKind.REFUSED
 
 
@@ -221,7 +221,7 @@ def test_most_jacks_duel_counts(rig: Rig) -> None:
         rig.press(0, "next")
     rig.press(0, "ok")
     assert "now the other duelist's count" in rig.last()
-    assert rig.labels(0)["ok"] == "seat 1's count: 0"
+    assert rig.labels(0)["ok"] == "Seat 2's count: 0"
     for _ in range(3):
         rig.press(1, "next")
     rig.press(1, "ok")
@@ -232,7 +232,7 @@ def test_most_jacks_duel_counts(rig: Rig) -> None:
     rig.press(1, "ok")
     rig.press(1, "prev")
     rig.press(1, "prev")
-    assert rig.labels(1)["ok"] == "seat 0's count: failed"
+    assert rig.labels(1)["ok"] == "Seat 1's count: failed"
     rig.press(1, "ok")
     # Seat 1 won; seat 0 lost and may replay. It passes, and seat 1 keeps a card.
     assert phase_of(engine) is Phase.REPLAY and engine.duel_winner == 1
@@ -273,7 +273,7 @@ def test_challenge_eliminations_one_by_one(rig: Rig) -> None:
     assert phase_of(engine) is Phase.CHALLENGE_RESULT
     assert rig.adapter.presentation.waiting_players() == [0, 1, 2]
     rig.press(2, "next")
-    assert "Seat 2 is out" in rig.last()
+    assert "Seat 3 is out" in rig.last()
     rig.press(2, "next")  # already out: nothing happens
     assert engine.challenge_remaining == (0, 1)
     rig.press(0, "next")
@@ -343,10 +343,10 @@ def test_timer_events_become_timed_actions_the_engine_logs() -> None:
         (0, False),
     ]
     assert timer["bests"] == {"0": 1000, "1": 2500} and timer["cancelled"] == 1
-    texts = [fb.message for fb in feedback]
-    assert "Seat 1: 2.500 s - over the 2 s limit" in texts
+    texts = [shown(fb.message) for fb in feedback]
+    assert "Seat 2: 2.500 s, over the limit of 2.000 s" in texts
     assert "Timer: toss not counted (long press)" in texts
-    assert texts[-1] == "Seat 0: 1.000 s - personal best"
+    assert texts[-1] == "Seat 1: 1.000 s, a personal best"
     assert engine.phase is Phase.RESULT  # a time never decides a result
 
 
@@ -356,7 +356,7 @@ def test_a_toss_outside_an_attempt_is_said_not_recorded() -> None:
     assert feed(adapter, TIMER_EVENTS[0], record) == []
     said = feed(adapter, TIMER_EVENTS[1], record)
     assert record == [] and adapter.engine.tosses == ()
-    assert [fb.message for fb in said] == ["Timer: 1.234 s"]
+    assert [shown(fb.message) for fb in said] == ["Timer: 1.234 s"]
 
 
 def test_the_attempt_log_survives_undo_and_a_journal_resume(tmp_path: Path) -> None:

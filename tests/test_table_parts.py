@@ -154,7 +154,7 @@ def test_seats_are_named_as_people_sit() -> None:
     spec = spec_of("oshaka-trick")
     header = spec.new_header(3, None, random.Random(1))
     session = GameSession.begin(adapter_for(spec), [0, 2, 3], header, 1, VIRTUAL)
-    assert session.seats_named("seat 1 leads; Seat 2 follows") == "seat 2 leads; Seat 3 follows"
+    assert session.players == [0, 2, 3]  # the view's ``players``: the presenter names seats
     assert session.player_at(2) == 1 and session.player_at(1) is None
 
 
@@ -171,25 +171,25 @@ def test_the_lobby_wraps_round_and_says_how_many_may_play() -> None:
     assert lobby.selected == 0
     assert lobby.join(3) and not lobby.join(3)
     shortfall = lobby.shortfall()
-    assert shortfall is not None and "1 joined" in shortfall
+    assert shortfall is not None and "1 joined" in shown(shortfall)
     assert lobby.leave(3) and not lobby.leave(3)
 
 
 def test_staff_mode_confirms_each_action_and_closes_after_one() -> None:
     staff = StaffMode(lambda: 0.0)
-    assert "Staff at seat 2" in staff.tag(2)
+    assert "Staff at Seat 3" in shown(staff.tag(2))  # seats counted from 1
     first = staff.press("prev")
-    assert first.command is None and "OK to undo" in first.message and staff.seat == 2
+    assert first.command is None and "OK to undo" in shown(first.message) and staff.seat == 2
     assert staff.press("ok").command is StaffCommand.UNDO and staff.seat is None
     staff.tag(1)
     staff.press("next")
     cancelled = staff.press("prev")
-    assert cancelled.command is None and "Cancelled" in cancelled.message
+    assert cancelled.command is None and "Cancelled" in shown(cancelled.message)
     assert staff.seat is None
     staff.tag(1)
     assert staff.press("ok").command is None and staff.seat is None  # OK in the menu closes
     staff.tag(0)
-    assert staff.tag(0) == "Staff mode closed" and staff.seat is None
+    assert shown(staff.tag(0)) == "Staff mode closed" and staff.seat is None
 
 
 def test_the_led_director_relights_only_seats_whose_colour_changes() -> None:

@@ -85,9 +85,9 @@ def test_staff_end_now_finishes_oh_pshaw_with_the_leaders_as_winners(rig: Rig) -
 
     rig.tap_uid(2, SIMULATED_STAFF_UID)
     rig.press(2, "next")  # asks how to end it
-    assert messages(rig)[-1] == ASK_END and rig.screen() is Screen.PLAY
+    assert messages(rig)[-1] == shown(ASK_END) and rig.screen() is Screen.PLAY
     rig.press(2, "prev")  # goes back: nothing ended
-    assert messages(rig)[-1] == BACK and not rig.engine.finished
+    assert messages(rig)[-1] == shown(BACK) and not rig.engine.finished
     rig.press(2, "next")
     rig.press(2, "ok")  # end now
     rig.press(2, "ok")  # confirm (staff mode asks before anything destructive)
@@ -178,9 +178,9 @@ def test_oshaka_asks_who_most_recently_helped_someone_and_that_seat_leads(
     oshaka.to_question()
     assert oshaka.screen() is Screen.STARTER
     view = oshaka.table.view
-    assert view.prompt == "Who most recently helped someone?"
+    assert shown(view.prompt) == "Who most recently helped someone?"
     assert "Who most recently helped someone?" in messages(oshaka)[-1]
-    assert {(h.seat, h.button, h.label) for h in view.buttons} == {
+    assert {(h.seat, h.button, shown(h.label)) for h in view.buttons} == {
         (s, "ok", "it's me") for s in range(4)
     }
     oshaka.press(2, "prev")  # only OK (or a tap) answers
@@ -188,7 +188,7 @@ def test_oshaka_asks_who_most_recently_helped_someone_and_that_seat_leads(
     oshaka.tap(2, "R5")  # seat 2 answers first, with a tap
     assert oshaka.screen() is Screen.PLAY
     assert oshaka_lead(oshaka) == 2
-    assert "Seat 2 leads the first trick" in messages(oshaka)
+    assert "Seat 3 leads the first trick" in messages(oshaka)  # seat 2, counted from 1
     game = oshaka.table.game
     assert game is not None and game.engine.expected is not None
     assert game.engine.expected.seat == 2  # seat 2 plays the first card
@@ -203,7 +203,7 @@ def test_oshaka_first_lead_by_ok_and_only_from_a_joined_seat() -> None:
         rig.to_question()  # seats 0-3 joined; seat 4 did not
         rig.press(4, "ok")
         assert rig.screen() is Screen.STARTER
-        assert messages(rig)[-1] == "Seat 4 has not joined this game"
+        assert messages(rig)[-1] == "Seat 5 has not joined this game"  # seat 4, from 1
         rig.press(3, "ok")
         assert rig.screen() is Screen.PLAY and oshaka_lead(rig) == 3
 
@@ -217,8 +217,8 @@ def test_nobody_answers_so_the_table_draws_the_first_lead(oshaka: OshakaRig) -> 
     oshaka.table.tick(oshaka.now)
     assert oshaka.screen() is Screen.PLAY
     lead = oshaka_lead(oshaka)
-    assert f"Nobody answered, so the table drew: seat {lead} leads the first trick" in messages(
-        oshaka
+    assert f"Nobody answered, so the table drew: Seat {lead + 1} leads the first trick" in (
+        messages(oshaka)
     )
 
 
@@ -240,9 +240,10 @@ def test_oh_pshaw_shows_the_last_rounds_scores_while_the_next_is_bid(
     rig.play_round()  # round 1 scored; round 2 dealt and waiting for bids
     scored = rig.engine.report()["rounds"][0]["scores"]
     assert rig.engine.snapshot().last_round == tuple(scored)
-    summary = "Round 1 scored: " + ", ".join(
-        f"Seat {s} {'+' if v >= 0 else ''}{v}" for s, v in enumerate(scored)
-    )
+    # Seats by their panels' labels, a score with its sign (0 without), as English lists them.
+    names = [shown(rig.table.view.seats[s].label) for s in range(len(scored))]
+    each = [f"{names[s]} {'+' if v > 0 else ''}{v}" for s, v in enumerate(scored)]
+    summary = "Round 1 scored: " + ", ".join(each[:-1]) + ", and " + each[-1]
     written = painted_text(monkeypatch)
     for size in ((800, 480), (1280, 720)):
         written.clear()

@@ -19,6 +19,7 @@ from typing import Any, ClassVar, Protocol
 from controller.games import spec_of, specs
 from controller.games.base import JSON, Action, Chance, Engine, Event
 from controller.games.spec import GameSpec
+from controller.games.words import Words, say
 from controller.view import MessageKind
 from hardware.cues import Cue
 from hardware.events import TimerEvent
@@ -52,7 +53,7 @@ class Feedback:
     """What an engine event means for people: a message and/or an LED cue at a seat."""
 
     player: int | None  # engine seat, or None for the whole table
-    message: str | None = None
+    message: Words | None = None
     kind: MessageKind = MessageKind.INFO
     cue: Cue | None = None
 
@@ -91,11 +92,11 @@ class SeatInput(ABC):
         """The action a tapped card means now (the engine will judge it)."""
 
     @abstractmethod
-    def on_button(self, player: int, button: str) -> Action | str | None:
+    def on_button(self, player: int, button: str) -> Action | Words | None:
         """A button press: an action, a message explaining why nothing happens, or None."""
 
     @abstractmethod
-    def hints(self) -> list[tuple[int, str, str]]:
+    def hints(self) -> Sequence[tuple[int, str, Words]]:
         """(player, button, label) for every button that does something now."""
 
     def timer_action(self, event: TimerEvent) -> Action | None:
@@ -122,11 +123,11 @@ class Presentation(ABC):
         """Whether the picture changes by itself now (a running clock), so it must redraw."""
         return False
 
-    def result_rule(self, report: JSON) -> str:
-        """The rule that decided the finished game, in players' words (engine seat numbers)."""
-        return "the best total wins"
+    def result_rule(self, report: JSON) -> Words:
+        """The rule that decided the finished game, in players' words (``Player`` arguments)."""
+        return say("the best total wins")
 
-    def result_rows(self, report: JSON) -> list[tuple[str, list[int]]]:
+    def result_rows(self, report: JSON) -> Sequence[tuple[Words, Sequence[int]]]:
         """Rows the results screen adds above the totals to show why (one value per seat)."""
         return []
 

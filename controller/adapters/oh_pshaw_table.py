@@ -12,7 +12,7 @@ Each seat keeps its own bid cursor for the round (``BidCursors``, shared by
 the three roles): PREV/NEXT move it through the bids the engine allows now
 (``OhPshaw.bid_choices()``: wrapping round, without the one bid the hook
 forbids the dealer); the OK button's label says the number it would bid
-(``"bid 2"``) for people, and the presentation puts the number in the
+(``say("bid {bid}")``) for people, and the presentation puts the number in the
 snapshot (``bid_cursor``) for the display.
 
 With a virtual deal the table's shuffled deck (``chance``) registers every
@@ -64,12 +64,28 @@ from controller.games.oh_pshaw import (
     TrumpTurned,
     TurnTrump,
 )
+from controller.games.words import (
+    Arg,
+    Card,
+    Items,
+    Player,
+    Signed,
+    Text,
+    Words,
+    say,
+    say_plural,
+)
 from controller.view import MessageKind
 from hardware.cues import Cue
 
-BID_LABEL = "bid {}"  # the OK button's label while bidding (people read it; the display
-# reads the snapshot's ``bid_cursor``)
 FEWER, BID, MORE = "prev", "ok", "next"
+FEWER_LABEL, MORE_LABEL = say("fewer"), say("more")
+
+
+def bid_label(bid: int) -> Text:
+    """The OK button's label while bidding: the bid it would make (people read it; the
+    display reads the snapshot's ``bid_cursor``)."""
+    return say("bid {bid}", bid=bid)
 
 
 @dataclass
@@ -127,7 +143,7 @@ class OhPshawInput(SeatInput):
             return TurnTrump(player, card)
         return Play(player, card)
 
-    def on_button(self, player: int, button: str) -> Action | str | None:
+    def on_button(self, player: int, button: str) -> Action | Words | None:
         engine = self.engine
         turn = engine.expected
         if turn is None:
@@ -135,28 +151,28 @@ class OhPshawInput(SeatInput):
         if engine.awaiting_turned_card:
             dealer = engine.round.dealer
             if player == dealer:
-                return "tap the turned card (the top card of the stock) on your reader"
-            return f"wait: seat {dealer} taps the turned trump card first"
+                return say("tap the turned card (the top card of the stock) on your reader")
+            return say("wait: {dealer} taps the turned trump card first", dealer=Player(dealer))
         if engine.phase is Phase.BID:
             if turn.seat != player:
-                return f"wait: seat {turn.seat} bids now"
+                return say("wait: {bidder} bids now", bidder=Player(turn.seat))
             if button in (FEWER, MORE):
                 self.cursors.move(player, -1 if button == FEWER else 1)
                 return None
             return Bid(player, self.cursors.at(player))
         if turn.seat == player:
-            return "tap the card you play on your reader"
+            return say("tap the card you play on your reader")
         return None
 
-    def hints(self) -> list[tuple[int, str, str]]:
+    def hints(self) -> list[tuple[int, str, Words]]:
         engine = self.engine
         if not bidding_open(engine):
             return []
         seat = engine.turn
         return [
-            (seat, FEWER, "fewer"),
-            (seat, BID, BID_LABEL.format(self.cursors.at(seat))),
-            (seat, MORE, "more"),
+            (seat, FEWER, FEWER_LABEL),
+            (seat, BID, bid_label(self.cursors.at(seat))),
+            (seat, MORE, MORE_LABEL),
         ]
 
 
@@ -171,30 +187,34 @@ class OhPshawPresentation(Presentation):
         handler = _FEEDBACK.get(type(event))
         return handler(event) if handler is not None else []
 
-    def result_rule(self, report: JSON) -> str:
+    def result_rule(self, report: JSON) -> Words:
         opts = self.engine.options
         if opts.scoring == "mild":
-            rule = "most points: 1 a trick, plus 10 for taking exactly the tricks bid"
+            rule = say("most points: 1 a trick, plus 10 for taking exactly the tricks bid")
         else:
-            rule = "most points: taking exactly the tricks bid scores 10 + the bid, else 0"
+            rule = say("most points: taking exactly the tricks bid scores 10 + the bid, else 0")
         if opts.round_winner_bonus:
-            rule += "; 10 more to each round's best"
+            rule = say("{rule}; 10 more to each round's best", rule=rule)
         rounds = report.get("rounds") or []
         if report.get("ended") == "early":
-            return f"{rule}. Ended early by staff: the leaders at that moment win"
+            return say("{rule}. Ended early by staff: the leaders at that moment win", rule=rule)
         if rounds and rounds[-1].get("tie_break"):
-            tied = " and ".join(f"seat {s}" for s in rounds[-1].get("tied", []))
-            return f"{rule}. Tied at the end: an extra round among {tied} decided it"
+            tied = Items(tuple(Player(s) for s in rounds[-1].get("tied", [])))
+            return say(
+                "{rule}. Tied at the end: an extra round among {tied} decided it",
+                rule=rule,
+                tied=tied,
+            )
         return rule
 
-    def result_rows(self, report: JSON) -> list[tuple[str, list[int]]]:
+    def result_rows(self, report: JSON) -> list[tuple[Words, list[int]]]:
         made = [0] * self.engine.players
         for rnd in report.get("rounds") or []:
             if rnd.get("status") is None:
                 continue  # a round cut short by an early end: no bid was judged
             for seat, (bid, won) in enumerate(zip(rnd["bids"], rnd["tricks"], strict=True)):
                 made[seat] += bid == won
-        return [("Bids made", made)]
+        return [(say("Bids made"), made)]
 
     def snapshot(self) -> JSON:
         snap = self.engine.snapshot()
@@ -270,52 +290,109 @@ class OhPshawAdapter(GameAdapter):
 # --- feedback per event ----------------------------------------------------------------
 
 
-def _suit_word(letter: str) -> str:
+def _suit_word(letter: str) -> Text:
     return SUIT_NAMES[SUITS.index(letter)]
 
 
 def _round_started(e: Event) -> list[Feedback]:
     assert isinstance(e, RoundStarted)
-    cards = "1 card" if e.hand_size == 1 else f"{e.hand_size} cards"
-    extra = " (tie-break)" if e.tie_break else ""
+    args: dict[str, Arg] = {"round": e.round, "dealer": Player(e.dealer)}
     if e.turns_card:
-        then = "and turns the trump card"
+        if e.tie_break:
+            text = say_plural(
+                "Round {round} (tie-break): {dealer} deals {n} card and turns the trump card",
+                "Round {round} (tie-break): {dealer} deals {n} cards and turns the trump card",
+                e.hand_size,
+                **args,
+            )
+        else:
+            text = say_plural(
+                "Round {round}: {dealer} deals {n} card and turns the trump card",
+                "Round {round}: {dealer} deals {n} cards and turns the trump card",
+                e.hand_size,
+                **args,
+            )
     elif e.trump is not None:
-        then = f"- {_suit_word(e.trump)} are trump"
+        args["suit"] = _suit_word(e.trump)
+        if e.tie_break:
+            text = say_plural(
+                "Round {round} (tie-break): {dealer} deals {n} card - {suit} are trump",
+                "Round {round} (tie-break): {dealer} deals {n} cards - {suit} are trump",
+                e.hand_size,
+                **args,
+            )
+        else:
+            text = say_plural(
+                "Round {round}: {dealer} deals {n} card - {suit} are trump",
+                "Round {round}: {dealer} deals {n} cards - {suit} are trump",
+                e.hand_size,
+                **args,
+            )
+    elif e.tie_break:
+        text = say_plural(
+            "Round {round} (tie-break): {dealer} deals {n} card - no trump this round",
+            "Round {round} (tie-break): {dealer} deals {n} cards - no trump this round",
+            e.hand_size,
+            **args,
+        )
     else:
-        then = "- no trump this round"
-    return [Feedback(None, f"Round {e.round}{extra}: seat {e.dealer} deals {cards} {then}")]
+        text = say_plural(
+            "Round {round}: {dealer} deals {n} card - no trump this round",
+            "Round {round}: {dealer} deals {n} cards - no trump this round",
+            e.hand_size,
+            **args,
+        )
+    return [Feedback(None, text)]
 
 
 def _trump_turned(e: Event) -> list[Feedback]:
     assert isinstance(e, TrumpTurned)
-    text = f"Seat {e.seat} turned {e.card}: {_suit_word(e.trump)} are trump"
+    text = say(
+        "{player} turned {card}: {suit} are trump",
+        player=Player(e.seat),
+        card=Card(e.card),
+        suit=_suit_word(e.trump),
+    )
     return [Feedback(e.seat, text)]
 
 
 def _bid_made(e: Event) -> list[Feedback]:
     assert isinstance(e, BidMade)
-    return [Feedback(e.seat, f"Seat {e.seat} bids {e.bid}")]
+    return [Feedback(e.seat, say("{player} bids {bid}", player=Player(e.seat), bid=e.bid))]
 
 
 def _bidding_closed(e: Event) -> list[Feedback]:
     assert isinstance(e, BiddingClosed)
-    text = f"Bids total {e.total} for {e.tricks} tricks - {e.status.explanation}"
+    text = say_plural(
+        "Bids total {total} for {n} trick - {status}",
+        "Bids total {total} for {n} tricks - {status}",
+        e.tricks,
+        total=e.total,
+        status=e.status.explanation,
+    )
     return [Feedback(None, text)]
 
 
 def _trick_won(e: Event) -> list[Feedback]:
     assert isinstance(e, TrickWon)
     card = next((c for s, c in e.cards if s == e.seat), "?")
-    text = f"Seat {e.seat} wins trick {e.trick} with {card}"
+    text = say(
+        "{player} wins trick {trick} with {card}",
+        player=Player(e.seat),
+        trick=e.trick,
+        card=Card(card),
+    )
     return [Feedback(e.seat, text, MessageKind.WON, Cue.TRICK_WON)]
 
 
 def _renege(e: Event) -> list[Feedback]:
     assert isinstance(e, RenegeProven)
-    text = (
-        f"Renege: seat {e.seat} did not follow {_suit_word(e.suit)} in trick {e.trick} "
-        "although it held one; its round scores only the penalty"
+    text = say(
+        "Renege: {player} did not follow {suit} in trick {trick} although it held one; "
+        "its round scores only the penalty",
+        player=Player(e.seat),
+        suit=_suit_word(e.suit),
+        trick=e.trick,
     )
     return [Feedback(e.seat, text, MessageKind.PENALTY, Cue.PENALTY)]
 
@@ -325,41 +402,59 @@ def _round_scored(e: Event) -> list[Feedback]:
     out: list[Feedback] = []
     for seat, (score, outcome) in enumerate(zip(e.scores, e.outcomes, strict=True)):
         bid, won = e.bids[seat], e.tricks[seat]
-        sign = f"+{score}" if score >= 0 else str(score)
+        player, points = Player(seat), Signed(score)
         if outcome is BidOutcome.RENEGED:
-            text = f"Seat {seat} reneged: {sign} this round"
+            text = say("{player} reneged: {points} this round", player=player, points=points)
             out.append(Feedback(seat, text, MessageKind.PENALTY, Cue.MISSED_BID))
         elif outcome is BidOutcome.MADE:
-            text = f"Seat {seat} made its bid of {bid}: {sign}"
+            text = say(
+                "{player} made its bid of {bid}: {points}",
+                player=player,
+                bid=bid or 0,
+                points=points,
+            )
             out.append(Feedback(seat, text, MessageKind.WON, Cue.MADE_BID))
         else:
-            text = f"Seat {seat} missed: bid {bid}, took {won} ({sign})"
+            text = say(
+                "{player} missed: bid {bid}, took {won} ({points})",
+                player=player,
+                bid=bid or 0,
+                won=won,
+                points=points,
+            )
             out.append(Feedback(seat, text, MessageKind.INFO, Cue.MISSED_BID))
     return out
 
 
 def _tie_break(e: Event) -> list[Feedback]:
     assert isinstance(e, TieBreak)
-    who = " and ".join(f"seat {s}" for s in e.tied)
-    return [Feedback(None, f"Tie between {who}: an extra round of {e.hand_size} cards decides")]
+    text = say_plural(
+        "Tie between {tied}: an extra round of {n} card decides",
+        "Tie between {tied}: an extra round of {n} cards decides",
+        e.hand_size,
+        tied=Items(tuple(Player(s) for s in e.tied)),
+    )
+    return [Feedback(None, text)]
 
 
 def _ended_early(e: Event) -> list[Feedback]:
     assert isinstance(e, GameEndedEarly)
-    return [
-        Feedback(
-            None,
-            f"Staff ended the game in round {e.round}: the points stand and the leaders win",
-        )
-    ]
+    text = say(
+        "Staff ended the game in round {round}: the points stand and the leaders win",
+        round=e.round,
+    )
+    return [Feedback(None, text)]
 
 
 def _game_over(e: Event) -> list[Feedback]:
     assert isinstance(e, GameOver)
-    who = ", ".join(f"seat {s}" for s in e.winners)
-    verb = "wins" if len(e.winners) == 1 else "share the victory"
+    who = Items(tuple(Player(s) for s in e.winners))
+    if len(e.winners) == 1:
+        text = say("Game over: {winners} wins", winners=who)
+    else:
+        text = say("Game over: {winners} share the victory", winners=who)
     # No LED cue here: the last round's made/missed cues stay on show.
-    return [Feedback(None, f"Game over: {who} {verb}", MessageKind.WON)]
+    return [Feedback(None, text, MessageKind.WON)]
 
 
 _FEEDBACK: dict[type[Event], Callable[[Event], list[Feedback]]] = {

@@ -30,6 +30,7 @@ from controller.adapters import (
 from controller.bots.oshaka_trick_bot import OshakaBot
 from controller.games.base import JSON, Action, Event, GameOver
 from controller.games.oshaka_trick import (
+    COLOUR_NAMES,
     SPEC,
     Card,
     CardPlaced,
@@ -46,6 +47,7 @@ from controller.games.oshaka_trick import (
     RoundStarted,
     TrickWon,
 )
+from controller.games.words import Items, Player, Signed, Words, as_arg, say
 from controller.view import MessageKind
 from hardware.cues import Cue
 
@@ -75,7 +77,7 @@ class OshakaInput(SeatInput):
     def on_card(self, player: int, card: str) -> Action:
         return Play(player, Card.parse(card))
 
-    def on_button(self, player: int, button: str) -> Action | str | None:
+    def on_button(self, player: int, button: str) -> Action | Words | None:
         engine = self.engine
         expected = engine.expected
         if engine.phase is Phase.PLACE and expected is not None and expected.seat == player:
@@ -84,33 +86,39 @@ class OshakaInput(SeatInput):
             if button in (FACE_UP, FACE_DOWN):
                 face_up = button == FACE_UP
                 return next(a for a in legal if a.face_up == face_up)
-            return f"place {legal[0].card}: PREV puts it face up to score, NEXT face down for -1"
+            card = legal[0].card
+            assert card is not None  # the engine's own placements name the card
+            return say(
+                "Place {card}: PREV puts it face up to score, NEXT face down for -1",
+                card=card.words,
+            )
         if engine.phase is Phase.LEAD and player in engine.lead_choosers:
             if button in (PREVIOUS, NEXT):
                 self.cursor.move(-1 if button == PREVIOUS else 1, engine.players)
                 return None
             return ChooseLead(player, self.cursor.seat)
         if expected is not None and expected.seat == player:
-            return "tap the card you play on your reader"
+            return say("Tap the card you play on your reader")
         return None
 
-    def hints(self) -> list[tuple[int, str, str]]:
+    def hints(self) -> list[tuple[int, str, Words]]:
         engine, expected = self.engine, self.engine.expected
         if expected is None:
             return []
         if engine.phase is Phase.PLACE:
-            card = engine.round.to_place[0]
+            # The two labels differ in their first word, so a cut label still tells them apart.
+            card = engine.round.to_place[0].words
             return [
-                (expected.seat, FACE_UP, f"{card} face up"),
-                (expected.seat, FACE_DOWN, f"{card} face down"),
+                (expected.seat, FACE_UP, say("Score {card}", card=card)),
+                (expected.seat, FACE_DOWN, say("Face down {card}", card=card)),
             ]
         if engine.phase is Phase.LEAD:
-            out = []
+            out: list[tuple[int, str, Words]] = []
             for chooser in engine.lead_choosers:
                 out += [
-                    (chooser, PREVIOUS, "previous seat"),
-                    (chooser, CHOOSE, f"seat {self.cursor.seat} leads"),
-                    (chooser, NEXT, "next seat"),
+                    (chooser, PREVIOUS, say("Previous seat")),
+                    (chooser, CHOOSE, say("{player} leads", player=Player(self.cursor.seat))),
+                    (chooser, NEXT, say("Next seat")),
                 ]
             return out
         return []
@@ -127,13 +135,13 @@ class OshakaPresentation(Presentation):
         handler = _FEEDBACK.get(type(event))
         return handler(event) if handler is not None else []
 
-    def result_rule(self, report: JSON) -> str:
-        return (
-            "most points over both rounds: the top card of each face-up column scores, "
+    def result_rule(self, report: JSON) -> Words:
+        return say(
+            "Most points over both rounds: the top card of each face-up column scores, "
             "each face-down card -1, each Oshaka penalty minus its number"
         )
 
-    def result_rows(self, report: JSON) -> list[tuple[str, list[int]]]:
+    def result_rows(self, report: JSON) -> list[tuple[Words, list[int]]]:
         players = self.engine.players
         columns, face_down, oshaka = [0] * players, [0] * players, [0] * players
         for rnd in report.get("rounds") or []:
@@ -141,7 +149,7 @@ class OshakaPresentation(Presentation):
                 columns[seat] += len(rnd["columns"][seat])
                 face_down[seat] += rnd["penalties"][seat]
                 oshaka[seat] += len(rnd["oshaka"][seat])
-        return [("Columns", columns), ("Face down", face_down), ("Oshaka", oshaka)]
+        return [(say("Columns"), columns), (say("Face down"), face_down), (say("Oshaka"), oshaka)]
 
     def snapshot(self) -> JSON:
         snap = self.engine.snapshot()
@@ -199,64 +207,99 @@ class OshakaAdapter(GameAdapter):
 
 def _trick_won(e: Event) -> list[Feedback]:
     assert isinstance(e, TrickWon)
-    return [
-        Feedback(
-            e.seat,
-            f"Seat {e.seat} wins trick {e.trick}: {e.reason}",
-            MessageKind.WON,
-            Cue.TRICK_WON,
-        )
-    ]
+    text = say(
+        "{player} wins trick {trick}: {reason}",
+        player=Player(e.seat),
+        trick=e.trick,
+        reason=as_arg(e.reason),
+    )
+    return [Feedback(e.seat, text, MessageKind.WON, Cue.TRICK_WON)]
 
 
 def _penalty(e: Event) -> list[Feedback]:
     assert isinstance(e, OshakaPenalty)
-    text = f"Oshaka penalty for seat {e.seat}: {e.reason} (-{e.card.number})"
+    text = say(
+        "Oshaka penalty for {player}: {reason} ({points})",
+        player=Player(e.seat),
+        reason=as_arg(e.reason),
+        points=Signed(-e.card.number),
+    )
     return [Feedback(e.seat, text, MessageKind.PENALTY, Cue.PENALTY)]
 
 
 def _placed(e: Event) -> list[Feedback]:
     assert isinstance(e, CardPlaced)
-    how = "face up to score" if e.face_up else "face down (-1)"
-    return [Feedback(e.seat, f"Seat {e.seat} places {e.card} {how}")]
+    player, card = Player(e.seat), e.card.words
+    if e.face_up:
+        text = say("{player} places {card} face up to score", player=player, card=card)
+    else:
+        text = say("{player} places {card} face down (-1)", player=player, card=card)
+    return [Feedback(e.seat, text)]
 
 
 def _placement_due(e: Event) -> list[Feedback]:
     assert isinstance(e, PlacementDue)
-    text = f"Seat {e.seat}: place {e.card}: PREV face up to score, NEXT face down (-1)"
+    text = say(
+        "{player} places {card}: PREV face up, NEXT face down (-1)",
+        player=Player(e.seat),
+        card=e.card.words,
+    )
     return [Feedback(e.seat, text)]
 
 
 def _renege(e: Event) -> list[Feedback]:
     assert isinstance(e, RenegeProven)
-    text = f"Seat {e.seat} did not follow suit in trick {e.trick} although it held that colour"
+    text = say(
+        "{player} did not follow {colour} in trick {trick} although it held {colour}",
+        player=Player(e.seat),
+        colour=COLOUR_NAMES[e.colour],
+        trick=e.trick,
+    )
     return [Feedback(e.seat, text, MessageKind.REFUSED, Cue.REFUSED)]
 
 
 def _round_scored(e: Event) -> list[Feedback]:
     assert isinstance(e, RoundScored)
-    scores = ", ".join(f"seat {s}: {v}" for s, v in enumerate(e.scores))
-    return [Feedback(None, f"Round {e.round} scored - {scores}", MessageKind.WON)]
+    scores = Items(
+        tuple(say("{player}: {points}", player=Player(s), points=v) for s, v in enumerate(e.scores))
+    )
+    text = say("Round {round} scored: {scores}", round=e.round, scores=scores)
+    return [Feedback(None, text, MessageKind.WON)]
 
 
 def _lead_due(e: Event) -> list[Feedback]:
     assert isinstance(e, LeadChoiceDue)
-    who = " or ".join(f"seat {s}" for s in e.choosers)
-    return [Feedback(None, f"Lowest score: {who} chooses who leads round 2 (PREV/NEXT, then OK)")]
+    text = say(
+        "Lowest score: {choosers} picks who leads round 2",
+        choosers=_anyone(e.choosers),
+    )
+    return [Feedback(None, text)]
 
 
 def _round_started(e: Event) -> list[Feedback]:
     assert isinstance(e, RoundStarted)
-    return [Feedback(None, f"Round {e.round}: seat {e.lead} leads")]
+    return [
+        Feedback(None, say("Round {round}: {player} leads", round=e.round, player=Player(e.lead)))
+    ]
 
 
 def _game_over(e: Event) -> list[Feedback]:
     assert isinstance(e, GameOver)
-    who = ", ".join(f"seat {s}" for s in e.winners)
-    verb = "wins" if len(e.winners) == 1 else "share the victory"
+    if len(e.winners) == 1:
+        text = say("Game over: {player} wins", player=Player(e.winners[0]))
+    else:
+        text = say(
+            "Game over: {players} share the victory",
+            players=Items(tuple(Player(s) for s in e.winners)),
+        )
     return [Feedback(s, None, cue=Cue.TRICK_WON) for s in e.winners] + [
-        Feedback(None, f"Game over: {who} {verb}", MessageKind.WON)
+        Feedback(None, text, MessageKind.WON)
     ]
+
+
+def _anyone(players: tuple[int, ...]) -> Items:
+    """Engine players as "A or B" (the lowest scorers who may choose)."""
+    return Items(tuple(Player(p) for p in players), either=True)
 
 
 _FEEDBACK: dict[type[Event], Callable[[Event], list[Feedback]]] = {

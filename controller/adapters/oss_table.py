@@ -56,6 +56,8 @@ from controller.games.oss import (
     MOST_JACKS_DUELS,
     RULINGS,
     SPEC,
+    TABLE_RULINGS,
+    Attempt,
     AttemptBegins,
     AttemptKind,
     CardWon,
@@ -87,26 +89,21 @@ from controller.games.oss import (
     TricksRevealed,
 )
 from controller.games.oss_cards import CHALLENGE_POINTS, parse_tribe_card, tribe_card
+from controller.games.words import (
+    Arg,
+    Card,
+    Items,
+    Player,
+    Seconds,
+    Text,
+    Verbatim,
+    Words,
+    say,
+    say_plural,
+)
 from controller.view import MessageKind
 from hardware.cues import Cue
 from hardware.toss_timer import TimerEvent, TossCancelled, TossStarted, TossStopped
-
-#: How the table plays Oss where the rulebook leaves it open; the display shows these as help.
-TABLE_RULINGS: list[str] = [
-    "The table cannot know who is the most big-boned: it draws the first chief.",
-    "Each seat plays its own tribe: seat 0 the T1 cards, seat 1 the T2 cards, and so on.",
-    "Choose the trick with PREV/NEXT first, then tap the tribe card: the tap plays it.",
-    'Kat!, Manu! and Bagi! are won by "the most jacks": each count is entered (PREV/NEXT '
-    'then OK; below 0 is "failed", which any count beats; equal counts are a tie and the '
-    "duel starts again). One duelist may enter both counts.",
-    "Other duels: either duelist reports OK (I won), NEXT (I lost) or PREV (tie: start again).",
-    "Challenges: each player still in presses NEXT when eliminated, or OK to take the "
-    "challenge outright; the last one left wins it.",
-    "The toss timer only measures: the players still report every result. A time over the "
-    "countdown limit is flagged; the best time is a player's fastest.",
-    "In a duel the timer's times go to the two duelists in turn, first duelist first.",
-]
-
 
 # Which rulings the display's help shows in each phase: ("engine" | "table", index).
 _HELP: dict[Phase, tuple[tuple[str, int], ...]] = {
@@ -119,7 +116,7 @@ _HELP: dict[Phase, tuple[tuple[str, int], ...]] = {
 }
 
 
-def help_texts(engine: Oss, counting: bool) -> list[str]:
+def help_texts(engine: Oss, counting: bool) -> list[Text]:
     """The rulings that matter now, most useful first (the display shows the first)."""
     picks = _HELP.get(engine.phase, ())
     attempt = engine.current_attempt
@@ -128,11 +125,6 @@ def help_texts(engine: Oss, counting: bool) -> list[str]:
     elif engine.phase is Phase.RESULT and counting:
         picks = (("table", 3), ("engine", 4), ("table", 7))
     return [(TABLE_RULINGS if source == "table" else RULINGS)[index] for source, index in picks]
-
-
-def format_time(seconds: float) -> str:
-    """A time to the millisecond, as the table shows it: ``"1.234 s"``."""
-    return f"{round(seconds * 1000) / 1000:.3f} s"
 
 
 @dataclass
@@ -223,15 +215,21 @@ class OssInput(_Role, SeatInput):
             expected = engine.expected
             if expected is not None and expected.seat == player and index is None:
                 raise IllegalAction(
-                    "choose the trick first with PREV/NEXT, then tap the card to play below it"
+                    say("choose the trick first with PREV/NEXT, then tap the card to play below it")
                 )
             # Not this seat's turn: any trick will do, the engine says whose turn it is.
             return Tribe(player, value, tricks[index or 0])
         expected = engine.expected
-        waiting = f"seat {expected.seat}" if expected is not None else "nobody"
-        raise IllegalAction(f"no tribe card is played now: the table waits for {waiting}")
+        if expected is None:
+            raise IllegalAction(say("no tribe card is played now: the game is over"))
+        raise IllegalAction(
+            say(
+                "no tribe card is played now: the table waits for {player}",
+                player=Player(expected.seat),
+            )
+        )
 
-    def on_button(self, player: int, button: str) -> Action | str | None:
+    def on_button(self, player: int, button: str) -> Action | Words | None:
         engine = self.engine
         phase = engine.phase
         expected = engine.expected
@@ -247,7 +245,7 @@ class OssInput(_Role, SeatInput):
                     return Result(player, Outcome.WON)
                 if button == "next":
                     return Result(player, Outcome.LOST)
-                return "report your attempt: OK if you succeeded, NEXT if you failed"
+                return say("report your attempt: OK if you succeeded, NEXT if you failed")
             if self.counted_duel():
                 return self._count_button(player, button)
             return Result(player, _OUTCOME_OF_BUTTON[button])
@@ -261,7 +259,7 @@ class OssInput(_Role, SeatInput):
             if button == "prev" and hand and shown is not None:
                 self.cursors.discard_choice[player] = hand[(hand.index(shown) + 1) % len(hand)]
                 return None
-            return "NEXT passes; OK replays, discarding the card shown (PREV shows another)"
+            return say("NEXT passes; OK replays, discarding the card shown (PREV shows another)")
         if phase is Phase.KEEP and expected is not None and expected.seat == player:
             attempt = engine.current_attempt
             assert attempt is not None
@@ -269,23 +267,29 @@ class OssInput(_Role, SeatInput):
                 return Keep(player, attempt.values[0])
             if button == "next":
                 return Keep(player, attempt.values[1])
-            first, second = attempt.values
-            return f"keep a duel card: PREV keeps the {first}, NEXT keeps the {second}"
+            first, second = (duel_card(attempt, s) for s in attempt.seats)
+            return say(
+                "keep a duel card: PREV keeps {first}, NEXT keeps {second}",
+                first=first,
+                second=second,
+            )
         if phase is Phase.CHALLENGE_RESULT and player in engine.challenge_remaining:
             if button == "next":
                 return Result(player, Outcome.LOST)
             if button == "ok":
                 return Result(player, Outcome.WON)
-            return "challenge: NEXT when you are eliminated, OK if you won it outright"
+            return say("challenge: NEXT when you are eliminated, OK if you won it outright")
         return None
 
-    def _choose_trick(self, button: str) -> str | None:
+    def _choose_trick(self, button: str) -> Text | None:
         tricks = self.engine.solo_tricks
         index = self.trick_index()
         if button == "ok":
             if index is None:
-                return "choose the trick with PREV/NEXT, then tap your tribe card"
-            return f"tap your tribe card to play it below {tricks[index]}"
+                return say("choose the trick with PREV/NEXT, then tap your tribe card")
+            return say(
+                "tap your tribe card to play it below {trick}", trick=Verbatim(tricks[index])
+            )
         step = 1 if button == "next" else -1
         if index is None:
             index = 0 if step == 1 else len(tricks) - 1
@@ -294,7 +298,7 @@ class OssInput(_Role, SeatInput):
         self.cursors.trick_choice = (_turn_key(self.engine), index)
         return None
 
-    def _count_button(self, player: int, button: str) -> Action | str | None:
+    def _count_button(self, player: int, button: str) -> Action | Text | None:
         counted = self.counting(player)
         if counted is None:  # pragma: no cover - both counts in means the counts were sent
             return None
@@ -314,9 +318,15 @@ class OssInput(_Role, SeatInput):
         if first in cursors.counts and second in cursors.counts:
             # Both counts are in: the engine judges them.
             return Counts(player, (cursors.counts[first], cursors.counts[second]))
-        return f"{count_text(value)} for seat {counted}; now the other duelist's count"
+        if counted == player:
+            return say("your count: {count}; now the other duelist's count", count=count_arg(value))
+        return say(
+            "{player}'s count: {count}; now your own",
+            player=Player(counted),
+            count=count_arg(value),
+        )
 
-    def hints(self) -> list[tuple[int, str, str]]:
+    def hints(self) -> list[tuple[int, str, Words]]:
         engine = self.engine
         expected = engine.expected
         if expected is None:
@@ -326,56 +336,70 @@ class OssInput(_Role, SeatInput):
         if phase is Phase.TRIBE:
             chosen = self.chosen_trick()
             return [
-                (seat, "prev", "previous trick"),
-                (seat, "ok", f"tap: below {chosen}" if chosen else "choose a trick"),
-                (seat, "next", "next trick"),
+                (seat, "prev", say("previous trick")),
+                (
+                    seat,
+                    "ok",
+                    say("tap for {trick}", trick=Verbatim(chosen))
+                    if chosen
+                    else say("choose a trick"),
+                ),
+                (seat, "next", say("next trick")),
             ]
         if phase is Phase.RESULT:
             attempt = engine.current_attempt
             assert attempt is not None
             if attempt.kind is AttemptKind.SOLO:
-                return [(seat, "ok", "success"), (seat, "next", "failure")]
+                return [(seat, "ok", say("success")), (seat, "next", say("failure"))]
             if self.counted_duel():
-                out: list[tuple[int, str, str]] = []
+                out: list[tuple[int, str, Words]] = []
                 for duelist in attempt.seats:
                     counted = self.counting(duelist)
                     if counted is None:
                         continue
                     value = self.cursors.count_cursor.get((duelist, counted), 0)
-                    whose = "my" if counted == duelist else f"seat {counted}'s"
+                    count = count_arg(value)
+                    label = (
+                        say("my count: {count}", count=count)
+                        if counted == duelist
+                        else say("{player}'s count: {count}", player=Player(counted), count=count)
+                    )
                     out += [
-                        (duelist, "prev", "count -1"),
-                        (duelist, "ok", f"{whose} count: {count_text(value)}"),
-                        (duelist, "next", "count +1"),
+                        (duelist, "prev", say("count -1")),
+                        (duelist, "ok", label),
+                        (duelist, "next", say("count +1")),
                     ]
                 return out
             return [
                 hint
                 for duelist in attempt.seats
                 for hint in (
-                    (duelist, "prev", "tie: again"),
-                    (duelist, "ok", "I won"),
-                    (duelist, "next", "I lost"),
+                    (duelist, "prev", say("tie: again")),
+                    (duelist, "ok", say("I won")),
+                    (duelist, "next", say("I lost")),
                 )
             ]
         if phase is Phase.REPLAY:
             shown = self.discard_value(seat)
-            hints = [(seat, "ok", f"replay (discard {shown})"), (seat, "next", "pass")]
+            hints: list[tuple[int, str, Words]] = [
+                (seat, "ok", say("replay (discard {value})", value=Verbatim(str(shown)))),
+                (seat, "next", say("pass")),
+            ]
             if len(set(engine.hand_of(seat))) > 1:
-                hints.insert(0, (seat, "prev", "other card"))
+                hints.insert(0, (seat, "prev", say("other card")))
             return hints
         if phase is Phase.KEEP:
             attempt = engine.current_attempt
             assert attempt is not None
             return [
-                (seat, "prev", f"keep the {attempt.values[0]}"),
-                (seat, "next", f"keep the {attempt.values[1]}"),
+                (seat, "prev", say("keep the {value}", value=attempt.values[0])),
+                (seat, "next", say("keep the {value}", value=attempt.values[1])),
             ]
         if phase is Phase.CHALLENGE_RESULT:
             return [
                 hint
                 for player in engine.challenge_remaining
-                for hint in ((player, "ok", "I won it"), (player, "next", "I am out"))
+                for hint in ((player, "ok", say("I won it")), (player, "next", say("I am out")))
             ]
         return []
 
@@ -412,13 +436,18 @@ class OssInput(_Role, SeatInput):
         cursors.running_seat = None
         if isinstance(event, TossCancelled):
             cursors.cancelled += 1
-            why = {"long press": "long press", "too long": "it ran too long"}.get(
-                event.reason, "cancelled"
-            )
-            return [Feedback(seat, f"Timer: toss not counted ({why})")]
+            why = _CANCELLED.get(event.reason, say("Timer: toss not counted (cancelled)"))
+            return [Feedback(seat, why)]
         assert isinstance(event, TossStopped)
         # A toss no attempt claims (``timer_action`` gave nothing): said, not logged.
-        return [Feedback(None, f"Timer: {format_time(event.duration)}")]
+        return [Feedback(None, say("Timer: {time}", time=Seconds(event.duration)))]
+
+
+#: Why the toss timer did not count a toss, in players' words.
+_CANCELLED: dict[str, Text] = {
+    "long press": say("Timer: toss not counted (long press)"),
+    "too long": say("Timer: toss not counted (it ran too long)"),
+}
 
 
 _OUTCOME_OF_BUTTON: dict[str, Outcome] = {
@@ -431,8 +460,50 @@ _OUTCOME_OF_BUTTON: dict[str, Outcome] = {
 class OssPresentation(_Role, Presentation):
     """Presentation: events as messages and cues, and the snapshot with the table's side."""
 
-    def result_rule(self, report: JSON) -> str:
-        return "most points from the tribe cards won"
+    def result_rule(self, report: JSON) -> Words:
+        """Who won and by which rule: the most points, tribe cards won plus 4 per challenge."""
+        winners = [w for w in report.get("winners", []) if isinstance(w, int)]
+        totals = report.get("totals") or []
+        if not winners or not totals:
+            return say("The most points win: tribe cards won plus 4 per challenge card.")
+        points = totals[winners[0]]
+        if len(winners) == 1:
+            return say_plural(
+                "{player} is Big Chief with {n} point: tribe cards won plus 4 per challenge card.",
+                "{player} is Big Chief with {n} points: tribe cards won plus 4 per challenge card.",
+                points,
+                player=Player(winners[0]),
+            )
+        return say_plural(
+            "{players} share the victory with {n} point each: tribe cards won plus 4 per "
+            "challenge card.",
+            "{players} share the victory with {n} points each: tribe cards won plus 4 per "
+            "challenge card.",
+            points,
+            players=Items(tuple(Player(w) for w in winners)),
+        )
+
+    def result_rows(self, report: JSON) -> list[tuple[Words, list[int]]]:
+        """Why the totals are what they are: the points of the tribe cards each player won
+        and of the challenges (4 each); the two add up to the player's total, the row below.
+        """
+        rounds = [r for r in report.get("rounds", []) if isinstance(r, dict)]
+        players = len(report.get("totals") or [])
+        card_points = [0] * players
+        challenges = [0] * players
+        for round_ in rounds:
+            for seat, values in enumerate(round_.get("won") or []):
+                if seat < players:
+                    card_points[seat] += sum(values)
+            challenge = round_.get("challenge")
+            winner = challenge.get("winner") if isinstance(challenge, dict) else None
+            if isinstance(winner, int) and 0 <= winner < players:
+                challenges[winner] += 1
+        # Two rows only, so the rounds keep their room on the results screen.
+        return [
+            (say("Card points"), card_points),
+            (say("Challenge points"), [CHALLENGE_POINTS * n for n in challenges]),
+        ]
 
     def feedback(self, event: Event) -> list[Feedback]:
         if isinstance(event, AttemptBegins | DuelTied | Replayed):
@@ -603,22 +674,37 @@ class OssAdapter(GameAdapter):
         self.simulation = OssSimulation(context, self.cursors)
 
 
-def count_text(value: int) -> str:
-    """A count as the buttons show it: ``failed`` below 0."""
-    return "failed" if value == FAILED else str(value)
+def count_arg(value: int) -> Arg:
+    """A count as the buttons show it: "failed" below 0, else the number of jacks."""
+    return say("failed") if value == FAILED else value
+
+
+def duel_card(attempt: Attempt, seat: int) -> Card:
+    """The tribe card ``seat`` played into the duel ``attempt`` (shown by tribe and value)."""
+    return Card(tribe_card(seat, attempt.card_of(seat).value))
 
 
 # --- feedback per engine event ------------------------------------------------------------
 
 
+def _names(names: Sequence[str]) -> Items:
+    """Trick names (the rulebook's proper names, never translated) as one list."""
+    return Items(tuple(Verbatim(name) for name in names))
+
+
 def _revealed(a: OssPresentation, e: Event) -> list[Feedback]:
     assert isinstance(e, TricksRevealed)
-    chief = a.engine.chief
     return [
         Feedback(
             None,
-            f"Round {e.round}: tricks {', '.join(e.solo)}; duel trick {e.duel}. "
-            f"Seat {chief} (chief) plays a tribe card first",
+            say(
+                "Round {round}: tricks {solo}; duel trick {duel}. "
+                "{chief} (chief) plays a tribe card first",
+                round=e.round,
+                solo=_names(e.solo),
+                duel=Verbatim(e.duel),
+                chief=Player(a.engine.chief),
+            ),
         )
     ]
 
@@ -627,7 +713,14 @@ def _duel_formed(_: OssPresentation, e: Event) -> list[Feedback]:
     assert isinstance(e, DuelFormed)
     return [
         Feedback(
-            None, f"Duel below {e.trick}: seat {e.first} against seat {e.second}, with {e.duel}"
+            None,
+            say(
+                "Duel below {trick}: {first} against {second}, with {duel}",
+                trick=Verbatim(e.trick),
+                first=Player(e.first),
+                second=Player(e.second),
+                duel=Verbatim(e.duel),
+            ),
         )
     ]
 
@@ -636,13 +729,32 @@ def _begins(a: OssPresentation, e: Event) -> list[Feedback]:
     assert isinstance(e, AttemptBegins)
     attempt = a.engine.current_attempt
     if e.kind is AttemptKind.SOLO:
-        jacks = attempt.values[0] if attempt is not None else "?"
-        text = f"Seat {e.seats[0]} attempts {e.trick} with {jacks} jacks: OK success, NEXT failure"
+        jacks = attempt.values[0] if attempt is not None else 0
+        text = say_plural(
+            "{player} attempts {trick} with {n} jack: OK success, NEXT failure",
+            "{player} attempts {trick} with {n} jacks: OK success, NEXT failure",
+            jacks,
+            player=Player(e.seats[0]),
+            trick=Verbatim(e.trick),
+        )
         return [Feedback(e.seats[0], text)]
-    duel = a.engine.duel_trick
-    how = "enter the counts" if duel in MOST_JACKS_DUELS else "OK I won, NEXT I lost, PREV tie"
-    first, second = e.seats
-    return [Feedback(None, f"Duel {duel}: seat {first} against seat {second}: {how}")]
+    duel = Verbatim(a.engine.duel_trick or "")
+    first, second = Player(e.seats[0]), Player(e.seats[1])
+    if a.engine.duel_trick in MOST_JACKS_DUELS:
+        text = say(
+            "Duel {duel}: {first} against {second}: enter the counts",
+            duel=duel,
+            first=first,
+            second=second,
+        )
+    else:
+        text = say(
+            "Duel {duel}: {first} against {second}: OK I won, NEXT I lost, PREV tie",
+            duel=duel,
+            first=first,
+            second=second,
+        )
+    return [Feedback(None, text)]
 
 
 def _solo(_: OssPresentation, e: Event) -> list[Feedback]:
@@ -651,33 +763,55 @@ def _solo(_: OssPresentation, e: Event) -> list[Feedback]:
         return [
             Feedback(
                 e.seat,
-                f"Seat {e.seat} succeeds {e.trick}: wins its {e.value}",
+                say(
+                    "{player} succeeds {trick}: wins {card}",
+                    player=Player(e.seat),
+                    trick=Verbatim(e.trick),
+                    card=Card(tribe_card(e.seat, e.value)),
+                ),
                 MessageKind.WON,
                 Cue.TRICK_WON,
             )
         ]
-    return [Feedback(e.seat, f"Seat {e.seat} fails {e.trick}", MessageKind.PENALTY, Cue.PENALTY)]
+    text = say("{player} fails {trick}", player=Player(e.seat), trick=Verbatim(e.trick))
+    return [Feedback(e.seat, text, MessageKind.PENALTY, Cue.PENALTY)]
 
 
 def _tied(_: OssPresentation, e: Event) -> list[Feedback]:
     assert isinstance(e, DuelTied)
-    return [
-        Feedback(None, f"Tie between seat {e.first} and seat {e.second}: the duel starts again")
-    ]
+    text = say(
+        "Tie between {first} and {second}: the duel starts again",
+        first=Player(e.first),
+        second=Player(e.second),
+    )
+    return [Feedback(None, text)]
 
 
 def _duel_result(a: OssPresentation, e: Event) -> list[Feedback]:
     assert isinstance(e, DuelResult)
     out = [
-        Feedback(e.winner, f"Seat {e.winner} wins the duel", MessageKind.WON, Cue.TRICK_WON),
+        Feedback(
+            e.winner,
+            say("{player} wins the duel", player=Player(e.winner)),
+            MessageKind.WON,
+            Cue.TRICK_WON,
+        ),
         Feedback(e.loser, None, cue=Cue.PENALTY),
     ]
     if a.engine.phase is Phase.KEEP:
         attempt = a.engine.current_attempt
         assert attempt is not None
-        first, second = attempt.values
+        first, second = (duel_card(attempt, s) for s in attempt.seats)
         out.append(
-            Feedback(e.winner, f"Seat {e.winner}: keep a card: PREV the {first}, NEXT the {second}")
+            Feedback(
+                e.winner,
+                say(
+                    "{player} keeps a card: PREV {first}, NEXT {second}",
+                    player=Player(e.winner),
+                    first=first,
+                    second=second,
+                ),
+            )
         )
     elif a.engine.phase is Phase.REPLAY:
         out.append(_replay_offer(a, e.loser))
@@ -685,16 +819,25 @@ def _duel_result(a: OssPresentation, e: Event) -> list[Feedback]:
 
 
 def _replay_offer(a: OssPresentation, seat: int) -> Feedback:
-    left = a.engine.replays_left(seat)
     return Feedback(
         seat,
-        f"Seat {seat} may replay ({left} left): tap a tribe card to discard, or OK; NEXT passes",
+        say_plural(
+            "{player} may replay ({n} left): tap a tribe card to discard, or OK; NEXT passes",
+            "{player} may replay ({n} left): tap a tribe card to discard, or OK; NEXT passes",
+            a.engine.replays_left(seat),
+            player=Player(seat),
+        ),
     )
 
 
 def _replayed(_: OssPresentation, e: Event) -> list[Feedback]:
     assert isinstance(e, Replayed)
-    return [Feedback(e.seat, f"Seat {e.seat} discards a {e.discarded} and tries again")]
+    text = say(
+        "{player} discards {card} and tries again",
+        player=Player(e.seat),
+        card=Card(tribe_card(e.seat, e.discarded)),
+    )
+    return [Feedback(e.seat, text)]
 
 
 def _card_won(_: OssPresentation, e: Event) -> list[Feedback]:
@@ -704,17 +847,17 @@ def _card_won(_: OssPresentation, e: Event) -> list[Feedback]:
 
 def _challenge(_: OssPresentation, e: Event) -> list[Feedback]:
     assert isinstance(e, ChallengeRevealed)
-    return [
-        Feedback(
-            None,
-            f"Challenge: {e.card}! Everyone plays: NEXT when you are out, OK if you win outright",
-        )
-    ]
+    text = say(
+        "Challenge: {card}! Everyone plays: NEXT when you are out, OK if you win outright",
+        card=Verbatim(e.card),
+    )
+    return [Feedback(None, text)]
 
 
 def _eliminated(_: OssPresentation, e: Event) -> list[Feedback]:
     assert isinstance(e, Eliminated)
-    return [Feedback(e.seat, f"Seat {e.seat} is out of the challenge", cue=Cue.PENALTY)]
+    text = say("{player} is out of the challenge", player=Player(e.seat))
+    return [Feedback(e.seat, text, cue=Cue.PENALTY)]
 
 
 def _challenge_won(_: OssPresentation, e: Event) -> list[Feedback]:
@@ -722,7 +865,12 @@ def _challenge_won(_: OssPresentation, e: Event) -> list[Feedback]:
     return [
         Feedback(
             e.seat,
-            f"Seat {e.seat} wins {e.card} ({CHALLENGE_POINTS} points) and is the new chief",
+            say(
+                "{player} wins {card} ({points} points) and is the new chief",
+                player=Player(e.seat),
+                card=Verbatim(e.card),
+                points=CHALLENGE_POINTS,
+            ),
             MessageKind.WON,
             Cue.TRICK_WON,
         )
@@ -731,16 +879,24 @@ def _challenge_won(_: OssPresentation, e: Event) -> list[Feedback]:
 
 def _round_scored(_: OssPresentation, e: Event) -> list[Feedback]:
     assert isinstance(e, RoundScored)
-    scores = ", ".join(f"seat {s}: {v}" for s, v in enumerate(e.scores))
-    return [Feedback(None, f"Round {e.round} scored - {scores}", MessageKind.WON)]
+    scores = Items(
+        tuple(say("{player}: {points}", player=Player(s), points=v) for s, v in enumerate(e.scores))
+    )
+    text = say("Round {round} scored: {scores}", round=e.round, scores=scores)
+    return [Feedback(None, text, MessageKind.WON)]
 
 
 def _game_over(_: OssPresentation, e: Event) -> list[Feedback]:
     assert isinstance(e, GameOver)
-    who = ", ".join(f"seat {s}" for s in e.winners)
-    verb = "is Big Chief" if len(e.winners) == 1 else "share the victory"
+    if len(e.winners) == 1:
+        text = say("Game over: {player} is Big Chief", player=Player(e.winners[0]))
+    else:
+        text = say(
+            "Game over: {players} share the victory",
+            players=Items(tuple(Player(s) for s in e.winners)),
+        )
     return [Feedback(s, None, cue=Cue.TRICK_WON) for s in e.winners] + [
-        Feedback(None, f"Game over: {who} {verb}", MessageKind.WON)
+        Feedback(None, text, MessageKind.WON)
     ]
 
 
@@ -757,24 +913,36 @@ def _after_result(a: OssPresentation, e: Event) -> list[Feedback]:
 def _counted(_: OssPresentation, e: Event) -> list[Feedback]:
     assert isinstance(e, DuelCounted)
     (first, second), (a, b) = e.seats, e.counts
-    text = f"Counts: seat {first} {count_text(a)}, seat {second} {count_text(b)}"
+    text = say(
+        "Counts: {first} {a}, {second} {b}",
+        first=Player(first),
+        a=count_arg(a),
+        second=Player(second),
+        b=count_arg(b),
+    )
     return [Feedback(None, text)]
 
 
 def _timed(p: OssPresentation, e: Event) -> list[Feedback]:
     assert isinstance(e, TossTimed)
-    text = f"Seat {e.seat}: {format_time(e.millis / 1000)}"
-    kind = MessageKind.INFO
-    if e.best_before is None or e.millis < e.best_before:
-        text += " - personal best" if e.best_before is not None else ""
-        kind = MessageKind.WON if e.best_before is not None else MessageKind.INFO
-    else:
-        text += f" (best {format_time(e.best_before / 1000)})"
+    who, time = Player(e.seat), Seconds(e.millis / 1000)
     limit = p.settings.timer_limit
     if limit is not None and p.over_limit(e.millis):
-        text += f" - over the {limit:g} s limit"
-        kind = MessageKind.PENALTY
-    return [Feedback(e.seat, text, kind)]
+        text = say(
+            "{player}: {time}, over the limit of {limit}",
+            player=who,
+            time=time,
+            limit=Seconds(limit),
+        )
+        return [Feedback(e.seat, text, MessageKind.PENALTY)]
+    if e.best_before is None:
+        return [Feedback(e.seat, say("{player}: {time}", player=who, time=time))]
+    if e.millis < e.best_before:
+        text = say("{player}: {time}, a personal best", player=who, time=time)
+        return [Feedback(e.seat, text, MessageKind.WON)]
+    best = Seconds(e.best_before / 1000)
+    text = say("{player}: {time} (best {best})", player=who, time=time, best=best)
+    return [Feedback(e.seat, text)]
 
 
 _FEEDBACK: dict[type[Event], Callable[[OssPresentation, Event], list[Feedback]]] = {

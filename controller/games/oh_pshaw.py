@@ -90,6 +90,7 @@ from controller.games.base import (
     split_action,
 )
 from controller.games.spec import DeckSpec, GameSpec, OptionKind, OptionSpec, Preset
+from controller.games.words import Card, Player, Text, Verbatim, Words, say, say_plural
 
 # --- cards -----------------------------------------------------------------------
 #
@@ -99,7 +100,8 @@ from controller.games.spec import DeckSpec, GameSpec, OptionKind, OptionSpec, Pr
 
 SUITS = "SHDC"
 RANKS = "23456789TJQKA"
-SUIT_NAMES: tuple[str, ...] = ("spades", "hearts", "diamonds", "clubs")
+# The suits in words, in SUITS order ("trump rotates and is spades"); str() is the English.
+SUIT_NAMES: tuple[Text, ...] = (say("spades"), say("hearts"), say("diamonds"), say("clubs"))
 DECK_SIZE = 52
 ROTATION = "HCDS"  # rotating_trump: trump suit of round index i is ROTATION[i % 4]
 
@@ -118,8 +120,11 @@ def parse_card(text: object) -> str:
     index = _CARD_INDEX.get(text) if isinstance(text, str) else None
     if index is None:
         raise MalformedAction(
-            f"{describe(text)} is not a card: write a rank 2-9, T (or 10), J, Q, K or A "
-            "and a suit S, H, D or C, e.g. QH"
+            say(
+                "{value} is not a card: write a rank 2-9, T (or 10), J, Q, K or A "
+                "and a suit S, H, D or C, e.g. QH",
+                value=Verbatim(describe(text)),
+            )
         )
     return CARD_NAMES[index]
 
@@ -172,7 +177,13 @@ class Options:
         def flag(key: str) -> bool:
             value = raw.get(key, False)
             if not isinstance(value, bool):
-                raise BadOption(f'option "{key}" must be true or false, not {describe(value)}')
+                raise BadOption(
+                    say(
+                        'option "{option}" must be true or false, not {value}',
+                        option=Verbatim(key),
+                        value=Verbatim(describe(value)),
+                    )
+                )
             return value
 
         max_given = raw.get("max_hand") is not None
@@ -181,13 +192,21 @@ class Options:
             max_hand = default_max_hand(players)
         elif isinstance(max_hand, bool) or not isinstance(max_hand, int) or max_hand < 1:
             raise BadOption(
-                f'option "max_hand" must be a whole number from 1, not {describe(max_hand)}'
+                say(
+                    'option "max_hand" must be a whole number from 1, not {value}',
+                    value=Verbatim(describe(max_hand)),
+                )
             )
         if players * max_hand > DECK_SIZE:
             raise BadOption(
-                f'option "max_hand" {max_hand} is too large: {players} players x {max_hand} '
-                f"cards is more than the {DECK_SIZE} cards of the deck "
-                f"(at most {DECK_SIZE // players})"
+                say(
+                    'option "max_hand" {hand} is too large: {players} players x {hand} '
+                    "cards is more than the {deck} cards of the deck (at most {most})",
+                    hand=max_hand,
+                    players=players,
+                    deck=DECK_SIZE,
+                    most=DECK_SIZE // players,
+                )
             )
 
         name = raw.get("schedule", "ascending")
@@ -199,36 +218,53 @@ class Options:
         elif name == "contract-whist":
             if max_hand < 7:
                 raise BadOption(
-                    f'the "contract-whist" schedule needs hands of 7 cards; with {players} players '
-                    f"the largest hand is {max_hand}"
+                    say(
+                        'the "contract-whist" schedule needs hands of 7 cards; with {players} '
+                        "players the largest hand is {hand}",
+                        players=players,
+                        hand=max_hand,
+                    )
                 )
             schedule = CONTRACT_WHIST
         elif isinstance(name, list):
             if not name:
-                raise BadOption('option "schedule" must list at least one hand size')
+                raise BadOption(say('option "schedule" must list at least one hand size'))
             for size in name:
                 if isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= max_hand:
                     raise BadOption(
-                        f'every hand size in "schedule" must be a whole number 1..{max_hand} '
-                        f"(max_hand), not {describe(size)}"
+                        say(
+                            'every hand size in "schedule" must be a whole number 1..{hand} '
+                            "(max_hand), not {value}",
+                            hand=max_hand,
+                            value=Verbatim(describe(size)),
+                        )
                     )
             schedule = tuple(name)
             name = list(name)
         else:
             raise BadOption(
-                'option "schedule" must be "ascending", "up-down", "contract-whist" or a list '
-                f"of hand sizes, not {describe(name)}"
+                say(
+                    'option "schedule" must be "ascending", "up-down", "contract-whist" or a list '
+                    "of hand sizes, not {value}",
+                    value=Verbatim(describe(name)),
+                )
             )
 
         scoring = raw.get("scoring", "standard")
         if scoring not in ("standard", "mild"):
             raise BadOption(
-                f'option "scoring" must be "standard" or "mild", not {describe(scoring)}'
+                say(
+                    'option "scoring" must be "standard" or "mild", not {value}',
+                    value=Verbatim(describe(scoring)),
+                )
             )
         penalty = raw.get("renege_penalty", 0)
         if isinstance(penalty, bool) or not isinstance(penalty, int) or penalty < 0:
             raise BadOption(
-                f'option "renege_penalty" must be a whole number from 0, not {describe(penalty)}'
+                say(
+                    'option "renege_penalty" must be a whole number from 0, not {value}',
+                    value=Verbatim(describe(penalty)),
+                )
             )
         return cls(
             schedule=schedule,
@@ -356,15 +392,28 @@ class BidStatus(StrEnum):
     EQUAL = "equal"
 
     @property
-    def explanation(self) -> str:
+    def explanation(self) -> Text:
         """What the announcement means for the players, in words."""
         return _STATUS_EXPLANATIONS[self]
 
+    @property
+    def word(self) -> Text:
+        """The announcement itself, one word for the display ("OVER")."""
+        return _STATUS_WORDS[self]
 
-_STATUS_EXPLANATIONS: Mapping[BidStatus, str] = {
-    BidStatus.OVER: "OVER: more tricks bid than there are, someone must miss",
-    BidStatus.UNDER: "UNDER: fewer tricks bid than there are, someone takes more than they want",
-    BidStatus.EQUAL: "EQUAL: the bids add up to the tricks",
+
+_STATUS_EXPLANATIONS: Mapping[BidStatus, Text] = {
+    BidStatus.OVER: say("OVER: more tricks bid than there are, someone must miss"),
+    BidStatus.UNDER: say(
+        "UNDER: fewer tricks bid than there are, someone takes more than they want"
+    ),
+    BidStatus.EQUAL: say("EQUAL: the bids add up to the tricks"),
+}
+# TRANSLATORS: the announcement when the bidding closes: more tricks bid than the round has.
+_STATUS_WORDS: Mapping[BidStatus, Text] = {
+    BidStatus.OVER: say("OVER"),
+    BidStatus.UNDER: say("UNDER"),
+    BidStatus.EQUAL: say("EQUAL"),
 }
 
 
@@ -734,7 +783,7 @@ class OhPshaw(Engine):
 
     def __init__(self, players: int, dealer: int, options: Options) -> None:
         if not self.min_players <= players <= self.max_players:
-            raise BadOption(f"Oh Pshaw is for 3 to 7 players, not {players}")
+            raise BadOption(say("Oh Pshaw is for 3 to 7 players, not {players}", players=players))
         self.players = players
         self.first_dealer = dealer
         self.options = options
@@ -800,10 +849,14 @@ class OhPshaw(Engine):
             return TurnTrump(seat, parse_card(value))
         if verb == Verb.END:
             if value != EARLY:
-                raise MalformedAction(f'"end" must be "{EARLY}", not {describe(value)}')
+                raise MalformedAction(
+                    say('"end" must be "early", not {value}', value=Verbatim(describe(value)))
+                )
             return EndEarly(seat)
         if not isinstance(value, list):
-            raise MalformedAction(f'"hand" must be a list of cards, not {describe(value)}')
+            raise MalformedAction(
+                say('"hand" must be a list of cards, not {value}', value=Verbatim(describe(value)))
+            )
         return RegisterHand(seat, tuple(parse_card(text) for text in value))
 
     # --- the state machine --------------------------------------------------------
@@ -858,7 +911,7 @@ class OhPshaw(Engine):
 
     def apply(self, action: Action) -> list[Event]:
         if self.phase is Phase.OVER:
-            raise IllegalAction("the game is over; nothing more can be played")
+            raise IllegalAction(say("the game is over; nothing more can be played"))
         # Plays come most often: test for them first.
         if isinstance(action, Play):
             return self._play(action)
@@ -870,7 +923,9 @@ class OhPshaw(Engine):
             return self._register(action)
         if isinstance(action, EndEarly):
             return self._end_early()
-        raise IllegalAction(f"Oh Pshaw has no action {type(action).__name__}")
+        raise IllegalAction(
+            say("Oh Pshaw has no action {action}", action=Verbatim(type(action).__name__))
+        )
 
     @staticmethod
     def _card(name: str) -> int:
@@ -886,7 +941,7 @@ class OhPshaw(Engine):
         """The rulebook's early end: the points stand as they are, the leaders win."""
         if all(bid is None for bid in self.rounds[0].bids):  # a deal alone decides nothing
             raise IllegalAction(
-                "nothing has been played yet, so nobody leads; abandon the game instead"
+                say("nothing has been played yet, so nobody leads; abandon the game instead")
             )
         self.ended_early = True
         self.phase = Phase.OVER
@@ -900,29 +955,50 @@ class OhPshaw(Engine):
     def _register(self, action: RegisterHand) -> list[Event]:
         seat, rnd = action.seat, self.round
         if rnd.hands[seat] is not None:
-            raise IllegalAction(f"seat {seat} has already registered its hand for this round")
+            raise _refused(
+                seat,
+                say("has already registered its hand for this round"),
+            )
         if rnd.started[seat]:
-            raise IllegalAction(
-                f"seat {seat} cannot register a hand now: it has already played this round"
+            raise _refused(
+                seat,
+                say("cannot register a hand now: it has already played this round"),
             )
         if len(action.cards) != rnd.hand_size:
             raise IllegalAction(
-                f"seat {seat}'s hand must have {rnd.hand_size} cards this round, "
-                f"not {len(action.cards)}"
+                say_plural(
+                    "{player}'s hand must have {n} card this round, not {given}",
+                    "{player}'s hand must have {n} cards this round, not {given}",
+                    rnd.hand_size,
+                    player=Player(seat),
+                    given=len(action.cards),
+                )
             )
         cards: set[int] = set()
         where = rnd.where
         for name in action.cards:
             card = self._card(name)
             if card in cards:
-                raise IllegalAction(f"{name} is in seat {seat}'s hand twice")
+                raise IllegalAction(
+                    say("{card} is in {player}'s hand twice", card=Card(name), player=Player(seat))
+                )
             place = where[card]
             if place == TURNED:
-                raise IllegalAction(f"{name} is the turned trump card; it cannot be in a hand")
+                raise IllegalAction(
+                    say("{card} is the turned trump card; it cannot be in a hand", card=Card(name))
+                )
             if place == PLAYED:
-                raise IllegalAction(f"{name} has already been played this round")
+                raise IllegalAction(
+                    say("{card} has already been played this round", card=Card(name))
+                )
             if place >= 0:
-                raise IllegalAction(f"{name} is already in seat {place}'s registered hand")
+                raise IllegalAction(
+                    say(
+                        "{card} is already in {player}'s registered hand",
+                        card=Card(name),
+                        player=Player(place),
+                    )
+                )
             cards.add(card)
         counts = rnd.suit_counts[seat]
         for card in cards:
@@ -939,12 +1015,17 @@ class OhPshaw(Engine):
 
     # --- trump --------------------------------------------------------------------
 
-    def _no_turn_reason(self, rnd: RoundState) -> str:
+    def _no_turn_reason(self, rnd: RoundState) -> Text:
         if self.players * rnd.hand_size == DECK_SIZE:
-            return "no card is turned this round: the whole deck is dealt and there is no trump"
+            return say(
+                "no card is turned this round: the whole deck is dealt and there is no trump"
+            )
         if rnd.trump is None:
-            return "no card is turned this round: the last round is played without trump"
-        return f"no card is turned this round: trump rotates and is {SUIT_NAMES[rnd.trump]}"
+            return say("no card is turned this round: the last round is played without trump")
+        return say(
+            "no card is turned this round: trump rotates and is {suit}",
+            suit=SUIT_NAMES[rnd.trump],
+        )
 
     def _turn_trump(self, action: TurnTrump) -> list[Event]:
         seat, rnd = action.seat, self.round
@@ -952,19 +1033,31 @@ class OhPshaw(Engine):
             raise IllegalAction(self._no_turn_reason(rnd))
         if rnd.turned is not None:
             raise IllegalAction(
-                f"the trump card for this round is already turned ({CARD_NAMES[rnd.turned]})"
+                say(
+                    "the trump card for this round is already turned ({card})",
+                    card=Card(CARD_NAMES[rnd.turned]),
+                )
             )
         if self.phase is Phase.PLAY:
-            raise IllegalAction("the trump card must be turned before the first card is played")
-        if seat != rnd.dealer:
             raise IllegalAction(
-                f"seat {seat} cannot turn the trump card: seat {rnd.dealer} deals this round"
+                say("the trump card must be turned before the first card is played")
+            )
+        if seat != rnd.dealer:
+            raise _refused(
+                seat,
+                say(
+                    "cannot turn the trump card: {dealer} deals this round",
+                    dealer=Player(rnd.dealer),
+                ),
             )
         card = self._card(action.card)
         if rnd.where[card] >= 0:
             raise IllegalAction(
-                f"{action.card} cannot be the turned card: it is in seat {rnd.where[card]}'s "
-                "registered hand"
+                say(
+                    "{card} cannot be the turned card: it is in {player}'s registered hand",
+                    card=Card(action.card),
+                    player=Player(rnd.where[card]),
+                )
             )
         rnd.turned = card
         rnd.where[card] = TURNED
@@ -987,18 +1080,38 @@ class OhPshaw(Engine):
     def _bid(self, action: Bid) -> list[Event]:
         seat, bid, rnd = action.seat, action.bid, self.round
         if self.phase is not Phase.BID:
-            raise IllegalAction(f"seat {seat} cannot bid: the bidding for this round is over")
+            raise _refused(
+                seat,
+                say("cannot bid: the bidding for this round is over"),
+            )
         if seat != self.turn:
-            raise IllegalAction(f"seat {seat} cannot bid now: it is seat {self.turn}'s turn to bid")
+            raise _refused(
+                seat,
+                say(
+                    "cannot bid now: it is {bidder}'s turn to bid",
+                    bidder=Player(self.turn),
+                ),
+            )
         if not 0 <= bid <= rnd.hand_size:
-            raise IllegalAction(
-                f"seat {seat} cannot bid {bid}: this round has {rnd.hand_size} tricks, "
-                f"so a bid is 0..{rnd.hand_size}"
+            raise _refused(
+                seat,
+                say_plural(
+                    "cannot bid {bid}: this round has {n} trick, so a bid is 0..{n}",
+                    "cannot bid {bid}: this round has {n} tricks, so a bid is 0..{n}",
+                    rnd.hand_size,
+                    bid=bid,
+                ),
             )
         if bid == self._hook_bid(rnd):
-            raise IllegalAction(
-                f"seat {seat} (the dealer) cannot bid {bid}: with the hook the bids may not "
-                f"add up to the {rnd.hand_size} tricks"
+            raise _refused(
+                seat,
+                say_plural(
+                    "cannot bid {bid}: with the hook the bids may not add up to the {n} trick",
+                    "cannot bid {bid}: with the hook the bids may not add up to the {n} tricks",
+                    rnd.hand_size,
+                    bid=bid,
+                ),
+                role="the dealer",
             )
         rnd.bids[seat] = bid
         rnd.touched = True
@@ -1072,35 +1185,77 @@ class OhPshaw(Engine):
         seat, name, rnd = action.seat, action.card, self.round
         if self.phase is not Phase.PLAY:
             if self.phase is Phase.TRUMP:
-                why = f"seat {rnd.dealer} must turn the trump card first"
-            else:
-                why = f"the bidding is not over (seat {self.turn} bids next)"
-            raise IllegalAction(f"seat {seat} cannot play {name}: {why}")
+                raise _refused(
+                    seat,
+                    say(
+                        "cannot play {card}: {dealer} must turn the trump card first",
+                        card=_card_arg(name),
+                        dealer=Player(rnd.dealer),
+                    ),
+                )
+            raise _refused(
+                seat,
+                say(
+                    "cannot play {card}: the bidding is not over ({bidder} bids next)",
+                    card=_card_arg(name),
+                    bidder=Player(self.turn),
+                ),
+            )
         if seat != self.turn:
-            raise IllegalAction(f"seat {seat} cannot play {name}: it is seat {self.turn}'s turn")
+            raise _refused(
+                seat,
+                say(
+                    "cannot play {card}: it is {other}'s turn",
+                    card=_card_arg(name),
+                    other=Player(self.turn),
+                ),
+            )
         card = self._card(name)
         place = rnd.where[card]
         if place == TURNED:
-            raise IllegalAction(
-                f"seat {seat} cannot play {name}: it is the turned trump card, "
-                "which stays on the table"
+            raise _refused(
+                seat,
+                say(
+                    "cannot play {card}: it is the turned trump card, which stays on the table",
+                    card=Card(name),
+                ),
             )
         if place == PLAYED:
-            raise IllegalAction(
-                f"seat {seat} cannot play {name}: it has already been played this round"
+            raise _refused(
+                seat,
+                say(
+                    "cannot play {card}: it has already been played this round",
+                    card=Card(name),
+                ),
             )
         if place >= 0 and place != seat:
-            raise IllegalAction(
-                f"seat {seat} cannot play {name}: it is in seat {place}'s registered hand"
+            raise _refused(
+                seat,
+                say(
+                    "cannot play {card}: it is in {other}'s registered hand",
+                    card=Card(name),
+                    other=Player(place),
+                ),
             )
         hand = rnd.hands[seat]
         if hand is not None and place != seat:
-            raise IllegalAction(f"seat {seat} cannot play {name}: it is not in the seat's hand")
+            raise _refused(
+                seat,
+                say(
+                    "cannot play {card}: it is not in the seat's hand",
+                    card=Card(name),
+                ),
+            )
         assert hand is not None and rnd.led >= 0
         held = next(c for c in hand if c // 13 == rnd.led)
-        raise IllegalAction(
-            f"seat {seat} cannot play {name}: it must follow {SUIT_NAMES[rnd.led]} "
-            f"while it holds {CARD_NAMES[held]}"
+        raise _refused(
+            seat,
+            say(
+                "cannot play {card}: it must follow {suit} while it holds {held}",
+                card=Card(name),
+                suit=SUIT_NAMES[rnd.led],
+                held=Card(CARD_NAMES[held]),
+            ),
         )
 
     @staticmethod
@@ -1386,13 +1541,31 @@ class OhPshaw(Engine):
         )
 
 
-def parse_card_message(name: object) -> str:
+def _refused(seat: int, reason: Text, role: str = "") -> IllegalAction:
+    """A refusal of ``seat``'s action: the table names the seat once and shows ``reason``.
+
+    The table says whom a refusal is about ("Seat 3: cannot play 6♣: ..."), so
+    the message is the reason alone; ``str()`` keeps the record line the replay
+    command prints after ``line N:``, the seat first ("seat 2 cannot play 6C: ...").
+    """
+    subject = f"seat {seat} ({role})" if role else f"seat {seat}"
+    refusal = IllegalAction(f"{subject} {reason}")
+    refusal.text = reason
+    return refusal
+
+
+def _card_arg(name: str) -> Card | Verbatim:
+    """A card of a refused action as a message argument: a card if it is one, else as written."""
+    return Card(name) if name in _CARD_INDEX else Verbatim(name)
+
+
+def parse_card_message(name: object) -> Words:
     """The words for a string that is not a card (actions built in code, not parsed)."""
     try:
         parse_card(name)
     except MalformedAction as exc:
-        return str(exc)
-    return f"{describe(name)} is not a card"
+        return exc.text
+    return say("{value} is not a card", value=Verbatim(describe(name)))
 
 
 # --- chance made concrete ----------------------------------------------------------
@@ -1450,79 +1623,97 @@ SPEC = GameSpec(
     options=(
         OptionSpec(
             "schedule",
-            "Hand sizes",
+            say("Hand sizes"),
             OptionKind.SCHEDULE,
             "ascending",
-            "ascending 1 to the most cards; up-down 1..max..1; contract whist 7-1-7; or a list",
+            say(
+                "ascending 1 to the most cards; up-down 1..max..1; contract whist 7-1-7; or a list"
+            ),
             choices=("ascending", "up-down", "contract-whist"),
         ),
         OptionSpec(
             "max_hand",
-            "Largest hand",
+            say("Largest hand"),
             OptionKind.NUMBER,
             None,
-            "the most cards dealt in a round (players x cards at most 52)",
+            say("the most cards dealt in a round (players x cards at most 52)"),
             low=1,
             high=DECK_SIZE // OhPshaw.min_players,
         ),
         OptionSpec(
-            "hook", "The hook", OptionKind.FLAG, False, "the dealer may not make bids add up"
+            "hook",
+            say("The hook"),
+            OptionKind.FLAG,
+            False,
+            say("the dealer may not make bids add up"),
         ),
         OptionSpec(
             "scoring",
-            "Scoring",
+            say("Scoring"),
             OptionKind.CHOICE,
             "standard",
-            "standard: 10 + bid for an exact bid; mild: 1 a trick plus 10 for an exact bid",
+            say("standard: 10 + bid for an exact bid; mild: 1 a trick plus 10 for an exact bid"),
             choices=("standard", "mild"),
         ),
         OptionSpec(
             "round_winner_bonus",
-            "Round winner bonus",
+            say("Round winner bonus"),
             OptionKind.FLAG,
             False,
-            "10 extra to the round's highest scorer(s)",
+            say("10 extra to the round's highest scorer(s)"),
         ),
         OptionSpec(
             "no_trump_last_round",
-            "No trump in the last round",
+            say("No trump in the last round"),
             OptionKind.FLAG,
             False,
-            "the last scheduled round is played without trump",
+            say("the last scheduled round is played without trump"),
         ),
         OptionSpec(
             "rotating_trump",
-            "Rotating trump",
+            say("Rotating trump"),
             OptionKind.FLAG,
             False,
-            "trump by round: hearts, clubs, diamonds, spades, ...; no card is turned",
+            say("trump by round: hearts, clubs, diamonds, spades, ...; no card is turned"),
         ),
         OptionSpec(
             "renege_penalty",
-            "Renege penalty",
+            say("Renege penalty"),
             OptionKind.NUMBER,
             0,
-            "points taken off a seat whose renege is proven, besides scoring 0 for the round",
+            say("points taken off a seat whose renege is proven, besides scoring 0 for the round"),
             low=0,
             high=100,
         ),
     ),
     presets=(
-        Preset("Quick: 1 to 7 cards", {"max_hand": 7}),
-        Preset("Up and down: 1-7-1 cards", {"max_hand": 7, "schedule": "up-down"}),
-        Preset("Short: 1 to 5 cards", {"max_hand": 5}),
-        Preset("Quick with the hook", {"max_hand": 7, "hook": True}),
-        Preset("Contract whist: 7-1-7 cards", {"schedule": "contract-whist"}),
-        Preset("Full: 1 card to the most", {}),
+        Preset(say("Quick: 1 to 7 cards"), {"max_hand": 7}),
+        Preset(say("Up and down: 1-7-1 cards"), {"max_hand": 7, "schedule": "up-down"}),
+        Preset(say("Short: 1 to 5 cards"), {"max_hand": 5}),
+        Preset(say("Quick with the hook"), {"max_hand": 7, "hook": True}),
+        Preset(say("Contract whist: 7-1-7 cards"), {"schedule": "contract-whist"}),
+        Preset(say("Full: 1 card to the most"), {}),
     ),
-    vocabulary={"suits": SUITS, "suit_names": SUIT_NAMES, "ranks": RANKS},
+    vocabulary={
+        "suits": SUITS,
+        "suit_names": SUIT_NAMES,
+        "ranks": RANKS,
+        # The words of the named choices (schedules, scoring) for the options screen.
+        "choice_words": {
+            "ascending": say("ascending"),
+            "up-down": say("up and down"),
+            "contract-whist": say("contract whist"),
+            "standard": say("standard"),
+            "mild": say("mild"),
+        },
+    },
     rules=(
-        "Bid how many tricks you will take; take exactly that many.",
-        "The turned card's suit is trump; you must follow suit.",
-        "Exact bid: 10 + your bid (mild scoring: 1 a trick + 10); else 0.",
-        "The eldest (left of the dealer) bids first and leads; the deal passes left.",
-        "Tie at the end: an extra round at the largest hand; only the tied seats score in it.",
-        "A renege proven later scores 0 for that round (and any penalty set).",
-        "Staff may end the game early: the leaders at that moment win.",
+        say("Bid how many tricks you will take; take exactly that many."),
+        say("The turned card's suit is trump; you must follow suit."),
+        say("Exact bid: 10 + your bid (mild scoring: 1 a trick + 10); else 0."),
+        say("The eldest (left of the dealer) bids first and leads; the deal passes left."),
+        say("Tie at the end: an extra round at the largest hand; only the tied seats score in it."),
+        say("A renege proven later scores 0 for that round (and any penalty set)."),
+        say("Staff may end the game early: the leaders at that moment win."),
     ),
 )

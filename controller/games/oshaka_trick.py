@@ -27,7 +27,7 @@ proves the renege, which the round report lists.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar, Self
@@ -60,9 +60,17 @@ from controller.games.base import (
     split_action,
 )
 from controller.games.spec import DeckSpec, GameSpec, Starter
+from controller.games.words import Card as CardWords
+from controller.games.words import Items, Player, Text, Verbatim, Words, say
 
 COLOURS: tuple[str, ...] = ("R", "B", "G", "Y")
-COLOUR_NAMES: Mapping[str, str] = {"R": "red", "B": "blue", "G": "green", "Y": "yellow"}
+# The colours' words (a message's "{colour}"); their English is the record's ("red").
+COLOUR_NAMES: Mapping[str, Text] = {
+    "R": say("red"),
+    "B": say("blue"),
+    "G": say("green"),
+    "Y": say("yellow"),
+}
 TRICKS_PER_ROUND = 13
 ROUNDS = 2
 HAND_SIZE = 13
@@ -85,22 +93,52 @@ class Card:
         """Read ``R7``-style notation; raises MalformedAction on anything else."""
         if not isinstance(text, str) or len(text) < 2 or text[0] not in COLOURS:
             raise MalformedAction(
-                f"{describe(text)} is not a card: write a colour R, B, G or Y and a number, e.g. R7"
+                say(
+                    "{value} is not a card: write a colour R, B, G or Y and a number, e.g. R7",
+                    value=Verbatim(describe(text)),
+                )
             )
         digits = text[1:]
         if not digits.isdigit() or digits.startswith("0"):
-            raise MalformedAction(f"{describe(text)} is not a card: the number must be 1 to 13")
+            raise MalformedAction(
+                say(
+                    "{value} is not a card: the number must be 1 to 13",
+                    value=Verbatim(describe(text)),
+                )
+            )
         return cls(text[0], int(digits))
 
     @property
-    def colour_name(self) -> str:
+    def colour_name(self) -> Text:
         return COLOUR_NAMES[self.colour]
+
+    @property
+    def words(self) -> CardWords:
+        """The card as a message argument (the presenter writes "Red 7")."""
+        return CardWords(str(self))
 
     def __str__(self) -> str:
         return f"{self.colour}{self.number}"
 
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"
+
+
+def card_words(notation: str) -> Words:
+    """How a card reads at the table: its colour's word and its number ("Red 7")."""
+    try:
+        card = Card.parse(notation)
+    except MalformedAction:
+        return notation
+    return _CARD_WORDS[card.colour](card.number)
+
+
+_CARD_WORDS: Mapping[str, Callable[[int], Text]] = {
+    "R": lambda n: say("Red {number}", number=n),
+    "B": lambda n: say("Blue {number}", number=n),
+    "G": lambda n: say("Green {number}", number=n),
+    "Y": lambda n: say("Yellow {number}", number=n),
+}
 
 
 def full_deck(players: int) -> list[Card]:
@@ -193,7 +231,7 @@ class TrickWon(Event):
     seat: int
     trick: int
     cards: tuple[tuple[int, Card], ...]
-    reason: str
+    reason: Words
 
 
 @dataclass(frozen=True)
@@ -209,7 +247,7 @@ class OshakaPenalty(Event):
 
     seat: int
     card: Card
-    reason: str
+    reason: Words
 
 
 @dataclass(frozen=True)
@@ -268,18 +306,25 @@ class Trick:
     def lead_colour(self) -> str | None:
         return self.plays[0][1].colour if self.plays else None
 
-    def winner(self) -> tuple[int, str]:
+    def winner(self) -> tuple[int, Text]:
         """The winning seat and why, by the rules of section 3."""
         lead_colour = self.plays[0][1].colour
         off_lead = [(i, s, c) for i, (s, c) in enumerate(self.plays) if c.colour != lead_colour]
         if not off_lead:
             seat, card = min(self.plays, key=lambda play: play[1].number)
-            return seat, f"{card} is the smallest card and every card is {card.colour_name}"
+            return seat, say(
+                "{card} is the smallest card and every card is {colour}",
+                card=card.words,
+                colour=card.colour_name,
+            )
         # Smallest number among the off-lead colours; a tie goes to the later player,
         # hence the negative play index as the second key.
         _, seat, card = min(off_lead, key=lambda item: (item[2].number, -item[0]))
-        lead_name = COLOUR_NAMES[lead_colour]
-        return seat, f"{card} is the smallest card of a colour other than the lead ({lead_name})"
+        return seat, say(
+            "{card} is the smallest card of a colour other than the lead ({colour})",
+            card=card.words,
+            colour=COLOUR_NAMES[lead_colour],
+        )
 
 
 @dataclass
@@ -466,7 +511,9 @@ class OshakaTrick(Engine):
 
     def __init__(self, players: int, lead: int) -> None:
         if players not in (3, 4):
-            raise IllegalAction(f"Oshaka Trick is for 3 or 4 players, not {players}")
+            raise IllegalAction(
+                say("Oshaka Trick is for 3 or 4 players, not {players}", players=players)
+            )
         self.players = players
         self.first_lead = lead
         self.deck: frozenset[Card] = frozenset(full_deck(players))
@@ -525,19 +572,27 @@ class OshakaTrick(Engine):
         if verb == Verb.PLACE:
             if value not in (Placement.SCORE, Placement.PENALTY):
                 raise MalformedAction(
-                    f'"place" must be "score" (face up) or "penalty" (face down), '
-                    f"not {describe(value)}"
+                    say(
+                        '"place" must be "score" (face up) or "penalty" (face down), not {value}',
+                        value=Verbatim(describe(value)),
+                    )
                 )
             card = Card.parse(obj["card"]) if "card" in obj else None
             return Place(seat, value == Placement.SCORE, card)
         if verb == Verb.LEAD:
             if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < players:
                 raise MalformedAction(
-                    f'"lead" must be a seat 0..{players - 1}, not {describe(value)}'
+                    say(
+                        '"lead" must be a seat 0..{last}, not {value}',
+                        last=Verbatim(str(players - 1)),
+                        value=Verbatim(describe(value)),
+                    )
                 )
             return ChooseLead(seat, value)
         if not isinstance(value, list):
-            raise MalformedAction(f'"hand" must be a list of cards, not {describe(value)}')
+            raise MalformedAction(
+                say('"hand" must be a list of cards, not {value}', value=Verbatim(describe(value)))
+            )
         return RegisterHand(seat, tuple(Card.parse(text) for text in value))
 
     # --- the state machine ----------------------------------------------------
@@ -569,7 +624,7 @@ class OshakaTrick(Engine):
 
     def apply(self, action: Action) -> list[Event]:
         if self.phase is Phase.OVER:
-            raise IllegalAction("the game is over; nothing more can be played")
+            raise IllegalAction(say("the game is over; nothing more can be played"))
         if isinstance(action, Play):
             return self._play(action)
         if isinstance(action, Place):
@@ -578,7 +633,9 @@ class OshakaTrick(Engine):
             return self._choose_lead(action)
         if isinstance(action, RegisterHand):
             return self._register(action)
-        raise IllegalAction(f"Oshaka Trick has no action {type(action).__name__}")
+        raise IllegalAction(
+            say("Oshaka Trick has no action {name}", name=Verbatim(type(action).__name__))
+        )
 
     # --- hand registration ------------------------------------------------------
 
@@ -593,24 +650,39 @@ class OshakaTrick(Engine):
             rnd = self.round
             rnd_hands, played, started = rnd.hands, rnd.played, rnd.seats_started
         if seat in rnd_hands:
-            raise IllegalAction(f"seat {seat} has already registered its hand this round")
+            raise IllegalAction(
+                say("{player} has already registered its hand this round", player=Player(seat))
+            )
         if seat in started:
             raise IllegalAction(
-                f"seat {seat} cannot register a hand now: it has already played this round"
+                say(
+                    "{player} cannot register a hand now: it has already played this round",
+                    player=Player(seat),
+                )
             )
         if len(cards) != HAND_SIZE:
-            raise IllegalAction(f"a hand has {HAND_SIZE} cards, not {len(cards)}")
+            raise IllegalAction(
+                say("a hand has {size} cards, not {count}", size=HAND_SIZE, count=len(cards))
+            )
         seen: set[Card] = set()
         for card in cards:
             self._check_in_deck(card)
             if card in seen:
-                raise IllegalAction(f"{card} is in the hand twice")
+                raise IllegalAction(say("{card} is in the hand twice", card=card.words))
             seen.add(card)
             if card in played:
-                raise IllegalAction(f"{card} has already been played this round")
+                raise IllegalAction(
+                    say("{card} has already been played this round", card=card.words)
+                )
             owner = self._holder(card, rnd_hands)
             if owner is not None:
-                raise IllegalAction(f"{card} is already in seat {owner}'s registered hand")
+                raise IllegalAction(
+                    say(
+                        "{card} is already in {player}'s registered hand",
+                        card=card.words,
+                        player=Player(owner),
+                    )
+                )
         rnd_hands[seat] = seen
         return [HandRegistered(seat, len(cards))]
 
@@ -624,51 +696,93 @@ class OshakaTrick(Engine):
     def _check_in_deck(self, card: Card) -> None:
         if card not in self.deck:
             raise IllegalAction(
-                f"{card} is not a card of this deck ({self.players} players use numbers "
-                f"1-{top_number(self.players)})"
+                say(
+                    "{card} is not a card of this deck ({players} players use numbers 1-{top})",
+                    card=card.words,
+                    players=self.players,
+                    top=top_number(self.players),
+                )
             )
 
     # --- playing a card -------------------------------------------------------
 
     def _play(self, action: Play) -> list[Event]:
         seat, card, rnd = action.seat, action.card, self.round
+        player, words = Player(seat), card.words
         if self.phase is Phase.PLACE:
             assert rnd.winner is not None
             raise IllegalAction(
-                f"seat {seat} cannot play {card}: seat {rnd.winner} must first place "
-                f"{rnd.to_place[0]} face up or face down"
+                say(
+                    "{player} cannot play {card}: {winner} must first place {due} "
+                    "face up or face down",
+                    player=player,
+                    card=words,
+                    winner=Player(rnd.winner),
+                    due=rnd.to_place[0].words,
+                )
             )
         if self.phase is Phase.LEAD:
             raise IllegalAction(
-                f"seat {seat} cannot play {card}: seat {self.lead_choosers[0]} must first "
-                "choose who leads round 2"
+                say(
+                    "{player} cannot play {card}: {chooser} must first choose who leads round 2",
+                    player=player,
+                    card=words,
+                    chooser=Player(self.lead_choosers[0]),
+                )
             )
         if seat != self.turn:
-            raise IllegalAction(f"seat {seat} cannot play {card}: it is seat {self.turn}'s turn")
+            raise IllegalAction(
+                say(
+                    "{player} cannot play {card}: it is {turn}'s turn",
+                    player=player,
+                    card=words,
+                    turn=Player(self.turn),
+                )
+            )
         self._check_in_deck(card)
         if card in rnd.played:
             raise IllegalAction(
-                f"seat {seat} cannot play {card}: it has already been played this round"
+                say(
+                    "{player} cannot play {card}: it has already been played this round",
+                    player=player,
+                    card=words,
+                )
             )
         hand = rnd.hands.get(seat)
         lead_colour = rnd.trick.lead_colour
         if hand is not None:
             if card not in hand:
-                raise IllegalAction(f"seat {seat} cannot play {card}: it is not in the seat's hand")
+                raise IllegalAction(
+                    say(
+                        "{player} cannot play {card}: it is not in the seat's hand",
+                        player=player,
+                        card=words,
+                    )
+                )
             if (
                 lead_colour is not None
                 and card.colour != lead_colour
                 and any(c.colour == lead_colour for c in hand)
             ):
-                name = COLOUR_NAMES[lead_colour]
                 raise IllegalAction(
-                    f"seat {seat} cannot play {card}: it must follow {name} while it holds {name}"
+                    say(
+                        "{player} cannot play {card}: it must follow {colour} "
+                        "while it holds {colour}",
+                        player=player,
+                        card=words,
+                        colour=COLOUR_NAMES[lead_colour],
+                    )
                 )
         else:
             owner = self._holder(card, rnd.hands)
             if owner is not None:
                 raise IllegalAction(
-                    f"seat {seat} cannot play {card}: it is in seat {owner}'s registered hand"
+                    say(
+                        "{player} cannot play {card}: it is in {owner}'s registered hand",
+                        player=player,
+                        card=words,
+                        owner=Player(owner),
+                    )
                 )
 
         # Validated: from here on the state changes.
@@ -703,17 +817,23 @@ class OshakaTrick(Engine):
         self.phase = Phase.PLACE
         return events + self._resolve_placements()
 
-    def forced_reason(self, seat: int, card: Card) -> str | None:
+    def forced_reason(self, seat: int, card: Card) -> Text | None:
         """Why ``card`` would be a forced Oshaka penalty for ``seat`` now, or None."""
         area = self.round.areas[seat]
         column = area.columns.get(card.colour)
         if column and card.number < column[-1].number:
-            return (
-                f"{card} is smaller than {column[-1]}, the top of seat {seat}'s "
-                f"{card.colour_name} column"
+            return say(
+                "{card} is smaller than {top}, the top of {player}'s {colour} column",
+                card=card.words,
+                top=column[-1].words,
+                player=Player(seat),
+                colour=card.colour_name,
             )
         if self.round.number == 2 and not column and len(area.columns) >= 3:
-            return f"{card} would be a fourth colour, and in round 2 a fourth colour cannot score"
+            return say(
+                "{card} would be a fourth colour, and in round 2 a fourth colour cannot score",
+                card=card.words,
+            )
         return None
 
     def _resolve_placements(self) -> list[Event]:
@@ -735,16 +855,29 @@ class OshakaTrick(Engine):
     def _place(self, action: Place) -> list[Event]:
         rnd = self.round
         if self.phase is not Phase.PLACE:
-            raise IllegalAction(f"seat {action.seat} has no card to place now")
+            raise IllegalAction(
+                say("{player} has no card to place now", player=Player(action.seat))
+            )
         assert rnd.winner is not None
         card = rnd.to_place[0]
         if action.seat != rnd.winner:
             raise IllegalAction(
-                f"seat {action.seat} cannot place a card: seat {rnd.winner} won the trick "
-                f"and places {card}"
+                say(
+                    "{player} cannot place a card: {winner} won the trick and places {card}",
+                    player=Player(action.seat),
+                    winner=Player(rnd.winner),
+                    card=card.words,
+                )
             )
         if action.card is not None and action.card != card:
-            raise IllegalAction(f"seat {rnd.winner} must place {card} next, not {action.card}")
+            raise IllegalAction(
+                say(
+                    "{player} must place {card} next, not {other}",
+                    player=Player(rnd.winner),
+                    card=card.words,
+                    other=action.card.words,
+                )
+            )
         rnd.to_place.pop(0)
         area = rnd.areas[rnd.winner]
         if action.face_up:
@@ -783,14 +916,19 @@ class OshakaTrick(Engine):
     def _choose_lead(self, action: ChooseLead) -> list[Event]:
         if self.phase is not Phase.LEAD:
             raise IllegalAction(
-                f"seat {action.seat} cannot choose a lead now: "
-                "the lead is chosen only before round 2"
+                say(
+                    "{player} cannot choose a lead now: the lead is chosen only before round 2",
+                    player=Player(action.seat),
+                )
             )
         if action.seat not in self.lead_choosers:
-            who = " or ".join(f"seat {s}" for s in self.lead_choosers)
             raise IllegalAction(
-                f"seat {action.seat} cannot choose the lead: the lowest scorer of round 1 "
-                f"({who}) chooses"
+                say(
+                    "{player} cannot choose the lead: the lowest scorer of round 1 "
+                    "({choosers}) chooses",
+                    player=Player(action.seat),
+                    choosers=Items(tuple(Player(s) for s in self.lead_choosers), either=True),
+                )
             )
         self.round = self._new_round(self.round.number + 1, action.lead)
         self.round.hands = self._next_hands
@@ -941,17 +1079,19 @@ SPEC = GameSpec(
     title=OshakaTrick.title,
     min_players=OshakaTrick.min_players,
     max_players=OshakaTrick.max_players,
-    deck=DeckSpec("oshaka", "Oshaka Trick", tuple(str(c) for c in full_deck(4)), Card.parse),
+    deck=DeckSpec(
+        "oshaka", "Oshaka Trick", tuple(str(c) for c in full_deck(4)), Card.parse, card_words
+    ),
     engine=OshakaTrick,
     vocabulary={"colours": COLOURS, "colour_names": COLOUR_NAMES},
-    starter=Starter("lead", "Who most recently helped someone?", "leads the first trick"),
+    starter=Starter("lead", say("Who most recently helped someone?"), say("leads the first trick")),
     rules=(
-        "The lowest card wins a trick; a card of another colour than the led one beats it.",
-        "Place each card you win face up in its colour's column, or face down for -1.",
-        "A card smaller than your column's top is an Oshaka penalty: minus its number.",
-        "Round 2: a fourth colour while you show three is an Oshaka penalty.",
-        "A round scores each face-up column's top card, -1 per face-down card.",
-        "Whoever most recently helped someone leads first; the lowest scorer picks round 2's.",
-        "Cards won in one trick are placed smallest first.",
+        say("The lowest card wins a trick; a card of another colour than the led one beats it."),
+        say("Place each card you win face up in its colour's column, or face down for -1."),
+        say("A card smaller than your column's top is an Oshaka penalty: minus its number."),
+        say("Round 2: a fourth colour while you show three is an Oshaka penalty."),
+        say("A round scores each face-up column's top card, -1 per face-down card."),
+        say("Whoever most recently helped someone leads first; the lowest scorer picks round 2's."),
+        say("Cards won in one trick are placed smallest first."),
     ),
 )

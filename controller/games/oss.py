@@ -54,6 +54,7 @@ from controller.games.base import (
     split_action,
 )
 from controller.games.spec import DeckSpec, GameSpec, OptionKind, OptionSpec, Requirement
+from controller.games.words import Items, Player, Text, Verbatim, Words, say, say_plural
 
 HAND_SIZE = 5
 MAX_ROUNDS = 4
@@ -61,29 +62,78 @@ DEFAULT_OPTIONS: dict[str, Any] = {"rounds": 4, "replays_per_round": 2, "replay_
 REPLAY_SCOPES = ("player", "table")
 
 #: The project's rulings where the rulebook leaves a choice; the display shows them as help.
-RULINGS: list[str] = [
-    "Replays: a seat may replay at most 2 times per round (option replays_per_round); "
-    'with replay_scope "table" the limit counts every replay at the table in that round.',
-    "A replay is offered only after a failure (a lost solo attempt or a lost duel): "
-    "a success is already the best result, so replaying it could only lose the card.",
-    "To replay, the seat discards one tribe card from its hand; it is out of the game. "
-    "A seat with no card in hand, or no replay left, is not asked and its card is lost.",
-    "The loser of a duel may replay: the duel restarts from the beginning and the new "
-    "result replaces the old one. Each duelist's replays count separately.",
-    "A tie in a duel restarts it; a tie is not a replay and costs nothing.",
-    "The duel is fought at the turn of its first player (the one who placed first); the "
-    "second duelist has no turn of their own. Several tricks can each start a duel in the "
-    "same round; every duel uses the revealed duel trick.",
-    "The duel winner keeps one of the two tribe cards; when both show the same value the "
-    "winner keeps their own card without being asked.",
-    "Challenges cannot be replayed. Report each elimination, or the winner outright; "
-    "the last seat standing wins the card (4 points) and becomes the chief.",
-    "The new chief starts the next round: reveals the tricks, plays first and attempts first.",
-    "Hands are registered (5 cards at the start, then one draw per seat after each round "
-    "but the last) so the table can refuse a card a seat does not hold; hands stay private.",
-    "There is no draw after the last round: the game is over.",
-    "Score: the values of the tribe cards won (whatever tribe they come from) plus 4 per "
-    "challenge card. Tied seats share the victory.",
+RULINGS: list[Text] = [
+    say(
+        "Replays: a player may replay at most 2 times per round (option replays per round); "
+        "when replays count for the table, the limit counts every replay at the table in "
+        "that round."
+    ),
+    say(
+        "A replay is offered only after a failure (a lost solo attempt or a lost duel): "
+        "a success is already the best result, so replaying it could only lose the card."
+    ),
+    say(
+        "To replay, the player discards one tribe card from their hand; it is out of the "
+        "game. A player with no card in hand, or no replay left, is not asked and their "
+        "card is lost."
+    ),
+    say(
+        "The loser of a duel may replay: the duel restarts from the beginning and the new "
+        "result replaces the old one. Each duelist's replays count separately."
+    ),
+    say("A tie in a duel restarts it; a tie is not a replay and costs nothing."),
+    say(
+        "The duel is fought at the turn of its first player (the one who placed first); the "
+        "second duelist has no turn of their own. Several tricks can each start a duel in "
+        "the same round; every duel uses the revealed duel trick."
+    ),
+    say(
+        "The duel winner keeps one of the two tribe cards; when both show the same value "
+        "the winner keeps their own card without being asked."
+    ),
+    say(
+        "Challenges cannot be replayed. Report each elimination, or the winner outright; "
+        "the last player standing wins the card (4 points) and becomes the chief."
+    ),
+    say("The new chief starts the next round: reveals the tricks, plays first and attempts first."),
+    say(
+        "Hands are registered (5 cards at the start, then one draw per player after each "
+        "round but the last) so the table can refuse a card a player does not hold; hands "
+        "stay private."
+    ),
+    say("There is no draw after the last round: the game is over."),
+    say(
+        "Score: the values of the tribe cards won (whatever tribe they come from) plus 4 "
+        "per challenge card. Tied players share the victory."
+    ),
+]
+
+#: How the table plays Oss where the rulebook leaves it open (its buttons, its toss timer);
+#: the adapter picks the ones that matter now as the display's help.
+TABLE_RULINGS: list[Text] = [
+    say("The table cannot know who is the most big-boned: it draws the first chief."),
+    say(
+        "Each player plays their own tribe's cards; a card of another tribe is refused, "
+        "except the duel card a duel winner keeps."
+    ),
+    say("Choose the trick with PREV/NEXT first, then tap the tribe card: the tap plays it."),
+    say(
+        "Kat!, Manu! and Bagi! are won by the most jacks: each count is entered (PREV/NEXT "
+        "then OK; below 0 is failed, which any count beats; equal counts are a tie and the "
+        "duel starts again). One duelist may enter both counts."
+    ),
+    say(
+        "Other duels: either duelist reports OK (I won), NEXT (I lost) or PREV (tie: start again)."
+    ),
+    say(
+        "Challenges: each player still in presses NEXT when eliminated, or OK to take the "
+        "challenge outright; the last one left wins it."
+    ),
+    say(
+        "The toss timer only measures: the players still report every result. A time over "
+        "the countdown limit is flagged; the best time is a player's fastest."
+    ),
+    say("In a duel the timer's times go to the two duelists in turn, first duelist first."),
 ]
 
 
@@ -121,18 +171,18 @@ class AttemptKind(StrEnum):
 _VERBS: dict[str, tuple[str, ...]] = {verb: () for verb in Verb} | {Verb.TRIBE: ("trick",)}
 
 #: What each verb asks of a seat, for messages ("seat 2 cannot <phrase> now").
-_PHRASES: dict[Verb, str] = {
-    Verb.HAND: "register a hand",
-    Verb.DRAW: "register a draw",
-    Verb.REVEAL: "reveal the tricks",
-    Verb.TRIBE: "play a tribe card",
-    Verb.RESULT: "report a result",
-    Verb.COUNTS: "enter a duel's counts",
-    Verb.TIMED: "record a timed toss",
-    Verb.REPLAY: "replay",
-    Verb.PASS: "pass",
-    Verb.KEEP: "keep a card",
-    Verb.CHALLENGE: "reveal the challenge card",
+_PHRASES: dict[Verb, Text] = {
+    Verb.HAND: say("register a hand"),
+    Verb.DRAW: say("register a draw"),
+    Verb.REVEAL: say("reveal the tricks"),
+    Verb.TRIBE: say("play a tribe card"),
+    Verb.RESULT: say("report a result"),
+    Verb.COUNTS: say("enter a duel's counts"),
+    Verb.TIMED: say("record a timed toss"),
+    Verb.REPLAY: say("replay"),
+    Verb.PASS: say("pass"),
+    Verb.KEEP: say("keep a card"),
+    Verb.CHALLENGE: say("reveal the challenge card"),
 }
 
 #: Duel tricks won by "the most jacks": the duelists' counts decide (the ``counts`` verb).
@@ -175,16 +225,17 @@ _PHASE_VERBS: dict[Phase, tuple[Verb, ...]] = {
     Phase.OVER: (),
 }
 
-_WAITING: dict[Phase, str] = {
-    Phase.HAND: "register their hand",
-    Phase.REVEAL: "reveal the tricks",
-    Phase.TRIBE: "play a tribe card",
-    Phase.RESULT: "report the result of their attempt",
-    Phase.REPLAY: "replay or pass",
-    Phase.KEEP: "choose the card to keep",
-    Phase.CHALLENGE: "reveal the challenge card",
-    Phase.CHALLENGE_RESULT: "report the challenge",
-    Phase.DRAW: "register their draw",
+# What the table waits for, as "the table waits for seat 2 to <phrase>".
+_WAITING: dict[Phase, Text] = {
+    Phase.HAND: say("register their hand"),
+    Phase.REVEAL: say("reveal the tricks"),
+    Phase.TRIBE: say("play a tribe card"),
+    Phase.RESULT: say("report the result of their attempt"),
+    Phase.REPLAY: say("replay or pass"),
+    Phase.KEEP: say("choose the card to keep"),
+    Phase.CHALLENGE: say("reveal the challenge card"),
+    Phase.CHALLENGE_RESULT: say("report the challenge"),
+    Phase.DRAW: say("register their draw"),
 }
 
 
@@ -513,24 +564,47 @@ def _values(counter: Counter[int]) -> list[int]:
 
 def _require_value(value: object, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 4:
-        raise MalformedAction(f"{what} must be a tribe card value 1..4, not {describe(value)}")
+        raise MalformedAction(
+            say(
+                "{what} must be a tribe card value 1..4, not {value}",
+                what=Verbatim(what),
+                value=Verbatim(describe(value)),
+            )
+        )
     return value
 
 
 def _require_count(value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not FAILED <= value <= MAX_COUNT:
         raise MalformedAction(
-            f"a count must be {FAILED} (failed) to {MAX_COUNT} jacks, not {describe(value)}"
+            say(
+                "a count must be {failed} (failed) to {most} jacks, not {value}",
+                failed=FAILED,
+                most=MAX_COUNT,
+                value=Verbatim(describe(value)),
+            )
         )
     return value
 
 
 def _require_trick(value: object, what: str) -> str:
     if not isinstance(value, str):
-        raise MalformedAction(f"{what} must be a trick name, not {describe(value)}")
+        raise MalformedAction(
+            say(
+                "{what} must be a trick name, not {value}",
+                what=Verbatim(what),
+                value=Verbatim(describe(value)),
+            )
+        )
     name = cards.trick_name(value)
     if name is None:
-        raise MalformedAction(f"{what}: there is no trick called {describe(value)}")
+        raise MalformedAction(
+            say(
+                "{what}: there is no trick called {value}",
+                what=Verbatim(what),
+                value=Verbatim(describe(value)),
+            )
+        )
     return name
 
 
@@ -635,6 +709,11 @@ class TrickView(Snapshot):
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> TrickView:
+        placements = tuple(PlacementView.from_json(p) for p in _objects(data.get("placements")))
+        known = cards.TRICKS_BY_NAME.get(str(data.get("name")))
+        if known is not None:
+            # The deck's own card: its instructions stay messages, shown in each reader's language.
+            return cls(known, _opt_int(data.get("index")), placements)
         card = cards.TrickCard(
             name=str(data.get("name", "?")),
             family=_int(data.get("family")),
@@ -687,22 +766,26 @@ class ChallengeView(Snapshot):
     """The challenge card being attempted and the seats still in it."""
 
     name: str
-    setup: str
-    do: str
-    note: str
+    setup: Words  # the card's instructions, as messages (shown in each reader's language)
+    do: Words
+    note: Words
     remaining: tuple[int, ...]
 
     def to_json(self) -> JSON:
         return {
             "name": self.name,
-            "setup": self.setup,
-            "do": self.do,
-            "note": self.note,
+            "setup": str(self.setup),
+            "do": str(self.do),
+            "note": str(self.note),
             "remaining": list(self.remaining),
         }
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> ChallengeView:
+        known = cards.CHALLENGES_BY_NAME.get(str(data.get("name")))
+        if known is not None:
+            remaining = _ints(data.get("remaining"))
+            return cls(known.name, known.setup, known.do, known.note, remaining)
         return cls(
             str(data.get("name", "?")),
             str(data.get("setup", "")),
@@ -844,7 +927,9 @@ class TableSide(Snapshot):
     chosen_trick: str | None = None  # the trick the seat on turn has chosen so far
     counting_duel: bool = False  # a "most jacks" duel is being reported: counts are entered
     counts: Mapping[int, int] = field(default_factory=dict)  # confirmed counts, by seat
-    help: tuple[str, ...] = ()  # the rulings that matter now, most useful first
+    # The rulings that matter now, most useful first; JSON carries their English words
+    # (the display finds their messages in ``SPEC.vocabulary["rulings"]``).
+    help: tuple[Words, ...] = ()
 
     def to_json(self) -> JSON:
         return {
@@ -853,7 +938,7 @@ class TableSide(Snapshot):
             "chosen_trick": self.chosen_trick,
             "counting_duel": self.counting_duel,
             "counts": {str(seat): count for seat, count in sorted(self.counts.items())},
-            "help": list(self.help),
+            "help": [str(text) for text in self.help],
         }
 
     @classmethod
@@ -1004,16 +1089,38 @@ class Oss(Engine):
         replay_scope: str = "player",
     ) -> None:
         if not self.min_players <= players <= self.max_players:
-            raise BadOption(f"oss is for 2 to 6 players, not {players}")
+            raise BadOption(
+                say("oss is for 2 to 6 players, not {players}", players=Verbatim(str(players)))
+            )
         if not 0 <= chief < players:
-            raise BadOption(f'"chief" must be a seat 0..{players - 1}, not {chief}')
+            raise BadOption(
+                say(
+                    '"chief" must be a seat 0..{last}, not {chief}',
+                    last=Verbatim(str(players - 1)),
+                    chief=Verbatim(str(chief)),
+                )
+            )
         if not 1 <= rounds <= MAX_ROUNDS:
-            raise BadOption(f'option "rounds" must be 1..{MAX_ROUNDS}, not {rounds}')
+            raise BadOption(
+                say(
+                    'option "rounds" must be 1..{most}, not {rounds}',
+                    most=MAX_ROUNDS,
+                    rounds=Verbatim(str(rounds)),
+                )
+            )
         if not 0 <= replays_per_round <= 8:
-            raise BadOption(f'option "replays_per_round" must be 0..8, not {replays_per_round}')
+            raise BadOption(
+                say(
+                    'option "replays_per_round" must be 0..8, not {replays}',
+                    replays=Verbatim(str(replays_per_round)),
+                )
+            )
         if replay_scope not in REPLAY_SCOPES:
             raise BadOption(
-                f'option "replay_scope" must be "player" or "table", not {describe(replay_scope)}'
+                say(
+                    'option "replay_scope" must be "player" or "table", not {value}',
+                    value=Verbatim(describe(replay_scope)),
+                )
             )
         self.players = players
         self.first_chief = chief
@@ -1063,11 +1170,19 @@ class Oss(Engine):
         for key in ("rounds", "replays_per_round"):
             value = options[key]
             if isinstance(value, bool) or not isinstance(value, int):
-                raise BadOption(f'option "{key}" must be a whole number, not {describe(value)}')
+                raise BadOption(
+                    say(
+                        'option "{key}" must be a whole number, not {value}',
+                        key=Verbatim(key),
+                        value=Verbatim(describe(value)),
+                    )
+                )
         if not isinstance(options["replay_scope"], str):
             raise BadOption(
-                'option "replay_scope" must be "player" or "table", '
-                f"not {describe(options['replay_scope'])}"
+                say(
+                    'option "replay_scope" must be "player" or "table", not {value}',
+                    value=Verbatim(describe(options["replay_scope"])),
+                )
             )
         return cls(
             players,
@@ -1127,8 +1242,11 @@ class Oss(Engine):
         if verb is Verb.HAND:
             if not isinstance(payload, list) or len(payload) != HAND_SIZE:
                 raise MalformedAction(
-                    f'"hand" must list the {HAND_SIZE} tribe card values in hand, '
-                    f"not {describe(payload)}"
+                    say(
+                        '"hand" must list the {n} tribe card values in hand, not {value}',
+                        n=HAND_SIZE,
+                        value=Verbatim(describe(payload)),
+                    )
                 )
             return Hand(seat, tuple(_require_value(v, "a hand card") for v in payload))
         if verb is Verb.DRAW:
@@ -1136,19 +1254,25 @@ class Oss(Engine):
         if verb is Verb.REVEAL:
             if not isinstance(payload, dict) or set(payload) != {"solo", "duel"}:
                 raise MalformedAction(
-                    '"reveal" must be an object {"solo": [three trick names], "duel": name}'
+                    say(
+                        '"reveal" must be an object {example}',
+                        example=Verbatim('{"solo": [three trick names], "duel": name}'),
+                    )
                 )
             solo = payload["solo"]
             if not isinstance(solo, list) or len(solo) != 3:
                 raise MalformedAction(
-                    f'"solo" must list three trick names, one per family, not {describe(solo)}'
+                    say(
+                        '"solo" must list three trick names, one per family, not {value}',
+                        value=Verbatim(describe(solo)),
+                    )
                 )
             names = tuple(_require_trick(name, "a solo trick") for name in solo)
             return Reveal(seat, names, _require_trick(payload["duel"], "the duel trick"))
         if verb is Verb.TRIBE:
             if "trick" not in obj:
                 raise MalformedAction(
-                    'a "tribe" action needs a "trick": the solo trick to play below'
+                    say('a "tribe" action needs a "trick": the solo trick to play below')
                 )
             return Tribe(
                 seat, _require_value(payload, '"tribe"'), _require_trick(obj["trick"], '"trick"')
@@ -1156,14 +1280,20 @@ class Oss(Engine):
         if verb is Verb.RESULT:
             if payload not in RESULTS:
                 raise MalformedAction(
-                    f'"result" must be "won", "lost" or "tie", not {describe(payload)}'
+                    say(
+                        '"result" must be "won", "lost" or "tie", not {value}',
+                        value=Verbatim(describe(payload)),
+                    )
                 )
             return Result(seat, Outcome(payload))
         if verb is Verb.COUNTS:
             if not isinstance(payload, list) or len(payload) != 2:
                 raise MalformedAction(
-                    '"counts" must list the two duelists\' counts, first duelist first, '
-                    f"not {describe(payload)}"
+                    say(
+                        '"counts" must list the two duelists\' counts, first duelist first, '
+                        "not {value}",
+                        value=Verbatim(describe(payload)),
+                    )
                 )
             return Counts(seat, (_require_count(payload[0]), _require_count(payload[1])))
         if verb is Verb.TIMED:
@@ -1173,15 +1303,20 @@ class Oss(Engine):
                 or not 0 <= payload <= MAX_TIMED_MILLIS
             ):
                 raise MalformedAction(
-                    f'"timed" must be a toss time in milliseconds (0..{MAX_TIMED_MILLIS}), '
-                    f"not {describe(payload)}"
+                    say(
+                        '"timed" must be a toss time in milliseconds (0..{most}), not {value}',
+                        most=Verbatim(str(MAX_TIMED_MILLIS)),
+                        value=Verbatim(describe(payload)),
+                    )
                 )
             return Timed(seat, payload)
         if verb is Verb.REPLAY:
             return Replay(seat, _require_value(payload, '"replay" (the card discarded)'))
         if verb is Verb.PASS:
             if payload is not True:
-                raise MalformedAction(f'"pass" must be true, not {describe(payload)}')
+                raise MalformedAction(
+                    say('"pass" must be true, not {value}', value=Verbatim(describe(payload)))
+                )
             return Pass(seat)
         if verb is Verb.KEEP:
             return Keep(seat, _require_value(payload, '"keep"'))
@@ -1189,7 +1324,11 @@ class Oss(Engine):
         if not isinstance(payload, str) or cards.challenge_name(payload) is None:
             known = ", ".join(card.name for card in cards.CHALLENGES)
             raise MalformedAction(
-                f"there is no challenge card called {describe(payload)}; they are: {known}"
+                say(
+                    "there is no challenge card called {value}; they are: {known}",
+                    value=Verbatim(describe(payload)),
+                    known=Verbatim(known),
+                )
             )
         name = cards.challenge_name(payload)
         assert name is not None
@@ -1199,10 +1338,16 @@ class Oss(Engine):
 
     def apply(self, action: Action) -> list[Event]:
         if not 0 <= action.seat < self.players:
-            raise MalformedAction(f'"seat" must be a seat 0..{self.players - 1}, not {action.seat}')
+            raise MalformedAction(
+                say(
+                    '"seat" must be a seat 0..{last}, not {seat}',
+                    last=Verbatim(str(self.players - 1)),
+                    seat=Verbatim(str(action.seat)),
+                )
+            )
         verb = _verb_of(action)
         if self._phase is Phase.OVER:
-            raise IllegalAction("the game is already over; nothing more can be played")
+            raise IllegalAction(say("the game is already over; nothing more can be played"))
         if verb not in _PHASE_VERBS[self._phase]:
             raise IllegalAction(self._out_of_order(action.seat, verb))
         if isinstance(action, Timed):
@@ -1234,44 +1379,87 @@ class Oss(Engine):
         """Whether the toss of the decision now awaited is timed already (the last action)."""
         return self._last_timed
 
-    def _out_of_order(self, seat: int, verb: Verb) -> str:
+    def _out_of_order(self, seat: int, verb: Verb) -> Text:
+        who = Player(seat)
         if verb is Verb.REPLAY and self._refused_replay == seat:
             if not self._hands[seat]:
-                return f"seat {seat} cannot replay: it has no tribe card left in hand to discard"
-            return f"seat {seat} cannot replay: {self._limit_text(seat)}"
-        if verb in (Verb.REPLAY, Verb.PASS):
-            return f"seat {seat} cannot {verb} now: a replay is only offered after a failure"
+                return say(
+                    "{player} cannot replay: it has no tribe card left in hand to discard",
+                    player=who,
+                )
+            return say("{player} cannot replay: {why}", player=who, why=self._limit_text(seat))
+        if verb is Verb.REPLAY:
+            return say(
+                "{player} cannot replay now: a replay is only offered after a failure", player=who
+            )
+        if verb is Verb.PASS:
+            return say(
+                "{player} cannot pass now: a replay is only offered after a failure", player=who
+            )
         if verb is Verb.TIMED:
-            return f"seat {seat} cannot record a timed toss now: no attempt is going on"
-        return f"seat {seat} cannot {_PHRASES[verb]} now: {self._waiting_text()}"
+            return say(
+                "{player} cannot record a timed toss now: no attempt is going on", player=who
+            )
+        return say(
+            "{player} cannot {what} now: {why}",
+            player=who,
+            what=_PHRASES[verb],
+            why=self._waiting_text(),
+        )
 
-    def _limit_text(self, seat: int) -> str:
+    def _limit_text(self, seat: int) -> Text:
         limit = self.replays_per_round
         if self.replay_scope == "table":
-            return f"no more than {limit} replays per round at the table, and all are used"
-        return f"no more than {limit} replays per round, and seat {seat} has used them"
+            return say_plural(
+                "no more than {n} replay per round at the table, and all are used",
+                "no more than {n} replays per round at the table, and all are used",
+                limit,
+            )
+        return say_plural(
+            "no more than {n} replay per round, and {player} has used them",
+            "no more than {n} replays per round, and {player} has used them",
+            limit,
+            player=Player(seat),
+        )
 
-    def _waiting_text(self) -> str:
+    def _waiting_text(self) -> Text:
         expected = self.expected
         if expected is None:
-            return "the game is over"
-        return f"the table waits for seat {expected.seat} to {_WAITING[self._phase]}"
+            return say("the game is over")
+        return say(
+            "the table waits for {player} to {what}",
+            player=Player(expected.seat),
+            what=_WAITING[self._phase],
+        )
 
-    def _turn_check(self, seat: int, expected: int, what: str) -> None:
+    def _turn_check(self, seat: int, expected: int, what: Text) -> None:
         if seat != expected:
-            raise IllegalAction(f"seat {seat} cannot {what}: it is seat {expected}'s turn")
+            raise IllegalAction(
+                say(
+                    "{player} cannot {what}: it is {other}'s turn",
+                    player=Player(seat),
+                    what=what,
+                    other=Player(expected),
+                )
+            )
 
     # hand and draw: chance, registered by each seat in any order
 
     def _hand(self, action: Hand) -> list[Event]:
         seat = action.seat
         if seat not in self._pending:
-            raise IllegalAction(f"seat {seat} has already registered its hand")
+            raise IllegalAction(
+                say("{player} has already registered its hand", player=Player(seat))
+            )
         counts = Counter(action.values)
         over = [v for v, n in counts.items() if n > self._decks[seat][v]]
         if over:
             raise IllegalAction(
-                f"a tribe holds only two cards of value {over[0]}, not {counts[over[0]]}"
+                say(
+                    "a tribe holds only two cards of value {value}, not {count}",
+                    value=over[0],
+                    count=counts[over[0]],
+                )
             )
         self._decks[seat] -= counts
         self._hands[seat] += counts
@@ -1283,11 +1471,15 @@ class Oss(Engine):
     def _draw(self, action: Draw) -> list[Event]:
         seat = action.seat
         if seat not in self._pending:
-            raise IllegalAction(f"seat {seat} has already drawn this round")
+            raise IllegalAction(say("{player} has already drawn this round", player=Player(seat)))
         if self._decks[seat][action.value] == 0:
             raise IllegalAction(
-                f"seat {seat}'s tribe deck holds no card of value {action.value} "
-                f"(left in it: {', '.join(map(str, _values(self._decks[seat])))})"
+                say(
+                    "{player}'s tribe deck holds no card of value {value} (left in it: {left})",
+                    player=Player(seat),
+                    value=action.value,
+                    left=Verbatim(", ".join(map(str, _values(self._decks[seat])))),
+                )
             )
         self._decks[seat][action.value] -= 1
         self._decks[seat] = +self._decks[seat]
@@ -1308,18 +1500,28 @@ class Oss(Engine):
     # reveal of the tricks
 
     def _reveal(self, action: Reveal) -> list[Event]:
-        self._turn_check(action.seat, self._chief, "reveal the tricks")
+        self._turn_check(action.seat, self._chief, _PHRASES[Verb.REVEAL])
         families = [cards.TRICKS_BY_NAME[name].family for name in action.solo]
         if sorted(families) != [1, 2, 3]:
             raise IllegalAction(
-                "the solo tricks must be one of each solo family (1, 2 and 3), "
-                f"not families {', '.join(map(str, families))}"
+                say(
+                    "the solo tricks must be one of each solo family (1, 2 and 3), "
+                    "not families {families}",
+                    families=Verbatim(", ".join(map(str, families))),
+                )
             )
         if cards.TRICKS_BY_NAME[action.duel].family != cards.DUEL:
-            raise IllegalAction(f"{action.duel} is a solo trick, not a duel trick")
+            raise IllegalAction(
+                say("{trick} is a solo trick, not a duel trick", trick=Verbatim(action.duel))
+            )
         for name in (*action.solo, action.duel):
             if name in self._used_tricks:
-                raise IllegalAction(f"{name} was played in an earlier round and is out of the game")
+                raise IllegalAction(
+                    say(
+                        "{trick} was played in an earlier round and is out of the game",
+                        trick=Verbatim(name),
+                    )
+                )
         solo = tuple(sorted(action.solo, key=lambda n: cards.TRICKS_BY_NAME[n].family))
         self._solo = solo
         self._duel = action.duel
@@ -1334,18 +1536,33 @@ class Oss(Engine):
 
     def _tribe(self, action: Tribe) -> list[Event]:
         seat = action.seat
-        self._turn_check(seat, self._next_placer(), "play a tribe card")
+        self._turn_check(seat, self._next_placer(), _PHRASES[Verb.TRIBE])
+        solo = Verbatim(", ".join(self._solo))
         if action.trick == self._duel:
             raise IllegalAction(
-                f"{action.trick} is the duel trick: tribe cards go below one of the solo "
-                f"tricks ({', '.join(self._solo)})"
+                say(
+                    "{trick} is the duel trick: tribe cards go below one of the solo "
+                    "tricks ({solo})",
+                    trick=Verbatim(action.trick),
+                    solo=solo,
+                )
             )
         if action.trick not in self._solo:
             raise IllegalAction(
-                f"{action.trick} is not on the table; the solo tricks are {', '.join(self._solo)}"
+                say(
+                    "{trick} is not on the table; the solo tricks are {solo}",
+                    trick=Verbatim(action.trick),
+                    solo=solo,
+                )
             )
         if self._hands[seat][action.value] == 0:
-            raise IllegalAction(f"seat {seat} has no tribe card of value {action.value} in hand")
+            raise IllegalAction(
+                say(
+                    "{player} has no tribe card of value {value} in hand",
+                    player=Player(seat),
+                    value=action.value,
+                )
+            )
         self._take_from_hand(seat, action.value)
         self._placements.append(Placement(seat, action.value, action.trick))
         events: list[Event] = [TribePlayed(seat, action.value, action.trick)]
@@ -1399,9 +1616,9 @@ class Oss(Engine):
         attempt = self._attempts[self._index]
         seat = action.seat
         if attempt.kind is AttemptKind.SOLO:
-            self._turn_check(seat, attempt.seats[0], "report a result")
+            self._turn_check(seat, attempt.seats[0], _PHRASES[Verb.RESULT])
             if action.result is Outcome.TIE:
-                raise IllegalAction("a solo attempt is won or lost; only a duel can tie")
+                raise IllegalAction(say("a solo attempt is won or lost; only a duel can tie"))
             card = attempt.card_of(seat)
             if action.result is Outcome.WON:
                 self._won[seat].append(Won(card, self._round))
@@ -1416,8 +1633,12 @@ class Oss(Engine):
         if seat not in attempt.seats:
             first, second = attempt.seats
             raise IllegalAction(
-                f"seat {seat} cannot report a result: the duel is between seats "
-                f"{first} and {second}"
+                say(
+                    "{player} cannot report a result: the duel is between {first} and {second}",
+                    player=Player(seat),
+                    first=Player(first),
+                    second=Player(second),
+                )
             )
         return self._duel_outcome(seat, action.result)
 
@@ -1436,19 +1657,29 @@ class Oss(Engine):
         attempt = self._attempts[self._index]
         if attempt.kind is not AttemptKind.DUEL:
             raise IllegalAction(
-                f"counts decide a duel; seat {attempt.seats[0]} attempts {attempt.trick} alone: "
-                'report "won" or "lost"'
+                say(
+                    'counts decide a duel; {player} attempts {trick} alone: report "won" or "lost"',
+                    player=Player(attempt.seats[0]),
+                    trick=Verbatim(attempt.trick),
+                )
             )
         if self._duel not in MOST_JACKS_DUELS:
             raise IllegalAction(
-                f"{self._duel} is not won by the most jacks: the duelists report "
-                '"won", "lost" or "tie"'
+                say(
+                    "{trick} is not won by the most jacks: the duelists report "
+                    '"won", "lost" or "tie"',
+                    trick=Verbatim(str(self._duel)),
+                )
             )
         if action.seat not in attempt.seats:
             first, second = attempt.seats
             raise IllegalAction(
-                f"seat {action.seat} cannot enter the counts: the duel is between seats "
-                f"{first} and {second}"
+                say(
+                    "{player} cannot enter the counts: the duel is between {first} and {second}",
+                    player=Player(action.seat),
+                    first=Player(first),
+                    second=Player(second),
+                )
             )
         first_count, second_count = action.counts
         first, second = attempt.seats
@@ -1464,10 +1695,13 @@ class Oss(Engine):
         attempt = self._attempts[self._index]
         seat = action.seat
         if seat not in attempt.seats:
-            who = " and ".join(f"seat {s}" for s in attempt.seats)
             raise IllegalAction(
-                f"seat {seat} cannot record a timed toss: {who} attempts "
-                f"{self._attempt_trick(attempt)} now"
+                say(
+                    "{player} cannot record a timed toss: {who} attempts {trick} now",
+                    player=Player(seat),
+                    who=Items(tuple(Player(s) for s in attempt.seats)),
+                    trick=Verbatim(self._attempt_trick(attempt)),
+                )
             )
         best = self._bests.get(seat)
         entry = TimedToss(seat, action.millis, self._round, self._attempt_trick(attempt))
@@ -1534,10 +1768,14 @@ class Oss(Engine):
     def _replay(self, action: Replay) -> list[Event]:
         seat = action.seat
         assert self._loser is not None
-        self._turn_check(seat, self._loser, "replay")
+        self._turn_check(seat, self._loser, _PHRASES[Verb.REPLAY])
         if self._hands[seat][action.value] == 0:
             raise IllegalAction(
-                f"seat {seat} has no tribe card of value {action.value} in hand to discard"
+                say(
+                    "{player} has no tribe card of value {value} in hand to discard",
+                    player=Player(seat),
+                    value=action.value,
+                )
             )
         self._take_from_hand(seat, action.value)
         self._out.append(TribeCard(seat, action.value))
@@ -1554,17 +1792,22 @@ class Oss(Engine):
 
     def _pass(self, action: Pass) -> list[Event]:
         assert self._loser is not None
-        self._turn_check(action.seat, self._loser, "pass")
+        self._turn_check(action.seat, self._loser, _PHRASES[Verb.PASS])
         return self._settle()
 
     def _keep(self, action: Keep) -> list[Event]:
         winner = self._winner
         assert winner is not None
-        self._turn_check(action.seat, winner, "keep a card")
+        self._turn_check(action.seat, winner, _PHRASES[Verb.KEEP])
         attempt = self._attempts[self._index]
         if action.value not in attempt.values:
-            shown = " and ".join(map(str, attempt.values))
-            raise IllegalAction(f"the duel's tribe cards are {shown}, not {action.value}")
+            raise IllegalAction(
+                say(
+                    "the duel's tribe cards are {values}, not {value}",
+                    values=Items(tuple(attempt.values)),
+                    value=action.value,
+                )
+            )
         first = attempt.card_of(attempt.seats[0])
         kept = first if first.value == action.value else attempt.card_of(attempt.seats[1])
         return self._keep_card(winner, kept)
@@ -1572,12 +1815,21 @@ class Oss(Engine):
     # the challenge
 
     def _reveal_challenge(self, action: Challenge) -> list[Event]:
-        self._turn_check(action.seat, self._chief, "reveal the challenge card")
+        self._turn_check(action.seat, self._chief, _PHRASES[Verb.CHALLENGE])
         card = cards.CHALLENGES_BY_NAME[action.card]
         if self.players < card.min_players:
-            raise IllegalAction(f"{card.name} is removed from the deck with {self.players} players")
+            raise IllegalAction(
+                say_plural(
+                    "{card} is removed from the deck with {n} player",
+                    "{card} is removed from the deck with {n} players",
+                    self.players,
+                    card=Verbatim(card.name),
+                )
+            )
         if card.name in self._used_challenges:
-            raise IllegalAction(f"{card.name} was attempted in an earlier round")
+            raise IllegalAction(
+                say("{card} was attempted in an earlier round", card=Verbatim(card.name))
+            )
         self._used_challenges.add(card.name)
         self._challenge = card.name
         self._remaining = self._from_chief()
@@ -1588,11 +1840,15 @@ class Oss(Engine):
     def _challenge_result(self, action: Result) -> list[Event]:
         seat = action.seat
         if seat not in self._remaining:
-            raise IllegalAction(f"seat {seat} is already eliminated from the challenge")
+            raise IllegalAction(
+                say("{player} is already eliminated from the challenge", player=Player(seat))
+            )
         if action.result is Outcome.TIE:
             raise IllegalAction(
-                'a challenge has no tie: report "lost" for each seat eliminated, '
-                'or "won" for the winner'
+                say(
+                    'a challenge has no tie: report "lost" for each seat eliminated, '
+                    'or "won" for the winner'
+                )
             )
         events: list[Event] = []
         if action.result is Outcome.WON:
@@ -1704,14 +1960,23 @@ class Oss(Engine):
         if self._phase is Phase.KEEP and attempt is not None and seat == self._winner:
             tribes = [self.tribe_of(s) for s in attempt.seats]
             if tribe not in tribes:
-                shown = " or ".join(f"T{t}" for t in tribes)
-                raise IllegalAction(f"keep a card of the duel: a {shown} card, not tribe {tribe}")
+                raise IllegalAction(
+                    say(
+                        "keep a card of the duel: a {tribes} card, not tribe {tribe}",
+                        tribes=Items(tuple(Verbatim(f"T{t}") for t in tribes), either=True),
+                        tribe=tribe,
+                    )
+                )
             return
         own = self.tribe_of(seat)
         if tribe != own:
             raise IllegalAction(
-                f"that card belongs to tribe {tribe}; seat {seat} plays tribe {own} "
-                f"(cards T{own}-...)"
+                say(
+                    "that card belongs to tribe {tribe}; {player} plays tribe {own}",
+                    tribe=tribe,
+                    player=Player(seat),
+                    own=own,
+                )
             )
 
     @property
@@ -2005,7 +2270,9 @@ _VERB_OF: dict[type[Action], Verb] = {
 def _verb_of(action: Action) -> Verb:
     verb = _VERB_OF.get(type(action))
     if verb is None:
-        raise MalformedAction(f"oss does not know the action {action!r}")
+        raise MalformedAction(
+            say("oss does not know the action {action}", action=Verbatim(repr(action)))
+        )
     return verb
 
 
@@ -2070,6 +2337,7 @@ def chance_actions(engine: Oss, rng: random.Random) -> list[Action]:
 
 __all__: Sequence[str] = (
     "RULINGS",
+    "TABLE_RULINGS",
     "Attempt",
     "AttemptKind",
     "Challenge",
@@ -2099,42 +2367,60 @@ SPEC = GameSpec(
     title=Oss.title,
     min_players=Oss.min_players,
     max_players=Oss.max_players,
-    deck=DeckSpec("oss-tribes", "Oss tribe cards", cards.TRIBE_CARDS, cards.canonical_tribe_card),
+    deck=DeckSpec(
+        "oss-tribes",
+        "Oss tribe cards",
+        cards.TRIBE_CARDS,
+        cards.canonical_tribe_card,
+        words=cards.card_words,
+    ),
     engine=Oss,
     options=(
         OptionSpec(
             "rounds",
-            "Rounds",
+            say("Rounds"),
             OptionKind.NUMBER,
             4,
-            "how many rounds are played",
+            say("how many rounds are played"),
             low=1,
             high=MAX_ROUNDS,
         ),
         OptionSpec(
             "replays_per_round",
-            "Replays per round",
+            say("Replays per round"),
             OptionKind.NUMBER,
             2,
-            "how many failed tricks may be tried again each round",
+            say("how many failed tricks may be tried again each round"),
             low=0,
             high=8,
         ),
         OptionSpec(
             "replay_scope",
-            "Replays count",
+            say("Replays count"),
             OptionKind.CHOICE,
             "player",
-            "per player, or shared by the whole table",
+            say("per player, or shared by the whole table"),
             choices=REPLAY_SCOPES,
         ),
     ),
     requirements=frozenset({Requirement.VIRTUAL_DEAL}),
+    # The display shows a ruling the snapshot names by its English words (``TableSide.help``)
+    # in the reader's language: here are their messages.
+    vocabulary={"rulings": {str(text): text for text in (*RULINGS, *TABLE_RULINGS)}},
     rules=(
-        "The chief names a trick; everyone tosses the Jack to try it.",
-        "Win a trick to keep a tribe card; the most points after the last round wins.",
-        "Failed tricks may be tried again, up to the replays set for the round.",
-        "Duels: both players try; the winner keeps one of the two tribe cards.",
-        "Your own buttons and the toss timer enter your results; bots act only for bots.",
+        say("The chief reveals three solo tricks and a duel trick for the round."),
+        say(
+            "From the chief on, each player plays a tribe card below a solo trick: "
+            "its value is the number of jacks to get."
+        ),
+        say(
+            "Alone below a trick, you attempt it; the first two cards below a trick duel "
+            "with the duel trick instead."
+        ),
+        say("Succeed to win your tribe card; in a duel the winner keeps one of the two cards."),
+        say("Failed tricks may be tried again by discarding a card, up to the replays set."),
+        say("Everyone attempts the challenge: the winner takes 4 points and becomes the chief."),
+        say("After the last round, the most points wins: tribe cards won plus 4 per challenge."),
+        say("Your own buttons and the toss timer enter your results; bots act only for bots."),
     ),
 )

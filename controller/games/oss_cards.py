@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from controller.games.base import MalformedAction, describe
+from controller.games.words import Verbatim, Words, say
 
 #: The family number of the duel tricks (the solo families are 1, 2 and 3).
 DUEL = 4
@@ -37,9 +38,10 @@ class TrickCard:
     name: str
     family: int
     throw: str
-    setup: str
-    do: str
-    note: str = ""
+    # The rulebook's instructions, as messages (the display shows them in the reader's language).
+    setup: Words
+    do: Words
+    note: Words = ""
     style: str = ""
 
     @property
@@ -54,9 +56,9 @@ class TrickCard:
             "family": self.family,
             "kind": self.kind,
             "throw": self.throw,
-            "setup": self.setup,
-            "do": self.do,
-            "note": self.note,
+            "setup": str(self.setup),
+            "do": str(self.do),
+            "note": str(self.note),
         }
         if self.style:
             data["style"] = self.style
@@ -68,15 +70,20 @@ class ChallengeCard:
     """One challenge card, attempted by all the players together; worth 4 points."""
 
     name: str
-    do: str
-    setup: str = ""
-    note: str = ""
+    do: Words
+    setup: Words = ""
+    note: Words = ""
     #: WarnOss is removed from the deck in a 2-player game.
     min_players: int = 2
 
     def to_json(self) -> dict[str, Any]:
         """The card as plain data for the display."""
-        return {"name": self.name, "setup": self.setup, "do": self.do, "note": self.note}
+        return {
+            "name": self.name,
+            "setup": str(self.setup),
+            "do": str(self.do),
+            "note": str(self.note),
+        }
 
 
 TRICKS: tuple[TrickCard, ...] = (
@@ -84,25 +91,25 @@ TRICKS: tuple[TrickCard, ...] = (
         name="Aslik",
         family=1,
         throw="classic",
-        setup="toss the jacks on the table. Throw up/Grab the Jack in the classic way.",
-        do="pick up one by one the jacks on the table.",
+        setup=say("toss the jacks on the table. Throw up/Grab the Jack in the classic way."),
+        do=say("pick up one by one the jacks on the table."),
     ),
     TrickCard(
         name="Ehfel",
         family=1,
         throw="classic",
-        setup="take all the jacks in the hand. Throw up/Grab the Jack in the classic way.",
-        do="put down one jack on the table while keeping the others in your hand.",
+        setup=say("take all the jacks in the hand. Throw up/Grab the Jack in the classic way."),
+        do=say("put down one jack on the table while keeping the others in your hand."),
     ),
     TrickCard(
         name="Kuda-Kuda",
         family=1,
         throw="unusual",
-        setup=(
+        setup=say(
             "toss the jacks on the table. Throw up the Jack the classic way, but always "
             "grab with the other hand."
         ),
-        do=(
+        do=say(
             "pick up one by one the jacks on the table with the hand that hasn't been used "
             "to throw up the Jack. Reverse the hands each time you succeed in a throw."
         ),
@@ -111,9 +118,9 @@ TRICKS: tuple[TrickCard, ...] = (
         name="Takh-Takh",
         family=1,
         throw="classic",
-        setup="toss the jacks on the table. Throw up/Grab the Jack in the classic way.",
-        do="set upright one by one the jacks on the edge.",
-        note=(
+        setup=say("toss the jacks on the table. Throw up/Grab the Jack in the classic way."),
+        do=say("set upright one by one the jacks on the edge."),
+        note=say(
             "Won: the number of jacks set upright on the edge corresponds to the number of "
             "the card played OR all the jacks are on the edge."
         ),
@@ -122,21 +129,21 @@ TRICKS: tuple[TrickCard, ...] = (
         name="Wollo",
         family=1,
         throw="classic",
-        setup=(
+        setup=say(
             'put your "second" hand on the table to form a wall. Toss the jacks close to '
             "your hand. Throw up/Grab the Jack in the classic way."
         ),
-        do="throw one by one the jacks over the wall.",
+        do=say("throw one by one the jacks over the wall."),
     ),
     TrickCard(
         name="Cumi-Cumi",
         family=2,
         throw="none",
-        setup=(
+        setup=say(
             "toss the jacks on the table. Then join the hands, fingers crossed except the "
             "index fingers. No throwing up of the Jack."
         ),
-        do=(
+        do=say(
             "by using the index fingers as pliers, take a jack off the table, throw it up "
             "and grab it between your hands crossed."
         ),
@@ -145,22 +152,22 @@ TRICKS: tuple[TrickCard, ...] = (
         name="Gurnia",
         family=2,
         throw="classic",
-        setup=(
+        setup=say(
             "put the other hand with the fingers apart on the table and place a jack on the"
             " table in between each finger and close to the base of the figures. Throw "
             "up/Grab the Jack in the classic way."
         ),
-        do="push under the hand the jacks one by one.",
+        do=say("push under the hand the jacks one by one."),
     ),
     TrickCard(
         name="Nampan",
         family=2,
         throw="none",
-        setup=(
+        setup=say(
             "put together the palms of the hands, holding 4 jacks between them. No throwing"
             " up of the Jack."
         ),
-        do=(
+        do=say(
             "throw up the jacks by opening the hands and grab the maximum of jacks into the"
             " main hand."
         ),
@@ -169,8 +176,8 @@ TRICKS: tuple[TrickCard, ...] = (
         name="Numa",
         family=2,
         throw="none",
-        setup="put 5 jacks on the back of the hand. No throwing up of the Jack.",
-        do=(
+        setup=say("put 5 jacks on the back of the hand. No throwing up of the Jack."),
+        do=say(
             "throw up the 5 jacks together and catch as many as possible in the palm of the"
             " same hand."
         ),
@@ -179,37 +186,41 @@ TRICKS: tuple[TrickCard, ...] = (
         name="Polopo",
         family=2,
         throw="none",
-        setup="put 4 jacks between the fingers, palm face down. No throwing up of the Jack.",
-        do="by moving only the fingers, transfer all of the jacks into the palm of the same hand.",
-        note="Lost: a jack falls.",
+        setup=say("put 4 jacks between the fingers, palm face down. No throwing up of the Jack."),
+        do=say(
+            "by moving only the fingers, transfer all of the jacks into the palm of the same hand."
+        ),
+        note=say("Lost: a jack falls."),
     ),
     TrickCard(
         name="Ariac",
         family=3,
         throw="classic",
-        setup=(
+        setup=say(
             "put the 4 jacks in a row on a table, spaced out a hand's width. Throw up/Grab "
             "the Jack in the classic way."
         ),
-        do="hit with the edge of the hand on both sides of a jack to win it.",
+        do=say("hit with the edge of the hand on both sides of a jack to win it."),
     ),
     TrickCard(
         name="Glodoc",
         family=3,
         throw="classic",
-        setup=(
+        setup=say(
             "toss the jacks on the table. And then put the hand into the bag. Throw up/Grab"
             " the Jack in the classic way."
         ),
-        do="pick up one by one the jacks on the table.",
-        note="Note: Glodoc is like Aslik with the hand in the bag!",
+        do=say("pick up one by one the jacks on the table."),
+        note=say("Note: Glodoc is like Aslik with the hand in the bag!"),
     ),
     TrickCard(
         name="Labah",
         family=3,
         throw="unusual",
-        setup="throw up the father and grab it on the back of your hand. Start again if it falls.",
-        do=(
+        setup=say(
+            "throw up the father and grab it on the back of your hand. Start again if it falls."
+        ),
+        do=say(
             "take one of the jacks on the table and put it in the palm of the hand without "
             "allowing the Jack to land. Start again until you get as many as the number on "
             "the card played."
@@ -219,38 +230,38 @@ TRICKS: tuple[TrickCard, ...] = (
         name="Maradono",
         family=3,
         throw="classic",
-        setup=(
+        setup=say(
             "put on the table 2 drum cards spaced out a hand's width \u2013 this is the goal. "
             "Toss the jacks at about one hand's length from the goal. Throw up/Grab the "
             "Jack in the classic way."
         ),
-        do="throw one by one the jacks in the goal.",
+        do=say("throw one by one the jacks in the goal."),
     ),
     TrickCard(
         name="Meja",
         family=3,
         throw="classic",
-        setup=(
+        setup=say(
             "put on the table 2 drum cards side by side. Toss the jacks at about one hand's"
             " length from these cards. Throw up/Grab the Jack in the classic way."
         ),
-        do="put down one by one the jacks on one of the two drum cards.",
+        do=say("put down one by one the jacks on one of the two drum cards."),
     ),
     TrickCard(
         name="Bagi!",
         family=DUEL,
         throw="classic",
         style="simultaneously",
-        setup=(
+        setup=say(
             "each player takes a Jack (the white Jack or the black Jack) in his hand. The "
             "1st player of the duel tosses 4 jacks on the table between the two players. "
             "Throw up/Grab the Jack in the classic way."
         ),
-        do=(
+        do=say(
             "simultaneously, but by throwing up / grabbing each time his Jack, each player "
             "tries to put the jacks one by one on the side of his choice (left or right)."
         ),
-        note=(
+        note=say(
             "Winner: the player that grabbed his Jack while the other failed. Or, if there "
             "are no more jacks at the centre, the player that put aside the most jacks on "
             "his side is the winner. If a tie: start again."
@@ -261,51 +272,51 @@ TRICKS: tuple[TrickCard, ...] = (
         family=DUEL,
         throw="classic",
         style="consecutively",
-        setup=(
+        setup=say(
             "put on the table between the players 2 drum cards spaced out a hand's width, "
             "this is the net. Put a jack other than the Jack (the ball) in front of the 1st"
             " player of the Duel. Throw up/Grab the Jack in the classic way."
         ),
-        do="hit the ball over the net one after the other.",
-        note="Winner: as soon as the other fails.",
+        do=say("hit the ball over the net one after the other."),
+        note=say("Winner: as soon as the other fails."),
     ),
     TrickCard(
         name="Kat!",
         family=DUEL,
         throw="classic",
         style="simultaneously",
-        setup=(
+        setup=say(
             "toss the jacks between the two players. Each takes a Jack (the white Jack or "
             "the black Jack) in hand. At the top, throw up/Grab the Jack in the classic "
             "way."
         ),
-        do="pick up the maximum of jacks on the table.",
-        note="Winner: the most jacks. If it is a tie: start again.",
+        do=say("pick up the maximum of jacks on the table."),
+        note=say("Winner: the most jacks. If it is a tie: start again."),
     ),
     TrickCard(
         name="Manu!",
         family=DUEL,
         throw="none",
         style="consecutively",
-        setup="take 5 jacks in the hand. No throwing up of the Jack.",
-        do="one after the other, throw up the jacks and get them on the back of the hand.",
-        note="Winner: the player that grabs the most. A tie: start again.",
+        setup=say("take 5 jacks in the hand. No throwing up of the Jack."),
+        do=say("one after the other, throw up the jacks and get them on the back of the hand."),
+        note=say("Winner: the player that grabs the most. A tie: start again."),
     ),
     TrickCard(
         name="Naik!",
         family=DUEL,
         throw="classic",
         style="consecutively",
-        setup="toss 5 jacks on the table. Throw up / Grab the Jack in the classic way.",
-        do="pick up in one time jacks the Aslik way. 1st round: 1 jack, 2nd round: 2 jacks …",
-        note="Winner: as soon as the other fails. If a tie: continue starting back at 1.",
+        setup=say("toss 5 jacks on the table. Throw up / Grab the Jack in the classic way."),
+        do=say("pick up in one time jacks the Aslik way. 1st round: 1 jack, 2nd round: 2 jacks …"),
+        note=say("Winner: as soon as the other fails. If a tie: continue starting back at 1."),
     ),
 )
 
 CHALLENGES: tuple[ChallengeCard, ...] = (
     ChallengeCard(
         name="BadabOss",
-        do=(
+        do=say(
             "the first player puts a jack at the centre of the table. The next player has "
             "to balance a jack on the jack placed by the previous player. And so on until "
             "one player brings down the tower of jacks by trying to balance a jack. This "
@@ -315,50 +326,50 @@ CHALLENGES: tuple[ChallengeCard, ...] = (
     ),
     ChallengeCard(
         name="Kiri KanOss",
-        setup="every player places a jack on the back of his hand.",
-        do=(
+        setup=say("every player places a jack on the back of his hand."),
+        do=say(
             "at the top, each player throws up his jack and tries to grab it on the back of"
             " the other hand. All who have failed are eliminated. Start again."
         ),
-        note="Winner: the last survivor.",
+        note=say("Winner: the last survivor."),
     ),
     ChallengeCard(
         name="Los LobOss",
-        setup=(
+        setup=say(
             "the Chief tosses the 6 jacks on the table and announces at the same time "
             '"Hollow" or "Bump".'
         ),
-        do=(
+        do=say(
             'the players have to locate how many jacks have their edge on the "Hollow" or '
             'the "Bump" side, depending on what the Chief said. As soon as a player said a '
             "number, we check: if true, he eliminates the player of his choice, if false: "
             "he's eliminated. Start again."
         ),
-        note="Winner: the last survivor.",
+        note=say("Winner: the last survivor."),
     ),
     ChallengeCard(
         name="TargOss",
-        setup=(
+        setup=say(
             "place the TargOss card at the centre of the table and place one jack in front "
             "of each player."
         ),
-        do=(
+        do=say(
             "at the top, each player kicks his jack with flick toward the target. The "
             "closest eliminates the player of his choice. We start again without him."
         ),
-        note="Winner: the last survivor.",
+        note=say("Winner: the last survivor."),
     ),
     ChallengeCard(
         name="WarnOss",
         min_players=3,
-        setup="toss at the centre of the table as many jacks as there are players.",
-        do=(
+        setup=say("toss at the centre of the table as many jacks as there are players."),
+        do=say(
             "the Chief announces a colour of jacks. Straight away, the players attempt to "
             "take a jack on the table. The player that has no jack or takes the jack with "
             "the colour announced is eliminated. Start again (the player eliminated "
             "announces the colour)."
         ),
-        note="Winner: the last survivor.",
+        note=say("Winner: the last survivor."),
     ),
 )
 
@@ -409,7 +420,12 @@ def parse_tribe_card(card: object) -> tuple[int, int]:
     """``"T3-2a"`` -> (tribe 3, value 2); MalformedAction for anything else."""
     found = _CARD.match(card) if isinstance(card, str) else None
     if found is None:
-        raise MalformedAction(f"{describe(card)} is not an Oss tribe card (they read like T3-2a)")
+        raise MalformedAction(
+            say(
+                "{card} is not an Oss tribe card (they read like T3-2a)",
+                card=Verbatim(describe(card)),
+            )
+        )
     return int(found.group(1)), int(found.group(2))
 
 
@@ -423,3 +439,14 @@ def canonical_tribe_card(card: object) -> str:
     parse_tribe_card(card)
     assert isinstance(card, str)
     return card
+
+
+def card_words(notation: str) -> Words:
+    """How a tribe card reads in a message (``DeckSpec.words``): its value and its tribe.
+
+    The copy letter (a/b) is left out: both cards of a value are alike in play.
+    """
+    found = _CARD.match(notation)
+    if found is None:
+        return notation
+    return say("{value} of tribe {tribe}", value=int(found.group(2)), tribe=int(found.group(1)))

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from controller.games.base import JSON, BadOption, describe
-from controller.games.words import Words
+from controller.games.words import Arg, Items, Text, Verbatim, Words, as_arg, say
 
 if TYPE_CHECKING:
     from controller.games.base import Engine
@@ -53,18 +53,32 @@ class OptionSpec:
     choices: tuple[str, ...] = ()
     low: int | None = None
     high: int | None = None
+    # How a choice (or a named schedule) reads on screen, by its record word
+    # ("mild" -> say("mild")); a choice without an entry is shown as written.
+    choice_words: Mapping[str, Words] = field(default_factory=dict)
 
     def check(self, value: object) -> None:
         """Raise BadOption, naming this option, if ``value`` is not of its type and limits."""
         if self.kind is OptionKind.FLAG:
             if not isinstance(value, bool):
-                raise BadOption(f'option "{self.key}" must be true or false, not {describe(value)}')
+                raise BadOption(
+                    say(
+                        'option "{option}" must be true or false, not {value}',
+                        option=Verbatim(self.key),
+                        value=Verbatim(describe(value)),
+                    )
+                )
         elif self.kind is OptionKind.NUMBER:
             self._check_number(value)
         elif self.kind is OptionKind.CHOICE:
             if value not in self.choices:
                 raise BadOption(
-                    f'option "{self.key}" must be {_either(self.choices)}, not {describe(value)}'
+                    say(
+                        'option "{option}" must be {choices}, not {value}',
+                        option=Verbatim(self.key),
+                        choices=_either(self.choices),
+                        value=Verbatim(describe(value)),
+                    )
                 )
         elif (
             self.kind is OptionKind.SCHEDULE
@@ -72,8 +86,12 @@ class OptionSpec:
             and value not in self.choices
         ):
             raise BadOption(
-                f'option "{self.key}" must be {_either(self.choices)} or a list of whole '
-                f"numbers, not {describe(value)}"
+                say(
+                    'option "{option}" must be {choices} or a list of whole numbers, not {value}',
+                    option=Verbatim(self.key),
+                    choices=_either(self.choices),
+                    value=Verbatim(describe(value)),
+                )
             )
 
     def value_text(self, value: object) -> str:
@@ -86,20 +104,54 @@ class OptionSpec:
             return ", ".join(str(v) for v in value)
         return str(value)
 
+    def value_words(self, value: object) -> Words:
+        """A value as a player reads it on the options screen, in the reader's language."""
+        if self.kind is OptionKind.FLAG:
+            return say("on") if value else say("off")
+        if value is None:
+            return say("as the rulebook sets it for the players")
+        if isinstance(value, list | tuple):
+            return ", ".join(str(v) for v in value)  # hand sizes: numbers only
+        if isinstance(value, str):
+            # A game names its choices in ``choice_words``; one it does not name shows as
+            # written (and the pseudo-locale test counts it as untranslated).
+            return self.choice_words.get(value, value)
+        return str(value)
+
     def _check_number(self, value: object) -> None:
         if value is None and self.default is None:
             return  # "derived from the players", written out as null
         if isinstance(value, bool) or not isinstance(value, int):
-            raise BadOption(f'option "{self.key}" must be a whole number, not {describe(value)}')
+            raise BadOption(
+                say(
+                    'option "{option}" must be a whole number, not {value}',
+                    option=Verbatim(self.key),
+                    value=Verbatim(describe(value)),
+                )
+            )
         if self.low is not None and value < self.low:
-            raise BadOption(f'option "{self.key}" must be at least {self.low}, not {value}')
+            raise BadOption(
+                say(
+                    'option "{option}" must be at least {low}, not {value}',
+                    option=Verbatim(self.key),
+                    low=self.low,
+                    value=value,
+                )
+            )
         if self.high is not None and value > self.high:
-            raise BadOption(f'option "{self.key}" must be at most {self.high}, not {value}')
+            raise BadOption(
+                say(
+                    'option "{option}" must be at most {high}, not {value}',
+                    option=Verbatim(self.key),
+                    high=self.high,
+                    value=value,
+                )
+            )
 
 
-def _either(words: Sequence[str]) -> str:
-    quoted = [f'"{w}"' for w in words]
-    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " or " + quoted[-1]
+def _either(words: Sequence[str]) -> Items:
+    """Record words, quoted as a header writes them: '"a", "b" or "c"' in any language."""
+    return Items(tuple(Verbatim(f'"{w}"') for w in words), either=True)
 
 
 @dataclass(frozen=True)
@@ -198,7 +250,14 @@ class GameSpec:
         for key, value in options.items():
             if key not in known:
                 listed = ", ".join(sorted(known)) if known else "none"
-                raise BadOption(f'unknown option "{key}" for {self.id}; its options are: {listed}')
+                raise BadOption(
+                    say(
+                        'unknown option "{option}" for {game}; its options are: {listed}',
+                        option=Verbatim(key),
+                        game=Verbatim(self.id),
+                        listed=Verbatim(listed),
+                    )
+                )
             known[key].check(value)
 
     def changed_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -229,6 +288,43 @@ class GameSpec:
                 else:
                     words.append(f"{label} {option.value_text(value)}")
         return ", ".join(words)
+
+    def variant_words(self, options: Mapping[str, Any]) -> Words:
+        """``variant`` for a screen: the same choice of words, as a message in any language."""
+        changed = self.changed_options(options)
+        for preset in self.presets:
+            if self.changed_options(preset.options) == changed:
+                return preset.label
+        if not changed:
+            return say("standard rules")
+        parts: list[Arg] = []
+        for option in self.options:
+            if option.key in changed:
+                value = changed[option.key]
+                label = as_arg(option.label)
+                if option.kind is OptionKind.FLAG:
+                    parts.append(label if value else say("no {option}", option=label))
+                else:
+                    parts.append(
+                        say(
+                            "{option} {value}",
+                            option=label,
+                            value=as_arg(option.value_words(value)),
+                        )
+                    )
+        # "A, B, C" as the old English variant reads (a list, not a sentence with "and").
+        joined = parts[-1]
+        for part in reversed(parts[:-1]):
+            joined = say("{first}, {rest}", first=part, rest=joined)
+        return joined if isinstance(joined, Text) else say("{option}", option=joined)
+
+    def title_words(self, options: Mapping[str, Any]) -> Words:
+        """The game and its variant for a screen's title: "Oskar: first to 8 tokens"."""
+        return say(
+            "{game}: {variant}",
+            game=Verbatim(self.title),
+            variant=as_arg(self.variant_words(options)),
+        )
 
     def new_header(
         self, players: int, options: Mapping[str, Any] | None, rng: random.Random

@@ -25,14 +25,14 @@ import math
 import queue
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import ClassVar
 
 from controller.adapters import Feedback, GameAdapter, adapters
 from controller.config import TableConfig
 from controller.games.base import JSON, Action, Event, TableError
-from controller.games.words import Words
+from controller.games.words import Player, Seat, Text, Verbatim, Words, as_arg, say
 from controller.staff import StaffDesk
 from controller.staff_pin import PinGuard, PinHash
 from controller.table.led_director import LedDirector
@@ -55,10 +55,11 @@ from controller.table.screens import (
 from controller.table.session import GameSession, table_settings
 from controller.table.sinks import JournalSink, LedSink
 from controller.table.staff_calls import StaffCalls
-from controller.table.staff_mode import STAFF_MODE_TIMEOUT, TIMED_OUT, StaffCommand, StaffMode
+from controller.table.staff_mode import TIMED_OUT, StaffCommand, StaffMode
 from controller.table.view_builder import build_view, rules_page
 from controller.tags import TagRegistry
 from controller.view import Message, MessageKind, Screen, TableView
+from controller.words.catalogs import LANGUAGE_NAMES, LANGUAGES
 from hardware.cues import Cue
 from hardware.events import (
     ButtonPressed,
@@ -96,6 +97,25 @@ ANIMATION_STEP = 0.1  # seconds between views while a clock runs on screen
 HELP_HOLD = 1.0  # seconds OK is held down for a seat's rules page
 HELP_SECONDS = 25.0  # a rules page closes by itself after this long
 RESULTS_PAGE_SECONDS = 6.0  # the results' rounds turn a page by themselves when they do not fit
+
+
+def names_seat(text: Text, seat: int, players: tuple[int, ...]) -> bool:
+    """Whether ``text`` is said of physical ``seat``: its sentence starts with that seat.
+
+    "{player} cannot play {card}: ..." with the player sitting at ``seat`` is; "cannot
+    play {card}: ... ({player} bids next)" is not, even when that player sits there.
+    The English key decides, so every language gets the same prefix or none.
+    """
+    if not text.key.startswith("{"):
+        return False
+    first = text.key[1:].split("}", 1)[0]
+    value = dict(text.args).get(first)
+    if value == Seat(seat):
+        return True
+    if isinstance(value, Player):
+        where = players[value.index] if 0 <= value.index < len(players) else value.index
+        return where == seat
+    return False
 
 
 @dataclass
@@ -141,6 +161,9 @@ class Table:
         self._results_page = 0  # which page of rounds the results screen shows
         self._ok_down: dict[int, float] = {}  # seat -> when its OK went down (event time)
         self._help: dict[int, tuple[str, float]] = {}  # seat -> (game id, closes at)
+        # Seats that switched their panel's language at the join screen: seat -> language.
+        # They hold until the table returns to attract (and are journaled with a game).
+        self._languages: dict[int, str] = {}
         self._page_at = 0.0
         self.last_activity = self.clock()
         self._rest_leds()
@@ -223,6 +246,7 @@ class Table:
                 options_cursor=state.form.cursor if isinstance(state, OptionsScreen) else 0,
                 results_page=self._results_page,
                 help={seat: rules_page(game_id) for seat, (game_id, _) in self._help.items()},
+                seat_languages=self._languages,
             )
         return self._view
 
@@ -264,7 +288,7 @@ class Table:
         call = self._calls.released(event.seat, event.button, event.at)
         if call is not None:
             self.announce(
-                f"Seat {event.seat} called for staff; someone is on the way",
+                say("{seat} called for staff; someone is on the way", seat=Seat(event.seat)),
                 MessageKind.INFO,
                 event.seat,
             )
@@ -292,9 +316,9 @@ class Table:
         game (deal, dice, house options, opening hours) may change.
         """
         if self.screen is not Screen.ATTRACT:
-            raise TableError("settings change between games only")
+            raise TableError(say("settings change between games only"))
         if [s.index for s in config.seats] != [s.index for s in self.config.seats]:
-            raise TableError("the seats cannot be changed from afar")
+            raise TableError(say("the seats cannot be changed from afar"))
         self.config = config
         self.changed()
 
@@ -305,7 +329,9 @@ class Table:
             self._call_closed(seat)
 
     def _call_closed(self, seat: int) -> None:
-        self.announce(f"Staff answered seat {seat}'s call", MessageKind.INFO, seat)
+        self.announce(
+            say("Staff answered the call of {seat}", seat=Seat(seat)), MessageKind.INFO, seat
+        )
         self._rest_leds()
 
     def _on_timer(self, event: InputEvent) -> None:
@@ -320,7 +346,11 @@ class Table:
     def _on_reader_online(self, event: InputEvent) -> None:
         assert isinstance(event, ReaderOnline)
         if not self._reader_online.get(event.seat, True):
-            self.announce(f"Seat {event.seat}'s reader is back", MessageKind.INFO, event.seat)
+            self.announce(
+                say("The reader of {seat} is back", seat=Seat(event.seat)),
+                MessageKind.INFO,
+                event.seat,
+            )
         self._reader_online[event.seat] = True
         self.changed()
 
@@ -329,8 +359,12 @@ class Table:
         self._reader_online[event.seat] = False
         if event.reason != "closed":
             self.announce(
-                f"Seat {event.seat}'s reader is not answering ({event.reason}); "
-                "the game waits: check its USB cable",
+                say(
+                    "The reader of {seat} is not answering ({reason}); "
+                    "the game waits: check its USB cable",
+                    seat=Seat(event.seat),
+                    reason=Verbatim(event.reason),
+                ),
                 MessageKind.PROBLEM,
                 event.seat,
             )
@@ -340,7 +374,7 @@ class Table:
         assert isinstance(event, ReaderProblem)
         logger.warning("seat %d reader: %s", event.seat, event.message)
         self.announce(
-            f"Seat {event.seat}: the reader misread; tap the card again",
+            say("{seat}: the reader misread; tap the card again", seat=Seat(event.seat)),
             MessageKind.PROBLEM,
             event.seat,
         )
@@ -369,10 +403,11 @@ class Table:
     def to_menu(self) -> None:
         self.lobby.clear()
         self._go(ChooseGameScreen())
-        self.announce("Choose a game: PREV / NEXT, then OK")
+        self.announce(say("Choose a game: PREV / NEXT, then OK"))
 
     def to_attract(self) -> None:
         self._session = None
+        self._languages = {}  # a seat's language holds until the table rests again
         self._result = None
         self._staff.close()
         self.lobby.clear()
@@ -390,8 +425,11 @@ class Table:
         guard = self.pin_guard
         if guard is not None and guard.locked_for() > 0:
             self.announce(
-                f"The staff PIN is locked for {math.ceil(guard.locked_for())} s "
-                "after wrong tries; the staff desk stays closed",
+                say(
+                    "The staff PIN is locked for {seconds} s after wrong tries; "
+                    "the staff desk stays closed",
+                    seconds=math.ceil(guard.locked_for()),
+                ),
                 MessageKind.PROBLEM,
                 seat,
             )
@@ -433,7 +471,7 @@ class Table:
         state = self._state
         return state.desk if isinstance(state, StaffDeskScreen) else None
 
-    def staff_notice(self, text: str) -> None:
+    def staff_notice(self, text: Words) -> None:
         """Show staff a problem the table found on its own (e.g. a damaged journal moved aside)."""
         self.announce(text, MessageKind.PROBLEM)
 
@@ -451,8 +489,12 @@ class Table:
         self.lobby.clear()
         self._go(JoinScreen())
         self.announce(
-            f"{chosen.title}: press OK at your seat to join "
-            f"({chosen.spec.min_players}-{chosen.spec.max_players} players); NEXT starts"
+            say(
+                "{game}: press OK at your seat to join ({low}-{high} players); NEXT starts",
+                game=as_arg(chosen.title),
+                low=chosen.spec.min_players,
+                high=chosen.spec.max_players,
+            )
         )
         self.join(seat)
 
@@ -461,6 +503,40 @@ class Table:
         if self.lobby.join(seat):
             self._leds.steady(seat, Cue.JOINED)
             self.changed()
+
+    def language_of(self, seat: int | None) -> str:
+        """The language of ``seat``'s panel (None: the shared centre's, the table's)."""
+        table = self.config.language
+        return table if seat is None else self._languages.get(seat, table)
+
+    def switch_language(self, seat: int) -> None:
+        """A seat's panel switches to the next language (English, Deutsch, 日本語, round).
+
+        The choice holds for that seat until the table returns to attract; the
+        shared centre keeps the table's language.
+        """
+        language = next_language(self.language_of(seat))
+        if language == self.config.language:
+            self._languages.pop(seat, None)
+        else:
+            self._languages[seat] = language
+        self.announce(
+            say(
+                "{seat} reads {language}",
+                seat=Seat(seat),
+                language=Verbatim(LANGUAGE_NAMES[language]),
+            ),
+            MessageKind.INFO,
+            seat,
+        )
+
+    def _journal_languages(self) -> None:
+        """Journal the seats' own languages with the game, so a resumed game shows the same."""
+        if self.journal is None or not self._languages:
+            return
+        self.journal.correction(
+            "languages", {"seats": {str(seat): lang for seat, lang in self._languages.items()}}
+        )
 
     def toggle_join(self, seat: int) -> None:
         """OK on the join screen: join, or leave again."""
@@ -482,8 +558,11 @@ class Table:
         if form.visible or chosen.spec.presets:
             self._go(OptionsScreen(form))
             self.announce(
-                f"{chosen.title}: the game's options. PREV / NEXT choose a line, OK changes it; "
-                'OK on "Start the game" starts'
+                say(
+                    "{game}: the game's options. PREV / NEXT choose a line, OK changes it; "
+                    'OK on "Start the game" starts',
+                    game=as_arg(chosen.title),
+                )
             )
             return True
         self.options_chosen(form.options)
@@ -498,8 +577,12 @@ class Table:
             # The rulebook lets the players choose who starts: ask, and wait for an answer.
             self._go(StarterScreen(starter.question))
             self.announce(
-                f"{chosen.title}: {starter.question} That player taps a card or presses OK "
-                f"and {starter.role}"
+                say(
+                    "{game}: {question} That player taps a card or presses OK and {role}",
+                    game=as_arg(chosen.title),
+                    question=as_arg(starter.question),
+                    role=as_arg(starter.role),
+                )
             )
             return
         self.begin_game(None)
@@ -512,7 +595,12 @@ class Table:
         try:
             header = chosen.spec.new_header(len(players), self._options, self.rng)
         except TableError as exc:
-            self.announce(f"{chosen.title} cannot start so: {exc}", MessageKind.REFUSED)
+            self.announce(
+                say(
+                    "{game} cannot start so: {why}", game=as_arg(chosen.title), why=as_arg(exc.text)
+                ),
+                MessageKind.REFUSED,
+            )
             return
         starter = chosen.spec.starter
         if starter is not None and starter_seat in players:
@@ -521,14 +609,18 @@ class Table:
         self._session = GameSession.begin(
             chosen.adapter, players, header, seed, table_settings(self.config), self.journal
         )
+        self._journal_languages()
         self._go(PlayScreen())
-        self.announce(f"{self._session.title} begins")
+        self.announce(say("{game} begins", game=as_arg(self._session.title)))
         if starter is not None:
-            seat = players[int(header[starter.key])]
+            seat = Seat(players[int(header[starter.key])])
+            role = as_arg(starter.role)
             if starter_seat is None:
-                self.announce(f"Nobody answered, so the table drew: seat {seat} {starter.role}")
+                self.announce(
+                    say("Nobody answered, so the table drew: {seat} {role}", seat=seat, role=role)
+                )
             else:
-                self.announce(f"Seat {seat} {starter.role}")
+                self.announce(say("{seat} {role}", seat=seat, role=role))
         self._after([])
 
     # --- playing (called by the play screen) ------------------------------------------------
@@ -540,7 +632,7 @@ class Table:
         try:
             events = session.judge(action)
         except TableError as exc:
-            self.refuse(seat, str(exc))
+            self.refuse(seat, exc.text)
             return
         # Outside the try: a journal that cannot write is not a refused play.
         session.accept(action)
@@ -567,16 +659,27 @@ class Table:
         session = self._session
         seat = None if fb.player is None or session is None else session.players[fb.player]
         if fb.message is not None:
-            self.announce(self._seats_named(fb.message), fb.kind, seat)
+            self.announce(fb.message, fb.kind, seat)
         if fb.cue is not None and seat is not None:
             self.flash(seat, fb.cue)
 
-    def refuse(self, seat: int, why: str) -> None:
-        self.announce(f"Seat {seat}: {self._seats_named(why)}", MessageKind.REFUSED, seat)
+    def refuse(self, seat: int, why: Words) -> None:
+        """A refusal at ``seat``: said once who it is about ("Seat 3: ..."), then only why."""
+        self.announce(self.about_seat(seat, why), MessageKind.REFUSED, seat)
         self.flash(seat, Cue.REFUSED)
 
-    def _seats_named(self, text: str) -> str:
-        return text if self._session is None else self._session.seats_named(text)
+    def about_seat(self, seat: int, words: Words) -> Words:
+        """``words`` with the seat named in front, unless they already name it.
+
+        An engine's refusal names its player itself ("Seat 3 cannot play Red 5: it
+        is Seat 4's turn", the same sentence a replay prints for the record), so the
+        table adds nothing; an adapter's answer ("tap the card you play") gets
+        "Seat 3: " in front. Either way the seat is said exactly once.
+        """
+        players = () if self._session is None else tuple(self._session.players)
+        if isinstance(words, Text) and names_seat(words, seat, players):
+            return words
+        return say("{seat}: {why}", seat=Seat(seat), why=as_arg(words))
 
     # --- resuming and staff corrections -------------------------------------------------------
 
@@ -587,24 +690,37 @@ class Table:
         header: JSON,
         actions: list[tuple[JSON, bool]],
         seed: int,
+        languages: Mapping[int, str] | None = None,
     ) -> None:
         """Rebuild a game in progress from its journal: same engine state, same seat waiting.
 
-        Raises TableError if the journaled actions no longer replay (the caller
-        moves such a journal aside); the table is then left as it was.
+        ``languages`` are the seats' own languages journaled when the game began,
+        so a resumed game shows every panel as before. Raises TableError if the
+        journaled actions no longer replay (the caller moves such a journal aside);
+        the table is then left as it was.
         """
         adapter_type: type[GameAdapter] | None = self.games.get(game_id)
         if adapter_type is None:
             raise TableError(
-                f"the journal holds a game of {game_id!r}, which this table cannot run"
+                say(
+                    "the journal holds a game of {game}, which this table cannot run",
+                    game=Verbatim(repr(game_id)),
+                )
             )
         session = GameSession.rebuild(
             adapter_type, players, header, actions, seed, table_settings(self.config), self.journal
         )
         self._session = session
         self.lobby.seat_all(players)
+        self._languages = {
+            seat: language
+            for seat, language in (languages or {}).items()
+            if language in LANGUAGES and seat in players
+        }
         self._go(PlayScreen())
-        self.announce(f"{adapter_type.spec.title} resumed where it stopped")
+        self.announce(
+            say("{game} resumed where it stopped", game=Verbatim(adapter_type.spec.title))
+        )
         try:
             self._after([])
         except TableError:
@@ -618,12 +734,12 @@ class Table:
             return False
         undone = session.undo()
         if undone is None:
-            self.announce("Staff: there is no player action to undo", MessageKind.INFO)
+            self.announce(say("Staff: there is no player action to undo"), MessageKind.INFO)
             return False
         action, self._session = undone
         self._result = None
         self._go(PlayScreen(), clear_messages=False)
-        self.announce(f"Staff undid {_describe_action(action)}", MessageKind.INFO)
+        self.announce(_describe_undo(action), MessageKind.INFO)
         self._after([])
         return True
 
@@ -653,7 +769,7 @@ class Table:
         action = session.engine.early_end(player)
         if action is None:
             self.announce(
-                "Staff: this game has no early end; NEXT abandons it", MessageKind.INFO, seat
+                say("Staff: this game has no early end; NEXT abandons it"), MessageKind.INFO, seat
             )
             return
         self.act(action, seat)
@@ -673,7 +789,7 @@ class Table:
             self.end_now(seat)
         self.changed()
 
-    def staff_hints(self) -> dict[str, str]:
+    def staff_hints(self) -> dict[str, Words]:
         """The staff seat's button labels while staff mode is open."""
         return self._staff.hints()
 
@@ -732,18 +848,28 @@ class Table:
             # Staff walked away: a player's press must never act with staff powers.
             staff_seat = self._staff.seat
             self._staff.close()
-            self.announce(
-                TIMED_OUT.format(seconds=STAFF_MODE_TIMEOUT), MessageKind.INFO, staff_seat
-            )
+            self.announce(TIMED_OUT, MessageKind.INFO, staff_seat)
         timeout = self._state.timeout
         if timeout is not None and now - self.last_activity > timeout:
             self._state.on_idle(self)
 
 
-def _describe_action(obj: JSON) -> str:
+def next_language(language: str) -> str:
+    """The language after ``language`` in the join screen's round (English, Deutsch, 日本語)."""
+    index = LANGUAGES.index(language) if language in LANGUAGES else -1
+    return LANGUAGES[(index + 1) % len(LANGUAGES)]
+
+
+def _describe_undo(obj: JSON) -> Text:
+    """What staff took back: whose action (named by seat), and the record's own words for it."""
     seat = obj.get("seat")
     verb = next((k for k in obj if k not in ("seat", "card")), "?")
-    return f"seat {seat}'s {verb} {obj.get(verb)}"
+    action = Verbatim(f"{verb} {obj.get(verb)}")  # the record's action, as its JSON writes it
+    if isinstance(seat, int) and not isinstance(seat, bool):
+        return say(
+            "Staff undid the action of {player}: {action}", player=Player(seat), action=action
+        )
+    return say("Staff undid the action {action}", action=action)
 
 
 class TableLoop:

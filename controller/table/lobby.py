@@ -44,21 +44,22 @@ def menu_entries(games: Mapping[str, type[GameAdapter]]) -> list[MenuEntry]:
     return entries
 
 
-def unmet_requirement(spec: GameSpec, config: TableConfig) -> str | None:
+def unmet_requirement(spec: GameSpec, config: TableConfig) -> Words | None:
     """Why this table cannot offer ``spec``'s game, or None when it can."""
     if Requirement.VIRTUAL_DEAL in spec.requirements and config.deal != "virtual":
-        return (
-            f"{spec.title} needs the table's virtual deal: its hands cannot be entered by tap "
-            'yet (staff: set [table] deal = "virtual")'
+        return say(
+            "{game} needs the table's virtual deal: its hands cannot be entered by tap "
+            'yet (staff: set [table] deal = "virtual")',
+            game=Verbatim(spec.title),
         )
     return None
 
 
-def menu_note(spec: GameSpec, config: TableConfig) -> str:
+def menu_note(spec: GameSpec, config: TableConfig) -> Words:
     """A short menu note saying why the table does not offer ``spec``'s game, or ""."""
     if unmet_requirement(spec, config) is None:
         return ""
-    return "not offered: hands cannot be entered by tap yet (needs the virtual deal)"
+    return say("not offered: hands cannot be entered by tap yet (needs the virtual deal)")
 
 
 @dataclass
@@ -98,11 +99,17 @@ class Lobby:
         """The seats of a game resumed from the journal, as if they had joined."""
         self.joined = list(seats)
 
-    def shortfall(self) -> str | None:
+    def shortfall(self) -> Words | None:
         """Why the chosen game cannot start with the joined seats, or None when it can."""
         chosen = self.chosen
         count = len(self.joined)
         low, high = chosen.spec.min_players, chosen.spec.max_players
         if low <= count <= high:
             return None
-        return f"{chosen.title} needs {low}-{high} players; {count} joined"
+        return say(
+            "{game} needs {low}-{high} players; {joined} joined",
+            game=as_arg(chosen.title),
+            low=low,
+            high=high,
+            joined=count,
+        )

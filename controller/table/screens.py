@@ -10,7 +10,7 @@ labels). Seat buttons outside a game (see ``docs/table.md``):
 | --- | --- | --- | --- | --- |
 | attract | wake | wake | wake | wake |
 | choose game | previous game | choose it (and join) | next game | - |
-| join | back to the menu | join / leave | start (enough joined) | join |
+| join | joined: language; else: menu | join / leave | start (enough joined) | join |
 | options (a game with options) | previous line | change it / start | next line | - |
 | starter (e.g. Oshaka's first lead) | - | "it's me" (joined seats) | - | "it's me" |
 | results | - | back to attract | - | - |
@@ -21,11 +21,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from controller.games.base import TableError
-from controller.games.words import Words
+from controller.games.words import Seat, Text, Verbatim, Words, say
 from controller.staff import StaffDesk
-from controller.table.options import START, OptionsForm
+from controller.table.options import OptionsForm
 from controller.tags import deck_of
 from controller.view import ButtonHint, MessageKind, Screen
+from controller.words.catalogs import LANGUAGE_NAMES
 from hardware.cues import Cue
 from hardware.events import TimerEvent
 
@@ -43,7 +44,7 @@ class ScreenState:
 
     screen: ClassVar[Screen]
     timeout: ClassVar[float | None] = None  # idle seconds before going back to attract
-    labels: ClassVar[dict[str, str]] = {}  # what each seat's buttons do here
+    labels: ClassVar[dict[str, Words]] = {}  # what each seat's buttons do here
 
     def on_tag(self, table: Table, seat: int, uid: str) -> None:
         """A tag tapped at ``seat``'s reader."""
@@ -71,7 +72,7 @@ class AttractScreen(ScreenState):
     """Idle: anything wakes the table; a staff tag opens the staff desk."""
 
     screen = Screen.ATTRACT
-    labels: ClassVar[dict[str, str]] = {"ok": "start"}
+    labels: ClassVar[dict[str, Words]] = {"ok": say("start")}
 
     def on_tag(self, table: Table, seat: int, uid: str) -> None:
         if table.is_staff_tag(uid):
@@ -88,10 +89,10 @@ class ChooseGameScreen(ScreenState):
 
     screen = Screen.CHOOSE_GAME
     timeout = IDLE_TIMEOUT
-    labels: ClassVar[dict[str, str]] = {
-        "prev": "previous game",
-        "ok": "choose",
-        "next": "next game",
+    labels: ClassVar[dict[str, Words]] = {
+        "prev": say("previous game"),
+        "ok": say("choose"),
+        "next": say("next game"),
     }
 
     def on_button(self, table: Table, seat: int, button: str) -> None:
@@ -102,11 +103,21 @@ class ChooseGameScreen(ScreenState):
 
 
 class JoinScreen(ScreenState):
-    """Seats join the chosen game: OK joins or leaves, a card tap joins, NEXT starts."""
+    """Seats join the chosen game: OK joins or leaves, a card tap joins, NEXT starts.
+
+    PREV at a seat that has joined switches that seat's panel to the next
+    language (English, Deutsch, 日本語, round again); PREV at a seat that has
+    not joined goes back to the menu. A joined seat's PREV never leaves the
+    join screen, so switching languages cannot undo the others' joining.
+    """
 
     screen = Screen.JOIN
     timeout = IDLE_TIMEOUT
-    labels: ClassVar[dict[str, str]] = {"prev": "menu", "ok": "join", "next": "start game"}
+    labels: ClassVar[dict[str, Words]] = {
+        "prev": say("menu"),
+        "ok": say("join"),
+        "next": say("start game"),
+    }
 
     def on_tag(self, table: Table, seat: int, uid: str) -> None:
         if not table.is_staff_tag(uid):
@@ -115,21 +126,28 @@ class JoinScreen(ScreenState):
     def on_button(self, table: Table, seat: int, button: str) -> None:
         if button == "ok":
             table.toggle_join(seat)
+        elif button == "prev" and seat in table.joined:
+            table.switch_language(seat)
         elif button == "prev":
             table.to_menu()
         elif button == "next":
             table.start_game()
 
     def hints(self, table: Table) -> list[ButtonHint]:
+        from controller.table import next_language
+
         joined = table.joined
-        return [
-            ButtonHint(
-                hint.seat,
-                hint.button,
-                ("leave" if hint.seat in joined else "join") if hint.button == "ok" else hint.label,
-            )
-            for hint in super().hints(table)
-        ]
+        hints = []
+        for hint in super().hints(table):
+            label = hint.label
+            if hint.button == "ok":
+                label = say("leave") if hint.seat in joined else say("join")
+            elif hint.button == "prev" and hint.seat in joined:
+                # The next language in its own name, so its reader finds it on any panel.
+                name = LANGUAGE_NAMES[next_language(table.language_of(hint.seat))]
+                label = say("language: {language}", language=Verbatim(name))
+            hints.append(ButtonHint(hint.seat, hint.button, label))
+        return hints
 
 
 class OptionsScreen(ScreenState):
@@ -151,9 +169,7 @@ class OptionsScreen(ScreenState):
         table.changed()
 
     def hints(self, table: Table) -> list[ButtonHint]:
-        key = self.form.lines()[self.form.cursor].key
-        ok = "start" if key == START else "change"
-        labels = {"prev": "previous line", "ok": ok, "next": "next line"}
+        labels = self.form.button_labels()
         return [
             ButtonHint(seat, button, label)
             for seat in table.seat_indexes
@@ -182,7 +198,9 @@ class StarterScreen(ScreenState):
 
     def _answer(self, table: Table, seat: int) -> None:
         if seat not in table.joined:
-            table.announce(f"Seat {seat} has not joined this game", MessageKind.REFUSED, seat)
+            table.announce(
+                say("{seat} has not joined this game", seat=Seat(seat)), MessageKind.REFUSED, seat
+            )
             return
         table.begin_game(seat)
 
@@ -190,7 +208,7 @@ class StarterScreen(ScreenState):
         table.begin_game(None)
 
     def hints(self, table: Table) -> list[ButtonHint]:
-        return [ButtonHint(seat, "ok", "it's me") for seat in sorted(table.joined)]
+        return [ButtonHint(seat, "ok", say("it's me")) for seat in sorted(table.joined)]
 
 
 class PlayScreen(ScreenState):
@@ -208,8 +226,11 @@ class PlayScreen(ScreenState):
             return
         if entry is None:
             table.announce(
-                f"Seat {seat}: this tag ({uid}) is not enrolled in any deck; "
-                "ask staff to enroll it",
+                say(
+                    "{seat}: this tag ({tag}) is not enrolled in any deck; ask staff to enroll it",
+                    seat=Seat(seat),
+                    tag=Verbatim(uid),
+                ),
                 MessageKind.PROBLEM,
                 seat,
             )
@@ -217,7 +238,11 @@ class PlayScreen(ScreenState):
             return
         if entry.deck != deck_of(session.game_id):
             table.announce(
-                f"Seat {seat}: that card belongs to the {entry.deck} deck, not this game's",
+                say(
+                    "{seat}: that card belongs to the {deck} deck, not this game's",
+                    seat=Seat(seat),
+                    deck=Verbatim(entry.deck),
+                ),
                 MessageKind.REFUSED,
                 seat,
             )
@@ -225,14 +250,16 @@ class PlayScreen(ScreenState):
             return
         player = session.player_at(seat)
         if player is None:
-            table.announce(f"Seat {seat} is not playing this game", MessageKind.REFUSED, seat)
+            table.announce(
+                say("{seat} is not playing this game", seat=Seat(seat)), MessageKind.REFUSED, seat
+            )
             table.flash(seat, Cue.REFUSED)
             return
         session.draws.next_input()
         try:
             action = session.adapter.input.on_card(player, entry.card)
         except TableError as exc:
-            table.refuse(seat, str(exc))
+            table.refuse(seat, exc.text)
             return
         table.act(action, seat)
 
@@ -248,8 +275,8 @@ class PlayScreen(ScreenState):
             return
         session.draws.next_input()
         answer = session.adapter.input.on_button(player, button)
-        if isinstance(answer, str):
-            table.announce(f"Seat {seat}: {session.seats_named(answer)}", MessageKind.INFO, seat)
+        if isinstance(answer, str | Text):
+            table.announce(table.about_seat(seat, answer), MessageKind.INFO, seat)
         elif answer is not None:
             table.act(answer, seat)
         else:
@@ -290,7 +317,7 @@ class ResultsScreen(ScreenState):
 
     screen = Screen.RESULTS
     timeout = RESULTS_TIMEOUT
-    labels: ClassVar[dict[str, str]] = {"ok": "done"}
+    labels: ClassVar[dict[str, Words]] = {"ok": say("done")}
 
     def on_button(self, table: Table, seat: int, button: str) -> None:
         if button == "ok":
@@ -325,11 +352,12 @@ class StaffDeskScreen(ScreenState):
     def hints(self, table: Table) -> list[ButtonHint]:
         desk = self.desk
         if desk.task == "pin":
+            # PIN symbols, the same in every language.
             return [
                 ButtonHint(desk.seat, b, s) for b, s in (("prev", "P"), ("ok", "O"), ("next", "N"))
             ]
         return [
-            ButtonHint(desk.seat, "prev", "back" if desk.task != "menu" else "up"),
-            ButtonHint(desk.seat, "ok", "choose"),
-            ButtonHint(desk.seat, "next", "skip" if desk.task == "enroll" else "down"),
+            ButtonHint(desk.seat, "prev", say("back") if desk.task != "menu" else say("up")),
+            ButtonHint(desk.seat, "ok", say("choose")),
+            ButtonHint(desk.seat, "next", say("skip") if desk.task == "enroll" else say("down")),
         ]

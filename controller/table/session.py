@@ -15,17 +15,15 @@ events it returns into those.
 from __future__ import annotations
 
 import random
-import re
 from dataclasses import dataclass, field
 
 from controller.adapters import AdapterContext, GameAdapter, TableSettings
 from controller.config import TableConfig
 from controller.games import engine_class
 from controller.games.base import JSON, Action, Chance, Engine, Event
+from controller.games.words import Words
 from controller.record import Recorder, replay_actions, undo_last_player_action
 from controller.table.sinks import JournalSink
-
-_SEAT_WORD = re.compile(r"\b([Ss]eat) (\d+)\b")
 
 
 def table_settings(config: TableConfig) -> TableSettings:
@@ -152,10 +150,9 @@ class GameSession:
         return self.adapter.game_id
 
     @property
-    def title(self) -> str:
+    def title(self) -> Words:
         """The game and the variant its options play, e.g. "Oskar: first to 8 tokens"."""
-        spec = self.adapter.spec
-        return f"{spec.title}: {spec.variant(self.engine.header().get('options') or {})}"
+        return self.adapter.spec.title_words(self.engine.header().get("options") or {})
 
     @property
     def finished(self) -> bool:
@@ -168,24 +165,6 @@ class GameSession:
     def pairs(self) -> list[tuple[JSON, bool]]:
         """The game's actions as they stand, with whether chance supplied each."""
         return list(zip([a.to_json() for a in self.recorder.actions], self.chance, strict=True))
-
-    def seats_named(self, text: str) -> str:
-        """Engine text names players by engine seat; people sit at physical seats.
-
-        When the joined seats are not 0..n-1 (seats 0, 2 and 3 play a
-        three-player game), "seat 1" in an engine's or adapter's message is
-        the player at physical seat 2: rename, so the words match the panels.
-        """
-        players = self.players
-        if players == list(range(len(players))):
-            return text
-
-        def physical(match: re.Match[str]) -> str:
-            number = int(match.group(2))
-            seat = players[number] if number < len(players) else number
-            return f"{match.group(1)} {seat}"
-
-        return _SEAT_WORD.sub(physical, text)
 
     # --- changing it --------------------------------------------------------------------
 

@@ -20,6 +20,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from controller.games.words import Seat, Text, Words, say
 from controller.staff_pin import PinGuard
 from controller.view import StaffView
 
@@ -36,20 +37,49 @@ class StaffCommand(enum.Enum):
 
 
 _BUTTONS = {"prev": StaffCommand.UNDO, "next": StaffCommand.ABANDON}
-_NAMES = {
-    StaffCommand.UNDO: "undo the last action",
-    StaffCommand.ABANDON: "abandon the game",
-    StaffCommand.END_NOW: "end the game now (the leaders win)",
+# Whole sentences per command (never "OK to" + a glued action): other languages
+# order the words differently.
+_PIN_ACCEPTED = {
+    StaffCommand.UNDO: say("PIN accepted: OK to undo the last action, other: cancel"),
+    StaffCommand.ABANDON: say("PIN accepted: OK to abandon the game, other: cancel"),
+    StaffCommand.END_NOW: say(
+        "PIN accepted: OK to end the game now (the leaders win), other: cancel"
+    ),
+}
+_ENTER_PIN = {
+    StaffCommand.UNDO: say("Enter the staff PIN to undo the last action"),
+    StaffCommand.ABANDON: say("Enter the staff PIN to abandon the game"),
+    StaffCommand.END_NOW: say("Enter the staff PIN to end the game now (the leaders win)"),
+}
+_CONFIRM = {
+    StaffCommand.UNDO: say("OK to undo the last action, any other button cancels"),
+    StaffCommand.ABANDON: say("OK to abandon the game, any other button cancels"),
+    StaffCommand.END_NOW: say("OK to end the game now (the leaders win), any other button cancels"),
+}
+_REALLY = {
+    StaffCommand.UNDO: say("Really undo the last action?"),
+    StaffCommand.ABANDON: say("Really abandon the game?"),
+    StaffCommand.END_NOW: say("Really end the game now (the leaders win)?"),
 }
 
-OPENED = "Staff at seat {seat}: PREV undo, NEXT abandon, OK close (see the seat's panel)"
-CLOSED = "Staff mode closed"
-TIMED_OUT = "Staff mode closed after {seconds:.0f} s without input"
-ASK_END = (
+CLOSED = say("Staff mode closed")
+TIMED_OUT = say(
+    "Staff mode closed after {seconds} s without input", seconds=int(STAFF_MODE_TIMEOUT)
+)
+ASK_END = say(
     "Staff: OK ends the game now and the leaders win (the rulebook's early end); "
     "NEXT abandons it without a result; PREV goes back"
 )
-BACK = "Staff: the game goes on; PREV undoes, NEXT ends the game, OK closes staff mode"
+BACK = say("Staff: the game goes on; PREV undoes, NEXT ends the game, OK closes staff mode")
+STAFF = say("STAFF")
+
+
+def opened(seat: int) -> Text:
+    """What the table says when staff mode opens at ``seat``."""
+    return say(
+        "Staff at {seat}: PREV undo, NEXT abandon, OK close (see the seat's panel)",
+        seat=Seat(seat),
+    )
 
 
 @dataclass(frozen=True)
@@ -57,7 +87,7 @@ class StaffStep:
     """The outcome of one staff press: a command to carry out now (or None) and what to say."""
 
     command: StaffCommand | None
-    message: str
+    message: Words
 
 
 @dataclass
@@ -73,14 +103,14 @@ class StaffMode:
     pending: StaffCommand | None = None
     touched: float = 0.0
 
-    def tag(self, seat: int) -> str:
+    def tag(self, seat: int) -> Words:
         """The staff tag tapped at ``seat``: open staff mode there, or close it; what to say."""
         if self.seat == seat:
             self.close()
             return CLOSED
         self.seat, self.step, self.pending = seat, "menu", None
         self.touched = self.clock()
-        return OPENED.format(seat=seat)
+        return opened(seat)
 
     def press(self, button: str, can_end_early: bool = False) -> StaffStep:
         """A press at the staff seat: the next step, and a command once it is confirmed.
@@ -110,16 +140,18 @@ class StaffMode:
                 return StaffStep(None, "")
             if right:
                 self.step = "confirm"
-                return StaffStep(None, f"PIN accepted: OK to {_NAMES[pending]}, other: cancel")
+                return StaffStep(None, _PIN_ACCEPTED[pending])
             locked = self.guard.locked_for()
             self.close()
             if locked > 0:
-                return StaffStep(None, f"Wrong staff PIN: locked for {math.ceil(locked)} s")
-            return StaffStep(None, "Wrong staff PIN; staff mode closed")
+                return StaffStep(
+                    None, say("Wrong staff PIN: locked for {seconds} s", seconds=math.ceil(locked))
+                )
+            return StaffStep(None, say("Wrong staff PIN; staff mode closed"))
         self.close()
         if button == "ok":
             return StaffStep(pending, "")
-        return StaffStep(None, f"Cancelled: nothing was done ({CLOSED.lower()})")
+        return StaffStep(None, say("Cancelled: nothing was done (staff mode closed)"))
 
     def _choose(self, command: StaffCommand) -> StaffStep:
         if command is StaffCommand.CLOSE:
@@ -134,13 +166,17 @@ class StaffMode:
             if locked > 0:
                 self.close()
                 return StaffStep(
-                    None, f"The staff PIN is locked for {math.ceil(locked)} s after wrong tries"
+                    None,
+                    say(
+                        "The staff PIN is locked for {seconds} s after wrong tries",
+                        seconds=math.ceil(locked),
+                    ),
                 )
             self.guard.start()
             self.step = "pin"
-            return StaffStep(None, f"Enter the staff PIN to {_NAMES[command]}")
+            return StaffStep(None, _ENTER_PIN[command])
         self.step = "confirm"
-        return StaffStep(None, f"OK to {_NAMES[command]}, any other button cancels")
+        return StaffStep(None, _CONFIRM[command])
 
     def timed_out(self, now: float) -> bool:
         """Whether staff mode is open and idle for longer than ``STAFF_MODE_TIMEOUT``."""
@@ -157,23 +193,27 @@ class StaffMode:
             return None
         if self.step == "menu":
             return StaffView(
-                title="STAFF",
-                prompt="Staff mode: choose an action",
+                title=STAFF,
+                prompt=say("Staff mode: choose an action"),
                 seat=self.seat,
-                options=("PREV: undo the last action", "NEXT: abandon the game", "OK: close"),
-                hint=f"closes after {STAFF_MODE_TIMEOUT:.0f} s without input",
+                options=(
+                    say("PREV: undo the last action"),
+                    say("NEXT: abandon the game"),
+                    say("OK: close"),
+                ),
+                hint=say("closes after {seconds} s without input", seconds=int(STAFF_MODE_TIMEOUT)),
             )
         if self.step == "ending":
             return StaffView(
-                title="STAFF",
-                prompt="End the game how?",
+                title=STAFF,
+                prompt=say("End the game how?"),
                 seat=self.seat,
                 options=(
-                    "OK: end it now, the leaders win",
-                    "NEXT: abandon it, no result",
-                    "PREV: back",
+                    say("OK: end it now, the leaders win"),
+                    say("NEXT: abandon it, no result"),
+                    say("PREV: back"),
                 ),
-                hint="the rulebook's early end: the points stand as they are",
+                hint=say("the rulebook's early end: the points stand as they are"),
             )
         assert self.pending is not None
         if self.step == "pin":
@@ -181,26 +221,26 @@ class StaffMode:
             entered = self.guard.entered
             dots = "*" * entered + "-" * (self.guard.pin.presses - entered)
             return StaffView(
-                title="STAFF",
-                prompt=f"Enter the staff PIN to {_NAMES[self.pending]}",
+                title=STAFF,
+                prompt=_ENTER_PIN[self.pending],
                 seat=self.seat,
                 lines=(dots,),
-                hint="the PIN is a sequence of PREV / OK / NEXT presses",
+                hint=say("the PIN is a sequence of PREV / OK / NEXT presses"),
             )
         return StaffView(
-            title="STAFF",
-            prompt=f"Really {_NAMES[self.pending]}?",
+            title=STAFF,
+            prompt=_REALLY[self.pending],
             seat=self.seat,
-            options=("OK: yes, do it", "PREV / NEXT: cancel"),
-            hint="nothing is deleted: the journal keeps every action",
+            options=(say("OK: yes, do it"), say("PREV / NEXT: cancel")),
+            hint=say("nothing is deleted: the journal keeps every action"),
         )
 
-    def hints(self) -> dict[str, str]:
+    def hints(self) -> dict[str, Words]:
         """The on-screen labels of the staff seat's buttons."""
         if self.step == "menu":
-            return {"prev": "undo", "ok": "close", "next": "abandon"}
+            return {"prev": say("undo"), "ok": say("close"), "next": say("abandon")}
         if self.step == "ending":
-            return {"prev": "back", "ok": "end now", "next": "abandon"}
+            return {"prev": say("back"), "ok": say("end now"), "next": say("abandon")}
         if self.step == "pin":
-            return {"prev": "P", "ok": "O", "next": "N"}
-        return {"prev": "cancel", "ok": "confirm", "next": "cancel"}
+            return {"prev": "P", "ok": "O", "next": "N"}  # PIN symbols, the same in every language
+        return {"prev": say("cancel"), "ok": say("confirm"), "next": say("cancel")}

@@ -13,7 +13,8 @@ from collections.abc import Mapping, Sequence
 from controller.config import TableConfig
 from controller.games import spec_of
 from controller.games.base import JSON
-from controller.games.words import Words
+from controller.games.words import Verbatim, Words, say
+from controller.seat_colours import seat_colour
 from controller.table.lobby import Lobby, menu_note
 from controller.table.session import GameSession
 from controller.view import ButtonHint, GameChoice, Message, Screen, SeatView, StaffView, TableView
@@ -22,7 +23,16 @@ from controller.view import ButtonHint, GameChoice, Message, Screen, SeatView, S
 def rules_page(game_id: str) -> tuple[Words, tuple[Words, ...]]:
     """A game's rules page for a seat: its title and the lines of ``GameSpec.rules``."""
     spec = spec_of(game_id)
-    return f"{spec.title}: the rules at this table", spec.rules
+    return say("{game}: the rules at this table", game=Verbatim(spec.title)), spec.rules
+
+
+def seat_label(seat: int, nicknames: Mapping[int, str]) -> Words:
+    """A seat's label: the nickname of the member card tapped there, or "Seat 3" counted
+    from 1 (the presenter's own words for a seat, so labels and messages agree)."""
+    name = nicknames.get(seat)
+    if name:
+        return say("{name}", name=Verbatim(name))
+    return say("Seat {number}", number=Verbatim(str(seat + 1)))
 
 
 def build_view(
@@ -43,9 +53,17 @@ def build_view(
     options_cursor: int = 0,
     results_page: int = 0,
     help: Mapping[int, tuple[Words, tuple[Words, ...]]] | None = None,
+    seat_languages: Mapping[int, str] | None = None,
+    nicknames: Mapping[int, str] | None = None,
 ) -> TableView:
-    """A complete picture of the table at one moment (``version`` numbers it)."""
+    """A complete picture of the table at one moment (``version`` numbers it).
+
+    Words are not turned into text here: the view carries what the presenter
+    needs (the table's language, each seat's own, who sits where, nicknames)
+    and each panel presents its words for its reader.
+    """
     playing = session is not None and screen is Screen.PLAY
+    names = dict(nicknames or {})
     seats = tuple(
         SeatView(
             seat=s.index,
@@ -53,7 +71,8 @@ def build_view(
             player=None if session is None else session.player_at(s.index),
             is_bot=s.bot,
             reader_online=reader_online.get(s.index, True),
-            label=f"Seat {s.index}",
+            label=seat_label(s.index, names),
+            colour=seat_colour(s.index),
         )
         for s in config.seats
     )
@@ -82,6 +101,7 @@ def build_view(
         games=choices,
         selected_game=lobby.selected,
         game_id=None if session is None else session.game_id,
+        # Who sits where, so a message naming engine players names their physical seats.
         game=None if session is None else session.adapter.presentation.snapshot(),
         result=result,
         messages=tuple(messages),
@@ -98,11 +118,15 @@ def build_view(
         game_title=None if session is None else session.title,
         result_rule=""
         if session is None or result is None
-        else session.seats_named(session.adapter.presentation.result_rule(result)),
+        else session.adapter.presentation.result_rule(result),
         result_rows=()
         if session is None or result is None
         else tuple(
             (heading, tuple(values))
             for heading, values in session.adapter.presentation.result_rows(result)
         ),
+        language=config.language,
+        seat_languages=dict(seat_languages or {}),
+        players=() if session is None else tuple(session.players),
+        nicknames=names,
     )
