@@ -19,7 +19,7 @@ from typing import TextIO
 
 from controller.games import spec_of
 from controller.games.base import JSON, TableError
-from controller.games.words import Items, Seat, Text, Verbatim, Words, say
+from controller.games.words import Items, Seat, Text, Verbatim, Words, as_arg, say
 from controller.journal import ABANDONED, FINISHED, PLAYING, GameRow, Journal
 from controller.record import dumps, replay
 from controller.terminal_words import columns, pad
@@ -57,6 +57,7 @@ class GameSummary:
     winners: tuple[int, ...]  # physical seats
     ended: str = ""  # how a finished game ended when not by its rules' last round ("early")
     variant: str = ""  # the variant its options play, e.g. "first to 8 tokens"
+    variant_words: Words = ""  # the same, as a message for a person in any language
 
     @property
     def date(self) -> str:
@@ -97,8 +98,9 @@ def summarize(journal: Journal, row: GameRow) -> GameSummary:
         title = spec.title
         options = row.header.get("options")
         variant = spec.variant(options) if isinstance(options, dict) else ""
+        variant_words = spec.variant_words(options) if isinstance(options, dict) else ""
     except TableError:
-        title, variant = row.game, ""
+        title, variant, variant_words = row.game, "", ""
     return GameSummary(
         id=row.id,
         game=row.game,
@@ -111,6 +113,7 @@ def summarize(journal: Journal, row: GameRow) -> GameSummary:
         winners=tuple(row.players[w] for w in winners if 0 <= w < len(row.players)),
         ended="" if report is None else str(report.get("ended", "")),
         variant=variant,
+        variant_words=variant_words,
     )
 
 
@@ -197,7 +200,8 @@ def status_words(status: str, ended: str = "") -> Words:
 
 def _title(game: GameSummary) -> Words:
     if game.variant:
-        return say("{game}: {variant}", game=Verbatim(game.title), variant=Verbatim(game.variant))
+        variant = as_arg(game.variant_words or game.variant)
+        return say("{game}: {variant}", game=Verbatim(game.title), variant=variant)
     return game.title  # a game's name, the same in every language
 
 

@@ -78,7 +78,7 @@ def render(engine: Engine, present: Presenter = ENGLISH) -> str:
     out = [present(_heading(engine, finished=bool(report["finished"])))]
     # A game outside the registry (a test's toy engine) names no variant.
     with contextlib.suppress(TableError, KeyError):
-        variant = spec_of(engine.game_id).variant(engine.header()["options"])
+        variant = spec_of(engine.game_id).variant_words(engine.header()["options"])
         out.append(present(say("Variant: {variant}", variant=as_arg(variant))))
     out.append(line("", header))
     out += [line(label, cells) for label, cells in rows]
