@@ -26,12 +26,13 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from controller import scoresheet
+from controller import scoresheet, terminal_words
 from controller.commands import command
 from controller.config import MOCK, ConfigError, TableConfig, load
 from controller.devices import Devices, build
 from controller.durable import require_durable
 from controller.games.base import TableError
+from controller.games.words import Text, Verbatim, as_arg, say
 from controller.history import history_lines, summaries
 from controller.journal import JOURNAL_NAME, Journal, resume_if_unfinished
 from controller.journal_cli import DEMO_OUT
@@ -43,7 +44,9 @@ from controller.sd_notify import Notifier
 from controller.simulation import Simulator
 from controller.table import Table, TableLoop
 from controller.tags import TagRegistry
+from controller.terminal_words import table_language
 from controller.view import MessageKind, Screen, TableView
+from controller.words import Presenter
 from hardware.errors import HardwareError
 from hardware.events import ButtonPressed, InputEvent, TagPresented, TossStarted
 
@@ -82,16 +85,16 @@ def load_registry(config: TableConfig) -> TagRegistry:
 
 def setup_notice(
     config: TableConfig, registry: TagRegistry, config_path: Path | None
-) -> str | None:
+) -> Text | None:
     """What staff must do before the table can be used, or None when nothing is missing."""
     if config.tags is None or registry.has_staff_tag():
         return None
     where: list[str | Path] = ["--config", config_path.resolve()] if config_path else []
-    return (
-        "No staff tag is enrolled yet. Stop the kiosk (Escape) and run:  "
-        f"{command('tags', 'add-staff', *where)}  then tap your staff tag at any reader, "
-        "start the kiosk again and tap the staff tag here: the staff desk opens to enroll "
-        "the decks."
+    return say(
+        "No staff tag is enrolled yet. Stop the kiosk (Escape) and run:  {command}  then tap "
+        "your staff tag at any reader, start the kiosk again and tap the staff tag here: the "
+        "staff desk opens to enroll the decks.",
+        command=Verbatim(command("tags", "add-staff", *where)),
     )
 
 
@@ -160,7 +163,9 @@ class Kiosk:
             rng=random.Random(rng.random()),
             on_record=save_record,
             journal=journal,
-            history=None if journal is None else lambda: history_lines(summaries(journal)),
+            history=None
+            if journal is None
+            else lambda: history_lines(summaries(journal), Presenter(table_language(config))),
             on_staff_call=None if cafe is None else cafe.staff_call,
             staff_log=None if journal is None else journal.staff_event,
             setup_notice=notice,
@@ -323,34 +328,40 @@ def headless_demo(args: argparse.Namespace, config: TableConfig) -> int:
         journal_path=journal,
         config_path=config_path(args),
     )
+    present = terminal_words.presenter(args)
     with kiosk:
         if kiosk.resume():
-            print("Resumed the unfinished game from the journal.", file=sys.stderr)
+            print(present(say("Resumed the unfinished game from the journal.")), file=sys.stderr)
         finished = kiosk.run_headless()
         game = kiosk.table.game
         if not finished or game is None:
-            said = kiosk.table.messages[-1].text if kiosk.table.messages else "nothing"
-            print(
-                one_line(
-                    f"kiosk: the bots could not finish a game of {args.game} (the table last "
-                    f"said: {said}); check --game, --players and the bot seats of --config"
+            said = kiosk.table.messages[-1].text if kiosk.table.messages else say("nothing")
+            terminal_words.complain(
+                args,
+                "kiosk",
+                say(
+                    "the bots could not finish a game of {game} (the table last said: {said}); "
+                    "check --game, --players and the bot seats of --config",
+                    game=Verbatim(args.game),
+                    said=as_arg(said),
                 ),
-                file=sys.stderr,
             )
             return 2
-        print(scoresheet.render(game.adapter.engine), end="")
+        print(scoresheet.render(game.adapter.engine, present), end="")
         results = kiosk.table.view
         # The table as it lay after the last card (columns, penalties), and the results screen.
         table_png = render_png(
             replace(results, screen=Screen.PLAY), out / "final-table.png", config
         )
         results_png = render_png(results, out / "results.png", config)
-    print(f"Final table: {table_png}")
-    print(f"Results screen: {results_png}")
-    print(f"Game record: {kiosk.last_record}")
-    print(f"Replay it:   {command('replay', kiosk.last_record)}")
+    print(present(say("Final table: {file}", file=Verbatim(str(table_png)))))
+    print(present(say("Results screen: {file}", file=Verbatim(str(results_png)))))
+    print(present(say("Game record: {file}", file=Verbatim(str(kiosk.last_record)))))
+    replay = Verbatim(command("replay", kiosk.last_record))
+    print(present(say("Replay it:   {command}", command=replay)))
     if journal is not None:
-        print(f"Its history: {command('history', '--journal', journal)}")
+        history = Verbatim(command("history", "--journal", journal))
+        print(present(say("Its history: {command}", command=history)))
     return 0
 
 
@@ -524,16 +535,26 @@ def run(args: argparse.Namespace) -> int:
         if headless and not args.headless and Notifier().enabled:
             # Under systemd a bot demo would end and restart for ever: say what is missing.
             raise TableError(
-                "no display found (no /dev/dri): turn on the KMS driver "
-                "(dtoverlay=vc4-kms-v3d in /boot/firmware/config.txt) and reboot"
+                say(
+                    "no display found (no /dev/dri): turn on the KMS driver "
+                    "(dtoverlay=vc4-kms-v3d in /boot/firmware/config.txt) and reboot"
+                )
             )
         if headless:
             if not args.headless:
-                print("No display found: bots play one game headless.", file=sys.stderr)
+                print(
+                    terminal_words.presenter(args)(
+                        say("No display found: bots play one game headless.")
+                    ),
+                    file=sys.stderr,
+                )
             return headless_demo(args, config)
         return windowed(args, config)
-    except (ConfigError, HardwareError, TableError) as exc:
-        print(f"kiosk: {one_line(str(exc))}", file=sys.stderr)
+    except (ConfigError, TableError) as exc:
+        terminal_words.complain(args, "kiosk", exc.text)
+        return 2
+    except HardwareError as exc:
+        terminal_words.complain(args, "kiosk", str(exc))
         return 2
 
 
@@ -544,10 +565,18 @@ def with_window_options(config: TableConfig, args: argparse.Namespace) -> TableC
         width, _, height = args.size.lower().partition("x")
         if not (width.isdigit() and height.isdigit()):
             raise ConfigError(
-                f"--size {args.size}: give the window size as WIDTHxHEIGHT, e.g. 1920x1080"
+                say(
+                    "--size {size}: give the window size as WIDTHxHEIGHT, e.g. 1920x1080",
+                    size=Verbatim(one_line(args.size)),
+                )
             )
         if not 320 <= int(width) <= 7680 or not 240 <= int(height) <= 4320:
-            raise ConfigError(f"--size {args.size}: width 320..7680 and height 240..4320")
+            raise ConfigError(
+                say(
+                    "--size {size}: width 320..7680 and height 240..4320",
+                    size=Verbatim(one_line(args.size)),
+                )
+            )
         display = replace(display, width=int(width), height=int(height))
     if args.fullscreen or args.windowed:
         display = replace(display, fullscreen=bool(args.fullscreen))

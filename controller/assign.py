@@ -11,14 +11,17 @@ from __future__ import annotations
 
 import argparse
 import queue
-import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from controller import terminal_words
 from controller.config import MOCK, ConfigError, SeatConfig, load
 from controller.enrollment import SeatAssignment
+from controller.games.base import TableError
+from controller.games.words import Items, Text, Verbatim, say, say_plural
+from controller.words import Presenter
 from hardware.events import EventQueue, InputEvent, ReaderOffline, ReaderProblem, TagPresented
 from hardware.port_names import serial_ports
 from hardware.protocols import READER_PROTOCOLS
@@ -26,6 +29,8 @@ from hardware.reader_factory import reader_for
 from hardware.seat_reader import SeatReader
 
 ReaderFactory = Callable[[int, str, str, EventQueue], SeatReader]
+COMMAND = "assign-readers"
+ENGLISH = Presenter()
 
 
 def _open_reader(seat: int, port: str, protocol: str, events: EventQueue) -> SeatReader:
@@ -40,6 +45,7 @@ def assign(
     tell: Callable[[str], None] = print,
     timeout: float = 300.0,
     open_reader: ReaderFactory = _open_reader,
+    present: Presenter = ENGLISH,
 ) -> SeatAssignment:
     """Open every port, then assign seats from the taps; stops when done or idle for ``timeout``."""
     assignment = SeatAssignment(ports, seats)
@@ -48,43 +54,64 @@ def assign(
     try:
         for reader in readers:
             reader.open()
-        tell(assignment.prompt)
+        tell(present(assignment.prompt))
         deadline = time.monotonic() + timeout
         while not assignment.done:
             try:
                 event = events.get(timeout=max(0.0, deadline - time.monotonic()))
             except queue.Empty:
-                tell(f"No tap for {timeout:.0f} s; stopping")
+                tell(
+                    present(
+                        say(
+                            "No tap for {seconds}; stopping",
+                            seconds=terminal_words.seconds(timeout),
+                        )
+                    )
+                )
                 break
             if isinstance(event, TagPresented):
                 deadline = time.monotonic() + timeout
                 result = assignment.tap(ports[event.seat])
-                tell(result.message)
+                tell(present(result.message))
             elif isinstance(event, ReaderOffline):
                 # A board that speaks another protocol never answers this one: say
                 # so within the reader's own few seconds, not after the whole wait.
                 reason = event.reason.removeprefix("lost the connection: ")
                 raise AssignError(
-                    f"the reader at {event.port} went silent ({reason}); "
-                    f"{_other_protocol(protocol)}"
+                    say(
+                        "the reader at {port} went silent ({reason}); {advice}",
+                        port=Verbatim(event.port),
+                        reason=Verbatim(reason),
+                        advice=_other_protocol(protocol),
+                    )
                 )
             elif isinstance(event, ReaderProblem):
-                tell(f"{event.message}; {_other_protocol(protocol)}")
+                tell(
+                    present(
+                        say(
+                            "{problem}; {advice}",
+                            problem=Verbatim(event.message),
+                            advice=_other_protocol(protocol),
+                        )
+                    )
+                )
     finally:
         for reader in readers:
             reader.close()
     return assignment
 
 
-class AssignError(Exception):
+class AssignError(TableError):
     """A reader cannot be assigned (e.g. it speaks another protocol): one line, exit 2."""
 
 
-def _other_protocol(protocol: str) -> str:
-    others = ", ".join(p for p in READER_PROTOCOLS if p != protocol)
-    return (
-        f"is its board speaking another protocol than {protocol!r}? Give the boards' "
-        f"protocol with --protocol ({others}) or --config table.toml"
+def _other_protocol(protocol: str) -> Text:
+    others = Items(tuple(Verbatim(p) for p in READER_PROTOCOLS if p != protocol), either=True)
+    return say(
+        "is its board speaking another protocol than {protocol}? Give the boards' "
+        "protocol with --protocol ({others}) or --config table.toml",
+        protocol=Verbatim(repr(protocol)),
+        others=others,
     )
 
 
@@ -97,8 +124,12 @@ def chosen_protocol(args: argparse.Namespace) -> str:
         used = sorted({s.protocol for s in config.seats if s.reader != MOCK})
         if len(used) > 1:
             raise ConfigError(
-                f"the seats of {args.config} use several protocols ({', '.join(used)}); "
-                "assign each kind with its own --protocol and --port"
+                say(
+                    "the seats of {config} use several protocols ({protocols}); "
+                    "assign each kind with its own --protocol and --port",
+                    config=Verbatim(str(args.config)),
+                    protocols=Items(tuple(Verbatim(p) for p in used)),
+                )
             )
         if used:
             return used[0]
@@ -106,31 +137,45 @@ def chosen_protocol(args: argparse.Namespace) -> str:
 
 
 def cmd_assign(args: argparse.Namespace) -> int:
+    present = terminal_words.presenter(args)
     ports: list[str] = args.port or serial_ports()
     if not ports:
-        print(
-            "assign-readers: no serial reader is connected (nothing in /dev/serial/by-id or "
-            "by-path); plug in the seat readers, or name them with --port",
-            file=sys.stderr,
+        terminal_words.complain(
+            args,
+            COMMAND,
+            say(
+                "no serial reader is connected (nothing in /dev/serial/by-id or by-path); "
+                "plug in the seat readers, or name them with --port"
+            ),
         )
         return 2
     seats = args.seats or len(ports)
     if seats > len(ports):
-        print(
-            f"assign-readers: {seats} seats need {seats} readers; only {len(ports)} are connected",
-            file=sys.stderr,
+        terminal_words.complain(
+            args,
+            COMMAND,
+            say_plural(
+                "{seats} seats need {seats} readers; only {n} is connected",
+                "{seats} seats need {seats} readers; only {n} are connected",
+                len(ports),
+                seats=seats,
+            ),
         )
         return 2
     try:
         protocol = chosen_protocol(args)
-        result = assign(ports, seats, protocol, timeout=args.timeout)
-    except (OSError, AssignError, ConfigError) as exc:  # HardwareErrors are OSErrors too
-        print(f"assign-readers: {exc}", file=sys.stderr)
+        result = assign(ports, seats, protocol, timeout=args.timeout, present=present)
+    except (AssignError, ConfigError) as exc:
+        terminal_words.complain(args, COMMAND, exc.text)
+        return 2
+    except OSError as exc:  # HardwareErrors are OSErrors too
+        terminal_words.complain(args, COMMAND, str(exc))
         return 2
     if not result.done:
-        print("assign-readers: not every seat was assigned; run it again", file=sys.stderr)
+        terminal_words.complain(args, COMMAND, say("not every seat was assigned; run it again"))
         return 1
-    print("\n# Paste into table.toml, then add each seat's buttons and pixels:\n")
+    heading = present(say("Paste into table.toml, then add each seat's buttons and pixels:"))
+    print(f"\n# {heading}\n")
     print(result.toml(protocol), end="")
     return 0
 

@@ -13,10 +13,20 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from controller import app, assign, doctor, journal_cli, scoresheet, staff_cli, tags_cli
+from controller import (
+    app,
+    assign,
+    doctor,
+    journal_cli,
+    scoresheet,
+    staff_cli,
+    tags_cli,
+    terminal_words,
+)
 from controller.config import load
 from controller.games import specs
 from controller.games.base import TableError
+from controller.games.words import Items, Verbatim, say, say_plural
 from controller.record import decode, replay
 from controller.safe_text import one_line
 from hardware.errors import HardwareError
@@ -29,32 +39,45 @@ def _read_input(name: str) -> str:
     """The record's text; bytes are decoded here (strict UTF-8, whatever the locale says)."""
     if name == "-":
         return decode(sys.stdin.buffer.read())
-    shown = one_line(name)
+    shown = Verbatim(one_line(name))
     try:
         with open(name, "rb") as handle:
             data = handle.read()
     except FileNotFoundError:
-        raise TableError(f"cannot open {shown}: no such file") from None
+        raise TableError(say("cannot open {file}: no such file", file=shown)) from None
     except IsADirectoryError:
-        raise TableError(f"cannot open {shown}: it is a folder, not a record file") from None
+        raise TableError(
+            say("cannot open {file}: it is a folder, not a record file", file=shown)
+        ) from None
     except OSError as exc:
-        raise TableError(f"cannot open {shown}: {exc.strerror}") from None
+        raise TableError(
+            say("cannot open {file}: {reason}", file=shown, reason=Verbatim(str(exc.strerror)))
+        ) from None
     except ValueError:  # a NUL in the name: no file can have it
-        raise TableError(f"cannot open {shown}: no file name holds a NUL character") from None
+        raise TableError(
+            say("cannot open {file}: no file name holds a NUL character", file=shown)
+        ) from None
     return decode(data)
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
     """Replay a record and print its score sheet (or the spec's JSON object)."""
     try:
-        engine = replay(_read_input(args.file))
+        text = _read_input(args.file)
     except TableError as exc:
+        print(one_line(terminal_words.presenter(args)(exc.text)), file=sys.stderr)
+        return USAGE_ERROR
+    try:
+        engine = replay(text)
+    except TableError as exc:
+        # The record format's own error line: ``line N:`` and the record's 0-based seats,
+        # in English whatever the language, so it matches the record it points at.
         print(one_line(str(exc)), file=sys.stderr)
         return USAGE_ERROR
     if args.json:
         print(json.dumps(scoresheet.report_json(engine)))
     else:
-        print(scoresheet.render(engine), end="")
+        print(scoresheet.render(engine, terminal_words.presenter(args)), end="")
     return 0
 
 
@@ -62,8 +85,11 @@ def cmd_kiosk(args: argparse.Namespace) -> int:
     """Check the kiosk's arguments (one line and exit 2 if wrong), then run it."""
     try:
         kiosk_argument_problems(args)
-    except (TableError, HardwareError) as exc:
-        print(f"kiosk: {one_line(str(exc))}", file=sys.stderr)
+    except TableError as exc:
+        terminal_words.complain(args, "kiosk", exc.text)
+        return USAGE_ERROR
+    except HardwareError as exc:
+        terminal_words.complain(args, "kiosk", str(exc))
         return USAGE_ERROR
     return app.run(args)
 
@@ -79,14 +105,24 @@ def kiosk_argument_problems(args: argparse.Namespace) -> None:
     game = games.get(args.game)
     if game is None:
         raise TableError(
-            f"--game {args.game!r}: the table has no such game; choose one of {', '.join(games)}"
+            say(
+                "--game {game}: the table has no such game; choose one of {games}",
+                game=Verbatim(repr(args.game)),
+                games=Items(tuple(Verbatim(g) for g in games), either=True),
+            )
         )
     low, high = game.min_players, game.max_players
     if args.config is None:
         if not low <= args.players <= high:
             raise TableError(
-                f"--players {args.players}: {game.title} is played by {low} to {high} "
-                f"players; choose --players {low} to {high}"
+                say(
+                    "--players {count}: {game} is played by {low} to {high} players; "
+                    "choose --players {low} to {high}",
+                    count=Verbatim(str(args.players)),
+                    game=Verbatim(game.title),
+                    low=low,
+                    high=high,
+                )
             )
         return
     if not (args.headless or not app.display_available()):
@@ -95,9 +131,19 @@ def kiosk_argument_problems(args: argparse.Namespace) -> None:
     bots = sum(1 for seat in config.seats if seat.bot)
     if not low <= bots <= high:
         raise TableError(
-            f"{args.config}: headless, only bots play, and {game.title} needs {low} to {high} "
-            f"of them; the configuration has {bots} bot seat{'' if bots == 1 else 's'} "
-            "(set bot = true in its [[seat]] tables, or run it with a display)"
+            say_plural(
+                "{config}: headless, only bots play, and {game} needs {low} to {high} of them; "
+                "the configuration has {n} bot seat (set bot = true in its [[seat]] tables, "
+                "or run it with a display)",
+                "{config}: headless, only bots play, and {game} needs {low} to {high} of them; "
+                "the configuration has {n} bot seats (set bot = true in its [[seat]] tables, "
+                "or run it with a display)",
+                bots,
+                config=Verbatim(str(args.config)),
+                game=Verbatim(game.title),
+                low=low,
+                high=high,
+            )
         )
 
 
@@ -106,6 +152,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="cafe-table",
         description="The game-cafe table: replay game records, run the kiosk.",
     )
+    terminal_words.add_argument(parser)
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     replay_cmd = commands.add_parser(
         "replay", help="re-score a game record", description="Re-score a table-record/1 file."

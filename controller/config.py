@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from controller.games.base import TableError
+from controller.games.words import Verbatim, Words, as_arg, say
 from controller.opening_hours import SleepWindow
 from controller.safe_text import one_line, shorten
 from controller.staff_pin import PinError, PinHash
@@ -40,9 +41,10 @@ if TYPE_CHECKING:
 class ConfigError(TableError, ValueError):
     """The configuration file is unreadable or has a bad key."""
 
-    def __init__(self, message: str) -> None:
-        # Values quoted from the file must not break the one-line message.
-        super().__init__(one_line(message))
+    def __init__(self, message: Words) -> None:
+        # Values quoted from the file must not break the one-line message (a Text's
+        # values are made one line where it is printed).
+        super().__init__(one_line(message) if isinstance(message, str) else message)
 
 
 @dataclass(frozen=True)
@@ -169,33 +171,70 @@ class TableConfig:
 def load(path: Path) -> TableConfig:
     """Read and check a table.toml; ConfigError says what is wrong and how to fix it."""
     problem = path_problem(str(path))
+    file = Verbatim(one_line(str(path)))
     if problem is not None:
-        raise ConfigError(f"{path}: no file can have that name ({problem})")
+        raise ConfigError(
+            say(
+                "{file}: no file can have that name ({problem})",
+                file=file,
+                problem=Verbatim(problem),
+            )
+        )
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise ConfigError(
-            f"{path}: no such file; leave out --config to use the all-simulated table"
+            say(
+                "{file}: no such file; leave out --config to use the all-simulated table",
+                file=file,
+            )
         ) from None
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: not valid TOML ({exc}); fix the syntax there") from None
+        raise ConfigError(
+            say(
+                "{file}: not valid TOML ({problem}); fix the syntax there",
+                file=file,
+                problem=Verbatim(one_line(str(exc))),
+            )
+        ) from None
     except IsADirectoryError:
-        raise ConfigError(f"{path}: is a folder; give --config the table.toml file") from None
+        raise ConfigError(
+            say("{file}: is a folder; give --config the table.toml file", file=file)
+        ) from None
     except UnicodeDecodeError as exc:
         raise ConfigError(
-            f"{path}: is not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at position "
-            f"{exc.start}); save it as UTF-8"
+            say(
+                "{file}: is not UTF-8 text (byte {byte} at position {position}); save it as UTF-8",
+                file=file,
+                byte=Verbatim(f"0x{exc.object[exc.start]:02x}"),
+                position=Verbatim(str(exc.start)),
+            )
         ) from None
     except OSError as exc:
-        raise ConfigError(f"{path}: cannot read it ({exc.strerror or exc})") from None
+        raise ConfigError(
+            say(
+                "{file}: cannot read it ({problem})",
+                file=file,
+                problem=Verbatim(one_line(str(exc.strerror or exc))),
+            )
+        ) from None
     except RecursionError:
         raise ConfigError(
-            f"{path}: arrays or tables nest too deep to read; table.toml needs no nesting "
-            "deeper than [[seat]] buttons"
+            say(
+                "{file}: arrays or tables nest too deep to read; table.toml needs no nesting "
+                "deeper than [[seat]] buttons",
+                file=file,
+            )
         ) from None
     except ValueError as exc:  # e.g. an integer of thousands of digits
         reason = str(exc).split(";")[0]  # drop Python's advice to raise the limit
-        raise ConfigError(f"{path}: a value cannot be read ({shorten(reason, 100)})") from None
+        raise ConfigError(
+            say(
+                "{file}: a value cannot be read ({problem})",
+                file=file,
+                problem=Verbatim(one_line(shorten(reason, 100))),
+            )
+        ) from None
     return parse(data, path.name, base=path.parent)
 
 
@@ -276,8 +315,8 @@ def parse(data: Mapping[str, Any], source: str = "table.toml", base: Path = Path
     if tags is not None and tags.is_dir():
         raise reader.fail(
             "tags.registry",
-            f"names a folder ({str(tags)!r})",
-            'name the registry file, e.g. registry = "tags.json"',
+            say("names a folder ({folder})", folder=_value(str(tags))),
+            say('name the registry file, e.g. registry = "tags.json"'),
         )
 
     seats_raw = data.get("seat")
@@ -285,11 +324,21 @@ def parse(data: Mapping[str, Any], source: str = "table.toml", base: Path = Path
         seats = TableConfig.simulated().seats
     else:
         if not isinstance(seats_raw, list) or not all(isinstance(s, dict) for s in seats_raw):
-            raise ConfigError(f"{source}: seats are written as [[seat]] tables, one per seat")
+            raise ConfigError(
+                say(
+                    "{source}: seats are written as [[seat]] tables, one per seat",
+                    source=_source(source),
+                )
+            )
         if not MIN_SEATS <= len(seats_raw) <= MAX_SEATS:
             raise ConfigError(
-                f"{source}: the table has {len(seats_raw)} [[seat]] entries; "
-                f"give {MIN_SEATS} to {MAX_SEATS}"
+                say(
+                    "{source}: the table has {count} [[seat]] entries; give {low} to {high}",
+                    source=_source(source),
+                    count=len(seats_raw),
+                    low=MIN_SEATS,
+                    high=MAX_SEATS,
+                )
             )
         seats = tuple(reader.seat(raw, i) for i, raw in enumerate(seats_raw))
     _check_pixels(seats, source)
@@ -323,8 +372,11 @@ def _staff(reader: _Reader, data: Mapping[str, Any], source: str) -> StaffConfig
     staff_t = reader.table(data, "staff")
     if "pin" in staff_t:
         raise ConfigError(
-            f"{source}: [staff] pin would keep the PIN in clear; remove it and run "
-            "cafe-table staff set-pin --config FILE, which writes pin_hash"
+            say(
+                "{source}: [staff] pin would keep the PIN in clear; remove it and run "
+                "cafe-table staff set-pin --config FILE, which writes pin_hash",
+                source=_source(source),
+            )
         )
     reader.known(staff_t, "staff", {"pin_hash", "undo_needs_pin", "tries", "lockout"})
     raw = staff_t.get("pin_hash")
@@ -333,7 +385,11 @@ def _staff(reader: _Reader, data: Mapping[str, Any], source: str) -> StaffConfig
         try:
             PinHash.parse(pin_hash)
         except PinError as exc:
-            raise ConfigError(f"{source}: [staff] {exc}") from None
+            raise ConfigError(
+                say(
+                    "{source}: [staff] {problem}", source=Verbatim(source), problem=as_arg(exc.text)
+                )
+            ) from None
     return StaffConfig(
         pin_hash=pin_hash,
         undo_needs_pin=reader.boolean(staff_t, "staff.undo_needs_pin", False),
@@ -429,11 +485,28 @@ def _check_readers(seats: tuple[SeatConfig, ...], source: str) -> None:
         port = os.path.realpath(seat.reader)
         other = claimed.get(port)
         if other is not None:
-            spelled = f" (as {other.reader!r} and {seat.reader!r})"
-            same = "" if other.reader == seat.reader else spelled
+            keys = {
+                "source": _source(source),
+                "first": Verbatim(f"seat[{seat.index}].reader"),
+                "second": Verbatim(f"seat[{other.index}].reader"),
+                "port": _value(port),
+            }
+            if other.reader == seat.reader:
+                raise ConfigError(
+                    say(
+                        "{source}: {first} and {second} are the same port {port}; "
+                        "give each seat its own reader",
+                        **keys,
+                    )
+                )
             raise ConfigError(
-                f"{source}: seat[{seat.index}].reader and seat[{other.index}].reader are the same "
-                f"port {port!r}{same}; give each seat its own reader"
+                say(
+                    "{source}: {first} and {second} are the same port {port} (as {one} and "
+                    "{other}); give each seat its own reader",
+                    one=_value(other.reader),
+                    other=_value(seat.reader),
+                    **keys,
+                )
             )
         claimed[port] = seat
 
@@ -443,9 +516,33 @@ def _check_pixels(seats: tuple[SeatConfig, ...], source: str) -> None:
     for first, second in itertools.pairwise(ranges):
         if second[0][0] < first[0][1]:
             raise ConfigError(
-                f"{source}: seat[{second[1]}].pixels overlaps seat[{first[1]}].pixels; "
-                "give each seat its own pixel range"
+                say(
+                    "{source}: {second} overlaps {first}; give each seat its own pixel range",
+                    source=_source(source),
+                    second=Verbatim(f"seat[{second[1]}].pixels"),
+                    first=Verbatim(f"seat[{first[1]}].pixels"),
+                )
             )
+
+
+def _source(source: str) -> Verbatim:
+    """The file an error is about, as it names it (on one line, never translated)."""
+    return Verbatim(one_line(source))
+
+
+def _value(value: object) -> Verbatim:
+    """A value quoted from the file as the file writes it (on one line, never translated)."""
+    return Verbatim(one_line(repr(value)))
+
+
+def _bounds(low: float, high: float, value: object) -> dict[str, Verbatim]:
+    """The fields of a range error: the limits as the file writes them, and the value given."""
+    return {"low": Verbatim(str(low)), "high": Verbatim(str(high)), "value": _value(value)}
+
+
+def _listed(names: list[str]) -> Verbatim:
+    """Names a person copies into the file, comma-separated as written there."""
+    return Verbatim(", ".join(names))
 
 
 class _Reader:
@@ -454,8 +551,16 @@ class _Reader:
     def __init__(self, source: str) -> None:
         self.source = source
 
-    def fail(self, key: str, problem: str, fix: str) -> ConfigError:
-        return ConfigError(f"{self.source}: {key} {problem}; {fix}")
+    def fail(self, key: str, problem: Words, fix: Words) -> ConfigError:
+        return ConfigError(
+            say(
+                "{source}: {key} {problem}; {fix}",
+                source=Verbatim(one_line(self.source)),
+                key=Verbatim(one_line(key)),  # a quoted TOML key may hold a line break
+                problem=as_arg(one_line(problem) if isinstance(problem, str) else problem),
+                fix=as_arg(one_line(fix) if isinstance(fix, str) else fix),
+            )
+        )
 
     def known(self, table: Mapping[str, Any], where: str, keys: set[str]) -> None:
         for key in table:
@@ -463,20 +568,28 @@ class _Reader:
                 name = f"{where}.{key}" if where else key
                 raise self.fail(
                     name,
-                    "is not a setting the table knows",
-                    f"use one of: {', '.join(sorted(keys))}",
+                    say("is not a setting the table knows"),
+                    say("use one of: {keys}", keys=_listed(sorted(keys))),
                 )
 
     def table(self, data: Mapping[str, Any], key: str) -> Mapping[str, Any]:
         value = data.get(key, {})
         if not isinstance(value, dict):
-            raise self.fail(key, "must be a table", f"write it as [{key}] with keys below it")
+            raise self.fail(
+                key,
+                say("must be a table"),
+                say("write it as {section} with keys below it", section=Verbatim(f"[{key}]")),
+            )
         return value
 
     def string(self, table: Mapping[str, Any], key: str, default: str) -> str:
         value = table.get(key.rsplit(".", 1)[-1], default)
         if not isinstance(value, str) or not value:
-            raise self.fail(key, f"must be a text in quotes, not {value!r}", 'e.g. "mock"')
+            raise self.fail(
+                key,
+                say("must be a text in quotes, not {value}", value=_value(value)),
+                say('e.g. "mock"'),
+            )
         return value
 
     def path(self, table: Mapping[str, Any], key: str, default: str) -> str:
@@ -484,19 +597,32 @@ class _Reader:
         value = self.string(table, key, default)
         problem = path_problem(value)
         if problem is not None:
-            raise self.fail(key, f"is not a usable path: {problem}", "fix it")
+            raise self.fail(
+                key,
+                say("is not a usable path: {problem}", problem=Verbatim(problem)),
+                say("fix it"),
+            )
         return value
 
     def boolean(self, table: Mapping[str, Any], key: str, default: bool) -> bool:
         value = table.get(key.rsplit(".", 1)[-1], default)
         if not isinstance(value, bool):
-            raise self.fail(key, f"must be true or false, not {value!r}", "write true or false")
+            raise self.fail(
+                key,
+                say("must be true or false, not {value}", value=_value(value)),
+                say("write true or false"),
+            )
         return value
 
     def integer(self, table: Mapping[str, Any], key: str, default: int, low: int, high: int) -> int:
         value = table.get(key.rsplit(".", 1)[-1], default)
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise self.fail(key, f"must be a whole number {low}..{high}, not {value!r}", "fix it")
+            bounds = _bounds(low, high, value)
+            raise self.fail(
+                key,
+                say("must be a whole number {low}..{high}, not {value}", **bounds),
+                say("fix it"),
+            )
         return value
 
     def number(
@@ -508,14 +634,20 @@ class _Reader:
             or not isinstance(value, int | float)
             or not low <= value <= high
         ):
-            raise self.fail(key, f"must be a number {low}..{high}, not {value!r}", "fix it")
+            bounds = _bounds(low, high, value)
+            raise self.fail(
+                key, say("must be a number {low}..{high}, not {value}", **bounds), say("fix it")
+            )
         return float(value)
 
     def choice(self, table: Mapping[str, Any], key: str, options: tuple[T, ...], default: T) -> T:
         value = table.get(key.rsplit(".", 1)[-1], default)
         if value not in options:
-            listed = ", ".join(repr(o) for o in options)
-            raise self.fail(key, f"is {value!r}", f"use one of {listed}")
+            raise self.fail(
+                key,
+                say("is {value}", value=_value(value)),
+                say("use one of {choices}", choices=_listed([repr(o) for o in options])),
+            )
         result: T = value
         return result
 
@@ -582,7 +714,11 @@ def check(config: TableConfig, source: str = "table.toml") -> TableConfig:
     duplicates = sorted({p for p in pins if pins.count(p) > 1})
     if duplicates:
         raise ConfigError(
-            f"{source}: GPIO pin {duplicates[0]} is given to more than one button "
-            "(seat buttons and the toss timer); give every button its own pin"
+            say(
+                "{source}: GPIO pin {pin} is given to more than one button "
+                "(seat buttons and the toss timer); give every button its own pin",
+                source=_source(source),
+                pin=Verbatim(str(duplicates[0])),
+            )
         )
     return config

@@ -31,8 +31,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from controller import terminal_words
 from controller.config import MOCK, ConfigError, TableConfig, load
 from controller.durable import describe
+from controller.games.words import Verbatim, say
 from hardware.errors import HardwareError
 
 MIN_FREE_BYTES = 200 * 1024 * 1024
@@ -394,7 +396,7 @@ def check_readers(config: TableConfig, machine: Machine) -> list[Result]:
         return [Result("readers", True, "all seats simulated")]
     results = []
     for seat, path in readers:
-        name = f"reader seat {seat}"
+        name = f"reader seat {seat + 1}"  # people count seats from 1
         if not Path(path).exists():
             results.append(
                 Result(
@@ -617,13 +619,16 @@ def run(args: argparse.Namespace, machine: Machine | None = None) -> int:
         try:
             print(" ".join((machine or Machine()).video_drivers()))
         except Exception as exc:  # any failure to load pygame/SDL
-            print(f"doctor: cannot ask SDL for its video drivers ({exc})", file=sys.stderr)
+            problem = say(
+                "cannot ask SDL for its video drivers ({problem})", problem=Verbatim(str(exc))
+            )
+            terminal_words.complain(args, "doctor", problem)
             return 2
         return 0
     try:
         config = load(Path(args.config)) if args.config else TableConfig.simulated()
     except ConfigError as exc:
-        print(f"doctor: {exc}", file=sys.stderr)
+        terminal_words.complain(args, "doctor", exc.text)
         return 2
     text, passed = report(run_checks(config, machine))
     print(text, end="")

@@ -24,6 +24,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from controller.games.words import (
+    Card,
+    Items,
+    Seat,
+    Text,
+    Verbatim,
+    as_arg,
+    say,
+    say_plural,
+)
 from controller.tags import RegistryError, TagRegistry, deck_cards
 
 __all__ = [
@@ -41,6 +51,10 @@ def _clean(uid: str) -> str:
     return TagRegistry.normalize(uid)
 
 
+def _cards(cards: list[str]) -> Items:
+    return Items(tuple(Card(card) for card in cards))
+
+
 # --- enrollment -----------------------------------------------------------------
 
 
@@ -49,7 +63,7 @@ class EnrollTap:
     """What a tap did during enrollment. ``card`` is the card it was enrolled as, if accepted."""
 
     accepted: bool
-    message: str
+    message: Text
     card: str | None = None
 
 
@@ -88,41 +102,74 @@ class Enrollment:
         return len(self._todo)
 
     @property
-    def prompt(self) -> str:
+    def prompt(self) -> Text:
         """What the display says."""
         card = self.next_card
+        deck = Verbatim(self.deck)
         if card is None:
-            return f"The {self.deck} deck is enrolled: all {self.total} cards have tags"
+            return say(
+                "The {deck} deck is enrolled: all {total} cards have tags",
+                deck=deck,
+                total=self.total,
+            )
         number = self.total - len(self._todo) + 1
-        return f"Tap {card} ({number} of {self.total} in the {self.deck} deck)"
+        return say(
+            "Tap {card} ({number} of {total} in the {deck} deck)",
+            card=Card(card),
+            number=number,
+            total=self.total,
+            deck=deck,
+        )
 
     def tap(self, uid: str) -> EnrollTap:
         """Enroll ``uid`` as the next card, or refuse it with a reason."""
         card = self.next_card
         key = _clean(uid)
         if card is None:
-            return EnrollTap(False, f"The {self.deck} deck is already complete")
+            return EnrollTap(
+                False, say("The {deck} deck is already complete", deck=Verbatim(self.deck))
+            )
+        wanted = Card(card)
         if key in self._session:
             return EnrollTap(
                 False,
-                f"That tag was just enrolled as {self._session[key]}; tap the card {card}",
+                say(
+                    "That tag was just enrolled as {enrolled}; tap the card {card}",
+                    enrolled=Card(self._session[key]),
+                    card=wanted,
+                ),
             )
         existing = self.registry.lookup(key)
         if existing is not None:
-            what = "a staff tag" if existing.is_staff else f"{existing.card} of {existing.deck}"
-            return EnrollTap(False, f"That tag is already {what}; tap the card {card}")
+            return EnrollTap(
+                False,
+                say(
+                    "That tag is already {what}; tap the card {card}",
+                    what=existing.words(),
+                    card=wanted,
+                ),
+            )
         try:
             self.registry.enroll(self.deck, card, key)
         except RegistryError as exc:
-            return EnrollTap(False, f"{exc}; tap the card {card}")
+            return EnrollTap(
+                False, say("{problem}; tap the card {card}", problem=as_arg(exc.text), card=wanted)
+            )
         self._session[key] = card
         self._done.append((key, card))
         self._todo.pop(0)
         if self.path is not None:
             self.registry.save(self.path)
         following = self.next_card
-        then = f"; now tap {following}" if following else "; the deck is complete"
-        return EnrollTap(True, f"{card} enrolled{then}", card)
+        if following is None:
+            return EnrollTap(
+                True, say("{card} enrolled; the deck is complete", card=Card(card)), card
+            )
+        return EnrollTap(
+            True,
+            say("{card} enrolled; now tap {following}", card=Card(card), following=Card(following)),
+            card,
+        )
 
     def skip(self) -> str | None:
         """Put the asked-for card last (it is missing from the box for now); return the next."""
@@ -139,7 +186,7 @@ class AuditTap:
     """What one audit tap was: ``kind`` is "card", "again", "unknown" or "foreign"."""
 
     kind: str
-    message: str
+    message: Text
     card: str | None = None
 
 
@@ -157,26 +204,53 @@ class AuditReport:
     seen: int
     missing: list[str] = field(default_factory=list)
     unknown: list[str] = field(default_factory=list)
-    foreign: list[tuple[str, str]] = field(default_factory=list)
+    foreign: list[tuple[str, Text]] = field(default_factory=list)
     duplicated: list[str] = field(default_factory=list)
 
     @property
     def complete(self) -> bool:
         return not (self.missing or self.unknown or self.foreign or self.duplicated)
 
-    def lines(self) -> list[str]:
+    def lines(self) -> list[Text]:
         """The report as lines for the display."""
+        deck = Verbatim(self.deck)
         if self.complete:
-            return [f"The {self.deck} deck is complete: {self.seen} cards"]
-        out = [f"{self.deck}: {self.seen} cards tapped"]
+            return [
+                say_plural(
+                    "The {deck} deck is complete: {n} card",
+                    "The {deck} deck is complete: {n} cards",
+                    self.seen,
+                    deck=deck,
+                )
+            ]
+        out = [
+            say_plural("{deck}: {n} card tapped", "{deck}: {n} cards tapped", self.seen, deck=deck)
+        ]
         if self.missing:
-            out.append(f"Missing ({len(self.missing)}): {', '.join(self.missing)}")
+            out.append(
+                say(
+                    "Missing ({count}): {cards}",
+                    count=len(self.missing),
+                    cards=_cards(self.missing),
+                )
+            )
         if self.duplicated:
-            out.append(f"Too many: {', '.join(self.duplicated)}")
+            out.append(say("Too many: {cards}", cards=_cards(self.duplicated)))
         if self.foreign:
-            out.append("From another deck: " + ", ".join(what for _, what in self.foreign))
+            out.append(
+                say(
+                    "From another deck: {cards}",
+                    cards=Items(tuple(what for _, what in self.foreign)),
+                )
+            )
         if self.unknown:
-            out.append(f"Unknown tags ({len(self.unknown)}): {', '.join(self.unknown)}")
+            out.append(
+                say(
+                    "Unknown tags ({count}): {tags}",
+                    count=len(self.unknown),
+                    tags=Items(tuple(Verbatim(uid) for uid in self.unknown)),
+                )
+            )
         return out
 
 
@@ -189,25 +263,35 @@ class DeckAudit:
         self._expected = Counter(deck_cards(deck))
         self._seen_uids: dict[str, str] = {}  # uid -> card, for this deck's tags
         self._unknown: list[str] = []
-        self._foreign: list[tuple[str, str]] = []
+        self._foreign: list[tuple[str, Text]] = []
 
     def tap(self, uid: str) -> AuditTap:
         """Record one tap; a second tap of the same tag is noted and ignored."""
         key = _clean(uid)
         if key in self._seen_uids:
-            return AuditTap("again", f"{self._seen_uids[key]} was already tapped", None)
+            return AuditTap(
+                "again", say("{card} was already tapped", card=Card(self._seen_uids[key])), None
+            )
         if key in self._unknown or any(key == u for u, _ in self._foreign):
-            return AuditTap("again", "That tag was already tapped", None)
+            return AuditTap("again", say("That tag was already tapped"), None)
         entry = self.registry.lookup(key)
         if entry is None:
             self._unknown.append(key)
-            return AuditTap("unknown", f"Unknown tag {key}: not enrolled")
+            return AuditTap("unknown", say("Unknown tag {tag}: not enrolled", tag=Verbatim(key)))
         if entry.deck != self.deck:
-            what = "a staff tag" if entry.is_staff else f"{entry.card} of {entry.deck}"
+            what = entry.words()
             self._foreign.append((key, what))
-            return AuditTap("foreign", f"That is {what}, not a {self.deck} card", entry.card)
+            return AuditTap(
+                "foreign",
+                say("That is {what}, not a {deck} card", what=what, deck=Verbatim(self.deck)),
+                entry.card,
+            )
         self._seen_uids[key] = entry.card
-        return AuditTap("card", f"{entry.card} ({len(self._seen_uids)} tapped)", entry.card)
+        return AuditTap(
+            "card",
+            say("{card} ({count} tapped)", card=Card(entry.card), count=len(self._seen_uids)),
+            entry.card,
+        )
 
     def was_tapped(self, uid: str) -> bool:
         """Whether this tag was tapped already in this audit."""
@@ -239,7 +323,7 @@ class AssignTap:
     """What a tap did during seat assignment."""
 
     accepted: bool
-    message: str
+    message: Text
     seat: int | None = None
 
 
@@ -268,27 +352,50 @@ class SeatAssignment:
         return self.next_seat is None
 
     @property
-    def prompt(self) -> str:
+    def prompt(self) -> Text:
         seat = self.next_seat
         if seat is None:
-            return "Every seat has its reader"
-        return f"Tap any card on the reader at seat {seat}"
+            return say("Every seat has its reader")
+        return say("Tap any card on the reader at {seat}", seat=Seat(seat))
 
     def tap(self, port: str) -> AssignTap:
         seat = self.next_seat
         if seat is None:
-            return AssignTap(False, "Every seat already has its reader")
+            return AssignTap(False, say("Every seat already has its reader"))
         if port not in self.ports:
-            return AssignTap(False, f"{port} is not one of the readers being assigned")
+            return AssignTap(
+                False, say("{port} is not one of the readers being assigned", port=Verbatim(port))
+            )
         for taken, where in self.assignment.items():
             if where == port:
                 return AssignTap(
-                    False, f"That reader is already seat {taken}; tap at seat {seat}", taken
+                    False,
+                    say(
+                        "That reader is already {taken}; tap at {seat}",
+                        taken=Seat(taken),
+                        seat=Seat(seat),
+                    ),
+                    taken,
                 )
         self.assignment[seat] = port
         after = self.next_seat
-        then = f"; now seat {after}" if after is not None else "; done"
-        return AssignTap(True, f"Seat {seat} is the reader at {port}{then}", seat)
+        reader = Verbatim(port)
+        if after is None:
+            return AssignTap(
+                True,
+                say("{seat} is the reader at {port}; done", seat=Seat(seat), port=reader),
+                seat,
+            )
+        return AssignTap(
+            True,
+            say(
+                "{seat} is the reader at {port}; now {next}",
+                seat=Seat(seat),
+                port=reader,
+                next=Seat(after),
+            ),
+            seat,
+        )
 
     def undo(self) -> int | None:
         """Forget the last seat assigned (a tap at the wrong reader); return that seat."""

@@ -2,8 +2,11 @@
 
 ``summaries`` lists the journal's games (finished ones by default) with date,
 game, seats and scores; ``history_lines`` shows them as text rows (the staff
-menu's history screen and the ``history`` command); ``write_csv`` exports
-them; ``export_record`` writes any journaled game, finished or not, as a
+menu's history screen and the ``history`` command) through a presenter: in
+the reader's language, dates the language's way, seats counted from 1.
+``write_csv`` exports them as data (English column names and the record
+format's 0-based seats, like the JSON records, whatever the language);
+``export_record`` writes any journaled game, finished or not, as a
 ``table-record/1`` record (``shared/spec/game-record.md``).
 """
 
@@ -11,12 +14,18 @@ from __future__ import annotations
 
 import csv
 from dataclasses import dataclass
+from datetime import datetime
 from typing import TextIO
 
 from controller.games import spec_of
 from controller.games.base import JSON, TableError
-from controller.journal import FINISHED, GameRow, Journal
+from controller.games.words import Items, Seat, Text, Verbatim, Words, as_arg, say
+from controller.journal import ABANDONED, FINISHED, PLAYING, GameRow, Journal
 from controller.record import dumps, replay
+from controller.terminal_words import columns, pad
+from controller.words import Presenter
+
+ENGLISH = Presenter()
 
 CSV_COLUMNS = (
     "id",
@@ -48,12 +57,21 @@ class GameSummary:
     winners: tuple[int, ...]  # physical seats
     ended: str = ""  # how a finished game ended when not by its rules' last round ("early")
     variant: str = ""  # the variant its options play, e.g. "first to 8 tokens"
+    variant_words: Words = ""  # the same, as a message for a person in any language
 
     @property
     def date(self) -> str:
         """When the game ended (or began, if it has not), as "YYYY-MM-DD HH:MM"."""
         stamp = self.finished or self.started
         return stamp[:16].replace("T", " ")
+
+    @property
+    def when(self) -> datetime | None:
+        """When the game ended (or began), or None for a stamp that is not a date."""
+        try:
+            return datetime.fromisoformat(self.finished or self.started)
+        except ValueError:
+            return None
 
 
 class HistoryError(TableError):
@@ -80,8 +98,9 @@ def summarize(journal: Journal, row: GameRow) -> GameSummary:
         title = spec.title
         options = row.header.get("options")
         variant = spec.variant(options) if isinstance(options, dict) else ""
+        variant_words = spec.variant_words(options) if isinstance(options, dict) else ""
     except TableError:
-        title, variant = row.game, ""
+        title, variant, variant_words = row.game, "", ""
     return GameSummary(
         id=row.id,
         game=row.game,
@@ -94,6 +113,7 @@ def summarize(journal: Journal, row: GameRow) -> GameSummary:
         winners=tuple(row.players[w] for w in winners if 0 <= w < len(row.players)),
         ended="" if report is None else str(report.get("ended", "")),
         variant=variant,
+        variant_words=variant_words,
     )
 
 
@@ -102,38 +122,87 @@ def export_record(journal: Journal, game_id: int) -> str:
     row = journal.game(game_id)
     if row is None:
         known = [g.id for g in journal.games()]
+        hint: Text
         if not known:
-            hint = "the journal is empty"
+            hint = say("the journal is empty")
         elif len(known) == 1:
-            hint = f"the journal holds game {known[0]} only"
+            hint = say("the journal holds game {game} only", game=known[0])
+        elif known == list(range(known[0], known[-1] + 1)):
+            hint = say("the journal holds games {first} to {last}", first=known[0], last=known[-1])
         else:
-            hint = f"the journal holds games {_ranges(known)}"
-        raise HistoryError(f"there is no game {game_id} in the journal; {hint}")
+            hint = say(
+                "the journal holds games {games}",
+                games=Verbatim(str(known)),
+            )
+        raise HistoryError(
+            say("there is no game {game} in the journal; {hint}", game=game_id, hint=hint)
+        )
     return dumps(row.header, (obj for obj, _ in journal.actions(game_id)))
 
 
-def history_lines(games: list[GameSummary]) -> list[str]:
-    """The history as aligned text rows, a heading first: for the display and the terminal."""
+def history_lines(games: list[GameSummary], present: Presenter = ENGLISH) -> list[str]:
+    """The history as aligned text rows, a heading first: for the display and the terminal.
+
+    Written for people in ``present``'s language: dates the language's way,
+    seats counted from 1 (the seats column lists them as numbers under its
+    heading), winners named as seats.
+    """
     if not games:
-        return ["No games yet."]
-    rows = [("#", "date", "game", "seats", "scores", "winner", "status")]
+        return [present(say("No games yet."))]
+    heading = (
+        "#",
+        say("date"),
+        say("game"),
+        say("seats"),
+        say("scores"),
+        say("winner"),
+        say("status"),
+    )
+    rows = [tuple(present(word) for word in heading)]  # "#" is a symbol: the same in every language
     for game in games:
+        when = game.when
         rows.append(
             (
                 str(game.id),
-                game.date,
-                f"{game.title}: {game.variant}" if game.variant else game.title,
-                " ".join(str(s) for s in game.seats),
-                " ".join(str(s) for s in game.scores),
-                ", ".join(f"seat {s}" for s in game.winners) if game.status == FINISHED else "",
-                f"{game.status} ({game.ended})" if game.ended else game.status,
+                game.date if when is None else present.date(when, "short"),
+                present(_title(game)),
+                " ".join(present.number(s + 1) for s in game.seats),
+                " ".join(present.number(s) for s in game.scores),
+                present.argument(Items(tuple(Seat(s) for s in game.winners)))
+                if game.status == FINISHED and game.winners
+                else "",
+                present(status_words(game.status, game.ended)),
             )
         )
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    widths = [max(columns(row[i]) for row in rows) for i in range(len(rows[0]))]
     return [
-        "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
+        "  ".join(pad(cell, w) for cell, w in zip(row, widths, strict=True)).rstrip()
         for row in rows
     ]
+
+
+def status_words(status: str, ended: str = "") -> Words:
+    """A journal status ("finished", "playing", "abandoned") in words, with how it ended."""
+    if status == FINISHED and ended == "early":
+        return say("finished (early)")
+    words = {
+        FINISHED: say("finished"),
+        PLAYING: say("playing"),
+        ABANDONED: say("abandoned"),
+    }
+    found = words.get(status)
+    if found is None:
+        return status  # not a status this version writes: shown as the journal holds it
+    if ended:
+        return say("{status} ({how})", status=found, how=Verbatim(ended))
+    return found
+
+
+def _title(game: GameSummary) -> Words:
+    if game.variant:
+        variant = as_arg(game.variant_words or game.variant)
+        return say("{game}: {variant}", game=Verbatim(game.title), variant=variant)
+    return game.title  # a game's name, the same in every language
 
 
 def write_csv(games: list[GameSummary], out: TextIO) -> None:
@@ -156,7 +225,3 @@ def write_csv(games: list[GameSummary], out: TextIO) -> None:
                 game.variant,
             )
         )
-
-
-def _ranges(ids: list[int]) -> str:
-    return f"{ids[0]} to {ids[-1]}" if ids == list(range(ids[0], ids[-1] + 1)) else str(ids)

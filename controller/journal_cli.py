@@ -14,9 +14,18 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from controller import terminal_words
 from controller.config import ConfigError, TableConfig, load
 from controller.games.base import TableError
-from controller.history import export_record, history_lines, summaries, summarize, write_csv
+from controller.games.words import Items, Seat, Verbatim, Words, as_arg, say, say_plural
+from controller.history import (
+    export_record,
+    history_lines,
+    status_words,
+    summaries,
+    summarize,
+    write_csv,
+)
 from controller.journal import (
     ABANDONED,
     FINISHED,
@@ -30,6 +39,7 @@ from controller.journal import (
 )
 from controller.record_files import write_atomically, write_missing_records
 from controller.safe_text import one_line
+from controller.scoresheet import waiting_for
 
 USAGE_ERROR = 2
 # Where the headless kiosk writes its picture, record and journal by default (its --out).
@@ -121,19 +131,22 @@ def _guarded(command: Command) -> Command:
     """Turn every error a user can cause into one line on stderr and exit status 2."""
 
     def run(args: argparse.Namespace) -> int:
+        message: Words
         try:
             return command(args)
         except JournalDamaged as exc:
-            message = (
-                f"the journal {journal_path(args)} is damaged: {exc}. "
-                "The kiosk moves it aside at its next start."
+            message = say(
+                "the journal {path} is damaged: {problem}. "
+                "The kiosk moves it aside at its next start.",
+                path=Verbatim(str(journal_path(args))),
+                problem=Verbatim(str(exc)),
             )
         except (TableError, ConfigError) as exc:
-            message = str(exc)
+            message = exc.text
         except OSError as exc:
             message = f"{exc.strerror or exc}: {exc.filename or ''}"
-        # Paths and values quoted in it must not break the one line.
-        print(f"{args.command}: {one_line(message)}", file=sys.stderr)
+        # One line in the run's language (paths quoted in it cannot break the line).
+        terminal_words.complain(args, args.command, message)
         return USAGE_ERROR
 
     run.__doc__ = command.__doc__
@@ -143,16 +156,23 @@ def _guarded(command: Command) -> Command:
 def cmd_history(args: argparse.Namespace) -> int:
     """Print the finished games (or write them as CSV)."""
     statuses = STATUSES if args.all else (FINISHED,)
+    present = terminal_words.presenter(args)
     with Journal.open_existing(journal_path(args)) as journal:
         games = summaries(journal, statuses)
     if args.csv is None:
-        print("\n".join(history_lines(games)))
+        print("\n".join(history_lines(games, present)))
     elif args.csv == "-":
         write_csv(games, sys.stdout)
     else:
         with open(args.csv, "w", encoding="utf-8", newline="") as out:
             write_csv(games, out)
-        print(f"wrote {len(games)} games to {args.csv}", file=sys.stderr)
+        wrote = say_plural(
+            "wrote {n} game to {file}",
+            "wrote {n} games to {file}",
+            len(games),
+            file=_file(args.csv),
+        )
+        print(present(wrote), file=sys.stderr)
     return 0
 
 
@@ -167,7 +187,14 @@ def cmd_export(args: argparse.Namespace) -> int:
         sys.stdout.write(text)
     else:
         write_atomically(Path(args.file), text)  # never a half-written record
-        print(f"wrote game {game_id} ({row.game}, {row.status}) to {args.file}", file=sys.stderr)
+        wrote = say(
+            "wrote game {game} ({name}, {status}) to {file}",
+            game=game_id,
+            name=Verbatim(row.game),
+            status=as_arg(status_words(row.status)),
+            file=_file(args.file),
+        )
+        print(terminal_words.presenter(args)(wrote), file=sys.stderr)
     return 0
 
 
@@ -175,31 +202,42 @@ def _game_id(journal: Journal, given: str) -> int:
     if given == "last":
         games = journal.games()
         if not games:
-            raise TableError("the journal holds no games yet")
+            raise TableError(say("the journal holds no games yet"))
         return games[-1].id
     try:
         return int(given)
     except ValueError:
         raise TableError(
-            f"{given!r} is not a game number; give the number `history --all` shows, or last"
+            say(
+                "{given} is not a game number; give the number `history --all` shows, or last",
+                given=Verbatim(repr(given)),
+            )
         ) from None
 
 
 def cmd_recover(args: argparse.Namespace) -> int:
     """Describe the journal and the game the kiosk would resume."""
     path = journal_path(args)
+    present = terminal_words.presenter(args)
     writer = "recover --write-records" if args.write_records else None
     with Journal.open_existing(path, writer=writer) as journal:
         games = journal.games()
         counts = {s: sum(1 for g in games if g.status == s) for s in STATUSES}
-        lines = [
-            f"Journal {path}: {_count(len(games), 'game')} ({counts[FINISHED]} finished, "
-            f"{counts[ABANDONED]} abandoned, {counts[PLAYING]} in progress), "
-            f"{_count(journal.entry_count(), 'entry', 'entries')}."
+        lines: list[Words] = [
+            say(
+                "Journal {path}: {games} ({finished} finished, {abandoned} abandoned, "
+                "{playing} in progress), {entries}.",
+                path=_file(path),
+                games=say_plural("{n} game", "{n} games", len(games)),
+                finished=counts[FINISHED],
+                abandoned=counts[ABANDONED],
+                playing=counts[PLAYING],
+                entries=say_plural("{n} entry", "{n} entries", journal.entry_count()),
+            )
         ]
         row = journal.unfinished()
         if row is None:
-            lines.append("No unfinished game: the kiosk starts on its attract screen.")
+            lines.append(say("No unfinished game: the kiosk starts on its attract screen."))
         else:
             summary = summarize(journal, row)
             entries = journal.entries(row.id)
@@ -208,10 +246,22 @@ def cmd_recover(args: argparse.Namespace) -> int:
             )
             actions = journal.actions(row.id)
             players = sum(1 for _, chance in actions if not chance)
+            started = summary.when
             lines.append(
-                f"Unfinished game {row.id}: {summary.title}, started {summary.date}, "
-                f"seats {' '.join(str(s) for s in row.players)}, {len(actions)} actions "
-                f"({players} by players, {len(actions) - players} dealt), {undos} undone by staff."
+                say(
+                    "Unfinished game {game}: {title}, started {date}, played at {seats}, "
+                    "{actions} ({players} by players, {dealt} dealt), {undos} undone by staff.",
+                    game=row.id,
+                    title=Verbatim(summary.title),
+                    date=Verbatim(
+                        summary.date if started is None else present.date(started, "short")
+                    ),
+                    seats=Items(tuple(Seat(s) for s in row.players)),
+                    actions=say_plural("{n} action", "{n} actions", len(actions)),
+                    players=players,
+                    dealt=len(actions) - players,
+                    undos=undos,
+                )
             )
             config = load(Path(args.config)) if args.config else None
             seats = {s.index for s in config.seats} if config is not None else set(row.players)
@@ -219,42 +269,54 @@ def cmd_recover(args: argparse.Namespace) -> int:
                 engine = check_replays(row, actions, seats)
             except TableError as exc:
                 lines.append(
-                    f"It cannot be resumed ({exc}); the kiosk will move the journal aside "
-                    "and start fresh."
+                    say(
+                        "It cannot be resumed ({problem}); the kiosk will move the journal aside "
+                        "and start fresh.",
+                        problem=as_arg(exc.text),
+                    )
                 )
             else:
                 expected = engine.expected
                 if expected is None:
-                    lines.append("All its actions are in: the kiosk will show its results.")
+                    lines.append(say("All its actions are in: the kiosk will show its results."))
                 else:
                     seat = row.players[expected.seat]
                     lines.append(
-                        f"The kiosk will resume it: seat {seat} to {expected.expects}; "
-                        f"scores so far {' '.join(str(s) for s in summary.scores)}."
+                        say(
+                            "The kiosk will resume it: {waiting}; scores so far {scores}.",
+                            waiting=waiting_for(seat, expected.expects),
+                            scores=Verbatim(" ".join(present.number(s) for s in summary.scores)),
+                        )
                     )
         lines.extend(_missing_records(journal, args))
-    print("\n".join(lines))
+    print("\n".join(present(line) for line in lines))
     return 0
 
 
-def _missing_records(journal: Journal, args: argparse.Namespace) -> list[str]:
+def _missing_records(journal: Journal, args: argparse.Namespace) -> list[Words]:
     """Say which finished games lack their record file; write them with --write-records."""
     missing = journal.records_missing()
     if not missing:
         return []
-    ids = ", ".join(str(row.id) for row in missing)
     if not args.write_records:
         return [
-            f"Finished {_count(len(missing), 'game')} {ids} without a record file: the kiosk "
-            "writes them at its next start (or run recover --write-records)."
+            say_plural(
+                "Finished {n} game {games} without a record file: the kiosk writes them at its "
+                "next start (or run recover --write-records).",
+                "Finished {n} games {games} without a record file: the kiosk writes them at its "
+                "next start (or run recover --write-records).",
+                len(missing),
+                games=Verbatim(", ".join(str(row.id) for row in missing)),
+            )
         ]
     folder = Path(args.records) if args.records else journal.path.parent
     written = write_missing_records(journal, folder)
     return [
-        f"Wrote the record of game {row.id}: {path}"
+        say("Wrote the record of game {game}: {file}", game=row.id, file=_file(path))
         for row, path in zip(missing, written, strict=True)
     ]
 
 
-def _count(number: int, one: str, many: str | None = None) -> str:
-    return f"{number} {one if number == 1 else many or one + 's'}"
+def _file(path: str | Path) -> Verbatim:
+    """A file name as a message shows it: on one line, never translated."""
+    return Verbatim(one_line(str(path)))

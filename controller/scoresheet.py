@@ -1,14 +1,52 @@
-"""A score sheet a person can read, made from an engine's replay report."""
+"""A score sheet a person can read, made from an engine's replay report.
+
+The sheet is written through a ``Presenter``: in the reader's language, seats
+counted from 1 (the record and ``--json`` keep the format's 0-based seats),
+numbers written the language's way. ``render(engine)`` without a presenter is
+the English sheet.
+"""
 
 from __future__ import annotations
 
 import contextlib
 
 from controller.games import spec_of
-from controller.games.base import JSON, Engine, TableError, seat_name
+from controller.games.base import JSON, Engine, TableError
+from controller.games.words import Items, Seat, Text, Verbatim, Words, as_arg, say, say_plural
+from controller.terminal_words import columns, pad
+from controller.words import Presenter
+
+ENGLISH = Presenter()
 
 
-def render(engine: Engine) -> str:
+def waiting_for(seat: int, expects: str) -> Text:
+    """ "Waiting for Seat 3 to bid": what the unfinished game waits for, in words."""
+    who = Seat(seat)
+    sentences: dict[str, Text] = {
+        "play": say("Waiting for {seat} to play a card", seat=who),
+        "place": say("Waiting for {seat} to place a card", seat=who),
+        "lead": say("Waiting for {seat} to choose who leads", seat=who),
+        "bid": say("Waiting for {seat} to bid", seat=who),
+        "trump": say("Waiting for {seat} to choose trump", seat=who),
+        "dice": say("Waiting for {seat} to roll the dice", seat=who),
+        "reroll": say("Waiting for {seat} to reroll a die", seat=who),
+        "draw": say("Waiting for {seat} to draw", seat=who),
+        "reveal": say("Waiting for {seat} to reveal a card", seat=who),
+        "tribe": say("Waiting for {seat} to place a tribe card", seat=who),
+        "result": say("Waiting for {seat} to enter a result", seat=who),
+        "counts": say("Waiting for {seat} to enter the counts", seat=who),
+        "timed": say("Waiting for {seat} to enter a time", seat=who),
+        "replay": say("Waiting for {seat} to play again", seat=who),
+        "pass": say("Waiting for {seat} to pass", seat=who),
+        "keep": say("Waiting for {seat} to choose what to keep", seat=who),
+        "challenge": say("Waiting for {seat} to challenge", seat=who),
+    }
+    return sentences.get(
+        expects, say("Waiting for {seat}: {action}", seat=who, action=Verbatim(expects))
+    )
+
+
+def render(engine: Engine, present: Presenter = ENGLISH) -> str:
     """The report as a fixed-width table: rows per round, totals and winners.
 
     Written for people: seats are numbered from 1 (the record and ``--json``
@@ -18,36 +56,67 @@ def render(engine: Engine) -> str:
     rows: list[tuple[str, list[str]]] = []
     notes: list[str] = []
     for number, round_ in enumerate(report["rounds"], start=1):
-        rows.append((f"Round {number}", [str(v) for v in round_["scores"]]))
-        rows += [(f"  {label}", cells) for label, cells in engine.sheet_rows(round_)]
-        notes += [f"Round {number}: {note}" for note in engine.sheet_notes(round_)]
-    rows.append(("Total", [str(v) for v in report["totals"]]))
-    header = [seat_name(s).capitalize() for s in range(engine.players)]
-    width = max(len(cell) for _, cells in [("", header), *rows] for cell in cells) + 2
-    label_width = max(len(label) for label, _ in rows) + 1
+        rows.append(
+            (present(say("Round {number}", number=number)), _cells(present, round_["scores"]))
+        )
+        rows += [
+            ("  " + present(label), [present(c) for c in cells])
+            for label, cells in engine.sheet_rows(round_)
+        ]
+        notes += [
+            present(say("Round {number}: {note}", number=number, note=as_arg(note)))
+            for note in engine.sheet_notes(round_)
+        ]
+    rows.append((present(say("Total")), _cells(present, report["totals"])))
+    header = [present.seat(s) for s in range(engine.players)]
+    width = max(columns(cell) for _, cells in [("", header), *rows] for cell in cells) + 2
+    label_width = max(columns(label) for label, _ in rows) + 1
 
     def line(label: str, cells: list[str]) -> str:
-        return f"{label:<{label_width}}" + "".join(cell.rjust(width) for cell in cells)
+        return pad(label, label_width) + "".join(pad(cell, width, right=True) for cell in cells)
 
-    status = "finished" if report["finished"] else "not finished"
-    out = [f"{engine.title} - {engine.players} players - {status}"]
+    out = [present(_heading(engine, finished=bool(report["finished"])))]
     # A game outside the registry (a test's toy engine) names no variant.
     with contextlib.suppress(TableError, KeyError):
-        out.append(f"Variant: {spec_of(engine.game_id).variant(engine.header()['options'])}")
+        variant = spec_of(engine.game_id).variant_words(engine.header()["options"])
+        out.append(present(say("Variant: {variant}", variant=as_arg(variant))))
     out.append(line("", header))
     out += [line(label, cells) for label, cells in rows]
     out += notes
-    winners = ", ".join(seat_name(s) for s in report["winners"])
+    winners = Items(tuple(Seat(s) for s in report["winners"]))
     if report.get("ended") == "early":
-        out.append("Ended early by staff: the points stand as they are and the leaders win")
+        out.append(
+            present(say("Ended early by staff: the points stand as they are and the leaders win"))
+        )
     if report["finished"]:
-        out.append(("Winner: " if len(report["winners"]) == 1 else "Shared victory: ") + winners)
+        if len(report["winners"]) == 1:
+            out.append(present(say("Winner: {seats}", seats=winners)))
+        else:
+            out.append(present(say("Shared victory: {seats}", seats=winners)))
     else:
-        out.append(f"Leading: {winners}")
+        out.append(present(say("Leading: {seats}", seats=winners)))
         if report["next"] is not None:
             expected = report["next"]
-            out.append(f"Waiting for {seat_name(expected['seat'])} to {expected['expects']}")
+            out.append(present(waiting_for(int(expected["seat"]), str(expected["expects"]))))
     return "\n".join(out) + "\n"
+
+
+def _heading(engine: Engine, *, finished: bool) -> Words:
+    title, count = Verbatim(engine.title), engine.players
+    if finished:
+        return say_plural(
+            "{game} - {n} player - finished", "{game} - {n} players - finished", count, game=title
+        )
+    return say_plural(
+        "{game} - {n} player - not finished",
+        "{game} - {n} players - not finished",
+        count,
+        game=title,
+    )
+
+
+def _cells(present: Presenter, values: list[int]) -> list[str]:
+    return [present.number(v) for v in values]
 
 
 def report_json(engine: Engine) -> JSON:

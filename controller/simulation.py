@@ -36,6 +36,7 @@ from controller.bots.oh_pshaw_search import OhPshawSearchBot
 from controller.bots.oshaka_trick_search import OshakaSearchBot
 from controller.devices import Devices
 from controller.games.base import Action
+from controller.games.words import Arg, Card, Text, Verbatim, say
 from controller.loop_load import LoopLoad, think_budget
 from controller.table import Table
 from controller.tags import TagRegistry, deck_cards, deck_of, simulated_uid
@@ -160,7 +161,7 @@ class Simulator:
         else:
             self.press(seat, gesture.button)
 
-    def tap(self, seat: int, card: str) -> str | None:
+    def tap(self, seat: int, card: str) -> Text | None:
         """Tap a card of the current game's deck at a seat's (mock) reader.
 
         Returns None when the tag was tapped, else why not, in words for the screen.
@@ -171,30 +172,35 @@ class Simulator:
         uid = self.registry.uid_for(deck_of(game.adapter.game_id), card)
         if uid is None:
             logger.warning("no tag is enrolled for %s", card)
-            return f"No tag is enrolled for {card}: enroll the deck at the staff desk"
-        return self._present(seat, uid, f"the {card} card")
+            return say(
+                "No tag is enrolled for {card}: enroll the deck at the staff desk", card=Card(card)
+            )
+        return self._present(seat, uid, say("the {card} card", card=Card(card)))
 
-    def tap_staff(self, seat: int) -> str | None:
+    def tap_staff(self, seat: int) -> Text | None:
         """Tap the registry's (first) staff tag at a seat's reader; None, or why it cannot."""
         staff = self.registry.to_json()["staff"]
         assert isinstance(staff, list)
         if not staff:
-            return "No staff tag is enrolled; see the setup message on the attract screen"
-        return self._present(seat, str(staff[0]), "your staff tag")
+            return say("No staff tag is enrolled; see the setup message on the attract screen")
+        return self._present(seat, str(staff[0]), say("your staff tag"))
 
-    def tap_deck_card(self, seat: int) -> str | None:
+    def tap_deck_card(self, seat: int) -> Text | None:
         """At the staff desk: tap the simulated deck's card it wants (enroll or audit)."""
         desk = self.table.staff_desk
         if desk is None:
-            return "Open the staff desk first: tap the staff tag on the attract screen"
+            return say("Open the staff desk first: tap the staff tag on the attract screen")
         if desk.enrollment is not None:
             enrollment = desk.enrollment
             card = enrollment.next_card
             if card is None:
-                return f"The {enrollment.deck} deck is complete: PREV goes back to the menu"
+                return say(
+                    "The {deck} deck is complete: PREV goes back to the menu",
+                    deck=Verbatim(enrollment.deck),
+                )
             # The next physical copy of that card in the simulated deck.
             copy = sum(1 for _, c in enrollment.registry.cards_of(enrollment.deck) if c == card)
-            return self._present(seat, simulated_uid(enrollment.deck, card, copy), card)
+            return self._present(seat, simulated_uid(enrollment.deck, card, copy), Card(card))
         if desk.audit is not None:
             audit = desk.audit
             seen: dict[str, int] = {}
@@ -203,11 +209,11 @@ class Simulator:
                 seen[card] = copy + 1
                 uid = simulated_uid(audit.deck, card, copy)
                 if not audit.was_tapped(uid):
-                    return self._present(seat, uid, card)
-            return "Every card of the simulated deck is tapped: OK shows the result"
-        return "Choose enroll or audit first (PREV / NEXT, then OK)"
+                    return self._present(seat, uid, Card(card))
+            return say("Every card of the simulated deck is tapped: OK shows the result")
+        return say("Choose enroll or audit first (PREV / NEXT, then OK)")
 
-    def _present(self, seat: int, uid: str, what: str) -> str | None:
+    def _present(self, seat: int, uid: str, what: Arg) -> Text | None:
         if self.tapper is not None:
             self.tapper(seat, uid)
             return None
@@ -215,7 +221,8 @@ class Simulator:
         if reader is None:
             # The seat has a real reader: a click cannot put a tag on it.
             logger.warning("seat %d cannot tap %s: its reader is not simulated", seat, uid)
-            return f"Seat {seat} uses its real reader: tap {what} on it"
+            # The table says whose seat it is; the message says only why.
+            return say("This seat has a real reader: tap {what} on it", what=what)
         reader.present(uid)
         reader.remove()
         return None

@@ -23,11 +23,12 @@ never touches a game.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from controller.enrollment import DeckAudit, Enrollment
+from controller.games.words import Text, Verbatim, Words, say, say_plural
 from controller.staff_pin import PinGuard
 from controller.tags import TagRegistry, decks
 from controller.view import StaffView
@@ -42,17 +43,17 @@ class StaffDesk:
     seat: int
     registry: TagRegistry
     registry_path: Path | None
-    history: Callable[[], list[str]] | None = None
+    history: Callable[[], Sequence[Words]] | None = None  # the history's lines, presented
     guard: PinGuard | None = None  # the staff PIN, asked for first when configured
     can_quit: bool = False  # offer "Stop the kiosk"
     selected: int = 0
     task: str = "menu"  # "pin", "menu", "enroll", "audit", "history"
     enrollment: Enrollment | None = None
     audit: DeckAudit | None = None
-    lines: list[str] = field(default_factory=list)
+    lines: list[Words] = field(default_factory=list)
     closed: bool = False
     quit: bool = False  # staff chose to stop the kiosk
-    farewell: str = ""  # why the desk closed itself, for the table to say
+    farewell: Words = ""  # why the desk closed itself, for the table to say
 
     def __post_init__(self) -> None:
         if self.guard is not None:
@@ -60,16 +61,22 @@ class StaffDesk:
             self.task = "pin"
 
     @property
-    def options(self) -> list[tuple[str, str, str]]:
+    def options(self) -> list[tuple[Text, str, str]]:
         """(label, task, deck) for every menu line."""
         known = decks()
-        items = [(f"Enroll the {deck.title} deck", "enroll", d) for d, deck in known.items()]
-        items += [(f"Audit the {deck.title} deck", "audit", d) for d, deck in known.items()]
+        items = [
+            (say("Enroll the {deck} deck", deck=Verbatim(deck.title)), "enroll", d)
+            for d, deck in known.items()
+        ]
+        items += [
+            (say("Audit the {deck} deck", deck=Verbatim(deck.title)), "audit", d)
+            for d, deck in known.items()
+        ]
         if self.history is not None:
-            items.append(("Game history", "history", ""))
+            items.append((say("Game history"), "history", ""))
         if self.can_quit:
-            items.append(("Stop the kiosk", "quit", ""))
-        items.append(("Close the staff menu", "close", ""))
+            items.append((say("Stop the kiosk"), "quit", ""))
+        items.append((say("Close the staff menu"), "close", ""))
         return items
 
     # --- input ----------------------------------------------------------------------
@@ -84,9 +91,13 @@ class StaffDesk:
                 locked = self.guard.locked_for()
                 self.closed = True
                 self.farewell = (
-                    f"Wrong staff PIN: locked for {locked:.0f} s"
+                    say_plural(
+                        "Wrong staff PIN: locked for {n} second",
+                        "Wrong staff PIN: locked for {n} seconds",
+                        round(locked),
+                    )
                     if locked > 0
-                    else "Wrong staff PIN: the staff desk closed"
+                    else say("Wrong staff PIN: the staff desk closed")
                 )
             return
         if self.task == "menu":
@@ -100,11 +111,11 @@ class StaffDesk:
             return
         if self.task == "enroll" and button == "next" and self.enrollment is not None:
             self.enrollment.skip()
-            self.lines.append("Skipped: that card is asked for again at the end")
+            self.lines.append(say("Skipped: that card is asked for again at the end"))
             return
         if self.task == "audit" and button == "ok" and self.audit is not None:
             self.task = "audit-report"
-            self.lines = self.audit.report().lines()
+            self.lines = list(self.audit.report().lines())
             return
         # PREV (and OK where it does nothing else) goes back to the menu.
         self.task, self.enrollment, self.audit, self.lines = "menu", None, None, []
@@ -116,7 +127,7 @@ class StaffDesk:
         elif self.task == "audit" and self.audit is not None:
             self.lines.append(self.audit.tap(uid).message)
         else:
-            self.lines.append("Choose enroll or audit first (PREV / NEXT, then OK)")
+            self.lines.append(say("Choose enroll or audit first (PREV / NEXT, then OK)"))
         self.lines = self.lines[-RECENT_LINES:]
 
     def _choose(self) -> None:
@@ -132,8 +143,10 @@ class StaffDesk:
                 # whose deck starts empty, so every step of enrolling can be seen.
                 self.task, self.enrollment = task, Enrollment(_without(self.registry, deck), deck)
                 self.lines.append(
-                    "Practice only: this table has no [tags] registry file; the deck starts "
-                    "empty here and nothing is saved"
+                    say(
+                        "Practice only: this table has no [tags] registry file; the deck starts "
+                        "empty here and nothing is saved"
+                    )
                 )
             else:
                 self.task, self.enrollment = (
@@ -144,7 +157,7 @@ class StaffDesk:
             self.task, self.audit = task, DeckAudit(self.registry, deck)
         elif task == "history" and self.history is not None:
             self.task = task
-            self.lines = self.history() or ["No finished games yet"]
+            self.lines = list(self.history()) or [say("No finished games yet")]
 
     # --- the view --------------------------------------------------------------------
 
@@ -152,39 +165,39 @@ class StaffDesk:
         if self.task == "pin" and self.guard is not None:
             entered = self.guard.entered
             return StaffView(
-                title="Staff",
-                prompt="Enter the staff PIN on your seat's buttons (PREV / OK / NEXT)",
+                title=say("Staff"),
+                prompt=say("Enter the staff PIN on your seat's buttons (PREV / OK / NEXT)"),
                 lines=("*" * entered + "-" * (self.guard.pin.presses - entered),),
-                hint="a tag alone does not open the desk: its UID is not a secret",
+                hint=say("a tag alone does not open the desk: its UID is not a secret"),
                 seat=self.seat,
             )
         if self.task == "menu":
             return StaffView(
-                title="Staff",
-                prompt="PREV / NEXT choose, OK opens",
+                title=say("Staff"),
+                prompt=say("PREV / NEXT choose, OK opens"),
                 options=tuple(label for label, _, _ in self.options),
                 selected=self.selected,
                 seat=self.seat,
             )
         if self.task == "enroll" and self.enrollment is not None:
             return StaffView(
-                title=f"Enroll: {decks()[self.enrollment.deck].title}",
+                title=say("Enroll: {deck}", deck=Verbatim(decks()[self.enrollment.deck].title)),
                 prompt=self.enrollment.prompt,
                 lines=tuple(self.lines),
-                hint="NEXT skips this card, PREV finishes",
+                hint=say("NEXT skips this card, PREV finishes"),
                 seat=self.seat,
             )
         if self.task == "audit" and self.audit is not None:
             return StaffView(
-                title=f"Audit: {decks()[self.audit.deck].title}",
-                prompt="Tap every card of the deck, in any order; OK shows the result",
+                title=say("Audit: {deck}", deck=Verbatim(decks()[self.audit.deck].title)),
+                prompt=say("Tap every card of the deck, in any order; OK shows the result"),
                 lines=tuple(self.lines),
-                hint="OK: result, PREV: back",
+                hint=say("OK: result, PREV: back"),
                 seat=self.seat,
             )
-        title = "Game history" if self.task == "history" else "Audit result"
+        title = say("Game history") if self.task == "history" else say("Audit result")
         return StaffView(
-            title=title, prompt="", lines=tuple(self.lines), hint="PREV: back", seat=self.seat
+            title=title, prompt="", lines=tuple(self.lines), hint=say("PREV: back"), seat=self.seat
         )
 
 

@@ -17,22 +17,27 @@ import sys
 import tempfile
 from pathlib import Path
 
+from controller import terminal_words
 from controller.config import ConfigError, load
+from controller.games.words import Verbatim, say
 from controller.staff_pin import PinError, hash_pin, parse_pin
+from controller.words import Presenter
 
 USAGE_ERROR = 2
+COMMAND = "staff set-pin"
+ENGLISH = Presenter()
 _SECTION = re.compile(r"^\s*\[([^\[\]]+)\]\s*(#.*)?$")
 _PIN_HASH = re.compile(r"^\s*pin_hash\s*=")
 
 
-def read_pin() -> str:
+def read_pin(present: Presenter = ENGLISH) -> str:
     """The new PIN, as button letters; PinError if it is not one, or the two entries differ."""
-    hint = "PIN (4-12 presses of P = prev, O = ok, N = next, e.g. PNNOPN): "
     if not sys.stdin.isatty():
         return parse_pin(sys.stdin.readline())
+    hint = present(say("PIN (4-12 presses of P = prev, O = ok, N = next, e.g. PNNOPN): "))
     first = parse_pin(getpass.getpass(hint))
-    if parse_pin(getpass.getpass("The same PIN again: ")) != first:
-        raise PinError("the two PINs differ; nothing was changed")
+    if parse_pin(getpass.getpass(present(say("The same PIN again: ")))) != first:
+        raise PinError(say("the two PINs differ; nothing was changed"))
     return first
 
 
@@ -61,10 +66,11 @@ def with_pin_hash(text: str, pin_hash: str) -> str:
 
 
 def set_pin(args: argparse.Namespace) -> int:
+    present = terminal_words.presenter(args)
     try:
-        pin_hash = hash_pin(read_pin())
+        pin_hash = hash_pin(read_pin(present))
     except PinError as exc:
-        print(f"staff set-pin: {exc}", file=sys.stderr)
+        terminal_words.complain(args, COMMAND, exc.text)
         return USAGE_ERROR
     if args.config is None:
         print(f'[staff]\npin_hash = "{pin_hash}"')
@@ -80,12 +86,21 @@ def set_pin(args: argparse.Namespace) -> int:
             os.fsync(handle.fileno())
         os.replace(tmp, path)
     except ConfigError as exc:
-        print(f"staff set-pin: {exc}", file=sys.stderr)
+        terminal_words.complain(args, COMMAND, exc.text)
         return USAGE_ERROR
     except OSError as exc:
-        print(f"staff set-pin: cannot write {path} ({exc.strerror})", file=sys.stderr)
+        problem = say(
+            "cannot write {file} ({reason})",
+            file=Verbatim(str(path)),
+            reason=Verbatim(str(exc.strerror)),
+        )
+        terminal_words.complain(args, COMMAND, problem)
         return USAGE_ERROR
-    print(f"The staff PIN is set in {path} (stored hashed); restart the kiosk to use it.")
+    done = say(
+        "The staff PIN is set in {file} (stored hashed); restart the kiosk to use it.",
+        file=Verbatim(str(path)),
+    )
+    print(present(done))
     return 0
 
 

@@ -20,6 +20,9 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from controller.games.base import TableError
+from controller.games.words import Verbatim, say
+
 PREFIX = "scrypt"
 MIN_PRESSES, MAX_PRESSES = 4, 12
 SYMBOLS = {"prev": "P", "ok": "O", "next": "N"}
@@ -27,7 +30,7 @@ SYMBOLS = {"prev": "P", "ok": "O", "next": "N"}
 _N, _R, _P = 2**14, 8, 1
 
 
-class PinError(ValueError):
+class PinError(TableError, ValueError):
     """A PIN or a stored hash that cannot be used; the message says what to write instead."""
 
 
@@ -37,18 +40,31 @@ def parse_pin(text: str) -> str:
     if len(words) > 1:
         unknown = [w for w in words if w.lower() not in SYMBOLS]
         if unknown:
-            raise PinError(f"{unknown[0]!r} is not a seat button; use prev, ok and next")
+            raise PinError(
+                say(
+                    "{word} is not a seat button; use prev, ok and next",
+                    word=Verbatim(repr(unknown[0])),
+                )
+            )
         letters = "".join(SYMBOLS[w.lower()] for w in words)
     else:
         letters = text.strip().upper()
         bad = sorted({c for c in letters if c not in "PON"})
         if bad:
             raise PinError(
-                f"a PIN is a sequence of seat buttons: P (prev), O (ok), N (next); not {bad[0]!r}"
+                say(
+                    "a PIN is a sequence of seat buttons: P (prev), O (ok), N (next); not {letter}",
+                    letter=Verbatim(repr(bad[0])),
+                )
             )
     if not MIN_PRESSES <= len(letters) <= MAX_PRESSES:
         raise PinError(
-            f"a PIN has {MIN_PRESSES} to {MAX_PRESSES} button presses, not {len(letters)}"
+            say(
+                "a PIN has {low} to {high} button presses, not {count}",
+                low=MIN_PRESSES,
+                high=MAX_PRESSES,
+                count=len(letters),
+            )
         )
     return letters
 
@@ -82,10 +98,12 @@ class PinHash:
             salt, digest = bytes.fromhex(parts[2]), bytes.fromhex(parts[3])
         except ValueError:
             raise PinError(
-                "pin_hash is not a stored PIN; write it with: cafe-table staff set-pin"
+                say("pin_hash is not a stored PIN; write it with: cafe-table staff set-pin")
             ) from None
         if not MIN_PRESSES <= presses <= MAX_PRESSES or len(digest) != 32 or not salt:
-            raise PinError("pin_hash is damaged; write it again with: cafe-table staff set-pin")
+            raise PinError(
+                say("pin_hash is damaged; write it again with: cafe-table staff set-pin")
+            )
         return cls(presses, salt, digest)
 
     def matches(self, letters: str) -> bool:

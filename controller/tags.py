@@ -26,6 +26,7 @@ from typing import Any
 from controller.games import spec_of, specs
 from controller.games.base import TableError
 from controller.games.spec import DeckSpec
+from controller.games.words import Card, Text, Verbatim, Words, say
 from controller.safe_text import one_line, shorten
 
 FORMAT = "tag-registry/1"
@@ -45,16 +46,28 @@ def deck_cards(deck: str) -> list[str]:
     """The card notations of a deck, in a fixed order (as the records write them)."""
     known = decks()
     if deck not in known:
-        raise RegistryError(f'there is no deck "{deck}"; the table knows {", ".join(known)}')
+        raise RegistryError(
+            say(
+                'there is no deck "{deck}"; the table knows {decks}',
+                deck=_quoted(deck),
+                decks=_quoted(", ".join(known)),
+            )
+        )
     return list(known[deck].cards)
 
 
 class RegistryError(TableError, ValueError):
     """The tag registry file is bad, or an enrollment would make it ambiguous."""
 
-    def __init__(self, message: str) -> None:
-        # UIDs, decks and cards quoted from the file must not break the one-line message.
-        super().__init__(one_line(message))
+    def __init__(self, message: Words) -> None:
+        # UIDs, decks and cards quoted from the file must not break the one-line message
+        # (a Text's quoted values are ``_quoted``: one line each).
+        super().__init__(one_line(message) if isinstance(message, str) else message)
+
+
+def _quoted(text: str) -> Verbatim:
+    """A name or value quoted from the registry file, on one line, never translated."""
+    return Verbatim(one_line(text))
 
 
 class _DuplicateKey(ValueError):
@@ -82,6 +95,12 @@ class TagEntry:
     def is_staff(self) -> bool:
         return self.deck == "staff"
 
+    def words(self) -> Text:
+        """What the tag is, for a person: "a staff tag" or "R5 of oshaka"."""
+        if self.is_staff:
+            return say("a staff tag")
+        return say("{card} of {deck}", card=Card(self.card), deck=_quoted(self.deck))
+
 
 STAFF = "staff"
 
@@ -100,27 +119,59 @@ class TagRegistry:
             data = json.loads(path.read_text(encoding="utf-8"), object_pairs_hook=_no_duplicates)
         except FileNotFoundError:
             raise RegistryError(
-                f"the tag registry {path} does not exist; enroll a deck or use the simulated deck"
+                say(
+                    "the tag registry {file} does not exist; enroll a deck or use the "
+                    "simulated deck",
+                    file=_quoted(str(path)),
+                )
             ) from None
         except IsADirectoryError:
             raise RegistryError(
-                f"the tag registry {path} is a folder; name the registry file (e.g. tags.json)"
+                say(
+                    "the tag registry {file} is a folder; name the registry file (e.g. tags.json)",
+                    file=_quoted(str(path)),
+                )
             ) from None
         except _DuplicateKey as exc:
             raise RegistryError(
-                f"the tag registry {path} has {str(exc)!r} twice in one object (a tag enrolled "
-                "twice keeps only one card); remove one of them"
+                say(
+                    "the tag registry {file} has {key} twice in one object (a tag enrolled twice "
+                    "keeps only one card); remove one of them",
+                    file=_quoted(str(path)),
+                    key=_quoted(repr(str(exc))),
+                )
             ) from None
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise RegistryError(f"the tag registry {path} is not valid JSON ({exc})") from None
+            raise RegistryError(
+                say(
+                    "the tag registry {file} is not valid JSON ({problem})",
+                    file=_quoted(str(path)),
+                    problem=_quoted(str(exc)),
+                )
+            ) from None
         except RecursionError:
             raise RegistryError(
-                f"the tag registry {path} nests too deep; it is a flat map of decks to tags"
+                say(
+                    "the tag registry {file} nests too deep; it is a flat map of decks to tags",
+                    file=_quoted(str(path)),
+                )
             ) from None
         except ValueError as exc:  # e.g. an integer of thousands of digits
-            raise RegistryError(f"the tag registry {path} cannot be read ({exc})") from None
+            raise RegistryError(
+                say(
+                    "the tag registry {file} cannot be read ({problem})",
+                    file=_quoted(str(path)),
+                    problem=_quoted(str(exc)),
+                )
+            ) from None
         except OSError as exc:
-            raise RegistryError(f"cannot read the tag registry {path} ({exc.strerror})") from None
+            raise RegistryError(
+                say(
+                    "cannot read the tag registry {file} ({problem})",
+                    file=_quoted(str(path)),
+                    problem=_quoted(str(exc.strerror)),
+                )
+            ) from None
         return cls.from_json(data, str(path))
 
     @classmethod
@@ -195,12 +246,22 @@ class TagRegistry:
     def enroll(self, deck: str, card: str, uid: str) -> TagEntry:
         key = self.normalize(uid)
         if not 4 <= len(key) <= 20:
-            raise RegistryError(f"{shorten(repr(uid))} is not a tag UID (4 to 10 bytes in hex)")
+            raise RegistryError(
+                say(
+                    "{uid} is not a tag UID (4 to 10 bytes in hex)",
+                    uid=_quoted(shorten(repr(uid))),
+                )
+            )
         existing = self._by_uid.get(key)
         entry = TagEntry(deck, card)
         if existing is not None and existing != entry:
-            what = "a staff tag" if existing.is_staff else f"{existing.card} of {existing.deck}"
-            raise RegistryError(f"tag {key} is already enrolled as {what}")
+            raise RegistryError(
+                say(
+                    "tag {tag} is already enrolled as {what}",
+                    tag=_quoted(key),
+                    what=existing.words(),
+                )
+            )
         self._by_uid[key] = entry
         return entry
 

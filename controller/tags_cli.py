@@ -13,22 +13,27 @@ from __future__ import annotations
 
 import argparse
 import queue
-import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from controller import config as table_config
+from controller import terminal_words
 from controller.commands import command
 from controller.config import MOCK, ConfigError, TableConfig
+from controller.games.base import TableError
+from controller.games.words import Card, Items, Seat, Text, Verbatim, say, say_plural
+from controller.safe_text import one_line
 from controller.tags import STAFF, RegistryError, TagRegistry, decks
+from controller.words import Presenter
 from hardware.events import EventQueue, InputEvent, TagPresented
 from hardware.reader_factory import reader_for
 from hardware.seat_reader import SeatReader
 
 USAGE_ERROR = 2
 DEFAULT_WAIT = 60.0
+ENGLISH = Presenter()
 
 ReaderFactory = Callable[[int, str, str, EventQueue], SeatReader]
 
@@ -37,32 +42,39 @@ def _open_reader(seat: int, port: str, protocol: str, events: EventQueue) -> Sea
     return reader_for(seat, port, protocol, events, supervise=False)
 
 
-class TagsError(Exception):
+class TagsError(TableError):
     """A problem the command reports in one line (exit status 2)."""
 
 
 def _load_config(path: str | None) -> TableConfig:
     if path is None:
         raise TagsError(
-            "name the table's configuration with --config table.toml: it says where the tag "
-            "registry is and which readers to listen to"
+            say(
+                "name the table's configuration with --config table.toml: it says where the "
+                "tag registry is and which readers to listen to"
+            )
         )
     if not Path(path).exists():
         raise TagsError(
-            f"{path}: no such file; write the table's configuration first (it names the "
-            "readers and the registry file: docs/first-evening.md)"
+            say(
+                "{file}: no such file; write the table's configuration first (it names the "
+                "readers and the registry file: docs/first-evening.md)",
+                file=_file(path),
+            )
         )
     try:
         return table_config.load(Path(path))
     except ConfigError as exc:
-        raise TagsError(str(exc)) from None
+        raise TagsError(exc.text) from None
 
 
 def _registry_path(config: TableConfig) -> Path:
     if config.tags is None:
         raise TagsError(
-            'the configuration has no [tags] registry = "..."; add one (e.g. '
-            'registry = "tags.json") so the table keeps real tags'
+            say(
+                'the configuration has no [tags] registry = "..."; add one (e.g. '
+                'registry = "tags.json") so the table keeps real tags'
+            )
         )
     return config.tags
 
@@ -73,7 +85,11 @@ def _load_or_new(path: Path) -> TagRegistry:
     try:
         return TagRegistry.load(path)
     except RegistryError as exc:
-        raise TagsError(str(exc)) from None
+        raise TagsError(exc.text) from None
+
+
+def _file(path: str | Path) -> Verbatim:
+    return Verbatim(one_line(str(path)))
 
 
 def wait_for_tag(
@@ -82,29 +98,44 @@ def wait_for_tag(
     timeout: float,
     tell: Callable[[str], None],
     open_reader: ReaderFactory = _open_reader,
+    present: Presenter = ENGLISH,
 ) -> tuple[int, str]:
     """Open every configured real reader and return (seat, UID) of the first tag tapped."""
     seats = [seat for seat in config.seats if seat.reader != MOCK]
     if not seats:
         raise TagsError(
-            "this configuration has only simulated readers, so there is nothing to tap; "
-            "give a seat a reader port, or name the tag with --uid"
+            say(
+                "this configuration has only simulated readers, so there is nothing to tap; "
+                "give a seat a reader port, or name the tag with --uid"
+            )
         )
     events: queue.Queue[InputEvent] = queue.Queue()
     readers = [open_reader(s.index, s.reader, s.protocol, events) for s in seats]
     try:
         for reader in readers:
             reader.open()
-        names = ", ".join(f"seat {s.index + 1}" for s in seats)
-        tell(f"Tap the tag at any reader ({names}); waiting up to {timeout:.0f} s ...")
+        names = Items(tuple(Seat(s.index) for s in seats), either=True)
+        waiting = terminal_words.seconds(timeout)
+        tell(
+            present(
+                say(
+                    "Tap the tag at any reader ({seats}); waiting up to {seconds} ...",
+                    seats=names,
+                    seconds=waiting,
+                )
+            )
+        )
         deadline = time.monotonic() + timeout
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
                 raise TagsError(
-                    f"no tag was tapped within {timeout:.0f} s; check that the kiosk is stopped "
-                    "(it holds the readers) and that the readers' protocol in the configuration "
-                    "matches the boards"
+                    say(
+                        "no tag was tapped within {seconds}; check that the kiosk is stopped "
+                        "(it holds the readers) and that the readers' protocol in the "
+                        "configuration matches the boards",
+                        seconds=waiting,
+                    )
                 )
             try:
                 event = events.get(timeout=left)
@@ -113,49 +144,81 @@ def wait_for_tag(
             if isinstance(event, TagPresented):
                 return event.seat, TagRegistry.normalize(event.uid)
     except OSError as exc:  # a reader that cannot be opened (HardwareError is an OSError)
-        raise TagsError(f"cannot open a reader: {exc}") from None
+        raise TagsError(
+            say("cannot open a reader: {problem}", problem=Verbatim(str(exc)))
+        ) from None
     finally:
         for reader in readers:
             reader.close()
 
 
-def describe(registry: TagRegistry, uid: str) -> str:
+def describe(registry: TagRegistry, uid: str) -> Text:
     """What a tag is, in one line."""
     key = TagRegistry.normalize(uid)
+    tag = Verbatim(key)
     entry = registry.lookup(key)
     if entry is None:
-        return f"{key}: not enrolled"
+        return say("{tag}: not enrolled", tag=tag)
     if entry.is_staff:
-        return f"{key}: a staff tag"
+        return say("{tag}: a staff tag", tag=tag)
     title = decks().get(entry.deck)
-    deck = title.title if title is not None else entry.deck
-    return f"{key}: card {entry.card} of the {deck} deck ({entry.deck})"
+    return say(
+        "{tag}: card {card} of the {deck} deck ({id})",
+        tag=tag,
+        card=Card(entry.card),
+        deck=Verbatim(title.title if title is not None else entry.deck),
+        id=Verbatim(entry.deck),
+    )
 
 
 def cmd_add_staff(args: argparse.Namespace, open_reader: ReaderFactory = _open_reader) -> int:
+    present = terminal_words.presenter(args)
     config = _load_config(args.config)
     path = _registry_path(config)
     registry = _load_or_new(path)
     if args.uid is not None:
         uid = TagRegistry.normalize(args.uid)
     else:
-        seat, uid = wait_for_tag(config, timeout=args.wait, tell=print, open_reader=open_reader)
-        print(f"Read tag {uid} at seat {seat + 1}")
+        seat, uid = wait_for_tag(
+            config, timeout=args.wait, tell=print, open_reader=open_reader, present=present
+        )
+        print(present(say("Read tag {tag} at {seat}", tag=Verbatim(uid), seat=Seat(seat))))
     try:
         registry.enroll(STAFF, STAFF, uid)
     except RegistryError as exc:
-        raise TagsError(str(exc)) from None
+        raise TagsError(exc.text) from None
     created = not path.exists()
     try:
         registry.save(path)
     except OSError as exc:
-        raise TagsError(f"cannot write the tag registry {path}: {exc.strerror}") from None
+        raise TagsError(
+            say(
+                "cannot write the tag registry {file}: {problem}",
+                file=_file(path),
+                problem=Verbatim(str(exc.strerror)),
+            )
+        ) from None
     staff = sum(1 for _ in _staff_uids(registry))
+    done = (
+        say("created {file}", file=_file(path))
+        if created
+        else say("updated {file}", file=_file(path))
+    )
     print(
-        f"{uid} is a staff tag now ({'created' if created else 'updated'} {path}; "
-        f"{staff} staff tag{'s' if staff != 1 else ''}). Start the kiosk "
-        f"({command('kiosk', '--config', args.config)}) and tap it on the attract screen "
-        "to open the staff desk, then enroll each deck there."
+        present(
+            say_plural(
+                "{tag} is a staff tag now ({done}; {n} staff tag). Start the kiosk ({command}) "
+                "and tap it on the attract screen to open the staff desk, then enroll each "
+                "deck there.",
+                "{tag} is a staff tag now ({done}; {n} staff tags). Start the kiosk ({command}) "
+                "and tap it on the attract screen to open the staff desk, then enroll each "
+                "deck there.",
+                staff,
+                tag=Verbatim(uid),
+                done=done,
+                command=Verbatim(command("kiosk", "--config", args.config)),
+            )
+        )
     )
     return 0
 
@@ -168,34 +231,56 @@ def _staff_uids(registry: TagRegistry) -> list[str]:
 
 
 def cmd_read(args: argparse.Namespace, open_reader: ReaderFactory = _open_reader) -> int:
+    present = terminal_words.presenter(args)
     config = _load_config(args.config)
-    seat, uid = wait_for_tag(config, timeout=args.wait, tell=print, open_reader=open_reader)
+    seat, uid = wait_for_tag(
+        config, timeout=args.wait, tell=print, open_reader=open_reader, present=present
+    )
     registry = _load_or_new(config.tags) if config.tags is not None else TagRegistry()
-    print(f"seat {seat + 1}: {describe(registry, uid)}")
+    print(present(say("{seat}: {what}", seat=Seat(seat), what=describe(registry, uid))))
     return 0
 
 
 def cmd_show(args: argparse.Namespace) -> int:
     config = _load_config(args.config)
     registry = _load_or_new(_registry_path(config))
-    print(describe(registry, args.uid))
+    print(terminal_words.presenter(args)(describe(registry, args.uid)))
     return 0
 
 
 def cmd_list(args: argparse.Namespace) -> int:
+    present = terminal_words.presenter(args)
     config = _load_config(args.config)
     path = _registry_path(config)
     if not path.exists():
-        enroll = command("tags", "add-staff", "--config", args.config)
-        print(f"{path}: no registry yet; enroll a staff tag with {enroll}")
+        enroll = Verbatim(command("tags", "add-staff", "--config", args.config))
+        print(
+            present(
+                say(
+                    "{file}: no registry yet; enroll a staff tag with {command}",
+                    file=_file(path),
+                    command=enroll,
+                )
+            )
+        )
         return 0
     registry = _load_or_new(path)
     staff = _staff_uids(registry)
-    print(f"{path}: {len(registry)} tags")
-    print(f"  staff: {len(staff)} ({', '.join(staff) if staff else 'none'})")
+    print(
+        present(say_plural("{file}: {n} tag", "{file}: {n} tags", len(registry), file=_file(path)))
+    )
+    uids = Items(tuple(Verbatim(uid) for uid in staff)) if staff else say("none")
+    print("  " + present(say("staff: {count} ({tags})", count=len(staff), tags=uids)))
     for deck_id, deck in decks().items():
         enrolled = len(registry.cards_of(deck_id))
-        print(f"  {deck.title} ({deck_id}): {enrolled} of {len(deck.cards)} cards")
+        line = say(
+            "{deck} ({id}): {enrolled} of {total} cards",
+            deck=Verbatim(deck.title),
+            id=Verbatim(deck_id),
+            enrolled=enrolled,
+            total=len(deck.cards),
+        )
+        print("  " + present(line))
     return 0
 
 
@@ -204,7 +289,7 @@ def run(command: Callable[[argparse.Namespace], int], args: argparse.Namespace) 
     try:
         return command(args)
     except TagsError as exc:
-        print(f"tags {args.tags_command}: {exc}", file=sys.stderr)
+        terminal_words.complain(args, f"tags {args.tags_command}", exc.text)
         return USAGE_ERROR
 
 

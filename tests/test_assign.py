@@ -39,7 +39,8 @@ def test_taps_at_each_seat_in_turn_assign_the_readers() -> None:
         walker.join(5)
         assert result.done
         assert result.assignment == {0: ports[2], 1: ports[0], 2: ports[1]}
-        assert any("already seat 1" in line for line in said)
+        # The first reader is the second seat, counted from 1 for staff: "Seat 2".
+        assert any("already Seat 2" in line for line in said)
         toml = result.toml("line")
         assert toml.count("[[seat]]") == 3 and f'reader = "{ports[2]}"' in toml
     finally:

@@ -152,10 +152,10 @@ def test_broken_hardware_is_reported_not_raised(tmp_path: Path) -> None:
         (tmp_path / "dev" / name).unlink()
     config = real_table(tmp_path)
     failed = failures(run_checks(config, bad))
-    assert sorted(failed) == sorted(["display", "devices", "reader seat 0", "leds", "toss timer"])
+    assert sorted(failed) == sorted(["display", "devices", "reader seat 1", "leds", "toss timer"])
     assert "vc4-kms-v3d" in failed["display"].fix
     assert "do_spi 0" in failed["devices"].fix
-    assert "busy" in failed["reader seat 0"].detail
+    assert "busy" in failed["reader seat 1"].detail
     assert "GPIO17" in failed["toss timer"].detail
 
 
@@ -165,7 +165,7 @@ def test_unplugged_reader_and_unwritable_journal(tmp_path: Path) -> None:
     blocker = tmp_path / "records"
     blocker.write_text("a file where the folder should be")
     failed = failures(run_checks(config, machine(tmp_path)))
-    assert "assign-readers" in failed["reader seat 0"].fix
+    assert "assign-readers" in failed["reader seat 1"].fix
     assert "not writable" in failed["journal folder"].detail
 
 
@@ -227,7 +227,7 @@ def test_reader_probe_goes_through_the_real_reader_on_a_pty(tmp_path: Path) -> N
         pty_machine = machine(tmp_path)
         pty_machine.probe_reader = Machine().probe_reader
         results = run_checks(config, pty_machine)
-    line = next(r for r in results if r.name == "reader seat 0")
+    line = next(r for r in results if r.name == "reader seat 1")
     assert line.ok, line.line()
     assert line.detail == f"{board.slave_path}: online (line protocol)"
 
@@ -238,7 +238,7 @@ def test_reader_probe_reports_a_port_that_is_not_a_serial_device(tmp_path: Path)
     seats = [{"reader": str(not_a_port), "pixels": [0, 8]}, {"reader": "mock", "pixels": [8, 16]}]
     config = parse({"table": {"records": str(tmp_path / "records")}, "seat": seats})
     results = run_checks(config, Machine(mountinfo=EXT4, look=lambda prompt: None))
-    line = next(r for r in results if r.name == "reader seat 0")
+    line = next(r for r in results if r.name == "reader seat 1")
     assert not line.ok and "does not answer" in line.detail and "dialout" in line.fix
 
 

@@ -16,6 +16,7 @@ from controller.tags import (
     simulated,
     simulated_uid,
 )
+from tests.words import shown, shown_all
 
 
 def uid(n: int) -> str:
@@ -31,16 +32,16 @@ def test_enrollment_names_each_card_in_deck_order_and_saves_after_each_tap(tmp_p
     enrollment = Enrollment(registry, "standard-52", path=path)
     cards = deck_cards("standard-52")
     assert enrollment.next_card == cards[0] == "2S"
-    assert enrollment.prompt == "Tap 2S (1 of 52 in the standard-52 deck)"
+    assert shown(enrollment.prompt) == "Tap 2♠ (1 of 52 in the standard-52 deck)"
     result = enrollment.tap(uid(0))
     assert result.accepted and result.card == "2S"
-    assert result.message == "2S enrolled; now tap 3S"
+    assert shown(result.message) == "2♠ enrolled; now tap 3♠"
     saved = json.loads(path.read_text())
     assert saved["decks"]["standard-52"] == {uid(0): "2S"}
     for n in range(1, 52):
         assert enrollment.tap(uid(n)).accepted
     assert enrollment.done and enrollment.next_card is None
-    assert "all 52 cards have tags" in enrollment.prompt
+    assert "all 52 cards have tags" in shown(enrollment.prompt)
     reloaded = TagRegistry.load(path)
     assert [reloaded.lookup(uid(n)).card for n in range(52)] == cards
     assert not enrollment.tap(uid(99)).accepted
@@ -52,11 +53,11 @@ def test_enrollment_refuses_a_tag_already_another_card_and_changes_nothing() -> 
     taken = simulated_uid("oshaka", "R7")
     result = enrollment.tap(taken.lower())
     assert not result.accepted
-    assert result.message == "That tag is already R7 of oshaka; tap the card 2S"
+    assert shown(result.message) == "That tag is already R7 of oshaka; tap the card 2♠"
     assert enrollment.next_card == "2S"
     assert registry.lookup(taken).card == "R7"  # type: ignore[union-attr]
     staff = enrollment.tap(SIMULATED_STAFF_UID)
-    assert not staff.accepted and "a staff tag" in staff.message
+    assert not staff.accepted and "a staff tag" in shown(staff.message)
 
 
 def test_enrollment_refuses_the_same_tag_twice_even_for_a_card_the_deck_holds_twice() -> None:
@@ -69,7 +70,7 @@ def test_enrollment_refuses_the_same_tag_twice_even_for_a_card_the_deck_holds_tw
     assert enrollment.tap(uid(500)).accepted
     again = enrollment.tap(uid(500))
     assert not again.accepted
-    assert again.message == "That tag was just enrolled as R0; tap the card R0"
+    assert shown(again.message) == "That tag was just enrolled as R0; tap the card R0"
     assert enrollment.remaining == 4
 
 
@@ -106,7 +107,7 @@ def test_a_full_deck_tapped_in_any_order_is_complete() -> None:
         assert audit.tap(simulated_uid("oshaka", card)).kind == "card"
     report = audit.report()
     assert report.complete and report.seen == 52
-    assert report.lines() == ["The oshaka deck is complete: 52 cards"]
+    assert shown_all(report.lines()) == ("The oshaka deck is complete: 52 cards",)
 
 
 def test_audit_finds_missing_unknown_foreign_and_duplicated_cards() -> None:
@@ -122,21 +123,23 @@ def test_audit_finds_missing_unknown_foreign_and_duplicated_cards() -> None:
     foreign = audit.tap(simulated_uid("standard-52", "QH"))
     assert (
         foreign.kind == "foreign"
-        and foreign.message == "That is QH of standard-52, not a oshaka card"
+        and shown(foreign.message) == "That is Q♥ of standard-52, not a oshaka card"
     )
     report = audit.report()
     assert report.missing == ["R1", "Y13"]
     assert report.duplicated == ["B3"]
     assert report.unknown == ["DEADBEEF"]
-    assert report.foreign == [(simulated_uid("standard-52", "QH"), "QH of standard-52")]
-    assert not report.complete
-    assert report.lines() == [
-        "oshaka: 53 cards tapped",
-        "Missing (2): R1, Y13",
-        "Too many: B3",
-        "From another deck: QH of standard-52",
-        "Unknown tags (1): DEADBEEF",
+    assert [(tag, shown(what)) for tag, what in report.foreign] == [
+        (simulated_uid("standard-52", "QH"), "Q♥ of standard-52")
     ]
+    assert not report.complete
+    assert shown_all(report.lines()) == (
+        "oshaka: 53 cards tapped",
+        "Missing (2): R1 and Y13",
+        "Too many: B3",
+        "From another deck: Q♥ of standard-52",
+        "Unknown tags (1): DEADBEEF",
+    )
 
 
 def test_audit_counts_copies_of_a_card_the_deck_holds_several_times() -> None:
@@ -161,14 +164,16 @@ PORTS = [
 
 def test_seats_are_assigned_by_tapping_at_each_seat_in_turn() -> None:
     assignment = SeatAssignment(PORTS, seats=3)
-    assert assignment.prompt == "Tap any card on the reader at seat 0"
+    # People count seats from 1: the first seat (seat 0 inside) is "Seat 1".
+    assert shown(assignment.prompt) == "Tap any card on the reader at Seat 1"
     assert assignment.tap(PORTS[2]).seat == 0
     again = assignment.tap(PORTS[2])
-    assert not again.accepted and again.message == "That reader is already seat 0; tap at seat 1"
+    assert not again.accepted
+    assert shown(again.message) == "That reader is already Seat 1; tap at Seat 2"
     assert assignment.tap(PORTS[0]).accepted
     assert not assignment.tap("/dev/ttyUSB7").accepted
     last = assignment.tap(PORTS[1])
-    assert last.accepted and last.message.endswith("; done")
+    assert last.accepted and shown(last.message).endswith("; done")
     assert assignment.done
     assert assignment.assignment == {0: PORTS[2], 1: PORTS[0], 2: PORTS[1]}
     assert assignment.toml().startswith(f'[[seat]]\nreader = "{PORTS[2]}"\nprotocol = "link"\n')

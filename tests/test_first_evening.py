@@ -115,7 +115,7 @@ def test_from_an_empty_registry_to_a_first_game(
             for _ in range(20):
                 view = kiosk.table.view.staff
                 assert view is not None
-                if view.options[view.selected] == wanted:
+                if shown(view.options[view.selected]) == wanted:
                     break
                 assert kiosk.devices.press(0, "next")
                 kiosk.loop.drain()

@@ -665,7 +665,10 @@ def test_commands(
     assert cli("recover", *j) == 0
     out = capsys.readouterr().out
     assert "2 games (1 finished, 0 abandoned, 1 in progress), " in out
-    assert "Unfinished game 2: Oshaka Trick" in out and "The kiosk will resume it: seat" in out
+    assert "Unfinished game 2: Oshaka Trick" in out
+    # Seats are counted from 1 for people: the game sat at seats 0..3 inside.
+    assert "played at Seat 1, Seat 2, Seat 3, and Seat 4" in out
+    assert "The kiosk will resume it: Waiting for Seat " in out
 
 
 @pytest.mark.parametrize(

@@ -189,7 +189,7 @@ def test_cli_prints_a_score_sheet() -> None:
     assert done.returncode == 0, done.stderr
     assert "Oh Pshaw - 3 players - finished" in done.stdout
     # People count seats from 1 on the sheet; --json keeps the record's seat 0.
-    assert "Winner: seat 1" in done.stdout
+    assert "Winner: Seat 1" in done.stdout
     assert "Round 2" in done.stdout and "Total" in done.stdout
 
 

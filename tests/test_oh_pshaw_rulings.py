@@ -151,4 +151,4 @@ def test_replay_json_and_score_sheet_say_how_the_game_ended() -> None:
     assert out["finished"] is True and out["ended"] == "early" and out["winners"] == [1]
     sheet = scoresheet.render(replay(text("end-now.jsonl")))
     assert "finished" in sheet.splitlines()[0]
-    assert "Ended early by staff" in sheet and "Winner: seat 2" in sheet  # seat 1, from 1
+    assert "Ended early by staff" in sheet and "Winner: Seat 2" in sheet  # seat 1, from 1

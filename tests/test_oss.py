@@ -522,7 +522,7 @@ def test_cli_replays_a_record_as_json() -> None:
     assert [r["scores"] for r in out["rounds"]] == [[4, 5], [8, 0], [7, 3], [0, 8]]
     sheet = run_cli(str(RECORDS / "full-game-2p.jsonl"))
     assert sheet.returncode == 0
-    assert "Winner: seat 1" in sheet.stdout  # the sheet counts seats from 1
+    assert "Winner: Seat 1" in sheet.stdout  # the sheet counts seats from 1
 
 
 @pytest.mark.parametrize(

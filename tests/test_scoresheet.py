@@ -15,6 +15,7 @@ from controller import scoresheet
 from controller.games import spec_of, specs
 from controller.games.base import Engine
 from tests.test_engine_conformance import play_randomly
+from tests.words import shown
 
 GAMES = tuple(specs())
 SEEDS = range(4)
@@ -66,8 +67,11 @@ def test_a_finished_sheet_has_no_raw_fields_and_counts_seats_from_one(
         word for n in range(1, engine.players + 1) for word in ("Seat", str(n))
     ]
     winners = engine.report()["winners"]
-    named = ", ".join(f"seat {w + 1}" for w in winners)
-    assert lines[-1] in (f"Winner: {named}", f"Shared victory: {named}")
+    named = [f"Seat {w + 1}" for w in winners]
+    together = named[0] if len(named) == 1 else ", ".join(named[:-1]) + f", and {named[-1]}"
+    if len(named) == 2:
+        together = f"{named[0]} and {named[1]}"
+    assert lines[-1] in (f"Winner: {together}", f"Shared victory: {together}")
     # The JSON object keeps the record format's 0-based seats.
     assert scoresheet.report_json(engine)["winners"] == winners
 
@@ -79,4 +83,7 @@ def test_an_unfinished_sheet_names_the_seat_to_play_from_one(game_id: str) -> No
     assert expected is not None
     sheet = scoresheet.render(engine)
     assert not RAW.findall(sheet), sheet
-    assert sheet.splitlines()[-1] == f"Waiting for seat {expected.seat + 1} to {expected.expects}"
+    last = sheet.splitlines()[-1]
+    assert last == shown(scoresheet.waiting_for(expected.seat, expected.expects))
+    assert last.startswith(f"Waiting for Seat {expected.seat + 1} to ")
+    assert ":" not in last  # every verb the games expect has its own sentence

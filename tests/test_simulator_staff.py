@@ -60,7 +60,7 @@ class Demo:
         for _ in range(30):
             staff = self.kiosk.table.view.staff
             assert staff is not None
-            if staff.options[staff.selected] == label:
+            if shown(staff.options[staff.selected]) == label:
                 self.click(PressButton(staff.seat, "ok"))
                 return
             self.click(PressButton(staff.seat, "next"))
@@ -168,7 +168,8 @@ def test_a_click_at_a_real_reader_seat_says_so_on_screen(tmp_path: Path) -> None
             assert kiosk.table.screen is Screen.ATTRACT  # nothing was tapped ...
             said = kiosk.table.view.messages[-1]
             assert said.kind is MessageKind.REFUSED and said.seat == 0
-            assert said.text == "Seat 0 uses its real reader: tap your staff tag on it"
+            # The message is for seat 0 (said.seat): its text says only why, no "Seat 0".
+            assert shown(said.text) == "This seat has a real reader: tap your staff tag on it"
             # ... while a simulated seat's click taps it.
             assert apply_ui_action(kiosk, TapStaff(1))
             kiosk.loop.drain()

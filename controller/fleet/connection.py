@@ -31,6 +31,7 @@ from controller.fleet.link import AlertAcknowledged, ConfigRequested, FleetLink,
 from controller.fleet.outbox import Outbox
 from controller.fleet.reporter import FleetReporter
 from controller.fleet.settings import CafeSettings
+from controller.games.words import Items, Verbatim, say
 from controller.tags import TagRegistry, decks
 from controller.view import Screen
 
@@ -144,18 +145,32 @@ class CafeConnection:
             allowed = REMOTE_SETTINGS.get(section)
             if allowed is None or not isinstance(values, dict):
                 raise ConfigError(
-                    f"[{section}] cannot be set from the hub; it may set "
-                    + ", ".join(sorted(REMOTE_SETTINGS))
+                    say(
+                        "[{section}] cannot be set from the hub; it may set {sections}",
+                        section=Verbatim(str(section)),
+                        sections=Items(tuple(Verbatim(s) for s in sorted(REMOTE_SETTINGS))),
+                    )
                 )
             for key in values:
                 if allowed != "*" and key not in allowed:
-                    raise ConfigError(f"{section}.{key} cannot be set from the hub")
+                    raise ConfigError(
+                        say(
+                            "{setting} cannot be set from the hub",
+                            setting=Verbatim(f"{section}.{key}"),
+                        )
+                    )
         if self.config_path is None:
-            raise ConfigError("this table runs without a table.toml, so it takes no settings")
+            raise ConfigError(say("this table runs without a table.toml, so it takes no settings"))
         try:
             data = tomllib.loads(self.config_path.read_text(encoding="utf-8"))
         except (OSError, tomllib.TOMLDecodeError) as exc:
-            raise ConfigError(f"{self.config_path} cannot be read again: {exc}") from None
+            raise ConfigError(
+                say(
+                    "{file} cannot be read again: {problem}",
+                    file=Verbatim(str(self.config_path)),
+                    problem=Verbatim(str(exc)),
+                )
+            ) from None
         for section, values in settings.items():
             merged = dict(data.get(section, {}))
             merged.update(values)

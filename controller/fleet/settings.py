@@ -23,6 +23,7 @@ from typing import Any
 
 from controller.config import ConfigError, _Reader
 from controller.fleet.topics import TABLE_ID
+from controller.games.words import Verbatim, say
 
 KEYS = {
     "broker",
@@ -70,14 +71,21 @@ def parse_cafe(
     reader.known(cafe, "cafe", KEYS)
     if "broker" not in cafe or "table" not in cafe:
         raise ConfigError(
-            f'{source}: [cafe] needs broker = "..." and table = "..." (this table\'s id); '
-            "leave [cafe] out for a table on its own"
+            say(
+                '{source}: [cafe] needs broker = "..." and table = "..." (this table\'s id); '
+                "leave [cafe] out for a table on its own",
+                source=Verbatim(source),
+            )
         )
     table = reader.string(cafe, "cafe.table", "")
     if not TABLE_ID.match(table):
         raise ConfigError(
-            f"{source}: cafe.table {table!r} is not a table id; use lower-case letters, digits "
-            'and dashes, e.g. "table-3"'
+            say(
+                "{source}: cafe.table {table} is not a table id; use lower-case letters, "
+                'digits and dashes, e.g. "table-3"',
+                source=Verbatim(source),
+                table=Verbatim(repr(table)),
+            )
         )
     tls = reader.boolean(cafe, "cafe.tls", False)
     password = cafe.get("password")
@@ -89,8 +97,13 @@ def parse_cafe(
             password = path.read_text(encoding="utf-8").strip()
         except OSError as exc:
             raise ConfigError(
-                f"{source}: cafe.password_file {path} cannot be read ({exc.strerror}); "
-                "check the path and that the table's user may read it"
+                say(
+                    "{source}: cafe.password_file {file} cannot be read ({problem}); "
+                    "check the path and that the table's user may read it",
+                    source=Verbatim(source),
+                    file=Verbatim(str(path)),
+                    problem=Verbatim(str(exc.strerror)),
+                )
             ) from None
     ca = cafe.get("ca_file")
     return CafeSettings(
