@@ -54,6 +54,8 @@ def table_state(
         "waiting_for": [seat + 1 for seat in waiting],
         "totals": totals,
         "readers_offline": [s.seat + 1 for s in view.seats if not s.reader_online],
+        # Seats a member card named (seats counted from 1, as above).
+        "nicknames": {str(seat + 1): name for seat, name in sorted(view.nicknames.items())},
         "journal": journal,
         "decks": {deck: list(counts) for deck, counts in decks.items()},
     }

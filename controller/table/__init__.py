@@ -32,6 +32,7 @@ from typing import ClassVar
 from controller.adapters import Feedback, GameAdapter, adapters
 from controller.config import TableConfig
 from controller.games.base import JSON, Action, Event, TableError
+from controller.games.words import Words
 from controller.staff import StaffDesk
 from controller.staff_pin import PinGuard, PinHash
 from controller.table.led_director import LedDirector
@@ -679,7 +680,7 @@ class Table:
     # --- outputs -------------------------------------------------------------------------------
 
     def announce(
-        self, text: str, kind: MessageKind = MessageKind.INFO, seat: int | None = None
+        self, text: Words, kind: MessageKind = MessageKind.INFO, seat: int | None = None
     ) -> None:
         """Add a line of explanation (the latest few stay on screen)."""
         self._messages = [*self._messages, Message(text, kind, seat)][-MESSAGE_LIMIT:]

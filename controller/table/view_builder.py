@@ -105,4 +105,5 @@ def build_view(
             (heading, tuple(values))
             for heading, values in session.adapter.presentation.result_rows(result)
         ),
+        nicknames=dict(lobby.names),
     )
