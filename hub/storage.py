@@ -465,7 +465,7 @@ class Storage:
             ).first()
             if clash is not None:
                 raise MemberRefused(
-                    f"{nickname} is already the nickname of member card {clash[0]}; "
+                    f"The nickname {nickname} is taken by member card {clash[0]}: "
                     "choose another, or retire that card first"
                 )
             found = db.execute(sa.select(members_t.c.uid).where(members_t.c.uid == uid)).first()

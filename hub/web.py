@@ -323,12 +323,9 @@ def create_app(
             nick = check_nickname(nickname)
             storage.set_member(card, nick, name)
         except (TableError, MemberRefused) as exc:
-            reason = str(exc)
-            return members_page(
-                request,
-                reason[:1].upper() + reason[1:] + ".",
-                form={"uid": uid, "nickname": nickname},
-            )
+            # Each reason is one sentence that starts with a capital (a nickname never does
+            # here: it is shown as it was typed).
+            return members_page(request, f"{exc}.", form={"uid": uid, "nickname": nickname})
         members_changed()
         return RedirectResponse("/members", status_code=303)
 
