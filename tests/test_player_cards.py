@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +42,7 @@ from hub.storage import MemberRefused, Storage
 from hub.web import create_app
 from tests.broker import Broker
 from tests.test_cafe_tables import FakeLink, table_toml
+from tests.test_fleet import Watch
 from tests.words import shown
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -231,19 +231,27 @@ def _row(journal: Journal, game: int) -> dict[str, Any]:
     }
 
 
-def test_a_resumed_game_gets_its_nicknames_back(tmp_path: Path) -> None:
-    path = table_toml(tmp_path, '[cafe]\nbroker = "127.0.0.1"\ntable = "table-1"')
-    config = load(path)
+def offline_cafe(
+    config: TableConfig, journal: Journal, registry: TagRegistry, path: Path
+) -> CafeConnection:
+    """A table's café connection with its outbox in ``journal``, and no network (FakeLink)."""
     assert config.cafe is not None
-    registry = simulated()
-    journal = Journal.open(tmp_path / "journal.sqlite3", config)
-    cafe = CafeConnection(
+    return CafeConnection(
         config.cafe,
         journal.path,
         registry,
         config_path=path,
         link_factory=FakeLink,  # type: ignore[arg-type]
     )
+
+
+def test_a_resumed_game_gets_its_nicknames_back(tmp_path: Path) -> None:
+    path = table_toml(tmp_path, '[cafe]\nbroker = "127.0.0.1"\ntable = "table-1"')
+    config = load(path)
+    assert config.cafe is not None
+    registry = simulated()
+    journal = Journal.open(tmp_path / "journal.sqlite3", config)
+    cafe = offline_cafe(config, journal, registry, path)
     cafe.inbox.put(MembersChanged({MIKA: "Mika"}))
     table = Table(config, registry, journal=journal)
     cafe.after_turn(table)
@@ -265,13 +273,7 @@ def test_a_resumed_game_gets_its_nicknames_back(tmp_path: Path) -> None:
     assert row is not None and row.id == game
     fresh.resume(row.game, row.players, row.header, again.actions(row.id), row.seed)
     assert fresh.view.nicknames == {}
-    cafe2 = CafeConnection(
-        config.cafe,
-        again.path,
-        registry,
-        config_path=path,
-        link_factory=FakeLink,  # type: ignore[arg-type]
-    )
+    cafe2 = offline_cafe(config, again, registry, path)
     cafe2.after_turn(fresh)
     assert fresh.view.nicknames == {1: "Mika"}
     cafe.outbox.close()  # type: ignore[union-attr]
@@ -395,22 +397,6 @@ def test_a_nickname_taken_by_another_active_card_is_refused(storage: Storage) ->
 # --- the whole path on the real parts ----------------------------------------------------------
 
 
-class Changes:
-    """Wakes the test whenever the hub stores something."""
-
-    def __init__(self) -> None:
-        self.changed = threading.Condition()
-
-    def __call__(self, table: str, leaf: str, payload: dict[str, Any]) -> None:
-        with self.changed:
-            self.changed.notify_all()
-
-    def until(self, condition: Callable[[], bool], what: str, timeout: float = 30.0) -> None:
-        with self.changed:
-            if not self.changed.wait_for(condition, timeout):
-                raise AssertionError(f"timed out waiting for {what}")
-
-
 @pytest.mark.slow
 def test_a_member_enrolled_on_the_hub_names_a_seat_and_tops_the_leaderboard(
     broker: Broker, tmp_path: Path
@@ -421,7 +407,7 @@ def test_a_member_enrolled_on_the_hub_names_a_seat_and_tops_the_leaderboard(
         HubSettings(broker_port=broker.port, password=broker.password("hub"), reconnect_max=1),
         storage,
     )
-    changes = Changes()
+    changes = Watch()
     ingest.listeners.append(changes)
     ingest.start()
     assert ingest.connected.wait(10)
@@ -474,7 +460,7 @@ def test_a_member_enrolled_on_the_hub_names_a_seat_and_tops_the_leaderboard(
             assert table.view.nicknames == {1: "Mika"}
             assert Presenter.for_view(table.view)(say("{seat} wins", seat=Seat(1))) == "Mika wins"
             assert kiosk.run_headless(), "the bots did not finish the game"
-            changes.until(lambda: storage.game_count() == 1, "the record at the hub")
+            changes.until(lambda: storage.game_count() == 1, what="the record at the hub")
         (row,) = storage.games()
         player = row.seats.index(1)
         assert storage.names([row.uid]) == {row.uid: {player: "Mika"}}
