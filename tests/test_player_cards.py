@@ -135,6 +135,38 @@ def test_the_hubs_members_skip_what_the_table_cannot_take() -> None:
     assert registry.member(MIKA) is None and registry.members() == {"04C0FFEE000009": "Local"}
 
 
+# --- a table without a hub: ``cafe-table tags member`` ------------------------------------
+
+
+def test_staff_enroll_a_member_card_locally_with_the_tags_command(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from controller.tags_cli import main
+
+    config = tmp_path / "table.toml"
+    config.write_text('[tags]\nregistry = "tags.json"\n\n' + "[[seat]]\n" * 2, encoding="utf-8")
+    where = ["--config", str(config)]
+    assert main(["tags", "member", *where, "04:c0:ff:ee:00:00:01", "Mika"]) == 0
+    assert "04C0FFEE000001 is the member card of Mika" in capsys.readouterr().out
+    assert TagRegistry.load(tmp_path / "tags.json").member(MIKA) == "Mika"
+    assert main(["tags", "show", *where, MIKA]) == 0
+    assert capsys.readouterr().out.strip() == "04C0FFEE000001: the member card of Mika"
+    assert main(["tags", "list", *where]) == 0
+    assert "member cards: 1" in capsys.readouterr().out
+    refusals = {
+        ("04C0FFEE000002", "x" * 17): "A nickname has at most 16 characters; this one has 17",
+        ("04C0FFEE000002",): "give the member's nickname after the UID, or --retire",
+        ("zz", "Ola"): "written in hex digits",
+        ("04C0FFEE000002", "--retire"): "04C0FFEE000002 is no member card here",
+    }
+    for args, reason in refusals.items():
+        assert main(["tags", "member", *where, *args]) == 2, args
+        err = capsys.readouterr().err
+        assert reason in err and err.count("\n") == 1 and err.startswith("tags member: "), err
+    assert main(["tags", "member", *where, MIKA, "--retire"]) == 0
+    assert not TagRegistry.load(tmp_path / "tags.json").has_members()
+
+
 # --- the join screen ----------------------------------------------------------------------
 
 
