@@ -407,6 +407,12 @@ def floor_rows(storage: Storage) -> list[dict[str, Any]]:
                 "waiting": state.get("waiting_for", []),
                 "scores": state.get("totals"),
                 "readers_offline": state.get("readers_offline", []),
+                # Seats a member card named: "Mika (seat 2)", as the table counts seats.
+                "members": [
+                    f"{name} (seat {seat})"
+                    for seat, name in (state.get("nicknames") or {}).items()
+                    if isinstance(name, str)
+                ],
                 "journal": state.get("journal", "ok"),
                 "elapsed_min": None if elapsed is None else int(elapsed.total_seconds() // 60),
                 "running_long": elapsed is not None and elapsed > RUNNING_LONG,

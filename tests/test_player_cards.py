@@ -504,6 +504,7 @@ def test_a_member_enrolled_on_the_hub_names_a_seat_and_tops_the_leaderboard(
         assert "Oshaka Trick: members" in page and "<td>Mika</td>" in page
         state = next(t.state for t in storage.tables() if t.id == "table-1")
         assert state is not None and state["nicknames"] == {"2": "Mika"}
+        assert "Playing: Mika (seat 2)" in client.get("/").text
     finally:
         ingest.close()
         storage.close()
