@@ -365,11 +365,21 @@ class Storage:
             )
         return bool(result.rowcount)
 
-    def names(self, uids: list[str] | None = None) -> dict[str, dict[int, str]]:
-        """Stored games' member nicknames: game uid -> {record seat: nickname}."""
+    def names(
+        self, *, game: str | None = None, uid: str | None = None
+    ) -> dict[str, dict[int, str]]:
+        """Stored games' member nicknames: game uid -> {record seat: nickname}.
+
+        ``game`` keeps the games of one kind (a join, not a list of ids: a busy
+        café's year of games would pass a database's limit of parameters).
+        """
         query = sa.select(game_names_t)
-        if uids is not None:
-            query = query.where(game_names_t.c.uid.in_(uids))
+        if game is not None:
+            query = query.join(games_t, games_t.c.uid == game_names_t.c.uid).where(
+                games_t.c.game == game
+            )
+        if uid is not None:
+            query = query.where(game_names_t.c.uid == uid)
         found: dict[str, dict[int, str]] = {}
         with self.engine.connect() as db:
             for r in db.execute(query).mappings():
@@ -382,7 +392,7 @@ class Storage:
         ``name`` is the winner's nickname when a member card named the seat, else None.
         """
         rows = self.games(game=game, limit=10_000)
-        names = self.names([row.uid for row in rows])
+        names = self.names(game=game)
         best: list[dict[str, Any]] = []
         for row in rows:
             for seat in row.winners:
@@ -407,7 +417,7 @@ class Storage:
         Only seats a member card named count; anonymous games stay out.
         """
         rows = self.games(game=game, limit=100_000)
-        names = self.names([row.uid for row in rows])
+        names = self.names(game=game)
         board: dict[str, dict[str, Any]] = {}
         for row in rows:
             for player, nickname in names.get(row.uid, {}).items():

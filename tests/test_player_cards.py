@@ -495,7 +495,7 @@ def test_a_member_enrolled_on_the_hub_names_a_seat_and_tops_the_leaderboard(
             changes.until(lambda: storage.game_count() == 1, what="the record at the hub")
         (row,) = storage.games()
         player = row.seats.index(1)
-        assert storage.names([row.uid]) == {row.uid: {player: "Mika"}}
+        assert storage.names(uid=row.uid) == {row.uid: {player: "Mika"}}
         assert "Mika" not in row.record  # the record format is untouched
         assert json.loads(row.record.splitlines()[0])["format"] == "table-record/1"
         board = storage.leaderboard_by_nickname("oshaka-trick")
