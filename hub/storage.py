@@ -21,6 +21,8 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
+from controller.members import NicknameError, check_nickname
+
 metadata = sa.MetaData()
 
 tables_t = sa.Table(
@@ -560,8 +562,6 @@ def _natural(name: str) -> tuple[tuple[int, int | str], ...]:
 
 def _nicknames(value: object) -> dict[int, str]:
     """A record message's ``nicknames`` (one per record seat, None for anonymous), checked."""
-    from controller.members import NicknameError, check_nickname
-
     if not isinstance(value, list):
         return {}
     names: dict[int, str] = {}
