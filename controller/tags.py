@@ -216,10 +216,9 @@ class TagRegistry:
         key = self.normalize(uid)
         if not 4 <= len(key) <= 20:
             raise RegistryError(f"{shorten(repr(uid))} is not a tag UID (4 to 10 bytes in hex)")
-        if key in self._members:
-            raise RegistryError(
-                f"tag {key} is already enrolled as the member card of {self._members[key]}"
-            )
+        member = self.member(key)  # the hub's member cards too: a deck never swallows one
+        if member is not None:
+            raise RegistryError(f"tag {key} is already enrolled as the member card of {member}")
         existing = self._by_uid.get(key)
         entry = TagEntry(deck, card)
         if existing is not None and existing != entry:

@@ -131,6 +131,8 @@ def test_the_hubs_members_skip_what_the_table_cannot_take() -> None:
     assert len(problems) == 3
     assert registry.member(MIKA) == "Mika" and registry.member("04C0FFEE000009") == "Local"
     assert registry.lookup(simulated_uid("oshaka", "R7")) is not None
+    with pytest.raises(RegistryError, match="member card of Mika"):
+        registry.enroll("oshaka", "R8", MIKA)  # the staff desk cannot make it a card
     registry.set_hub_members({})  # the hub retired them all
     assert registry.member(MIKA) is None and registry.members() == {"04C0FFEE000009": "Local"}
 
