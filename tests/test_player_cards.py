@@ -17,9 +17,11 @@ from fastapi.testclient import TestClient
 
 from controller.app import Kiosk
 from controller.config import TableConfig, load
+from controller.fleet import topics
 from controller.fleet.connection import CafeConnection
 from controller.fleet.link import MembersChanged
 from controller.fleet.outbox import Outbox, record_payload
+from controller.fleet.reporter import table_state
 from controller.games.words import Seat, say
 from controller.journal import Journal
 from controller.members import (
@@ -324,6 +326,29 @@ def _settle(table: Table, cafe: CafeConnection) -> None:
             return
         table.handle(ButtonPressed(0, "ok", 1.0 + step))
     raise AssertionError(f"the game did not begin: {table.screen}")
+
+
+def test_a_state_with_a_variants_title_is_plain_json_for_the_hub() -> None:
+    # A variant's title is a message (a Text), not a str: the state must still encode.
+    registry = simulated()
+    table = Table(TableConfig.simulated(4, bots=0), registry)
+    table.handle(ButtonPressed(0, "ok", 0.0))
+    while table.view.games[table.selected].game_id != "oskar":
+        table.handle(ButtonPressed(0, "next", 0.0))
+    table.handle(ButtonPressed(0, "ok", 0.0))
+    table.handle(TagPresented(1, simulated_uid("oshaka", "R7"), 0.0))
+    table.handle(TagPresented(2, simulated_uid("oshaka", "R8"), 0.0))
+    table.handle(ButtonPressed(0, "next", 0.0))
+    for step in range(6):
+        if table.screen is Screen.PLAY:
+            break
+        table.handle(ButtonPressed(0, "ok", 1.0 + step))
+    assert table.screen is Screen.PLAY
+    state = table_state(
+        table.view, game_started=None, waiting=[], totals=None, round_number=None, decks={}
+    )
+    assert isinstance(state["title"], str) and state["title"].startswith("Oskar")
+    assert topics.decode(topics.encode(state)) == state
 
 
 # --- the hub: storage, dashboard, leaderboards ------------------------------------------------
