@@ -4,9 +4,13 @@ Every physical card carries a tag. The registry is a JSON file::
 
     {"format": "tag-registry/1",
      "decks": {"oshaka": {"04A1B2C3D4E5F6": "R7", ...}, "standard-52": {...}},
-     "staff": ["04FFEEDDCCBBAA"]}
+     "staff": ["04FFEEDDCCBBAA"],
+     "members": {"04C0FFEE000001": "Mika"}}
 
-A UID belongs to at most one card of one deck (or is a staff tag). The table
+A UID belongs to at most one card of one deck (or is a staff tag, or a
+member card: ``controller.members``; ``members`` is left out while empty).
+Member cards enrolled on the café's hub reach the table over the network and
+are held beside the file's own (``set_hub_members``), never written to it. The table
 ships a simulated registry for the demo (``simulated()``): every card of every
 deck gets a made-up, stable UID, so simulated readers can "tap" real-looking
 tags and the whole path from reader to engine is exercised.
@@ -27,6 +31,7 @@ from controller.games import spec_of, specs
 from controller.games.base import TableError
 from controller.games.spec import DeckSpec
 from controller.games.words import Card, Text, Verbatim, Words, say
+from controller.members import NicknameError, check_nickname
 from controller.safe_text import one_line, shorten
 
 FORMAT = "tag-registry/1"
@@ -110,6 +115,8 @@ class TagRegistry:
 
     def __init__(self) -> None:
         self._by_uid: dict[str, TagEntry] = {}
+        self._members: dict[str, str] = {}  # member cards enrolled at this table: UID -> nickname
+        self._hub_members: dict[str, str] = {}  # the café hub's member cards (not saved)
 
     # --- reading and writing ----------------------------------------------------
 
@@ -205,6 +212,16 @@ class TagRegistry:
             raise RegistryError(f'{source}: "staff" must be a list of tag UIDs')
         for uid in staff:
             registry.enroll(STAFF, STAFF, str(uid))
+        members = data.get("members", {})
+        if not isinstance(members, dict):
+            raise RegistryError(f'{source}: "members" must map tag UIDs to nicknames')
+        for uid, nickname in members.items():
+            if not isinstance(nickname, str):
+                raise RegistryError(f"{source}: member tag {uid!r} must have a nickname")
+            try:
+                registry.enroll_member(uid, nickname)
+            except NicknameError as exc:
+                raise RegistryError(f"{source}: member tag {uid!r}: {exc}") from None
         return registry
 
     def to_json(self) -> dict[str, object]:
@@ -215,7 +232,10 @@ class TagRegistry:
                 staff.append(uid)
             else:
                 decks.setdefault(entry.deck, {})[uid] = entry.card
-        return {"format": FORMAT, "decks": decks, "staff": staff}
+        data: dict[str, object] = {"format": FORMAT, "decks": decks, "staff": staff}
+        if self._members:
+            data["members"] = dict(sorted(self._members.items()))
+        return data
 
     def save(self, path: Path) -> None:
         """Write atomically: a crash mid-save leaves the old file intact."""
@@ -252,6 +272,15 @@ class TagRegistry:
                     uid=_quoted(shorten(repr(uid))),
                 )
             )
+        member = self.member(key)  # the hub's member cards too: a deck never swallows one
+        if member is not None:
+            raise RegistryError(
+                say(
+                    "tag {uid} is already enrolled as the member card of {name}",
+                    uid=Verbatim(key),
+                    name=Verbatim(member),
+                )
+            )
         existing = self._by_uid.get(key)
         entry = TagEntry(deck, card)
         if existing is not None and existing != entry:
@@ -264,6 +293,60 @@ class TagRegistry:
             )
         self._by_uid[key] = entry
         return entry
+
+    # --- member cards (controller.members) -------------------------------------------
+
+    def member(self, uid: str) -> str | None:
+        """The nickname of a member card (this table's own enrollment first), or None."""
+        key = self.normalize(uid)
+        return self._members.get(key) or self._hub_members.get(key)
+
+    def has_members(self) -> bool:
+        """Whether the table knows any member card (then an unknown tag at the join screen
+        is told it is no member card)."""
+        return bool(self._members or self._hub_members)
+
+    def members(self) -> dict[str, str]:
+        """Every member card the table knows: UID -> nickname (its own over the hub's)."""
+        return {**self._hub_members, **self._members}
+
+    def enroll_member(self, uid: str, nickname: str) -> str:
+        """Enroll (or rename) a member card at this table; its checked nickname."""
+        key = self._member_key(uid)
+        name = check_nickname(nickname)
+        self._members[key] = name
+        return name
+
+    def retire_member(self, uid: str) -> bool:
+        """Forget a member card enrolled at this table; False if it was not one."""
+        return self._members.pop(self.normalize(uid), None) is not None
+
+    def set_hub_members(self, members: dict[str, str]) -> list[str]:
+        """The café hub's member cards, replacing the ones it sent before.
+
+        An entry the table cannot take (a bad UID or nickname, a UID that is a
+        card or staff tag here) is left out; the returned lines say which and why.
+        """
+        taken: dict[str, str] = {}
+        problems: list[str] = []
+        for uid, nickname in members.items():
+            try:
+                key = self._member_key(str(uid))
+                taken[key] = check_nickname(str(nickname))
+            except TableError as exc:
+                problems.append(f"member tag {shorten(repr(uid))}: {exc}")
+        self._hub_members = taken
+        return problems
+
+    def _member_key(self, uid: str) -> str:
+        key = self.normalize(uid)
+        if not 4 <= len(key) <= 20:
+            raise RegistryError(f"{shorten(repr(uid))} is not a tag UID (4 to 10 bytes in hex)")
+        entry = self._by_uid.get(key)
+        if entry is not None:
+            what = "a staff tag" if entry.is_staff else f"{entry.card} of {entry.deck}"
+            raise RegistryError(f"tag {key} is already enrolled as {what}")
+        return key
 
     def has_staff_tag(self) -> bool:
         """Whether any staff tag is enrolled (without one the staff desk cannot open)."""

@@ -6,7 +6,8 @@ that circle: with the kiosk stopped it opens the configured seat readers,
 waits for one tag to be tapped at any of them and writes it to the registry as
 a staff tag, creating the registry file when there is none. ``tags read``
 prints the UID of the next tag tapped; ``tags show UID`` and ``tags list`` say
-what the registry holds.
+what the registry holds. ``tags member UID NICKNAME`` enrolls a player card
+(``controller.members``) at a table without the café's hub.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from controller.commands import command
 from controller.config import MOCK, ConfigError, TableConfig
 from controller.games.base import TableError
 from controller.games.words import Card, Items, Seat, Text, Verbatim, say, say_plural
+from controller.members import check_member_uid
 from controller.safe_text import one_line
 from controller.tags import STAFF, RegistryError, TagRegistry, decks
 from controller.words import Presenter
@@ -157,6 +159,9 @@ def describe(registry: TagRegistry, uid: str) -> Text:
     key = TagRegistry.normalize(uid)
     tag = Verbatim(key)
     entry = registry.lookup(key)
+    nickname = registry.member(key)
+    if entry is None and nickname is not None:
+        return say("{tag}: the member card of {name}", tag=tag, name=Verbatim(nickname))
     if entry is None:
         return say("{tag}: not enrolled", tag=tag)
     if entry.is_staff:
@@ -281,6 +286,42 @@ def cmd_list(args: argparse.Namespace) -> int:
             total=len(deck.cards),
         )
         print("  " + present(line))
+    members = registry.members()
+    if members:
+        print("  " + present(say("member cards: {count}", count=len(members))))
+    return 0
+
+
+def cmd_member(args: argparse.Namespace) -> int:
+    """Enroll, rename (the same UID again) or ``--retire`` a member card in the registry."""
+    config = _load_config(args.config)
+    path = _registry_path(config)
+    registry = _load_or_new(path)
+    english = terminal_words.presenter(args)
+    if args.retire:
+        if not registry.retire_member(args.uid):
+            raise TagsError(
+                english(say("{uid} is no member card here", uid=Verbatim(args.uid.strip())))
+            )
+        said = say("{uid} is no member card any more", uid=Verbatim(args.uid.strip()))
+    else:
+        if args.nickname is None:
+            raise TagsError(english(say("give the member's nickname after the UID, or --retire")))
+        try:
+            uid = check_member_uid(args.uid)
+            name = registry.enroll_member(uid, args.nickname)
+        except TableError as exc:
+            raise TagsError(english(exc.text)) from None
+        said = say(
+            "{uid} is the member card of {name}: tapped at the join screen, it names the seat",
+            uid=Verbatim(uid),
+            name=Verbatim(name),
+        )
+    try:
+        registry.save(path)
+    except OSError as exc:
+        raise TagsError(f"cannot write the tag registry {path}: {exc.strerror}") from None
+    print(english(said))
     return 0
 
 
@@ -321,6 +362,15 @@ def add_command(subparsers: Any) -> None:
     common(show, waits=False)
     show.add_argument("uid", metavar="UID")
     show.set_defaults(func=lambda a: run(cmd_show, a))
+
+    member = commands.add_parser(
+        "member", help="enroll a member card with a nickname (or rename, or --retire it)"
+    )
+    common(member, waits=False)
+    member.add_argument("uid", metavar="UID", help="the card's tag UID in hex (tags read shows it)")
+    member.add_argument("nickname", metavar="NICKNAME", nargs="?", help="1 to 16 characters")
+    member.add_argument("--retire", action="store_true", help="forget this member card")
+    member.set_defaults(func=lambda a: run(cmd_member, a))
 
     listing = commands.add_parser("list", help="how many tags of each deck are enrolled")
     common(listing, waits=False)

@@ -20,7 +20,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from controller.fleet import topics
 from hub.settings import HubSettings
-from hub.storage import Storage
+from hub.storage import Storage, now
 
 logger = logging.getLogger(__name__)
 
@@ -79,6 +79,17 @@ class Ingest:
         )
         return request_id
 
+    def push_members(self, table_ids: list[str] | None = None) -> None:
+        """Send the member cards to the tables (every known table unless ``table_ids``).
+
+        Retained, so a table that connects later, or while the hub is down, gets
+        the latest list from the broker.
+        """
+        payload = topics.encode({"members": self.storage.active_members(), "at": now()})
+        targets = [t.id for t in self.storage.tables()] if table_ids is None else table_ids
+        for table_id in targets:
+            self.client.publish(topics.topic(table_id, topics.MEMBERS), payload, qos=1, retain=True)
+
     def _on_connect(
         self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, properties: Any
     ) -> None:
@@ -103,6 +114,10 @@ class Ingest:
     def _store(self, table_id: str, leaf: str, payload: dict[str, Any]) -> None:
         if leaf == topics.STATUS:
             self.storage.table_status(table_id, bool(payload.get("online")), payload.get("at"))
+            if payload.get("online") and self.storage.active_members():
+                # A new table, or one set up before the members. (A café without member
+                # cards sends nothing; an emptied list went out, retained, when it emptied.)
+                self.push_members([table_id])
         elif leaf == topics.STATE:
             self.storage.table_state(table_id, payload)
         elif leaf == topics.RECORD and isinstance(payload.get("uid"), str):

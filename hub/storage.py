@@ -21,6 +21,8 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
+from controller.members import NicknameError, check_nickname
+
 metadata = sa.MetaData()
 
 tables_t = sa.Table(
@@ -88,6 +90,24 @@ config_t = sa.Table(
     sa.Column("message", sa.Text),
     sa.Column("answered", sa.String(40)),
 )
+members_t = sa.Table(
+    "members",
+    metadata,
+    sa.Column("uid", sa.String(20), primary_key=True),  # the member card's tag UID (hex)
+    sa.Column("nickname", sa.String(64), nullable=False),
+    sa.Column("enrolled", sa.String(40), nullable=False),
+    sa.Column("changed", sa.String(40), nullable=False),
+    sa.Column("changed_by", sa.String(80), nullable=False),
+    sa.Column("retired", sa.String(40)),  # a retired card names no seat any more
+)
+game_names_t = sa.Table(
+    "game_names",
+    metadata,
+    # Who played a stored game under a member card: beside the record, never inside it.
+    sa.Column("uid", sa.String(200), primary_key=True),
+    sa.Column("player", sa.Integer, primary_key=True),  # the record's seat (engine player)
+    sa.Column("nickname", sa.String(64), nullable=False, index=True),
+)
 meta_t = sa.Table(
     "hub_meta",
     metadata,
@@ -118,6 +138,20 @@ class GameRow:
     winners: list[int]
     report: dict[str, Any]
     record: str
+
+
+@dataclass(frozen=True)
+class MemberRow:
+    uid: str
+    nickname: str
+    enrolled: str
+    changed: str
+    changed_by: str
+    retired: str | None
+
+
+class MemberRefused(ValueError):
+    """A member card the dashboard cannot enroll or rename; the message says why."""
 
 
 @dataclass(frozen=True)
@@ -200,12 +234,15 @@ class Storage:
             "record": str(message.get("record", "")),
             "received": now(),
         }
+        names = _nicknames(message.get("nicknames"))
         with self._begin() as db:
             self._ensure_table(db, table_id)
             exists = db.execute(sa.select(games_t.c.uid).where(games_t.c.uid == uid)).first()
             if exists is not None:
                 return False
             db.execute(games_t.insert().values(**row))
+            for player, nickname in names.items():
+                db.execute(game_names_t.insert().values(uid=uid, player=player, nickname=nickname))
         return True
 
     def add_alert(self, table_id: str, message: dict[str, Any]) -> bool:
@@ -330,9 +367,34 @@ class Storage:
             )
         return bool(result.rowcount)
 
+    def names(
+        self, *, game: str | None = None, uid: str | None = None
+    ) -> dict[str, dict[int, str]]:
+        """Stored games' member nicknames: game uid -> {record seat: nickname}.
+
+        ``game`` keeps the games of one kind (a join, not a list of ids: a busy
+        café's year of games would pass a database's limit of parameters).
+        """
+        query = sa.select(game_names_t)
+        if game is not None:
+            query = query.join(games_t, games_t.c.uid == game_names_t.c.uid).where(
+                games_t.c.game == game
+            )
+        if uid is not None:
+            query = query.where(game_names_t.c.uid == uid)
+        found: dict[str, dict[int, str]] = {}
+        with self.engine.connect() as db:
+            for r in db.execute(query).mappings():
+                found.setdefault(r["uid"], {})[int(r["player"])] = r["nickname"]
+        return found
+
     def leaderboard(self, game: str, limit: int = 10) -> list[dict[str, Any]]:
-        """The best winning totals of ``game``: who won where and when, best first."""
+        """The best winning totals of ``game``: who won where and when, best first.
+
+        ``name`` is the winner's nickname when a member card named the seat, else None.
+        """
         rows = self.games(game=game, limit=10_000)
+        names = self.names(game=game)
         best: list[dict[str, Any]] = []
         for row in rows:
             for seat in row.winners:
@@ -342,6 +404,7 @@ class Storage:
                         {
                             "table": row.table_id,
                             "seat": physical + 1,
+                            "name": names.get(row.uid, {}).get(seat),
                             "total": row.totals[seat],
                             "finished": row.finished,
                             "uid": row.uid,
@@ -350,12 +413,99 @@ class Storage:
         best.sort(key=lambda entry: (-entry["total"], entry["finished"] or ""))
         return best[:limit]
 
+    def leaderboard_by_nickname(self, game: str, limit: int = 20) -> list[dict[str, Any]]:
+        """Members ranked for ``game``: wins, games played and best winning total, most wins first.
+
+        Only seats a member card named count; anonymous games stay out.
+        """
+        rows = self.games(game=game, limit=100_000)
+        names = self.names(game=game)
+        board: dict[str, dict[str, Any]] = {}
+        for row in rows:
+            for player, nickname in names.get(row.uid, {}).items():
+                entry = board.setdefault(
+                    nickname, {"name": nickname, "games": 0, "wins": 0, "best": None}
+                )
+                entry["games"] += 1
+                if player in row.winners:
+                    entry["wins"] += 1
+                    if 0 <= player < len(row.totals):
+                        # As the board of best winning totals above: the highest total won with.
+                        total = row.totals[player]
+                        best = entry["best"]
+                        entry["best"] = total if best is None else max(best, total)
+        ranked = sorted(
+            board.values(), key=lambda e: (-e["wins"], -e["games"], e["name"].casefold())
+        )
+        return ranked[:limit]
+
     def wins_by_table(self) -> dict[str, int]:
         with self.engine.connect() as db:
             rows = db.execute(
                 sa.select(games_t.c.table_id, sa.func.count()).group_by(games_t.c.table_id)
             ).all()
         return {str(r[0]): int(r[1]) for r in rows}
+
+    # --- member cards --------------------------------------------------------------------
+
+    def members(self, *, include_retired: bool = False) -> list[MemberRow]:
+        query = sa.select(members_t).order_by(members_t.c.nickname)
+        if not include_retired:
+            query = query.where(members_t.c.retired.is_(None))
+        with self.engine.connect() as db:
+            rows = db.execute(query).mappings().all()
+        return [MemberRow(**dict(r)) for r in rows]
+
+    def active_members(self) -> dict[str, str]:
+        """What the tables are sent: member card UID -> nickname."""
+        return {m.uid: m.nickname for m in self.members()}
+
+    def set_member(self, uid: str, nickname: str, by: str) -> bool:
+        """Enroll a member card, rename it, or bring a retired one back; True if new.
+
+        ``uid`` and ``nickname`` are already checked (``hub.web``); a nickname
+        another active card carries is refused (MemberRefused): the leaderboards
+        would mix two people.
+        """
+        with self._begin() as db:
+            clash = db.execute(
+                sa.select(members_t.c.uid).where(
+                    sa.func.lower(members_t.c.nickname) == nickname.lower(),
+                    members_t.c.retired.is_(None),
+                    members_t.c.uid != uid,
+                )
+            ).first()
+            if clash is not None:
+                raise MemberRefused(
+                    f"The nickname {nickname} is taken by member card {clash[0]}: "
+                    "choose another, or retire that card first"
+                )
+            found = db.execute(sa.select(members_t.c.uid).where(members_t.c.uid == uid)).first()
+            stamp = now()
+            if found is None:
+                db.execute(
+                    members_t.insert().values(
+                        uid=uid, nickname=nickname, enrolled=stamp, changed=stamp, changed_by=by
+                    )
+                )
+                return True
+            db.execute(
+                members_t.update()
+                .where(members_t.c.uid == uid)
+                .values(nickname=nickname, changed=stamp, changed_by=by, retired=None)
+            )
+        return False
+
+    def retire_member(self, uid: str, by: str) -> bool:
+        """Retire a member card: it names no seat any more (its games keep their names)."""
+        stamp = now()
+        with self._begin() as db:
+            result = db.execute(
+                members_t.update()
+                .where(members_t.c.uid == uid, members_t.c.retired.is_(None))
+                .values(retired=stamp, changed=stamp, changed_by=by)
+            )
+        return bool(result.rowcount)
 
     # --- users and configuration pushes ---------------------------------------------------
 
@@ -408,6 +558,20 @@ def _natural(name: str) -> tuple[tuple[int, int | str], ...]:
     return tuple(
         (0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"(\d+)", name) if part
     )
+
+
+def _nicknames(value: object) -> dict[int, str]:
+    """A record message's ``nicknames`` (one per record seat, None for anonymous), checked."""
+    if not isinstance(value, list):
+        return {}
+    names: dict[int, str] = {}
+    for player, name in enumerate(value):
+        if isinstance(name, str):
+            try:
+                names[player] = check_nickname(name)
+            except NicknameError:
+                continue  # a table's bad name costs the game its name, not its record
+    return names
 
 
 def _game(r: Any) -> GameRow:

@@ -3,7 +3,8 @@
 Pages: the floor (every table: game, round, elapsed time, whose turn,
 "running long", offline, open alerts), alerts to acknowledge, history with
 filters and CSV export, a game's score sheet rendered from its record,
-leaderboards, deck enrollment per table, and configuration pushes (owners).
+leaderboards (by nickname too), member cards, deck enrollment per table, and
+configuration pushes (owners).
 Everything but the login page needs a session; every form carries the
 session's CSRF token; failed logins are rate-limited.
 """
@@ -28,10 +29,11 @@ from starlette.middleware.sessions import SessionMiddleware
 from controller import scoresheet
 from controller.games import specs
 from controller.games.base import TableError
+from controller.members import check_member_uid, check_nickname
 from controller.record import replay
 from hub import auth
 from hub.ingest import Ingest
-from hub.storage import Storage
+from hub.storage import MemberRefused, Storage
 
 TEMPLATES = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
 
@@ -272,7 +274,68 @@ def create_app(
     def leaderboards(request: Request) -> HTMLResponse:
         user_of(request)
         boards = {spec.title: storage.leaderboard(game_id) for game_id, spec in specs().items()}
-        return page(request, "leaderboards.html", boards=boards, counts=storage.wins_by_table())
+        members = {
+            spec.title: storage.leaderboard_by_nickname(game_id)
+            for game_id, spec in specs().items()
+        }
+        return page(
+            request,
+            "leaderboards.html",
+            boards=boards,
+            members={title: rows for title, rows in members.items() if rows},
+            counts=storage.wins_by_table(),
+        )
+
+    # --- member cards: enrolled here, sent to every table (docs/cafe.md "Player cards") ---
+
+    def members_page(
+        request: Request, error: str | None = None, form: dict[str, str] | None = None
+    ) -> HTMLResponse:
+        response = page(
+            request,
+            "members.html",
+            members=storage.members(),
+            retired=[m for m in storage.members(include_retired=True) if m.retired],
+            error=error,
+            form=form or {"uid": "", "nickname": ""},
+        )
+        if error:
+            response.status_code = 400
+        return response
+
+    def members_changed() -> None:
+        if ingest is not None:
+            ingest.push_members()
+
+    @app.get("/members", response_class=HTMLResponse)
+    def members(request: Request) -> HTMLResponse:
+        user_of(request)
+        return members_page(request)
+
+    @app.post("/members", response_class=HTMLResponse)
+    def enroll_member(
+        request: Request, uid: str = Form(""), nickname: str = Form(""), csrf: str = Form("")
+    ) -> Response:
+        name = user_of(request)
+        check_csrf(request, csrf)
+        try:
+            card = check_member_uid(uid)
+            nick = check_nickname(nickname)
+            storage.set_member(card, nick, name)
+        except (TableError, MemberRefused) as exc:
+            # Each reason is one sentence that starts with a capital (a nickname never does
+            # here: it is shown as it was typed).
+            return members_page(request, f"{exc}.", form={"uid": uid, "nickname": nickname})
+        members_changed()
+        return RedirectResponse("/members", status_code=303)
+
+    @app.post("/members/{uid}/retire")
+    def retire_member(request: Request, uid: str, csrf: str = Form("")) -> Response:
+        name = user_of(request)
+        check_csrf(request, csrf)
+        if storage.retire_member(uid, name):
+            members_changed()
+        return RedirectResponse("/members", status_code=303)
 
     @app.get("/decks", response_class=HTMLResponse)
     def decks(request: Request) -> HTMLResponse:
@@ -344,6 +407,12 @@ def floor_rows(storage: Storage) -> list[dict[str, Any]]:
                 "waiting": state.get("waiting_for", []),
                 "scores": state.get("totals"),
                 "readers_offline": state.get("readers_offline", []),
+                # Seats a member card named: "Mika (seat 2)", as the table counts seats.
+                "members": [
+                    f"{name} (seat {seat})"
+                    for seat, name in (state.get("nicknames") or {}).items()
+                    if isinstance(name, str)
+                ],
                 "journal": state.get("journal", "ok"),
                 "elapsed_min": None if elapsed is None else int(elapsed.total_seconds() // 60),
                 "running_long": elapsed is not None and elapsed > RUNNING_LONG,

@@ -196,6 +196,7 @@ def test_the_hub_reads_tables_only_through_records_specs_and_the_fleet_topics() 
     allowed = (
         "controller.fleet.topics",
         "controller.games",
+        "controller.members",  # the nickname and member-card UID rules, the same as the tables'
         "controller.record",
         "controller.scoresheet",
     )

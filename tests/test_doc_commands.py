@@ -28,6 +28,10 @@ NOT_RUN = {
     "python3 -m venv": "sets up .venv and installs the package: this test runs in that .venv",
     ".venv/bin/python -m pytest": "the test suite itself",
     ".venv/bin/python benchmarks/": "a speed measurement (minutes; docs/benchmarks.md)",
+    # The fresh clone links the real locale folder: these would write into the checkout.
+    # tests/test_catalogs.py checks what `update` keeps and that every catalog compiles.
+    ".venv/bin/python -m controller.words update": "rewrites the checkout's catalogs",
+    ".venv/bin/python -m controller.words compile": "writes .mo files into the checkout",
     "cafe-table hub ": "the café hub's machine (docs/cafe.md links cafe-table into "
     "/usr/local/bin there): setup writes /etc/cafe-hub, adduser asks for a password "
     "at the terminal, run serves until stopped",

@@ -5,8 +5,10 @@ configuration has ``[cafe]`` and calls it from the table loop's thread:
 
 - ``after_turn(table)`` after every turn of the loop: the hub's messages that
   arrived meanwhile are acted on (a call for staff answered; a configuration
-  pushed, checked like table.toml and applied between games), and the table's
-  view, if it changed, is reported;
+  pushed, checked like table.toml and applied between games; the member
+  cards enrolled on the dashboard), the nicknames of the game in progress are
+  kept in the outbox's file (so a resumed game keeps them and its record
+  reaches the hub with them), and the table's view, if it changed, is reported;
 - ``record_finished()`` when a game's record is written: the journal's
   finished games go to the outbox and the link sends them;
 - ``staff_call(call, seat, opened)`` when a player calls for staff (an alert)
@@ -27,7 +29,13 @@ from typing import TYPE_CHECKING, Any
 
 from controller import config as table_config
 from controller.config import ConfigError, TableConfig
-from controller.fleet.link import AlertAcknowledged, ConfigRequested, FleetLink, HubMessage
+from controller.fleet.link import (
+    AlertAcknowledged,
+    ConfigRequested,
+    FleetLink,
+    HubMessage,
+    MembersChanged,
+)
 from controller.fleet.outbox import Outbox
 from controller.fleet.reporter import FleetReporter
 from controller.fleet.settings import CafeSettings
@@ -70,8 +78,10 @@ class CafeConnection:
             logger.warning("the table keeps no journal, so no game record reaches the café's hub")
         self.link = link_factory(settings, self.outbox, self.inbox.put)
         self.reporter = FleetReporter(self.link)
+        self.registry = registry
         self.decks = deck_counts(registry)
         self.pending_config: tuple[str, TableConfig] | None = None
+        self._names_game: tuple[int, dict[int, str]] | None = None  # the last names kept
 
     def start(self) -> None:
         if self.outbox is not None:
@@ -112,6 +122,7 @@ class CafeConnection:
                 break
             self._hub_message(table, message)
         self._apply_pending(table)
+        self._keep_names(table)
         view = table.view
         # The facts cost a replay report: gathered only for a view not reported yet,
         # not on every turn of the loop.
@@ -130,6 +141,34 @@ class CafeConnection:
             self.pending_config = (message.request_id, config)
             if table.screen is not Screen.ATTRACT:
                 logger.info("a configuration from the hub waits for the game to end")
+        elif isinstance(message, MembersChanged):
+            for problem in self.registry.set_hub_members(message.members):
+                logger.warning("the hub's member cards: %s", problem)
+
+    def _keep_names(self, table: Table) -> None:
+        """The nicknames of the game in progress, kept beside the journal (see the module).
+
+        A game that starts with names has them written once; a game resumed
+        after a restart, whose lobby has forgotten them, gets them back.
+        """
+        if self.outbox is None or table.game is None or table.screen is not Screen.PLAY:
+            return
+        names = dict(table.lobby.names)
+        kept = self._names_game
+        if kept is not None and kept[1] == names:
+            return  # this game's names are kept already (or it has none)
+        game = self.outbox.playing_game()
+        if game is None:
+            return
+        if names:
+            self.outbox.set_names(game, names)
+        elif kept is None or kept[0] != game:
+            names = self.outbox.names_of(game)
+            for seat, nickname in names.items():
+                table.lobby.name_seat(seat, nickname)
+            if names:
+                table.changed()
+        self._names_game = (game, names)
 
     def _apply_pending(self, table: Table) -> None:
         if self.pending_config is None or table.screen is not Screen.ATTRACT:

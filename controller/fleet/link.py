@@ -12,7 +12,8 @@ network thread connects, reconnects with backoff and calls back here:
 - on PUBACK of a record: the outbox notes the broker has it; on the hub's
   ``record/ack`` it is delivered; a record the hub has not confirmed within
   ``resend_after`` seconds is sent again (the hub stores it once);
-- on a message from the hub (an alert acknowledged, a configuration pushed):
+- on a message from the hub (an alert acknowledged, a configuration pushed,
+  the member cards enrolled on the dashboard):
   ``on_message`` gets a typed ``HubMessage`` (the app puts it on the table's
   event queue; the table loop acts on it).
 """
@@ -55,7 +56,14 @@ class ConfigRequested:
     settings: dict[str, Any]
 
 
-HubMessage = AlertAcknowledged | ConfigRequested
+@dataclass(frozen=True)
+class MembersChanged:
+    """The hub's member cards (tag UID -> nickname), all of them (a retained message)."""
+
+    members: dict[str, str]
+
+
+HubMessage = AlertAcknowledged | ConfigRequested | MembersChanged
 
 
 @dataclass(frozen=True)
@@ -287,6 +295,11 @@ class FleetLink:
                 self.outbox.delivered(uid)
             with self._flight_lock:
                 self._awaiting.pop(uid, None)
+            return
+        if where[1] == topics.MEMBERS:
+            members = payload.get("members")
+            if isinstance(members, dict):
+                self.on_message(MembersChanged({str(k): str(v) for k, v in members.items()}))
             return
         request = payload.get("id")
         if not isinstance(request, str):

@@ -31,6 +31,10 @@ CREATE TABLE IF NOT EXISTS fleet_outbox (
     added TEXT NOT NULL,
     sent TEXT,                 -- when the broker last acknowledged it (PUBACK)
     delivered TEXT             -- when the hub confirmed it stored it; NULL while pending
+);
+CREATE TABLE IF NOT EXISTS fleet_names (
+    game INTEGER PRIMARY KEY,  -- the journal's game id
+    names TEXT NOT NULL        -- JSON: physical seat -> nickname (member cards)
 )
 """
 
@@ -46,7 +50,7 @@ class Outbox:
         self._db.row_factory = sqlite3.Row
         self._lock = threading.Lock()
         with self._lock, self._db:
-            self._db.execute(_SCHEMA)
+            self._db.executescript(_SCHEMA)
 
     def close(self) -> None:
         with self._lock:
@@ -68,6 +72,37 @@ class Outbox:
             )
         return uid
 
+    # --- nicknames: who played a game under a member card (controller.members) ---------
+
+    def playing_game(self) -> int | None:
+        """The journal id of the game being played, if any."""
+        with self._lock:
+            try:
+                row = self._db.execute(
+                    "SELECT MAX(id) FROM games WHERE status = 'playing'"
+                ).fetchone()
+            except sqlite3.OperationalError:  # a journal with no game yet
+                return None
+        return None if row is None or row[0] is None else int(row[0])
+
+    def set_names(self, game: int, names: dict[int, str]) -> None:
+        """Keep the nicknames of journal game ``game``'s seats (physical seat -> nickname)."""
+        text = json.dumps({str(seat): name for seat, name in sorted(names.items())})
+        with self._lock, self._db:
+            self._db.execute(
+                "INSERT OR REPLACE INTO fleet_names (game, names) VALUES (?, ?)", (game, text)
+            )
+
+    def names_of(self, game: int) -> dict[int, str]:
+        """The nicknames kept for journal game ``game`` (physical seat -> nickname)."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT names FROM fleet_names WHERE game = ?", (game,)
+            ).fetchone()
+        if row is None:
+            return {}
+        return {int(seat): str(name) for seat, name in json.loads(row[0]).items()}
+
     def add_finished_games(self) -> int:
         """Queue every finished game of the journal the outbox does not hold yet; how many."""
         with self._lock:
@@ -83,7 +118,7 @@ class Outbox:
                     "SELECT 1 FROM fleet_outbox WHERE uid = ?", (uid,)
                 ).fetchone()
             if known is None:
-                self.add(row["id"], record_payload(row))
+                self.add(row["id"], record_payload(row, self.names_of(row["id"])))
                 added += 1
         return added
 
@@ -127,19 +162,30 @@ class Outbox:
         return None if row is None else str(row[0])
 
 
-def record_payload(row: sqlite3.Row | dict[str, Any]) -> dict[str, Any]:
-    """The record message for one finished game row of the journal."""
+def record_payload(
+    row: sqlite3.Row | dict[str, Any], names: dict[int, str] | None = None
+) -> dict[str, Any]:
+    """The record message for one finished game row of the journal.
+
+    ``names`` (physical seat -> nickname) become ``nicknames``, one per record
+    seat, beside the record: the record text itself is the table-record/1
+    contract and never carries them. An anonymous game has no ``nicknames``.
+    """
     header = json.loads(row["header"])
-    return {
+    seats = json.loads(row["players"])
+    message = {
         "game": row["game"],
         "journal_game": row["id"],
         "options": header.get("options", {}),
-        "seats": json.loads(row["players"]),
+        "seats": seats,
         "started": row["started"],
         "finished": row["finished"],
         "report": json.loads(row["report"]) if row["report"] else None,
         "record": row["record"],
     }
+    if names:
+        message["nicknames"] = [names.get(seat) for seat in seats]
+    return message
 
 
 def _now() -> str:

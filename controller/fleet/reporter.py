@@ -14,6 +14,9 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from controller.view import Screen, TableView
+from controller.words import Presenter
+
+ENGLISH = Presenter()
 
 
 class Link(Protocol):
@@ -39,7 +42,11 @@ def table_state(
     """The retained ``state`` message: plain data, seats numbered from 1 as people count."""
     title = None
     if view.game_id is not None:
-        title = next((g.title for g in view.games if g.game_id == view.game_id), view.game_id)
+        words = view.game_title or next(
+            (g.title for g in view.games if g.game_id == view.game_id), view.game_id
+        )
+        # A title may be a message ("Oskar: first to 8 tokens"): the hub's pages are English.
+        title = ENGLISH(words)
     return {
         "version": view.version,
         "screen": view.screen.value,
@@ -54,6 +61,8 @@ def table_state(
         "waiting_for": [seat + 1 for seat in waiting],
         "totals": totals,
         "readers_offline": [s.seat + 1 for s in view.seats if not s.reader_online],
+        # Seats a member card named (seats counted from 1, as above).
+        "nicknames": {str(seat + 1): name for seat, name in sorted(view.nicknames.items())},
         "journal": journal,
         "decks": {deck: list(counts) for deck, counts in decks.items()},
     }

@@ -15,6 +15,10 @@ sends it.
 | ``record/ack`` | hub | 1 | no | ``{"uid": ...}``: the hub has stored this record |
 | ``config/set`` | hub | 1 | no | ``{"id": ..., "settings": {...}}`` |
 | ``config/result`` | table | 1 | no | ``{"id": ..., "ok": bool, "message": ...}`` |
+| ``members`` | hub | 1 | yes | ``{"members": {tag UID: nickname}}``: every member card |
+
+A ``record`` carries ``"nicknames"`` beside the record text when member cards
+named seats: one entry per record seat (``seats`` order), a nickname or null.
 """
 
 from __future__ import annotations
@@ -28,9 +32,9 @@ TABLE_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,31}$")
 
 STATUS, STATE, EVENT, ALERT, RECORD = "status", "state", "event", "alert", "record"
 ALERT_ACK, CONFIG_SET, CONFIG_RESULT = "alert/ack", "config/set", "config/result"
-RECORD_ACK = "record/ack"
+RECORD_ACK, MEMBERS = "record/ack", "members"
 FROM_TABLE = (STATUS, STATE, EVENT, ALERT, RECORD, CONFIG_RESULT)
-FROM_HUB = (ALERT_ACK, CONFIG_SET, RECORD_ACK)
+FROM_HUB = (ALERT_ACK, CONFIG_SET, RECORD_ACK, MEMBERS)
 
 
 def topic(table_id: str, leaf: str) -> str:

@@ -69,6 +69,8 @@ class Lobby:
     menu: list[MenuEntry]
     selected: int = 0
     joined: list[int] = field(default_factory=list)
+    # Seats named by a member card (controller.members): physical seat -> nickname.
+    names: dict[int, str] = field(default_factory=dict)
 
     @property
     def chosen(self) -> MenuEntry:
@@ -90,10 +92,17 @@ class Lobby:
         if seat not in self.joined:
             return False
         self.joined.remove(seat)
+        self.names.pop(seat, None)
         return True
+
+    def name_seat(self, seat: int, nickname: str) -> None:
+        """A member card tapped at ``seat`` names it (and no other seat: the member moved)."""
+        self.names = {s: n for s, n in self.names.items() if n != nickname}
+        self.names[seat] = nickname
 
     def clear(self) -> None:
         self.joined = []
+        self.names = {}
 
     def seat_all(self, seats: list[int]) -> None:
         """The seats of a game resumed from the journal, as if they had joined."""

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from controller.games.base import TableError
 from controller.games.words import Seat, Text, Verbatim, Words, say
+from controller.members import tapped_at_join
 from controller.staff import StaffDesk
 from controller.table.options import OptionsForm
 from controller.tags import deck_of
@@ -122,6 +123,7 @@ class JoinScreen(ScreenState):
     def on_tag(self, table: Table, seat: int, uid: str) -> None:
         if not table.is_staff_tag(uid):
             table.join(seat)
+            tapped_at_join(table, seat, uid)  # a member card names the seat
 
     def on_button(self, table: Table, seat: int, button: str) -> None:
         if button == "ok":

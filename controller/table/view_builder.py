@@ -63,7 +63,8 @@ def build_view(
     and each panel presents its words for its reader.
     """
     playing = session is not None and screen is Screen.PLAY
-    names = dict(nicknames or {})
+    # Member cards tapped at the join screen name their seats (the lobby keeps them).
+    names = {**lobby.names, **dict(nicknames or {})}
     seats = tuple(
         SeatView(
             seat=s.index,

@@ -111,11 +111,11 @@ def domain_files(domain: Domain, root: Path = ROOT) -> list[Path]:
     """The source files of ``domain``: its globs, without files an earlier domain claimed."""
     claimed: set[Path] = set()
     for other in DOMAINS:
-        found = sorted({p for pattern in other.sources for p in root.glob(pattern)})
         if other.name == domain.name:
-            return [p for p in found if p not in claimed]
-        claimed.update(found)
-    raise KeyError(domain.name)
+            break
+        claimed.update(p for pattern in other.sources for p in root.glob(pattern))
+    found = sorted({p for pattern in domain.sources for p in root.glob(pattern)})
+    return [p for p in found if p not in claimed]
 
 
 def po_path(language: str, domain: str) -> Path:

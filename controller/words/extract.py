@@ -85,7 +85,7 @@ def compile_all(domains: Sequence[Domain]) -> list[Path]:
     return written
 
 
-def missing(domain: Domain, language: str) -> Iterator[tuple[str, str]]:
+def missing(domain: Domain, language: str, root: Path = ROOT) -> Iterator[tuple[str, str]]:
     """Keys of the domain's sources that ``language`` lacks, leaves fuzzy, or breaks.
 
     Checked against the sources themselves (not the stored template), so a
@@ -100,7 +100,7 @@ def missing(domain: Domain, language: str) -> Iterator[tuple[str, str]]:
                 if message.id:
                     key = message.id[0] if isinstance(message.id, tuple | list) else message.id
                     translated[str(key)] = message
-    for message in template(domain):
+    for message in template(domain, root):
         if not message.id:
             continue
         ids = message.id if isinstance(message.id, tuple | list) else (message.id,)

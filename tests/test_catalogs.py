@@ -1,0 +1,56 @@
+"""The German and Japanese catalogs are complete, and plurals and placeholders are right."""
+
+from __future__ import annotations
+
+import gettext
+import io
+from pathlib import Path
+
+import pytest
+
+from controller.games.words import Player, say, say_plural
+from controller.words import Presenter
+from controller.words.catalogs import DOMAINS, TRANSLATED, Domain, compile_po, po_path
+from controller.words.extract import missing
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+@pytest.mark.parametrize("domain", DOMAINS, ids=lambda d: d.name)
+def test_every_key_of_the_sources_is_translated_and_not_fuzzy(
+    domain: Domain, language: str
+) -> None:
+    # Checked against the sources themselves: a sentence added to the code without
+    # `python -m controller.words update` and a translation fails this test.
+    problems = list(missing(domain, language))
+    assert not problems, f"{po_path(language, domain.name)}: {problems[:10]}"
+
+
+def test_the_check_finds_a_key_nobody_translated(tmp_path: Path) -> None:
+    (tmp_path / "fresh.py").write_text(
+        'say("A sentence nobody translated")\nsay("Seat {number}", number=1)\n', encoding="utf-8"
+    )
+    fresh = Domain("table", ("fresh.py",))  # the table's catalogs, a new source
+    for language in TRANSLATED:
+        found = list(missing(fresh, language, tmp_path))
+        assert found == [("A sentence nobody translated", "missing")]
+
+
+def test_german_plurals_follow_the_rulebook() -> None:
+    german = Presenter("de")
+    one, two = (
+        german(say_plural("needs {n} more trick", "needs {n} more tricks", n)) for n in (1, 2)
+    )
+    assert "1 Stich" in one and "2 Stiche" in two  # "braucht noch 1 Stich / 2 Stiche"
+
+
+def test_seats_are_named_from_1_in_every_language() -> None:
+    for language, expected in (("en", "Seat 3"), ("de", "Platz 3"), ("ja", "3番席")):
+        reader = Presenter(language, players=(0, 2, 4))
+        assert reader(say("{player}", player=Player(1))) == expected
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_every_catalog_compiles(language: str) -> None:
+    for domain in DOMAINS:
+        compiled = gettext.GNUTranslations(io.BytesIO(compile_po(po_path(language, domain.name))))
+        assert compiled.info()["language"] == language
