@@ -205,6 +205,10 @@ trap 'rm -f "$REQUIREMENTS"; rm -rf "$BUILD"' EXIT
 # Build from a copy so the checkout (perhaps owned by another user) gets no build files.
 tar -C "$SOURCE" --exclude=.git --exclude=.venv --exclude='*.egg-info' --exclude=build \
     --exclude=out --exclude=records -cf - . | tar -C "$BUILD" -xf -
+# The translations, compiled into the package (a table would otherwise compile the
+# .po files in memory at every start): Babel came with the requirements above.
+(cd "$BUILD" && "$VENV/bin/python" -m controller.words compile >/dev/null) ||
+    die "could not compile the translations (controller/words/locale); see the message above"
 # (PYTHONWARNINGS: setuptools' deprecation banners would bury the installer's own lines.)
 PYTHONWARNINGS=ignore "${PIP[@]}" install --no-deps --force-reinstall "$BUILD"
 VERSION="$("$VENV/bin/python" -c 'import importlib.metadata as m; print(m.version("cafe-table"))')"
