@@ -9,6 +9,7 @@ the English sheet.
 from __future__ import annotations
 
 import contextlib
+from dataclasses import replace
 
 from controller.games import spec_of
 from controller.games.base import JSON, Engine, TableError
@@ -52,6 +53,9 @@ def render(engine: Engine, present: Presenter = ENGLISH) -> str:
     Written for people: seats are numbered from 1 (the record and ``--json``
     keep the format's 0-based seats) and each round's other facts are in words.
     """
+    if present.game_id is None:
+        # The game's cards in its own words ("Red 7", "3 of tribe 2"), whoever asked for the sheet.
+        present = replace(present, game_id=engine.game_id)
     report = engine.report()
     rows: list[tuple[str, list[str]]] = []
     notes: list[str] = []

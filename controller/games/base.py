@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, ClassVar, Self
 
-from controller.games.words import Words
+from controller.games.words import Arg, Items, Text, Verbatim, Words, as_arg, say
 
 JSON = dict[str, Any]
 
@@ -280,33 +280,42 @@ class Engine(ABC):
         """
         return None
 
-    def sheet_rows(self, round_report: JSON) -> list[tuple[str, list[str]]]:
-        """Extra score-sheet rows for one round of ``report()``, one cell per seat.
+    def sheet_rows(self, round_report: JSON) -> list[tuple[Words, list[Words]]]:
+        """Extra score-sheet rows for one round of ``report()``: a label and one cell per seat.
 
-        The default shows every per-seat list of numbers or words in the round
-        object; engines override it where a friendlier summary helps.
+        Labels and cells are messages the sheet presents in its reader's
+        language (numbers may stay plain text). The default shows every
+        per-seat list of numbers or words in the round object; engines
+        override it where a friendlier summary helps.
         """
-        rows = []
+        rows: list[tuple[Words, list[Words]]] = []
         for key, value in round_report.items():
             if key == "scores" or not isinstance(value, list) or len(value) != self.players:
                 continue
             if all(isinstance(v, int | str) for v in value):
-                rows.append((key.replace("_", " "), [str(v) for v in value]))
+                rows.append((field_label(key), [in_words(v) for v in value]))
         return rows
 
-    def sheet_notes(self, round_report: JSON) -> list[str]:
-        """Lines in words under the score sheet for one round's facts that are not per seat.
+    def sheet_notes(self, round_report: JSON) -> list[Words]:
+        """Sentences under the score sheet for one round's facts that are not per seat.
 
-        A person reads them, so seats are numbered from 1 and no field name of the
-        report shows. The default names every remaining field in plain words;
-        engines override it to say what the fields mean.
+        A person reads them, so seats are ``Player`` arguments (the presenter
+        counts them from 1) and no field name of the report shows. The default
+        names every remaining field in plain words; engines override it to say
+        what the fields mean.
         """
-        notes = []
+        notes: list[Words] = []
         for key, value in round_report.items():
             per_seat = isinstance(value, list) and len(value) == self.players
             if key == "scores" or per_seat or value in (None, [], {}, False):
                 continue
-            notes.append(f"{key.replace('_', ' ')}: {in_words(value)}")
+            notes.append(
+                say(
+                    "{field}: {value}",
+                    field=as_arg(field_label(key)),
+                    value=as_arg(in_words(value)),
+                )
+            )
         return notes
 
 
@@ -323,22 +332,64 @@ def describe(value: object) -> str:
 def require_int(value: object, what: str, low: int | None = None, high: int | None = None) -> int:
     """Check a JSON value is a whole number in [low, high]; booleans are not numbers."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise MalformedAction(f"{what} must be a whole number, not {describe(value)}")
+        raise MalformedAction(
+            say(
+                "{what} must be a whole number, not {value}",
+                what=Verbatim(what),
+                value=Verbatim(describe(value)),
+            )
+        )
     if (low is not None and value < low) or (high is not None and value > high):
-        span = f"{low}..{high}" if low is not None and high is not None else ""
-        raise MalformedAction(f"{what} must be in {span}, not {value}")
+        if low is not None and high is not None:
+            raise MalformedAction(
+                say(
+                    "{what} must be in {low}..{high}, not {value}",
+                    what=Verbatim(what),
+                    low=Verbatim(str(low)),
+                    high=Verbatim(str(high)),
+                    value=Verbatim(str(value)),
+                )
+            )
+        if low is not None and value < low:
+            raise MalformedAction(
+                say(
+                    "{what} must be at least {low}, not {value}",
+                    what=Verbatim(what),
+                    low=low,
+                    value=value,
+                )
+            )
+        assert high is not None  # not below ``low``, so above ``high``
+        raise MalformedAction(
+            say(
+                "{what} must be at most {high}, not {value}",
+                what=Verbatim(what),
+                high=high,
+                value=value,
+            )
+        )
     return value
 
 
 def read_players(header: Mapping[str, Any], low: int, high: int, game: str) -> int:
     """The header's ``players``, checked against the game's range."""
     if "players" not in header:
-        raise BadOption('the header has no "players"')
+        raise BadOption(say('the header has no "players"'))
     value = header["players"]
     if isinstance(value, bool) or not isinstance(value, int):
-        raise BadOption(f'"players" must be a whole number, not {describe(value)}')
+        raise BadOption(
+            say('"players" must be a whole number, not {value}', value=Verbatim(describe(value)))
+        )
     if not low <= value <= high:
-        raise BadOption(f"{game} is for {low} to {high} players, not {value}")
+        raise BadOption(
+            say(
+                "{game} is for {low} to {high} players, not {value}",
+                game=Verbatim(game),
+                low=low,
+                high=high,
+                value=value,
+            )
+        )
     return value
 
 
@@ -365,10 +416,23 @@ def new_header(
 def read_seat_key(header: Mapping[str, Any], key: str, players: int) -> int:
     """A header key that names a seat (``lead``, ``dealer``)."""
     if key not in header:
-        raise BadOption(f'the header has no "{key}" (the seat 0..{players - 1})')
+        raise BadOption(
+            say(
+                'the header has no "{key}" (the seat 0..{last})',
+                key=Verbatim(key),
+                last=Verbatim(str(players - 1)),
+            )
+        )
     value = header[key]
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < players:
-        raise BadOption(f'"{key}" must be a seat 0..{players - 1}, not {describe(value)}')
+        raise BadOption(
+            say(
+                '"{key}" must be a seat 0..{last}, not {value}',
+                key=Verbatim(key),
+                last=Verbatim(str(players - 1)),
+                value=Verbatim(describe(value)),
+            )
+        )
     return value
 
 
@@ -378,12 +442,21 @@ def read_options(header: Mapping[str, Any], known: Iterable[str], game: str) -> 
     if options is None:
         options = {}
     if not isinstance(options, dict):
-        raise BadOption(f'"options" must be an object, not {describe(options)}')
+        raise BadOption(
+            say('"options" must be an object, not {value}', value=Verbatim(describe(options)))
+        )
     known_keys = sorted(known)
     for key in options:
         if key not in known_keys:
             listed = ", ".join(known_keys) if known_keys else "none"
-            raise BadOption(f'unknown option "{key}" for {game}; its options are: {listed}')
+            raise BadOption(
+                say(
+                    'unknown option "{option}" for {game}; its options are: {listed}',
+                    option=Verbatim(str(key)),
+                    game=Verbatim(game),
+                    listed=Verbatim(listed),
+                )
+            )
     return dict(options)
 
 
@@ -396,24 +469,49 @@ def split_action(
     (e.g. ``place`` may carry ``card``).
     """
     if "seat" not in obj:
-        raise MalformedAction('the action has no "seat"')
+        raise MalformedAction(say('the action has no "seat"'))
     seat = obj["seat"]
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
-        raise MalformedAction(f'"seat" must be a seat 0..{players - 1}, not {describe(seat)}')
+        raise MalformedAction(
+            say(
+                '"seat" must be a seat 0..{last}, not {value}',
+                last=Verbatim(str(players - 1)),
+                value=Verbatim(describe(seat)),
+            )
+        )
     found = [key for key in obj if key in verbs]
     if not found:
         known = ", ".join(sorted(verbs))
         others = [key for key in obj if key != "seat"]
         if others:
-            raise MalformedAction(f'unknown action "{others[0]}"; this game knows: {known}')
-        raise MalformedAction(f"the action names no verb; this game knows: {known}")
+            raise MalformedAction(
+                say(
+                    'unknown action "{action}"; this game knows: {known}',
+                    action=Verbatim(str(others[0])),
+                    known=Verbatim(known),
+                )
+            )
+        raise MalformedAction(
+            say("the action names no verb; this game knows: {known}", known=Verbatim(known))
+        )
     if len(found) > 1:
-        raise MalformedAction(f"an action takes exactly one verb, not {', '.join(found)}")
+        raise MalformedAction(
+            say(
+                "an action takes exactly one verb, not {verbs}",
+                verbs=Verbatim(", ".join(str(f) for f in found)),
+            )
+        )
     verb = found[0]
     allowed = {"seat", verb, *verbs[verb]}
     for key in obj:
         if key not in allowed:
-            raise MalformedAction(f'"{key}" does not belong in a "{verb}" action')
+            raise MalformedAction(
+                say(
+                    '"{key}" does not belong in a "{verb}" action',
+                    key=Verbatim(str(key)),
+                    verb=Verbatim(verb),
+                )
+            )
     return seat, verb
 
 
@@ -423,21 +521,56 @@ def best_seats(totals: Sequence[int]) -> list[int]:
     return [seat for seat, total in enumerate(totals) if total == top]
 
 
-def in_words(value: object) -> str:
-    """A report value as a person would write it: lists with commas, no JSON punctuation."""
+# The words of report fields the games share, for the default sheet; any other
+# field shows its own name with spaces (a toy game's field is not translated).
+FIELD_LABELS: Mapping[str, Text] = {
+    "bids": say("bid"),
+    "tricks": say("tricks won"),
+    "points": say("points"),
+    "penalties": say("penalties"),
+    "trump": say("trump"),
+    "hand_size": say("hand size"),
+    "dealer": say("dealer"),
+    "turned": say("turned card"),
+    "status": say("bids against tricks"),
+    "reneges": say("reneges"),
+    "tie_break": say("tie-break round"),
+    "trendy": say("trendy genres"),
+    "genres": say("points per genre"),
+    "stock": say("stock"),
+    "chief": say("chief"),
+    "won": say("cards won"),
+    "replays": say("replays"),
+    "challenge": say("challenge"),
+}
+
+
+def field_label(key: str) -> Words:
+    """A report field's name as the sheet's reader reads it ("hand_size": "hand size")."""
+    return FIELD_LABELS.get(key, key.replace("_", " "))
+
+
+def in_words(value: object) -> Words:
+    """A report value as a person would write it: lists joined in words, no JSON punctuation."""
     if value is None:
-        return "none"
+        return say("none")
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return say("yes") if value else say("no")
     if isinstance(value, str | int | float):
         return str(value)
     if isinstance(value, Mapping):
-        return ", ".join(f"{str(k).replace('_', ' ')} {in_words(v)}" for k, v in value.items())
+        return _listed(
+            say("{field} {value}", field=as_arg(field_label(str(k))), value=as_arg(in_words(v)))
+            for k, v in value.items()
+        )
     if isinstance(value, Sequence):
-        return ", ".join(in_words(v) for v in value)
+        return _listed(as_arg(in_words(v)) for v in value)
     return str(value)
 
 
-def seat_name(seat: int) -> str:
-    """A 0-based seat as the score sheet names it: people count seats from 1."""
-    return f"seat {seat + 1}"
+def _listed(parts: Iterable[Arg]) -> Words:
+    """Several values as the language joins a list ("a, b and c")."""
+    values = tuple(parts)
+    if not values:
+        return say("none")
+    return say("{items}", items=Items(values))

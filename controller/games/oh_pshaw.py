@@ -86,7 +86,6 @@ from controller.games.base import (
     read_players,
     read_seat_key,
     require_int,
-    seat_name,
     split_action,
 )
 from controller.games.spec import DeckSpec, GameSpec, OptionKind, OptionSpec, Preset
@@ -1418,31 +1417,45 @@ class OhPshaw(Engine):
         where = rnd.where
         return [TurnTrump(seat, CARD_NAMES[c]) for c in range(DECK_SIZE) if where[c] == FREE]
 
-    def sheet_rows(self, round_report: JSON) -> list[tuple[str, list[str]]]:
-        bids = ["-" if b is None else str(b) for b in round_report["bids"]]
-        return [("bid", bids), ("tricks won", [str(t) for t in round_report["tricks"]])]
+    def sheet_rows(self, round_report: JSON) -> list[tuple[Words, list[Words]]]:
+        bids: list[Words] = ["-" if b is None else str(b) for b in round_report["bids"]]
+        tricks: list[Words] = [str(t) for t in round_report["tricks"]]
+        return [(say("bid"), bids), (say("tricks won"), tricks)]
 
-    def sheet_notes(self, round_report: JSON) -> list[str]:
+    def sheet_notes(self, round_report: JSON) -> list[Words]:
         size = round_report["hand_size"]
-        line = (
-            f"{size} card{'s' if size != 1 else ''} each, dealt by "
-            f"{seat_name(round_report['dealer'])}"
-        )
+        notes: list[Words] = [
+            say_plural(
+                "{n} card each, dealt by {dealer}",
+                "{n} cards each, dealt by {dealer}",
+                size,
+                dealer=Player(round_report["dealer"]),
+            )
+        ]
         trump = round_report["trump"]
-        if trump is not None:
-            line += f"; trumps {SUIT_NAMES[SUITS.index(trump)]}"
-        if round_report["turned"] is not None:
-            line += f" (turned card {round_report['turned']})"
+        suit = None if trump is None else SUIT_NAMES[SUITS.index(trump)]
+        turned = round_report["turned"]
+        if suit is not None and turned is not None:
+            notes.append(say("Trump: {suit} (turned card {card})", suit=suit, card=Card(turned)))
+        elif suit is not None:
+            notes.append(say("Trump: {suit}", suit=suit))
         status = round_report["status"]
         if status is not None:
-            total = sum(round_report["bids"])
-            line += f"; bids total {total} for {size} trick{'s' if size != 1 else ''} ({status})"
-        notes = [line]
+            notes.append(
+                say_plural(
+                    "The bids total {total} for {n} trick: {status}",
+                    "The bids total {total} for {n} tricks: {status}",
+                    size,
+                    total=sum(round_report["bids"]),
+                    status=BidStatus(status).word,
+                )
+            )
         notes += [
-            f"{seat_name(r['seat'])} reneged in trick {r['trick']}" for r in round_report["reneges"]
+            say("{player} reneged in trick {trick}", player=Player(r["seat"]), trick=r["trick"])
+            for r in round_report["reneges"]
         ]
         if round_report.get("tie_break"):
-            notes.append("a tie-break round")
+            notes.append(say("A tie-break round"))
         return notes
 
     def round_json(self, rnd: RoundState) -> JSON:
@@ -1630,6 +1643,11 @@ SPEC = GameSpec(
                 "ascending 1 to the most cards; up-down 1..max..1; contract whist 7-1-7; or a list"
             ),
             choices=("ascending", "up-down", "contract-whist"),
+            choice_words={
+                "ascending": say("ascending"),
+                "up-down": say("up and down"),
+                "contract-whist": say("contract whist"),
+            },
         ),
         OptionSpec(
             "max_hand",
@@ -1654,6 +1672,7 @@ SPEC = GameSpec(
             "standard",
             say("standard: 10 + bid for an exact bid; mild: 1 a trick plus 10 for an exact bid"),
             choices=("standard", "mild"),
+            choice_words={"standard": say("standard"), "mild": say("mild")},
         ),
         OptionSpec(
             "round_winner_bonus",
@@ -1698,14 +1717,6 @@ SPEC = GameSpec(
         "suits": SUITS,
         "suit_names": SUIT_NAMES,
         "ranks": RANKS,
-        # The words of the named choices (schedules, scoring) for the options screen.
-        "choice_words": {
-            "ascending": say("ascending"),
-            "up-down": say("up and down"),
-            "contract-whist": say("contract whist"),
-            "standard": say("standard"),
-            "mild": say("mild"),
-        },
     },
     rules=(
         say("Bid how many tricks you will take; take exactly that many."),

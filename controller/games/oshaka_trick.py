@@ -988,16 +988,28 @@ class OshakaTrick(Engine):
             "reneges": [{"seat": s, "trick": t} for s, t in rnd.reneges],
         }
 
-    def sheet_rows(self, round_report: JSON) -> list[tuple[str, list[str]]]:
-        columns = [
+    def sheet_rows(self, round_report: JSON) -> list[tuple[Words, list[Words]]]:
+        # Column tops in the record's short notation ("R7 B3"): a sheet cell has no room
+        # for "Red 7, Blue 3 and Green 5", and the notation is printed on the cards.
+        columns: list[Words] = [
             " ".join(col[-1] for col in seat.values()) or "-" for seat in round_report["columns"]
         ]
-        face_down = [f"-{n}" if n else "-" for n in round_report["penalties"]]
-        oshaka = [
+        face_down: list[Words] = [f"-{n}" if n else "-" for n in round_report["penalties"]]
+        oshaka: list[Words] = [
             f"-{sum(int(c[1:]) for c in cards)}" if cards else "-"
             for cards in round_report["oshaka"]
         ]
-        return [("column tops", columns), ("face down", face_down), ("Oshaka", oshaka)]
+        return [
+            (say("column tops"), columns),
+            (say("face down"), face_down),
+            (say("Oshaka"), oshaka),
+        ]
+
+    def sheet_notes(self, round_report: JSON) -> list[Words]:
+        return [
+            say("{player} reneged in trick {trick}", player=Player(r["seat"]), trick=r["trick"])
+            for r in round_report["reneges"]
+        ]
 
     def report(self) -> JSON:
         totals = self.totals()

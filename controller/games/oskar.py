@@ -84,12 +84,10 @@ from controller.games.base import (
     TurnPassed,
     best_seats,
     describe,
-    in_words,
     new_header,
     read_options,
     read_players,
     read_seat_key,
-    seat_name,
     split_action,
 )
 from controller.games.oskar_snapshot import (
@@ -163,6 +161,11 @@ def card_words(notation: str) -> Words:
     if named is None or not digits.isdigit():
         return notation
     return named(int(digits))
+
+
+def _genre(genre: str) -> Text | Verbatim:
+    """A genre of the record ("scifi") in the rulebook's words ("science fiction")."""
+    return GENRE_WORDS.get(genre) or Verbatim(genre)
 
 
 ZEROS = 5
@@ -1443,20 +1446,43 @@ class Oskar(Engine):
         """Oskar tokens per seat."""
         return list(self.tokens)
 
-    def sheet_rows(self, round_report: JSON) -> list[tuple[str, list[str]]]:
-        return [("film points", [str(p) for p in round_report["points"]])]
+    def sheet_rows(self, round_report: JSON) -> list[tuple[Words, list[Words]]]:
+        points: list[Words] = [str(p) for p in round_report["points"]]
+        return [(say("film points"), points)]
 
-    def sheet_notes(self, round_report: JSON) -> list[str]:
-        notes = []
+    def sheet_notes(self, round_report: JSON) -> list[Words]:
+        notes: list[Words] = []
         if round_report["trendy"]:
-            notes.append(f"trendy genres: {in_words(round_report['trendy'])}")
+            trendy = Items(tuple(_genre(g) for g in round_report["trendy"]))
+            notes.append(say("Trendy genres: {genres}", genres=trendy))
         if round_report.get("genres"):
-            notes.append(f"points per genre: {in_words(round_report['genres'])}")
+            per_genre = Items(
+                tuple(
+                    say("{genre} {points}", genre=_genre(g), points=t)
+                    for g, t in round_report["genres"].items()
+                )
+            )
+            notes.append(say("Points per genre: {points}", points=per_genre))
         stock = round_report.get("stock")
         if stock is not None:
-            won_by = stock["won_by"]
-            taker = "nobody" if won_by is None else seat_name(won_by)
-            notes.append(f"the stock ({stock['value']} points) went to {taker}")
+            won_by, value = stock["won_by"], stock["value"]
+            if won_by is None:
+                notes.append(
+                    say_plural(
+                        "Nobody took the stock ({n} point)",
+                        "Nobody took the stock ({n} points)",
+                        value,
+                    )
+                )
+            else:
+                notes.append(
+                    say_plural(
+                        "The stock ({n} point) went to {player}",
+                        "The stock ({n} points) went to {player}",
+                        value,
+                        player=Player(won_by),
+                    )
+                )
         return notes
 
     def round_json(self, result: RoundResult) -> JSON:

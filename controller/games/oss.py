@@ -45,12 +45,10 @@ from controller.games.base import (
     Snapshot,
     best_seats,
     describe,
-    in_words,
     new_header,
     read_options,
     read_players,
     read_seat_key,
-    seat_name,
     split_action,
 )
 from controller.games.spec import DeckSpec, GameSpec, OptionKind, OptionSpec, Requirement
@@ -2196,29 +2194,48 @@ class Oss(Engine):
             return PlacementMode.ALONE
         return PlacementMode.DUEL if position < 2 and count >= 2 else PlacementMode.SOLO
 
-    def sheet_notes(self, round_report: JSON) -> list[str]:
-        notes = []
+    def sheet_notes(self, round_report: JSON) -> list[Words]:
+        notes: list[Words] = []
         tricks = round_report["tricks"]
         if tricks:
-            notes.append(f"solo tricks {in_words(tricks['solo'])}; duel trick {tricks['duel']}")
+            notes.append(
+                say(
+                    "Solo tricks {solo}; duel trick {duel}",
+                    solo=Items(tuple(Verbatim(t) for t in tricks["solo"])),
+                    duel=Verbatim(tricks["duel"]),
+                )
+            )
         challenge = round_report["challenge"]
         if challenge:
-            winner = challenge["winner"]
-            taker = "nobody" if winner is None else seat_name(winner)
-            notes.append(f"challenge {challenge['card']} won by {taker}")
+            winner, card = challenge["winner"], Verbatim(challenge["card"])
+            if winner is None:
+                notes.append(say("Challenge {challenge}: nobody won it", challenge=card))
+            else:
+                notes.append(
+                    say(
+                        "Challenge {challenge} won by {player}",
+                        challenge=card,
+                        player=Player(winner),
+                    )
+                )
         return notes
 
-    def sheet_rows(self, round_report: JSON) -> list[tuple[str, list[str]]]:
-        won = [" ".join(map(str, values)) or "-" for values in round_report["won"]]
+    def sheet_rows(self, round_report: JSON) -> list[tuple[Words, list[Words]]]:
+        won: list[Words] = [" ".join(map(str, values)) or "-" for values in round_report["won"]]
         challenge = round_report["challenge"]
         winner = challenge["winner"] if challenge else None
+        # A challenge card's name is a proper name, the same in every language.
         card = challenge["card"] if challenge else ""
-        chief = ["chief" if s == round_report["chief"] else "" for s in range(self.players)]
+        chief: list[Words] = [
+            say("chief") if s == round_report["chief"] else "" for s in range(self.players)
+        ]
+        taken: list[Words] = [card if s == winner else "-" for s in range(self.players)]
+        replays: list[Words] = [str(n) for n in round_report["replays"]]
         return [
-            ("chief", chief),
-            ("tribe cards", won),
-            ("challenge", [card if s == winner else "-" for s in range(self.players)]),
-            ("replays", [str(n) for n in round_report["replays"]]),
+            (say("chief"), chief),
+            (say("tribe cards"), won),
+            (say("challenge"), taken),
+            (say("replays"), replays),
         ]
 
     def report(self) -> JSON:
@@ -2401,6 +2418,7 @@ SPEC = GameSpec(
             "player",
             say("per player, or shared by the whole table"),
             choices=REPLAY_SCOPES,
+            choice_words={"player": say("per player"), "table": say("shared by the table")},
         ),
     ),
     requirements=frozenset({Requirement.VIRTUAL_DEAL}),
