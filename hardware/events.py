@@ -102,13 +102,21 @@ class ReaderOffline:
     """A seat's reader stopped listening.
 
     ``reason`` is ``"closed"`` when the program closed it on purpose, otherwise
-    a sentence for staff such as ``"lost the connection: ..."``.
+    a sentence for the staff log such as ``"lost the connection: ..."``.
+    ``kind`` says the same as one of ``hardware.problems.Offline``'s values,
+    which the table turns into words in the reader's language; left out, it
+    is ``"closed"`` for the reason ``"closed"`` and ``"lost"`` otherwise.
     """
 
     seat: int
     port: str
     reason: str
     at: float
+    kind: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.kind:
+            object.__setattr__(self, "kind", "closed" if self.reason == "closed" else "lost")
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,6 +31,7 @@ from typing import ClassVar
 
 from controller.adapters import Feedback, GameAdapter, adapters
 from controller.config import TableConfig
+from controller.devices import offline_words
 from controller.games.base import JSON, Action, Event, TableError
 from controller.games.words import Player, Seat, Text, Verbatim, Words, as_arg, say
 from controller.staff import StaffDesk
@@ -75,6 +76,7 @@ from hardware.events import (
     TossStarted,
     TossStopped,
 )
+from hardware.problems import Offline
 
 __all__ = [
     "IDLE_TIMEOUT",
@@ -357,17 +359,10 @@ class Table:
     def _on_reader_offline(self, event: InputEvent) -> None:
         assert isinstance(event, ReaderOffline)
         self._reader_online[event.seat] = False
-        if event.reason != "closed":
-            self.announce(
-                say(
-                    "The reader of {seat} is not answering ({reason}); "
-                    "the game waits: check its USB cable",
-                    seat=Seat(event.seat),
-                    reason=Verbatim(event.reason),
-                ),
-                MessageKind.PROBLEM,
-                event.seat,
-            )
+        if event.kind != Offline.CLOSED:
+            # The hardware's reason is an English log line (with seats counted from 0).
+            logger.warning("seat %d reader offline: %s", event.seat, event.reason)
+            self.announce(offline_words(event.seat, event.kind), MessageKind.PROBLEM, event.seat)
         self.changed()
 
     def _on_reader_problem(self, event: InputEvent) -> None:
