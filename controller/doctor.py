@@ -73,8 +73,11 @@ class Result:
                 detail=as_arg(self.detail),
                 fix=as_arg(self.fix),
             )
-        # The status is a column: padded so the checks' names line up in any language.
-        return terminal_words.pad(status, 6) + present(text)
+        # The status is a column as wide as the language's longer status and two spaces
+        # ("ok    " / "FAIL  " in English), so the checks' names line up in any language.
+        statuses = (present(say("ok")), present(say("FAIL")))
+        width = 2 + max(terminal_words.columns(word) for word in statuses)
+        return terminal_words.pad(status, width) + present(text)
 
 
 # --- what the checks look at -----------------------------------------------------
