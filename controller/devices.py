@@ -14,50 +14,15 @@ from types import TracebackType
 from typing import Any, Self
 
 from controller.config import TableConfig
-from controller.games.words import Seat, Text, say
 from controller.seat_colours import seat_colour
 from hardware.buttons import BUTTON_NAMES, SeatButtons, mock_pin_factory
 from hardware.events import EventQueue
 from hardware.led_backends import open_strip
 from hardware.leds import SeatLeds, Strip
 from hardware.mock_reader import MockReader
-from hardware.problems import Offline
 from hardware.reader_factory import reader_for
 from hardware.seat_reader import SeatReader
 from hardware.toss_timer import TossTimer
-
-
-def offline_words(seat: int, kind: str) -> Text:
-    """What the table says when ``seat``'s reader went offline for ``kind`` (an ``Offline``).
-
-    The hardware's own reason is an English staff-log line; people at the
-    table read this instead, in their language, with the seat counted from 1.
-    """
-    where = Seat(seat)
-    # Every kind's sentence, written out whole for the catalog (built only when a reader drops).
-    said: dict[str, Text] = {
-        Offline.MISSING: say(
-            "The reader of {seat} is not connected; the game waits: check its USB cable",
-            seat=where,
-        ),
-        Offline.BUSY: say(
-            "The reader of {seat} is held by another program; the game waits: ask staff",
-            seat=where,
-        ),
-        Offline.DENIED: say(
-            "The reader of {seat} may not be opened (no permission); the game waits: ask staff",
-            seat=where,
-        ),
-        Offline.SILENT: say(
-            "The reader of {seat} stopped answering; the game waits: check its cable and power",
-            seat=where,
-        ),
-    }
-    fallback = say(
-        "The reader of {seat} is not answering; the game waits: check its USB cable", seat=where
-    )
-    return said.get(kind, fallback)  # a StrEnum member equals (and hashes as) its str
-
 
 # GPIO numbers handed out to simulated buttons: any pin but the LED data pin (18).
 _MOCK_PINS = [p for p in range(4, 28) if p != 18]

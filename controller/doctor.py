@@ -34,9 +34,10 @@ from pathlib import Path
 from controller import terminal_words
 from controller.config import MOCK, ConfigError, TableConfig, load
 from controller.durable import describe
-from controller.games.words import Items, Seat, Verbatim, Words, as_arg, say, say_plural
+from controller.games.words import Items, Seat, Text, Verbatim, Words, as_arg, say, say_plural
 from controller.words import Presenter
-from hardware.errors import HardwareError
+from hardware.errors import HardwareError, ReaderUnavailable
+from hardware.events import Offline
 
 MIN_FREE_BYTES = 200 * 1024 * 1024
 """Free space the records folder should have: years of games, and room for apt upgrades."""
@@ -187,12 +188,32 @@ def _probe_reader(seat: int, path: str, protocol: str) -> Words:
             if isinstance(event, ReaderOnline):
                 return say("online ({protocol} protocol)", protocol=Verbatim(protocol))
             if isinstance(event, ReaderOffline):
-                raise OSError(event.reason)
+                raise ReaderUnavailable(event.reason, event.kind)
             if isinstance(event, ReaderProblem):
                 raise OSError(event.message)
-        raise TimeoutError(f"opened, but no word from it in {READER_WAIT:.0f} s")
+        raise ReaderUnavailable(
+            f"opened, but no word from it in {READER_WAIT:.0f} s", Offline.SILENT
+        )
     finally:
         reader.close()
+
+
+def _reader_trouble(exc: Exception) -> Text | Verbatim:
+    """Why a reader did not come online, in the run's language where the kind is known.
+
+    A ``ReaderUnavailable``'s own text is the hardware's English staff-log line,
+    which counts seats from 0: the check's line names the seat already.
+    """
+    if not isinstance(exc, ReaderUnavailable):
+        return Verbatim(str(exc))
+    said: dict[str, Text | Verbatim] = {
+        Offline.MISSING: say("the port is not there"),
+        Offline.BUSY: say("another program holds the port"),
+        Offline.DENIED: say("permission denied"),
+        Offline.SILENT: say("opened, but the reader says nothing"),
+    }
+    cause = exc.__cause__  # the system's own error, without the hardware's English around it
+    return said.get(exc.kind, Verbatim(str(cause if cause is not None else exc)))
 
 
 def _font_file() -> Path:
@@ -492,7 +513,7 @@ def check_readers(config: TableConfig, machine: Machine) -> list[Result]:
                     say(
                         "{path} does not answer ({problem})",
                         path=Verbatim(path),
-                        problem=Verbatim(str(exc)),
+                        problem=_reader_trouble(exc),
                     ),
                     say(
                         "check [[seat]] protocol, the dialout group and the udev rules "

@@ -10,29 +10,9 @@ back.
 
 from __future__ import annotations
 
-from enum import StrEnum
-
-from hardware.events import ReaderProblem
+from hardware.events import Offline, ReaderProblem
 
 __all__ = ["Offline", "ProblemLimiter", "show_bytes"]
-
-
-class Offline(StrEnum):
-    """Why a reader is offline, as a kind the table can put into words.
-
-    The hardware never imports the controller, so its sentences stay English
-    staff-log lines (``ReaderOffline.reason``, ``str(ReaderUnavailable)``); the
-    kind travels beside them and the controller maps it to a translated
-    message (``controller.devices.offline_words``).
-    """
-
-    CLOSED = "closed"  # closed on purpose by the program
-    MISSING = "missing"  # the device file is not there (unplugged, renamed)
-    BUSY = "busy"  # another program holds the port
-    DENIED = "denied"  # no permission to open the port
-    SILENT = "silent"  # the port opens but the reader does not answer
-    LOST = "lost"  # the connection broke (cable pulled, I/O errors)
-    FAILED = "failed"  # anything else
 
 
 def show_bytes(raw: bytes, limit: int = 24) -> str:

@@ -233,3 +233,19 @@ def test_a_config_error_s_reason_is_in_german() -> None:
     with pytest.raises(ConfigError) as caught:
         parse({"seat": [{"pixels": "all"}, {}]})
     assert "muss [erstes, Ende] Pixelnummern sein, nicht 'all'" in GERMAN(caught.value.text)
+
+
+def test_doctor_says_why_a_reader_is_unavailable_without_the_hardware_s_seat_0(
+    tmp_path: Path,
+) -> None:
+    def busy(seat: int, path: str, protocol: str) -> str:
+        raise ReaderUnavailable(
+            f"seat {seat}'s reader at {path} is in use by another program", "busy"
+        )
+
+    results = run_checks(real_table(tmp_path), machine(tmp_path, probe_reader=busy))
+    german, passed = report(results, GERMAN)
+    line = next(line for line in german.splitlines() if "Leser von Platz 1" in line)
+    assert not passed and line.startswith("FEHLER  Leser von Platz 1: ")
+    assert "antwortet nicht (ein anderes Programm belegt den Port)" in line
+    assert "seat 0" not in line

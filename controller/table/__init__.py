@@ -31,7 +31,6 @@ from typing import ClassVar
 
 from controller.adapters import Feedback, GameAdapter, adapters
 from controller.config import TableConfig
-from controller.devices import offline_words
 from controller.games.base import JSON, Action, Event, TableError
 from controller.games.words import Player, Seat, Text, Verbatim, Words, as_arg, say
 from controller.staff import StaffDesk
@@ -39,6 +38,7 @@ from controller.staff_pin import PinGuard, PinHash
 from controller.table.led_director import LedDirector
 from controller.table.lobby import Lobby, MenuEntry, menu_entries, unmet_requirement
 from controller.table.options import OptionsForm
+from controller.table.readers import offline_words
 from controller.table.screens import (
     IDLE_TIMEOUT,
     RESULTS_TIMEOUT,
@@ -66,6 +66,7 @@ from hardware.events import (
     ButtonPressed,
     ButtonReleased,
     InputEvent,
+    Offline,
     ReaderOffline,
     ReaderOnline,
     ReaderProblem,
@@ -76,7 +77,6 @@ from hardware.events import (
     TossStarted,
     TossStopped,
 )
-from hardware.problems import Offline
 
 __all__ = [
     "IDLE_TIMEOUT",
