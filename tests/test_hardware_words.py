@@ -19,6 +19,9 @@ from controller import cli
 from controller.config import ConfigError, load, parse
 from controller.doctor import report, run_checks
 from controller.fleet.connection import CafeConnection
+from controller.fleet.link import ConfigRequested
+from controller.games.words import Items, Verbatim, say
+from controller.table import Table
 from controller.tags import RegistryError, TagRegistry, simulated
 from controller.view import MessageKind, Screen
 from controller.words import Presenter
@@ -182,11 +185,8 @@ class WordsLink(FakeLink):
         self.sent.append(("alert", {"id": alert_id, "kind": kind, "text": text, "seat": seat}))
 
 
-def test_a_call_for_staff_reaches_the_hub_in_the_table_s_language_seat_from_1(
-    tmp_path: Path,
-) -> None:
-    from controller.table import Table
-
+def german_cafe_table(tmp_path: Path) -> tuple[Table, CafeConnection]:
+    """A German café table whose link keeps what it would send (alert texts included)."""
     path = table_toml(tmp_path, '[cafe]\nbroker = "127.0.0.1"\ntable = "table-1"')
     path.write_text(
         path.read_text(encoding="utf-8").replace("[table]\n", '[table]\nlanguage = "de"\n'),
@@ -196,10 +196,17 @@ def test_a_call_for_staff_reaches_the_hub_in_the_table_s_language_seat_from_1(
     assert config.cafe is not None and config.language == "de"
     registry = simulated()
     factory: Any = WordsLink
-    connection = CafeConnection(config.cafe, None, registry, link_factory=factory)
+    connection = CafeConnection(config.cafe, None, registry, config_path=path, link_factory=factory)
     leds = SeatLeds(RecordingStrip(32), {i: range(8 * i, 8 * i + 8) for i in range(4)})
     table = Table(config, registry, leds=leds, on_staff_call=connection.staff_call)
     connection.after_turn(table)  # the connection learns the table's language
+    return table, connection
+
+
+def test_a_call_for_staff_reaches_the_hub_in_the_table_s_language_seat_from_1(
+    tmp_path: Path,
+) -> None:
+    table, connection = german_cafe_table(tmp_path)
     table.handle(ButtonPressed(2, "ok", 20.0))
     table.handle(ButtonReleased(2, "ok", 23.5))  # held: a call for staff
     link = connection.link
@@ -213,6 +220,26 @@ def test_a_call_for_staff_reaches_the_hub_in_the_table_s_language_seat_from_1(
             "seat": 2,
         }
     ]  # the text for people counts from 1; the data field stays the 0-based seat
+
+
+def test_a_refused_pushed_setting_reaches_the_dashboard_in_the_table_s_language(
+    tmp_path: Path,
+) -> None:
+    table, connection = german_cafe_table(tmp_path)
+    connection.inbox.put(ConfigRequested("r1", {"seat": {"reader": "/dev/ttyUSB9"}}))
+    connection.after_turn(table)
+    link = connection.link
+    assert isinstance(link, FakeLink)
+    results = [sent for kind, sent in link.sent if kind == "config"]
+    expected = GERMAN(
+        say(
+            "[{section}] cannot be set from the hub; it may set {sections}",
+            section=Verbatim("seat"),
+            sections=Items((Verbatim("display"), Verbatim("games"), Verbatim("table"))),
+        )
+    )
+    assert expected.startswith("[seat] ") and "cannot" not in expected  # German, from the catalog
+    assert results == [{"id": "r1", "ok": False, "message": expected}]
 
 
 # --- files the staff write --------------------------------------------------------------

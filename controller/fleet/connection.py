@@ -40,6 +40,7 @@ from controller.fleet.outbox import Outbox
 from controller.fleet.reporter import FleetReporter
 from controller.fleet.settings import CafeSettings
 from controller.games.words import Items, Seat, Verbatim, say
+from controller.safe_text import one_line
 from controller.tags import TagRegistry, decks
 from controller.terminal_words import table_language
 from controller.view import Screen
@@ -144,7 +145,9 @@ class CafeConnection:
             try:
                 config = self.checked(message.settings, table.config)
             except ConfigError as exc:
-                self.link.config_result(message.request_id, False, str(exc))
+                # Staff read the refusal on the dashboard: in the table's language, one line.
+                refusal = one_line(Presenter(self.language)(exc.text))
+                self.link.config_result(message.request_id, False, refusal)
                 return
             self.pending_config = (message.request_id, config)
             if table.screen is not Screen.ATTRACT:
