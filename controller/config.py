@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from controller.games.base import TableError
-from controller.games.words import Verbatim, Words, as_arg, say
+from controller.games.words import Text, Verbatim, Words, as_arg, say
 from controller.opening_hours import SleepWindow
 from controller.safe_text import one_line, shorten
 from controller.staff_pin import PinError, PinHash
@@ -170,15 +170,11 @@ class TableConfig:
 
 def load(path: Path) -> TableConfig:
     """Read and check a table.toml; ConfigError says what is wrong and how to fix it."""
-    problem = path_problem(str(path))
+    problem = path_words(str(path))
     file = Verbatim(one_line(str(path)))
     if problem is not None:
         raise ConfigError(
-            say(
-                "{file}: no file can have that name ({problem})",
-                file=file,
-                problem=Verbatim(problem),
-            )
+            say("{file}: no file can have that name ({problem})", file=file, problem=problem)
         )
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -246,7 +242,9 @@ def _language(reader: _Reader, table: Mapping[str, Any]) -> str:
     if value not in LANGUAGES:
         listed = ", ".join(f'"{code}" ({LANGUAGE_NAMES[code]})' for code in LANGUAGES)
         raise reader.fail(
-            "table.language", f"is {value!r}, a language this table lacks", f"use {listed}"
+            "table.language",
+            say("is {value}, a language this table lacks", value=_value(value)),
+            say("use {choices}", choices=Verbatim(listed)),
         )
     return str(value)
 
@@ -407,23 +405,43 @@ def _games(reader: _Reader, data: Mapping[str, Any]) -> dict[str, GameHouseRules
     for game_id, raw in reader.table(data, "games").items():
         where = f"games.{game_id}"
         if game_id not in known:
-            raise reader.fail(where, "is not a game the table knows", f"use {', '.join(known)}")
+            raise reader.fail(
+                where,
+                say("is not a game the table knows"),
+                say("use {choices}", choices=_listed(list(known))),
+            )
         if not isinstance(raw, dict):
-            raise reader.fail(where, "must be a table", f"write it as [{where}]")
+            raise reader.fail(
+                where,
+                say("must be a table"),
+                say("write it as {section}", section=Verbatim(f"[{where}]")),
+            )
         reader.known(raw, where, {"defaults", "hidden"})
         spec = known[game_id]
         defaults = reader.table(raw, "defaults")
         try:
             spec.check_options(defaults)
         except TableError as exc:
-            raise reader.fail(f"{where}.defaults", f"is refused: {exc}", "fix the value") from None
+            raise reader.fail(
+                f"{where}.defaults",
+                say("is refused: {problem}", problem=as_arg(exc.text)),
+                say("fix the value"),
+            ) from None
         hidden = raw.get("hidden", [])
         keys = [o.key for o in spec.options]
         if not isinstance(hidden, list) or any(h not in keys for h in hidden):
+            if keys:
+                fix = say(
+                    "{game}'s options are: {options}",
+                    game=as_arg(spec.title),
+                    options=_listed(keys),
+                )
+            else:
+                fix = say("{game} has no options", game=as_arg(spec.title))
             raise reader.fail(
                 f"{where}.hidden",
-                f"must list option names, not {hidden!r}",
-                f"{spec.title}'s options are: {', '.join(keys) or 'none'}",
+                say("must list option names, not {value}", value=_value(hidden)),
+                fix,
             )
         out[game_id] = GameHouseRules(dict(defaults), tuple(hidden))
     return out
@@ -438,7 +456,9 @@ def _sleep(reader: _Reader, display_t: Mapping[str, Any]) -> SleepWindow | None:
         return SleepWindow.parse(text)
     except ValueError as exc:
         raise reader.fail(
-            "display.sleep", f"is {text!r} ({exc})", 'write e.g. "02:00-10:00"'
+            "display.sleep",
+            say("is {value} ({problem})", value=_value(text), problem=Verbatim(str(exc))),
+            say('write e.g. "02:00-10:00"'),
         ) from None
 
 
@@ -464,15 +484,23 @@ def _timer(reader: _Reader, data: Mapping[str, Any]) -> TimerConfig | None:
 NAME_MAX, PATH_MAX = 255, 4095
 
 
-def path_problem(text: str) -> str | None:
+def path_words(text: str) -> Text | None:
     """Why ``text`` cannot be a file or port name on this system, or None if it can."""
     if "\x00" in text:
-        return "it holds a NUL character"
+        return say("it holds a NUL character")
     if len(os.fsencode(text)) > PATH_MAX:
-        return f"it is longer than {PATH_MAX} bytes"
+        return say("it is longer than {most} bytes", most=Verbatim(str(PATH_MAX)))
     if any(len(os.fsencode(part)) > NAME_MAX for part in text.split("/")):
-        return f"a part of it is longer than {NAME_MAX} bytes"
+        return say("a part of it is longer than {most} bytes", most=Verbatim(str(NAME_MAX)))
     return None
+
+
+def path_problem(text: str) -> str | None:
+    """``path_words`` in English, for the journal's English messages."""
+    from controller.words import Presenter  # the presenter reads the configuration's types
+
+    words = path_words(text)
+    return None if words is None else Presenter()(words)
 
 
 def _check_readers(seats: tuple[SeatConfig, ...], source: str) -> None:
@@ -595,11 +623,11 @@ class _Reader:
     def path(self, table: Mapping[str, Any], key: str, default: str) -> str:
         """A text that the system can take as a file or port name."""
         value = self.string(table, key, default)
-        problem = path_problem(value)
+        problem = path_words(value)
         if problem is not None:
             raise self.fail(
                 key,
-                say("is not a usable path: {problem}", problem=Verbatim(problem)),
+                say("is not a usable path: {problem}", problem=problem),
                 say("fix it"),
             )
         return value
@@ -662,21 +690,24 @@ class _Reader:
             if not isinstance(buttons_raw, dict):
                 raise self.fail(
                     f"{where}.buttons",
-                    "must be a table",
-                    "e.g. buttons = { prev = 5, ok = 6, next = 13 }",
+                    say("must be a table"),
+                    say(
+                        "e.g. {example}",
+                        example=Verbatim("buttons = { prev = 5, ok = 6, next = 13 }"),
+                    ),
                 )
             buttons = {}
             for name in buttons_raw:
                 if name not in BUTTON_NAMES:
                     raise self.fail(
                         f"{where}.buttons.{name}",
-                        "is not a button name",
-                        f"use {', '.join(BUTTON_NAMES)}",
+                        say("is not a button name"),
+                        say("use {choices}", choices=_listed(list(BUTTON_NAMES))),
                     )
                 buttons[name] = self.integer(buttons_raw, f"{where}.buttons.{name}", 0, 0, 27)
             if len(set(buttons.values())) != len(buttons):
                 raise self.fail(
-                    f"{where}.buttons", "uses one GPIO pin twice", "give each its own pin"
+                    f"{where}.buttons", say("uses one GPIO pin twice"), say("give each its own pin")
                 )
         pixels_raw = raw.get("pixels", [index * 8, index * 8 + 8])
         if (
@@ -687,8 +718,8 @@ class _Reader:
         ):
             raise self.fail(
                 f"{where}.pixels",
-                f"must be [first, end] pixel numbers, not {pixels_raw!r}",
-                "e.g. pixels = [0, 8] for the strip's first eight pixels",
+                say("must be [first, end] pixel numbers, not {value}", value=_value(pixels_raw)),
+                say("e.g. pixels = [0, 8] for the strip's first eight pixels"),
             )
         return SeatConfig(
             index=index,

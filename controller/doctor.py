@@ -34,8 +34,10 @@ from pathlib import Path
 from controller import terminal_words
 from controller.config import MOCK, ConfigError, TableConfig, load
 from controller.durable import describe
-from controller.games.words import Verbatim, say
-from hardware.errors import HardwareError
+from controller.games.words import Items, Seat, Text, Verbatim, Words, as_arg, say, say_plural
+from controller.words import Presenter
+from hardware.errors import HardwareError, ReaderUnavailable
+from hardware.events import Offline
 
 MIN_FREE_BYTES = 200 * 1024 * 1024
 """Free space the records folder should have: years of games, and room for apt upgrades."""
@@ -44,19 +46,39 @@ SLOW_FSYNC = 0.5
 """Seconds one fsync may take before the journal would make taps feel late."""
 
 
+ENGLISH = Presenter()
+
+
 @dataclass(frozen=True)
 class Result:
-    """One check's outcome: a line for the owner, and the fix when it failed."""
+    """One check's outcome: a line for the owner, and the fix when it failed.
 
-    name: str
+    The words are messages, written in the run's language by ``line``.
+    """
+
+    name: Words
     ok: bool
-    detail: str
-    fix: str = ""
+    detail: Words
+    fix: Words = ""
 
-    def line(self) -> str:
+    def line(self, present: Presenter = ENGLISH) -> str:
+        """The printed line: a status column, then the check, what was found and the fix."""
         if self.ok:
-            return f"ok    {self.name}: {self.detail}"
-        return f"FAIL  {self.name}: {self.detail} -> {self.fix}"
+            status = present(say("ok"))
+            text = say("{check}: {detail}", check=as_arg(self.name), detail=as_arg(self.detail))
+        else:
+            status = present(say("FAIL"))
+            text = say(
+                "{check}: {detail} -> {fix}",
+                check=as_arg(self.name),
+                detail=as_arg(self.detail),
+                fix=as_arg(self.fix),
+            )
+        # The status is a column as wide as the language's longer status and two spaces
+        # ("ok    " / "FAIL  " in English), so the checks' names line up in any language.
+        statuses = (present(say("ok")), present(say("FAIL")))
+        width = 2 + max(terminal_words.columns(word) for word in statuses)
+        return terminal_words.pad(status, width) + present(text)
 
 
 # --- what the checks look at -----------------------------------------------------
@@ -134,18 +156,20 @@ def _pin_factory_name() -> str:
     return str(type(factory).__name__)
 
 
-def _read_timer_pin(pin: int) -> str:
+def _read_timer_pin(pin: int) -> Words:
     from gpiozero import Button
 
     with Button(pin, pull_up=True) as button:
-        return "pressed (or the Jack rests on the pad)" if button.is_pressed else "released"
+        if button.is_pressed:
+            return say("pressed (or the Jack rests on the pad)")
+        return say("released")
 
 
 READER_WAIT = 3.0
 """Seconds a reader may take to come online (our reader board's link handshake)."""
 
 
-def _probe_reader(seat: int, path: str, protocol: str) -> str:
+def _probe_reader(seat: int, path: str, protocol: str) -> Words:
     """Open the seat's reader through the table's own reader code and wait for it to come
     online; its first words if it does, an exception with the reason if not."""
     from hardware.events import InputEvent, ReaderOffline, ReaderOnline, ReaderProblem
@@ -162,14 +186,34 @@ def _probe_reader(seat: int, path: str, protocol: str) -> str:
             except queue.Empty:
                 break
             if isinstance(event, ReaderOnline):
-                return f"online ({protocol} protocol)"
+                return say("online ({protocol} protocol)", protocol=Verbatim(protocol))
             if isinstance(event, ReaderOffline):
-                raise OSError(event.reason)
+                raise ReaderUnavailable(event.reason, event.kind)
             if isinstance(event, ReaderProblem):
                 raise OSError(event.message)
-        raise OSError(f"opened, but no word from it in {READER_WAIT:.0f} s")
+        raise ReaderUnavailable(
+            f"opened, but no word from it in {READER_WAIT:.0f} s", Offline.SILENT
+        )
     finally:
         reader.close()
+
+
+def _reader_trouble(exc: Exception) -> Text | Verbatim:
+    """Why a reader did not come online, in the run's language where the kind is known.
+
+    A ``ReaderUnavailable``'s own text is the hardware's English staff-log line,
+    which counts seats from 0: the check's line names the seat already.
+    """
+    if not isinstance(exc, ReaderUnavailable):
+        return Verbatim(str(exc))
+    said: dict[str, Text | Verbatim] = {
+        Offline.MISSING: say("the port is not there"),
+        Offline.BUSY: say("another program holds the port"),
+        Offline.DENIED: say("permission denied"),
+        Offline.SILENT: say("opened, but the reader says nothing"),
+    }
+    cause = exc.__cause__  # the system's own error, without the hardware's English around it
+    return said.get(exc.kind, Verbatim(str(cause if cause is not None else exc)))
 
 
 def _font_file() -> Path:
@@ -197,7 +241,7 @@ def _look(prompt: str) -> bool | None:
     if not sys.stdin.isatty():
         return None
     answer = input(f"{prompt} [Y/n] ").strip().lower()
-    return answer in ("", "y", "yes")
+    return answer in ("", "y", "yes", "j", "ja", "はい")  # English, German, Japanese yes
 
 
 @dataclass
@@ -211,14 +255,15 @@ class Machine:
     dev: Path = Path("/dev")
     mountinfo: str | None = None  # None: /proc/self/mountinfo
     pin_factory: Callable[[], str] = _pin_factory_name
-    read_timer_pin: Callable[[int], str] = _read_timer_pin
-    probe_reader: Callable[[int, str, str], str] = _probe_reader
+    read_timer_pin: Callable[[int], Words] = _read_timer_pin
+    probe_reader: Callable[[int, str, str], Words] = _probe_reader
     open_strip: Callable[[TableConfig], object] | None = None  # None: the configured backend
     look: Callable[[str], bool | None] = _look
     pause: Callable[[float], None] = time.sleep
     font_file: Callable[[], Path] = _font_file
     missing_noto: Callable[[], list[Path]] = _missing_noto
     environ: dict[str, str] = field(default_factory=lambda: dict(os.environ))
+    present: Presenter = ENGLISH  # the run's language, for the question ``look`` asks
 
 
 # --- the checks -----------------------------------------------------------------
@@ -241,31 +286,45 @@ def _real_pins(config: TableConfig) -> list[int]:
 
 def check_display(config: TableConfig, machine: Machine) -> Result:
     """KMSDRM in pygame's SDL; on a fullscreen table also a mode of the configured size."""
-    name = "display"
+    name = say("display")
     try:
         drivers = machine.video_drivers()
     except Exception as exc:  # a broken pygame install raises anything from ImportError on
-        return Result(name, False, f"cannot ask SDL for its drivers ({exc})", _REINSTALL)
-    listed = ", ".join(drivers)
+        problem = say("cannot ask SDL for its drivers ({problem})", problem=Verbatim(str(exc)))
+        return Result(name, False, problem, _REINSTALL)
+    listed = Verbatim(", ".join(drivers))
     # SDL calls it "KMSDRM"; SDL_VIDEODRIVER matches names without regard to case.
     if "kmsdrm" not in (driver.lower() for driver in drivers):
         if not config.display.fullscreen:
-            return Result(name, True, f"windowed; SDL has {listed} (no KMSDRM: fine on a desktop)")
+            detail = say(
+                "windowed; SDL has {drivers} (no KMSDRM: fine on a desktop)", drivers=listed
+            )
+            return Result(name, True, detail)
         return Result(
             name,
             False,
-            f"pygame's SDL has no KMSDRM driver (only {listed}): no picture without a desktop",
-            "install pygame-ce in place of pygame: sudo deploy/install.sh (docs/raspberry-pi.md)",
+            say(
+                "pygame's SDL has no KMSDRM driver (only {drivers}): no picture without a desktop",
+                drivers=listed,
+            ),
+            say(
+                "install pygame-ce in place of pygame: "
+                "sudo deploy/install.sh (docs/raspberry-pi.md)"
+            ),
         )
     if not config.display.fullscreen:
-        return Result(name, True, f"windowed; SDL has {listed} (KMSDRM included)")
+        return Result(
+            name, True, say("windowed; SDL has {drivers} (KMSDRM included)", drivers=listed)
+        )
     cards = sorted(machine.dev.glob("dri/card*"))
     if not cards:
         return Result(
             name,
             False,
-            "KMSDRM is there but there is no /dev/dri/card*",
-            "turn on the KMS driver: dtoverlay=vc4-kms-v3d in /boot/firmware/config.txt, reboot",
+            say("KMSDRM is there but there is no /dev/dri/card*"),
+            say(
+                "turn on the KMS driver: dtoverlay=vc4-kms-v3d in /boot/firmware/config.txt, reboot"
+            ),
         )
     try:
         modes = machine.display_modes()
@@ -273,8 +332,11 @@ def check_display(config: TableConfig, machine: Machine) -> Result:
         return Result(
             name,
             False,
-            f"KMSDRM cannot open the screen ({exc})",
-            "plug the screen in before booting, and stop the kiosk: sudo systemctl stop cafe-table",
+            say("KMSDRM cannot open the screen ({problem})", problem=Verbatim(str(exc))),
+            say(
+                "plug the screen in before booting, and stop the kiosk: "
+                "sudo systemctl stop cafe-table"
+            ),
         )
     width, height = config.display.width, config.display.height
     if config.display.rotation in (90, 270):
@@ -285,41 +347,59 @@ def check_display(config: TableConfig, machine: Machine) -> Result:
         return Result(
             name,
             False,
-            f"the screen offers {offered}, not {width}x{height}",
-            "set [display] width and height to one of those in table.toml",
+            say(
+                "the screen offers {offered}, not {size}",
+                offered=Verbatim(offered),
+                size=Verbatim(f"{width}x{height}"),
+            ),
+            say("set [display] width and height to one of those in table.toml"),
         )
-    return Result(name, True, f"KMSDRM, {width}x{height} available ({len(modes)} modes)")
+    detail = say_plural(
+        "KMSDRM, {size} available ({n} mode)",
+        "KMSDRM, {size} available ({n} modes)",
+        len(modes),
+        size=Verbatim(f"{width}x{height}"),
+    )
+    return Result(name, True, detail)
 
 
-_REINSTALL = "reinstall: sudo deploy/install.sh"
+_REINSTALL = say("reinstall: sudo deploy/install.sh")
 
 
 def check_groups(config: TableConfig, machine: Machine) -> Result:
     """The user is in every group the configured devices need."""
-    needed: dict[str, str] = {}
+    name = say("groups")
+    needed: dict[str, Words] = {}
     if config.display.fullscreen:
-        needed.update(video="the screen", render="the screen", input="touch and keys")
+        screen = say("the screen")
+        needed.update(video=screen, render=screen, input=say("touch and keys"))
     if _real_readers(config):
-        needed["dialout"] = "the seat readers"
+        needed["dialout"] = say("the seat readers")
     if _real_pins(config):
-        needed["gpio"] = "the buttons"
+        needed["gpio"] = say("the buttons")
     if config.leds.backend == "spi":
-        needed["spi"] = "the LEDs"
+        needed["spi"] = say("the LEDs")
     if config.leds.backend == "pi5":
-        needed["gpio"] = "the LEDs"
+        needed["gpio"] = say("the LEDs")
     if machine.is_root():
-        return Result("groups", True, "running as root (the service runs as cafe-table)")
+        return Result(name, True, say("running as root (the service runs as cafe-table)"))
     missing = sorted(set(needed) - machine.groups())
     if not missing:
-        have = ", ".join(sorted(needed)) or "none needed on a simulated table"
-        return Result("groups", True, have)
-    why = ", ".join(f"{g} ({needed[g]})" for g in missing)
+        if not needed:
+            return Result(name, True, say("none needed on a simulated table"))
+        return Result(name, True, ", ".join(sorted(needed)))  # group names
+    why = [
+        say("{group} ({purpose})", group=Verbatim(g), purpose=as_arg(needed[g])) for g in missing
+    ]
     user = machine.environ.get("USER") or "cafe-table"
     return Result(
-        "groups",
+        name,
         False,
-        f"not in {why}",
-        f"sudo usermod -aG {','.join(missing)} {user}, then log in again",
+        say("not in {groups}", groups=Items(tuple(why))),
+        say(
+            "{command}, then log in again",
+            command=Verbatim(f"sudo usermod -aG {','.join(missing)} {user}"),
+        ),
     )
 
 
@@ -339,71 +419,87 @@ def check_devices(config: TableConfig, machine: Machine) -> Result:
         if path.exists() and not os.access(path, os.R_OK | os.W_OK):
             denied.append((path, group))
     missing = [p for p, _ in wanted if not p.exists()]
+    name = say("devices")
     if config.leds.backend == "spi" and machine.dev / "spidev0.0" in missing:
         return Result(
-            "devices",
+            name,
             False,
-            f"{machine.dev / 'spidev0.0'} is missing, so the SPI LEDs cannot work",
-            "enable SPI: sudo raspi-config nonint do_spi 0, then reboot",
+            say(
+                "{file} is missing, so the SPI LEDs cannot work",
+                file=Verbatim(str(machine.dev / "spidev0.0")),
+            ),
+            say("enable SPI: sudo raspi-config nonint do_spi 0, then reboot"),
         )
     if config.leds.backend == "pi5" and machine.dev / "pio0" in missing:
         return Result(
-            "devices",
+            name,
             False,
-            f"{machine.dev / 'pio0'} is missing, so the Pi 5 LEDs cannot work",
-            "update the kernel: sudo apt-get full-upgrade, then reboot",
+            say(
+                "{file} is missing, so the Pi 5 LEDs cannot work",
+                file=Verbatim(str(machine.dev / "pio0")),
+            ),
+            say("update the kernel: sudo apt-get full-upgrade, then reboot"),
         )
     if denied:
-        listed = ", ".join(str(p) for p, _ in denied)
+        listed = Verbatim(", ".join(str(p) for p, _ in denied))
         return Result(
-            "devices",
+            name,
             False,
-            f"no read/write permission on {listed}",
-            "install the udev rules and groups: sudo deploy/install.sh, then reboot",
+            say("no read/write permission on {files}", files=listed),
+            say("install the udev rules and groups: sudo deploy/install.sh, then reboot"),
         )
     if not wanted:
-        return Result("devices", True, "no device files needed on a simulated table")
-    return Result("devices", True, f"{len(wanted)} device files readable and writable")
+        return Result(name, True, say("no device files needed on a simulated table"))
+    detail = say_plural(
+        "{n} device file readable and writable",
+        "{n} device files readable and writable",
+        len(wanted),
+    )
+    return Result(name, True, detail)
 
 
 def check_pin_factory(config: TableConfig, machine: Machine) -> Result:
     """gpiozero finds a real pin factory (lgpio on a Pi 4 and Pi 5)."""
+    check = say("pin factory")
     if not _real_pins(config):
-        return Result("pin factory", True, "buttons and timer simulated (gpiozero MockFactory)")
+        return Result(check, True, say("buttons and timer simulated (gpiozero MockFactory)"))
     try:
         name = machine.pin_factory()
     except Exception as exc:  # gpiozero raises BadPinFactory, ImportError, OSError...
         return Result(
-            "pin factory",
+            check,
             False,
-            f"gpiozero cannot reach the GPIO pins ({exc})",
-            "install lgpio (sudo deploy/install.sh) and set GPIOZERO_PIN_FACTORY=lgpio",
+            say("gpiozero cannot reach the GPIO pins ({problem})", problem=Verbatim(str(exc))),
+            say("install lgpio (sudo deploy/install.sh) and set GPIOZERO_PIN_FACTORY=lgpio"),
         )
     if name == "MockFactory":
         return Result(
-            "pin factory",
+            check,
             False,
-            "gpiozero uses its MockFactory: the buttons would never press",
-            "unset GPIOZERO_PIN_FACTORY=mock; use GPIOZERO_PIN_FACTORY=lgpio",
+            say("gpiozero uses its MockFactory: the buttons would never press"),
+            say("unset GPIOZERO_PIN_FACTORY=mock; use GPIOZERO_PIN_FACTORY=lgpio"),
         )
-    return Result("pin factory", True, name)
+    return Result(check, True, name)  # a class name: never translated
 
 
 def check_readers(config: TableConfig, machine: Machine) -> list[Result]:
     """Every configured reader's serial port opens (a missing one is reported, not fatal)."""
     readers = _real_readers(config)
     if not readers:
-        return [Result("readers", True, "all seats simulated")]
+        return [Result(say("readers"), True, say("all seats simulated"))]
     results = []
     for seat, path in readers:
-        name = f"reader seat {seat + 1}"  # people count seats from 1
+        name = say("reader of {seat}", seat=Seat(seat))
         if not Path(path).exists():
             results.append(
                 Result(
                     name,
                     False,
-                    f"{path} is not there (unplugged, or the name changed)",
-                    "plug it in, or run `cafe-table assign-readers` and fix [[seat]] reader",
+                    say(
+                        "{path} is not there (unplugged, or the name changed)",
+                        path=Verbatim(path),
+                    ),
+                    say("plug it in, or run `cafe-table assign-readers` and fix [[seat]] reader"),
                 )
             )
             continue
@@ -414,21 +510,29 @@ def check_readers(config: TableConfig, machine: Machine) -> list[Result]:
                 Result(
                     name,
                     False,
-                    f"{path} does not answer ({exc})",
-                    "check [[seat]] protocol, the dialout group and the udev rules "
-                    "(deploy/install.sh); stop the kiosk, which holds the port",
+                    say(
+                        "{path} does not answer ({problem})",
+                        path=Verbatim(path),
+                        problem=_reader_trouble(exc),
+                    ),
+                    say(
+                        "check [[seat]] protocol, the dialout group and the udev rules "
+                        "(deploy/install.sh); stop the kiosk, which holds the port"
+                    ),
                 )
             )
             continue
-        results.append(Result(name, True, f"{path}: {state}"))
+        detail = say("{path}: {state}", path=Verbatim(path), state=as_arg(state))
+        results.append(Result(name, True, detail))
     return results
 
 
 def check_leds(config: TableConfig, machine: Machine) -> Result:
     """The LED backend opens and shows a short test pattern (each seat green in turn)."""
     backend = config.leds.backend
+    name = say("leds")
     if backend == MOCK:
-        return Result("leds", True, "mock backend (frames recorded, no strip)")
+        return Result(name, True, say("mock backend (frames recorded, no strip)"))
     from hardware.led_backends import open_strip
     from hardware.leds import Strip
 
@@ -438,9 +542,13 @@ def check_leds(config: TableConfig, machine: Machine) -> Result:
         else:
             strip = open_strip(backend, max(config.pixel_count, 1), pin=config.leds.data_pin)
     except HardwareError as exc:
-        return Result("leds", False, f"{backend} backend: {exc}", "see docs/hardware.md")
+        detail = say(
+            "{backend} backend: {problem}", backend=Verbatim(backend), problem=Verbatim(str(exc))
+        )
+        return Result(name, False, detail, say("see docs/hardware.md"))
     if not isinstance(strip, Strip):
-        return Result("leds", False, f"{backend} backend gave no strip", _REINSTALL)
+        detail = say("{backend} backend gave no strip", backend=Verbatim(backend))
+        return Result(name, False, detail, _REINSTALL)
     try:
         level = max(1, round(255 * config.leds.brightness))
         for seat in config.seats:
@@ -455,43 +563,62 @@ def check_leds(config: TableConfig, machine: Machine) -> Result:
         deinit = getattr(strip, "deinit", None)
         if deinit is not None:
             deinit()
-    seen = machine.look("Did each seat's LEDs light green in turn?")
+    seen = machine.look(machine.present(say("Did each seat's LEDs light green in turn?")))
     if seen is False:
         return Result(
-            "leds",
+            name,
             False,
-            f"{backend} backend sent the pattern but the LEDs did not show it",
-            "check the wiring, level shifter and power (docs/hardware.md)",
+            say(
+                "{backend} backend sent the pattern but the LEDs did not show it",
+                backend=Verbatim(backend),
+            ),
+            say("check the wiring, level shifter and power (docs/hardware.md)"),
         )
-    confirmed = "you saw it" if seen else "not confirmed: run doctor at a terminal to be asked"
-    return Result(
-        "leds", True, f"{backend} backend sent a test pattern to {strip.n} pixels ({confirmed})"
-    )
+    if seen:
+        detail = say_plural(
+            "{backend} backend sent a test pattern to {n} pixel (you saw it)",
+            "{backend} backend sent a test pattern to {n} pixels (you saw it)",
+            strip.n,
+            backend=Verbatim(backend),
+        )
+    else:
+        detail = say_plural(
+            "{backend} backend sent a test pattern to {n} pixel "
+            "(not confirmed: run doctor at a terminal to be asked)",
+            "{backend} backend sent a test pattern to {n} pixels "
+            "(not confirmed: run doctor at a terminal to be asked)",
+            strip.n,
+            backend=Verbatim(backend),
+        )
+    return Result(name, True, detail)
 
 
 def check_timer(config: TableConfig, machine: Machine) -> Result:
     """The toss timer's input reads (and says whether it is pressed now)."""
     timer = config.timer
+    name = say("toss timer")
     if timer is None:
-        return Result("toss timer", True, "none configured")
+        return Result(name, True, say("none configured"))
     if timer.pin is None:
-        return Result("toss timer", True, "simulated (T key)")
+        return Result(name, True, say("simulated (T key)"))
+    pin = Verbatim(f"GPIO{timer.pin}")
     try:
         state = machine.read_timer_pin(timer.pin)
     except Exception as exc:  # gpiozero: pin in use, no factory...
         return Result(
-            "toss timer",
+            name,
             False,
-            f"GPIO{timer.pin} cannot be read ({exc})",
-            "stop the kiosk, check [timer] pin and the gpio group",
+            say("{pin} cannot be read ({problem})", pin=pin, problem=Verbatim(str(exc))),
+            say("stop the kiosk, check [timer] pin and the gpio group"),
         )
-    return Result("toss timer", True, f"GPIO{timer.pin} reads {state}")
+    return Result(name, True, say("{pin} reads {state}", pin=pin, state=as_arg(state)))
 
 
 def check_journal(config: TableConfig, machine: Machine) -> Result:
     """The records folder is writable, durable and fsyncs in reasonable time."""
     folder = config.records
-    name = "journal folder"
+    name = say("journal folder")
+    where = Verbatim(str(folder))
     try:
         folder.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=folder, prefix=".doctor-") as probe:
@@ -504,66 +631,109 @@ def check_journal(config: TableConfig, machine: Machine) -> Result:
         return Result(
             name,
             False,
-            f"{folder} is not writable ({exc.strerror or exc})",
-            "give the service user the folder: sudo chown cafe-table: " + str(folder),
+            say(
+                "{folder} is not writable ({problem})",
+                folder=where,
+                problem=Verbatim(str(exc.strerror or exc)),
+            ),
+            say(
+                "give the service user the folder: {command}",
+                command=Verbatim(f"sudo chown cafe-table: {folder}"),
+            ),
         )
     try:
         durable, fs_type = describe(folder, machine.mountinfo)
     except OSError:
         durable, fs_type = True, "unknown"
-    timing = f"one fsync {fsync * 1000:.1f} ms"
+    millis = Verbatim(f"{fsync * 1000:.1f}")
+    system = Verbatim(fs_type)
     if not durable:
-        detail = f"{folder} is on {fs_type}: a power cut loses the journal"
-        fix = "put [table] records on a data partition (docs/raspberry-pi.md)"
+        fix = say("put [table] records on a data partition (docs/raspberry-pi.md)")
         if config.journal.require_durable:
+            detail = say(
+                "{folder} is on {system}: a power cut loses the journal",
+                folder=where,
+                system=system,
+            )
             return Result(name, False, detail, fix)
-        return Result(name, True, f"{detail} ({timing}; fine for a demo, not a cafe)")
+        detail = say(
+            "{folder} is on {system}: a power cut loses the journal "
+            "(one fsync {ms} ms; fine for a demo, not a cafe)",
+            folder=where,
+            system=system,
+            ms=millis,
+        )
+        return Result(name, True, detail)
     if fsync > SLOW_FSYNC:
         return Result(
             name,
             False,
-            f"{folder} on {fs_type}: {timing}, slow enough to delay taps",
-            "use a better SD card (A1/A2) or a USB SSD for the data",
+            say(
+                "{folder} on {system}: one fsync {ms} ms, slow enough to delay taps",
+                folder=where,
+                system=system,
+                ms=millis,
+            ),
+            say("use a better SD card (A1/A2) or a USB SSD for the data"),
         )
     # "unknown": no mount above the folder is visible (e.g. in a chroot); judged durable.
-    where = "an unlisted file system" if fs_type == "unknown" else fs_type
-    return Result(name, True, f"{folder} on {where}, writable, {timing}")
+    if fs_type == "unknown":
+        detail = say(
+            "{folder} on an unlisted file system, writable, one fsync {ms} ms",
+            folder=where,
+            ms=millis,
+        )
+    else:
+        detail = say(
+            "{folder} on {system}, writable, one fsync {ms} ms",
+            folder=where,
+            system=system,
+            ms=millis,
+        )
+    return Result(name, True, detail)
 
 
 def check_fonts(config: TableConfig, machine: Machine) -> Result:
     """pygame's bundled font (the fallback) and the Noto fonts every language is drawn with."""
+    name = say("fonts")
     try:
         path = machine.font_file()
     except Exception as exc:  # a broken pygame install
-        return Result("fonts", False, f"pygame has no font module ({exc})", _REINSTALL)
+        detail = say("pygame has no font module ({problem})", problem=Verbatim(str(exc)))
+        return Result(name, False, detail, _REINSTALL)
     if not path.is_file():
-        return Result("fonts", False, f"{path} is missing", _REINSTALL)
+        return Result(name, False, say("{file} is missing", file=Verbatim(str(path))), _REINSTALL)
     gone = machine.missing_noto()
     if gone:
         return Result(
-            "fonts",
+            name,
             False,
-            f"{gone[0]} is missing: only English shows, in pygame's font",
+            say(
+                "{file} is missing: only English shows, in pygame's font",
+                file=Verbatim(str(gone[0])),
+            ),
             "sudo apt-get install --no-install-recommends fonts-noto-core fonts-noto-cjk",
         )
-    return Result("fonts", True, f"Noto Sans, Noto Sans CJK, {path.name}")
+    return Result(name, True, f"Noto Sans, Noto Sans CJK, {path.name}")  # font names
 
 
 def check_disk(config: TableConfig, machine: Machine) -> Result:
     """Enough free space where the records and journal are written."""
+    name = say("free disk")
     try:
         usage = shutil.disk_usage(config.records)
     except OSError as exc:
-        return Result("free disk", False, f"cannot tell ({exc})", "check [table] records")
+        detail = say("cannot tell ({problem})", problem=Verbatim(str(exc)))
+        return Result(name, False, detail, say("check [table] records"))
     free_mb = usage.free // (1024 * 1024)
     if usage.free < MIN_FREE_BYTES:
         return Result(
-            "free disk",
+            name,
             False,
-            f"{free_mb} MB free for {config.records}",
-            "free some space: sudo apt-get clean; delete old records you have exported",
+            say("{mb} MB free for {folder}", mb=free_mb, folder=Verbatim(str(config.records))),
+            say("free some space: sudo apt-get clean; delete old records you have exported"),
         )
-    return Result("free disk", True, f"{free_mb} MB free")
+    return Result(name, True, say("{mb} MB free", mb=free_mb))
 
 
 def run_checks(config: TableConfig, machine: Machine | None = None) -> list[Result]:
@@ -584,12 +754,15 @@ def run_checks(config: TableConfig, machine: Machine | None = None) -> list[Resu
     return results
 
 
-def report(results: Iterable[Result]) -> tuple[str, bool]:
-    """The lines to print and whether everything passed."""
+def report(results: Iterable[Result], present: Presenter = ENGLISH) -> tuple[str, bool]:
+    """The lines to print (in ``present``'s language) and whether everything passed."""
     results = list(results)
-    lines = [r.line() for r in results]
+    lines = [r.line(present) for r in results]
     failed = sum(not r.ok for r in results)
-    lines.append("all checks passed" if not failed else f"{failed} check(s) failed")
+    if failed:
+        lines.append(present(say_plural("{n} check failed", "{n} checks failed", failed)))
+    else:
+        lines.append(present(say("all checks passed")))
     return "\n".join(lines) + "\n", not failed
 
 
@@ -630,6 +803,9 @@ def run(args: argparse.Namespace, machine: Machine | None = None) -> int:
     except ConfigError as exc:
         terminal_words.complain(args, "doctor", exc.text)
         return 2
-    text, passed = report(run_checks(config, machine))
+    present = terminal_words.presenter(args)
+    machine = machine or Machine()
+    machine.present = present
+    text, passed = report(run_checks(config, machine), present)
     print(text, end="")
     return 0 if passed else 1

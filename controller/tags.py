@@ -30,7 +30,7 @@ from typing import Any
 from controller.games import spec_of, specs
 from controller.games.base import TableError
 from controller.games.spec import DeckSpec
-from controller.games.words import Card, Text, Verbatim, Words, say
+from controller.games.words import Card, Text, Verbatim, Words, as_arg, say
 from controller.members import NicknameError, check_nickname
 from controller.safe_text import one_line, shorten
 
@@ -183,45 +183,86 @@ class TagRegistry:
 
     @classmethod
     def from_json(cls, data: object, source: str = "registry") -> TagRegistry:
+        file = _quoted(source)
         if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise RegistryError(f'{source}: "format" must be "{FORMAT}"')
+            raise RegistryError(
+                say('{file}: "format" must be "{format}"', file=file, format=Verbatim(FORMAT))
+            )
         registry = cls()
         listed = data.get("decks", {})
         if not isinstance(listed, dict):
-            raise RegistryError(f'{source}: "decks" must map deck names to {{uid: card}}')
+            raise RegistryError(
+                say('{file}: "decks" must map deck names to {{uid: card}}', file=file)
+            )
         known = sorted(decks())
         for deck, tags in listed.items():
             if deck not in known:
                 raise RegistryError(
-                    f"{source}: there is no deck {deck!r}; the table knows {', '.join(known)}"
+                    say(
+                        "{file}: there is no deck {deck}; the table knows {decks}",
+                        file=file,
+                        deck=_quoted(repr(deck)),
+                        decks=Verbatim(", ".join(known)),
+                    )
                 )
             if not isinstance(tags, dict):
-                raise RegistryError(f'{source}: deck "{deck}" must map tag UIDs to cards')
+                raise RegistryError(
+                    say(
+                        '{file}: deck "{deck}" must map tag UIDs to cards',
+                        file=file,
+                        deck=Verbatim(deck),
+                    )
+                )
             cards = set(deck_cards(deck))
             for uid, card in tags.items():
+                tag = _quoted(shorten(repr(uid)))
                 if not isinstance(card, str):
-                    raise RegistryError(f'{source}: tag {uid!r} in deck "{deck}" must name a card')
+                    raise RegistryError(
+                        say(
+                            '{file}: tag {tag} in deck "{deck}" must name a card',
+                            file=file,
+                            tag=tag,
+                            deck=Verbatim(deck),
+                        )
+                    )
                 if card not in cards:
                     raise RegistryError(
-                        f'{source}: tag {uid!r} in deck "{deck}" names {shorten(repr(card))}, '
-                        f"which is not a card of that deck (e.g. {deck_cards(deck)[0]})"
+                        say(
+                            '{file}: tag {tag} in deck "{deck}" names {card}, '
+                            "which is not a card of that deck (e.g. {example})",
+                            file=file,
+                            tag=tag,
+                            deck=Verbatim(deck),
+                            card=_quoted(shorten(repr(card))),
+                            example=Verbatim(deck_cards(deck)[0]),
+                        )
                     )
                 registry.enroll(deck, card, uid)
         staff = data.get("staff", [])
         if not isinstance(staff, list):
-            raise RegistryError(f'{source}: "staff" must be a list of tag UIDs')
+            raise RegistryError(say('{file}: "staff" must be a list of tag UIDs', file=file))
         for uid in staff:
             registry.enroll(STAFF, STAFF, str(uid))
         members = data.get("members", {})
         if not isinstance(members, dict):
-            raise RegistryError(f'{source}: "members" must map tag UIDs to nicknames')
+            raise RegistryError(say('{file}: "members" must map tag UIDs to nicknames', file=file))
         for uid, nickname in members.items():
+            tag = _quoted(shorten(repr(uid)))
             if not isinstance(nickname, str):
-                raise RegistryError(f"{source}: member tag {uid!r} must have a nickname")
+                raise RegistryError(
+                    say("{file}: member tag {tag} must have a nickname", file=file, tag=tag)
+                )
             try:
                 registry.enroll_member(uid, nickname)
             except NicknameError as exc:
-                raise RegistryError(f"{source}: member tag {uid!r}: {exc}") from None
+                raise RegistryError(
+                    say(
+                        "{file}: member tag {tag}: {problem}",
+                        file=file,
+                        tag=tag,
+                        problem=as_arg(exc.text),
+                    )
+                ) from None
         return registry
 
     def to_json(self) -> dict[str, object]:
@@ -341,11 +382,25 @@ class TagRegistry:
     def _member_key(self, uid: str) -> str:
         key = self.normalize(uid)
         if not 4 <= len(key) <= 20:
-            raise RegistryError(f"{shorten(repr(uid))} is not a tag UID (4 to 10 bytes in hex)")
+            raise RegistryError(
+                say(
+                    "{tag} is not a tag UID (4 to 10 bytes in hex)", tag=_quoted(shorten(repr(uid)))
+                )
+            )
         entry = self._by_uid.get(key)
         if entry is not None:
-            what = "a staff tag" if entry.is_staff else f"{entry.card} of {entry.deck}"
-            raise RegistryError(f"tag {key} is already enrolled as {what}")
+            if entry.is_staff:
+                raise RegistryError(
+                    say("tag {tag} is already enrolled as a staff tag", tag=Verbatim(key))
+                )
+            raise RegistryError(
+                say(
+                    "tag {tag} is already enrolled as {card} of {deck}",
+                    tag=Verbatim(key),
+                    card=Verbatim(entry.card),
+                    deck=Verbatim(entry.deck),
+                )
+            )
         return key
 
     def has_staff_tag(self) -> bool:

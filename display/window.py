@@ -24,7 +24,9 @@ from typing import Protocol, Self
 
 import pygame
 
+from controller.games.words import say
 from controller.view import Screen, TableView
+from controller.words import Presenter
 from display.renderer import Renderer
 from display.ui import PressButton, Quit, TapDeckCard, TapStaff, UiAction, action_for_event
 
@@ -85,6 +87,7 @@ class Window:
         self.renderer = Renderer((settings.width, settings.height), rotation=settings.rotation)
         self.renderer.staff_seats = tuple(staff_seats)
         self._screen: pygame.Surface | None = None
+        self._caption = ""  # the window title shown, in the table's language
 
     def open(self) -> None:
         if self._screen is not None:
@@ -94,7 +97,7 @@ class Window:
         flags = pygame.FULLSCREEN if self.settings.fullscreen else 0
         size = (0, 0) if self.settings.fullscreen else (self.settings.width, self.settings.height)
         self._screen = pygame.display.set_mode(size, flags)
-        pygame.display.set_caption("Cafe table")
+        self._caption = ""
         self.renderer.resize(self._screen.get_size())
 
     def close(self) -> None:
@@ -142,6 +145,11 @@ class Window:
         """Draw what changed and update only those parts of the screen; True when it drew."""
         if self._screen is None:
             raise RuntimeError("the window is not open")
+        # The title follows the table's language (the centre's), set when it changes.
+        caption = Presenter.for_view(view)(say("Cafe table"))
+        if caption != self._caption:
+            pygame.display.set_caption(caption)
+            self._caption = caption
         if not self.renderer.draw(view):
             return False
         rects = self.renderer.dirty_rects

@@ -28,7 +28,15 @@ class HardwareError(Exception):
 
 
 class ReaderUnavailable(HardwareError, OSError):
-    """A seat's card reader cannot be opened (missing, busy, or not permitted)."""
+    """A seat's card reader cannot be opened (missing, busy, or not permitted).
+
+    ``kind`` is one of ``hardware.problems.Offline``'s values (a plain str here,
+    so this module imports nothing): what the table puts into words.
+    """
+
+    def __init__(self, message: str, kind: str = "failed") -> None:
+        super().__init__(message)
+        self.kind = kind
 
 
 class ButtonsUnavailable(HardwareError, OSError):

@@ -29,6 +29,7 @@ from __future__ import annotations
 import queue
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import TypeAlias
 
 __all__ = [
@@ -37,6 +38,7 @@ __all__ = [
     "Clock",
     "EventQueue",
     "InputEvent",
+    "Offline",
     "ReaderOffline",
     "ReaderOnline",
     "ReaderProblem",
@@ -97,18 +99,44 @@ class ReaderOnline:
     at: float
 
 
+class Offline(StrEnum):
+    """Why a reader is offline, as a kind the table can put into words.
+
+    The hardware never imports the controller, so its sentences stay English
+    staff-log lines (``ReaderOffline.reason``, ``str(ReaderUnavailable)``); the
+    kind travels beside them and the controller maps it to a translated
+    message (``controller/table/readers.py``).
+    """
+
+    CLOSED = "closed"  # closed on purpose by the program
+    MISSING = "missing"  # the device file is not there (unplugged, renamed)
+    BUSY = "busy"  # another program holds the port
+    DENIED = "denied"  # no permission to open the port
+    SILENT = "silent"  # the port opens but the reader does not answer
+    LOST = "lost"  # the connection broke (cable pulled, I/O errors)
+    FAILED = "failed"  # anything else
+
+
 @dataclass(frozen=True, slots=True)
 class ReaderOffline:
     """A seat's reader stopped listening.
 
     ``reason`` is ``"closed"`` when the program closed it on purpose, otherwise
-    a sentence for staff such as ``"lost the connection: ..."``.
+    a sentence for the staff log such as ``"lost the connection: ..."``.
+    ``kind`` says the same as one of ``hardware.problems.Offline``'s values,
+    which the table turns into words in the reader's language; left out, it
+    is ``"closed"`` for the reason ``"closed"`` and ``"lost"`` otherwise.
     """
 
     seat: int
     port: str
     reason: str
     at: float
+    kind: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.kind:
+            object.__setattr__(self, "kind", "closed" if self.reason == "closed" else "lost")
 
 
 @dataclass(frozen=True, slots=True)

@@ -103,17 +103,18 @@ class MockReader(SeatReader):
             self._require_open("report a problem")
             self._send(ReaderProblem(self.seat, message, self._clock()))
 
-    def unplug(self, reason: str = "lost the connection: unplugged") -> None:
-        """Simulate the cable being pulled: ``ReaderOffline`` with ``reason``, then closed."""
-        self._go_offline(reason)
+    def unplug(self, reason: str = "lost the connection: unplugged", kind: str = "lost") -> None:
+        """Simulate the cable being pulled: ``ReaderOffline`` with ``reason`` (and ``kind``,
+        one of ``hardware.problems.Offline``), then closed."""
+        self._go_offline(reason, kind)
 
-    def _go_offline(self, reason: str) -> None:
+    def _go_offline(self, reason: str, kind: str = "") -> None:
         with self._lock:
             if not self._open:
                 return
             self._open = False
             self._uid = None
-            self._send(ReaderOffline(self.seat, self.port, reason, self._clock()))
+            self._send(ReaderOffline(self.seat, self.port, reason, self._clock(), kind))
 
     def _require_open(self, doing: str) -> None:
         if not self._open:

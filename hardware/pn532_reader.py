@@ -40,7 +40,7 @@ from hardware.events import (
     TagPresented,
     TagRemoved,
 )
-from hardware.problems import ProblemLimiter
+from hardware.problems import Offline, ProblemLimiter
 from hardware.seat_reader import SeatReader
 from hardware.serial_stream import open_serial_port
 
@@ -165,7 +165,8 @@ class PN532Reader(SeatReader):
                 port.close()
                 raise ReaderUnavailable(
                     f"seat {self.seat}'s PN532 reader at {self.port} does not answer ({exc}): "
-                    "check its wiring and that its switches select UART (HSU)"
+                    "check its wiring and that its switches select UART (HSU)",
+                    Offline.SILENT,
                 ) from exc
             self._serial = port
             self._stop.clear()
@@ -243,4 +244,5 @@ class PN532Reader(SeatReader):
                 self._events.put(event)
         if reason != "closed":
             logger.warning("seat %d's PN532 reader at %s: %s", self.seat, self.port, reason)
-        self._events.put(ReaderOffline(self.seat, self.port, reason, self._clock()))
+        kind = Offline.CLOSED if reason == "closed" else Offline.LOST
+        self._events.put(ReaderOffline(self.seat, self.port, reason, self._clock(), kind))

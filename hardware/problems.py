@@ -10,9 +10,9 @@ back.
 
 from __future__ import annotations
 
-from hardware.events import ReaderProblem
+from hardware.events import Offline, ReaderProblem
 
-__all__ = ["ProblemLimiter", "show_bytes"]
+__all__ = ["Offline", "ProblemLimiter", "show_bytes"]
 
 
 def show_bytes(raw: bytes, limit: int = 24) -> str:

@@ -33,6 +33,7 @@ from hardware.events import (
     ReaderOnline,
     ReaderProblem,
 )
+from hardware.problems import Offline
 from hardware.protocols import MOCK_PORT
 from hardware.seat_reader import SeatReader
 
@@ -123,6 +124,10 @@ class _SerialProtocol(serial.threaded.Protocol):  # type: ignore[misc]
     def connection_lost(self, exc: BaseException | None) -> None:
         # pyserial passes None when the thread was stopped on purpose.
         reason = "closed" if exc is None else f"lost the connection: {exc}"
+        # A decoder that gave up on a silent board says so with LinkLost.
+        kind = Offline.CLOSED if exc is None else Offline.LOST
+        if isinstance(exc, LinkLost):
+            kind = Offline.SILENT
         if exc is not None:
             logger.warning(
                 "seat %d's reader at %s went offline: %s",
@@ -131,7 +136,7 @@ class _SerialProtocol(serial.threaded.Protocol):  # type: ignore[misc]
                 exc,
             )
         self._events.put(
-            ReaderOffline(self._decoder.seat, self._decoder.port, reason, self._clock())
+            ReaderOffline(self._decoder.seat, self._decoder.port, reason, self._clock(), kind)
         )
 
 
@@ -189,17 +194,20 @@ def _unavailable(seat: int, port: str, exc: BaseException) -> ReaderUnavailable:
     where = f"seat {seat}'s reader at {port}"
     fallback = f'set the seat\'s reader to "{MOCK_PORT}" in table.toml'
     if code in (errno.ENOENT, errno.ENODEV, errno.ENXIO):
-        text = f"{where} is not there: check its USB cable, or {fallback}"
+        text, kind = f"{where} is not there: check its USB cable, or {fallback}", Offline.MISSING
     elif code in (errno.EAGAIN, errno.EWOULDBLOCK, errno.EBUSY):
         text = f"{where} is in use by another program: close that program, or {fallback}"
+        kind = Offline.BUSY
     elif code in (errno.EACCES, errno.EPERM):
         text = (
             f"{where} cannot be opened (permission denied): add the kiosk user to the "
             f"'dialout' group, or {fallback}"
         )
+        kind = Offline.DENIED
     else:
         text = f"{where} cannot be opened ({exc}): check its USB cable, or {fallback}"
-    return ReaderUnavailable(text)
+        kind = Offline.FAILED
+    return ReaderUnavailable(text, kind)
 
 
 def open_serial_port(

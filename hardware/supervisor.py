@@ -161,7 +161,9 @@ class SupervisedReader(SeatReader):
         except ReaderUnavailable as exc:
             if not self._offline_reported:
                 self._offline_reported = True
-                self._events.put(ReaderOffline(self.seat, self.port, str(exc), self._clock()))
+                self._events.put(
+                    ReaderOffline(self.seat, self.port, str(exc), self._clock(), exc.kind)
+                )
             logger.debug("seat %d: reopening %s failed: %s", self.seat, self.port, exc)
             return False
         self._offline_reported = False

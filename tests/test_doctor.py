@@ -15,6 +15,7 @@ from controller.config import TableConfig, parse
 from controller.doctor import Machine, Result, report, run, run_checks, sdl_video_drivers
 from hardware.errors import StripUnavailable
 from hardware.leds import RecordingStrip
+from tests.words import shown
 
 ROOT = Path(__file__).resolve().parent.parent
 EXT4 = "22 1 179:2 / / rw - ext4 /dev/mmcblk0p2 rw\n"
@@ -65,7 +66,7 @@ def real_table(tmp_path: Path, **sections: dict[str, object]) -> TableConfig:
 
 
 def failures(results: list[Result]) -> dict[str, Result]:
-    return {r.name: r for r in results if not r.ok}
+    return {shown(r.name): r for r in results if not r.ok}
 
 
 def test_sdl_drivers_are_asked_of_the_loaded_sdl() -> None:
@@ -152,11 +153,13 @@ def test_broken_hardware_is_reported_not_raised(tmp_path: Path) -> None:
         (tmp_path / "dev" / name).unlink()
     config = real_table(tmp_path)
     failed = failures(run_checks(config, bad))
-    assert sorted(failed) == sorted(["display", "devices", "reader seat 1", "leds", "toss timer"])
-    assert "vc4-kms-v3d" in failed["display"].fix
-    assert "do_spi 0" in failed["devices"].fix
-    assert "busy" in failed["reader seat 1"].detail
-    assert "GPIO17" in failed["toss timer"].detail
+    assert sorted(failed) == sorted(
+        ["display", "devices", "reader of Seat 1", "leds", "toss timer"]
+    )
+    assert "vc4-kms-v3d" in shown(failed["display"].fix)
+    assert "do_spi 0" in shown(failed["devices"].fix)
+    assert "busy" in shown(failed["reader of Seat 1"].detail)
+    assert "GPIO17" in shown(failed["toss timer"].detail)
 
 
 def test_unplugged_reader_and_unwritable_journal(tmp_path: Path) -> None:
@@ -165,16 +168,17 @@ def test_unplugged_reader_and_unwritable_journal(tmp_path: Path) -> None:
     blocker = tmp_path / "records"
     blocker.write_text("a file where the folder should be")
     failed = failures(run_checks(config, machine(tmp_path)))
-    assert "assign-readers" in failed["reader seat 1"].fix
-    assert "not writable" in failed["journal folder"].detail
+    assert "assign-readers" in shown(failed["reader of Seat 1"].fix)
+    assert "not writable" in shown(failed["journal folder"].detail)
 
 
 def test_not_durable_passes_only_when_not_required(tmp_path: Path) -> None:
     tmpfs = EXT4 + f"40 22 0:30 / {tmp_path} rw - tmpfs tmpfs rw\n"
     relaxed = real_table(tmp_path, journal={"require_durable": False})
     results = run_checks(relaxed, machine(tmp_path, mountinfo=tmpfs))
-    journal = next(r for r in results if r.name == "journal folder")
-    assert journal.ok and "tmpfs" in journal.detail and "not a cafe" in journal.detail
+    journal = next(r for r in results if shown(r.name) == "journal folder")
+    detail = shown(journal.detail)
+    assert journal.ok and "tmpfs" in detail and "not a cafe" in detail
 
 
 def test_bad_config_is_one_line_and_status_2(
@@ -195,7 +199,7 @@ def test_a_failing_check_exits_1(
     monkeypatch.chdir(tmp_path)
     assert run(args, broken) == 1
     out = capsys.readouterr().out
-    assert "FAIL  fonts:" in out and out.endswith("1 check(s) failed\n")
+    assert "FAIL  fonts:" in out and out.endswith("1 check failed\n")
 
 
 def test_console_script_path_prints_sdl_drivers() -> None:
@@ -212,8 +216,8 @@ def test_console_script_path_prints_sdl_drivers() -> None:
 def test_led_line_says_whether_a_person_confirmed(tmp_path: Path) -> None:
     asked = run_checks(real_table(tmp_path), machine(tmp_path))
     unasked = run_checks(real_table(tmp_path), machine(tmp_path, look=lambda prompt: None))
-    assert "(you saw it)" in next(r.detail for r in asked if r.name == "leds")
-    assert "not confirmed" in next(r.detail for r in unasked if r.name == "leds")
+    assert "(you saw it)" in next(shown(r.detail) for r in asked if shown(r.name) == "leds")
+    assert "not confirmed" in next(shown(r.detail) for r in unasked if shown(r.name) == "leds")
 
 
 def test_reader_probe_goes_through_the_real_reader_on_a_pty(tmp_path: Path) -> None:
@@ -227,9 +231,9 @@ def test_reader_probe_goes_through_the_real_reader_on_a_pty(tmp_path: Path) -> N
         pty_machine = machine(tmp_path)
         pty_machine.probe_reader = Machine().probe_reader
         results = run_checks(config, pty_machine)
-    line = next(r for r in results if r.name == "reader seat 1")
+    line = next(r for r in results if shown(r.name) == "reader of Seat 1")
     assert line.ok, line.line()
-    assert line.detail == f"{board.slave_path}: online (line protocol)"
+    assert shown(line.detail) == f"{board.slave_path}: online (line protocol)"
 
 
 def test_reader_probe_reports_a_port_that_is_not_a_serial_device(tmp_path: Path) -> None:
@@ -238,8 +242,8 @@ def test_reader_probe_reports_a_port_that_is_not_a_serial_device(tmp_path: Path)
     seats = [{"reader": str(not_a_port), "pixels": [0, 8]}, {"reader": "mock", "pixels": [8, 16]}]
     config = parse({"table": {"records": str(tmp_path / "records")}, "seat": seats})
     results = run_checks(config, Machine(mountinfo=EXT4, look=lambda prompt: None))
-    line = next(r for r in results if r.name == "reader seat 1")
-    assert not line.ok and "does not answer" in line.detail and "dialout" in line.fix
+    line = next(r for r in results if shown(r.name) == "reader of Seat 1")
+    assert not line.ok and "does not answer" in shown(line.detail) and "dialout" in shown(line.fix)
 
 
 def test_missing_noto_fonts_fail_the_fonts_check_with_the_packages_to_install(
@@ -249,8 +253,8 @@ def test_missing_noto_fonts_fail_the_fonts_check_with_the_packages_to_install(
 
     gone = [Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc")]
     result = check_fonts(TableConfig.simulated(4), machine(tmp_path, missing_noto=lambda: gone))
-    assert not result.ok and "NotoSansCJK-Regular.ttc is missing" in result.detail
-    assert "fonts-noto-core fonts-noto-cjk" in result.fix
+    assert not result.ok and "NotoSansCJK-Regular.ttc is missing" in shown(result.detail)
+    assert "fonts-noto-core fonts-noto-cjk" in shown(result.fix)
 
 
 def test_the_doctor_checks_the_fonts_the_display_draws_with() -> None:

@@ -53,7 +53,7 @@ class FlakyReader(SeatReader):
     def open(self) -> None:
         self.opens += 1
         if self.opens <= self.missing:
-            raise ReaderUnavailable(f"seat 0's reader at {self.port} is not there")
+            raise ReaderUnavailable(f"seat 0's reader at {self.port} is not there", "missing")
         self._open = True
         self._events.put(ReaderOnline(0, self.port, 1.0))
         self.opened.set()
@@ -95,7 +95,11 @@ def test_a_missing_reader_is_reported_once_and_retried_until_it_appears() -> Non
     assert inner.opened.wait(WAIT)
     offline = events.get(timeout=WAIT)
     assert offline == ReaderOffline(
-        0, inner.port, "seat 0's reader at /dev/serial/by-id/flaky is not there", offline.at
+        0,
+        inner.port,
+        "seat 0's reader at /dev/serial/by-id/flaky is not there",
+        offline.at,
+        "missing",  # the kind the table puts into words travels with it
     )
     assert events.get(timeout=WAIT) == ReaderOnline(0, inner.port, 1.0)
     assert inner.opens == 5 and reader.attempts == 5

@@ -39,9 +39,13 @@ from controller.fleet.link import (
 from controller.fleet.outbox import Outbox
 from controller.fleet.reporter import FleetReporter
 from controller.fleet.settings import CafeSettings
-from controller.games.words import Items, Verbatim, say
+from controller.games.words import Items, Seat, Verbatim, say
+from controller.safe_text import one_line
 from controller.tags import TagRegistry, decks
+from controller.terminal_words import table_language
 from controller.view import Screen
+from controller.words import Presenter
+from controller.words.catalogs import ENGLISH
 
 if TYPE_CHECKING:
     from controller.table import Table
@@ -82,6 +86,7 @@ class CafeConnection:
         self.decks = deck_counts(registry)
         self.pending_config: tuple[str, TableConfig] | None = None
         self._names_game: tuple[int, dict[int, str]] | None = None  # the last names kept
+        self.language = ENGLISH  # the table's, kept from the last turn (for alert texts)
 
     def start(self) -> None:
         if self.outbox is not None:
@@ -110,7 +115,10 @@ class CafeConnection:
 
     def staff_call(self, call: str, seat: int, opened: bool) -> None:
         if opened:
-            self.link.alert(call, "call-staff", f"Seat {seat} calls for staff", seat=seat)
+            # The alert's text is for café staff on the dashboard: the seat counted
+            # from 1, in the table's language; its "seat" field stays 0-based data.
+            text = Presenter(self.language)(say("{seat} calls for staff", seat=Seat(seat)))
+            self.link.alert(call, "call-staff", text, seat=seat)
         else:
             self.link.event("staff-call-answered", alert=call, seat=seat)
 
@@ -123,6 +131,7 @@ class CafeConnection:
             self._hub_message(table, message)
         self._apply_pending(table)
         self._keep_names(table)
+        self.language = table_language(table.config)
         view = table.view
         # The facts cost a replay report: gathered only for a view not reported yet,
         # not on every turn of the loop.
@@ -136,7 +145,9 @@ class CafeConnection:
             try:
                 config = self.checked(message.settings, table.config)
             except ConfigError as exc:
-                self.link.config_result(message.request_id, False, str(exc))
+                # Staff read the refusal on the dashboard: in the table's language, one line.
+                refusal = one_line(Presenter(self.language)(exc.text))
+                self.link.config_result(message.request_id, False, refusal)
                 return
             self.pending_config = (message.request_id, config)
             if table.screen is not Screen.ATTRACT:

@@ -38,6 +38,7 @@ from controller.staff_pin import PinGuard, PinHash
 from controller.table.led_director import LedDirector
 from controller.table.lobby import Lobby, MenuEntry, menu_entries, unmet_requirement
 from controller.table.options import OptionsForm
+from controller.table.readers import offline_words
 from controller.table.screens import (
     IDLE_TIMEOUT,
     RESULTS_TIMEOUT,
@@ -65,6 +66,7 @@ from hardware.events import (
     ButtonPressed,
     ButtonReleased,
     InputEvent,
+    Offline,
     ReaderOffline,
     ReaderOnline,
     ReaderProblem,
@@ -357,17 +359,10 @@ class Table:
     def _on_reader_offline(self, event: InputEvent) -> None:
         assert isinstance(event, ReaderOffline)
         self._reader_online[event.seat] = False
-        if event.reason != "closed":
-            self.announce(
-                say(
-                    "The reader of {seat} is not answering ({reason}); "
-                    "the game waits: check its USB cable",
-                    seat=Seat(event.seat),
-                    reason=Verbatim(event.reason),
-                ),
-                MessageKind.PROBLEM,
-                event.seat,
-            )
+        if event.kind != Offline.CLOSED:
+            # The hardware's reason is an English log line (with seats counted from 0).
+            logger.warning("seat %d reader offline: %s", event.seat, event.reason)
+            self.announce(offline_words(event.seat, event.kind), MessageKind.PROBLEM, event.seat)
         self.changed()
 
     def _on_reader_problem(self, event: InputEvent) -> None:
