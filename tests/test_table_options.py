@@ -135,7 +135,7 @@ def test_limits_follow_the_joined_players(tmp_path: Path) -> None:
             rig.press(0, "ok")
             offered.add(rig.value("Hand sizes"))
         # The named schedules, then N..1 from the largest hand; then the editor opens.
-        assert offered == {"ascending", "up-down", "5, 4, 3, 2, 1"}
+        assert offered == {"ascending", "up and down", "5, 4, 3, 2, 1"}  # as the menu names them
     rig.journal.close()
 
 
@@ -144,10 +144,10 @@ def test_presets_are_shortcuts_and_one_is_named_when_the_values_match(rig: Rig) 
     rig.cursor_to("Preset")
     rig.press(0, "ok")
     assert rig.value("Preset") == "Up and down: 1-7-1 cards"
-    assert rig.value("Hand sizes") == "up-down" and rig.value("Largest hand") == "7"
+    assert rig.value("Hand sizes") == "up and down" and rig.value("Largest hand") == "7"
     rig.set_value("The hook", "on")
     assert rig.value("Preset") == "your own choice"
-    assert rig.value("Start the game") == "Hand sizes up-down, Largest hand 7, The hook"
+    assert rig.value("Start the game") == "Hand sizes up and down, Largest hand 7, The hook"
 
 
 def test_a_whole_oh_pshaw_game_with_options_chosen_at_the_table_then_ended_early(

@@ -1612,6 +1612,16 @@ def deal(engine: OhPshaw, rng: random.Random) -> list[Action]:
     return actions
 
 
+# How the named choices (schedules, scoring) read on the options screen: the
+# options' ``choice_words``, so a German table reads "aufsteigend", not "ascending".
+CHOICE_WORDS: dict[str, Words] = {
+    "ascending": say("ascending"),
+    "up-down": say("up and down"),
+    "contract-whist": say("contract whist"),
+    "standard": say("standard"),
+    "mild": say("mild"),
+}
+
 SPEC = GameSpec(
     id=OhPshaw.game_id,
     key="oh_pshaw",
@@ -1630,6 +1640,7 @@ SPEC = GameSpec(
                 "ascending 1 to the most cards; up-down 1..max..1; contract whist 7-1-7; or a list"
             ),
             choices=("ascending", "up-down", "contract-whist"),
+            choice_words=CHOICE_WORDS,
         ),
         OptionSpec(
             "max_hand",
@@ -1654,6 +1665,7 @@ SPEC = GameSpec(
             "standard",
             say("standard: 10 + bid for an exact bid; mild: 1 a trick plus 10 for an exact bid"),
             choices=("standard", "mild"),
+            choice_words=CHOICE_WORDS,
         ),
         OptionSpec(
             "round_winner_bonus",
@@ -1699,13 +1711,7 @@ SPEC = GameSpec(
         "suit_names": SUIT_NAMES,
         "ranks": RANKS,
         # The words of the named choices (schedules, scoring) for the options screen.
-        "choice_words": {
-            "ascending": say("ascending"),
-            "up-down": say("up and down"),
-            "contract-whist": say("contract whist"),
-            "standard": say("standard"),
-            "mild": say("mild"),
-        },
+        "choice_words": CHOICE_WORDS,
     },
     rules=(
         say("Bid how many tricks you will take; take exactly that many."),
