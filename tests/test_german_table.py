@@ -48,7 +48,8 @@ def proper_names() -> frozenset[str]:
 
 
 WORD = re.compile(r"[A-Za-zÄÖÜäöüß]{2,}")
-QUOTED = re.compile(r"„[^“]*“|\{[^}]*\}")  # config words quoted as written, and fields
+# Config words quoted as written ("replay_scope" must be „player“ ...) and fields.
+QUOTED = re.compile(r"„[^“\"]*[“\"]|\"[^\"]*\"|\{[^}]*\}")
 
 
 def german_catalog() -> Iterator[tuple[str, tuple[str, ...]]]:

@@ -2401,6 +2401,8 @@ SPEC = GameSpec(
             "player",
             say("per player, or shared by the whole table"),
             choices=REPLAY_SCOPES,
+            # How the options screen names the record's words "player" and "table".
+            choice_words={"player": say("per player"), "table": say("shared by the table")},
         ),
     ),
     requirements=frozenset({Requirement.VIRTUAL_DEAL}),
