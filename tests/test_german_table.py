@@ -13,11 +13,13 @@ catalog keeps as it is (its translation equals its key). The Japanese panel must
 
 from __future__ import annotations
 
+import os
 import random
 import re
 from collections.abc import Iterator
 from dataclasses import replace
 from functools import cache
+from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po
@@ -25,15 +27,17 @@ from babel.messages.pofile import read_po
 from controller.games import specs
 from controller.games.oss_cards import CHALLENGES_BY_NAME, TRICKS_BY_NAME
 from controller.simulation import Simulator
+from controller.tags import deck_cards, deck_of
 from controller.view import Screen, TableView
 from controller.words.catalogs import DOMAINS, LANGUAGE_NAMES, po_path
 from display.fitting import ELLIPSIS
 from display.renderer import Renderer
+from display.screenshot import save_screenshot
 from tests.rigs import TableRig
 from tests.test_pseudo_locale import CARD_NAME, recording
 
 JAPANESE_SEAT = 1  # the seat switched to 日本語 at the join screen (Seat 2)
-PLAY_SAMPLES = 30  # play views drawn per game (every few steps): enough to meet each phase
+REFUSAL_AT = 3  # the play view after which a seat taps out of turn
 CJK = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 LATIN = re.compile(r"[A-Za-z]")
 
@@ -112,6 +116,21 @@ def test_the_check_catches_english_and_spares_names() -> None:
     assert english_left(german, english) == ["Blattgrößen: ascending"]
 
 
+def refuse(rig: TableRig, sim: Simulator, game_id: str) -> None:
+    """Tap a card at a seat the game does not wait for: the table says why it takes no card
+    there (a refusal, or what the seat is counting)."""
+    game = rig.table.game
+    assert game is not None
+    waiting = game.adapter.presentation.waiting_players()
+    idle = next(p for p in range(len(game.players)) if p not in waiting)
+    seat = game.players[idle]
+    last = rig.table.messages[-1] if rig.table.messages else None  # the table keeps a few
+    assert sim.tap(seat, deck_cards(deck_of(game_id))[0]) is None
+    rig.loop.drain()
+    answer = rig.table.messages[-1]
+    assert answer is not last and answer.seat == seat, "the tap was not answered"
+
+
 def in_english(view: TableView) -> TableView:
     return replace(view, language="en", seat_languages={})
 
@@ -137,9 +156,10 @@ def play_in_german(
         renderer.fonts.images.limit = 0  # draw every text afresh, so each is seen
     found: dict[Screen, list[str]] = {}
     seen: set[Screen] = set()
-    japanese = False
-    switched = False
-    step = plays = 0
+    japanese = switched = False
+    refused: int | None = None  # the step that shows the answer to a tap out of turn
+    plays = 0
+    shots = os.environ.get("WORDS_SHOTS")  # a folder: save every view checked, for the docs
     with rig.devices, recording(monkeypatch) as (drawn, _):
         rig.devices.open()
         rig.loop.drain()
@@ -150,7 +170,7 @@ def play_in_german(
                 switched = True
                 continue
             fresh = view.screen not in seen and (view.screen is not Screen.JOIN or switched)
-            if fresh or (view.screen is Screen.PLAY and step % 7 == 0):
+            if fresh or refused == step or (view.screen is Screen.PLAY and step % 7 == 0):
                 seen.add(view.screen)
                 plays += view.screen is Screen.PLAY
                 drawn.clear()
@@ -164,11 +184,19 @@ def play_in_german(
                 bad = english_left(shown, list(drawn))
                 if bad:
                     found.setdefault(view.screen, []).extend(bad)
-            if view.screen is Screen.RESULTS or plays >= PLAY_SAMPLES:
+                if shots:
+                    name = f"{game_id}-{step:05d}-{view.screen.value}.png"
+                    save_screenshot(german.render(view), Path(shots) / name)
+                if view.screen is Screen.PLAY and plays == REFUSAL_AT and refused is None:
+                    refuse(rig, sim, game_id)
+                    refused = step + 1  # the next view shows the answer: check it too
+                    continue
+            if view.screen is Screen.RESULTS:
                 break
             sim.step(0.0)
             rig.loop.drain()
     assert switched, f"{game_id}: seat {JAPANESE_SEAT + 1} never joined"
+    assert refused is not None, f"{game_id}: no tap out of turn was answered"
     return found, seen, japanese
 
 
@@ -180,7 +208,7 @@ def test_a_german_table_draws_no_english_word(
     game_id: str, seats: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     found, seen, japanese = play_in_german(game_id, seats, monkeypatch)
-    assert {Screen.JOIN, Screen.PLAY} <= seen, seen
+    assert {Screen.JOIN, Screen.PLAY, Screen.RESULTS} <= seen, seen
     assert japanese, "the seat switched to Japanese drew no Japanese"
     lines = [f"{s.name}: {t!r}" for s, texts in found.items() for t in dict.fromkeys(texts)]
     assert not lines, f"{len(lines)} English strings on a German table:\n" + "\n".join(lines)
