@@ -23,7 +23,7 @@ import pygame.freetype
 
 from controller.games.words import Words
 from controller.view import MessageKind
-from controller.words import Presenter
+from controller.words import Presenter, french_card
 from display import fitting
 from display.fitting import Fitted
 from display.ui import UiAction
@@ -75,15 +75,17 @@ def card_face(notation: str) -> tuple[Colour, Colour, str]:
     """Fill colour, ink colour and the big text for a card notation.
 
     Oshaka-style notation (colour letter + number, ``R7``) becomes a coloured
-    card showing the number; anything else (``QH``, ``7S``) a light card with
-    its notation, red for hearts and diamonds. Only the look, never the rules.
+    card showing the number; a French card (``QH``, ``TS``) a light card with
+    its rank and suit symbol ("Q♥", "10♠": the suit letters are English words'
+    initials, which a German or Japanese player does not read), red for hearts
+    and diamonds; anything else its notation. Only the look, never the rules.
     """
     head, rest = notation[:1], notation[1:]
     if head in CARD_COLOURS and rest.isdigit():
         ink = TEXT_DARK if head == "Y" else (255, 255, 255)
         return CARD_COLOURS[head], ink, rest
     red = notation[-1:].upper() in ("H", "D")
-    return CARD_NEUTRAL, (190, 20, 30) if red else TEXT_DARK, notation
+    return CARD_NEUTRAL, (190, 20, 30) if red else TEXT_DARK, french_card(notation)
 
 
 def blend(a: Colour, b: Colour, share: float) -> Colour:

@@ -167,7 +167,7 @@ def test_the_options_screen_shows_choices_in_german() -> None:
     for _ in range(2):
         values.append(GERMAN(oss.lines()[oss.cursor].value))
         oss.press_ok()
-    assert values == ["pro Person", "für den ganzen Tisch"]
+    assert values == ["pro Spieler", "für den ganzen Tisch"]
 
 
 # --- the record-format errors: messages, with the replay's English unchanged ----------

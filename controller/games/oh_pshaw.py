@@ -1625,6 +1625,8 @@ def deal(engine: OhPshaw, rng: random.Random) -> list[Action]:
     return actions
 
 
+# How the named choices (schedules, scoring) read on the options screen: the
+# options' ``choice_words``, so a German table reads "aufsteigend", not "ascending".
 SPEC = GameSpec(
     id=OhPshaw.game_id,
     key="oh_pshaw",
