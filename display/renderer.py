@@ -46,7 +46,7 @@ from display.scenes import (
     animation_step,
     draw_background,
     draw_centre,
-    panel_image,
+    paint_panel,
     panel_key,
 )
 from display.sim_controls import draw_staff_buttons
@@ -188,8 +188,7 @@ class Renderer:
             cached = self._panels.get(slot.seat_index)
             if cached is not None and cached[0] == key:
                 continue
-            image, hits = panel_image(self.fonts, metrics, slot, view, seat)
-            canvas.blit(image, slot.rect.topleft)
+            hits = paint_panel(canvas, self.fonts, metrics, slot, view, seat)
             self._panels[slot.seat_index] = (key, hits)
             self.panels_drawn += 1
             if not full:

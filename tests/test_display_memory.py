@@ -1,8 +1,10 @@
-"""What the display keeps and loads: only what the screen in front of it needs (issue 15).
+"""The display's economies (issue 15) change nothing a player sees.
 
 An idle English table must not load Noto Sans CJK nor Babel's locale data;
-the words the renderer remembers must be the words the presenter gives; and
-the renderer's picture, drawn in parts, must be the scene drawn in one go.
+the words the renderer remembers must be the words the presenter gives; a
+panel painted without filling it first must still cover every pixel of its
+rectangle; and the renderer's picture, drawn in parts, must be the scene
+drawn in one go.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from controller.words import Presenter
 from controller.words.catalogs import LANGUAGES, PSEUDO
 from display.layout import compute_layout, default_sides
 from display.renderer import Renderer
-from display.scenes import draw_view
+from display.scenes import draw_view, paint_panel
 from display.theme import LIST_PATTERNS, Memo, Metrics, Painter, RememberingPresenter
 from tests.test_display import SIZES, every_screen
 
@@ -117,3 +119,23 @@ def test_the_renderers_frame_is_the_scene_drawn_in_one_go(size: tuple[int, int])
         draw_view(painter, layout, view)
         same = pygame.image.tobytes(renderer.surface, "RGB") == pygame.image.tobytes(whole, "RGB")
         assert same, f"{view.screen} differs"
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_panel_covers_its_whole_rectangle_whatever_was_under_it(size: tuple[int, int]) -> None:
+    renderer = Renderer(size)
+    metrics = Metrics.for_size(size)
+    for view in every_screen():
+        deep = view.screen.value == "play" and bool(view.human_seats)
+        layout = compute_layout(size, default_sides(len(view.seats)), deep)
+        pictures = []
+        for under in ((255, 0, 255), (0, 255, 0)):
+            canvas = pygame.Surface(size)
+            canvas.fill(under)
+            for slot in layout.slots:
+                seat = view.seats[slot.seat_index]
+                paint_panel(canvas, renderer.fonts, metrics, slot, view, seat)
+            pictures.append(
+                [pygame.image.tobytes(canvas.subsurface(s.rect), "RGB") for s in layout.slots]
+            )
+        assert pictures[0] == pictures[1], f"{view.screen}: a panel left pixels unpainted"
