@@ -483,8 +483,8 @@ class RememberingPresenter(Presenter):
 
         Every language of the table writes those as Python does ("-5", "999": no
         grouping, ASCII digits and minus), and asking Babel the first time loads
-        its locale data: some 6 MB that an idle table showing "2-7 players" does
-        not need (``tests/test_display_cache.py`` checks both agree).
+        its locale data: some 6 MB that an idle table does
+        not need (``tests/test_display_memory.py`` checks both agree).
         """
         if pattern is None and type(value) is int and -1000 < value < 1000:
             return str(value)
@@ -495,7 +495,7 @@ class RememberingPresenter(Presenter):
 
         Babel's list patterns come with its whole locale data (some 6 MB, and the
         attract screen lists the games): ``LIST_PATTERNS`` holds CLDR's patterns
-        for the table's languages (``tests/test_display_cache.py`` checks they
+        for the table's languages (``tests/test_display_memory.py`` checks they
         are Babel's). Other languages ask Babel.
         """
         if isinstance(value, Items):
