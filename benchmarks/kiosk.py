@@ -56,8 +56,12 @@ def tap_latency(
     journal: Path | None = None,
     size: tuple[int, int] = (1280, 720),
     fsync: bool = True,
+    cpu: list[float] | None = None,
 ) -> tuple[list[float], list[float], list[float]]:
     """Tap-to-LED and tap-to-drawn-frame latencies (ms) over ``taps`` real plays.
+
+    ``cpu``, when given, gets each tap's table-loop thread CPU time (ms) from the
+    tap to the drawn frame: what other processes on the machine do not inflate.
 
     With ``journal`` the kiosk journals every accepted action (SQLite WAL,
     synchronous=FULL) before it lights anything, as the real kiosk does;
@@ -95,8 +99,10 @@ def tap_latency(
 
     strip.show = timed_show  # type: ignore[method-assign]
     pending: list[float] = []
+    pending_cpu: list[float] = []
 
     def tap(seat: int, uid: str) -> None:
+        pending_cpu.append(time.thread_time())
         pending.append(time.perf_counter())
         pairs[seat].write(f"TAG {uid}\nGONE\n".encode())
 
@@ -113,6 +119,7 @@ def tap_latency(
                     kiosk.loop.drain()
                     continue
                 pending.clear()
+                pending_cpu.clear()
                 fake_now[0] += 5.0
                 kiosk.devices.leds.tick(fake_now[0])
                 leds_before = len(led_times)
@@ -135,6 +142,8 @@ def tap_latency(
                 if len(led_times) > leds_before:
                     to_led.append((led_times[leds_before] - start) * 1000)
                 to_frame.append((done - start) * 1000)
+                if cpu is not None:
+                    cpu.append((time.thread_time() - pending_cpu[0]) * 1000)
                 redraw.append((done - drawn_at) * 1000)
                 kiosk.loop.drain()  # the GONE line
     finally:

@@ -287,7 +287,27 @@ class OskarPainter(Painter):
                 outline=outline,
                 number_at_top=number_at_top,
             )
-        w, h = rect.size
+        key = ("oskar-card", rect.size, notation, rotation, emphasis, dim, outline)
+        image = self.fonts.images.get(key)
+        if image is None:
+            # Drawn once, as the other card faces are (``Painter.card``).
+            image = self.fonts.images.put(
+                key, self._lilac_image(rect.size, notation, rotation, emphasis, dim, outline)
+            )
+        placed = image.get_rect(center=rect.center)
+        self.surface.blit(image, placed)
+        return placed
+
+    def _lilac_image(
+        self,
+        size: tuple[int, int],
+        notation: str,
+        rotation: int,
+        emphasis: bool,
+        dim: bool,
+        outline: Colour | None,
+    ) -> pygame.Surface:
+        w, h = size
         image = pygame.Surface((w, h), pygame.SRCALPHA)
         fill, ink = LILAC, (255, 255, 255)
         if dim:
@@ -307,13 +327,11 @@ class OskarPainter(Painter):
             )
         if rotation:
             image = pygame.transform.rotate(image, -rotation)
-        placed = image.get_rect(center=rect.center)
-        self.surface.blit(image, placed)
-        return placed
+        return image
 
 
 def _oskar_painter(p: Painter) -> OskarPainter:
-    return OskarPainter(p.surface, p.fonts, p.metrics, p.hits)
+    return OskarPainter(p.surface, p.fonts, p.metrics, p.hits, words=p.words)
 
 
 # --- the scene -----------------------------------------------------------------------

@@ -14,9 +14,9 @@ screen is mounted. ``hit_test`` undoes that turn before looking up the hit
 boxes of the last drawn frame.
 
 A frame is drawn in parts, each kept until it changes (a Pi core has no time
-to redraw 1920x1080 on every tap): the static layer (felt and the centre's
-box) per canvas size, each seat panel's already-turned picture per
-``scenes.panel_key``, and the centre per view content. ``draw`` redraws only
+to redraw 1920x1080 on every tap): each seat panel's already-turned picture
+per ``scenes.panel_key``, and the centre per view content (on the static
+layer, the felt and the centre's box, drawn under it anew). ``draw`` redraws only
 the parts whose content changed and leaves in ``dirty_rects`` the window
 rectangles it touched, for ``pygame.display.update``.
 """
@@ -46,7 +46,7 @@ from display.scenes import (
     animation_step,
     draw_background,
     draw_centre,
-    panel_image,
+    paint_panel,
     panel_key,
 )
 from display.sim_controls import draw_staff_buttons
@@ -81,7 +81,6 @@ class Renderer:
         self.dirty_rects: list[pygame.Rect] = []
         self.panels_drawn = 0  # seat panels drawn anew (the rest came from the cache)
         self._canvas: pygame.Surface | None = None
-        self._background: tuple[object, pygame.Surface] | None = None
         self._panels: dict[int, tuple[tuple[object, ...], list[tuple[pygame.Rect, UiAction]]]] = {}
         self._centre: tuple[object, list[tuple[pygame.Rect, UiAction]]] | None = None
         # When the animated centre (e.g. a running toss timer) is due again, by ``clock``.
@@ -158,14 +157,13 @@ class Renderer:
             self._centre = None
         canvas = self._canvas
         assert canvas is not None
-        background = self._background_for(layout, metrics)
         changed: list[pygame.Rect] = []
         if full:
             if all(slot.seat_index < len(view.seats) for slot in layout.slots):
-                # The panels cover all but the centre: copy just that (a third of 1080p).
-                canvas.blit(background, layout.centre, layout.centre)
+                # The panels cover all but the centre: draw just that (a third of 1080p).
+                self._draw_background(canvas, layout, metrics, layout.centre)
             else:
-                canvas.blit(background, (0, 0))
+                self._draw_background(canvas, layout, metrics, canvas.get_rect())
             changed.append(canvas.get_rect())
 
         # The centre (with the simulator's staff-tag buttons, which sit in it):
@@ -174,7 +172,7 @@ class Renderer:
         if self._centre is None or self._centre[0] != content or step is not None:
             painter = Painter(canvas, self.fonts, metrics, words=Presenter.for_view(view))
             if not full:
-                canvas.blit(background, layout.centre, layout.centre)
+                self._draw_background(canvas, layout, metrics, layout.centre)
                 changed.append(pygame.Rect(layout.centre))
             draw_centre(painter, layout, view)
             if self.staff_seats:
@@ -190,8 +188,7 @@ class Renderer:
             cached = self._panels.get(slot.seat_index)
             if cached is not None and cached[0] == key:
                 continue
-            image, hits = panel_image(self.fonts, metrics, slot, view, seat)
-            canvas.blit(image, slot.rect.topleft)
+            hits = paint_panel(canvas, self.fonts, metrics, slot, view, seat)
             self._panels[slot.seat_index] = (key, hits)
             self.panels_drawn += 1
             if not full:
@@ -221,14 +218,18 @@ class Renderer:
             return None
         return max(0.0, self._animation_due - self.clock())
 
-    def _background_for(self, layout: Layout, metrics: Metrics) -> pygame.Surface:
-        """The static layer for this layout, drawn once per canvas size and layout."""
-        key = (layout.size, tuple(layout.centre), metrics)
-        if self._background is None or self._background[0] != key:
-            surface = pygame.Surface(layout.size)
-            draw_background(Painter(surface, self.fonts, metrics), layout)
-            self._background = (key, surface)
-        return self._background[1]
+    def _draw_background(
+        self, canvas: pygame.Surface, layout: Layout, metrics: Metrics, area: pygame.Rect
+    ) -> None:
+        """The static layer (felt, the centre's box) drawn anew inside ``area`` only.
+
+        Drawn rather than copied from a kept picture: a fill and one box cost about
+        what copying them does, and a kept canvas-sized layer would cost 8 MB at 1080p.
+        """
+        clip = canvas.get_clip()
+        canvas.set_clip(area)
+        draw_background(Painter(canvas, self.fonts, metrics), layout)
+        canvas.set_clip(clip)
 
     def _show(self, canvas: pygame.Surface, rect: pygame.Rect) -> pygame.Rect:
         """Carry a changed canvas rectangle onto ``surface``; where it shows in the window."""

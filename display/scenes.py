@@ -213,29 +213,54 @@ def panel_key(slot: SeatSlot, view: TableView, seat: SeatView) -> tuple[object, 
 
 
 def draw_panel(canvas: Painter, slot: SeatSlot, view: TableView, seat: SeatView) -> None:
-    """One seat's panel, drawn upright, turned to face its seat, blitted onto ``canvas``."""
-    image, hits = panel_image(canvas.fonts, canvas.metrics, slot, view, seat)
-    canvas.surface.blit(image, slot.rect.topleft)
+    """One seat's panel, facing its seat, drawn onto ``canvas``."""
+    hits = paint_panel(canvas.surface, canvas.fonts, canvas.metrics, slot, view, seat)
     for rect, action in hits:
         canvas.hit(rect, action)
 
 
-def panel_image(
-    fonts: theme.Fonts, metrics: theme.Metrics, slot: SeatSlot, view: TableView, seat: SeatView
-) -> tuple[pygame.Surface, list[tuple[pygame.Rect, UiAction]]]:
-    """One seat's panel turned to face its seat, and its hit boxes in canvas coordinates.
+def paint_panel(
+    canvas: pygame.Surface,
+    fonts: theme.Fonts,
+    metrics: theme.Metrics,
+    slot: SeatSlot,
+    view: TableView,
+    seat: SeatView,
+) -> list[tuple[pygame.Rect, UiAction]]:
+    """One seat's panel drawn onto ``canvas`` at ``slot.rect``, turned to face its seat;
+    its hit boxes in canvas coordinates.
 
-    The picture is valid until the next panel is drawn (an upright panel's is
-    a shared scratch surface): copy it at once.
+    A panel at the bottom edge reads as drawn: it is drawn straight onto the
+    canvas. The others are drawn upright on a scratch surface and turned.
+    """
+    width, height = slot.local_size
+    if slot.rotation == 0:
+        hits = _draw_upright(canvas.subsurface(slot.rect), fonts, metrics, view, seat)
+    else:
+        surface = _scratch((width, height))
+        hits = _draw_upright(surface, fonts, metrics, view, seat)
+        canvas.blit(turn_surface(surface, slot.rotation), slot.rect.topleft)
+    return [
+        (rotate_rect(rect, (width, height), slot.rotation).move(slot.rect.topleft), action)
+        for rect, action in hits
+    ]
+
+
+def _draw_upright(
+    surface: pygame.Surface,
+    fonts: theme.Fonts,
+    metrics: theme.Metrics,
+    view: TableView,
+    seat: SeatView,
+) -> list[tuple[pygame.Rect, UiAction]]:
+    """One seat's panel drawn upright over all of ``surface``; its hit boxes on ``surface``.
 
     Upright, from the top (the centre side) down to the seat's edge: the header
     (label, badges, the turn prompt), the body (the screen's or game's part),
     the latest message for this seat, and the simulator's hand; the seat's
     buttons stand in a column on the right.
     """
-    width, height = slot.local_size
-    surface = _scratch((width, height))
-    surface.fill(theme.TABLE)
+    width, height = surface.get_size()
     p = Painter(surface, fonts, metrics, words=Presenter.for_view(view, seat.seat))
     m = p.metrics
     pad = m.pad
@@ -253,6 +278,7 @@ def panel_image(
     else:
         # The seat's own colour, as its LEDs glow: a player finds their panel by it.
         edge, edge_w = seat_colour_of(seat), max(2, pad // 2)
+    _felt_around(surface, frame, max(2, pad))  # p.box's corner radius
     p.box(frame, fill, edge, edge_w)
     inner = frame.inflate(-2 * pad - edge_w, -2 * pad - edge_w)
 
@@ -311,11 +337,28 @@ def panel_image(
     if overlay is not None and overlay.seat == seat.seat and below.h > 4:
         _draw_staff_overlay(p, below, overlay)
 
-    hits = [
-        (rotate_rect(rect, (width, height), slot.rotation).move(slot.rect.topleft), action)
-        for rect, action in p.hits
-    ]
-    return turn_surface(surface, slot.rotation), hits
+    return p.hits
+
+
+def _felt_around(surface: pygame.Surface, frame: pygame.Rect, radius: int) -> None:
+    """The felt where a panel's rounded ``frame`` leaves ``surface`` uncovered.
+
+    Only the margin around the frame and its corners' squares: filling the whole
+    panel first and then the frame over it would paint every pixel twice.
+    """
+    width, height = surface.get_size()
+    left, top, right, bottom = frame.left, frame.top, frame.right, frame.bottom
+    for rect in (
+        (0, 0, width, top),
+        (0, bottom, width, height - bottom),
+        (0, top, left, frame.h),
+        (right, top, width - right, frame.h),
+        (left, top, radius, radius),
+        (right - radius, top, radius, radius),
+        (left, bottom - radius, radius, radius),
+        (right - radius, bottom - radius, radius, radius),
+    ):
+        surface.fill(theme.TABLE, rect)
 
 
 _SCRATCH: dict[tuple[int, int], pygame.Surface] = {}

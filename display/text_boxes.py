@@ -40,7 +40,7 @@ def text_boxes(size: tuple[int, int], seats: int = SEATS) -> tuple[TextBox, ...]
     pad = m.pad
     layout = compute_layout(size, default_sides(seats))
     width, height = min((slot.local_size for slot in layout.slots), key=lambda s: s[0] * s[1])
-    # scenes.panel_image: the frame, its widest edge (the turn highlight), the header.
+    # scenes._draw_upright: the frame, its widest edge (the turn highlight), the header.
     edge = max(3, pad)
     inner = (
         pygame.Rect(0, 0, width, height)

@@ -14,16 +14,18 @@ map a click back to a UI action.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Generic, TypeVar
 
 import pygame
 import pygame.freetype
 
-from controller.games.words import Words
+from controller.games.words import Arg, Items, Words
 from controller.view import MessageKind
 from controller.words import Presenter, french_card
+from controller.words.catalogs import ENGLISH, PSEUDO
 from display import fitting
 from display.fitting import Fitted
 from display.ui import UiAction
@@ -31,6 +33,7 @@ from display.ui import UiAction
 log = logging.getLogger(__name__)
 
 Colour = tuple[int, int, int]
+V = TypeVar("V")
 
 # --- palette -------------------------------------------------------------------
 
@@ -338,6 +341,12 @@ class Fonts:
         self._cache: dict[tuple[int, bool], Face] = {}
         self.coverage = Coverage()
         self.images = ImageCache()
+        # Words as each reader reads them, and texts fitted to boxes: a redraw asks for
+        # the same ones again, and presenting (Babel's numbers) and fitting (wrapping,
+        # measuring) cost more on a Pi core than drawing the cached picture.
+        self.presented: Memo[str] = Memo()
+        self.fitted: Memo[Fitted] = Memo()
+        self.wrapped: Memo[tuple[str, ...]] = Memo()
 
     @property
     def fallback(self) -> bool:
@@ -361,34 +370,151 @@ class Fonts:
         return len(self._cache)
 
 
-class ImageCache:
-    """Drawn pictures by the arguments that drew them, the least recently used dropped first.
+class Memo(Generic[V]):
+    """Values by the arguments that made them, the least recently used dropped first.
 
     Bounded, so a long day of different texts cannot grow the kiosk's memory.
-    Callers only blit what they get, never draw on it.
     """
 
     def __init__(self, limit: int = 4000) -> None:
         self.limit = limit
-        self._images: dict[tuple[object, ...], pygame.Surface] = {}
+        self._values: dict[Hashable, V] = {}
 
-    def get(self, key: tuple[object, ...]) -> pygame.Surface | None:
-        image = self._images.pop(key, None)
-        if image is not None:
-            self._images[key] = image  # now the most recently used
-        return image
+    def get(self, key: Hashable) -> V | None:
+        value = self._values.pop(key, None)
+        if value is not None:
+            self._values[key] = value  # now the most recently used
+        return value
 
-    def put(self, key: tuple[object, ...], image: pygame.Surface) -> pygame.Surface:
-        self._images[key] = image
-        if len(self._images) > self.limit:
-            del self._images[next(iter(self._images))]
-        return image
+    def put(self, key: Hashable, value: V) -> V:
+        self._values[key] = value
+        if len(self._values) > self.limit:
+            del self._values[next(iter(self._values))]
+        return value
 
     def __len__(self) -> int:
-        return len(self._images)
+        return len(self._values)
+
+
+class ImageCache(Memo[pygame.Surface]):
+    """Drawn pictures by the arguments that drew them (a ``Memo`` of surfaces).
+
+    Callers only blit what they get, never draw on it.
+    """
 
 
 # --- drawing primitives ------------------------------------------------------------
+
+
+# CLDR's list patterns (as Babel 2.19 gives them) for the languages the table speaks,
+# by (language, either): "A, B, and C" / "A, B, or C" and their German and Japanese.
+LIST_PATTERNS: dict[tuple[str, bool], dict[str, str]] = {
+    ("en", False): {
+        "start": "{0}, {1}",
+        "middle": "{0}, {1}",
+        "end": "{0}, and {1}",
+        "2": "{0} and {1}",
+    },
+    ("en", True): {
+        "start": "{0}, {1}",
+        "middle": "{0}, {1}",
+        "end": "{0}, or {1}",
+        "2": "{0} or {1}",
+    },
+    ("de", False): {
+        "start": "{0}, {1}",
+        "middle": "{0}, {1}",
+        "end": "{0} und {1}",
+        "2": "{0} und {1}",
+    },
+    ("de", True): {
+        "start": "{0}, {1}",
+        "middle": "{0}, {1}",
+        "end": "{0} oder {1}",
+        "2": "{0} oder {1}",
+    },
+    ("ja", False): {"start": "{0}、{1}", "middle": "{0}、{1}", "end": "{0}、{1}", "2": "{0}、{1}"},
+    ("ja", True): {
+        "start": "{0}、{1}",
+        "middle": "{0}、{1}",
+        "end": "{0}、または{1}",
+        "2": "{0}または{1}",
+    },
+}
+
+
+def join_list(parts: Sequence[str], patterns: Mapping[str, str]) -> str:
+    """``parts`` joined with CLDR list ``patterns``, as ``babel.lists.format_list`` joins them."""
+    if not parts:
+        return ""
+    if len(parts) == 1:
+        return parts[0]
+    if len(parts) == 2:
+        return patterns["2"].format(*parts)
+    joined = patterns["start"].format(parts[0], parts[1])
+    for part in parts[2:-1]:
+        joined = patterns["middle"].format(joined, part)
+    return patterns["end"].format(joined, parts[-1])
+
+
+@dataclass(frozen=True)
+class RememberingPresenter(Presenter):
+    """A ``Presenter`` that remembers what it presented in a ``Memo`` shared by its renderer.
+
+    A redraw presents the same messages again; presenting (catalog lookups,
+    Babel's numbers and lists) costs more on a Pi core than drawing the cached
+    picture of the result. The memo is keyed by everything that makes one
+    presenter's words differ from another's (language, seating, nicknames, game).
+    """
+
+    memo: Memo[str] | None = field(default=None, compare=False, repr=False)
+    _reader: Hashable = field(default=None, init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        key = (self.language, tuple(self.players), tuple(sorted(self.names.items())), self.game_id)
+        object.__setattr__(self, "_reader", key)
+
+    @classmethod
+    def of(cls, words: Presenter, memo: Memo[str]) -> RememberingPresenter:
+        """``words``'s reader, remembering in ``memo``."""
+        return cls(words.language, words.players, words.names, words.game_id, memo=memo)
+
+    def number(self, value: float, pattern: str | None = None) -> str:
+        """As ``Presenter.number``; a whole number under 1,000 without asking Babel.
+
+        Every language of the table writes those as Python does ("-5", "999": no
+        grouping, ASCII digits and minus), and asking Babel the first time loads
+        its locale data: some 6 MB that an idle table does
+        not need (``tests/test_display_memory.py`` checks both agree).
+        """
+        if pattern is None and type(value) is int and -1000 < value < 1000:
+            return str(value)
+        return super().number(value, pattern)
+
+    def argument(self, value: Arg) -> str:
+        """As ``Presenter.argument``; lists joined without Babel in the table's languages.
+
+        Babel's list patterns come with its whole locale data (some 6 MB, and the
+        attract screen lists the games): ``LIST_PATTERNS`` holds CLDR's patterns
+        for the table's languages (``tests/test_display_memory.py`` checks they
+        are Babel's). Other languages ask Babel.
+        """
+        if isinstance(value, Items):
+            language = ENGLISH if self.language == PSEUDO else self.language
+            patterns = LIST_PATTERNS.get((language, value.either))
+            if patterns is not None:
+                return join_list([self.argument(v) for v in value.values], patterns)
+        return super().argument(value)
+
+    def __call__(self, words: Words) -> str:
+        if isinstance(words, str) or self.memo is None:
+            return super().__call__(words)
+        key = (self._reader, words)
+        text = self.memo.get(key)
+        if text is None:
+            text = self.memo.put(key, super().__call__(words))
+        return text
 
 
 @dataclass
@@ -402,6 +528,15 @@ class Painter:
     # Whose words this painter writes: the panel's seat language, or the table's for
     # the centre. Every ``Text`` drawn goes through it; a plain str is drawn as it is.
     words: Presenter = field(default_factory=Presenter)
+
+    def __post_init__(self) -> None:
+        # Scenes call ``words`` directly too: all of it goes through the fonts' memo.
+        if not isinstance(self.words, RememberingPresenter):
+            self.words = RememberingPresenter.of(self.words, self.fonts.presented)
+
+    def present(self, words: Words) -> str:
+        """``words`` as this painter's reader reads them (the same as ``self.words(words)``)."""
+        return self.words(words)
 
     def hit(self, rect: pygame.Rect, action: UiAction) -> None:
         """Make ``rect`` clickable: a click inside it means ``action``."""
@@ -426,7 +561,7 @@ class Painter:
         self, words: Words, size: int, colour: Colour, bold: bool = False, max_width: int = 0
     ) -> pygame.Surface:
         """``words`` as a one-line surface; with ``max_width``, fitted (shrunk, then "…")."""
-        text = self.words(words)
+        text = self.present(words)
         key = ("text", text, size, colour, bold, max_width)
         cached = self.fonts.images.get(key)
         if cached is not None:
@@ -458,17 +593,23 @@ class Painter:
         keep: int = 1,
     ) -> Fitted:
         """``words`` fitted into a ``width`` x ``height`` box (see ``display/fitting.py``)."""
-        return fitting.fit(
-            self.words(words),
-            width,
-            height,
-            size,
-            lambda text, at: self.measure(text, at, bold),
-            self.metrics.leading,
-            least=least,
-            max_lines=max_lines,
-            keep=keep,
-        )
+        text = self.present(words)
+        key = (text, width, height, size, bold, max_lines, least, keep)
+        fitted = self.fonts.fitted.get(key)
+        if fitted is None:
+            fitted = fitting.fit(
+                text,
+                width,
+                height,
+                size,
+                lambda line, at: self.measure(line, at, bold),
+                self.metrics.leading,
+                least=least,
+                max_lines=max_lines,
+                keep=keep,
+            )
+            self.fonts.fitted.put(key, fitted)
+        return fitted
 
     def ellipsis(self, line: str, size: int, width: int, bold: bool = False) -> str:
         """``line`` ended with "…" after its last whole word that leaves room for it."""
@@ -544,7 +685,7 @@ class Painter:
         self, labels: Sequence[Words], width: int, height: int, size: int, *, bold: bool = False
     ) -> list[Fitted]:
         """``labels`` fitted to equal boxes, different labels kept different after cutting."""
-        texts = [self.words(label) for label in labels]
+        texts = [self.present(label) for label in labels]
         return fitting.distinct(
             texts,
             lambda text, keep: self.fit(text, width, height, size, bold=bold, keep=keep),
@@ -556,9 +697,14 @@ class Painter:
         Japanese breaks between characters (never before 、。」); a word wider
         than ``width`` gets a line of its own, for ``text`` to fit.
         """
-        return fitting.wrap(
-            self.words(words), width, size, lambda text, at: self.measure(text, at, bold)
-        )
+        text = self.present(words)
+        key = ("wrap", text, width, size, bold)
+        lines = self.fonts.wrapped.get(key)
+        if lines is None:
+            measure = self.measure
+            found = fitting.wrap(text, width, size, lambda line, at: measure(line, at, bold))
+            lines = self.fonts.wrapped.put(key, tuple(found))
+        return list(lines)
 
     def card(
         self,
