@@ -13,7 +13,18 @@ public actions (bids and cards played, in order); it keeps no OpenSpiel state.
 The figure is our seats' mean score minus ISMCTS's per seat and deal, with a
 95 % confidence interval; the target is >= 0.
 
+What ISMCTS knows: OpenSpiel's ISMCTS samples its worlds with
+``State.resample_from_infostate``, and ``oh_hell``'s resampler deals the other
+seats' hands from the cards that were really dealt to them, never from the
+cards left in the stock (with 4 players and 3-8 tricks, 36-20 of the 51 other
+cards). So ISMCTS knows which cards are in play, which no player at a table
+does. ``leak_check`` measures this on every run and prints it. With
+``--same-knowledge`` our bot is given the same (its worlds are dealt from the
+cards in the other hands too), for a comparison at equal information; without
+it our bot knows only what its seat sees.
+
 Run:  .venv/bin/python benchmarks/oh_pshaw_vs_ismcts.py [--deals 300] [--simulations 200]
+          [--start 0] [--same-knowledge]
 """
 
 from __future__ import annotations
@@ -93,25 +104,32 @@ class Table:
         fast.hands = [[] for _ in range(PLAYERS)]
         return fast, tricks
 
-    def seen(self, seat: int) -> Seen:
+    def seen(self, seat: int, same_knowledge: bool = False) -> Seen:
+        """What ``seat`` knows; with ``same_knowledge`` also which cards the others hold
+        (not who holds which), as OpenSpiel's resampler tells ISMCTS."""
         fast, tricks = self.public_round()
         played = {card for trick in tricks for _, card in trick}
         mine = [c for c in self.hands[seat] if c not in played]
         unseen = [
             c for c in range(52) if c not in played and c != self.trump_card and c not in mine
         ]
+        if same_knowledge:
+            in_play = {c for s in range(PLAYERS) if s != seat for c in self.hands[s]}
+            unseen = [c for c in unseen if c in in_play]
         made = [sum(1 for trick in tricks for s, _ in trick if s == p) for p in range(PLAYERS)]
         counts = [self.size - made[p] for p in range(PLAYERS)]
         return Seen(seat, fast, mine, unseen, counts, trick_voids(PLAYERS, tricks))
 
 
-def our_action(table: Table, simulations: int, rng: random.Random) -> int:
+def our_action(
+    table: Table, simulations: int, rng: random.Random, same_knowledge: bool = False
+) -> int:
     state = table.state
     seat = state.current_player()
     legal = state.legal_actions()
     if len(legal) == 1:
         return int(legal[0])
-    seen = table.seen(seat)
+    seen = table.seen(seat, same_knowledge)
     assert seen.base.turn == seat, "OpenSpiel's turn order is not ours"
     bidding = legal[0] >= BID_BASE
     options = [a - BID_BASE if bidding else ours(a) for a in legal]
@@ -122,7 +140,14 @@ def our_action(table: Table, simulations: int, rng: random.Random) -> int:
     return int(legal[best])
 
 
-def play(game: Any, seed: int, size: int, ours_at: set[int], simulations: int) -> list[float]:
+def play(
+    game: Any,
+    seed: int,
+    size: int,
+    ours_at: set[int],
+    simulations: int,
+    same_knowledge: bool = False,
+) -> list[float]:
     import pyspiel  # type: ignore[import-not-found]
 
     table = Table(game, seed, size)
@@ -140,7 +165,7 @@ def play(game: Any, seed: int, size: int, ours_at: set[int], simulations: int) -
     rng = random.Random(seed)
     while not table.state.is_terminal():
         if table.state.current_player() in ours_at:
-            table.apply(our_action(table, simulations, rng))
+            table.apply(our_action(table, simulations, rng, same_knowledge))
         else:
             table.apply(int(ismcts.step(table.state)))
     return list(table.state.returns())
@@ -150,6 +175,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--deals", type=int, default=300)
     parser.add_argument("--simulations", type=int, default=200, help="playouts per decision")
+    parser.add_argument("--start", type=int, default=0, help="first deal (to split a run)")
+    parser.add_argument(
+        "--same-knowledge",
+        action="store_true",
+        help="our bot also knows which cards the other seats hold, as ISMCTS does",
+    )
+    parser.add_argument("--diffs", help="write each deal's score difference to this file")
     args = parser.parse_args(argv)
     try:
         import pyspiel
@@ -171,22 +203,63 @@ def main(argv: list[str] | None = None) -> int:
         for size in range(3, 9)
     }
     check_deal_order(games[5])
+    inside, expected = leak_check(games[5])
+    print(
+        f"OpenSpiel's resampler: of the cards it deals another seat, {inside:.0%} were really "
+        f"dealt to the other seats (a uniform draw from the unseen cards: {expected:.0%}); "
+        f"our bot knows this: {'yes' if args.same_knowledge else 'no'}"
+    )
     diffs: list[float] = []
     start = time.perf_counter()
-    for d in range(args.deals):
+    for d in range(args.start, args.start + args.deals):
         size = random.Random(d).randint(3, 8)
-        a = play(games[size], d, size, {0, 2}, args.simulations)
-        b = play(games[size], d, size, {1, 3}, args.simulations)
+        a = play(games[size], d, size, {0, 2}, args.simulations, args.same_knowledge)
+        b = play(games[size], d, size, {1, 3}, args.simulations, args.same_knowledge)
         diffs.append((a[0] + a[2] + b[1] + b[3] - a[1] - a[3] - b[0] - b[2]) / 4)
+    if args.diffs:
+        with open(args.diffs, "w", encoding="utf-8") as out:
+            out.writelines(f"{d}\n" for d in diffs)
     mean = statistics.fmean(diffs)
     half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs))
     print(
         f"Oh Pshaw search vs OpenSpiel ISMCTS on oh_hell, {args.simulations} simulations per "
-        f"decision, {len(diffs)} deals: {mean:+.3f} points per seat and deal, "
+        f"decision, {len(diffs)} deals from {args.start}"
+        f"{', same knowledge' if args.same_knowledge else ''}: "
+        f"{mean:+.3f} points per seat and deal, "
         f"95 % CI [{mean - half:+.3f}, {mean + half:+.3f}] (target >= 0; "
         f"{time.perf_counter() - start:.0f} s)"
     )
     return 0
+
+
+def leak_check(game: Any, deals: int = 50) -> tuple[float, float]:
+    """How much of the others' hands OpenSpiel's resampler draws from the cards really dealt.
+
+    Returns the share of resampled cards that were dealt to the other seats, and
+    the share a uniform draw from every card the seat cannot see would give.
+    """
+    import pyspiel
+
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    inside = drawn = 0
+    expected = 0.0
+    for seed in range(deals):
+        table = Table(game, seed, table_size(game))
+        seat = table.state.current_player()
+        others = {c for s in range(PLAYERS) if s != seat for c in table.hands[s]}
+        world = table.state.resample_from_infostate(seat, sampler)
+        dealt = world.history()[2 : 2 + PLAYERS * table.size]
+        for s in range(PLAYERS):
+            if s != seat:
+                cards = [ours(c) for c in dealt[s::PLAYERS]]
+                inside += sum(1 for c in cards if c in others)
+                drawn += len(cards)
+        expected += len(others) / (52 - table.size - 1)
+    return inside / drawn, expected / deals
+
+
+def table_size(game: Any) -> int:
+    return int(game.get_parameters()["num_tricks_fixed"])
 
 
 def check_deal_order(game: Any) -> None:
