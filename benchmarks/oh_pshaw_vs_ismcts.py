@@ -66,6 +66,10 @@ class Table:
         state = game.new_initial_state()
         while state.is_chance_node():
             state.apply_action(rng.choice(state.legal_actions()))
+        self._read_deal(state, size)
+        self.log: list[tuple[int, int]] = []  # (seat, action) of every bid and card
+
+    def _read_deal(self, state: Any, size: int) -> None:
         history = state.history()
         self.state = state
         self.size = size
@@ -74,19 +78,13 @@ class Table:
         # OpenSpiel deals card i of the deal to seat i % players (checked in __main__).
         self.hands = [[ours(c) for c in dealt[s::PLAYERS]] for s in range(PLAYERS)]
         self.trump_card = ours(history[2 + PLAYERS * size])
-        self.log: list[tuple[int, int]] = []  # (seat, action) of every bid and card
 
     @classmethod
     def of_state(cls, game: Any, state: Any, size: int) -> Table:
-        """The table of a pyspiel state in play (its deal read from the history)."""
-        history = state.history()
+        """The table of a pyspiel state in play (its deal and log read from the history)."""
         table = cls.__new__(cls)
-        table.state = state
-        table.size = size
-        table.dealer = history[1]
-        dealt = history[2 : 2 + PLAYERS * size]
-        table.hands = [[ours(c) for c in dealt[s::PLAYERS]] for s in range(PLAYERS)]
-        table.trump_card = ours(history[2 + PLAYERS * size])
+        table._read_deal(state, size)
+        history = state.history()
         replay = game.new_initial_state()
         for action in history[: 3 + PLAYERS * size]:
             replay.apply_action(action)
