@@ -12,37 +12,64 @@ before the first frame.
 from __future__ import annotations
 
 import importlib.abc
+import importlib.machinery
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from types import ModuleType
 
 #: Top-level packages pygame imports eagerly that the kiosk never uses.
 SKIPPED = ("numpy", "pkg_resources")
 
 
+class _Refused(importlib.abc.Loader):
+    """Fails the import of a skipped package (its spec was found, so a lookup says "there")."""
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType | None:
+        raise ImportError(f"{spec.name} is skipped while pygame starts")
+
+    def exec_module(self, module: ModuleType) -> None:
+        raise ImportError(f"{module.__name__} is skipped while pygame starts")
+
+
 class _Refuse(importlib.abc.MetaPathFinder):
-    """Refuses the skipped packages while pygame is being imported."""
+    """Refuses to import the skipped packages while pygame is being imported.
+
+    A lookup (``importlib.util.find_spec``) must not raise: pygame-ce asks
+    ``find_spec("numpy") is None`` before it decides to import anything, and
+    an exception there stopped the Pi's pygame-ce from importing at all. So the
+    finder answers with a spec whose loader fails: pygame-ce, which imports
+    numpy lazily, goes on without touching it; classic pygame, which imports
+    numpy at once, gets the ImportError it falls back on.
+    """
 
     def find_spec(
         self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
-    ) -> None:
+    ) -> importlib.machinery.ModuleSpec | None:
         if fullname.partition(".")[0] in SKIPPED:
-            raise ImportError(f"{fullname} is skipped while pygame starts")
+            return importlib.machinery.ModuleSpec(fullname, _Refused())
         return None
+
+
+@contextmanager
+def skipping() -> Iterator[None]:
+    """While inside, the skipped packages cannot be imported (and are found, not loaded)."""
+    refuse = _Refuse()
+    sys.meta_path.insert(0, refuse)
+    try:
+        yield
+    finally:
+        sys.meta_path.remove(refuse)
+        # Failed tries leave no half-imported skipped module behind.
+        for name in [n for n in sys.modules if n.partition(".")[0] in SKIPPED]:
+            if sys.modules[name] is None:
+                del sys.modules[name]
 
 
 def import_pygame() -> ModuleType:
     """pygame, imported without numpy and ``pkg_resources`` (unless already imported)."""
     if "pygame" in sys.modules:
         return sys.modules["pygame"]
-    refuse = _Refuse()
-    sys.meta_path.insert(0, refuse)
-    try:
+    with skipping():
         import pygame
-    finally:
-        sys.meta_path.remove(refuse)
-        # pygame's failed tries leave no half-imported skipped module behind.
-        for name in [n for n in sys.modules if n.partition(".")[0] in SKIPPED]:
-            if sys.modules[name] is None:
-                del sys.modules[name]
     return pygame
