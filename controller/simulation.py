@@ -34,6 +34,7 @@ from controller.adapters import Bot, Gesture, Press, Tap
 from controller.bots import oh_pshaw_search, oshaka_trick_search
 from controller.bots.oh_pshaw_search import OhPshawSearchBot
 from controller.bots.oshaka_trick_search import OshakaSearchBot
+from controller.bots.search_bot import SearchBot
 from controller.devices import Devices
 from controller.games.base import Action
 from controller.games.words import Arg, Card, Text, Verbatim, say
@@ -357,7 +358,7 @@ class Simulator:
 def _set_budget(bot: Bot, seconds: float) -> None:
     """Give a search bot (alone or behind ``_SearchFirst``) ``seconds`` for its next decision."""
     search = bot.search if isinstance(bot, _SearchFirst) else bot
-    if hasattr(search, "budget"):
+    if isinstance(search, SearchBot):
         search.budget = seconds
 
 

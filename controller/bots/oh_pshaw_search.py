@@ -33,6 +33,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from controller.bots.oh_pshaw_bot import OhPshawBot, estimate_tricks
+from controller.bots.search_bot import SearchBot
 from controller.games.base import Action
 from controller.games.oh_pshaw import (
     CARD_NAMES,
@@ -227,7 +228,7 @@ def search(
     return max(range(len(options)), key=lambda i: totals[i]), done
 
 
-class OhPshawSearchBot:
+class OhPshawSearchBot(SearchBot[OhPshawBot]):
     """Chooses an action for one seat by PIMC search; deterministic for a given ``rng``."""
 
     def __init__(
@@ -238,18 +239,10 @@ class OhPshawSearchBot:
         samples: int = DEFAULT_SAMPLES,
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
-        self.rng = rng or random.Random(0)
-        self.budget = budget
-        self.samples = samples
-        self.clock = clock
-        self.fallback = OhPshawBot(self.rng)
-        self.last_samples = 0  # deals searched for the last decision (for benchmarks)
+        super().__init__(rng, fallback=OhPshawBot, budget=budget, samples=samples, clock=clock)
 
     def choose(self, engine: OhPshaw, seat: int) -> Action:
-        deadline = self.clock() + self.budget
-        legal = engine.legal_actions(seat)
-        if not legal:
-            raise ValueError(f"seat {seat} has nothing to do now")
+        legal, deadline = self.legal_and_deadline(engine, seat)
         hand = engine.registered_hand(seat)
         if hand is None or engine.phase not in (Phase.BID, Phase.PLAY):
             return self.fallback.choose(engine, seat)

@@ -22,6 +22,7 @@ import time
 from collections.abc import Callable
 
 from controller.bots.oshaka_trick_bot import OshakaBot
+from controller.bots.search_bot import SearchBot
 from controller.games.base import Action
 from controller.games.oshaka_trick import OshakaTrick, Phase, Place, Play
 from controller.games.oshaka_trick_fast import FACE_UP, FastRound, deck, to_card, to_int
@@ -80,7 +81,7 @@ def policy_playout(fast: FastRound, rng: random.Random, noise: float = 0.1) -> l
     return fast.scores()
 
 
-class OshakaSearchBot:
+class OshakaSearchBot(SearchBot[OshakaBot]):
     """Chooses an action for one seat by PIMC search; deterministic for a given ``rng``."""
 
     def __init__(
@@ -91,18 +92,10 @@ class OshakaSearchBot:
         samples: int = DEFAULT_SAMPLES,
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
-        self.rng = rng or random.Random(0)
-        self.budget = budget
-        self.samples = samples
-        self.clock = clock
-        self.fallback = OshakaBot(self.rng)
-        self.last_samples = 0  # deals searched for the last decision (for benchmarks)
+        super().__init__(rng, fallback=OshakaBot, budget=budget, samples=samples, clock=clock)
 
     def choose(self, engine: OshakaTrick, seat: int) -> Action:
-        deadline = self.clock() + self.budget
-        legal = engine.legal_actions(seat)
-        if not legal:
-            raise ValueError(f"seat {seat} has nothing to do now")
+        legal, deadline = self.legal_and_deadline(engine, seat)
         hand = engine.registered_hand(seat)
         if hand is None or engine.phase not in (Phase.PLAY, Phase.PLACE) or len(legal) == 1:
             return self.fallback.choose(engine, seat) if len(legal) > 1 else legal[0]
