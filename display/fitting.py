@@ -116,9 +116,40 @@ def wrap(text: str, width: int, size: int, measure: Measure) -> list[str]:
     single = " ".join(text.split())
     if measure(single, size) <= width:
         return [single] if single else []
+    pieces = tokens(text)
+    # Lines are first broken by adding up the pieces' widths: each piece is measured
+    # once (and the fonts remember it: words recur from message to message), where
+    # measuring every longer trial line costs a tap's frame a millisecond on a Pi
+    # core. A sum may differ from the line's own width by a pixel or two (kerning,
+    # the last glyph's overhang), so every line is measured once more, and should
+    # one not fit, the lines are broken again by measuring each trial line.
+    space = measure(" ", size)
     lines: list[list[Token]] = []
     current: list[Token] = []
-    for token in tokens(text):
+    used = 0
+    for token in pieces:
+        piece = measure(token.text, size)
+        extra = piece + (space if token.space_before and current else 0)
+        if current and used + extra > width:
+            lines.append(current)
+            current, used = [Token(token.text, False)], piece
+        else:
+            current.append(token)
+            used += extra
+    if current:
+        lines.append(current)
+    found = [join(line) for line in lines]
+    pairs = zip(lines, found, strict=True)
+    if all(len(line) == 1 or measure(out, size) <= width for line, out in pairs):
+        return found
+    return _wrap_measuring(pieces, width, size, measure)
+
+
+def _wrap_measuring(pieces: list[Token], width: int, size: int, measure: Measure) -> list[str]:
+    """``pieces`` in lines, each trial line measured whole (exact, and slower)."""
+    lines: list[list[Token]] = []
+    current: list[Token] = []
+    for token in pieces:
         if current and measure(join([*current, token]), size) > width:
             lines.append(current)
             current = [Token(token.text, False)]

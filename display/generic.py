@@ -292,7 +292,7 @@ def draw_messages(
     y = rect.top
     for lines, colour in reversed(blocks):
         height = len(lines) * line
-        pygame.draw.rect(p.surface, colour, pygame.Rect(rect.left, y + 1, bar, height - 2))
+        p.rect(colour, pygame.Rect(rect.left, y + 1, bar, height - 2))
         for index, text in enumerate(lines):
             p.text(
                 text,

@@ -197,3 +197,48 @@ def turn_surface(surface: pygame.Surface, rotation: int) -> pygame.Surface:
         return surface
     # pygame turns counter-clockwise for positive angles.
     return pygame.transform.rotate(surface, -rotation)
+
+
+@dataclass(frozen=True)
+class Turn:
+    """Where an upright drawing lands on a surface: an upright area of ``size``,
+    turned clockwise by ``rotation`` and placed with its corner at ``origin``.
+
+    A seat panel is drawn through its turn straight onto the canvas, already
+    facing its seat: turning every rectangle, point and (cached) picture costs
+    less than drawing the panel upright and turning all its pixels.
+    """
+
+    rotation: int = 0
+    size: tuple[int, int] = (0, 0)
+    origin: tuple[int, int] = (0, 0)
+
+    def __post_init__(self) -> None:
+        if self.rotation not in ROTATIONS:
+            raise ValueError(f"rotation must be one of {ROTATIONS}, not {self.rotation}")
+
+    @property
+    def straight(self) -> bool:
+        """True when nothing turns or moves: the drawing lands where it is drawn."""
+        return self.rotation == 0 and self.origin == (0, 0)
+
+    def rect(self, rect: pygame.Rect) -> pygame.Rect:
+        """Where an upright ``rect`` lands (a new Rect)."""
+        # ``rotate_rect`` written out per quarter turn: a panel turns hundreds of
+        # rectangles per frame, and the general form's float corners cost more.
+        x, y, w, h = rect
+        ox, oy = self.origin
+        rotation = self.rotation
+        if rotation == 0:
+            return pygame.Rect(x + ox, y + oy, w, h)
+        width, height = self.size
+        if rotation == 90:
+            return pygame.Rect(height - y - h + ox, x + oy, h, w)
+        if rotation == 180:
+            return pygame.Rect(width - x - w + ox, height - y - h + oy, w, h)
+        return pygame.Rect(y + ox, width - x - w + oy, h, w)
+
+    def point(self, point: tuple[int, int]) -> tuple[int, int]:
+        """Where the upright grid point ``point`` (a pixel's corner) lands."""
+        x, y = rotate_point(point, self.size, self.rotation)
+        return round(x) + self.origin[0], round(y) + self.origin[1]

@@ -218,6 +218,18 @@ def draw_symbol(surface: pygame.Surface, genre: str, centre: tuple[int, int], si
     painter(surface, centre[0], centre[1], size / 2, GENRE_COLOURS.get(genre, theme.TEXT))
 
 
+def paint_symbol(p: Painter, genre: str, centre: tuple[int, int], size: int) -> None:
+    """``draw_symbol`` through the painter: drawn once, kept, and turned as ``p`` is."""
+    # The shapes reach a little past ``size``: the picture leaves them room.
+    area = pygame.Rect(0, 0, size * 2, size * 2)
+    area.center = centre
+    p.picture(
+        ("oskar-symbol", genre, size),
+        area,
+        lambda image, where: draw_symbol(image, genre, where.center, size),
+    )
+
+
 def draw_die(
     p: Painter,
     rect: pygame.Rect,
@@ -226,38 +238,48 @@ def draw_die(
     highlight: Colour | None = None,
 ) -> None:
     """A die showing ``genre`` (None: not rolled yet), outlined in ``highlight`` if given."""
-    radius = max(3, rect.w // 6)
-    fill = DIE_FACE if genre else theme.blend(DIE_FACE, theme.PANEL, 0.7)
-    pygame.draw.rect(p.surface, fill, rect, 0, radius)
-    edge = highlight or theme.blend(DIE_FACE, (0, 0, 0), 0.4)
-    pygame.draw.rect(p.surface, edge, rect, max(2, rect.w // (10 if highlight else 24)), radius)
-    if genre:
-        draw_symbol(p.surface, genre, rect.center, round(rect.w * 0.72))
-    else:
+
+    def face(image: pygame.Surface, die: pygame.Rect) -> None:
+        radius = max(3, die.w // 6)
+        fill = DIE_FACE if genre else theme.blend(DIE_FACE, theme.PANEL, 0.7)
+        pygame.draw.rect(image, fill, die, 0, radius)
+        edge = highlight or theme.blend(DIE_FACE, (0, 0, 0), 0.4)
+        pygame.draw.rect(image, edge, die, max(2, die.w // (10 if highlight else 24)), radius)
+        if genre:
+            draw_symbol(image, genre, die.center, round(die.w * 0.72))
+
+    p.picture(("oskar-die", genre, highlight), rect, face)
+    if not genre:
         p.text("?", rect.center, round(rect.h * 0.6), theme.TEXT_DIM, bold=True, anchor="center")
 
 
 def draw_reroll_mark(p: Painter, die: pygame.Rect) -> None:
     """A die picked to reroll: a blue frame and a circular arrow in its corner."""
-    pygame.draw.rect(p.surface, theme.ACCENT, die.inflate(6, 6), 3, max(3, die.w // 6))
     r = max(5, die.w // 5)
-    centre = (die.right - r // 2, die.top + r // 2)
-    pygame.draw.circle(p.surface, theme.ACCENT, centre, r)
-    arc = pygame.Rect(0, 0, r * 5 // 4, r * 5 // 4)
-    arc.center = centre
-    width = max(2, r // 4)
-    pygame.draw.arc(p.surface, theme.TEXT_DARK, arc, 0.6, 5.6, width)
-    # The arrowhead at the arc's open end.
-    tip = (arc.right, centre[1] - r // 8)
-    pygame.draw.polygon(
-        p.surface,
-        theme.TEXT_DARK,
-        [
-            (tip[0] - r // 3, tip[1] - r // 6),
-            (tip[0] + r // 3, tip[1] - r // 6),
-            (tip[0], tip[1] + r // 3),
-        ],
-    )
+    margin = r + 6  # the frame and the arrow reach past the die
+
+    def mark(image: pygame.Surface, where: pygame.Rect) -> None:
+        inner = where.inflate(-2 * margin, -2 * margin)
+        pygame.draw.rect(image, theme.ACCENT, inner.inflate(6, 6), 3, max(3, inner.w // 6))
+        centre = (inner.right - r // 2, inner.top + r // 2)
+        pygame.draw.circle(image, theme.ACCENT, centre, r)
+        arc = pygame.Rect(0, 0, r * 5 // 4, r * 5 // 4)
+        arc.center = centre
+        width = max(2, r // 4)
+        pygame.draw.arc(image, theme.TEXT_DARK, arc, 0.6, 5.6, width)
+        # The arrowhead at the arc's open end.
+        tip = (arc.right, centre[1] - r // 8)
+        pygame.draw.polygon(
+            image,
+            theme.TEXT_DARK,
+            [
+                (tip[0] - r // 3, tip[1] - r // 6),
+                (tip[0] + r // 3, tip[1] - r // 6),
+                (tip[0], tip[1] + r // 3),
+            ],
+        )
+
+    p.picture(("oskar-reroll",), die.inflate(2 * margin, 2 * margin), mark)
 
 
 # --- cards with Oskar's colours ------------------------------------------------------
@@ -295,7 +317,7 @@ class OskarPainter(Painter):
                 key, self._lilac_image(rect.size, notation, rotation, emphasis, dim, outline)
             )
         placed = image.get_rect(center=rect.center)
-        self.surface.blit(image, placed)
+        self.blit(image, placed, still=True)
         return placed
 
     def _lilac_image(
@@ -331,7 +353,7 @@ class OskarPainter(Painter):
 
 
 def _oskar_painter(p: Painter) -> OskarPainter:
-    return OskarPainter(p.surface, p.fonts, p.metrics, p.hits, words=p.words)
+    return OskarPainter(p.surface, p.fonts, p.metrics, p.hits, words=p.words, turn=p.turn)
 
 
 # --- the scene -----------------------------------------------------------------------
@@ -438,10 +460,10 @@ class OskarScene:
             if centre[0] + r > rect.right:
                 break
             if index < tokens:
-                pygame.draw.circle(p.surface, TOKEN, centre, r)
-                pygame.draw.circle(p.surface, theme.blend(TOKEN, (0, 0, 0), 0.4), centre, r, 1)
+                p.circle(TOKEN, centre, r)
+                p.circle(theme.blend(TOKEN, (0, 0, 0), 0.4), centre, r, 1)
             else:
-                pygame.draw.circle(p.surface, theme.PANEL_EDGE, centre, r, max(1, r // 4))
+                p.circle(theme.PANEL_EDGE, centre, r, max(1, r // 4))
         y = label.bottom + m.pad // 2
         y = p.text(
             say_plural(
@@ -575,7 +597,7 @@ class OskarScene:
             box = pygame.Rect(x + index * (card_w // 2), row.top, card_w, card_h)
             p.box(box, theme.CARD_BACK, theme.blend(theme.CARD_BACK, (255, 255, 255), 0.5), 2)
             inner = box.inflate(-card_w // 3, -card_h // 3)
-            pygame.draw.rect(p.surface, theme.blend(theme.CARD_BACK, (0, 0, 0), 0.3), inner, 0, 2)
+            p.rect(theme.blend(theme.CARD_BACK, (0, 0, 0), 0.3), inner, 0, 2)
         x += max(0, count - 1) * (card_w // 2) + card_w + pad
         won = winner is not None
         zeros = snap.zeros_in_trick if snap.phase is Phase.PLAY else 0
@@ -643,14 +665,12 @@ class OskarScene:
             total = column.points
             hot = column.trendy
             well = pygame.Rect(cx - bar_w // 2, base - height, bar_w, height)
-            pygame.draw.rect(p.surface, theme.blend(theme.CENTRE, (0, 0, 0), 0.25), well, 0, 3)
+            p.rect(theme.blend(theme.CENTRE, (0, 0, 0), 0.25), well, 0, 3)
             if total:
                 bar = pygame.Rect(cx - bar_w // 2, level(total), bar_w, base - level(total))
-                pygame.draw.rect(p.surface, GENRE_COLOURS.get(genre, theme.TEXT), bar, 0, 3)
+                p.rect(GENRE_COLOURS.get(genre, theme.TEXT), bar, 0, 3)
                 if hot:
-                    pygame.draw.rect(
-                        p.surface, theme.WINNER, bar.inflate(4, 4), max(2, pad // 2), 4
-                    )
+                    p.rect(theme.WINNER, bar.inflate(4, 4), max(2, pad // 2), 4)
             p.text(
                 str(total),
                 (cx, min(level(total), line_y) - 2),
@@ -663,9 +683,11 @@ class OskarScene:
             badge = pygame.Rect(0, 0, icon + pad, icon + pad)
             badge.midtop = (cx, base + pad // 2)
             if hot:
-                pygame.draw.rect(p.surface, theme.WINNER, badge, 0, 4)
-            draw_symbol(p.surface, genre, badge.center, icon)
-        pygame.draw.line(p.surface, theme.TEXT, (left - pad // 2, line_y), (rect.right, line_y), 2)
+                p.rect(theme.WINNER, badge, 0, 4)
+            paint_symbol(p, genre, badge.center, icon)
+        # A horizontal line: a thin box, so it turns with the painter as any box does.
+        trend = pygame.Rect(left - pad // 2, line_y - 1, rect.right - left + pad // 2, 2)
+        p.rect(theme.TEXT, trend)
         p.text(
             str(threshold),
             (rect.left, line_y),

@@ -43,7 +43,7 @@ from display.generic import (
     seat_colour_of,
     seat_words,
 )
-from display.layout import Layout, SeatSlot, rotate_rect, turn_surface
+from display.layout import Layout, SeatSlot, Turn
 from display.theme import Painter
 from display.ui import ChooseGame, PressButton, TapCard, UiAction
 
@@ -122,9 +122,14 @@ def draw_view(p: Painter, layout: Layout, view: TableView) -> None:
 
 
 def draw_background(p: Painter, layout: Layout) -> None:
-    """The static layer under everything: the felt and the centre's box."""
-    p.surface.fill(theme.TABLE)
-    p.box(layout.centre.inflate(-p.metrics.pad, -p.metrics.pad), theme.CENTRE, None)
+    """The static layer under everything: the felt and the centre's box.
+
+    The felt is filled only where the box leaves it uncovered, so no pixel is
+    painted twice (at 1080p the centre alone is half a million pixels).
+    """
+    box = layout.centre.inflate(-p.metrics.pad, -p.metrics.pad)
+    _felt_around(p, p.area, box, max(2, p.metrics.pad))  # p.box's corner radius
+    p.box(box, theme.CENTRE, None)
 
 
 def draw_centre(p: Painter, layout: Layout, view: TableView) -> None:
@@ -171,22 +176,30 @@ def towards(layout: Layout, view: TableView) -> dict[int, Toward]:
 
 
 def seat_prompt(view: TableView, seat: SeatView) -> Words | None:
-    """What this seat is expected to do now, or None (the turn highlight follows this)."""
+    """What this seat is expected to do now, or None (the turn highlight follows this).
+
+    Not yet presented: the panel's painter writes it in the seat's own words
+    (its language, seats and cards named), remembering what it wrote.
+    """
     if view.screen is Screen.PLAY and view.game is not None and seat.player is not None:
-        prompt = scene_for(view.game_id).turn_prompt(view.game, seat.player)
-        # In the seat's own words (its language, seats and cards named by the presenter).
-        return None if prompt is None else Presenter.for_view(view, seat.seat)(prompt)
+        return scene_for(view.game_id).turn_prompt(view.game, seat.player)
     return None
+
+
+def seat_reader(view: TableView, seat: SeatView) -> tuple[object, ...]:
+    """Whose words the seat's panel is written in, as a value (language, seating, names)."""
+    words = Presenter.for_view(view, seat.seat)
+    return (words.language, tuple(words.players), tuple(sorted(words.names.items())))
 
 
 def panel_key(slot: SeatSlot, view: TableView, seat: SeatView) -> tuple[object, ...]:
     """Everything a seat's panel shows, as a value: an equal key draws an equal panel.
 
-    The renderer keeps each panel's turned picture and draws it again only when
-    this key changes. It lists what ``draw_panel`` reads: the slot, the seat, the
-    screen, the seat's turn prompt, buttons, on-screen hand and messages, and what
-    the screen's body reads (for a game: its scene's ``seat_key`` when the scene
-    has one, else the whole snapshot).
+    The renderer draws a panel again only when this key changes. It lists what
+    ``draw_panel`` reads: the slot, the seat, the screen, the seat's reader, turn
+    prompt, buttons, on-screen hand and messages, and what the screen's body reads
+    (for a game: its scene's ``seat_key`` when the scene has one, else the whole
+    snapshot).
     """
     screen = view.screen
     body: object = None
@@ -204,6 +217,7 @@ def panel_key(slot: SeatSlot, view: TableView, seat: SeatView) -> tuple[object, 
         slot,
         screen,
         seat,
+        seat_reader(view, seat),
         seat_prompt(view, seat),
         tuple(b for b in view.buttons if b.seat == seat.seat),
         _hand_of(view, seat),
@@ -230,38 +244,31 @@ def paint_panel(
     """One seat's panel drawn onto ``canvas`` at ``slot.rect``, turned to face its seat;
     its hit boxes in canvas coordinates.
 
-    A panel at the bottom edge reads as drawn: it is drawn straight onto the
-    canvas. The others are drawn upright on a scratch surface and turned.
+    The panel is drawn upright through a painter whose turn places it: every
+    rectangle and point is turned and every picture blitted already turned, so
+    no upright copy of the panel is turned pixel by pixel (on a Pi core that
+    was the largest cost of a tap). Drawing is clipped to the slot.
     """
-    width, height = slot.local_size
-    if slot.rotation == 0:
-        hits = _draw_upright(canvas.subsurface(slot.rect), fonts, metrics, view, seat)
-    else:
-        surface = _scratch((width, height))
-        hits = _draw_upright(surface, fonts, metrics, view, seat)
-        canvas.blit(turn_surface(surface, slot.rotation), slot.rect.topleft)
-    return [
-        (rotate_rect(rect, (width, height), slot.rotation).move(slot.rect.topleft), action)
-        for rect, action in hits
-    ]
+    turn = Turn(slot.rotation, slot.local_size, slot.rect.topleft)
+    p = Painter(canvas, fonts, metrics, words=Presenter.for_view(view, seat.seat), turn=turn)
+    before = canvas.get_clip()
+    canvas.set_clip(slot.rect)
+    try:
+        _draw_upright(p, view, seat)
+    finally:
+        canvas.set_clip(before)
+    return p.hits
 
 
-def _draw_upright(
-    surface: pygame.Surface,
-    fonts: theme.Fonts,
-    metrics: theme.Metrics,
-    view: TableView,
-    seat: SeatView,
-) -> list[tuple[pygame.Rect, UiAction]]:
-    """One seat's panel drawn upright over all of ``surface``; its hit boxes on ``surface``.
+def _draw_upright(p: Painter, view: TableView, seat: SeatView) -> None:
+    """One seat's panel drawn upright over all of ``p``'s area (hit boxes go to ``p``).
 
     Upright, from the top (the centre side) down to the seat's edge: the header
     (label, badges, the turn prompt), the body (the screen's or game's part),
     the latest message for this seat, and the simulator's hand; the seat's
     buttons stand in a column on the right.
     """
-    width, height = surface.get_size()
-    p = Painter(surface, fonts, metrics, words=Presenter.for_view(view, seat.seat))
+    width, height = p.area.size
     m = p.metrics
     pad = m.pad
     said = seat_prompt(view, seat)
@@ -278,7 +285,7 @@ def _draw_upright(
     else:
         # The seat's own colour, as its LEDs glow: a player finds their panel by it.
         edge, edge_w = seat_colour_of(seat), max(2, pad // 2)
-    _felt_around(surface, frame, max(2, pad))  # p.box's corner radius
+    _felt_around(p, p.area, frame, max(2, pad))  # p.box's corner radius
     p.box(frame, fill, edge, edge_w)
     inner = frame.inflate(-2 * pad - edge_w, -2 * pad - edge_w)
 
@@ -326,54 +333,35 @@ def _draw_upright(
 
     if below.h > 4:
         # Clip, so a body that does not fit is cut rather than drawn over its neighbours.
-        surface.set_clip(below)
-        page = view.help.get(seat.seat)
-        if page is not None:
-            _help_body(p, below, page, view.results_page)
-        else:
-            BODIES[view.screen](p, below, view, seat)
-        surface.set_clip(None)
+        with p.clip(below):
+            page = view.help.get(seat.seat)
+            if page is not None:
+                _help_body(p, below, page, view.results_page)
+            else:
+                BODIES[view.screen](p, below, view, seat)
     overlay = view.staff_overlay
     if overlay is not None and overlay.seat == seat.seat and below.h > 4:
         _draw_staff_overlay(p, below, overlay)
 
-    return p.hits
 
-
-def _felt_around(surface: pygame.Surface, frame: pygame.Rect, radius: int) -> None:
-    """The felt where a panel's rounded ``frame`` leaves ``surface`` uncovered.
+def _felt_around(p: Painter, area: pygame.Rect, frame: pygame.Rect, radius: int) -> None:
+    """The felt where a rounded ``frame`` leaves ``area`` uncovered.
 
     Only the margin around the frame and its corners' squares: filling the whole
-    panel first and then the frame over it would paint every pixel twice.
+    area first and then the frame over it would paint every pixel twice.
     """
-    width, height = surface.get_size()
     left, top, right, bottom = frame.left, frame.top, frame.right, frame.bottom
     for rect in (
-        (0, 0, width, top),
-        (0, bottom, width, height - bottom),
-        (0, top, left, frame.h),
-        (right, top, width - right, frame.h),
+        (area.left, area.top, area.w, top - area.top),
+        (area.left, bottom, area.w, area.bottom - bottom),
+        (area.left, top, left - area.left, frame.h),
+        (right, top, area.right - right, frame.h),
         (left, top, radius, radius),
         (right - radius, top, radius, radius),
         (left, bottom - radius, radius, radius),
         (right - radius, bottom - radius, radius, radius),
     ):
-        surface.fill(theme.TABLE, rect)
-
-
-_SCRATCH: dict[tuple[int, int], pygame.Surface] = {}
-
-
-def _scratch(size: tuple[int, int]) -> pygame.Surface:
-    """A panel-sized surface to draw an upright panel on, reused (allocating 1080p-panel
-    surfaces for every panel drawn costs more than filling one). The picture is
-    copied onto the canvas (turned, or blitted) before the next panel is drawn."""
-    surface = _SCRATCH.get(size)
-    if surface is None:
-        if len(_SCRATCH) > 8:
-            _SCRATCH.clear()
-        surface = _SCRATCH[size] = pygame.Surface(size)
-    return surface
+        p.fill(theme.TABLE, pygame.Rect(rect))
 
 
 def _draw_staff_overlay(p: Painter, rect: pygame.Rect, staff: StaffView) -> None:
@@ -392,10 +380,8 @@ def _draw_staff_overlay(p: Painter, rect: pygame.Rect, staff: StaffView) -> None
     lines += [(line, theme.TEXT, m.big, True) for line in staff.lines]
     if staff.hint:
         lines.append((staff.hint, theme.TEXT_DIM, m.small, False))
-    surface = p.surface
-    surface.set_clip(rect)
-    _centred_lines(p, rect.inflate(-2 * m.pad, -2 * m.pad), lines)
-    surface.set_clip(None)
+    with p.clip(rect):
+        _centred_lines(p, rect.inflate(-2 * m.pad, -2 * m.pad), lines)
 
 
 def _hand_of(view: TableView, seat: SeatView) -> tuple[str, ...] | None:
@@ -458,7 +444,7 @@ def _draw_header(
         else:
             continue
         p.box(badge, colour, theme.TEXT_DARK if prompt is not None else None)
-        p.surface.blit(image, image.get_rect(center=badge.center))
+        p.blit(image, image.get_rect(center=badge.center), still=True)
         x = badge.right + pad
 
 

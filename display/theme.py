@@ -14,7 +14,9 @@ map a click back to a UI action.
 from __future__ import annotations
 
 import logging
-from collections.abc import Hashable, Mapping, Sequence
+import weakref
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Generic, TypeVar
@@ -28,6 +30,7 @@ from controller.words import Presenter, french_card
 from controller.words.catalogs import ENGLISH, PSEUDO
 from display import fitting
 from display.fitting import Fitted
+from display.layout import Turn, turn_surface
 from display.ui import UiAction
 
 log = logging.getLogger(__name__)
@@ -347,6 +350,11 @@ class Fonts:
         self.presented: Memo[str] = Memo()
         self.fitted: Memo[Fitted] = Memo()
         self.wrapped: Memo[tuple[str, ...]] = Memo()
+        # Pictures turned to face a seat, by picture and turn, kept while the upright
+        # picture is (so the image cache's limit bounds these too).
+        self.turned: weakref.WeakKeyDictionary[pygame.Surface, dict[int, pygame.Surface]] = (
+            weakref.WeakKeyDictionary()
+        )
 
     @property
     def fallback(self) -> bool:
@@ -519,7 +527,15 @@ class RememberingPresenter(Presenter):
 
 @dataclass
 class Painter:
-    """Draws on one surface with the shared look and records hit boxes in its coordinates."""
+    """Draws with the shared look, upright, and records hit boxes where they land.
+
+    Scenes draw upright, in their own coordinates: the painter's ``turn`` says
+    where that lands on ``surface`` (a seat panel faces its seat, so it is
+    turned). Every drawing goes through the painter's methods, which turn
+    rectangles and points and blit pictures already turned, so a panel needs
+    no upright copy turned pixel by pixel. Code that draws on ``surface``
+    itself must only do so for a painter whose turn is ``straight``.
+    """
 
     surface: pygame.Surface
     fonts: Fonts
@@ -528,6 +544,8 @@ class Painter:
     # Whose words this painter writes: the panel's seat language, or the table's for
     # the centre. Every ``Text`` drawn goes through it; a plain str is drawn as it is.
     words: Presenter = field(default_factory=Presenter)
+    # Where the upright drawing lands on ``surface``; hit boxes are kept where they land.
+    turn: Turn = field(default_factory=Turn)
 
     def __post_init__(self) -> None:
         # Scenes call ``words`` directly too: all of it goes through the fonts' memo.
@@ -538,9 +556,84 @@ class Painter:
         """``words`` as this painter's reader reads them (the same as ``self.words(words)``)."""
         return self.words(words)
 
+    @property
+    def area(self) -> pygame.Rect:
+        """The upright area this painter draws in, in its own coordinates."""
+        if self.turn.straight:
+            return self.surface.get_rect()
+        return pygame.Rect((0, 0), self.turn.size)
+
     def hit(self, rect: pygame.Rect, action: UiAction) -> None:
         """Make ``rect`` clickable: a click inside it means ``action``."""
-        self.hits.append((pygame.Rect(rect), action))
+        self.hits.append((self.turn.rect(rect), action))
+
+    # --- primitives, turned -------------------------------------------------------
+
+    def rect(self, colour: Colour, rect: pygame.Rect, width: int = 0, radius: int = 0) -> None:
+        """``pygame.draw.rect`` of an upright ``rect``, where it lands."""
+        pygame.draw.rect(self.surface, colour, self.turn.rect(rect), width, radius)
+
+    def fill(self, colour: Colour, rect: pygame.Rect) -> None:
+        """Fill an upright ``rect`` with ``colour`` (no blending), where it lands."""
+        self.surface.fill(colour, self.turn.rect(rect))
+
+    def circle(self, colour: Colour, centre: tuple[int, int], radius: int, width: int = 0) -> None:
+        """``pygame.draw.circle`` about the upright ``centre``, where it lands.
+
+        pygame's circle of radius r about (x, y) covers pixels x - r to x + r - 1:
+        its middle is the grid point (x, y), a pixel's corner, so that point is turned.
+        """
+        pygame.draw.circle(self.surface, colour, self.turn.point(centre), radius, width)
+
+    def blit(self, image: pygame.Surface, rect: pygame.Rect, *, still: bool = False) -> None:
+        """Put an upright ``image`` at the upright ``rect`` (its size), turned as the painter is.
+
+        ``still`` says ``image`` is never drawn on again (the image cache's
+        pictures): its turned copy is then kept as long as the image lives.
+        """
+        rotation = self.turn.rotation
+        if rotation:
+            image = self._turned(image, rotation) if still else turn_surface(image, rotation)
+        self.surface.blit(image, self.turn.rect(rect))
+
+    def _turned(self, image: pygame.Surface, rotation: int) -> pygame.Surface:
+        turns = self.fonts.turned.get(image)
+        if turns is None:
+            turns = self.fonts.turned[image] = {}
+        turned = turns.get(rotation)
+        if turned is None:
+            turned = turns[rotation] = turn_surface(image, rotation)
+        return turned
+
+    def picture(
+        self,
+        key: Hashable,
+        rect: pygame.Rect,
+        draw: Callable[[pygame.Surface, pygame.Rect], None],
+    ) -> None:
+        """A drawing made of shapes (a die, a symbol) at the upright ``rect``.
+
+        ``draw(image, where)`` draws it on a transparent ``rect``-sized image,
+        in the image's coordinates ``where`` (``rect`` moved to the corner);
+        the picture is kept by ``key`` (and turned once per turn), so it is
+        drawn once however often it is shown.
+        """
+        image = self.fonts.images.get(("picture", key, rect.size))
+        if image is None:
+            image = pygame.Surface(rect.size, pygame.SRCALPHA)
+            draw(image, pygame.Rect((0, 0), rect.size))
+            image = self.fonts.images.put(("picture", key, rect.size), image)
+        self.blit(image, rect, still=True)
+
+    @contextmanager
+    def clip(self, rect: pygame.Rect) -> Iterator[None]:
+        """Draw only inside the upright ``rect`` (and inside any clip already set) for a while."""
+        before = self.surface.get_clip()
+        self.surface.set_clip(self.turn.rect(rect).clip(before))
+        try:
+            yield
+        finally:
+            self.surface.set_clip(before)
 
     def box(
         self,
@@ -553,9 +646,9 @@ class Painter:
         """A filled and/or outlined rounded rectangle."""
         r = radius if radius >= 0 else max(2, self.metrics.pad)
         if fill is not None:
-            pygame.draw.rect(self.surface, fill, rect, 0, r)
+            self.rect(fill, rect, 0, r)
         if edge is not None and width > 0:
-            pygame.draw.rect(self.surface, edge, rect, width, r)
+            self.rect(edge, rect, width, r)
 
     def render_text(
         self, words: Words, size: int, colour: Colour, bold: bool = False, max_width: int = 0
@@ -639,7 +732,7 @@ class Painter:
         """
         image = self.render_text(text, size, colour, bold, max_width)
         rect = image.get_rect(**{anchor: pos})
-        self.surface.blit(image, rect)
+        self.blit(image, rect, still=True)
         return rect
 
     def fit_text(
@@ -677,7 +770,7 @@ class Painter:
                 where = image.get_rect(midright=(rect.right, y))
             else:
                 where = image.get_rect(center=(rect.centerx, y))
-            self.surface.blit(image, where)
+            self.blit(image, where, still=True)
             used = where if index == 0 else used.union(where)
         return used
 
@@ -734,7 +827,7 @@ class Painter:
                 Face.pictures -= 1
             image = self.fonts.images.put(key, drawn)
         placed = image.get_rect(center=rect.center)
-        self.surface.blit(image, placed)
+        self.blit(image, placed, still=True)
         return placed
 
     def _card_image(

@@ -51,3 +51,28 @@ def test_labels_that_would_read_the_same_keep_the_word_that_differs() -> None:
     up, down = distinct(["B11 face up now", "B11 face down now"], one)
     assert up.lines != down.lines
     assert up.lines[0].startswith("B11 face up") and down.lines[0].startswith("B11 face down")
+
+
+def test_a_line_whose_summed_width_fits_but_whose_own_width_does_not_is_broken_again() -> None:
+    """Lines are broken by adding up word widths, then each is measured whole: a pair
+    that kerns wider than its parts ("AV" here) must not overflow."""
+
+    def kerning(text: str, size: int) -> int:
+        return len(text) * 10 + 25 * text.count("A V")
+
+    lines = wrap("A V B", 50, 10, kerning)
+    assert lines == ["A", "V B"]
+    assert all(kerning(line, 10) <= 50 for line in lines)
+
+
+def test_words_are_measured_once_each_when_the_sums_fit() -> None:
+    asked: list[str] = []
+
+    def measure(text: str, size: int) -> int:
+        asked.append(text)
+        return len(text) * 10
+
+    assert wrap("one two three four", 90, 10, measure) == ["one two", "three", "four"]
+    # The lines found are measured whole once; no longer trial line is.
+    assert "one two three" not in asked
+    assert "three four" not in asked
