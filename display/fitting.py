@@ -210,13 +210,36 @@ def fit(
         lines = max(1, height // max(1, leading(step)))
         return min(lines, max_lines) if max_lines else lines
 
-    def whole(words: str, sizes: range) -> Fitted | None:
-        """``words`` uncut at the first of ``sizes`` where it fits, if any."""
-        for step in sizes:
-            lines = wrap(words, width, step, measure)
-            if len(lines) <= room(step) and all(measure(ln, step) <= width for ln in lines):
-                return Fitted(tuple(lines), step, False)
+    def uncut(words: str, step: int) -> Fitted | None:
+        lines = wrap(words, width, step, measure)
+        if len(lines) <= room(step) and all(measure(ln, step) <= width for ln in lines):
+            return Fitted(tuple(lines), step, False)
         return None
+
+    def whole(words: str, sizes: range) -> Fitted | None:
+        """``words`` uncut at the largest of ``sizes`` (largest first) where it fits, if any.
+
+        A text that fits at a size fits at the smaller ones, so the largest is
+        found by halving: a new message is wrapped some 6 times, not at each of
+        the 15-odd sizes down to the smallest (each a dozen measurements).
+        """
+        if not sizes:
+            return None
+        best = uncut(words, sizes[0])
+        if best is not None or len(sizes) == 1:
+            return best
+        best = uncut(words, sizes[-1])
+        if best is None:
+            return None  # not even at the smallest size
+        fits, fails = len(sizes) - 1, 0  # indices into sizes
+        while fits - fails > 1:
+            middle = (fits + fails) // 2
+            found = uncut(words, sizes[middle])
+            if found is None:
+                fails = middle
+            else:
+                fits, best = middle, found
+        return best
 
     if "\n" not in text and measure(text, size) <= width and room(size) >= 1:
         return Fitted((" ".join(text.split()),), size, False)  # most texts: at once

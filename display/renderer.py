@@ -43,11 +43,15 @@ from display.layout import (
     unrotate_point,
 )
 from display.scenes import (
+    PaintedPanel,
+    PanelKey,
     animation_step,
     draw_background,
     draw_centre,
     paint_panel,
     panel_key,
+    panel_painter,
+    repaint_message_line,
 )
 from display.sim_controls import draw_staff_buttons
 from display.theme import Fonts, Metrics, Painter
@@ -80,8 +84,9 @@ class Renderer:
         # The window rectangles the last draw changed (all of it after a full redraw).
         self.dirty_rects: list[pygame.Rect] = []
         self.panels_drawn = 0  # seat panels drawn anew (the rest came from the cache)
+        self.lines_repainted = 0  # panels of which only the message line was drawn again
         self._canvas: pygame.Surface | None = None
-        self._panels: dict[int, tuple[tuple[object, ...], list[tuple[pygame.Rect, UiAction]]]] = {}
+        self._panels: dict[int, tuple[PanelKey, PaintedPanel]] = {}
         self._centre: tuple[object, list[tuple[pygame.Rect, UiAction]]] | None = None
         # When the animated centre (e.g. a running toss timer) is due again, by ``clock``.
         self.clock: Callable[[], float] = time.monotonic
@@ -188,8 +193,23 @@ class Renderer:
             cached = self._panels.get(slot.seat_index)
             if cached is not None and cached[0] == key:
                 continue
-            hits = paint_panel(canvas, self.fonts, metrics, slot, view, seat)
-            self._panels[slot.seat_index] = (key, hits)
+            if (
+                cached is not None
+                and cached[0].frame == key.frame
+                and cached[0].messages
+                and key.messages
+                and cached[1].message_line is not None
+            ):
+                # Only the seat's newest message changed: its line, not the whole panel.
+                words = Presenter.for_view(view, seat.seat)
+                p = panel_painter(canvas, self.fonts, metrics, slot, words)
+                line = repaint_message_line(p, slot, view, seat, cached[1])
+                self._panels[slot.seat_index] = (key, cached[1])
+                self.lines_repainted += 1
+                changed.append(line)
+                continue
+            painted = paint_panel(canvas, self.fonts, metrics, slot, view, seat)
+            self._panels[slot.seat_index] = (key, painted)
             self.panels_drawn += 1
             if not full:
                 changed.append(pygame.Rect(slot.rect))
@@ -198,7 +218,7 @@ class Renderer:
         for slot in layout.slots:
             cached = self._panels.get(slot.seat_index)
             if cached is not None:
-                self._hits.extend(cached[1])
+                self._hits.extend(cached[1].hits)
         self.dirty_rects = [self._show(canvas, rect) for rect in changed]
         self.layout = layout
         self.drawn_version = view.version

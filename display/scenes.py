@@ -14,8 +14,9 @@ hand of a human seat (``view.hands``) and the seat's buttons (``view.buttons``).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from importlib import import_module
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 import pygame
 
@@ -24,6 +25,7 @@ from controller.games.words import Items, Player, Verbatim, Words, as_arg, say, 
 from controller.view import (
     ButtonHint,
     GameChoice,
+    Message,
     MessageKind,
     Screen,
     SeatView,
@@ -192,7 +194,28 @@ def seat_reader(view: TableView, seat: SeatView) -> tuple[object, ...]:
     return (words.language, tuple(words.players), tuple(sorted(words.names.items())))
 
 
-def panel_key(slot: SeatSlot, view: TableView, seat: SeatView) -> tuple[object, ...]:
+class PanelKey(NamedTuple):
+    """Everything a seat's panel shows, as a value: equal keys draw equal panels.
+
+    ``messages`` (the seat's own messages) apart from the rest, ``frame``:
+    when only the messages change, the renderer repaints the message line alone.
+    """
+
+    frame: tuple[object, ...]
+    messages: tuple[Message, ...]
+
+
+@dataclass(frozen=True)
+class PaintedPanel:
+    """What drawing a panel leaves for the renderer: its hit boxes (canvas coordinates),
+    and where its message line is (upright, None without one) on what fill."""
+
+    hits: list[tuple[pygame.Rect, UiAction]]
+    message_line: pygame.Rect | None
+    fill: theme.Colour
+
+
+def panel_key(slot: SeatSlot, view: TableView, seat: SeatView) -> PanelKey:
     """Everything a seat's panel shows, as a value: an equal key draws an equal panel.
 
     The renderer draws a panel again only when this key changes. It lists what
@@ -213,7 +236,7 @@ def panel_key(slot: SeatSlot, view: TableView, seat: SeatView) -> tuple[object, 
         body = (view.result, view.game)
     elif screen is Screen.STAFF:
         body = view.staff
-    return (
+    frame = (
         slot,
         screen,
         seat,
@@ -221,15 +244,16 @@ def panel_key(slot: SeatSlot, view: TableView, seat: SeatView) -> tuple[object, 
         seat_prompt(view, seat),
         tuple(b for b in view.buttons if b.seat == seat.seat),
         _hand_of(view, seat),
-        tuple(msg for msg in view.messages if msg.seat == seat.seat),
+        view.staff_overlay if view.staff_overlay and view.staff_overlay.seat == seat.seat else None,
         body,
     )
+    return PanelKey(frame, tuple(msg for msg in view.messages if msg.seat == seat.seat))
 
 
 def draw_panel(canvas: Painter, slot: SeatSlot, view: TableView, seat: SeatView) -> None:
     """One seat's panel, facing its seat, drawn onto ``canvas``."""
-    hits = paint_panel(canvas.surface, canvas.fonts, canvas.metrics, slot, view, seat)
-    for rect, action in hits:
+    painted = paint_panel(canvas.surface, canvas.fonts, canvas.metrics, slot, view, seat)
+    for rect, action in painted.hits:
         canvas.hit(rect, action)
 
 
@@ -240,28 +264,63 @@ def paint_panel(
     slot: SeatSlot,
     view: TableView,
     seat: SeatView,
-) -> list[tuple[pygame.Rect, UiAction]]:
-    """One seat's panel drawn onto ``canvas`` at ``slot.rect``, turned to face its seat;
-    its hit boxes in canvas coordinates.
+) -> PaintedPanel:
+    """One seat's panel drawn onto ``canvas`` at ``slot.rect``, turned to face its seat.
 
     The panel is drawn upright through a painter whose turn places it: every
     rectangle and point is turned and every picture blitted already turned, so
     no upright copy of the panel is turned pixel by pixel (on a Pi core that
     was the largest cost of a tap). Drawing is clipped to the slot.
     """
-    turn = Turn(slot.rotation, slot.local_size, slot.rect.topleft)
-    p = Painter(canvas, fonts, metrics, words=Presenter.for_view(view, seat.seat), turn=turn)
+    p = panel_painter(canvas, fonts, metrics, slot, Presenter.for_view(view, seat.seat))
     before = canvas.get_clip()
     canvas.set_clip(slot.rect)
     try:
-        _draw_upright(p, view, seat)
+        line, fill = _draw_upright(p, view, seat)
     finally:
         canvas.set_clip(before)
-    return p.hits
+    return PaintedPanel(p.hits, line, fill)
 
 
-def _draw_upright(p: Painter, view: TableView, seat: SeatView) -> None:
-    """One seat's panel drawn upright over all of ``p``'s area (hit boxes go to ``p``).
+def repaint_message_line(
+    p: Painter, slot: SeatSlot, view: TableView, seat: SeatView, painted: PaintedPanel
+) -> pygame.Rect:
+    """Only the message line of a panel ``painted`` before, for the seat's newest message,
+    through the panel's painter ``p`` (``panel_painter``); the canvas rectangle it touched.
+
+    For a change of the seat's messages alone (its other key parts the same, a
+    message shown before and after): the line keeps its place, and the rest of
+    the panel (three quarters of its pixels) is left as it is.
+    """
+    line = painted.message_line
+    assert line is not None
+    with p.clip(line):
+        p.fill(painted.fill, line)
+        draw_messages(p, line, view, _own_messages(view, seat)[-1:], prefix=False)
+    return p.turn.rect(line).clip(slot.rect)
+
+
+def panel_painter(
+    canvas: pygame.Surface,
+    fonts: theme.Fonts,
+    metrics: theme.Metrics,
+    slot: SeatSlot,
+    words: Presenter,
+) -> Painter:
+    """A painter that draws a seat's panel upright, turned onto its ``slot``, in ``words``."""
+    turn = Turn(slot.rotation, slot.local_size, slot.rect.topleft)
+    return Painter(canvas, fonts, metrics, words=words, turn=turn)
+
+
+def _own_messages(view: TableView, seat: SeatView) -> list[Message]:
+    return [msg for msg in view.messages if msg.seat == seat.seat]
+
+
+def _draw_upright(
+    p: Painter, view: TableView, seat: SeatView
+) -> tuple[pygame.Rect | None, theme.Colour]:
+    """One seat's panel drawn upright over all of ``p``'s area (hit boxes go to ``p``);
+    where its message line is (None without one) and the panel's fill.
 
     Upright, from the top (the centre side) down to the seat's edge: the header
     (label, badges, the turn prompt), the body (the screen's or game's part),
@@ -324,8 +383,9 @@ def _draw_upright(p: Painter, view: TableView, seat: SeatView) -> None:
         _draw_hand(p, strip, seat, hand, prompt is not None)
         below.h -= strip.h + pad
 
-    own = [msg for msg in view.messages if msg.seat == seat.seat]
+    own = _own_messages(view, seat)
     # The seat's latest message, unless it would squeeze the body (it is in the centre too).
+    line: pygame.Rect | None = None
     if own and below.h - m.line - pad >= m.unit * 0.12:
         line = pygame.Rect(below.left, below.bottom - m.line, below.w, m.line)
         draw_messages(p, line, view, own[-1:], prefix=False)
@@ -342,6 +402,7 @@ def _draw_upright(p: Painter, view: TableView, seat: SeatView) -> None:
     overlay = view.staff_overlay
     if overlay is not None and overlay.seat == seat.seat and below.h > 4:
         _draw_staff_overlay(p, below, overlay)
+    return line, fill
 
 
 def _felt_around(p: Painter, area: pygame.Rect, frame: pygame.Rect, radius: int) -> None:

@@ -84,6 +84,29 @@ def test_a_message_for_one_seat_redraws_that_panel_only() -> None:
     assert_same_as_fresh(renderer, told)
 
 
+@pytest.mark.parametrize("rotation", [0, 90])
+def test_a_seats_next_message_repaints_only_its_message_line(rotation: int) -> None:
+    """A seat that shows a message and gets another: only that line is drawn again,
+    for every side of the table (seat 2 faces the others' way)."""
+    first = Message("Seat 3 plays Green 4", MessageKind.INFO, seat=2)
+    view = replace(play_view(version=10), messages=(first,))
+    renderer = Renderer((1920, 1080), rotation=rotation)
+    renderer.draw(view)
+    panels = renderer.panels_drawn
+    second = Message("Seat 3 wins trick 2 with Green 4", MessageKind.WON, seat=2)
+    told = replace(view, version=11, messages=(first, second))
+    renderer.draw(told)
+    assert renderer.panels_drawn == panels
+    assert renderer.lines_repainted == 1
+    assert renderer.layout is not None
+    slot = next(s for s in renderer.layout.slots if s.seat_index == 2)
+    centre = renderer.window_rect(renderer.layout.centre)
+    line = next(r for r in renderer.dirty_rects if r != centre)
+    assert renderer.window_rect(slot.rect).contains(line)
+    assert line.w * line.h < slot.rect.w * slot.rect.h // 4
+    assert_same_as_fresh(renderer, told)
+
+
 def test_the_simulators_staff_buttons_are_part_of_the_cached_centre() -> None:
     renderer = Renderer((800, 480))
     renderer.staff_seats = (0, 1)

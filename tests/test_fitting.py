@@ -76,3 +76,38 @@ def test_words_are_measured_once_each_when_the_sums_fit() -> None:
     # The lines found are measured whole once; no longer trial line is.
     assert "one two three" not in asked
     assert "three four" not in asked
+
+
+def test_the_largest_size_that_fits_is_found_by_halving() -> None:
+    """The size chosen is the largest at which the text fits whole, found with a handful
+    of wraps rather than one per size."""
+    sizes_asked: set[int] = set()
+
+    def measure(text: str, size: int) -> int:
+        sizes_asked.add(size)
+        return len(text) * size // 2
+
+    text = "a longer message about who won the trick and why"
+    got = fit(text, 200, 60, 40, measure, leading, least=0.5)
+    assert not got.cut
+    expected = max(
+        size
+        for size in range(20, 41)
+        if len(wrap(text, 200, size, width)) * size <= 60
+        and all(width(line, size) <= 200 for line in wrap(text, 200, size, width))
+    )
+    assert got.size == expected
+    assert len(sizes_asked) <= 7  # 21 sizes to choose from
+
+
+def test_a_text_too_long_at_the_smallest_size_is_cut_without_trying_every_size() -> None:
+    sizes_asked: set[int] = set()
+
+    def measure(text: str, size: int) -> int:
+        sizes_asked.add(size)
+        return len(text) * size // 2
+
+    got = fit("word " * 40, 100, 20, 20, measure, leading)
+    assert got.cut and got.lines[-1].endswith("…")
+    assert sizes_asked <= {20, 14, 13, 12, 11, 10, 9, 8, 7, 6}  # the largest, then the smallest
+    assert 19 not in sizes_asked and 15 not in sizes_asked

@@ -56,7 +56,7 @@ def compare_panels(view: TableView, size: tuple[int, int], fonts: Fonts) -> list
         if slot.seat_index >= len(view.seats):
             continue
         seat = view.seats[slot.seat_index]
-        hits = scenes.paint_panel(canvas, fonts, metrics, slot, view, seat)
+        hits = scenes.paint_panel(canvas, fonts, metrics, slot, view, seat).hits
         upright = pygame.Surface(slot.local_size)
         p = Painter(upright, fonts, metrics, words=Presenter.for_view(view, seat.seat))
         scenes._draw_upright(p, view, seat)
