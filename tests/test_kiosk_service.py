@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import gc
 import socket
 from collections.abc import Iterator
 from pathlib import Path
@@ -123,3 +124,21 @@ def test_service_without_a_display_stops_with_one_line(
     assert app.run(args) == 2
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1 and "vc4-kms-v3d" in err
+
+
+def test_the_running_kiosk_keeps_what_start_up_built_out_of_full_collections(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Start-up's objects are frozen while the loop runs (the collector's full passes
+    stall a tap's frame) and handed back when it stops."""
+    frozen: list[int] = []
+
+    def one_turn_then_quit(self: Window) -> list[object]:
+        frozen.append(gc.get_freeze_count())
+        return [Quit()]
+
+    monkeypatch.setattr(Window, "poll", one_turn_then_quit)
+    assert gc.get_freeze_count() == 0
+    assert app.windowed(args_for(tmp_path), TableConfig.simulated()) == 0
+    assert frozen and frozen[0] > 1000
+    assert gc.get_freeze_count() == 0
