@@ -19,6 +19,7 @@ Run:  .venv/bin/python benchmarks/bots.py [--deals 2000] [--samples 12] [--timin
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import random
@@ -195,9 +196,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", default="", help="run only the matches whose name has this")
     parser.add_argument("--timing", type=int, default=200, help="decisions timed")
     parser.add_argument("--budget", type=float, default=0.3, help="think budget, seconds")
+    parser.add_argument(
+        "--json", action="store_true", help="print only one JSON line of the figures"
+    )
     args = parser.parse_args(argv)
+    # --json: the figures by name (a match's mean, CI half-width, deals and seconds; the
+    # decision times in ms), printed as one line at the end instead of the sentences.
+    figures: dict[str, float] = {}
+    say = (lambda *_: None) if args.json else print
     cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
-    print(f"python {sys.version.split()[0]}, cpus {cpus}, load {os.getloadavg()[0]:.2f}")
+    say(f"python {sys.version.split()[0]}, cpus {cpus}, load {os.getloadavg()[0]:.2f}")
 
     def search(rng: random.Random) -> AnyBot:
         return OhPshawSearchBot(rng, budget=10.0, samples=args.samples)
@@ -215,31 +223,50 @@ def main(argv: list[str] | None = None) -> int:
             continue
         start = time.perf_counter()
         mean, half, n = duplicate(play, new, old, args.deals, 1)
-        print(
+        seconds = time.perf_counter() - start
+        key = name.lower().replace(" ", "-")
+        figures.update(
+            {f"{key} mean": mean, f"{key} half": half, f"{key} deals": n, f"{key} s": seconds}
+        )
+        say(
             f"{name} duplicate, search ({samples} deals/decision) vs heuristic, {n} deals: "
             f"{mean:+.3f} points per seat and round, "
             f"95 % CI [{mean - half:+.3f}, {mean + half:+.3f}] "
-            f"({time.perf_counter() - start:.0f} s)"
+            f"({seconds:.0f} s)"
         )
     if args.oskar_games > 0 and (not args.only or args.only in "oskar"):
         start = time.perf_counter()
         mean, half, n = duplicate(play_oskar, OskarBot, GenreRerollBot, args.oskar_games, 1)
-        print(
+        seconds = time.perf_counter() - start
+        figures.update(
+            {
+                "oskar mean": mean / 100,
+                "oskar half": half / 100,
+                "oskar games": n,
+                "oskar s": seconds,
+            }
+        )
+        say(
             f"Oskar duplicate, expected-token rerolls vs genre rerolls, {n} games: "
             f"{mean / 100:+.3f} tokens per seat and round, "
             f"95 % CI [{(mean - half) / 100:+.3f}, {(mean + half) / 100:+.3f}] "
-            f"({time.perf_counter() - start:.0f} s)"
+            f"({seconds:.0f} s)"
         )
     for game in ("oh-pshaw", "oshaka-trick"):
         if args.timing <= 0 or (args.only and args.only not in game):
             continue
         times = decision_times(game, args.budget, args.timing, 10_000)
-        print(
+        figures[f"{game} decision p50 ms"] = percentile(times, 0.5) * 1000
+        figures[f"{game} decision p99 ms"] = percentile(times, 0.99) * 1000
+        figures[f"{game} decision max ms"] = max(times) * 1000
+        say(
             f"{game} search decision time at budget {args.budget * 1000:.0f} ms, "
             f"{len(times)} decisions: p50 {percentile(times, 0.5) * 1000:.1f} ms, "
             f"p99 {percentile(times, 0.99) * 1000:.1f} ms, max {max(times) * 1000:.1f} ms "
             f"(target p99 <= {args.budget * 1000 + 20:.0f} ms)"
         )
+    if args.json:
+        print(json.dumps(figures))
     return 0
 
 

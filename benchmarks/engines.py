@@ -22,6 +22,7 @@ Run:  .venv/bin/python benchmarks/engines.py [--games 40] [--batches 5]
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import statistics
@@ -136,6 +137,27 @@ def replay_seconds(header: JSON, actions: list[JSON], count: int) -> float:
 CLOCK: list[Callable[[], float]] = [time.perf_counter]
 
 
+def resume_seconds(n: int) -> tuple[float, float]:
+    """Median replay seconds of ``n`` actions (of 5) and of ``10 * n`` actions (of 3)."""
+    header, actions = long_record(10 * n, 7)
+    small = [replay_seconds(header, actions, n) for _ in range(5)]
+    large = [replay_seconds(header, actions, 10 * n) for _ in range(3)]
+    return statistics.median(small), statistics.median(large)
+
+
+def figures(games: int, batches: int, resume_actions: int) -> dict[str, float]:
+    """The printed figures as one mapping (``--json``): median playouts/s, resume ms, ratio."""
+    out: dict[str, float] = {}
+    for game_id in PLAYOUTS:
+        out[f"{game_id} playouts/s"] = statistics.median(playout_rates(game_id, games, batches, 1))
+        out[f"{game_id} table path playouts/s"] = statistics.median(
+            playout_rates(game_id, games, batches, 1, table_game)
+        )
+    t1, t10 = resume_seconds(resume_actions)
+    out["resume ms"], out["resume 10x ms"], out["resume ratio"] = t1 * 1000, t10 * 1000, t10 / t1
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument(
@@ -144,9 +166,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=40, help="random games per timed batch")
     parser.add_argument("--batches", type=int, default=5, help="timed batches per game")
     parser.add_argument("--resume-actions", type=int, default=10_000)
+    parser.add_argument(
+        "--json", action="store_true", help="print only one JSON line of the figures"
+    )
     args = parser.parse_args(argv)
     if args.cpu:
         CLOCK[0] = time.process_time
+    if args.json:
+        print(json.dumps(figures(args.games, args.batches, args.resume_actions)))
+        return 0
     cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
     print(
         f"python {sys.version.split()[0]}, cpus {cpus}, load {os.getloadavg()[0]:.2f}, "
@@ -166,10 +194,7 @@ def main(argv: list[str] | None = None) -> int:
         )
 
     n = args.resume_actions
-    header, actions = long_record(10 * n, 7)
-    small = [replay_seconds(header, actions, n) for _ in range(5)]
-    large = [replay_seconds(header, actions, 10 * n) for _ in range(3)]
-    t1, t10 = statistics.median(small), statistics.median(large)
+    t1, t10 = resume_seconds(n)
     print(
         f"resume {n} actions: {t1 * 1000:.1f} ms (median of 5); {10 * n} actions: "
         f"{t10 * 1000:.1f} ms (median of 3); ratio {t10 / t1:.2f} (linear <= 11)"

@@ -32,6 +32,7 @@ Run:  .venv/bin/python benchmarks/oh_pshaw_vs_ismcts.py [--deals 300] [--simulat
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import random
@@ -259,14 +260,21 @@ def main(argv: list[str] | None = None) -> int:
         "(slower, about 2-3 s a deal)",
     )
     parser.add_argument("--diffs", help="write each deal's score difference to this file")
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="print only one JSON line: mean, CI half-width, deals, seconds, the resampler's "
+        "leak and each deal's difference (to pool runs over other deals)",
+    )
     args = parser.parse_args(argv)
+    say = (lambda *_: None) if args.json else print
     try:
         import pyspiel
     except ImportError:
         print("open-spiel is not installed (pip install open-spiel)", file=sys.stderr)
         return 2
     cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
-    print(f"python {sys.version.split()[0]}, cpus {cpus}, load {os.getloadavg()[0]:.2f}")
+    say(f"python {sys.version.split()[0]}, cpus {cpus}, load {os.getloadavg()[0]:.2f}")
     games = {
         size: pyspiel.load_game(
             "oh_hell",
@@ -281,7 +289,7 @@ def main(argv: list[str] | None = None) -> int:
     }
     check_deal_order(games[5])
     inside, expected = leak_check(games[5])
-    print(
+    say(
         f"OpenSpiel's resampler: of the cards it deals another seat, {inside:.0%} were really "
         f"dealt to the other seats (a uniform draw from the unseen cards: {expected:.0%}); "
         f"our bot knows this: {'yes' if args.same_knowledge else 'no'}"
@@ -302,6 +310,18 @@ def main(argv: list[str] | None = None) -> int:
             out.writelines(f"{d}\n" for d in diffs)
     mean = statistics.fmean(diffs)
     half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs))
+    if args.json:
+        figures = {
+            "mean": mean,
+            "half": half,
+            "deals": len(diffs),
+            "s": time.perf_counter() - start,
+            "leak inside": inside,
+            "leak uniform": expected,
+            "diffs": diffs,
+        }
+        print(json.dumps(figures))
+        return 0
     print(
         f"Oh Pshaw search vs OpenSpiel ISMCTS on oh_hell, {args.simulations} simulations per "
         f"decision, {len(diffs)} deals from {args.start}"

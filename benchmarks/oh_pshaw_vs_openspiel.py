@@ -19,6 +19,7 @@ medians (engine / OpenSpiel; fast path / OpenSpiel, target >= 1.5).
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import statistics
@@ -119,6 +120,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--batches", type=int, default=15, help="timed batches per engine")
     parser.add_argument("--size", type=int, default=40, help="playouts per batch")
+    parser.add_argument(
+        "--json", action="store_true", help="print only one JSON line of the figures"
+    )
     args = parser.parse_args(argv)
     if args.cpu:
         CLOCK[0] = time.process_time
@@ -129,7 +133,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
 
     clock = "CPU" if args.cpu else "wall"
-    print(
+    say = (lambda *a: None) if args.json else print  # --json: only the JSON line
+    say(
         f"python {sys.version.split()[0]}, load {os.getloadavg()[0]:.2f}, "
         f"batches {args.batches} x {args.size} playouts, {clock} time"
     )
@@ -138,8 +143,8 @@ def main(argv: list[str] | None = None) -> int:
         f"{'fast':>7} {'p10':>6} {'p90':>6} | {'OS med':>7} {'p10':>6} {'p90':>6} | "
         f"{'eng/OS':>6} {'fast/OS':>7}"
     )
-    print(header)
-    print("-" * len(header))
+    say(header)
+    say("-" * len(header))
     ratios: list[float] = []
     fast_ratios: list[float] = []
     for players, hand_size in CONFIGS:
@@ -154,12 +159,24 @@ def main(argv: list[str] | None = None) -> int:
         fast_ratio = fast["median"] / theirs["median"]
         ratios.append(ratio)
         fast_ratios.append(fast_ratio)
-        print(
+        say(
             f"{players:>7} {hand_size:>4} | {ours['median']:>7.0f} {ours['p10']:>6.0f} "
             f"{ours['p90']:>6.0f} | {fast['median']:>7.0f} {fast['p10']:>6.0f} "
             f"{fast['p90']:>6.0f} | {theirs['median']:>7.0f} {theirs['p10']:>6.0f} "
             f"{theirs['p90']:>6.0f} | {ratio:>6.2f} {fast_ratio:>7.2f}"
         )
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "engine/openspiel": statistics.median(ratios),
+                    "fast/openspiel": statistics.median(fast_ratios),
+                    "fast/openspiel min": min(fast_ratios),
+                    "fast/openspiel max": max(fast_ratios),
+                }
+            )
+        )
+        return 0
     print(f"median ratio engine / OpenSpiel: {statistics.median(ratios):.2f}")
     print(
         f"median ratio fast path / OpenSpiel: {statistics.median(fast_ratios):.2f}; target >= 1.5"

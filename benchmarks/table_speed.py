@@ -251,6 +251,75 @@ def measure_start(t0: float) -> dict[str, float]:
         return {"first frame": time.time() - t0, "first frame cpu": time.process_time()}
 
 
+def resident_mb() -> float:
+    """This process's resident set (``VmRSS``) in MB, as the kernel counts it."""
+    status = Path("/proc/self/status").read_text().splitlines()
+    return int(next(line.split()[1] for line in status if line.startswith("VmRSS"))) / 1024
+
+
+def measure_games(games: int) -> dict[str, float]:
+    """RSS (MB) on the attract screen after the first game, the first four and the last.
+
+    A kiosk built as the simulated table builds it (journal on, a ``Window`` of
+    the simulated table's size on SDL's dummy driver drawing every frame of the
+    real loop, ``Kiosk.run_frame``) with bots in every seat plays ``games``
+    whole games, the four games in turn; OK on the results screen goes back to
+    the attract screen, where the resident set is read after a collection.
+    The bots are the quick heuristic ones (no think budget): the search bots'
+    0.3 s a decision would make 500 games take a day.
+    """
+    import gc
+
+    from display.window import Window
+
+    config = TableConfig.simulated(4, bots=4)
+    folder = Path(tempfile.mkdtemp(prefix="bench-games-"))
+    kiosk = Kiosk.create(
+        config,
+        seed=15,
+        auto_game=GAMES[0],
+        records_dir=folder,
+        journal_path=folder / "journal.sqlite3",
+    )
+    out: dict[str, float] = {}
+    start = time.perf_counter()
+
+    def frame_until(screen: Screen) -> None:
+        for _ in range(100_000):
+            if kiosk.table.screen is screen:
+                return
+            kiosk.run_frame(window.show, window.next_frame_in, 0.0)
+            window.poll()
+        raise RuntimeError(f"the table never reached {screen.value} (on {kiosk.table.screen})")
+
+    with kiosk, Window(config.display) as window:
+        for played in range(1, games + 1):
+            kiosk.simulator.auto_game = GAMES[(played - 1) % len(GAMES)]
+            frame_until(Screen.RESULTS)
+            kiosk.simulator.auto_game = None  # stay on the attract screen once there
+            kiosk.simulator.press(0, "ok")
+            frame_until(Screen.ATTRACT)
+            kiosk.run_frame(window.show, window.next_frame_in, 0.0)
+            if played in (1, len(GAMES), games):
+                gc.collect()
+                rss = resident_mb()
+                if played == 1:
+                    out["rss after 1 game"] = rss
+                if played == len(GAMES):
+                    out["rss after 4 games"] = rss
+                if played == games:
+                    out["rss after last game"] = rss
+    records = len(list(folder.glob("*.jsonl")))
+    if records != games:
+        raise RuntimeError(f"{games} games were to be played, {records} records were written")
+    out["games played"] = games
+    out["games seconds"] = time.perf_counter() - start
+    out["rss growth"] = out["rss after last game"] - out["rss after 1 game"]
+    if "rss after 4 games" in out:
+        out["rss growth after 4 games"] = out["rss after last game"] - out["rss after 4 games"]
+    return out
+
+
 # --- running and reporting ------------------------------------------------------------
 
 TARGETS: list[tuple[str, str, str | None, float, str]] = [
@@ -361,9 +430,13 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--taps", type=int, default=300)
     parser.add_argument("--seconds", type=float, default=8.0)
-    parser.add_argument("--measure", choices=("redraw", "taps", "idle", "start"))
+    parser.add_argument("--measure", choices=("redraw", "taps", "idle", "start", "games"))
     parser.add_argument("--t0", type=float, default=0.0)
+    parser.add_argument("--games", type=int, default=500, help="games of --measure games")
     args = parser.parse_args()
+    if args.measure == "games":
+        print(json.dumps(measure_games(args.games)))
+        return
     if args.measure == "redraw":
         print(json.dumps(measure_redraw()))
         return

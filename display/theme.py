@@ -213,12 +213,21 @@ class Face:
     drawn: list[str] | None = None
     pictures = 0
 
-    def __init__(self, files: Sequence[Path | None], points: int, bold: bool, coverage: Coverage):
+    def __init__(
+        self,
+        files: Sequence[Path | None],
+        points: int,
+        bold: bool,
+        coverage: Coverage,
+        fallbacks: FallbackFonts | None = None,
+    ):
         # ``files``: the chain, first choice first (None: pygame's own font, bold by styling).
+        # ``fallbacks``: where the chain's later fonts are kept open (a bounded few), if given.
         self._files = tuple(files)
         self._points = points
         self._bold = bold
         self._coverage = coverage
+        self._fallbacks = fallbacks
         # Each font is opened when a string first needs it: Noto Sans CJK takes megabytes
         # per size, and an English table never needs it.
         self._fonts: list[pygame.font.Font | None] = [None] * len(self._files)
@@ -227,6 +236,9 @@ class Face:
         self._sizes: dict[str, tuple[int, int]] = {}
 
     def _font(self, index: int) -> pygame.font.Font:
+        path = self._files[index]
+        if index > 0 and path is not None and self._fallbacks is not None:
+            return self._fallbacks.get(path, self._points)
         font = self._fonts[index]
         if font is None:
             path = self._files[index]
@@ -289,6 +301,34 @@ class Face:
         return self._height
 
 
+class FallbackFonts:
+    """The fallback fonts (Noto Sans CJK) open, by file and size; the least recently used closed.
+
+    Each size of Noto Sans CJK takes about 2.6 MB once opened (FreeType's tables
+    for that face), and fitting texts with suit symbols asks for many sizes: kept
+    open for good, a few games of Oh Pshaw grew the kiosk by over 50 MB. One
+    closed is opened again when a string needs it (about 1 ms here); what was
+    drawn with it stays in the ``ImageCache`` and each face remembers its sizes.
+    """
+
+    def __init__(self, limit: int = 6) -> None:
+        self.limit = limit
+        self._open: dict[tuple[Path, int], pygame.font.Font] = {}
+
+    def get(self, path: Path, points: int) -> pygame.font.Font:
+        key = (path, points)
+        font = self._open.pop(key, None)
+        if font is None:
+            font = pygame.font.Font(str(path), points)
+            if len(self._open) >= self.limit:
+                del self._open[next(iter(self._open))]  # closed when nothing holds it
+        self._open[key] = font  # now the most recently used
+        return font
+
+    def __len__(self) -> int:
+        return len(self._open)
+
+
 class Coverage:
     """Which characters each font file lacks, asked of ``pygame.freetype`` once per character."""
 
@@ -343,6 +383,7 @@ class Fonts:
         self._files: Mapping[bool, Sequence[Path]] | None = None if problem else files
         self._cache: dict[tuple[int, bool], Face] = {}
         self.coverage = Coverage()
+        self.fallbacks = FallbackFonts()
         self.images = ImageCache()
         # Words as each reader reads them, and texts fitted to boxes: a redraw asks for
         # the same ones again, and presenting (Babel's numbers) and fitting (wrapping,
@@ -370,7 +411,7 @@ class Fonts:
                 face = Face((None,), key[0], bold, self.coverage)
             else:
                 points = max(5, round(key[0] * FONT_SCALE))
-                face = Face(self._files[bold], points, bold, self.coverage)
+                face = Face(self._files[bold], points, bold, self.coverage, self.fallbacks)
             self._cache[key] = face
         return face
 
@@ -404,11 +445,40 @@ class Memo(Generic[V]):
         return len(self._values)
 
 
+# Bytes of pixels the drawn pictures may hold: a frame at 1920x1080 uses about 2.3 MB of
+# them (the busiest play screen), so this keeps several screens' worth.
+IMAGE_BUDGET = 16 * 1024 * 1024
+
+
 class ImageCache(Memo[pygame.Surface]):
     """Drawn pictures by the arguments that drew them (a ``Memo`` of surfaces).
 
-    Callers only blit what they get, never draw on it.
+    Callers only blit what they get, never draw on it. Bounded by the bytes of
+    its pictures as well as by their number: a game draws thousands of texts
+    once each (every message, count and score), and 4,000 of them held 87 MB
+    at 1280x720 after a few games (``benchmarks/table_speed.py --measure games``).
     """
+
+    def __init__(self, limit: int = 4000, budget: int = IMAGE_BUDGET) -> None:
+        super().__init__(limit)
+        self.budget = budget
+        self.held = 0  # bytes of pixels of the pictures kept
+
+    def put(self, key: Hashable, value: pygame.Surface) -> pygame.Surface:
+        replaced = self._values.pop(key, None)
+        if replaced is not None:
+            self.held -= picture_bytes(replaced)
+        self._values[key] = value
+        self.held += picture_bytes(value)
+        # The least recently used go first; the picture just drawn always stays.
+        while len(self._values) > 1 and (len(self._values) > self.limit or self.held > self.budget):
+            self.held -= picture_bytes(self._values.pop(next(iter(self._values))))
+        return value
+
+
+def picture_bytes(surface: pygame.Surface) -> int:
+    """The bytes a surface's pixels take (its rows, padding included)."""
+    return surface.get_pitch() * surface.get_height()
 
 
 # --- drawing primitives ------------------------------------------------------------

@@ -1,0 +1,106 @@
+"""``benchmarks/targets.py``: one table with a row, and numbers, for every target of issue 15.
+
+The slow test runs the benchmark in its quick mode (tiny counts, one run: the
+real child benchmarks, end to end) and reads its table; it checks what the
+table holds, never whether a target is met (no wall-clock judgement in tests).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from benchmarks.targets import Row, judged, strength_line
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# Every target of issue 15's table, by the words its row starts with.
+TARGET_ROWS = (
+    "full redraw 1920x1080",
+    "tap -> drawn frame p99",
+    "tap -> LED frame p99 (journal on, excl. fsync)",
+    "CPU waiting for a player",
+    "CPU on the attract screen",
+    "first frame after start",
+    "RSS idle",
+    "RSS growth on the attract screen, after game 1 -> after game",
+    "resume of a 10,000-action game",
+    "resume linear",
+    "Oss random playouts",
+    "Oskar random playouts",
+    "Oh Pshaw fast playouts / OpenSpiel oh_hell",
+    "Oh Pshaw search",
+    "Oshaka Trick search",
+    "Oh Pshaw bot vs OpenSpiel ISMCTS **as shipped**",
+    "Oh Pshaw bot vs OpenSpiel ISMCTS **at equal information**",
+    "Oh Pshaw bot decision p99",
+    "Oshaka Trick bot decision p99",
+)
+NUMBER = re.compile(r"^[+-]?\d+(\.\d+)?( (ms|%|s|MB|/s|x))?$")
+INTERVAL = re.compile(r"^[+-]\d+\.\d+, 95 % CI \[[+-]\d+\.\d+, [+-]\d+\.\d+\]$")
+GROWTH = re.compile(r"^[+-]\d+\.\d+ MB \(\d+\.\d+ -> \d+\.\d+ MB\)$")
+
+
+def cells(line: str) -> list[str]:
+    return [c.strip() for c in line.strip().strip("|").split("|")]
+
+
+@pytest.mark.slow
+def test_the_quick_run_prints_a_row_of_numbers_for_every_target(tmp_path: Path) -> None:
+    saved = tmp_path / "figures.json"
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "targets.py"), "--quick", "--save", str(saved)],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    out = done.stdout
+    assert "QUICK MODE" in out and "NOT issue 15's measurement" in out
+    assert re.search(r"machine: \d+ cores, Python 3\.\d+.*load average .+ -> .+", out)
+    rows = [cells(line) for line in out.splitlines() if line.startswith("| ")]
+    targets = [row for row in rows if len(row) == 6]  # the targets' table (details: 3 cells)
+    for target in TARGET_ROWS:
+        found = [row for row in targets if row[0].startswith(target)]
+        assert len(found) == 1, f"{len(found)} rows for {target!r}"
+        row = found[0]
+        free, pinned, met = row[1], row[2], row[5]
+        if "ISMCTS" in target or target.endswith("search"):
+            assert INTERVAL.match(free), f"{target}: {free!r}"
+            assert met in ("yes", "NO", "not shown (CI spans 0)")
+        elif target.startswith("RSS growth"):
+            assert GROWTH.match(free) and GROWTH.match(pinned), f"{target}: {row}"
+            assert met in ("yes", "NO")
+        else:
+            assert NUMBER.match(free) and NUMBER.match(pinned), f"{target}: {row}"
+            assert met.split(" ")[0] in ("yes", "NO"), f"{target}: {row}"
+    fsync = [row for row in rows if row[0].startswith("fsync p99")]
+    assert fsync and NUMBER.match(fsync[0][1]) and NUMBER.match(fsync[0][2])
+    figures = json.loads(saved.read_text(encoding="utf-8"))
+    assert figures["pinned"]["rss idle"] > 0
+    assert figures["fixed"]["RSS games pinned"]["games played"] == 5
+
+
+def test_a_match_is_met_only_when_its_whole_interval_is_at_or_above_zero() -> None:
+    def met(mean: float, half: float) -> str:
+        figures = {"x mean": mean, "x half": half, "x deals": 10}
+        return cells(strength_line("match", figures, "x ", "x deals"))[5]
+
+    assert met(0.57, 0.35) == "yes"
+    assert met(0.11, 0.32) == "not shown (CI spans 0)"
+    assert met(-1.16, 0.33) == "NO"
+    assert cells(strength_line("match", {}, "x ", "x deals"))[1] == "failed"
+
+
+def test_speed_targets_are_judged_in_their_direction() -> None:
+    at_most = Row("redraw", "k", 2.0, "ms")
+    at_least = Row("playouts", "k", 590.0, "/s", at_least=True)
+    assert judged(2.0, at_most) and not judged(2.01, at_most)
+    assert judged(590.0, at_least) and not judged(589.0, at_least)
