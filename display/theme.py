@@ -14,7 +14,6 @@ map a click back to a UI action.
 from __future__ import annotations
 
 import logging
-import weakref
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -391,11 +390,6 @@ class Fonts:
         self.presented: Memo[str] = Memo()
         self.fitted: Memo[Fitted] = Memo()
         self.wrapped: Memo[tuple[str, ...]] = Memo()
-        # Pictures turned to face a seat, by picture and turn, kept while the upright
-        # picture is (so the image cache's limit bounds these too).
-        self.turned: weakref.WeakKeyDictionary[pygame.Surface, dict[int, pygame.Surface]] = (
-            weakref.WeakKeyDictionary()
-        )
 
     @property
     def fallback(self) -> bool:
@@ -462,18 +456,52 @@ class ImageCache(Memo[pygame.Surface]):
     def __init__(self, limit: int = 4000, budget: int = IMAGE_BUDGET) -> None:
         super().__init__(limit)
         self.budget = budget
-        self.held = 0  # bytes of pixels of the pictures kept
+        self.held = 0  # bytes of pixels of the pictures kept, turned copies included
+        self._keys: dict[int, Hashable] = {}  # a kept picture (by identity) -> its key
+        self._turns: dict[Hashable, dict[int, pygame.Surface]] = {}
 
     def put(self, key: Hashable, value: pygame.Surface) -> pygame.Surface:
         replaced = self._values.pop(key, None)
         if replaced is not None:
-            self.held -= picture_bytes(replaced)
+            self._forget(key, replaced)
         self._values[key] = value
+        self._keys[id(value)] = key
         self.held += picture_bytes(value)
-        # The least recently used go first; the picture just drawn always stays.
-        while len(self._values) > 1 and (len(self._values) > self.limit or self.held > self.budget):
-            self.held -= picture_bytes(self._values.pop(next(iter(self._values))))
+        self._trim(key)
         return value
+
+    def turned(self, picture: pygame.Surface, rotation: int) -> pygame.Surface:
+        """``picture`` turned clockwise by ``rotation``, kept beside it while it is kept.
+
+        A panel facing a seat blits its texts and cards turned: each is turned
+        once, and the turned copy counts in the budget and goes with its picture.
+        A picture this cache does not hold is turned every time.
+        """
+        key = self._keys.get(id(picture))
+        if key is None or self._values.get(key) is not picture:
+            return turn_surface(picture, rotation)
+        turns = self._turns.setdefault(key, {})
+        turned = turns.get(rotation)
+        if turned is None:
+            turned = turns[rotation] = turn_surface(picture, rotation)
+            self.held += picture_bytes(turned)
+            self._trim(key)
+        return turned
+
+    def _trim(self, keep: Hashable) -> None:
+        """Drop the least recently used pictures until within bounds, never ``keep``."""
+        while len(self._values) > 1 and (len(self._values) > self.limit or self.held > self.budget):
+            oldest = next(iter(self._values))
+            if oldest == keep:
+                break
+            self._forget(oldest, self._values.pop(oldest))
+
+    def _forget(self, key: Hashable, picture: pygame.Surface) -> None:
+        self.held -= picture_bytes(picture)
+        if self._keys.get(id(picture)) == key:
+            del self._keys[id(picture)]
+        for turned in self._turns.pop(key, {}).values():
+            self.held -= picture_bytes(turned)
 
 
 def picture_bytes(surface: pygame.Surface) -> int:
@@ -659,21 +687,16 @@ class Painter:
         """Put an upright ``image`` at the upright ``rect`` (its size), turned as the painter is.
 
         ``still`` says ``image`` is never drawn on again (the image cache's
-        pictures): its turned copy is then kept as long as the image lives.
+        pictures): the cache then keeps its turned copy beside it.
         """
         rotation = self.turn.rotation
         if rotation:
-            image = self._turned(image, rotation) if still else turn_surface(image, rotation)
+            image = (
+                self.fonts.images.turned(image, rotation)
+                if still
+                else turn_surface(image, rotation)
+            )
         self.surface.blit(image, self.turn.rect(rect))
-
-    def _turned(self, image: pygame.Surface, rotation: int) -> pygame.Surface:
-        turns = self.fonts.turned.get(image)
-        if turns is None:
-            turns = self.fonts.turned[image] = {}
-        turned = turns.get(rotation)
-        if turned is None:
-            turned = turns[rotation] = turn_surface(image, rotation)
-        return turned
 
     def picture(
         self,

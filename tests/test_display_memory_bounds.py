@@ -61,6 +61,29 @@ def test_the_number_bound_still_holds() -> None:
     assert cache.held == 3 * picture_bytes(picture(1, 1))
 
 
+def test_turned_copies_count_in_the_budget_and_go_with_their_picture() -> None:
+    one = picture_bytes(picture(100))
+    cache = ImageCache(budget=4 * one)
+    kept = cache.put("a", picture(100))
+    turned = cache.turned(kept, 90)
+    assert turned.get_size() == (10, 100)
+    assert cache.turned(kept, 90) is turned  # turned once, then kept
+    assert cache.held == one + picture_bytes(turned)
+    for n in range(3):
+        cache.put(n, picture(100))
+    assert cache.get("a") is None  # the oldest went, and its turned copy with it
+    assert cache.held == 3 * one
+
+
+def test_a_picture_the_cache_does_not_hold_is_turned_but_not_kept() -> None:
+    cache = ImageCache()
+    loose = picture(30)
+    first = cache.turned(loose, 270)
+    assert first.get_size() == (10, 30)
+    assert cache.turned(loose, 270) is not first
+    assert cache.held == 0
+
+
 def test_only_a_few_fallback_fonts_are_open_however_many_sizes_draw_suits() -> None:
     missing = [path for paths in FONT_FILES.values() for path in paths if not path.is_file()]
     assert not missing, f"the Noto fonts are part of the test environment: {missing}"
