@@ -42,6 +42,7 @@ from display.layout import (
     turn_surface,
     unrotate_point,
 )
+from display.memory import release_memory
 from display.scenes import (
     PaintedPanel,
     PanelKey,
@@ -94,6 +95,7 @@ class Renderer:
         self._animation_due: float | None = None
         # Seats whose simulated staff tag the demo window offers to tap (none elsewhere).
         self.staff_seats: tuple[int, ...] = ()
+        self._screen: Screen | None = None  # the screen last drawn
 
     # --- settings ---------------------------------------------------------------
 
@@ -151,6 +153,12 @@ class Renderer:
             self.dirty_rects = []
             return False
         self._animation_due = None if step is None else now + step
+        if view.screen is Screen.ATTRACT and self._screen not in (None, Screen.ATTRACT):
+            # Back to idling (a game or the menus ended): what they filled the caches
+            # with goes, and the heap with it, so a night of games leaves no bulk.
+            self.fonts.forget()
+            release_memory()
+        self._screen = view.screen
         canvas_size = self.canvas_size
         sides = self._sides if self._sides is not None else default_sides(len(view.seats))
         # On-screen hands need deeper seat panels.

@@ -391,6 +391,16 @@ class Fonts:
         self.fitted: Memo[Fitted] = Memo()
         self.wrapped: Memo[tuple[str, ...]] = Memo()
 
+    def forget(self) -> None:
+        """Drop every remembered picture, word, fit and open font (they are made again
+        when asked for): for when a game has ended and the table is back to idling."""
+        self._cache.clear()
+        self.fallbacks = FallbackFonts(self.fallbacks.limit)
+        self.images = ImageCache(self.images.limit, self.images.budget)
+        self.presented = Memo(self.presented.limit)
+        self.fitted = Memo(self.fitted.limit)
+        self.wrapped = Memo(self.wrapped.limit)
+
     @property
     def fallback(self) -> bool:
         """Whether the display draws with pygame's default font (the Noto fonts are missing)."""

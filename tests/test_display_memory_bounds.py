@@ -9,14 +9,19 @@ fallback fonts by how many are open at once.
 
 from __future__ import annotations
 
+import platform
+
 import pygame
 import pytest
 
 from controller.app import Kiosk
 from controller.config import TableConfig
 from controller.view import Screen
+from display import renderer as renderer_module
+from display.memory import release_memory
 from display.renderer import Renderer
 from display.theme import FONT_FILES, IMAGE_BUDGET, Fonts, ImageCache, picture_bytes
+from tests.test_display import attract_view, play_view
 
 
 def picture(width: int, height: int = 10) -> pygame.Surface:
@@ -124,3 +129,39 @@ def test_a_larger_window_gets_a_larger_picture_budget_in_proportion() -> None:
     assert full.fonts.images.budget == IMAGE_BUDGET * 9 // 4
     small.resize((1920, 1080))
     assert small.fonts.images.budget == full.fonts.images.budget
+
+
+def test_back_on_the_attract_screen_the_caches_are_dropped_and_the_picture_is_the_same(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A game's pictures, words and fonts go when the table returns to idling; what the
+    renderer shows is what a fresh renderer draws."""
+    released: list[bool] = []
+
+    def release() -> bool:
+        released.append(True)
+        return True
+
+    monkeypatch.setattr(renderer_module, "release_memory", release)
+    renderer = Renderer((1280, 720))
+    renderer.draw(play_view(version=1))
+    assert len(renderer.fonts.images) > 20 and len(renderer.fonts) > 0
+    renderer.draw(attract_view(version=2))
+    assert released == [True]
+    fresh = Renderer((1280, 720))
+    fresh.draw(attract_view(version=2))
+    assert pygame.image.tobytes(renderer.surface, "RGB") == pygame.image.tobytes(
+        fresh.surface, "RGB"
+    )
+    # Only what the attract screen drew is kept.
+    assert len(renderer.fonts.images) == len(fresh.fonts.images)
+    renderer.draw(attract_view(version=3))
+    assert released == [True]  # idling on: nothing more to give back
+
+
+@pytest.mark.skipif(
+    platform.libc_ver()[0] != "glibc",
+    reason="malloc_trim is glibc's (Raspberry Pi OS, Debian); this C library has none",
+)
+def test_release_memory_trims_the_heap_on_glibc() -> None:
+    assert release_memory() is True
