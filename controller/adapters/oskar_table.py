@@ -49,7 +49,15 @@ from controller.adapters import (
     Tap,
 )
 from controller.bots.oskar_bot import OskarBot
-from controller.games.base import JSON, Action, Event, Expectation, GameOver, IllegalAction
+from controller.games.base import (
+    JSON,
+    Action,
+    Event,
+    Expectation,
+    GameOver,
+    IllegalAction,
+    TurnPassed,
+)
 from controller.games.oskar import (
     GENRES,
     SPEC,
@@ -57,6 +65,7 @@ from controller.games.oskar import (
     CardPlayed,
     DiceRolled,
     DoublesDeclined,
+    HandRegistered,
     KeepDoubles,
     Oskar,
     Phase,
@@ -387,10 +396,17 @@ class OskarPresentation(_Role, Presentation):
         return [(say("Film points"), points), (say("Stocks won"), stocks)]
 
     def feedback(self, event: Event) -> list[Feedback]:
-        if isinstance(event, DiceRolled | RerollDone | DoublesDeclined):
+        # Runs for every event (about 560 in a game): one dict lookup by exact type
+        # decides, and the most common events (a turn passing) have no handler.
+        kind = type(event)
+        handler = _FEEDBACK.get(kind)
+        if kind in _CHOICE_MADE or (
+            handler is None
+            and kind not in _SILENT
+            and isinstance(event, DiceRolled | RerollDone | DoublesDeclined)
+        ):
             # The seat's choice is made: a new offer starts with nothing picked.
-            self.cursor.clear(event.seat)
-        handler = _FEEDBACK.get(type(event))
+            self.cursor.clear(event.seat)  # type: ignore[attr-defined]
         return handler(self.engine, event) if handler is not None else []
 
     def snapshot(self) -> JSON:
@@ -599,15 +615,19 @@ def _card_played(engine: Oskar, e: Event) -> list[Feedback]:
     return []
 
 
+# Why a trick went where it did, by its zeros (0, 1, 2 or more); built once, as one
+# trick is won every few cards.
+_TRICK_WHY: tuple[Text, Text, Text] = (
+    say("best colour (yellow > green > blue > lilac), highest number"),
+    say("first zero: colours lapse, the highest number wins"),
+    say("second zero wins the trick"),
+)
+
+
 def _trick_won(_: Oskar, e: Event) -> list[Feedback]:
     assert isinstance(e, TrickWon)
     zeros = sum(1 for _, c in e.cards if c.is_zero)
-    if zeros >= 2:
-        why = say("second zero wins the trick")
-    elif zeros == 1:
-        why = say("first zero: colours lapse, the highest number wins")
-    else:
-        why = say("best colour (yellow > green > blue > lilac), highest number")
+    why = _TRICK_WHY[min(zeros, 2)]
     return [
         Feedback(
             e.seat,
@@ -743,6 +763,11 @@ def _game_over(_: Oskar, e: Event) -> list[Feedback]:
         Feedback(None, text, MessageKind.WON)
     ]
 
+
+# Events after which a seat's dice choice is made (its picked dice are cleared).
+_CHOICE_MADE: frozenset[type[Event]] = frozenset({DiceRolled, RerollDone, DoublesDeclined})
+# Events known to say nothing: skip the subclass test for them (a turn passes per card).
+_SILENT: frozenset[type[Event]] = frozenset({TurnPassed, HandRegistered})
 
 _FEEDBACK: dict[type[Event], Callable[[Oskar, Event], list[Feedback]]] = {
     DiceRolled: _dice_rolled,

@@ -316,6 +316,14 @@ _UNPLAYED: Mapping[Card, int] = dict.fromkeys(DECK_ORDER, 0)
 _BY_NOTATION: Mapping[str, Card] = {str(card): card for card in DECK_ORDER}
 
 
+# Each colour card's rank while colours count (colour strength, then number), as one int.
+_COLOUR_RANK: Mapping[Card, int] = {
+    card: COLOUR_STRENGTH[card.colour] * 100 + card.number
+    for card in DECK_ORDER
+    if not card.is_zero
+}
+
+
 def sort_cards(cards: Iterable[Card]) -> list[Card]:
     """``sorted(cards)`` in card order, by a precomputed index (Oskar cards only)."""
     return sorted(cards, key=CARD_ORDER.__getitem__)
@@ -332,6 +340,18 @@ def trick_winner(plays: Sequence[tuple[int, Card]]) -> int:
     if not plays:
         raise ValueError("an empty trick has no winner")
     zeros = [seat for seat, card in plays if card.is_zero]
+    if zeros:
+        return _winner(plays, zeros)
+    seat, _ = max(plays, key=lambda play: (COLOUR_STRENGTH[play[1].colour], play[1].number))
+    return seat
+
+
+def _winner(plays: Sequence[tuple[int, Card]], zeros: Sequence[int]) -> int:
+    """``trick_winner`` of a non-empty trick of Oskar cards whose zeros' seats are ``zeros``.
+
+    The engine's own path (cards it has checked): without zeros it ranks cards by
+    a precomputed table instead of building a (strength, number) key per card.
+    """
     if len(zeros) >= 2:
         return zeros[1]
     if zeros:
@@ -341,8 +361,16 @@ def trick_winner(plays: Sequence[tuple[int, Card]]) -> int:
             if card.number > best_number:
                 best_seat, best_number = seat, card.number
         return best_seat
-    seat, _ = max(plays, key=lambda play: (COLOUR_STRENGTH[play[1].colour], play[1].number))
-    return seat
+    # The first of the highest ranks, as ``max`` keeps the first of equal keys.
+    rank = _COLOUR_RANK
+    try:
+        best_seat, best_rank = plays[0][0], rank[plays[0][1]]
+        for seat, card in plays[1:]:
+            if rank[card] > best_rank:
+                best_seat, best_rank = seat, rank[card]
+    except KeyError:  # a hand-built stranger of a Card: rank it as trick_winner does
+        return trick_winner(plays)
+    return best_seat
 
 
 # Why a trick went where it did, by the number of zeros in it (0, 1, 2 or more).
@@ -900,7 +928,23 @@ class Oskar(Engine):
     def apply(self, action: Action) -> list[Event]:
         if type(action) is Play and self.doubles is None and 0 <= action.seat < self.players:
             # The common case first: a card played with no doubles offer open.
-            if self.phase is Phase.OVER:
+            phase = self.phase
+            if phase is Phase.PLAY:
+                # Its commonest form: the seat to play plays a card its registered hand
+                # holds. Only the tests that could refuse it run here, cheapest first;
+                # anything else goes through ``_check_play``, which finds and words the
+                # refusal in the order it always has.
+                rnd, card = self.round, action.card
+                hand = rnd.hands[action.seat]
+                if (
+                    action.seat == rnd.turn
+                    and hand is not None
+                    and card in CARD_ORDER
+                    and card in hand
+                    and (rnd.played[card] < ZEROS if card.is_zero else not rnd.played[card])
+                ):
+                    return self._play(action)
+            elif phase is Phase.OVER:
                 raise IllegalAction(say("the game is over; nothing more can be played"))
             self._check_play(action)
             return self._play(action)
@@ -976,7 +1020,8 @@ class Oskar(Engine):
             )
         cards = action.cards
         for card in cards:
-            check_card(card)  # a hand-built Card must still be an Oskar card
+            if card not in CARD_ORDER:
+                check_card(card)  # a hand-built Card must still be an Oskar card
         if len(cards) != self.hand_size:
             raise IllegalAction(
                 say(
@@ -986,8 +1031,21 @@ class Oskar(Engine):
                     count=len(cards),
                 )
             )
+        zeros = cards.count(ZERO)
+        distinct = set(cards)
+        distinct.discard(ZERO)
+        played = rnd.played
+        if (
+            len(distinct) + zeros == len(cards)
+            and not any(map(played.__getitem__, distinct))
+            and all(distinct.isdisjoint(h) for h in rnd.hands if h is not None)
+        ):
+            # No card twice, none played, none in another registered hand (every hand
+            # of a virtual deal): only the zeros are left to check.
+            self._check_zeros(player, zeros)
+            return
         counts = Counter(cards)
-        zeros = counts.pop(ZERO, 0)
+        counts.pop(ZERO, 0)
         # One pass over the registered hands, not one per card: who holds what.
         held = {c for h in rnd.hands if h is not None for c in h if c != ZERO}
         for card, count in counts.items():
@@ -1008,7 +1066,11 @@ class Oskar(Engine):
                         holder=Player(holder),
                     )
                 )
-        free = rnd.zeros_unaccounted()
+        self._check_zeros(player, zeros)
+
+    def _check_zeros(self, player: Player, zeros: int) -> None:
+        """Refuse a hand with more zeros than are neither played nor registered elsewhere."""
+        free = self.round.zeros_unaccounted()
         if zeros > free:
             raise IllegalAction(
                 say(
@@ -1310,12 +1372,20 @@ class Oskar(Engine):
     def _finish_trick(self) -> list[Event]:
         rnd = self.round
         plays = tuple(rnd.trick)
-        winner = trick_winner(plays)
-        points = sum(card.number for _, card in plays)  # a card is worth its number
+        # One pass for what ``trick_winner`` and ``win_reason`` would each walk the trick
+        # for (once per trick): its points (a card is worth its number) and its zeros.
+        points = 0
+        zeros: list[int] = []
+        for seat, card in plays:
+            points += card.number
+            if card.is_zero:
+                zeros.append(seat)
+        winner = _winner(plays, zeros)
         rnd.points[winner] += points
         rnd.tricks_won[winner] += 1
-        events: list[Event] = [TrickWon(winner, rnd.trick_number, plays, points, win_reason(plays))]
-        if rnd.stock_winner is None and sum(1 for _, c in plays if c.is_zero) >= 2:
+        reason = _WIN_REASONS[min(len(zeros), 2)]
+        events: list[Event] = [TrickWon(winner, rnd.trick_number, plays, points, reason)]
+        if rnd.stock_winner is None and len(zeros) >= 2:
             rnd.stock_winner = winner
             events.append(StockWon(winner, stock_size(self.players)))
         rnd.trick = []
