@@ -399,6 +399,8 @@ class OskarPresentation(_Role, Presentation):
         # Runs for every event (about 560 in a game): one dict lookup by exact type
         # decides, and the most common events (a turn passing) have no handler.
         kind = type(event)
+        if kind is TurnPassed:
+            return []  # every other event is a turn passing: the LEDs follow it, no words
         handler = _FEEDBACK.get(kind)
         if kind in _CHOICE_MADE or (
             handler is None
@@ -532,11 +534,23 @@ def _explain(allowed: frozenset[int], chosen: int) -> Text:
 
 
 def _pair(faces: Sequence[str]) -> Text:
+    found = _PAIRS.get((faces[0], faces[1]))
+    if found is not None:
+        return found
+    return _pair_words(faces[0], faces[1])  # faces as a record spelled them ("Horror")
+
+
+def _pair_words(first: str, second: str) -> Text:
     return say(
         "{first} + {second}",
-        first=as_arg(genre_word(faces[0])),
-        second=as_arg(genre_word(faces[1])),
+        first=as_arg(genre_word(first)),
+        second=as_arg(genre_word(second)),
     )
+
+
+# Each pair of the six faces in words, made once: messages are frozen values, and a
+# pair is named after every roll.
+_PAIRS: dict[tuple[str, str], Text] = {(a, b): _pair_words(a, b) for a in GENRES for b in GENRES}
 
 
 def _dice_rolled(engine: Oskar, e: Event) -> list[Feedback]:

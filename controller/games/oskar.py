@@ -1118,8 +1118,10 @@ class Oskar(Engine):
         by seat and stop after a seat that rolled doubles, so that seat decides
         (reroll one die or ``KeepDoubles``) before the next seat rolls.
         """
-        actions: list[Action] = []
         rnd = self.round
+        if rnd.trick and self.phase is Phase.PLAY:
+            return []  # asked after every card: mid-trick there is nothing to deal or roll
+        actions: list[Action] = []
         # Cheap tests first: this is asked after every action of a virtual table.
         untouched = (
             rnd.trick_number == 1
@@ -1357,17 +1359,18 @@ class Oskar(Engine):
         hand = rnd.hands[seat]
         if hand is not None:
             hand.remove(card)
-        rnd.trick.append((seat, card))
+        trick = rnd.trick
+        trick.append((seat, card))
         key = (seat, card, rnd.trick_number)
         played = _CARD_PLAYED.get(key)
         if played is None:
             played = _CARD_PLAYED[key] = CardPlayed(seat, card, rnd.trick_number)
+        if len(trick) < self.players:
+            rnd.turn = turn = (seat + 1) % self.players  # the seat played was the turn
+            return [played, _TURNS[turn]]
         events: list[Event] = [played]
-        if len(rnd.trick) < self.players:
-            rnd.turn = turn = (rnd.turn + 1) % self.players
-            events.append(_TURNS[turn])
-            return events
-        return events + self._finish_trick()
+        events += self._finish_trick()
+        return events
 
     def _finish_trick(self) -> list[Event]:
         rnd = self.round
@@ -1401,7 +1404,7 @@ class Oskar(Engine):
 
         Only exact once the round is over (every dealt card has been played).
         """
-        played = sum(card.value * count for card, count in self.round.played.items())
+        played = sum(card.number * count for card, count in self.round.played.items())
         return DECK_VALUE - played
 
     def _finish_round(self) -> list[Event]:
@@ -1479,8 +1482,16 @@ class Oskar(Engine):
         return frozenset()
 
     def legal_actions(self, seat: int) -> list[Action]:
-        actions: list[Action] = []
         phase = self.phase
+        if phase is Phase.PLAY and self.doubles is None:
+            rnd = self.round
+            hand = rnd.hands[seat]
+            if hand is not None and seat == rnd.turn:
+                # Asked before nearly every card: the seat to play, its hand registered
+                # and no doubles offer open has exactly the plays of its cards (the
+                # hand is kept in card order; repeated zeros are dropped).
+                return list(map(_PLAYS[seat].__getitem__, dict.fromkeys(hand)))
+        actions: list[Action] = []
         if phase is Phase.OVER:
             return actions
         if phase is Phase.DICE and self.dice[seat] is None:
