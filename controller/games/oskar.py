@@ -392,6 +392,8 @@ def win_reason(plays: Sequence[tuple[int, Card]]) -> Text:
 
 def check_face(value: object) -> str:
     """A die face from a record (any letter case), or MalformedAction naming the faces."""
+    if type(value) is str and value in _FACES:
+        return value  # already as the record writes it (every die of a virtual roll)
     if isinstance(value, str) and value.strip().lower() in GENRES:
         return value.strip().lower()
     raise MalformedAction(
@@ -401,6 +403,9 @@ def check_face(value: object) -> str:
             faces=Verbatim(", ".join(GENRES)),
         )
     )
+
+
+_FACES: frozenset[str] = frozenset(GENRES)
 
 
 def check_faces(value: object) -> tuple[str, str]:
@@ -567,6 +572,12 @@ _EXPECT: Mapping[str, tuple[Expectation, ...]] = {
 }
 
 _EXPECT_PLAY = _EXPECT[Verb.PLAY]
+_EXPECT_DICE = _EXPECT[Verb.DICE]
+_EXPECT_REROLL = _EXPECT[Verb.REROLL]
+
+# Every choice of dice a reroll may name (compared by ==, so a hand-built list still
+# reaches the full check, which words what is wrong with it).
+_DICE_CHOICES: tuple[tuple[int, ...], ...] = ((), (0,), (1,), (0, 1), (1, 0))
 
 # "Seat N's turn" events, built once: events are frozen values, and one is
 # answered after nearly every card.
@@ -902,10 +913,10 @@ class Oskar(Engine):
         if phase is Phase.PLAY:
             return _EXPECT_PLAY[self.round.turn]
         if phase is Phase.DICE:
-            return _EXPECT[Verb.DICE][self.unrolled()[0]]
+            return _EXPECT_DICE[self.unrolled()[0]]
         if self.phase is Phase.REROLL:
             assert self.rule is not None
-            return _EXPECT[Verb.REROLL][self.rule.order[self.rerolls_done]]
+            return _EXPECT_REROLL[self.rule.order[self.rerolls_done]]
         return None
 
     @property
@@ -1035,14 +1046,18 @@ class Oskar(Engine):
         distinct = set(cards)
         distinct.discard(ZERO)
         played = rnd.played
-        if (
-            len(distinct) + zeros == len(cards)
-            and not any(map(played.__getitem__, distinct))
-            and all(distinct.isdisjoint(h) for h in rnd.hands if h is not None)
-        ):
+        clear = len(distinct) + zeros == len(cards) and not any(map(played.__getitem__, distinct))
+        if clear:
+            for other in rnd.hands:
+                if other is not None and not distinct.isdisjoint(other):
+                    clear = False
+                    break
+        if clear:
             # No card twice, none played, none in another registered hand (every hand
-            # of a virtual deal): only the zeros are left to check.
-            self._check_zeros(player, zeros)
+            # of a virtual deal): only the zeros are left to check. Without zeros there
+            # is nothing to check: the zeros played and registered never exceed five.
+            if zeros:
+                self._check_zeros(player, zeros)
             return
         counts = Counter(cards)
         counts.pop(ZERO, 0)
@@ -1175,9 +1190,10 @@ class Oskar(Engine):
         seat = action.seat
         for face in action.faces:
             check_face(face)
-        if any(index not in (0, 1) for index in action.rerolled) or len(
-            set(action.rerolled)
-        ) != len(action.rerolled):
+        rerolled = action.rerolled
+        if rerolled not in _DICE_CHOICES and (
+            any(index not in (0, 1) for index in rerolled) or len(set(rerolled)) != len(rerolled)
+        ):
             raise IllegalAction(
                 say(
                     "dice are numbered 0 and 1, not {value}",
@@ -1476,7 +1492,7 @@ class Oskar(Engine):
         """How many dice ``seat`` may reroll in its next action (empty: it may not)."""
         if self.doubles == seat:
             return frozenset({1})
-        if self.phase is Phase.REROLL and self.expected is _EXPECT[Verb.REROLL][seat]:
+        if self.phase is Phase.REROLL and self.expected is _EXPECT_REROLL[seat]:
             assert self.rule is not None
             return self.rule.allowed[seat]
         return frozenset()
