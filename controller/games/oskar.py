@@ -484,6 +484,12 @@ class RerollRule:
         )
 
 
+# The three allowances of the reroll phase (numbers of dice a seat may reroll).
+_BOTH: frozenset[int] = frozenset({2})
+_ANY_DICE: frozenset[int] = frozenset({0, 1, 2})
+_AT_MOST_ONE: frozenset[int] = frozenset({0, 1})
+
+
 def reroll_rule(points: Sequence[int], start: int) -> RerollRule:
     """The rulebook's reroll order and allowances for a round's points.
 
@@ -500,11 +506,11 @@ def reroll_rule(points: Sequence[int], start: int) -> RerollRule:
     allowed = []
     for seat in range(players):
         if seat in most:
-            allowed.append(frozenset({2}))
+            allowed.append(_BOTH)
         elif seat in fewest:
-            allowed.append(frozenset({0, 1, 2}))
+            allowed.append(_ANY_DICE)
         else:
-            allowed.append(frozenset({0, 1}))
+            allowed.append(_AT_MOST_ONE)
     return RerollRule(most + fewest + rest, most, fewest, tuple(allowed))
 
 
@@ -1425,7 +1431,9 @@ class Oskar(Engine):
 
     def _finish_round(self) -> list[Event]:
         rnd = self.round
-        stock_value = self.stock_value()
+        # Every card played lies in a finished trick now, so the cards played are worth
+        # the points won: ``stock_value()`` without walking the played counts.
+        stock_value = DECK_VALUE - sum(rnd.points)
         points = list(rnd.points)
         if rnd.stock_winner is not None:
             points[rnd.stock_winner] += stock_value
