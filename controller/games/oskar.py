@@ -667,6 +667,10 @@ class HandRegistered(Event):
     cards: int
 
 
+# Each (seat, cards) event made once and shared, as CardPlayed below: four per round.
+_HAND_REGISTERED: dict[tuple[int, int], HandRegistered] = {}
+
+
 @dataclass(frozen=True)
 class CardPlayed(Event):
     seat: int
@@ -1048,8 +1052,9 @@ class Oskar(Engine):
                     count=len(cards),
                 )
             )
-        zeros = cards.count(ZERO)
         distinct = set(cards)
+        # Counting compares every card with ==, slow for cards: count only a hand with zeros.
+        zeros = cards.count(ZERO) if ZERO in distinct else 0
         distinct.discard(ZERO)
         played = rnd.played
         clear = len(distinct) + zeros == len(cards) and not any(map(played.__getitem__, distinct))
@@ -1108,7 +1113,11 @@ class Oskar(Engine):
         hand = sort_cards(action.cards)
         rnd.dealt[action.seat] = tuple(hand)
         rnd.hands[action.seat] = hand
-        return [HandRegistered(action.seat, len(action.cards))]
+        key = (action.seat, len(action.cards))
+        registered = _HAND_REGISTERED.get(key)
+        if registered is None:
+            registered = _HAND_REGISTERED[key] = HandRegistered(*key)
+        return [registered]
 
     def registered_hand(self, seat: int) -> tuple[Card, ...] | None:
         """The seat's registered cards not yet played this round, or None (for its own bot)."""
