@@ -49,7 +49,15 @@ from controller.adapters import (
     Tap,
 )
 from controller.bots.oskar_bot import OskarBot
-from controller.games.base import JSON, Action, Event, Expectation, GameOver, IllegalAction
+from controller.games.base import (
+    JSON,
+    Action,
+    Event,
+    Expectation,
+    GameOver,
+    IllegalAction,
+    TurnPassed,
+)
 from controller.games.oskar import (
     GENRES,
     SPEC,
@@ -57,6 +65,7 @@ from controller.games.oskar import (
     CardPlayed,
     DiceRolled,
     DoublesDeclined,
+    HandRegistered,
     KeepDoubles,
     Oskar,
     Phase,
@@ -74,8 +83,18 @@ from controller.games.oskar import (
     roll,
     stock_size,
 )
+from controller.games.words import (
+    Arg,
+    Items,
+    Player,
+    Signed,
+    Text,
+    Words,
+    as_arg,
+    say,
+    say_plural,
+)
 from controller.games.words import Card as CardArg
-from controller.games.words import Items, Player, Signed, Text, Words, as_arg, say, say_plural
 from controller.view import MessageKind
 from hardware.cues import Cue
 
@@ -387,10 +406,21 @@ class OskarPresentation(_Role, Presentation):
         return [(say("Film points"), points), (say("Stocks won"), stocks)]
 
     def feedback(self, event: Event) -> list[Feedback]:
-        if isinstance(event, DiceRolled | RerollDone | DoublesDeclined):
+        # Runs for every event (about 560 in a game): one dict lookup by exact type
+        # decides, and the most common events (a turn passing) have no handler.
+        kind = type(event)
+        if kind is TurnPassed:
+            return []  # every other event is a turn passing: the LEDs follow it, no words
+        if kind is CardPlayed and not event.card.is_zero:  # type: ignore[attr-defined]
+            return []  # a colour card says nothing (the display shows it); a zero is worded
+        handler = _FEEDBACK.get(kind)
+        if kind in _CHOICE_MADE or (
+            handler is None
+            and kind not in _SILENT
+            and isinstance(event, DiceRolled | RerollDone | DoublesDeclined)
+        ):
             # The seat's choice is made: a new offer starts with nothing picked.
-            self.cursor.clear(event.seat)
-        handler = _FEEDBACK.get(type(event))
+            self.cursor.clear(event.seat)  # type: ignore[attr-defined]
         return handler(self.engine, event) if handler is not None else []
 
     def snapshot(self) -> JSON:
@@ -467,6 +497,14 @@ class OskarAdapter(GameAdapter):
         self.presentation = OskarPresentation(context, self.cursor)
         self.simulation = OskarSimulation(context, self.cursor)
 
+    def chance(self, rng: random.Random) -> list[Action]:
+        engine = self.engine
+        if engine.round.trick and engine.phase is Phase.PLAY:
+            # Asked after every action; mid-trick the engine has nothing to deal or roll
+            # (``Oskar.chance_actions`` says the same, one call further down).
+            return []
+        return engine.chance_actions(rng, self.context.settings.chance)
+
 
 # --- helpers ---------------------------------------------------------------------------
 
@@ -516,11 +554,23 @@ def _explain(allowed: frozenset[int], chosen: int) -> Text:
 
 
 def _pair(faces: Sequence[str]) -> Text:
+    found = _PAIRS.get((faces[0], faces[1]))
+    if found is not None:
+        return found
+    return _pair_words(faces[0], faces[1])  # faces as a record spelled them ("Horror")
+
+
+def _pair_words(first: str, second: str) -> Text:
     return say(
         "{first} + {second}",
-        first=as_arg(genre_word(faces[0])),
-        second=as_arg(genre_word(faces[1])),
+        first=as_arg(genre_word(first)),
+        second=as_arg(genre_word(second)),
     )
+
+
+# Each pair of the six faces in words, made once: messages are frozen values, and a
+# pair is named after every roll.
+_PAIRS: dict[tuple[str, str], Text] = {(a, b): _pair_words(a, b) for a in GENRES for b in GENRES}
 
 
 def _dice_rolled(engine: Oskar, e: Event) -> list[Feedback]:
@@ -547,7 +597,7 @@ def _doubles_prompt(seat: int, faces: Sequence[str]) -> Feedback:
 
 def _rerolled(engine: Oskar, e: Event) -> list[Feedback]:
     assert isinstance(e, RerollDone)
-    player, now = Player(e.seat), _pair(e.faces)
+    player, now = _PLAYERS[e.seat], _pair(e.faces)
     text: Text
     if not e.rerolled:
         text = say("{player} keeps both dice: {dice}", player=player, dice=now)
@@ -599,17 +649,24 @@ def _card_played(engine: Oskar, e: Event) -> list[Feedback]:
     return []
 
 
+# Why a trick went where it did, by its zeros (0, 1, 2 or more); built once, as one
+# trick is won every few cards.
+_TRICK_WHY: tuple[Text, Text, Text] = (
+    say("best colour (yellow > green > blue > lilac), highest number"),
+    say("first zero: colours lapse, the highest number wins"),
+    say("second zero wins the trick"),
+)
+
+
 def _trick_won(_: Oskar, e: Event) -> list[Feedback]:
     assert isinstance(e, TrickWon)
-    zeros = sum(1 for _, c in e.cards if c.is_zero)
-    if zeros >= 2:
-        why = say("second zero wins the trick")
-    elif zeros == 1:
-        why = say("first zero: colours lapse, the highest number wins")
-    else:
-        why = say("best colour (yellow > green > blue > lilac), highest number")
-    return [
-        Feedback(
+    zeros = min(sum(1 for _, c in e.cards if c.is_zero), 2)
+    key = (e.seat, e.trick, e.points, zeros)
+    said = _TRICKS_SAID.get(key)
+    if said is None:
+        if len(_TRICKS_SAID) >= _TRICKS_SAID_MAX:
+            _TRICKS_SAID.clear()  # a bound, never reached by real games
+        said = _TRICKS_SAID[key] = Feedback(
             e.seat,
             say_plural(
                 "{player} wins trick {trick} ({n} point): {why}",
@@ -617,12 +674,18 @@ def _trick_won(_: Oskar, e: Event) -> list[Feedback]:
                 e.points,
                 player=Player(e.seat),
                 trick=e.trick,
-                why=why,
+                why=_TRICK_WHY[zeros],
             ),
             MessageKind.WON,
             Cue.TRICK_WON,
         )
-    ]
+    return [said]
+
+
+# The feedback of a won trick by (seat, trick, points, zeros), made once: feedback is a
+# frozen value, and one is said every few cards while the same few hundred recur.
+_TRICKS_SAID: dict[tuple[int, int, int, int], Feedback] = {}
+_TRICKS_SAID_MAX = 4096
 
 
 def _stock_won(_: Oskar, e: Event) -> list[Feedback]:
@@ -644,23 +707,40 @@ def _stock_won(_: Oskar, e: Event) -> list[Feedback]:
     ]
 
 
+# Values the round's messages are made of, made once (they are frozen): each seat as a
+# message argument, a seat's token cue, the tokens a seat can win in a round (0-2).
+# Events name engine seats (0-5), which the engine has checked.
+_PLAYERS: tuple[Player, ...] = tuple(Player(seat) for seat in range(6))
+_TOKEN_CUES: tuple[Feedback, ...] = tuple(
+    Feedback(seat, None, cue=Cue.TRICK_WON) for seat in range(6)
+)
+_SIGNED: tuple[Signed, ...] = tuple(Signed(n) for n in range(3))
+_GENRE_ARGS: dict[str, Arg] = {genre: as_arg(genre_word(genre)) for genre in GENRES}
+_NOBODY = say("nobody")
+
+
+def _signed(tokens: int) -> Signed:
+    return _SIGNED[tokens] if 0 <= tokens < len(_SIGNED) else Signed(tokens)
+
+
+def _genre_arg(genre: str) -> Arg:
+    found = _GENRE_ARGS.get(genre)
+    return found if found is not None else as_arg(genre_word(genre))
+
+
 def _round_scored(_: Oskar, e: Event) -> list[Feedback]:
     assert isinstance(e, RoundScored)
     earners = [s for s, t in enumerate(e.tokens) if t]
     if e.trendy:
         trendy = Items(
             tuple(
-                say(
-                    "{genre} {points}",
-                    genre=as_arg(genre_word(g)),
-                    points=e.genre_totals[g],
-                )
+                say("{genre} {points}", genre=_genre_arg(g), points=e.genre_totals[g])
                 for g in e.trendy
             )
         )
         got = Items(
             tuple(
-                say("{player} {tokens}", player=Player(s), tokens=Signed(e.tokens[s]))
+                say("{player} {tokens}", player=_PLAYERS[s], tokens=_signed(e.tokens[s]))
                 for s in earners
             )
         )
@@ -668,7 +748,7 @@ def _round_scored(_: Oskar, e: Event) -> list[Feedback]:
             "Round {round}: trendy (120+): {trendy}. Tokens: {tokens}",
             round=e.round,
             trendy=trendy,
-            tokens=got if earners else say("nobody"),
+            tokens=got if earners else _NOBODY,
         )
     else:
         text = say("Round {round}: no genre reached 120, so no tokens", round=e.round)
@@ -679,22 +759,22 @@ def _round_scored(_: Oskar, e: Event) -> list[Feedback]:
             "Round {round}: the stock ({n} points) went to {player}",
             e.stock_value,
             round=e.round,
-            player=Player(e.stock_winner),
+            player=_PLAYERS[e.stock_winner],
         )
         out.append(Feedback(None, stock, MessageKind.WON))
-    out += [Feedback(s, None, cue=Cue.TRICK_WON) for s in earners]
+    out += [_TOKEN_CUES[s] for s in earners]
     return out
 
 
 def _rerolls_due(_: Oskar, e: Event) -> list[Feedback]:
     assert isinstance(e, RerollsDue)
-    most = Items(tuple(Player(s) for s in e.most))
+    most = Items(tuple(_PLAYERS[s] for s in e.most))
     if e.fewest:
         text = say(
             "Rerolls: most points ({most}) reroll both; fewest ({fewest}) none, one or both; "
             "the rest none or one",
             most=most,
-            fewest=Items(tuple(Player(s) for s in e.fewest)),
+            fewest=Items(tuple(_PLAYERS[s] for s in e.fewest)),
         )
     else:
         text = say("Rerolls: most points ({most}) reroll both; the rest none or one", most=most)
@@ -703,7 +783,7 @@ def _rerolls_due(_: Oskar, e: Event) -> list[Feedback]:
         Feedback(None, text),
         Feedback(
             first,
-            say("{player}: PREV/NEXT choose dice to reroll, OK rolls them", player=Player(first)),
+            say("{player}: PREV/NEXT choose dice to reroll, OK rolls them", player=_PLAYERS[first]),
         ),
     ]
 
@@ -743,6 +823,11 @@ def _game_over(_: Oskar, e: Event) -> list[Feedback]:
         Feedback(None, text, MessageKind.WON)
     ]
 
+
+# Events after which a seat's dice choice is made (its picked dice are cleared).
+_CHOICE_MADE: frozenset[type[Event]] = frozenset({DiceRolled, RerollDone, DoublesDeclined})
+# Events known to say nothing: skip the subclass test for them (a turn passes per card).
+_SILENT: frozenset[type[Event]] = frozenset({TurnPassed, HandRegistered})
 
 _FEEDBACK: dict[type[Event], Callable[[Oskar, Event], list[Feedback]]] = {
     DiceRolled: _dice_rolled,

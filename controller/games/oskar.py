@@ -316,6 +316,14 @@ _UNPLAYED: Mapping[Card, int] = dict.fromkeys(DECK_ORDER, 0)
 _BY_NOTATION: Mapping[str, Card] = {str(card): card for card in DECK_ORDER}
 
 
+# Each colour card's rank while colours count (colour strength, then number), as one int.
+_COLOUR_RANK: Mapping[Card, int] = {
+    card: COLOUR_STRENGTH[card.colour] * 100 + card.number
+    for card in DECK_ORDER
+    if not card.is_zero
+}
+
+
 def sort_cards(cards: Iterable[Card]) -> list[Card]:
     """``sorted(cards)`` in card order, by a precomputed index (Oskar cards only)."""
     return sorted(cards, key=CARD_ORDER.__getitem__)
@@ -332,6 +340,18 @@ def trick_winner(plays: Sequence[tuple[int, Card]]) -> int:
     if not plays:
         raise ValueError("an empty trick has no winner")
     zeros = [seat for seat, card in plays if card.is_zero]
+    if zeros:
+        return _winner(plays, zeros)
+    seat, _ = max(plays, key=lambda play: (COLOUR_STRENGTH[play[1].colour], play[1].number))
+    return seat
+
+
+def _winner(plays: Sequence[tuple[int, Card]], zeros: Sequence[int]) -> int:
+    """``trick_winner`` of a non-empty trick of Oskar cards whose zeros' seats are ``zeros``.
+
+    The engine's own path (cards it has checked): without zeros it ranks cards by
+    a precomputed table instead of building a (strength, number) key per card.
+    """
     if len(zeros) >= 2:
         return zeros[1]
     if zeros:
@@ -341,8 +361,16 @@ def trick_winner(plays: Sequence[tuple[int, Card]]) -> int:
             if card.number > best_number:
                 best_seat, best_number = seat, card.number
         return best_seat
-    seat, _ = max(plays, key=lambda play: (COLOUR_STRENGTH[play[1].colour], play[1].number))
-    return seat
+    # The first of the highest ranks, as ``max`` keeps the first of equal keys.
+    rank = _COLOUR_RANK
+    try:
+        best_seat, best_rank = plays[0][0], rank[plays[0][1]]
+        for seat, card in plays[1:]:
+            if rank[card] > best_rank:
+                best_seat, best_rank = seat, rank[card]
+    except KeyError:  # a hand-built stranger of a Card: rank it as trick_winner does
+        return trick_winner(plays)
+    return best_seat
 
 
 # Why a trick went where it did, by the number of zeros in it (0, 1, 2 or more).
@@ -364,6 +392,8 @@ def win_reason(plays: Sequence[tuple[int, Card]]) -> Text:
 
 def check_face(value: object) -> str:
     """A die face from a record (any letter case), or MalformedAction naming the faces."""
+    if type(value) is str and value in _FACES:
+        return value  # already as the record writes it (every die of a virtual roll)
     if isinstance(value, str) and value.strip().lower() in GENRES:
         return value.strip().lower()
     raise MalformedAction(
@@ -373,6 +403,9 @@ def check_face(value: object) -> str:
             faces=Verbatim(", ".join(GENRES)),
         )
     )
+
+
+_FACES: frozenset[str] = frozenset(GENRES)
 
 
 def check_faces(value: object) -> tuple[str, str]:
@@ -451,6 +484,12 @@ class RerollRule:
         )
 
 
+# The three allowances of the reroll phase (numbers of dice a seat may reroll).
+_BOTH: frozenset[int] = frozenset({2})
+_ANY_DICE: frozenset[int] = frozenset({0, 1, 2})
+_AT_MOST_ONE: frozenset[int] = frozenset({0, 1})
+
+
 def reroll_rule(points: Sequence[int], start: int) -> RerollRule:
     """The rulebook's reroll order and allowances for a round's points.
 
@@ -467,11 +506,11 @@ def reroll_rule(points: Sequence[int], start: int) -> RerollRule:
     allowed = []
     for seat in range(players):
         if seat in most:
-            allowed.append(frozenset({2}))
+            allowed.append(_BOTH)
         elif seat in fewest:
-            allowed.append(frozenset({0, 1, 2}))
+            allowed.append(_ANY_DICE)
         else:
-            allowed.append(frozenset({0, 1}))
+            allowed.append(_AT_MOST_ONE)
     return RerollRule(most + fewest + rest, most, fewest, tuple(allowed))
 
 
@@ -539,6 +578,12 @@ _EXPECT: Mapping[str, tuple[Expectation, ...]] = {
 }
 
 _EXPECT_PLAY = _EXPECT[Verb.PLAY]
+_EXPECT_DICE = _EXPECT[Verb.DICE]
+_EXPECT_REROLL = _EXPECT[Verb.REROLL]
+
+# Every choice of dice a reroll may name (compared by ==, so a hand-built list still
+# reaches the full check, which words what is wrong with it).
+_DICE_CHOICES: tuple[tuple[int, ...], ...] = ((), (0,), (1,), (0, 1), (1, 0))
 
 # "Seat N's turn" events, built once: events are frozen values, and one is
 # answered after nearly every card.
@@ -620,6 +665,10 @@ class HandRegistered(Event):
 
     seat: int
     cards: int
+
+
+# Each (seat, cards) event made once and shared, as CardPlayed below: four per round.
+_HAND_REGISTERED: dict[tuple[int, int], HandRegistered] = {}
 
 
 @dataclass(frozen=True)
@@ -874,10 +923,10 @@ class Oskar(Engine):
         if phase is Phase.PLAY:
             return _EXPECT_PLAY[self.round.turn]
         if phase is Phase.DICE:
-            return _EXPECT[Verb.DICE][self.unrolled()[0]]
+            return _EXPECT_DICE[self.unrolled()[0]]
         if self.phase is Phase.REROLL:
             assert self.rule is not None
-            return _EXPECT[Verb.REROLL][self.rule.order[self.rerolls_done]]
+            return _EXPECT_REROLL[self.rule.order[self.rerolls_done]]
         return None
 
     @property
@@ -900,7 +949,23 @@ class Oskar(Engine):
     def apply(self, action: Action) -> list[Event]:
         if type(action) is Play and self.doubles is None and 0 <= action.seat < self.players:
             # The common case first: a card played with no doubles offer open.
-            if self.phase is Phase.OVER:
+            phase = self.phase
+            if phase is Phase.PLAY:
+                # Its commonest form: the seat to play plays a card its registered hand
+                # holds. Only the tests that could refuse it run here, cheapest first;
+                # anything else goes through ``_check_play``, which finds and words the
+                # refusal in the order it always has.
+                rnd, card = self.round, action.card
+                hand = rnd.hands[action.seat]
+                if (
+                    action.seat == rnd.turn
+                    and hand is not None
+                    and card in CARD_ORDER
+                    and card in hand
+                    and (rnd.played[card] < ZEROS if card.is_zero else not rnd.played[card])
+                ):
+                    return self._play(action)
+            elif phase is Phase.OVER:
                 raise IllegalAction(say("the game is over; nothing more can be played"))
             self._check_play(action)
             return self._play(action)
@@ -976,7 +1041,8 @@ class Oskar(Engine):
             )
         cards = action.cards
         for card in cards:
-            check_card(card)  # a hand-built Card must still be an Oskar card
+            if card not in CARD_ORDER:
+                check_card(card)  # a hand-built Card must still be an Oskar card
         if len(cards) != self.hand_size:
             raise IllegalAction(
                 say(
@@ -986,8 +1052,26 @@ class Oskar(Engine):
                     count=len(cards),
                 )
             )
+        distinct = set(cards)
+        # Counting compares every card with ==, slow for cards: count only a hand with zeros.
+        zeros = cards.count(ZERO) if ZERO in distinct else 0
+        distinct.discard(ZERO)
+        played = rnd.played
+        clear = len(distinct) + zeros == len(cards) and not any(map(played.__getitem__, distinct))
+        if clear:
+            for other in rnd.hands:
+                if other is not None and not distinct.isdisjoint(other):
+                    clear = False
+                    break
+        if clear:
+            # No card twice, none played, none in another registered hand (every hand
+            # of a virtual deal): only the zeros are left to check. Without zeros there
+            # is nothing to check: the zeros played and registered never exceed five.
+            if zeros:
+                self._check_zeros(player, zeros)
+            return
         counts = Counter(cards)
-        zeros = counts.pop(ZERO, 0)
+        counts.pop(ZERO, 0)
         # One pass over the registered hands, not one per card: who holds what.
         held = {c for h in rnd.hands if h is not None for c in h if c != ZERO}
         for card, count in counts.items():
@@ -1008,7 +1092,11 @@ class Oskar(Engine):
                         holder=Player(holder),
                     )
                 )
-        free = rnd.zeros_unaccounted()
+        self._check_zeros(player, zeros)
+
+    def _check_zeros(self, player: Player, zeros: int) -> None:
+        """Refuse a hand with more zeros than are neither played nor registered elsewhere."""
+        free = self.round.zeros_unaccounted()
         if zeros > free:
             raise IllegalAction(
                 say(
@@ -1025,7 +1113,11 @@ class Oskar(Engine):
         hand = sort_cards(action.cards)
         rnd.dealt[action.seat] = tuple(hand)
         rnd.hands[action.seat] = hand
-        return [HandRegistered(action.seat, len(action.cards))]
+        key = (action.seat, len(action.cards))
+        registered = _HAND_REGISTERED.get(key)
+        if registered is None:
+            registered = _HAND_REGISTERED[key] = HandRegistered(*key)
+        return [registered]
 
     def registered_hand(self, seat: int) -> tuple[Card, ...] | None:
         """The seat's registered cards not yet played this round, or None (for its own bot)."""
@@ -1056,8 +1148,10 @@ class Oskar(Engine):
         by seat and stop after a seat that rolled doubles, so that seat decides
         (reroll one die or ``KeepDoubles``) before the next seat rolls.
         """
-        actions: list[Action] = []
         rnd = self.round
+        if rnd.trick and self.phase is Phase.PLAY:
+            return []  # asked after every card: mid-trick there is nothing to deal or roll
+        actions: list[Action] = []
         # Cheap tests first: this is asked after every action of a virtual table.
         untouched = (
             rnd.trick_number == 1
@@ -1111,9 +1205,10 @@ class Oskar(Engine):
         seat = action.seat
         for face in action.faces:
             check_face(face)
-        if any(index not in (0, 1) for index in action.rerolled) or len(
-            set(action.rerolled)
-        ) != len(action.rerolled):
+        rerolled = action.rerolled
+        if rerolled not in _DICE_CHOICES and (
+            any(index not in (0, 1) for index in rerolled) or len(set(rerolled)) != len(rerolled)
+        ):
             raise IllegalAction(
                 say(
                     "dice are numbered 0 and 1, not {value}",
@@ -1295,27 +1390,36 @@ class Oskar(Engine):
         hand = rnd.hands[seat]
         if hand is not None:
             hand.remove(card)
-        rnd.trick.append((seat, card))
+        trick = rnd.trick
+        trick.append((seat, card))
         key = (seat, card, rnd.trick_number)
         played = _CARD_PLAYED.get(key)
         if played is None:
             played = _CARD_PLAYED[key] = CardPlayed(seat, card, rnd.trick_number)
+        if len(trick) < self.players:
+            rnd.turn = turn = (seat + 1) % self.players  # the seat played was the turn
+            return [played, _TURNS[turn]]
         events: list[Event] = [played]
-        if len(rnd.trick) < self.players:
-            rnd.turn = turn = (rnd.turn + 1) % self.players
-            events.append(_TURNS[turn])
-            return events
-        return events + self._finish_trick()
+        events += self._finish_trick()
+        return events
 
     def _finish_trick(self) -> list[Event]:
         rnd = self.round
         plays = tuple(rnd.trick)
-        winner = trick_winner(plays)
-        points = sum(card.number for _, card in plays)  # a card is worth its number
+        # One pass for what ``trick_winner`` and ``win_reason`` would each walk the trick
+        # for (once per trick): its points (a card is worth its number) and its zeros.
+        points = 0
+        zeros: list[int] = []
+        for seat, card in plays:
+            points += card.number
+            if card.is_zero:
+                zeros.append(seat)
+        winner = _winner(plays, zeros)
         rnd.points[winner] += points
         rnd.tricks_won[winner] += 1
-        events: list[Event] = [TrickWon(winner, rnd.trick_number, plays, points, win_reason(plays))]
-        if rnd.stock_winner is None and sum(1 for _, c in plays if c.is_zero) >= 2:
+        reason = _WIN_REASONS[min(len(zeros), 2)]
+        events: list[Event] = [TrickWon(winner, rnd.trick_number, plays, points, reason)]
+        if rnd.stock_winner is None and len(zeros) >= 2:
             rnd.stock_winner = winner
             events.append(StockWon(winner, stock_size(self.players)))
         rnd.trick = []
@@ -1331,12 +1435,14 @@ class Oskar(Engine):
 
         Only exact once the round is over (every dealt card has been played).
         """
-        played = sum(card.value * count for card, count in self.round.played.items())
+        played = sum(card.number * count for card, count in self.round.played.items())
         return DECK_VALUE - played
 
     def _finish_round(self) -> list[Event]:
         rnd = self.round
-        stock_value = self.stock_value()
+        # Every card played lies in a finished trick now, so the cards played are worth
+        # the points won: ``stock_value()`` without walking the played counts.
+        stock_value = DECK_VALUE - sum(rnd.points)
         points = list(rnd.points)
         if rnd.stock_winner is not None:
             points[rnd.stock_winner] += stock_value
@@ -1403,14 +1509,22 @@ class Oskar(Engine):
         """How many dice ``seat`` may reroll in its next action (empty: it may not)."""
         if self.doubles == seat:
             return frozenset({1})
-        if self.phase is Phase.REROLL and self.expected is _EXPECT[Verb.REROLL][seat]:
+        if self.phase is Phase.REROLL and self.expected is _EXPECT_REROLL[seat]:
             assert self.rule is not None
             return self.rule.allowed[seat]
         return frozenset()
 
     def legal_actions(self, seat: int) -> list[Action]:
-        actions: list[Action] = []
         phase = self.phase
+        if phase is Phase.PLAY and self.doubles is None:
+            rnd = self.round
+            hand = rnd.hands[seat]
+            if hand is not None and seat == rnd.turn:
+                # Asked before nearly every card: the seat to play, its hand registered
+                # and no doubles offer open has exactly the plays of its cards (the
+                # hand is kept in card order; repeated zeros are dropped).
+                return list(map(_PLAYS[seat].__getitem__, dict.fromkeys(hand)))
+        actions: list[Action] = []
         if phase is Phase.OVER:
             return actions
         if phase is Phase.DICE and self.dice[seat] is None:
