@@ -54,7 +54,7 @@ from display.scenes import (
     repaint_message_line,
 )
 from display.sim_controls import draw_staff_buttons
-from display.theme import Fonts, Metrics, Painter
+from display.theme import Fonts, Metrics, Painter, image_budget
 from display.ui import UiAction
 
 
@@ -75,6 +75,7 @@ class Renderer:
         self._size = (int(size[0]), int(size[1]))
         self._sides: tuple[Side, ...] | None = tuple(sides) if sides is not None else None
         self.fonts = Fonts()
+        self.fonts.images.budget = image_budget(self._size)
         self.surface = pygame.Surface(self._size)
         self.drawn_version: int | None = None
         self.frames_drawn = 0  # how many times draw() actually drew (for tests and stats)
@@ -128,6 +129,7 @@ class Renderer:
         if size != self._size:
             self._size = size
             self.surface = pygame.Surface(size)
+            self.fonts.images.budget = image_budget(size)
             self._dirty = True
 
     def invalidate(self) -> None:

@@ -444,6 +444,14 @@ class Memo(Generic[V]):
 IMAGE_BUDGET = 16 * 1024 * 1024
 
 
+def image_budget(size: tuple[int, int]) -> int:
+    """The image cache's byte budget for a window of ``size``: ``IMAGE_BUDGET`` up to
+    1280x720, more in proportion to the area above it (at 1920x1080 a text or card
+    picture takes 2.25 times the bytes; with 16 MB there a game drew its card faces
+    twice over, 2,324 times for 861 faces in 300 taps, against 1,684 with 36 MB)."""
+    return max(IMAGE_BUDGET, IMAGE_BUDGET * size[0] * size[1] // (1280 * 720))
+
+
 class ImageCache(Memo[pygame.Surface]):
     """Drawn pictures by the arguments that drew them (a ``Memo`` of surfaces).
 

@@ -16,7 +16,7 @@ from controller.app import Kiosk
 from controller.config import TableConfig
 from controller.view import Screen
 from display.renderer import Renderer
-from display.theme import FONT_FILES, Fonts, ImageCache, picture_bytes
+from display.theme import FONT_FILES, IMAGE_BUDGET, Fonts, ImageCache, picture_bytes
 
 
 def picture(width: int, height: int = 10) -> pygame.Surface:
@@ -116,3 +116,11 @@ def test_a_renderer_drawing_every_game_keeps_its_caches_within_their_bounds() ->
     assert len(images) > 100  # the games really drew many different pictures
     assert images.held <= images.budget
     assert len(renderer.fonts.fallbacks) <= renderer.fonts.fallbacks.limit
+
+
+def test_a_larger_window_gets_a_larger_picture_budget_in_proportion() -> None:
+    small, hd, full = Renderer((800, 480)), Renderer((1280, 720)), Renderer((1920, 1080))
+    assert small.fonts.images.budget == hd.fonts.images.budget == IMAGE_BUDGET
+    assert full.fonts.images.budget == IMAGE_BUDGET * 9 // 4
+    small.resize((1920, 1080))
+    assert small.fonts.images.budget == full.fonts.images.budget
