@@ -381,8 +381,9 @@ def report(
     for label, key, unit in DETAILS:
         lines.append(f"| {label} | {cell(free, key, unit)} | {cell(pinned, key, unit)} |")
     lines += [
-        f"| RSS after game 1 / after the first 4 (each game once) / after game {args.games} "
-        f"| {rss_triple(rss_free)} | {rss_triple(fixed_figures)} |",
+        f"| RSS after game 1 / after the first 4 (each game once)"
+        f"{' / after game 50' if args.games > 50 else ''} / after game {args.games} "
+        f"| {rss_readings(rss_free)} | {rss_readings(fixed_figures)} |",
         "",
         "| part | seconds |",
         "| --- | --- |",
@@ -396,8 +397,11 @@ def report(
     return "\n".join(lines)
 
 
-def rss_triple(figures: Figures) -> str:
-    keys = ("rss after 1 game", "rss after 4 games", "rss after last game")
+def rss_readings(figures: Figures) -> str:
+    """The RSS readings of the games measure, first to last (after game 50 when played)."""
+    keys = ["rss after 1 game", "rss after 4 games", "rss after 50 games", "rss after last game"]
+    if "rss after 50 games" not in figures:
+        keys.remove("rss after 50 games")
     if not all(k in figures for k in keys):
         return "failed"
     return " / ".join(f"{figures[k]:.1f}" for k in keys) + " MB"
