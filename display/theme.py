@@ -17,6 +17,7 @@ import logging
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from decimal import ROUND_HALF_EVEN, Decimal
 from pathlib import Path
 from typing import Generic, TypeVar
 
@@ -27,6 +28,7 @@ from controller.games.words import Arg, Items, Words
 from controller.view import MessageKind
 from controller.words import Presenter, french_card
 from controller.words.catalogs import ENGLISH, PSEUDO
+from controller.words.presenter import SECONDS_PATTERN
 from display import fitting
 from display.fitting import Fitted
 from display.layout import Turn, turn_surface
@@ -530,6 +532,11 @@ def picture_bytes(surface: pygame.Surface) -> int:
 # --- drawing primitives ------------------------------------------------------------
 
 
+# The decimal mark of each language of the table in seconds (CLDR's, as Babel gives
+# them: ``tests/test_display_memory.py`` checks they agree).
+DECIMAL_MARKS: dict[str, str] = {"en": ".", "de": ",", "ja": "."}
+
+
 # CLDR's list patterns (as Babel 2.19 gives them) for the languages the table speaks,
 # by (language, either): "A, B, and C" / "A, B, or C" and their German and Japanese.
 LIST_PATTERNS: dict[tuple[str, bool], dict[str, str]] = {
@@ -605,7 +612,8 @@ class RememberingPresenter(Presenter):
         return cls(words.language, words.players, words.names, words.game_id, memo=memo)
 
     def number(self, value: float, pattern: str | None = None) -> str:
-        """As ``Presenter.number``; a whole number under 1,000 without asking Babel.
+        """As ``Presenter.number``; a whole number under 1,000, and seconds (Oss's toss
+        timer, "0.372 s") in the table's languages, without asking Babel.
 
         Every language of the table writes those as Python does ("-5", "999": no
         grouping, ASCII digits and minus), and asking Babel the first time loads
@@ -614,6 +622,12 @@ class RememberingPresenter(Presenter):
         """
         if pattern is None and type(value) is int and -1000 < value < 1000:
             return str(value)
+        if pattern == SECONDS_PATTERN and type(value) in (int, float) and abs(value) < 1000:
+            mark = DECIMAL_MARKS.get(ENGLISH if self.language == PSEUDO else self.language)
+            if mark is not None:
+                # Babel's rounding: the shortest decimal of the float, half to even.
+                exact = Decimal(str(value)).quantize(Decimal("0.001"), ROUND_HALF_EVEN)
+                return f"{exact:.3f}".replace(".", mark)
         return super().number(value, pattern)
 
     def argument(self, value: Arg) -> str:

@@ -9,6 +9,7 @@ drawn in one go.
 
 from __future__ import annotations
 
+import random
 import subprocess
 import sys
 import textwrap
@@ -20,7 +21,7 @@ import pytest
 from babel import Locale
 from babel.numbers import format_decimal
 
-from controller.games.words import Items, Verbatim, say
+from controller.games.words import Items, Seconds, Verbatim, say
 from controller.words import Presenter
 from controller.words.catalogs import LANGUAGES, PSEUDO
 from display.layout import compute_layout, default_sides
@@ -48,6 +49,12 @@ def test_remembered_words_are_the_presenters_words(language: str) -> None:
             assert remembering(text) == plain(text)
     for value in (*range(-999, 1000), 1000, -1000, 123456, 0.5, -2.25):
         assert remembering.number(value) == plain.number(value), value
+    # Seconds as Oss's toss timer gives them, ties to the third decimal included.
+    rng = random.Random(7)
+    seconds = [0.0005, 0.0015, 0.0025, 1.2345, 2.0, 0, 999.9995, -0.0005, 0.1 + 0.2]
+    seconds += [round(rng.uniform(0, 30), rng.choice((3, 4, 6))) for _ in range(2000)]
+    for value in seconds:
+        assert remembering(say("{s}", s=Seconds(value))) == plain(say("{s}", s=Seconds(value)))
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

@@ -47,6 +47,10 @@ SUIT_SYMBOLS: dict[str, str] = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 _FRENCH_RANKS = {"T": "10"}
 
 
+# How seconds are written: three decimals ("0.372 s"), in the language's decimal mark.
+SECONDS_PATTERN = "0.000"
+
+
 @dataclass(frozen=True)
 class Presenter:
     """Turns messages into text for one reader: a language, and who sits where.
@@ -117,7 +121,8 @@ class Presenter:
         if isinstance(value, Suit):
             return SUIT_SYMBOLS.get(value.code, value.code)
         if isinstance(value, Seconds):
-            return self(say("{seconds} s", seconds=Verbatim(self.number(value.value, "0.000"))))
+            seconds = Verbatim(self.number(value.value, SECONDS_PATTERN))
+            return self(say("{seconds} s", seconds=seconds))
         if isinstance(value, Signed):
             sign = "+" if value.value > 0 else ""
             return sign + self.number(value.value)
