@@ -310,15 +310,11 @@ class OskarPainter(Painter):
                 number_at_top=number_at_top,
             )
         key = ("oskar-card", rect.size, notation, rotation, emphasis, dim, outline)
-        image = self.fonts.images.get(key)
-        if image is None:
-            # Drawn once, as the other card faces are (``Painter.card``).
-            image = self.fonts.images.put(
-                key, self._lilac_image(rect.size, notation, rotation, emphasis, dim, outline)
-            )
-        placed = image.get_rect(center=rect.center)
-        self.blit(image, placed, still=True)
-        return placed
+        return self.card_picture(
+            key,
+            rect,
+            lambda: self._lilac_image(rect.size, notation, rotation, emphasis, dim, outline),
+        )
 
     def _lilac_image(
         self,

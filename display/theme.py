@@ -941,16 +941,26 @@ class Painter:
         number in the corner as well, for stacked cards of which only a strip shows.
         """
         key = ("card", rect.size, notation, rotation, emphasis, dim, outline, number_at_top)
+        return self.card_picture(
+            key,
+            rect,
+            lambda: self._card_image(
+                rect.size, notation, rotation, emphasis, dim, outline, number_at_top
+            ),
+        )
+
+    def card_picture(
+        self, key: Hashable, rect: pygame.Rect, draw: Callable[[], pygame.Surface]
+    ) -> pygame.Rect:
+        """A card face kept by ``key`` (``draw`` makes it the first time), centred on
+        ``rect``; where it went. For a game's own faces as well as ``card``'s."""
         image = self.fonts.images.get(key)
         if image is None:
             Face.pictures += 1  # a card face is a picture, not words (the pseudo-locale test)
             try:
-                drawn = self._card_image(
-                    rect.size, notation, rotation, emphasis, dim, outline, number_at_top
-                )
+                image = self.fonts.images.put(key, draw())
             finally:
                 Face.pictures -= 1
-            image = self.fonts.images.put(key, drawn)
         placed = image.get_rect(center=rect.center)
         self.blit(image, placed, still=True)
         return placed
