@@ -8,8 +8,9 @@ one thread per reader polls ``read_passive_target(timeout=poll_timeout)``
 and feeds the firmware's own ``Debouncer`` (``firmware.board``), so a card
 held still is one tap and a missed poll is not a removal.
 
-* The port is opened exclusively with a finite read timeout, so every call
-  into the library returns in bounded time and ``close()`` joins promptly.
+* The port is opened exclusively with finite read and write timeouts, so
+  every call into the library returns in bounded time and ``close()`` joins
+  promptly.
 * A garbled answer (the library raises ``RuntimeError`` or ``BusyError``) is
   a ``ReaderProblem`` (rate limited) and the polling goes on; after
   ``max_errors`` in a row, or any serial error, the reader reports
@@ -109,7 +110,8 @@ class PN532Reader(SeatReader):
         events: EventQueue,
         *,
         poll_timeout: float = 0.1,
-        serial_timeout: float = 0.1,
+        read_timeout: float = 0.1,
+        write_timeout: float = 0.5,
         baudrate: int = 115200,
         confirm: int = 1,
         release: int = 2,
@@ -121,7 +123,11 @@ class PN532Reader(SeatReader):
     ) -> None:
         super().__init__(seat, port, events)
         self._poll_timeout = poll_timeout
-        self._serial_timeout = serial_timeout
+        self._read_timeout = read_timeout
+        # Generous on purpose: pyserial's POSIX write raises a timeout after a
+        # write that succeeded if the deadline passed meanwhile (pyserial
+        # issue 281), so a short one turns a busy moment into a lost reader.
+        self._write_timeout = write_timeout
         self._baudrate = baudrate
         self._confirm = confirm
         self._release = release
@@ -155,8 +161,8 @@ class PN532Reader(SeatReader):
                     self.seat,
                     self.port,
                     baudrate=self._baudrate,
-                    read_timeout=self._serial_timeout,
-                    write_timeout=self._serial_timeout,
+                    read_timeout=self._read_timeout,
+                    write_timeout=self._write_timeout,
                 )
             watched = _WatchedPort(port)
             try:

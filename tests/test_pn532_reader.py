@@ -25,6 +25,7 @@ from hardware.events import (
     TagRemoved,
 )
 from hardware.pn532_reader import PN532Reader
+from hardware.problems import Offline
 
 WAIT = 5.0
 UID7 = bytes.fromhex("04A1B2C3D4E5F6")
@@ -157,7 +158,7 @@ def test_the_emulator_answers_a_firmware_version_request() -> None:
 def test_adafruits_driver_reads_cards_from_the_emulated_pn532() -> None:
     events: EventQueue = queue.Queue()
     with EmulatedDevice() as device:
-        reader = PN532Reader(5, device.path, events, poll_timeout=0.05, serial_timeout=0.02)
+        reader = PN532Reader(5, device.path, events, poll_timeout=0.05, read_timeout=0.2)
         with reader:
             online = events.get(timeout=WAIT)
             assert online == ReaderOnline(5, device.path, online.at)
@@ -180,7 +181,7 @@ def test_adafruits_driver_reads_cards_from_the_emulated_pn532() -> None:
 def test_an_unplugged_pn532_is_reported_offline() -> None:
     events: EventQueue = queue.Queue()
     with EmulatedDevice() as device:
-        with PN532Reader(1, device.path, events, poll_timeout=0.05, serial_timeout=0.02) as r:
+        with PN532Reader(1, device.path, events, poll_timeout=0.05, read_timeout=0.2) as r:
             assert isinstance(events.get(timeout=WAIT), ReaderOnline)
             device.unplug()
             offline = next_tag_event(events)
@@ -196,11 +197,31 @@ def test_a_port_with_no_pn532_behind_it_is_unavailable() -> None:
 
     events: EventQueue = queue.Queue()
     with PtyPair() as silent:
-        reader = PN532Reader(2, silent.slave_path, events, serial_timeout=0.02)
+        reader = PN532Reader(2, silent.slave_path, events, read_timeout=0.02)
         with pytest.raises(ReaderUnavailable, match=r"seat 2's PN532 reader .* does not answer"):
             reader.open()
         assert not reader.is_open
     assert events.empty()
+
+
+def test_the_port_gets_a_short_read_and_a_generous_write_timeout(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """pyserial's POSIX ``write`` raises a timeout after a completed write if its
+    deadline passed meanwhile (pyserial issue 281), so a write timeout as short
+    as the read timeout made a busy moment look like a PN532 that does not
+    answer (it failed this suite once under CI load)."""
+    opened: dict[str, Any] = {}
+
+    def record(seat: int, port: str, **timeouts: Any) -> Any:
+        opened.update(timeouts)
+        raise ReaderUnavailable("recorded", Offline.SILENT)
+
+    monkeypatch.setattr("hardware.pn532_reader.open_serial_port", record)
+    with pytest.raises(ReaderUnavailable):
+        PN532Reader(3, "/dev/ttyUSB3", queue.Queue()).open()
+    assert opened["read_timeout"] == pytest.approx(0.1)
+    assert opened["write_timeout"] >= 0.5
 
 
 # --- the polling logic with a fake driver ---------------------------------------------
