@@ -58,6 +58,7 @@ from controller.games.base import (
     IllegalAction,
     TurnPassed,
 )
+from controller.games.interned import Interned
 from controller.games.oskar import (
     GENRES,
     SPEC,
@@ -665,7 +666,7 @@ def _trick_won(_: Oskar, e: Event) -> list[Feedback]:
     said = _TRICKS_SAID.get(key)
     if said is None:
         if len(_TRICKS_SAID) >= _TRICKS_SAID_MAX:
-            _TRICKS_SAID.clear()  # a bound, never reached by real games
+            _TRICKS_SAID.clear()  # bots' playouts never rest: a bound for them too
         said = _TRICKS_SAID[key] = Feedback(
             e.seat,
             say_plural(
@@ -683,8 +684,10 @@ def _trick_won(_: Oskar, e: Event) -> list[Feedback]:
 
 
 # The feedback of a won trick by (seat, trick, points, zeros), made once: feedback is a
-# frozen value, and one is said every few cards while the same few hundred recur.
-_TRICKS_SAID: dict[tuple[int, int, int, int], Feedback] = {}
+# frozen value, and one is said every few cards while the same few hundred recur. The
+# table forgets them when it rests (``forget_interned``); a process that never rests
+# (a bot's playouts, a benchmark) empties them at the bound.
+_TRICKS_SAID: Interned[tuple[int, int, int, int], Feedback] = Interned()
 _TRICKS_SAID_MAX = 4096
 
 

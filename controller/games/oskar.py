@@ -90,6 +90,7 @@ from controller.games.base import (
     read_seat_key,
     split_action,
 )
+from controller.games.interned import Interned
 from controller.games.oskar_snapshot import (
     GENRE_CAPTIONS as GENRE_CAPTIONS,
 )
@@ -668,7 +669,7 @@ class HandRegistered(Event):
 
 
 # Each (seat, cards) event made once and shared, as CardPlayed below: four per round.
-_HAND_REGISTERED: dict[tuple[int, int], HandRegistered] = {}
+_HAND_REGISTERED: Interned[tuple[int, int], HandRegistered] = Interned()
 
 
 @dataclass(frozen=True)
@@ -680,7 +681,8 @@ class CardPlayed(Event):
 
 # Each (seat, card, trick) event made once and shared: events are frozen values, and
 # building a frozen dataclass costs more than looking one up (one is answered per card).
-_CARD_PLAYED: dict[tuple[int, Card, int], CardPlayed] = {}
+# Interned: the table forgets them between games, so a night of games keeps none.
+_CARD_PLAYED: Interned[tuple[int, Card, int], CardPlayed] = Interned()
 
 
 @dataclass(frozen=True)
@@ -1734,7 +1736,7 @@ def _rerolls(seat: int, current: tuple[str, str], count: int) -> tuple[Reroll, .
     return found
 
 
-_REROLLS: dict[tuple[int, tuple[str, str], int], tuple[Reroll, ...]] = {}
+_REROLLS: Interned[tuple[int, tuple[str, str], int], tuple[Reroll, ...]] = Interned()
 
 
 SPEC = GameSpec(

@@ -32,6 +32,7 @@ from typing import ClassVar
 from controller.adapters import Feedback, GameAdapter, adapters
 from controller.config import TableConfig
 from controller.games.base import JSON, Action, Event, TableError
+from controller.games.interned import forget_interned
 from controller.games.words import Player, Seat, Text, Verbatim, Words, as_arg, say
 from controller.staff import StaffDesk
 from controller.staff_pin import PinGuard, PinHash
@@ -402,6 +403,8 @@ class Table:
 
     def to_attract(self) -> None:
         self._session = None
+        # No game is in progress: what the engines interned for it goes (a pure cache).
+        forget_interned()
         self._languages = {}  # a seat's language holds until the table rests again
         self._result = None
         self._staff.close()
