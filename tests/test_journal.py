@@ -148,7 +148,7 @@ def test_the_journal_is_wal_with_full_sync_and_a_schema_version(tmp_path: Path) 
     assert journal._db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
     assert journal._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     # A small page cache: the journal is written at its end, not read back while playing.
-    assert journal._db.execute("PRAGMA cache_size").fetchone()[0] == -256
+    assert journal._db.execute("PRAGMA cache_size").fetchone()[0] == -64
     assert journal.meta("schema") == "1"
     config = json.loads(journal.meta("config") or "{}")
     assert len(config["seats"]) == 4
