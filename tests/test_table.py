@@ -76,6 +76,21 @@ def test_unknown_tag_gives_a_message_at_that_seat_and_changes_nothing(rig: Rig) 
     assert rig.devices.leds.showing(2, rig.now) is Cue.REFUSED
 
 
+def test_a_member_card_in_play_says_what_it_is_for_and_changes_nothing(rig: Rig) -> None:
+    rig.registry.set_hub_members({"04C0FFEE000001": "Mika"})
+    engine = rig.start_oshaka()
+    before = engine.snapshot()
+    rig.tap_uid(2, "04C0FFEE000001")
+    assert engine.snapshot() == before
+    message = rig.table.messages[-1]
+    assert message.seat == 2 and message.kind is MessageKind.REFUSED
+    assert shown(message.text) == (
+        "Seat 3: that is Mika's member card, which names a seat when players join; "
+        "to play, tap a card of this game's deck"
+    )
+    assert rig.devices.leds.showing(2, rig.now) is Cue.REFUSED
+
+
 def test_card_of_another_deck_is_refused(rig: Rig) -> None:
     engine = rig.start_oshaka()
     before = engine.snapshot()

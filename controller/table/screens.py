@@ -226,6 +226,20 @@ class PlayScreen(ScreenState):
         if entry is not None and entry.is_staff:
             table.staff_tag(seat)
             return
+        if entry is None and (nickname := table.registry.member(uid)) is not None:
+            # A member card is enrolled, only not as a card: say what it is for.
+            table.announce(
+                say(
+                    "{seat}: that is {name}'s member card, which names a seat when players "
+                    "join; to play, tap a card of this game's deck",
+                    seat=Seat(seat),
+                    name=Verbatim(nickname),
+                ),
+                MessageKind.REFUSED,
+                seat,
+            )
+            table.flash(seat, Cue.REFUSED)
+            return
         if entry is None:
             table.announce(
                 say(
