@@ -228,17 +228,14 @@ class PlayScreen(ScreenState):
             return
         if entry is None and (nickname := table.registry.member(uid)) is not None:
             # A member card is enrolled, only not as a card: say what it is for.
-            table.announce(
+            table.refuse(
+                seat,
                 say(
-                    "{seat}: that is {name}'s member card, which names a seat when players "
-                    "join; to play, tap a card of this game's deck",
-                    seat=Seat(seat),
+                    "that is {name}'s member card, which names a seat when players join; "
+                    "to play, tap a card of this game's deck",
                     name=Verbatim(nickname),
                 ),
-                MessageKind.REFUSED,
-                seat,
             )
-            table.flash(seat, Cue.REFUSED)
             return
         if entry is None:
             table.announce(
@@ -253,16 +250,13 @@ class PlayScreen(ScreenState):
             table.flash(seat, Cue.REFUSED)
             return
         if entry.deck != deck_of(session.game_id):
-            table.announce(
+            table.refuse(
+                seat,
                 say(
-                    "{seat}: that card belongs to the {deck} deck, not this game's",
-                    seat=Seat(seat),
+                    "that card belongs to the {deck} deck, not this game's",
                     deck=Verbatim(entry.deck),
                 ),
-                MessageKind.REFUSED,
-                seat,
             )
-            table.flash(seat, Cue.REFUSED)
             return
         player = session.player_at(seat)
         if player is None:
