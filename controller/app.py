@@ -320,6 +320,20 @@ def headless_demo(args: argparse.Namespace, config: TableConfig) -> int:
     if args.config is None:
         config = with_window_options(TableConfig.simulated(args.players, bots=args.players), args)
     out = Path(args.out)
+    try:
+        # The demo's output folder, named on the command line: made like any output
+        # folder. (The windowed kiosk's records folder is not: a missing one may be an
+        # unmounted disk, which the journal's open says.)
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise TableError(
+            say(
+                "cannot make the folder {folder} for the demo's picture, record and journal "
+                "({reason}); name another with --out",
+                folder=Verbatim(str(out)),
+                reason=Verbatim(exc.strerror or str(exc)),
+            )
+        ) from exc
     journal = journal_file(args, out)
     kiosk = Kiosk.create(
         config,
@@ -614,8 +628,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--out",
         default=str(DEMO_OUT),
-        help="folder for the headless PNG, record and journal (history, export and recover "
-        "find it there)",
+        help="folder for the headless PNG, record and journal, made if missing (history, "
+        "export and recover find it there)",
     )
     parser.add_argument(
         "--bot-delay", type=float, default=0.8, help="seconds a bot waits before acting"

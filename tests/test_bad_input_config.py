@@ -143,6 +143,17 @@ def test_impossible_headless_games(tmp_path: Path, args: tuple[str, ...], words:
     assert words in kiosk(tmp_path, *args)
 
 
+def test_an_out_folder_that_cannot_be_made(tmp_path: Path) -> None:
+    in_the_way = tmp_path / "a-file"
+    in_the_way.write_text("not a folder", encoding="utf-8")
+    line = kiosk(tmp_path, "--out", str(in_the_way / "demo"))
+    assert line == (
+        f"kiosk: cannot make the folder {in_the_way / 'demo'} for the demo's picture, record "
+        "and journal (Not a directory); name another with --out"
+    )
+    assert in_the_way.read_text(encoding="utf-8") == "not a folder"
+
+
 @pytest.mark.parametrize(
     ("text", "words"),
     [

@@ -635,6 +635,7 @@ def test_scene_screenshots_are_not_blank(players: int, deal_mode: str, tmp_path:
 
 
 def test_the_headless_demo_plays_oh_pshaw(tmp_path: Path) -> None:
+    out = tmp_path / "demo" / "oh-pshaw"  # not there yet: --out is made, parents too
     result = run_cli(
         "kiosk",
         "--headless",
@@ -645,15 +646,15 @@ def test_the_headless_demo_plays_oh_pshaw(tmp_path: Path) -> None:
         "--seed",
         "4",
         "--out",
-        str(tmp_path),
+        str(out),
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("Oh Pshaw - 3 players - finished")
     assert "Winner: " in result.stdout or "Shared victory: " in result.stdout
     for name in ("final-table.png", "results.png"):
-        path = tmp_path / name
+        path = out / name
         assert not_blank(path, pygame.image.load(str(path)).get_size())
-    assert len(list(tmp_path.glob("*-oh-pshaw.jsonl"))) == 1
+    assert len(list(out.glob("*-oh-pshaw.jsonl"))) == 1
 
 
 def test_deal_helper_and_chance_agree() -> None:
