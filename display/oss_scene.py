@@ -326,10 +326,15 @@ class OssScene:
             if is_duel
             else say("family {family} · {throw}", family=trick.card.family, throw=throw)
         )
+        caption = max(9, round(m.small * 0.8))
+        if p.fonts.get(caption).size(p.words(kind))[0] > head.w - 2 * pad:
+            # A narrow card (800x480) says what sorts it, not "family 1 · ..." cut short:
+            # the throw is in the focused trick's text below.
+            kind = say("duel") if is_duel else say("family {family}", family=trick.card.family)
         p.text(
             kind,
             (head.centerx, head.bottom - pad // 2),
-            max(9, round(m.small * 0.8)),
+            caption,
             ink,
             anchor="midbottom",
             max_width=head.w - 2 * pad,
@@ -375,9 +380,14 @@ class OssScene:
                 anchor="midleft",
                 max_width=chip.w - 2 * pad,
             )
+            # "duel" at the chip's right end, a space clear of the label, only where it fits
+            # whole (the red edge marks the duel anyway); in the label's ink, since a
+            # tribe's colour may be the accent's (Seat 4's yellow).
             duel = p.words(say("duel"))
-            if dueling and p.fonts.get(small).size(" " + duel)[0] < chip.right - drawn.right:
-                p.text(duel, (chip.right - pad, chip.centery), small, theme.TURN, anchor="midright")
+            face = p.fonts.get(small)
+            room = chip.right - pad - drawn.right - face.size(" ")[0]
+            if dueling and face.size(duel)[0] <= room:
+                p.text(duel, (chip.right - pad, chip.centery), small, theme.TEXT, anchor="midright")
             y = chip.bottom + gap
 
     def _draw_card_text(

@@ -581,6 +581,35 @@ def test_screens_of_a_game_in_progress(rig: Rig) -> None:
             assert len(colours) > 10
 
 
+def test_trick_captions_are_whole_or_shorter_never_cut(
+    rig: Rig, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A trick card's caption ("family 2 · classic Jack") that does not fit its card is
+    drawn as "family 2", not cut to "family 2 · cl..."; the focused trick's text says
+    the throw."""
+    from display.fitting import ELLIPSIS
+    from display.screenshot import screenshot_view
+    from display.theme import Face
+
+    rig.resume(
+        HEADER,
+        *HANDS,
+        reveal("Kat!"),
+        {"seat": 0, "tribe": 2, "trick": "Aslik"},
+        {"seat": 1, "tribe": 4, "trick": "Aslik"},
+    )
+    captions: dict[int, list[str]] = {}
+    for size in ((800, 480), (1920, 1080)):
+        drawn: list[str] = []
+        monkeypatch.setattr(Face, "drawn", drawn)
+        screenshot_view(rig.table.view, SHOTS / f"captions-{size[0]}.png", size)
+        captions[size[0]] = [t for t in drawn if t.startswith("family ") or t.startswith("duel")]
+        assert captions[size[0]], f"no trick caption drawn at {size}"
+        assert not [t for t in captions[size[0]] if t.endswith(ELLIPSIS)], captions[size[0]]
+    # A trick card is a fifth of the centre wide: "family 1 · classic Jack" fits neither.
+    assert set(captions[800]) == set(captions[1920]) == {"family 1", "family 2", "family 3", "duel"}
+
+
 def test_card_notation_round_trip() -> None:
     assert parse_tribe_card(tribe_card(2, 4, "b")) == (3, 4)
     with pytest.raises(ValueError, match="not an Oss tribe card"):
