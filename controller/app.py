@@ -320,11 +320,14 @@ def headless_demo(args: argparse.Namespace, config: TableConfig) -> int:
     if args.config is None:
         config = with_window_options(TableConfig.simulated(args.players, bots=args.players), args)
     out = Path(args.out)
+    journal = journal_file(args, out)
     try:
-        # The demo's output folder, named on the command line: made like any output
-        # folder. (The windowed kiosk's records folder is not: a missing one may be an
-        # unmounted disk, which the journal's open says.)
-        out.mkdir(parents=True, exist_ok=True)
+        # The demo's output folder, named on the command line, is made like any output
+        # folder when the journal is to be in it (else the record makes it when it is
+        # saved, and a refused --journal leaves nothing behind). The windowed kiosk's
+        # records folder is not: a missing one may be an unmounted disk.
+        if journal is not None and journal.parent == out:
+            out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise TableError(
             say(
@@ -334,7 +337,6 @@ def headless_demo(args: argparse.Namespace, config: TableConfig) -> int:
                 reason=Verbatim(exc.strerror or str(exc)),
             )
         ) from exc
-    journal = journal_file(args, out)
     kiosk = Kiosk.create(
         config,
         seed=args.seed,
