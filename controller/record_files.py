@@ -50,12 +50,17 @@ def write_atomically(path: Path, text: str) -> None:
         os.close(folder)
 
 
-def save_record(folder: Path, game: str, text: str, when: dt.datetime) -> Path:
+def save_record(
+    folder: Path, game: str, text: str, when: dt.datetime, *, maybe_saved: bool = True
+) -> Path:
     """Write a game's record as ``<YYYYmmdd-HHMMSS>-<game>.jsonl`` in ``folder``.
 
-    Another game's file of the same second gets ``-2``, ``-3`` ...; a file
-    that already holds exactly this record is kept and returned (a crash
-    after the rename but before the journal noted it must not make a copy).
+    Another game's file of the same second gets ``-2``, ``-3`` ...; with
+    ``maybe_saved`` (a record the journal has not seen saved: a crash after
+    the rename but before the journal noted it must not make a copy), a file
+    that already holds exactly this record is kept and returned. A game that
+    has just finished was never saved, so its file is always its own, even
+    beside an identical record of the same second (the same seed, replayed).
     """
     stamp = when.strftime("%Y%m%d-%H%M%S")
     path = folder / f"{stamp}-{game}.jsonl"
@@ -63,7 +68,7 @@ def save_record(folder: Path, game: str, text: str, when: dt.datetime) -> Path:
         folder.mkdir(parents=True, exist_ok=True)
         counter = 1
         while path.exists():
-            if _holds(path, text):
+            if maybe_saved and _holds(path, text):
                 return path
             counter += 1
             path = folder / f"{stamp}-{game}-{counter}.jsonl"
@@ -85,7 +90,7 @@ def save_finished_record(folder: Path, game: str, text: str, journal: Journal | 
     game_id = None if journal is None else journal.current_game
     row = None if journal is None or game_id is None else journal.game(game_id)
     when = _finished_at(None if row is None else row.finished)
-    path = save_record(folder, game, text, when)
+    path = save_record(folder, game, text, when, maybe_saved=False)
     if journal is not None and row is not None:
         journal.record_saved(row.id, path)
     return path

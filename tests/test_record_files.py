@@ -113,6 +113,16 @@ def test_an_identical_file_is_kept_and_another_game_of_the_same_second_gets_a_nu
     assert first.read_text(encoding="utf-8") == "one\n"
 
 
+def test_a_game_just_finished_gets_its_own_file_beside_an_identical_one(tmp_path: Path) -> None:
+    """Two headless demos of the same seed within one second write the same record:
+    the second game's file must not be taken for the first's (a full test run lost one so)."""
+    when = dt.datetime(2026, 1, 2, 20, 15, 30)
+    first = save_record(tmp_path, "oss", "one\n", when)
+    again = save_record(tmp_path, "oss", "one\n", when, maybe_saved=False)
+    assert again.name == "20260102-201530-oss-2.jsonl"
+    assert [p.read_text(encoding="utf-8") for p in (first, again)] == ["one\n", "one\n"]
+
+
 def test_games_finished_before_tracking_began_are_not_written_again(tmp_path: Path) -> None:
     path = tmp_path / "journal.sqlite3"
     with Rig(path) as rig:
