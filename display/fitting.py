@@ -100,7 +100,34 @@ def tokens(text: str) -> list[Token]:
             current += char
         wide = this_wide
     flush()
-    return found
+    return _short_wide_words_whole(found)
+
+
+# A run of Japanese characters between spaces this short is a word to keep whole: a
+# language's own name in another language's label ("Sprache: 日本語" broke as
+# "Sprache: 日" / "本語"). Longer runs are sentences, broken between characters.
+SHORT_WIDE_WORD = 4
+
+
+def _short_wide_words_whole(found: list[Token]) -> list[Token]:
+    """``found`` with each short run of wide-character tokens between spaces made one."""
+    out: list[Token] = []
+    index = 0
+    while index < len(found):
+        end = index + 1
+        if is_wide(found[index].text[0]):
+            while end < len(found) and not found[end].space_before and is_wide(found[end].text[0]):
+                end += 1
+        run = found[index:end]
+        opened = index == 0 or run[0].space_before
+        closed = end == len(found) or found[end].space_before
+        short = sum(len(t.text) for t in run) <= SHORT_WIDE_WORD
+        if len(run) > 1 and opened and closed and short:
+            out.append(Token("".join(t.text for t in run), run[0].space_before))
+        else:
+            out.extend(run)
+        index = end
+    return out
 
 
 def join(pieces: Sequence[Token]) -> str:

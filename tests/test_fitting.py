@@ -25,6 +25,16 @@ def test_japanese_breaks_between_characters_but_never_before_a_closing_mark() ->
         assert line[0] not in "、。"
 
 
+def test_a_short_japanese_word_between_spaces_stays_whole() -> None:
+    # A language's own name in a German label: "Sprache: 日" / "本語" read as two words.
+    assert wrap("Sprache: 日本語", 100, 20, width) == ["Sprache:", "日本語"]
+    assert [t.text for t in tokens("言語 日本語 です")] == ["言語", "日本語", "です"]
+    # A longer run is a sentence, broken between characters as before; so is a run
+    # that a space does not open or close.
+    assert len(tokens("あいうえお")) == 5
+    assert [t.text for t in tokens("Seat 3の席")] == ["Seat", "3", "の", "席"]
+
+
 def test_long_text_shrinks_before_it_is_cut() -> None:
     fitted = fit("place a card face up", 170, 20, 20, width, leading)
     assert fitted == Fitted(("place a card face up",), 17, False)
