@@ -65,6 +65,7 @@ def tokens(text: str) -> list[Token]:
     current = ""
     space = False
     wide = False
+    any_wide = False
 
     def flush() -> None:
         nonlocal current, space
@@ -85,12 +86,15 @@ def tokens(text: str) -> list[Token]:
                 # A closing mark stays with what it closes.
                 last = found.pop()
                 current, space = last.text, last.space_before
+            elif this_wide:
+                any_wide = True  # a piece that starts wide (all the second pass looks at)
             current += char
         elif char in NO_BREAK_BEFORE or current[-1] in NO_BREAK_AFTER:
             current += char
         elif this_wide or wide:
             flush()
             current = char
+            any_wide = any_wide or this_wide
         elif current[-1] in BREAK_AFTER:
             # A compound ("Keine-Trumpf-Runde", "Maximilianus-Leo") may break after its
             # hyphen: the hyphen ends the line, nothing is left out.
@@ -100,7 +104,9 @@ def tokens(text: str) -> list[Token]:
             current += char
         wide = this_wide
     flush()
-    return _short_wide_words_whole(found)
+    # Most texts have no wide character: they skip the second pass (a tap's frame wraps
+    # dozens of texts, several sizes each).
+    return _short_wide_words_whole(found) if any_wide else found
 
 
 # A run of Japanese characters between spaces this short is a word to keep whole: a
