@@ -327,7 +327,7 @@ def draw_score_table(
     shown = rows[-max(0, rect.h // line - 1) :] if rect.h // line > 1 else []
     head_w = min(
         round(rect.w * 0.22),
-        max(p.fonts.get(size).size(p.words(h))[0] for h, _ in rows) + p.metrics.pad,
+        max(p.measure(p.words(h), size) for h, _ in rows) + p.metrics.pad,
     )
     col_w = (rect.w - head_w) // players
     for player in range(players):

@@ -185,7 +185,7 @@ class OhPshawScene:
             pieces = [in_line(label, value) for label, value, _, _ in chips]
             pieces += [note for note, _ in notes]
             x = rect.left
-            gap = p.fonts.get(m.small, True).size("   ")[0]
+            gap = p.measure("   ", m.small, True)
             for piece in pieces:
                 if x >= rect.right:
                     break
@@ -227,7 +227,7 @@ class OhPshawScene:
         y = rect.top + m.pad
         line = m.leading(m.body)
         note_x = x + m.pad
-        widest = max((p.fonts.get(m.body, True).size(p.words(n))[0] for n, _ in notes), default=0)
+        widest = max((p.measure(p.words(n), m.body, True) for n, _ in notes), default=0)
         if notes and rect.right - note_x < widest:
             note_x, y = rect.left, rect.top + chip_h + m.pad
         for text, colour in notes:

@@ -123,7 +123,7 @@ class OshakaScene:
         y = rect.top
         wide = say("Round {score}   Total {total}", score=score, total=total)
         left: Words
-        if p.fonts.get(size, True).size(p.words(wide))[0] <= rect.w:
+        if p.measure(p.words(wide), size, True) <= rect.w:
             p.text(wide, (rect.left, y), size, theme.TEXT, bold=True, max_width=rect.w)
             y += line
             n = entry.cards_left

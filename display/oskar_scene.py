@@ -533,7 +533,7 @@ class OskarScene:
             # The status comes first: the round line takes what the status leaves,
             # at least a quarter of the width.
             small_font = p.fonts.get(m.small, False)
-            status_w = p.fonts.get(m.small, True).size(p.words(status))[0] + pad * 2
+            status_w = p.measure(p.words(status), m.small, True) + pad * 2
             room = max(info.w // 4, info.w - status_w)
             line = p.text(
                 detail,
@@ -641,7 +641,7 @@ class OskarScene:
                 text, (rect.left, top), m.small, theme.TEXT_DIM, bold=True, max_width=rect.w
             ).bottom
             top += pad
-        axis = p.fonts.get(m.small, True).size(str(threshold))[0] + pad
+        axis = p.measure(str(threshold), m.small, True) + pad
         left = rect.left + axis
         step = (rect.right - left) / len(columns)
         icon = max(12, min(round(step * 0.55), round(rect.h * 0.2)))

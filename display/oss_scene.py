@@ -112,7 +112,7 @@ _STYLES: dict[str, Text] = {
 def fitting_size(p: Painter, text: Words, size: int, width: int, *, bold: bool = False) -> int:
     """The largest font size up to ``size`` (at least 8) at which ``text`` fits ``width``."""
     shown = p.words(text)
-    while size > 8 and p.fonts.get(size, bold).size(shown)[0] > width:
+    while size > 8 and p.measure(shown, size, bold) > width:
         size -= 1
     return size
 
@@ -327,7 +327,7 @@ class OssScene:
             else say("family {family} · {throw}", family=trick.card.family, throw=throw)
         )
         caption = max(9, round(m.small * 0.8))
-        if p.fonts.get(caption).size(p.words(kind))[0] > head.w - 2 * pad:
+        if p.measure(p.words(kind), caption) > head.w - 2 * pad:
             # A narrow card (800x480) says what sorts it, not "family 1 · ..." cut short:
             # the throw is in the focused trick's text below.
             kind = say("duel") if is_duel else say("family {family}", family=trick.card.family)
@@ -383,11 +383,12 @@ class OssScene:
             # "duel" at the chip's right end, a space clear of the label, only where it fits
             # whole (the red edge marks the duel anyway); in the label's ink, since a
             # tribe's colour may be the accent's (Seat 4's yellow).
-            duel = p.words(say("duel"))
-            face = p.fonts.get(small)
-            room = chip.right - pad - drawn.right - face.size(" ")[0]
-            if dueling and face.size(duel)[0] <= room:
-                p.text(duel, (chip.right - pad, chip.centery), small, theme.TEXT, anchor="midright")
+            if dueling:
+                duel = p.words(say("duel"))
+                room = chip.right - pad - drawn.right - p.measure(" ", small)
+                if p.measure(duel, small) <= room:
+                    right = (chip.right - pad, chip.centery)
+                    p.text(duel, right, small, theme.TEXT, anchor="midright")
             y = chip.bottom + gap
 
     def _draw_card_text(
