@@ -267,7 +267,8 @@ def measure_games(games: int) -> dict[str, float]:
 
     A kiosk built as the simulated table builds it (journal on, a ``Window`` of
     the simulated table's size on SDL's dummy driver drawing every frame of the
-    real loop, ``Kiosk.run_frame``) with bots in every seat plays ``games``
+    real loop, ``Kiosk.run_frame``, the garbage collector paced as the kiosk paces
+    it) with bots in every seat plays ``games``
     whole games, the four games in turn; OK on the results screen goes back to
     the attract screen, where the resident set is read after a collection.
     The bots are the quick heuristic ones (no think budget): the search bots'
@@ -297,7 +298,7 @@ def measure_games(games: int) -> dict[str, float]:
             window.poll()
         raise RuntimeError(f"the table never reached {screen.value} (on {kiosk.table.screen})")
 
-    with kiosk, Window(config.display) as window:
+    with kiosk, kiosk.garbage, Window(config.display) as window:
         for played in range(1, games + 1):
             kiosk.simulator.auto_game = GAMES[(played - 1) % len(GAMES)]
             frame_until(Screen.RESULTS)

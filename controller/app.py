@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import datetime as dt
-import gc
 import logging
 import os
 import queue
@@ -23,7 +22,7 @@ import random
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -34,6 +33,7 @@ from controller.devices import Devices, build
 from controller.durable import require_durable
 from controller.games.base import TableError
 from controller.games.words import Text, Verbatim, as_arg, say
+from controller.garbage import GarbagePacer
 from controller.history import history_lines, summaries
 from controller.journal import JOURNAL_NAME, Journal, resume_if_unfinished
 from controller.journal_cli import DEMO_OUT
@@ -113,6 +113,8 @@ class Kiosk:
     records_dir: Path
     journal: Journal | None = None
     cafe: CafeConnection | None = None  # the café's hub, with [cafe] in the configuration
+    # Runs the garbage collector's passes while the loop waits (once started).
+    garbage: GarbagePacer = field(default_factory=GarbagePacer)
 
     @classmethod
     def create(
@@ -278,6 +280,9 @@ class Kiosk:
         load = self.simulator.load
         # Waiting for input costs the thread no CPU, so the whole turn is measured.
         with load.turn() if load is not None else contextlib.nullcontext():
+            if self.events.empty():
+                # Nothing to handle yet: the collector's pass now, not in the next tap's frame.
+                self.garbage.idle()
             self.loop.run_once(timeout=self.frame_wait(due, most))
             self.loop.drain()
             now = self.table.clock()
@@ -425,11 +430,9 @@ def windowed(args: argparse.Namespace, config: TableConfig) -> int:
 
             hide_pointer()
         notifier.ready("the table is up")
-        # What start-up built (modules, catalogs, fonts, the resumed game) lives as long as
-        # the kiosk: kept out of the collector's full passes, which stop the loop for
-        # 15-20 ms here (a tap's frame late by a Pi's 60-100 ms) and rarely free any of it.
-        gc.collect()
-        gc.freeze()
+        # From here the collector runs while the loop waits for players, and what
+        # start-up built stays out of its full passes (see controller/garbage.py).
+        kiosk.garbage.start()
         try:
             while not kiosk.table.quit_requested:
                 # A hung loop stops feeding the watchdog: systemd restarts the kiosk.
@@ -437,7 +440,7 @@ def windowed(args: argparse.Namespace, config: TableConfig) -> int:
                 if not turns.run(window):
                     return 0
         finally:
-            gc.unfreeze()
+            kiosk.garbage.stop()
             notifier.stopping()
     logger.warning("staff stopped the kiosk from the staff desk")
     return 0
