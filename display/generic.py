@@ -443,6 +443,13 @@ def draw_status(p: Painter, rect: pygame.Rect, text: Words, colour: Colour = the
     return len(fitted.lines) * p.metrics.leading(fitted.size)
 
 
+def status_height(p: Painter, width: int, text: Words) -> int:
+    """The height :func:`draw_status` takes for ``text`` across ``width``, without drawing."""
+    size = p.metrics.body
+    fitted = p.fit(text, width, 2 * p.metrics.leading(size), size, bold=True, max_lines=2)
+    return len(fitted.lines) * p.metrics.leading(fitted.size)
+
+
 # --- the fallback scene ------------------------------------------------------------
 
 

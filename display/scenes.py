@@ -44,6 +44,7 @@ from display.generic import (
     score_table_height,
     seat_colour_of,
     seat_words,
+    status_height,
 )
 from display.layout import Layout, SeatSlot, Turn
 from display.theme import Painter
@@ -1150,28 +1151,16 @@ def _results_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableVi
     # into groups when they do not fit), the rows that show why, and totals that add up.
     m = p.metrics
     report = _report(view)
-    head = p.text(
-        say("Results: {game}", game=as_arg(_game_title(view))),
-        (rect.centerx, rect.top),
-        m.big,
-        theme.TEXT,
-        bold=True,
-        anchor="midtop",
-        max_width=rect.w,
-    )
-    y = head.bottom + m.pad
+    title = say("Results: {game}", game=as_arg(_game_title(view)))
     winners = int_list(report.get("winners")) or []
+    said: Words | None = None
     if winners:
         said = (
             say("Winner: {player}", player=Player(winners[0]))
             if len(winners) == 1
             else say("Shared victory: {players}", players=Items(tuple(Player(w) for w in winners)))
         )
-        y += draw_status(p, pygame.Rect(rect.left, y, rect.w, rect.h), said, theme.WINNER)
-    for piece in p.wrap(view.result_rule, m.small, rect.w)[:3] if view.result_rule else []:
-        y = p.text(
-            piece, (rect.centerx, y), m.small, theme.TEXT_DIM, anchor="midtop", max_width=rect.w
-        ).bottom
+    rule = p.wrap(view.result_rule, m.small, rect.w)[:3] if view.result_rule else []
     totals = int_list(report.get("totals")) or []
     rounds: list[tuple[Words, Sequence[int | None]]] = []
     entries = report.get("rounds")
@@ -1184,19 +1173,101 @@ def _results_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableVi
         *((heading, values) for heading, values in view.result_rows),
         (say("Total"), totals),
     ]
+    title_size, rule = _results_heading(p, rect, title, said, rule, len(rounds), len(tail))
+    head = p.text(
+        title,
+        (rect.centerx, rect.top),
+        title_size,
+        theme.TEXT,
+        bold=True,
+        anchor="midtop",
+        max_width=rect.w,
+    )
+    y = head.bottom + m.pad
+    if said is not None:
+        y += draw_status(p, pygame.Rect(rect.left, y, rect.w, rect.h), said, theme.WINNER)
+    for piece in rule:
+        y = p.text(
+            piece, (rect.centerx, y), m.small, theme.TEXT_DIM, anchor="midtop", max_width=rect.w
+        ).bottom
     width = min(rect.w, round(m.unit * 0.9))
     table = pygame.Rect(rect.centerx - width // 2, y + m.pad, width, rect.bottom - y - m.pad)
-    # The largest text at which every round fits, down to a floor; below it rounds merge.
-    size = m.small
-    floor = max(10, round(m.small * 0.7))
-    while size > floor and score_table_height(p, len(rounds) + len(tail), size) > table.h:
-        size -= 1
+    size = _results_table_size(p, table.h, len(rounds), len(tail))
     line = score_table_height(p, 1, size) // 2
     room = table.h // line - 1 - len(tail)
     columns = [*fit_rounds(rounds, room, view.results_page), *tail]
     used = draw_score_table(p, table, view, columns, winners=winners, size=size)
     if rect.bottom - (table.top + used) >= round(m.small * 2.6):
         _messages_below(p, rect, table.top + used + m.pad, view)
+
+
+# Rows of rounds the results table keeps room for: the rounds before a page's
+# round, that round, and the rounds after it (``fit_rounds``).
+ROUND_ROWS = 3
+
+
+def _results_table_floor(p: Painter) -> int:
+    """The smallest type the results table shrinks to before rounds merge into groups.
+
+    Numbers read from a seat: not below 17 (the 7-inch screen's small type is
+    20), else a little under the small type, which keeps a one-line rule above
+    the table at 1280x720.
+    """
+    return max(17, round(p.metrics.small * 0.82))
+
+
+def _results_table_size(p: Painter, height: int, rounds: int, tail: int) -> int:
+    """The results table's type: the largest, down to the floor, at which every round
+    fits in ``height``; else at which three rows of rounds do (a page of them: the
+    rounds before, one round, the rounds after); else two."""
+    floor = _results_table_floor(p)
+    for wanted in (rounds, min(rounds, ROUND_ROWS), min(rounds, 2)):
+        for size in range(p.metrics.small, floor - 1, -1):
+            if score_table_height(p, wanted + tail, size) <= height:
+                return size
+    return floor
+
+
+def _results_heading(
+    p: Painter,
+    rect: pygame.Rect,
+    title: Words,
+    said: Words | None,
+    rule: list[str],
+    rounds: int,
+    tail: int,
+) -> tuple[int, list[str]]:
+    """The results title's size and the rule's lines that leave the score table its room.
+
+    The table is what the screen is for: it wants room for ``ROUND_ROWS`` rows
+    of rounds under its own rows, in small type (its pages then show every
+    round on its own in turn). On a short centre (800x480, the 7-inch screen,
+    or seven seats around it) the heading gives way first: the title steps
+    down to body size, the table to its floor. Then the rounds are shown in
+    two groups rather than the rule left out, since the rule says why the
+    winner won (a tie-break among them); only when even that does not fit is
+    the rule left out.
+    """
+    m = p.metrics
+    winner = 0 if said is None else status_height(p, rect.w, said)
+    rule_height = sum(
+        p.render_text(piece, m.small, theme.TEXT_DIM, max_width=rect.w).get_height()
+        for piece in rule
+    )
+    floor = _results_table_floor(p)
+    for title_size, lines, table_size, round_rows in (
+        (m.big, rule, m.small, ROUND_ROWS),
+        (m.body, rule, m.small, ROUND_ROWS),
+        (m.body, rule, floor, ROUND_ROWS),
+        (m.body, rule, floor, 2),
+        (m.body, [], m.small, ROUND_ROWS),
+    ):
+        title_height = p.render_text(title, title_size, theme.TEXT, True, rect.w).get_height()
+        heading = title_height + m.pad + winner + (rule_height if lines else 0)
+        table = score_table_height(p, min(rounds, round_rows) + tail, table_size) + m.pad
+        if heading + table <= rect.h:
+            return title_size, lines
+    return m.body, []
 
 
 CentreDrawer = Callable[[Painter, pygame.Rect, Layout, TableView], None]

@@ -16,6 +16,7 @@ import pytest
 import display.generic
 import display.oshaka_trick_scene
 import display.scenes
+import display.theme
 from controller.simulation import Simulator
 from controller.view import Screen, TableView
 from display.scenes import fit_rounds
@@ -71,8 +72,13 @@ def play_to_results(game_id: str, seats: int) -> TableRig:
     return play_until(game_id, seats, lambda rig: rig.table.screen is Screen.RESULTS)
 
 
-def drawn_table(view: TableView, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Rows:
-    """Render the results at 800x480 and return the rows the score table was given."""
+def drawn_table(
+    view: TableView,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    size: tuple[int, int] = (800, 480),
+) -> Rows:
+    """Render the results at ``size`` and return the rows the score table was given."""
     seen: list[Rows] = []
     real = display.generic.draw_score_table  # what display.scenes imported
 
@@ -84,7 +90,7 @@ def drawn_table(view: TableView, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
         return used
 
     monkeypatch.setattr(display.scenes, "draw_score_table", spy)
-    screenshot_view(view, tmp_path / "results.png", size=(800, 480))
+    screenshot_view(view, tmp_path / "results.png", size=size)
     assert seen, "the results screen drew no score table"
     return seen[-1]
 
@@ -100,7 +106,10 @@ def test_oh_pshaw_results_with_seven_players_show_every_round_and_why(
         rounds = len(report["rounds"])
         seen: set[str] = set()
         for page in range(rounds):  # the pages the table turns, one after another
-            rows = drawn_table(replace(view, results_page=page), tmp_path, monkeypatch)
+            # At 1280x720 the table has room for a page of rounds under the rule;
+            # the 7-inch screen's 800x480 shows the rounds in two groups (below).
+            paged = replace(view, results_page=page)
+            rows = drawn_table(paged, tmp_path, monkeypatch, (1280, 720))
             assert [english(n) for n, _ in rows][-2:] == ["Bids made", "Total"]
             seen |= {english(n) for n, _ in rows if english(n).startswith("Round ")}
             for seat in range(7):  # the totals add up on screen, on every page
@@ -196,3 +205,57 @@ def test_oshaka_shows_round_one_scored_while_the_lead_of_round_two_is_chosen(
         assert list(summary[1][1]) == [-n for n in first["penalties"]]
         assert list(summary[2][1]) == [len(o) for o in first["oshaka"]]
         assert list(summary[3][1]) == first["scores"]
+
+
+@pytest.mark.parametrize(
+    ("game_id", "seats"),
+    [("oh-pshaw", 4), ("oh-pshaw", 7), ("oshaka-trick", 4), ("oskar", 4), ("oss", 4)],
+)
+def test_the_score_table_keeps_readable_type_on_the_7_inch_screen(
+    game_id: str, seats: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # At 800x480 the centre is some 170 px tall: the title and the rule give way
+    # before the scores shrink below 17 (the small type there is 20).
+    rig = play_to_results(game_id, seats)
+    with rig.devices:
+        sizes: list[int] = []
+        titles: list[int] = []
+        real_table = display.generic.draw_score_table
+        real_heading = display.scenes._results_heading
+
+        def table_spy(p: Any, rect: pygame.Rect, v: TableView, rows: Rows, **kw: Any) -> int:
+            sizes.append(kw["size"])
+            used: int = real_table(p, rect, v, rows, **kw)
+            assert used <= rect.h
+            return used
+
+        def heading_spy(p: Any, *args: Any) -> tuple[int, list[str]]:
+            size, rule = real_heading(p, *args)
+            titles.append(size)
+            return size, rule
+
+        monkeypatch.setattr(display.scenes, "draw_score_table", table_spy)
+        monkeypatch.setattr(display.scenes, "_results_heading", heading_spy)
+        screenshot_view(rig.table.view, tmp_path / "results.png", size=(800, 480))
+        metrics = display.theme.Metrics.for_size((800, 480))
+        assert sizes and min(sizes) >= 17
+        assert titles == [metrics.body]  # the title stepped down to make that room
+
+
+def test_a_tall_centre_keeps_the_big_title_and_the_rule(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rig = play_to_results("oh-pshaw", 3)  # three seats leave the centre 312 px tall
+    with rig.devices:
+        chosen: list[tuple[int, list[str]]] = []
+        real_heading = display.scenes._results_heading
+
+        def heading_spy(p: Any, *args: Any) -> tuple[int, list[str]]:
+            chosen.append(real_heading(p, *args))
+            return chosen[-1]
+
+        monkeypatch.setattr(display.scenes, "_results_heading", heading_spy)
+        screenshot_view(rig.table.view, tmp_path / "results.png", size=(800, 480))
+        metrics = display.theme.Metrics.for_size((800, 480))
+        assert [size for size, _ in chosen] == [metrics.big]
+        assert chosen[0][1], "the rule was left out of a centre with room for it"
