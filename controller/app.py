@@ -34,7 +34,7 @@ from controller.durable import require_durable
 from controller.games.base import TableError
 from controller.games.words import Text, Verbatim, as_arg, say
 from controller.garbage import GarbagePacer
-from controller.history import history_lines, summaries
+from controller.history import DESK_HISTORY, history_table, summaries
 from controller.journal import JOURNAL_NAME, Journal, resume_if_unfinished
 from controller.journal_cli import DEMO_OUT
 from controller.loop_load import LoopLoad
@@ -168,7 +168,9 @@ class Kiosk:
             journal=journal,
             history=None
             if journal is None
-            else lambda: history_lines(summaries(journal), Presenter(table_language(config))),
+            else lambda: history_table(
+                summaries(journal, latest=DESK_HISTORY), Presenter(table_language(config))
+            ),
             on_staff_call=None if cafe is None else cafe.staff_call,
             staff_log=None if journal is None else journal.staff_event,
             setup_notice=notice,

@@ -397,12 +397,21 @@ class Journal:
         """The journal id of the game the table is writing to, if any."""
         return self._current
 
-    def games(self, statuses: tuple[str, ...] = STATUSES) -> list[GameRow]:
-        """Every game with one of ``statuses``, oldest first."""
+    def games(
+        self, statuses: tuple[str, ...] = STATUSES, latest: int | None = None
+    ) -> list[GameRow]:
+        """Every game with one of ``statuses``, oldest first; with ``latest``, only the
+        last that many (a year's journal holds thousands)."""
         marks = ", ".join("?" for _ in statuses)
-        rows = self._query(
-            f"SELECT * FROM games WHERE status IN ({marks}) ORDER BY id", tuple(statuses)
-        )
+        if latest is None:
+            rows = self._query(
+                f"SELECT * FROM games WHERE status IN ({marks}) ORDER BY id", tuple(statuses)
+            )
+        else:
+            rows = self._query(
+                f"SELECT * FROM games WHERE status IN ({marks}) ORDER BY id DESC LIMIT ?",
+                (*statuses, max(0, latest)),
+            )[::-1]
         return [_game_row(row) for row in rows]
 
     def game(self, game_id: int) -> GameRow | None:

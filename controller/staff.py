@@ -8,7 +8,7 @@ seat buttons move through a menu (PREV / NEXT) and choose (OK):
   accepted tap (when the table has a registry file);
 * audit a deck: tap every card in any order, then OK shows what is missing,
   unknown, from another deck or duplicated;
-* game history: the finished games, newest first;
+* game history: the latest finished games, oldest first, under their column names;
 * stop the kiosk (only in a locked-down window, where players cannot quit);
 * close.
 
@@ -43,7 +43,8 @@ class StaffDesk:
     seat: int
     registry: TagRegistry
     registry_path: Path | None
-    history: Callable[[], Sequence[Words]] | None = None  # the history's lines, presented
+    # The game history as rows of presented cells, the column names first.
+    history: Callable[[], Sequence[tuple[str, ...]]] | None = None
     guard: PinGuard | None = None  # the staff PIN, asked for first when configured
     can_quit: bool = False  # offer "Stop the kiosk"
     selected: int = 0
@@ -51,6 +52,7 @@ class StaffDesk:
     enrollment: Enrollment | None = None
     audit: DeckAudit | None = None
     lines: list[Words] = field(default_factory=list)
+    table: tuple[tuple[str, ...], ...] = ()  # the history, column names first
     closed: bool = False
     quit: bool = False  # staff chose to stop the kiosk
     farewell: Words = ""  # why the desk closed itself, for the table to say
@@ -157,7 +159,11 @@ class StaffDesk:
             self.task, self.audit = task, DeckAudit(self.registry, deck)
         elif task == "history" and self.history is not None:
             self.task = task
-            self.lines = list(self.history()) or [say("No finished games yet")]
+            rows = tuple(self.history())
+            if len(rows) > 1:  # the column names and at least one game
+                self.table, self.lines = rows, []
+            else:
+                self.table, self.lines = (), [say("No finished games yet")]
 
     # --- the view --------------------------------------------------------------------
 
@@ -195,9 +201,14 @@ class StaffDesk:
                 hint=say("OK: result, PREV: back"),
                 seat=self.seat,
             )
-        title = say("Game history") if self.task == "history" else say("Audit result")
+        history = self.task == "history"
         return StaffView(
-            title=title, prompt="", lines=tuple(self.lines), hint=say("PREV: back"), seat=self.seat
+            title=say("Game history") if history else say("Audit result"),
+            prompt="",
+            lines=tuple(self.lines),
+            table=self.table if history else (),
+            hint=say("PREV: back"),
+            seat=self.seat,
         )
 
 

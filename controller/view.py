@@ -91,6 +91,9 @@ class StaffView:
     selected: int = 0
     lines: tuple[Words, ...] = ()
     hint: Words = ""
+    # Rows of cells, the column names first, drawn as a table (the game history); when
+    # they do not all fit, the column names and the last rows.
+    table: tuple[tuple[str, ...], ...] = ()
 
 
 TABLE_TITLE = say("Cafe table")  # the attract screen's title

@@ -916,6 +916,39 @@ def _choose_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableVie
         p.text(say("no games installed"), rect.center, m.body, theme.TEXT_DIM, anchor="center")
 
 
+def _cells_table(p: Painter, rect: pygame.Rect, rows: Sequence[tuple[str, ...]]) -> None:
+    """Rows of cells in columns, the first row (the column names) on top and dimmed; when
+    not every row fits, the names and the last rows. Type shrinks to fit the widest row."""
+    m = p.metrics
+    gap = 2 * m.pad
+    names, body = rows[0], rows[1:]
+    size = m.small
+    while True:
+        line = m.leading(size)
+        shown = body[-max(0, rect.h // line - 1) :] if rect.h // line > 1 else ()
+        widths = [
+            max(p.measure(row[i], size, row is names) for row in (names, *shown) if i < len(row))
+            for i in range(len(names))
+        ]
+        if sum(widths) + gap * (len(widths) - 1) <= rect.w or size <= round(m.small * 0.7):
+            break
+        size -= 1
+    y = rect.top
+    for index, row in enumerate((names, *shown)):
+        x = rect.left
+        for cell, width in zip(row, widths, strict=False):
+            p.text(
+                cell,
+                (x, y),
+                size,
+                theme.TEXT_DIM if index == 0 else theme.TEXT,
+                bold=index == 0,
+                max_width=max(1, min(width, rect.right - x)),
+            )
+            x += width + gap
+        y += m.leading(size)
+
+
 def _staff_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView) -> None:
     m = p.metrics
     desk = view.staff
@@ -948,6 +981,9 @@ def _staff_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView
         _menu_rows(p, rect, y, rect.bottom - hint_h - m.small, rows, desk.selected)
     else:
         line_h = m.leading(m.small)
+        if desk.table:
+            area = pygame.Rect(rect.left + m.pad, y, rect.w - 2 * m.pad, rect.bottom - hint_h - y)
+            _cells_table(p, area, desk.table)
         fits = max(0, (rect.bottom - hint_h - y) // line_h)
         for line in desk.lines[-fits:] if fits else ():
             p.text(line, (rect.left + m.pad, y), m.small, theme.TEXT, max_width=rect.w - m.pad * 2)

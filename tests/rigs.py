@@ -40,7 +40,7 @@ class TableRig:
         *,
         leds: LedSink | None = None,
         journal: JournalSink | None = None,
-        history: Callable[[], list[str]] | None = None,
+        history: Callable[[], list[tuple[str, ...]]] | None = None,
         **config: Any,
     ) -> None:
         """``leds`` replaces the seat LEDs (e.g. a recorder of calls); ``config`` sets

@@ -108,7 +108,7 @@ def test_the_demo_staff_tag_opens_the_desk_enrolls_audits_and_shows_history(
         demo.click(PressButton(2, "prev"))
 
         demo.choose("Game history")
-        assert demo.staff_lines() == ("No games yet.",)
+        assert demo.staff_lines() == ("No finished games yet",)
         demo.click(PressButton(2, "prev"))
         demo.click(TapStaff(2))  # the staff tag again closes the desk
         assert kiosk.table.screen is Screen.ATTRACT

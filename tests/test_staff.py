@@ -125,12 +125,25 @@ def test_enrolling_without_a_registry_file_says_nothing_is_saved(rig: Rig) -> No
 
 
 def test_history_lists_finished_games() -> None:
-    rig = Rig(history=lambda: ["2026-11-29 20:15  Oshaka Trick  seats 0,1,2,3  41 22 30 18"])
+    rows: list[tuple[str, ...]] = [("#", "date"), ("7", "2026-11-29 20:15")]
+    rig = Rig(history=lambda: rows)
     with rig.devices:
         rig.loop.drain()
         open_desk(rig)
         choose(rig, "Game history")
-        assert shown(rig.table.view.staff.lines[0]).startswith("2026-11-29")  # type: ignore[union-attr]
+        staff = rig.table.view.staff
+        assert staff is not None and staff.table == tuple(rows) and not staff.lines
+
+
+def test_an_empty_history_says_so() -> None:
+    rig = Rig(history=lambda: [("#", "date")])  # the column names, no game
+    with rig.devices:
+        rig.loop.drain()
+        open_desk(rig)
+        choose(rig, "Game history")
+        staff = rig.table.view.staff
+        assert staff is not None and not staff.table
+        assert shown_all(staff.lines) == ("No finished games yet",)
 
 
 def test_the_staff_screens_draw(rig: Rig, tmp_path: Path) -> None:
@@ -149,3 +162,45 @@ def test_the_staff_screens_draw(rig: Rig, tmp_path: Path) -> None:
                 for y in range(0, size[1], 19)
             }
             assert len(colours) > 8
+
+
+def test_the_history_of_a_long_journal_shows_the_latest_games_under_their_column_names(
+    tmp_path: Path,
+) -> None:
+    import sqlite3
+
+    from controller.app import Kiosk
+    from controller.config import TableConfig
+    from controller.history import DESK_HISTORY
+
+    journal = tmp_path / "journal.sqlite3"
+    config = TableConfig.simulated(4, bots=4)
+    first = Kiosk.create(config, seed=3, auto_game="oss", journal_path=journal)
+    with first:
+        assert first.run_headless()
+    # A year of games: the one played, copied (the rows are what the history reads).
+    columns = "game, players, header, seed, config, status, started, finished, report, record"
+    with sqlite3.connect(journal) as db:
+        for _ in range(6):  # 64 games
+            db.execute(f"INSERT INTO games ({columns}) SELECT {columns} FROM games")
+    db.close()
+    kiosk = Kiosk.create(config, seed=4, journal_path=journal)
+    with kiosk:
+        kiosk.loop.drain()
+        kiosk.simulator.tap_staff(1)
+        kiosk.loop.drain()
+        staff = kiosk.table.view.staff
+        assert staff is not None
+        target = shown_all(staff.options).index("Game history")
+        while kiosk.table.view.staff.selected != target:  # type: ignore[union-attr]
+            kiosk.simulator.press(1, "next")
+            kiosk.loop.drain()
+        kiosk.simulator.press(1, "ok")
+        kiosk.loop.drain()
+        staff = kiosk.table.view.staff
+        assert staff is not None and shown(staff.title) == "Game history"
+        assert staff.table[0][:3] == ("#", "date", "game")
+        ids = [int(row[0]) for row in staff.table[1:]]
+        assert ids == list(range(64 - DESK_HISTORY + 1, 65))  # the latest, oldest first
+        for size in ((800, 480), (1920, 1080)):
+            screenshot_view(kiosk.table.view, tmp_path / f"history-{size[0]}.png", size)

@@ -132,7 +132,8 @@ class Table:
     clock: Callable[[], float] = time.monotonic
     on_record: Callable[[str, str], None] | None = None  # (game id, record text) at game end
     journal: JournalSink | None = None
-    history: Callable[[], list[str]] | None = None  # finished games, for the staff desk
+    # The finished games as rows of cells, column names first, for the staff desk.
+    history: Callable[[], list[tuple[str, ...]]] | None = None
     # A call for staff opened (True) or answered at the table (False): (call id, seat, opened).
     on_staff_call: Callable[[str, int, bool], None] | None = None
     # Where wrong staff PINs and PIN locks are journaled: (event, detail).
