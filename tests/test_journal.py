@@ -488,6 +488,18 @@ def test_a_new_game_over_an_unresumed_one_abandons_it_on_record(tmp_path: Path) 
         assert journal.current_game == second.id
 
 
+def test_the_latest_games_are_the_last_ones_oldest_first(tmp_path: Path) -> None:
+    with Journal.open(tmp_path / "j.sqlite3", clock=clock) as journal:
+        header = {"format": "table-record/1", "game": "oshaka-trick", "players": 3, "lead": 0}
+        for seed in range(5):  # each new game abandons the one before
+            journal.game_started("oshaka-trick", [0, 1, 2], header, seed)
+        every = [row.id for row in journal.games()]
+        assert [row.id for row in journal.games(latest=2)] == every[-2:]
+        assert [row.id for row in journal.games((ABANDONED,), latest=3)] == every[1:4]
+        assert [row.id for row in journal.games(latest=50)] == every
+        assert journal.games(latest=0) == []
+
+
 # --- damaged journals --------------------------------------------------------------------
 
 
