@@ -41,6 +41,12 @@ SPI_FREQUENCY: Final = 6_400_000
 PIO_DEVICE: Final = Path("/dev/pio0")
 """The Pi 5's PIO device, which the pi5 backend drives the strip through."""
 
+MOCK_FRAMES: Final = 64
+"""Frames the simulated table's strip keeps (64 to 127), enough for the tests that look
+back at its history. Nothing in the kiosk reads it; the recording strip's default
+(512 to 1,023 frames, some 0.15 MB) filled over a simulated kiosk's first forty
+games, memory a kiosk driving real LEDs never spends."""
+
 MODEL_FILE: Final = Path("/proc/device-tree/model")
 
 _MOCK_ADVICE = 'or set [leds] backend = "mock" in table.toml'
@@ -72,7 +78,7 @@ def open_strip(
     Pi 5 checks, so tests need no Pi.
     """
     if backend == "mock":
-        return RecordingStrip(n)
+        return RecordingStrip(n, keep=MOCK_FRAMES)
     if backend == "spi":
         return _open_spi(n, pixel_order, spi)
     if backend == "pi5":

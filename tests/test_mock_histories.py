@@ -71,3 +71,15 @@ def test_the_recording_strip_keeps_its_latest_frames_and_counts_them_all() -> No
 def test_the_recording_strip_refuses_to_keep_nothing() -> None:
     with pytest.raises(HardwareConfigError, match="at least 1 frame"):
         RecordingStrip(3, keep=0)
+
+
+def test_the_simulated_tables_strip_keeps_a_short_history() -> None:
+    from hardware.led_backends import MOCK_FRAMES, open_strip
+
+    strip = open_strip("mock", 8)
+    assert isinstance(strip, RecordingStrip)
+    for i in range(1000):
+        strip.fill((i % 256, 0, 0))
+        strip.show()
+    assert MOCK_FRAMES <= len(strip.frames) < 2 * MOCK_FRAMES
+    assert strip.sent == 1000
