@@ -979,11 +979,11 @@ def _staff_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView
     if desk.options:
         rows = [(label, "") for label in desk.options]
         _menu_rows(p, rect, y, rect.bottom - hint_h - m.small, rows, desk.selected)
+    elif desk.table:
+        area = pygame.Rect(rect.left + m.pad, y, rect.w - 2 * m.pad, rect.bottom - hint_h - y)
+        _cells_table(p, area, desk.table)
     else:
         line_h = m.leading(m.small)
-        if desk.table:
-            area = pygame.Rect(rect.left + m.pad, y, rect.w - 2 * m.pad, rect.bottom - hint_h - y)
-            _cells_table(p, area, desk.table)
         fits = max(0, (rect.bottom - hint_h - y) // line_h)
         for line in desk.lines[-fits:] if fits else ():
             p.text(line, (rect.left + m.pad, y), m.small, theme.TEXT, max_width=rect.w - m.pad * 2)
@@ -1291,19 +1291,18 @@ def _results_heading(
         for piece in rule
     )
     floor = _results_table_floor(p)
-    for title_size, lines, table_size, round_rows in (
-        (m.big, rule, m.small, ROUND_ROWS),
-        (m.body, rule, m.small, ROUND_ROWS),
-        (m.body, rule, floor, ROUND_ROWS),
-        (m.body, rule, floor, 2),
-        (m.body, [], m.small, ROUND_ROWS),
+    for title_size, table_size, round_rows in (
+        (m.big, m.small, ROUND_ROWS),
+        (m.body, m.small, ROUND_ROWS),
+        (m.body, floor, ROUND_ROWS),
+        (m.body, floor, 2),
     ):
         title_height = p.render_text(title, title_size, theme.TEXT, True, rect.w).get_height()
-        heading = title_height + m.pad + winner + (rule_height if lines else 0)
+        heading = title_height + m.pad + winner + rule_height
         table = score_table_height(p, min(rounds, round_rows) + tail, table_size) + m.pad
         if heading + table <= rect.h:
-            return title_size, lines
-    return m.body, []
+            return title_size, rule
+    return m.body, []  # the rule left out
 
 
 CentreDrawer = Callable[[Painter, pygame.Rect, Layout, TableView], None]
