@@ -21,6 +21,7 @@ from controller.games.words import Items, Player, Seat, Text, Verbatim, Words, a
 from controller.seat_colours import seat_colour
 from controller.view import Message, SeatView, TableView
 from display import theme
+from display.fitting import Fitted
 from display.theme import Colour, Painter
 
 # Words for the verbs engines expect; an unknown verb is shown as it is.
@@ -438,16 +439,21 @@ def draw_status(p: Painter, rect: pygame.Rect, text: Words, colour: Colour = the
     """A prominent status line (whose turn, what happens now), two lines at most; its height."""
     size = p.metrics.body
     box = pygame.Rect(rect.left, rect.top, rect.w, 2 * p.metrics.leading(size))
-    fitted = p.fit(text, box.w, box.h, size, bold=True, max_lines=2)
+    fitted = _status_fit(p, box.w, text)
     p.fit_text(text, box, size, colour, bold=True, align="left", valign="top", fitted=fitted)
     return len(fitted.lines) * p.metrics.leading(fitted.size)
 
 
 def status_height(p: Painter, width: int, text: Words) -> int:
     """The height :func:`draw_status` takes for ``text`` across ``width``, without drawing."""
-    size = p.metrics.body
-    fitted = p.fit(text, width, 2 * p.metrics.leading(size), size, bold=True, max_lines=2)
+    fitted = _status_fit(p, width, text)
     return len(fitted.lines) * p.metrics.leading(fitted.size)
+
+
+def _status_fit(p: Painter, width: int, text: Words) -> Fitted:
+    """How a status line fits ``width``: bold body type, two lines at most."""
+    size = p.metrics.body
+    return p.fit(text, width, 2 * p.metrics.leading(size), size, bold=True, max_lines=2)
 
 
 # --- the fallback scene ------------------------------------------------------------
