@@ -127,6 +127,11 @@ def parsed(game: Mapping[str, Any], read: Callable[[Mapping[str, Any]], _Parsed]
     return result
 
 
+def forget_parsed() -> None:
+    """Drop the remembered snapshots (the renderer does, back on the attract screen)."""
+    _PARSED.clear()
+
+
 def seat_entry(game: Mapping[str, Any], player: int) -> object:
     """``player``'s entry of a snapshot's ``seats`` list (by its ``seat``), or None.
 

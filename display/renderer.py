@@ -31,6 +31,7 @@ import pygame
 
 from controller.view import Screen, TableView
 from controller.words import Presenter
+from display.generic import forget_parsed
 from display.layout import (
     ROTATIONS,
     Layout,
@@ -157,6 +158,7 @@ class Renderer:
             # Back to idling (a game or the menus ended): what they filled the caches
             # with goes, and the heap with it, so a night of games leaves no bulk.
             self.fonts.forget()
+            forget_parsed()
             release_memory()
         self._screen = view.screen
         canvas_size = self.canvas_size

@@ -23,7 +23,7 @@ from hardware.uids import normalize_uid
 
 __all__ = ["MOCK_HISTORY", "MockReader"]
 
-MOCK_HISTORY = 256
+MOCK_HISTORY = 64
 """How many of its latest events a ``MockReader`` keeps in ``sent`` by default."""
 
 

@@ -1,7 +1,9 @@
 """The display's economies (issue 15) change nothing a player sees.
 
 An idle English table must not load Noto Sans CJK nor Babel's locale data;
-the words the renderer remembers must be the words the presenter gives; a
+the words the renderer remembers must be the words the presenter gives (the
+toss timer's seconds, rounded without ``decimal``, included); the snapshots
+it remembers go when the table is back on the attract screen; a
 panel painted without filling it first must still cover every pixel of its
 rectangle; and the renderer's picture, drawn in parts, must be the scene
 drawn in one go.
@@ -14,6 +16,7 @@ import subprocess
 import sys
 import textwrap
 from dataclasses import replace
+from decimal import ROUND_HALF_EVEN, Decimal
 from pathlib import Path
 
 import pygame
@@ -24,11 +27,19 @@ from babel.numbers import format_decimal
 from controller.games.words import Items, Seconds, Verbatim, say
 from controller.words import Presenter
 from controller.words.catalogs import LANGUAGES, PSEUDO
+from display import generic
 from display.layout import compute_layout, default_sides
 from display.renderer import Renderer
 from display.scenes import draw_view, paint_panel
-from display.theme import LIST_PATTERNS, Memo, Metrics, Painter, RememberingPresenter
-from tests.test_display import SIZES, every_screen
+from display.theme import (
+    LIST_PATTERNS,
+    Memo,
+    Metrics,
+    Painter,
+    RememberingPresenter,
+    thousandths,
+)
+from tests.test_display import SIZES, attract_view, every_screen, play_view
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -55,6 +66,30 @@ def test_remembered_words_are_the_presenters_words(language: str) -> None:
     seconds += [round(rng.uniform(0, 30), rng.choice((3, 4, 6))) for _ in range(2000)]
     for value in seconds:
         assert remembering(say("{s}", s=Seconds(value))) == plain(say("{s}", s=Seconds(value)))
+
+
+def test_thousandths_round_the_shortest_decimal_half_to_even_as_decimal_does() -> None:
+    rng = random.Random(11)
+    ties = [0.0005, 0.0015, 0.0025, 0.9995, 999.9995, -0.0005, -0.0015, 1.2345]
+    odd = [0, 7, -7, 2.0, -0.0, 0.1 + 0.2, 1e-05, 5e-324, -2.5e-07, 999.9994999]
+    drawn = [round(rng.uniform(-1000, 1000), rng.choice((0, 2, 3, 4, 6, 9))) for _ in range(5000)]
+    for value in ties + odd + drawn:
+        exact = Decimal(str(value)).quantize(Decimal("0.001"), ROUND_HALF_EVEN)
+        assert thousandths(value) == f"{exact:.3f}", value
+    assert [thousandths(v) for v in (0.0005, 0.0015, 1e-05, -0.0)] == [
+        "0.000",
+        "0.002",
+        "0.000",
+        "-0.000",
+    ]
+
+
+def test_the_remembered_snapshots_go_back_on_the_attract_screen() -> None:
+    renderer = Renderer((800, 480))
+    renderer.draw(play_view(version=10))
+    assert generic._PARSED, "the play screen should have read its snapshot through parsed()"
+    renderer.draw(attract_view(version=11))
+    assert not generic._PARSED
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
