@@ -2,10 +2,11 @@
 
 The fit test (tests/test_text_fit.py) fits every message of every language
 into each of these boxes and fails when one overflows, is cut mid-word or
-lacks a glyph. The sizes follow the scenes' own arithmetic (``display/scenes.py``,
-``display/generic.py``) for the tightest case: a table of seven seats, whose
-panels are the narrowest, with a column of seat buttons beside the panel body.
-A new kind of box the scenes draw belongs here too.
+lacks a glyph. The sizes follow the scenes' own arithmetic (``display/scenes.py``
+and the screens' modules it dispatches to, ``display/generic.py``) for the
+tightest case: a table of seven seats, whose panels are the narrowest, with a
+column of seat buttons beside the panel body. A new kind of box the scenes
+draw belongs here too.
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ def text_boxes(size: tuple[int, int], seats: int = SEATS) -> tuple[TextBox, ...]
     # scenes.draw_centre: the centre inside its margins; generic.split_centre's info column.
     centre = layout.centre.inflate(-4 * pad, -4 * pad)
     _, info = split_centre(centre, pad)
+    # screen_parts.menu_rows: a row of a menu; menu_screens.help_body: a rules page's type.
     row_w = min(centre.w, round(m.unit * 0.9))
     row_h = max(m.small + 4, round(m.body * 2.0))
     help_size = max(10, round(m.small * 0.85))

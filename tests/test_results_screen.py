@@ -15,11 +15,11 @@ import pytest
 
 import display.generic
 import display.oshaka_trick_scene
-import display.scenes
+import display.results_screen
 import display.theme
 from controller.simulation import Simulator
 from controller.view import Screen, TableView
-from display.scenes import fit_rounds
+from display.results_screen import fit_rounds
 from display.screenshot import screenshot_view
 from tests.rigs import TableRig
 from tests.words import shown as english
@@ -80,7 +80,7 @@ def drawn_table(
 ) -> Rows:
     """Render the results at ``size`` and return the rows the score table was given."""
     seen: list[Rows] = []
-    real = display.generic.draw_score_table  # what display.scenes imported
+    real = display.generic.draw_score_table  # what display.results_screen imported
 
     def spy(p: Any, rect: pygame.Rect, v: TableView, rows: Rows, **kw: Any) -> int:
         seen.append(list(rows))
@@ -89,7 +89,7 @@ def drawn_table(
         assert used == display.generic.score_table_height(p, len(rows), kw.get("size", 0))
         return used
 
-    monkeypatch.setattr(display.scenes, "draw_score_table", spy)
+    monkeypatch.setattr(display.results_screen, "draw_score_table", spy)
     screenshot_view(view, tmp_path / "results.png", size=size)
     assert seen, "the results screen drew no score table"
     return seen[-1]
@@ -153,14 +153,14 @@ def test_a_shared_victory_is_said_as_such(tmp_path: Path, monkeypatch: pytest.Mo
             result_rule=view.result_rule,
         )
         texts: list[str] = []
-        real = display.generic.draw_status  # what display.scenes imported
+        real = display.generic.draw_status  # what display.results_screen imported
 
         def spy(p: Any, rect: pygame.Rect, text: Any, *args: Any) -> int:
             texts.append(p.words(text))
             result: int = real(p, rect, text, *args)
             return result
 
-        monkeypatch.setattr(display.scenes, "draw_status", spy)
+        monkeypatch.setattr(display.results_screen, "draw_status", spy)
         screenshot_view(shared, tmp_path / "shared.png", size=(800, 480))
         assert any(t.startswith("Shared victory: ") for t in texts)
 
@@ -221,7 +221,7 @@ def test_the_score_table_keeps_readable_type_on_the_7_inch_screen(
         sizes: list[int] = []
         titles: list[int] = []
         real_table = display.generic.draw_score_table
-        real_heading = display.scenes._results_heading
+        real_heading = display.results_screen._results_heading
 
         def table_spy(p: Any, rect: pygame.Rect, v: TableView, rows: Rows, **kw: Any) -> int:
             sizes.append(kw["size"])
@@ -234,8 +234,8 @@ def test_the_score_table_keeps_readable_type_on_the_7_inch_screen(
             titles.append(size)
             return size, rule
 
-        monkeypatch.setattr(display.scenes, "draw_score_table", table_spy)
-        monkeypatch.setattr(display.scenes, "_results_heading", heading_spy)
+        monkeypatch.setattr(display.results_screen, "draw_score_table", table_spy)
+        monkeypatch.setattr(display.results_screen, "_results_heading", heading_spy)
         screenshot_view(rig.table.view, tmp_path / "results.png", size=(800, 480))
         metrics = display.theme.Metrics.for_size((800, 480))
         assert sizes and min(sizes) >= 17
@@ -248,13 +248,13 @@ def test_a_tall_centre_keeps_the_big_title_and_the_rule(
     rig = play_to_results("oh-pshaw", 3)  # three seats leave the centre 312 px tall
     with rig.devices:
         chosen: list[tuple[int, list[str]]] = []
-        real_heading = display.scenes._results_heading
+        real_heading = display.results_screen._results_heading
 
         def heading_spy(p: Any, *args: Any) -> tuple[int, list[str]]:
             chosen.append(real_heading(p, *args))
             return chosen[-1]
 
-        monkeypatch.setattr(display.scenes, "_results_heading", heading_spy)
+        monkeypatch.setattr(display.results_screen, "_results_heading", heading_spy)
         screenshot_view(rig.table.view, tmp_path / "results.png", size=(800, 480))
         metrics = display.theme.Metrics.for_size((800, 480))
         assert [size for size, _ in chosen] == [metrics.big]

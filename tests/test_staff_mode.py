@@ -29,7 +29,7 @@ from controller.table.staff_mode import STAFF_MODE_TIMEOUT
 from controller.tags import SIMULATED_STAFF_UID
 from controller.view import Screen
 from display.renderer import Renderer
-from display.scenes import STAFF_COLOUR
+from display.staff_screen import STAFF_COLOUR
 from display.ui import PressButton, Quit
 from display.window import Window
 from tests.rigs import TableRig

@@ -1,0 +1,321 @@
+"""The menu screens: attract, choosing a game, joining, options, who starts, and rules pages.
+
+Each screen's panel body (``<screen>_body``, drawn upright in a seat's panel)
+and its centre (``<screen>_centre``); ``display/scenes.py`` dispatches to them
+by ``Screen``. A seat's rules page (``help_body``) takes that seat's panel
+body on any screen.
+"""
+
+from __future__ import annotations
+
+import pygame
+
+from controller.games.words import Items, Words, as_arg, say, say_plural
+from controller.view import GameChoice, MessageKind, SeatView, TableView
+from display import theme
+from display.generic import seat_colour_of, seat_words
+from display.layout import Layout
+from display.screen_parts import (
+    NOT_PLAYING,
+    PROBLEM_COLOUR,
+    centred_lines,
+    current_game,
+    game_title,
+    menu_rows,
+    messages_below,
+    selected_choice,
+)
+from display.theme import Painter
+from display.ui import ChooseGame
+
+TAP_TO_START = say("Tap any card or press a button to start")
+PRESS_OK_TO_JOIN = say("Press OK at your seat to join")
+WHO_STARTS = say("Who starts?")
+
+
+# --- panel bodies -------------------------------------------------------------------
+
+
+def attract_body(p: Painter, rect: pygame.Rect, view: TableView, seat: SeatView) -> None:
+    centred_lines(p, rect, [(TAP_TO_START, theme.TEXT, p.metrics.body, True)])
+
+
+def choose_body(p: Painter, rect: pygame.Rect, view: TableView, seat: SeatView) -> None:
+    choice = selected_choice(view)
+    lines: list[tuple[Words, theme.Colour, int, bool]] = [
+        (say("Choosing a game"), theme.TEXT_DIM, p.metrics.small, False)
+    ]
+    if choice is not None:
+        lines.append((choice.title, theme.TEXT, p.metrics.big, True))
+        lines.append((_players_range(choice), theme.TEXT_DIM, p.metrics.small, False))
+    centred_lines(p, rect, lines)
+
+
+def join_body(p: Painter, rect: pygame.Rect, view: TableView, seat: SeatView) -> None:
+    if seat.joined:
+        centred_lines(
+            p,
+            rect,
+            [
+                (say("Joined"), theme.JOINED, p.metrics.big, True),
+                (say("waiting for the game to start"), theme.TEXT_DIM, p.metrics.small, False),
+            ],
+        )
+    else:
+        centred_lines(p, rect, [(PRESS_OK_TO_JOIN, theme.TEXT, p.metrics.body, True)])
+
+
+def help_body(
+    p: Painter, rect: pygame.Rect, page: tuple[Words, tuple[Words, ...]], turn: int = 0
+) -> None:
+    # A seat's rules page (a long press of OK), facing that seat; it closes by itself.
+    # Lines that do not fit turn over by themselves (``turn`` is the table's page count).
+    title, lines = page
+    m = p.metrics
+    size = max(10, round(m.small * 0.85))
+    y = p.text(title, (rect.left, rect.top), m.small, theme.TURN, bold=True, max_width=rect.w)
+    # Each rule behind a dash, its wrapped lines indented under its first word.
+    indent = p.measure("- ", size)
+    pieces = [
+        (index == 0, piece)
+        for line in lines
+        for index, piece in enumerate(p.wrap(line, size, rect.w - indent))
+    ]
+    room = max(1, (rect.bottom - y.bottom) // m.leading(size))
+    pages = -(-len(pieces) // room)
+    first = (turn % pages) * room if pages else 0
+    top = y.bottom
+    for starts, piece in pieces[first : first + room]:
+        if starts:
+            p.text("-", (rect.left, top), size, theme.TEXT)
+        at = (rect.left + indent, top)
+        top = p.text(piece, at, size, theme.TEXT, max_width=rect.w - indent).bottom
+
+
+def _option_line(label: Words, value: Words) -> Words:
+    return say("{option}: {value}", option=as_arg(label), value=as_arg(value))
+
+
+def options_body(p: Painter, rect: pygame.Rect, view: TableView, seat: SeatView) -> None:
+    # The line under the cursor, facing each seat, so anyone can follow and change it.
+    if not view.options:
+        return
+    label, value, explanation = view.options[view.options_cursor % len(view.options)]
+    centred_lines(
+        p,
+        rect,
+        [
+            (_option_line(label, value), theme.TURN, p.metrics.body, True),
+            (explanation, theme.TEXT_DIM, p.metrics.small, False),
+        ],
+    )
+
+
+def starter_body(p: Painter, rect: pygame.Rect, view: TableView, seat: SeatView) -> None:
+    # The rulebook's question (Oshaka: who most recently helped someone?), facing each seat.
+    if not seat.joined:
+        centred_lines(p, rect, [(NOT_PLAYING, theme.TEXT_DIM, p.metrics.small, False)])
+        return
+    centred_lines(
+        p,
+        rect,
+        [
+            (view.prompt or WHO_STARTS, theme.TEXT, p.metrics.body, True),
+            (say("If it is you: tap a card or press OK"), theme.TURN, p.metrics.small, True),
+        ],
+    )
+
+
+# --- centres -------------------------------------------------------------------------
+
+
+def _players_range(choice: GameChoice) -> Words:
+    if choice.min_players == choice.max_players:
+        return say_plural("{n} player", "{n} players", choice.min_players)
+    return say("{least}-{most} players", least=choice.min_players, most=choice.max_players)
+
+
+def attract_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView) -> None:
+    m = p.metrics
+    notices = [msg.text for msg in view.messages if msg.kind is MessageKind.PROBLEM]
+    if notices:
+        # A problem on the idle table is for staff and may hold a command to type
+        # (e.g. how to enroll the first staff tag): it takes the centre, every word
+        # shown, wrapped, under the title.
+        title = p.text(
+            view.title,
+            (rect.centerx, rect.top + m.pad),
+            m.big,
+            theme.TEXT,
+            bold=True,
+            anchor="midtop",
+            max_width=rect.w,
+        )
+        below = pygame.Rect(
+            rect.left + m.pad, title.bottom, rect.w - 2 * m.pad, rect.bottom - title.bottom
+        )
+        centred_lines(p, below, [(text, PROBLEM_COLOUR, m.small, False) for text in notices])
+        return
+    title = p.text(
+        view.title,
+        (rect.centerx, rect.top + round(rect.h * 0.28)),
+        m.title,
+        theme.TEXT,
+        bold=True,
+        anchor="center",
+        max_width=rect.w,
+    )
+    line = p.text(
+        TAP_TO_START,
+        (rect.centerx, title.bottom + m.pad * 2),
+        m.big,
+        theme.TURN,
+        anchor="midtop",
+        max_width=rect.w,
+    )
+    y = line.bottom + m.pad * 2
+    if view.games:
+        titles = Items(tuple(as_arg(choice.title) for choice in view.games))
+        names = say("Games: {games}", games=titles)
+        y = p.text(
+            names, (rect.centerx, y), m.small, theme.TEXT_DIM, anchor="midtop", max_width=rect.w
+        ).bottom
+    messages_below(p, rect, y + m.pad * 2, view)
+
+
+def choose_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView) -> None:
+    m = p.metrics
+    head = p.text(
+        say("Choose a game"),
+        (rect.centerx, rect.top),
+        m.big,
+        theme.TEXT,
+        bold=True,
+        anchor="midtop",
+        max_width=rect.w,
+    )
+    # The list gets the room: the seat panels already say how to choose, and the
+    # menu's only message repeats it.
+    bottom = rect.bottom - m.small - m.pad
+    rows = [(choice.title, choice.unavailable or _players_range(choice)) for choice in view.games]
+    menu_rows(p, rect, head.bottom + m.pad, bottom, rows, view.selected_game, ChooseGame)
+    if not view.games:
+        p.text(say("no games installed"), rect.center, m.body, theme.TEXT_DIM, anchor="center")
+
+
+def _centre_title(p: Painter, rect: pygame.Rect, view: TableView) -> pygame.Rect:
+    """The game's title at the top of the centre panel; its rectangle."""
+    return p.text(
+        game_title(view),
+        (rect.centerx, rect.top),
+        p.metrics.big,
+        theme.TEXT,
+        bold=True,
+        anchor="midtop",
+        max_width=rect.w,
+    )
+
+
+def join_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView) -> None:
+    m = p.metrics
+    choice = current_game(view)
+    head = _centre_title(p, rect, view)
+    joined = sum(1 for seat in view.seats if seat.joined)
+    count: Words = say_plural("{n} joined", "{n} joined", joined)
+    if choice is not None:
+        count = say(
+            "{joined} · {players}", joined=as_arg(count), players=as_arg(_players_range(choice))
+        )
+    y = p.text(
+        count,
+        (rect.centerx, head.bottom + m.pad),
+        m.body,
+        theme.TEXT_DIM,
+        anchor="midtop",
+        max_width=rect.w,
+    ).bottom
+    y = p.text(
+        PRESS_OK_TO_JOIN,
+        (rect.centerx, y + m.pad),
+        m.body,
+        theme.TURN,
+        bold=True,
+        anchor="midtop",
+        max_width=rect.w,
+    ).bottom
+    # One chip per seat: joined seats lit.
+    seats = view.seats
+    if seats:
+        chip_w = min(round(m.unit * 0.22), (rect.w - m.pad * (len(seats) - 1)) // len(seats))
+        chip_h = round(m.body * 1.2)
+        total = len(seats) * chip_w + (len(seats) - 1) * m.pad
+        x = rect.centerx - total // 2
+        y += m.pad * 2
+        for seat in seats:
+            chip = pygame.Rect(x, y, chip_w, chip_h)
+            # A joined seat's chip glows in the seat's colour, as its LEDs and panel edge do.
+            own = seat_colour_of(seat)
+            colour = own if seat.joined else theme.PANEL_EMPTY
+            p.box(chip, colour, own, max(1, m.pad // 3))
+            ink = theme.TEXT_DARK if seat.joined else theme.TEXT_DIM
+            name = as_arg(seat_words(view, seat))
+            text = say("{seat} (bot)", seat=name) if seat.is_bot else seat_words(view, seat)
+            p.text(
+                text,
+                chip.center,
+                m.small,
+                ink,
+                bold=seat.joined,
+                anchor="center",
+                max_width=chip.w - 4,
+            )
+            x += chip_w + m.pad
+        y += chip_h
+    messages_below(p, rect, y + m.pad * 2, view)
+
+
+def options_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView) -> None:
+    # Every line of the options screen, the cursor's highlighted with its explanation;
+    # the lines shrink to the room there is (Oh Pshaw has ten).
+    m = p.metrics
+    y = _centre_title(p, rect, view).bottom + m.pad
+    lines = view.options
+    if not lines:
+        return
+    room = max(1, rect.bottom - y - round(m.small * 2.4))
+    size = max(10, min(m.body, room // (len(lines) + 1)))
+    for index, (label, value, _) in enumerate(lines):
+        here = index == view.options_cursor
+        y = p.text(
+            _option_line(label, value),
+            (rect.centerx, y),
+            size,
+            theme.TURN if here else theme.TEXT,
+            bold=here,
+            anchor="midtop",
+            max_width=rect.w,
+        ).bottom
+    explanation = lines[view.options_cursor % len(lines)][2]
+    p.text(
+        explanation,
+        (rect.centerx, y + m.pad),
+        m.small,
+        theme.TEXT_DIM,
+        anchor="midtop",
+        max_width=rect.w,
+    )
+
+
+def starter_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView) -> None:
+    m = p.metrics
+    head = _centre_title(p, rect, view)
+    y = p.text(
+        view.prompt or WHO_STARTS,
+        (rect.centerx, head.bottom + m.pad),
+        m.big,
+        theme.TURN,
+        bold=True,
+        anchor="midtop",
+        max_width=rect.w,
+    ).bottom
+    messages_below(p, rect, y + m.pad * 2, view)

@@ -1,0 +1,151 @@
+"""What several screens draw alike, and the words and colours they share.
+
+A few lines of text centred in a box (most panel bodies), the messages under
+a centre's content, a scrolled menu of rows (choosing a game, the staff desk),
+and the game's title as the screens name it. The screens' own modules
+(``menu_screens``, ``results_screen``, ``staff_screen``) and the seat panel
+(``scenes``, ``panel_parts``) draw with these; this module imports none of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import pygame
+
+from controller.games.words import Words, say, say_plural
+from controller.view import GameChoice, MessageKind, TableView
+from display import theme
+from display.generic import draw_messages
+from display.theme import Painter
+from display.ui import UiAction
+
+PROBLEM_COLOUR = theme.MESSAGE_COLOURS[MessageKind.PROBLEM]
+NOT_PLAYING = say("not playing")
+
+
+def centred_lines(
+    p: Painter, rect: pygame.Rect, lines: list[tuple[Words, theme.Colour, int, bool]]
+) -> None:
+    """A few lines of text centred in ``rect`` (text, colour, size, bold)."""
+    wrapped: list[tuple[str, theme.Colour, int, bool]] = []
+    for text, colour, size, bold in lines:
+        for piece in p.wrap(text, size, rect.w, bold):
+            wrapped.append((piece, colour, size, bold))
+    heights = [p.metrics.leading(size) for _, _, size, _ in wrapped]
+    cut = False
+    while wrapped and sum(heights) > rect.h:
+        wrapped.pop()
+        heights.pop()
+        cut = True
+    if cut and wrapped:
+        # Lines were left out: say so on the last one shown, after a whole word.
+        text, colour, size, bold = wrapped[-1]
+        wrapped[-1] = (p.ellipsis(text, size, rect.w, bold), colour, size, bold)
+    y = rect.centery - sum(heights) // 2
+    for (text, colour, size, bold), height in zip(wrapped, heights, strict=True):
+        p.text(
+            text,
+            (rect.centerx, y + height // 2),
+            size,
+            colour,
+            bold=bold,
+            anchor="center",
+            max_width=rect.w,
+        )
+        y += height
+
+
+def selected_choice(view: TableView) -> GameChoice | None:
+    if 0 <= view.selected_game < len(view.games):
+        return view.games[view.selected_game]
+    return None
+
+
+def current_game(view: TableView) -> GameChoice | None:
+    for choice in view.games:
+        if choice.game_id == view.game_id:
+            return choice
+    return selected_choice(view) if view.game_id is None else None
+
+
+def game_title(view: TableView) -> Words:
+    if view.game_title is not None:  # the game in progress, with the variant it plays
+        return view.game_title
+    choice = current_game(view)
+    if choice is not None:
+        return choice.title
+    game = view.game or view.result or {}
+    return str(game.get("title") or view.game_id or view.title)
+
+
+def messages_below(p: Painter, rect: pygame.Rect, top: int, view: TableView) -> None:
+    if view.messages:
+        draw_messages(p, pygame.Rect(rect.left, top, rect.w, rect.bottom - top), view)
+
+
+def menu_rows(
+    p: Painter,
+    rect: pygame.Rect,
+    top: int,
+    bottom: int,
+    rows: Sequence[tuple[Words, Words]],
+    selected: int,
+    hit: Callable[[int], UiAction] | None = None,
+) -> None:
+    """A list of (label, detail) rows with one selected, scrolled so it is always in view."""
+    m = p.metrics
+    count = max(1, len(rows))
+    room = bottom - top
+    row_h = max(m.small + 4, min(round(m.body * 2.0), (room - m.pad * (count - 1)) // count))
+    fits = max(1, (room + m.pad) // (row_h + m.pad))
+    # Keep the selected row in view: scroll the window of rows around it.
+    first = min(max(0, selected - fits // 2), max(0, len(rows) - fits))
+    width = min(rect.w, round(m.unit * 0.9))
+    for slot, index in enumerate(range(first, min(len(rows), first + fits))):
+        label, detail = rows[index]
+        row = pygame.Rect(0, top + slot * (row_h + m.pad), width, row_h)
+        row.centerx = rect.centerx
+        chosen = index == selected
+        p.box(
+            row,
+            theme.SELECTED if chosen else theme.BUTTON,
+            theme.TURN if chosen else theme.BUTTON_EDGE,
+            max(1, m.pad // 2 + (2 if chosen else 0)),
+        )
+        size = m.body if row_h >= m.body else m.small
+        p.text(
+            label,
+            (row.left + m.pad * 2, row.centery),
+            size,
+            theme.TEXT,
+            bold=chosen,
+            anchor="midleft",
+            max_width=round(row.w * (0.62 if detail else 0.9)),
+        )
+        if detail:
+            p.text(
+                detail,
+                (row.right - m.pad * 2, row.centery),
+                m.small,
+                theme.TEXT if chosen else theme.TEXT_DIM,
+                anchor="midright",
+                max_width=round(row.w * 0.34),
+            )
+        if hit is not None:
+            p.hit(row, hit(index))
+    more: list[Words] = []
+    if first > 0:
+        more.append(say_plural("{n} more above", "{n} more above", first))
+    if first + fits < len(rows):
+        below = len(rows) - first - fits
+        more.append(say_plural("{n} more below", "{n} more below", below))
+    if more:
+        p.text(
+            " - ".join(p.words(text) for text in more),
+            (rect.centerx, bottom + m.pad // 2),
+            m.small,
+            theme.TEXT_DIM,
+            anchor="midtop",
+            max_width=rect.w,
+        )
