@@ -6,13 +6,17 @@ so both kinds of bot hold the same cards. A deal's figure is the search bots'
 mean round score minus the heuristic bots', over both plays; the match reports
 the mean over all deals with a 95 % confidence interval (normal approximation).
 
-Oskar: whole games, the expected-token rerolls against the old rule (reroll
-the dice whose genre no other seat shows), in tokens per seat and round.
+Oskar: whole games, in tokens per seat and round: the expected-token rerolls
+against the old rule (reroll the dice whose genre no other seat shows), and
+with ``--oskar-search-games`` the search bot (``OskarSearchBot``, its card play
+searched, its dice as ``OskarBot``'s) against ``OskarBot``.
 
 Decision time: the search bot's wall-clock time per decision at a given
 budget (default 0.3 s), p50 / p99 / max; the target is p99 <= budget + 20 ms.
 
 Run:  .venv/bin/python benchmarks/bots.py [--deals 2000] [--samples 12] [--timing 200]
+      .venv/bin/python benchmarks/bots.py --deals 0 --oskar-games 0 --timing 0 \
+          --oskar-search-games 500 [--oskar-first-game 1]
       taskset -c 0 .venv/bin/python benchmarks/bots.py   (pinned to one core)
 """
 
@@ -34,6 +38,8 @@ from controller.bots.oh_pshaw_search import OhPshawSearchBot
 from controller.bots.oshaka_trick_bot import OshakaBot
 from controller.bots.oshaka_trick_search import OshakaSearchBot
 from controller.bots.oskar_bot import OskarBot
+from controller.bots.oskar_search import DEFAULT_SAMPLES as OSKAR_SAMPLES
+from controller.bots.oskar_search import OskarSearchBot
 from controller.games.base import Action, Chance
 from controller.games.oh_pshaw import OhPshaw, Options, deal
 from controller.games.oshaka_trick import OshakaTrick, hand_registrations
@@ -178,6 +184,36 @@ def decision_times(game: str, budget: float, decisions: int, seed: int) -> list[
     return times
 
 
+def oskar_decision_times(budget: float, decisions: int, seed: int) -> list[float]:
+    """Seconds per card played by seat 0's ``OskarSearchBot`` (default samples, ``budget``)
+    in whole 4-seat games against ``OskarBot`` (its dice decisions are not timed)."""
+    times: list[float] = []
+    d = 0
+    chance = Chance(cards=True, dice=False)
+    while len(times) < decisions:
+        d += 1
+        rng = random.Random(seed + d)
+        engine = Oskar(4, rng.randrange(4))
+        bot = OskarSearchBot(random.Random(d), budget=budget)
+        others = OskarBot(random.Random(d))
+        while engine.expected is not None and len(times) < decisions:
+            for action in engine.chance_actions(rng, chance):
+                engine.apply(action)
+            seat = engine.decides
+            if seat is None:
+                break
+            if seat != 0:
+                engine.apply(others.choose(engine, seat))
+                continue
+            playing = engine.expected is not None and engine.expected.expects == "play"
+            start = time.perf_counter()
+            action = bot.choose(engine, 0)
+            if playing and engine.doubles is None:
+                times.append(time.perf_counter() - start)
+            engine.apply(action)
+    return times
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
@@ -193,6 +229,11 @@ def main(argv: list[str] | None = None) -> int:
         "--oshaka-samples", type=int, default=8, help="the same for the Oshaka Trick bot"
     )
     parser.add_argument("--oskar-games", type=int, default=200, help="games per Oskar match")
+    parser.add_argument(
+        "--oskar-search-games", type=int, default=0, help="games of Oskar search vs heuristic"
+    )
+    parser.add_argument("--oskar-samples", type=int, default=OSKAR_SAMPLES)
+    parser.add_argument("--oskar-first-game", type=int, default=1, help="its first game's seed")
     parser.add_argument("--only", default="", help="run only the matches whose name has this")
     parser.add_argument("--timing", type=int, default=200, help="decisions timed")
     parser.add_argument("--budget", type=float, default=0.3, help="think budget, seconds")
@@ -252,10 +293,38 @@ def main(argv: list[str] | None = None) -> int:
             f"95 % CI [{(mean - half) / 100:+.3f}, {(mean + half) / 100:+.3f}] "
             f"({seconds:.0f} s)"
         )
-    for game in ("oh-pshaw", "oshaka-trick"):
+    if args.oskar_search_games > 0 and (not args.only or args.only in "oskar search"):
+
+        def oskar_search(rng: random.Random) -> AnyBot:
+            return OskarSearchBot(rng, budget=10.0, samples=args.oskar_samples)
+
+        start = time.perf_counter()
+        mean, half, n = duplicate(
+            play_oskar, oskar_search, OskarBot, args.oskar_search_games, args.oskar_first_game
+        )
+        seconds = time.perf_counter() - start
+        figures.update(
+            {
+                "oskar search mean": mean / 100,
+                "oskar search half": half / 100,
+                "oskar search games": n,
+                "oskar search s": seconds,
+            }
+        )
+        last = args.oskar_first_game + n - 1
+        say(
+            f"Oskar duplicate, search ({args.oskar_samples} deals/decision) vs heuristic, "
+            f"games {args.oskar_first_game}-{last}: {mean / 100:+.3f} tokens per seat and "
+            f"round, 95 % CI [{(mean - half) / 100:+.3f}, {(mean + half) / 100:+.3f}] "
+            f"({seconds:.0f} s)"
+        )
+    for game in ("oh-pshaw", "oshaka-trick", "oskar"):
         if args.timing <= 0 or (args.only and args.only not in game):
             continue
-        times = decision_times(game, args.budget, args.timing, 10_000)
+        if game == "oskar":
+            times = oskar_decision_times(args.budget, args.timing, 10_000)
+        else:
+            times = decision_times(game, args.budget, args.timing, 10_000)
         figures[f"{game} decision p50 ms"] = percentile(times, 0.5) * 1000
         figures[f"{game} decision p99 ms"] = percentile(times, 0.99) * 1000
         figures[f"{game} decision max ms"] = max(times) * 1000

@@ -223,6 +223,7 @@ SPEED_ROWS: tuple[Row, ...] = (
         320.0,
         "ms",
     ),
+    Row("Oskar bot decision p99 (cards), 0.3 s budget", "oskar decision p99 ms", 320.0, "ms"),
 )
 
 DETAILS: tuple[tuple[str, str, str], ...] = (
@@ -236,6 +237,7 @@ DETAILS: tuple[tuple[str, str, str], ...] = (
     ("resume of a 100,000-action game", "resume 10x ms", "ms"),
     ("Oh Pshaw bot decision max", "oh-pshaw decision max ms", "ms"),
     ("Oshaka Trick bot decision max", "oshaka-trick decision max ms", "ms"),
+    ("Oskar bot decision max (cards)", "oskar decision max ms", "ms"),
 )
 
 

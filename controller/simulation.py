@@ -31,9 +31,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from controller.adapters import Bot, Gesture, Press, Tap
-from controller.bots import oh_pshaw_search, oshaka_trick_search
+from controller.bots import oh_pshaw_search, oshaka_trick_search, oskar_search
 from controller.bots.oh_pshaw_search import OhPshawSearchBot
 from controller.bots.oshaka_trick_search import OshakaSearchBot
+from controller.bots.oskar_search import OskarSearchBot
 from controller.bots.search_bot import SearchBot
 from controller.devices import Devices
 from controller.games.base import Action
@@ -68,6 +69,7 @@ DEFAULT_THINK = 0.3
 SEARCH_BOTS: dict[str, tuple[Callable[..., Any], int]] = {
     "oh-pshaw": (OhPshawSearchBot, oh_pshaw_search.DEFAULT_SAMPLES),
     "oshaka-trick": (OshakaSearchBot, oshaka_trick_search.DEFAULT_SAMPLES),
+    "oskar": (OskarSearchBot, oskar_search.DEFAULT_SAMPLES),
 }
 
 

@@ -40,6 +40,7 @@ TARGET_ROWS = (
     "Oh Pshaw bot vs OpenSpiel ISMCTS **at equal information**",
     "Oh Pshaw bot decision p99",
     "Oshaka Trick bot decision p99",
+    "Oskar bot decision p99",
 )
 NUMBER = re.compile(r"^[+-]?\d+(\.\d+)?( (ms|%|s|MB|/s|x))?$")
 INTERVAL = re.compile(r"^[+-]\d+\.\d+, 95 % CI \[[+-]\d+\.\d+, [+-]\d+\.\d+\]$")
