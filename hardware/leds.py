@@ -257,6 +257,11 @@ DEFAULT_LOOKS: Final[Mapping[Cue, Look]] = MappingProxyType(
 """The cue table (also in docs/hardware.md); ``SeatLeds(looks=...)`` overrides entries."""
 
 
+def _channel(value: float) -> int:
+    """One colour channel, rounded and held to 0-255."""
+    return min(255, max(0, round(value)))
+
+
 @dataclass(slots=True)
 class _SeatState:
     """One seat's segment and cues (mutable, owned by ``SeatLeds``)."""
@@ -267,6 +272,7 @@ class _SeatState:
     steady_since: float = 0.0
     transient: Cue | None = None
     transient_since: float = 0.0
+    shown: RGB | None = None  # what the strip holds for the segment; None: never sent
 
 
 class SeatLeds:
@@ -316,7 +322,6 @@ class SeatLeds:
         self._seats = {
             seat: _SeatState(pixels, colours.get(seat)) for seat, pixels in segments.items()
         }
-        self._shown: dict[int, RGB] = {}  # what the strip holds for our pixels
         self._closed = False
 
     @property
@@ -362,12 +367,12 @@ class SeatLeds:
         """
         if self._closed:
             return False
-        changed: dict[int, RGB] = {}
+        # Compared per segment, not per pixel: a pulse's loop turn does little else.
+        changed = []
         for state in self._seats.values():
             colour = self._colour(state, now)
-            for index in state.pixels:
-                if self._shown.get(index) != colour:
-                    changed[index] = colour
+            if colour != state.shown:
+                changed.append((state, colour))
         return self._send(changed)
 
     def next_change(self, now: float) -> float | None:
@@ -397,9 +402,8 @@ class SeatLeds:
         if self._closed:
             return
         self._closed = True
-        blank = {i: BLACK for state in self._seats.values() for i in state.pixels}
         try:
-            self._send({i: c for i, c in blank.items() if self._shown.get(i) != c})
+            self._send([(state, BLACK) for state in self._seats.values() if state.shown != BLACK])
         except Exception:  # the strip may already be gone at shutdown; nothing else to do
             logger.exception("could not blank the seat LEDs on close")
 
@@ -424,16 +428,21 @@ class SeatLeds:
         look = self._looks[cue]
         scale = look.level(max(0.0, now - since)) * self._brightness
         base = state.identity if cue is Cue.JOINED and state.identity is not None else look.colour
-        r, g, b = (min(255, max(0, round(c * scale))) for c in base)
-        return (r, g, b)
+        r, g, b = base
+        return (_channel(r * scale), _channel(g * scale), _channel(b * scale))
 
-    def _send(self, changed: dict[int, RGB]) -> bool:
+    def _send(self, changed: list[tuple[_SeatState, RGB]]) -> bool:
+        """Write each changed segment's colour, then one ``show()``; False if none changed."""
         if not changed:
             return False
-        for index, colour in changed.items():
-            self._strip[index] = colour
-        self._strip.show()
-        self._shown.update(changed)
+        strip = self._strip
+        for state, colour in changed:
+            for index in state.pixels:
+                strip[index] = colour
+        strip.show()
+        # Marked shown only once sent: a strip that fails is written again next tick.
+        for state, colour in changed:
+            state.shown = colour
         return True
 
     def __enter__(self) -> Self:

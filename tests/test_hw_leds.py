@@ -144,6 +144,45 @@ def test_your_turn_pulses_but_never_goes_dark(strip: RecordingStrip, leds: SeatL
     assert greens[12] == 255
 
 
+def test_a_pulse_frame_writes_only_the_pulsing_segment(strip: RecordingStrip) -> None:
+    class CountingStrip(RecordingStrip):
+        written: list[int]
+
+        def __setitem__(self, index: Any, value: Any) -> None:
+            self.written.append(index)
+            super().__setitem__(index, value)
+
+    counting = CountingStrip(14)
+    counting.written = []
+    leds = SeatLeds(counting, SEGMENTS, brightness=1.0)
+    leds.cue(0, Cue.YOUR_TURN, now=0.0)
+    leds.cue(1, Cue.JOINED, now=0.0)
+    counting.written.clear()
+    assert leds.tick(0.1) is True  # the pulse's next level
+    assert counting.written == list(SEGMENTS[0])
+
+
+def test_a_frame_the_strip_failed_to_send_is_sent_again(strip: RecordingStrip) -> None:
+    class FlakyStrip(RecordingStrip):
+        fail = False
+
+        def show(self) -> None:
+            if self.fail:
+                self.fail = False
+                raise OSError("SPI write failed")
+            super().show()
+
+    flaky = FlakyStrip(14)
+    leds = SeatLeds(flaky, SEGMENTS, brightness=1.0)
+    leds.tick(0.0)
+    flaky.fail = True
+    with pytest.raises(OSError):
+        leds.cue(1, Cue.JOINED, now=1.0)
+    assert leds.tick(1.1) is True  # not taken as shown: written and sent again
+    assert segment(flaky, 1) == [colour(Cue.JOINED)] * 4
+    assert leds.tick(1.2) is False
+
+
 def test_brightness_caps_every_colour(strip: RecordingStrip) -> None:
     leds = SeatLeds(strip, SEGMENTS, brightness=0.5)
     leds.cue(1, Cue.TRICK_WON, now=0.0)
