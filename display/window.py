@@ -87,7 +87,7 @@ class Window:
         self.renderer = Renderer((settings.width, settings.height), rotation=settings.rotation)
         self.renderer.staff_seats = tuple(staff_seats)
         self._screen: pygame.Surface | None = None
-        self._caption = ""  # the window title shown, in the table's language
+        self._caption_language: str | None = None  # the window title's language, once set
 
     def open(self) -> None:
         if self._screen is not None:
@@ -97,7 +97,7 @@ class Window:
         flags = pygame.FULLSCREEN if self.settings.fullscreen else 0
         size = (0, 0) if self.settings.fullscreen else (self.settings.width, self.settings.height)
         self._screen = pygame.display.set_mode(size, flags)
-        self._caption = ""
+        self._caption_language = None
         self.renderer.resize(self._screen.get_size())
 
     def close(self) -> None:
@@ -145,11 +145,11 @@ class Window:
         """Draw what changed and update only those parts of the screen; True when it drew."""
         if self._screen is None:
             raise RuntimeError("the window is not open")
-        # The title follows the table's language (the centre's), set when it changes.
-        caption = Presenter.for_view(view)(say("Cafe table"))
-        if caption != self._caption:
-            pygame.display.set_caption(caption)
-            self._caption = caption
+        # The title follows the table's language (the centre's), set when it changes:
+        # not translated again on every turn of the loop.
+        if view.language != self._caption_language:
+            pygame.display.set_caption(Presenter.for_view(view)(say("Cafe table")))
+            self._caption_language = view.language
         if not self.renderer.draw(view):
             return False
         rects = self.renderer.dirty_rects

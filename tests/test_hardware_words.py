@@ -9,6 +9,7 @@ table, its doctor, its window and its café alerts actually show.
 from __future__ import annotations
 
 import errno
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -176,6 +177,9 @@ def test_the_window_title_is_in_the_table_s_language() -> None:
     with Window(rig.config.display) as window:
         window.show(rig.table.view)
         assert pygame.display.get_caption()[0] == "Café-Tisch"
+        # Staff switch the table to Japanese: the title follows on the next frame.
+        window.show(replace(rig.table.view, language="ja"))
+        assert pygame.display.get_caption()[0] == "カフェテーブル"
 
 
 class WordsLink(FakeLink):
