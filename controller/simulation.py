@@ -140,7 +140,9 @@ class Simulator:
     load: LoopLoad | None = None
     _thought: _Thought | None = None
     _plan: list[tuple[int, Gesture]] = field(default_factory=list)
-    _planned_version: int = -1
+    # What the table looked like when the bots last found nothing to do: until it
+    # changes, a turn of the loop (an LED pulse's, say) need not ask them again.
+    _idle_at: tuple[int, str | None, frozenset[int]] | None = None
     _next_at: float = 0.0
     _game_key: object = None
 
@@ -149,7 +151,12 @@ class Simulator:
         if now < self._next_at:
             return False
         if not self._plan:
+            idle_at = (self.table.version, self.auto_game, frozenset(self.bot_seats))
+            if idle_at == self._idle_at:
+                return False
             self._plan = self._decide()
+            # A bot thinking on the worker is not idle: the loop asks until it answers.
+            self._idle_at = idle_at if not self._plan and self._thought is None else None
         if not self._plan:
             return False
         seat, gesture = self._plan.pop(0)

@@ -71,3 +71,34 @@ def test_the_window_is_looked_at_less_often_when_nothing_it_says_can_act(kiosk: 
         assert locked.poll_interval(playing) == locked.poll_locked == MAX_WAIT
     finally:
         kiosk.devices.close()
+
+
+def test_the_bots_are_asked_again_only_when_the_table_changes(
+    kiosk: Kiosk, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    simulator = kiosk.simulator
+    asked: list[int] = []
+    decide = simulator._decide
+
+    def counting_decide() -> list[object]:
+        asked.append(kiosk.table.version)
+        return decide()  # type: ignore[return-value]
+
+    monkeypatch.setattr(simulator, "_decide", counting_decide)
+    try:
+        now = kiosk.table.clock()
+        assert kiosk.table.screen is Screen.ATTRACT  # no bot starts a game by itself
+        assert not simulator.step(now)
+        assert not simulator.step(now + 0.1)  # an LED pulse's turn: nothing new to ask
+        assert len(asked) == 1
+        kiosk.table.changed()
+        assert not simulator.step(now + 0.2)
+        assert len(asked) == 2
+        simulator.bot_seats.add(0)
+        assert not simulator.step(now + 0.3)
+        assert len(asked) == 3
+        simulator.auto_game = "oshaka-trick"  # told to start a game: a bot acts at once
+        assert simulator.step(now + 0.4)
+        assert len(asked) == 4
+    finally:
+        kiosk.devices.close()
