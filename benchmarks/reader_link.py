@@ -59,7 +59,7 @@ def wait_online(events: EventQueue) -> None:
 def throughput(taps: int, folder: Path) -> float:
     """Taps per second through one link, board polling flat out."""
     tags = uids(taps)
-    events: EventQueue = queue.Queue()
+    events: EventQueue = queue.SimpleQueue()
     board = board_for(tags, gap=1, capacity=2 * taps + 8)
     sim = SimulatedBoard(board, folder / "bench-throughput", poll_interval=0.0)
     with sim, LinkReader(0, str(folder / "bench-throughput"), events):
@@ -81,7 +81,7 @@ def throughput(taps: int, folder: Path) -> float:
 def latency(taps: int, interval: float, folder: Path) -> list[float]:
     """Seconds from the board writing each P frame to the table taking TagPresented."""
     tags = uids(taps)
-    events: EventQueue = queue.Queue()
+    events: EventQueue = queue.SimpleQueue()
     polls_per_tap = max(2, round(interval / 0.001))
     board = board_for(tags, gap=polls_per_tap - 1, capacity=64)
     delays: list[float] = []

@@ -105,7 +105,7 @@ class Kiosk:
 
     config: TableConfig
     registry: TagRegistry
-    events: queue.Queue[InputEvent]
+    events: queue.SimpleQueue[InputEvent]
     devices: Devices
     table: Table
     loop: TableLoop
@@ -136,7 +136,7 @@ class Kiosk:
         notice = setup_notice(config, registry, config_path)
         if notice is not None:
             logger.warning("%s", notice)
-        events: queue.Queue[InputEvent] = queue.Queue()
+        events: queue.SimpleQueue[InputEvent] = queue.SimpleQueue()
         devices = build(config, events)
         rng = random.Random(seed)
         records = records_dir or config.records

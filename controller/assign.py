@@ -49,7 +49,7 @@ def assign(
 ) -> SeatAssignment:
     """Open every port, then assign seats from the taps; stops when done or idle for ``timeout``."""
     assignment = SeatAssignment(ports, seats)
-    events: queue.Queue[InputEvent] = queue.Queue()
+    events: queue.SimpleQueue[InputEvent] = queue.SimpleQueue()
     readers = [open_reader(i, port, protocol, events) for i, port in enumerate(ports)]
     try:
         for reader in readers:

@@ -175,7 +175,7 @@ def _probe_reader(seat: int, path: str, protocol: str) -> Words:
     from hardware.events import InputEvent, ReaderOffline, ReaderOnline, ReaderProblem
     from hardware.reader_factory import reader_for
 
-    events: queue.Queue[InputEvent] = queue.Queue()
+    events: queue.SimpleQueue[InputEvent] = queue.SimpleQueue()
     reader = reader_for(seat, path, protocol, events, supervise=False)
     reader.open()  # ReaderUnavailable (a HardwareError) says why it does not open
     try:

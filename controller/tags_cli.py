@@ -111,7 +111,7 @@ def wait_for_tag(
                 "give a seat a reader port, or name the tag with --uid"
             )
         )
-    events: queue.Queue[InputEvent] = queue.Queue()
+    events: queue.SimpleQueue[InputEvent] = queue.SimpleQueue()
     readers = [open_reader(s.index, s.reader, s.protocol, events) for s in seats]
     try:
         for reader in readers:

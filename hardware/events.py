@@ -1,8 +1,8 @@
 """Typed input events that hardware threads put on the table's one queue.
 
-Every device in ``hardware`` is handed the same ``queue.Queue[InputEvent]``
+Every device in ``hardware`` is handed the same ``queue.SimpleQueue[InputEvent]``
 through its constructor and only ever *puts* these events on it; the table
-loop (``controller/table.py``) is the single consumer and owns all state.
+loop (``controller/table/``) is the single consumer and owns all state.
 Nothing here knows the game rules.
 
 Conventions shared by every event:
@@ -208,8 +208,12 @@ InputEvent: TypeAlias = (
 )
 """Every event a hardware device may put on the table's queue."""
 
-EventQueue: TypeAlias = queue.Queue[InputEvent]
-"""The one queue the composition root creates and hands to every device."""
+EventQueue: TypeAlias = queue.SimpleQueue[InputEvent]
+"""The one queue the composition root creates and hands to every device.
+
+A ``SimpleQueue``: unbounded (a device never blocks on ``put``) and written in
+C, so the table loop's timed wait, which it does on every turn, costs less
+than ``queue.Queue``'s lock-and-condition dance."""
 
 Clock: TypeAlias = Callable[[], float]
 """A source of ``time.monotonic()``-compatible timestamps (injected for tests)."""

@@ -55,7 +55,7 @@ class Backoff:
         self._next = self.first
 
 
-class _Relay(queue.Queue[InputEvent]):
+class _Relay(queue.SimpleQueue[InputEvent]):
     """The inner reader's "queue": forwards every event, and tells the supervisor of a lost link.
 
     Only ``put`` is used by readers; nothing is stored here.

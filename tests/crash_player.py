@@ -50,7 +50,7 @@ class Kit:
 
     def __init__(self, table_seed: int, journal: Journal | None) -> None:
         self.config = TableConfig.simulated(SEATS, bots=SEATS)
-        self.events: queue.Queue[InputEvent] = queue.Queue()
+        self.events: queue.SimpleQueue[InputEvent] = queue.SimpleQueue()
         self.devices: Devices = build(self.config, self.events)
         self.registry: TagRegistry = simulated()
         self.journal = journal

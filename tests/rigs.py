@@ -46,7 +46,7 @@ class TableRig:
         """``leds`` replaces the seat LEDs (e.g. a recorder of calls); ``config`` sets
         TableConfig fields of the simulated table (``deal="physical"``)."""
         self.config = replace(TableConfig.simulated(seats, bots=bots), **config)
-        self.events: queue.Queue[InputEvent] = queue.Queue()
+        self.events: queue.SimpleQueue[InputEvent] = queue.SimpleQueue()
         self.devices: Devices = build(self.config, self.events)
         self.registry = simulated()
         self.now = 100.0

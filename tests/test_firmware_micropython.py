@@ -255,7 +255,7 @@ def test_taps_from_micropython_reach_the_host_link_reader_exactly_once() -> None
     taps = 10
     expected = [f"04{i + 1:012X}" for i in range(taps)]
     args = {"taps": taps, "hold_ms": 250, "gap_ms": 250}
-    events: EventQueue = queue.Queue()
+    events: EventQueue = queue.SimpleQueue()
     master, slave = os.openpty()
     tty.setraw(slave)
     slave_path = os.ttyname(slave)
@@ -364,7 +364,7 @@ class FlashableBoard:
 
     def firmware_seen_by_the_host(self) -> str:
         """Open the port as the kiosk does; wait for a hello and a tap; return the firmware name."""
-        events: EventQueue = queue.Queue()
+        events: EventQueue = queue.SimpleQueue()
         with LinkReader(0, self.port, events) as reader:
             while not isinstance(events.get(timeout=WAIT), TagPresented):
                 pass

@@ -33,7 +33,7 @@ def factory() -> Iterator[Any]:
 
 @pytest.fixture
 def events() -> EventQueue:
-    return queue.Queue()
+    return queue.SimpleQueue()
 
 
 def drain(events: EventQueue) -> list[InputEvent]:

@@ -245,7 +245,7 @@ def drain(events: EventQueue) -> list[InputEvent]:
 
 
 def test_mock_reader_scripts_a_tag_and_records_what_it_sent() -> None:
-    events: EventQueue = queue.Queue()
+    events: EventQueue = queue.SimpleQueue()
     clock = itertools.count(100.0).__next__
     with MockReader(3, events, clock=clock) as reader:
         reader.present("04a1b2c3")
@@ -262,7 +262,7 @@ def test_mock_reader_scripts_a_tag_and_records_what_it_sent() -> None:
 
 
 def test_mock_reader_follows_the_real_readers_ordering_rules() -> None:
-    events: EventQueue = queue.Queue()
+    events: EventQueue = queue.SimpleQueue()
     reader = MockReader(0, events, clock=lambda: 1.0)
     reader.open()
     reader.open()  # idempotent: no second ReaderOnline
@@ -282,7 +282,7 @@ def test_mock_reader_follows_the_real_readers_ordering_rules() -> None:
 
 
 def test_mock_reader_refuses_scripting_while_closed_and_bad_uids() -> None:
-    events: EventQueue = queue.Queue()
+    events: EventQueue = queue.SimpleQueue()
     reader = MockReader(1, events)
     with pytest.raises(DeviceClosed, match="seat 1's mock reader"):
         reader.present("04A1B2C3")
@@ -292,7 +292,7 @@ def test_mock_reader_refuses_scripting_while_closed_and_bad_uids() -> None:
 
 
 def test_mock_reader_can_report_problems_and_be_unplugged() -> None:
-    events: EventQueue = queue.Queue()
+    events: EventQueue = queue.SimpleQueue()
     reader = MockReader(4, events, clock=lambda: 7.0)
     reader.open()
     reader.present("04A1B2C3")
@@ -307,7 +307,7 @@ def test_mock_reader_can_report_problems_and_be_unplugged() -> None:
 
 
 def test_reader_from_setting_picks_the_backend() -> None:
-    events: EventQueue = queue.Queue()
+    events: EventQueue = queue.SimpleQueue()
     assert isinstance(reader_from_setting(0, "mock", events), MockReader)
     serial_reader = reader_from_setting(1, "/dev/ttyUSB0", events)
     assert isinstance(serial_reader, SerialLineReader)
@@ -328,7 +328,7 @@ def next_event(events: EventQueue) -> InputEvent:
 def test_serial_reader_over_a_pseudo_terminal() -> None:
     from hardware.ptys import PtyPair
 
-    events: EventQueue = queue.Queue()
+    events: EventQueue = queue.SimpleQueue()
     with PtyPair() as board, SerialLineReader(2, board.slave_path, events) as reader:
         online = next_event(events)
         assert online == ReaderOnline(2, board.slave_path, online.at)
@@ -365,7 +365,7 @@ def test_serial_reader_over_a_pseudo_terminal() -> None:
 def test_serial_reader_reports_a_pulled_cable_and_can_be_reopened() -> None:
     from hardware.ptys import PtyPair
 
-    events: EventQueue = queue.Queue()
+    events: EventQueue = queue.SimpleQueue()
     board = PtyPair().open()
     reader = SerialLineReader(0, board.slave_path, events)
     try:
@@ -393,7 +393,7 @@ def test_serial_reader_reports_a_pulled_cable_and_can_be_reopened() -> None:
 def test_serial_reader_claims_its_port_exclusively() -> None:
     from hardware.ptys import PtyPair
 
-    events: EventQueue = queue.Queue()
+    events: EventQueue = queue.SimpleQueue()
     with PtyPair() as board, SerialLineReader(0, board.slave_path, events):
         second = SerialLineReader(1, board.slave_path, events)
         with pytest.raises(ReaderUnavailable, match="in use by another program"):
@@ -403,7 +403,7 @@ def test_serial_reader_claims_its_port_exclusively() -> None:
 
 
 def test_opening_a_missing_port_says_what_to_do() -> None:
-    events: EventQueue = queue.Queue()
+    events: EventQueue = queue.SimpleQueue()
     reader = SerialLineReader(2, "/dev/ttyUSB-cafe-table-missing", events)
     with pytest.raises(ReaderUnavailable) as caught:
         reader.open()
@@ -438,7 +438,7 @@ def test_a_bare_oserror_from_in_waiting_still_reports_the_reader_offline() -> No
     # pyserial's own ReaderThread dies silently here (pyserial issue #401).
     from hardware.serial_stream import _ReaderThread, _SerialProtocol
 
-    events: EventQueue = queue.Queue()
+    events: EventQueue = queue.SimpleQueue()
     decoder = SeatLineDecoder(seat=5, port="/dev/ttyUSB5")
     thread = _ReaderThread(VanishingPort(), lambda: _SerialProtocol(decoder, events, lambda: 1.0))
     thread.start()

@@ -212,7 +212,7 @@ def test_config_names_the_backends() -> None:
 
 
 def test_devices_build_goes_through_the_backend() -> None:
-    events: EventQueue = __import__("queue").Queue()
+    events: EventQueue = __import__("queue").SimpleQueue()
     devices = build(TableConfig.simulated(), events)
     assert isinstance(devices.strip, RecordingStrip)
     assert devices.strip.n == 32

@@ -250,7 +250,7 @@ def simulated(
 @posix_only
 def test_link_reader_over_a_pseudo_terminal(tmp_path: Path) -> None:
     uids = [f"04{n:012X}" for n in range(20)]
-    events: EventQueue = queue.Queue()
+    events: EventQueue = queue.SimpleQueue()
     with simulated(tmp_path, uids) as sim:
         port = str(sim.link_path)
         with LinkReader(0, port, events) as reader:
@@ -280,7 +280,7 @@ def test_unplugging_and_replugging_mid_game_loses_no_tap_and_duplicates_none(
     tmp_path: Path,
 ) -> None:
     uids = [f"04{n:012X}" for n in range(150)]
-    events: EventQueue = queue.Queue()
+    events: EventQueue = queue.SimpleQueue()
     sim = simulated(tmp_path, uids, poll=0.002)
     port = str(sim.link_path)
     reader = SupervisedReader(
@@ -322,7 +322,7 @@ def test_unplugging_and_replugging_mid_game_loses_no_tap_and_duplicates_none(
 def test_a_silent_board_is_reported_offline(tmp_path: Path) -> None:
     from hardware.ptys import PtyPair
 
-    events: EventQueue = queue.Queue()
+    events: EventQueue = queue.SimpleQueue()
     with PtyPair() as board, LinkReader(3, board.slave_path, events, heartbeat_timeout=0.3):
         assert isinstance(next_event(events), ReaderOnline)
         board.write(HELLO_0)  # then nothing more: no heartbeat
@@ -336,7 +336,7 @@ def test_a_live_reader_survives_100000_fuzzed_bytes_and_makes_no_card() -> None:
     from hardware.ptys import PtyPair
 
     rng = random.Random(7)
-    events: EventQueue = queue.Queue()
+    events: EventQueue = queue.SimpleQueue()
     with PtyPair() as board, LinkReader(1, board.slave_path, events, heartbeat_timeout=60) as r:
         assert isinstance(next_event(events), ReaderOnline)
         board.write(HELLO_0)

@@ -23,7 +23,7 @@ ROUNDS = 5_000
 
 
 def test_the_mock_reader_keeps_only_its_latest_events_but_sends_them_all() -> None:
-    events: EventQueue = queue.Queue()
+    events: EventQueue = queue.SimpleQueue()
     ticks = iter(range(10 * ROUNDS))
     with MockReader(0, events, clock=lambda: float(next(ticks))) as reader:
         for i in range(ROUNDS):
@@ -38,7 +38,7 @@ def test_the_mock_reader_keeps_only_its_latest_events_but_sends_them_all() -> No
 
 
 def test_mock_pins_keep_only_their_latest_states() -> None:
-    events: EventQueue = queue.Queue()
+    events: EventQueue = queue.SimpleQueue()
     factory = mock_pin_factory()
     try:
         with SeatButtons(1, {"ok": 6}, events, pin_factory=factory) as buttons:

@@ -156,7 +156,7 @@ def test_the_emulator_answers_a_firmware_version_request() -> None:
 
 @posix_only
 def test_adafruits_driver_reads_cards_from_the_emulated_pn532() -> None:
-    events: EventQueue = queue.Queue()
+    events: EventQueue = queue.SimpleQueue()
     with EmulatedDevice() as device:
         reader = PN532Reader(5, device.path, events, poll_timeout=0.05, read_timeout=0.2)
         with reader:
@@ -179,7 +179,7 @@ def test_adafruits_driver_reads_cards_from_the_emulated_pn532() -> None:
 
 @posix_only
 def test_an_unplugged_pn532_is_reported_offline() -> None:
-    events: EventQueue = queue.Queue()
+    events: EventQueue = queue.SimpleQueue()
     with EmulatedDevice() as device:
         with PN532Reader(1, device.path, events, poll_timeout=0.05, read_timeout=0.2) as r:
             assert isinstance(events.get(timeout=WAIT), ReaderOnline)
@@ -195,7 +195,7 @@ def test_an_unplugged_pn532_is_reported_offline() -> None:
 def test_a_port_with_no_pn532_behind_it_is_unavailable() -> None:
     from hardware.ptys import PtyPair
 
-    events: EventQueue = queue.Queue()
+    events: EventQueue = queue.SimpleQueue()
     with PtyPair() as silent:
         reader = PN532Reader(2, silent.slave_path, events, read_timeout=0.02)
         with pytest.raises(ReaderUnavailable, match=r"seat 2's PN532 reader .* does not answer"):
@@ -219,7 +219,7 @@ def test_the_port_gets_a_short_read_and_a_generous_write_timeout(
 
     monkeypatch.setattr("hardware.pn532_reader.open_serial_port", record)
     with pytest.raises(ReaderUnavailable):
-        PN532Reader(3, "/dev/ttyUSB3", queue.Queue()).open()
+        PN532Reader(3, "/dev/ttyUSB3", queue.SimpleQueue()).open()
     assert opened["read_timeout"] == pytest.approx(0.1)
     assert opened["write_timeout"] >= 0.5
 
@@ -260,7 +260,7 @@ class FakePort:
 
 
 def run_fake(script: list[Any], **kwargs: Any) -> tuple[list[InputEvent], FakePort]:
-    events: EventQueue = queue.Queue()
+    events: EventQueue = queue.SimpleQueue()
     done = threading.Event()
     port = FakePort()
     reader = PN532Reader(

@@ -174,7 +174,7 @@ def test_live_reader_over_a_pseudo_terminal_survives_fuzz(kind: str) -> None:
     from hardware.ptys import PtyPair
 
     rng = random.Random(12)
-    events: EventQueue = queue.Queue()
+    events: EventQueue = queue.SimpleQueue()
     with PtyPair() as board, Rfid125Reader(4, board.slave_path, events, kind=kind) as reader:
         assert isinstance(events.get(timeout=WAIT), ReaderOnline)
         alphabet = bytes(range(256)) + b"\x02\x03\r\n0123456789ABCDEF" * 8

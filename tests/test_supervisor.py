@@ -89,7 +89,7 @@ def supervised(events: EventQueue, missing: int) -> tuple[SupervisedReader, Flak
 
 
 def test_a_missing_reader_is_reported_once_and_retried_until_it_appears() -> None:
-    events: EventQueue = queue.Queue()
+    events: EventQueue = queue.SimpleQueue()
     reader, inner = supervised(events, missing=4)
     reader.open()  # does not raise: the game waits instead of failing
     assert inner.opened.wait(WAIT)
@@ -110,7 +110,7 @@ def test_a_missing_reader_is_reported_once_and_retried_until_it_appears() -> Non
 
 
 def test_a_lost_link_is_reopened_with_backoff() -> None:
-    events: EventQueue = queue.Queue()
+    events: EventQueue = queue.SimpleQueue()
     reader, inner = supervised(events, missing=0)
     reader.open()
     assert isinstance(events.get(timeout=WAIT), ReaderOnline)
@@ -124,7 +124,7 @@ def test_a_lost_link_is_reopened_with_backoff() -> None:
 
 
 def test_close_stops_the_retries() -> None:
-    events: EventQueue = queue.Queue()
+    events: EventQueue = queue.SimpleQueue()
     reader, _ = supervised(events, missing=10**9)
     reader.open()
     assert isinstance(events.get(timeout=WAIT), ReaderOffline)
@@ -184,7 +184,7 @@ def test_missing_udev_folders_mean_no_stable_names(tmp_path: Path) -> None:
     ],
 )
 def test_reader_for_builds_each_protocol_supervised(protocol: str, kind: type) -> None:
-    events: EventQueue = queue.Queue()
+    events: EventQueue = queue.SimpleQueue()
     reader = reader_for(1, "/dev/serial/by-path/x", protocol, events)
     assert isinstance(reader, SupervisedReader)
     assert isinstance(reader.inner, kind)
@@ -195,7 +195,7 @@ def test_reader_for_builds_each_protocol_supervised(protocol: str, kind: type) -
 
 
 def test_reader_for_mock_and_unknown_protocols() -> None:
-    events: EventQueue = queue.Queue()
+    events: EventQueue = queue.SimpleQueue()
     assert isinstance(reader_for(0, "mock", "link", events), MockReader)
     with pytest.raises(HardwareConfigError, match='"wiegand" is not one of'):
         reader_for(0, "/dev/x", "wiegand", events)
@@ -205,7 +205,7 @@ def test_reader_for_mock_and_unknown_protocols() -> None:
 def test_a_supervised_line_reader_comes_back_on_its_stable_name(tmp_path: Path) -> None:
     from hardware.ptys import PtyPair
 
-    events: EventQueue = queue.Queue()
+    events: EventQueue = queue.SimpleQueue()
     name = tmp_path / "cafe-seat0"
     first = PtyPair().open()
     name.symlink_to(first.slave_path)

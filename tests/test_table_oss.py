@@ -451,7 +451,7 @@ def test_three_bots_play_a_whole_game_over_serial_and_gpio_with_the_timer(
     ptys = [PtyPair().open() for _ in range(seats)]
     try:
         config = serial_config(ptys)
-        events: queue.Queue[InputEvent] = queue.Queue()
+        events: queue.SimpleQueue[InputEvent] = queue.SimpleQueue()
         devices = build(config, events)
         registry = simulated()
         records: list[str] = []

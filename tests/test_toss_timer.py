@@ -49,7 +49,7 @@ def factory(clock: FakeClock) -> Iterator[Any]:
 class Rig:
     def __init__(self, factory: Any, clock: FakeClock, **options: Any) -> None:
         self.clock = clock
-        self.events: queue.Queue[Any] = queue.Queue()
+        self.events: queue.SimpleQueue[Any] = queue.SimpleQueue()
         # The timer's own clock runs 500 s behind the pins' ticks, so a test can tell
         # a converted timestamp from a raw tick.
         self.timer = TossTimer(
@@ -289,7 +289,7 @@ def test_the_pin_cannot_be_shared(factory: Any, clock: FakeClock) -> None:
 
 
 def test_bad_settings_are_refused() -> None:
-    events: queue.Queue[Any] = queue.Queue()
+    events: queue.SimpleQueue[Any] = queue.SimpleQueue()
     with pytest.raises(HardwareConfigError, match="mode"):
         TossTimer(PIN, events, mode="hold")
     with pytest.raises(HardwareConfigError, match="long_press"):

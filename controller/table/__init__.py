@@ -874,7 +874,7 @@ def _describe_undo(obj: JSON) -> Text:
 class TableLoop:
     """The one loop that owns the table: takes input events off the queue, one at a time."""
 
-    def __init__(self, table: Table, events: queue.Queue[InputEvent]) -> None:
+    def __init__(self, table: Table, events: queue.SimpleQueue[InputEvent]) -> None:
         self.table = table
         self.events = events
 
