@@ -60,7 +60,7 @@ def bot_rng_seed(game_seed: int, seat: int, recorded: int) -> str:
 
 
 # The search bots by game id: their module in ``controller.bots`` and class. Each
-# searches its module's DEFAULT_SAMPLES deals at the default budget (DEFAULT_THINK),
+# searches its class's default_samples deals at the default budget (DEFAULT_THINK),
 # in proportion to the configured one. A module is imported when a game first needs
 # its bot, as the games' adapters and scenes are: the three cost some 30 ms of
 # start-up here. Other games keep their adapter's bot.
@@ -77,8 +77,8 @@ def search_bot_of(game_id: str) -> tuple[Callable[..., Any], int] | None:
     found = SEARCH_BOTS.get(game_id)
     if found is None:
         return None
-    module = import_module(f"controller.bots.{found[0]}")
-    return getattr(module, found[1]), int(module.DEFAULT_SAMPLES)
+    bot: type[SearchBot[Any]] = getattr(import_module(f"controller.bots.{found[0]}"), found[1])
+    return bot, bot.default_samples
 
 
 class _Thought:

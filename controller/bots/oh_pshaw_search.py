@@ -28,7 +28,6 @@ back to the heuristic bot (``OhPshawBot``).
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -231,15 +230,8 @@ def search(
 class OhPshawSearchBot(SearchBot[OhPshawBot]):
     """Chooses an action for one seat by PIMC search; deterministic for a given ``rng``."""
 
-    def __init__(
-        self,
-        rng: random.Random | None = None,
-        *,
-        budget: float = 0.3,
-        samples: int = DEFAULT_SAMPLES,
-        clock: Callable[[], float] = time.perf_counter,
-    ) -> None:
-        super().__init__(rng, fallback=OhPshawBot, budget=budget, samples=samples, clock=clock)
+    fallback_bot = OhPshawBot
+    default_samples = DEFAULT_SAMPLES
 
     def choose(self, engine: OhPshaw, seat: int) -> Action:
         legal, deadline = self.legal_and_deadline(engine, seat)

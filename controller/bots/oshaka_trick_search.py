@@ -18,8 +18,6 @@ without a registered hand go to the heuristic ``OshakaBot``.
 from __future__ import annotations
 
 import random
-import time
-from collections.abc import Callable
 
 from controller.bots.oshaka_trick_bot import OshakaBot
 from controller.bots.search_bot import SearchBot
@@ -84,15 +82,8 @@ def policy_playout(fast: FastRound, rng: random.Random, noise: float = 0.1) -> l
 class OshakaSearchBot(SearchBot[OshakaBot]):
     """Chooses an action for one seat by PIMC search; deterministic for a given ``rng``."""
 
-    def __init__(
-        self,
-        rng: random.Random | None = None,
-        *,
-        budget: float = 0.3,
-        samples: int = DEFAULT_SAMPLES,
-        clock: Callable[[], float] = time.perf_counter,
-    ) -> None:
-        super().__init__(rng, fallback=OshakaBot, budget=budget, samples=samples, clock=clock)
+    fallback_bot = OshakaBot
+    default_samples = DEFAULT_SAMPLES
 
     def choose(self, engine: OshakaTrick, seat: int) -> Action:
         legal, deadline = self.legal_and_deadline(engine, seat)

@@ -26,7 +26,6 @@ Measured by duplicate whole games against the heuristic bot
 from __future__ import annotations
 
 import random
-import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -194,15 +193,8 @@ def search(
 class OskarSearchBot(SearchBot[OskarBot]):
     """Plays Oskar's cards by PIMC search and its dice as ``OskarBot``; deterministic by ``rng``."""
 
-    def __init__(
-        self,
-        rng: random.Random | None = None,
-        *,
-        budget: float = 0.3,
-        samples: int = DEFAULT_SAMPLES,
-        clock: Callable[[], float] = time.perf_counter,
-    ) -> None:
-        super().__init__(rng, fallback=OskarBot, budget=budget, samples=samples, clock=clock)
+    fallback_bot = OskarBot
+    default_samples = DEFAULT_SAMPLES
 
     def choose(self, engine: Oskar, seat: int) -> Action:
         expected = engine.expected

@@ -1,9 +1,9 @@
 """What the determinized search bots share: their budget, deals, clock and fallback.
 
-``OhPshawSearchBot`` and ``OshakaSearchBot`` differ in how they search; how
-much they may think (``samples`` deals, at most ``budget`` seconds by
-``clock``) and the heuristic bot they fall back on are the same here, and the
-table's simulator scales ``budget`` through this one type.
+``OhPshawSearchBot``, ``OshakaSearchBot`` and ``OskarSearchBot`` differ in how
+they search; how much they may think (``samples`` deals, at most ``budget``
+seconds by ``clock``) and how they fall back on their heuristic bot are the
+same here, and the table's simulator scales ``budget`` through this one type.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from controller.games.base import Action
 
@@ -19,22 +19,31 @@ Fallback = TypeVar("Fallback")
 
 
 class SearchBot(Generic[Fallback]):
-    """A bot that searches ``samples`` deals per decision within ``budget`` seconds."""
+    """A bot that searches ``samples`` deals per decision within ``budget`` seconds.
+
+    A game's search bot names its heuristic bot (``fallback_bot``) and how many
+    deals it searches at the table's default budget (``default_samples``); the
+    constructor is this one.
+    """
+
+    fallback_bot: ClassVar[type]
+    """The heuristic bot, built from the same ``rng``, for what the search leaves to it."""
+    default_samples: ClassVar[int]
+    """Deals per decision at the table's default 0.3 s budget."""
 
     def __init__(
         self,
-        rng: random.Random | None,
+        rng: random.Random | None = None,
         *,
-        fallback: Callable[[random.Random], Fallback],
-        budget: float,
-        samples: int,
+        budget: float = 0.3,
+        samples: int | None = None,
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         self.rng = rng or random.Random(0)
         self.budget = budget
-        self.samples = samples
+        self.samples = self.default_samples if samples is None else samples
         self.clock = clock
-        self.fallback = fallback(self.rng)
+        self.fallback: Fallback = self.fallback_bot(self.rng)
         self.last_samples = 0  # deals searched for the last decision (for benchmarks)
 
     def legal_and_deadline(self, engine: Any, seat: int) -> tuple[list[Action], float]:
