@@ -142,15 +142,7 @@ def attract_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableVie
         # A problem on the idle table is for staff and may hold a command to type
         # (e.g. how to enroll the first staff tag): it takes the centre, every word
         # shown, wrapped, under the title.
-        title = p.text(
-            view.title,
-            (rect.centerx, rect.top + m.pad),
-            m.big,
-            theme.TEXT,
-            bold=True,
-            anchor="midtop",
-            max_width=rect.w,
-        )
+        title = p.centred_text(view.title, rect, rect.top + m.pad, m.big, theme.TEXT, bold=True)
         below = pygame.Rect(
             rect.left + m.pad, title.bottom, rect.w - 2 * m.pad, rect.bottom - title.bottom
         )
@@ -165,35 +157,18 @@ def attract_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableVie
         anchor="center",
         max_width=rect.w,
     )
-    line = p.text(
-        TAP_TO_START,
-        (rect.centerx, title.bottom + m.pad * 2),
-        m.big,
-        theme.TURN,
-        anchor="midtop",
-        max_width=rect.w,
-    )
+    line = p.centred_text(TAP_TO_START, rect, title.bottom + m.pad * 2, m.big, theme.TURN)
     y = line.bottom + m.pad * 2
     if view.games:
         titles = Items(tuple(as_arg(choice.title) for choice in view.games))
         names = say("Games: {games}", games=titles)
-        y = p.text(
-            names, (rect.centerx, y), m.small, theme.TEXT_DIM, anchor="midtop", max_width=rect.w
-        ).bottom
+        y = p.centred_text(names, rect, y, m.small, theme.TEXT_DIM).bottom
     messages_below(p, rect, y + m.pad * 2, view)
 
 
 def choose_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView) -> None:
     m = p.metrics
-    head = p.text(
-        say("Choose a game"),
-        (rect.centerx, rect.top),
-        m.big,
-        theme.TEXT,
-        bold=True,
-        anchor="midtop",
-        max_width=rect.w,
-    )
+    head = p.centred_text(say("Choose a game"), rect, rect.top, m.big, theme.TEXT, bold=True)
     # The list gets the room: the seat panels already say how to choose, and the
     # menu's only message repeats it.
     bottom = rect.bottom - m.small - m.pad
@@ -205,15 +180,7 @@ def choose_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView
 
 def _centre_title(p: Painter, rect: pygame.Rect, view: TableView) -> pygame.Rect:
     """The game's title at the top of the centre panel; its rectangle."""
-    return p.text(
-        game_title(view),
-        (rect.centerx, rect.top),
-        p.metrics.big,
-        theme.TEXT,
-        bold=True,
-        anchor="midtop",
-        max_width=rect.w,
-    )
+    return p.centred_text(game_title(view), rect, rect.top, p.metrics.big, theme.TEXT, bold=True)
 
 
 def join_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView) -> None:
@@ -226,23 +193,8 @@ def join_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView) 
         count = say(
             "{joined} · {players}", joined=as_arg(count), players=as_arg(_players_range(choice))
         )
-    y = p.text(
-        count,
-        (rect.centerx, head.bottom + m.pad),
-        m.body,
-        theme.TEXT_DIM,
-        anchor="midtop",
-        max_width=rect.w,
-    ).bottom
-    y = p.text(
-        PRESS_OK_TO_JOIN,
-        (rect.centerx, y + m.pad),
-        m.body,
-        theme.TURN,
-        bold=True,
-        anchor="midtop",
-        max_width=rect.w,
-    ).bottom
+    y = p.centred_text(count, rect, head.bottom + m.pad, m.body, theme.TEXT_DIM).bottom
+    y = p.centred_text(PRESS_OK_TO_JOIN, rect, y + m.pad, m.body, theme.TURN, bold=True).bottom
     # One chip per seat: joined seats lit.
     seats = view.seats
     if seats:
@@ -286,36 +238,17 @@ def options_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableVie
     size = max(10, min(m.body, room // (len(lines) + 1)))
     for index, (label, value, _) in enumerate(lines):
         here = index == view.options_cursor
-        y = p.text(
-            _option_line(label, value),
-            (rect.centerx, y),
-            size,
-            theme.TURN if here else theme.TEXT,
-            bold=here,
-            anchor="midtop",
-            max_width=rect.w,
+        y = p.centred_text(
+            _option_line(label, value), rect, y, size, theme.TURN if here else theme.TEXT, bold=here
         ).bottom
     explanation = lines[view.options_cursor % len(lines)][2]
-    p.text(
-        explanation,
-        (rect.centerx, y + m.pad),
-        m.small,
-        theme.TEXT_DIM,
-        anchor="midtop",
-        max_width=rect.w,
-    )
+    p.centred_text(explanation, rect, y + m.pad, m.small, theme.TEXT_DIM)
 
 
 def starter_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView) -> None:
     m = p.metrics
     head = _centre_title(p, rect, view)
-    y = p.text(
-        view.prompt or WHO_STARTS,
-        (rect.centerx, head.bottom + m.pad),
-        m.big,
-        theme.TURN,
-        bold=True,
-        anchor="midtop",
-        max_width=rect.w,
+    y = p.centred_text(
+        view.prompt or WHO_STARTS, rect, head.bottom + m.pad, m.big, theme.TURN, bold=True
     ).bottom
     messages_below(p, rect, y + m.pad * 2, view)

@@ -244,14 +244,13 @@ class OshakaScene:
         """Round 1's score per seat and what made it: columns, face-down and Oshaka cards."""
         m = p.metrics
         inner = rect.inflate(-2 * m.pad, -2 * m.pad)
-        y = p.text(
+        y = p.centred_text(
             say("Round {round} scored", round=snap.round),
-            (inner.centerx, inner.top),
+            inner,
+            inner.top,
             m.body,
             theme.TEXT,
             bold=True,
-            anchor="midtop",
-            max_width=inner.w,
         ).bottom
         seats = [snap.seat(s) or NO_SEAT for s in range(len(snap.totals))]
         last = snap.round_scores[-1] if snap.round_scores else tuple(a.round_score for a in seats)

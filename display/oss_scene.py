@@ -351,9 +351,7 @@ class OssScene:
             if attempt is not None and attempt.kind is AttemptKind.DUEL:
                 first, second = (as_arg(player_name(view, s)) for s in attempt.seats[:2])
                 text = say("{first} vs {second}", first=first, second=second)
-                p.text(
-                    text, (box.centerx, y), m.small, theme.TEXT, anchor="midtop", max_width=box.w
-                )
+                p.centred_text(text, box, y, m.small, theme.TEXT)
             return
         for placement in trick.placements:
             seat = placement.seat

@@ -121,22 +121,12 @@ def results_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableVie
         (say("Total"), totals),
     ]
     title_size, rule = _results_heading(p, rect, title, said, rule, len(rounds), len(tail))
-    head = p.text(
-        title,
-        (rect.centerx, rect.top),
-        title_size,
-        theme.TEXT,
-        bold=True,
-        anchor="midtop",
-        max_width=rect.w,
-    )
+    head = p.centred_text(title, rect, rect.top, title_size, theme.TEXT, bold=True)
     y = head.bottom + m.pad
     if said is not None:
         y += draw_status(p, pygame.Rect(rect.left, y, rect.w, rect.h), said, theme.WINNER)
     for piece in rule:
-        y = p.text(
-            piece, (rect.centerx, y), m.small, theme.TEXT_DIM, anchor="midtop", max_width=rect.w
-        ).bottom
+        y = p.centred_text(piece, rect, y, m.small, theme.TEXT_DIM).bottom
     width = min(rect.w, round(m.unit * 0.9))
     table = pygame.Rect(rect.centerx - width // 2, y + m.pad, width, rect.bottom - y - m.pad)
     size = _results_table_size(p, table.h, len(rounds), len(tail))

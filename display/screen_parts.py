@@ -141,11 +141,10 @@ def menu_rows(
         below = len(rows) - first - fits
         more.append(say_plural("{n} more below", "{n} more below", below))
     if more:
-        p.text(
+        p.centred_text(
             " - ".join(p.words(text) for text in more),
-            (rect.centerx, bottom + m.pad // 2),
+            rect,
+            bottom + m.pad // 2,
             m.small,
             theme.TEXT_DIM,
-            anchor="midtop",
-            max_width=rect.w,
         )

@@ -66,26 +66,10 @@ def staff_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView)
     desk = view.staff
     if desk is None:
         return
-    head = p.text(
-        desk.title,
-        (rect.centerx, rect.top),
-        m.big,
-        theme.TEXT,
-        bold=True,
-        anchor="midtop",
-        max_width=rect.w,
-    )
+    head = p.centred_text(desk.title, rect, rect.top, m.big, theme.TEXT, bold=True)
     y = head.bottom + m.pad
     if desk.prompt:
-        prompt = p.text(
-            desk.prompt,
-            (rect.centerx, y),
-            m.body,
-            theme.TURN,
-            bold=True,
-            anchor="midtop",
-            max_width=rect.w,
-        )
+        prompt = p.centred_text(desk.prompt, rect, y, m.body, theme.TURN, bold=True)
         y = prompt.bottom + m.pad
     hint_h = m.small + m.pad if desk.hint else 0
     if desk.options:

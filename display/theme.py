@@ -880,6 +880,23 @@ class Painter:
         self.blit(image, rect, still=True)
         return rect
 
+    def centred_text(
+        self,
+        text: Words,
+        rect: pygame.Rect,
+        top: int,
+        size: int,
+        colour: Colour = TEXT,
+        *,
+        bold: bool = False,
+    ) -> pygame.Rect:
+        """One line centred across ``rect`` with its top at ``top``, fitted to ``rect``'s
+        width (as ``text`` fits); returns where it went. The screens' headings and the
+        lines under them."""
+        return self.text(
+            text, (rect.centerx, top), size, colour, bold=bold, anchor="midtop", max_width=rect.w
+        )
+
     def fit_text(
         self,
         words: Words,
