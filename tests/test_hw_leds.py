@@ -144,7 +144,7 @@ def test_your_turn_pulses_but_never_goes_dark(strip: RecordingStrip, leds: SeatL
     assert greens[12] == 255
 
 
-def test_a_pulse_frame_writes_only_the_pulsing_segment(strip: RecordingStrip) -> None:
+def test_a_pulse_frame_writes_only_the_pulsing_segment() -> None:
     class CountingStrip(RecordingStrip):
         written: list[int]
 
@@ -162,7 +162,7 @@ def test_a_pulse_frame_writes_only_the_pulsing_segment(strip: RecordingStrip) ->
     assert counting.written == list(SEGMENTS[0])
 
 
-def test_a_frame_the_strip_failed_to_send_is_sent_again(strip: RecordingStrip) -> None:
+def test_a_frame_the_strip_failed_to_send_is_sent_again() -> None:
     class FlakyStrip(RecordingStrip):
         fail = False
 

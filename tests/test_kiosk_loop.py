@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from controller.adapters import Gesture
 from controller.app import MAX_WAIT, Kiosk
 from controller.config import TableConfig
 from controller.view import Screen
@@ -80,9 +81,9 @@ def test_the_bots_are_asked_again_only_when_the_table_changes(
     asked: list[int] = []
     decide = simulator._decide
 
-    def counting_decide() -> list[object]:
+    def counting_decide() -> list[tuple[int, Gesture]]:
         asked.append(kiosk.table.version)
-        return decide()  # type: ignore[return-value]
+        return decide()
 
     monkeypatch.setattr(simulator, "_decide", counting_decide)
     try:
