@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import threading
+from collections.abc import Callable
 from itertools import count
 
 import pytest
@@ -12,6 +13,7 @@ import pytest
 from controller.bots.oh_pshaw_search import OhPshawSearchBot
 from controller.bots.oshaka_trick_search import OshakaSearchBot
 from controller.bots.oskar_bot import OskarBot
+from controller.bots.search_bot import sum_over_deals
 from controller.config import ConfigError, parse
 from controller.games.base import Action
 from controller.games.oh_pshaw import CARD_NAMES, OhPshaw, Options, Phase, deal
@@ -218,3 +220,25 @@ def test_oskar_bot_rerolls_the_die_that_is_expected_to_earn_fewer_tokens() -> No
     assert bot.best_reroll(engine, 3, [(), (0,), (1,)]) == (0,)
     # Keeping both beats rerolling the shared die.
     assert bot.best_reroll(engine, 1, [(), (0,)]) == ()
+
+
+def test_sum_over_deals_counts_only_whole_deals_and_always_finishes_the_first() -> None:
+    dealt: list[int] = []
+
+    def deal() -> Callable[[int], float]:
+        dealt.append(len(dealt))
+        n = dealt[-1]
+        return lambda option: float(10 * n + option)
+
+    asked = count()
+    # Out of time from the start: the first deal is still played whole, and no more.
+    totals, done = sum_over_deals(3, 50, deal, lambda: False)
+    assert (totals, done) == ([0.0, 1.0, 2.0], 1)
+    # Time runs out in the middle of the third deal: it is left out of the sums.
+    dealt.clear()
+    totals, done = sum_over_deals(3, 50, deal, lambda: next(asked) < 5)
+    assert done == 2 and len(dealt) == 3
+    assert totals == [0.0 + 10.0, 1.0 + 11.0, 2.0 + 12.0]
+    # With time to spare it stops at ``samples``.
+    dealt.clear()
+    assert sum_over_deals(2, 4, deal, lambda: True)[1] == 4 and len(dealt) == 4

@@ -32,7 +32,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from controller.bots.oh_pshaw_bot import OhPshawBot, estimate_tricks
-from controller.bots.search_bot import SearchBot
+from controller.bots.search_bot import SearchBot, sum_over_deals
 from controller.games.base import Action
 from controller.games.oh_pshaw import (
     CARD_NAMES,
@@ -208,22 +208,19 @@ def search(
     no (a deal cut short does not count), so it overruns by one playout at most.
     """
     seat = seen.seat
-    totals = [0.0] * len(options)
-    done = 0
-    while done < samples and (done == 0 or in_time()):
+
+    def deal() -> Callable[[int], float]:
         base = seen.base.copy()
         base.hands = determinize(seen, rng)
-        scores: list[float] = []
-        for option in options:
-            if done and scores and not in_time():
-                break  # out of time mid-deal: this deal does not count
+
+        def score(index: int) -> float:
             fast = base.copy()
-            fast.apply(option)
-            scores.append(policy_playout(fast, rng)[seat])
-        if len(scores) < len(options):
-            break
-        totals = [t + v for t, v in zip(totals, scores, strict=True)]
-        done += 1
+            fast.apply(options[index])
+            return policy_playout(fast, rng)[seat]
+
+        return score
+
+    totals, done = sum_over_deals(len(options), samples, deal, in_time)
     return max(range(len(options)), key=lambda i: totals[i]), done
 
 

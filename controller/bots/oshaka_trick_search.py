@@ -18,9 +18,10 @@ without a registered hand go to the heuristic ``OshakaBot``.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from controller.bots.oshaka_trick_bot import OshakaBot
-from controller.bots.search_bot import SearchBot
+from controller.bots.search_bot import SearchBot, sum_over_deals
 from controller.games.base import Action
 from controller.games.oshaka_trick import OshakaTrick, Phase, Place, Play
 from controller.games.oshaka_trick_fast import FACE_UP, FastRound, deck, to_card, to_int
@@ -96,25 +97,22 @@ class OshakaSearchBot(SearchBot[OshakaBot]):
             for a in legal
         ]
         mine = [to_int(c) for c in hand]
-        totals = [0.0] * len(options)
-        done = 0
         players = engine.players
-        while done < self.samples and (done == 0 or self.clock() < deadline):
-            hands = self.determinize(engine, seat, mine)
-            base = FastRound.from_engine(engine, hands)
-            values: list[float] = []
-            for option in options:
-                if done and values and self.clock() >= deadline:
-                    break  # out of time mid-deal: this deal does not count
+
+        def deal() -> Callable[[int], float]:
+            base = FastRound.from_engine(engine, self.determinize(engine, seat, mine))
+
+            def margin(index: int) -> float:
                 fast = base.copy()
-                fast.apply(option)
+                fast.apply(options[index])
                 scores = policy_playout(fast, self.rng)
-                values.append(scores[seat] - (sum(scores) - scores[seat]) / (players - 1))
-            if len(values) < len(options):
-                break
-            totals = [t + v for t, v in zip(totals, values, strict=True)]
-            done += 1
-        self.last_samples = done
+                return scores[seat] - (sum(scores) - scores[seat]) / (players - 1)
+
+            return margin
+
+        totals, self.last_samples = sum_over_deals(
+            len(options), self.samples, deal, lambda: self.clock() < deadline
+        )
         best = max(range(len(options)), key=lambda i: totals[i])
         if placing:
             return legal[best]

@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from controller.bots.oskar_bot import OskarBot, power
-from controller.bots.search_bot import SearchBot
+from controller.bots.search_bot import SearchBot, sum_over_deals
 from controller.games.base import Action
 from controller.games.oskar import (
     ZERO,
@@ -161,9 +161,8 @@ def search(
     """
     seat, players = seen.seat, seen.players
     unseen = list(seen.unseen)
-    totals = [0.0] * len(options)
-    done = 0
-    while done < samples and (done == 0 or in_time()):
+
+    def deal() -> Callable[[int], float]:
         rng.shuffle(unseen)
         hands: list[list[Card]] = []
         at = 0
@@ -171,20 +170,19 @@ def search(
             hands.append(unseen[at : at + count])
             at += count
         stock_value = sum(c.value for c in unseen[at:])
-        margins: list[float] = []
-        for card in options:
-            if done and margins and not in_time():
-                break
+
+        def margin(index: int) -> float:
+            card = options[index]
             dealt = [list(h) for h in hands]
             dealt[seat] = list(seen.mine)
             dealt[seat].remove(card)
             points = playout(seen, dealt, [*seen.trick, (seat, card)], stock_value, rng)
             tokens = score_round(seen.dice, points).tokens
-            margins.append(tokens[seat] - (sum(tokens) - tokens[seat]) / (players - 1))
-        if len(margins) < len(options):
-            break
-        totals = [t + m for t, m in zip(totals, margins, strict=True)]
-        done += 1
+            return tokens[seat] - (sum(tokens) - tokens[seat]) / (players - 1)
+
+        return margin
+
+    totals, done = sum_over_deals(len(options), samples, deal, in_time)
     # Ties go to the card that costs least to give up.
     best = max(range(len(options)), key=lambda i: (totals[i], -power(options[i])))
     return best, done

@@ -53,3 +53,33 @@ class SearchBot(Generic[Fallback]):
         if not legal:
             raise ValueError(f"seat {seat} has nothing to do now")
         return legal, deadline
+
+
+def sum_over_deals(
+    options: int,
+    samples: int,
+    deal: Callable[[], Callable[[int], float]],
+    in_time: Callable[[], bool] = lambda: True,
+) -> tuple[list[float], int]:
+    """Each of ``options`` options' values summed over up to ``samples`` deals, and the deals.
+
+    ``deal()`` deals the next world and returns how option ``i`` scores in it;
+    every deal serves every option (common random numbers), in order. After
+    the first deal ``in_time`` is asked before each playout, and the search
+    stops when it says no: a deal cut short does not count, so a search
+    overruns its time by one playout at most.
+    """
+    totals = [0.0] * options
+    done = 0
+    while done < samples and (done == 0 or in_time()):
+        value = deal()
+        values: list[float] = []
+        for option in range(options):
+            if done and values and not in_time():
+                break  # out of time mid-deal: this deal does not count
+            values.append(value(option))
+        if len(values) < options:
+            break
+        totals = [t + v for t, v in zip(totals, values, strict=True)]
+        done += 1
+    return totals, done
