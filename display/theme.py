@@ -798,21 +798,22 @@ class Painter:
     def render_text(
         self, words: Words, size: int, colour: Colour, bold: bool = False, max_width: int = 0
     ) -> pygame.Surface:
-        """``words`` as a one-line surface; with ``max_width``, fitted (shrunk, then "…")."""
-        text = self.present(words)
-        key = ("text", text, size, colour, bold, max_width)
-        cached = self.fonts.images.get(key)
-        if cached is not None:
-            return cached
-        return self.fonts.images.put(key, self._render_text(text, size, colour, bold, max_width))
+        """``words`` as a one-line surface; with ``max_width``, fitted (shrunk, then "…").
 
-    def _render_text(
-        self, text: str, size: int, colour: Colour, bold: bool, max_width: int
-    ) -> pygame.Surface:
+        Kept by what is drawn (the fitted line, its size, colour and weight), not by
+        ``max_width``: a line drawn into boxes of different widths that it fits in
+        either way (a seat's count in a narrow and a wide panel) is one picture,
+        not one per width.
+        """
+        text = self.present(words)
         if max_width > 0:
             fitted = self.fit(text, max_width, 1 << 16, size, bold=bold, max_lines=1)
             size, text = fitted.size, fitted.lines[0] if fitted.lines else ""
-        return self.fonts.get(size, bold).render(text, True, colour)
+        key = ("text", text, size, colour, bold)
+        cached = self.fonts.images.get(key)
+        if cached is not None:
+            return cached
+        return self.fonts.images.put(key, self.fonts.get(size, bold).render(text, True, colour))
 
     def measure(self, text: str, size: int, bold: bool = False) -> int:
         """The width of ``text`` drawn at ``size``."""
