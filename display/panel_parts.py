@@ -1,24 +1,152 @@
-"""The parts of a seat's panel: its header, the seat's buttons and the on-screen hand.
+"""The parts of a seat's panel: its frame, header, the seat's buttons and the on-screen hand.
 
-The header holds the seat's name, its badges (reader offline, bot, joined)
-and the turn prompt; the buttons stand in a column on the right; the
-simulator's hand of a human seat lies along the seat's edge. The frame that
-places them, and the body between them, is ``scenes``'s seat panel.
+The frame is a rounded box edged in the seat's colour (the turn's, thicker,
+when the seat is to act); the header holds the seat's name, its badges
+(reader offline, bot, joined) and the turn prompt; the buttons stand in a
+column on the right; the simulator's hand of a human seat lies along the
+seat's edge. What places them, and the body between them, is ``scenes``'s
+seat panel.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import pygame
 
 from controller.games.words import Words, as_arg, say
 from controller.view import ButtonHint, Screen, SeatView, TableView
 from display import theme
-from display.generic import seat_words
+from display.generic import seat_colour_of, seat_words
 from display.screen_parts import PROBLEM_COLOUR
 from display.theme import Painter
 from display.ui import PressButton, TapCard
+
+
+@dataclass(frozen=True)
+class PanelLook:
+    """Where a seat panel's frame and heading go (upright), and how the frame looks."""
+
+    frame: pygame.Rect  # the rounded box, inside the panel's margin of felt
+    interior: pygame.Rect  # inside the widest edge (the turn's): all that is drawn in the box
+    inner: pygame.Rect  # inside the edge and its padding: the heading and the body
+    fill: theme.Colour
+    edge: theme.Colour
+    edge_width: int
+    header: pygame.Rect  # the line of the seat's name, badges and (when it fits) turn prompt
+    bar: pygame.Rect | None  # the turn prompt's own bar under the header, when it does not fit
+    gap: int  # between the heading and the body
+
+    @property
+    def heading(self) -> pygame.Rect:
+        """The header and the turn prompt's bar together."""
+        return self.header if self.bar is None else self.header.union(self.bar)
+
+    @property
+    def body_top(self) -> int:
+        """Where the body starts, below the heading."""
+        return self.heading.bottom + self.gap
+
+    @property
+    def heading_area(self) -> pygame.Rect:
+        """All that the heading may draw on: from the edge to the body, side to side."""
+        interior = self.interior
+        return pygame.Rect(interior.left, interior.top, interior.w, self.body_top - interior.top)
+
+    def edge_strips(self) -> tuple[pygame.Rect, ...]:
+        """The four strips between the frame's outside and ``interior``: all the
+        frame's edge (whichever its width) and nothing drawn inside the box."""
+        frame, inside = self.frame, self.interior
+        return (
+            pygame.Rect(frame.left, frame.top, frame.w, inside.top - frame.top),
+            pygame.Rect(frame.left, inside.bottom, frame.w, frame.bottom - inside.bottom),
+            pygame.Rect(frame.left, inside.top, inside.left - frame.left, inside.h),
+            pygame.Rect(inside.right, inside.top, frame.right - inside.right, inside.h),
+        )
+
+
+def panel_look(p: Painter, view: TableView, seat: SeatView, prompt: str | None) -> PanelLook:
+    """The frame and heading of ``seat``'s panel over all of ``p``'s area, with the
+    turn ``prompt`` (already in the seat's words) or None when the seat is not to act."""
+    width, height = p.area.size
+    m = p.metrics
+    pad = m.pad
+    playing = view.screen in (Screen.PLAY, Screen.RESULTS) and seat.player is not None
+    active = seat.joined or playing or view.screen in (Screen.ATTRACT, Screen.CHOOSE_GAME)
+    frame = pygame.Rect(0, 0, width, height).inflate(-pad, -pad)
+    fill = theme.PANEL if active else theme.PANEL_EMPTY
+    turn_edge = max(3, pad)
+    if prompt is not None:
+        edge, edge_width = theme.TURN, turn_edge
+    elif not seat.reader_online:
+        edge, edge_width = PROBLEM_COLOUR, max(2, pad // 2)
+    else:
+        # The seat's own colour, as its LEDs glow: a player finds their panel by it.
+        edge, edge_width = seat_colour_of(seat), max(2, pad // 2)
+    # Inside the turn's edge whoever's turn it is: the heading and the body stay where
+    # they are when the turn comes and goes, so that change repaints the edge and the
+    # heading only (``scenes.repaint_turn``), not the whole panel.
+    interior = frame.inflate(-2 * turn_edge, -2 * turn_edge)
+    inner = frame.inflate(-2 * pad - turn_edge, -2 * pad - turn_edge)
+    header = pygame.Rect(inner.left, inner.top, inner.w, round(m.body * 0.95))
+    bar = None
+    if prompt is not None and not prompt_fits(p, header, seat, view, prompt):
+        # A narrow panel: the turn prompt gets a bar of its own under the label.
+        bar = pygame.Rect(inner.left, header.bottom + pad // 2, inner.w, header.h)
+    return PanelLook(frame, interior, inner, fill, edge, edge_width, header, bar, pad)
+
+
+def draw_frame(p: Painter, look: PanelLook) -> None:
+    """The panel's margin of felt and its rounded box, filled and edged."""
+    felt_around(p, p.area, look.frame, max(2, p.metrics.pad))  # p.box's corner radius
+    p.box(look.frame, look.fill, look.edge, look.edge_width)
+
+
+def draw_heading(
+    p: Painter, look: PanelLook, view: TableView, seat: SeatView, prompt: str | None
+) -> None:
+    """The header, and the turn prompt in it or in its own bar, on the panel's fill.
+
+    Clipped to ``look.heading_area``: a glyph taller than the header line then
+    never reaches the edge or the body, so the heading can be repainted alone.
+    """
+    with p.clip(look.heading_area):
+        if look.bar is None:
+            draw_header(p, look.header, view, seat, prompt)
+            return
+        assert prompt is not None  # a bar is only made for a prompt
+        draw_header(p, look.header, view, seat, None)
+        p.box(look.bar, theme.TURN, None)
+        p.text(
+            your_turn(prompt),
+            look.bar.center,
+            p.metrics.body,
+            theme.TEXT_DARK,
+            bold=True,
+            anchor="center",
+            max_width=look.bar.w - 2 * p.metrics.pad,
+        )
+
+
+def felt_around(p: Painter, area: pygame.Rect, frame: pygame.Rect, radius: int) -> None:
+    """The felt where a rounded ``frame`` leaves ``area`` uncovered.
+
+    Only the margin around the frame and its corners' squares: filling the whole
+    area first and then the frame over it would paint every pixel twice.
+    """
+    left, top, right, bottom = frame.left, frame.top, frame.right, frame.bottom
+    for rect in (
+        (area.left, area.top, area.w, top - area.top),
+        (area.left, bottom, area.w, area.bottom - bottom),
+        (area.left, top, left - area.left, frame.h),
+        (right, top, area.right - right, frame.h),
+        (left, top, radius, radius),
+        (right - radius, top, radius, radius),
+        (left, bottom - radius, radius, radius),
+        (right - radius, bottom - radius, radius, radius),
+    ):
+        p.fill(theme.TABLE, pygame.Rect(rect))
 
 
 def hand_of(view: TableView, seat: SeatView) -> tuple[str, ...] | None:

@@ -29,12 +29,13 @@ from dataclasses import replace
 
 import pygame
 
-from controller.view import Screen, TableView
+from controller.view import Screen, SeatView, TableView
 from controller.words import Presenter
 from display.generic import forget_parsed
 from display.layout import (
     ROTATIONS,
     Layout,
+    SeatSlot,
     Side,
     compute_layout,
     default_sides,
@@ -54,6 +55,7 @@ from display.scenes import (
     panel_key,
     panel_painter,
     repaint_message_line,
+    repaint_turn,
 )
 from display.sim_controls import draw_staff_buttons
 from display.theme import Fonts, Metrics, Painter, image_budget
@@ -88,6 +90,7 @@ class Renderer:
         self.dirty_rects: list[pygame.Rect] = []
         self.panels_drawn = 0  # seat panels drawn anew (the rest came from the cache)
         self.lines_repainted = 0  # panels of which only the message line was drawn again
+        self.turns_repainted = 0  # panels of which only the edge and heading were drawn again
         self._canvas: pygame.Surface | None = None
         self._panels: dict[int, tuple[PanelKey, PaintedPanel]] = {}
         self._centre: tuple[object, list[tuple[pygame.Rect, UiAction]]] | None = None
@@ -205,21 +208,13 @@ class Renderer:
             cached = self._panels.get(slot.seat_index)
             if cached is not None and cached[0] == key:
                 continue
-            if (
-                cached is not None
-                and cached[0].frame == key.frame
-                and cached[0].messages
-                and key.messages
-                and cached[1].message_line is not None
-            ):
-                # Only the seat's newest message changed: its line, not the whole panel.
-                words = Presenter.for_view(view, seat.seat)
-                p = panel_painter(canvas, self.fonts, metrics, slot, words)
-                line = repaint_message_line(p, slot, view, seat, cached[1])
-                self._panels[slot.seat_index] = (key, cached[1])
-                self.lines_repainted += 1
-                changed.append(line)
-                continue
+            if cached is not None and cached[0].frame == key.frame:
+                # Only the seat's turn or its newest message changed: that part alone.
+                parts = self._repaint_part(canvas, metrics, slot, view, seat, cached, key)
+                if parts is not None:
+                    self._panels[slot.seat_index] = (key, cached[1])
+                    changed.extend(parts)
+                    continue
             painted = paint_panel(canvas, self.fonts, metrics, slot, view, seat)
             self._panels[slot.seat_index] = (key, painted)
             self.panels_drawn += 1
@@ -237,6 +232,34 @@ class Renderer:
         self.frames_drawn += 1
         self._dirty = False
         return True
+
+    def _repaint_part(
+        self,
+        canvas: pygame.Surface,
+        metrics: Metrics,
+        slot: SeatSlot,
+        view: TableView,
+        seat: SeatView,
+        cached: tuple[PanelKey, PaintedPanel],
+        key: PanelKey,
+    ) -> list[pygame.Rect] | None:
+        """Repaint the one part of a cached panel whose key changed in its turn prompt or
+        its messages alone; the canvas rectangles touched, or None to draw it whole."""
+        old, painted = cached
+        words = Presenter.for_view(view, seat.seat)
+        if old.prompt == key.prompt and old.messages and key.messages:
+            if painted.message_line is None:
+                return None
+            p = panel_painter(canvas, self.fonts, metrics, slot, words)
+            self.lines_repainted += 1
+            return [repaint_message_line(p, slot, view, seat, painted)]
+        if old.messages == key.messages:
+            p = panel_painter(canvas, self.fonts, metrics, slot, words)
+            turned = repaint_turn(p, slot, view, seat, painted)
+            if turned is not None:
+                self.turns_repainted += 1
+            return turned
+        return None
 
     def next_frame_in(self, view: TableView) -> float | None:
         """Seconds until ``view`` needs drawing again by itself (an animation), or None.

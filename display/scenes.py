@@ -32,7 +32,7 @@ from controller.games.words import Words
 from controller.view import Message, Screen, SeatView, TableView
 from controller.words import Presenter
 from display import theme
-from display.generic import GenericScene, Toward, draw_messages, seat_colour_of
+from display.generic import GenericScene, Toward, draw_messages
 from display.layout import Layout, SeatSlot, Turn
 from display.menu_screens import (
     attract_body,
@@ -48,15 +48,17 @@ from display.menu_screens import (
     starter_centre,
 )
 from display.panel_parts import (
+    PanelLook,
     draw_buttons,
+    draw_frame,
     draw_hand,
-    draw_header,
+    draw_heading,
+    felt_around,
     hand_of,
-    prompt_fits,
-    your_turn,
+    panel_look,
 )
 from display.results_screen import results_body, results_centre
-from display.screen_parts import NOT_PLAYING, PROBLEM_COLOUR, centred_lines, game_title
+from display.screen_parts import NOT_PLAYING, centred_lines, game_title
 from display.staff_screen import draw_staff_overlay, staff_body, staff_centre
 from display.theme import Painter
 from display.ui import UiAction
@@ -136,7 +138,7 @@ def draw_background(p: Painter, layout: Layout) -> None:
     painted twice (at 1080p the centre alone is half a million pixels).
     """
     box = layout.centre.inflate(-p.metrics.pad, -p.metrics.pad)
-    _felt_around(p, p.area, box, max(2, p.metrics.pad))  # p.box's corner radius
+    felt_around(p, p.area, box, max(2, p.metrics.pad))  # p.box's corner radius
     p.box(box, theme.CENTRE, None)
 
 
@@ -203,22 +205,29 @@ def seat_reader(view: TableView, seat: SeatView) -> tuple[object, ...]:
 class PanelKey(NamedTuple):
     """Everything a seat's panel shows, as a value: equal keys draw equal panels.
 
-    ``messages`` (the seat's own messages) apart from the rest, ``frame``:
-    when only the messages change, the renderer repaints the message line alone.
+    The seat's turn ``prompt`` and its own ``messages`` apart from the rest
+    (``frame``): when only one of them changes, the renderer repaints the
+    panel's edge and heading (``repaint_turn``) or its message line
+    (``repaint_message_line``) alone.
     """
 
     frame: tuple[object, ...]
+    prompt: Words | None
     messages: tuple[Message, ...]
 
 
 @dataclass(frozen=True)
 class PaintedPanel:
     """What drawing a panel leaves for the renderer: its hit boxes (canvas coordinates),
-    and where its message line is (upright, None without one) on what fill."""
+    where its message line is (upright, None without one) on what fill, where its
+    heading is (upright), and whether its body shows the turn too (the on-screen hand
+    is lit on the seat's turn), so that a change of turn must repaint it whole."""
 
     hits: list[tuple[pygame.Rect, UiAction]]
     message_line: pygame.Rect | None
     fill: theme.Colour
+    heading: pygame.Rect
+    turn_in_body: bool
 
 
 def panel_key(slot: SeatSlot, view: TableView, seat: SeatView) -> PanelKey:
@@ -247,13 +256,16 @@ def panel_key(slot: SeatSlot, view: TableView, seat: SeatView) -> PanelKey:
         screen,
         seat,
         seat_reader(view, seat),
-        seat_prompt(view, seat),
         tuple(b for b in view.buttons if b.seat == seat.seat),
         hand_of(view, seat),
         view.staff_overlay if view.staff_overlay and view.staff_overlay.seat == seat.seat else None,
         body,
     )
-    return PanelKey(frame, tuple(msg for msg in view.messages if msg.seat == seat.seat))
+    return PanelKey(
+        frame,
+        seat_prompt(view, seat),
+        tuple(msg for msg in view.messages if msg.seat == seat.seat),
+    )
 
 
 def draw_panel(canvas: Painter, slot: SeatSlot, view: TableView, seat: SeatView) -> None:
@@ -282,10 +294,10 @@ def paint_panel(
     before = canvas.get_clip()
     canvas.set_clip(slot.rect)
     try:
-        line, fill = _draw_upright(p, view, seat)
+        painted = _draw_upright(p, view, seat)
     finally:
         canvas.set_clip(before)
-    return PaintedPanel(p.hits, line, fill)
+    return painted
 
 
 def repaint_message_line(
@@ -306,6 +318,36 @@ def repaint_message_line(
     return p.turn.rect(line).clip(slot.rect)
 
 
+def repaint_turn(
+    p: Painter, slot: SeatSlot, view: TableView, seat: SeatView, painted: PaintedPanel
+) -> list[pygame.Rect] | None:
+    """Only the edge and the heading of a panel ``painted`` before, for a change of the
+    seat's turn prompt alone, through the panel's painter ``p`` (``panel_painter``); the
+    canvas rectangles it touched, or None when the whole panel must be drawn again.
+
+    The turn shows in the frame's edge and the heading only, and the body does not
+    move with it (``panel_parts.panel_look``): when the turn passes from seat to seat,
+    the next seat's panel keeps its body. Not when the heading changes its height
+    (a prompt too long for the header line gets a bar of its own) or the body shows
+    the turn too (a lit on-screen hand).
+    """
+    if painted.turn_in_body:
+        return None
+    said = seat_prompt(view, seat)
+    prompt = None if said is None else p.words(said)
+    look = panel_look(p, view, seat, prompt)
+    if look.heading != painted.heading:
+        return None
+    strips = look.edge_strips()
+    for strip in strips:
+        with p.clip(strip):
+            p.box(look.frame, look.fill, look.edge, look.edge_width)
+    area = look.heading_area
+    p.fill(look.fill, area)
+    draw_heading(p, look, view, seat, prompt)
+    return [p.turn.rect(rect).clip(slot.rect) for rect in (*strips, area)]
+
+
 def panel_painter(
     canvas: pygame.Surface,
     fonts: theme.Fonts,
@@ -322,59 +364,33 @@ def _own_messages(view: TableView, seat: SeatView) -> list[Message]:
     return [msg for msg in view.messages if msg.seat == seat.seat]
 
 
-def _draw_upright(
-    p: Painter, view: TableView, seat: SeatView
-) -> tuple[pygame.Rect | None, theme.Colour]:
-    """One seat's panel drawn upright over all of ``p``'s area (hit boxes go to ``p``);
-    where its message line is (None without one) and the panel's fill.
+def _draw_upright(p: Painter, view: TableView, seat: SeatView) -> PaintedPanel:
+    """One seat's panel drawn upright over all of ``p``'s area (hit boxes go to ``p``).
 
     Upright, from the top (the centre side) down to the seat's edge: the header
     (label, badges, the turn prompt), the body (the screen's or game's part),
     the latest message for this seat, and the simulator's hand; the seat's
     buttons stand in a column on the right.
     """
-    width, height = p.area.size
-    m = p.metrics
-    pad = m.pad
     said = seat_prompt(view, seat)
     prompt = None if said is None else p.words(said)
-    playing = view.screen in (Screen.PLAY, Screen.RESULTS) and seat.player is not None
-    active = seat.joined or playing or view.screen in (Screen.ATTRACT, Screen.CHOOSE_GAME)
-    frame = pygame.Rect(0, 0, width, height).inflate(-pad, -pad)
-    fill = theme.PANEL if active else theme.PANEL_EMPTY
-    if prompt is not None:
-        fill = theme.blend(theme.PANEL, theme.TURN, 0.1)
-        edge, edge_w = theme.TURN, max(3, pad)
-    elif not seat.reader_online:
-        edge, edge_w = PROBLEM_COLOUR, max(2, pad // 2)
-    else:
-        # The seat's own colour, as its LEDs glow: a player finds their panel by it.
-        edge, edge_w = seat_colour_of(seat), max(2, pad // 2)
-    _felt_around(p, p.area, frame, max(2, pad))  # p.box's corner radius
-    p.box(frame, fill, edge, edge_w)
-    inner = frame.inflate(-2 * pad - edge_w, -2 * pad - edge_w)
+    look = panel_look(p, view, seat, prompt)
+    draw_frame(p, look)
+    # Nothing inside the box draws on its edge, so a change of turn can repaint the
+    # edge alone (``repaint_turn``).
+    with p.clip(look.interior):
+        return _draw_inside(p, look, view, seat, prompt)
 
-    header = pygame.Rect(inner.left, inner.top, inner.w, round(m.body * 0.95))
-    if prompt is not None and not prompt_fits(p, header, seat, view, prompt):
-        # A narrow panel: the turn prompt gets a bar of its own under the label.
-        bar = pygame.Rect(inner.left, header.bottom + pad // 2, inner.w, header.h)
-        draw_header(p, header, view, seat, None)
-        p.box(bar, theme.TURN, None)
-        p.text(
-            your_turn(prompt),
-            bar.center,
-            m.body,
-            theme.TEXT_DARK,
-            bold=True,
-            anchor="center",
-            max_width=bar.w - 2 * pad,
-        )
-        header = header.union(bar)
-    else:
-        draw_header(p, header, view, seat, prompt)
-    below = pygame.Rect(
-        inner.left, header.bottom + pad, inner.w, inner.bottom - header.bottom - pad
-    )
+
+def _draw_inside(
+    p: Painter, look: PanelLook, view: TableView, seat: SeatView, prompt: str | None
+) -> PaintedPanel:
+    """Everything inside the panel's box (``_draw_upright``): heading, body, controls."""
+    m = p.metrics
+    pad = m.pad
+    draw_heading(p, look, view, seat, prompt)
+    inner = look.inner
+    below = pygame.Rect(inner.left, look.body_top, inner.w, inner.bottom - look.body_top)
 
     buttons = [b for b in view.buttons if b.seat == seat.seat]
     if buttons:
@@ -394,7 +410,10 @@ def _draw_upright(
     line: pygame.Rect | None = None
     if own and below.h - m.line - pad >= m.unit * 0.12:
         line = pygame.Rect(below.left, below.bottom - m.line, below.w, m.line)
-        draw_messages(p, line, view, own[-1:], prefix=False)
+        # Clipped as its repaint is (``repaint_message_line``): a message bar taller
+        # than the line would leave pixels that repaint never clears.
+        with p.clip(line):
+            draw_messages(p, line, view, own[-1:], prefix=False)
         below.h -= line.h + pad
 
     if below.h > 4:
@@ -408,27 +427,7 @@ def _draw_upright(
     overlay = view.staff_overlay
     if overlay is not None and overlay.seat == seat.seat and below.h > 4:
         draw_staff_overlay(p, below, overlay)
-    return line, fill
-
-
-def _felt_around(p: Painter, area: pygame.Rect, frame: pygame.Rect, radius: int) -> None:
-    """The felt where a rounded ``frame`` leaves ``area`` uncovered.
-
-    Only the margin around the frame and its corners' squares: filling the whole
-    area first and then the frame over it would paint every pixel twice.
-    """
-    left, top, right, bottom = frame.left, frame.top, frame.right, frame.bottom
-    for rect in (
-        (area.left, area.top, area.w, top - area.top),
-        (area.left, bottom, area.w, area.bottom - bottom),
-        (area.left, top, left - area.left, frame.h),
-        (right, top, area.right - right, frame.h),
-        (left, top, radius, radius),
-        (right - radius, top, radius, radius),
-        (left, bottom - radius, radius, radius),
-        (right - radius, bottom - radius, radius, radius),
-    ):
-        p.fill(theme.TABLE, pygame.Rect(rect))
+    return PaintedPanel(p.hits, line, look.fill, look.heading, hand is not None)
 
 
 # --- panel bodies, by screen -------------------------------------------------------

@@ -7,6 +7,7 @@ renderer draws for the last view; and its hit boxes must be the same.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from dataclasses import replace
 
@@ -14,12 +15,13 @@ import pygame
 import pytest
 
 from controller.app import Kiosk
+from controller.bots.oshaka_trick_bot import OshakaBot
 from controller.config import TableConfig
 from controller.view import Message, MessageKind, Screen, TableView
 from display import oss_scene
 from display.renderer import Renderer
 from display.scenes import animation_step
-from tests.test_display import SIZES, attract_view, every_screen, play_view
+from tests.test_display import SIZES, attract_view, every_screen, oshaka_engine, play_view
 
 GAMES = ("oshaka-trick", "oh-pshaw", "oskar", "oss")
 
@@ -105,6 +107,48 @@ def test_a_seats_next_message_repaints_only_its_message_line(rotation: int) -> N
     assert renderer.window_rect(slot.rect).contains(line)
     assert line.w * line.h < slot.rect.w * slot.rect.h // 4
     assert_same_as_fresh(renderer, told)
+
+
+def _play_on_to_seat_4(rotation: int, human: tuple[int, ...]) -> tuple[Renderer, TableView, int]:
+    """A renderer that drew a mid-trick view, then the view after seat 3's play passed
+    the turn to seat 4; with how many panels it had drawn before that play."""
+    engine = oshaka_engine(actions=24)
+    assert engine.expected is not None and engine.expected.seat == 2
+    renderer = Renderer((1920, 1080), rotation=rotation)
+    renderer.draw(play_view(engine, version=10, human=human))
+    panels = renderer.panels_drawn
+    engine.apply(OshakaBot(random.Random(1)).choose(engine, 2))
+    assert engine.expected is not None and engine.expected.seat == 3  # the same trick
+    after = play_view(engine, version=11, human=human)
+    renderer.draw(after)
+    return renderer, after, panels
+
+
+@pytest.mark.parametrize("rotation", [0, 90])
+def test_the_turn_passing_on_repaints_only_the_next_seats_edge_and_heading(rotation: int) -> None:
+    """Seat 3 plays and seat 4 is next: seat 3's panel is drawn again (its hand is
+    smaller), seat 4's only where the turn shows, its edge and its heading, for every
+    side of the table."""
+    renderer, after, panels = _play_on_to_seat_4(rotation, human=())
+    assert renderer.panels_drawn == panels + 1
+    assert renderer.turns_repainted == 1
+    assert renderer.layout is not None
+    slot = renderer.window_rect(
+        next(s for s in renderer.layout.slots if after.seats[s.seat_index].player == 3).rect
+    )
+    inside = [r for r in renderer.dirty_rects if slot.contains(r)]
+    assert len(inside) == 5  # four strips of the edge, and the heading
+    assert sum(r.w * r.h for r in inside) < slot.w * slot.h // 3
+    assert_same_as_fresh(renderer, after)
+
+
+def test_a_seat_with_an_on_screen_hand_is_drawn_whole_when_its_turn_comes() -> None:
+    """The simulator lights a person's on-screen hand on their turn: the body shows
+    the turn too, so the panel is drawn again whole."""
+    renderer, after, panels = _play_on_to_seat_4(0, human=(3,))
+    assert renderer.turns_repainted == 0
+    assert renderer.panels_drawn == panels + 2
+    assert_same_as_fresh(renderer, after)
 
 
 def test_the_simulators_staff_buttons_are_part_of_the_cached_centre() -> None:
