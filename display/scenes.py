@@ -56,6 +56,7 @@ from display.panel_parts import (
     felt_around,
     hand_of,
     panel_look,
+    redraw_edge,
 )
 from display.results_screen import results_body, results_centre
 from display.screen_parts import NOT_PLAYING, centred_lines, game_title
@@ -338,14 +339,11 @@ def repaint_turn(
     look = panel_look(p, view, seat, prompt)
     if look.heading != painted.heading:
         return None
-    strips = look.edge_strips()
-    for strip in strips:
-        with p.clip(strip):
-            p.box(look.frame, look.fill, look.edge, look.edge_width)
+    redraw_edge(p, look)
     area = look.heading_area
     p.fill(look.fill, area)
     draw_heading(p, look, view, seat, prompt)
-    return [p.turn.rect(rect).clip(slot.rect) for rect in (*strips, area)]
+    return [p.turn.rect(rect).clip(slot.rect) for rect in (*look.edge_strips(), area)]
 
 
 def panel_painter(
