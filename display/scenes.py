@@ -334,9 +334,7 @@ def repaint_turn(
     """
     if painted.turn_in_body:
         return None
-    said = seat_prompt(view, seat)
-    prompt = None if said is None else p.words(said)
-    look = panel_look(p, view, seat, prompt)
+    look, prompt = _look_of(p, view, seat)
     if look.heading != painted.heading:
         return None
     redraw_edge(p, look)
@@ -344,6 +342,14 @@ def repaint_turn(
     p.fill(look.fill, area)
     draw_heading(p, look, view, seat, prompt)
     return [p.turn.rect(rect).clip(slot.rect) for rect in (*look.edge_strips(), area)]
+
+
+def _look_of(p: Painter, view: TableView, seat: SeatView) -> tuple[PanelLook, str | None]:
+    """The panel's look and its turn prompt in the seat's words (None off turn): one
+    place for both the whole paint and ``repaint_turn``, whose heading must match."""
+    said = seat_prompt(view, seat)
+    prompt = None if said is None else p.words(said)
+    return panel_look(p, view, seat, prompt), prompt
 
 
 def panel_painter(
@@ -370,9 +376,7 @@ def _draw_upright(p: Painter, view: TableView, seat: SeatView) -> PaintedPanel:
     the latest message for this seat, and the simulator's hand; the seat's
     buttons stand in a column on the right.
     """
-    said = seat_prompt(view, seat)
-    prompt = None if said is None else p.words(said)
-    look = panel_look(p, view, seat, prompt)
+    look, prompt = _look_of(p, view, seat)
     draw_frame(p, look)
     # Nothing inside the box draws on its edge, so a change of turn can repaint the
     # edge alone (``repaint_turn``).
