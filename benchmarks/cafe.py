@@ -31,11 +31,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from controller.config.cafe import CafeSettings
 from controller.fleet.link import FleetLink
 from controller.fleet.outbox import Outbox
-from controller.fleet.settings import CafeSettings
-from controller.journal import Journal
-from controller.record import replay
+from controller.records.journal import Journal
+from controller.records.record import replay
 from hub.broker import setup
 
 ROOT = Path(__file__).resolve().parent.parent

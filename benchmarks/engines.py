@@ -34,7 +34,7 @@ from typing import Any
 from controller.adapters import new_adapter
 from controller.games import spec_of
 from controller.games.base import JSON, Chance, Engine
-from controller.record import replay_actions
+from controller.records.record import replay_actions
 
 # Game id -> (players, options) of the measured playouts.
 PLAYOUTS: dict[str, tuple[int, dict[str, Any]]] = {

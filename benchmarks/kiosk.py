@@ -30,8 +30,8 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from controller.app import Kiosk
-from controller.config import SeatConfig, TableConfig
+from controller.config.table_config import SeatConfig, TableConfig
+from controller.kiosk.app import Kiosk
 from controller.view import Screen
 from display.renderer import Renderer
 from hardware.ptys import PtyPair
@@ -178,8 +178,8 @@ IDLE_SCRIPT = """
 import os, sys, time, resource
 os.environ["SDL_VIDEODRIVER"] = "dummy"
 sys.path.insert(0, {root!r})
-from controller.app import Kiosk
-from controller.config import TableConfig
+from controller.kiosk.app import Kiosk
+from controller.config.table_config import TableConfig
 from display.renderer import Renderer
 kiosk = Kiosk.create(TableConfig.simulated())
 renderer = Renderer((1280, 720))

@@ -24,7 +24,7 @@ in CPU time, and judged on it in a column of their own).
   reader thread's few microseconds aside), which other processes on a shared
   machine do not inflate.
 * CPU: the windowed kiosk's own loop (``Window`` on SDL's dummy driver, the
-  loop of ``controller.app.windowed``) for ``--seconds``: on the attract
+  loop of ``controller.kiosk.app.windowed``) for ``--seconds``: on the attract
   screen, and in a game waiting for seat 0 (its turn pulse on, bots waiting).
 * first frame: from launching ``python`` to the first frame shown by a
   kiosk built as ``python -m controller kiosk`` builds it (journal, window);
@@ -52,8 +52,8 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from controller.app import Kiosk  # noqa: E402 (after the path and SDL settings)
-from controller.config import TableConfig  # noqa: E402
+from controller.config.table_config import TableConfig  # noqa: E402
+from controller.kiosk.app import Kiosk  # noqa: E402 (after the path and SDL settings)
 from controller.view import Screen, StaffView, TableView  # noqa: E402
 
 GAMES = ("oshaka-trick", "oh-pshaw", "oskar", "oss")

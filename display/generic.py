@@ -18,8 +18,8 @@ from typing import Any, TypeVar, cast
 import pygame
 
 from controller.games.words import Items, Player, Seat, Text, Verbatim, Words, as_arg, say
-from controller.seat_colours import seat_colour
 from controller.view import Message, SeatView, TableView
+from controller.view.seat_colours import seat_colour
 from display import theme
 from display.fitting import Fitted
 from display.theme import Colour, Painter

@@ -43,7 +43,7 @@ DECK_CARD_KEY = pygame.K_c  # at the staff desk: taps the simulated card it asks
 
 
 class DisplaySettings(Protocol):
-    """The window settings the table's configuration gives (``controller.config.DisplayConfig``)."""
+    """The window settings of the table's configuration (``table_config.DisplayConfig``)."""
 
     @property
     def width(self) -> int: ...

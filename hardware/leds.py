@@ -285,7 +285,7 @@ class SeatLeds:
     only. ``close()`` blanks the segments once; it does not deinit the strip,
     whose owner closes it.
 
-    ``identity`` gives seats their own colour (``controller.seat_colours``): a
+    ``identity`` gives seats their own colour (``controller.view.seat_colours``): a
     joined seat glows in it, so players find their panel by the colour their
     LEDs show; a seat without one glows in the ``JOINED`` look's colour.
     """

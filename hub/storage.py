@@ -21,7 +21,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
-from controller.members import NicknameError, check_nickname
+from controller.tags.members import NicknameError, check_nickname
 
 metadata = sa.MetaData()
 

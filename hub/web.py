@@ -26,11 +26,11 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response, Streamin
 from fastapi.templating import Jinja2Templates
 from starlette.middleware.sessions import SessionMiddleware
 
-from controller import scoresheet
 from controller.games import specs
 from controller.games.base import TableError
-from controller.members import check_member_uid, check_nickname
-from controller.record import replay
+from controller.records import scoresheet
+from controller.records.record import replay
+from controller.tags.members import check_member_uid, check_nickname
 from hub import auth
 from hub.ingest import Ingest
 from hub.storage import MemberRefused, Storage

@@ -32,13 +32,13 @@ from pathlib import Path
 from typing import Any
 
 from controller.adapters import Press, Tap
-from controller.config import TableConfig
-from controller.devices import Devices, build
-from controller.history import export_record
-from controller.journal import FINISHED, Journal, resume_if_unfinished
-from controller.simulation import Simulator
+from controller.config.table_config import TableConfig
+from controller.kiosk.devices import Devices, build
+from controller.kiosk.simulation import Simulator
+from controller.records.history import export_record
+from controller.records.journal import FINISHED, Journal, resume_if_unfinished
 from controller.table import Table, TableLoop
-from controller.tags import TagRegistry, deck_of, simulated
+from controller.tags.registry import TagRegistry, deck_of, simulated
 from controller.view import Screen
 from hardware.events import InputEvent
 

@@ -15,11 +15,11 @@ from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from controller.config import SeatConfig, TableConfig
-from controller.devices import Devices, build
+from controller.config.table_config import SeatConfig, TableConfig
 from controller.games.base import Engine
+from controller.kiosk.devices import Devices, build
 from controller.table import JournalSink, LedSink, Table, TableLoop
-from controller.tags import simulated, simulated_uid
+from controller.tags.registry import simulated, simulated_uid
 from controller.view import Screen
 from hardware.events import InputEvent
 from hardware.ptys import PtyPair

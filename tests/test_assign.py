@@ -6,8 +6,8 @@ import threading
 import time
 from pathlib import Path
 
-from controller.assign import assign, chosen_protocol
-from controller.cli import build_parser
+from controller.cli.assign import assign, chosen_protocol
+from controller.cli.main import build_parser
 from hardware.ptys import PtyPair
 from tests.conftest import run_cli
 

@@ -20,9 +20,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from controller import app
-from controller.config import ConfigError, TableConfig, load, parse
-from controller.tags import RegistryError, TagRegistry, simulated
+from controller.config.table_config import ConfigError, TableConfig, load, parse
+from controller.kiosk import app
+from controller.tags.registry import RegistryError, TagRegistry, simulated
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_TOML = ROOT / "controller" / "samples" / "table.toml"

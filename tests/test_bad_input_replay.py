@@ -21,7 +21,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from controller import cli
+from controller.cli import main as cli
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORDS = sorted([*ROOT.glob("tests/records/**/*.jsonl"), *ROOT.glob("controller/samples/*.jsonl")])

@@ -14,14 +14,14 @@ from controller.bots.oh_pshaw_search import OhPshawSearchBot
 from controller.bots.oshaka_trick_search import OshakaSearchBot
 from controller.bots.oskar_bot import OskarBot
 from controller.bots.search_bot import sum_over_deals
-from controller.config import ConfigError, parse
+from controller.config.table_config import ConfigError, parse
 from controller.games.base import Action
 from controller.games.oh_pshaw import CARD_NAMES, OhPshaw, Options, Phase, deal
 from controller.games.oshaka_trick import OshakaTrick, Place, hand_registrations
 from controller.games.oshaka_trick import Phase as OshakaPhase
 from controller.games.oshaka_trick import deal as deal_oshaka
 from controller.games.oskar import Oskar, RollDice
-from controller.simulation import Simulator
+from controller.kiosk.simulation import Simulator
 from controller.view import Screen
 from tests.rigs import TableRig
 

@@ -11,12 +11,12 @@ from typing import Any
 
 import pytest
 
-from controller.config import TableConfig, load
+from controller.config.cafe import CafeSettings
+from controller.config.table_config import TableConfig, load
 from controller.fleet.connection import CafeConnection
 from controller.fleet.link import AlertAcknowledged, ConfigRequested
-from controller.fleet.settings import CafeSettings
 from controller.table import Table
-from controller.tags import simulated
+from controller.tags.registry import simulated
 from controller.view import Screen
 from hardware.cues import Cue
 from hardware.events import ButtonPressed, ButtonReleased, TagPresented
@@ -145,8 +145,8 @@ def test_a_pushed_configuration_is_checked_and_applied_between_games(tmp_path: P
 def test_a_table_without_cafe_runs_no_network_code(tmp_path: Path) -> None:
     path = table_toml(tmp_path, "")
     script = (
-        "import sys; from pathlib import Path; from controller.app import Kiosk;"
-        "from controller.config import load;"
+        "import sys; from pathlib import Path; from controller.kiosk.app import Kiosk;"
+        "from controller.config.table_config import load;"
         f"k = Kiosk.create(load(Path({str(path)!r})), seed=1, auto_game='oshaka-trick');"
         "k.__enter__(); k.run_headless(); k.__exit__();"
         "print(sorted(m for m in sys.modules if m.startswith(('paho', 'controller.fleet', 'hub'))))"

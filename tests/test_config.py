@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.config import ConfigError, TableConfig, load, parse
+from controller.config.table_config import ConfigError, TableConfig, load, parse
 from tests.conftest import ROOT, run_cli
 
 SAMPLE = ROOT / "controller" / "samples" / "table.toml"

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.journal import FINISHED, Journal
+from controller.records.journal import FINISHED, Journal
 from tests.crash_player import generate
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.config import parse
+from controller.config.table_config import parse
 
 ROOT = Path(__file__).resolve().parent.parent
 DEPLOY = ROOT / "deploy"

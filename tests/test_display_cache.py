@@ -14,9 +14,9 @@ from dataclasses import replace
 import pygame
 import pytest
 
-from controller.app import Kiosk
 from controller.bots.oshaka_trick_bot import OshakaBot
-from controller.config import TableConfig
+from controller.config.table_config import TableConfig
+from controller.kiosk.app import Kiosk
 from controller.view import Message, MessageKind, Screen, TableView
 from display import oss_scene
 from display.renderer import Renderer

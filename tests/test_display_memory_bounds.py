@@ -14,8 +14,8 @@ import platform
 import pygame
 import pytest
 
-from controller.app import Kiosk
-from controller.config import TableConfig
+from controller.config.table_config import TableConfig
+from controller.kiosk.app import Kiosk
 from controller.view import Screen
 from display import renderer as renderer_module
 from display.memory import release_memory

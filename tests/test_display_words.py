@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from controller.games.words import Text
-from controller.seat_colours import seat_colour
 from controller.view import Screen, SeatView, TableView
+from controller.view.seat_colours import seat_colour
 from controller.words import Presenter
 from controller.words.catalogs import DOMAINS, TRANSLATED
 from controller.words.extract import missing

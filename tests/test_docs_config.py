@@ -1,7 +1,7 @@
 """docs/configuration.md's table of keys says the defaults the code really uses.
 
 Every row of the table is checked: a literal default (a TOML value) against
-what ``controller.config.parse`` gives when the key is left out, and the few
+what ``controller.config.table_config.parse`` gives when the key is left out, and the few
 defaults said in words against the behaviour they describe. A new row that
 this test does not know fails, so the table cannot drift from the code.
 """
@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from controller.config import TableConfig, parse
+from controller.config.table_config import TableConfig, parse
 from tests.conftest import ROOT
 
 DOC = ROOT / "docs" / "configuration.md"

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from controller import cli
-from controller.config import TableConfig, parse
-from controller.doctor import Machine, Result, report, run, run_checks, sdl_video_drivers
+from controller.cli import main as cli
+from controller.cli.doctor import Machine, Result, report, run, run_checks, sdl_video_drivers
+from controller.config.table_config import TableConfig, parse
 from hardware.errors import StripUnavailable
 from hardware.leds import RecordingStrip
 from tests.words import shown
@@ -249,7 +249,7 @@ def test_reader_probe_reports_a_port_that_is_not_a_serial_device(tmp_path: Path)
 def test_missing_noto_fonts_fail_the_fonts_check_with_the_packages_to_install(
     tmp_path: Path,
 ) -> None:
-    from controller.doctor import check_fonts
+    from controller.cli.doctor import check_fonts
 
     gone = [Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc")]
     result = check_fonts(TableConfig.simulated(4), machine(tmp_path, missing_noto=lambda: gone))
@@ -258,7 +258,7 @@ def test_missing_noto_fonts_fail_the_fonts_check_with_the_packages_to_install(
 
 
 def test_the_doctor_checks_the_fonts_the_display_draws_with() -> None:
-    from controller.doctor import NOTO_FONTS
+    from controller.cli.doctor import NOTO_FONTS
     from display.theme import FONT_FILES
 
     assert set(NOTO_FONTS) == {path for paths in FONT_FILES.values() for path in paths}

@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from controller import cli, durable
-from controller.durable import NotDurable, describe, parse_mountinfo, require_durable
+from controller.cli import main as cli
+from controller.records import durable
+from controller.records.durable import NotDurable, describe, parse_mountinfo, require_durable
 
 # /proc/self/mountinfo of a Pi with raspi-config's overlay file system on, and a
 # USB drive mounted for the data (the documented layout).
@@ -71,7 +72,7 @@ def test_kiosk_refuses_to_start_on_tmpfs(
 
 
 def test_require_durable_is_a_boolean(tmp_path: Path) -> None:
-    from controller.config import ConfigError, parse
+    from controller.config.table_config import ConfigError, parse
 
     assert parse({"journal": {"require_durable": True}}).journal.require_durable
     assert not parse({}).journal.require_durable

@@ -11,9 +11,9 @@ from pathlib import Path
 import pygame
 import pytest
 
-from controller.app import Kiosk
 from controller.games.oshaka_trick import OshakaTrick, Play
-from controller.record import replay
+from controller.kiosk.app import Kiosk
+from controller.records.record import replay
 from controller.view import Screen
 from hardware.events import TagPresented
 from hardware.leds import RecordingStrip

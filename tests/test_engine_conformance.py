@@ -22,7 +22,7 @@ import pytest
 
 from controller.games import spec_of, specs
 from controller.games.base import Action, Chance, Engine, Snapshot, TableError
-from controller.record import ActionPair, dumps, parse, replay, undo_last_player_action
+from controller.records.record import ActionPair, dumps, parse, replay, undo_last_player_action
 
 # Every game: each supplies its chance (deals, dice) through the engine contract.
 GAMES = tuple(specs())

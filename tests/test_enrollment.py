@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from controller.enrollment import DeckAudit, Enrollment, SeatAssignment
-from controller.tags import (
+from controller.tags.enrollment import DeckAudit, Enrollment, SeatAssignment
+from controller.tags.registry import (
     SIMULATED_STAFF_UID,
     RegistryError,
     TagRegistry,

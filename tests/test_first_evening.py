@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from controller.app import Kiosk
-from controller.config import load
-from controller.tags import TagRegistry, deck_of, decks, simulated_uid
-from controller.tags_cli import main as tags_main
+from controller.cli.tags import main as tags_main
+from controller.config.table_config import load
+from controller.kiosk.app import Kiosk
+from controller.tags.registry import TagRegistry, deck_of, decks, simulated_uid
 from controller.view import MessageKind, Screen
 from hardware.events import InputEvent, TagPresented
 from hardware.ptys import PtyPair

@@ -14,12 +14,12 @@ import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
+from controller.config.cafe import CafeSettings
 from controller.fleet import topics
 from controller.fleet.link import AlertAcknowledged, ConfigRequested, FleetLink, HubMessage
 from controller.fleet.outbox import Outbox
-from controller.fleet.settings import CafeSettings
-from controller.journal import Journal
-from controller.record import replay
+from controller.records.journal import Journal
+from controller.records.record import replay
 from hub.ingest import Ingest
 from hub.settings import HubSettings
 from hub.storage import Storage
@@ -210,7 +210,7 @@ def test_the_last_will_marks_a_killed_table_offline(
     script = f"""
 import threading
 from controller.fleet.link import FleetLink
-from controller.fleet.settings import CafeSettings
+from controller.config.cafe import CafeSettings
 link = FleetLink(CafeSettings(broker="127.0.0.1", port={broker.port}, table="table-1",
                               password={broker.password("table-1")!r}), None, print)
 link.start()

@@ -7,12 +7,12 @@ import random
 import pytest
 
 from controller.adapters import adapter_for, adapters
-from controller.config import SeatConfig, TableConfig
+from controller.config.table_config import SeatConfig, TableConfig
 from controller.games import engine_class, spec_of, specs
 from controller.games.base import BadOption, MalformedAction
 from controller.games.spec import OptionKind, Requirement
 from controller.table import Table, unmet_requirement
-from controller.tags import deck_cards, deck_of, decks, simulated
+from controller.tags.registry import deck_cards, deck_of, decks, simulated
 from controller.view import Screen
 from hardware.events import ButtonPressed
 from tests.words import shown

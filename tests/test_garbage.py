@@ -5,9 +5,9 @@ from __future__ import annotations
 import gc
 import weakref
 
-from controller.app import Kiosk
-from controller.config import TableConfig
-from controller.garbage import BACKSTOP, MIDDLE_EVERY, YOUNG, GarbagePacer
+from controller.config.table_config import TableConfig
+from controller.kiosk.app import Kiosk
+from controller.kiosk.garbage import BACKSTOP, MIDDLE_EVERY, YOUNG, GarbagePacer
 
 
 class Cycle:

@@ -26,8 +26,8 @@ from babel.messages.pofile import read_po
 
 from controller.games import specs
 from controller.games.oss_cards import CHALLENGES_BY_NAME, TRICKS_BY_NAME
-from controller.simulation import Simulator
-from controller.tags import deck_cards, deck_of
+from controller.kiosk.simulation import Simulator
+from controller.tags.registry import deck_cards, deck_of
 from controller.view import Screen, TableView
 from controller.words.catalogs import DOMAINS, LANGUAGE_NAMES, po_path
 from display.fitting import ELLIPSIS

@@ -16,14 +16,14 @@ from typing import Any
 import pygame
 import pytest
 
-from controller import cli
-from controller.config import ConfigError, load, parse
-from controller.doctor import report, run_checks
+from controller.cli import main as cli
+from controller.cli.doctor import report, run_checks
+from controller.config.table_config import ConfigError, load, parse
 from controller.fleet.connection import CafeConnection
 from controller.fleet.link import ConfigRequested
 from controller.games.words import Items, Verbatim, say
 from controller.table import Table
-from controller.tags import RegistryError, TagRegistry, simulated
+from controller.tags.registry import RegistryError, TagRegistry, simulated
 from controller.view import MessageKind, Screen
 from controller.words import Presenter
 from hardware.errors import ReaderUnavailable

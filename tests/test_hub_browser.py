@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from controller.config.cafe import CafeSettings
 from controller.fleet.link import AlertAcknowledged, FleetLink, HubMessage
-from controller.fleet.settings import CafeSettings
 from tests.broker import Broker, free_port, wait_for_port
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from controller.record import replay
+from controller.records.record import replay
 from hub import auth
 from hub.storage import Storage
 from hub.web import create_app

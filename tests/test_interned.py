@@ -9,10 +9,10 @@ when the table goes back to the attract screen.
 
 from __future__ import annotations
 
-from controller.app import Kiosk
-from controller.config import TableConfig
+from controller.config.table_config import TableConfig
 from controller.games import oskar
 from controller.games.interned import Interned, forget_interned, interned_count
+from controller.kiosk.app import Kiosk
 from controller.view import Screen
 
 

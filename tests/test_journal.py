@@ -16,11 +16,12 @@ from typing import Any
 
 import pytest
 
-from controller import journal_cli
-from controller.config import TableConfig
+from controller.cli import journal as journal_cli
+from controller.config.table_config import TableConfig
 from controller.games.base import JSON
-from controller.history import export_record, history_lines, summaries, write_csv
-from controller.journal import (
+from controller.kiosk.simulation import Simulator
+from controller.records.history import export_record, history_lines, summaries, write_csv
+from controller.records.journal import (
     ABANDONED,
     FINISHED,
     PLAYING,
@@ -29,10 +30,9 @@ from controller.journal import (
     JournalError,
     resume_if_unfinished,
 )
-from controller.record import replay
-from controller.simulation import Simulator
+from controller.records.record import replay
 from controller.table import JournalSink, Table
-from controller.tags import SIMULATED_STAFF_UID, simulated
+from controller.tags.registry import SIMULATED_STAFF_UID, simulated
 from controller.view import Screen
 from hardware.cues import Cue
 from hardware.leds import RecordingStrip, SeatLeds

@@ -28,8 +28,8 @@ from pathlib import Path
 
 import pytest
 
-from controller.history import export_record
-from controller.journal import (
+from controller.records.history import export_record
+from controller.records.journal import (
     Journal,
     JournalDamaged,
     JournalLocked,
@@ -38,7 +38,7 @@ from controller.journal import (
     _sqlite_problem,
     resume_if_unfinished,
 )
-from controller.record import replay
+from controller.records.record import replay
 from tests.test_journal import Rig
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -436,7 +436,7 @@ def test_a_path_with_a_newline_stays_one_line(tmp_path: Path) -> None:
 HOLDER = """
 import sys
 from pathlib import Path
-from controller.journal import Journal
+from controller.records.journal import Journal
 journal = Journal.open(Path(sys.argv[1]))
 print("ready", flush=True)
 sys.stdin.read()  # hold the journal until the test closes stdin or kills us

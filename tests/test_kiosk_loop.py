@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from controller.adapters import Gesture
-from controller.app import MAX_WAIT, Kiosk
-from controller.config import TableConfig
+from controller.config.table_config import TableConfig
+from controller.kiosk.app import MAX_WAIT, Kiosk
 from controller.view import Screen
 from hardware.cues import Cue
 

@@ -20,8 +20,8 @@ from typing import Any
 
 import pytest
 
-from controller.config import ConfigError, TableConfig, parse
-from controller.devices import build
+from controller.config.table_config import ConfigError, TableConfig, parse
+from controller.kiosk.devices import build
 from hardware.errors import HardwareConfigError, StripUnavailable
 from hardware.events import EventQueue
 from hardware.led_backends import SPI_FREQUENCY, open_strip

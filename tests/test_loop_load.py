@@ -7,8 +7,8 @@ import threading
 
 import pytest
 
-from controller.loop_load import LEAST, WINDOW, LoopLoad, think_budget
-from controller.simulation import Simulator, _SearchFirst
+from controller.kiosk.loop_load import LEAST, WINDOW, LoopLoad, think_budget
+from controller.kiosk.simulation import Simulator, _SearchFirst
 from controller.view import Screen
 from tests.rigs import TableRig
 

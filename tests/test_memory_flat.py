@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from controller.app import Kiosk
-from controller.config import TableConfig
+from controller.config.table_config import TableConfig
+from controller.kiosk.app import Kiosk
 from controller.view import Screen
 
 WARM_UP = 10

@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 
-from controller import scoresheet
 from controller.bots.oh_pshaw_bot import OhPshawBot
 from controller.games.base import Action, BadOption, Expectation, IllegalAction, MalformedAction
 from controller.games.oh_pshaw import (
@@ -35,7 +34,8 @@ from controller.games.oh_pshaw import (
     default_max_hand,
     parse_card,
 )
-from controller.record import RecordError, dumps, replay
+from controller.records import scoresheet
+from controller.records.record import RecordError, dumps, replay
 
 RECORDS = Path(__file__).parent / "records" / "oh-pshaw"
 ROOT = Path(__file__).resolve().parent.parent

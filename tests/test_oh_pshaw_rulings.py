@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 
-from controller import scoresheet
 from controller.games.base import IllegalAction
 from controller.games.oh_pshaw import (
     Bid,
@@ -24,7 +23,8 @@ from controller.games.oh_pshaw import (
     Phase,
     deal,
 )
-from controller.record import RecordError, replay
+from controller.records import scoresheet
+from controller.records.record import RecordError, replay
 
 RECORDS = Path(__file__).parent / "records" / "oh-pshaw"
 ROOT = Path(__file__).resolve().parent.parent

@@ -7,8 +7,8 @@ import itertools
 
 import pytest
 
-from controller.config import ConfigError, parse
-from controller.opening_hours import DRIFT_PIXELS, Sleeper, SleepWindow, drift
+from controller.config.table_config import ConfigError, parse
+from controller.kiosk.opening_hours import DRIFT_PIXELS, Sleeper, SleepWindow, drift
 
 
 def at(hour: int, minute: int = 0) -> dt.datetime:

@@ -28,7 +28,7 @@ from controller.games.oshaka_trick import (
     deal,
     full_deck,
 )
-from controller.record import RecordError, dumps, replay
+from controller.records.record import RecordError, dumps, replay
 from controller.words import Presenter
 from tests.conftest import record_text, run_cli
 from tests.words import shown

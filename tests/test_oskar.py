@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from controller import cli
 from controller.bots.oskar_bot import OskarBot
+from controller.cli import main as cli
 from controller.games.base import (
     Action,
     Chance,
@@ -53,7 +53,7 @@ from controller.games.oskar import (
     trick_winner,
 )
 from controller.games.oskar_snapshot import StockView
-from controller.record import RecordError, dumps, replay
+from controller.records.record import RecordError, dumps, replay
 from tests.conftest import record_text, run_cli
 
 RECORDS = Path(__file__).parent / "records" / "oskar"

@@ -15,7 +15,7 @@ from controller.bots.oskar_bot import OskarBot
 from controller.bots.oskar_search import OskarSearchBot, policy_card, search, seen_from_engine
 from controller.games.base import Action, Chance
 from controller.games.oskar import Card, Oskar, Phase, Play, RollDice
-from controller.simulation import Simulator
+from controller.kiosk.simulation import Simulator
 from tests.rigs import TableRig
 
 UNHURRIED = 1e9  # a budget no test reaches: the deal count alone bounds the search

@@ -33,7 +33,7 @@ from controller.games.oss import (
     chance_action,
     chance_actions,
 )
-from controller.record import RecordError, dumps, replay
+from controller.records.record import RecordError, dumps, replay
 from tests.words import shown
 
 RECORDS = Path(__file__).parent / "records" / "oss"

@@ -15,7 +15,7 @@ from controller.adapters import Gesture, Press
 from controller.games.base import Action
 from controller.games.oss import Counts, Oss, OssSnapshot, Phase, Result, Timed
 from controller.games.words import Words
-from controller.simulation import Simulator
+from controller.kiosk.simulation import Simulator
 from controller.view import Screen
 from display.screenshot import screenshot_view
 from display.theme import Fonts, Painter

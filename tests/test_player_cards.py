@@ -15,25 +15,25 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from controller.app import Kiosk
-from controller.config import TableConfig, load
+from controller.config.table_config import TableConfig, load
 from controller.fleet import topics
 from controller.fleet.connection import CafeConnection
 from controller.fleet.link import MembersChanged
 from controller.fleet.outbox import Outbox, record_payload
 from controller.fleet.reporter import table_state
 from controller.games.words import Seat, say
-from controller.journal import Journal
-from controller.members import (
+from controller.kiosk.app import Kiosk
+from controller.records.journal import Journal
+from controller.records.record import replay
+from controller.table import Table
+from controller.tags.members import (
     NICKNAME_MAX,
     MemberUidError,
     NicknameError,
     check_member_uid,
     check_nickname,
 )
-from controller.record import replay
-from controller.table import Table
-from controller.tags import RegistryError, TagRegistry, simulated, simulated_uid
+from controller.tags.registry import RegistryError, TagRegistry, simulated, simulated_uid
 from controller.view import MessageKind, Screen
 from controller.words import Presenter
 from hardware.events import ButtonPressed, TagPresented
@@ -145,7 +145,7 @@ def test_the_hubs_members_skip_what_the_table_cannot_take() -> None:
 def test_staff_enroll_a_member_card_locally_with_the_tags_command(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from controller.tags_cli import main
+    from controller.cli.tags import main
 
     config = tmp_path / "table.toml"
     config.write_text('[tags]\nregistry = "tags.json"\n\n' + "[[seat]]\n" * 2, encoding="utf-8")

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from controller.games.words import Text, Words
-from controller.simulation import Simulator
+from controller.kiosk.simulation import Simulator
 from controller.view import Screen, TableView
 from controller.words import Presenter
 from controller.words.pseudo import CLOSE, OPEN, is_pseudo

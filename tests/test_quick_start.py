@@ -11,8 +11,8 @@ from tests.conftest import ROOT
 
 START = """
 import json, sys
-from controller.app import Kiosk
-from controller.config import TableConfig
+from controller.kiosk.app import Kiosk
+from controller.config.table_config import TableConfig
 from display.window import Window
 kiosk = Kiosk.create(TableConfig.simulated())
 with kiosk, Window(kiosk.config.display) as window:

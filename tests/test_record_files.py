@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from controller.journal import FINISHED, Journal
-from controller.record import replay
-from controller.record_files import RecordFileError, save_record, write_missing_records
+from controller.records.files import RecordFileError, save_record, write_missing_records
+from controller.records.journal import FINISHED, Journal
+from controller.records.record import replay
 from tests.test_journal import Rig, cli
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -24,8 +24,8 @@ TIMEOUT = 60
 DIES_AFTER_THE_FINISH_MARK = """
 import os, signal, sys
 from pathlib import Path
-from controller.app import Kiosk
-from controller.config import TableConfig
+from controller.kiosk.app import Kiosk
+from controller.config.table_config import TableConfig
 
 journal, out = Path(sys.argv[1]), Path(sys.argv[2])
 kiosk = Kiosk.create(

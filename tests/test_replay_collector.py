@@ -9,7 +9,7 @@ import pytest
 
 from controller.games import spec_of
 from controller.games.base import Chance
-from controller.record import ActionRefused, replay_actions
+from controller.records.record import ActionRefused, replay_actions
 
 
 def _header() -> dict[str, object]:

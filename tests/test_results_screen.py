@@ -17,7 +17,7 @@ import display.generic
 import display.oshaka_trick_scene
 import display.results_screen
 import display.theme
-from controller.simulation import Simulator
+from controller.kiosk.simulation import Simulator
 from controller.view import Screen, TableView
 from display.results_screen import fit_rounds
 from display.screenshot import screenshot_view

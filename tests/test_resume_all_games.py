@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from controller.app import Kiosk
-from controller.config import TableConfig
-from controller.record import replay
+from controller.config.table_config import TableConfig
+from controller.kiosk.app import Kiosk
+from controller.records.record import replay
 from controller.view import Screen
 
 GAMES = [("oshaka-trick", 4), ("oh-pshaw", 4), ("oskar", 4), ("oss", 3)]

@@ -11,9 +11,9 @@ import re
 
 import pytest
 
-from controller import scoresheet
 from controller.games import spec_of, specs
 from controller.games.base import Engine
+from controller.records import scoresheet
 from tests.test_engine_conformance import play_randomly
 from tests.words import shown
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.sd_notify import Notifier
+from controller.kiosk.sd_notify import Notifier
 
 
 @pytest.fixture

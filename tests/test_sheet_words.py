@@ -14,7 +14,6 @@ from typing import Any
 
 import pytest
 
-from controller import scoresheet
 from controller.games import spec_of, specs
 from controller.games.base import (
     BadOption,
@@ -29,7 +28,8 @@ from controller.games.base import (
 )
 from controller.games.spec import OptionKind
 from controller.games.words import Text
-from controller.record import RecordError, replay
+from controller.records import scoresheet
+from controller.records.record import RecordError, replay
 from controller.table.options import OptionsForm
 from controller.words import Presenter
 from controller.words.catalogs import translations

@@ -13,9 +13,9 @@ from pathlib import Path
 import pygame
 import pytest
 
-from controller.app import Kiosk, apply_ui_action
-from controller.cli import build_parser
-from controller.config import SeatConfig, TableConfig
+from controller.cli.main import build_parser
+from controller.config.table_config import SeatConfig, TableConfig
+from controller.kiosk.app import Kiosk, apply_ui_action
 from controller.view import MessageKind, Screen, TableView
 from display.renderer import Renderer
 from display.ui import PressButton, Quit, TapCard, TapDeckCard, TapStaff, UiAction
@@ -191,7 +191,7 @@ def test_the_windowed_kiosk_offers_the_staff_tag_at_its_simulated_seats(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """app.windowed builds the window with the staff buttons and feeds its actions in."""
-    from controller import app
+    from controller.kiosk import app
 
     script: list[list[UiAction]] = [[TapStaff(2)], [PressButton(2, "ok")], [TapDeckCard(2)]]
     shown: list[TableView] = []

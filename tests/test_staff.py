@@ -10,7 +10,7 @@ from pathlib import Path
 import pygame
 import pytest
 
-from controller.tags import SIMULATED_STAFF_UID, TagRegistry, simulated_uid
+from controller.tags.registry import SIMULATED_STAFF_UID, TagRegistry, simulated_uid
 from controller.view import Screen
 from display.screenshot import screenshot_view
 from tests.test_table import Rig
@@ -169,9 +169,9 @@ def test_the_history_of_a_long_journal_shows_the_latest_games_under_their_column
 ) -> None:
     import sqlite3
 
-    from controller.app import Kiosk
-    from controller.config import TableConfig
-    from controller.history import DESK_HISTORY
+    from controller.config.table_config import TableConfig
+    from controller.kiosk.app import Kiosk
+    from controller.records.history import DESK_HISTORY
 
     journal = tmp_path / "journal.sqlite3"
     config = TableConfig.simulated(4, bots=4)

@@ -19,14 +19,21 @@ from typing import Any
 import pygame
 import pytest
 
-from controller import app
-from controller.app import Kiosk
-from controller.config import ConfigError, DisplayConfig, StaffConfig, TableConfig, load, parse
-from controller.journal import Journal
-from controller.staff_cli import with_pin_hash
-from controller.staff_pin import PinError, PinHash, hash_pin, parse_pin
+from controller.cli.staff import with_pin_hash
+from controller.config.table_config import (
+    ConfigError,
+    DisplayConfig,
+    StaffConfig,
+    TableConfig,
+    load,
+    parse,
+)
+from controller.kiosk import app
+from controller.kiosk.app import Kiosk
+from controller.records.journal import Journal
 from controller.table.staff_mode import STAFF_MODE_TIMEOUT
-from controller.tags import SIMULATED_STAFF_UID
+from controller.tags.registry import SIMULATED_STAFF_UID
+from controller.tags.staff_pin import PinError, PinHash, hash_pin, parse_pin
 from controller.view import Screen
 from display.renderer import Renderer
 from display.staff_screen import STAFF_COLOUR

@@ -16,13 +16,15 @@ from pathlib import Path
 
 import pytest
 
-from controller import cli, scoresheet, terminal_words
+from controller.cli import main as cli
+from controller.cli import terminal_words
 from controller.games.words import Items, Seat
-from controller.history import GameSummary, history_lines
-from controller.record import replay
-from controller.staff import StaffDesk
-from controller.staff_pin import PinGuard, PinHash, hash_pin
-from controller.tags import simulated
+from controller.records import scoresheet
+from controller.records.history import GameSummary, history_lines
+from controller.records.record import replay
+from controller.tags.registry import simulated
+from controller.tags.staff_desk import StaffDesk
+from controller.tags.staff_pin import PinGuard, PinHash, hash_pin
 from controller.words import Presenter
 from tests.words import shown
 

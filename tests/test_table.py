@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from controller.games.oshaka_trick import OshakaTrick, Phase
-from controller.record import replay
-from controller.simulation import Simulator
+from controller.kiosk.simulation import Simulator
+from controller.records.record import replay
 from controller.table import IDLE_TIMEOUT
-from controller.tags import simulated_uid
+from controller.tags.registry import simulated_uid
 from controller.view import MessageKind, Screen
 from controller.words import Presenter
 from hardware.cues import Cue

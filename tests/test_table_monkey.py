@@ -18,12 +18,12 @@ from pathlib import Path
 
 import pytest
 
-from controller.config import TableConfig
-from controller.journal import Journal, resume_if_unfinished
-from controller.record import replay
-from controller.simulation import Simulator
+from controller.config.table_config import TableConfig
+from controller.kiosk.simulation import Simulator
+from controller.records.journal import Journal, resume_if_unfinished
+from controller.records.record import replay
 from controller.table import Table
-from controller.tags import SIMULATED_STAFF_UID, decks, simulated
+from controller.tags.registry import SIMULATED_STAFF_UID, decks, simulated
 from controller.view import Screen
 from display.renderer import Renderer
 from hardware.events import (

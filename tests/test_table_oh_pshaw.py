@@ -19,8 +19,7 @@ import pytest
 
 from controller.adapters import Press, new_adapter
 from controller.adapters.oh_pshaw_table import OhPshawAdapter
-from controller.app import Kiosk
-from controller.config import TableConfig
+from controller.config.table_config import TableConfig
 from controller.games.oh_pshaw import (
     SPEC,
     Bid,
@@ -35,10 +34,11 @@ from controller.games.oh_pshaw import (
     TurnTrump,
     deal,
 )
-from controller.record import replay
-from controller.simulation import Simulator
+from controller.kiosk.app import Kiosk
+from controller.kiosk.simulation import Simulator
+from controller.records.record import replay
 from controller.table import Table
-from controller.tags import deck_cards, simulated_uid
+from controller.tags.registry import deck_cards, simulated_uid
 from controller.view import MessageKind, Screen, TableView
 from controller.words import french_card
 from display.oh_pshaw_scene import bid_cursor
@@ -666,7 +666,7 @@ def test_deal_helper_and_chance_agree() -> None:
 
 def test_a_person_plays_against_three_bots_by_clicking_the_screen(tmp_path: Path) -> None:
     """The demo as a new user meets it: seat 0 clicks the on-screen buttons and hand."""
-    from controller.app import apply_ui_action
+    from controller.kiosk.app import apply_ui_action
     from display.renderer import Renderer
     from display.ui import PressButton, TapCard
 

@@ -16,15 +16,15 @@ from typing import Any
 import pygame
 import pytest
 
-from controller.config import ConfigError, GameHouseRules, TableConfig, parse
+from controller.config.table_config import ConfigError, GameHouseRules, TableConfig, parse
 from controller.games import specs
 from controller.games.oh_pshaw import OhPshaw
-from controller.history import export_record, history_lines, summaries, write_csv
-from controller.journal import Journal
-from controller.record import replay
-from controller.scoresheet import render
+from controller.records.history import export_record, history_lines, summaries, write_csv
+from controller.records.journal import Journal
+from controller.records.record import replay
+from controller.records.scoresheet import render
 from controller.table.options import OptionsForm
-from controller.tags import SIMULATED_STAFF_UID
+from controller.tags.registry import SIMULATED_STAFF_UID
 from controller.view import Screen
 from display.screenshot import screenshot_view
 from tests.rigs import TableRig

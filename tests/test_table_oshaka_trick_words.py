@@ -17,8 +17,8 @@ from babel.messages.pofile import read_po
 
 from controller.games.oshaka_trick import OshakaTrick, Phase
 from controller.games.words import Arg, Items, Player, Text, Verbatim, Words, say
-from controller.simulation import Simulator
-from controller.tags import simulated_uid
+from controller.kiosk.simulation import Simulator
+from controller.tags.registry import simulated_uid
 from controller.view import MessageKind, Screen, TableView
 from controller.words import Presenter
 from controller.words.catalogs import LANGUAGES, po_path, pot_path

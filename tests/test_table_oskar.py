@@ -19,7 +19,6 @@ import pytest
 
 from controller.adapters import adapters
 from controller.adapters.oskar_table import OskarAdapter
-from controller.app import Kiosk
 from controller.games.base import Action
 from controller.games.oskar import (
     Card,
@@ -33,8 +32,9 @@ from controller.games.oskar import (
     genre_word,
     stock_size,
 )
-from controller.record import replay
-from controller.simulation import Simulator
+from controller.kiosk.app import Kiosk
+from controller.kiosk.simulation import Simulator
+from controller.records.record import replay
 from controller.view import MessageKind, Screen
 from hardware.cues import Cue
 from hardware.events import InputEvent, TagPresented

@@ -21,7 +21,7 @@ from controller.games.base import IllegalAction
 from controller.games.oskar import SPEC, Card, Phase, Play
 from controller.games.words import Card as CardArg
 from controller.games.words import Text, Words, say
-from controller.simulation import Simulator
+from controller.kiosk.simulation import Simulator
 from controller.view import MessageKind, Screen
 from controller.words import Presenter
 from controller.words.catalogs import translations

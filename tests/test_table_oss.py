@@ -20,16 +20,16 @@ import pytest
 from controller.adapters import AdapterContext, Feedback, Press, TableSettings
 from controller.adapters.oss_table import OssAdapter
 from controller.bots.oss_bot import OssTableBot
-from controller.config import TimerConfig
-from controller.devices import build
+from controller.config.table_config import TimerConfig
 from controller.games.base import JSON
 from controller.games.oss import Counts, Oss, Phase
 from controller.games.oss_cards import parse_tribe_card, tribe_card
-from controller.journal import Journal, resume_if_unfinished
-from controller.record import dumps, replay, undo_last_player_action
-from controller.simulation import Simulator
+from controller.kiosk.devices import build
+from controller.kiosk.simulation import Simulator
+from controller.records.journal import Journal, resume_if_unfinished
+from controller.records.record import dumps, replay, undo_last_player_action
 from controller.table import Table, TableLoop
-from controller.tags import simulated
+from controller.tags.registry import simulated
 from controller.view import MessageKind, Screen
 from hardware.events import InputEvent, TimerEvent
 from hardware.ptys import PtyPair

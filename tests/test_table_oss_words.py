@@ -20,8 +20,8 @@ from controller.adapters.oss_table import OssAdapter
 from controller.games.base import IllegalAction
 from controller.games.oss import Oss, Phase, Tribe
 from controller.games.words import Text, Verbatim, Words, say
-from controller.record import replay
-from controller.simulation import Simulator
+from controller.kiosk.simulation import Simulator
+from controller.records.record import replay
 from controller.view import Screen, TableView
 from controller.words import Presenter
 from tests.rigs import TableRig

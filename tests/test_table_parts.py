@@ -11,10 +11,10 @@ import random
 import pytest
 
 from controller.adapters import TableSettings, adapter_for
-from controller.config import TableConfig
+from controller.config.table_config import TableConfig
 from controller.games import spec_of
 from controller.games.base import JSON, Chance, TableError
-from controller.record import ActionRefused, RecordError, replay, replay_actions
+from controller.records.record import ActionRefused, RecordError, replay, replay_actions
 from controller.table import GameSession, menu_entries
 from controller.table.led_director import LedDirector
 from controller.table.lobby import Lobby
@@ -248,7 +248,7 @@ def test_a_journal_that_cannot_write_is_not_a_refused_play() -> None:
     # The engine judged the play legal; the table must stop, not tell the player
     # "refused" while the engine has moved on without the journal.
     from controller.table import Table
-    from controller.tags import simulated
+    from controller.tags.registry import simulated
 
     table = Table(TableConfig.simulated(4, bots=0), simulated(), journal=FullDisk())
     for seat in range(4):

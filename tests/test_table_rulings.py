@@ -13,14 +13,14 @@ from pathlib import Path
 import pygame
 import pytest
 
-from controller.config import TableConfig
+from controller.config.table_config import TableConfig
 from controller.games.oh_pshaw import OhPshaw
-from controller.history import export_record, history_lines, summaries, write_csv
-from controller.journal import FINISHED, Journal
-from controller.record import replay
-from controller.scoresheet import render
+from controller.records.history import export_record, history_lines, summaries, write_csv
+from controller.records.journal import FINISHED, Journal
+from controller.records.record import replay
+from controller.records.scoresheet import render
 from controller.table.staff_mode import ASK_END, BACK
-from controller.tags import SIMULATED_STAFF_UID
+from controller.tags.registry import SIMULATED_STAFF_UID
 from controller.view import Screen
 from display.screenshot import screenshot_view
 from tests.rigs import TableRig, painted_text

@@ -14,16 +14,16 @@ from pathlib import Path
 
 import pytest
 
-from controller.config import ConfigError, TableConfig, parse
+from controller.config.table_config import ConfigError, TableConfig, parse
 from controller.games import spec_of
 from controller.games.base import BadOption
 from controller.games.oh_pshaw import OhPshaw
 from controller.games.words import Words
-from controller.journal import Journal, resume_if_unfinished
-from controller.seat_colours import seat_colour
+from controller.records.journal import Journal, resume_if_unfinished
 from controller.table import Table
-from controller.tags import SIMULATED_STAFF_UID, simulated
+from controller.tags.registry import SIMULATED_STAFF_UID, simulated
 from controller.view import Screen, TableView
+from controller.view.seat_colours import seat_colour
 from controller.words import Presenter
 from controller.words.pseudo import is_pseudo
 from hardware.cues import Cue

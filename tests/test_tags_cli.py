@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from controller.tags import TagRegistry
-from controller.tags_cli import main
+from controller.cli.tags import main
+from controller.tags.registry import TagRegistry
 from hardware.ptys import PtyPair
 from tests.conftest import run_cli
 

@@ -64,10 +64,10 @@ from controller.games.base import (
     split_action,
 )
 from controller.games.spec import DeckSpec, GameSpec
-from controller.journal import Journal, resume_if_unfinished
-from controller.record import replay
+from controller.records.journal import Journal, resume_if_unfinished
+from controller.records.record import replay
 from controller.table import Table, menu_entries
-from controller.tags import simulated
+from controller.tags.registry import simulated
 from controller.view import MessageKind, Screen
 from display.generic import GenericScene
 from display.scenes import scene_for

@@ -19,8 +19,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from controller.app import Kiosk
-from controller.config import TableConfig
+from controller.config.table_config import TableConfig
+from controller.kiosk.app import Kiosk
 from controller.view import TableView
 from controller.words import Presenter
 from display import scenes

@@ -1,6 +1,6 @@
 """``CafeConnection``: how the kiosk wires a table with ``[cafe]`` to the café.
 
-The kiosk (``controller/app.py``, the composition root) makes one when the
+The kiosk (``controller/kiosk/app.py``, the composition root) makes one when the
 configuration has ``[cafe]`` and calls it from the table loop's thread:
 
 - ``after_turn(table)`` after every turn of the loop: the hub's messages that
@@ -27,8 +27,10 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from controller import config as table_config
-from controller.config import ConfigError, TableConfig
+from controller.cli.terminal_words import table_language
+from controller.config import table_config
+from controller.config.cafe import CafeSettings
+from controller.config.table_config import ConfigError, TableConfig
 from controller.fleet.link import (
     AlertAcknowledged,
     ConfigRequested,
@@ -38,14 +40,12 @@ from controller.fleet.link import (
 )
 from controller.fleet.outbox import Outbox
 from controller.fleet.reporter import FleetReporter
-from controller.fleet.settings import CafeSettings
 from controller.games.words import Items, Seat, Verbatim, say
-from controller.safe_text import one_line
-from controller.tags import TagRegistry, decks
-from controller.terminal_words import table_language
+from controller.tags.registry import TagRegistry, decks
 from controller.view import Screen
 from controller.words import Presenter
 from controller.words.catalogs import ENGLISH
+from controller.words.safe_text import one_line
 
 if TYPE_CHECKING:
     from controller.table import Table

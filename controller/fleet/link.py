@@ -34,9 +34,9 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
+from controller.config.cafe import CafeSettings
 from controller.fleet import topics
 from controller.fleet.outbox import Outbox
-from controller.fleet.settings import CafeSettings
 
 logger = logging.getLogger(__name__)
 

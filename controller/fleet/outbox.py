@@ -72,7 +72,7 @@ class Outbox:
             )
         return uid
 
-    # --- nicknames: who played a game under a member card (controller.members) ---------
+    # --- nicknames: who played a game under a member card (controller.tags.members) ---------
 
     def playing_game(self) -> int | None:
         """The journal id of the game being played, if any."""

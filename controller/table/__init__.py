@@ -30,12 +30,10 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from controller.adapters import Feedback, GameAdapter, adapters
-from controller.config import TableConfig
+from controller.config.table_config import TableConfig
 from controller.games.base import JSON, Action, Event, TableError
 from controller.games.interned import forget_interned
 from controller.games.words import Player, Seat, Text, Verbatim, Words, as_arg, say
-from controller.staff import StaffDesk
-from controller.staff_pin import PinGuard, PinHash
 from controller.table.led_director import LedDirector
 from controller.table.lobby import Lobby, MenuEntry, menu_entries, unmet_requirement
 from controller.table.options import OptionsForm
@@ -59,7 +57,9 @@ from controller.table.sinks import JournalSink, LedSink
 from controller.table.staff_calls import StaffCalls
 from controller.table.staff_mode import TIMED_OUT, StaffCommand, StaffMode
 from controller.table.view_builder import build_view, rules_page
-from controller.tags import TagRegistry
+from controller.tags.registry import TagRegistry
+from controller.tags.staff_desk import StaffDesk
+from controller.tags.staff_pin import PinGuard, PinHash
 from controller.view import Message, MessageKind, Screen, TableView
 from controller.words.catalogs import LANGUAGE_NAMES, LANGUAGES
 from hardware.cues import Cue

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from controller.adapters import GameAdapter
-from controller.config import TableConfig
+from controller.config.table_config import TableConfig
 from controller.games.spec import GameSpec, Requirement
 from controller.games.words import Verbatim, Words, as_arg, say
 
@@ -69,7 +69,7 @@ class Lobby:
     menu: list[MenuEntry]
     selected: int = 0
     joined: list[int] = field(default_factory=list)
-    # Seats named by a member card (controller.members): physical seat -> nickname.
+    # Seats named by a member card (controller.tags.members): physical seat -> nickname.
     names: dict[int, str] = field(default_factory=dict)
 
     @property

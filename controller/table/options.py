@@ -29,7 +29,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from controller.config import GameHouseRules
+from controller.config.table_config import GameHouseRules
 from controller.games.base import TableError
 from controller.games.spec import GameSpec, OptionKind, OptionSpec
 from controller.games.words import Verbatim, Words, as_arg, say

@@ -22,10 +22,10 @@ from typing import TYPE_CHECKING, ClassVar
 
 from controller.games.base import TableError
 from controller.games.words import Seat, Text, Verbatim, Words, say
-from controller.members import tapped_at_join
-from controller.staff import StaffDesk
 from controller.table.options import OptionsForm
-from controller.tags import deck_of
+from controller.tags.members import tapped_at_join
+from controller.tags.registry import deck_of
+from controller.tags.staff_desk import StaffDesk
 from controller.view import ButtonHint, MessageKind, Screen
 from controller.words.catalogs import LANGUAGE_NAMES
 from hardware.cues import Cue

@@ -5,7 +5,7 @@ adapter, the record being written, which physical seat plays which engine
 seat, the journaled seed) and the few things one does to a game: act, deal,
 undo, finish, abandon. Every change is journaled before it is recorded and
 before anyone sees it. A session is rebuilt (after a staff undo, or from the
-journal after a crash) through ``controller.record.replay_actions``, the one
+journal after a crash) through ``controller.records.record.replay_actions``, the one
 replay loop the project has.
 
 The session knows nothing of screens, messages or LEDs: the table turns the
@@ -18,11 +18,11 @@ import random
 from dataclasses import dataclass, field
 
 from controller.adapters import AdapterContext, GameAdapter, TableSettings
-from controller.config import TableConfig
+from controller.config.table_config import TableConfig
 from controller.games import engine_class
 from controller.games.base import JSON, Action, Chance, Engine, Event
 from controller.games.words import Words
-from controller.record import Recorder, replay_actions, undo_last_player_action
+from controller.records.record import Recorder, replay_actions, undo_last_player_action
 from controller.table.sinks import JournalSink
 
 

@@ -1,7 +1,7 @@
 """What the table writes to: the seat LEDs and the journal, as small interfaces.
 
 The table's parts (``session``, ``led_director``) depend on these protocols,
-not on ``hardware.leds.SeatLeds`` or ``controller.journal.Journal``, so the
+not on ``hardware.leds.SeatLeds`` or ``controller.records.journal.Journal``, so the
 tests can hand them recorders and the journal can import the table lazily.
 """
 
@@ -22,7 +22,7 @@ class LedSink(Protocol):
 class JournalSink(Protocol):
     """Where the table writes what it accepted, before anything is shown or lit.
 
-    ``controller.journal.Journal`` provides it; a game is rebuilt from exactly
+    ``controller.records.journal.Journal`` provides it; a game is rebuilt from exactly
     these calls (see ``Table.resume``).
     """
 

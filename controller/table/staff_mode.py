@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from controller.games.words import Seat, Text, Words, say
-from controller.staff_pin import PinGuard
+from controller.tags.staff_pin import PinGuard
 from controller.view import StaffView
 
 STAFF_MODE_TIMEOUT = 20.0  # seconds without input before staff mode closes by itself

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from controller.config import TableConfig
+from controller.config.table_config import TableConfig
 from controller.games import spec_of
 from controller.games.base import JSON
 from controller.games.words import Verbatim, Words, say
-from controller.seat_colours import seat_colour
 from controller.table.lobby import Lobby, menu_note
 from controller.table.session import GameSession
 from controller.view import ButtonHint, GameChoice, Message, Screen, SeatView, StaffView, TableView
+from controller.view.seat_colours import seat_colour
 
 
 def rules_page(game_id: str) -> tuple[Words, tuple[Words, ...]]:

@@ -91,7 +91,7 @@ DOMAINS: tuple[Domain, ...] = (
             "controller/games/words.py",
             "controller/adapters/__init__.py",
             "controller/table/*.py",
-            "controller/view.py",
+            "controller/view/__init__.py",
             "controller/words/*.py",
         ),
     ),

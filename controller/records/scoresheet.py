@@ -11,10 +11,10 @@ from __future__ import annotations
 import contextlib
 from dataclasses import replace
 
+from controller.cli.terminal_words import columns, pad
 from controller.games import spec_of
 from controller.games.base import JSON, Engine, TableError
 from controller.games.words import Items, Seat, Text, Verbatim, Words, as_arg, say, say_plural
-from controller.terminal_words import columns, pad
 from controller.words import Presenter
 
 ENGLISH = Presenter()

@@ -31,10 +31,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from controller import terminal_words
-from controller.config import MOCK, ConfigError, TableConfig, load
-from controller.durable import describe
+from controller.cli import terminal_words
+from controller.config.table_config import MOCK, ConfigError, TableConfig, load
 from controller.games.words import Items, Seat, Text, Verbatim, Words, as_arg, say, say_plural
+from controller.records.durable import describe
 from controller.words import Presenter
 from hardware.errors import HardwareError, ReaderUnavailable
 from hardware.events import Offline

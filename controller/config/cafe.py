@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from controller.config import ConfigError, _Reader
+from controller.config.table_config import ConfigError, _Reader
 from controller.fleet.topics import TABLE_ID
 from controller.games.words import Verbatim, say
 

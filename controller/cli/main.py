@@ -13,22 +13,18 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from controller import (
-    app,
-    assign,
-    doctor,
-    journal_cli,
-    scoresheet,
-    staff_cli,
-    tags_cli,
-    terminal_words,
-)
-from controller.config import load
+from controller.cli import assign, doctor, terminal_words
+from controller.cli import journal as journal_cli
+from controller.cli import staff as staff_cli
+from controller.cli import tags as tags_cli
+from controller.config.table_config import load
 from controller.games import specs
 from controller.games.base import TableError
 from controller.games.words import Items, Verbatim, say, say_plural
-from controller.record import decode, replay
-from controller.safe_text import one_line
+from controller.kiosk import app
+from controller.records import scoresheet
+from controller.records.record import decode, replay
+from controller.words.safe_text import one_line
 from hardware.errors import HardwareError
 from hub import cli as hub_cli
 

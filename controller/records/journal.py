@@ -54,10 +54,10 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Self
 
-from controller.config import TableConfig, path_problem
+from controller.config.table_config import TableConfig, path_problem
 from controller.games import engine_class
 from controller.games.base import JSON, Engine, TableError
-from controller.record import replay_actions, undo_last_player_action
+from controller.records.record import replay_actions, undo_last_player_action
 
 if TYPE_CHECKING:
     from controller.table import Table

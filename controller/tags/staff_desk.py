@@ -27,10 +27,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from controller.enrollment import DeckAudit, Enrollment
 from controller.games.words import Text, Verbatim, Words, say, say_plural
-from controller.staff_pin import PinGuard
-from controller.tags import TagRegistry, decks
+from controller.tags.enrollment import DeckAudit, Enrollment
+from controller.tags.registry import TagRegistry, decks
+from controller.tags.staff_pin import PinGuard
 from controller.view import StaffView
 
 RECENT_LINES = 8

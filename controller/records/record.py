@@ -25,7 +25,7 @@ from typing import Any
 
 from controller.games import engine_class
 from controller.games.base import JSON, Action, Engine, TableError
-from controller.safe_text import one_line, shorten
+from controller.words.safe_text import one_line, shorten
 
 logger = logging.getLogger(__name__)
 

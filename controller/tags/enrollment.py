@@ -34,7 +34,7 @@ from controller.games.words import (
     say,
     say_plural,
 )
-from controller.tags import RegistryError, TagRegistry, deck_cards
+from controller.tags.registry import RegistryError, TagRegistry, deck_cards
 
 __all__ = [
     "AssignTap",

@@ -67,7 +67,7 @@ class SeatView:
     is_bot: bool = False
     reader_online: bool = True
     label: Words = ""
-    # The seat's own colour (controller.seat_colours): its LED segment and its panel edge.
+    # The seat's own colour (controller.view.seat_colours): its LED segment and its panel edge.
     colour: tuple[int, int, int] = (0, 0, 0)
 
 

@@ -16,11 +16,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from controller import terminal_words
-from controller.config import MOCK, ConfigError, SeatConfig, load
-from controller.enrollment import SeatAssignment
+from controller.cli import terminal_words
+from controller.config.table_config import MOCK, ConfigError, SeatConfig, load
 from controller.games.base import TableError
 from controller.games.words import Items, Text, Verbatim, say, say_plural
+from controller.tags.enrollment import SeatAssignment
 from controller.words import Presenter
 from hardware.events import EventQueue, InputEvent, ReaderOffline, ReaderProblem, TagPresented
 from hardware.port_names import serial_ports

@@ -26,28 +26,29 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from controller import scoresheet, terminal_words
-from controller.commands import command
-from controller.config import MOCK, ConfigError, TableConfig, load
-from controller.devices import Devices, build
-from controller.durable import require_durable
+from controller.cli import terminal_words
+from controller.cli.commands import command
+from controller.cli.journal import DEMO_OUT
+from controller.cli.terminal_words import table_language
+from controller.config.table_config import MOCK, ConfigError, TableConfig, load
 from controller.games.base import TableError
 from controller.games.words import Text, Verbatim, as_arg, say
-from controller.garbage import GarbagePacer
-from controller.history import DESK_HISTORY, history_table, summaries
-from controller.journal import JOURNAL_NAME, Journal, resume_if_unfinished
-from controller.journal_cli import DEMO_OUT
-from controller.loop_load import LoopLoad
-from controller.opening_hours import Sleeper, drift
-from controller.record_files import save_finished_record, write_missing_records
-from controller.safe_text import one_line
-from controller.sd_notify import Notifier
-from controller.simulation import Simulator
+from controller.kiosk.devices import Devices, build
+from controller.kiosk.garbage import GarbagePacer
+from controller.kiosk.loop_load import LoopLoad
+from controller.kiosk.opening_hours import Sleeper, drift
+from controller.kiosk.sd_notify import Notifier
+from controller.kiosk.simulation import Simulator
+from controller.records import scoresheet
+from controller.records.durable import require_durable
+from controller.records.files import save_finished_record, write_missing_records
+from controller.records.history import DESK_HISTORY, history_table, summaries
+from controller.records.journal import JOURNAL_NAME, Journal, resume_if_unfinished
 from controller.table import Table, TableLoop
-from controller.tags import TagRegistry
-from controller.terminal_words import table_language
+from controller.tags.registry import TagRegistry, simulated
 from controller.view import MessageKind, Screen, TableView
 from controller.words import Presenter
+from controller.words.safe_text import one_line
 from hardware.errors import HardwareError
 from hardware.events import ButtonPressed, InputEvent, TagPresented, TossStarted
 
@@ -59,8 +60,6 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-SAMPLES = Path(__file__).resolve().parent / "samples"
-SIMULATED_TAGS = SAMPLES / "simulated-tags.json"
 # The loop sleeps on the input queue until something is due (a tap or press
 # wakes it at once): the LEDs' next pattern step, a bot's next move, a frame
 # the display asks for (an animation), a look at the window's clicks and keys,
@@ -71,14 +70,14 @@ SLEEP_WAIT = 0.25  # seconds a sleeping table waits for input at a time (closing
 
 
 def load_registry(config: TableConfig) -> TagRegistry:
-    """The configured tag registry, or the bundled simulated deck.
+    """The configured tag registry, or the simulated one made from the registered games.
 
     A configured registry that does not exist yet is a new table's first
     evening: the kiosk starts with no tags and says how to enroll the first
     staff tag (``setup_notice``). A registry that exists but is bad is refused.
     """
     if config.tags is None:
-        return TagRegistry.load(SIMULATED_TAGS)
+        return simulated()  # every registered game's deck: a new game needs no file
     if not config.tags.exists():
         return TagRegistry()
     return TagRegistry.load(config.tags)
@@ -433,7 +432,7 @@ def windowed(args: argparse.Namespace, config: TableConfig) -> int:
             hide_pointer()
         notifier.ready("the table is up")
         # From here the collector runs while the loop waits for players, and what
-        # start-up built stays out of its full passes (see controller/garbage.py).
+        # start-up built stays out of its full passes (see controller/kiosk/garbage.py).
         kiosk.garbage.start()
         try:
             while not kiosk.table.quit_requested:

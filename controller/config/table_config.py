@@ -19,9 +19,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from controller.games.base import TableError
 from controller.games.words import Text, Verbatim, Words, as_arg, say
-from controller.opening_hours import SleepWindow
-from controller.safe_text import one_line, shorten
-from controller.staff_pin import PinError, PinHash
+from controller.kiosk.opening_hours import SleepWindow
+from controller.tags.staff_pin import PinError, PinHash
+from controller.words.safe_text import one_line, shorten
 from hardware.protocols import READER_PROTOCOLS
 
 MOCK = "mock"
@@ -35,7 +35,7 @@ T = TypeVar("T")
 
 
 if TYPE_CHECKING:
-    from controller.fleet.settings import CafeSettings
+    from controller.config.cafe import CafeSettings
 
 
 class ConfigError(TableError, ValueError):
@@ -343,7 +343,7 @@ def parse(data: Mapping[str, Any], source: str = "table.toml", base: Path = Path
     cafe = None
     if "cafe" in data:
         # Imported only for a table of a café: the fleet's reader builds on this module's.
-        from controller.fleet.settings import parse_cafe
+        from controller.config.cafe import parse_cafe
 
         cafe = parse_cafe(data, source, base)
     config = TableConfig(

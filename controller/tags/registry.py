@@ -8,7 +8,7 @@ Every physical card carries a tag. The registry is a JSON file::
      "members": {"04C0FFEE000001": "Mika"}}
 
 A UID belongs to at most one card of one deck (or is a staff tag, or a
-member card: ``controller.members``; ``members`` is left out while empty).
+member card: ``controller.tags.members``; ``members`` is left out while empty).
 Member cards enrolled on the café's hub reach the table over the network and
 are held beside the file's own (``set_hub_members``), never written to it. The table
 ships a simulated registry for the demo (``simulated()``): every card of every
@@ -31,8 +31,8 @@ from controller.games import spec_of, specs
 from controller.games.base import TableError
 from controller.games.spec import DeckSpec
 from controller.games.words import Card, Text, Verbatim, Words, as_arg, say
-from controller.members import NicknameError, check_nickname
-from controller.safe_text import one_line, shorten
+from controller.tags.members import NicknameError, check_nickname
+from controller.words.safe_text import one_line, shorten
 
 FORMAT = "tag-registry/1"
 
@@ -335,7 +335,7 @@ class TagRegistry:
         self._by_uid[key] = entry
         return entry
 
-    # --- member cards (controller.members) -------------------------------------------
+    # --- member cards (controller.tags.members) -------------------------------------------
 
     def member(self, uid: str) -> str | None:
         """The nickname of a member card (this table's own enrollment first), or None."""

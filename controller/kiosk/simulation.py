@@ -33,12 +33,12 @@ from typing import Any
 
 from controller.adapters import Bot, Gesture, Press, Tap
 from controller.bots.search_bot import SearchBot
-from controller.devices import Devices
 from controller.games.base import Action
 from controller.games.words import Arg, Card, Text, Verbatim, say
-from controller.loop_load import LoopLoad, think_budget
+from controller.kiosk.devices import Devices
+from controller.kiosk.loop_load import LoopLoad, think_budget
 from controller.table import Table
-from controller.tags import TagRegistry, deck_cards, deck_of, simulated_uid
+from controller.tags.registry import TagRegistry, deck_cards, deck_of, simulated_uid
 from controller.view import Screen
 
 logger = logging.getLogger(__name__)

@@ -14,11 +14,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from controller import terminal_words
-from controller.config import ConfigError, TableConfig, load
+from controller.cli import terminal_words
+from controller.config.table_config import ConfigError, TableConfig, load
 from controller.games.base import TableError
 from controller.games.words import Items, Seat, Verbatim, Words, as_arg, say, say_plural
-from controller.history import (
+from controller.records.files import write_atomically, write_missing_records
+from controller.records.history import (
     export_record,
     history_lines,
     status_words,
@@ -26,7 +27,7 @@ from controller.history import (
     summarize,
     write_csv,
 )
-from controller.journal import (
+from controller.records.journal import (
     ABANDONED,
     FINISHED,
     JOURNAL_NAME,
@@ -37,9 +38,8 @@ from controller.journal import (
     check_replays,
     default_path,
 )
-from controller.record_files import write_atomically, write_missing_records
-from controller.safe_text import one_line
-from controller.scoresheet import waiting_for
+from controller.records.scoresheet import waiting_for
+from controller.words.safe_text import one_line
 
 USAGE_ERROR = 2
 # Where the headless kiosk writes its picture, record and journal by default (its --out).

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any, Self
 
-from controller.config import TableConfig
-from controller.seat_colours import seat_colour
+from controller.config.table_config import TableConfig
+from controller.view.seat_colours import seat_colour
 from hardware.buttons import BUTTON_NAMES, SeatButtons, mock_pin_factory
 from hardware.events import EventQueue
 from hardware.led_backends import open_strip

@@ -7,7 +7,7 @@ waits for one tag to be tapped at any of them and writes it to the registry as
 a staff tag, creating the registry file when there is none. ``tags read``
 prints the UID of the next tag tapped; ``tags show UID`` and ``tags list`` say
 what the registry holds. ``tags member UID NICKNAME`` enrolls a player card
-(``controller.members``) at a table without the café's hub.
+(``controller.tags.members``) at a table without the café's hub.
 """
 
 from __future__ import annotations
@@ -19,16 +19,16 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from controller import config as table_config
-from controller import terminal_words
-from controller.commands import command
-from controller.config import MOCK, ConfigError, TableConfig
+from controller.cli import terminal_words
+from controller.cli.commands import command
+from controller.config import table_config
+from controller.config.table_config import MOCK, ConfigError, TableConfig
 from controller.games.base import TableError
 from controller.games.words import Card, Items, Seat, Text, Verbatim, say, say_plural
-from controller.members import check_member_uid
-from controller.safe_text import one_line
-from controller.tags import STAFF, RegistryError, TagRegistry, decks
+from controller.tags.members import check_member_uid
+from controller.tags.registry import STAFF, RegistryError, TagRegistry, decks
 from controller.words import Presenter
+from controller.words.safe_text import one_line
 from hardware.events import EventQueue, InputEvent, TagPresented
 from hardware.reader_factory import reader_for
 from hardware.seat_reader import SeatReader

@@ -17,10 +17,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-from controller import terminal_words
-from controller.config import ConfigError, load
+from controller.cli import terminal_words
+from controller.config.table_config import ConfigError, load
 from controller.games.words import Verbatim, say
-from controller.staff_pin import PinError, hash_pin, parse_pin
+from controller.tags.staff_pin import PinError, hash_pin, parse_pin
 from controller.words import Presenter
 
 USAGE_ERROR = 2

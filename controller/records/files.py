@@ -19,9 +19,9 @@ import tempfile
 from pathlib import Path
 
 from controller.games.base import TableError
-from controller.history import export_record
-from controller.journal import Journal
-from controller.safe_text import one_line
+from controller.records.history import export_record
+from controller.records.journal import Journal
+from controller.words.safe_text import one_line
 
 logger = logging.getLogger(__name__)
 

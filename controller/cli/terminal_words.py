@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from controller.games.words import Text, Verbatim, Words, as_arg, say, say_plural
-from controller.safe_text import one_line
 from controller.words import LANGUAGES, Presenter
 from controller.words.catalogs import ENGLISH
+from controller.words.safe_text import one_line
 
 ENVIRONMENT = "CAFE_TABLE_LANG"
 
