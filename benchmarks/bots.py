@@ -33,19 +33,19 @@ import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from controller.bots.oh_pshaw_bot import OhPshawBot
-from controller.bots.oh_pshaw_search import OhPshawSearchBot
-from controller.bots.oshaka_trick_bot import OshakaBot
-from controller.bots.oshaka_trick_search import OshakaSearchBot
-from controller.bots.oskar_bot import OskarBot
-from controller.bots.oskar_search import DEFAULT_SAMPLES as OSKAR_SAMPLES
-from controller.bots.oskar_search import OskarSearchBot
 from controller.games.base import Action, Chance
-from controller.games.oh_pshaw import OhPshaw, Options, deal
-from controller.games.oshaka_trick import OshakaTrick, hand_registrations
-from controller.games.oshaka_trick import Phase as OshakaPhase
-from controller.games.oshaka_trick import deal as deal_oshaka
-from controller.games.oskar import Oskar, reroll_action
+from controller.games.oh_pshaw.bots import OhPshawBot
+from controller.games.oh_pshaw.engine import OhPshaw, Options, deal
+from controller.games.oh_pshaw.search import OhPshawSearchBot
+from controller.games.oshaka_trick.bots import OshakaBot
+from controller.games.oshaka_trick.engine import OshakaTrick, hand_registrations
+from controller.games.oshaka_trick.engine import Phase as OshakaPhase
+from controller.games.oshaka_trick.engine import deal as deal_oshaka
+from controller.games.oshaka_trick.search import OshakaSearchBot
+from controller.games.oskar.bots import OskarBot
+from controller.games.oskar.engine import Oskar, reroll_action
+from controller.games.oskar.search import DEFAULT_SAMPLES as OSKAR_SAMPLES
+from controller.games.oskar.search import OskarSearchBot
 
 
 class AnyBot(Protocol):

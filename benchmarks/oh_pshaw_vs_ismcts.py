@@ -41,8 +41,8 @@ import sys
 import time
 from typing import Any
 
-from controller.bots.oh_pshaw_search import Seen, determinize, search, trick_voids
-from controller.games.oh_pshaw_fast import FastRound
+from controller.games.oh_pshaw.fast import FastRound
+from controller.games.oh_pshaw.search import Seen, determinize, search, trick_voids
 
 PLAYERS = 4
 BID_BASE = 52  # OpenSpiel's oh_hell: actions 52.. are bids 0..

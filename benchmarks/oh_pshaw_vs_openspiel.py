@@ -11,7 +11,7 @@ Run:  .venv/bin/python benchmarks/oh_pshaw_vs_openspiel.py [--batches 15] [--siz
 
 It prints, per (players, hand size), the playouts per second over a number of
 timed batches (median, 10th and 90th percentile) for our engine, for the bots'
-fast integer path (``controller.games.oh_pshaw_fast``: integer deal, same
+fast integer path (``controller.games.oh_pshaw.fast``: integer deal, same
 random choices, no events or checks) and for OpenSpiel, and the ratios of the
 medians (engine / OpenSpiel; fast path / OpenSpiel, target >= 1.5).
 """
@@ -28,8 +28,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from controller.games.oh_pshaw import OhPshaw, Options, deal
-from controller.games.oh_pshaw_fast import FastRound, deal_round, random_playout
+from controller.games.oh_pshaw.engine import OhPshaw, Options, deal
+from controller.games.oh_pshaw.fast import FastRound, deal_round, random_playout
 
 CONFIGS: tuple[tuple[int, int], ...] = ((3, 5), (4, 7), (4, 12), (5, 10), (6, 8), (7, 7))
 

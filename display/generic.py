@@ -3,7 +3,7 @@
 It draws any engine's ``snapshot()`` without knowing its rules: whose turn it
 is and what is expected (``next``), the round and trick number and the cards
 of the current trick when the snapshot has them, each seat's public fields,
-the totals, and the messages. Game-specific scenes (``display/oshaka_trick_scene.py``)
+the totals, and the messages. Game-specific scenes (``display/scenes/oshaka_trick.py``)
 reuse the helpers here: naming players, placing cards toward their seats,
 the message list and the score table.
 """

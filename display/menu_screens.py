@@ -1,7 +1,7 @@
 """The menu screens: attract, choosing a game, joining, options, who starts, and rules pages.
 
 Each screen's panel body (``<screen>_body``, drawn upright in a seat's panel)
-and its centre (``<screen>_centre``); ``display/scenes.py`` dispatches to them
+and its centre (``<screen>_centre``); ``display/scenes/__init__.py`` dispatches to them
 by ``Screen``. A seat's rules page (``help_body``) takes that seat's panel
 body on any screen.
 """

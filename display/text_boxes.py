@@ -2,7 +2,7 @@
 
 The fit test (tests/test_text_fit.py) fits every message of every language
 into each of these boxes and fails when one overflows, is cut mid-word or
-lacks a glyph. The sizes follow the scenes' own arithmetic (``display/scenes.py``
+lacks a glyph. The sizes follow the scenes' own arithmetic (``display/scenes/__init__.py``
 and the screens' modules it dispatches to, ``display/generic.py``) for the
 tightest case: a table of seven seats, whose panels are the narrowest, with a
 column of seat buttons beside the panel body. A new kind of box the scenes

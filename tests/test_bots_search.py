@@ -10,17 +10,17 @@ from itertools import count
 
 import pytest
 
-from controller.bots.oh_pshaw_search import OhPshawSearchBot
-from controller.bots.oshaka_trick_search import OshakaSearchBot
-from controller.bots.oskar_bot import OskarBot
 from controller.bots.search_bot import sum_over_deals
 from controller.config.table_config import ConfigError, parse
 from controller.games.base import Action
-from controller.games.oh_pshaw import CARD_NAMES, OhPshaw, Options, Phase, deal
-from controller.games.oshaka_trick import OshakaTrick, Place, hand_registrations
-from controller.games.oshaka_trick import Phase as OshakaPhase
-from controller.games.oshaka_trick import deal as deal_oshaka
-from controller.games.oskar import Oskar, RollDice
+from controller.games.oh_pshaw.engine import CARD_NAMES, OhPshaw, Options, Phase, deal
+from controller.games.oh_pshaw.search import OhPshawSearchBot
+from controller.games.oshaka_trick.engine import OshakaTrick, Place, hand_registrations
+from controller.games.oshaka_trick.engine import Phase as OshakaPhase
+from controller.games.oshaka_trick.engine import deal as deal_oshaka
+from controller.games.oshaka_trick.search import OshakaSearchBot
+from controller.games.oskar.bots import OskarBot
+from controller.games.oskar.engine import Oskar, RollDice
 from controller.kiosk.simulation import Simulator
 from controller.view import Screen
 from tests.rigs import TableRig

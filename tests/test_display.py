@@ -15,8 +15,9 @@ from typing import Any
 import pygame
 import pytest
 
-from controller.bots.oshaka_trick_bot import OshakaBot
-from controller.games.oshaka_trick import OshakaTrick, RegisterHand, deal
+from controller.games import specs
+from controller.games.oshaka_trick.bots import OshakaBot
+from controller.games.oshaka_trick.engine import OshakaTrick, RegisterHand, deal
 from controller.view import (
     ButtonHint,
     GameChoice,
@@ -34,11 +35,8 @@ from display.ui import ChooseGame, PressButton, Quit, TapCard, action_for_event
 
 SIZES = [(800, 480), (1920, 1080)]
 
-GAMES = (
-    GameChoice("oshaka-trick", "Oshaka Trick", 3, 4),
-    GameChoice("oh-pshaw", "Oh Pshaw", 3, 7),
-    GameChoice("oskar", "Oskar", 3, 5),
-    GameChoice("oss", "Oss", 2, 4),
+GAMES = tuple(
+    GameChoice(spec.id, spec.title, spec.min_players, spec.max_players) for spec in specs().values()
 )
 
 

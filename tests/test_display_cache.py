@@ -14,16 +14,17 @@ from dataclasses import replace
 import pygame
 import pytest
 
-from controller.bots.oshaka_trick_bot import OshakaBot
 from controller.config.table_config import TableConfig
+from controller.games import specs
+from controller.games.oshaka_trick.bots import OshakaBot
 from controller.kiosk.app import Kiosk
 from controller.view import Message, MessageKind, Screen, TableView
-from display import oss_scene
 from display.renderer import Renderer
 from display.scenes import animation_step
+from display.scenes import oss as oss_scene
 from tests.test_display import SIZES, attract_view, every_screen, oshaka_engine, play_view
 
-GAMES = ("oshaka-trick", "oh-pshaw", "oskar", "oss")
+GAMES = tuple(specs())
 
 
 def pixels(surface: pygame.Surface) -> bytes:

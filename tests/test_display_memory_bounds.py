@@ -15,6 +15,7 @@ import pygame
 import pytest
 
 from controller.config.table_config import TableConfig
+from controller.games import specs
 from controller.kiosk.app import Kiosk
 from controller.view import Screen
 from display import renderer as renderer_module
@@ -108,7 +109,7 @@ def test_only_a_few_fallback_fonts_are_open_however_many_sizes_draw_suits() -> N
 def test_a_renderer_drawing_every_game_keeps_its_caches_within_their_bounds() -> None:
     """Four games, every view drawn at 1280x720: the caches fill up to their bounds only."""
     renderer = Renderer((1280, 720))
-    for game in ("oshaka-trick", "oh-pshaw", "oskar", "oss"):
+    for game in specs():
         kiosk = Kiosk.create(TableConfig.simulated(4, bots=4), seed=15, auto_game=game)
         with kiosk.devices:
             kiosk.loop.drain()

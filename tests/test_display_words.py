@@ -10,11 +10,11 @@ from controller.games.words import Text
 from controller.view import Screen, SeatView, TableView
 from controller.view.seat_colours import seat_colour
 from controller.words import Presenter
-from controller.words.catalogs import DOMAINS, TRANSLATED
+from controller.words.catalogs import TRANSLATED, domains
 from controller.words.extract import missing
 from display.generic import player_name, seat_colour_of, seat_label, seat_words
 
-DISPLAY = next(d for d in DOMAINS if d.name == "display")
+DISPLAY = next(d for d in domains() if d.name == "display")
 
 
 def test_german_and_japanese_have_every_display_key_translated() -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pygame
 import pytest
 
-from controller.games.oshaka_trick import OshakaTrick, Play
+from controller.games.oshaka_trick.engine import OshakaTrick, Play
 from controller.kiosk.app import Kiosk
 from controller.records.record import replay
 from controller.view import Screen

@@ -25,11 +25,11 @@ import pytest
 from babel.messages.pofile import read_po
 
 from controller.games import specs
-from controller.games.oss_cards import CHALLENGES_BY_NAME, TRICKS_BY_NAME
+from controller.games.oss.cards import CHALLENGES_BY_NAME, TRICKS_BY_NAME
 from controller.kiosk.simulation import Simulator
 from controller.tags.registry import deck_cards, deck_of
 from controller.view import Screen, TableView
-from controller.words.catalogs import DOMAINS, LANGUAGE_NAMES, po_path
+from controller.words.catalogs import LANGUAGE_NAMES, domains, po_path
 from display.fitting import ELLIPSIS
 from display.renderer import Renderer
 from display.screenshot import save_screenshot
@@ -58,7 +58,7 @@ QUOTED = re.compile(r"„[^“\"]*[“\"]|\"[^\"]*\"|\{[^}]*\}")
 
 def german_catalog() -> Iterator[tuple[str, tuple[str, ...]]]:
     """(key, translations) of every entry of the German catalogs."""
-    for domain in DOMAINS:
+    for domain in domains():
         with po_path("de", domain.name).open("rb") as po:
             for message in read_po(po):
                 key = message.id[0] if isinstance(message.id, tuple | list) else message.id

@@ -10,8 +10,8 @@ when the table goes back to the attract screen.
 from __future__ import annotations
 
 from controller.config.table_config import TableConfig
-from controller.games import oskar
 from controller.games.interned import Interned, forget_interned, interned_count
+from controller.games.oskar import engine as oskar
 from controller.kiosk.app import Kiosk
 from controller.view import Screen
 

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from controller.bots.oh_pshaw_bot import OhPshawBot
 from controller.games.base import Action, BadOption, Expectation, IllegalAction, MalformedAction
-from controller.games.oh_pshaw import (
+from controller.games.oh_pshaw.bots import OhPshawBot
+from controller.games.oh_pshaw.engine import (
     CARD_NAMES,
     FREE,
     Bid,

@@ -15,7 +15,7 @@ import random
 
 import pytest
 
-from controller.games.oh_pshaw import (
+from controller.games.oh_pshaw.engine import (
     CARD_NAMES,
     Bid,
     OhPshaw,
@@ -26,7 +26,7 @@ from controller.games.oh_pshaw import (
     deal,
     default_max_hand,
 )
-from controller.games.oh_pshaw_fast import FastRound, deal_round, random_playout
+from controller.games.oh_pshaw.fast import FastRound, deal_round, random_playout
 
 
 def _engine_round(rng: random.Random) -> OhPshaw:

@@ -19,9 +19,9 @@ from typing import Any
 
 import pytest
 
-from controller.games.oh_pshaw import RANKS, OhPshaw, RegisterHand, TrickWon, TurnTrump
-from controller.games.oh_pshaw import Bid as OurBid
-from controller.games.oh_pshaw import Play as OurPlay
+from controller.games.oh_pshaw.engine import RANKS, OhPshaw, RegisterHand, TrickWon, TurnTrump
+from controller.games.oh_pshaw.engine import Bid as OurBid
+from controller.games.oh_pshaw.engine import Play as OurPlay
 
 pyspiel = pytest.importorskip(
     "pyspiel", reason="the differential test needs the open-spiel package (pip install open-spiel)"

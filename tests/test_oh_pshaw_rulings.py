@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from controller.games.base import IllegalAction
-from controller.games.oh_pshaw import (
+from controller.games.oh_pshaw.engine import (
     Bid,
     EndEarly,
     GameEndedEarly,

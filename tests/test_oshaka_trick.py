@@ -11,11 +11,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from controller.bots.oshaka_trick_bot import OshakaBot
 from controller.games.base import Action, Event, TableError
-from controller.games.oshaka_trick import (
+from controller.games.oshaka_trick.bots import OshakaBot
+from controller.games.oshaka_trick.engine import (
     COLOURS,
-    SPEC,
     Card,
     ChooseLead,
     OshakaPenalty,
@@ -28,6 +27,7 @@ from controller.games.oshaka_trick import (
     deal,
     full_deck,
 )
+from controller.games.oshaka_trick.spec import SPEC
 from controller.records.record import RecordError, dumps, replay
 from controller.words import Presenter
 from tests.conftest import record_text, run_cli

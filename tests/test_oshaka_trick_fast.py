@@ -14,7 +14,7 @@ import random
 
 import pytest
 
-from controller.games.oshaka_trick import (
+from controller.games.oshaka_trick.engine import (
     ChooseLead,
     OshakaTrick,
     Phase,
@@ -23,7 +23,7 @@ from controller.games.oshaka_trick import (
     deal,
     hand_registrations,
 )
-from controller.games.oshaka_trick_fast import (
+from controller.games.oshaka_trick.fast import (
     FACE_DOWN,
     FACE_UP,
     FastRound,

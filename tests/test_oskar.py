@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 
-from controller.bots.oskar_bot import OskarBot
 from controller.cli import main as cli
 from controller.games.base import (
     Action,
@@ -22,7 +21,8 @@ from controller.games.base import (
     IllegalAction,
     MalformedAction,
 )
-from controller.games.oskar import (
+from controller.games.oskar.bots import OskarBot
+from controller.games.oskar.engine import (
     DECK_SIZE,
     DECK_VALUE,
     GENRES,
@@ -52,7 +52,7 @@ from controller.games.oskar import (
     stock_size,
     trick_winner,
 )
-from controller.games.oskar_snapshot import StockView
+from controller.games.oskar.snapshot import StockView
 from controller.records.record import RecordError, dumps, replay
 from tests.conftest import record_text, run_cli
 

@@ -31,7 +31,6 @@ from dataclasses import dataclass
 import pytest
 
 from controller.adapters import new_adapter
-from controller.adapters.oskar_table import OskarAdapter
 from controller.games.base import (
     Action,
     Chance,
@@ -40,7 +39,7 @@ from controller.games.base import (
     MalformedAction,
     TurnPassed,
 )
-from controller.games.oskar import (
+from controller.games.oskar.engine import (
     DECK_ORDER,
     ZERO,
     ZEROS,
@@ -59,6 +58,7 @@ from controller.games.oskar import (
     trick_winner,
     win_reason,
 )
+from controller.games.oskar.table import OskarAdapter
 
 REGISTERED = [0]  # hands the "some" games registered (so that the fast path ran)
 GAMES = 12  # 4 tables (3-6 players) x 3 ways of registering hands

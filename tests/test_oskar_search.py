@@ -6,15 +6,17 @@ How much better it plays than ``OskarBot`` is measured by duplicate games in
 
 from __future__ import annotations
 
+import importlib.util
 import random
 from itertools import count
 
 import pytest
 
-from controller.bots.oskar_bot import OskarBot
-from controller.bots.oskar_search import OskarSearchBot, policy_card, search, seen_from_engine
+from controller.games import specs
 from controller.games.base import Action, Chance
-from controller.games.oskar import Card, Oskar, Phase, Play, RollDice
+from controller.games.oskar.bots import OskarBot
+from controller.games.oskar.engine import Card, Oskar, Phase, Play, RollDice
+from controller.games.oskar.search import OskarSearchBot, policy_card, search, seen_from_engine
 from controller.kiosk.simulation import Simulator
 from tests.rigs import TableRig
 
@@ -132,7 +134,19 @@ def test_the_quick_policy_helps_a_friend_win_and_dumps_its_smallest_card_otherwi
     assert policy_card(list(hand), small, 1, friends) == Card.parse("G2")
 
 
-@pytest.mark.parametrize("game_id", ["oh-pshaw", "oshaka-trick", "oskar"])
+# Every game whose folder has a search module (its SEARCH_BOT).
+SEARCHED = [
+    game_id
+    for game_id, spec in specs().items()
+    if importlib.util.find_spec(f"{spec.package}.search") is not None
+]
+
+
+def test_the_games_that_ship_a_search_bot_are_found() -> None:
+    assert {"oh-pshaw", "oshaka-trick", "oskar"} <= set(SEARCHED)
+
+
+@pytest.mark.parametrize("game_id", SEARCHED)
 def test_the_simulator_gives_each_searched_game_its_search_bot(game_id: str) -> None:
     rig = TableRig(seats=4, bots=4)
     with rig.devices:
@@ -147,5 +161,5 @@ def test_the_simulator_gives_each_searched_game_its_search_bot(game_id: str) -> 
         Adapter.game_id = game_id  # type: ignore[attr-defined]
         made = sim.make_bot(Adapter(), random.Random(1))
         search = made.search  # type: ignore[attr-defined]
-        assert type(search).__module__ == f"controller.bots.{game_id.replace('-', '_')}_search"
+        assert type(search).__module__ == f"{specs()[game_id].package}.search"
         assert search.budget == 0.2

@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from controller.bots.oss_bot import OssBot, duel_chance, play_out, simulate_result, solo_chance
-from controller.games import oss_cards
 from controller.games.base import BadOption, Chance, IllegalAction, MalformedAction
-from controller.games.oss import (
+from controller.games.oss import cards as oss_cards
+from controller.games.oss.bots import OssBot, duel_chance, play_out, simulate_result, solo_chance
+from controller.games.oss.engine import (
     RULINGS,
     AttemptKind,
     Challenge,

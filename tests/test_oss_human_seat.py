@@ -13,7 +13,7 @@ import pytest
 
 from controller.adapters import Gesture, Press
 from controller.games.base import Action
-from controller.games.oss import Counts, Oss, OssSnapshot, Phase, Result, Timed
+from controller.games.oss.engine import Counts, Oss, OssSnapshot, Phase, Result, Timed
 from controller.games.words import Words
 from controller.kiosk.simulation import Simulator
 from controller.view import Screen

@@ -14,8 +14,8 @@ import pygame
 import pytest
 
 import display.generic
-import display.oshaka_trick_scene
 import display.results_screen
+import display.scenes.oshaka_trick
 import display.theme
 from controller.kiosk.simulation import Simulator
 from controller.view import Screen, TableView
@@ -196,7 +196,7 @@ def test_oshaka_shows_round_one_scored_while_the_lead_of_round_two_is_chosen(
             used: int = real(p, rect, v, rows, **kw)
             return used
 
-        monkeypatch.setattr(display.oshaka_trick_scene, "draw_score_table", spy)
+        monkeypatch.setattr(display.scenes.oshaka_trick, "draw_score_table", spy)
         screenshot_view(rig.table.view, tmp_path / "lead.png", size=(800, 480))
         summary = next(rows for rows in seen if english(rows[0][0]) == "Columns")
         names = [english(name) for name, _ in summary]

@@ -7,11 +7,15 @@ from pathlib import Path
 import pytest
 
 from controller.config.table_config import TableConfig
+from controller.games import specs
 from controller.kiosk.app import Kiosk
 from controller.records.record import replay
 from controller.view import Screen
 
-GAMES = [("oshaka-trick", 4), ("oh-pshaw", 4), ("oskar", 4), ("oss", 3)]
+# Every registered game at a table of 4, or as near as its players allow.
+GAMES = [
+    (game_id, min(max(4, spec.min_players), spec.max_players)) for game_id, spec in specs().items()
+]
 
 
 def state(kiosk: Kiosk) -> dict[str, object]:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.games.oshaka_trick import OshakaTrick, Phase
+from controller.games.oshaka_trick.engine import OshakaTrick, Phase
 from controller.kiosk.simulation import Simulator
 from controller.records.record import replay
 from controller.table import IDLE_TIMEOUT

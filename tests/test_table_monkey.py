@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from controller.config.table_config import TableConfig
+from controller.games import specs
 from controller.kiosk.simulation import Simulator
 from controller.records.journal import Journal, resume_if_unfinished
 from controller.records.record import replay
@@ -42,7 +43,7 @@ from hardware.events import (
 from tests.rigs import TableRig
 
 STEPS = 2500
-GAMES = ("oshaka-trick", "oh-pshaw", "oskar", "oss")
+GAMES = tuple(specs())
 
 
 class Monkey:

@@ -18,10 +18,8 @@ import pygame
 import pytest
 
 from controller.adapters import Press, new_adapter
-from controller.adapters.oh_pshaw_table import OhPshawAdapter
 from controller.config.table_config import TableConfig
-from controller.games.oh_pshaw import (
-    SPEC,
+from controller.games.oh_pshaw.engine import (
     Bid,
     BiddingClosed,
     BidOutcome,
@@ -34,6 +32,8 @@ from controller.games.oh_pshaw import (
     TurnTrump,
     deal,
 )
+from controller.games.oh_pshaw.spec import SPEC
+from controller.games.oh_pshaw.table import OhPshawAdapter
 from controller.kiosk.app import Kiosk
 from controller.kiosk.simulation import Simulator
 from controller.records.record import replay
@@ -41,7 +41,7 @@ from controller.table import Table
 from controller.tags.registry import deck_cards, simulated_uid
 from controller.view import MessageKind, Screen, TableView
 from controller.words import french_card
-from display.oh_pshaw_scene import bid_cursor
+from display.scenes.oh_pshaw import bid_cursor
 from display.screenshot import screenshot_view
 from hardware.cues import Cue
 from hardware.events import ButtonPressed, InputEvent, TagPresented

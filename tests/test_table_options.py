@@ -18,7 +18,7 @@ import pytest
 
 from controller.config.table_config import ConfigError, GameHouseRules, TableConfig, parse
 from controller.games import specs
-from controller.games.oh_pshaw import OhPshaw
+from controller.games.oh_pshaw.engine import OhPshaw
 from controller.records.history import export_record, history_lines, summaries, write_csv
 from controller.records.journal import Journal
 from controller.records.record import replay

@@ -6,9 +6,8 @@ from __future__ import annotations
 import random
 
 from controller.adapters import GameAdapter, Presentation, Press, SeatInput, new_adapter
-from controller.adapters.oshaka_trick_table import OshakaAdapter
-from controller.bots.oshaka_trick_bot import OshakaBot
-from controller.games.oshaka_trick import (
+from controller.games.oshaka_trick.bots import OshakaBot
+from controller.games.oshaka_trick.engine import (
     ChooseLead,
     OshakaSnapshot,
     OshakaTrick,
@@ -16,9 +15,10 @@ from controller.games.oshaka_trick import (
     Place,
     Verb,
 )
+from controller.games.oshaka_trick.table import OshakaAdapter
 from controller.games.words import Text
 from controller.view import Screen, TableView
-from display.oshaka_trick_scene import OshakaScene, snapshot_of
+from display.scenes.oshaka_trick import OshakaScene, snapshot_of
 from tests.words import shown as words
 
 

@@ -18,9 +18,8 @@ import pygame
 import pytest
 
 from controller.adapters import adapters
-from controller.adapters.oskar_table import OskarAdapter
 from controller.games.base import Action
-from controller.games.oskar import (
+from controller.games.oskar.engine import (
     Card,
     KeepDoubles,
     Oskar,
@@ -32,6 +31,7 @@ from controller.games.oskar import (
     genre_word,
     stock_size,
 )
+from controller.games.oskar.table import OskarAdapter
 from controller.kiosk.app import Kiosk
 from controller.kiosk.simulation import Simulator
 from controller.records.record import replay
@@ -523,7 +523,7 @@ def test_bots_play_a_full_game_over_serial_and_gpio(ptys: list[PtyPair], tmp_pat
 
 
 def test_scene_draws_mid_round_views_at_the_small_and_large_sizes(rig: Rig, tmp_path: Path) -> None:
-    from display.oskar_scene import columns_caption, picked_dice, read_snapshot
+    from display.scenes.oskar import columns_caption, picked_dice, read_snapshot
     from display.screenshot import screenshot_view
 
     engine = rig.start_oskar()

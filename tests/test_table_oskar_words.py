@@ -16,9 +16,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from controller.adapters.oskar_table import OskarAdapter
 from controller.games.base import IllegalAction
-from controller.games.oskar import SPEC, Card, Phase, Play
+from controller.games.oskar.engine import Card, Phase, Play
+from controller.games.oskar.spec import SPEC
+from controller.games.oskar.table import OskarAdapter
 from controller.games.words import Card as CardArg
 from controller.games.words import Text, Words, say
 from controller.kiosk.simulation import Simulator

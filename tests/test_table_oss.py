@@ -18,12 +18,12 @@ import pygame
 import pytest
 
 from controller.adapters import AdapterContext, Feedback, Press, TableSettings
-from controller.adapters.oss_table import OssAdapter
-from controller.bots.oss_bot import OssTableBot
 from controller.config.table_config import TimerConfig
 from controller.games.base import JSON
-from controller.games.oss import Counts, Oss, Phase
-from controller.games.oss_cards import parse_tribe_card, tribe_card
+from controller.games.oss.bots import OssTableBot
+from controller.games.oss.cards import parse_tribe_card, tribe_card
+from controller.games.oss.engine import Counts, Oss, Phase
+from controller.games.oss.table import OssAdapter
 from controller.kiosk.devices import build
 from controller.kiosk.simulation import Simulator
 from controller.records.journal import Journal, resume_if_unfinished

@@ -16,21 +16,22 @@ from pathlib import Path
 import pytest
 
 from controller.adapters import AdapterContext
-from controller.adapters.oss_table import OssAdapter
 from controller.games.base import IllegalAction
-from controller.games.oss import Oss, Phase, Tribe
+from controller.games.oss.engine import Oss, Phase, Tribe
+from controller.games.oss.table import OssAdapter
 from controller.games.words import Text, Verbatim, Words, say
 from controller.kiosk.simulation import Simulator
 from controller.records.record import replay
 from controller.view import Screen, TableView
 from controller.words import Presenter
+from controller.words.catalogs import pot_path
 from tests.rigs import TableRig
 from tests.words import shown
 
 SEATS = (1, 2, 3)  # the physical seats that play; seat 0 stays empty
 LANGUAGES = ("en", "de", "ja")
 RECORDS = Path(__file__).parent / "records" / "oss"
-POT = Path(__file__).parent.parent / "controller" / "words" / "locale" / "oss.pot"
+POT = pot_path("oss")
 
 
 class Rig(TableRig):

@@ -217,15 +217,15 @@ def test_the_led_director_relights_only_seats_whose_colour_changes() -> None:
 
 
 def test_each_game_is_drawn_by_the_scene_its_key_names() -> None:
-    import display.oh_pshaw_scene
-    import display.oshaka_trick_scene
-    import display.oskar_scene
-    import display.oss_scene
+    import display.scenes.oh_pshaw
+    import display.scenes.oshaka_trick
+    import display.scenes.oskar
+    import display.scenes.oss
 
-    assert scene_for("oshaka-trick") is display.oshaka_trick_scene.SCENE
-    assert scene_for("oh-pshaw") is display.oh_pshaw_scene.SCENE
-    assert scene_for("oskar") is display.oskar_scene.SCENE
-    assert scene_for("oss") is display.oss_scene.SCENE
+    assert scene_for("oshaka-trick") is display.scenes.oshaka_trick.SCENE
+    assert scene_for("oh-pshaw") is display.scenes.oh_pshaw.SCENE
+    assert scene_for("oskar") is display.scenes.oskar.SCENE
+    assert scene_for("oss") is display.scenes.oss.SCENE
     assert scene_for("no-such-game") is GENERIC and scene_for(None) is GENERIC
 
 

@@ -14,7 +14,7 @@ import pygame
 import pytest
 
 from controller.config.table_config import TableConfig
-from controller.games.oh_pshaw import OhPshaw
+from controller.games.oh_pshaw.engine import OhPshaw
 from controller.records.history import export_record, history_lines, summaries, write_csv
 from controller.records.journal import FINISHED, Journal
 from controller.records.record import replay

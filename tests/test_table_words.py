@@ -17,7 +17,7 @@ import pytest
 from controller.config.table_config import ConfigError, TableConfig, parse
 from controller.games import spec_of
 from controller.games.base import BadOption
-from controller.games.oh_pshaw import OhPshaw
+from controller.games.oh_pshaw.engine import OhPshaw
 from controller.games.words import Words
 from controller.records.journal import Journal, resume_if_unfinished
 from controller.table import Table

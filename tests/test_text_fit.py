@@ -20,7 +20,7 @@ import pytest
 from controller.games import words as w
 from controller.games.words import Arg, Items, Player, Text, fields
 from controller.words import Presenter
-from controller.words.catalogs import DOMAINS
+from controller.words.catalogs import domains
 from controller.words.extract import template
 from display.fitting import BREAK_AFTER, ELLIPSIS, NO_BREAK_BEFORE, is_wide
 from display.text_boxes import RESOLUTIONS, TextBox, text_boxes
@@ -61,7 +61,7 @@ def worst(name: str) -> Arg:
 
 def messages() -> Iterator[tuple[str, Text]]:
     """(domain, message) for every key of every domain, with worst-case arguments."""
-    for domain in DOMAINS:
+    for domain in domains():
         for message in template(domain):
             if not message.id:
                 continue

@@ -169,7 +169,7 @@ class Simulation(ABC):
 class GameAdapter:
     """The table side of one game in progress: its input mapping, presentation and simulation.
 
-    A game's adapter module (``controller/adapters/<key>_table.py``) names its
+    A game's table module (``controller/games/<key>/table.py``) names its
     adapter class ``ADAPTER``; the table makes one per game with an
     ``AdapterContext`` and reaches the three roles through ``input``,
     ``presentation`` and ``simulation``. Each role sees the engine read-only;
@@ -208,9 +208,9 @@ def register_adapter(adapter: type[GameAdapter]) -> None:
 
 
 def adapter_for(spec: GameSpec) -> type[GameAdapter]:
-    """The adapter of a game: ``ADAPTER`` in ``controller.adapters.<key>_table``."""
+    """The adapter of a game: ``ADAPTER`` in its folder's ``table`` module."""
     if spec.id not in _ADAPTERS:
-        module = import_module(f"{__name__}.{spec.key}_table")
+        module = import_module(f"{spec.package}.table")
         _ADAPTERS[spec.id] = module.ADAPTER
     return _ADAPTERS[spec.id]
 

@@ -1,33 +1,48 @@
-"""The game engines, one module per game, and the one registry of games.
+"""The games, one folder each, and the one registry of games.
 
-Every game module ends with a ``SPEC`` (``controller.games.spec.GameSpec``):
-its id, title, players, deck, options, presets and requirements. This module
-is the only list of games the project keeps; the tag registry's decks, the
-table's adapters and menu, and the display's scenes are all found from it.
+A game is the folder ``controller/games/<key>/``: ``spec.py`` ends with its
+``SPEC`` (``controller.games.spec.GameSpec``: id, title, players, deck,
+options, presets, requirements), ``engine.py`` and its modules hold the
+rules, ``table.py`` its table side, ``bots.py`` its bot, ``search.py`` (if
+any) its search bot, ``locale/`` its translations. The registry finds every
+folder with a ``spec.py``; no list of games is kept anywhere else. The tag
+registry's decks, the table's adapters and menu, the translation domains, the
+search bots and the display's scenes are all derived from the specs.
 
-Everything in this package is pure: the standard library only, no I/O, no clock,
-no hidden randomness (see ``base``).
+A game's rules are pure: the standard library only, no I/O, no clock, no hidden
+randomness (see ``base``). Its ``table``, ``bots`` and ``search`` modules are
+the table side and may use the table's contract (``controller.adapters``).
 """
 
 from __future__ import annotations
 
+import importlib.util
+import pkgutil
 from importlib import import_module
 
 from controller.games.base import BadOption, Engine
 from controller.games.spec import GameSpec
 
-# The game modules of this package, in menu order.
-GAME_MODULES: tuple[str, ...] = ("oshaka_trick", "oh_pshaw", "oskar", "oss")
-
 _SPECS: dict[str, GameSpec] = {}
 
 
+def game_folders() -> list[str]:
+    """The keys of the game folders in this package: every sub-package with a ``spec.py``."""
+    return sorted(
+        info.name
+        for info in pkgutil.iter_modules(__path__)
+        if info.ispkg and importlib.util.find_spec(f"{__name__}.{info.name}.spec") is not None
+    )
+
+
 def specs() -> dict[str, GameSpec]:
-    """Every game the project knows, by game id, in menu order."""
+    """Every game the project knows, by game id, in menu order (``menu_rank``, then id)."""
     if not _SPECS:
-        for name in GAME_MODULES:
-            found: GameSpec = import_module(f"{__name__}.{name}").SPEC
-            _SPECS[found.id] = found
+        found: list[GameSpec] = [
+            import_module(f"{__name__}.{key}.spec").SPEC for key in game_folders()
+        ]
+        for spec in sorted(found, key=lambda s: (s.menu_rank, s.id)):
+            _SPECS[spec.id] = spec
     return dict(_SPECS)
 
 

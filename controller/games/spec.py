@@ -218,7 +218,7 @@ class GameSpec:
     """Everything about one game that more than its engine needs to know."""
 
     id: str  # the record's "game"
-    key: str  # the id as a module name: controller/games/<key>.py, <key>_table.py, <key>_scene.py
+    key: str  # the id as a module name: the folder controller/games/<key>/, display/scenes/<key>.py
     title: str
     min_players: int
     max_players: int
@@ -236,6 +236,16 @@ class GameSpec:
     # Words and symbols the display draws (colour names, die faces, ...), keyed
     # by what they name; each game's scene documents the keys it reads.
     vocabulary: Mapping[str, Any] = field(default_factory=dict)
+    # Where the menu lists the game: by rank, then by id (a new game comes last).
+    menu_rank: int = 100
+    # The package of the game's folder (``table``, ``bots``, ``search``, ``locale/``);
+    # empty: ``controller.games.<key>``. A game registered from outside names its own.
+    home: str = ""
+
+    @property
+    def package(self) -> str:
+        """The Python package that holds this game's folder."""
+        return self.home or f"controller.games.{self.key}"
 
     def option(self, key: str) -> OptionSpec:
         """The option named ``key``; KeyError if the game has none."""

@@ -23,6 +23,7 @@ Without it (headless runs, tests) ``step`` waits for the decision, as before.
 from __future__ import annotations
 
 import copy
+import importlib.util
 import logging
 import random
 import threading
@@ -33,6 +34,7 @@ from typing import Any
 
 from controller.adapters import Bot, Gesture, Press, Tap
 from controller.bots.search_bot import SearchBot
+from controller.games import specs
 from controller.games.base import Action
 from controller.games.words import Arg, Card, Text, Verbatim, say
 from controller.kiosk.devices import Devices
@@ -59,25 +61,27 @@ def bot_rng_seed(game_seed: int, seat: int, recorded: int) -> str:
     return f"{game_seed}/bot/{seat}/{recorded}"
 
 
-# The search bots by game id: their module in ``controller.bots`` and class. Each
-# searches its class's default_samples deals at the default budget (DEFAULT_THINK),
-# in proportion to the configured one. A module is imported when a game first needs
-# its bot, as the games' adapters and scenes are: the three cost some 30 ms of
-# start-up here. Other games keep their adapter's bot.
+# A game's search bot is ``SEARCH_BOT`` in its folder's ``search`` module; a game
+# without one keeps its adapter's bot. Each searches its class's default_samples
+# deals at the default budget (DEFAULT_THINK), in proportion to the configured
+# one. The module is imported when a game first needs its bot, as the games'
+# adapters and scenes are: the three cost some 30 ms of start-up here.
 DEFAULT_THINK = 0.3
-SEARCH_BOTS: dict[str, tuple[str, str]] = {
-    "oh-pshaw": ("oh_pshaw_search", "OhPshawSearchBot"),
-    "oshaka-trick": ("oshaka_trick_search", "OshakaSearchBot"),
-    "oskar": ("oskar_search", "OskarSearchBot"),
-}
 
 
 def search_bot_of(game_id: str) -> tuple[Callable[..., Any], int] | None:
     """The search bot class of ``game_id`` and its deals at the default budget, or None."""
-    found = SEARCH_BOTS.get(game_id)
+    spec = specs().get(game_id)
+    if spec is None:
+        return None
+    name = f"{spec.package}.search"
+    try:
+        found = importlib.util.find_spec(name)
+    except ModuleNotFoundError:  # the game's package itself is gone (a test's toy game)
+        return None
     if found is None:
         return None
-    bot: type[SearchBot[Any]] = getattr(import_module(f"controller.bots.{found[0]}"), found[1])
+    bot: type[SearchBot[Any]] = import_module(name).SEARCH_BOT
     return bot, bot.default_samples
 
 

@@ -14,7 +14,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from controller.words.catalogs import DOMAINS, TRANSLATED, po_path, pot_path
+from controller.words.catalogs import TRANSLATED, domains, po_path, pot_path
 from controller.words.extract import compile_all, missing, update
 
 
@@ -25,7 +25,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("command", choices=("update", "compile", "check"))
     parser.add_argument("domains", nargs="*", help="domains to work on (default: all)")
     args = parser.parse_args(argv)
-    known = {d.name for d in DOMAINS}
+    known = {d.name for d in domains()}
     unknown = [d for d in args.domains if d not in known]
     if unknown:
         print(
@@ -33,7 +33,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
-    chosen = [d for d in DOMAINS if not args.domains or d.name in args.domains]
+    chosen = [d for d in domains() if not args.domains or d.name in args.domains]
     if args.command == "update":
         for domain in chosen:
             keys = update(domain)

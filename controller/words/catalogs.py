@@ -1,11 +1,16 @@
 """The gettext catalogs: which sources feed which domain, and loading a language.
 
 Each room owns one domain, so the people who write a game's sentences also
-keep its translations, in files nobody else edits:
+keep its translations, in files nobody else edits. The table, the display and
+the staff's words live here; each game's live in its own folder, and its
+domain (named by the game's key) is derived from its spec, so a new game's
+folder brings its catalogs with it:
 
-    controller/words/locale/<domain>.pot                      the template (extracted)
-    controller/words/locale/<lang>/LC_MESSAGES/<domain>.po    a language's translations
-    controller/words/locale/<lang>/LC_MESSAGES/<domain>.mo    compiled (not in git)
+    <locale>/<domain>.pot                      the template (extracted)
+    <locale>/<lang>/LC_MESSAGES/<domain>.po    a language's translations
+    <locale>/<lang>/LC_MESSAGES/<domain>.mo    compiled (not in git)
+
+where ``<locale>`` is ``controller/words/locale`` or ``controller/games/<key>/locale``.
 
 ``.venv/bin/python -m controller.words update`` extracts the templates from the sources
 (Babel, keywords ``say`` and ``say_plural``) and merges them into every
@@ -21,7 +26,8 @@ import functools
 import gettext
 import io
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from importlib import import_module
 from pathlib import Path
 
 log = logging.getLogger(__name__)
@@ -47,59 +53,33 @@ class Domain:
 
     name: str
     sources: tuple[str, ...]
+    locale: Path = field(default=LOCALE_DIR, compare=False)  # where its .pot and .po files lie
 
 
-# Every source file that writes player- or staff-facing words belongs to one domain.
-DOMAINS: tuple[Domain, ...] = (
-    Domain(
-        "oshaka_trick",
-        (
-            "controller/games/oshaka_trick*.py",
-            "controller/adapters/oshaka_trick_table.py",
-            "display/oshaka_trick_scene.py",
-        ),
-    ),
-    Domain(
-        "oh_pshaw",
-        (
-            "controller/games/oh_pshaw*.py",
-            "controller/adapters/oh_pshaw_table.py",
-            "display/oh_pshaw_scene.py",
-        ),
-    ),
-    Domain(
-        "oskar",
-        (
-            "controller/games/oskar*.py",
-            "controller/adapters/oskar_table.py",
-            "display/oskar_scene.py",
-        ),
-    ),
-    Domain(
-        "oss",
-        (
-            "controller/games/oss*.py",
-            "controller/adapters/oss_table.py",
-            "display/oss_scene.py",
-        ),
-    ),
+# The rooms' own domains. Every source file that writes player- or staff-facing
+# words belongs to one domain; a game's folder and its scene form the game's
+# domain (``game_domain``), which claims its files before these do.
+ROOM_DOMAINS: tuple[Domain, ...] = (
     Domain(
         "table",
         (
-            "controller/games/base.py",
-            "controller/games/spec.py",
-            "controller/games/words.py",
-            "controller/adapters/__init__.py",
+            "controller/games/*.py",
+            "controller/adapters/*.py",
+            "controller/bots/*.py",
             "controller/table/*.py",
-            "controller/view/__init__.py",
+            "controller/view/*.py",
             "controller/words/*.py",
         ),
     ),
-    Domain("display", ("display/*.py",)),
+    Domain("display", ("display/*.py", "display/scenes/__init__.py")),
     Domain(
         "staff",
         (
-            "controller/*.py",
+            "controller/cli/*.py",
+            "controller/config/*.py",
+            "controller/kiosk/*.py",
+            "controller/records/*.py",
+            "controller/tags/*.py",
             "controller/fleet/*.py",
             "hardware/*.py",
         ),
@@ -107,10 +87,43 @@ DOMAINS: tuple[Domain, ...] = (
 )
 
 
+def game_domain(key: str, package: str) -> Domain | None:
+    """The domain of the game in ``package`` (its folder), or None if it has no folder here."""
+    try:
+        module = import_module(package)
+    except ModuleNotFoundError:
+        return None  # a game registered from outside with no catalogs of its own
+    if module.__file__ is None:
+        return None
+    folder = Path(module.__file__).resolve().parent
+    sources: list[str] = []
+    if folder.is_relative_to(ROOT):
+        relative = folder.relative_to(ROOT).as_posix()
+        sources = [f"{relative}/*.py", f"display/scenes/{key}.py"]
+    return Domain(key, tuple(sources), folder / "locale")
+
+
+@functools.cache
+def domains() -> tuple[Domain, ...]:
+    """Every domain: one per registered game with a folder, then the rooms' own."""
+    from controller.games import specs
+
+    found = [game_domain(spec.key, spec.package) for spec in specs().values()]
+    return (*(d for d in found if d is not None), *ROOM_DOMAINS)
+
+
+def domain_named(name: str) -> Domain:
+    """The domain called ``name``; KeyError names the known ones."""
+    for domain in domains():
+        if domain.name == name:
+            return domain
+    raise KeyError(f"unknown domain {name!r}; the domains are {[d.name for d in domains()]}")
+
+
 def domain_files(domain: Domain, root: Path = ROOT) -> list[Path]:
     """The source files of ``domain``: its globs, without files an earlier domain claimed."""
     claimed: set[Path] = set()
-    for other in DOMAINS:
+    for other in domains():
         if other.name == domain.name:
             break
         claimed.update(p for pattern in other.sources for p in root.glob(pattern))
@@ -119,11 +132,13 @@ def domain_files(domain: Domain, root: Path = ROOT) -> list[Path]:
 
 
 def po_path(language: str, domain: str) -> Path:
-    return LOCALE_DIR / language / "LC_MESSAGES" / f"{domain}.po"
+    """The ``.po`` file of ``language`` for the domain called ``domain``."""
+    return domain_named(domain).locale / language / "LC_MESSAGES" / f"{domain}.po"
 
 
 def pot_path(domain: str) -> Path:
-    return LOCALE_DIR / f"{domain}.pot"
+    """The template of the domain called ``domain``."""
+    return domain_named(domain).locale / f"{domain}.pot"
 
 
 @functools.cache
@@ -140,7 +155,7 @@ def translations(language: str) -> gettext.NullTranslations:
     if language not in TRANSLATED:
         return gettext.NullTranslations()
     chain: gettext.NullTranslations | None = None
-    for domain in DOMAINS:
+    for domain in domains():
         loaded = _load(language, domain.name)
         if loaded is None:
             continue

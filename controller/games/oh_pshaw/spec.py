@@ -1,0 +1,124 @@
+"""Oh Pshaw's manifest: the ``GameSpec`` every other room derives from.
+
+Its id, title and players, its deck, its options with their limits, the
+presets the menu offers, the rules page and the words the display needs.
+"""
+
+from __future__ import annotations
+
+from controller.games.oh_pshaw.engine import (
+    CARD_NAMES,
+    DECK_SIZE,
+    RANKS,
+    SUIT_NAMES,
+    SUITS,
+    OhPshaw,
+    parse_card,
+)
+from controller.games.spec import DeckSpec, GameSpec, OptionKind, OptionSpec, Preset
+from controller.games.words import say
+
+SPEC = GameSpec(
+    id=OhPshaw.game_id,
+    key="oh_pshaw",
+    menu_rank=20,
+    title=OhPshaw.title,
+    min_players=OhPshaw.min_players,
+    max_players=OhPshaw.max_players,
+    deck=DeckSpec("standard-52", "Oh Pshaw (standard 52)", CARD_NAMES, parse_card),
+    engine=OhPshaw,
+    options=(
+        OptionSpec(
+            "schedule",
+            say("Hand sizes"),
+            OptionKind.SCHEDULE,
+            "ascending",
+            say(
+                "ascending 1 to the most cards; up-down 1..max..1; contract whist 7-1-7; or a list"
+            ),
+            choices=("ascending", "up-down", "contract-whist"),
+            choice_words={
+                "ascending": say("ascending"),
+                "up-down": say("up and down"),
+                "contract-whist": say("contract whist"),
+            },
+        ),
+        OptionSpec(
+            "max_hand",
+            say("Largest hand"),
+            OptionKind.NUMBER,
+            None,
+            say("the most cards dealt in a round (players x cards at most 52)"),
+            low=1,
+            high=DECK_SIZE // OhPshaw.min_players,
+        ),
+        OptionSpec(
+            "hook",
+            say("The hook"),
+            OptionKind.FLAG,
+            False,
+            say("the dealer may not make bids add up"),
+        ),
+        OptionSpec(
+            "scoring",
+            say("Scoring"),
+            OptionKind.CHOICE,
+            "standard",
+            say("standard: 10 + bid for an exact bid; mild: 1 a trick plus 10 for an exact bid"),
+            choices=("standard", "mild"),
+            choice_words={"standard": say("standard"), "mild": say("mild")},
+        ),
+        OptionSpec(
+            "round_winner_bonus",
+            say("Round winner bonus"),
+            OptionKind.FLAG,
+            False,
+            say("10 extra to the round's highest scorer(s)"),
+        ),
+        OptionSpec(
+            "no_trump_last_round",
+            say("No trump in the last round"),
+            OptionKind.FLAG,
+            False,
+            say("the last scheduled round is played without trump"),
+        ),
+        OptionSpec(
+            "rotating_trump",
+            say("Rotating trump"),
+            OptionKind.FLAG,
+            False,
+            say("trump by round: hearts, clubs, diamonds, spades, ...; no card is turned"),
+        ),
+        OptionSpec(
+            "renege_penalty",
+            say("Renege penalty"),
+            OptionKind.NUMBER,
+            0,
+            say("points taken off a seat whose renege is proven, besides scoring 0 for the round"),
+            low=0,
+            high=100,
+        ),
+    ),
+    presets=(
+        Preset(say("Quick: 1 to 7 cards"), {"max_hand": 7}),
+        Preset(say("Up and down: 1-7-1 cards"), {"max_hand": 7, "schedule": "up-down"}),
+        Preset(say("Short: 1 to 5 cards"), {"max_hand": 5}),
+        Preset(say("Quick with the hook"), {"max_hand": 7, "hook": True}),
+        Preset(say("Contract whist: 7-1-7 cards"), {"schedule": "contract-whist"}),
+        Preset(say("Full: 1 card to the most"), {}),
+    ),
+    vocabulary={
+        "suits": SUITS,
+        "suit_names": SUIT_NAMES,
+        "ranks": RANKS,
+    },
+    rules=(
+        say("Bid how many tricks you will take; take exactly that many."),
+        say("The turned card's suit is trump; you must follow suit."),
+        say("Exact bid: 10 + your bid (mild scoring: 1 a trick + 10); else 0."),
+        say("The eldest (left of the dealer) bids first and leads; the deal passes left."),
+        say("Tie at the end: an extra round at the largest hand; only the tied seats score in it."),
+        say("A renege proven later scores 0 for that round (and any penalty set)."),
+        say("Staff may end the game early: the leaders at that moment win."),
+    ),
+)

@@ -1,0 +1,79 @@
+"""Oskar's manifest: the ``GameSpec`` every other room derives from.
+
+Its id, title and players, its deck, its options with their limits, the
+presets the menu offers, the rules page and the words the display needs.
+"""
+
+from __future__ import annotations
+
+from controller.games.oskar.engine import (
+    COLOUR_NAMES,
+    DEFAULT_TOKENS_TO_WIN,
+    TOKENS_TO_WIN_CHOICES,
+    Card,
+    Oskar,
+    card_words,
+    full_deck,
+)
+from controller.games.oskar.snapshot import GENRE_CAPTIONS as GENRE_CAPTIONS
+from controller.games.oskar.snapshot import GENRE_WORDS as GENRE_WORDS
+from controller.games.oskar.snapshot import GENRES as GENRES
+from controller.games.oskar.snapshot import TREND_THRESHOLD as TREND_THRESHOLD
+from controller.games.oskar.snapshot import OskarSnapshot as OskarSnapshot
+from controller.games.oskar.snapshot import Phase as Phase
+from controller.games.oskar.snapshot import Verb as Verb
+from controller.games.oskar.snapshot import genre_word as genre_word
+from controller.games.spec import DeckSpec, GameSpec, OptionKind, OptionSpec, Preset
+from controller.games.words import say
+
+SPEC = GameSpec(
+    id=Oskar.game_id,
+    key="oskar",
+    menu_rank=30,
+    title=Oskar.title,
+    min_players=Oskar.min_players,
+    max_players=Oskar.max_players,
+    deck=DeckSpec(
+        "oskar", "Oskar", tuple(str(c) for c in full_deck()), Card.parse, words=card_words
+    ),
+    engine=Oskar,
+    options=(
+        OptionSpec(
+            "tokens_to_win",
+            say("Oskar tokens to win"),
+            OptionKind.NUMBER,
+            DEFAULT_TOKENS_TO_WIN,
+            say("the game ends after the round in which a seat reaches this many tokens"),
+            low=min(TOKENS_TO_WIN_CHOICES),
+            high=max(TOKENS_TO_WIN_CHOICES),
+        ),
+    ),
+    presets=(
+        Preset(say("first to 7 tokens"), {}),
+        Preset(say("first to 8 tokens"), {"tokens_to_win": 8}),
+    ),
+    vocabulary={
+        "genres": GENRES,
+        "genre_words": GENRE_WORDS,
+        "genre_captions": GENRE_CAPTIONS,
+        "trend_threshold": TREND_THRESHOLD,
+        "colour_names": COLOUR_NAMES,
+        "colour_words": {
+            "Y": say("yellow"),
+            "G": say("green"),
+            "B": say("blue"),
+            "L": say("lilac"),
+            "R": say("red"),
+        },
+    },
+    rules=(
+        say("Your two dice show the genres your card points count for."),
+        say("A genre with 120 points or more is trendy: a token for each die showing one."),
+        say("Yellow beats green, green beats blue, blue beats lilac; the higher number wins."),
+        say("One zero in a trick: colours lapse, the highest number wins (the first of equals)."),
+        say("The first to win a trick with a second zero in a round takes the stock's points."),
+        say("After each round everyone rerolls as the rulebook says; doubles may reroll one die."),
+        say("The game ends after the round in which someone reaches the tokens to win."),
+        say("The deck has 38 cards (lilac runs 4 to 16), dealt evenly; the rest is the stock."),
+    ),
+)

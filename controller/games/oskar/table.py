@@ -1,0 +1,849 @@
+"""Oskar at the table: dice per seat, cards tapped on the readers, rerolls with the buttons.
+
+Seat input by phase (``docs/oskar-table.md`` has the full table):
+
+| phase | tap a card | PREV | OK | NEXT |
+| --- | --- | --- | --- | --- |
+| opening dice (virtual roller) | - | - | roll (only if the table deals physically) | - |
+| play (your turn) | play that card | - | - | - |
+| reroll (your turn) | - | toggle die 0 | reroll the chosen dice | toggle die 1 |
+| doubles offer (your dice match) | - | pick die 0 | reroll it / none picked: keep | pick die 1 |
+
+Manual dice entry (``[table] dice = "manual"``, for tables that roll physical dice):
+a seat enters each face it rolled: PREV/NEXT cycle the face of the die being
+entered, OK confirms it. After the dice a reroll is chosen first and then
+the new faces are entered the same way.
+
+Rules live in the engine
+------------------------
+The engine deals (``hand`` registrations) and rolls the opening dice through
+``chance_actions``, refuses a card the seat does not hold, and decides whom
+the table waits for (``Oskar.decides``: a seat with an open doubles offer
+first). Keeping doubles is an action of the record (``KeepDoubles``), so it
+survives undo and resume. This module only maps taps and presses to actions
+and events to messages; its one piece of state is the ``Cursor`` (dice
+picked with PREV/NEXT, manual entries in progress), which is what a person
+is pointing at, not part of the game.
+
+The three roles (``OskarInput``, ``OskarPresentation``, ``OskarSimulation``)
+share the engine (read-only) and the cursor; ``OskarAdapter`` makes them.
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+
+from controller.adapters import (
+    AdapterContext,
+    Bot,
+    Feedback,
+    GameAdapter,
+    Gesture,
+    Presentation,
+    Press,
+    SeatInput,
+    Simulation,
+    Tap,
+)
+from controller.games.base import (
+    JSON,
+    Action,
+    Event,
+    Expectation,
+    GameOver,
+    IllegalAction,
+    TurnPassed,
+)
+from controller.games.interned import Interned
+from controller.games.oskar.bots import OskarBot
+from controller.games.oskar.engine import (
+    GENRES,
+    Card,
+    CardPlayed,
+    DiceRolled,
+    DoublesDeclined,
+    HandRegistered,
+    KeepDoubles,
+    Oskar,
+    Phase,
+    Play,
+    Reroll,
+    RerollDone,
+    RerollsDue,
+    RollDice,
+    RoundScored,
+    RoundStarted,
+    StockWon,
+    TrickWon,
+    Verb,
+    genre_word,
+    roll,
+    stock_size,
+)
+from controller.games.oskar.spec import SPEC
+from controller.games.words import (
+    Arg,
+    Items,
+    Player,
+    Signed,
+    Text,
+    Words,
+    as_arg,
+    say,
+    say_plural,
+)
+from controller.games.words import Card as CardArg
+from controller.view import MessageKind
+from hardware.cues import Cue
+
+DIE_BUTTONS: tuple[str, str] = ("prev", "next")  # PREV is die 0, NEXT is die 1
+OK = "ok"
+
+
+class EntryKind(enum.StrEnum):
+    """What a manual dice entry is for."""
+
+    DICE = "dice"  # the opening roll
+    REROLL = "reroll"  # the reroll after a round
+    DOUBLES = "doubles"  # the extra reroll of one die after doubles
+
+
+@dataclass
+class Entry:
+    """A seat's manual dice entry in progress: which dice, which one now, the faces so far."""
+
+    kind: EntryKind
+    dice: tuple[int, ...]  # the dice whose faces are entered, in order
+    step: int  # index into ``dice`` of the die being entered
+    faces: list[str] = field(default_factory=list)  # both faces, the entered ones updated
+
+
+@dataclass
+class Cursor:
+    """What each seat is pointing at with its buttons; shared by the three roles.
+
+    Nothing here is game state: a rebuilt game starts with an empty cursor and
+    loses only a half-made choice.
+    """
+
+    selection: dict[int, set[int]] = field(default_factory=dict)  # dice picked, per seat
+    entry: dict[int, Entry] = field(default_factory=dict)  # manual entries, per seat
+
+    def selected(self, engine: Oskar, player: int) -> set[int]:
+        """The seat's picked dice for its reroll (both, at first, when it must reroll both)."""
+        if player not in self.selection:
+            must_both = engine.reroll_allowance(player) == frozenset({2})
+            self.selection[player] = {0, 1} if must_both else set()
+        return self.selection[player]
+
+    def picked(self, engine: Oskar, player: int) -> set[int]:
+        """The dice the seat has picked now, without making a default choice."""
+        if engine.doubles == player:
+            return set(self.selection.get(player, set()))
+        expected = engine.expected
+        if engine.phase is Phase.REROLL and expected == Expectation(player, Verb.REROLL):
+            return set(self.selected(engine, player))
+        return set()
+
+    def clear(self, seat: int) -> None:
+        self.selection.pop(seat, None)
+        self.entry.pop(seat, None)
+
+
+class _Role:
+    """What every role holds: the engine, the table's settings and the shared cursor."""
+
+    def __init__(self, context: AdapterContext, cursor: Cursor) -> None:
+        assert isinstance(context.engine, Oskar)
+        self.engine: Oskar = context.engine
+        self.context = context
+        self.cursor = cursor
+
+    @property
+    def manual_dice(self) -> bool:
+        """People roll physical dice and enter the faces ([table] dice = "manual")."""
+        return not self.context.settings.chance.dice
+
+    @property
+    def button_roll(self) -> bool:
+        """The opening dice are rolled virtually when a seat presses OK.
+
+        With a virtual deal the table asks the engine for chance after every
+        action and it rolls the opening dice; with a physical deal it does not
+        ask, so each seat rolls with OK.
+        """
+        chance = self.context.settings.chance
+        return chance.dice and not chance.cards
+
+    def faces(self, player: int) -> tuple[str, str]:
+        faces = self.engine.dice[player]
+        assert faces is not None, "a seat rerolls only dice it has rolled"
+        return faces
+
+
+class OskarInput(_Role, SeatInput):
+    """Taps and presses as Oskar actions; the engine judges them."""
+
+    def on_card(self, player: int, card: str) -> Action:
+        engine = self.engine
+        parsed = Card.parse(card)
+        offer = engine.doubles
+        if offer is not None and engine.phase is not Phase.OVER:
+            if offer == player:
+                raise IllegalAction(
+                    say(
+                        "you rolled doubles: first PREV/NEXT picks a die and OK rerolls it, "
+                        "or OK alone keeps them"
+                    )
+                )
+            raise IllegalAction(
+                say(
+                    "not {card} yet: {player} rolled doubles and decides first whether to "
+                    "reroll one die",
+                    card=CardArg(str(parsed)),
+                    player=Player(offer),
+                )
+            )
+        return Play(player, parsed)
+
+    def on_button(self, player: int, button: str) -> Action | Words | None:
+        engine = self.engine
+        if engine.phase is Phase.OVER:
+            return None
+        decides = engine.decides
+        if engine.doubles == player:
+            return self._doubles_button(player, button)
+        if engine.doubles is not None:
+            assert decides is not None
+            return say("wait: {player} rolled doubles and decides first", player=Player(decides))
+        expected = engine.expected
+        if engine.phase is Phase.DICE and player in engine.unrolled():
+            if self.manual_dice:
+                fresh = Entry(EntryKind.DICE, (0, 1), 0, _start())
+                return self._entry_button(player, button, fresh)
+            if button == OK:
+                first, second = roll(self.context.chance_rng(), 2)
+                return RollDice(player, (first, second))
+            return say("press OK to roll your dice")
+        if engine.phase is Phase.REROLL and expected == Expectation(player, Verb.REROLL):
+            return self._reroll_button(player, button)
+        if expected == Expectation(player, Verb.PLAY):
+            return say("tap the card you play on your reader")
+        return None
+
+    def _reroll_button(self, player: int, button: str) -> Action | Words | None:
+        cursor = self.cursor
+        entry = cursor.entry.get(player)
+        if entry is not None:
+            return self._entry_button(player, button, entry)
+        chosen = cursor.selected(self.engine, player)
+        if button in DIE_BUTTONS:
+            chosen ^= {DIE_BUTTONS.index(button)}
+            return None
+        allowed = self.engine.reroll_allowance(player)
+        if len(chosen) not in allowed:
+            return _explain(allowed, len(chosen))
+        which = tuple(sorted(chosen))
+        cursor.selection.pop(player, None)
+        if self.manual_dice and which:
+            start = list(self.faces(player))
+            return self._entry_button(player, None, Entry(EntryKind.REROLL, which, 0, start))
+        return self._roll_chosen(player, which)
+
+    def _doubles_button(self, player: int, button: str) -> Action | Words | None:
+        cursor = self.cursor
+        entry = cursor.entry.get(player)
+        if entry is not None and entry.kind is EntryKind.DOUBLES:
+            return self._entry_button(player, button, entry)
+        chosen = cursor.selection.setdefault(player, set())
+        if button in DIE_BUTTONS:
+            die = DIE_BUTTONS.index(button)
+            # One die only: picking a die unpicks the other; picking it again unpicks it.
+            cursor.selection[player] = set() if chosen == {die} else {die}
+            return None
+        cursor.selection.pop(player, None)
+        if not chosen:
+            return KeepDoubles(player)
+        which = tuple(sorted(chosen))
+        if self.manual_dice:
+            faces = list(self.faces(player))
+            return self._entry_button(player, None, Entry(EntryKind.DOUBLES, which, 0, faces))
+        return self._roll_chosen(player, which)
+
+    def _roll_chosen(self, player: int, which: tuple[int, ...]) -> Reroll:
+        faces = list(self.faces(player))
+        rng = self.context.chance_rng()
+        for die in which:
+            faces[die] = roll(rng, 1)[0]
+        return Reroll(player, which, (faces[0], faces[1]))
+
+    def _entry_button(self, player: int, button: str | None, fresh: Entry) -> Action | Words | None:
+        """Manual entry: PREV/NEXT cycle the face of the die being entered, OK confirms it."""
+        entry = self.cursor.entry.setdefault(player, fresh)
+        die = entry.dice[entry.step]
+        if button in DIE_BUTTONS:
+            step = -1 if button == "prev" else 1
+            face = entry.faces[die]
+            entry.faces[die] = GENRES[(GENRES.index(face) + step) % len(GENRES)]
+            return None
+        if button != OK:
+            return say(
+                "die {number}: PREV/NEXT choose the face it shows, OK confirms it",
+                number=die + 1,
+            )
+        entry.step += 1
+        if entry.step < len(entry.dice):
+            return None
+        del self.cursor.entry[player]
+        faces = (entry.faces[0], entry.faces[1])
+        if entry.kind is EntryKind.DICE:
+            return RollDice(player, faces)
+        return Reroll(player, entry.dice, faces)
+
+    # --- what the buttons say -----------------------------------------------------------
+
+    def hints(self) -> list[tuple[int, str, Words]]:
+        engine = self.engine
+        if engine.phase is Phase.OVER:
+            return []
+        if engine.doubles is not None:
+            # The seat with the open offer decides before anyone else does anything.
+            return self._doubles_hints(engine.doubles)
+        expected = engine.expected
+        out: list[tuple[int, str, Words]] = []
+        if engine.phase is Phase.DICE:
+            for seat in engine.unrolled():
+                if self.manual_dice:
+                    out += self._entry_hints(seat, self.cursor.entry.get(seat))
+                elif self.button_roll:
+                    out.append((seat, OK, LABEL_ROLL))
+            return out
+        if engine.phase is Phase.REROLL and expected is not None:
+            seat = expected.seat
+            entry = self.cursor.entry.get(seat)
+            if entry is not None:
+                return self._entry_hints(seat, entry)
+            chosen = self.cursor.selected(engine, seat)
+            for die, button in enumerate(DIE_BUTTONS):
+                out.append((seat, button, LABEL_REROLL if die in chosen else LABEL_KEEP))
+            out.append((seat, OK, _roll_label(len(chosen))))
+        return out
+
+    def _doubles_hints(self, seat: int) -> list[tuple[int, str, Words]]:
+        entry = self.cursor.entry.get(seat)
+        if entry is not None and entry.kind is EntryKind.DOUBLES:
+            return self._entry_hints(seat, entry)
+        chosen = self.cursor.selection.get(seat, set())
+        out: list[tuple[int, str, Words]] = [
+            (seat, button, LABEL_REROLL if die in chosen else LABEL_KEEP)
+            for die, button in enumerate(DIE_BUTTONS)
+        ]
+        out.append((seat, OK, _roll_label(1 if chosen else 0)))
+        return out
+
+    def _entry_hints(self, seat: int, entry: Entry | None) -> list[tuple[int, str, Words]]:
+        die, face = (0, GENRES[0]) if entry is None else (entry.dice[entry.step], "")
+        if entry is not None:
+            face = entry.faces[die]
+        return [
+            (seat, "prev", say("< face")),
+            (seat, OK, say("die {number}: {face}", number=die + 1, face=as_arg(genre_word(face)))),
+            (seat, "next", say("face >")),
+        ]
+
+
+class OskarPresentation(_Role, Presentation):
+    """Engine events as messages and LED cues; the engine's snapshot plus the picked dice."""
+
+    def result_rule(self, report: JSON) -> Words:
+        winners = [int(w) for w in report.get("winners") or []]
+        totals = [int(t) for t in report.get("totals") or []]
+        goal = self.engine.tokens_to_win
+        if not winners or not totals:
+            return say_plural(
+                "Most Oskar tokens wins; a token for each die showing a trendy genre "
+                "(120+ points) after a round; the game ends when a seat has {n} token",
+                "Most Oskar tokens wins; a token for each die showing a trendy genre "
+                "(120+ points) after a round; the game ends when a seat has {n} tokens",
+                goal,
+            )
+        best = max(totals)
+        if len(winners) == 1:
+            return say_plural(
+                "{player} has the most Oskar tokens ({n}): a token for each die showing a "
+                "trendy genre (120+ points) after a round",
+                "{player} has the most Oskar tokens ({n}): a token for each die showing a "
+                "trendy genre (120+ points) after a round",
+                best,
+                player=Player(winners[0]),
+            )
+        return say_plural(
+            "A shared victory: {players} have {n} Oskar token each, the most; a token for "
+            "each die showing a trendy genre (120+ points) after a round",
+            "A shared victory: {players} have {n} Oskar tokens each, the most; a token for "
+            "each die showing a trendy genre (120+ points) after a round",
+            best,
+            players=Items(tuple(Player(w) for w in winners)),
+        )
+
+    def result_rows(self, report: JSON) -> list[tuple[Words, list[int]]]:
+        """Why the tokens fell as they did: each seat's film points and stocks won.
+
+        Film points (card points, the stock's included) are what make a genre
+        trendy; the per-round rows above them already show each round's tokens.
+        Two rows only, so that the rounds keep their room at 800x480.
+        """
+        players = self.engine.players
+        points, stocks = [0] * players, [0] * players
+        for rnd in report.get("rounds") or []:
+            for seat, value in enumerate(rnd.get("points") or []):
+                points[seat] += int(value)
+            stock = rnd.get("stock")
+            if isinstance(stock, dict) and isinstance(stock.get("won_by"), int):
+                stocks[stock["won_by"]] += 1
+        return [(say("Film points"), points), (say("Stocks won"), stocks)]
+
+    def feedback(self, event: Event) -> list[Feedback]:
+        # Runs for every event (about 560 in a game): one dict lookup by exact type
+        # decides, and the most common events (a turn passing) have no handler.
+        kind = type(event)
+        if kind is TurnPassed:
+            return []  # every other event is a turn passing: the LEDs follow it, no words
+        if kind is CardPlayed and not event.card.is_zero:  # type: ignore[attr-defined]
+            return []  # a colour card says nothing (the display shows it); a zero is worded
+        handler = _FEEDBACK.get(kind)
+        if kind in _CHOICE_MADE or (
+            handler is None
+            and kind not in _SILENT
+            and isinstance(event, DiceRolled | RerollDone | DoublesDeclined)
+        ):
+            # The seat's choice is made: a new offer starts with nothing picked.
+            self.cursor.clear(event.seat)  # type: ignore[attr-defined]
+        return handler(self.engine, event) if handler is not None else []
+
+    def snapshot(self) -> JSON:
+        engine = self.engine
+        picked = tuple(
+            tuple(sorted(self.cursor.picked(engine, seat))) for seat in range(engine.players)
+        )
+        return replace(engine.snapshot(), picked=picked).to_json()
+
+    def waiting_players(self) -> list[int]:
+        engine = self.engine
+        if engine.phase is Phase.DICE and engine.doubles is None:
+            # Every seat that has not rolled may roll now, in any order.
+            return engine.unrolled() if self.manual_dice or self.button_roll else []
+        decides = engine.decides
+        return [] if decides is None else [decides]
+
+
+class OskarSimulation(_Role, Simulation):
+    """Bots for empty seats and the presses a person would make for an action."""
+
+    def make_bot(self, rng: random.Random) -> Bot:
+        return OskarBot(rng)
+
+    def hand(self, player: int) -> tuple[str, ...]:
+        cards = self.engine.registered_hand(player)
+        return () if cards is None else tuple(str(c) for c in cards)
+
+    def gestures(self, action: Action) -> list[Gesture]:
+        if isinstance(action, Play):
+            return [Tap(str(action.card))]
+        seat = action.seat
+        engine = self.engine
+        cursor = self.cursor
+        if isinstance(action, KeepDoubles):
+            chosen = cursor.selection.get(seat, set())
+            return [*[Press(DIE_BUTTONS[d]) for d in sorted(chosen)], Press(OK)]
+        if isinstance(action, RollDice):
+            if not self.manual_dice:
+                return [Press(OK)]
+            return _face_presses(_start(), action.faces, (0, 1))
+        if isinstance(action, Reroll):
+            which = set(action.rerolled)
+            out: list[Gesture] = []
+            if engine.doubles == seat:
+                chosen = cursor.selection.get(seat, set())
+                if chosen != which:
+                    die = min(which) if which else min(chosen)
+                    out.append(Press(DIE_BUTTONS[die]))
+            else:
+                chosen = cursor.selected(engine, seat)
+                out += [Press(DIE_BUTTONS[d]) for d in (0, 1) if (d in chosen) != (d in which)]
+            out.append(Press(OK))
+            if self.manual_dice and action.rerolled:
+                out += _face_presses(list(self.faces(seat)), action.faces, action.rerolled)
+            return out
+        return []
+
+
+class OskarAdapter(GameAdapter):
+    """The table side of an Oskar game: its three roles around one shared cursor."""
+
+    spec = SPEC
+
+    engine: Oskar
+    input: OskarInput
+    presentation: OskarPresentation
+    simulation: OskarSimulation
+
+    def __init__(self, context: AdapterContext) -> None:
+        super().__init__(context)
+        self.cursor = Cursor()
+        self.input = OskarInput(context, self.cursor)
+        self.presentation = OskarPresentation(context, self.cursor)
+        self.simulation = OskarSimulation(context, self.cursor)
+
+    def chance(self, rng: random.Random) -> list[Action]:
+        engine = self.engine
+        if engine.round.trick and engine.phase is Phase.PLAY:
+            # Asked after every action; mid-trick the engine has nothing to deal or roll
+            # (``Oskar.chance_actions`` says the same, one call further down).
+            return []
+        return engine.chance_actions(rng, self.context.settings.chance)
+
+
+# --- helpers ---------------------------------------------------------------------------
+
+
+def _start() -> list[str]:
+    """The faces a manual entry starts from."""
+    return [GENRES[0], GENRES[0]]
+
+
+def _face_presses(start: Sequence[str], faces: Sequence[str], dice: Sequence[int]) -> list[Gesture]:
+    """PREV/NEXT presses cycling each die in ``dice`` from ``start`` to ``faces``, each then OK."""
+    out: list[Gesture] = []
+    for die in dice:
+        steps = (GENRES.index(faces[die]) - GENRES.index(start[die])) % len(GENRES)
+        if steps <= len(GENRES) // 2:
+            out += [Press("next")] * steps
+        else:
+            out += [Press("prev")] * (len(GENRES) - steps)
+        out.append(Press("ok"))
+    return out
+
+
+LABEL_ROLL = say("roll dice")
+LABEL_REROLL = say("REROLL")
+LABEL_KEEP = say("keep")
+
+
+def _roll_label(count: int) -> Text:
+    """The OK label while dice are picked: keep both, or roll that many."""
+    if count == 0:
+        return say("keep both")
+    return say_plural("roll {n} die", "roll {n} dice", count)
+
+
+def _explain(allowed: frozenset[int], chosen: int) -> Text:
+    if allowed == frozenset({2}):
+        return say_plural(
+            "you have the most points and must reroll both dice, not {n} die: "
+            "PREV and NEXT choose them, then OK",
+            "you have the most points and must reroll both dice, not {n} dice: "
+            "PREV and NEXT choose them, then OK",
+            chosen,
+        )
+    if allowed == frozenset({0, 1}):
+        return say("you may reroll at most one die: unpick one with PREV or NEXT, then OK")
+    return say_plural("you cannot reroll {n} die now", "you cannot reroll {n} dice now", chosen)
+
+
+def _pair(faces: Sequence[str]) -> Text:
+    found = _PAIRS.get((faces[0], faces[1]))
+    if found is not None:
+        return found
+    return _pair_words(faces[0], faces[1])  # faces as a record spelled them ("Horror")
+
+
+def _pair_words(first: str, second: str) -> Text:
+    return say(
+        "{first} + {second}",
+        first=as_arg(genre_word(first)),
+        second=as_arg(genre_word(second)),
+    )
+
+
+# Each pair of the six faces in words, made once: messages are frozen values, and a
+# pair is named after every roll.
+_PAIRS: dict[tuple[str, str], Text] = {(a, b): _pair_words(a, b) for a in GENRES for b in GENRES}
+
+
+def _dice_rolled(engine: Oskar, e: Event) -> list[Feedback]:
+    assert isinstance(e, DiceRolled)
+    out = [
+        Feedback(e.seat, say("{player} rolls {dice}", player=Player(e.seat), dice=_pair(e.faces)))
+    ]
+    if e.doubles:
+        out.append(_doubles_prompt(e.seat, e.faces))
+    return out
+
+
+def _doubles_prompt(seat: int, faces: Sequence[str]) -> Feedback:
+    return Feedback(
+        seat,
+        say(
+            "{player} rolled doubles ({face}): PREV/NEXT picks a die and OK rerolls it; "
+            "OK with no die picked keeps them",
+            player=Player(seat),
+            face=as_arg(genre_word(faces[0])),
+        ),
+    )
+
+
+def _rerolled(engine: Oskar, e: Event) -> list[Feedback]:
+    assert isinstance(e, RerollDone)
+    player, now = _PLAYERS[e.seat], _pair(e.faces)
+    text: Text
+    if not e.rerolled:
+        text = say("{player} keeps both dice: {dice}", player=player, dice=now)
+    elif len(e.rerolled) == 2:
+        text = say("{player} rerolls both dice: now {dice}", player=player, dice=now)
+    elif e.doubles_reroll:
+        text = say(
+            "{player} rerolls die {number} (doubles reroll): now {dice}",
+            player=player,
+            number=e.rerolled[0] + 1,
+            dice=now,
+        )
+    else:
+        text = say(
+            "{player} rerolls die {number}: now {dice}",
+            player=player,
+            number=e.rerolled[0] + 1,
+            dice=now,
+        )
+    out = [Feedback(e.seat, text)]
+    if e.doubles:
+        out.append(_doubles_prompt(e.seat, e.faces))
+    return out
+
+
+def _declined(_: Oskar, e: Event) -> list[Feedback]:
+    assert isinstance(e, DoublesDeclined)
+    return [Feedback(e.seat, say("{player} keeps its doubles", player=Player(e.seat)))]
+
+
+def _card_played(engine: Oskar, e: Event) -> list[Feedback]:
+    assert isinstance(e, CardPlayed)
+    if not e.card.is_zero:
+        return []
+    trick = engine.round.trick
+    zeros = sum(1 for _, c in trick if c.is_zero) if trick else 0
+    # Events are read after the action: a finished trick is already cleared.
+    player = Player(e.seat)
+    if zeros == 1:
+        return [
+            Feedback(e.seat, say("{player} plays a zero: first zero, colours lapse", player=player))
+        ]
+    if zeros == 2:
+        return [
+            Feedback(
+                e.seat, say("{player} plays the second zero: it takes the trick", player=player)
+            )
+        ]
+    return []
+
+
+# Why a trick went where it did, by its zeros (0, 1, 2 or more); built once, as one
+# trick is won every few cards.
+_TRICK_WHY: tuple[Text, Text, Text] = (
+    say("best colour (yellow > green > blue > lilac), highest number"),
+    say("first zero: colours lapse, the highest number wins"),
+    say("second zero wins the trick"),
+)
+
+
+def _trick_won(_: Oskar, e: Event) -> list[Feedback]:
+    assert isinstance(e, TrickWon)
+    zeros = min(sum(1 for _, c in e.cards if c.is_zero), 2)
+    key = (e.seat, e.trick, e.points, zeros)
+    said = _TRICKS_SAID.get(key)
+    if said is None:
+        if len(_TRICKS_SAID) >= _TRICKS_SAID_MAX:
+            _TRICKS_SAID.clear()  # bots' playouts never rest: a bound for them too
+        said = _TRICKS_SAID[key] = Feedback(
+            e.seat,
+            say_plural(
+                "{player} wins trick {trick} ({n} point): {why}",
+                "{player} wins trick {trick} ({n} points): {why}",
+                e.points,
+                player=Player(e.seat),
+                trick=e.trick,
+                why=_TRICK_WHY[zeros],
+            ),
+            MessageKind.WON,
+            Cue.TRICK_WON,
+        )
+    return [said]
+
+
+# The feedback of a won trick by (seat, trick, points, zeros), made once: feedback is a
+# frozen value, and one is said every few cards while the same few hundred recur. The
+# table forgets them when it rests (``forget_interned``); a process that never rests
+# (a bot's playouts, a benchmark) empties them at the bound.
+_TRICKS_SAID: Interned[tuple[int, int, int, int], Feedback] = Interned()
+_TRICKS_SAID_MAX = 4096
+
+
+def _stock_won(_: Oskar, e: Event) -> list[Feedback]:
+    assert isinstance(e, StockWon)
+    return [
+        Feedback(
+            e.seat,
+            say_plural(
+                "{player} wins the stock ({n} face-down card): the second zero wins the trick "
+                "and the stock",
+                "{player} wins the stock ({n} face-down cards): the second zero wins the trick "
+                "and the stock",
+                e.cards,
+                player=Player(e.seat),
+            ),
+            MessageKind.WON,
+            Cue.TRICK_WON,
+        )
+    ]
+
+
+# Values the round's messages are made of, made once (they are frozen): each seat as a
+# message argument, a seat's token cue, the tokens a seat can win in a round (0-2).
+# Events name engine seats (0-5), which the engine has checked.
+_PLAYERS: tuple[Player, ...] = tuple(Player(seat) for seat in range(6))
+_TOKEN_CUES: tuple[Feedback, ...] = tuple(
+    Feedback(seat, None, cue=Cue.TRICK_WON) for seat in range(6)
+)
+_SIGNED: tuple[Signed, ...] = tuple(Signed(n) for n in range(3))
+_GENRE_ARGS: dict[str, Arg] = {genre: as_arg(genre_word(genre)) for genre in GENRES}
+_NOBODY = say("nobody")
+
+
+def _signed(tokens: int) -> Signed:
+    return _SIGNED[tokens] if 0 <= tokens < len(_SIGNED) else Signed(tokens)
+
+
+def _genre_arg(genre: str) -> Arg:
+    found = _GENRE_ARGS.get(genre)
+    return found if found is not None else as_arg(genre_word(genre))
+
+
+def _round_scored(_: Oskar, e: Event) -> list[Feedback]:
+    assert isinstance(e, RoundScored)
+    earners = [s for s, t in enumerate(e.tokens) if t]
+    if e.trendy:
+        trendy = Items(
+            tuple(
+                say("{genre} {points}", genre=_genre_arg(g), points=e.genre_totals[g])
+                for g in e.trendy
+            )
+        )
+        got = Items(
+            tuple(
+                say("{player} {tokens}", player=_PLAYERS[s], tokens=_signed(e.tokens[s]))
+                for s in earners
+            )
+        )
+        text = say(
+            "Round {round}: trendy (120+): {trendy}. Tokens: {tokens}",
+            round=e.round,
+            trendy=trendy,
+            tokens=got if earners else _NOBODY,
+        )
+    else:
+        text = say("Round {round}: no genre reached 120, so no tokens", round=e.round)
+    out = [Feedback(None, text, MessageKind.WON)]
+    if e.stock_winner is not None:
+        stock = say_plural(
+            "Round {round}: the stock ({n} point) went to {player}",
+            "Round {round}: the stock ({n} points) went to {player}",
+            e.stock_value,
+            round=e.round,
+            player=_PLAYERS[e.stock_winner],
+        )
+        out.append(Feedback(None, stock, MessageKind.WON))
+    out += [_TOKEN_CUES[s] for s in earners]
+    return out
+
+
+def _rerolls_due(_: Oskar, e: Event) -> list[Feedback]:
+    assert isinstance(e, RerollsDue)
+    most = Items(tuple(_PLAYERS[s] for s in e.most))
+    if e.fewest:
+        text = say(
+            "Rerolls: most points ({most}) reroll both; fewest ({fewest}) none, one or both; "
+            "the rest none or one",
+            most=most,
+            fewest=Items(tuple(_PLAYERS[s] for s in e.fewest)),
+        )
+    else:
+        text = say("Rerolls: most points ({most}) reroll both; the rest none or one", most=most)
+    first = e.order[0]
+    return [
+        Feedback(None, text),
+        Feedback(
+            first,
+            say("{player}: PREV/NEXT choose dice to reroll, OK rolls them", player=_PLAYERS[first]),
+        ),
+    ]
+
+
+def _round_started(engine: Oskar, e: Event) -> list[Feedback]:
+    assert isinstance(e, RoundStarted)
+    text = say(
+        "Round {round}: {dealer} deals {cards} cards each, {stock} face down as the stock; "
+        "{lead} leads",
+        round=e.round,
+        dealer=Player(e.dealer),
+        cards=engine.hand_size,
+        stock=stock_size(engine.players),
+        lead=Player(e.lead),
+    )
+    return [Feedback(None, text)]
+
+
+def _game_over(_: Oskar, e: Event) -> list[Feedback]:
+    assert isinstance(e, GameOver)
+    tokens = max(e.totals)
+    if len(e.winners) == 1:
+        text = say_plural(
+            "Game over: {player} wins with {n} Oskar token",
+            "Game over: {player} wins with {n} Oskar tokens",
+            tokens,
+            player=Player(e.winners[0]),
+        )
+    else:
+        text = say_plural(
+            "Game over: {players} share the victory with {n} Oskar token",
+            "Game over: {players} share the victory with {n} Oskar tokens",
+            tokens,
+            players=Items(tuple(Player(s) for s in e.winners)),
+        )
+    return [Feedback(s, None, cue=Cue.TRICK_WON) for s in e.winners] + [
+        Feedback(None, text, MessageKind.WON)
+    ]
+
+
+# Events after which a seat's dice choice is made (its picked dice are cleared).
+_CHOICE_MADE: frozenset[type[Event]] = frozenset({DiceRolled, RerollDone, DoublesDeclined})
+# Events known to say nothing: skip the subclass test for them (a turn passes per card).
+_SILENT: frozenset[type[Event]] = frozenset({TurnPassed, HandRegistered})
+
+_FEEDBACK: dict[type[Event], Callable[[Oskar, Event], list[Feedback]]] = {
+    DiceRolled: _dice_rolled,
+    RerollDone: _rerolled,
+    DoublesDeclined: _declined,
+    CardPlayed: _card_played,
+    TrickWon: _trick_won,
+    StockWon: _stock_won,
+    RoundScored: _round_scored,
+    RerollsDue: _rerolls_due,
+    RoundStarted: _round_started,
+    GameOver: _game_over,
+}
+
+
+ADAPTER = OskarAdapter

@@ -1,0 +1,78 @@
+"""Oss's manifest: the ``GameSpec`` every other room derives from.
+
+Its id, title and players, its deck, its options with their limits, the
+presets the menu offers, the rules page and the words the display needs.
+"""
+
+from __future__ import annotations
+
+from controller.games.oss import cards
+from controller.games.oss.engine import MAX_ROUNDS, REPLAY_SCOPES, RULINGS, TABLE_RULINGS, Oss
+from controller.games.spec import DeckSpec, GameSpec, OptionKind, OptionSpec, Requirement
+from controller.games.words import say
+
+SPEC = GameSpec(
+    id=Oss.game_id,
+    key="oss",
+    menu_rank=40,
+    title=Oss.title,
+    min_players=Oss.min_players,
+    max_players=Oss.max_players,
+    deck=DeckSpec(
+        "oss-tribes",
+        "Oss tribe cards",
+        cards.TRIBE_CARDS,
+        cards.canonical_tribe_card,
+        words=cards.card_words,
+    ),
+    engine=Oss,
+    options=(
+        OptionSpec(
+            "rounds",
+            say("Rounds"),
+            OptionKind.NUMBER,
+            4,
+            say("how many rounds are played"),
+            low=1,
+            high=MAX_ROUNDS,
+        ),
+        OptionSpec(
+            "replays_per_round",
+            say("Replays per round"),
+            OptionKind.NUMBER,
+            2,
+            say("how many failed tricks may be tried again each round"),
+            low=0,
+            high=8,
+        ),
+        OptionSpec(
+            "replay_scope",
+            say("Replays count"),
+            OptionKind.CHOICE,
+            "player",
+            say("per player, or shared by the whole table"),
+            choices=REPLAY_SCOPES,
+            choice_words={"player": say("per player"), "table": say("shared by the table")},
+        ),
+    ),
+    requirements=frozenset({Requirement.VIRTUAL_DEAL}),
+    # The display shows a ruling the snapshot names by its English words (``TableSide.help``)
+    # in the reader's language: here are their messages.
+    vocabulary={"rulings": {str(text): text for text in (*RULINGS, *TABLE_RULINGS)}},
+    rules=(
+        say("The chief reveals three solo tricks and a duel trick for the round."),
+        say(
+            "From the chief on, each player plays a tribe card below a solo trick: "
+            "its value is the number of jacks to get."
+        ),
+        say(
+            "Alone below a trick, you attempt it; the first two cards below a trick duel "
+            "with the duel trick instead."
+        ),
+        say("Succeed to win your tribe card; in a duel the winner keeps one of the two cards."),
+        say("Failed tricks may be tried again by discarding a card, up to the replays set."),
+        say("Everyone attempts the challenge: the winner takes 4 points and becomes the chief."),
+        say("After the last round, the most points wins: tribe cards won plus 4 per challenge."),
+        say("Your own buttons and the toss timer enter your results; bots act only for bots."),
+    ),
+)

@@ -1,0 +1,486 @@
+"""The scenes: one per ``Screen``, each drawing the centre and every seat's panel.
+
+Every screen has the same frame: a panel per physical seat, turned to face
+that seat (see ``display/layout.py``), and the shared centre. The screen
+decides what the centre and each panel's body show; during PLAY the game
+scene chosen by ``view.game_id`` does: ``display/scenes/<key>.py`` for a game
+whose spec key is ``<key>`` (``scene_for``), ``display/generic.py`` for a game
+without a scene of its own.
+
+Each panel ends with the simulator's controls for its seat: the on-screen
+hand of a human seat (``view.hands``) and the seat's buttons (``view.buttons``).
+
+This module is the registry and the dispatch: the game scenes, the whole
+picture, the seat panel's frame, and ``BODIES`` and ``CENTRES``, which say
+which drawer draws each screen. The screens' own drawers are in
+``menu_screens``, ``results_screen`` and ``staff_screen`` (PLAY's are here:
+they hand over to the game scene); the panel's header, buttons and hand are
+in ``panel_parts``; what several screens share is in ``screen_parts``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from importlib import import_module
+from typing import Any, NamedTuple, Protocol
+
+import pygame
+
+from controller.games import specs
+from controller.games.words import Words
+from controller.view import Message, Screen, SeatView, TableView
+from controller.words import Presenter
+from display import theme
+from display.generic import GenericScene, Toward, draw_messages
+from display.layout import Layout, SeatSlot, Turn
+from display.menu_screens import (
+    attract_body,
+    attract_centre,
+    choose_body,
+    choose_centre,
+    help_body,
+    join_body,
+    join_centre,
+    options_body,
+    options_centre,
+    starter_body,
+    starter_centre,
+)
+from display.panel_parts import (
+    PanelLook,
+    draw_buttons,
+    draw_frame,
+    draw_hand,
+    draw_heading,
+    felt_around,
+    hand_of,
+    panel_look,
+    redraw_edge,
+)
+from display.results_screen import results_body, results_centre
+from display.screen_parts import NOT_PLAYING, centred_lines, game_title
+from display.staff_screen import draw_staff_overlay, staff_body, staff_centre
+from display.theme import Painter
+from display.ui import UiAction
+
+
+class GameScene(Protocol):
+    """What a game scene provides for the PLAY screen."""
+
+    def turn_prompt(self, game: Mapping[str, Any], player: int) -> Words | None:
+        """What ``player`` is expected to do now, or None when it is not their turn."""
+
+    def draw_seat(self, p: Painter, rect: pygame.Rect, view: TableView, player: int) -> None:
+        """The body of ``player``'s seat panel (upright, in panel coordinates)."""
+
+    def draw_centre(
+        self, p: Painter, rect: pygame.Rect, view: TableView, toward: Mapping[int, Toward]
+    ) -> None:
+        """The shared centre; ``toward`` says where each player's panel is."""
+
+
+GENERIC = GenericScene()
+# The scenes found so far, by game id. A game's scene is found from its spec's
+# key: ``display/scenes/<key>.py`` with ``SCENE``, so adding a game's scene means
+# adding that module; a game without one (a toy game) is drawn by GENERIC
+# unless it registers its own with ``register_scene``.
+_SCENES: dict[str, GameScene] = {}
+
+
+def register_scene(game_id: str, scene: GameScene) -> None:
+    """Draw ``game_id`` with ``scene`` (a game registered outside ``controller.games``)."""
+    _SCENES[game_id] = scene
+
+
+def scene_for(game_id: str | None) -> GameScene:
+    """The scene that draws ``game_id``'s snapshot (the generic one for unknown games)."""
+    key = game_id or ""
+    if key not in _SCENES:
+        _SCENES[key] = _find_scene(key)
+    return _SCENES[key]
+
+
+def _find_scene(game_id: str) -> GameScene:
+    spec = specs().get(game_id)
+    if spec is None:
+        return GENERIC
+    name = f"{__name__}.{spec.key}"
+    try:
+        module = import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name != name:
+            raise  # the scene exists but something it imports is missing: a real bug
+        return GENERIC
+    scene: GameScene = module.SCENE
+    return scene
+
+
+# --- the whole picture ------------------------------------------------------------
+
+
+def draw_view(p: Painter, layout: Layout, view: TableView) -> None:
+    """Draw ``view`` on ``p``'s canvas, collecting hit boxes in canvas coordinates.
+
+    The whole picture in one go: the static layer, the centre and every panel.
+    The renderer does the same in parts, redrawing only the parts that changed.
+    """
+    draw_background(p, layout)
+    draw_centre(p, layout, view)
+    for slot in layout.slots:
+        if slot.seat_index < len(view.seats):
+            draw_panel(p, slot, view, view.seats[slot.seat_index])
+
+
+def draw_background(p: Painter, layout: Layout) -> None:
+    """The static layer under everything: the felt and the centre's box.
+
+    The felt is filled only where the box leaves it uncovered, so no pixel is
+    painted twice (at 1080p the centre alone is half a million pixels).
+    """
+    box = layout.centre.inflate(-p.metrics.pad, -p.metrics.pad)
+    felt_around(p, p.area, box, max(2, p.metrics.pad))  # p.box's corner radius
+    p.box(box, theme.CENTRE, None)
+
+
+def draw_centre(p: Painter, layout: Layout, view: TableView) -> None:
+    """The centre's content (on the static layer), clipped to the centre.
+
+    Clipped so that a redraw of the centre alone touches nothing else; the
+    panels cover the rest of the canvas, so a full picture looks the same.
+    """
+    centre = layout.centre.inflate(-2 * p.metrics.pad, -2 * p.metrics.pad)
+    inner = centre.inflate(-2 * p.metrics.pad, -2 * p.metrics.pad)
+    clip = p.surface.get_clip()
+    p.surface.set_clip(layout.centre)
+    CENTRES[view.screen](p, inner, layout, view)
+    p.surface.set_clip(clip)
+
+
+def animation_step(view: TableView) -> float | None:
+    """Seconds between frames while ``view``'s centre moves by itself, or None when still.
+
+    Only a game scene animates (Oss's running toss timer); it says so with an
+    optional ``animation_step(game)``.
+    """
+    if view.screen is not Screen.PLAY or view.game is None:
+        return None
+    step = getattr(scene_for(view.game_id), "animation_step", None)
+    if step is None:
+        return None
+    seconds: float | None = step(view.game)
+    return seconds
+
+
+def towards(layout: Layout, view: TableView) -> dict[int, Toward]:
+    """Where each playing engine seat's panel is, for cards laid toward their players."""
+    found: dict[int, Toward] = {}
+    for slot in layout.slots:
+        if slot.seat_index < len(view.seats):
+            seat = view.seats[slot.seat_index]
+            if seat.player is not None:
+                found[seat.player] = Toward(slot.rect.center, slot.rotation)
+    return found
+
+
+# --- seat panels -------------------------------------------------------------------
+
+
+def seat_prompt(view: TableView, seat: SeatView) -> Words | None:
+    """What this seat is expected to do now, or None (the turn highlight follows this).
+
+    Not yet presented: the panel's painter writes it in the seat's own words
+    (its language, seats and cards named), remembering what it wrote.
+    """
+    if view.screen is Screen.PLAY and view.game is not None and seat.player is not None:
+        return scene_for(view.game_id).turn_prompt(view.game, seat.player)
+    return None
+
+
+def seat_reader(view: TableView, seat: SeatView) -> tuple[object, ...]:
+    """Whose words the seat's panel is written in, as a value (language, seating, names)."""
+    words = Presenter.for_view(view, seat.seat)
+    return (words.language, tuple(words.players), tuple(sorted(words.names.items())))
+
+
+class PanelKey(NamedTuple):
+    """Everything a seat's panel shows, as a value: equal keys draw equal panels.
+
+    The seat's turn ``prompt`` and its own ``messages`` apart from the rest
+    (``frame``): when only one of them changes, the renderer repaints the
+    panel's edge and heading (``repaint_turn``) or its message line
+    (``repaint_message_line``) alone.
+    """
+
+    frame: tuple[object, ...]
+    prompt: Words | None
+    messages: tuple[Message, ...]
+
+
+@dataclass(frozen=True)
+class PaintedPanel:
+    """What drawing a panel leaves for the renderer: its hit boxes (canvas coordinates),
+    where its message line is (upright, None without one) on what fill, where its
+    heading is (upright), and whether its body shows the turn too (the on-screen hand
+    is lit on the seat's turn), so that a change of turn must repaint it whole."""
+
+    hits: list[tuple[pygame.Rect, UiAction]]
+    message_line: pygame.Rect | None
+    fill: theme.Colour
+    heading: pygame.Rect
+    turn_in_body: bool
+
+
+def panel_key(slot: SeatSlot, view: TableView, seat: SeatView) -> PanelKey:
+    """Everything a seat's panel shows, as a value: an equal key draws an equal panel.
+
+    The renderer draws a panel again only when this key changes. It lists what
+    ``draw_panel`` reads: the slot, the seat, the screen, the seat's reader, turn
+    prompt, buttons, on-screen hand and messages, and what the screen's body reads
+    (for a game: its scene's ``seat_key`` when the scene has one, else the whole
+    snapshot).
+    """
+    screen = view.screen
+    body: object = None
+    if screen is Screen.CHOOSE_GAME:
+        body = (view.games, view.selected_game)
+    elif screen is Screen.PLAY and seat.player is not None and view.game is not None:
+        scene = scene_for(view.game_id)
+        seat_key = getattr(scene, "seat_key", None)
+        body = (view.game_id, view.game if seat_key is None else seat_key(view.game, seat.player))
+    elif screen is Screen.RESULTS:
+        body = (view.result, view.game)
+    elif screen is Screen.STAFF:
+        body = view.staff
+    frame = (
+        slot,
+        screen,
+        seat,
+        seat_reader(view, seat),
+        tuple(b for b in view.buttons if b.seat == seat.seat),
+        hand_of(view, seat),
+        view.staff_overlay if view.staff_overlay and view.staff_overlay.seat == seat.seat else None,
+        body,
+    )
+    return PanelKey(
+        frame,
+        seat_prompt(view, seat),
+        tuple(msg for msg in view.messages if msg.seat == seat.seat),
+    )
+
+
+def draw_panel(canvas: Painter, slot: SeatSlot, view: TableView, seat: SeatView) -> None:
+    """One seat's panel, facing its seat, drawn onto ``canvas``."""
+    painted = paint_panel(canvas.surface, canvas.fonts, canvas.metrics, slot, view, seat)
+    for rect, action in painted.hits:
+        canvas.hit(rect, action)
+
+
+def paint_panel(
+    canvas: pygame.Surface,
+    fonts: theme.Fonts,
+    metrics: theme.Metrics,
+    slot: SeatSlot,
+    view: TableView,
+    seat: SeatView,
+) -> PaintedPanel:
+    """One seat's panel drawn onto ``canvas`` at ``slot.rect``, turned to face its seat.
+
+    The panel is drawn upright through a painter whose turn places it: every
+    rectangle and point is turned and every picture blitted already turned, so
+    no upright copy of the panel is turned pixel by pixel (on a Pi core that
+    was the largest cost of a tap). Drawing is clipped to the slot.
+    """
+    p = panel_painter(canvas, fonts, metrics, slot, Presenter.for_view(view, seat.seat))
+    before = canvas.get_clip()
+    canvas.set_clip(slot.rect)
+    try:
+        painted = _draw_upright(p, view, seat)
+    finally:
+        canvas.set_clip(before)
+    return painted
+
+
+def repaint_message_line(
+    p: Painter, slot: SeatSlot, view: TableView, seat: SeatView, painted: PaintedPanel
+) -> pygame.Rect:
+    """Only the message line of a panel ``painted`` before, for the seat's newest message,
+    through the panel's painter ``p`` (``panel_painter``); the canvas rectangle it touched.
+
+    For a change of the seat's messages alone (its other key parts the same, a
+    message shown before and after): the line keeps its place, and the rest of
+    the panel (three quarters of its pixels) is left as it is.
+    """
+    line = painted.message_line
+    assert line is not None
+    with p.clip(line):
+        p.fill(painted.fill, line)
+        draw_messages(p, line, view, _own_messages(view, seat)[-1:], prefix=False)
+    return p.turn.rect(line).clip(slot.rect)
+
+
+def repaint_turn(
+    p: Painter, slot: SeatSlot, view: TableView, seat: SeatView, painted: PaintedPanel
+) -> list[pygame.Rect] | None:
+    """Only the edge and the heading of a panel ``painted`` before, for a change of the
+    seat's turn prompt alone, through the panel's painter ``p`` (``panel_painter``); the
+    canvas rectangles it touched, or None when the whole panel must be drawn again.
+
+    The turn shows in the frame's edge and the heading only, and the body does not
+    move with it (``panel_parts.panel_look``): when the turn passes from seat to seat,
+    the next seat's panel keeps its body. Not when the heading changes its height
+    (a prompt too long for the header line gets a bar of its own) or the body shows
+    the turn too (a lit on-screen hand).
+    """
+    if painted.turn_in_body:
+        return None
+    look, prompt = _look_of(p, view, seat)
+    if look.heading != painted.heading:
+        return None
+    redraw_edge(p, look)
+    area = look.heading_area
+    p.fill(look.fill, area)
+    draw_heading(p, look, view, seat, prompt)
+    return [p.turn.rect(rect).clip(slot.rect) for rect in (*look.edge_strips(), area)]
+
+
+def _look_of(p: Painter, view: TableView, seat: SeatView) -> tuple[PanelLook, str | None]:
+    """The panel's look and its turn prompt in the seat's words (None off turn): one
+    place for both the whole paint and ``repaint_turn``, whose heading must match."""
+    said = seat_prompt(view, seat)
+    prompt = None if said is None else p.words(said)
+    return panel_look(p, view, seat, prompt), prompt
+
+
+def panel_painter(
+    canvas: pygame.Surface,
+    fonts: theme.Fonts,
+    metrics: theme.Metrics,
+    slot: SeatSlot,
+    words: Presenter,
+) -> Painter:
+    """A painter that draws a seat's panel upright, turned onto its ``slot``, in ``words``."""
+    turn = Turn(slot.rotation, slot.local_size, slot.rect.topleft)
+    return Painter(canvas, fonts, metrics, words=words, turn=turn)
+
+
+def _own_messages(view: TableView, seat: SeatView) -> list[Message]:
+    return [msg for msg in view.messages if msg.seat == seat.seat]
+
+
+def _draw_upright(p: Painter, view: TableView, seat: SeatView) -> PaintedPanel:
+    """One seat's panel drawn upright over all of ``p``'s area (hit boxes go to ``p``).
+
+    Upright, from the top (the centre side) down to the seat's edge: the header
+    (label, badges, the turn prompt), the body (the screen's or game's part),
+    the latest message for this seat, and the simulator's hand; the seat's
+    buttons stand in a column on the right.
+    """
+    look, prompt = _look_of(p, view, seat)
+    draw_frame(p, look)
+    # Nothing inside the box draws on its edge, so a change of turn can repaint the
+    # edge alone (``repaint_turn``).
+    with p.clip(look.interior):
+        return _draw_inside(p, look, view, seat, prompt)
+
+
+def _draw_inside(
+    p: Painter, look: PanelLook, view: TableView, seat: SeatView, prompt: str | None
+) -> PaintedPanel:
+    """Everything inside the panel's box (``_draw_upright``): heading, body, controls."""
+    m = p.metrics
+    pad = m.pad
+    draw_heading(p, look, view, seat, prompt)
+    inner = look.inner
+    below = pygame.Rect(inner.left, look.body_top, inner.w, inner.bottom - look.body_top)
+
+    buttons = [b for b in view.buttons if b.seat == seat.seat]
+    if buttons:
+        column_w = round(m.unit * 0.13)
+        column = pygame.Rect(below.right - column_w, below.top, column_w, below.h)
+        draw_buttons(p, column, seat, buttons)
+        below.w -= column_w + pad
+
+    hand = hand_of(view, seat)
+    if hand is not None:
+        strip = pygame.Rect(below.left, below.bottom - m.hand_card, below.w, m.hand_card)
+        draw_hand(p, strip, seat, hand, prompt is not None)
+        below.h -= strip.h + pad
+
+    own = _own_messages(view, seat)
+    # The seat's latest message, unless it would squeeze the body (it is in the centre too).
+    line: pygame.Rect | None = None
+    if own and below.h - m.line - pad >= m.unit * 0.12:
+        line = pygame.Rect(below.left, below.bottom - m.line, below.w, m.line)
+        # Clipped as its repaint is (``repaint_message_line``): a message bar taller
+        # than the line would leave pixels that repaint never clears.
+        with p.clip(line):
+            draw_messages(p, line, view, own[-1:], prefix=False)
+        below.h -= line.h + pad
+
+    if below.h > 4:
+        # Clip, so a body that does not fit is cut rather than drawn over its neighbours.
+        with p.clip(below):
+            page = view.help.get(seat.seat)
+            if page is not None:
+                help_body(p, below, page, view.results_page)
+            else:
+                BODIES[view.screen](p, below, view, seat)
+    overlay = view.staff_overlay
+    if overlay is not None and overlay.seat == seat.seat and below.h > 4:
+        draw_staff_overlay(p, below, overlay)
+    return PaintedPanel(p.hits, line, look.fill, look.heading, hand is not None)
+
+
+# --- panel bodies, by screen -------------------------------------------------------
+
+
+def _play_body(p: Painter, rect: pygame.Rect, view: TableView, seat: SeatView) -> None:
+    if seat.player is None or view.game is None:
+        centred_lines(p, rect, [(NOT_PLAYING, theme.TEXT_DIM, p.metrics.small, False)])
+        return
+    scene_for(view.game_id).draw_seat(p, rect, view, seat.player)
+
+
+BodyDrawer = Callable[[Painter, pygame.Rect, TableView, SeatView], None]
+BODIES: dict[Screen, BodyDrawer] = {
+    Screen.STAFF: staff_body,
+    Screen.ATTRACT: attract_body,
+    Screen.CHOOSE_GAME: choose_body,
+    Screen.JOIN: join_body,
+    Screen.STARTER: starter_body,
+    Screen.OPTIONS: options_body,
+    Screen.PLAY: _play_body,
+    Screen.RESULTS: results_body,
+}
+
+
+# --- centres, by screen --------------------------------------------------------------
+
+
+def _play_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView) -> None:
+    if view.game is None:
+        p.text(
+            game_title(view),
+            rect.center,
+            p.metrics.big,
+            theme.TEXT,
+            bold=True,
+            anchor="center",
+            max_width=rect.w,
+        )
+        return
+    scene_for(view.game_id).draw_centre(p, rect, view, towards(layout, view))
+
+
+CentreDrawer = Callable[[Painter, pygame.Rect, Layout, TableView], None]
+CENTRES: dict[Screen, CentreDrawer] = {
+    Screen.ATTRACT: attract_centre,
+    Screen.CHOOSE_GAME: choose_centre,
+    Screen.JOIN: join_centre,
+    Screen.STARTER: starter_centre,
+    Screen.OPTIONS: options_centre,
+    Screen.PLAY: _play_centre,
+    Screen.RESULTS: results_centre,
+    Screen.STAFF: staff_centre,
+}

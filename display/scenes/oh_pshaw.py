@@ -1,0 +1,483 @@
+"""The Oh Pshaw scene: bid, tricks won and total per seat; trump, trick and bids in the centre.
+
+It draws only what ``OhPshaw.snapshot()`` says (an ``OhPshawSnapshot``; see
+``docs/oh-pshaw-table.md``), including ``bid_cursor``: the number the bidding
+seat's OK button would bid, which the table's presentation adds, so the cursor
+a person moves with PREV/NEXT shows in their panel and in the centre. Which
+card wins, what scores, how many tricks a seat still needs and what "over" or
+"under" means are the engine's business; suit words come from its vocabulary.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pygame
+
+from controller.games.base import TrickCard
+from controller.games.oh_pshaw.engine import BidStatus, OhPshawSnapshot, Phase, Verb
+from controller.games.oh_pshaw.spec import SPEC
+from controller.games.words import Card, Items, Signed, Text, Words, as_arg, say, say_plural
+from controller.view import MessageKind, TableView
+from display import theme
+from display.generic import (
+    TRICK_AREA,
+    Toward,
+    draw_foot_score_table,
+    draw_messages,
+    draw_status,
+    draw_title_block,
+    draw_trick,
+    item,
+    parsed,
+    player_name,
+    split_centre,
+)
+from display.theme import Colour, Painter
+
+SUIT_WORDS: Mapping[str, Text] = dict(
+    zip(SPEC.vocabulary["suits"], SPEC.vocabulary["suit_names"], strict=True)
+)
+# The over/under/equal announcement's colours: over and under both mean someone
+# must miss or be forced, so they stand out; equal is calm.
+STATUS_COLOURS: Mapping[BidStatus, Colour] = {
+    BidStatus.OVER: (255, 130, 90),
+    BidStatus.UNDER: theme.ACCENT,
+    BidStatus.EQUAL: theme.JOINED,
+}
+PENALTY_COLOUR = theme.MESSAGE_COLOURS[MessageKind.PENALTY]
+MISSED_COLOUR = theme.MESSAGE_COLOURS[MessageKind.REFUSED]
+PROMPTS: Mapping[str, Text] = {
+    Verb.TRUMP: say("tap the turned card"),
+    Verb.BID: say("make your bid"),
+    Verb.PLAY: say("play a card"),
+}
+# A seat panel's figures: the chip's label and, for a panel too low for chips, the
+# figure in one line ("Bid 2").
+BID_ASKED, BID, WON, TOTAL = say("BID?"), say("BID"), say("WON"), say("TOTAL")
+DEALER, RENEGE = say("dealer"), say("renege")
+LAST_TRICK = say("last trick")
+# TRANSLATORS: the game's name, as the centre's title shows it (a name: keep it, or write it
+# in your script).
+TITLE = say("Oh Pshaw")
+
+
+def in_line(label: Text, value: str) -> Text:
+    """A chip's figure as one line of text ("Bid 2"), for a panel too low for chips."""
+    if label == BID_ASKED:
+        return say("Bid? {value}", value=as_arg(value))
+    if label == WON:
+        return say("Won {value}", value=as_arg(value))
+    if label == TOTAL:
+        return say("Total {value}", value=as_arg(value))
+    return say("Bid {value}", value=as_arg(value))
+
+
+def needs_words(need: int) -> Text:
+    """How a seat stands against its bid during play (the engine's ``tricks_needed``):
+    tricks still needed, on target, or tricks too many."""
+    if need > 0:
+        return say_plural("needs {n} more trick", "needs {n} more tricks", need)
+    if need == 0:
+        return say("on target")
+    return say_plural("{n} trick too many", "{n} tricks too many", -need)
+
+
+def snapshot_of(view: TableView) -> OhPshawSnapshot:
+    """The view's game as the engine's typed snapshot."""
+    return parsed(view.game or {}, OhPshawSnapshot.of)
+
+
+def _plays(trick: Sequence[TrickCard]) -> list[tuple[int, str]]:
+    return [(t.seat, t.card) for t in trick]
+
+
+def _at(values: Sequence[int | None], index: int) -> int | None:
+    """``values[index]``, or None when the snapshot has no such seat."""
+    return values[index] if 0 <= index < len(values) else None
+
+
+def bid_cursor(view: TableView, player: int) -> int | None:
+    """The bid ``player``'s OK button would make now; None if ``player`` is not bidding."""
+    snap = snapshot_of(view)
+    nxt = snap.next
+    if nxt is None or nxt.seat != player or nxt.expects != Verb.BID:
+        return None
+    return snap.bid_cursor
+
+
+def trump_words(snap: OhPshawSnapshot) -> Text:
+    """What is trump this round, in words."""
+    if snap.trump is not None and snap.trump in SUIT_WORDS:
+        suit = SUIT_WORDS[snap.trump]
+        if snap.trump_card is not None:
+            return say("Trump: {suit} ({card} turned)", suit=suit, card=Card(snap.trump_card))
+        return say("Trump: {suit}", suit=suit)
+    if snap.awaiting_turned_card:
+        return say("Trump: the dealer turns a card")
+    return say("No trump this round")
+
+
+class OhPshawScene:
+    """Draws an Oh Pshaw snapshot; see the module docstring."""
+
+    def seat_key(self, game: Mapping[str, Any], player: int) -> object:
+        """What ``draw_seat`` shows of ``player``: their figures, the phase, the dealer,
+        reneges, and the bid cursor while it is their bid."""
+        nxt = game.get("next")
+        mine = isinstance(nxt, Mapping) and nxt.get("seat") == player
+        return (
+            *(item(game.get(key), player) for key in ("bids", "tricks", "totals")),
+            item(game.get("tricks_needed"), player),
+            game.get("phase"),
+            game.get("dealer") == player,
+            game.get("reneges"),
+            (nxt, game.get("bid_cursor")) if mine else None,
+        )
+
+    # --- whose turn --------------------------------------------------------------
+
+    def turn_prompt(self, game: Mapping[str, Any], player: int) -> Words | None:
+        snap = parsed(game, OhPshawSnapshot.of)
+        if snap.awaiting_turned_card:
+            # The bidding waits for the turned card: only the dealer has something to do.
+            return PROMPTS[Verb.TRUMP] if snap.dealer == player else None
+        nxt = snap.next
+        if nxt is None or nxt.seat != player:
+            return None
+        return PROMPTS.get(nxt.expects)
+
+    # --- a seat's panel --------------------------------------------------------------
+
+    def draw_seat(self, p: Painter, rect: pygame.Rect, view: TableView, player: int) -> None:
+        snap = snapshot_of(view)
+        m = p.metrics
+        bid = _at(snap.bids, player)
+        won = _at(snap.tricks, player) or 0
+        total = _at(snap.totals, player) or 0
+        cursor = bid_cursor(view, player)
+        phase = snap.phase
+
+        chips: list[tuple[Text, str, Colour, bool]] = []  # label, value, ink, lit
+        if cursor is not None:
+            chips.append((BID_ASKED, str(cursor), theme.TEXT_DARK, True))
+        else:
+            chips.append((BID, "-" if bid is None else str(bid), theme.TEXT, False))
+        if phase in (Phase.PLAY, Phase.OVER):
+            # Nobody has won a trick before play: the room goes to the bid and total.
+            chips.append((WON, str(won), theme.TEXT, False))
+        chips.append((TOTAL, str(total), theme.TEXT, False))
+
+        notes: list[tuple[Text, Colour]] = []
+        if snap.dealer == player and phase is not Phase.OVER:
+            notes.append((DEALER, theme.ACCENT))
+        need = _at(snap.tricks_needed, player)
+        if snap.reneged(player):
+            notes.append((RENEGE, PENALTY_COLOUR))
+        elif need is not None:
+            colour = theme.TEXT if need > 0 else theme.JOINED if need == 0 else MISSED_COLOUR
+            notes.append((needs_words(need), colour))
+
+        value_size = m.big
+        chip_h = m.leading(m.small) + m.leading(value_size) + m.pad
+        if rect.h < chip_h:
+            # Too little height for chips: the figures and notes in one line, piece by piece.
+            pieces = [in_line(label, value) for label, value, _, _ in chips]
+            pieces += [note for note, _ in notes]
+            x = rect.left
+            gap = p.measure("   ", m.small, True)
+            for piece in pieces:
+                if x >= rect.right:
+                    break
+                drawn = p.text(
+                    piece, (x, rect.top), m.small, theme.TEXT, bold=True, max_width=rect.right - x
+                )
+                x = drawn.right + gap
+            return
+        label_size = m.small
+        widths = self._chip_widths(p, chips, label_size, value_size)
+        if sum(widths) + m.pad * (len(chips) - 1) > rect.w:
+            # A narrow panel (the bidding seat's buttons take a column): smaller chips.
+            label_size, value_size = round(m.small * 0.8), m.body
+            widths = self._chip_widths(p, chips, label_size, value_size)
+        x = rect.left
+        for (label, value, ink, lit), width in zip(chips, widths, strict=True):
+            chip = pygame.Rect(x, rect.top, width, chip_h)
+            if chip.right > rect.right:
+                break
+            p.box(chip, theme.TURN if lit else theme.CENTRE, theme.PANEL_EDGE, 1)
+            p.text(
+                label,
+                (chip.centerx, chip.top + m.pad // 2),
+                label_size,
+                theme.TEXT_DARK if lit else theme.TEXT_DIM,
+                bold=True,
+                anchor="midtop",
+            )
+            p.text(
+                value,
+                (chip.centerx, chip.bottom - m.pad // 2),
+                value_size,
+                ink,
+                bold=True,
+                anchor="midbottom",
+            )
+            x = chip.right + m.pad
+        # Notes beside the chips when there is room, else under them.
+        y = rect.top + m.pad
+        line = m.leading(m.body)
+        note_x = x + m.pad
+        widest = max((p.measure(p.words(n), m.body, True) for n, _ in notes), default=0)
+        if notes and rect.right - note_x < widest:
+            note_x, y = rect.left, rect.top + chip_h + m.pad
+        for text, colour in notes:
+            if y + line > rect.bottom + m.pad:
+                break
+            p.text(text, (note_x, y), m.body, colour, bold=True, max_width=rect.right - note_x)
+            y += line
+
+    @staticmethod
+    def _chip_widths(
+        p: Painter,
+        chips: Sequence[tuple[Text, str, Colour, bool]],
+        label_size: int,
+        value_size: int,
+    ) -> list[int]:
+        """Each chip's width: its label or its value (at least two digits), plus padding."""
+        label_font = p.fonts.get(label_size, True)
+        value_font = p.fonts.get(value_size, True)
+        return [
+            max(
+                label_font.size(p.words(label))[0],
+                value_font.size(value)[0],
+                value_font.size("00")[0],
+            )
+            + 3 * p.metrics.pad
+            for label, value, _, _ in chips
+        ]
+
+    # --- the centre ------------------------------------------------------------------
+
+    def draw_centre(
+        self, p: Painter, rect: pygame.Rect, view: TableView, toward: Mapping[int, Toward]
+    ) -> None:
+        snap = snapshot_of(view)
+        m = p.metrics
+        phase = snap.phase
+        trick_area, info = split_centre(rect, m.pad)
+        p.box(trick_area, TRICK_AREA, None)
+        self._draw_table_cards(p, trick_area, snap, toward)
+
+        detail = self._detail(snap)
+        # The turned card sits at the top right of the column, the trump in words under
+        # the title: the trick area stays free for the trick.
+        turned = snap.trump_card
+        head = pygame.Rect(info)
+        playing = phase in (Phase.PLAY, Phase.OVER)  # before play the trick area shows trump
+        if playing and turned is not None:
+            card_h = m.big + m.small
+            card = pygame.Rect(0, info.top, round(card_h * 0.7), card_h)
+            card.right = info.right
+            p.card(card, turned, emphasis=True)
+            head.w -= card.w + m.pad
+        y = info.top + draw_title_block(p, head, p.words(TITLE), p.words(detail))
+        if playing:
+            words = trump_words(snap)
+            y = p.text(
+                words, (info.left, y - m.pad), m.small, theme.TEXT, bold=True, max_width=head.w
+            ).bottom
+            y += m.pad
+        status, colour = self._status(view, snap)
+        y += draw_status(p, pygame.Rect(info.left, y, info.w, info.h), p.words(status), colour)
+        bids_line, bids_colour = self._bids_line(snap)
+        if bids_line:
+            y = (
+                p.text(
+                    bids_line, (info.left, y), m.body, bids_colour, bold=True, max_width=info.w
+                ).bottom
+                + m.pad // 2
+            )
+
+        if phase in (Phase.TRUMP, Phase.BID) and snap.last_round:
+            # The round summary while the next round is bid: what each seat scored.
+            summary = say(
+                "Round {round} scored: {scores}",
+                round=snap.round - 1,
+                scores=Items(
+                    tuple(
+                        say(
+                            "{player} {points}",
+                            player=as_arg(player_name(view, s)),
+                            points=Signed(v),
+                        )
+                        for s, v in enumerate(snap.last_round)
+                    )
+                ),
+            )
+            for piece in p.wrap(summary, m.small, info.w)[:2]:
+                y = p.text(piece, (info.left, y), m.small, theme.TEXT, max_width=info.w).bottom
+            y += m.pad // 2
+
+        turn = snap.next.seat if snap.next is not None else None
+        if snap.awaiting_turned_card:
+            turn = snap.dealer
+        columns: list[tuple[Words, Sequence[int | None]]] = []
+        if phase in (Phase.TRUMP, Phase.BID) and snap.last_round:
+            # The round summary: what the last round scored, while the next one is bid.
+            # TRANSLATORS: a score table's column heading: round {round}'s scores, kept short.
+            columns.append((say("R{round}", round=snap.round - 1), snap.last_round))
+        if phase is not Phase.OVER:
+            columns.append((say("bid"), snap.bids))
+            columns.append((say("won"), snap.tricks))
+        columns.append((say("total"), snap.totals))
+        table_h = draw_foot_score_table(
+            p, info, y, view, columns, turn=turn, winners=list(snap.winners)
+        )
+        messages = pygame.Rect(info.left, y + m.pad, info.w, info.bottom - table_h - y - 2 * m.pad)
+        draw_messages(p, messages, view)
+
+    def _draw_table_cards(
+        self, p: Painter, area: pygame.Rect, snap: OhPshawSnapshot, toward: Mapping[int, Toward]
+    ) -> None:
+        """The trick area: the turned card before play; the trick (or the last one) in play."""
+        m = p.metrics
+        turned = snap.trump_card
+        if snap.phase in (Phase.TRUMP, Phase.BID):
+            # Before play the turned card is what everyone bids by: big, in the middle.
+            card_h = max(30, min(round(area.h * 0.55), round(area.w * 0.4)))
+            card = pygame.Rect(0, 0, round(card_h * 0.7), card_h)
+            card.center = (area.centerx, area.centery - m.small // 2)
+            if turned is not None:
+                p.card(card, turned, emphasis=True)
+            elif snap.awaiting_turned_card:
+                # A face-down card: the dealer is about to turn it.
+                p.box(card, theme.CARD_BACK, theme.TEXT_DIM, max(1, card.w // 14))
+                p.text("?", card.center, card_h // 2, theme.TEXT, bold=True, anchor="center")
+            p.text(
+                trump_words(snap),
+                (area.centerx, min(area.bottom - m.pad, card.bottom + m.pad + m.small)),
+                m.small,
+                theme.TEXT,
+                bold=True,
+                anchor="midbottom",
+                max_width=area.w - 2 * m.pad,
+            )
+            return
+
+        plays = _plays(snap.trick)
+        if plays:
+            draw_trick(p, area, plays, toward)
+            return
+        # Between tricks: the last trick stays, dimmed, its winning card lit in gold.
+        plays = _plays(snap.last_trick)
+        winner = snap.last_trick_winner
+        if not plays or winner is None:
+            return
+        won = next((c for s, c in plays if s == winner), "")
+        dimmed = frozenset(c for _, c in plays if c != won)
+        draw_trick(
+            p, area, plays, toward, highlight={won: theme.WINNER}, dimmed=dimmed, lead_mark=False
+        )
+        p.text(
+            LAST_TRICK,
+            (area.left + m.pad, area.top + m.pad),
+            m.small,
+            theme.TEXT_DIM,
+            max_width=area.w // 3,
+        )
+
+    @staticmethod
+    def _detail(snap: OhPshawSnapshot) -> Text:
+        """The line under the title: round, cards dealt, the trick in play, a tie-break."""
+        args = {"round": snap.round, "rounds": snap.rounds_scheduled}
+        hand = snap.hand_size
+        if snap.phase is Phase.PLAY:
+            trick = snap.trick_number
+            if snap.tie_break:
+                return say_plural(
+                    "Round {round}/{rounds} · {n} card · trick {trick}/{n} · tie-break",
+                    "Round {round}/{rounds} · {n} cards · trick {trick}/{n} · tie-break",
+                    hand,
+                    trick=trick,
+                    **args,
+                )
+            return say_plural(
+                "Round {round}/{rounds} · {n} card · trick {trick}/{n}",
+                "Round {round}/{rounds} · {n} cards · trick {trick}/{n}",
+                hand,
+                trick=trick,
+                **args,
+            )
+        if snap.tie_break:
+            return say_plural(
+                "Round {round}/{rounds} · {n} card · tie-break",
+                "Round {round}/{rounds} · {n} cards · tie-break",
+                hand,
+                **args,
+            )
+        return say_plural(
+            "Round {round}/{rounds} · {n} card",
+            "Round {round}/{rounds} · {n} cards",
+            hand,
+            **args,
+        )
+
+    def _status(self, view: TableView, snap: OhPshawSnapshot) -> tuple[Words, Colour]:
+        """The one line that says what the table waits for."""
+        if snap.phase is Phase.OVER:
+            if not snap.winners:
+                return say("Game over: nobody won"), theme.WINNER
+            names = Items(tuple(as_arg(player_name(view, w)) for w in snap.winners))
+            return say("Game over: {winners} won", winners=names), theme.WINNER
+        nxt = snap.next
+        if nxt is None:
+            return "", theme.TEXT
+        if snap.awaiting_turned_card:
+            dealer = as_arg(player_name(view, snap.dealer))
+            return say("{dealer} deals: tap the turned card", dealer=dealer), theme.TURN
+        who = as_arg(player_name(view, nxt.seat))
+        if nxt.expects == Verb.BID:
+            if snap.bid_cursor is not None:
+                text = say("{player} bids (showing {bid})", player=who, bid=snap.bid_cursor)
+                return text, theme.TURN
+            return say("{player} bids", player=who), theme.TURN
+        if not snap.trick:
+            return say("{player} leads: play a card", player=who), theme.TURN
+        return say("{player}: play a card", player=who), theme.TURN
+
+    @staticmethod
+    def _bids_line(snap: OhPshawSnapshot) -> tuple[Words, Colour]:
+        """The bid total against the tricks, with over/under/equal once all have bid."""
+        if snap.phase not in (Phase.BID, Phase.PLAY):
+            return "", theme.TEXT
+        hand = snap.hand_size
+        if snap.status is not None:
+            text = say_plural(
+                "Bids {total} for {n} trick: {status}",
+                "Bids {total} for {n} tricks: {status}",
+                hand,
+                total=snap.bid_total,
+                status=snap.status.word,
+            )
+            return text, STATUS_COLOURS[snap.status]
+        forbids = snap.hook_forbids
+        if forbids is not None:
+            text = say_plural(
+                "Bids so far {total} of {n} trick · dealer may not bid {forbidden}",
+                "Bids so far {total} of {n} tricks · dealer may not bid {forbidden}",
+                hand,
+                total=snap.bid_total,
+                forbidden=forbids,
+            )
+        else:
+            text = say_plural(
+                "Bids so far {total} of {n} trick",
+                "Bids so far {total} of {n} tricks",
+                hand,
+                total=snap.bid_total,
+            )
+        return text, theme.TEXT_DIM
+
+
+SCENE = OhPshawScene()

@@ -1,0 +1,310 @@
+"""The Oshaka Trick scene: seat areas with colour columns, the trick, placements, scores.
+
+It draws only what ``OshakaTrick.snapshot()`` says (see the field list in
+``docs/display.md``); which card wins, what is a penalty and what scores are
+the engine's business. Engine seats in the snapshot are engine player
+numbers; the scene is handed the player a panel belongs to.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pygame
+
+from controller.games.oshaka_trick.engine import OshakaSnapshot, Phase, SeatSnapshot, Verb
+from controller.games.oshaka_trick.spec import SPEC
+from controller.games.words import Card, Items, Text, Words, as_arg, say, say_plural
+from controller.view import MessageKind, TableView
+from display import theme
+from display.generic import (
+    TRICK_AREA,
+    Toward,
+    draw_foot_score_table,
+    draw_messages,
+    draw_score_table,
+    draw_status,
+    draw_title_block,
+    draw_trick,
+    parsed,
+    player_name,
+    seat_entry,
+    split_centre,
+    verb_prompt,
+)
+from display.theme import Painter
+
+# The order the colour columns are drawn in, left to right (the rulebook's order),
+# and the colours' words: the game's vocabulary, not restated here.
+COLUMN_ORDER: tuple[str, ...] = tuple(SPEC.vocabulary["colours"])
+COLOUR_WORDS: Mapping[str, Text] = dict(SPEC.vocabulary["colour_names"])
+PENALTY_COLOUR = theme.MESSAGE_COLOURS[MessageKind.PENALTY]
+# The game's name as the reader's language writes it (Japanese: katakana).
+TITLE = say("Oshaka Trick")
+NO_SEAT = SeatSnapshot(0, {}, 0, (), 0, 0, 0, False)
+
+
+def snapshot_of(view: TableView) -> OshakaSnapshot:
+    """The view's game as the engine's typed snapshot."""
+    return parsed(view.game or {}, OshakaSnapshot.of)
+
+
+def _plays(snap: OshakaSnapshot) -> list[tuple[int, str]]:
+    return [(t.seat, t.card) for t in snap.trick]
+
+
+class OshakaScene:
+    """Draws an Oshaka Trick snapshot; see the module docstring."""
+
+    def seat_key(self, game: Mapping[str, Any], player: int) -> object:
+        """What ``draw_seat`` shows of ``player``: their own entry of the snapshot only."""
+        return seat_entry(game, player)
+
+    # --- whose turn --------------------------------------------------------------
+
+    def turn_prompt(self, game: Mapping[str, Any], player: int) -> Words | None:
+        snap = parsed(game, OshakaSnapshot.of)
+        if snap.phase is Phase.LEAD:
+            return say("choose who leads round 2") if player in snap.lead_choosers else None
+        nxt = snap.next
+        if nxt is None or nxt.seat != player:
+            return None
+        if nxt.expects == Verb.PLACE:
+            if not snap.to_place:
+                return say("place the card: face up or face down")
+            return say("place {card}: face up or face down", card=Card(snap.to_place[0]))
+        if nxt.expects == Verb.PLAY:
+            return say("play a card")
+        return verb_prompt(nxt.expects)
+
+    # --- a seat's area -------------------------------------------------------------
+
+    def draw_seat(self, p: Painter, rect: pygame.Rect, view: TableView, player: int) -> None:
+        entry = snapshot_of(view).seat(player) or NO_SEAT
+        m = p.metrics
+        pad = m.pad
+        # Colour columns on the left, numbers on the right.
+        slot_w = min(rect.w * 0.48 / 4, rect.h * 0.5)
+        card_w = max(12, round(slot_w - pad))
+        card_h = max(16, min(round(card_w * 1.4), round(rect.h * 0.62)))
+        x = rect.left
+        for colour in COLUMN_ORDER:
+            cards = entry.columns.get(colour, ())
+            slot = pygame.Rect(x, rect.top, card_w, rect.h)
+            self._draw_column(p, slot, colour, cards, card_h)
+            x += card_w + pad
+        stats = pygame.Rect(x + pad, rect.top, rect.right - x - pad, rect.h)
+        self._draw_stats(p, stats, entry, card_h)
+
+    def _draw_column(
+        self, p: Painter, slot: pygame.Rect, colour: str, cards: Sequence[str], card_h: int
+    ) -> None:
+        """A colour column: older cards as strips showing their numbers, the top card whole."""
+        if not cards:
+            empty = pygame.Rect(slot.left, slot.top, slot.w, card_h)
+            faint = theme.blend(theme.CARD_COLOURS[colour], theme.PANEL, 0.6)
+            p.box(empty, None, faint, max(1, slot.w // 16))
+            return
+        strip = round(card_h * 0.34)
+        if len(cards) > 1:
+            strip = min(strip, (slot.h - card_h) // (len(cards) - 1))
+        strip = max(2, strip)
+        for index, card in enumerate(cards):
+            top = index == len(cards) - 1
+            rect = pygame.Rect(slot.left, slot.top + index * strip, slot.w, card_h)
+            p.card(rect, card, emphasis=top, dim=not top, number_at_top=not top and strip >= 9)
+
+    def _draw_stats(self, p: Painter, rect: pygame.Rect, entry: SeatSnapshot, card_h: int) -> None:
+        m = p.metrics
+        size = m.body
+        line = m.leading(size)
+        score = entry.round_score
+        total = entry.total
+        y = rect.top
+        wide = say("Round {score}   Total {total}", score=score, total=total)
+        left: Words
+        if p.measure(p.words(wide), size, True) <= rect.w:
+            p.text(wide, (rect.left, y), size, theme.TEXT, bold=True, max_width=rect.w)
+            y += line
+            n = entry.cards_left
+            if entry.hand_registered:
+                left = say_plural(
+                    "{n} card left · hand registered", "{n} cards left · hand registered", n
+                )
+            else:
+                left = say_plural("{n} card left", "{n} cards left", n)
+        else:
+            # A narrow panel: one number a line, in the small size.
+            for text in (say("Round {score}", score=score), say("Total {total}", total=total)):
+                p.text(text, (rect.left, y), m.small, theme.TEXT, bold=True, max_width=rect.w)
+                y += m.leading(m.small)
+            left = say("{count} left", count=entry.cards_left)
+        p.text(left, (rect.left, y), m.small, theme.TEXT_DIM, max_width=rect.w)
+        y += m.leading(m.small) + m.pad // 2
+        # Face-down cards and Oshaka penalties share one row of small cards.
+        small_h = max(14, min(round(card_h * 0.8), rect.bottom - y))
+        small_w = round(small_h * 0.7)
+        x = rect.left
+        face_down = entry.face_down
+        if face_down:
+            p.card_back(pygame.Rect(x, y, small_w, small_h), face_down)
+            x += small_w + m.pad * 2
+        oshaka = entry.oshaka
+        if oshaka:
+            label = p.text(
+                say("Oshaka"),
+                (x, y + small_h // 2),
+                m.small,
+                PENALTY_COLOUR,
+                bold=True,
+                anchor="midleft",
+            )
+            x = label.right + m.pad
+            room = rect.right - x
+            step = small_w + m.pad // 2
+            if len(oshaka) * step > room and len(oshaka) > 1:
+                step = max(4, (room - small_w) // (len(oshaka) - 1))
+            for card in oshaka:
+                p.card(
+                    pygame.Rect(x, y, small_w, small_h),
+                    card,
+                    outline=PENALTY_COLOUR,
+                )
+                x += step
+
+    # --- the centre ------------------------------------------------------------------
+
+    def draw_centre(
+        self, p: Painter, rect: pygame.Rect, view: TableView, toward: Mapping[int, Toward]
+    ) -> None:
+        snap = snapshot_of(view)
+        m = p.metrics
+        phase = snap.phase
+        numbers = {
+            "round": snap.round,
+            "rounds": snap.rounds,
+            "trick": snap.trick_number,
+            "tricks": snap.tricks_per_round,
+        }
+        led = snap.lead_colour if phase in (Phase.PLAY, Phase.PLACE) else None
+        if led is not None and led in COLOUR_WORDS:
+            detail = say(
+                "Round {round}/{rounds} · Trick {trick}/{tricks} · {colour} led",
+                colour=COLOUR_WORDS[led],
+                **numbers,
+            )
+        else:
+            detail = say("Round {round}/{rounds} · Trick {trick}/{tricks}", **numbers)
+        trick_area, info = split_centre(rect, m.pad)
+
+        plays = _plays(snap)
+        to_place = snap.to_place
+        highlight: dict[str, theme.Colour] = {}
+        dimmed: frozenset[str] = frozenset()
+        if phase is Phase.PLACE and to_place:
+            highlight[to_place[0]] = theme.TURN
+            dimmed = frozenset(card for _, card in plays if card not in to_place)
+        elif phase in (Phase.LEAD, Phase.OVER):
+            dimmed = frozenset(card for _, card in plays)
+        p.box(trick_area, TRICK_AREA, None)
+        if phase is Phase.LEAD:
+            # Between the rounds the trick area shows how round 1 scored, seat by seat,
+            # while the lowest scorer chooses who leads round 2.
+            self._round_summary(p, trick_area, view, snap)
+        elif plays:
+            draw_trick(p, trick_area, plays, toward, highlight=highlight, dimmed=dimmed)
+
+        # The generic blocks take ready words: this painter's presenter writes them.
+        y = info.top + draw_title_block(p, info, p.words(TITLE), p.words(detail))
+        status, colour = self._status(view, snap)
+        y += draw_status(p, pygame.Rect(info.left, y, info.w, info.h), p.words(status), colour)
+
+        current = [(snap.seat(s) or NO_SEAT).round_score for s in range(len(snap.totals))]
+        columns: list[tuple[Words, Sequence[int | None]]] = []
+        for index, scores in enumerate(snap.round_scores):
+            columns.append((say("R{round}", round=index + 1), scores))
+        if phase in (Phase.PLAY, Phase.PLACE):
+            columns.append((say("now"), current))
+        columns.append((say("total"), snap.totals))
+        table_h = draw_foot_score_table(
+            p,
+            info,
+            y,
+            view,
+            columns,
+            turn=None if snap.next is None else snap.next.seat,
+            winners=list(snap.winners),
+        )
+        messages = pygame.Rect(info.left, y + m.pad, info.w, info.bottom - table_h - y - 2 * m.pad)
+        draw_messages(p, messages, view)
+
+    def _round_summary(
+        self, p: Painter, rect: pygame.Rect, view: TableView, snap: OshakaSnapshot
+    ) -> None:
+        """Round 1's score per seat and what made it: columns, face-down and Oshaka cards."""
+        m = p.metrics
+        inner = rect.inflate(-2 * m.pad, -2 * m.pad)
+        y = p.centred_text(
+            say("Round {round} scored", round=snap.round),
+            inner,
+            inner.top,
+            m.body,
+            theme.TEXT,
+            bold=True,
+        ).bottom
+        seats = [snap.seat(s) or NO_SEAT for s in range(len(snap.totals))]
+        last = snap.round_scores[-1] if snap.round_scores else tuple(a.round_score for a in seats)
+        rows: list[tuple[Words, Sequence[int | None]]] = [
+            (say("Columns"), [len(a.columns) for a in seats]),
+            (say("Face down"), [-a.face_down for a in seats]),
+            (say("Oshaka"), [len(a.oshaka) for a in seats]),
+            (say("Round {round}", round=snap.round), list(last)),
+        ]
+        draw_score_table(
+            p,
+            pygame.Rect(inner.left, y + m.pad, inner.w, inner.bottom - y - m.pad),
+            view,
+            rows,
+            turn=snap.lead_choosers[0] if snap.lead_choosers else None,  # lowest: chooses
+        )
+
+    def _status(self, view: TableView, snap: OshakaSnapshot) -> tuple[Words, theme.Colour]:
+        """The one line that says what the table waits for."""
+
+        def names(players: Sequence[int], either: bool = False) -> Items:
+            return Items(tuple(as_arg(player_name(view, s)) for s in players), either=either)
+
+        if snap.phase is Phase.OVER:
+            if not snap.winners:
+                return say("Game over: nobody won"), theme.WINNER
+            return say("Game over: {players} won", players=names(snap.winners)), theme.WINNER
+        if snap.phase is Phase.LEAD:
+            choosers = names(snap.lead_choosers, either=True)
+            if snap.lead_cursor is not None:
+                return say(
+                    "{choosers}: choose who leads round 2 (showing {player})",
+                    choosers=choosers,
+                    player=as_arg(player_name(view, snap.lead_cursor)),
+                ), theme.TURN
+            return say("{choosers}: choose who leads round 2", choosers=choosers), theme.TURN
+        winner, to_place = snap.trick_winner, snap.to_place
+        if snap.phase is Phase.PLACE and winner is not None and to_place:
+            who, card = as_arg(player_name(view, winner)), Card(to_place[0])
+            if len(to_place) > 1:
+                return say(
+                    "{player} places {card} (then {rest})",
+                    player=who,
+                    card=card,
+                    rest=Items(tuple(Card(c) for c in to_place[1:])),
+                ), theme.TURN
+            return say("{player} places {card}", player=who, card=card), theme.TURN
+        if snap.next is not None:
+            who = as_arg(player_name(view, snap.next.seat))
+            if not snap.trick:
+                return say("{player} leads: play a card", player=who), theme.TURN
+            return say("{player}: play a card", player=who), theme.TURN
+        return "", theme.TEXT
+
+
+SCENE = OshakaScene()

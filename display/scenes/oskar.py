@@ -1,0 +1,773 @@
+"""The Oskar scene: each seat's two genre dice, tokens and points; the trick, genre columns, stock.
+
+It draws only what the snapshot says, read by attribute as an
+``OskarSnapshot`` (the engine's typed snapshot, with the dice each seat has
+picked to reroll filled in by the table): which card wins, what is trendy,
+how many points a genre still needs and who rerolls are the engine's
+business. The genre symbols
+are drawn with pygame primitives (no image files): western a hat, horror a
+bat, comedy a mask, action a pistol, scifi a rocket, romance a heart.
+
+Centre: the trick, laid toward the seats that played it; the stock as
+face-down cards and who won it; one column per genre filling toward the
+120-point trend line (the running totals while a round is played, the scored
+totals with the stock once it is scored); trendy genres in gold.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import pygame
+
+from controller.games.oskar.snapshot import OskarSnapshot, Phase, SeatView, Verb
+from controller.games.oskar.spec import SPEC
+from controller.games.words import Items, Text, Words, as_arg, say, say_plural
+from controller.view import TableView
+from display import theme
+from display.generic import (
+    TRICK_AREA,
+    Toward,
+    draw_messages,
+    draw_status,
+    draw_title_block,
+    draw_trick,
+    parsed,
+    player_name,
+    split_centre,
+)
+from display.theme import Colour, Painter
+
+# How each genre looks; which genres there are, in which order, comes from the snapshot.
+GENRE_COLOURS: dict[str, Colour] = {
+    "western": (176, 112, 52),
+    "horror": (128, 72, 176),
+    "comedy": (236, 192, 40),
+    "action": (228, 88, 44),
+    "scifi": (56, 184, 220),
+    "romance": (232, 84, 140),
+}
+LILAC: Colour = (168, 120, 210)
+# The die faces in players' words ("love story" for the record's ``romance``).
+GENRE_WORDS: Mapping[str, Words] = dict(SPEC.vocabulary["genre_words"])
+GENRE_CAPTIONS: Mapping[str, Words] = dict(SPEC.vocabulary["genre_captions"])
+
+
+def genre_word(genre: str) -> Words:
+    """A die face as players read it; an unknown face as it is."""
+    return GENRE_WORDS.get(genre, genre)
+
+
+DIE_FACE: Colour = (246, 242, 232)
+TOKEN: Colour = (255, 200, 40)
+
+
+# --- snapshot reading ----------------------------------------------------------------
+
+
+def read_snapshot(game: Mapping[str, Any] | None) -> OskarSnapshot | None:
+    """The table's snapshot as an ``OskarSnapshot``, or None when there is none (or not Oskar's)."""
+    if not game:
+        return None
+    return parsed(game, _read_snapshot)
+
+
+def _read_snapshot(game: Mapping[str, Any]) -> OskarSnapshot | None:
+    try:
+        return OskarSnapshot.from_json(game)
+    except (KeyError, TypeError, ValueError, IndexError):
+        return None
+
+
+def picked_dice(view: TableView, player: int) -> set[int]:
+    """The dice engine seat ``player`` has picked to reroll (the table fills them in)."""
+    snap = read_snapshot(view.game)
+    if snap is None or not 0 <= player < len(snap.picked):
+        return set()
+    return set(snap.picked[player])
+
+
+def trendy_genres(snap: OskarSnapshot) -> set[str]:
+    return {column.genre for column in snap.columns if column.trendy}
+
+
+# --- genre symbols -------------------------------------------------------------------
+
+
+def _pts(
+    cx: float, cy: float, s: float, points: Sequence[tuple[float, float]]
+) -> list[tuple[int, int]]:
+    return [(round(cx + x * s), round(cy + y * s)) for x, y in points]
+
+
+def _hat(surface: pygame.Surface, cx: float, cy: float, s: float, ink: Colour) -> None:
+    dark = theme.blend(ink, (0, 0, 0), 0.35)
+    brim = pygame.Rect(0, 0, round(1.7 * s), round(0.42 * s))
+    brim.center = (round(cx), round(cy + 0.28 * s))
+    pygame.draw.ellipse(surface, ink, brim)
+    crown = _pts(
+        cx,
+        cy,
+        s,
+        [
+            (-0.5, 0.3),
+            (-0.42, -0.45),
+            (-0.15, -0.3),
+            (0, -0.5),
+            (0.15, -0.3),
+            (0.42, -0.45),
+            (0.5, 0.3),
+        ],
+    )
+    pygame.draw.polygon(surface, ink, crown)
+    band = pygame.Rect(0, 0, round(1.0 * s), max(2, round(0.12 * s)))
+    band.center = (round(cx), round(cy + 0.14 * s))
+    pygame.draw.rect(surface, dark, band)
+
+
+def _bat(surface: pygame.Surface, cx: float, cy: float, s: float, ink: Colour) -> None:
+    wing = [
+        (0, -0.15),
+        (0.35, -0.4),
+        (0.85, -0.35),
+        (0.75, -0.1),
+        (0.6, 0.05),
+        (0.45, -0.02),
+        (0.32, 0.15),
+        (0.18, 0.05),
+        (0, 0.3),
+    ]
+    pygame.draw.polygon(surface, ink, _pts(cx, cy, s, wing))
+    pygame.draw.polygon(surface, ink, _pts(cx, cy, s, [(-x, y) for x, y in wing]))
+    body = pygame.Rect(0, 0, round(0.36 * s), round(0.6 * s))
+    body.center = (round(cx), round(cy))
+    pygame.draw.ellipse(surface, ink, body)
+    for side in (-1, 1):
+        ear = [(0.05 * side, -0.25), (0.16 * side, -0.45), (0.18 * side, -0.2)]
+        pygame.draw.polygon(surface, ink, _pts(cx, cy, s, ear))
+    eye = max(1, round(0.05 * s))
+    for side in (-1, 1):
+        pygame.draw.circle(surface, (255, 230, 90), _pts(cx, cy, s, [(0.07 * side, -0.12)])[0], eye)
+
+
+def _mask(surface: pygame.Surface, cx: float, cy: float, s: float, ink: Colour) -> None:
+    dark = theme.blend(ink, (0, 0, 0), 0.6)
+    face = pygame.Rect(0, 0, round(1.2 * s), round(1.3 * s))
+    face.center = (round(cx), round(cy))
+    pygame.draw.ellipse(surface, ink, face)
+    for side in (-1, 1):
+        eye = pygame.Rect(0, 0, round(0.3 * s), round(0.2 * s))
+        eye.center = (round(cx + 0.24 * s * side), round(cy - 0.2 * s))
+        pygame.draw.ellipse(surface, dark, eye)
+    mouth = pygame.Rect(0, 0, round(0.7 * s), round(0.55 * s))
+    mouth.center = (round(cx), round(cy + 0.1 * s))
+    pygame.draw.arc(surface, dark, mouth, math.pi * 1.1, math.pi * 1.9, max(2, round(0.09 * s)))
+
+
+def _pistol(surface: pygame.Surface, cx: float, cy: float, s: float, ink: Colour) -> None:
+    dark = theme.blend(ink, (0, 0, 0), 0.45)
+    barrel = [(-0.75, -0.35), (0.75, -0.35), (0.75, -0.08), (-0.75, -0.08)]
+    pygame.draw.polygon(surface, ink, _pts(cx, cy, s, barrel))
+    grip = [(-0.7, -0.1), (-0.25, -0.1), (-0.35, 0.6), (-0.78, 0.6)]
+    pygame.draw.polygon(surface, ink, _pts(cx, cy, s, grip))
+    guard = pygame.Rect(0, 0, round(0.4 * s), round(0.36 * s))
+    guard.center = (round(cx - 0.08 * s), round(cy + 0.02 * s))
+    pygame.draw.ellipse(surface, ink, guard, max(1, round(0.08 * s)))
+    sight = [(0.6, -0.35), (0.7, -0.48), (0.75, -0.35)]
+    pygame.draw.polygon(surface, ink, _pts(cx, cy, s, sight))
+    start, end = _pts(cx, cy, s, [(-0.6, -0.22), (0.65, -0.22)])
+    pygame.draw.line(surface, dark, start, end, max(1, round(0.05 * s)))
+
+
+def _rocket(surface: pygame.Surface, cx: float, cy: float, s: float, ink: Colour) -> None:
+    flame = (255, 150, 40)
+    pygame.draw.polygon(surface, flame, _pts(cx, cy, s, [(-0.16, 0.45), (0, 0.85), (0.16, 0.45)]))
+    body = [(0, -0.8), (0.25, -0.45), (0.25, 0.45), (-0.25, 0.45), (-0.25, -0.45)]
+    pygame.draw.polygon(surface, ink, _pts(cx, cy, s, body))
+    for side in (-1, 1):
+        fin = [(0.25 * side, 0.05), (0.5 * side, 0.55), (0.25 * side, 0.45)]
+        pygame.draw.polygon(surface, theme.blend(ink, (0, 0, 0), 0.35), _pts(cx, cy, s, fin))
+    pygame.draw.circle(surface, DIE_FACE, _pts(cx, cy, s, [(0, -0.2)])[0], max(2, round(0.13 * s)))
+
+
+def _heart(surface: pygame.Surface, cx: float, cy: float, s: float, ink: Colour) -> None:
+    r = round(0.34 * s)
+    for side in (-1, 1):
+        pygame.draw.circle(surface, ink, _pts(cx, cy, s, [(0.3 * side, -0.2)])[0], r)
+    tip = [(-0.62, -0.08), (0.62, -0.08), (0, 0.68)]
+    pygame.draw.polygon(surface, ink, _pts(cx, cy, s, tip))
+
+
+SYMBOLS: dict[str, Callable[[pygame.Surface, float, float, float, Colour], None]] = {
+    "western": _hat,
+    "horror": _bat,
+    "comedy": _mask,
+    "action": _pistol,
+    "scifi": _rocket,
+    "romance": _heart,
+}
+
+
+def draw_symbol(surface: pygame.Surface, genre: str, centre: tuple[int, int], size: int) -> None:
+    """The genre's symbol, about ``size`` pixels across, centred at ``centre``."""
+    painter = SYMBOLS.get(genre)
+    if painter is None:
+        return
+    painter(surface, centre[0], centre[1], size / 2, GENRE_COLOURS.get(genre, theme.TEXT))
+
+
+def paint_symbol(p: Painter, genre: str, centre: tuple[int, int], size: int) -> None:
+    """``draw_symbol`` through the painter: drawn once, kept, and turned as ``p`` is."""
+    # The shapes reach a little past ``size``: the picture leaves them room.
+    area = pygame.Rect(0, 0, size * 2, size * 2)
+    area.center = centre
+    p.picture(
+        ("oskar-symbol", genre, size),
+        area,
+        lambda image, where: draw_symbol(image, genre, where.center, size),
+    )
+
+
+def draw_die(
+    p: Painter,
+    rect: pygame.Rect,
+    genre: str | None,
+    *,
+    highlight: Colour | None = None,
+) -> None:
+    """A die showing ``genre`` (None: not rolled yet), outlined in ``highlight`` if given."""
+
+    def face(image: pygame.Surface, die: pygame.Rect) -> None:
+        radius = max(3, die.w // 6)
+        fill = DIE_FACE if genre else theme.blend(DIE_FACE, theme.PANEL, 0.7)
+        pygame.draw.rect(image, fill, die, 0, radius)
+        edge = highlight or theme.blend(DIE_FACE, (0, 0, 0), 0.4)
+        pygame.draw.rect(image, edge, die, max(2, die.w // (10 if highlight else 24)), radius)
+        if genre:
+            draw_symbol(image, genre, die.center, round(die.w * 0.72))
+
+    p.picture(("oskar-die", genre, highlight), rect, face)
+    if not genre:
+        p.text("?", rect.center, round(rect.h * 0.6), theme.TEXT_DIM, bold=True, anchor="center")
+
+
+def draw_reroll_mark(p: Painter, die: pygame.Rect) -> None:
+    """A die picked to reroll: a blue frame and a circular arrow in its corner."""
+    r = max(5, die.w // 5)
+    margin = r + 6  # the frame and the arrow reach past the die
+
+    def mark(image: pygame.Surface, where: pygame.Rect) -> None:
+        inner = where.inflate(-2 * margin, -2 * margin)
+        pygame.draw.rect(image, theme.ACCENT, inner.inflate(6, 6), 3, max(3, inner.w // 6))
+        centre = (inner.right - r // 2, inner.top + r // 2)
+        pygame.draw.circle(image, theme.ACCENT, centre, r)
+        arc = pygame.Rect(0, 0, r * 5 // 4, r * 5 // 4)
+        arc.center = centre
+        width = max(2, r // 4)
+        pygame.draw.arc(image, theme.TEXT_DARK, arc, 0.6, 5.6, width)
+        # The arrowhead at the arc's open end.
+        tip = (arc.right, centre[1] - r // 8)
+        pygame.draw.polygon(
+            image,
+            theme.TEXT_DARK,
+            [
+                (tip[0] - r // 3, tip[1] - r // 6),
+                (tip[0] + r // 3, tip[1] - r // 6),
+                (tip[0], tip[1] + r // 3),
+            ],
+        )
+
+    p.picture(("oskar-reroll",), die.inflate(2 * margin, 2 * margin), mark)
+
+
+# --- cards with Oskar's colours ------------------------------------------------------
+
+
+class OskarPainter(Painter):
+    """A Painter that draws lilac (``L``) cards in lilac; everything else as usual."""
+
+    def card(
+        self,
+        rect: pygame.Rect,
+        notation: str,
+        *,
+        rotation: int = 0,
+        emphasis: bool = False,
+        dim: bool = False,
+        outline: Colour | None = None,
+        number_at_top: bool = False,
+    ) -> pygame.Rect:
+        if not (notation[:1] == "L" and notation[1:].isdigit()):
+            return super().card(
+                rect,
+                notation,
+                rotation=rotation,
+                emphasis=emphasis,
+                dim=dim,
+                outline=outline,
+                number_at_top=number_at_top,
+            )
+        key = ("oskar-card", rect.size, notation, rotation, emphasis, dim, outline)
+        return self.card_picture(
+            key,
+            rect,
+            lambda: self._lilac_image(rect.size, notation, rotation, emphasis, dim, outline),
+        )
+
+    def _lilac_image(
+        self,
+        size: tuple[int, int],
+        notation: str,
+        rotation: int,
+        emphasis: bool,
+        dim: bool,
+        outline: Colour | None,
+    ) -> pygame.Surface:
+        w, h = size
+        image = pygame.Surface((w, h), pygame.SRCALPHA)
+        fill, ink = LILAC, (255, 255, 255)
+        if dim:
+            fill, ink = theme.blend(fill, theme.PANEL, 0.55), theme.blend(ink, theme.PANEL, 0.45)
+        radius = max(2, min(w, h) // 8)
+        pygame.draw.rect(image, fill, image.get_rect(), 0, radius)
+        edge = outline or ((255, 255, 255) if emphasis else theme.blend(fill, (0, 0, 0), 0.45))
+        pygame.draw.rect(image, edge, image.get_rect(), max(1, min(w, h) // 12), radius)
+        label = notation[1:]
+        big = max(9, round(min(h * 0.55, w * (0.8 if len(label) <= 1 else 0.62))))
+        text = self.render_text(label, big, ink, True, w - 4)
+        where = text.get_rect(center=(w // 2, h // 2))
+        image.blit(text, where)
+        if label in ("6", "9"):
+            pygame.draw.line(
+                image, ink, (where.left, where.bottom), (where.right - 1, where.bottom), 2
+            )
+        if rotation:
+            image = pygame.transform.rotate(image, -rotation)
+        return image
+
+
+def _oskar_painter(p: Painter) -> OskarPainter:
+    return OskarPainter(p.surface, p.fonts, p.metrics, p.hits, words=p.words, turn=p.turn)
+
+
+# --- the scene -----------------------------------------------------------------------
+
+
+class OskarScene:
+    """Draws an Oskar snapshot; see the module docstring."""
+
+    def seat_key(self, game: Mapping[str, Any], player: int) -> object:
+        """What ``draw_seat`` shows of ``player``: their entry, their picked dice, the
+        trendy genres, the goal, and the phase with its rerolls (the seat's note)."""
+        snap = read_snapshot(game)
+        if snap is None:
+            return None
+        picked = snap.picked[player] if 0 <= player < len(snap.picked) else ()
+        return (
+            snap.seat(player),
+            frozenset(trendy_genres(snap)),
+            tuple(picked),
+            snap.tokens_to_win,
+            snap.phase,
+            snap.rerolls,
+        )
+
+    def turn_prompt(self, game: Mapping[str, Any], player: int) -> Words | None:
+        snap = read_snapshot(game)
+        if snap is None:
+            return None
+        phase = snap.phase
+        if snap.doubles == player and phase is not Phase.OVER:
+            return say("doubles: reroll one die?")
+        nxt = snap.next
+        if nxt is None or nxt.seat != player:
+            seat = snap.seat(player)
+            if phase is Phase.DICE and seat is not None and seat.dice is None:
+                return PROMPTS[Verb.DICE]
+            return None
+        if snap.doubles is not None and phase is not Phase.OVER:
+            return AFTER_DOUBLES.get(nxt.expects, say("wait for the doubles"))
+        return PROMPTS.get(nxt.expects, say("your turn"))
+
+    # --- a seat's area -------------------------------------------------------------
+
+    def draw_seat(self, p: Painter, rect: pygame.Rect, view: TableView, player: int) -> None:
+        snap = read_snapshot(view.game)
+        entry = None if snap is None else snap.seat(player)
+        if snap is None or entry is None:
+            return
+        m = p.metrics
+        pad = m.pad
+        faces = entry.dice
+        trendy = trendy_genres(snap)
+        label_h = m.leading(m.small)
+        if rect.h - label_h < m.unit * 0.09:
+            label_h = 0  # a short panel: the symbols alone, as large as they fit
+        die = max(16, min(round(rect.h - label_h - pad), round(rect.w * 0.2), round(m.unit * 0.16)))
+        picked = picked_dice(view, player)
+        x = rect.left + pad
+        top = rect.top + max(0, (rect.h - die - label_h) // 4)
+        boxes = []
+        for index in range(2):
+            genre = faces[index] if faces else None
+            box = pygame.Rect(x, top, die, die)
+            boxes.append(box)
+            hot = genre is not None and genre in trendy
+            draw_die(p, box, genre, highlight=theme.WINNER if hot else None)
+            if genre and label_h:
+                p.text(
+                    say("REROLL") if index in picked else GENRE_CAPTIONS.get(genre, genre),
+                    (box.centerx, box.bottom + 1),
+                    m.small,
+                    theme.ACCENT if index in picked else theme.WINNER if hot else theme.TEXT_DIM,
+                    bold=index in picked,
+                    anchor="midtop",
+                    max_width=die + pad,
+                )
+            x += die + pad * 2
+        for index in sorted(picked):
+            draw_reroll_mark(p, boxes[index])
+        stats = pygame.Rect(x + pad, rect.top, rect.right - x - pad, rect.h)
+        self._draw_stats(p, stats, snap, entry, player)
+
+    def _draw_stats(
+        self,
+        p: Painter,
+        rect: pygame.Rect,
+        snap: OskarSnapshot,
+        entry: SeatView,
+        player: int,
+    ) -> None:
+        m = p.metrics
+        if rect.w < 20:
+            return
+        y = rect.top
+        tokens = entry.tokens
+        goal = snap.tokens_to_win
+        # Tokens: a row of gold discs, filled up to the seat's count, toward the goal.
+        discs = max(goal, tokens)  # a final round can pass the goal
+        r = max(4, min(round(m.body * 0.3), rect.w // (discs * 3)))
+        label = p.text(say("Tokens"), (rect.left, y), m.small, theme.TEXT_DIM)
+        cx = label.right + m.pad + r
+        for index in range(discs):
+            centre = (cx + index * (2 * r + max(2, r // 2)), label.centery)
+            if centre[0] + r > rect.right:
+                break
+            if index < tokens:
+                p.circle(TOKEN, centre, r)
+                p.circle(theme.blend(TOKEN, (0, 0, 0), 0.4), centre, r, 1)
+            else:
+                p.circle(theme.PANEL_EDGE, centre, r, max(1, r // 4))
+        y = label.bottom + m.pad // 2
+        y = p.text(
+            say_plural(
+                "{n} token · {points} points",
+                "{n} tokens · {points} points",
+                tokens,
+                points=entry.points,
+            ),
+            (rect.left, y),
+            m.body,
+            theme.TEXT,
+            bold=True,
+            max_width=rect.w,
+        ).bottom
+        detail = say(
+            "{tricks} · {cards}",
+            tricks=say_plural("{n} trick", "{n} tricks", entry.tricks_won),
+            cards=say_plural("{n} card left", "{n} cards left", entry.cards_left),
+        )
+        y = p.text(detail, (rect.left, y + 1), m.small, theme.TEXT_DIM, max_width=rect.w).bottom
+        note, colour = self._seat_note(snap, entry, player)
+        if note and y + m.leading(m.small) <= rect.bottom:
+            p.text(note, (rect.left, y + 1), m.small, colour, bold=True, max_width=rect.w)
+
+    def _seat_note(self, snap: OskarSnapshot, entry: SeatView, player: int) -> tuple[Words, Colour]:
+        if entry.stock:
+            return say("holds the stock"), theme.WINNER
+        rerolls = snap.rerolls
+        if snap.phase is Phase.REROLL and rerolls is not None:
+            if player in rerolls.order[: rerolls.done]:
+                return say("rerolled"), theme.TEXT_DIM
+            if player in rerolls.most:
+                return say("must reroll both"), theme.TURN
+            if player in rerolls.fewest:
+                return say("may reroll 0, 1 or 2"), theme.TURN
+            return say("may reroll 0 or 1"), theme.TURN
+        return "", theme.TEXT
+
+    # --- the centre ------------------------------------------------------------------
+
+    def draw_centre(
+        self, p: Painter, rect: pygame.Rect, view: TableView, toward: Mapping[int, Toward]
+    ) -> None:
+        snap = read_snapshot(view.game)
+        if snap is None:
+            return
+        m = p.metrics
+        pad = m.pad
+        phase = snap.phase
+        trick_area, info = split_centre(rect, pad)
+        if trick_area.h == rect.h:
+            # Side by side: the genre columns need more of the width than a trick does.
+            trick_area.w = round(rect.w * 0.42)
+            info.left = trick_area.right + pad
+            info.w = rect.right - info.left
+        p.box(trick_area, TRICK_AREA, None)
+        plays = [(t.seat, t.card) for t in snap.trick]
+        if plays:
+            draw_trick(_oskar_painter(p), trick_area, plays, toward)
+        playing = phase in (Phase.DICE, Phase.PLAY)
+        title = snap.title
+        status, colour = self._status(view, snap)
+        small = info.h < m.unit * 0.5
+        detail = round_detail(snap, playing, goal=not small)
+        if not small:
+            y = info.top + draw_title_block(p, info, title, p.words(detail))
+            y += draw_status(p, pygame.Rect(info.left, y, info.w, info.h), p.words(status), colour)
+        else:
+            # A small centre: one line for the round and the status; the columns
+            # need the room (each seat shows its own latest message).
+            # The status comes first: the round line takes what the status leaves,
+            # at least a quarter of the width.
+            small_font = p.fonts.get(m.small, False)
+            status_w = p.measure(p.words(status), m.small, True) + pad * 2
+            room = max(info.w // 4, info.w - status_w)
+            line = p.text(
+                detail,
+                (info.left, info.top),
+                m.small,
+                theme.TEXT_DIM,
+                max_width=min(small_font.size(p.words(detail))[0], room),
+            )
+            p.text(
+                status,
+                (line.right + pad * 2, info.top),
+                m.small,
+                colour,
+                bold=True,
+                max_width=max(10, info.right - line.right - pad * 2),
+            )
+            y = line.bottom + pad
+        # The stock and, while zeros are in the trick, what they do.
+        row_h = max(16, round(m.unit * (0.055 if small else 0.07)))
+        row = pygame.Rect(info.left, y, info.w, row_h)
+        self._draw_stock(p, row, view, snap)
+        y = row.bottom + pad
+        room = info.bottom - y - pad
+        chart_h = room if small else min(room, round(info.h * 0.55))
+        if chart_h >= m.unit * 0.1:
+            chart = pygame.Rect(info.left, info.bottom - chart_h, info.w, chart_h)
+            self._draw_columns(p, chart, snap, caption=not small)
+        else:
+            chart_h = 0
+        messages_h = info.bottom - chart_h - y - 2 * pad
+        if messages_h >= m.leading(m.small):
+            draw_messages(p, pygame.Rect(info.left, y + pad, info.w, messages_h), view)
+
+    def _draw_stock(
+        self, p: Painter, row: pygame.Rect, view: TableView, snap: OskarSnapshot
+    ) -> int:
+        """The stock on one row: face-down cards and who won it; returns the row's used right."""
+        m = p.metrics
+        pad = m.pad
+        count = snap.stock.cards
+        winner = snap.stock.won_by
+        last = snap.last_round
+        if snap.phase in (Phase.REROLL, Phase.OVER) and last is not None:
+            winner = last.stock.won_by
+        card_h = row.h
+        card_w = round(card_h * 0.7)
+        label = p.text(
+            say("Stock"),
+            (row.left, row.centery),
+            m.small,
+            theme.TEXT_DIM,
+            bold=True,
+            anchor="midleft",
+        )
+        x = label.right + pad
+        for index in range(count):
+            box = pygame.Rect(x + index * (card_w // 2), row.top, card_w, card_h)
+            p.box(box, theme.CARD_BACK, theme.blend(theme.CARD_BACK, (255, 255, 255), 0.5), 2)
+            inner = box.inflate(-card_w // 3, -card_h // 3)
+            p.rect(theme.blend(theme.CARD_BACK, (0, 0, 0), 0.3), inner, 0, 2)
+        x += max(0, count - 1) * (card_w // 2) + card_w + pad
+        won = winner is not None
+        zeros = snap.zeros_in_trick if snap.phase is Phase.PLAY else 0
+        text: Words
+        if zeros == 1:
+            # While zeros lie in the trick, what they do matters most.
+            text, colour = say("first zero: colours lapse"), theme.TURN
+        elif zeros >= 2:
+            text = (
+                say("second zero takes the trick")
+                if won
+                else say("second zero takes the trick and the stock")
+            )
+            colour = theme.TURN
+        elif winner is not None:
+            text = say("won by {player}", player=as_arg(player_name(view, winner)))
+            colour = theme.WINNER
+        else:
+            text, colour = say("the 2nd zero of a trick wins it"), theme.TEXT_DIM
+        drawn = p.text(
+            text,
+            (x, row.centery),
+            m.small,
+            colour,
+            bold=won or zeros > 0,
+            anchor="midleft",
+            max_width=max(10, row.right - x),
+        )
+        return drawn.right
+
+    def _draw_columns(
+        self, p: Painter, rect: pygame.Rect, snap: OskarSnapshot, *, caption: bool = True
+    ) -> None:
+        """One column per genre filling toward the trend line; trendy columns in gold."""
+        m = p.metrics
+        pad = m.pad
+        columns = snap.columns
+        if not columns:
+            return
+        threshold = snap.trend_threshold
+        top = rect.top
+        if caption:
+            text = columns_caption(snap)
+            top = p.text(
+                text, (rect.left, top), m.small, theme.TEXT_DIM, bold=True, max_width=rect.w
+            ).bottom
+            top += pad
+        axis = p.measure(str(threshold), m.small, True) + pad
+        left = rect.left + axis
+        step = (rect.right - left) / len(columns)
+        icon = max(12, min(round(step * 0.55), round(rect.h * 0.2)))
+        base = rect.bottom - icon - pad
+        # The scale keeps the 120 line at two thirds of the height unless a genre is above it.
+        scale_max = max(threshold * 1.5, max(c.points for c in columns) * 1.05)
+        height = max(10, base - top - m.leading(m.small))
+        bar_w = max(6, round(step * 0.56))
+
+        def level(value: float) -> int:
+            return round(base - height * min(1.0, value / scale_max))
+
+        line_y = level(threshold)
+        for index, column in enumerate(columns):
+            genre = column.genre
+            cx = round(left + step * (index + 0.5))
+            total = column.points
+            hot = column.trendy
+            well = pygame.Rect(cx - bar_w // 2, base - height, bar_w, height)
+            p.rect(theme.blend(theme.CENTRE, (0, 0, 0), 0.25), well, 0, 3)
+            if total:
+                bar = pygame.Rect(cx - bar_w // 2, level(total), bar_w, base - level(total))
+                p.rect(GENRE_COLOURS.get(genre, theme.TEXT), bar, 0, 3)
+                if hot:
+                    p.rect(theme.WINNER, bar.inflate(4, 4), max(2, pad // 2), 4)
+            p.text(
+                str(total),
+                (cx, min(level(total), line_y) - 2),
+                m.small,
+                theme.WINNER if hot else theme.TEXT,
+                bold=hot,
+                anchor="midbottom",
+                max_width=round(step),
+            )
+            badge = pygame.Rect(0, 0, icon + pad, icon + pad)
+            badge.midtop = (cx, base + pad // 2)
+            if hot:
+                p.rect(theme.WINNER, badge, 0, 4)
+            paint_symbol(p, genre, badge.center, icon)
+        # A horizontal line: a thin box, so it turns with the painter as any box does.
+        trend = pygame.Rect(left - pad // 2, line_y - 1, rect.right - left + pad // 2, 2)
+        p.rect(theme.TEXT, trend)
+        p.text(
+            str(threshold),
+            (rect.left, line_y),
+            m.small,
+            theme.TEXT,
+            bold=True,
+            anchor="midleft",
+        )
+
+    def _status(self, view: TableView, snap: OskarSnapshot) -> tuple[Words, Colour]:
+        """The one line that says what the table waits for."""
+        phase = snap.phase
+        if phase is Phase.OVER:
+            if not snap.winners:
+                return say("Game over: nobody won"), theme.WINNER
+            names = Items(tuple(as_arg(player_name(view, w)) for w in snap.winners))
+            return say("Game over: {players} won", players=names), theme.WINNER
+        if snap.doubles is not None:
+            who = as_arg(player_name(view, snap.doubles))
+            return say("{player} rolled doubles: reroll one die?", player=who), theme.TURN
+        if phase is Phase.DICE:
+            return say("Rolling the dice"), theme.TURN
+        nxt = snap.next
+        if nxt is None:
+            return "", theme.TEXT
+        who = as_arg(player_name(view, nxt.seat))
+        if phase is Phase.REROLL:
+            return say("{player}: choose dice to reroll", player=who), theme.TURN
+        if not snap.trick:
+            return say("{player} leads: play a card", player=who), theme.TURN
+        return say("{player}: play a card", player=who), theme.TURN
+
+
+def round_detail(snap: OskarSnapshot, playing: bool, *, goal: bool) -> Text:
+    """The line under the title: the round, the trick while playing, and the goal."""
+    if playing and goal:
+        return say(
+            "Round {round} · Trick {trick}/{tricks} · first to {goal} tokens",
+            round=snap.round,
+            trick=snap.trick_number,
+            tricks=snap.hand_size,
+            goal=snap.tokens_to_win,
+        )
+    if playing:
+        return say(
+            "Round {round} · Trick {trick}/{tricks}",
+            round=snap.round,
+            trick=snap.trick_number,
+            tricks=snap.hand_size,
+        )
+    if goal:
+        return say(
+            "Round {round} · first to {goal} tokens", round=snap.round, goal=snap.tokens_to_win
+        )
+    return say("Round {round}", round=snap.round)
+
+
+def columns_caption(snap: OskarSnapshot) -> Text:
+    """The genre chart's caption: scored or running, and the genre closest to the trend line."""
+    if snap.columns_scored:
+        return say("Genres this round (scored)")
+    close = [c for c in snap.columns if not c.trendy and c.points]
+    if close:
+        nearest = min(close, key=lambda c: c.needs)
+        return say(
+            "Genres toward {threshold} this round · {genre} needs {more} more",
+            threshold=snap.trend_threshold,
+            genre=as_arg(genre_word(nearest.genre)),
+            more=nearest.needs,
+        )
+    return say("Genres toward {threshold} this round", threshold=snap.trend_threshold)
+
+
+PROMPTS: dict[str, Text] = {
+    Verb.PLAY: say("play a card"),
+    Verb.REROLL: say("choose dice to reroll"),
+    Verb.DICE: say("roll your dice"),
+}
+# The same, while another seat's doubles offer is still open.
+AFTER_DOUBLES: dict[str, Text] = {
+    Verb.PLAY: say("play a card (after the doubles)"),
+    Verb.REROLL: say("choose dice to reroll (after the doubles)"),
+    Verb.DICE: say("roll your dice (after the doubles)"),
+}
+
+
+SCENE = OskarScene()

@@ -1,0 +1,617 @@
+"""The Oss scene: the three solo tricks and the duel trick, placements, attempts, the toss timer.
+
+It draws what the snapshot says, read by attribute from an ``OssSnapshot``
+(``controller/games/oss/engine.py``; the view carries its JSON form, read back with
+``OssSnapshot.of``): tricks with their cards' set-up and do texts, placements,
+attempts, seats, scores and, when the table adds its side (``TableSide``, from
+``OssAdapter.presentation``), the toss timer (running clock, attempt log,
+bests), the chosen trick, the counts and the help. Without the table's side
+the timer box is left out and the times still appear in the messages.
+
+The help line shows the first of the table side's ``help`` texts: the rulings
+that matter in the current phase, chosen by the adapter (the display knows
+no rules).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pygame
+
+from controller.games.oss.engine import (
+    AttemptKind,
+    AttemptView,
+    OssSnapshot,
+    Phase,
+    PlacementMode,
+    SeatState,
+    TableSide,
+    TrickView,
+    Verb,
+)
+from controller.games.oss.spec import SPEC
+from controller.games.words import (
+    Items,
+    Seconds,
+    Text,
+    Verbatim,
+    Words,
+    as_arg,
+    say,
+    say_plural,
+)
+from controller.view import MessageKind, TableView
+from display import theme
+from display.generic import (
+    TRICK_AREA,
+    Toward,
+    draw_messages,
+    draw_score_table,
+    draw_status,
+    parsed,
+    player_name,
+    seat_entry,
+)
+from display.theme import Colour, Painter
+
+TRIBE_COLOURS: tuple[Colour, ...] = (
+    (212, 52, 52),
+    (40, 108, 214),
+    (40, 150, 70),
+    (236, 196, 36),
+    (150, 80, 200),
+    (230, 120, 40),
+)
+DUEL_COLOUR: Colour = (200, 70, 70)
+SOLO_COLOUR: Colour = (232, 226, 210)
+PENALTY_COLOUR = theme.MESSAGE_COLOURS[MessageKind.PENALTY]
+WON_COLOUR = theme.MESSAGE_COLOURS[MessageKind.WON]
+
+
+def seconds(millis: int) -> Seconds:
+    """A toss time of the attempt log (milliseconds) as a duration the presenter writes."""
+    return Seconds(millis / 1000)
+
+
+def ruling(text: Words) -> Words:
+    """A ruling the snapshot names by its English words, as its message (else as it is)."""
+    rulings = SPEC.vocabulary.get("rulings", {})
+    return rulings.get(text, text) if isinstance(text, str) else text
+
+
+def snapshot_of(game: OssSnapshot | Mapping[str, Any] | None) -> OssSnapshot:
+    """The view's game (plain JSON) read back as the engine's typed snapshot."""
+    if game is None or isinstance(game, OssSnapshot):
+        return OssSnapshot.of(game or {})
+    return parsed(game, OssSnapshot.of)
+
+
+#: The clock the running toss timer is shown against: the table's clock
+#: (``time.monotonic``); tests put a fixed one here to compare pictures.
+clock = time.monotonic
+#: How often the running toss timer's figures move on screen: ten a second is
+#: smooth enough to read as running and cheap for a Pi core.
+TIMER_FRAME = 0.1
+
+#: How a trick card's Jack is thrown, in words.
+_THROWS: dict[str, Text] = {
+    "classic": say("classic Jack"),
+    "unusual": say("unusual Jack"),
+    "none": say("no Jack"),
+}
+#: How a duel trick is played, in words.
+_STYLES: dict[str, Text] = {
+    "simultaneously": say("simultaneously"),
+    "consecutively": say("consecutively"),
+}
+
+
+def fitting_size(p: Painter, text: Words, size: int, width: int, *, bold: bool = False) -> int:
+    """The largest font size up to ``size`` (at least 8) at which ``text`` fits ``width``."""
+    shown = p.words(text)
+    while size > 8 and p.measure(shown, size, bold) > width:
+        size -= 1
+    return size
+
+
+class OssScene:
+    """Draws an Oss snapshot; see the module docstring."""
+
+    # --- whose turn --------------------------------------------------------------------
+
+    def turn_prompt(self, game: Mapping[str, Any], player: int) -> Words | None:
+        snap = snapshot_of(game)
+        side = snap.table or TableSide()
+        if snap.phase is Phase.RESULT:
+            attempt = snap.current_attempt
+            if attempt is None or player not in attempt.seats:
+                return None
+            if attempt.kind is AttemptKind.SOLO:
+                jacks = attempt.values[0] if attempt.values else 0
+                return say_plural(
+                    "{trick} with {n} jack",
+                    "{trick} with {n} jacks",
+                    jacks,
+                    trick=Verbatim(attempt.trick),
+                )
+            return say("duel {trick}", trick=Verbatim(attempt.trick))
+        if snap.phase is Phase.CHALLENGE_RESULT:
+            remaining = snap.challenge.remaining if snap.challenge else ()
+            return say("challenge: NEXT if out") if player in remaining else None
+        if snap.next is None or snap.next.seat != player:
+            return None
+        expects = snap.next.expects
+        if expects == Verb.TRIBE:
+            chosen = side.chosen_trick
+            if chosen:
+                return say("tap a card for {trick}", trick=Verbatim(chosen))
+            return say("choose a trick, tap a card")
+        if expects == Verb.REPLAY:
+            return say("replay or pass")
+        if expects == Verb.KEEP:
+            return say("keep a duel card")
+        return None  # chance: the virtual deck does it
+
+    def seat_key(self, game: Mapping[str, Any], player: int) -> object:
+        """What ``draw_seat`` shows of ``player``: their entry and their best toss time."""
+        timer = game.get("timer")
+        return seat_entry(game, player), timer.get("bests") if isinstance(timer, Mapping) else None
+
+    def animation_step(self, game: Mapping[str, Any]) -> float | None:
+        """Seconds between frames while the centre moves (the running timer), else None."""
+        side = snapshot_of(game).table
+        return TIMER_FRAME if side is not None and side.timer.running else None
+
+    # --- a seat's area ---------------------------------------------------------------------
+
+    def draw_seat(self, p: Painter, rect: pygame.Rect, view: TableView, player: int) -> None:
+        snap = snapshot_of(view.game)
+        entry = (
+            snap.seats[player]
+            if player < len(snap.seats)
+            else SeatState(player, False, 0, 0, (), (), 0, 0)
+        )
+        m = p.metrics
+        size = m.small
+        line = m.leading(size)
+        y = rect.top
+        head = (
+            say("Score {score} · CHIEF", score=entry.score)
+            if entry.chief
+            else say("Score {score}", score=entry.score)
+        )
+        p.text(head, (rect.left, y), m.body, theme.TEXT, bold=True, max_width=rect.w)
+        y += m.leading(m.body)
+        parts = say(
+            "tribe {tribe}   hand {hand}   deck {deck}   replays left {replays}",
+            tribe=entry.tribe,
+            hand=entry.hand_size,
+            deck=entry.deck_size,
+            replays=entry.replays_left,
+        )
+        for text in p.wrap(parts, size, rect.w):
+            if y + line > rect.bottom:
+                return
+            p.text(text, (rect.left, y), size, theme.TEXT_DIM, max_width=rect.w)
+            y += line
+        won = " ".join(str(v) for v in entry.won) or "-"
+        extra: list[Text] = [say("won {values}", values=Verbatim(won))]
+        if entry.challenges:
+            names = Items(tuple(Verbatim(c) for c in entry.challenges))
+            extra.append(say("challenges {names}", names=names))
+        best = snap.table.timer.bests.get(player) if snap.table else None
+        if best is not None:
+            extra.append(say("best {time}", time=seconds(best)))
+        if y + line <= rect.bottom:
+            # Separate facts side by side: each is a whole phrase of its own.
+            shown = "   ".join(p.words(t) for t in extra)
+            p.text(shown, (rect.left, y), size, theme.TEXT, max_width=rect.w)
+
+    # --- the centre ----------------------------------------------------------------------------
+
+    def draw_centre(
+        self, p: Painter, rect: pygame.Rect, view: TableView, toward: Mapping[int, Toward]
+    ) -> None:
+        snap = snapshot_of(view.game)
+        m = p.metrics
+        pad = m.pad
+        # Tricks on the left (or on top when the centre is tall), information beside.
+        if rect.w >= rect.h * 1.25:
+            tricks_w = round(rect.w * 0.56)
+            area = pygame.Rect(rect.left, rect.top, tricks_w, rect.h)
+            info = pygame.Rect(area.right + pad, rect.top, rect.w - tricks_w - pad, rect.h)
+        else:
+            tricks_h = round(rect.h * 0.5)
+            area = pygame.Rect(rect.left, rect.top, rect.w, tricks_h)
+            info = pygame.Rect(rect.left, area.bottom + pad, rect.w, rect.h - tricks_h - pad)
+        p.box(area, TRICK_AREA, None)
+        self._draw_tricks(p, area.inflate(-2 * pad, -2 * pad), view, snap)
+        self._draw_info(p, info, view, snap)
+
+    def _focus(self, snap: OssSnapshot) -> str | None:
+        """The trick whose instructions are shown: the one being attempted or chosen."""
+        attempt = snap.current_attempt
+        if attempt is not None:
+            return attempt.trick
+        return snap.table.chosen_trick if snap.table else None
+
+    def _draw_tricks(
+        self, p: Painter, area: pygame.Rect, view: TableView, snap: OssSnapshot
+    ) -> None:
+        m = p.metrics
+        pad = m.pad
+        tricks = list(snap.tricks)
+        if not tricks:
+            p.text(
+                say("The chief reveals the tricks…"),
+                area.center,
+                m.body,
+                theme.TEXT_DIM,
+                anchor="center",
+                max_width=area.w,
+            )
+            return
+        focus = self._focus(snap)
+        columns = [*tricks, snap.duel] if snap.duel else tricks
+        # The cards take what their placements need; the instructions get the rest.
+        most = max(1, *(len(t.placements) for t in tricks))
+        chip = m.leading(m.small) + 2 + max(1, pad // 2)
+        head = min(round(area.h * 0.58 * 0.42), m.leading(m.body) * 2 + pad)
+        cards_h = min(round(area.h * 0.58), head + pad + most * chip + pad)
+        text_h = area.h - cards_h - pad
+        col_w = (area.w - pad * (len(columns) - 1)) // len(columns)
+        attempt = snap.current_attempt
+        for index, trick in enumerate(columns):
+            box = pygame.Rect(area.left + index * (col_w + pad), area.top, col_w, cards_h)
+            self._draw_trick_column(p, box, view, trick, focus, attempt)
+        text_box = pygame.Rect(area.left, area.bottom - text_h, area.w, text_h)
+        challenge = snap.challenge
+        if challenge is not None:
+            self._draw_card_text(
+                p,
+                text_box,
+                say("Challenge: {card}", card=Verbatim(challenge.name)),
+                (challenge.setup, challenge.do, challenge.note),
+            )
+            return
+        shown = next((t for t in columns if t.name == focus), None)
+        if shown is None:
+            shown = snap.duel or tricks[0]
+        card = shown.card
+        name = Verbatim(card.name)
+        if shown.kind is not AttemptKind.DUEL:
+            title = say("Trick: {trick}", trick=name)
+        elif card.style in _STYLES:
+            title = say("Duel trick: {trick} ({style})", trick=name, style=_STYLES[card.style])
+        else:
+            title = say("Duel trick: {trick}", trick=name)
+        self._draw_card_text(p, text_box, title, (card.setup, card.do, card.note))
+
+    def _draw_trick_column(
+        self,
+        p: Painter,
+        box: pygame.Rect,
+        view: TableView,
+        trick: TrickView,
+        focus: str | None,
+        attempt: AttemptView | None,
+    ) -> None:
+        m = p.metrics
+        pad = m.pad
+        is_duel = trick.kind is AttemptKind.DUEL
+        name = trick.name
+        focused = name == focus
+        head_h = min(round(box.h * 0.7), m.leading(m.body) * 2 + pad)
+        head = pygame.Rect(box.left, box.top, box.w, head_h)
+        fill = DUEL_COLOUR if is_duel else SOLO_COLOUR
+        ink = (255, 255, 255) if is_duel else theme.TEXT_DARK
+        p.box(head, fill, theme.TURN if focused else None, max(2, pad // 2) if focused else 1)
+        # The trick's name in full: the text shrinks until it fits (never cut short).
+        name_size = fitting_size(p, name, m.body, head.w - 2 * pad, bold=True)
+        p.text(
+            name,
+            (head.centerx, head.top + pad),
+            name_size,
+            ink,
+            bold=True,
+            anchor="midtop",
+            max_width=head.w - 2 * pad,
+        )
+        throw = _THROWS.get(trick.card.throw, say("Jack"))
+        kind = (
+            say("duel · {throw}", throw=throw)
+            if is_duel
+            else say("family {family} · {throw}", family=trick.card.family, throw=throw)
+        )
+        caption = max(9, round(m.small * 0.8))
+        if p.measure(p.words(kind), caption) > head.w - 2 * pad:
+            # A narrow card (800x480) says what sorts it, not "family 1 · ..." cut short:
+            # the throw is in the focused trick's text below.
+            kind = say("duel") if is_duel else say("family {family}", family=trick.card.family)
+        p.text(
+            kind,
+            (head.centerx, head.bottom - pad // 2),
+            caption,
+            ink,
+            anchor="midbottom",
+            max_width=head.w - 2 * pad,
+        )
+        # Placements below a solo trick, in playing order: the first two duel.
+        y = head.bottom + pad
+        chip_h = m.leading(m.small) + 2
+        gap = max(1, pad // 2)
+        if trick.placements and not is_duel:
+            # Every card placed under the trick stays visible: chips shrink to the room.
+            room = (box.bottom - y) // len(trick.placements) - gap
+            chip_h = max(8, min(chip_h, room))
+        if is_duel:
+            if attempt is not None and attempt.kind is AttemptKind.DUEL:
+                first, second = (as_arg(player_name(view, s)) for s in attempt.seats[:2])
+                text = say("{first} vs {second}", first=first, second=second)
+                p.centred_text(text, box, y, m.small, theme.TEXT)
+            return
+        for placement in trick.placements:
+            seat = placement.seat
+            dueling = placement.mode is PlacementMode.DUEL
+            chip = pygame.Rect(box.left, y, box.w, chip_h)
+            if chip.bottom > box.bottom:
+                break
+            colour = TRIBE_COLOURS[seat % len(TRIBE_COLOURS)]
+            edge = DUEL_COLOUR if dueling else None
+            current = attempt is not None and seat in attempt.seats
+            if current and attempt is not None and (dueling or attempt.trick == name):
+                edge = theme.TURN
+            p.box(chip, theme.blend(colour, theme.PANEL, 0.35), edge, max(1, pad // 2))
+            label = say(
+                "{value}  {player}", value=placement.value, player=as_arg(player_name(view, seat))
+            )
+            small = max(7, min(round(m.small * 0.85), chip_h - 2))
+            drawn = p.text(
+                label,
+                (chip.left + pad, chip.centery),
+                small,
+                theme.TEXT,
+                bold=True,
+                anchor="midleft",
+                max_width=chip.w - 2 * pad,
+            )
+            # "duel" at the chip's right end, a space clear of the label, only where it fits
+            # whole (the red edge marks the duel anyway); in the label's ink, since a
+            # tribe's colour may be the accent's (Seat 4's yellow).
+            if dueling:
+                duel = p.words(say("duel"))
+                room = chip.right - pad - drawn.right - p.measure(" ", small)
+                if p.measure(duel, small) <= room:
+                    right = (chip.right - pad, chip.centery)
+                    p.text(duel, right, small, theme.TEXT, anchor="midright")
+            y = chip.bottom + gap
+
+    def _draw_card_text(
+        self, p: Painter, rect: pygame.Rect, title: Words, texts: tuple[Words, Words, Words]
+    ) -> None:
+        """A card's instructions: what to do, its note (how it is won), and its set-up."""
+        m = p.metrics
+        pad = m.pad
+        p.box(rect, theme.blend(theme.PANEL, TRICK_AREA, 0.3), theme.PANEL_EDGE)
+        inner = rect.inflate(-2 * pad, -2 * pad)
+        y = inner.top
+        p.text(title, (inner.left, y), m.small, theme.ACCENT, bold=True, max_width=inner.w)
+        y += m.leading(m.small) + pad // 2
+        size = max(10, round(m.small * 0.82))
+        line = m.leading(size)
+        setup, do, note = texts
+        # What to do first, then how it is won, then the set-up: on a small screen the
+        # box may hold only the first lines, and "Do" is what a player needs most.
+        lines: list[Words] = []
+        if do:
+            lines.append(say("Do: {text}", text=as_arg(do)))
+        if note:
+            lines.append(note)
+        if setup:
+            lines.append(say("Set up: {text}", text=as_arg(setup)))
+        for full in lines:
+            for piece in p.wrap(full, size, inner.w):
+                if y + line > inner.bottom:
+                    return
+                p.text(piece, (inner.left, y), size, theme.TEXT, max_width=inner.w)
+                y += line
+
+    def _draw_info(self, p: Painter, info: pygame.Rect, view: TableView, snap: OssSnapshot) -> None:
+        m = p.metrics
+        pad = m.pad
+        y = info.top
+        detail = say(
+            "Round {round}/{rounds} · chief {player}",
+            round=snap.round,
+            rounds=snap.rounds,
+            player=as_arg(player_name(view, snap.chief)),
+        )
+        title = p.text(say("Oss"), (info.left, y), m.big, theme.TEXT, bold=True, max_width=info.w)
+        p.text(
+            detail,
+            (title.right + 2 * pad, title.centery),
+            m.small,
+            theme.TEXT_DIM,
+            anchor="midleft",
+            max_width=max(10, info.right - title.right - 2 * pad),
+        )
+        y = title.bottom + pad // 2
+        status, colour = self._status(view, snap)
+        y += draw_status(p, pygame.Rect(info.left, y, info.w, info.h), p.words(status), colour)
+        if snap.table is not None:
+            y += self._draw_timer(p, pygame.Rect(info.left, y, info.w, info.h), view, snap.table)
+
+        totals = [s.score for s in snap.seats]
+        replays = [s.replays_left for s in snap.seats]
+        rows: list[tuple[Words, Sequence[int | None]]] = [
+            (say("replays left"), replays),
+            (say("score"), totals),
+        ]
+        line = m.leading(m.small) + pad // 2
+        table_h = 3 * line if totals else 0
+        help_texts = snap.table.help if snap.table else ()
+        help_h = m.leading(max(10, round(m.small * 0.8))) * 2 + pad if help_texts else 0
+        room = info.bottom - y
+        if room - table_h - help_h < 2 * m.leading(m.small) + 2 * pad:
+            help_h = 0
+        if room - table_h < 2 * m.leading(m.small) + 2 * pad:
+            table_h = 2 * line if room - 2 * line >= m.leading(m.small) else 0
+            rows = rows[-1:]
+        bottom = info.bottom
+        if help_h:
+            self._draw_help(p, pygame.Rect(info.left, bottom - help_h, info.w, help_h), help_texts)
+            bottom -= help_h + pad // 2
+        turn = snap.next.seat if snap.next is not None else None
+        if table_h and totals:
+            draw_score_table(
+                p,
+                pygame.Rect(info.left, bottom - table_h, info.w, table_h),
+                view,
+                rows,
+                turn=turn,
+                winners=list(snap.winners) if snap.phase is Phase.OVER else [],
+            )
+            bottom -= table_h
+        messages = pygame.Rect(info.left, y + pad // 2, info.w, bottom - y - pad)
+        if messages.h > 0:
+            draw_messages(p, messages, view)
+
+    def _draw_help(self, p: Painter, rect: pygame.Rect, texts: Sequence[Words]) -> None:
+        size = max(10, round(p.metrics.small * 0.8))
+        lines = p.wrap(say("Ruling: {text}", text=as_arg(ruling(texts[0]))), size, rect.w)
+        line = p.metrics.leading(size)
+        for index, piece in enumerate(lines[: max(1, rect.h // line)]):
+            if index == rect.h // line - 1 and index < len(lines) - 1:
+                piece += " …"
+            p.text(
+                piece, (rect.left, rect.top + index * line), size, theme.ACCENT, max_width=rect.w
+            )
+
+    def _draw_timer(self, p: Painter, rect: pygame.Rect, view: TableView, side: TableSide) -> int:
+        """The toss timer: the running clock or the last time, to the millisecond."""
+        timer = side.timer
+        m = p.metrics
+        pad = m.pad
+        limit = timer.limit
+        size = m.body
+        y = rect.top + pad // 2
+        # The facts of the timer line, each a whole phrase, shown side by side.
+        parts: list[Text] = []
+        if timer.running and timer.started_at is not None:
+            elapsed = Seconds(max(0.0, clock() - timer.started_at))
+            if timer.seat is not None:
+                who = as_arg(player_name(view, timer.seat))
+                parts.append(say("{player}: timing {time}", player=who, time=elapsed))
+            else:
+                parts.append(say("Timer: timing {time}", time=elapsed))
+            colour = theme.TURN
+            if limit is not None:
+                left = limit - elapsed.value
+                if left > 0:
+                    parts.append(say("{time} left", time=Seconds(left)))
+                else:
+                    parts.append(say("TIME!"))
+                colour = theme.TURN if left > 0 else PENALTY_COLOUR
+        else:
+            last = timer.last
+            if last is not None:
+                who = as_arg(player_name(view, last.seat))
+                parts.append(say("{player}: {time}", player=who, time=seconds(last.millis)))
+                colour = PENALTY_COLOUR if last.over_limit else WON_COLOUR
+            elif timer.present:
+                parts.append(say("Toss timer ready: press to start"))
+                colour = theme.TEXT_DIM
+            else:
+                parts.append(say("No toss timer: report each result with your buttons"))
+                colour = theme.TEXT_DIM
+            if limit is not None:
+                parts.append(say("limit {time}", time=Seconds(limit)))
+        text = " · ".join(p.words(part) for part in parts)
+        drawn = p.text(text, (rect.left, y), size, colour, bold=True, max_width=rect.w)
+        y = drawn.bottom
+        log = timer.log
+        if len(log) > 1:
+            recent = Items(tuple(seconds(e.millis) for e in log[-5:-1][::-1]))
+            y = p.text(
+                say("earlier: {times}", times=recent),
+                (rect.left, y),
+                max(10, round(m.small * 0.85)),
+                theme.TEXT_DIM,
+                max_width=rect.w,
+            ).bottom
+        return y - rect.top + pad // 2
+
+    def _status(self, view: TableView, snap: OssSnapshot) -> tuple[Words, Colour]:
+        """Who attempts what next, in one line."""
+        phase = snap.phase
+
+        def name(player: int) -> Words:
+            return player_name(view, player)
+
+        if phase is Phase.OVER:
+            winners = [as_arg(name(w)) for w in snap.winners]
+            if len(winners) == 1:
+                return say("Game over: {player} is Big Chief", player=winners[0]), theme.WINNER
+            if winners:
+                players = Items(tuple(winners))
+                return say("Game over: {players} share the victory", players=players), theme.WINNER
+            return say("Game over"), theme.WINNER
+        who = as_arg(name(snap.next.seat)) if snap.next is not None else Verbatim("")
+        side = snap.table or TableSide()
+        if phase is Phase.TRIBE:
+            chosen = side.chosen_trick
+            if chosen:
+                text = say(
+                    "{player} plays a tribe card below {trick}", player=who, trick=Verbatim(chosen)
+                )
+            else:
+                text = say("{player}: choose a trick (PREV/NEXT), tap a card", player=who)
+            return text, theme.TURN
+        attempt = snap.current_attempt
+        if phase is Phase.RESULT and attempt is not None:
+            trick = Verbatim(attempt.trick)
+            if attempt.kind is AttemptKind.SOLO and attempt.seats:
+                jacks = attempt.values[0] if attempt.values else 0
+                text = say_plural(
+                    "{player} attempts {trick} with {n} jack: OK success, NEXT failure",
+                    "{player} attempts {trick} with {n} jacks: OK success, NEXT failure",
+                    jacks,
+                    player=as_arg(name(attempt.seats[0])),
+                    trick=trick,
+                )
+                return text, theme.TURN
+            first, second = (as_arg(name(s)) for s in attempt.seats[:2])
+            if side.counting_duel:
+                text = say(
+                    "Duel {duel}: {first} against {second}: enter the counts",
+                    duel=trick,
+                    first=first,
+                    second=second,
+                )
+            else:
+                text = say(
+                    "Duel {duel}: {first} against {second}: OK I won, NEXT I lost, PREV tie",
+                    duel=trick,
+                    first=first,
+                    second=second,
+                )
+            return text, theme.TURN
+        if phase is Phase.REPLAY:
+            return say("{player} failed: replay (discard a card) or pass", player=who), theme.TURN
+        if phase is Phase.KEEP:
+            return say("{player} won the duel: keep one of the two cards", player=who), theme.TURN
+        if phase is Phase.CHALLENGE_RESULT and snap.challenge is not None:
+            left = Items(tuple(as_arg(name(s)) for s in snap.challenge.remaining))
+            text = say(
+                "Challenge {card}: {players} still in",
+                card=Verbatim(snap.challenge.name),
+                players=left,
+            )
+            return text, theme.TURN
+        return say("The table deals…"), theme.TEXT_DIM
+
+
+SCENE = OssScene()
