@@ -6,13 +6,12 @@ docs/architecture.md walks through this file. A game is four small things:
 2. a ``GameSpec`` (``SPEC``): id, key, title, players, deck, options;
 3. an adapter (``HighCardAdapter``): what a tap or a press means, what to say,
    and how a bot or a simulated person plays; three role objects;
-4. optionally a scene ``display/<key>_scene.py`` with ``SCENE`` (High Card has
+4. optionally a scene ``display/scenes/<key>.py`` with ``SCENE`` (High Card has
    none: the display's generic scene draws its snapshot).
 
-In the project the engine and spec go in ``controller/games/high_card.py``
-(added to ``GAME_MODULES``) and the adapter in
-``controller/adapters/high_card_table.py`` as ``ADAPTER``; a plug-in or a test
-registers them instead with ``controller.games.register`` and
+In the project a game is one folder, ``controller/games/<key>/`` (written by
+``cafe-table dev new-game``: see ``tests/test_scaffold.py``); a plug-in or a
+test registers the same pieces instead with ``controller.games.register`` and
 ``controller.adapters.register_adapter``, as the fixture below does.
 
 The rules: each seat plays one card of a ten-card deck (1 to 10), in turn

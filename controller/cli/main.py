@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from controller.cli import assign, doctor, terminal_words
+from controller.cli import assign, dev, doctor, terminal_words
 from controller.cli import journal as journal_cli
 from controller.cli import staff as staff_cli
 from controller.cli import tags as tags_cli
@@ -169,6 +169,7 @@ def build_parser() -> argparse.ArgumentParser:
     staff_cli.add_command(commands)
     hub_cli.add_command(commands)
     doctor.add_command(commands)
+    dev.add_command(commands)
     return parser
 
 

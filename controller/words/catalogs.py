@@ -55,6 +55,15 @@ class Domain:
     sources: tuple[str, ...]
     locale: Path = field(default=LOCALE_DIR, compare=False)  # where its .pot and .po files lie
 
+    @property
+    def pot(self) -> Path:
+        """The domain's template."""
+        return self.locale / f"{self.name}.pot"
+
+    def po(self, language: str) -> Path:
+        """The domain's ``.po`` file for ``language``."""
+        return self.locale / language / "LC_MESSAGES" / f"{self.name}.po"
+
 
 # The rooms' own domains. Every source file that writes player- or staff-facing
 # words belongs to one domain; a game's folder and its scene form the game's
@@ -133,12 +142,12 @@ def domain_files(domain: Domain, root: Path = ROOT) -> list[Path]:
 
 def po_path(language: str, domain: str) -> Path:
     """The ``.po`` file of ``language`` for the domain called ``domain``."""
-    return domain_named(domain).locale / language / "LC_MESSAGES" / f"{domain}.po"
+    return domain_named(domain).po(language)
 
 
 def pot_path(domain: str) -> Path:
     """The template of the domain called ``domain``."""
-    return domain_named(domain).locale / f"{domain}.pot"
+    return domain_named(domain).pot
 
 
 @functools.cache

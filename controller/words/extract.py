@@ -23,8 +23,6 @@ from controller.words.catalogs import (
     TRANSLATED,
     Domain,
     domain_files,
-    po_path,
-    pot_path,
 )
 
 PROJECT = "cafe-table"
@@ -50,12 +48,12 @@ def template(domain: Domain, root: Path = ROOT) -> Catalog:
 def update(domain: Domain) -> int:
     """Rewrite the domain's template and merge it into each language; the number of keys."""
     fresh = template(domain)
-    pot = pot_path(domain.name)
+    pot = domain.pot
     pot.parent.mkdir(parents=True, exist_ok=True)
     with pot.open("wb") as handle:
         write_po(handle, fresh, omit_header=False, sort_output=True)
     for language in TRANSLATED:
-        po = po_path(language, domain.name)
+        po = domain.po(language)
         if po.exists():
             with po.open("rb") as handle:
                 catalog = read_po(handle, locale=language)
@@ -73,7 +71,7 @@ def compile_all(domains: Sequence[Domain]) -> list[Path]:
     written: list[Path] = []
     for domain in domains:
         for language in TRANSLATED:
-            po = po_path(language, domain.name)
+            po = domain.po(language)
             if not po.exists():
                 continue
             with po.open("rb") as handle:
@@ -92,7 +90,7 @@ def missing(domain: Domain, language: str, root: Path = ROOT) -> Iterator[tuple[
     sentence added without running ``update`` is found as well. A translation
     whose ``{fields}`` differ from the key's would show a wrong or empty value.
     """
-    po = po_path(language, domain.name)
+    po = domain.po(language)
     translated: dict[str, Message] = {}
     if po.exists():
         with po.open("rb") as handle:
