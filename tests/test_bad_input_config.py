@@ -20,7 +20,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from controller.config.table_config import ConfigError, TableConfig, load, parse
+from controller.config.reading import ConfigError
+from controller.config.table_config import TableConfig, load, parse
 from controller.kiosk import app
 from controller.tags.registry import RegistryError, TagRegistry, simulated
 

@@ -11,7 +11,8 @@ from itertools import count
 import pytest
 
 from controller.bots.search_bot import sum_over_deals
-from controller.config.table_config import ConfigError, parse
+from controller.config.reading import ConfigError
+from controller.config.table_config import parse
 from controller.games.base import Action
 from controller.games.oh_pshaw.engine import CARD_NAMES, OhPshaw, Options, Phase, deal
 from controller.games.oh_pshaw.search import OhPshawSearchBot

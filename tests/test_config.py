@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from controller.config.table_config import ConfigError, TableConfig, load, parse
+from controller.config.reading import ConfigError
+from controller.config.table_config import TableConfig, load, parse
 from tests.conftest import ROOT, run_cli
 
 SAMPLE = ROOT / "controller" / "samples" / "table.toml"

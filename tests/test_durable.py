@@ -72,7 +72,8 @@ def test_kiosk_refuses_to_start_on_tmpfs(
 
 
 def test_require_durable_is_a_boolean(tmp_path: Path) -> None:
-    from controller.config.table_config import ConfigError, parse
+    from controller.config.reading import ConfigError
+    from controller.config.table_config import parse
 
     assert parse({"journal": {"require_durable": True}}).journal.require_durable
     assert not parse({}).journal.require_durable

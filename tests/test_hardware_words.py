@@ -18,7 +18,8 @@ import pytest
 
 from controller.cli import main as cli
 from controller.cli.doctor import report, run_checks
-from controller.config.table_config import ConfigError, load, parse
+from controller.config.reading import ConfigError
+from controller.config.table_config import load, parse
 from controller.fleet.connection import CafeConnection
 from controller.fleet.link import ConfigRequested
 from controller.games.words import Items, Verbatim, say

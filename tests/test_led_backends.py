@@ -20,7 +20,8 @@ from typing import Any
 
 import pytest
 
-from controller.config.table_config import ConfigError, TableConfig, parse
+from controller.config.reading import ConfigError
+from controller.config.table_config import TableConfig, parse
 from controller.kiosk.devices import build
 from hardware.errors import HardwareConfigError, StripUnavailable
 from hardware.events import EventQueue

@@ -7,7 +7,8 @@ import itertools
 
 import pytest
 
-from controller.config.table_config import ConfigError, parse
+from controller.config.reading import ConfigError
+from controller.config.table_config import parse
 from controller.kiosk.opening_hours import DRIFT_PIXELS, Sleeper, SleepWindow, drift
 
 

@@ -20,14 +20,8 @@ import pygame
 import pytest
 
 from controller.cli.staff import with_pin_hash
-from controller.config.table_config import (
-    ConfigError,
-    DisplayConfig,
-    StaffConfig,
-    TableConfig,
-    load,
-    parse,
-)
+from controller.config.reading import ConfigError
+from controller.config.table_config import DisplayConfig, StaffConfig, TableConfig, load, parse
 from controller.kiosk import app
 from controller.kiosk.app import Kiosk
 from controller.records.journal import Journal

@@ -16,7 +16,8 @@ from typing import Any
 import pygame
 import pytest
 
-from controller.config.table_config import ConfigError, GameHouseRules, TableConfig, parse
+from controller.config.reading import ConfigError
+from controller.config.table_config import GameHouseRules, TableConfig, parse
 from controller.games import specs
 from controller.games.oh_pshaw.engine import OhPshaw
 from controller.records.history import export_record, history_lines, summaries, write_csv

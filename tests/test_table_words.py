@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from controller.config.table_config import ConfigError, TableConfig, parse
+from controller.config.reading import ConfigError
+from controller.config.table_config import TableConfig, parse
 from controller.games import spec_of
 from controller.games.base import BadOption
 from controller.games.oh_pshaw.engine import OhPshaw

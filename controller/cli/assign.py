@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from controller.cli import terminal_words
-from controller.config.table_config import MOCK, ConfigError, SeatConfig, load
+from controller.config.reading import ConfigError
+from controller.config.table_config import MOCK, SeatConfig, load
 from controller.games.base import TableError
 from controller.games.words import Items, Text, Verbatim, say, say_plural
 from controller.tags.enrollment import SeatAssignment

@@ -32,7 +32,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from controller.cli import terminal_words
-from controller.config.table_config import MOCK, ConfigError, TableConfig, load
+from controller.config.reading import ConfigError
+from controller.config.table_config import MOCK, TableConfig, load
 from controller.games.words import Items, Seat, Text, Verbatim, Words, as_arg, say, say_plural
 from controller.records.durable import describe
 from controller.words import Presenter

@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from controller.cli import terminal_words
-from controller.config.table_config import ConfigError, TableConfig, load
+from controller.config.reading import ConfigError
+from controller.config.table_config import TableConfig, load
 from controller.games.base import TableError
 from controller.games.words import Items, Seat, Verbatim, Words, as_arg, say, say_plural
 from controller.records.files import write_atomically, write_missing_records

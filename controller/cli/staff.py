@@ -18,7 +18,8 @@ import tempfile
 from pathlib import Path
 
 from controller.cli import terminal_words
-from controller.config.table_config import ConfigError, load
+from controller.config.reading import ConfigError
+from controller.config.table_config import load
 from controller.games.words import Verbatim, say
 from controller.tags.staff_pin import PinError, hash_pin, parse_pin
 from controller.words import Presenter

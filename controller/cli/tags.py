@@ -22,7 +22,8 @@ from typing import Any
 from controller.cli import terminal_words
 from controller.cli.commands import command
 from controller.config import table_config
-from controller.config.table_config import MOCK, ConfigError, TableConfig
+from controller.config.reading import ConfigError
+from controller.config.table_config import MOCK, TableConfig
 from controller.games.base import TableError
 from controller.games.words import Card, Items, Seat, Text, Verbatim, say, say_plural
 from controller.tags.members import check_member_uid

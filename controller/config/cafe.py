@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from controller.config.table_config import ConfigError, _Reader
+from controller.config.reading import ConfigError, Reader
 from controller.fleet.topics import TABLE_ID
 from controller.games.words import Verbatim, say
 
@@ -66,7 +66,7 @@ def parse_cafe(
     """The ``[cafe]`` section of a parsed table.toml, or None when there is none."""
     if "cafe" not in data:
         return None
-    reader = _Reader(source)
+    reader = Reader(source)
     cafe = reader.table(data, "cafe")
     reader.known(cafe, "cafe", KEYS)
     if "broker" not in cafe or "table" not in cafe:

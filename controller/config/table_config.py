@@ -15,10 +15,18 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
+from controller.config.reading import (
+    ConfigError,
+    Reader,
+    listed_words,
+    path_words,
+    source_words,
+    value_words,
+)
 from controller.games.base import TableError
-from controller.games.words import Text, Verbatim, Words, as_arg, say
+from controller.games.words import Verbatim, as_arg, say
 from controller.kiosk.opening_hours import SleepWindow
 from controller.tags.staff_pin import PinError, PinHash
 from controller.words.safe_text import one_line, shorten
@@ -31,20 +39,8 @@ ROTATIONS = (0, 90, 180, 270)
 # "neopixel" is the old name of "pwm" (GPIO18 through rpi_ws281x); both stay accepted.
 LED_BACKENDS = (MOCK, "neopixel", "spi", "pi5", "pwm")
 
-T = TypeVar("T")
-
-
 if TYPE_CHECKING:
     from controller.config.cafe import CafeSettings
-
-
-class ConfigError(TableError, ValueError):
-    """The configuration file is unreadable or has a bad key."""
-
-    def __init__(self, message: Words) -> None:
-        # Values quoted from the file must not break the one-line message (a Text's
-        # values are made one line where it is printed).
-        super().__init__(one_line(message) if isinstance(message, str) else message)
 
 
 @dataclass(frozen=True)
@@ -234,7 +230,7 @@ def load(path: Path) -> TableConfig:
     return parse(data, path.name, base=path.parent)
 
 
-def _language(reader: _Reader, table: Mapping[str, Any]) -> str:
+def _language(reader: Reader, table: Mapping[str, Any]) -> str:
     """``[table] language``: one the table has catalogs for, named in its own words."""
     from controller.words.catalogs import LANGUAGE_NAMES, LANGUAGES
 
@@ -243,7 +239,7 @@ def _language(reader: _Reader, table: Mapping[str, Any]) -> str:
         listed = ", ".join(f'"{code}" ({LANGUAGE_NAMES[code]})' for code in LANGUAGES)
         raise reader.fail(
             "table.language",
-            say("is {value}, a language this table lacks", value=_value(value)),
+            say("is {value}, a language this table lacks", value=value_words(value)),
             say("use {choices}", choices=Verbatim(listed)),
         )
     return str(value)
@@ -251,7 +247,7 @@ def _language(reader: _Reader, table: Mapping[str, Any]) -> str:
 
 def parse(data: Mapping[str, Any], source: str = "table.toml", base: Path = Path()) -> TableConfig:
     """Check a parsed TOML document and build the configuration."""
-    reader = _Reader(source)
+    reader = Reader(source)
     reader.known(
         data,
         "",
@@ -313,7 +309,7 @@ def parse(data: Mapping[str, Any], source: str = "table.toml", base: Path = Path
     if tags is not None and tags.is_dir():
         raise reader.fail(
             "tags.registry",
-            say("names a folder ({folder})", folder=_value(str(tags))),
+            say("names a folder ({folder})", folder=value_words(str(tags))),
             say('name the registry file, e.g. registry = "tags.json"'),
         )
 
@@ -325,20 +321,20 @@ def parse(data: Mapping[str, Any], source: str = "table.toml", base: Path = Path
             raise ConfigError(
                 say(
                     "{source}: seats are written as [[seat]] tables, one per seat",
-                    source=_source(source),
+                    source=source_words(source),
                 )
             )
         if not MIN_SEATS <= len(seats_raw) <= MAX_SEATS:
             raise ConfigError(
                 say(
                     "{source}: the table has {count} [[seat]] entries; give {low} to {high}",
-                    source=_source(source),
+                    source=source_words(source),
                     count=len(seats_raw),
                     low=MIN_SEATS,
                     high=MAX_SEATS,
                 )
             )
-        seats = tuple(reader.seat(raw, i) for i, raw in enumerate(seats_raw))
+        seats = tuple(_seat(reader, raw, i) for i, raw in enumerate(seats_raw))
     _check_pixels(seats, source)
     cafe = None
     if "cafe" in data:
@@ -365,7 +361,7 @@ def parse(data: Mapping[str, Any], source: str = "table.toml", base: Path = Path
     return check(config, source)
 
 
-def _staff(reader: _Reader, data: Mapping[str, Any], source: str) -> StaffConfig:
+def _staff(reader: Reader, data: Mapping[str, Any], source: str) -> StaffConfig:
     """The [staff] section: the PIN is only ever stored hashed."""
     staff_t = reader.table(data, "staff")
     if "pin" in staff_t:
@@ -373,7 +369,7 @@ def _staff(reader: _Reader, data: Mapping[str, Any], source: str) -> StaffConfig
             say(
                 "{source}: [staff] pin would keep the PIN in clear; remove it and run "
                 "cafe-table staff set-pin --config FILE, which writes pin_hash",
-                source=_source(source),
+                source=source_words(source),
             )
         )
     reader.known(staff_t, "staff", {"pin_hash", "undo_needs_pin", "tries", "lockout"})
@@ -396,7 +392,7 @@ def _staff(reader: _Reader, data: Mapping[str, Any], source: str) -> StaffConfig
     )
 
 
-def _games(reader: _Reader, data: Mapping[str, Any]) -> dict[str, GameHouseRules]:
+def _games(reader: Reader, data: Mapping[str, Any]) -> dict[str, GameHouseRules]:
     """The [games.<game id>] sections: house defaults and hidden options, checked per game."""
     from controller.games import specs  # the games' options say what is valid
 
@@ -408,7 +404,7 @@ def _games(reader: _Reader, data: Mapping[str, Any]) -> dict[str, GameHouseRules
             raise reader.fail(
                 where,
                 say("is not a game the table knows"),
-                say("use {choices}", choices=_listed(list(known))),
+                say("use {choices}", choices=listed_words(list(known))),
             )
         if not isinstance(raw, dict):
             raise reader.fail(
@@ -434,20 +430,20 @@ def _games(reader: _Reader, data: Mapping[str, Any]) -> dict[str, GameHouseRules
                 fix = say(
                     "{game}'s options are: {options}",
                     game=as_arg(spec.title),
-                    options=_listed(keys),
+                    options=listed_words(keys),
                 )
             else:
                 fix = say("{game} has no options", game=as_arg(spec.title))
             raise reader.fail(
                 f"{where}.hidden",
-                say("must list option names, not {value}", value=_value(hidden)),
+                say("must list option names, not {value}", value=value_words(hidden)),
                 fix,
             )
         out[game_id] = GameHouseRules(dict(defaults), tuple(hidden))
     return out
 
 
-def _sleep(reader: _Reader, display_t: Mapping[str, Any]) -> SleepWindow | None:
+def _sleep(reader: Reader, display_t: Mapping[str, Any]) -> SleepWindow | None:
     """[display] sleep = "02:00-10:00": the hours the table sleeps (absent: never)."""
     if "sleep" not in display_t:
         return None
@@ -457,12 +453,12 @@ def _sleep(reader: _Reader, display_t: Mapping[str, Any]) -> SleepWindow | None:
     except ValueError as exc:
         raise reader.fail(
             "display.sleep",
-            say("is {value} ({problem})", value=_value(text), problem=Verbatim(str(exc))),
+            say("is {value} ({problem})", value=value_words(text), problem=Verbatim(str(exc))),
             say('write e.g. "02:00-10:00"'),
         ) from None
 
 
-def _timer(reader: _Reader, data: Mapping[str, Any]) -> TimerConfig | None:
+def _timer(reader: Reader, data: Mapping[str, Any]) -> TimerConfig | None:
     """The [timer] section: absent means the table has no toss timer."""
     if "timer" not in data:
         return None
@@ -481,28 +477,6 @@ def _timer(reader: _Reader, data: Mapping[str, Any]) -> TimerConfig | None:
 
 
 # Linux's limits (NAME_MAX, PATH_MAX): a longer name fails only when used, as a traceback.
-NAME_MAX, PATH_MAX = 255, 4095
-
-
-def path_words(text: str) -> Text | None:
-    """Why ``text`` cannot be a file or port name on this system, or None if it can."""
-    if "\x00" in text:
-        return say("it holds a NUL character")
-    if len(os.fsencode(text)) > PATH_MAX:
-        return say("it is longer than {most} bytes", most=Verbatim(str(PATH_MAX)))
-    if any(len(os.fsencode(part)) > NAME_MAX for part in text.split("/")):
-        return say("a part of it is longer than {most} bytes", most=Verbatim(str(NAME_MAX)))
-    return None
-
-
-def path_problem(text: str) -> str | None:
-    """``path_words`` in English, for the journal's English messages."""
-    from controller.words import Presenter  # the presenter reads the configuration's types
-
-    words = path_words(text)
-    return None if words is None else Presenter()(words)
-
-
 def _check_readers(seats: tuple[SeatConfig, ...], source: str) -> None:
     """Two seats cannot share one reader port, however the path is spelled."""
     claimed: dict[str, SeatConfig] = {}
@@ -514,10 +488,10 @@ def _check_readers(seats: tuple[SeatConfig, ...], source: str) -> None:
         other = claimed.get(port)
         if other is not None:
             keys = {
-                "source": _source(source),
+                "source": source_words(source),
                 "first": Verbatim(f"seat[{seat.index}].reader"),
                 "second": Verbatim(f"seat[{other.index}].reader"),
-                "port": _value(port),
+                "port": value_words(port),
             }
             if other.reader == seat.reader:
                 raise ConfigError(
@@ -531,8 +505,8 @@ def _check_readers(seats: tuple[SeatConfig, ...], source: str) -> None:
                 say(
                     "{source}: {first} and {second} are the same port {port} (as {one} and "
                     "{other}); give each seat its own reader",
-                    one=_value(other.reader),
-                    other=_value(seat.reader),
+                    one=value_words(other.reader),
+                    other=value_words(seat.reader),
                     **keys,
                 )
             )
@@ -546,189 +520,64 @@ def _check_pixels(seats: tuple[SeatConfig, ...], source: str) -> None:
             raise ConfigError(
                 say(
                     "{source}: {second} overlaps {first}; give each seat its own pixel range",
-                    source=_source(source),
+                    source=source_words(source),
                     second=Verbatim(f"seat[{second[1]}].pixels"),
                     first=Verbatim(f"seat[{first[1]}].pixels"),
                 )
             )
 
 
-def _source(source: str) -> Verbatim:
-    """The file an error is about, as it names it (on one line, never translated)."""
-    return Verbatim(one_line(source))
-
-
-def _value(value: object) -> Verbatim:
-    """A value quoted from the file as the file writes it (on one line, never translated)."""
-    return Verbatim(one_line(repr(value)))
-
-
-def _bounds(low: float, high: float, value: object) -> dict[str, Verbatim]:
-    """The fields of a range error: the limits as the file writes them, and the value given."""
-    return {"low": Verbatim(str(low)), "high": Verbatim(str(high)), "value": _value(value)}
-
-
-def _listed(names: list[str]) -> Verbatim:
-    """Names a person copies into the file, comma-separated as written there."""
-    return Verbatim(", ".join(names))
-
-
-class _Reader:
-    """Typed getters that name the key and the fix in every error."""
-
-    def __init__(self, source: str) -> None:
-        self.source = source
-
-    def fail(self, key: str, problem: Words, fix: Words) -> ConfigError:
-        return ConfigError(
-            say(
-                "{source}: {key} {problem}; {fix}",
-                source=Verbatim(one_line(self.source)),
-                key=Verbatim(one_line(key)),  # a quoted TOML key may hold a line break
-                problem=as_arg(one_line(problem) if isinstance(problem, str) else problem),
-                fix=as_arg(one_line(fix) if isinstance(fix, str) else fix),
-            )
-        )
-
-    def known(self, table: Mapping[str, Any], where: str, keys: set[str]) -> None:
-        for key in table:
-            if key not in keys:
-                name = f"{where}.{key}" if where else key
-                raise self.fail(
-                    name,
-                    say("is not a setting the table knows"),
-                    say("use one of: {keys}", keys=_listed(sorted(keys))),
-                )
-
-    def table(self, data: Mapping[str, Any], key: str) -> Mapping[str, Any]:
-        value = data.get(key, {})
-        if not isinstance(value, dict):
-            raise self.fail(
-                key,
+def _seat(reader_: Reader, raw: Mapping[str, Any], index: int) -> SeatConfig:
+    """One ``[[seat]]`` table, checked."""
+    where = f"seat[{index}]"
+    reader_.known(raw, where, {"reader", "protocol", "buttons", "pixels", "bot"})
+    reader = reader_.path(raw, f"{where}.reader", MOCK)
+    protocol = reader_.choice(raw, f"{where}.protocol", READER_PROTOCOLS, "line")
+    buttons_raw = raw.get("buttons")
+    buttons: dict[str, int] | None = None
+    if buttons_raw is not None:
+        if not isinstance(buttons_raw, dict):
+            raise reader_.fail(
+                f"{where}.buttons",
                 say("must be a table"),
-                say("write it as {section} with keys below it", section=Verbatim(f"[{key}]")),
+                say(
+                    "e.g. {example}",
+                    example=Verbatim("buttons = { prev = 5, ok = 6, next = 13 }"),
+                ),
             )
-        return value
-
-    def string(self, table: Mapping[str, Any], key: str, default: str) -> str:
-        value = table.get(key.rsplit(".", 1)[-1], default)
-        if not isinstance(value, str) or not value:
-            raise self.fail(
-                key,
-                say("must be a text in quotes, not {value}", value=_value(value)),
-                say('e.g. "mock"'),
-            )
-        return value
-
-    def path(self, table: Mapping[str, Any], key: str, default: str) -> str:
-        """A text that the system can take as a file or port name."""
-        value = self.string(table, key, default)
-        problem = path_words(value)
-        if problem is not None:
-            raise self.fail(
-                key,
-                say("is not a usable path: {problem}", problem=problem),
-                say("fix it"),
-            )
-        return value
-
-    def boolean(self, table: Mapping[str, Any], key: str, default: bool) -> bool:
-        value = table.get(key.rsplit(".", 1)[-1], default)
-        if not isinstance(value, bool):
-            raise self.fail(
-                key,
-                say("must be true or false, not {value}", value=_value(value)),
-                say("write true or false"),
-            )
-        return value
-
-    def integer(self, table: Mapping[str, Any], key: str, default: int, low: int, high: int) -> int:
-        value = table.get(key.rsplit(".", 1)[-1], default)
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            bounds = _bounds(low, high, value)
-            raise self.fail(
-                key,
-                say("must be a whole number {low}..{high}, not {value}", **bounds),
-                say("fix it"),
-            )
-        return value
-
-    def number(
-        self, table: Mapping[str, Any], key: str, default: float, low: float, high: float
-    ) -> float:
-        value = table.get(key.rsplit(".", 1)[-1], default)
-        if (
-            isinstance(value, bool)
-            or not isinstance(value, int | float)
-            or not low <= value <= high
-        ):
-            bounds = _bounds(low, high, value)
-            raise self.fail(
-                key, say("must be a number {low}..{high}, not {value}", **bounds), say("fix it")
-            )
-        return float(value)
-
-    def choice(self, table: Mapping[str, Any], key: str, options: tuple[T, ...], default: T) -> T:
-        value = table.get(key.rsplit(".", 1)[-1], default)
-        if value not in options:
-            raise self.fail(
-                key,
-                say("is {value}", value=_value(value)),
-                say("use one of {choices}", choices=_listed([repr(o) for o in options])),
-            )
-        result: T = value
-        return result
-
-    def seat(self, raw: Mapping[str, Any], index: int) -> SeatConfig:
-        where = f"seat[{index}]"
-        self.known(raw, where, {"reader", "protocol", "buttons", "pixels", "bot"})
-        reader = self.path(raw, f"{where}.reader", MOCK)
-        protocol = self.choice(raw, f"{where}.protocol", READER_PROTOCOLS, "line")
-        buttons_raw = raw.get("buttons")
-        buttons: dict[str, int] | None = None
-        if buttons_raw is not None:
-            if not isinstance(buttons_raw, dict):
-                raise self.fail(
-                    f"{where}.buttons",
-                    say("must be a table"),
-                    say(
-                        "e.g. {example}",
-                        example=Verbatim("buttons = { prev = 5, ok = 6, next = 13 }"),
-                    ),
+        buttons = {}
+        for name in buttons_raw:
+            if name not in BUTTON_NAMES:
+                raise reader_.fail(
+                    f"{where}.buttons.{name}",
+                    say("is not a button name"),
+                    say("use {choices}", choices=listed_words(list(BUTTON_NAMES))),
                 )
-            buttons = {}
-            for name in buttons_raw:
-                if name not in BUTTON_NAMES:
-                    raise self.fail(
-                        f"{where}.buttons.{name}",
-                        say("is not a button name"),
-                        say("use {choices}", choices=_listed(list(BUTTON_NAMES))),
-                    )
-                buttons[name] = self.integer(buttons_raw, f"{where}.buttons.{name}", 0, 0, 27)
-            if len(set(buttons.values())) != len(buttons):
-                raise self.fail(
-                    f"{where}.buttons", say("uses one GPIO pin twice"), say("give each its own pin")
-                )
-        pixels_raw = raw.get("pixels", [index * 8, index * 8 + 8])
-        if (
-            not isinstance(pixels_raw, list)
-            or len(pixels_raw) != 2
-            or not all(isinstance(p, int) and not isinstance(p, bool) for p in pixels_raw)
-            or not 0 <= pixels_raw[0] <= pixels_raw[1] <= 1024
-        ):
-            raise self.fail(
-                f"{where}.pixels",
-                say("must be [first, end] pixel numbers, not {value}", value=_value(pixels_raw)),
-                say("e.g. pixels = [0, 8] for the strip's first eight pixels"),
+            buttons[name] = reader_.integer(buttons_raw, f"{where}.buttons.{name}", 0, 0, 27)
+        if len(set(buttons.values())) != len(buttons):
+            raise reader_.fail(
+                f"{where}.buttons", say("uses one GPIO pin twice"), say("give each its own pin")
             )
-        return SeatConfig(
-            index=index,
-            reader=reader,
-            protocol=protocol,
-            buttons=buttons,
-            pixels=(pixels_raw[0], pixels_raw[1]),
-            bot=self.boolean(raw, f"{where}.bot", False),
+    pixels_raw = raw.get("pixels", [index * 8, index * 8 + 8])
+    if (
+        not isinstance(pixels_raw, list)
+        or len(pixels_raw) != 2
+        or not all(isinstance(p, int) and not isinstance(p, bool) for p in pixels_raw)
+        or not 0 <= pixels_raw[0] <= pixels_raw[1] <= 1024
+    ):
+        raise reader_.fail(
+            f"{where}.pixels",
+            say("must be [first, end] pixel numbers, not {value}", value=value_words(pixels_raw)),
+            say("e.g. pixels = [0, 8] for the strip's first eight pixels"),
         )
+    return SeatConfig(
+        index=index,
+        reader=reader,
+        protocol=protocol,
+        buttons=buttons,
+        pixels=(pixels_raw[0], pixels_raw[1]),
+        bot=reader_.boolean(raw, f"{where}.bot", False),
+    )
 
 
 def all_button_pins(config: TableConfig) -> list[int]:
@@ -748,7 +597,7 @@ def check(config: TableConfig, source: str = "table.toml") -> TableConfig:
             say(
                 "{source}: GPIO pin {pin} is given to more than one button "
                 "(seat buttons and the toss timer); give every button its own pin",
-                source=_source(source),
+                source=source_words(source),
                 pin=Verbatim(str(duplicates[0])),
             )
         )

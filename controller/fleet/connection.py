@@ -30,7 +30,8 @@ from typing import TYPE_CHECKING, Any
 from controller.cli.terminal_words import table_language
 from controller.config import table_config
 from controller.config.cafe import CafeSettings
-from controller.config.table_config import ConfigError, TableConfig
+from controller.config.reading import ConfigError
+from controller.config.table_config import TableConfig
 from controller.fleet.link import (
     AlertAcknowledged,
     ConfigRequested,

@@ -30,7 +30,8 @@ from controller.cli import terminal_words
 from controller.cli.commands import command
 from controller.cli.journal import DEMO_OUT
 from controller.cli.terminal_words import table_language
-from controller.config.table_config import MOCK, ConfigError, TableConfig, load
+from controller.config.reading import ConfigError
+from controller.config.table_config import MOCK, TableConfig, load
 from controller.games.base import TableError
 from controller.games.words import Text, Verbatim, as_arg, say
 from controller.kiosk.devices import Devices, build

@@ -54,7 +54,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Self
 
-from controller.config.table_config import TableConfig, path_problem
+from controller.config.reading import path_problem
+from controller.config.table_config import TableConfig
 from controller.games import engine_class
 from controller.games.base import JSON, Engine, TableError
 from controller.records.record import replay_actions, undo_last_player_action
