@@ -1,6 +1,6 @@
 """Sparing the panel: a dark screen while the cafe is closed, a drifting attract screen.
 
-The kiosk (controller/kiosk/app.py) decides when, with ``controller.kiosk.opening_hours``;
+The kiosk (controller/kiosk/app.py) decides when, with ``controller.config.opening_hours``;
 these two helpers only draw. They work on the window's own surface, so the
 scenes stay unaware of them.
 """

@@ -34,9 +34,10 @@ from typing import Any
 from controller.adapters import Press, Tap
 from controller.config.table_config import TableConfig
 from controller.kiosk.devices import Devices, build
+from controller.kiosk.resume import resume_if_unfinished
 from controller.kiosk.simulation import Simulator
 from controller.records.history import export_record
-from controller.records.journal import FINISHED, Journal, resume_if_unfinished
+from controller.records.journal import FINISHED, Journal
 from controller.table import Table, TableLoop
 from controller.tags.registry import TagRegistry, deck_of, simulated
 from controller.view import Screen

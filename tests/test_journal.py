@@ -19,6 +19,7 @@ import pytest
 from controller.cli import journal as journal_cli
 from controller.config.table_config import TableConfig
 from controller.games.base import JSON
+from controller.kiosk.resume import resume_if_unfinished
 from controller.kiosk.simulation import Simulator
 from controller.records.history import export_record, history_lines, summaries, write_csv
 from controller.records.journal import (
@@ -28,7 +29,6 @@ from controller.records.journal import (
     STATUSES,
     Journal,
     JournalError,
-    resume_if_unfinished,
 )
 from controller.records.record import replay
 from controller.table import JournalSink, Table

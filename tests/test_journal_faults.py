@@ -28,6 +28,7 @@ from pathlib import Path
 
 import pytest
 
+from controller.kiosk.resume import resume_if_unfinished
 from controller.records.history import export_record
 from controller.records.journal import (
     Journal,
@@ -36,7 +37,6 @@ from controller.records.journal import (
     JournalUnavailable,
     _os_problem,
     _sqlite_problem,
-    resume_if_unfinished,
 )
 from controller.records.record import replay
 from tests.test_journal import Rig

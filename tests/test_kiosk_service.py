@@ -14,10 +14,10 @@ from pathlib import Path
 import pygame
 import pytest
 
+from controller.config.opening_hours import Sleeper, SleepWindow
 from controller.config.table_config import TableConfig
 from controller.kiosk import app
 from controller.kiosk.app import Kiosk, Turns
-from controller.kiosk.opening_hours import Sleeper, SleepWindow
 from controller.view import Screen
 from display.ui import Quit
 from display.window import Window

@@ -7,9 +7,9 @@ import itertools
 
 import pytest
 
+from controller.config.opening_hours import DRIFT_PIXELS, Sleeper, SleepWindow, drift
 from controller.config.reading import ConfigError
 from controller.config.table_config import parse
-from controller.kiosk.opening_hours import DRIFT_PIXELS, Sleeper, SleepWindow, drift
 
 
 def at(hour: int, minute: int = 0) -> dt.datetime:

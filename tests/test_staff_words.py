@@ -17,7 +17,6 @@ from pathlib import Path
 import pytest
 
 from controller.cli import main as cli
-from controller.cli import terminal_words
 from controller.games.words import Items, Seat
 from controller.records import scoresheet
 from controller.records.history import GameSummary, history_lines
@@ -26,6 +25,7 @@ from controller.tags.registry import simulated
 from controller.tags.staff_desk import StaffDesk
 from controller.tags.staff_pin import PinGuard, PinHash, hash_pin
 from controller.words import Presenter
+from controller.words import terminal as terminal_words
 from tests.words import shown
 
 ROOT = Path(__file__).resolve().parent.parent

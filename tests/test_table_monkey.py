@@ -20,8 +20,9 @@ import pytest
 
 from controller.config.table_config import TableConfig
 from controller.games import specs
+from controller.kiosk.resume import resume_if_unfinished
 from controller.kiosk.simulation import Simulator
-from controller.records.journal import Journal, resume_if_unfinished
+from controller.records.journal import Journal
 from controller.records.record import replay
 from controller.table import Table
 from controller.tags.registry import SIMULATED_STAFF_UID, decks, simulated

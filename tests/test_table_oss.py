@@ -25,8 +25,9 @@ from controller.games.oss.cards import parse_tribe_card, tribe_card
 from controller.games.oss.engine import Counts, Oss, Phase
 from controller.games.oss.table import OssAdapter
 from controller.kiosk.devices import build
+from controller.kiosk.resume import resume_if_unfinished
 from controller.kiosk.simulation import Simulator
-from controller.records.journal import Journal, resume_if_unfinished
+from controller.records.journal import Journal
 from controller.records.record import dumps, replay, undo_last_player_action
 from controller.table import Table, TableLoop
 from controller.tags.registry import simulated

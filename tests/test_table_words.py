@@ -20,7 +20,8 @@ from controller.games import spec_of
 from controller.games.base import BadOption
 from controller.games.oh_pshaw.engine import OhPshaw
 from controller.games.words import Words
-from controller.records.journal import Journal, resume_if_unfinished
+from controller.kiosk.resume import resume_if_unfinished
+from controller.records.journal import Journal
 from controller.table import Table
 from controller.tags.registry import SIMULATED_STAFF_UID, simulated
 from controller.view import Screen, TableView

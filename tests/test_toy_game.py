@@ -63,7 +63,8 @@ from controller.games.base import (
     split_action,
 )
 from controller.games.spec import DeckSpec, GameSpec
-from controller.records.journal import Journal, resume_if_unfinished
+from controller.kiosk.resume import resume_if_unfinished
+from controller.records.journal import Journal
 from controller.records.record import replay
 from controller.table import Table, menu_entries
 from controller.tags.registry import simulated

@@ -16,13 +16,13 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from controller.cli import terminal_words
 from controller.config.reading import ConfigError
 from controller.config.table_config import MOCK, SeatConfig, load
 from controller.games.base import TableError
 from controller.games.words import Items, Text, Verbatim, say, say_plural
 from controller.tags.enrollment import SeatAssignment
 from controller.words import Presenter
+from controller.words import terminal as terminal_words
 from hardware.events import EventQueue, InputEvent, ReaderOffline, ReaderProblem, TagPresented
 from hardware.port_names import serial_ports
 from hardware.protocols import READER_PROTOCOLS

@@ -31,12 +31,12 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from controller.cli import terminal_words
 from controller.config.reading import ConfigError
 from controller.config.table_config import MOCK, TableConfig, load
 from controller.games.words import Items, Seat, Text, Verbatim, Words, as_arg, say, say_plural
 from controller.records.durable import describe
 from controller.words import Presenter
+from controller.words import terminal as terminal_words
 from hardware.errors import HardwareError, ReaderUnavailable
 from hardware.events import Offline
 

@@ -14,12 +14,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from controller.cli import terminal_words
 from controller.config.reading import ConfigError
 from controller.config.table_config import TableConfig, load
 from controller.games.base import TableError
 from controller.games.words import Items, Seat, Verbatim, Words, as_arg, say, say_plural
-from controller.records.files import write_atomically, write_missing_records
+from controller.records.files import DEMO_OUT, write_atomically, write_missing_records
 from controller.records.history import (
     export_record,
     history_lines,
@@ -40,11 +39,10 @@ from controller.records.journal import (
     default_path,
 )
 from controller.records.scoresheet import waiting_for
+from controller.words import terminal as terminal_words
 from controller.words.safe_text import one_line
 
 USAGE_ERROR = 2
-# Where the headless kiosk writes its picture, record and journal by default (its --out).
-DEMO_OUT = Path("out")
 
 Command = Callable[[argparse.Namespace], int]
 

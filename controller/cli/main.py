@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from controller.cli import assign, dev, doctor, terminal_words
+from controller.cli import assign, dev, doctor
 from controller.cli import journal as journal_cli
 from controller.cli import staff as staff_cli
 from controller.cli import tags as tags_cli
@@ -24,6 +24,7 @@ from controller.games.words import Items, Verbatim, say, say_plural
 from controller.kiosk import app
 from controller.records import scoresheet
 from controller.records.record import decode, replay
+from controller.words import terminal as terminal_words
 from controller.words.safe_text import one_line
 from hardware.errors import HardwareError
 from hub import cli as hub_cli

@@ -17,12 +17,12 @@ import sys
 import tempfile
 from pathlib import Path
 
-from controller.cli import terminal_words
 from controller.config.reading import ConfigError
 from controller.config.table_config import load
 from controller.games.words import Verbatim, say
 from controller.tags.staff_pin import PinError, hash_pin, parse_pin
 from controller.words import Presenter
+from controller.words import terminal as terminal_words
 
 USAGE_ERROR = 2
 COMMAND = "staff set-pin"

@@ -19,8 +19,6 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from controller.cli import terminal_words
-from controller.cli.commands import command
 from controller.config import table_config
 from controller.config.reading import ConfigError
 from controller.config.table_config import MOCK, TableConfig
@@ -29,6 +27,8 @@ from controller.games.words import Card, Items, Seat, Text, Verbatim, say, say_p
 from controller.tags.members import check_member_uid
 from controller.tags.registry import STAFF, RegistryError, TagRegistry, decks
 from controller.words import Presenter
+from controller.words import terminal as terminal_words
+from controller.words.commands import command
 from controller.words.safe_text import one_line
 from hardware.events import EventQueue, InputEvent, TagPresented
 from hardware.reader_factory import reader_for

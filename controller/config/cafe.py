@@ -16,13 +16,13 @@ reconnect_max = 30         # most seconds between two tries to reach the broker
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from controller.config.reading import ConfigError, Reader
-from controller.fleet.topics import TABLE_ID
 from controller.games.words import Verbatim, say
 
 KEYS = {
@@ -38,6 +38,9 @@ KEYS = {
     "keepalive",
     "reconnect_max",
 }
+
+# A table id: the part of its MQTT topics (cafe/table/<id>/...) that names it.
+TABLE_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,31}$")
 
 
 @dataclass(frozen=True)

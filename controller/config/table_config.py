@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from controller.config.opening_hours import SleepWindow
 from controller.config.reading import (
     ConfigError,
     Reader,
@@ -27,7 +28,6 @@ from controller.config.reading import (
 )
 from controller.games.base import TableError
 from controller.games.words import Verbatim, as_arg, say
-from controller.kiosk.opening_hours import SleepWindow
 from controller.tags.staff_pin import PinError, PinHash
 from controller.words.safe_text import one_line, shorten
 from hardware.protocols import READER_PROTOCOLS

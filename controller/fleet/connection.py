@@ -27,7 +27,6 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from controller.cli.terminal_words import table_language
 from controller.config import table_config
 from controller.config.cafe import CafeSettings
 from controller.config.reading import ConfigError
@@ -47,6 +46,7 @@ from controller.view import Screen
 from controller.words import Presenter
 from controller.words.catalogs import ENGLISH
 from controller.words.safe_text import one_line
+from controller.words.terminal import table_language
 
 if TYPE_CHECKING:
     from controller.table import Table

@@ -24,11 +24,12 @@ named seats: one entry per record seat (``seats`` order), a nickname or null.
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
+# Re-exported: the topic scheme names a table by its id, checked where [cafe] is read.
+from controller.config.cafe import TABLE_ID as TABLE_ID
+
 ROOT = "cafe/table"
-TABLE_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,31}$")
 
 STATUS, STATE, EVENT, ALERT, RECORD = "status", "state", "event", "alert", "record"
 ALERT_ACK, CONFIG_SET, CONFIG_RESULT = "alert/ack", "config/set", "config/result"

@@ -26,10 +26,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from controller.cli import terminal_words
-from controller.cli.commands import command
-from controller.cli.journal import DEMO_OUT
-from controller.cli.terminal_words import table_language
+from controller.config.opening_hours import Sleeper, drift
 from controller.config.reading import ConfigError
 from controller.config.table_config import MOCK, TableConfig, load
 from controller.games.base import TableError
@@ -37,19 +34,22 @@ from controller.games.words import Text, Verbatim, as_arg, say
 from controller.kiosk.devices import Devices, build
 from controller.kiosk.garbage import GarbagePacer
 from controller.kiosk.loop_load import LoopLoad
-from controller.kiosk.opening_hours import Sleeper, drift
+from controller.kiosk.resume import resume_if_unfinished
 from controller.kiosk.sd_notify import Notifier
 from controller.kiosk.simulation import Simulator
 from controller.records import scoresheet
 from controller.records.durable import require_durable
-from controller.records.files import save_finished_record, write_missing_records
+from controller.records.files import DEMO_OUT, save_finished_record, write_missing_records
 from controller.records.history import DESK_HISTORY, history_table, summaries
-from controller.records.journal import JOURNAL_NAME, Journal, resume_if_unfinished
+from controller.records.journal import JOURNAL_NAME, Journal
 from controller.table import Table, TableLoop
 from controller.tags.registry import TagRegistry, simulated
 from controller.view import MessageKind, Screen, TableView
 from controller.words import Presenter
+from controller.words import terminal as terminal_words
+from controller.words.commands import command
 from controller.words.safe_text import one_line
+from controller.words.terminal import table_language
 from hardware.errors import HardwareError
 from hardware.events import ButtonPressed, InputEvent, TagPresented, TossStarted
 

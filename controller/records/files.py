@@ -25,6 +25,9 @@ from controller.words.safe_text import one_line
 
 logger = logging.getLogger(__name__)
 
+# Where the headless kiosk writes its picture, record and journal by default (its --out).
+DEMO_OUT = Path("out")
+
 
 class RecordFileError(TableError):
     """A record file could not be written; the game itself is safe in the journal."""

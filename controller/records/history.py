@@ -17,13 +17,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TextIO
 
-from controller.cli.terminal_words import columns, pad
 from controller.games import spec_of
 from controller.games.base import JSON, TableError
 from controller.games.words import Items, Seat, Text, Verbatim, Words, as_arg, say
 from controller.records.journal import ABANDONED, FINISHED, PLAYING, GameRow, Journal
 from controller.records.record import dumps, replay
 from controller.words import Presenter
+from controller.words.terminal import columns, pad
 
 ENGLISH = Presenter()
 

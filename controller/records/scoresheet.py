@@ -11,11 +11,11 @@ from __future__ import annotations
 import contextlib
 from dataclasses import replace
 
-from controller.cli.terminal_words import columns, pad
 from controller.games import spec_of
 from controller.games.base import JSON, Engine, TableError
 from controller.games.words import Items, Seat, Text, Verbatim, Words, as_arg, say, say_plural
 from controller.words import Presenter
+from controller.words.terminal import columns, pad
 
 ENGLISH = Presenter()
 
