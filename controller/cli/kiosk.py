@@ -1,0 +1,93 @@
+"""``cafe-table kiosk``: run the table, windowed or headless, after checking its arguments."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from controller.config.table_config import load
+from controller.games import specs
+from controller.games.base import TableError
+from controller.games.words import Items, Verbatim, say, say_plural
+from controller.kiosk import app
+from controller.words import terminal as terminal_words
+from hardware.errors import HardwareError
+
+USAGE_ERROR = 2
+
+
+def cmd_kiosk(args: argparse.Namespace) -> int:
+    """Check the kiosk's arguments (one line and exit 2 if wrong), then run it."""
+    try:
+        kiosk_argument_problems(args)
+    except TableError as exc:
+        terminal_words.complain(args, "kiosk", exc.text)
+        return USAGE_ERROR
+    except HardwareError as exc:
+        terminal_words.complain(args, "kiosk", str(exc))
+        return USAGE_ERROR
+    return app.run(args)
+
+
+def kiosk_argument_problems(args: argparse.Namespace) -> None:
+    """Refuse, before anything starts, a headless game that the bots could never play.
+
+    ``--game`` must be a game the table runs, and the bots need a seat count
+    the game allows: ``--players`` on the simulated table, or the bot seats of
+    ``--config``. (With a window, people play and the table's menus check.)
+    """
+    games = specs()
+    game = games.get(args.game)
+    if game is None:
+        raise TableError(
+            say(
+                "--game {game}: the table has no such game; choose one of {games}",
+                game=Verbatim(repr(args.game)),
+                games=Items(tuple(Verbatim(g) for g in games), either=True),
+            )
+        )
+    low, high = game.min_players, game.max_players
+    if args.config is None:
+        if not low <= args.players <= high:
+            raise TableError(
+                say(
+                    "--players {count}: {game} is played by {low} to {high} players; "
+                    "choose --players {low} to {high}",
+                    count=Verbatim(str(args.players)),
+                    game=Verbatim(game.title),
+                    low=low,
+                    high=high,
+                )
+            )
+        return
+    if not (args.headless or not app.display_available()):
+        return
+    config = load(Path(args.config))
+    bots = sum(1 for seat in config.seats if seat.bot)
+    if not low <= bots <= high:
+        raise TableError(
+            say_plural(
+                "{config}: headless, only bots play, and {game} needs {low} to {high} of them; "
+                "the configuration has {n} bot seat (set bot = true in its [[seat]] tables, "
+                "or run it with a display)",
+                "{config}: headless, only bots play, and {game} needs {low} to {high} of them; "
+                "the configuration has {n} bot seats (set bot = true in its [[seat]] tables, "
+                "or run it with a display)",
+                bots,
+                config=Verbatim(str(args.config)),
+                game=Verbatim(game.title),
+                low=low,
+                high=high,
+            )
+        )
+
+
+def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """``cafe-table kiosk [...]``: the table itself."""
+    kiosk_cmd = commands.add_parser(
+        "kiosk",
+        help="run the table (simulated hardware unless a config says otherwise)",
+        description="Run the kiosk table. Without a display, bots play one game headless.",
+    )
+    app.add_arguments(kiosk_cmd)
+    kiosk_cmd.set_defaults(func=cmd_kiosk)
