@@ -35,6 +35,7 @@ from controller.table.options import OptionsForm
 from controller.table.play import about_seat, act, after, end_now, feedback, refuse, undo
 from controller.table.session import GameSession
 from controller.table.staff_mode import StaffCommand
+from controller.tags.members import NOT_A_MEMBER, welcome
 from controller.tags.registry import deck_of
 from controller.tags.staff_desk import StaffDesk
 from controller.view import ButtonHint, MessageKind, Screen
@@ -195,14 +196,10 @@ def _member_tapped(ctx: ScreenContext, seat: int, uid: str) -> None:
     nickname = registry.member(uid)
     if nickname is not None:
         ctx.lobby.name_seat(seat, nickname)
-        ctx.out.say(say("Welcome, {name}!", name=Verbatim(nickname)), MessageKind.INFO, seat)
+        ctx.out.say(welcome(nickname), MessageKind.INFO, seat)
         return
     if registry.has_members():
-        ctx.out.say(
-            say("This card is not a member card here: staff can enroll it. You play unnamed"),
-            MessageKind.REFUSED,
-            seat,
-        )
+        ctx.out.say(NOT_A_MEMBER, MessageKind.REFUSED, seat)
 
 
 class JoinScreen(ScreenState):

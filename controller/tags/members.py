@@ -16,7 +16,7 @@ translated); ``check_nickname`` refuses anything else with a clear message.
 from __future__ import annotations
 
 from controller.games.base import TableError
-from controller.games.words import say
+from controller.games.words import Text, Verbatim, say
 
 NICKNAME_MAX = 16
 
@@ -66,3 +66,13 @@ def check_member_uid(text: str) -> str:
 
 class MemberUidError(TableError, ValueError):
     """Text that is not a member card's tag UID."""
+
+
+def welcome(nickname: str) -> Text:
+    """What the table says when a member card names the seat it was tapped at."""
+    return say("Welcome, {name}!", name=Verbatim(nickname))
+
+
+# A tag the table does not know at all, tapped at the join screen of a table that
+# knows member cards: the seat plays on, anonymous.
+NOT_A_MEMBER = say("This card is not a member card here: staff can enroll it. You play unnamed")
