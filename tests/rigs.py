@@ -16,10 +16,10 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from controller.config.table_config import SeatConfig, TableConfig
-from controller.games.base import Engine
+from controller.games.base import JSON, Engine
 from controller.kiosk.devices import Devices, build
 from controller.table import JournalSink, LedSink, Table, TableLoop
-from controller.tags.registry import simulated, simulated_uid
+from controller.tags.registry import TagRegistry, simulated, simulated_uid
 from controller.view import Screen
 from hardware.events import InputEvent
 from hardware.ptys import PtyPair
@@ -41,14 +41,20 @@ class TableRig:
         leds: LedSink | None = None,
         journal: JournalSink | None = None,
         history: Callable[[], list[tuple[str, ...]]] | None = None,
+        registry: TagRegistry | None = None,
+        staff_log: Callable[[str, JSON], None] | None = None,
+        can_quit: bool = False,
+        on_record: Callable[[str, str], None] | None = None,
         **config: Any,
     ) -> None:
-        """``leds`` replaces the seat LEDs (e.g. a recorder of calls); ``config`` sets
-        TableConfig fields of the simulated table (``deal="physical"``)."""
+        """``leds`` replaces the seat LEDs (e.g. a recorder of calls); ``registry`` the
+        simulated decks; ``on_record`` hears of each record besides ``records``; the other
+        keywords go to ``Table``, and ``config`` sets TableConfig fields of the simulated
+        table (``deal="physical"``)."""
         self.config = replace(TableConfig.simulated(seats, bots=bots), **config)
         self.events: queue.SimpleQueue[InputEvent] = queue.SimpleQueue()
         self.devices: Devices = build(self.config, self.events)
-        self.registry = simulated()
+        self.registry = registry if registry is not None else simulated()
         self.now = 100.0
         self.records: list[str] = []
         self.leds: LedSink = leds if leds is not None else self.devices.leds
@@ -58,11 +64,21 @@ class TableRig:
             leds=self.leds,
             rng=random.Random(seed),
             clock=lambda: self.now,
-            on_record=lambda game, text: self.records.append(text),
+            on_record=lambda game, text: self.record(game, text, on_record),
             journal=journal,
             history=history,
+            staff_log=staff_log,
+            can_quit=can_quit,
         )
         self.loop = TableLoop(self.table, self.events)
+
+    def record(
+        self, game_id: str, text: str, also: Callable[[str, str], None] | None = None
+    ) -> None:
+        """A finished game's record: kept in ``records``, and handed on to ``also``."""
+        self.records.append(text)
+        if also is not None:
+            also(game_id, text)
 
     def press(self, seat: int, button: str) -> None:
         """Press and release a seat button through its mock pin, then run the loop."""

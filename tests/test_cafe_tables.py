@@ -15,7 +15,7 @@ from controller.config.cafe import CafeSettings
 from controller.config.table_config import TableConfig, load
 from controller.fleet.connection import CafeConnection
 from controller.fleet.link import AlertAcknowledged, ConfigRequested
-from controller.table import Table
+from controller.table import IDLE_TIMEOUT, Table
 from controller.tags.registry import simulated
 from controller.view import Screen
 from hardware.cues import Cue
@@ -132,7 +132,8 @@ def test_a_pushed_configuration_is_checked_and_applied_between_games(tmp_path: P
     connection.inbox.put(ConfigRequested("r3", {"table": {"dice": "manual"}}))
     connection.after_turn(table)
     assert table.config.dice == "virtual"  # waits for the attract screen
-    table.to_attract()
+    table.tick(table.clock() + IDLE_TIMEOUT + 1)  # the menu left idle: back to attract
+    assert table.view.screen is Screen.ATTRACT
     connection.after_turn(table)
     assert table.config.dice == "manual"
     assert [s[1] for s in link.sent if s[0] == "config"][-1] == {

@@ -6,6 +6,7 @@ import pytest
 
 from controller.adapters import Gesture
 from controller.config.table_config import TableConfig
+from controller.games.words import say
 from controller.kiosk.app import MAX_WAIT, Kiosk
 from controller.view import Screen
 from hardware.cues import Cue
@@ -92,7 +93,7 @@ def test_the_bots_are_asked_again_only_when_the_table_changes(
         assert not simulator.step(now)
         assert not simulator.step(now + 0.1)  # an LED pulse's turn: nothing new to ask
         assert len(asked) == 1
-        kiosk.table.changed()
+        kiosk.table.announce(say("Choose a game: PREV / NEXT, then OK"))  # a new view
         assert not simulator.step(now + 0.2)
         assert len(asked) == 2
         simulator.bot_seats.add(0)

@@ -40,14 +40,28 @@ def play_with_a_person(rig: Rig) -> tuple[list[tuple[Action, int]], list[tuple[i
     sim = Simulator(rig.table, rig.devices, rig.registry, {1, 2, 3}, rng=random.Random(2))
     accepted: list[tuple[Action, int]] = []
     timer_presses: list[tuple[int, int | None]] = []
-    act = rig.table.act
+    perform = sim.perform
 
-    def logged_act(action: Action, seat: int) -> None:
+    def logged_perform(seat: int, gesture: Gesture) -> None:
         game = rig.table.game
-        before = len(game.recorder.actions) if game else 0
         engine = None if game is None else game.adapter.engine
-        if isinstance(engine, Oss) and engine.phase is Phase.RESULT:
-            attempt = engine.current_attempt
+        before = len(game.recorder.actions) if game else 0
+        # Whose attempt the engine waits to hear about, before this seat's input.
+        attempt = (
+            engine.current_attempt
+            if isinstance(engine, Oss) and engine.phase is Phase.RESULT
+            else None
+        )
+        if gesture == Press("timer"):
+            timed = engine.timed_seat if isinstance(engine, Oss) else None
+            timer_presses.append((seat, timed))
+        perform(seat, gesture)
+        rig.loop.drain()
+        game = rig.table.game
+        if game is None:
+            return
+        taken = zip(game.recorder.actions[before:], game.chance[before:], strict=True)
+        for action in [a for a, chance in taken if not chance]:
             if (
                 attempt is not None
                 and PERSON in attempt.seats
@@ -55,22 +69,7 @@ def play_with_a_person(rig: Rig) -> tuple[list[tuple[Action, int]], list[tuple[i
             ):
                 # An attempt of the person's (a duel with a bot too): only seat 0 reports it.
                 assert seat == PERSON, f"seat {seat} reported {action} for the person's attempt"
-        act(action, seat)
-        game = rig.table.game
-        if game is not None and len(game.recorder.actions) > before:
             accepted.append((action, seat))
-
-    rig.table.act = logged_act  # type: ignore[method-assign]
-    perform = sim.perform
-
-    def logged_perform(seat: int, gesture: Gesture) -> None:
-        if gesture == Press("timer"):
-            game = rig.table.game
-            engine = None if game is None else game.adapter.engine
-            timed = engine.timed_seat if isinstance(engine, Oss) else None
-            timer_presses.append((seat, timed))
-        perform(seat, gesture)
-        rig.loop.drain()
 
     sim.perform = logged_perform  # type: ignore[method-assign]
     person_bot: Any = None

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import replace
 from pathlib import Path
 
 import pygame
@@ -79,32 +78,31 @@ def test_audit_reports_missing_unknown_and_duplicated_cards(rig: Rig) -> None:
     assert rig.table.view.staff.options  # type: ignore[union-attr]
 
 
-def test_enrolling_a_new_deck_names_each_card_refuses_reuse_and_saves(
-    rig: Rig, tmp_path: Path
-) -> None:
+def test_enrolling_a_new_deck_names_each_card_refuses_reuse_and_saves(tmp_path: Path) -> None:
     path = tmp_path / "tags.json"
     fresh = TagRegistry()
     fresh.enroll("staff", "staff", SIMULATED_STAFF_UID)
     fresh.save(path)
-    rig.table.registry = fresh
-    rig.table.config = replace(rig.config, tags=path)
-    open_desk(rig)
-    choose(rig, "Enroll the Oshaka Trick deck")
-    assert shown(rig.table.view.staff.prompt).startswith("Tap R1 (1 of 52")  # type: ignore[union-attr]
-    rig.tap_uid(0, "04AA000000000001")
-    assert shown(rig.table.view.staff.prompt).startswith("Tap R2 (2 of 52")  # type: ignore[union-attr]
-    rig.tap_uid(1, "04AA000000000001")  # the same tag again: refused, R2 still asked for
-    staff = rig.table.view.staff
-    assert staff is not None and "just enrolled as R1" in shown_all(staff.lines)[-1]
-    assert shown(staff.prompt).startswith("Tap R2")
-    rig.press(2, "next")  # R2 is missing from the box: skip it for now
-    assert shown(rig.table.view.staff.prompt).startswith("Tap R3")  # type: ignore[union-attr]
-    rig.tap_uid(0, "04AA000000000003")
-    saved = json.loads(path.read_text(encoding="utf-8"))
-    assert saved["decks"]["oshaka"] == {"04AA000000000001": "R1", "04AA000000000003": "R3"}
-    # The staff tag closes the desk.
-    rig.tap_uid(2, SIMULATED_STAFF_UID)
-    assert rig.table.screen is Screen.ATTRACT
+    rig = Rig(registry=fresh, tags=path)
+    with rig.devices:
+        rig.loop.drain()
+        open_desk(rig)
+        choose(rig, "Enroll the Oshaka Trick deck")
+        assert shown(rig.table.view.staff.prompt).startswith("Tap R1 (1 of 52")  # type: ignore[union-attr]
+        rig.tap_uid(0, "04AA000000000001")
+        assert shown(rig.table.view.staff.prompt).startswith("Tap R2 (2 of 52")  # type: ignore[union-attr]
+        rig.tap_uid(1, "04AA000000000001")  # the same tag again: refused, R2 still asked for
+        staff = rig.table.view.staff
+        assert staff is not None and "just enrolled as R1" in shown_all(staff.lines)[-1]
+        assert shown(staff.prompt).startswith("Tap R2")
+        rig.press(2, "next")  # R2 is missing from the box: skip it for now
+        assert shown(rig.table.view.staff.prompt).startswith("Tap R3")  # type: ignore[union-attr]
+        rig.tap_uid(0, "04AA000000000003")
+        saved = json.loads(path.read_text(encoding="utf-8"))
+        assert saved["decks"]["oshaka"] == {"04AA000000000001": "R1", "04AA000000000003": "R3"}
+        # The staff tag closes the desk.
+        rig.tap_uid(2, SIMULATED_STAFF_UID)
+        assert rig.table.screen is Screen.ATTRACT
 
 
 def test_enrolling_without_a_registry_file_says_nothing_is_saved(rig: Rig) -> None:

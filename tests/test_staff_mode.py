@@ -25,6 +25,7 @@ from controller.config.table_config import DisplayConfig, StaffConfig, TableConf
 from controller.kiosk import app
 from controller.kiosk.app import Kiosk
 from controller.records.journal import Journal
+from controller.table import Table
 from controller.table.staff_mode import STAFF_MODE_TIMEOUT
 from controller.tags.registry import SIMULATED_STAFF_UID
 from controller.tags.staff_pin import PinError, PinHash, hash_pin, parse_pin
@@ -33,6 +34,7 @@ from display.renderer import Renderer
 from display.staff_screen import STAFF_COLOUR
 from display.ui import PressButton, Quit
 from display.window import Window
+from hardware.events import ButtonPressed, TagPresented
 from tests.rigs import TableRig
 from tests.test_display import find_hit
 from tests.words import shown, shown_all
@@ -47,9 +49,10 @@ class Rig(TableRig):
     """A four-seat table whose staff events are collected in ``logged``."""
 
     def __init__(self, **config: Any) -> None:
-        super().__init__(**config)
         self.logged: list[tuple[str, dict[str, Any]]] = []
-        self.table.staff_log = lambda event, detail: self.logged.append((event, detail))
+        super().__init__(
+            staff_log=lambda event, detail: self.logged.append((event, detail)), **config
+        )
 
     def staff(self, seat: int) -> None:
         self.tap_uid(seat, SIMULATED_STAFF_UID)
@@ -260,18 +263,20 @@ def test_a_locked_pin_keeps_the_desk_closed(pin_rig: Rig) -> None:
     assert "staff desk stays closed" in shown(rig.table.messages[-1].text)
 
 
-def test_staff_stop_the_kiosk_from_the_desk_when_it_is_locked_down(pin_rig: Rig) -> None:
-    rig = pin_rig
-    rig.table.can_quit = True
-    rig.staff(2)
-    rig.enter(2, PIN)
-    desk = rig.table.view.staff
-    assert desk is not None
-    while shown(rig.table.view.staff.options[rig.table.view.staff.selected]) != "Stop the kiosk":  # type: ignore[union-attr]
-        rig.press(2, "next")
-    assert not rig.table.quit_requested
-    rig.press(2, "ok")
-    assert rig.table.quit_requested
+def test_staff_stop_the_kiosk_from_the_desk_when_it_is_locked_down() -> None:
+    rig = Rig(staff=StaffConfig(pin_hash=PIN_HASH, tries=3, lockout=60.0), can_quit=True)
+    with rig.devices:
+        rig.loop.drain()
+        rig.staff(2)
+        rig.enter(2, PIN)
+        desk = rig.table.view.staff
+        while desk is not None and shown(desk.options[desk.selected]) != "Stop the kiosk":
+            rig.press(2, "next")
+            desk = rig.table.view.staff
+        assert desk is not None
+        assert not rig.table.quit_requested
+        rig.press(2, "ok")
+        assert rig.table.quit_requested
 
 
 def test_the_journal_keeps_staff_events_outside_every_game(tmp_path: Path) -> None:
@@ -365,6 +370,19 @@ def test_a_locked_window_ignores_keys_clicks_and_close_requests(rig: Rig) -> Non
             assert PressButton(1, "ok") in actions
 
 
+def stop_the_kiosk(table: Table) -> None:
+    """Staff open the desk at seat 0 (no PIN) and choose "Stop the kiosk" there."""
+    table.handle(TagPresented(0, SIMULATED_STAFF_UID, 0.0))
+    for _ in range(20):
+        desk = table.view.staff
+        assert desk is not None
+        if shown(desk.options[desk.selected]) == "Stop the kiosk":
+            break
+        table.handle(ButtonPressed(0, "next", 0.0))
+    table.handle(ButtonPressed(0, "ok", 0.0))
+    assert table.quit_requested
+
+
 def test_the_kiosk_window_is_locked_only_with_a_config(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -381,7 +399,7 @@ def test_the_kiosk_window_is_locked_only_with_a_config(
         ):
             pygame.event.post(event)
         if len(frames) == 5:
-            self.table.quit_requested = True  # what "Stop the kiosk" on the desk sets
+            stop_the_kiosk(self.table)
 
     monkeypatch.setattr(Kiosk, "run_frame", run_frame)
     path = tmp_path / "table.toml"

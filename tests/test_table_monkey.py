@@ -100,19 +100,18 @@ def test_random_input_between_real_moves_never_breaks_or_loses_a_game(
     monkeypatch.chdir(tmp_path)  # whatever the staff desk saves lands here
     rng = random.Random(seed)
     journal = Journal.open(tmp_path / "journal.sqlite3", TableConfig.simulated(seats))
-    rig = TableRig(seats, bots=seats, seed=seed, journal=journal)
+    finished: list[tuple[str, object]] = []  # each record, and the result the table showed
+
+    def keep(game_id: str, text: str) -> None:
+        finished.append((text, rig.table.result))
+
+    rig = TableRig(seats, bots=seats, seed=seed, journal=journal, on_record=keep)
     sim = Simulator(
         rig.table, rig.devices, rig.registry, bot_seats=set(range(seats)), rng=random.Random(seed)
     )
     monkey = Monkey(rig, rng, seats)
     renderer = Renderer((800, 480))
     screens: set[Screen] = set()
-    finished: list[tuple[str, object]] = []  # each record, and the result the table showed
-
-    def keep(game_id: str, text: str) -> None:
-        finished.append((text, rig.table.result))
-
-    rig.table.on_record = keep
     with rig.devices:
         rig.loop.drain()
         for step in range(STEPS):

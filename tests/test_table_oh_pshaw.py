@@ -440,7 +440,7 @@ def not_blank(path: Path, size: tuple[int, int]) -> bool:
 
 
 def test_end_to_end_over_serial_readers_and_gpio_buttons(
-    ptys: list[PtyPair], tmp_path: Path
+    ptys: list[PtyPair], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     config = serial_config(ptys)
     kiosk = Kiosk.create(config, seed=21, auto_game="oh-pshaw", records_dir=tmp_path)
@@ -459,14 +459,14 @@ def test_end_to_end_over_serial_readers_and_gpio_buttons(
     kiosk.table.handle = handle  # type: ignore[method-assign]
 
     cues: list[tuple[int, Cue]] = []
-    leds = kiosk.devices.leds
+    lit = kiosk.devices.leds.cue
 
-    class RecordingLeds:
-        def cue(self, seat: int, cue: Cue, now: float) -> None:
-            cues.append((seat, cue))
-            leds.cue(seat, cue, now)
+    def recording_cue(seat: int, cue: Cue, now: float) -> None:
+        cues.append((seat, cue))
+        lit(seat, cue, now)
 
-    kiosk.table.leds = RecordingLeds()
+    # Every cue the table gives the strip, heard on the strip's side.
+    monkeypatch.setattr(kiosk.devices.leds, "cue", recording_cue)
 
     kiosk.simulator.tapper = serial_tapper(ptys)
     bidding_view: TableView | None = None

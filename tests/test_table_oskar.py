@@ -91,6 +91,15 @@ def rig() -> Iterator[Rig]:
         yield r
 
 
+@pytest.fixture
+def manual_rig() -> Iterator[Rig]:
+    """A table whose players roll real dice and enter the faces with the buttons."""
+    r = Rig(dice="manual")
+    with r.devices:
+        r.loop.drain()
+        yield r
+
+
 def rig_with(condition: Callable[[Rig], bool], tries: int = 200) -> Rig:
     """A started 4-seat game from the first table seed whose opening meets ``condition``."""
     for seed in range(tries):
@@ -344,8 +353,8 @@ def test_doubles_offer_declined_with_ok_and_no_die_picked() -> None:
 # --- manual dice entry ---------------------------------------------------------------------
 
 
-def test_manual_dice_entry_with_the_buttons(rig: Rig, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(rig.table, "config", replace(rig.config, dice="manual"))
+def test_manual_dice_entry_with_the_buttons(manual_rig: Rig) -> None:
+    rig = manual_rig
     engine = rig.start_oskar()
     assert engine.phase is Phase.DICE and engine.unrolled() == [0, 1, 2, 3]
     assert set(rig.adapter.presentation.waiting_players()) == {0, 1, 2, 3}
@@ -390,8 +399,8 @@ def test_manual_dice_entry_with_the_buttons(rig: Rig, monkeypatch: pytest.Monkey
     assert all(len(rig.adapter.simulation.hand(p)) == engine.hand_size for p in range(4))
 
 
-def test_manual_reroll_enters_the_new_faces(rig: Rig, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(rig.table, "config", replace(rig.config, dice="manual"))
+def test_manual_reroll_enters_the_new_faces(manual_rig: Rig) -> None:
+    rig = manual_rig
     engine = rig.start_oskar()
     sim = Simulator(rig.table, rig.devices, rig.registry, bot_seats={0, 1, 2, 3})
     for _ in range(5000):  # bots enter their dice and play the round through the buttons

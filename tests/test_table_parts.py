@@ -19,12 +19,10 @@ from controller.table import GameSession, menu_entries
 from controller.table.led_director import LedDirector
 from controller.table.lobby import Lobby
 from controller.table.staff_mode import StaffCommand, StaffMode
-from controller.view import Screen
 from display import scenes
 from display.generic import GenericScene
 from display.scenes import GENERIC, register_scene, scene_for
 from hardware.cues import Cue
-from hardware.events import ButtonPressed
 from tests.words import shown
 
 VIRTUAL = TableSettings(chance=Chance(cards=True, dice=True))
@@ -247,20 +245,25 @@ class FullDisk(JournalLog):
 def test_a_journal_that_cannot_write_is_not_a_refused_play() -> None:
     # The engine judged the play legal; the table must stop, not tell the player
     # "refused" while the engine has moved on without the journal.
-    from controller.table import Table
-    from controller.tags.registry import simulated
+    from controller.adapters import Tap
+    from controller.tags.registry import deck_of, simulated_uid
+    from tests.rigs import TableRig
 
-    table = Table(TableConfig.simulated(4, bots=0), simulated(), journal=FullDisk())
-    for seat in range(4):
-        table.join(seat)
-    table.start_game()
-    if table.screen is Screen.STARTER:  # Oshaka asks who most recently helped someone
-        table.handle(ButtonPressed(0, "ok", 0.0))
-    session = table.game
-    assert session is not None
-    expected = session.engine.expected
-    assert expected is not None
-    play = session.engine.legal_actions(expected.seat)[0]
-    with pytest.raises(TableError, match="disk is full"):
-        table.act(play, session.players[expected.seat])
-    assert not any(shown(m.text).endswith("disk is full") for m in table.messages)
+    rig = TableRig(4, journal=FullDisk())
+    table = rig.table
+    with rig.devices:
+        rig.start_game("oshaka-trick", starter=0)  # Oshaka asks who most recently helped someone
+        session = table.game
+        assert session is not None
+        expected = session.engine.expected
+        assert expected is not None
+        play = session.engine.legal_actions(expected.seat)[0]
+        seat = session.players[expected.seat]
+        with pytest.raises(TableError, match="disk is full"):
+            # The play as the seat makes it: its card tapped, or its buttons pressed.
+            for gesture in session.adapter.simulation.gestures(play):
+                if isinstance(gesture, Tap):
+                    rig.tap_uid(seat, simulated_uid(deck_of(session.game_id), gesture.card))
+                else:
+                    rig.press(seat, gesture.button)
+        assert not any(shown(m.text).endswith("disk is full") for m in table.messages)

@@ -23,7 +23,7 @@ from controller.games.words import Words
 from controller.kiosk.resume import resume_if_unfinished
 from controller.records.journal import Journal
 from controller.table import Table
-from controller.tags.registry import SIMULATED_STAFF_UID, simulated
+from controller.tags.registry import SIMULATED_STAFF_UID, simulated, simulated_uid
 from controller.view import Screen, TableView
 from controller.view.seat_colours import seat_colour
 from controller.words import Presenter
@@ -131,10 +131,15 @@ def test_a_seat_switched_to_japanese_reads_its_panel_in_japanese_the_centre_stay
         assert on_panel(view, 1)(view.game_title or "").startswith(f"Oskar{COLON}")
         assert on_panel(view)(view.game_title or "").startswith("Oskar: ")
         # A refusal at the Japanese seat reads Japanese there and German in the centre.
-        rig.table.refuse(1, "x")
+        rig.tap_uid(1, simulated_uid("oshaka", "R1"))  # a card of another deck: refused
         said = rig.table.messages[-1].text
-        assert on_panel(view, 1)(said) == f"2番席{COLON}x" and on_panel(view)(said) == "Platz 2: x"
-        rig.table.to_attract()  # the choice holds until the table rests again
+        assert on_panel(view, 1)(said).startswith(f"2番席{COLON}")
+        assert on_panel(view)(said).startswith("Platz 2: ")
+        # The choice holds until the table rests again: staff abandon the game.
+        rig.tap_uid(2, SIMULATED_STAFF_UID)
+        rig.press(2, "next")
+        rig.press(2, "ok")
+        assert rig.screen() is Screen.ATTRACT
         assert rig.table.view.seat_languages == {}
 
 
@@ -238,8 +243,8 @@ def test_seats_are_counted_from_1_in_the_lobby_menu_options_starter_staff_and_re
         rig.press(2, "next")  # abandon? (the overlay asks to confirm)
         seen |= seat_numbers(rig.table.view)
         rig.press(2, "prev")  # cancelled
-        rig.table.refuse(1, "nothing")
-        assert shown(rig.table.messages[-1].text) == "Seat 2: nothing"
+        rig.tap_uid(1, simulated_uid("oskar", "Y1"))  # a card of another deck: refused
+        assert shown(rig.table.messages[-1].text).startswith("Seat 2: that card belongs")
         seen |= seat_numbers(rig.table.view)
     assert seen and seen <= {1, 2, 3, 4}
     assert {2, 3, 4} <= seen  # the seats that played were named, counted from 1

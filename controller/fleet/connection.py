@@ -165,7 +165,7 @@ class CafeConnection:
         """
         if self.outbox is None or table.game is None or table.screen is not Screen.PLAY:
             return
-        names = dict(table.lobby.names)
+        names = dict(table.view.nicknames)
         kept = self._names_game
         if kept is not None and kept[1] == names:
             return  # this game's names are kept already (or it has none)
@@ -176,10 +176,7 @@ class CafeConnection:
             self.outbox.set_names(game, names)
         elif kept is None or kept[0] != game:
             names = self.outbox.names_of(game)
-            for seat, nickname in names.items():
-                table.lobby.name_seat(seat, nickname)
-            if names:
-                table.changed()
+            table.name_seats(names)
         self._names_game = (game, names)
 
     def _apply_pending(self, table: Table) -> None:

@@ -127,11 +127,13 @@ class Kiosk:
         records_dir: Path | None = None,
         journal_path: Path | None = None,
         config_path: Path | None = None,
+        can_quit: bool = False,
     ) -> Kiosk:
         """Build the kiosk; with ``journal_path`` every accepted input is journaled first
         and an unfinished game found there is resumed by ``resume()``. ``config_path``
         (the table.toml it was loaded from) goes into the commands the kiosk prints
-        and to the café connection."""
+        and to the café connection. ``can_quit``: the staff desk offers "Stop the kiosk"
+        (a locked-down window, which players cannot close)."""
         registry = load_registry(config)
         notice = setup_notice(config, registry, config_path)
         if notice is not None:
@@ -174,6 +176,7 @@ class Kiosk:
             on_staff_call=None if cafe is None else cafe.staff_call,
             staff_log=None if journal is None else journal.staff_event,
             setup_notice=notice,
+            can_quit=can_quit,
         )
         simulator = Simulator(
             table,
@@ -404,18 +407,18 @@ def windowed(args: argparse.Namespace, config: TableConfig) -> int:
     """The interactive kiosk: a window, a person at the non-bot seats, bots elsewhere."""
     from display.window import Window
 
+    # A configured table is locked down: no key, click or close request reaches it;
+    # staff stop it from the staff desk (PIN) or the service stops it.
+    locked = args.config is not None
     kiosk = Kiosk.create(
         config,
         seed=args.seed,
         bot_delay=args.bot_delay,
         journal_path=journal_file(args, config.records),
         config_path=config_path(args),
+        can_quit=locked,
     )
     people = [s.index for s in config.seats if not s.bot]
-    # A configured table is locked down: no key, click or close request reaches it;
-    # staff stop it from the staff desk (PIN) or the service stops it.
-    locked = args.config is not None
-    kiosk.table.can_quit = locked
     simulated = [s.index for s in config.seats if s.reader == MOCK]
     window = Window(
         config.display,

@@ -16,9 +16,8 @@ from hardware.cues import Cue
 class LedDirector:
     """Cues for the seat LEDs, through a ``LedSink`` (none: the table has no LEDs).
 
-    ``leds`` and ``clock`` are read at each cue rather than kept: they are the
-    table's public constructor fields, and a test may wrap them (a recorder of
-    cues, a fake clock) after the table is made.
+    ``leds`` and ``clock`` are read at each cue rather than kept: the kiosk's
+    tests give the table a fake clock after ``Kiosk.create`` has made it.
     """
 
     def __init__(

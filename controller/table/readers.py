@@ -41,3 +41,26 @@ def offline_words(seat: int, kind: str) -> Text:
         "The reader of {seat} is not answering; the game waits: check its USB cable", seat=where
     )
     return said.get(kind, fallback)  # a StrEnum member equals (and hashes as) its str
+
+
+class ReaderStatus:
+    """Which seats' readers are online, and what the table says when one comes or goes."""
+
+    def __init__(self, seats: list[int]) -> None:
+        self._online = dict.fromkeys(seats, True)
+
+    def online(self) -> dict[int, bool]:
+        """Seat -> whether its reader answers (the view's ``reader_online``)."""
+        return dict(self._online)
+
+    def back(self, seat: int) -> Text | None:
+        """``seat``'s reader answers again; the words for it if it had been offline."""
+        was = self._online.get(seat, True)
+        self._online[seat] = True
+        return None if was else say("The reader of {seat} is back", seat=Seat(seat))
+
+    def gone(self, seat: int, kind: str) -> Text | None:
+        """``seat``'s reader went offline for ``kind``; the words for its panel, unless the
+        table closed it itself (``Offline.CLOSED``: nothing to tell anyone)."""
+        self._online[seat] = False
+        return None if kind == Offline.CLOSED else offline_words(seat, kind)

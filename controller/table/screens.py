@@ -1,10 +1,13 @@
 """One state object per screen: what a tag, a button or the toss timer means there.
 
-The table holds exactly one ``ScreenState`` and hands it every seat input;
-the state acts through the table's methods (``to_menu``, ``act``, ``announce``,
-...) and never sets the table's fields. Each state also says how long the
-screen may stay idle and what the seat buttons do there (for on-screen
-labels). Seat buttons outside a game (see ``docs/table.md``):
+The table holds exactly one ``ScreenState`` and hands it every seat input
+with a ``ScreenContext`` (the lobby, the messages and LEDs, staff mode, ...).
+The state acts on those parts and answers with the next screen, or None to
+stay; it never sees the table. When the table changes screens it calls the
+new state's ``enter``, which says what the screen is for (and may itself
+answer with a further screen: a game that ends as it begins). Each state
+also says how long the screen may stay idle and what the seat buttons do
+there (for on-screen labels). Seat buttons outside a game (see ``docs/table.md``):
 
 | screen | prev | ok | next | tap a card |
 | --- | --- | --- | --- | --- |
@@ -18,21 +21,27 @@ labels). Seat buttons outside a game (see ``docs/table.md``):
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from collections.abc import Sequence
+from typing import ClassVar
 
-from controller.games.base import TableError
-from controller.games.words import Seat, Text, Verbatim, Words, say
+from controller.games.base import JSON, TableError
+from controller.games.interned import forget_interned
+from controller.games.words import Seat, Text, Verbatim, Words, as_arg, say
+from controller.table.context import ScreenContext
+from controller.table.languages import next_language
+from controller.table.launch import begin, options_form
+from controller.table.lobby import unmet_requirement
 from controller.table.options import OptionsForm
-from controller.tags.members import tapped_at_join
+from controller.table.play import about_seat, act, after, end_now, feedback, refuse, undo
+from controller.table.session import GameSession
+from controller.table.staff_mode import StaffCommand
+from controller.tags.members import NOT_A_MEMBER, welcome
 from controller.tags.registry import deck_of
 from controller.tags.staff_desk import StaffDesk
 from controller.view import ButtonHint, MessageKind, Screen
 from controller.words.catalogs import LANGUAGE_NAMES
 from hardware.cues import Cue
 from hardware.events import TimerEvent
-
-if TYPE_CHECKING:
-    from controller.table import Table
 
 IDLE_TIMEOUT = 120.0  # seconds on the menu or join screen before going back to attract
 RESULTS_TIMEOUT = 90.0
@@ -41,48 +50,101 @@ STARTER_TIMEOUT = 30.0  # nobody answers the starter question: the table draws t
 
 
 class ScreenState:
-    """A screen's behaviour. Subclasses override what their screen reacts to."""
+    """A screen's behaviour. Subclasses override what their screen reacts to.
+
+    Every handler answers with the next screen, or None to stay on this one.
+    """
 
     screen: ClassVar[Screen]
     timeout: ClassVar[float | None] = None  # idle seconds before going back to attract
     labels: ClassVar[dict[str, Words]] = {}  # what each seat's buttons do here
+    # Whether the table asks about the game chosen on the menu here (its rules page).
+    about_chosen_game: ClassVar[bool] = False
+    keeps_messages = False  # the previous screen's lines stay (a game's end, an undo)
+    session: GameSession | None = None  # the game shown (in play, or just finished)
+    result: JSON | None = None  # the finished game's report
 
-    def on_tag(self, table: Table, seat: int, uid: str) -> None:
+    @property
+    def playing(self) -> GameSession | None:
+        """The game in progress on this screen, whose seats' LEDs show whose turn it is."""
+        return None
+
+    def enter(self, ctx: ScreenContext) -> ScreenState | None:
+        """The table has just changed to this screen (its messages cleared unless kept)."""
+        return None
+
+    def on_tag(self, ctx: ScreenContext, seat: int, uid: str) -> ScreenState | None:
         """A tag tapped at ``seat``'s reader."""
+        return None
 
-    def on_button(self, table: Table, seat: int, button: str) -> None:
+    def on_button(self, ctx: ScreenContext, seat: int, button: str) -> ScreenState | None:
         """A seat button pressed."""
+        return None
 
-    def on_timer(self, table: Table, event: TimerEvent) -> None:
+    def on_timer(self, ctx: ScreenContext, event: TimerEvent) -> ScreenState | None:
         """The toss timer started, stopped or was cancelled."""
+        return None
 
-    def hints(self, table: Table) -> list[ButtonHint]:
+    def on_idle(self, ctx: ScreenContext) -> ScreenState | None:
+        """``timeout`` seconds passed without input: back to attract, unless the screen says."""
+        return AttractScreen()
+
+    def hints(self, ctx: ScreenContext) -> list[ButtonHint]:
         """What every seat button does now, for the on-screen labels."""
         return [
             ButtonHint(seat, button, label)
-            for seat in table.seat_indexes
+            for seat in ctx.seats
             for button, label in self.labels.items()
         ]
 
-    def on_idle(self, table: Table) -> None:
-        """``timeout`` seconds passed without input: back to attract, unless the screen says."""
-        table.to_attract()
+    def rules_of(self, ctx: ScreenContext) -> str | None:
+        """The game whose rules page a seat's long OK opens here, if any."""
+        if self.session is not None:
+            return self.session.game_id
+        return ctx.lobby.chosen.spec.id if self.about_chosen_game else None
 
 
 class AttractScreen(ScreenState):
-    """Idle: anything wakes the table; a staff tag opens the staff desk."""
+    """Idle: anything wakes the table; a staff tag opens the staff desk.
+
+    Entering it ends whatever was going on: no game, no staff mode, nobody
+    joined, every panel in the table's language. ``farewell`` is what the
+    staff desk said as it closed itself, said again here at its seat.
+    """
 
     screen = Screen.ATTRACT
     labels: ClassVar[dict[str, Words]] = {"ok": say("start")}
 
-    def on_tag(self, table: Table, seat: int, uid: str) -> None:
-        if table.is_staff_tag(uid):
-            table.open_desk(seat)
-        else:
-            table.to_menu()
+    def __init__(self, farewell: tuple[Words, int] | None = None) -> None:
+        self.farewell = farewell
 
-    def on_button(self, table: Table, seat: int, button: str) -> None:
-        table.to_menu()
+    def enter(self, ctx: ScreenContext) -> ScreenState | None:
+        # No game is in progress: what the engines interned for it goes (a pure cache).
+        forget_interned()
+        ctx.languages.clear()  # a seat's language holds until the table rests again
+        ctx.staff.close()
+        ctx.lobby.clear()
+        ctx.rest_leds(None)
+        if ctx.setup_notice:
+            ctx.out.say(ctx.setup_notice, MessageKind.PROBLEM)
+        if self.farewell is not None:
+            words, seat = self.farewell
+            ctx.out.say(words, MessageKind.PROBLEM, seat)
+        return None
+
+    def on_tag(self, ctx: ScreenContext, seat: int, uid: str) -> ScreenState | None:
+        if not ctx.is_staff_tag(uid):
+            return ChooseGameScreen()
+        # With a staff PIN the desk first asks for it; while the PIN is locked
+        # after wrong tries the desk does not open at all.
+        desk = ctx.door.open(seat, ctx.config)
+        if isinstance(desk, StaffDesk):
+            return StaffDeskScreen(desk)
+        ctx.out.say(desk, MessageKind.PROBLEM, seat)
+        return None
+
+    def on_button(self, ctx: ScreenContext, seat: int, button: str) -> ScreenState | None:
+        return ChooseGameScreen()
 
 
 class ChooseGameScreen(ScreenState):
@@ -90,22 +152,60 @@ class ChooseGameScreen(ScreenState):
 
     screen = Screen.CHOOSE_GAME
     timeout = IDLE_TIMEOUT
+    about_chosen_game = True
     labels: ClassVar[dict[str, Words]] = {
         "prev": say("previous game"),
         "ok": say("choose"),
         "next": say("next game"),
     }
 
-    def on_button(self, table: Table, seat: int, button: str) -> None:
+    def enter(self, ctx: ScreenContext) -> ScreenState | None:
+        ctx.lobby.clear()
+        ctx.out.say(say("Choose a game: PREV / NEXT, then OK"))
+        return None
+
+    def on_button(self, ctx: ScreenContext, seat: int, button: str) -> ScreenState | None:
         if button == "ok":
-            table.choose_game(seat)
-        elif button in ("prev", "next"):
-            table.move_menu(-1 if button == "prev" else 1)
+            # The join screen for the chosen game, unless the table cannot run it.
+            unmet = unmet_requirement(ctx.lobby.chosen.spec, ctx.config)
+            if unmet is not None:
+                ctx.out.say(unmet, MessageKind.REFUSED, seat)
+                return None
+            return JoinScreen(seat)
+        if button in ("prev", "next"):
+            ctx.lobby.move(-1 if button == "prev" else 1)
+            ctx.out.changed()
+        return None
+
+
+def _join(ctx: ScreenContext, seat: int) -> None:
+    """A seat joins the chosen game (nothing happens if it already has)."""
+    if ctx.lobby.join(seat):
+        ctx.out.steady(seat, Cue.JOINED)
+        ctx.out.changed()
+
+
+def _member_tapped(ctx: ScreenContext, seat: int, uid: str) -> None:
+    """A tag tapped at ``seat`` on the join screen (the seat has joined): a member card
+    names the seat (``controller.tags.members``); a tag the table does not know at all is
+    kindly refused as a member card (the seat plays on, anonymous). Only a table that
+    knows member cards says so."""
+    registry = ctx.registry
+    if registry.lookup(uid) is not None:
+        return  # a card of a deck: it joins, as it always did
+    nickname = registry.member(uid)
+    if nickname is not None:
+        ctx.lobby.name_seat(seat, nickname)
+        ctx.out.say(welcome(nickname), MessageKind.INFO, seat)
+        return
+    if registry.has_members():
+        ctx.out.say(NOT_A_MEMBER, MessageKind.REFUSED, seat)
 
 
 class JoinScreen(ScreenState):
     """Seats join the chosen game: OK joins or leaves, a card tap joins, NEXT starts.
 
+    ``first`` is the seat whose OK chose the game: it has joined already.
     PREV at a seat that has joined switches that seat's panel to the next
     language (English, Deutsch, 日本語, round again); PREV at a seat that has
     not joined goes back to the menu. A joined seat's PREV never leaves the
@@ -114,42 +214,87 @@ class JoinScreen(ScreenState):
 
     screen = Screen.JOIN
     timeout = IDLE_TIMEOUT
+    about_chosen_game = True
     labels: ClassVar[dict[str, Words]] = {
         "prev": say("menu"),
         "ok": say("join"),
         "next": say("start game"),
     }
 
-    def on_tag(self, table: Table, seat: int, uid: str) -> None:
-        if not table.is_staff_tag(uid):
-            table.join(seat)
-            tapped_at_join(table, seat, uid)  # a member card names the seat
+    def __init__(self, first: int) -> None:
+        self.first = first
 
-    def on_button(self, table: Table, seat: int, button: str) -> None:
+    def enter(self, ctx: ScreenContext) -> ScreenState | None:
+        chosen = ctx.lobby.chosen
+        ctx.lobby.clear()
+        ctx.out.say(
+            say(
+                "{game}: press OK at your seat to join ({low}-{high} players); NEXT starts",
+                game=as_arg(chosen.title),
+                low=chosen.spec.min_players,
+                high=chosen.spec.max_players,
+            )
+        )
+        _join(ctx, self.first)
+        return None
+
+    def on_tag(self, ctx: ScreenContext, seat: int, uid: str) -> ScreenState | None:
+        if not ctx.is_staff_tag(uid):
+            _join(ctx, seat)
+            _member_tapped(ctx, seat, uid)  # a member card names the seat
+        return None
+
+    def on_button(self, ctx: ScreenContext, seat: int, button: str) -> ScreenState | None:
         if button == "ok":
-            table.toggle_join(seat)
-        elif button == "prev" and seat in table.joined:
-            table.switch_language(seat)
+            if ctx.lobby.leave(seat):
+                ctx.out.steady(seat, Cue.OFF)
+                ctx.out.changed()
+            else:
+                _join(ctx, seat)
+        elif button == "prev" and seat in ctx.lobby.joined:
+            ctx.out.say(ctx.languages.switch(seat, ctx.config.language), MessageKind.INFO, seat)
         elif button == "prev":
-            table.to_menu()
+            return ChooseGameScreen()
         elif button == "next":
-            table.start_game()
+            return self._start(ctx)
+        return None
 
-    def hints(self, table: Table) -> list[ButtonHint]:
-        from controller.table import next_language
+    def _start(self, ctx: ScreenContext) -> ScreenState | None:
+        """Start the chosen game with the joined seats: its options first, if it has any."""
+        form = options_form(ctx)
+        if form is None:
+            return None
+        if form.visible or ctx.lobby.chosen.spec.presets:
+            return OptionsScreen(form)
+        return options_settled(ctx, form.options)
 
-        joined = table.joined
+    def hints(self, ctx: ScreenContext) -> list[ButtonHint]:
+        joined = ctx.lobby.joined
         hints = []
-        for hint in super().hints(table):
+        for hint in super().hints(ctx):
             label = hint.label
             if hint.button == "ok":
                 label = say("leave") if hint.seat in joined else say("join")
             elif hint.button == "prev" and hint.seat in joined:
                 # The next language in its own name, so its reader finds it on any panel.
-                name = LANGUAGE_NAMES[next_language(table.language_of(hint.seat))]
+                name = LANGUAGE_NAMES[next_language(ctx.language_of(hint.seat))]
                 label = say("language: {language}", language=Verbatim(name))
             hints.append(ButtonHint(hint.seat, hint.button, label))
         return hints
+
+
+def options_settled(ctx: ScreenContext, options: JSON) -> ScreenState | None:
+    """The options are settled: ask the rulebook's starter question, or begin."""
+    starter = ctx.lobby.chosen.spec.starter
+    if starter is not None:
+        # The rulebook lets the players choose who starts: ask, and wait for an answer.
+        return StarterScreen(starter.question, dict(options))
+    return _begin(ctx, dict(options), None)
+
+
+def _begin(ctx: ScreenContext, options: JSON, starter_seat: int | None) -> ScreenState | None:
+    began = begin(ctx, options, starter_seat)
+    return None if began is None else PlayScreen(*began)
 
 
 class OptionsScreen(ScreenState):
@@ -158,23 +303,34 @@ class OptionsScreen(ScreenState):
 
     screen = Screen.OPTIONS
     timeout = IDLE_TIMEOUT
+    about_chosen_game = True
 
     def __init__(self, form: OptionsForm) -> None:
         self.form = form
 
-    def on_button(self, table: Table, seat: int, button: str) -> None:
+    def enter(self, ctx: ScreenContext) -> ScreenState | None:
+        ctx.out.say(
+            say(
+                "{game}: the game's options. PREV / NEXT choose a line, OK changes it; "
+                'OK on "Start the game" starts',
+                game=as_arg(ctx.lobby.chosen.title),
+            )
+        )
+        return None
+
+    def on_button(self, ctx: ScreenContext, seat: int, button: str) -> ScreenState | None:
         if button in ("prev", "next"):
             self.form.move(-1 if button == "prev" else 1)
         elif button == "ok" and self.form.press_ok():
-            table.options_chosen(self.form.options)
-            return
-        table.changed()
+            return options_settled(ctx, self.form.options)
+        ctx.out.changed()
+        return None
 
-    def hints(self, table: Table) -> list[ButtonHint]:
+    def hints(self, ctx: ScreenContext) -> list[ButtonHint]:
         labels = self.form.button_labels()
         return [
             ButtonHint(seat, button, label)
-            for seat in table.seat_indexes
+            for seat in ctx.seats
             for button, label in labels.items()
         ]
 
@@ -186,59 +342,94 @@ class StarterScreen(ScreenState):
 
     screen = Screen.STARTER
     timeout = STARTER_TIMEOUT
+    about_chosen_game = True
 
-    def __init__(self, prompt: Words) -> None:
+    def __init__(self, prompt: Words, options: JSON) -> None:
         self.prompt = prompt
+        self.options = options  # the options chosen for the game about to begin
 
-    def on_tag(self, table: Table, seat: int, uid: str) -> None:
-        if not table.is_staff_tag(uid):
-            self._answer(table, seat)
+    def enter(self, ctx: ScreenContext) -> ScreenState | None:
+        chosen = ctx.lobby.chosen
+        starter = chosen.spec.starter
+        assert starter is not None
+        ctx.out.say(
+            say(
+                "{game}: {question} That player taps a card or presses OK and {role}",
+                game=as_arg(chosen.title),
+                question=as_arg(starter.question),
+                role=as_arg(starter.role),
+            )
+        )
+        return None
 
-    def on_button(self, table: Table, seat: int, button: str) -> None:
-        if button == "ok":
-            self._answer(table, seat)
+    def on_tag(self, ctx: ScreenContext, seat: int, uid: str) -> ScreenState | None:
+        return None if ctx.is_staff_tag(uid) else self._answer(ctx, seat)
 
-    def _answer(self, table: Table, seat: int) -> None:
-        if seat not in table.joined:
-            table.announce(
+    def on_button(self, ctx: ScreenContext, seat: int, button: str) -> ScreenState | None:
+        return self._answer(ctx, seat) if button == "ok" else None
+
+    def _answer(self, ctx: ScreenContext, seat: int) -> ScreenState | None:
+        if seat not in ctx.lobby.joined:
+            ctx.out.say(
                 say("{seat} has not joined this game", seat=Seat(seat)), MessageKind.REFUSED, seat
             )
-            return
-        table.begin_game(seat)
+            return None
+        return _begin(ctx, self.options, seat)
 
-    def on_idle(self, table: Table) -> None:
-        table.begin_game(None)
+    def on_idle(self, ctx: ScreenContext) -> ScreenState | None:
+        return _begin(ctx, self.options, None)
 
-    def hints(self, table: Table) -> list[ButtonHint]:
-        return [ButtonHint(seat, "ok", say("it's me")) for seat in sorted(table.joined)]
+    def hints(self, ctx: ScreenContext) -> list[ButtonHint]:
+        return [ButtonHint(seat, "ok", say("it's me")) for seat in sorted(ctx.lobby.joined)]
 
 
 class PlayScreen(ScreenState):
-    """A game in progress: taps and presses go through the game's adapter to its engine."""
+    """A game in progress: taps and presses go through the game's adapter to its engine.
+
+    ``intro`` is what the table says as the game begins (or resumes, or is
+    rebuilt after a staff undo, which keeps the lines already on screen).
+    """
 
     screen = Screen.PLAY
 
-    def on_tag(self, table: Table, seat: int, uid: str) -> None:
-        session = table.game
-        if session is None:
-            return
-        entry = table.registry.lookup(uid)
+    def __init__(
+        self, session: GameSession, intro: Sequence[Words] = (), *, keeps_messages: bool = False
+    ) -> None:
+        self.session: GameSession = session
+        self.intro = tuple(intro)
+        self.keeps_messages = keeps_messages
+
+    @property
+    def playing(self) -> GameSession | None:
+        return self.session
+
+    def enter(self, ctx: ScreenContext) -> ScreenState | None:
+        for line in self.intro:
+            ctx.out.say(line)
+        return self._after(after(ctx, self.session, []))
+
+    def _after(self, result: JSON | None) -> ScreenState | None:
+        """The results screen once the game has ended."""
+        return None if result is None else ResultsScreen(self.session, result)
+
+    def on_tag(self, ctx: ScreenContext, seat: int, uid: str) -> ScreenState | None:
+        session = self.session
+        entry = ctx.registry.lookup(uid)
         if entry is not None and entry.is_staff:
-            table.staff_tag(seat)
-            return
-        if entry is None and (nickname := table.registry.member(uid)) is not None:
+            # The staff tag tapped at a seat during a game: staff mode opens (or closes) there.
+            ctx.out.say(ctx.staff.tag(seat), MessageKind.INFO, seat)
+            return None
+        if entry is None and (nickname := ctx.registry.member(uid)) is not None:
             # A member card is enrolled, only not as a card: say what it is for.
-            table.refuse(
-                seat,
-                say(
-                    "that is {name}'s member card, which names a seat when players join; "
-                    "to play, tap a card of this game's deck",
-                    name=Verbatim(nickname),
-                ),
+            why = say(
+                "that is {name}'s member card, which names a seat when players join; "
+                "to play, tap a card of this game's deck",
+                name=Verbatim(nickname),
             )
-            return
+            refuse(ctx, session, seat, why)
+            return None
         if entry is None:
-            table.announce(
+            ctx.out.say(
                 say(
                     "{seat}: this tag ({tag}) is not enrolled in any deck; ask staff to enroll it",
                     seat=Seat(seat),
@@ -247,70 +438,79 @@ class PlayScreen(ScreenState):
                 MessageKind.PROBLEM,
                 seat,
             )
-            table.flash(seat, Cue.REFUSED)
-            return
+            ctx.out.flash(seat, Cue.REFUSED)
+            return None
         if entry.deck != deck_of(session.game_id):
-            table.refuse(
-                seat,
-                say(
-                    "that card belongs to the {deck} deck, not this game's",
-                    deck=Verbatim(entry.deck),
-                ),
+            why = say(
+                "that card belongs to the {deck} deck, not this game's", deck=Verbatim(entry.deck)
             )
-            return
+            refuse(ctx, session, seat, why)
+            return None
         player = session.player_at(seat)
         if player is None:
-            table.announce(
+            ctx.out.say(
                 say("{seat} is not playing this game", seat=Seat(seat)), MessageKind.REFUSED, seat
             )
-            table.flash(seat, Cue.REFUSED)
-            return
+            ctx.out.flash(seat, Cue.REFUSED)
+            return None
         session.draws.next_input()
         try:
             action = session.adapter.input.on_card(player, entry.card)
         except TableError as exc:
-            table.refuse(seat, exc.text)
-            return
-        table.act(action, seat)
+            refuse(ctx, session, seat, exc.text)
+            return None
+        return self._after(act(ctx, session, action, seat))
 
-    def on_button(self, table: Table, seat: int, button: str) -> None:
-        session = table.game
-        if session is None:
-            return
-        if seat == table.staff_seat:
-            table.staff_command(seat, button)
-            return
+    def on_button(self, ctx: ScreenContext, seat: int, button: str) -> ScreenState | None:
+        session = self.session
+        if seat == ctx.staff.seat:
+            return self._staff(ctx, seat, button)
         player = session.player_at(seat)
         if player is None:
-            return
+            return None
         session.draws.next_input()
         answer = session.adapter.input.on_button(player, button)
         if isinstance(answer, str | Text):
-            table.announce(table.about_seat(seat, answer), MessageKind.INFO, seat)
+            ctx.out.say(about_seat(session, seat, answer), MessageKind.INFO, seat)
         elif answer is not None:
-            table.act(answer, seat)
+            return self._after(act(ctx, session, answer, seat))
         else:
-            table.changed()
+            ctx.out.changed()
+        return None
 
-    def on_timer(self, table: Table, event: TimerEvent) -> None:
-        session = table.game
-        if session is None:
-            return
+    def _staff(self, ctx: ScreenContext, seat: int, button: str) -> ScreenState | None:
+        """A press at the staff seat: a step of staff mode, then undo, end now, abandon, close."""
+        session = self.session
+        step = ctx.staff.press(button, can_end_early=session.engine.early_end(0) is not None)
+        if step.message:
+            ctx.out.say(step.message, MessageKind.INFO, seat)
+        next_screen: ScreenState | None = None
+        if step.command is StaffCommand.UNDO:
+            next_screen = undone(ctx, session)
+        elif step.command is StaffCommand.ABANDON:
+            # The game ends without a result (it stays in the journal).
+            session.abandon()
+            next_screen = AttractScreen()
+        elif step.command is StaffCommand.END_NOW:
+            next_screen = self._after(end_now(ctx, session, seat))
+        ctx.out.changed()
+        return next_screen
+
+    def on_timer(self, ctx: ScreenContext, event: TimerEvent) -> ScreenState | None:
+        session = self.session
         # A stopped toss is an action of the record (the engine keeps the attempt
         # log and the bests), journaled like any other, so it survives undo and resume.
         action = session.adapter.input.timer_action(event)
         if action is not None:
-            table.act(action, session.players[action.seat])
-            return
-        for feedback in session.adapter.input.on_timer(event):
-            table.feedback(feedback)
-        table.changed()
+            return self._after(act(ctx, session, action, session.players[action.seat]))
+        for fb in session.adapter.input.on_timer(event):
+            feedback(ctx, session, fb)
+        ctx.out.changed()
+        return None
 
-    def hints(self, table: Table) -> list[ButtonHint]:
-        session = table.game
-        if session is None:
-            return []
-        staff = table.staff_seat
+    def hints(self, ctx: ScreenContext) -> list[ButtonHint]:
+        session = self.session
+        staff = ctx.staff.seat
         hints = [
             ButtonHint(session.players[player], button, label)
             for player, button, label in session.adapter.input.hints()
@@ -318,20 +518,38 @@ class PlayScreen(ScreenState):
         ]
         if staff is not None:
             # The staff seat's buttons are staff's now: label them so.
-            hints += [ButtonHint(staff, b, label) for b, label in table.staff_hints().items()]
+            hints += [ButtonHint(staff, b, label) for b, label in ctx.staff.hints().items()]
         return hints
 
 
+def undone(ctx: ScreenContext, session: GameSession) -> ScreenState | None:
+    """Staff took back the last player action: the game rebuilt, the lines on screen kept."""
+    rebuilt = undo(ctx, session)
+    if rebuilt is None:
+        return None
+    session, said = rebuilt
+    return PlayScreen(session, [said], keeps_messages=True)
+
+
 class ResultsScreen(ScreenState):
-    """The final score sheet: OK goes back to attract."""
+    """The final score sheet: OK goes back to attract. The game's lines stay on screen."""
 
     screen = Screen.RESULTS
     timeout = RESULTS_TIMEOUT
     labels: ClassVar[dict[str, Words]] = {"ok": say("done")}
+    keeps_messages = True
 
-    def on_button(self, table: Table, seat: int, button: str) -> None:
-        if button == "ok":
-            table.to_attract()
+    def __init__(self, session: GameSession, result: JSON) -> None:
+        self.session: GameSession = session
+        self.result = result
+
+    def enter(self, ctx: ScreenContext) -> ScreenState | None:
+        if ctx.on_record is not None:
+            ctx.on_record(self.session.game_id, self.session.recorder.dumps())
+        return None
+
+    def on_button(self, ctx: ScreenContext, seat: int, button: str) -> ScreenState | None:
+        return AttractScreen() if button == "ok" else None
 
 
 class StaffDeskScreen(ScreenState):
@@ -343,23 +561,26 @@ class StaffDeskScreen(ScreenState):
     def __init__(self, desk: StaffDesk) -> None:
         self.desk = desk
 
-    def on_tag(self, table: Table, seat: int, uid: str) -> None:
-        if table.is_staff_tag(uid):
-            table.to_attract()
-        else:
-            self.desk.tap(uid)
-            table.changed()
+    def on_tag(self, ctx: ScreenContext, seat: int, uid: str) -> ScreenState | None:
+        if ctx.is_staff_tag(uid):
+            return AttractScreen()
+        self.desk.tap(uid)
+        ctx.out.changed()
+        return None
 
-    def on_button(self, table: Table, seat: int, button: str) -> None:
-        if seat != self.desk.seat:
-            return
-        self.desk.button(button)
-        if self.desk.closed:
-            table.close_desk(self.desk)
-        else:
-            table.changed()
+    def on_button(self, ctx: ScreenContext, seat: int, button: str) -> ScreenState | None:
+        desk = self.desk
+        if seat != desk.seat:
+            return None
+        desk.button(button)
+        if not desk.closed:
+            ctx.out.changed()
+            return None
+        # The desk closed itself: back to attract, saying why, or stop the kiosk.
+        ctx.door.closed(desk)
+        return AttractScreen((desk.farewell, desk.seat) if desk.farewell else None)
 
-    def hints(self, table: Table) -> list[ButtonHint]:
+    def hints(self, ctx: ScreenContext) -> list[ButtonHint]:
         desk = self.desk
         if desk.task == "pin":
             # PIN symbols, the same in every language.

@@ -11,19 +11,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from controller.config.table_config import TableConfig
-from controller.games import spec_of
 from controller.games.base import JSON
 from controller.games.words import Verbatim, Words, say
+from controller.table.context import ScreenContext
 from controller.table.lobby import Lobby, menu_note
+from controller.table.pages import Pages
+from controller.table.readers import ReaderStatus
+from controller.table.screens import OptionsScreen, ScreenState, StaffDeskScreen, StarterScreen
 from controller.table.session import GameSession
 from controller.view import ButtonHint, GameChoice, Message, Screen, SeatView, StaffView, TableView
 from controller.view.seat_colours import seat_colour
-
-
-def rules_page(game_id: str) -> tuple[Words, tuple[Words, ...]]:
-    """A game's rules page for a seat: its title and the lines of ``GameSpec.rules``."""
-    spec = spec_of(game_id)
-    return say("{game}: the rules at this table", game=Verbatim(spec.title)), spec.rules
 
 
 def seat_label(seat: int, nicknames: Mapping[int, str]) -> Words:
@@ -130,4 +127,32 @@ def build_view(
         seat_languages=dict(seat_languages or {}),
         players=() if session is None else tuple(session.players),
         nicknames=names,
+    )
+
+
+def table_view(
+    version: int, state: ScreenState, ctx: ScreenContext, pages: Pages, readers: ReaderStatus
+) -> TableView:
+    """The view of the table on screen ``state``: what each part shows, numbered ``version``."""
+    form = state.form if isinstance(state, OptionsScreen) else None
+    return build_view(
+        version=version,
+        screen=state.screen,
+        config=ctx.config,
+        lobby=ctx.lobby,
+        session=state.session,
+        result=state.result,
+        messages=ctx.out.messages,
+        buttons=state.hints(ctx),
+        reader_online=readers.online(),
+        staff=state.desk.view() if isinstance(state, StaffDeskScreen) else None,
+        staff_overlay=ctx.staff.overlay() if state.screen is Screen.PLAY else None,
+        prompt=state.prompt if isinstance(state, StarterScreen) else None,
+        options=()
+        if form is None
+        else [(line.label, line.value, line.explanation) for line in form.lines()],
+        options_cursor=0 if form is None else form.cursor,
+        results_page=pages.page,
+        help=pages.help(),
+        seat_languages=ctx.languages.chosen(),
     )

@@ -15,14 +15,8 @@ translated); ``check_nickname`` refuses anything else with a clear message.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from controller.games.base import TableError
-from controller.games.words import Verbatim, say
-from controller.view import MessageKind
-
-if TYPE_CHECKING:
-    from controller.table import Table
+from controller.games.words import Text, Verbatim, say
 
 NICKNAME_MAX = 16
 
@@ -74,21 +68,11 @@ class MemberUidError(TableError, ValueError):
     """Text that is not a member card's tag UID."""
 
 
-def tapped_at_join(table: Table, seat: int, uid: str) -> None:
-    """A tag tapped at ``seat`` on the join screen (the seat has joined): a member card
-    names the seat; a tag the table does not know at all is kindly refused as a member
-    card (the seat plays on, anonymous). Only a table that knows member cards says so."""
-    registry = table.registry
-    if registry.lookup(uid) is not None:
-        return  # a card of a deck: it joins, as it always did
-    nickname = registry.member(uid)
-    if nickname is not None:
-        table.lobby.name_seat(seat, nickname)
-        table.announce(say("Welcome, {name}!", name=Verbatim(nickname)), MessageKind.INFO, seat)
-        return
-    if registry.has_members():
-        table.announce(
-            say("This card is not a member card here: staff can enroll it. You play unnamed"),
-            MessageKind.REFUSED,
-            seat,
-        )
+def welcome(nickname: str) -> Text:
+    """What the table says when a member card names the seat it was tapped at."""
+    return say("Welcome, {name}!", name=Verbatim(nickname))
+
+
+# A tag the table does not know at all, tapped at the join screen of a table that
+# knows member cards: the seat plays on, anonymous.
+NOT_A_MEMBER = say("This card is not a member card here: staff can enroll it. You play unnamed")

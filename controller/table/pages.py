@@ -1,0 +1,62 @@
+"""What turns or closes by itself with time: a seat's rules page, the pages of a long screen.
+
+Holding OK at a seat for ``HELP_HOLD`` seconds opens the rules page of the
+game in progress (or chosen on the menu) on that seat's panel; it closes by
+itself after ``HELP_SECONDS``. While a rules page is open or the results are
+shown, the page number turns every ``RESULTS_PAGE_SECONDS``: the display
+shows the page it is told and wraps round when it has fewer.
+"""
+
+from __future__ import annotations
+
+from controller.games import spec_of
+from controller.games.words import Verbatim, Words, say
+
+HELP_HOLD = 1.0  # seconds OK is held down for a seat's rules page
+HELP_SECONDS = 25.0  # a rules page closes by itself after this long
+RESULTS_PAGE_SECONDS = 6.0  # the results' rounds turn a page by themselves when they do not fit
+
+
+def rules_page(game_id: str) -> tuple[Words, tuple[Words, ...]]:
+    """A game's rules page for a seat: its title and the lines of ``GameSpec.rules``."""
+    spec = spec_of(game_id)
+    return say("{game}: the rules at this table", game=Verbatim(spec.title)), spec.rules
+
+
+class Pages:
+    """The seats' open rules pages, the OK holds that open them, and the turning page."""
+
+    def __init__(self) -> None:
+        self._ok_down: dict[int, float] = {}  # seat -> when its OK went down (event time)
+        self._help: dict[int, tuple[str, float]] = {}  # seat -> (game id, closes at)
+        self.page = 0  # which page of a long screen the display shows
+        self._page_at = 0.0
+
+    def ok_down(self, seat: int, at: float) -> None:
+        """OK went down at ``seat`` (the press has acted already)."""
+        self._ok_down[seat] = at
+
+    def ok_up(self, seat: int, at: float) -> bool:
+        """OK came up at ``seat``: whether it was held long enough for the rules page."""
+        down = self._ok_down.pop(seat, None)
+        return down is not None and at - down >= HELP_HOLD
+
+    def open_help(self, seat: int, game_id: str, now: float) -> None:
+        """Show ``game_id``'s rules page at ``seat`` until ``HELP_SECONDS`` from ``now``."""
+        self._help[seat] = (game_id, now + HELP_SECONDS)
+
+    def help(self) -> dict[int, tuple[Words, tuple[Words, ...]]]:
+        """The open rules pages by seat, as the view carries them."""
+        return {seat: rules_page(game_id) for seat, (game_id, _) in self._help.items()}
+
+    def tick(self, now: float, *, results: bool) -> bool:
+        """Close the rules pages that are due and turn the page; whether anything changed."""
+        closed = [seat for seat, (_, until) in self._help.items() if now >= until]
+        for seat in closed:
+            del self._help[seat]
+        paging = results or bool(self._help)
+        if paging and now - self._page_at >= RESULTS_PAGE_SECONDS:
+            self._page_at = now
+            self.page += 1
+            return True
+        return bool(closed)

@@ -1,0 +1,130 @@
+"""A game in progress, as the play screen drives it: act, show what followed, refuse.
+
+These are the steps the play screen (and staff mode on it) take with a
+``GameSession``; they report back (the finished game's result, the new
+session after an undo) and leave the choice of the next screen to the
+screen. The adapter turns seat input into actions and engine events into
+messages and LED cues (``Feedback``); nothing here re-derives the rules.
+"""
+
+from __future__ import annotations
+
+from controller.adapters import Feedback
+from controller.games.base import JSON, Action, Event, TableError
+from controller.games.words import Player, Seat, Text, Verbatim, Words, as_arg, say
+from controller.table.context import ScreenContext
+from controller.table.session import GameSession
+from controller.view import MessageKind
+from hardware.cues import Cue
+
+
+def act(ctx: ScreenContext, session: GameSession, action: Action, seat: int) -> JSON | None:
+    """A seat's action: the engine judges it; accepted, it is journaled, then shown.
+
+    Returns the game's result when this action finished it.
+    """
+    try:
+        events = session.judge(action)
+    except TableError as exc:
+        refuse(ctx, session, seat, exc.text)
+        return None
+    # Outside the try: a journal that cannot write is not a refused play.
+    session.accept(action)
+    return after(ctx, session, events)
+
+
+def after(ctx: ScreenContext, session: GameSession, events: list[Event]) -> JSON | None:
+    """After a change of the game: the virtual deal, feedback, LEDs; the result at the end."""
+    events = events + session.deal()
+    for event in events:
+        for fb in session.adapter.presentation.feedback(event):
+            feedback(ctx, session, fb)
+    ctx.rest_leds(session)
+    ctx.out.changed()
+    return session.finish() if session.finished else None
+
+
+def feedback(ctx: ScreenContext, session: GameSession, fb: Feedback) -> None:
+    """An adapter's message and LED cue, at the physical seat of its engine player."""
+    seat = None if fb.player is None else session.players[fb.player]
+    if fb.message is not None:
+        ctx.out.say(fb.message, fb.kind, seat)
+    if fb.cue is not None and seat is not None:
+        ctx.out.flash(seat, fb.cue)
+
+
+def refuse(ctx: ScreenContext, session: GameSession | None, seat: int, why: Words) -> None:
+    """A refusal at ``seat``: said once who it is about ("Seat 3: ..."), then only why."""
+    ctx.out.say(about_seat(session, seat, why), MessageKind.REFUSED, seat)
+    ctx.out.flash(seat, Cue.REFUSED)
+
+
+def about_seat(session: GameSession | None, seat: int, words: Words) -> Words:
+    """``words`` with the seat named in front, unless they already name it.
+
+    An engine's refusal names its player itself ("Seat 3 cannot play Red 5: it
+    is Seat 4's turn", the same sentence a replay prints for the record), so the
+    table adds nothing; an adapter's answer ("tap the card you play") gets
+    "Seat 3: " in front. Either way the seat is said exactly once.
+    """
+    players = () if session is None else tuple(session.players)
+    if isinstance(words, Text) and names_seat(words, seat, players):
+        return words
+    return say("{seat}: {why}", seat=Seat(seat), why=as_arg(words))
+
+
+def names_seat(text: Text, seat: int, players: tuple[int, ...]) -> bool:
+    """Whether ``text`` is said of physical ``seat``: its sentence starts with that seat.
+
+    "{player} cannot play {card}: ..." with the player sitting at ``seat`` is; "cannot
+    play {card}: ... ({player} bids next)" is not, even when that player sits there.
+    The English key decides, so every language gets the same prefix or none.
+    """
+    if not text.key.startswith("{"):
+        return False
+    first = text.key[1:].split("}", 1)[0]
+    value = dict(text.args).get(first)
+    if value == Seat(seat):
+        return True
+    if isinstance(value, Player):
+        where = players[value.index] if 0 <= value.index < len(players) else value.index
+        return where == seat
+    return False
+
+
+def undo(ctx: ScreenContext, session: GameSession) -> tuple[GameSession, Text] | None:
+    """Staff: take back the last action a player took (and any deal that followed it).
+
+    Returns the rebuilt session and what staff took back, or None (said why).
+    """
+    undone = session.undo()
+    if undone is None:
+        ctx.out.say(say("Staff: there is no player action to undo"), MessageKind.INFO)
+        return None
+    action, rebuilt = undone
+    return rebuilt, describe_undo(action)
+
+
+def describe_undo(obj: JSON) -> Text:
+    """What staff took back: whose action (named by seat), and the record's own words for it."""
+    seat = obj.get("seat")
+    verb = next((k for k in obj if k not in ("seat", "card")), "?")
+    action = Verbatim(f"{verb} {obj.get(verb)}")  # the record's action, as its JSON writes it
+    if isinstance(seat, int) and not isinstance(seat, bool):
+        return say(
+            "Staff undid the action of {player}: {action}", player=Player(seat), action=action
+        )
+    return say("Staff undid the action {action}", action=action)
+
+
+def end_now(ctx: ScreenContext, session: GameSession, seat: int) -> JSON | None:
+    """Staff: end the game now under its rulebook's early end (the leaders win), recorded."""
+    expected = session.engine.expected
+    player = 0 if expected is None else expected.seat
+    action = session.engine.early_end(player)
+    if action is None:
+        ctx.out.say(
+            say("Staff: this game has no early end; NEXT abandons it"), MessageKind.INFO, seat
+        )
+        return None
+    return act(ctx, session, action, seat)
