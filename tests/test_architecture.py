@@ -246,3 +246,145 @@ def test_the_hub_reads_tables_only_through_records_specs_and_the_fleet_topics() 
     ]
     bad += [str(i) for i in imports("hub") if _top(i.module) in ("pygame", "display", "hardware")]
     assert not bad, "the hub is not a table: " + "; ".join(bad)
+
+
+# --- no cycles, and which room may import which -------------------------------------------
+
+
+def _project_modules() -> dict[str, Path]:
+    found: dict[str, Path] = {}
+    for room in (*PROJECT, "hub"):
+        for path in sorted((ROOT / room).rglob("*.py")):
+            found[_module_of(path)] = path
+    return found
+
+
+def _import_graph() -> dict[str, set[str]]:
+    """Module -> the project modules it imports, counting imports inside functions and
+    under ``TYPE_CHECKING`` (``from a import b`` reaches ``a.b`` when that is a module)."""
+    modules = _project_modules()
+    graph: dict[str, set[str]] = {name: set() for name in modules}
+    for room in (*PROJECT, "hub"):
+        for i in imports(room):
+            source = _module_of(i.path)
+            for target in (i.module, *(f"{i.module}.{n}" for n in i.names)):
+                if target in modules and target != source:
+                    graph[source].add(target)
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one node (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for other in sorted(graph.get(node, ())):
+            if other not in index:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in on_stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                top = stack.pop()
+                on_stack.discard(top)
+                component.append(top)
+                if top == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_the_cycle_finder_finds_a_cycle() -> None:
+    # A rule over a finder that never finds would pass whatever the code did.
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert _cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_module_imports_itself_back() -> None:
+    cycles = _cycles(_import_graph())
+    assert not cycles, "import cycles (inside functions and TYPE_CHECKING count): " + "; ".join(
+        " -> ".join(c) for c in cycles
+    )
+
+
+def _room(module: str) -> str:
+    """The room a module lives in: controller's sub-package, a game's table side, or the top."""
+    parts = module.split(".")
+    if parts[0] != "controller" or len(parts) == 1:
+        return parts[0]
+    if parts[1] == "games" and len(parts) >= 4 and parts[3] in {m[:-3] for m in TABLE_SIDE}:
+        return "games/table-side"
+    return parts[1]
+
+
+# Which room may import which: a layering, lowest first. A room imports only rooms
+# listed for it; the test below also checks that the rooms form no cycle.
+MAY_IMPORT: dict[str, set[str]] = {
+    "firmware": set(),
+    "hardware": {"firmware"},  # the link framing is shared with the reader board
+    "games": set(),  # the rules: the standard library only
+    "view": {"games"},
+    "words": {"games", "view"},
+    "bots": {"games"},
+    "adapters": {"games", "view", "hardware"},
+    "games/table-side": {"games", "adapters", "bots", "view", "hardware"},
+    "display": {"games", "view", "words"},
+    "config": {"games", "words", "tags", "hardware"},
+    "records": {"games", "words", "config"},
+    "tags": {"games", "view", "words"},
+    "table": {"games", "adapters", "view", "words", "config", "records", "tags", "hardware"},
+    "fleet": {"games", "view", "words", "config", "tags", "table"},
+    "kiosk": {
+        *("games", "adapters", "bots", "view", "words", "config", "records", "tags"),
+        *("table", "fleet", "hardware", "display"),
+    },
+    "hub": {"games", "records", "tags", "fleet"},
+    "cli": {
+        *("controller", "games", "words", "config", "records", "tags", "kiosk"),
+        *("hardware", "hub"),
+    },
+    "__main__": {"cli"},
+}
+
+
+def test_each_room_imports_only_the_rooms_below_it() -> None:
+    graph = _import_graph()
+    rooms: dict[str, set[str]] = {}
+    bad = []
+    for source, targets in graph.items():
+        for target in targets:
+            a, b = _room(source), _room(target)
+            if a == b:
+                continue
+            rooms.setdefault(a, set()).add(b)
+            if b not in MAY_IMPORT.get(a, set()):
+                bad.append(f"{source} -> {target} ({a} may import {sorted(MAY_IMPORT.get(a, ()))})")
+    assert not bad, "a room reaches a room it may not: " + "; ".join(sorted(bad))
+    assert not _cycles(rooms), f"rooms import each other: {_cycles(rooms)}"
+    assert not _cycles(MAY_IMPORT), f"the layering itself has a cycle: {_cycles(MAY_IMPORT)}"
+
+
+def test_the_table_stays_thin() -> None:
+    # Table grew into a god object twice (729 lines and 63 methods); the screens now
+    # get a context and return the next screen. New behaviour goes into a part.
+    tree = ast.parse((ROOT / "controller" / "table" / "__init__.py").read_text(encoding="utf-8"))
+    (table,) = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Table"]
+    methods = [n for n in table.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
+    assert table.end_lineno is not None
+    lines = table.end_lineno - table.lineno + 1
+    assert lines <= 300, f"Table is {lines} lines; move the new behaviour into a part"
+    assert len(methods) <= 25, f"Table has {len(methods)} methods; move some into a part"
