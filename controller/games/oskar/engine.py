@@ -68,6 +68,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, ClassVar, Self
 
 from controller.games.base import (
@@ -357,16 +358,24 @@ def _winner(plays: Sequence[tuple[int, Card]], zeros: Sequence[int]) -> int:
     return best_seat
 
 
-# Why a trick went where it did, by the number of zeros in it (0, 1, 2 or more).
-_WIN_REASONS: tuple[Text, Text, Text] = (
-    say("the best colour wins, the highest number within it"),
-    say("a zero makes colours lapse: the highest number wins"),
-    say("the second zero takes the trick"),
+class WinReason(StrEnum):
+    """Why a trick went where it did (``TrickWon.reason``): decided by its zeros."""
+
+    BEST_COLOUR = "best colour"  # no zero: the best colour wins, the highest number within it
+    FIRST_ZERO = "first zero"  # one zero: colours lapse, the highest number wins
+    SECOND_ZERO = "second zero"  # two or more: the second zero takes the trick
+
+
+# The reason by the number of zeros in the trick (0, 1, 2 or more).
+_WIN_REASONS: tuple[WinReason, WinReason, WinReason] = (
+    WinReason.BEST_COLOUR,
+    WinReason.FIRST_ZERO,
+    WinReason.SECOND_ZERO,
 )
 
 
-def win_reason(plays: Sequence[tuple[int, Card]]) -> Text:
-    """Why ``trick_winner`` chose its seat, in words for the display."""
+def win_reason(plays: Sequence[tuple[int, Card]]) -> WinReason:
+    """Why ``trick_winner`` chose its seat."""
     zeros = sum(1 for _, card in plays if card.is_zero)
     return _WIN_REASONS[min(zeros, 2)]
 
@@ -434,31 +443,59 @@ class RoundScore:
     tokens: tuple[int, ...]
 
 
+class RerollLimit(StrEnum):
+    """Why a seat may reroll the dice it may: the rulebook's group, or an open doubles offer."""
+
+    MOST = "most"  # the most points after the round: must reroll both dice
+    FEWEST = "fewest"  # the fewest points: none, one or both
+    REST = "rest"  # everyone else: none or one
+    DOUBLES = "doubles"  # rolled doubles just now: exactly one die, or keep them
+
+    @property
+    def counts(self) -> frozenset[int]:
+        """The numbers of dice a seat with this limit may reroll."""
+        return _LIMIT_COUNTS[self]
+
+
+_LIMIT_COUNTS: Mapping[RerollLimit, frozenset[int]] = {
+    RerollLimit.MOST: frozenset({2}),
+    RerollLimit.FEWEST: frozenset({0, 1, 2}),
+    RerollLimit.REST: frozenset({0, 1}),
+    RerollLimit.DOUBLES: frozenset({1}),
+}
+
+
 @dataclass(frozen=True)
-class RerollRule:
-    """Who rerolls after a round, in which order, and how many dice each may reroll."""
+class RerollRefused:
+    """A reroll of ``count`` dice the rules refuse ``seat``, and the rule that refuses it."""
 
-    order: tuple[int, ...]
-    most: tuple[int, ...]
-    fewest: tuple[int, ...]
-    allowed: tuple[frozenset[int], ...]  # per seat: the permitted numbers of dice rerolled
+    seat: int
+    count: int
+    limit: RerollLimit
 
-    def refuse_count(self, seat: int, count: int) -> Text:
-        """Why ``seat`` may not reroll ``count`` dice, as a whole sentence."""
-        counts, player = self.allowed[seat], Player(seat)
-        if counts == frozenset({2}):
+    @property
+    def words(self) -> Text:
+        """The refusal as a whole sentence (what a record's refused line says)."""
+        player, count = Player(self.seat), self.count
+        if self.limit is RerollLimit.MOST:
             return say_plural(
                 "{player} must reroll both dice (most points), not reroll {n} die",
                 "{player} must reroll both dice (most points), not reroll {n} dice",
                 count,
                 player=player,
             )
-        if counts == frozenset({0, 1, 2}):
+        if self.limit is RerollLimit.FEWEST:
             return say_plural(
                 "{player} may reroll none, one or both dice (fewest points), not reroll {n} die",
                 "{player} may reroll none, one or both dice (fewest points), not reroll {n} dice",
                 count,
                 player=player,
+            )
+        if self.limit is RerollLimit.DOUBLES:
+            return say(
+                "{player} rolled doubles and may reroll exactly one die, not {count}",
+                player=player,
+                count=count,
             )
         return say_plural(
             "{player} may reroll at most one die, not reroll {n} die",
@@ -468,10 +505,23 @@ class RerollRule:
         )
 
 
-# The three allowances of the reroll phase (numbers of dice a seat may reroll).
-_BOTH: frozenset[int] = frozenset({2})
-_ANY_DICE: frozenset[int] = frozenset({0, 1, 2})
-_AT_MOST_ONE: frozenset[int] = frozenset({0, 1})
+@dataclass(frozen=True)
+class RerollRule:
+    """Who rerolls after a round, in which order, and how many dice each may reroll."""
+
+    order: tuple[int, ...]
+    most: tuple[int, ...]
+    fewest: tuple[int, ...]
+    limits: tuple[RerollLimit, ...]  # per seat: its group, which says how many dice
+
+    @property
+    def allowed(self) -> tuple[frozenset[int], ...]:
+        """Per seat: the permitted numbers of dice rerolled."""
+        return tuple(limit.counts for limit in self.limits)
+
+    def refuse_count(self, seat: int, count: int) -> Text:
+        """Why ``seat`` may not reroll ``count`` dice, as a whole sentence."""
+        return RerollRefused(seat, count, self.limits[seat]).words
 
 
 def reroll_rule(points: Sequence[int], start: int) -> RerollRule:
@@ -487,15 +537,15 @@ def reroll_rule(points: Sequence[int], start: int) -> RerollRule:
     most = tuple(s for s in seating if points[s] == top)
     fewest = tuple(s for s in seating if points[s] == low and s not in most)
     rest = tuple(s for s in seating if s not in most and s not in fewest)
-    allowed = []
+    limits = []
     for seat in range(players):
         if seat in most:
-            allowed.append(_BOTH)
+            limits.append(RerollLimit.MOST)
         elif seat in fewest:
-            allowed.append(_ANY_DICE)
+            limits.append(RerollLimit.FEWEST)
         else:
-            allowed.append(_AT_MOST_ONE)
-    return RerollRule(most + fewest + rest, most, fewest, tuple(allowed))
+            limits.append(RerollLimit.REST)
+    return RerollRule(most + fewest + rest, most, fewest, tuple(limits))
 
 
 # --- actions -------------------------------------------------------------------
@@ -533,6 +583,28 @@ class KeepDoubles(Action):
 
     def to_json(self) -> JSON:
         return {"seat": self.seat, Verb.REROLL: []}
+
+
+@dataclass(frozen=True)
+class RollRequest:
+    """A seat's decision to roll: which of its dice (0, 1), both for the opening roll.
+
+    Not a line of the record: the record holds the chance outcome drawn for it
+    (``RollDice`` or ``Reroll``, by ``Oskar.roll_outcome``), as the game-record
+    spec defines those verbs. A person who rolls physical dice reports the
+    outcome instead (the same actions, faces entered by hand).
+    """
+
+    seat: int
+    dice: tuple[int, ...]
+
+
+class DoublesOpen(IllegalAction):
+    """Refused at a table: ``seat`` rolled doubles and decides first (``Oskar.check_order``)."""
+
+    def __init__(self, text: Words, seat: int) -> None:
+        super().__init__(text)
+        self.seat = seat
 
 
 @dataclass(frozen=True)
@@ -657,15 +729,19 @@ _HAND_REGISTERED: Interned[tuple[int, int], HandRegistered] = Interned()
 
 @dataclass(frozen=True)
 class CardPlayed(Event):
+    """A card went to the trick; ``zero`` counts the zeros in the trick with this one
+    (1: the first zero, colours lapse; 2: the second, it takes the trick), 0 for a colour."""
+
     seat: int
     card: Card
     trick: int
+    zero: int = 0
 
 
 # Each (seat, card, trick) event made once and shared: events are frozen values, and
 # building a frozen dataclass costs more than looking one up (one is answered per card).
 # Interned: the table forgets them between games, so a night of games keeps none.
-_CARD_PLAYED: Interned[tuple[int, Card, int], CardPlayed] = Interned()
+_CARD_PLAYED: Interned[tuple[int, Card, int, int], CardPlayed] = Interned()
 
 
 @dataclass(frozen=True)
@@ -674,7 +750,7 @@ class TrickWon(Event):
     trick: int
     cards: tuple[tuple[int, Card], ...]
     points: int
-    reason: Words
+    reason: WinReason
 
 
 @dataclass(frozen=True)
@@ -695,6 +771,7 @@ class RoundScored(Event):
     trendy: tuple[str, ...]
     tokens: tuple[int, ...]
     totals: tuple[int, ...]
+    threshold: int = TREND_THRESHOLD  # the genre points that made a genre trendy
 
 
 @dataclass(frozen=True)
@@ -806,6 +883,7 @@ class Oskar(Engine):
         self.first_dealer = dealer
         self.tokens_to_win = tokens_to_win
         self.hand_size = hand_size(players)
+        self.trend_threshold = TREND_THRESHOLD  # genre points that make a genre trendy
         self.phase = Phase.DICE
         self.dice: list[tuple[str, str] | None] = [None] * players
         self.tokens: list[int] = [0] * players
@@ -926,6 +1004,34 @@ class Oskar(Engine):
             return self.doubles
         expected = self.expected
         return None if expected is None else expected.seat
+
+    def check_order(self, action: Action) -> None:
+        """Refuse, as a table does, any move but the doubles offer's answer while it is open.
+
+        The record's rule lets the next action of anyone else decline an open
+        offer silently (``apply`` accepts it); a table instead waits for the
+        seat that rolled doubles (``decides``), so that nobody's tap takes its
+        choice away. Raises ``DoublesOpen`` naming that seat.
+        """
+        offer = self.doubles
+        if offer is None or self.phase is Phase.OVER:
+            return
+        answers = isinstance(action, KeepDoubles | Reroll) and action.seat == offer
+        if answers or isinstance(action, RegisterHand):
+            return  # a registration is no move in the game
+        if isinstance(action, Play):
+            raise DoublesOpen(
+                say(
+                    "not {card} yet: {player} rolled doubles and decides first whether to "
+                    "reroll one die",
+                    card=CardArg(str(action.card)),
+                    player=Player(offer),
+                ),
+                offer,
+            )
+        raise DoublesOpen(
+            say("wait: {player} rolled doubles and decides first", player=Player(offer)), offer
+        )
 
     def unrolled(self) -> list[int]:
         """Seats that have not rolled their dice yet."""
@@ -1155,6 +1261,33 @@ class Oskar(Engine):
                     break
         return actions
 
+    def roll_outcome(self, request: RollRequest, rng: random.Random) -> RollDice | Reroll:
+        """The chance outcome of a seat's decision to roll, drawn from ``rng``.
+
+        The opening roll (both dice of a seat that has not rolled) is a ``dice``
+        action; any other roll is a ``reroll`` of the picked dice, refused here
+        (``RerollRefused`` in its words) as ``apply`` would refuse it, before
+        anything is drawn. The draws are those of ``dice_action`` and
+        ``reroll_action``, so a seed rolls the same faces as it always did.
+        """
+        seat, dice = request.seat, tuple(sorted(set(request.dice)))
+        if self.phase is Phase.DICE and self.doubles != seat and self.dice[seat] is None:
+            if dice != (0, 1):
+                raise IllegalAction(
+                    say("{player} must roll its dice first (a dice action)", player=Player(seat))
+                )
+            return dice_action(rng, seat)
+        current = self.dice[seat]
+        limit = self.reroll_limit(seat)
+        if current is None or limit is None:
+            # Words the refusal as ``apply`` does: a reroll of those dice, now.
+            self._check_reroll(Reroll(seat, dice, current or (GENRES[0], GENRES[0])))
+            raise AssertionError("a seat that may not reroll has its reroll refused")
+        refused = self.reroll_refusal(seat, len(dice))
+        if refused is not None:
+            raise IllegalAction(refused.words)
+        return reroll_action(rng, seat, current, dice)
+
     # --- dice -------------------------------------------------------------------
 
     def _check_dice(self, action: RollDice) -> None:
@@ -1205,13 +1338,8 @@ class Oskar(Engine):
         if self.doubles == seat:
             assert current is not None
             if len(action.rerolled) != 1:
-                raise IllegalAction(
-                    say(
-                        "{player} rolled doubles and may reroll exactly one die, not {count}",
-                        player=player,
-                        count=len(action.rerolled),
-                    )
-                )
+                refused = RerollRefused(seat, len(action.rerolled), RerollLimit.DOUBLES)
+                raise IllegalAction(refused.words)
         elif self.phase is Phase.REROLL:
             rule = self.rule
             assert rule is not None
@@ -1234,8 +1362,9 @@ class Oskar(Engine):
                         due=Player(due),
                     )
                 )
-            if len(action.rerolled) not in rule.allowed[seat]:
-                raise IllegalAction(rule.refuse_count(seat, len(action.rerolled)))
+            limit = rule.limits[seat]
+            if len(action.rerolled) not in limit.counts:
+                raise IllegalAction(RerollRefused(seat, len(action.rerolled), limit).words)
         elif self.phase is Phase.DICE:
             if current is None:
                 raise IllegalAction(
@@ -1377,10 +1506,11 @@ class Oskar(Engine):
             hand.remove(card)
         trick = rnd.trick
         trick.append((seat, card))
-        key = (seat, card, rnd.trick_number)
+        zero = sum(1 for _, c in trick if c.is_zero) if card.is_zero else 0
+        key = (seat, card, rnd.trick_number, zero)
         played = _CARD_PLAYED.get(key)
         if played is None:
-            played = _CARD_PLAYED[key] = CardPlayed(seat, card, rnd.trick_number)
+            played = _CARD_PLAYED[key] = CardPlayed(*key)
         if len(trick) < self.players:
             rnd.turn = turn = (seat + 1) % self.players  # the seat played was the turn
             return [played, _TURNS[turn]]
@@ -1492,12 +1622,27 @@ class Oskar(Engine):
 
     def reroll_allowance(self, seat: int) -> frozenset[int]:
         """How many dice ``seat`` may reroll in its next action (empty: it may not)."""
+        limit = self.reroll_limit(seat)
+        return frozenset() if limit is None else limit.counts
+
+    def reroll_limit(self, seat: int) -> RerollLimit | None:
+        """The rule that says how many dice ``seat`` may reroll now, or None if it may not."""
         if self.doubles == seat:
-            return frozenset({1})
+            return RerollLimit.DOUBLES
         if self.phase is Phase.REROLL and self.expected is _EXPECT_REROLL[seat]:
             assert self.rule is not None
-            return self.rule.allowed[seat]
-        return frozenset()
+            return self.rule.limits[seat]
+        return None
+
+    def reroll_refusal(self, seat: int, count: int) -> RerollRefused | None:
+        """Why the rules refuse ``seat`` a reroll of ``count`` dice now, or None if they allow it.
+
+        The question a table asks while a seat picks its dice, for a seat that
+        may reroll now (``reroll_limit`` is not None).
+        """
+        limit = self.reroll_limit(seat)
+        assert limit is not None, "only a seat that may reroll now picks dice"
+        return None if count in limit.counts else RerollRefused(seat, count, limit)
 
     def legal_actions(self, seat: int) -> list[Action]:
         phase = self.phase
@@ -1671,7 +1816,7 @@ class Oskar(Engine):
             # value only once the round is scored (in "last_round").
             stock=StockView(stock_size(self.players), rnd.stock_winner),
             genre_totals=genre_totals,
-            trend_threshold=TREND_THRESHOLD,
+            trend_threshold=self.trend_threshold,
             seats=seats,
             doubles=self.doubles,
             rerolls=None

@@ -68,7 +68,10 @@ SPEC = GameSpec(
     },
     rules=(
         say("Your two dice show the genres your card points count for."),
-        say("A genre with 120 points or more is trendy: a token for each die showing one."),
+        say(
+            "A genre with {threshold} points or more is trendy: a token for each die showing one.",
+            threshold=TREND_THRESHOLD,
+        ),
         say("Yellow beats green, green beats blue, blue beats lilac; the higher number wins."),
         say("One zero in a trick: colours lapse, the highest number wins (the first of equals)."),
         say("The first to win a trick with a second zero in a round takes the stock's points."),
