@@ -143,6 +143,7 @@ class Verb(StrEnum):
     TRIBE = "tribe"
     RESULT = "result"
     COUNTS = "counts"
+    COUNT = "count"
     TIMED = "timed"
     REPLAY = "replay"
     PASS = "pass"
@@ -165,7 +166,10 @@ class AttemptKind(StrEnum):
     DUEL = "duel"
 
 
-_VERBS: dict[str, tuple[str, ...]] = {verb: () for verb in Verb} | {Verb.TRIBE: ("trick",)}
+_VERBS: dict[str, tuple[str, ...]] = {verb: () for verb in Verb} | {
+    Verb.TRIBE: ("trick",),
+    Verb.COUNT: ("of",),
+}
 
 #: What each verb asks of a seat, for messages ("seat 2 cannot <phrase> now").
 _PHRASES: dict[Verb, Text] = {
@@ -175,6 +179,7 @@ _PHRASES: dict[Verb, Text] = {
     Verb.TRIBE: say("play a tribe card"),
     Verb.RESULT: say("report a result"),
     Verb.COUNTS: say("enter a duel's counts"),
+    Verb.COUNT: say("confirm a duelist's count"),
     Verb.TIMED: say("record a timed toss"),
     Verb.REPLAY: say("replay"),
     Verb.PASS: say("pass"),
@@ -213,7 +218,7 @@ _PHASE_VERBS: dict[Phase, tuple[Verb, ...]] = {
     Phase.HAND: (Verb.HAND,),
     Phase.REVEAL: (Verb.REVEAL,),
     Phase.TRIBE: (Verb.TRIBE,),
-    Phase.RESULT: (Verb.RESULT, Verb.COUNTS, Verb.TIMED),
+    Phase.RESULT: (Verb.RESULT, Verb.COUNTS, Verb.COUNT, Verb.TIMED),
     Phase.REPLAY: (Verb.REPLAY, Verb.PASS),
     Phase.KEEP: (Verb.KEEP,),
     Phase.CHALLENGE: (Verb.CHALLENGE,),
@@ -310,6 +315,23 @@ class Counts(Action):
 
     def to_json(self) -> JSON:
         return {"seat": self.seat, "counts": list(self.counts)}
+
+
+@dataclass(frozen=True)
+class Count(Action):
+    """One duelist's count of a "most jacks" duel, confirmed at the table (``of``: whose jacks).
+
+    It decides nothing: the duel is judged by ``Counts``, which a table sends when
+    the second count is confirmed. It is journaled so that a count confirmed
+    before a crash or a staff undo is still confirmed after it. Never expected,
+    so ``legal_actions`` does not list it (as ``Timed``).
+    """
+
+    of: int
+    count: int
+
+    def to_json(self) -> JSON:
+        return {"seat": self.seat, "count": self.count, "of": self.of}
 
 
 @dataclass(frozen=True)
@@ -423,6 +445,15 @@ class DuelCounted(Event):
 
     seats: tuple[int, int]
     counts: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class CountConfirmed(Event):
+    """``seat`` confirmed ``of``'s count in a "most jacks" duel; the other count is still due."""
+
+    seat: int
+    of: int
+    count: int
 
 
 @dataclass(frozen=True)
@@ -1154,6 +1185,8 @@ class Oss(Engine):
         self._tosses: list[TimedToss] = []
         self._bests: dict[int, int] = {}
         self._timed_in_attempt = 0
+        # The counts confirmed (``count``) in the duel being counted, by counted seat.
+        self._confirmed: dict[int, int] = {}
         # The last action was a timed toss: the decision it times is still to come.
         self._last_timed = False
 
@@ -1293,6 +1326,21 @@ class Oss(Engine):
                     )
                 )
             return Counts(seat, (_require_count(payload[0]), _require_count(payload[1])))
+        if verb is Verb.COUNT:
+            if "of" not in obj:
+                raise MalformedAction(
+                    say('a "count" action needs "of": the duelist whose jacks were counted')
+                )
+            of = obj["of"]
+            if isinstance(of, bool) or not isinstance(of, int) or not 0 <= of < self.players:
+                raise MalformedAction(
+                    say(
+                        '"of" must be a seat 0..{last}, not {value}',
+                        last=Verbatim(str(self.players - 1)),
+                        value=Verbatim(describe(of)),
+                    )
+                )
+            return Count(seat, of, _require_count(payload))
         if verb is Verb.TIMED:
             if (
                 isinstance(payload, bool)
@@ -1352,6 +1400,9 @@ class Oss(Engine):
             timed = self._timed(action)
             self._last_timed = True
             return timed
+        if isinstance(action, Count):
+            # A confirmed count changes no turn either; the duel waits for ``counts``.
+            return self._count(action)
         handlers: dict[Verb, Callable[[Any], list[Event]]] = {
             Verb.HAND: self._hand,
             Verb.DRAW: self._draw,
@@ -1602,6 +1653,7 @@ class Oss(Engine):
     def _begins(self) -> AttemptBegins:
         # A new attempt (or a duel starting again): the timer's turns start afresh.
         self._timed_in_attempt = 0
+        self._confirmed = {}
         attempt = self._attempts[self._index]
         return AttemptBegins(attempt.kind, attempt.trick, attempt.seats)
 
@@ -1643,6 +1695,7 @@ class Oss(Engine):
         """The duel in progress ends as ``outcome`` for ``seat`` (one of its duelists)."""
         attempt = self._attempts[self._index]
         other = attempt.seats[1] if seat == attempt.seats[0] else attempt.seats[0]
+        self._confirmed = {}  # the duel is decided, or starts again: counts afresh
         if outcome is Outcome.TIE:
             self._timed_in_attempt = 0  # the duel starts again
             first, second = attempt.seats
@@ -1650,7 +1703,40 @@ class Oss(Engine):
         winner, loser = (seat, other) if outcome is Outcome.WON else (other, seat)
         return [DuelResult(winner, loser), *self._after_loss(loser, winner)]
 
+    def _count(self, action: Count) -> list[Event]:
+        attempt = self._counted_duel(action.seat)
+        if action.of not in attempt.seats:
+            first, second = attempt.seats
+            raise IllegalAction(
+                say(
+                    "{player} is not in the duel: it is between {first} and {second}",
+                    player=Player(action.of),
+                    first=Player(first),
+                    second=Player(second),
+                )
+            )
+        self._confirmed[action.of] = action.count
+        return [CountConfirmed(action.seat, action.of, action.count)]
+
+    @property
+    def confirmed_counts(self) -> dict[int, int]:
+        """The counts confirmed so far (``count``) in the duel being counted, by counted seat."""
+        return dict(self._confirmed)
+
     def _counts(self, action: Counts) -> list[Event]:
+        attempt = self._counted_duel(action.seat)
+        first_count, second_count = action.counts
+        first, second = attempt.seats
+        # The most jacks wins; equal counts (failed included) are a tie.
+        if first_count == second_count:
+            outcome = Outcome.TIE
+        else:
+            outcome = Outcome.WON if first_count > second_count else Outcome.LOST
+        counted = DuelCounted((first, second), action.counts)
+        return [counted, *self._duel_outcome(first, outcome)]
+
+    def _counted_duel(self, seat: int) -> Attempt:
+        """The attempt now, refused unless it is a "most jacks" duel of ``seat``'s."""
         attempt = self._attempts[self._index]
         if attempt.kind is not AttemptKind.DUEL:
             raise IllegalAction(
@@ -1668,25 +1754,17 @@ class Oss(Engine):
                     trick=Verbatim(str(self._duel)),
                 )
             )
-        if action.seat not in attempt.seats:
+        if seat not in attempt.seats:
             first, second = attempt.seats
             raise IllegalAction(
                 say(
                     "{player} cannot enter the counts: the duel is between {first} and {second}",
-                    player=Player(action.seat),
+                    player=Player(seat),
                     first=Player(first),
                     second=Player(second),
                 )
             )
-        first_count, second_count = action.counts
-        first, second = attempt.seats
-        # The most jacks wins; equal counts (failed included) are a tie.
-        if first_count == second_count:
-            outcome = Outcome.TIE
-        else:
-            outcome = Outcome.WON if first_count > second_count else Outcome.LOST
-        counted = DuelCounted((first, second), action.counts)
-        return [counted, *self._duel_outcome(first, outcome)]
+        return attempt
 
     def _timed(self, action: Timed) -> list[Event]:
         attempt = self._attempts[self._index]
@@ -2275,6 +2353,7 @@ _VERB_OF: dict[type[Action], Verb] = {
     Tribe: Verb.TRIBE,
     Result: Verb.RESULT,
     Counts: Verb.COUNTS,
+    Count: Verb.COUNT,
     Timed: Verb.TIMED,
     Replay: Verb.REPLAY,
     Pass: Verb.PASS,
