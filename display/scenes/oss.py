@@ -1,7 +1,7 @@
 """The Oss scene: the three solo tricks and the duel trick, placements, attempts, the toss timer.
 
 It draws what the snapshot says, read by attribute from an ``OssSnapshot``
-(``controller/games/oss/engine.py``; the view carries its JSON form, read back with
+(``controller/games/oss/snapshot.py``; the view carries its JSON form, read back with
 ``OssSnapshot.of``): tricks with their cards' set-up and do texts, placements,
 attempts, seats, scores and, when the table adds its side (``TableSide``, from
 ``OssAdapter.presentation``), the toss timer (running clock, attempt log,
@@ -21,16 +21,14 @@ from typing import Any
 
 import pygame
 
-from controller.games.oss.engine import (
-    AttemptKind,
+from controller.games.oss.actions import AttemptKind, Phase, Verb
+from controller.games.oss.snapshot import (
     AttemptView,
     OssSnapshot,
-    Phase,
     PlacementMode,
     SeatState,
     TableSide,
     TrickView,
-    Verb,
 )
 from controller.games.oss.spec import SPEC
 from controller.games.words import (
