@@ -74,6 +74,10 @@ def seconds(millis: int) -> Seconds:
     return Seconds(millis / 1000)
 
 
+# What a seat is asked to do, by expected verb: the game's vocabulary, not restated here.
+PROMPTS: Mapping[str, Words] = dict(SPEC.vocabulary["verb_prompts"])
+
+
 def ruling(text: Words) -> Words:
     """A ruling the snapshot names by its English words, as its message (else as it is)."""
     rulings = SPEC.vocabulary.get("rulings", {})
@@ -147,11 +151,8 @@ class OssScene:
             if chosen:
                 return say("tap a card for {trick}", trick=Verbatim(chosen))
             return say("choose a trick, tap a card")
-        if expects == Verb.REPLAY:
-            return say("replay or pass")
-        if expects == Verb.KEEP:
-            return say("keep a duel card")
-        return None  # chance: the virtual deck does it
+        # Replay or pass, keep a duel card: the game's words; chance has none (the deck deals).
+        return PROMPTS.get(expects)
 
     def seat_key(self, game: Mapping[str, Any], player: int) -> object:
         """What ``draw_seat`` shows of ``player``: their entry and their best toss time."""

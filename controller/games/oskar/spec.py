@@ -53,6 +53,18 @@ SPEC = GameSpec(
         Preset(say("first to 8 tokens"), {"tokens_to_win": 8}),
     ),
     vocabulary={
+        # What a seat is asked to do, by the verb the engine expects of it.
+        "verb_prompts": {
+            Verb.PLAY: say("play a card"),
+            Verb.REROLL: say("choose dice to reroll"),
+            Verb.DICE: say("roll your dice"),
+        },
+        # The same, while another seat's doubles offer is still open.
+        "verb_prompts_after_doubles": {
+            Verb.PLAY: say("play a card (after the doubles)"),
+            Verb.REROLL: say("choose dice to reroll (after the doubles)"),
+            Verb.DICE: say("roll your dice (after the doubles)"),
+        },
         "genres": GENRES,
         "genre_words": GENRE_WORDS,
         "genre_captions": GENRE_CAPTIONS,
