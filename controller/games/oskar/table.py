@@ -17,10 +17,15 @@ the new faces are entered the same way.
 Rules live in the engine
 ------------------------
 The engine deals (``hand`` registrations) and rolls the opening dice through
-``chance_actions``, refuses a card the seat does not hold, and decides whom
-the table waits for (``Oskar.decides``: a seat with an open doubles offer
-first). Keeping doubles is an action of the record (``KeepDoubles``), so it
-survives undo and resume. This module only maps taps and presses to actions
+``chance_actions``, and draws the dice a seat decides to roll with its buttons
+(``Oskar.roll_outcome`` for a ``RollRequest``); it refuses a card the seat does
+not hold and decides whom the table waits for (``Oskar.decides``, and
+``Oskar.check_order``: nothing but the answer while a doubles offer is open).
+Its events say why (``TrickWon.reason``, ``CardPlayed.zero``), which reroll
+rule binds a seat (``reroll_limit``, ``reroll_refusal``) and the trend
+threshold (``RoundScored.threshold``); this module only words them. Keeping
+doubles is an action of the record (``KeepDoubles``), so it survives undo and
+resume. This module only maps taps and presses to actions
 and events to messages; its one piece of state is the ``Cursor`` (dice
 picked with PREV/NEXT, manual entries in progress), which is what a person
 is pointing at, not part of the game.
