@@ -89,31 +89,31 @@ class Play(Action):
 
 
 # What the engine expects, built once per seat and verb (expected is read on every step).
-_EXPECT: Mapping[str, tuple[Expectation, ...]] = {
+EXPECT: Mapping[str, tuple[Expectation, ...]] = {
     verb: tuple(Expectation(seat, verb) for seat in range(6))
     for verb in (Verb.DICE, Verb.PLAY, Verb.REROLL)
 }
 
-_EXPECT_PLAY = _EXPECT[Verb.PLAY]
-_EXPECT_DICE = _EXPECT[Verb.DICE]
-_EXPECT_REROLL = _EXPECT[Verb.REROLL]
+EXPECT_PLAY = EXPECT[Verb.PLAY]
+EXPECT_DICE = EXPECT[Verb.DICE]
+EXPECT_REROLL = EXPECT[Verb.REROLL]
 
 # Every choice of dice a reroll may name (compared by ==, so a hand-built list still
 # reaches the full check, which words what is wrong with it).
-_DICE_CHOICES: tuple[tuple[int, ...], ...] = ((), (0,), (1,), (0, 1), (1, 0))
+DICE_CHOICES: tuple[tuple[int, ...], ...] = ((), (0,), (1,), (0, 1), (1, 0))
 
 # "Seat N's turn" events, built once: events are frozen values, and one is
 # answered after nearly every card.
-_TURNS: tuple[TurnPassed, ...] = tuple(TurnPassed(seat) for seat in range(6))
+TURNS: tuple[TurnPassed, ...] = tuple(TurnPassed(seat) for seat in range(6))
 
 # Every seat's opening roll, each pair of faces, built once (listed as legal actions).
-_ROLLS: tuple[tuple[RollDice, ...], ...] = tuple(
+ROLLS: tuple[tuple[RollDice, ...], ...] = tuple(
     tuple(RollDice(seat, (a, b)) for a in GENRES for b in GENRES) for seat in range(6)
 )
 
 # Every seat's Play of every card, built once: actions are frozen values, and building
 # a frozen dataclass costs more than looking one up (legal_actions lists them often).
-_PLAYS: tuple[Mapping[Card, Play], ...] = tuple(
+PLAYS: tuple[Mapping[Card, Play], ...] = tuple(
     {card: Play(seat, card) for card in DECK_ORDER} for seat in range(6)
 )
 
@@ -155,7 +155,7 @@ class HandRegistered(Event):
 
 
 # Each (seat, cards) event made once and shared, as CardPlayed below: four per round.
-_HAND_REGISTERED: Interned[tuple[int, int], HandRegistered] = Interned()
+HAND_REGISTERED: Interned[tuple[int, int], HandRegistered] = Interned()
 
 
 @dataclass(frozen=True)
@@ -172,7 +172,7 @@ class CardPlayed(Event):
 # Each (seat, card, trick) event made once and shared: events are frozen values, and
 # building a frozen dataclass costs more than looking one up (one is answered per card).
 # Interned: the table forgets them between games, so a night of games keeps none.
-_CARD_PLAYED: Interned[tuple[int, Card, int, int], CardPlayed] = Interned()
+CARD_PLAYED: Interned[tuple[int, Card, int, int], CardPlayed] = Interned()
 
 
 @dataclass(frozen=True)

@@ -193,13 +193,13 @@ _DECK: tuple[Card, ...] = tuple(full_deck())  # what ``deal`` shuffles a copy of
 # and legal actions walk this order instead of re-sorting the deck on every call.
 DECK_ORDER: tuple[Card, ...] = tuple(sorted(set(full_deck())))
 CARD_ORDER: Mapping[Card, int] = {card: index for index, card in enumerate(DECK_ORDER)}
-_UNPLAYED: Mapping[Card, int] = dict.fromkeys(DECK_ORDER, 0)
+UNPLAYED: Mapping[Card, int] = dict.fromkeys(DECK_ORDER, 0)
 # Canonical notation -> the shared card: what records and taps are parsed from.
 _BY_NOTATION: Mapping[str, Card] = {str(card): card for card in DECK_ORDER}
 
 
 # Each colour card's rank while colours count (colour strength, then number), as one int.
-_COLOUR_RANK: Mapping[Card, int] = {
+COLOUR_RANK: Mapping[Card, int] = {
     card: COLOUR_STRENGTH[card.colour] * 100 + card.number
     for card in DECK_ORDER
     if not card.is_zero
@@ -244,7 +244,7 @@ class WinReason(StrEnum):
 
 
 # The reason by the number of zeros in the trick (0, 1, 2 or more).
-_WIN_REASONS: tuple[WinReason, WinReason, WinReason] = (
+WIN_REASONS: tuple[WinReason, WinReason, WinReason] = (
     WinReason.BEST_COLOUR,
     WinReason.FIRST_ZERO,
     WinReason.SECOND_ZERO,
@@ -254,7 +254,7 @@ _WIN_REASONS: tuple[WinReason, WinReason, WinReason] = (
 def win_reason(plays: Sequence[tuple[int, Card]]) -> WinReason:
     """Why ``trick_winner`` chose its seat."""
     zeros = sum(1 for _, card in plays if card.is_zero)
-    return _WIN_REASONS[min(zeros, 2)]
+    return WIN_REASONS[min(zeros, 2)]
 
 
 def deal(rng: random.Random, players: int) -> tuple[list[list[Card]], list[Card]]:

@@ -199,7 +199,7 @@ def reroll_action(
     return Reroll(seat, chosen, (faces[0], faces[1]))
 
 
-def _rerolls(seat: int, current: tuple[str, str], count: int) -> tuple[Reroll, ...]:
+def all_rerolls(seat: int, current: tuple[str, str], count: int) -> tuple[Reroll, ...]:
     """Every reroll of ``count`` dice from ``current`` (faces of rerolled dice vary).
 
     Built once per seat, faces and count: actions are frozen values, and legal

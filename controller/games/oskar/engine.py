@@ -104,9 +104,9 @@ from controller.games.base import (
 )
 from controller.games.oskar import fast
 from controller.games.oskar.actions import (
-    _CARD_PLAYED,
-    _PLAYS,
-    _ROLLS,
+    CARD_PLAYED,
+    PLAYS,
+    ROLLS,
     CardPlayed,
     DiceRolled,
     DoublesDeclined,
@@ -151,7 +151,7 @@ from controller.games.oskar.dice import (
     RerollRefused,
     RerollRule,
     RollRequest,
-    _rerolls,
+    all_rerolls,
     check_face,
     check_faces,
     dice_action,
@@ -189,6 +189,7 @@ from controller.games.words import Player, Verbatim, say
 
 __all__ = [
     "CARD_ORDER",
+    "CARD_PLAYED",
     "COLOUR_NAMES",
     "COLOUR_RANGES",
     "COLOUR_STRENGTH",
@@ -204,7 +205,6 @@ __all__ = [
     "TREND_THRESHOLD",
     "ZERO",
     "ZEROS",
-    "_CARD_PLAYED",
     "Card",
     "CardPlayed",
     "DiceRolled",
@@ -454,13 +454,13 @@ class Oskar(DicePhase, PlayPhase, Views):
         if phase is Phase.OVER:
             return actions
         if phase is Phase.DICE and self.dice[seat] is None:
-            actions += _ROLLS[seat]
+            actions += ROLLS[seat]
         if phase is Phase.PLAY and seat == self.round.turn:
             rnd = self.round
             hand = rnd.hands[seat]
             if hand is not None:
                 # The hand is kept in card order: drop repeated zeros, keep the order.
-                actions += map(_PLAYS[seat].__getitem__, dict.fromkeys(hand))
+                actions += map(PLAYS[seat].__getitem__, dict.fromkeys(hand))
                 if self.doubles is None:
                     return actions  # no reroll is open while cards are played
             else:
@@ -468,7 +468,7 @@ class Oskar(DicePhase, PlayPhase, Views):
                 zeros_free = rnd.zeros_unaccounted() > 0
                 played = rnd.played
                 held = {c for h in rnd.hands if h is not None for c in h}
-                plays = _PLAYS[seat]
+                plays = PLAYS[seat]
                 actions += [
                     plays[card]
                     for card in DECK_ORDER
@@ -477,7 +477,7 @@ class Oskar(DicePhase, PlayPhase, Views):
         current = self.dice[seat]
         if current is not None:
             for count in sorted(self.reroll_allowance(seat)):
-                actions += _rerolls(seat, current, count)
+                actions += all_rerolls(seat, current, count)
         if self.doubles == seat:
             actions.append(KeepDoubles(seat))
         return actions

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from controller.games.base import Action
-from controller.games.oskar.actions import _PLAYS
-from controller.games.oskar.cards import _COLOUR_RANK, CARD_ORDER, ZEROS, Card, trick_winner
+from controller.games.oskar.actions import PLAYS
+from controller.games.oskar.cards import CARD_ORDER, COLOUR_RANK, ZEROS, Card, trick_winner
 from controller.games.oskar.state import RoundState
 
 
@@ -36,7 +36,7 @@ def plays_held_card(rnd: RoundState, seat: int, card: Card) -> bool:
 
 def hand_plays(seat: int, hand: Sequence[Card]) -> list[Action]:
     """The plays of a registered hand (kept in card order), repeated zeros dropped."""
-    return list(map(_PLAYS[seat].__getitem__, dict.fromkeys(hand)))
+    return list(map(PLAYS[seat].__getitem__, dict.fromkeys(hand)))
 
 
 def winner(plays: Sequence[tuple[int, Card]], zeros: Sequence[int]) -> int:
@@ -55,7 +55,7 @@ def winner(plays: Sequence[tuple[int, Card]], zeros: Sequence[int]) -> int:
                 best_seat, best_number = seat, card.number
         return best_seat
     # The first of the highest ranks, as ``max`` keeps the first of equal keys.
-    rank = _COLOUR_RANK
+    rank = COLOUR_RANK
     try:
         best_seat, best_rank = plays[0][0], rank[plays[0][1]]
         for seat, card in plays[1:]:

@@ -19,11 +19,11 @@ from controller.games.base import (
 )
 from controller.games.oskar import fast
 from controller.games.oskar.actions import (
-    _CARD_PLAYED,
-    _DICE_CHOICES,
-    _EXPECT_REROLL,
-    _HAND_REGISTERED,
-    _TURNS,
+    CARD_PLAYED,
+    DICE_CHOICES,
+    EXPECT_REROLL,
+    HAND_REGISTERED,
+    TURNS,
     CardPlayed,
     DiceRolled,
     HandRegistered,
@@ -39,9 +39,9 @@ from controller.games.oskar.actions import (
     TrickWon,
 )
 from controller.games.oskar.cards import (
-    _WIN_REASONS,
     CARD_ORDER,
     DECK_VALUE,
+    WIN_REASONS,
     ZERO,
     ZEROS,
     Card,
@@ -88,7 +88,7 @@ class DicePhase(OskarState):
         """The rule that says how many dice ``seat`` may reroll now, or None if it may not."""
         if self.doubles == seat:
             return RerollLimit.DOUBLES
-        if self.phase is Phase.REROLL and self.expected is _EXPECT_REROLL[seat]:
+        if self.phase is Phase.REROLL and self.expected is EXPECT_REROLL[seat]:
             assert self.rule is not None
             return self.rule.limits[seat]
         return None
@@ -164,7 +164,7 @@ class DicePhase(OskarState):
         for face in action.faces:
             check_face(face)
         rerolled = action.rerolled
-        if rerolled not in _DICE_CHOICES and (
+        if rerolled not in DICE_CHOICES and (
             any(index not in (0, 1) for index in rerolled) or len(set(rerolled)) != len(rerolled)
         ):
             raise IllegalAction(
@@ -365,9 +365,9 @@ class PlayPhase(OskarState):
         rnd.dealt[action.seat] = tuple(hand)
         rnd.hands[action.seat] = hand
         key = (action.seat, len(action.cards))
-        registered = _HAND_REGISTERED.get(key)
+        registered = HAND_REGISTERED.get(key)
         if registered is None:
-            registered = _HAND_REGISTERED[key] = HandRegistered(*key)
+            registered = HAND_REGISTERED[key] = HandRegistered(*key)
         return [registered]
 
     def registered_hand(self, seat: int) -> tuple[Card, ...] | None:
@@ -482,12 +482,12 @@ class PlayPhase(OskarState):
         trick.append((seat, card))
         zero = sum(1 for _, c in trick if c.is_zero) if card.is_zero else 0
         key = (seat, card, rnd.trick_number, zero)
-        played = _CARD_PLAYED.get(key)
+        played = CARD_PLAYED.get(key)
         if played is None:
-            played = _CARD_PLAYED[key] = CardPlayed(*key)
+            played = CARD_PLAYED[key] = CardPlayed(*key)
         if len(trick) < self.players:
             rnd.turn = turn = (seat + 1) % self.players  # the seat played was the turn
-            return [played, _TURNS[turn]]
+            return [played, TURNS[turn]]
         events: list[Event] = [played]
         events += self._finish_trick()
         return events
@@ -506,7 +506,7 @@ class PlayPhase(OskarState):
         winner = fast.winner(plays, zeros)  # FAST PATH: checked against trick_winner
         rnd.points[winner] += points
         rnd.tricks_won[winner] += 1
-        reason = _WIN_REASONS[min(len(zeros), 2)]
+        reason = WIN_REASONS[min(len(zeros), 2)]
         events: list[Event] = [TrickWon(winner, rnd.trick_number, plays, points, reason)]
         if rnd.stock_winner is None and len(zeros) >= 2:
             rnd.stock_winner = winner
@@ -515,7 +515,7 @@ class PlayPhase(OskarState):
         rnd.trick_lead = rnd.turn = winner
         if rnd.trick_number < self.hand_size:
             rnd.trick_number += 1
-            events.append(_TURNS[winner])
+            events.append(TURNS[winner])
             return events
         return events + self._finish_round()
 

@@ -53,6 +53,6 @@ class RoundResult:
     score: RoundScore
 
 
-def _genre(genre: str) -> Text | Verbatim:
+def genre_text(genre: str) -> Text | Verbatim:
     """A genre of the record ("scifi") in the rulebook's words ("science fiction")."""
     return GENRE_WORDS.get(genre) or Verbatim(genre)

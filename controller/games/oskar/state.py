@@ -17,12 +17,12 @@ from controller.games.base import (
     Expectation,
 )
 from controller.games.oskar.actions import (
-    _EXPECT_DICE,
-    _EXPECT_PLAY,
-    _EXPECT_REROLL,
+    EXPECT_DICE,
+    EXPECT_PLAY,
+    EXPECT_REROLL,
 )
 from controller.games.oskar.cards import (
-    _UNPLAYED,
+    UNPLAYED,
     ZERO,
     ZEROS,
     Card,
@@ -56,7 +56,7 @@ class RoundState:
     trick: list[tuple[int, Card]] = field(default_factory=list)
     trick_number: int = 1
     # Every card counted from 0, so that looking up an unplayed card costs no __missing__.
-    played: Counter[Card] = field(default_factory=lambda: Counter(_UNPLAYED))
+    played: Counter[Card] = field(default_factory=lambda: Counter(UNPLAYED))
     cards_played: list[int] = field(default_factory=list)
     points: list[int] = field(default_factory=list)
     tricks_won: list[int] = field(default_factory=list)
@@ -134,12 +134,12 @@ class OskarState(Engine):
     def expected(self) -> Expectation | None:
         phase = self.phase
         if phase is Phase.PLAY:
-            return _EXPECT_PLAY[self.round.turn]
+            return EXPECT_PLAY[self.round.turn]
         if phase is Phase.DICE:
-            return _EXPECT_DICE[self.unrolled()[0]]
+            return EXPECT_DICE[self.unrolled()[0]]
         if self.phase is Phase.REROLL:
             assert self.rule is not None
-            return _EXPECT_REROLL[self.rule.order[self.rerolls_done]]
+            return EXPECT_REROLL[self.rule.order[self.rerolls_done]]
         return None
 
     @property

@@ -12,7 +12,7 @@ from controller.games.oskar.cards import (
 )
 from controller.games.oskar.scoring import (
     RoundResult,
-    _genre,
+    genre_text,
 )
 from controller.games.oskar.snapshot import (
     GENRES,
@@ -48,12 +48,12 @@ class Views(OskarState):
     def sheet_notes(self, round_report: JSON) -> list[Words]:
         notes: list[Words] = []
         if round_report["trendy"]:
-            trendy = Items(tuple(_genre(g) for g in round_report["trendy"]))
+            trendy = Items(tuple(genre_text(g) for g in round_report["trendy"]))
             notes.append(say("Trendy genres: {genres}", genres=trendy))
         if round_report.get("genres"):
             per_genre = Items(
                 tuple(
-                    say("{genre} {points}", genre=_genre(g), points=t)
+                    say("{genre} {points}", genre=genre_text(g), points=t)
                     for g, t in round_report["genres"].items()
                 )
             )

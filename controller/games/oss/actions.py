@@ -49,13 +49,13 @@ class AttemptKind(StrEnum):
     DUEL = "duel"
 
 
-_VERBS: dict[str, tuple[str, ...]] = {verb: () for verb in Verb} | {
+VERB_KEYS: dict[str, tuple[str, ...]] = {verb: () for verb in Verb} | {
     Verb.TRIBE: ("trick",),
     Verb.COUNT: ("of",),
 }
 
 #: What each verb asks of a seat, for messages ("seat 2 cannot <phrase> now").
-_PHRASES: dict[Verb, Text] = {
+PHRASES: dict[Verb, Text] = {
     Verb.HAND: say("register a hand"),
     Verb.DRAW: say("register a draw"),
     Verb.REVEAL: say("reveal the tricks"),
@@ -83,7 +83,7 @@ RESULTS = tuple(Outcome)
 
 
 class Phase(StrEnum):
-    """Where the game stands; each phase takes the verbs listed in ``_PHASE_VERBS``."""
+    """Where the game stands; each phase takes the verbs listed in ``PHASE_VERBS``."""
 
     HAND = "hand"
     REVEAL = "reveal"
@@ -97,7 +97,7 @@ class Phase(StrEnum):
     OVER = "over"
 
 
-_PHASE_VERBS: dict[Phase, tuple[Verb, ...]] = {
+PHASE_VERBS: dict[Phase, tuple[Verb, ...]] = {
     Phase.HAND: (Verb.HAND,),
     Phase.REVEAL: (Verb.REVEAL,),
     Phase.TRIBE: (Verb.TRIBE,),
@@ -111,7 +111,7 @@ _PHASE_VERBS: dict[Phase, tuple[Verb, ...]] = {
 }
 
 # What the table waits for, as "the table waits for seat 2 to <phrase>".
-_WAITING: dict[Phase, Text] = {
+WAITING: dict[Phase, Text] = {
     Phase.HAND: say("register their hand"),
     Phase.REVEAL: say("reveal the tricks"),
     Phase.TRIBE: say("play a tribe card"),

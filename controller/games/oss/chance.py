@@ -29,7 +29,7 @@ from controller.games.oss.state import (
 )
 
 
-def _hands_from(deck: Counter[int]) -> list[tuple[int, ...]]:
+def hands_from(deck: Counter[int]) -> list[tuple[int, ...]]:
     """Every distinct hand of HAND_SIZE values that a deck can deal, smallest first."""
     values = sorted(deck)
     hands: list[tuple[int, ...]] = []
@@ -69,13 +69,13 @@ def chance_action(engine: OssState, rng: random.Random) -> Action | None:
     if expected.expects == Verb.DRAW:
         return Draw(seat, rng.choice(engine.deck_of(seat)))
     if expected.expects == Verb.REVEAL:
-        return _reveal_from(engine, seat, rng)
+        return reveal_from(engine, seat, rng)
     if expected.expects == Verb.CHALLENGE:
         return Challenge(seat, rng.choice(engine.available_challenges()))
     return None
 
 
-def _reveal_from(engine: OssState, chief: int, rng: random.Random) -> Reveal:
+def reveal_from(engine: OssState, chief: int, rng: random.Random) -> Reveal:
     solo = tuple(rng.choice(engine.available_tricks(f)) for f in (1, 2, 3))
     return Reveal(chief, solo, rng.choice(engine.available_tricks(cards.DUEL)))
 

@@ -33,7 +33,7 @@ The rules are split by concern in this folder; this module composes them:
 | ``snapshot.py`` | the snapshot's types, which the display imports |
 | ``chance.py`` | hands, draws, reveals and challenges from an injected generator |
 
-``Oss.apply`` dispatches through one table by verb, after ``_PHASE_VERBS``
+``Oss.apply`` dispatches through one table by verb, after ``PHASE_VERBS``
 says the phase takes it. Oss has no fast paths.
 """
 
@@ -61,13 +61,13 @@ from controller.games.base import (
 )
 from controller.games.oss import cards
 from controller.games.oss.actions import (
-    _PHASE_VERBS,
-    _VERBS,
     FAILED,
     MAX_COUNT,
     MAX_TIMED_MILLIS,
     MOST_JACKS_DUELS,
+    PHASE_VERBS,
     RESULTS,
+    VERB_KEYS,
     AttemptBegins,
     AttemptKind,
     CardDrawn,
@@ -105,10 +105,10 @@ from controller.games.oss.actions import (
     Verb,
 )
 from controller.games.oss.chance import (
-    _hands_from,
-    _reveal_from,
     chance_action,
     chance_actions,
+    hands_from,
+    reveal_from,
 )
 from controller.games.oss.phases import (
     Phases,
@@ -140,9 +140,9 @@ from controller.games.oss.values import (
     TimedToss,
     TribeCard,
     Won,
-    _require_count,
-    _require_trick,
-    _require_value,
+    require_count,
+    require_trick,
+    require_value,
 )
 from controller.games.oss.views import (
     Views,
@@ -203,7 +203,7 @@ class Oss(Phases, Views):
         elif phase is Phase.DRAW:
             dealt = [Draw(seat, rng.choice(self.deck_of(seat))) for seat in self._pending]
         if phase in (Phase.HAND, Phase.DRAW, Phase.REVEAL):
-            dealt.append(_reveal_from(self, self._chief, rng))
+            dealt.append(reveal_from(self, self._chief, rng))
         elif phase is Phase.CHALLENGE:
             dealt.append(Challenge(self._chief, rng.choice(self.available_challenges())))
         return dealt
@@ -227,7 +227,7 @@ class Oss(Phases, Views):
         }
 
     def parse_action(self, obj: Mapping[str, Any]) -> Action:
-        seat, word = split_action(obj, self.players, _VERBS)
+        seat, word = split_action(obj, self.players, VERB_KEYS)
         verb = Verb(word)
         payload = obj[verb]
         if verb is Verb.HAND:
@@ -239,9 +239,9 @@ class Oss(Phases, Views):
                         value=Verbatim(describe(payload)),
                     )
                 )
-            return Hand(seat, tuple(_require_value(v, "a hand card") for v in payload))
+            return Hand(seat, tuple(require_value(v, "a hand card") for v in payload))
         if verb is Verb.DRAW:
-            return Draw(seat, _require_value(payload, '"draw"'))
+            return Draw(seat, require_value(payload, '"draw"'))
         if verb is Verb.REVEAL:
             if not isinstance(payload, dict) or set(payload) != {"solo", "duel"}:
                 raise MalformedAction(
@@ -258,15 +258,15 @@ class Oss(Phases, Views):
                         value=Verbatim(describe(solo)),
                     )
                 )
-            names = tuple(_require_trick(name, "a solo trick") for name in solo)
-            return Reveal(seat, names, _require_trick(payload["duel"], "the duel trick"))
+            names = tuple(require_trick(name, "a solo trick") for name in solo)
+            return Reveal(seat, names, require_trick(payload["duel"], "the duel trick"))
         if verb is Verb.TRIBE:
             if "trick" not in obj:
                 raise MalformedAction(
                     say('a "tribe" action needs a "trick": the solo trick to play below')
                 )
             return Tribe(
-                seat, _require_value(payload, '"tribe"'), _require_trick(obj["trick"], '"trick"')
+                seat, require_value(payload, '"tribe"'), require_trick(obj["trick"], '"trick"')
             )
         if verb is Verb.RESULT:
             if payload not in RESULTS:
@@ -286,7 +286,7 @@ class Oss(Phases, Views):
                         value=Verbatim(describe(payload)),
                     )
                 )
-            return Counts(seat, (_require_count(payload[0]), _require_count(payload[1])))
+            return Counts(seat, (require_count(payload[0]), require_count(payload[1])))
         if verb is Verb.COUNT:
             if "of" not in obj:
                 raise MalformedAction(
@@ -301,7 +301,7 @@ class Oss(Phases, Views):
                         value=Verbatim(describe(of)),
                     )
                 )
-            return Count(seat, of, _require_count(payload))
+            return Count(seat, of, require_count(payload))
         if verb is Verb.TIMED:
             if (
                 isinstance(payload, bool)
@@ -317,7 +317,7 @@ class Oss(Phases, Views):
                 )
             return Timed(seat, payload)
         if verb is Verb.REPLAY:
-            return Replay(seat, _require_value(payload, '"replay" (the card discarded)'))
+            return Replay(seat, require_value(payload, '"replay" (the card discarded)'))
         if verb is Verb.PASS:
             if payload is not True:
                 raise MalformedAction(
@@ -325,7 +325,7 @@ class Oss(Phases, Views):
                 )
             return Pass(seat)
         if verb is Verb.KEEP:
-            return Keep(seat, _require_value(payload, '"keep"'))
+            return Keep(seat, require_value(payload, '"keep"'))
         # Verb.CHALLENGE
         if not isinstance(payload, str) or cards.challenge_name(payload) is None:
             known = ", ".join(card.name for card in cards.CHALLENGES)
@@ -352,7 +352,7 @@ class Oss(Phases, Views):
         verb = _verb_of(action)
         if self._phase is Phase.OVER:
             raise IllegalAction(say("the game is already over; nothing more can be played"))
-        if verb not in _PHASE_VERBS[self._phase]:
+        if verb not in PHASE_VERBS[self._phase]:
             raise IllegalAction(self._out_of_order(action.seat, verb))
         handler = _HANDLERS[verb]
         if verb in _MEASURES:
@@ -374,7 +374,7 @@ class Oss(Phases, Views):
         if phase is Phase.HAND:
             if seat not in self._pending:
                 return []
-            return [Hand(seat, combo) for combo in _hands_from(self._decks[seat])]
+            return [Hand(seat, combo) for combo in hands_from(self._decks[seat])]
         if phase is Phase.DRAW:
             if seat not in self._pending:
                 return []
@@ -420,7 +420,7 @@ class Oss(Phases, Views):
         return []
 
 
-# One dispatch for every verb: its handler, once ``_PHASE_VERBS`` says the phase takes it.
+# One dispatch for every verb: its handler, once ``PHASE_VERBS`` says the phase takes it.
 _HANDLERS: Mapping[Verb, Callable[[Oss, Any], list[Event]]] = {
     Verb.HAND: Oss._hand,
     Verb.DRAW: Oss._draw,

@@ -4,7 +4,7 @@ Set-up (hands, draws), the reveal, tribe cards below the tricks, the attempts
 (results, counts, timed tosses, replays, the kept duel card) and the challenge.
 Every handler checks everything before it changes anything, so a refused
 action leaves the state untouched; ``Oss.apply`` picks the handler from one
-table by verb, after ``_PHASE_VERBS`` says the phase takes that verb.
+table by verb, after ``PHASE_VERBS`` says the phase takes that verb.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from controller.games.base import (
 )
 from controller.games.oss import cards
 from controller.games.oss.actions import (
-    _PHRASES,
     MOST_JACKS_DUELS,
+    PHRASES,
     AttemptBegins,
     AttemptKind,
     CardDrawn,
@@ -70,7 +70,7 @@ from controller.games.oss.values import (
     TimedToss,
     TribeCard,
     Won,
-    _values,
+    sorted_values,
 )
 from controller.games.words import Items, Player, Verbatim, say, say_plural
 
@@ -111,7 +111,7 @@ class Phases(OssState):
                     "{player}'s tribe deck holds no card of value {value} (left in it: {left})",
                     player=Player(seat),
                     value=action.value,
-                    left=Verbatim(", ".join(map(str, _values(self._decks[seat])))),
+                    left=Verbatim(", ".join(map(str, sorted_values(self._decks[seat])))),
                 )
             )
         self._decks[seat][action.value] -= 1
@@ -131,7 +131,7 @@ class Phases(OssState):
         self._info.append(RoundInfo(self._chief, replays=[0] * self.players))
 
     def _reveal(self, action: Reveal) -> list[Event]:
-        self._turn_check(action.seat, self._chief, _PHRASES[Verb.REVEAL])
+        self._turn_check(action.seat, self._chief, PHRASES[Verb.REVEAL])
         families = [cards.TRICKS_BY_NAME[name].family for name in action.solo]
         if sorted(families) != [1, 2, 3]:
             raise IllegalAction(
@@ -165,7 +165,7 @@ class Phases(OssState):
 
     def _tribe(self, action: Tribe) -> list[Event]:
         seat = action.seat
-        self._turn_check(seat, self._next_placer(), _PHRASES[Verb.TRIBE])
+        self._turn_check(seat, self._next_placer(), PHRASES[Verb.TRIBE])
         solo = Verbatim(", ".join(self._solo))
         if action.trick == self._duel:
             raise IllegalAction(
@@ -241,7 +241,7 @@ class Phases(OssState):
         attempt = self._attempts[self._index]
         seat = action.seat
         if attempt.kind is AttemptKind.SOLO:
-            self._turn_check(seat, attempt.seats[0], _PHRASES[Verb.RESULT])
+            self._turn_check(seat, attempt.seats[0], PHRASES[Verb.RESULT])
             if action.result is Outcome.TIE:
                 raise IllegalAction(say("a solo attempt is won or lost; only a duel can tie"))
             card = attempt.card_of(seat)
@@ -408,7 +408,7 @@ class Phases(OssState):
     def _replay(self, action: Replay) -> list[Event]:
         seat = action.seat
         assert self._loser is not None
-        self._turn_check(seat, self._loser, _PHRASES[Verb.REPLAY])
+        self._turn_check(seat, self._loser, PHRASES[Verb.REPLAY])
         if self._hands[seat][action.value] == 0:
             raise IllegalAction(
                 say(
@@ -432,13 +432,13 @@ class Phases(OssState):
 
     def _pass(self, action: Pass) -> list[Event]:
         assert self._loser is not None
-        self._turn_check(action.seat, self._loser, _PHRASES[Verb.PASS])
+        self._turn_check(action.seat, self._loser, PHRASES[Verb.PASS])
         return self._settle()
 
     def _keep(self, action: Keep) -> list[Event]:
         winner = self._winner
         assert winner is not None
-        self._turn_check(action.seat, winner, _PHRASES[Verb.KEEP])
+        self._turn_check(action.seat, winner, PHRASES[Verb.KEEP])
         attempt = self._attempts[self._index]
         if action.value not in attempt.values:
             raise IllegalAction(
@@ -453,7 +453,7 @@ class Phases(OssState):
         return self._keep_card(winner, kept)
 
     def _reveal_challenge(self, action: Challenge) -> list[Event]:
-        self._turn_check(action.seat, self._chief, _PHRASES[Verb.CHALLENGE])
+        self._turn_check(action.seat, self._chief, PHRASES[Verb.CHALLENGE])
         card = cards.CHALLENGES_BY_NAME[action.card]
         if self.players < card.min_players:
             raise IllegalAction(

@@ -19,8 +19,8 @@ from controller.games.base import (
 )
 from controller.games.oss import cards
 from controller.games.oss.actions import (
-    _PHRASES,
-    _WAITING,
+    PHRASES,
+    WAITING,
     AttemptKind,
     Phase,
     Verb,
@@ -36,7 +36,7 @@ from controller.games.oss.values import (
     TimedToss,
     TribeCard,
     Won,
-    _values,
+    sorted_values,
     tribe_of,
 )
 from controller.games.words import Items, Player, Text, Verbatim, say, say_plural
@@ -161,7 +161,7 @@ class OssState(Engine):
         return say(
             "{player} cannot {what} now: {why}",
             player=who,
-            what=_PHRASES[verb],
+            what=PHRASES[verb],
             why=self._waiting_text(),
         )
 
@@ -187,7 +187,7 @@ class OssState(Engine):
         return say(
             "the table waits for {player} to {what}",
             player=Player(expected.seat),
-            what=_WAITING[self._phase],
+            what=WAITING[self._phase],
         )
 
     def _turn_check(self, seat: int, expected: int, what: Text) -> None:
@@ -316,11 +316,11 @@ class OssState(Engine):
 
     def hand_of(self, seat: int) -> tuple[int, ...]:
         """A seat's private hand (values). Only that seat's own device may show it."""
-        return tuple(_values(self._hands[seat]))
+        return tuple(sorted_values(self._hands[seat]))
 
     def deck_of(self, seat: int) -> tuple[int, ...]:
         """The values left in a seat's face-down tribe deck (for the chance helpers)."""
-        return tuple(_values(self._decks[seat]))
+        return tuple(sorted_values(self._decks[seat]))
 
     def replays_left(self, seat: int) -> int:
         used = self._replays[seat] if self.replay_scope == "player" else sum(self._replays)
@@ -360,8 +360,8 @@ class OssState(Engine):
         for tribe in range(self.players):
             result.append(
                 {
-                    "hand": _values(self._hands[tribe]),
-                    "deck": _values(self._decks[tribe]),
+                    "hand": sorted_values(self._hands[tribe]),
+                    "deck": sorted_values(self._decks[tribe]),
                     "table": sorted(c.value for c in table.elements() if c.tribe == tribe),
                     "won": sorted(c.value for c in won.elements() if c.tribe == tribe),
                     "out": sorted(c.value for c in out.elements() if c.tribe == tribe),

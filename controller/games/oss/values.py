@@ -87,11 +87,11 @@ class RoundInfo:
     replays: list[int] = field(default_factory=list)
 
 
-def _values(counter: Counter[int]) -> list[int]:
+def sorted_values(counter: Counter[int]) -> list[int]:
     return sorted(counter.elements())
 
 
-def _require_value(value: object, what: str) -> int:
+def require_value(value: object, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 4:
         raise MalformedAction(
             say(
@@ -103,7 +103,7 @@ def _require_value(value: object, what: str) -> int:
     return value
 
 
-def _require_count(value: object) -> int:
+def require_count(value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not FAILED <= value <= MAX_COUNT:
         raise MalformedAction(
             say(
@@ -116,7 +116,7 @@ def _require_count(value: object) -> int:
     return value
 
 
-def _require_trick(value: object, what: str) -> str:
+def require_trick(value: object, what: str) -> str:
     if not isinstance(value, str):
         raise MalformedAction(
             say(
