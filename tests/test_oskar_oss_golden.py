@@ -5,8 +5,11 @@ split (commit 57c40ea) and its rule moves: for every Oskar and Oss record under
 ``tests/records`` the replay command's ``--json`` output, a digest of its score
 sheet, of the final snapshot and the record's header; for seeded random games
 through nothing but the engine contract, digests of the record, the report, the
-final snapshot and every step's events and snapshot. A change that alters any
-of them fails here: records and the replay command are contracts.
+final snapshot and every step's events and snapshot; and for a few seeded
+Oskar games played by bots through the whole table (with a physical deal, so
+the dice are rolled with OK; with manual dice; all virtual), digests of the
+record the kiosk wrote and of the table's last snapshot. A change that alters
+any of them fails here: records and the replay command are contracts.
 """
 
 from __future__ import annotations
@@ -14,14 +17,17 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from controller.cli import main as cli
+from controller.config.table_config import TableConfig
 from controller.games import spec_of
 from controller.games.base import Chance
+from controller.kiosk.app import Kiosk
 from controller.records.record import replay
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -91,3 +97,23 @@ def play(game: str, seed: int) -> dict[str, str]:
 def test_a_seeded_game_plays_as_before(key: str) -> None:
     _, game, seed = key.split(":")
     assert play(game, int(seed)) == GOLDEN["games"][key]
+
+
+@pytest.mark.parametrize("key", sorted(GOLDEN["kiosk"]))
+def test_a_seeded_kiosk_game_records_as_before(key: str, tmp_path: Path) -> None:
+    """Bots play Oskar through the whole table (buttons, the virtual roller, the
+    cursor), with a physical deal (dice rolled with OK), manual dice and all virtual."""
+    game, players, seed, settings = key.split(":", 3)
+    config = replace(TableConfig.simulated(int(players), bots=int(players)), **json.loads(settings))
+    kiosk = Kiosk.create(
+        config, seed=int(seed), auto_game=game, records_dir=tmp_path, journal_path=None
+    )
+    with kiosk:
+        assert kiosk.run_headless()
+        session = kiosk.table.game
+        assert session is not None
+        snapshot = session.adapter.presentation.snapshot()
+    (record,) = tmp_path.glob("**/*.jsonl")
+    gold = GOLDEN["kiosk"][key]
+    assert digest(record.read_text(encoding="utf-8")) == gold["record"]
+    assert digest(snapshot) == gold["snapshot"]
