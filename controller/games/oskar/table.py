@@ -149,10 +149,10 @@ class Cursor:
 
     def picked(self, engine: Oskar, player: int) -> set[int]:
         """The dice the seat has picked now, without making a default choice."""
-        if engine.doubles == player:
+        limit = engine.reroll_limit(player)  # the engine says whose reroll is open
+        if limit is RerollLimit.DOUBLES:
             return set(self.selection.get(player, set()))
-        expected = engine.expected
-        if engine.phase is Phase.REROLL and expected == Expectation(player, Verb.REROLL):
+        if limit is not None:
             return set(self.selected(engine, player))
         return set()
 
@@ -229,7 +229,7 @@ class OskarInput(_Role, SeatInput):
             if button == OK:
                 return self._roll(player, (0, 1))
             return say("press OK to roll your dice")
-        if engine.phase is Phase.REROLL and expected == Expectation(player, Verb.REROLL):
+        if engine.reroll_limit(player) is not None:  # its reroll after the round is due
             return self._reroll_button(player, button)
         if expected == Expectation(player, Verb.PLAY):
             return say("tap the card you play on your reader")
