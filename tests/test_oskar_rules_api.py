@@ -13,6 +13,7 @@ import random
 
 import pytest
 
+from controller.adapters import AdapterContext, TableSettings
 from controller.games.base import IllegalAction
 from controller.games.oskar.engine import (
     GENRES,
@@ -35,6 +36,9 @@ from controller.games.oskar.engine import (
     roll,
     win_reason,
 )
+from controller.games.oskar.table import OskarAdapter
+from controller.games.words import Text
+from tests.words import shown
 
 
 def cards(*texts: str) -> list[tuple[int, Card]]:
@@ -149,3 +153,38 @@ def test_roll_outcome_after_a_round_follows_the_reroll_rule() -> None:
     rng = random.Random(7)
     assert action == Reroll(0, (0, 1), (roll(rng, 1)[0], roll(rng, 1)[0]))
     assert all(face in GENRES for face in action.faces)
+
+
+def adapter_for(engine: Oskar) -> OskarAdapter:
+    return OskarAdapter(AdapterContext(engine, 0, TableSettings(), lambda: random.Random(0)))
+
+
+def test_the_table_words_the_engines_refusals_and_reasons() -> None:
+    engine = Oskar(3, 0)
+    engine.apply(RollDice(0, ("horror", "comedy")))
+    engine.apply(RollDice(1, ("western", "action")))
+    engine.apply(RollDice(2, ("scifi", "scifi")))
+    adapter = adapter_for(engine)
+    turn = engine.round.turn
+    other = next(s for s in range(3) if s not in (turn, 2))
+    # Another seat's tap waits for the doubles; the offer's own seat is told its buttons.
+    with pytest.raises(IllegalAction) as info:
+        adapter.input.on_card(turn if turn != 2 else other, "Y4")
+    assert shown(info.value.text).startswith("not Y4 yet: Seat 3 rolled doubles")
+    with pytest.raises(IllegalAction) as info:
+        adapter.input.on_card(2, "Y4")
+    assert shown(info.value.text).startswith("you rolled doubles: first PREV/NEXT picks a die")
+    said = adapter.input.on_button(other, "ok")
+    assert isinstance(said, str | Text)
+    assert shown(said) == "wait: Seat 3 rolled doubles and decides first"
+    engine.apply(KeepDoubles(2))
+    # A zero that ends the trick is still announced as the second zero.
+    seats = [(turn + i) % 3 for i in range(3)]
+    engine.apply(Play(seats[0], Card.parse("R0")))
+    engine.apply(Play(seats[1], Card.parse("Y4")))
+    events = engine.apply(Play(seats[2], Card.parse("R0")))
+    texts = [
+        shown(f.message) for e in events for f in adapter.presentation.feedback(e) if f.message
+    ]
+    assert texts[0] == f"Seat {seats[2] + 1} plays the second zero: it takes the trick"
+    assert texts[1].endswith("second zero wins the trick")
