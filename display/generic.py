@@ -17,6 +17,7 @@ from typing import Any, TypeVar, cast
 
 import pygame
 
+from controller.games import specs
 from controller.games.words import Items, Player, Seat, Text, Verbatim, Words, as_arg, say
 from controller.view import Message, SeatView, TableView
 from controller.view.seat_colours import seat_colour
@@ -33,8 +34,6 @@ VERB_PROMPTS: dict[str, Text] = {
     "lead": say("choose the lead"),
     "bid": say("make a bid"),
     "hand": say("register your hand"),
-    "roll": say("roll the dice"),
-    "reroll": say("reroll"),
 }
 
 
@@ -98,9 +97,13 @@ def expected(game: Mapping[str, Any] | None) -> tuple[int, str] | None:
     return None
 
 
-def verb_prompt(verb: str) -> Words:
-    """The words for an expected verb (an unknown one as the engine spells it)."""
-    return VERB_PROMPTS.get(verb, verb.replace("_", " "))
+def verb_prompt(verb: str, game_id: object = None) -> Words:
+    """The words for an expected verb: the game's own (its spec's ``verb_prompts``), these
+    shared ones, or the verb as the engine spells it."""
+    spec = specs().get(game_id) if isinstance(game_id, str) else None
+    own: Mapping[str, Words] = spec.vocabulary.get("verb_prompts", {}) if spec else {}
+    found = own.get(verb)
+    return found if found is not None else VERB_PROMPTS.get(verb, verb.replace("_", " "))
 
 
 _Parsed = TypeVar("_Parsed")
@@ -482,7 +485,7 @@ class GenericScene:
         nxt = expected(game)
         if nxt is None or nxt[0] != player:
             return None
-        return verb_prompt(nxt[1])
+        return verb_prompt(nxt[1], game.get("game"))
 
     def draw_seat(self, p: Painter, rect: pygame.Rect, view: TableView, player: int) -> None:
         game = view.game or {}
@@ -536,7 +539,9 @@ class GenericScene:
         winners = int_list(game.get("winners")) or []
         if nxt is not None:
             status = say(
-                "{player}: {action}", player=Player(nxt[0]), action=as_arg(verb_prompt(nxt[1]))
+                "{player}: {action}",
+                player=Player(nxt[0]),
+                action=as_arg(verb_prompt(nxt[1], game.get("game"))),
             )
             y += draw_status(p, pygame.Rect(info.left, y, info.w, info.h), status)
         elif winners:

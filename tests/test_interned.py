@@ -44,7 +44,7 @@ def test_an_oskar_game_interns_while_it_runs_and_the_rested_table_keeps_nothing(
             kiosk.loop.drain()
             held_in_play = max(held_in_play, interned_count())
         assert held_in_play > 20  # the game really shared its events and feedback
-        assert oskar._CARD_PLAYED  # still there on the results screen
+        assert oskar.CARD_PLAYED  # still there on the results screen
         kiosk.simulator.auto_game = None  # stay on the attract screen
         kiosk.simulator.press(0, "ok")
         for _ in range(1000):

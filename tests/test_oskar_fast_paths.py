@@ -227,3 +227,15 @@ def test_feedback_clears_picked_dice_after_a_choice_and_only_then() -> None:
     # The subclass is cleared for like its base, and says nothing (as before).
     assert feedback(_MarkedRoll(1, faces, False)) == []
     assert feedback(DiceRolled(1, faces, False))  # the base is worded
+
+
+def test_the_fast_trick_winner_agrees_with_the_rule() -> None:
+    from controller.games.oskar import fast
+
+    rng = random.Random(11)
+    deck = full_deck()
+    for _ in range(3000):
+        cards = rng.sample(deck, rng.randint(1, 6))
+        plays = [(seat, card) for seat, card in enumerate(cards)]
+        zeros = [seat for seat, card in plays if card.is_zero]
+        assert fast.winner(plays, zeros) == trick_winner(plays)

@@ -821,3 +821,36 @@ def test_skilled_bots_score_more() -> None:
         for seat, points in enumerate(engine.totals()):
             totals[seat] += points
     assert totals[0] > totals[1] * 1.5
+
+
+def test_a_count_line_confirms_one_count_and_changes_no_result() -> None:
+    from controller.games.oss.engine import Count, CountConfirmed
+
+    header = {"format": "table-record/1", "game": "oss", "players": 2, "options": {}, "chief": 0}
+    start = [
+        {"seat": 0, "hand": [1, 2, 3, 4, 4]},
+        {"seat": 1, "hand": [1, 1, 2, 3, 3]},
+        {"seat": 0, "reveal": {"solo": ["Aslik", "Numa", "Meja"], "duel": "Kat!"}},
+        {"seat": 0, "tribe": 4, "trick": "Aslik"},
+        {"seat": 1, "tribe": 3, "trick": "Aslik"},
+    ]
+    counts = {"seat": 1, "counts": [2, 5]}
+    plain = replay(dumps(header, [*start, counts]))
+    engine = replay(dumps(header, start))
+    assert isinstance(engine, Oss)
+    line = {"seat": 0, "count": 2, "of": 0}
+    action = engine.parse_action(line)
+    assert action == Count(0, 0, 2) and action.to_json() == line
+    assert engine.apply(action) == [CountConfirmed(0, 0, 2)]
+    assert engine.confirmed_counts == {0: 2}
+    assert action not in engine.legal_actions(0)  # never expected, as a timed toss
+    with_count = replay(dumps(header, [*start, line, counts]))
+    assert with_count.report() == plain.report()
+    assert with_count.snapshot() == plain.snapshot()
+    refusals = [
+        ({"seat": 0, "count": 2}, 'needs "of"'),
+        ({"seat": 0, "count": 7, "of": 0}, "count"),
+    ]
+    for bad, words in refusals:
+        with pytest.raises(MalformedAction, match=words):
+            engine.parse_action(bad)

@@ -615,3 +615,29 @@ def test_card_notation_round_trip() -> None:
     assert parse_tribe_card(tribe_card(2, 4, "b")) == (3, 4)
     with pytest.raises(ValueError, match="not an Oss tribe card"):
         parse_tribe_card("R7")
+
+
+def test_a_confirmed_count_is_journaled_and_survives_a_resume(rig: Rig) -> None:
+    kat = [*HANDS, reveal("Kat!"), *DUEL_POSITION[4:]]
+    rig.resume(HEADER, *kat)
+    for _ in range(3):
+        rig.press(0, "next")
+    rig.press(0, "ok")  # seat 0 confirms its own count: a journaled ``count``
+    game = rig.table.game
+    assert game is not None
+    recorded = [a.to_json() for a in game.recorder.actions]
+    assert recorded[-1] == {"seat": 0, "count": 3, "of": 0}
+    assert "now the other duelist's count" in rig.last()
+    # The table goes down and comes back from its journal: the count is still confirmed.
+    engine = rig.resume(HEADER, *recorded)
+    assert engine.confirmed_counts == {0: 3}
+    assert rig.labels(0)["ok"] == "Seat 2's count: 0"
+    view = rig.table.view.game
+    assert view is not None and view["counts"] == {"0": 3}
+    for _ in range(3):
+        rig.press(1, "next")
+    rig.press(1, "ok")  # seat 1's own count, equal: a tie
+    game = rig.table.game
+    assert game is not None
+    assert game.recorder.actions[-1].to_json() == {"seat": 1, "counts": [3, 3]}
+    assert "starts again" in rig.last() and engine.confirmed_counts == {}

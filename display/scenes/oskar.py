@@ -757,17 +757,10 @@ def columns_caption(snap: OskarSnapshot) -> Text:
     return say("Genres toward {threshold} this round", threshold=snap.trend_threshold)
 
 
-PROMPTS: dict[str, Text] = {
-    Verb.PLAY: say("play a card"),
-    Verb.REROLL: say("choose dice to reroll"),
-    Verb.DICE: say("roll your dice"),
-}
+# What a seat is asked to do, by expected verb: the game's vocabulary, not restated here.
+PROMPTS: Mapping[str, Words] = dict(SPEC.vocabulary["verb_prompts"])
 # The same, while another seat's doubles offer is still open.
-AFTER_DOUBLES: dict[str, Text] = {
-    Verb.PLAY: say("play a card (after the doubles)"),
-    Verb.REROLL: say("choose dice to reroll (after the doubles)"),
-    Verb.DICE: say("roll your dice (after the doubles)"),
-}
+AFTER_DOUBLES: Mapping[str, Words] = dict(SPEC.vocabulary["verb_prompts_after_doubles"])
 
 
 SCENE = OskarScene()

@@ -1,7 +1,7 @@
 """The Oss scene: the three solo tricks and the duel trick, placements, attempts, the toss timer.
 
 It draws what the snapshot says, read by attribute from an ``OssSnapshot``
-(``controller/games/oss/engine.py``; the view carries its JSON form, read back with
+(``controller/games/oss/snapshot.py``; the view carries its JSON form, read back with
 ``OssSnapshot.of``): tricks with their cards' set-up and do texts, placements,
 attempts, seats, scores and, when the table adds its side (``TableSide``, from
 ``OssAdapter.presentation``), the toss timer (running clock, attempt log,
@@ -21,16 +21,14 @@ from typing import Any
 
 import pygame
 
-from controller.games.oss.engine import (
-    AttemptKind,
+from controller.games.oss.actions import AttemptKind, Phase, Verb
+from controller.games.oss.snapshot import (
     AttemptView,
     OssSnapshot,
-    Phase,
     PlacementMode,
     SeatState,
     TableSide,
     TrickView,
-    Verb,
 )
 from controller.games.oss.spec import SPEC
 from controller.games.words import (
@@ -74,6 +72,10 @@ WON_COLOUR = theme.MESSAGE_COLOURS[MessageKind.WON]
 def seconds(millis: int) -> Seconds:
     """A toss time of the attempt log (milliseconds) as a duration the presenter writes."""
     return Seconds(millis / 1000)
+
+
+# What a seat is asked to do, by expected verb: the game's vocabulary, not restated here.
+PROMPTS: Mapping[str, Words] = dict(SPEC.vocabulary["verb_prompts"])
 
 
 def ruling(text: Words) -> Words:
@@ -149,11 +151,8 @@ class OssScene:
             if chosen:
                 return say("tap a card for {trick}", trick=Verbatim(chosen))
             return say("choose a trick, tap a card")
-        if expects == Verb.REPLAY:
-            return say("replay or pass")
-        if expects == Verb.KEEP:
-            return say("keep a duel card")
-        return None  # chance: the virtual deck does it
+        # Replay or pass, keep a duel card: the game's words; chance has none (the deck deals).
+        return PROMPTS.get(expects)
 
     def seat_key(self, game: Mapping[str, Any], player: int) -> object:
         """What ``draw_seat`` shows of ``player``: their entry and their best toss time."""

@@ -40,6 +40,7 @@ from controller.games.oskar.engine import (
     Oskar,
     Phase,
     Play,
+    RerollLimit,
     Verb,
     dice_action,
     reroll_action,
@@ -128,7 +129,7 @@ class OskarBot:
         due_both = set()
         if rule is not None and engine.phase is Phase.REROLL:
             later = rule.order[engine.rerolls_done + 1 :]
-            due_both = {s for s in later if rule.allowed[s] == frozenset({2})}
+            due_both = {s for s in later if rule.limits[s] is RerollLimit.MOST}
         players = engine.players
         rng = self.rng
         rounds: list[tuple[list[int], list[tuple[str, ...]]]] = []

@@ -53,6 +53,18 @@ SPEC = GameSpec(
         Preset(say("first to 8 tokens"), {"tokens_to_win": 8}),
     ),
     vocabulary={
+        # What a seat is asked to do, by the verb the engine expects of it.
+        "verb_prompts": {
+            Verb.PLAY: say("play a card"),
+            Verb.REROLL: say("choose dice to reroll"),
+            Verb.DICE: say("roll your dice"),
+        },
+        # The same, while another seat's doubles offer is still open.
+        "verb_prompts_after_doubles": {
+            Verb.PLAY: say("play a card (after the doubles)"),
+            Verb.REROLL: say("choose dice to reroll (after the doubles)"),
+            Verb.DICE: say("roll your dice (after the doubles)"),
+        },
         "genres": GENRES,
         "genre_words": GENRE_WORDS,
         "genre_captions": GENRE_CAPTIONS,
@@ -68,7 +80,10 @@ SPEC = GameSpec(
     },
     rules=(
         say("Your two dice show the genres your card points count for."),
-        say("A genre with 120 points or more is trendy: a token for each die showing one."),
+        say(
+            "A genre with {threshold} points or more is trendy: a token for each die showing one.",
+            threshold=TREND_THRESHOLD,
+        ),
         say("Yellow beats green, green beats blue, blue beats lilac; the higher number wins."),
         say("One zero in a trick: colours lapse, the highest number wins (the first of equals)."),
         say("The first to win a trick with a second zero in a round takes the stock's points."),

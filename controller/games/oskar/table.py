@@ -17,10 +17,15 @@ the new faces are entered the same way.
 Rules live in the engine
 ------------------------
 The engine deals (``hand`` registrations) and rolls the opening dice through
-``chance_actions``, refuses a card the seat does not hold, and decides whom
-the table waits for (``Oskar.decides``: a seat with an open doubles offer
-first). Keeping doubles is an action of the record (``KeepDoubles``), so it
-survives undo and resume. This module only maps taps and presses to actions
+``chance_actions``, and draws the dice a seat decides to roll with its buttons
+(``Oskar.roll_outcome`` for a ``RollRequest``); it refuses a card the seat does
+not hold and decides whom the table waits for (``Oskar.decides``, and
+``Oskar.check_order``: nothing but the answer while a doubles offer is open).
+Its events say why (``TrickWon.reason``, ``CardPlayed.zero``), which reroll
+rule binds a seat (``reroll_limit``, ``reroll_refusal``) and the trend
+threshold (``RoundScored.threshold``); this module only words them. Keeping
+doubles is an action of the record (``KeepDoubles``), so it survives undo and
+resume. This module only maps taps and presses to actions
 and events to messages; its one piece of state is the ``Cursor`` (dice
 picked with PREV/NEXT, manual entries in progress), which is what a person
 is pointing at, not part of the game.
@@ -33,7 +38,7 @@ from __future__ import annotations
 
 import enum
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from controller.adapters import (
@@ -65,6 +70,7 @@ from controller.games.oskar.engine import (
     CardPlayed,
     DiceRolled,
     DoublesDeclined,
+    DoublesOpen,
     HandRegistered,
     KeepDoubles,
     Oskar,
@@ -72,15 +78,18 @@ from controller.games.oskar.engine import (
     Play,
     Reroll,
     RerollDone,
+    RerollLimit,
+    RerollRefused,
     RerollsDue,
     RollDice,
+    RollRequest,
     RoundScored,
     RoundStarted,
     StockWon,
     TrickWon,
     Verb,
+    WinReason,
     genre_word,
-    roll,
     stock_size,
 )
 from controller.games.oskar.spec import SPEC
@@ -95,7 +104,6 @@ from controller.games.words import (
     say,
     say_plural,
 )
-from controller.games.words import Card as CardArg
 from controller.view import MessageKind
 from hardware.cues import Cue
 
@@ -135,16 +143,16 @@ class Cursor:
     def selected(self, engine: Oskar, player: int) -> set[int]:
         """The seat's picked dice for its reroll (both, at first, when it must reroll both)."""
         if player not in self.selection:
-            must_both = engine.reroll_allowance(player) == frozenset({2})
+            must_both = engine.reroll_limit(player) is RerollLimit.MOST
             self.selection[player] = {0, 1} if must_both else set()
         return self.selection[player]
 
     def picked(self, engine: Oskar, player: int) -> set[int]:
         """The dice the seat has picked now, without making a default choice."""
-        if engine.doubles == player:
+        limit = engine.reroll_limit(player)  # the engine says whose reroll is open
+        if limit is RerollLimit.DOUBLES:
             return set(self.selection.get(player, set()))
-        expected = engine.expected
-        if engine.phase is Phase.REROLL and expected == Expectation(player, Verb.REROLL):
+        if limit is not None:
             return set(self.selected(engine, player))
         return set()
 
@@ -188,47 +196,40 @@ class OskarInput(_Role, SeatInput):
     """Taps and presses as Oskar actions; the engine judges them."""
 
     def on_card(self, player: int, card: str) -> Action:
-        engine = self.engine
-        parsed = Card.parse(card)
-        offer = engine.doubles
-        if offer is not None and engine.phase is not Phase.OVER:
-            if offer == player:
-                raise IllegalAction(
-                    say(
-                        "you rolled doubles: first PREV/NEXT picks a die and OK rerolls it, "
-                        "or OK alone keeps them"
-                    )
-                )
+        play = Play(player, Card.parse(card))
+        try:
+            self.engine.check_order(play)  # the seat with an open doubles offer decides first
+        except DoublesOpen as refused:
+            if refused.seat != player:
+                raise
+            # Its own tap: say which buttons answer the offer.
             raise IllegalAction(
                 say(
-                    "not {card} yet: {player} rolled doubles and decides first whether to "
-                    "reroll one die",
-                    card=CardArg(str(parsed)),
-                    player=Player(offer),
+                    "you rolled doubles: first PREV/NEXT picks a die and OK rerolls it, "
+                    "or OK alone keeps them"
                 )
-            )
-        return Play(player, parsed)
+            ) from None
+        return play
 
     def on_button(self, player: int, button: str) -> Action | Words | None:
         engine = self.engine
         if engine.phase is Phase.OVER:
             return None
-        decides = engine.decides
         if engine.doubles == player:
             return self._doubles_button(player, button)
-        if engine.doubles is not None:
-            assert decides is not None
-            return say("wait: {player} rolled doubles and decides first", player=Player(decides))
+        try:
+            engine.check_order(KeepDoubles(player))  # anyone else's move waits for the offer
+        except DoublesOpen as refused:
+            return refused.text
         expected = engine.expected
         if engine.phase is Phase.DICE and player in engine.unrolled():
             if self.manual_dice:
                 fresh = Entry(EntryKind.DICE, (0, 1), 0, _start())
                 return self._entry_button(player, button, fresh)
             if button == OK:
-                first, second = roll(self.context.chance_rng(), 2)
-                return RollDice(player, (first, second))
+                return self._roll(player, (0, 1))
             return say("press OK to roll your dice")
-        if engine.phase is Phase.REROLL and expected == Expectation(player, Verb.REROLL):
+        if engine.reroll_limit(player) is not None:  # its reroll after the round is due
             return self._reroll_button(player, button)
         if expected == Expectation(player, Verb.PLAY):
             return say("tap the card you play on your reader")
@@ -243,15 +244,15 @@ class OskarInput(_Role, SeatInput):
         if button in DIE_BUTTONS:
             chosen ^= {DIE_BUTTONS.index(button)}
             return None
-        allowed = self.engine.reroll_allowance(player)
-        if len(chosen) not in allowed:
-            return _explain(allowed, len(chosen))
+        refused = self.engine.reroll_refusal(player, len(chosen))
+        if refused is not None:
+            return _explain(refused)
         which = tuple(sorted(chosen))
         cursor.selection.pop(player, None)
         if self.manual_dice and which:
             start = list(self.faces(player))
             return self._entry_button(player, None, Entry(EntryKind.REROLL, which, 0, start))
-        return self._roll_chosen(player, which)
+        return self._roll(player, which)
 
     def _doubles_button(self, player: int, button: str) -> Action | Words | None:
         cursor = self.cursor
@@ -271,14 +272,14 @@ class OskarInput(_Role, SeatInput):
         if self.manual_dice:
             faces = list(self.faces(player))
             return self._entry_button(player, None, Entry(EntryKind.DOUBLES, which, 0, faces))
-        return self._roll_chosen(player, which)
+        return self._roll(player, which)
 
-    def _roll_chosen(self, player: int, which: tuple[int, ...]) -> Reroll:
-        faces = list(self.faces(player))
-        rng = self.context.chance_rng()
-        for die in which:
-            faces[die] = roll(rng, 1)[0]
-        return Reroll(player, which, (faces[0], faces[1]))
+    def _roll(self, player: int, which: tuple[int, ...]) -> Action | Words:
+        """The seat decided to roll ``which`` dice: the engine draws the outcome (chance)."""
+        try:
+            return self.engine.roll_outcome(RollRequest(player, which), self.context.chance_rng())
+        except IllegalAction as refused:
+            return refused.text
 
     def _entry_button(self, player: int, button: str | None, fresh: Entry) -> Action | Words | None:
         """Manual entry: PREV/NEXT cycle the face of the die being entered, OK confirms it."""
@@ -361,32 +362,35 @@ class OskarPresentation(_Role, Presentation):
     def result_rule(self, report: JSON) -> Words:
         winners = [int(w) for w in report.get("winners") or []]
         totals = [int(t) for t in report.get("totals") or []]
-        goal = self.engine.tokens_to_win
+        goal, threshold = self.engine.tokens_to_win, self.engine.trend_threshold
         if not winners or not totals:
             return say_plural(
                 "Most Oskar tokens wins; a token for each die showing a trendy genre "
-                "(120+ points) after a round; the game ends when a seat has {n} token",
+                "({threshold}+ points) after a round; the game ends when a seat has {n} token",
                 "Most Oskar tokens wins; a token for each die showing a trendy genre "
-                "(120+ points) after a round; the game ends when a seat has {n} tokens",
+                "({threshold}+ points) after a round; the game ends when a seat has {n} tokens",
                 goal,
+                threshold=threshold,
             )
         best = max(totals)
         if len(winners) == 1:
             return say_plural(
                 "{player} has the most Oskar tokens ({n}): a token for each die showing a "
-                "trendy genre (120+ points) after a round",
+                "trendy genre ({threshold}+ points) after a round",
                 "{player} has the most Oskar tokens ({n}): a token for each die showing a "
-                "trendy genre (120+ points) after a round",
+                "trendy genre ({threshold}+ points) after a round",
                 best,
                 player=Player(winners[0]),
+                threshold=threshold,
             )
         return say_plural(
             "A shared victory: {players} have {n} Oskar token each, the most; a token for "
-            "each die showing a trendy genre (120+ points) after a round",
+            "each die showing a trendy genre ({threshold}+ points) after a round",
             "A shared victory: {players} have {n} Oskar tokens each, the most; a token for "
-            "each die showing a trendy genre (120+ points) after a round",
+            "each die showing a trendy genre ({threshold}+ points) after a round",
             best,
             players=Items(tuple(Player(w) for w in winners)),
+            threshold=threshold,
         )
 
     def result_rows(self, report: JSON) -> list[tuple[Words, list[int]]]:
@@ -498,14 +502,6 @@ class OskarAdapter(GameAdapter):
         self.presentation = OskarPresentation(context, self.cursor)
         self.simulation = OskarSimulation(context, self.cursor)
 
-    def chance(self, rng: random.Random) -> list[Action]:
-        engine = self.engine
-        if engine.round.trick and engine.phase is Phase.PLAY:
-            # Asked after every action; mid-trick the engine has nothing to deal or roll
-            # (``Oskar.chance_actions`` says the same, one call further down).
-            return []
-        return engine.chance_actions(rng, self.context.settings.chance)
-
 
 # --- helpers ---------------------------------------------------------------------------
 
@@ -540,8 +536,10 @@ def _roll_label(count: int) -> Text:
     return say_plural("roll {n} die", "roll {n} dice", count)
 
 
-def _explain(allowed: frozenset[int], chosen: int) -> Text:
-    if allowed == frozenset({2}):
+def _explain(refused: RerollRefused) -> Text:
+    """A refused pick of dice, with the buttons that mend it; the engine says which rule."""
+    chosen = refused.count
+    if refused.limit is RerollLimit.MOST:
         return say_plural(
             "you have the most points and must reroll both dice, not {n} die: "
             "PREV and NEXT choose them, then OK",
@@ -549,7 +547,7 @@ def _explain(allowed: frozenset[int], chosen: int) -> Text:
             "PREV and NEXT choose them, then OK",
             chosen,
         )
-    if allowed == frozenset({0, 1}):
+    if refused.limit is RerollLimit.REST:
         return say("you may reroll at most one die: unpick one with PREV or NEXT, then OK")
     return say_plural("you cannot reroll {n} die now", "you cannot reroll {n} dice now", chosen)
 
@@ -631,17 +629,12 @@ def _declined(_: Oskar, e: Event) -> list[Feedback]:
 
 def _card_played(engine: Oskar, e: Event) -> list[Feedback]:
     assert isinstance(e, CardPlayed)
-    if not e.card.is_zero:
-        return []
-    trick = engine.round.trick
-    zeros = sum(1 for _, c in trick if c.is_zero) if trick else 0
-    # Events are read after the action: a finished trick is already cleared.
     player = Player(e.seat)
-    if zeros == 1:
+    if e.zero == 1:
         return [
             Feedback(e.seat, say("{player} plays a zero: first zero, colours lapse", player=player))
         ]
-    if zeros == 2:
+    if e.zero == 2:
         return [
             Feedback(
                 e.seat, say("{player} plays the second zero: it takes the trick", player=player)
@@ -650,19 +643,18 @@ def _card_played(engine: Oskar, e: Event) -> list[Feedback]:
     return []
 
 
-# Why a trick went where it did, by its zeros (0, 1, 2 or more); built once, as one
+# Why a trick went where it did, in words, by the engine's reason; built once, as one
 # trick is won every few cards.
-_TRICK_WHY: tuple[Text, Text, Text] = (
-    say("best colour (yellow > green > blue > lilac), highest number"),
-    say("first zero: colours lapse, the highest number wins"),
-    say("second zero wins the trick"),
-)
+_TRICK_WHY: Mapping[WinReason, Text] = {
+    WinReason.BEST_COLOUR: say("best colour (yellow > green > blue > lilac), highest number"),
+    WinReason.FIRST_ZERO: say("first zero: colours lapse, the highest number wins"),
+    WinReason.SECOND_ZERO: say("second zero wins the trick"),
+}
 
 
 def _trick_won(_: Oskar, e: Event) -> list[Feedback]:
     assert isinstance(e, TrickWon)
-    zeros = min(sum(1 for _, c in e.cards if c.is_zero), 2)
-    key = (e.seat, e.trick, e.points, zeros)
+    key = (e.seat, e.trick, e.points, e.reason)
     said = _TRICKS_SAID.get(key)
     if said is None:
         if len(_TRICKS_SAID) >= _TRICKS_SAID_MAX:
@@ -675,7 +667,7 @@ def _trick_won(_: Oskar, e: Event) -> list[Feedback]:
                 e.points,
                 player=Player(e.seat),
                 trick=e.trick,
-                why=_TRICK_WHY[zeros],
+                why=_TRICK_WHY[e.reason],
             ),
             MessageKind.WON,
             Cue.TRICK_WON,
@@ -683,11 +675,11 @@ def _trick_won(_: Oskar, e: Event) -> list[Feedback]:
     return [said]
 
 
-# The feedback of a won trick by (seat, trick, points, zeros), made once: feedback is a
+# The feedback of a won trick by (seat, trick, points, reason), made once: feedback is a
 # frozen value, and one is said every few cards while the same few hundred recur. The
 # table forgets them when it rests (``forget_interned``); a process that never rests
 # (a bot's playouts, a benchmark) empties them at the bound.
-_TRICKS_SAID: Interned[tuple[int, int, int, int], Feedback] = Interned()
+_TRICKS_SAID: Interned[tuple[int, int, int, WinReason], Feedback] = Interned()
 _TRICKS_SAID_MAX = 4096
 
 
@@ -748,13 +740,18 @@ def _round_scored(_: Oskar, e: Event) -> list[Feedback]:
             )
         )
         text = say(
-            "Round {round}: trendy (120+): {trendy}. Tokens: {tokens}",
+            "Round {round}: trendy ({threshold}+): {trendy}. Tokens: {tokens}",
             round=e.round,
             trendy=trendy,
             tokens=got if earners else _NOBODY,
+            threshold=e.threshold,
         )
     else:
-        text = say("Round {round}: no genre reached 120, so no tokens", round=e.round)
+        text = say(
+            "Round {round}: no genre reached {threshold}, so no tokens",
+            round=e.round,
+            threshold=e.threshold,
+        )
     out = [Feedback(None, text, MessageKind.WON)]
     if e.stock_winner is not None:
         stock = say_plural(

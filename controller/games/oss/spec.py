@@ -7,7 +7,7 @@ presets the menu offers, the rules page and the words the display needs.
 from __future__ import annotations
 
 from controller.games.oss import cards
-from controller.games.oss.engine import MAX_ROUNDS, REPLAY_SCOPES, RULINGS, TABLE_RULINGS, Oss
+from controller.games.oss.engine import MAX_ROUNDS, REPLAY_SCOPES, RULINGS, TABLE_RULINGS, Oss, Verb
 from controller.games.spec import DeckSpec, GameSpec, OptionKind, OptionSpec, Requirement
 from controller.games.words import say
 
@@ -58,7 +58,15 @@ SPEC = GameSpec(
     requirements=frozenset({Requirement.VIRTUAL_DEAL}),
     # The display shows a ruling the snapshot names by its English words (``TableSide.help``)
     # in the reader's language: here are their messages.
-    vocabulary={"rulings": {str(text): text for text in (*RULINGS, *TABLE_RULINGS)}},
+    vocabulary={
+        "rulings": {str(text): text for text in (*RULINGS, *TABLE_RULINGS)},
+        # What a seat is asked to do, by the verb the engine expects of it (the tribe
+        # and result prompts name the trick, so the scene words those itself).
+        "verb_prompts": {
+            Verb.REPLAY: say("replay or pass"),
+            Verb.KEEP: say("keep a duel card"),
+        },
+    },
     rules=(
         say("The chief reveals three solo tricks and a duel trick for the round."),
         say(

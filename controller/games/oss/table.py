@@ -63,6 +63,8 @@ from controller.games.oss.engine import (
     CardWon,
     ChallengeRevealed,
     ChallengeWon,
+    Count,
+    CountConfirmed,
     Counts,
     DuelCounted,
     DuelFormed,
@@ -133,19 +135,17 @@ class OssCursors:
 
     Nothing here decides anything or must survive an undo or a resume: a cursor
     moved and not yet confirmed is simply chosen again. What counts (results,
-    counts, timed tosses) goes to the engine as actions and is journaled.
+    confirmed counts, timed tosses) goes to the engine as actions and is journaled.
     """
 
     trick_choice: tuple[tuple[int, int], int] | None = None  # (turn key, index)
     discard_choice: dict[int, int] = field(default_factory=dict)  # player -> value shown
-    counts: dict[int, int] = field(default_factory=dict)  # confirmed counts of the duel
     count_cursor: dict[tuple[int, int], int] = field(default_factory=dict)
     running_since: float | None = None  # the toss timer's running toss: time.monotonic()
     running_seat: int | None = None
     cancelled: int = 0  # tosses the timer did not count
 
     def reset_counts(self) -> None:
-        self.counts = {}
         self.count_cursor = {}
 
 
@@ -179,9 +179,10 @@ class _Role:
         attempt = self.engine.current_attempt
         assert attempt is not None
         other = attempt.seats[1] if player == attempt.seats[0] else attempt.seats[0]
-        if player not in self.cursors.counts:
+        confirmed = self.engine.confirmed_counts
+        if player not in confirmed:
             return player
-        if other not in self.cursors.counts:
+        if other not in confirmed:
             return other
         return None
 
@@ -311,20 +312,16 @@ class OssInput(_Role, SeatInput):
         if button == "next":
             cursors.count_cursor[key] = min(MAX_COUNT, value + 1)
             return None
-        cursors.counts[counted] = value
+        counts = self.engine.confirmed_counts
+        counts[counted] = value
         attempt = self.engine.current_attempt
         assert attempt is not None
         first, second = attempt.seats
-        if first in cursors.counts and second in cursors.counts:
+        if first in counts and second in counts:
             # Both counts are in: the engine judges them.
-            return Counts(player, (cursors.counts[first], cursors.counts[second]))
-        if counted == player:
-            return say("your count: {count}; now the other duelist's count", count=count_arg(value))
-        return say(
-            "{player}'s count: {count}; now your own",
-            player=Player(counted),
-            count=count_arg(value),
-        )
+            return Counts(player, (counts[first], counts[second]))
+        # The first count confirmed: journaled, so a crash or an undo keeps it.
+        return Count(player, counted, value)
 
     def hints(self) -> list[tuple[int, str, Words]]:
         engine = self.engine
@@ -557,7 +554,7 @@ class OssPresentation(_Role, Presentation):
             timed_seat=engine.timed_seat,
             chosen_trick=self.chosen_trick(),
             counting_duel=self.counted_duel() and engine.phase is Phase.RESULT,
-            counts=dict(self.cursors.counts),
+            counts=engine.confirmed_counts,
             help=tuple(help_texts(engine, self.counted_duel())),
         )
         return engine.snapshot().with_table(side)
@@ -610,7 +607,9 @@ class OssSimulation(_Role, Simulation):
         return []
 
     def decisions(self, actions: Sequence[Action]) -> int:
-        return sum(1 for action in actions if not isinstance(action, Timed))
+        # A timed toss only measures and a confirmed count is half of a ``counts``:
+        # neither is a decision of its own.
+        return sum(1 for action in actions if not isinstance(action, Timed | Count))
 
     def bot_may_act(self, player: int, bots: frozenset[int]) -> bool:
         # A duel's result belongs to its people: with a person in the duel, the bot
@@ -621,26 +620,36 @@ class OssSimulation(_Role, Simulation):
         return True
 
     def _counts_gestures(self, action: Counts) -> list[Gesture]:
-        """Enter ``action``'s counts from its seat: its own count first, then the other's."""
+        """Enter ``action``'s counts from its seat: its own count first, then the other's.
+
+        A count already confirmed (journaled, so also after a resume) is not entered again.
+        """
         attempt = self.engine.current_attempt
         assert attempt is not None
         seats = attempt.seats
         mine = action.counts[seats.index(action.seat)]
         theirs = action.counts[1 - seats.index(action.seat)]
-        presses: list[Gesture] = []
-        for value in (mine, theirs):
-            step = Press("next") if value >= 0 else Press("prev")
-            presses += [step] * abs(value) + [Press("ok")]
-        return presses
+        return self._enter_counts(action.seat, mine, theirs)
 
     def _count_gestures(self, action: Result) -> list[Gesture]:
         """Counts that give ``action``'s result: own count first, then the opponent's."""
         mine, theirs = {Outcome.WON: (4, 2), Outcome.LOST: (1, 3), Outcome.TIE: (2, 2)}[
             action.result
         ]
+        return self._enter_counts(action.seat, mine, theirs)
+
+    def _enter_counts(self, seat: int, mine: int, theirs: int) -> list[Gesture]:
+        """The presses entering the counts not yet confirmed, in the order the buttons take them."""
+        attempt = self.engine.current_attempt
+        assert attempt is not None
+        other = attempt.seats[1] if seat == attempt.seats[0] else attempt.seats[0]
+        confirmed = self.engine.confirmed_counts
         presses: list[Gesture] = []
-        for value in (mine, theirs):
-            presses += [Press("next")] * value + [Press("ok")]
+        for counted, value in ((seat, mine), (other, theirs)):
+            if counted in confirmed:
+                continue
+            step = Press("next") if value >= 0 else Press("prev")
+            presses += [step] * abs(value) + [Press("ok")]
         return presses
 
     def make_bot(self, rng: random.Random) -> Bot:
@@ -923,6 +932,19 @@ def _counted(_: OssPresentation, e: Event) -> list[Feedback]:
     return [Feedback(None, text)]
 
 
+def _confirmed(_: OssPresentation, e: Event) -> list[Feedback]:
+    assert isinstance(e, CountConfirmed)
+    if e.of == e.seat:
+        text = say("your count: {count}; now the other duelist's count", count=count_arg(e.count))
+    else:
+        text = say(
+            "{player}'s count: {count}; now your own",
+            player=Player(e.of),
+            count=count_arg(e.count),
+        )
+    return [Feedback(e.seat, text)]
+
+
 def _timed(p: OssPresentation, e: Event) -> list[Feedback]:
     assert isinstance(e, TossTimed)
     who, time = Player(e.seat), Seconds(e.millis / 1000)
@@ -960,6 +982,7 @@ _FEEDBACK: dict[type[Event], Callable[[OssPresentation, Event], list[Feedback]]]
     RoundScored: _round_scored,
     GameOver: _game_over,
     DuelCounted: _counted,
+    CountConfirmed: _confirmed,
     TossTimed: _timed,
 }
 
