@@ -476,7 +476,7 @@ def random_game(seed: int) -> tuple[OshakaTrick, list[Action], list[list[Event]]
         seat = expected.seat
         if engine.phase is Phase.PLAY:
             held = [c for c in hands[seat] if c not in engine.round.played]
-            lead = engine.round.trick.lead_colour
+            lead = engine.round.trick.led
             follow = [c for c in held if c.colour == lead]
             registered = seat in engine.round.hands
             # Unregistered seats sometimes renege, to exercise the proof of it.

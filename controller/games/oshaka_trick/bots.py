@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 
 from controller.games.base import Action
+from controller.games.common.tricks import Trick
 from controller.games.oshaka_trick.engine import (
     COLOURS,
     Card,
@@ -27,7 +28,6 @@ from controller.games.oshaka_trick.engine import (
     Phase,
     Place,
     Play,
-    Trick,
 )
 
 
@@ -121,6 +121,5 @@ class OshakaBot:
         return scored[0][2]
 
     @staticmethod
-    def _would_win(trick: Trick, seat: int, card: Card) -> bool:
-        probe = Trick(trick.lead_seat, [*trick.plays, (seat, card)])
-        return probe.winner()[0] == seat
+    def _would_win(trick: Trick[Card, str], seat: int, card: Card) -> bool:
+        return trick.with_play(seat, card).winner()[0] == seat

@@ -206,7 +206,7 @@ class OshakaAdapter(GameAdapter):
 
 
 def _trick_won(e: Event) -> list[Feedback]:
-    assert isinstance(e, TrickWon)
+    assert isinstance(e, TrickWon) and e.reason is not None  # Oshaka always says why
     text = say(
         "{player} wins trick {trick}: {reason}",
         player=Player(e.seat),
