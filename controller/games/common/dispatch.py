@@ -10,7 +10,7 @@ isinstance chain over actions:
             Phase.PLAY: (on(Play, _play), on(RegisterHand, _register)),
             Phase.OVER: (),
         },
-        refusals=(on(Play, _refuse_play),),
+        shared=(on(Play, _refuse_play),),
         otherwise={Phase.OVER: _over},
         unknown=_unknown,
     )
@@ -18,13 +18,15 @@ isinstance chain over actions:
     def apply(self, action):
         return self._APPLY[self.phase][type(action)](self, action)
 
-Each phase lists the actions it takes; an action it does not list goes to that
-kind's refusal (which says why not now), and an action of no listed kind goes
-to the phase's ``otherwise`` handler or else ``unknown``. The lookups are two
+Each phase lists the actions it takes; an action it does not list goes to the
+``shared`` route of its kind (the refusal that says why not now, or a handler
+every live phase shares alike), and an action of no listed kind goes to the
+phase's ``otherwise`` handler or else ``unknown``. The lookups are two
 dictionary subscripts, cheaper than the ladders they replace.
 
 ``by_phase`` is the same idea for questions without an action (``expected``,
-``legal_actions``): a table from every phase to the method that answers it.
+``legal_actions``): a table from every phase to the method (or the values) that
+answer it.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ from controller.games.base import Action, Event
 E = TypeVar("E")  # the engine
 A = TypeVar("A", bound=Action)
 P = TypeVar("P", bound=Enum)
-F = TypeVar("F", bound=Callable[..., object])
+V = TypeVar("V")
 
 Handler = Callable[[E, Action], list[Event]]
 
@@ -74,33 +76,33 @@ def phase_table(
     phases: type[P],
     routes: Mapping[P, Iterable[Route[E]]],
     *,
-    refusals: Iterable[Route[E]] = (),
+    shared: Iterable[Route[E]] = (),
     otherwise: Mapping[P, Handler[E]] | None = None,
     unknown: Handler[E],
 ) -> dict[P, Routes[E]]:
-    """Every phase's routes, each completed by the refusals of the kinds it does not take.
+    """Every phase's routes, each completed by the ``shared`` routes of the kinds it does not list.
 
     ``routes`` must name every phase of ``phases`` (an empty tuple for a phase
     that takes nothing); a phase in ``otherwise`` sends every kind it does not
-    list to that handler instead of the refusals (a game that is over).
+    list to that handler instead of the shared routes (a game that is over).
     """
     missing = [phase for phase in phases if phase not in routes]
     if missing:
         raise ValueError(f"the phase table names no routes for {missing}")
     closed = otherwise or {}
-    refused = tuple(refusals)
+    common = tuple(shared)
     table: dict[P, Routes[E]] = {}
     for phase in phases:
         if phase in closed:
             table[phase] = Routes(routes[phase], closed[phase])
         else:
-            table[phase] = Routes((*refused, *routes[phase]), unknown)
+            table[phase] = Routes((*common, *routes[phase]), unknown)
     return table
 
 
-def by_phase(phases: type[P], methods: Mapping[P, F]) -> dict[P, F]:
-    """A table from every phase to the engine method that answers for it (checked complete)."""
-    missing = [phase for phase in phases if phase not in methods]
+def by_phase(phases: type[P], answers: Mapping[P, V]) -> dict[P, V]:
+    """A table from every phase to what answers for it: a method, or a value (checked complete)."""
+    missing = [phase for phase in phases if phase not in answers]
     if missing:
-        raise ValueError(f"the phase table names no method for {missing}")
-    return dict(methods)
+        raise ValueError(f"the phase table names no answer for {missing}")
+    return dict(answers)

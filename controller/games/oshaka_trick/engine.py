@@ -576,7 +576,7 @@ class OshakaTrick(Engine):
             ),
             Phase.OVER: (),
         },
-        refusals=(on(Place, _no_placement), on(ChooseLead, _not_choosing_lead)),
+        shared=(on(Place, _no_placement), on(ChooseLead, _not_choosing_lead)),
         otherwise={Phase.OVER: _over},
         unknown=_unknown,
     )
