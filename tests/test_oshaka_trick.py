@@ -12,22 +12,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from controller.games.base import Action, Event, TableError
+from controller.games.oshaka_trick.actions import ChooseLead, Play, RegisterHand
 from controller.games.oshaka_trick.bots import OshakaBot
-from controller.games.oshaka_trick.engine import (
-    COLOURS,
-    Card,
-    ChooseLead,
-    OshakaPenalty,
-    OshakaTrick,
-    Phase,
-    Play,
-    RegisterHand,
-    SeatArea,
-    TrickWon,
-    deal,
-    full_deck,
-)
+from controller.games.oshaka_trick.cards import COLOURS, Card, deal, full_deck
+from controller.games.oshaka_trick.engine import OshakaTrick
+from controller.games.oshaka_trick.events import OshakaPenalty, TrickWon
 from controller.games.oshaka_trick.spec import SPEC
+from controller.games.oshaka_trick.state import Phase, SeatArea
 from controller.records.record import RecordError, dumps, replay
 from controller.words import Presenter
 from tests.conftest import record_text, run_cli

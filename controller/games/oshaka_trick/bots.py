@@ -20,15 +20,10 @@ import random
 
 from controller.games.base import Action
 from controller.games.common.tricks import Trick
-from controller.games.oshaka_trick.engine import (
-    COLOURS,
-    Card,
-    ChooseLead,
-    OshakaTrick,
-    Phase,
-    Place,
-    Play,
-)
+from controller.games.oshaka_trick.actions import ChooseLead, Place, Play
+from controller.games.oshaka_trick.cards import COLOURS, Card
+from controller.games.oshaka_trick.engine import OshakaTrick
+from controller.games.oshaka_trick.state import Phase
 
 
 class OshakaBot:
