@@ -23,7 +23,7 @@ explain it (``TrickWon.reason``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
 from enum import Enum
 from typing import Generic, TypeVar
@@ -160,45 +160,50 @@ class Trick(Generic[C, S]):
         if led is None:
             return True
         suit = self.rules.suit
-        return suit(card) == led or all(suit(c) != led for c in hand)
+        return suit(card) == led or led not in map(suit, hand)  # map: the loop stays in C
 
-    def playable(self, hand: Iterable[C]) -> list[C]:
-        """The cards of ``hand`` that may be played now: the led suit's if any, else all."""
+    def playable(self, hand: Collection[C]) -> Collection[C]:
+        """The cards of ``hand`` that may be played now: the led suit's if any, else all.
+
+        Where every card may be played this is ``hand`` itself (no copy: the
+        engines call it for every legal-actions question), so do not change it.
+        """
         led = self.led
-        cards = list(hand)
         if led is None:
-            return cards
+            return hand
         suit = self.rules.suit
-        return [c for c in cards if suit(c) == led] or cards
+        return [c for c in hand if suit(c) == led] or hand
 
     def winner(self, trump: S | None = None) -> tuple[int, C, TrickWin]:
         """The winning seat, its card, and how it won; ``trump`` for ``WinRule.HIGHEST``."""
-        plays = self.plays
-        suit, rank = self.rules.suit, self.rules.rank
-        if self.rules.wins is WinRule.HIGHEST:
-            best_seat, best = plays[0]
-            best_suit, best_rank = suit(best), rank(best)
-            for seat, card in plays[1:]:
+        # Called once a trick by every engine and bot: each card's suit and rank is read once.
+        rules, led = self.rules, self.led
+        suit, rank = rules.suit, rules.rank
+        plays = iter(self.plays)
+        best_seat, best = next(plays)
+        best_rank = rank(best)
+        if rules.wins is WinRule.HIGHEST:
+            best_suit = led
+            for seat, card in plays:
                 card_suit = suit(card)
                 if card_suit == best_suit:
-                    if rank(card) > best_rank:
-                        best_seat, best, best_rank = seat, card, rank(card)
+                    card_rank = rank(card)
+                    if card_rank > best_rank:
+                        best_seat, best, best_rank = seat, card, card_rank
                 elif card_suit == trump:
                     best_seat, best, best_suit, best_rank = seat, card, card_suit, rank(card)
-            how = TrickWin.HIGHEST_TRUMP if best_suit != self.led else TrickWin.HIGHEST_LED
+            how = TrickWin.HIGHEST_LED if best_suit == led else TrickWin.HIGHEST_TRUMP
             return best_seat, best, how
-        led = self.led
-        found: tuple[int, C] | None = None
-        low = 0
+        # WinRule.LOWEST: the lowest card off the led suit, equal ranks to the later
+        # player (<=); with none off the led suit, the lowest (one suit has no equal ranks).
+        off_seat, off, off_rank = -1, best, 0
         for seat, card in plays:
-            # Off the led suit: the lowest rank, equal ranks to the later player (<=).
-            if suit(card) != led and (found is None or rank(card) <= low):
-                found, low = (seat, card), rank(card)
-        if found is not None:
-            return found[0], found[1], TrickWin.LOWEST_OFF_LEAD
-        # Every card of the led suit: the lowest (one suit has no equal ranks).
-        best_seat, best = plays[0]
-        for seat, card in plays[1:]:
-            if rank(card) < rank(best):
-                best_seat, best = seat, card
+            card_rank = rank(card)
+            if suit(card) != led:
+                if off_seat < 0 or card_rank <= off_rank:
+                    off_seat, off, off_rank = seat, card, card_rank
+            elif off_seat < 0 and card_rank < best_rank:
+                best_seat, best, best_rank = seat, card, card_rank
+        if off_seat >= 0:
+            return off_seat, off, TrickWin.LOWEST_OFF_LEAD
         return best_seat, best, TrickWin.LOWEST_ALL_LED

@@ -565,15 +565,17 @@ class OhPshaw(Engine):
         if place != FREE and place != seat:
             self._refuse_play(action)
         trick = rnd.trick
+        suit = SUIT_OF[card]
+        led = trick.led
         hand = rnd.hands[seat]
         if hand is not None:
-            if place != seat or not trick.follows(card, hand):
+            # Following the led suit needs no look at the hand; only an off-suit card does.
+            off_suit = led is not None and suit != led
+            if place != seat or (off_suit and not trick.follows(card, hand)):
                 self._refuse_play(action)
             hand.remove(card)
 
         # Validated: from here on the state changes.
-        suit = SUIT_OF[card]
-        led = trick.led
         number = rnd.trick_number
         events: list[Event] = [CardPlayed(seat, action.card, number)]
         failures = rnd.failures[seat]

@@ -390,7 +390,11 @@ class OshakaTrick(Engine):
                         card=words,
                     )
                 )
-            if lead_colour is not None and not trick.follows(card, hand):
+            if (
+                lead_colour is not None
+                and card.colour != lead_colour
+                and not trick.follows(card, hand)
+            ):
                 raise IllegalAction(
                     say(
                         "{player} cannot play {card}: it must follow {colour} "
