@@ -80,7 +80,6 @@ def test_oh_pshaw_search_bot_does_not_see_the_other_hands() -> None:
             continue
         cards, hidden = hidden[:8], hidden[8:]
         rnd.hands[s] = sorted(cards)
-        rnd.suit_counts[s] = [sum(1 for c in cards if c // 13 == suit) for suit in range(4)]
         for c in cards:
             rnd.where[c] = s
     assert other.round.hands != engine.round.hands

@@ -13,27 +13,21 @@ from typing import Any
 import pytest
 
 from controller.games.base import Action, BadOption, Expectation, IllegalAction, MalformedAction
+from controller.games.oh_pshaw.actions import Bid, Play, RegisterHand, TurnTrump, Verb
 from controller.games.oh_pshaw.bots import OhPshawBot
-from controller.games.oh_pshaw.engine import (
-    CARD_NAMES,
-    FREE,
-    Bid,
+from controller.games.oh_pshaw.cards import CARD_NAMES, parse_card
+from controller.games.oh_pshaw.engine import OhPshaw, deal
+from controller.games.oh_pshaw.events import (
     BiddingClosed,
     BidStatus,
-    OhPshaw,
-    OhPshawSnapshot,
-    Play,
-    RegisterHand,
     RenegeProven,
     RoundScored,
     TieBreak,
     TrickWon,
-    TurnTrump,
-    Verb,
-    deal,
-    default_max_hand,
-    parse_card,
 )
+from controller.games.oh_pshaw.options import default_max_hand
+from controller.games.oh_pshaw.snapshot import OhPshawSnapshot
+from controller.games.oh_pshaw.state import FREE
 from controller.records import scoresheet
 from controller.records.record import RecordError, dumps, replay
 

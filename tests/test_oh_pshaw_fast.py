@@ -15,18 +15,12 @@ import random
 
 import pytest
 
-from controller.games.oh_pshaw.engine import (
-    CARD_NAMES,
-    Bid,
-    OhPshaw,
-    Options,
-    Phase,
-    Play,
-    card_index,
-    deal,
-    default_max_hand,
-)
+from controller.games.oh_pshaw.actions import Bid, Play
+from controller.games.oh_pshaw.cards import CARD_NAMES, card_index
+from controller.games.oh_pshaw.engine import OhPshaw, deal
 from controller.games.oh_pshaw.fast import FastRound, deal_round, random_playout
+from controller.games.oh_pshaw.options import Options, default_max_hand
+from controller.games.oh_pshaw.state import Phase
 
 
 def _engine_round(rng: random.Random) -> OhPshaw:

@@ -19,9 +19,12 @@ from typing import Any
 
 import pytest
 
-from controller.games.oh_pshaw.engine import RANKS, OhPshaw, RegisterHand, TrickWon, TurnTrump
-from controller.games.oh_pshaw.engine import Bid as OurBid
-from controller.games.oh_pshaw.engine import Play as OurPlay
+from controller.games.oh_pshaw.actions import Bid as OurBid
+from controller.games.oh_pshaw.actions import Play as OurPlay
+from controller.games.oh_pshaw.actions import RegisterHand, TurnTrump
+from controller.games.oh_pshaw.cards import RANKS
+from controller.games.oh_pshaw.engine import OhPshaw
+from controller.games.oh_pshaw.events import TrickWon
 
 pyspiel = pytest.importorskip(
     "pyspiel", reason="the differential test needs the open-spiel package (pip install open-spiel)"

@@ -13,16 +13,12 @@ from typing import Any
 import pytest
 
 from controller.games.base import IllegalAction
-from controller.games.oh_pshaw.engine import (
-    Bid,
-    EndEarly,
-    GameEndedEarly,
-    OhPshaw,
-    OhPshawSnapshot,
-    Options,
-    Phase,
-    deal,
-)
+from controller.games.oh_pshaw.actions import Bid, EndEarly
+from controller.games.oh_pshaw.engine import OhPshaw, deal
+from controller.games.oh_pshaw.events import GameEndedEarly
+from controller.games.oh_pshaw.options import Options
+from controller.games.oh_pshaw.snapshot import OhPshawSnapshot
+from controller.games.oh_pshaw.state import Phase
 from controller.records import scoresheet
 from controller.records.record import RecordError, replay
 

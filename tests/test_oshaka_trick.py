@@ -12,22 +12,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from controller.games.base import Action, Event, TableError
+from controller.games.oshaka_trick.actions import ChooseLead, Play, RegisterHand
 from controller.games.oshaka_trick.bots import OshakaBot
-from controller.games.oshaka_trick.engine import (
-    COLOURS,
-    Card,
-    ChooseLead,
-    OshakaPenalty,
-    OshakaTrick,
-    Phase,
-    Play,
-    RegisterHand,
-    SeatArea,
-    TrickWon,
-    deal,
-    full_deck,
-)
+from controller.games.oshaka_trick.cards import COLOURS, Card, deal, full_deck
+from controller.games.oshaka_trick.engine import OshakaTrick
+from controller.games.oshaka_trick.events import OshakaPenalty, TrickWon
 from controller.games.oshaka_trick.spec import SPEC
+from controller.games.oshaka_trick.state import Phase, SeatArea
 from controller.records.record import RecordError, dumps, replay
 from controller.words import Presenter
 from tests.conftest import record_text, run_cli
@@ -476,7 +467,7 @@ def random_game(seed: int) -> tuple[OshakaTrick, list[Action], list[list[Event]]
         seat = expected.seat
         if engine.phase is Phase.PLAY:
             held = [c for c in hands[seat] if c not in engine.round.played]
-            lead = engine.round.trick.lead_colour
+            lead = engine.round.trick.led
             follow = [c for c in held if c.colour == lead]
             registered = seat in engine.round.hands
             # Unregistered seats sometimes renege, to exercise the proof of it.

@@ -14,15 +14,9 @@ import random
 
 import pytest
 
-from controller.games.oshaka_trick.engine import (
-    ChooseLead,
-    OshakaTrick,
-    Phase,
-    Place,
-    Play,
-    deal,
-    hand_registrations,
-)
+from controller.games.oshaka_trick.actions import ChooseLead, Place, Play, hand_registrations
+from controller.games.oshaka_trick.cards import deal
+from controller.games.oshaka_trick.engine import OshakaTrick
 from controller.games.oshaka_trick.fast import (
     FACE_DOWN,
     FACE_UP,
@@ -32,6 +26,7 @@ from controller.games.oshaka_trick.fast import (
     to_card,
     to_int,
 )
+from controller.games.oshaka_trick.state import Phase
 
 
 def _engine_legal(engine: OshakaTrick) -> list[int]:

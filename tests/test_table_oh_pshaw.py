@@ -19,20 +19,11 @@ import pytest
 
 from controller.adapters import Press, new_adapter
 from controller.config.table_config import TableConfig
-from controller.games.oh_pshaw.engine import (
-    Bid,
-    BiddingClosed,
-    BidOutcome,
-    BidStatus,
-    OhPshaw,
-    Phase,
-    Play,
-    RegisterHand,
-    RoundScored,
-    TurnTrump,
-    deal,
-)
+from controller.games.oh_pshaw.actions import Bid, Play, RegisterHand, TurnTrump
+from controller.games.oh_pshaw.engine import OhPshaw, deal
+from controller.games.oh_pshaw.events import BiddingClosed, BidOutcome, BidStatus, RoundScored
 from controller.games.oh_pshaw.spec import SPEC
+from controller.games.oh_pshaw.state import Phase
 from controller.games.oh_pshaw.table import OhPshawAdapter
 from controller.kiosk.app import Kiosk
 from controller.kiosk.simulation import Simulator

@@ -6,15 +6,11 @@ from __future__ import annotations
 import random
 
 from controller.adapters import GameAdapter, Presentation, Press, SeatInput, new_adapter
+from controller.games.oshaka_trick.actions import ChooseLead, Place, Verb
 from controller.games.oshaka_trick.bots import OshakaBot
-from controller.games.oshaka_trick.engine import (
-    ChooseLead,
-    OshakaSnapshot,
-    OshakaTrick,
-    Phase,
-    Place,
-    Verb,
-)
+from controller.games.oshaka_trick.engine import OshakaTrick
+from controller.games.oshaka_trick.snapshot import OshakaSnapshot
+from controller.games.oshaka_trick.state import Phase
 from controller.games.oshaka_trick.table import OshakaAdapter
 from controller.games.words import Text
 from controller.view import Screen, TableView

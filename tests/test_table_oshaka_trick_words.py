@@ -15,7 +15,8 @@ from collections.abc import Iterator
 import pytest
 from babel.messages.pofile import read_po
 
-from controller.games.oshaka_trick.engine import OshakaTrick, Phase
+from controller.games.oshaka_trick.engine import OshakaTrick
+from controller.games.oshaka_trick.state import Phase
 from controller.games.words import Arg, Items, Player, Text, Verbatim, Words, say
 from controller.kiosk.simulation import Simulator
 from controller.tags.registry import simulated_uid

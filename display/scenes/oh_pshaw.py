@@ -16,8 +16,11 @@ from typing import Any
 import pygame
 
 from controller.games.base import TrickCard
-from controller.games.oh_pshaw.engine import BidStatus, OhPshawSnapshot, Phase, Verb
+from controller.games.oh_pshaw.actions import Verb
+from controller.games.oh_pshaw.events import BidStatus
+from controller.games.oh_pshaw.snapshot import OhPshawSnapshot
 from controller.games.oh_pshaw.spec import SPEC
+from controller.games.oh_pshaw.state import Phase
 from controller.games.words import Card, Items, Signed, Text, Words, as_arg, say, say_plural
 from controller.view import MessageKind, TableView
 from display import theme

@@ -13,8 +13,10 @@ from typing import Any
 
 import pygame
 
-from controller.games.oshaka_trick.engine import OshakaSnapshot, Phase, SeatSnapshot, Verb
+from controller.games.oshaka_trick.actions import Verb
+from controller.games.oshaka_trick.snapshot import OshakaSnapshot, SeatSnapshot
 from controller.games.oshaka_trick.spec import SPEC
+from controller.games.oshaka_trick.state import Phase
 from controller.games.words import Card, Items, Text, Words, as_arg, say, say_plural
 from controller.view import MessageKind, TableView
 from display import theme

@@ -23,15 +23,10 @@ import random
 from collections.abc import Sequence
 
 from controller.games.base import Action
-from controller.games.oh_pshaw.engine import (
-    RANKS,
-    SUITS,
-    Bid,
-    OhPshaw,
-    OhPshawSnapshot,
-    Play,
-    TurnTrump,
-)
+from controller.games.oh_pshaw.actions import Bid, Play, TurnTrump
+from controller.games.oh_pshaw.cards import RANKS, SUITS
+from controller.games.oh_pshaw.engine import OhPshaw
+from controller.games.oh_pshaw.snapshot import OhPshawSnapshot
 
 Card = tuple[int, int]  # (suit index, rank 0 = "2" .. 12 = "A")
 

@@ -1,7 +1,7 @@
-"""Oh Pshaw's fast path: one round on plain integers, for the bots' simulated playouts.
+"""FAST PATH. Oh Pshaw's one round on plain integers, for the bots' simulated playouts.
 
 A bot that searches (``controller.games.oh_pshaw.search``) plays thousands of
-imagined rounds per decision. The engine (``oh_pshaw.OhPshaw``) is built for the
+imagined rounds per decision. The engine (``engine.OhPshaw``) is built for the
 table: it validates every action, says why a refused one is refused, emits
 events, keeps what the record and the display need. None of that matters
 inside a simulation whose actions come from ``legal()``, so this module keeps
@@ -9,7 +9,8 @@ only what decides the outcome of one round: the hands, the bids, the current
 trick and the tricks taken.
 
 Cards are the engine's integers (suit * 13 + rank, rank 0 = "2" .. 12 = "A"),
-so a trick is won exactly as ``OhPshaw.trick_winner`` says; bids are ints.
+so a trick is won exactly as the engine's kernel ``Trick`` decides under
+``WinRule.HIGHEST`` (``cards.TRICK_RULES``), inlined here; bids are ints.
 Every seat's hand is known (a simulation deals the unseen cards first), so
 must-follow always holds and no renege can happen. ``scores()`` is the round's
 final score as the engine computes it (standard or mild, the hook, the round
@@ -25,7 +26,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from controller.games.oh_pshaw.engine import DECK_SIZE, OhPshaw, Phase
+from controller.games.oh_pshaw.cards import DECK_SIZE
+from controller.games.oh_pshaw.engine import OhPshaw
+from controller.games.oh_pshaw.state import Phase
 
 _DECK = range(DECK_SIZE)
 

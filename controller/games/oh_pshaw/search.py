@@ -33,18 +33,12 @@ from dataclasses import dataclass
 
 from controller.bots.search_bot import SearchBot, sum_over_deals
 from controller.games.base import Action
+from controller.games.oh_pshaw.actions import Bid, Play
 from controller.games.oh_pshaw.bots import OhPshawBot, estimate_tricks
-from controller.games.oh_pshaw.engine import (
-    CARD_NAMES,
-    DECK_SIZE,
-    PLAYED,
-    Bid,
-    OhPshaw,
-    Phase,
-    Play,
-    card_index,
-)
+from controller.games.oh_pshaw.cards import CARD_NAMES, DECK_SIZE, card_index
+from controller.games.oh_pshaw.engine import PLAYED, OhPshaw
 from controller.games.oh_pshaw.fast import FastRound
+from controller.games.oh_pshaw.state import Phase
 
 DEFAULT_SAMPLES = 160  # deals per decision at the table's default 0.3 s budget
 

@@ -6,15 +6,15 @@ presets the menu offers, the rules page and the words the display needs.
 
 from __future__ import annotations
 
-from controller.games.oh_pshaw.engine import (
+from controller.games.oh_pshaw.cards import (
     CARD_NAMES,
     DECK_SIZE,
     RANKS,
     SUIT_NAMES,
     SUITS,
-    OhPshaw,
     parse_card,
 )
+from controller.games.oh_pshaw.engine import OhPshaw
 from controller.games.spec import DeckSpec, GameSpec, OptionKind, OptionSpec, Preset
 from controller.games.words import say
 

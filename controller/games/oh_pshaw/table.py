@@ -43,27 +43,24 @@ from controller.adapters import (
     Tap,
 )
 from controller.games.base import JSON, Action, Event, GameOver
+from controller.games.oh_pshaw.actions import Bid, Play, TurnTrump
 from controller.games.oh_pshaw.bots import OhPshawBot
-from controller.games.oh_pshaw.engine import (
-    SUIT_NAMES,
-    SUITS,
-    Bid,
+from controller.games.oh_pshaw.cards import SUIT_NAMES, SUITS
+from controller.games.oh_pshaw.engine import OhPshaw
+from controller.games.oh_pshaw.events import (
     BiddingClosed,
     BidMade,
     BidOutcome,
     GameEndedEarly,
-    OhPshaw,
-    Phase,
-    Play,
     RenegeProven,
     RoundScored,
     RoundStarted,
     TieBreak,
     TrickWon,
     TrumpTurned,
-    TurnTrump,
 )
 from controller.games.oh_pshaw.spec import SPEC
+from controller.games.oh_pshaw.state import Phase
 from controller.games.words import (
     Arg,
     Card,

@@ -19,16 +19,11 @@ from __future__ import annotations
 import random
 
 from controller.games.base import Action
-from controller.games.oshaka_trick.engine import (
-    COLOURS,
-    Card,
-    ChooseLead,
-    OshakaTrick,
-    Phase,
-    Place,
-    Play,
-    Trick,
-)
+from controller.games.common.tricks import Trick
+from controller.games.oshaka_trick.actions import ChooseLead, Place, Play
+from controller.games.oshaka_trick.cards import COLOURS, Card
+from controller.games.oshaka_trick.engine import OshakaTrick
+from controller.games.oshaka_trick.state import Phase
 
 
 class OshakaBot:
@@ -121,6 +116,5 @@ class OshakaBot:
         return scored[0][2]
 
     @staticmethod
-    def _would_win(trick: Trick, seat: int, card: Card) -> bool:
-        probe = Trick(trick.lead_seat, [*trick.plays, (seat, card)])
-        return probe.winner()[0] == seat
+    def _would_win(trick: Trick[Card, str], seat: int, card: Card) -> bool:
+        return trick.with_play(seat, card).winner()[0] == seat

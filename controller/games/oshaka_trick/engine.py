@@ -22,15 +22,21 @@ Hands are optional: a seat may register its hand before its first play of a
 round. With a registered hand a play that breaks must-follow is refused;
 without one it is accepted, and a later play of the colour it failed to follow
 proves the renege, which the round report lists.
+
+The engine is composed of its folder's modules: ``cards`` (the deck, the
+notation, the trick rules), ``actions`` and ``events``, ``state`` (the phases
+and a round), ``scoring`` and ``snapshot``; the trick itself, the shared events
+and the phase tables come from ``controller.games.common``. This module is the
+state machine: one handler per phase and kind of action (``_APPLY``), and a
+method per phase for ``expected`` and ``legal_actions``. Its names are also
+re-exported here, so ``engine`` stays the one import of the table side.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from enum import StrEnum
-from typing import Any, ClassVar, Self
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar, NoReturn, Self
 
 from controller.games.base import (
     JSON,
@@ -41,470 +47,120 @@ from controller.games.base import (
     Expectation,
     GameOver,
     IllegalAction,
-    MalformedAction,
-    Snapshot,
-    TrickCard,
     TurnPassed,
     best_seats,
-    describe,
-    json_expectation,
-    json_int,
-    json_ints,
-    json_opt_int,
-    json_strs,
-    json_trick,
     new_header,
     read_options,
     read_players,
     read_seat_key,
-    split_action,
 )
-from controller.games.words import Card as CardWords
+from controller.games.common.dispatch import Routes, by_phase, on, phase_table
+from controller.games.common.tricks import TrickWin
+from controller.games.oshaka_trick import scoring
+from controller.games.oshaka_trick.actions import (
+    ChooseLead,
+    Place,
+    Placement,
+    Play,
+    RegisterHand,
+    Verb,
+    hand_registrations,
+    parse_action,
+)
+from controller.games.oshaka_trick.cards import (
+    COLOUR_NAMES,
+    COLOURS,
+    HAND_SIZE,
+    ROUNDS,
+    TRICK_RULES,
+    TRICKS_PER_ROUND,
+    Card,
+    card_words,
+    deal,
+    full_deck,
+    top_number,
+)
+from controller.games.oshaka_trick.events import (
+    CardPlaced,
+    CardPlayed,
+    HandRegistered,
+    LeadChoiceDue,
+    OshakaPenalty,
+    PlacementDue,
+    RenegeProven,
+    RoundScored,
+    RoundStarted,
+    TrickWon,
+)
+from controller.games.oshaka_trick.snapshot import OshakaSnapshot, SeatSnapshot, build_snapshot
+from controller.games.oshaka_trick.state import (
+    GAME_ID,
+    TITLE,
+    Phase,
+    RoundState,
+    SeatArea,
+    new_trick,
+)
 from controller.games.words import Items, Player, Text, Verbatim, Words, say
 
-COLOURS: tuple[str, ...] = ("R", "B", "G", "Y")
-# The colours' words (a message's "{colour}"); their English is the record's ("red").
-COLOUR_NAMES: Mapping[str, Text] = {
-    "R": say("red"),
-    "B": say("blue"),
-    "G": say("green"),
-    "Y": say("yellow"),
+__all__ = [
+    "COLOURS",
+    "COLOUR_NAMES",
+    "HAND_SIZE",
+    "ROUNDS",
+    "TRICKS_PER_ROUND",
+    "TRICK_RULES",
+    "Card",
+    "CardPlaced",
+    "CardPlayed",
+    "ChooseLead",
+    "HandRegistered",
+    "LeadChoiceDue",
+    "OshakaPenalty",
+    "OshakaSnapshot",
+    "OshakaTrick",
+    "Phase",
+    "Place",
+    "Placement",
+    "PlacementDue",
+    "Play",
+    "RegisterHand",
+    "RenegeProven",
+    "RoundScored",
+    "RoundStarted",
+    "RoundState",
+    "SeatArea",
+    "SeatSnapshot",
+    "TrickWon",
+    "Verb",
+    "card_words",
+    "deal",
+    "full_deck",
+    "hand_registrations",
+    "top_number",
+]
+
+# Why a trick was won, in words, for each way the kernel's ``Trick.winner`` names:
+# the winning card and the led colour.
+_WIN_REASONS: Mapping[TrickWin, Callable[[Card, str], Text]] = {
+    TrickWin.LOWEST_ALL_LED: lambda card, led: say(
+        "{card} is the smallest card and every card is {colour}",
+        card=card.words,
+        colour=card.colour_name,
+    ),
+    TrickWin.LOWEST_OFF_LEAD: lambda card, led: say(
+        "{card} is the smallest card of a colour other than the lead ({colour})",
+        card=card.words,
+        colour=COLOUR_NAMES[led],
+    ),
 }
-TRICKS_PER_ROUND = 13
-ROUNDS = 2
-HAND_SIZE = 13
-
-
-def top_number(players: int) -> int:
-    """The highest card number in play: 10 with three players, 13 with four."""
-    return 10 if players == 3 else 13
-
-
-@dataclass(frozen=True, order=True)
-class Card:
-    """An Oshaka card; its text notation is colour letter + number (``R7``, ``Y13``)."""
-
-    colour: str
-    number: int
-
-    @classmethod
-    def parse(cls, text: object) -> Card:
-        """Read ``R7``-style notation; raises MalformedAction on anything else."""
-        if not isinstance(text, str) or len(text) < 2 or text[0] not in COLOURS:
-            raise MalformedAction(
-                say(
-                    "{value} is not a card: write a colour R, B, G or Y and a number, e.g. R7",
-                    value=Verbatim(describe(text)),
-                )
-            )
-        digits = text[1:]
-        if not digits.isdigit() or digits.startswith("0"):
-            raise MalformedAction(
-                say(
-                    "{value} is not a card: the number must be 1 to 13",
-                    value=Verbatim(describe(text)),
-                )
-            )
-        return cls(text[0], int(digits))
-
-    @property
-    def colour_name(self) -> Text:
-        return COLOUR_NAMES[self.colour]
-
-    @property
-    def words(self) -> CardWords:
-        """The card as a message argument (the presenter writes "Red 7")."""
-        return CardWords(str(self))
-
-    def __str__(self) -> str:
-        return f"{self.colour}{self.number}"
-
-    def __repr__(self) -> str:
-        return f"Card.parse({str(self)!r})"
-
-
-def card_words(notation: str) -> Words:
-    """How a card reads at the table: its colour's word and its number ("Red 7")."""
-    try:
-        card = Card.parse(notation)
-    except MalformedAction:
-        return notation
-    return _CARD_WORDS[card.colour](card.number)
-
-
-_CARD_WORDS: Mapping[str, Callable[[int], Text]] = {
-    "R": lambda n: say("Red {number}", number=n),
-    "B": lambda n: say("Blue {number}", number=n),
-    "G": lambda n: say("Green {number}", number=n),
-    "Y": lambda n: say("Yellow {number}", number=n),
-}
-
-
-def full_deck(players: int) -> list[Card]:
-    """Every card of the deck for this many players, in a fixed order."""
-    return [Card(c, n) for c in COLOURS for n in range(1, top_number(players) + 1)]
-
-
-# --- actions -------------------------------------------------------------------
-
-
-class Verb(StrEnum):
-    """The record's verbs for Oshaka Trick; also what ``Expectation.expects`` names."""
-
-    PLAY = "play"
-    PLACE = "place"
-    LEAD = "lead"
-    HAND = "hand"
-
-
-class Placement(StrEnum):
-    """How a ``place`` action puts the card: face up to score, or face down for -1."""
-
-    SCORE = "score"
-    PENALTY = "penalty"
-
-
-@dataclass(frozen=True)
-class Play(Action):
-    """A seat plays a card to the trick."""
-
-    card: Card
-
-    def to_json(self) -> JSON:
-        return {"seat": self.seat, Verb.PLAY: str(self.card)}
-
-
-@dataclass(frozen=True)
-class Place(Action):
-    """The trick winner places the card being resolved: face up (score) or face down."""
-
-    face_up: bool
-    card: Card | None = None
-
-    def to_json(self) -> JSON:
-        placement = Placement.SCORE if self.face_up else Placement.PENALTY
-        obj: JSON = {"seat": self.seat, Verb.PLACE: placement}
-        if self.card is not None:
-            obj["card"] = str(self.card)
-        return obj
-
-
-@dataclass(frozen=True)
-class ChooseLead(Action):
-    """Before round 2, the lowest scorer of round 1 names the seat that leads."""
-
-    lead: int
-
-    def to_json(self) -> JSON:
-        return {"seat": self.seat, Verb.LEAD: self.lead}
-
-
-@dataclass(frozen=True)
-class RegisterHand(Action):
-    """A seat's hand for the current round, registered before its first play."""
-
-    cards: tuple[Card, ...]
-
-    def to_json(self) -> JSON:
-        return {"seat": self.seat, Verb.HAND: [str(c) for c in self.cards]}
-
-
-# --- events --------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class HandRegistered(Event):
-    seat: int
-    count: int
-
-
-@dataclass(frozen=True)
-class CardPlayed(Event):
-    seat: int
-    card: Card
-    trick: int
-
-
-@dataclass(frozen=True)
-class TrickWon(Event):
-    seat: int
-    trick: int
-    cards: tuple[tuple[int, Card], ...]
-    reason: Words
-
-
-@dataclass(frozen=True)
-class CardPlaced(Event):
-    seat: int
-    card: Card
-    face_up: bool
-
-
-@dataclass(frozen=True)
-class OshakaPenalty(Event):
-    """A won card the seat could not place: it scores minus its number."""
-
-    seat: int
-    card: Card
-    reason: Words
-
-
-@dataclass(frozen=True)
-class PlacementDue(Event):
-    """The trick winner must now place ``card`` face up or face down."""
-
-    seat: int
-    card: Card
-
-
-@dataclass(frozen=True)
-class RenegeProven(Event):
-    seat: int
-    trick: int
-    colour: str
-
-
-@dataclass(frozen=True)
-class RoundScored(Event):
-    round: int
-    scores: tuple[int, ...]
-    totals: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class LeadChoiceDue(Event):
-    choosers: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class RoundStarted(Event):
-    round: int
-    lead: int
-
-
-# --- state helpers -------------------------------------------------------------
-
-
-class Phase(StrEnum):
-    """What the game waits for: a card to the trick, a placement, round 2's lead, nothing."""
-
-    PLAY = "play"
-    PLACE = "place"
-    LEAD = "lead"
-    OVER = "over"
-
-
-@dataclass
-class Trick:
-    """The cards on the table in the current trick, in the order played."""
-
-    lead_seat: int
-    plays: list[tuple[int, Card]] = field(default_factory=list)
-
-    @property
-    def lead_colour(self) -> str | None:
-        return self.plays[0][1].colour if self.plays else None
-
-    def winner(self) -> tuple[int, Text]:
-        """The winning seat and why, by the rules of section 3."""
-        lead_colour = self.plays[0][1].colour
-        off_lead = [(i, s, c) for i, (s, c) in enumerate(self.plays) if c.colour != lead_colour]
-        if not off_lead:
-            seat, card = min(self.plays, key=lambda play: play[1].number)
-            return seat, say(
-                "{card} is the smallest card and every card is {colour}",
-                card=card.words,
-                colour=card.colour_name,
-            )
-        # Smallest number among the off-lead colours; a tie goes to the later player,
-        # hence the negative play index as the second key.
-        _, seat, card = min(off_lead, key=lambda item: (item[2].number, -item[0]))
-        return seat, say(
-            "{card} is the smallest card of a colour other than the lead ({colour})",
-            card=card.words,
-            colour=COLOUR_NAMES[lead_colour],
-        )
-
-
-@dataclass
-class SeatArea:
-    """What a seat has placed in front of it this round."""
-
-    columns: dict[str, list[Card]] = field(default_factory=dict)
-    face_down: list[Card] = field(default_factory=list)
-    oshaka: list[Card] = field(default_factory=list)
-
-    def score(self) -> int:
-        top = sum(column[-1].number for column in self.columns.values() if column)
-        return top - len(self.face_down) - sum(card.number for card in self.oshaka)
-
-    def columns_json(self) -> dict[str, list[str]]:
-        return {c: [str(x) for x in self.columns[c]] for c in COLOURS if self.columns.get(c)}
-
-
-@dataclass
-class RoundState:
-    """Everything that resets when a new round is dealt."""
-
-    number: int
-    trick: Trick
-    trick_number: int = 1
-    played: set[Card] = field(default_factory=set)
-    hands: dict[int, set[Card]] = field(default_factory=dict)
-    seats_started: set[int] = field(default_factory=set)
-    areas: list[SeatArea] = field(default_factory=list)
-    # seat -> colour -> tricks in which the seat did not follow that colour
-    failed_to_follow: dict[int, dict[str, list[int]]] = field(default_factory=dict)
-    reneges: list[tuple[int, int]] = field(default_factory=list)
-    to_place: list[Card] = field(default_factory=list)
-    winner: int | None = None
-
-
-# --- what everyone sees ----------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class SeatSnapshot(Snapshot):
-    """What is public of one seat's area this round."""
-
-    seat: int
-    columns: Mapping[str, tuple[str, ...]]  # colour -> face-up cards, oldest first
-    face_down: int
-    oshaka: tuple[str, ...]
-    round_score: int
-    total: int
-    cards_left: int
-    hand_registered: bool
-
-    def to_json(self) -> JSON:
-        return {
-            "seat": self.seat,
-            "columns": {colour: list(cards) for colour, cards in self.columns.items()},
-            "face_down": self.face_down,
-            "oshaka": list(self.oshaka),
-            "round_score": self.round_score,
-            "total": self.total,
-            "cards_left": self.cards_left,
-            "hand_registered": self.hand_registered,
-        }
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Self:
-        columns = data.get("columns")
-        return cls(
-            seat=json_int(data.get("seat")),
-            columns={
-                colour: json_strs(columns.get(colour))
-                for colour in COLOURS
-                if isinstance(columns, Mapping) and columns.get(colour)
-            },
-            face_down=json_int(data.get("face_down")),
-            oshaka=json_strs(data.get("oshaka")),
-            round_score=json_int(data.get("round_score")),
-            total=json_int(data.get("total")),
-            cards_left=json_int(data.get("cards_left")),
-            hand_registered=data.get("hand_registered") is True,
-        )
-
-
-@dataclass(frozen=True)
-class OshakaSnapshot(Snapshot):
-    """What everyone at an Oshaka Trick table can see; the display reads its fields.
-
-    ``lead_cursor`` is the table's, not the engine's: the seat the round-2 lead
-    chooser's OK button would name (the engine leaves it None).
-    """
-
-    game: str
-    title: str
-    players: int
-    phase: Phase
-    round: int
-    rounds: int
-    trick_number: int
-    tricks_per_round: int
-    lead_seat: int
-    lead_colour: str | None
-    trick: tuple[TrickCard, ...]
-    to_place: tuple[str, ...]  # the won cards still to resolve, the next one first
-    trick_winner: int | None
-    lead_choosers: tuple[int, ...]
-    next: Expectation | None
-    seats: tuple[SeatSnapshot, ...]
-    round_scores: tuple[tuple[int, ...], ...]  # finished rounds' scores per seat
-    totals: tuple[int, ...]
-    winners: tuple[int, ...]
-    lead_cursor: int | None = None
-
-    def seat(self, player: int) -> SeatSnapshot | None:
-        """The area of engine seat ``player``, if the snapshot has it."""
-        return next((s for s in self.seats if s.seat == player), None)
-
-    def to_json(self) -> JSON:
-        out: JSON = {
-            "game": self.game,
-            "title": self.title,
-            "players": self.players,
-            "phase": self.phase.value,
-            "round": self.round,
-            "rounds": self.rounds,
-            "trick_number": self.trick_number,
-            "tricks_per_round": self.tricks_per_round,
-            "lead_seat": self.lead_seat,
-            "lead_colour": self.lead_colour,
-            "trick": [t.to_json() for t in self.trick],
-            "to_place": list(self.to_place),
-            "trick_winner": self.trick_winner,
-            "lead_choosers": list(self.lead_choosers),
-            "next": None if self.next is None else self.next.to_json(),
-            "seats": [seat.to_json() for seat in self.seats],
-            "round_scores": [list(scores) for scores in self.round_scores],
-            "totals": list(self.totals),
-            "winners": list(self.winners),
-        }
-        if self.lead_cursor is not None:
-            out["lead_cursor"] = self.lead_cursor
-        return out
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Self:
-        phase = data.get("phase")
-        seats = data.get("seats")
-        rounds = data.get("round_scores")
-        lead_colour = data.get("lead_colour")
-        return cls(
-            game=str(data.get("game", OshakaTrick.game_id)),
-            title=str(data.get("title") or OshakaTrick.title),
-            players=json_int(data.get("players"), 4),
-            phase=Phase(phase) if phase in set(Phase) else Phase.PLAY,
-            round=json_int(data.get("round"), 1),
-            rounds=json_int(data.get("rounds"), ROUNDS),
-            trick_number=json_int(data.get("trick_number"), 1),
-            tricks_per_round=json_int(data.get("tricks_per_round"), TRICKS_PER_ROUND),
-            lead_seat=json_int(data.get("lead_seat")),
-            lead_colour=lead_colour if lead_colour in COLOURS else None,
-            trick=json_trick(data.get("trick")),
-            to_place=json_strs(data.get("to_place")),
-            trick_winner=json_opt_int(data.get("trick_winner")),
-            lead_choosers=json_ints(data.get("lead_choosers")),
-            next=json_expectation(data.get("next")),
-            seats=tuple(
-                SeatSnapshot.from_json(s)
-                for s in (seats if isinstance(seats, list) else [])
-                if isinstance(s, Mapping)
-            ),
-            round_scores=tuple(json_ints(r) for r in (rounds if isinstance(rounds, list) else [])),
-            totals=json_ints(data.get("totals")),
-            winners=json_ints(data.get("winners")),
-            lead_cursor=json_opt_int(data.get("lead_cursor")),
-        )
 
 
 class OshakaTrick(Engine):
     """The Oshaka Trick engine; see the module docstring for the rules it enforces."""
 
-    game_id: ClassVar[str] = "oshaka-trick"
-    title: ClassVar[str] = "Oshaka Trick"
+    game_id: ClassVar[str] = GAME_ID
+    title: ClassVar[str] = TITLE
     min_players: ClassVar[int] = 3
     max_players: ClassVar[int] = 4
 
@@ -555,51 +211,15 @@ class OshakaTrick(Engine):
             "lead": self.first_lead,
         }
 
-    _VERBS: ClassVar[dict[str, tuple[str, ...]]] = {
-        Verb.PLAY: (),
-        Verb.PLACE: ("card",),
-        Verb.LEAD: (),
-        Verb.HAND: (),
-    }
-
     def parse_action(self, obj: Mapping[str, Any]) -> Action:
-        players = self.players
-        seat, verb = split_action(obj, players, self._VERBS)
-        value = obj[verb]
-        if verb == Verb.PLAY:
-            return Play(seat, Card.parse(value))
-        if verb == Verb.PLACE:
-            if value not in (Placement.SCORE, Placement.PENALTY):
-                raise MalformedAction(
-                    say(
-                        '"place" must be "score" (face up) or "penalty" (face down), not {value}',
-                        value=Verbatim(describe(value)),
-                    )
-                )
-            card = Card.parse(obj["card"]) if "card" in obj else None
-            return Place(seat, value == Placement.SCORE, card)
-        if verb == Verb.LEAD:
-            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < players:
-                raise MalformedAction(
-                    say(
-                        '"lead" must be a seat 0..{last}, not {value}',
-                        last=Verbatim(str(players - 1)),
-                        value=Verbatim(describe(value)),
-                    )
-                )
-            return ChooseLead(seat, value)
-        if not isinstance(value, list):
-            raise MalformedAction(
-                say('"hand" must be a list of cards, not {value}', value=Verbatim(describe(value)))
-            )
-        return RegisterHand(seat, tuple(Card.parse(text) for text in value))
+        return parse_action(obj, self.players)
 
     # --- the state machine ----------------------------------------------------
 
     def _new_round(self, number: int, lead: int) -> RoundState:
         return RoundState(
             number=number,
-            trick=Trick(lead),
+            trick=new_trick(lead),
             areas=[SeatArea() for _ in range(self.players)],
             failed_to_follow={seat: {} for seat in range(self.players)},
         )
@@ -612,42 +232,51 @@ class OshakaTrick(Engine):
 
     @property
     def expected(self) -> Expectation | None:
-        if self.phase is Phase.PLAY:
-            return Expectation(self.turn, Verb.PLAY)
-        if self.phase is Phase.PLACE:
-            assert self.round.winner is not None
-            return Expectation(self.round.winner, Verb.PLACE)
-        if self.phase is Phase.LEAD:
-            return Expectation(self.lead_choosers[0], Verb.LEAD)
+        return self._EXPECTED[self.phase](self)
+
+    def _expect_play(self) -> Expectation:
+        return Expectation(self.turn, Verb.PLAY)
+
+    def _expect_place(self) -> Expectation:
+        assert self.round.winner is not None
+        return Expectation(self.round.winner, Verb.PLACE)
+
+    def _expect_lead(self) -> Expectation:
+        return Expectation(self.lead_choosers[0], Verb.LEAD)
+
+    def _expect_nothing(self) -> None:
         return None
 
     def apply(self, action: Action) -> list[Event]:
-        if self.phase is Phase.OVER:
-            raise IllegalAction(say("the game is over; nothing more can be played"))
-        if isinstance(action, Play):
-            return self._play(action)
-        if isinstance(action, Place):
-            return self._place(action)
-        if isinstance(action, ChooseLead):
-            return self._choose_lead(action)
-        if isinstance(action, RegisterHand):
-            return self._register(action)
+        # The phase's table names the handler of this kind of action (see _APPLY).
+        return self._APPLY[self.phase][type(action)](self, action)
+
+    def _over(self, action: Action) -> NoReturn:
+        raise IllegalAction(say("the game is over; nothing more can be played"))
+
+    def _unknown(self, action: Action) -> NoReturn:
         raise IllegalAction(
             say("Oshaka Trick has no action {name}", name=Verbatim(type(action).__name__))
         )
 
     # --- hand registration ------------------------------------------------------
 
-    def _register(self, action: RegisterHand) -> list[Event]:
+    def _register_now(self, action: RegisterHand[Card]) -> list[Event]:
+        rnd = self.round
+        return self._register(action, rnd.hands, rnd.played, rnd.seats_started)
+
+    def _register_next(self, action: RegisterHand[Card]) -> list[Event]:
+        # Hands for round 2 may be registered while its lead is being chosen.
+        return self._register(action, self._next_hands, set(), set())
+
+    def _register(
+        self,
+        action: RegisterHand[Card],
+        rnd_hands: dict[int, set[Card]],
+        played: set[Card],
+        started: set[int],
+    ) -> list[Event]:
         seat, cards = action.seat, action.cards
-        if self.phase is Phase.LEAD:
-            # Hands for round 2 may be registered while its lead is being chosen.
-            rnd_hands: dict[int, set[Card]] = self._next_hands
-            played: set[Card] = set()
-            started: set[int] = set()
-        else:
-            rnd = self.round
-            rnd_hands, played, started = rnd.hands, rnd.played, rnd.seats_started
         if seat in rnd_hands:
             raise IllegalAction(
                 say("{player} has already registered its hand this round", player=Player(seat))
@@ -705,30 +334,32 @@ class OshakaTrick(Engine):
 
     # --- playing a card -------------------------------------------------------
 
+    def _play_while_placing(self, action: Play) -> NoReturn:
+        rnd = self.round
+        assert rnd.winner is not None
+        raise IllegalAction(
+            say(
+                "{player} cannot play {card}: {winner} must first place {due} face up or face down",
+                player=Player(action.seat),
+                card=action.card.words,
+                winner=Player(rnd.winner),
+                due=rnd.to_place[0].words,
+            )
+        )
+
+    def _play_before_lead(self, action: Play) -> NoReturn:
+        raise IllegalAction(
+            say(
+                "{player} cannot play {card}: {chooser} must first choose who leads round 2",
+                player=Player(action.seat),
+                card=action.card.words,
+                chooser=Player(self.lead_choosers[0]),
+            )
+        )
+
     def _play(self, action: Play) -> list[Event]:
         seat, card, rnd = action.seat, action.card, self.round
         player, words = Player(seat), card.words
-        if self.phase is Phase.PLACE:
-            assert rnd.winner is not None
-            raise IllegalAction(
-                say(
-                    "{player} cannot play {card}: {winner} must first place {due} "
-                    "face up or face down",
-                    player=player,
-                    card=words,
-                    winner=Player(rnd.winner),
-                    due=rnd.to_place[0].words,
-                )
-            )
-        if self.phase is Phase.LEAD:
-            raise IllegalAction(
-                say(
-                    "{player} cannot play {card}: {chooser} must first choose who leads round 2",
-                    player=player,
-                    card=words,
-                    chooser=Player(self.lead_choosers[0]),
-                )
-            )
         if seat != self.turn:
             raise IllegalAction(
                 say(
@@ -748,7 +379,8 @@ class OshakaTrick(Engine):
                 )
             )
         hand = rnd.hands.get(seat)
-        lead_colour = rnd.trick.lead_colour
+        trick = rnd.trick
+        lead_colour = trick.led
         if hand is not None:
             if card not in hand:
                 raise IllegalAction(
@@ -761,7 +393,7 @@ class OshakaTrick(Engine):
             if (
                 lead_colour is not None
                 and card.colour != lead_colour
-                and any(c.colour == lead_colour for c in hand)
+                and not trick.follows(card, hand)
             ):
                 raise IllegalAction(
                     say(
@@ -797,17 +429,20 @@ class OshakaTrick(Engine):
             hand.discard(card)
         rnd.played.add(card)
         rnd.seats_started.add(seat)
-        rnd.trick.plays.append((seat, card))
+        trick.add(seat, card)
         events.insert(0, CardPlayed(seat, card, rnd.trick_number))
-        if len(rnd.trick.plays) < self.players:
+        if len(trick.plays) < self.players:
             events.append(TurnPassed(self.turn))
             return events
         return events + self._finish_trick()
 
     def _finish_trick(self) -> list[Event]:
         rnd = self.round
-        winner, reason = rnd.trick.winner()
-        plays = tuple(rnd.trick.plays)
+        trick = rnd.trick
+        winner, card, how = trick.winner()
+        assert trick.led is not None
+        reason = _WIN_REASONS[how](card, trick.led)
+        plays = tuple(trick.plays)
         events: list[Event] = [TrickWon(winner, rnd.trick_number, plays, reason)]
         order = {card: index for index, (_, card) in enumerate(plays)}
         # Smallest number first; equal numbers in the order they were played.
@@ -816,24 +451,11 @@ class OshakaTrick(Engine):
         self.phase = Phase.PLACE
         return events + self._resolve_placements()
 
+    # --- placing won cards ------------------------------------------------------
+
     def forced_reason(self, seat: int, card: Card) -> Text | None:
         """Why ``card`` would be a forced Oshaka penalty for ``seat`` now, or None."""
-        area = self.round.areas[seat]
-        column = area.columns.get(card.colour)
-        if column and card.number < column[-1].number:
-            return say(
-                "{card} is smaller than {top}, the top of {player}'s {colour} column",
-                card=card.words,
-                top=column[-1].words,
-                player=Player(seat),
-                colour=card.colour_name,
-            )
-        if self.round.number == 2 and not column and len(area.columns) >= 3:
-            return say(
-                "{card} would be a fourth colour, and in round 2 a fourth colour cannot score",
-                card=card.words,
-            )
-        return None
+        return scoring.forced_reason(self.round, seat, card)
 
     def _resolve_placements(self) -> list[Event]:
         """Place forced penalties until a card needs the winner's choice, or none is left."""
@@ -842,7 +464,7 @@ class OshakaTrick(Engine):
         assert rnd.winner is not None
         while rnd.to_place:
             card = rnd.to_place[0]
-            reason = self.forced_reason(rnd.winner, card)
+            reason = scoring.forced_reason(rnd, rnd.winner, card)
             if reason is None:
                 events.append(PlacementDue(rnd.winner, card))
                 return events
@@ -851,12 +473,11 @@ class OshakaTrick(Engine):
             events.append(OshakaPenalty(rnd.winner, card, reason))
         return events + self._next_trick()
 
+    def _no_placement(self, action: Place) -> NoReturn:
+        raise IllegalAction(say("{player} has no card to place now", player=Player(action.seat)))
+
     def _place(self, action: Place) -> list[Event]:
         rnd = self.round
-        if self.phase is not Phase.PLACE:
-            raise IllegalAction(
-                say("{player} has no card to place now", player=Player(action.seat))
-            )
         assert rnd.winner is not None
         card = rnd.to_place[0]
         if action.seat != rnd.winner:
@@ -891,10 +512,12 @@ class OshakaTrick(Engine):
         winner, rnd.winner = rnd.winner, None
         if rnd.trick_number < TRICKS_PER_ROUND:
             rnd.trick_number += 1
-            rnd.trick = Trick(winner)
+            rnd.trick = new_trick(winner)
             self.phase = Phase.PLAY
             return [TurnPassed(winner)]
         return self._finish_round()
+
+    # --- rounds ------------------------------------------------------------------
 
     def _finish_round(self) -> list[Event]:
         rnd = self.round
@@ -912,14 +535,15 @@ class OshakaTrick(Engine):
             events.append(GameOver(tuple(totals), tuple(best_seats(totals))))
         return events
 
-    def _choose_lead(self, action: ChooseLead) -> list[Event]:
-        if self.phase is not Phase.LEAD:
-            raise IllegalAction(
-                say(
-                    "{player} cannot choose a lead now: the lead is chosen only before round 2",
-                    player=Player(action.seat),
-                )
+    def _not_choosing_lead(self, action: ChooseLead) -> NoReturn:
+        raise IllegalAction(
+            say(
+                "{player} cannot choose a lead now: the lead is chosen only before round 2",
+                player=Player(action.seat),
             )
+        )
+
+    def _choose_lead(self, action: ChooseLead) -> list[Event]:
         if action.seat not in self.lead_choosers:
             raise IllegalAction(
                 say(
@@ -936,6 +560,40 @@ class OshakaTrick(Engine):
         self.phase = Phase.PLAY
         return [RoundStarted(self.round.number, action.lead), TurnPassed(action.lead)]
 
+    # --- the phase tables ------------------------------------------------------------
+
+    # Phase -> kind of action -> the handler. A kind a phase does not list goes to
+    # its refusal (why not now); once the game is over every action is refused.
+    _APPLY: ClassVar[dict[Phase, Routes[OshakaTrick]]] = phase_table(
+        Phase,
+        {
+            Phase.PLAY: (on(Play, _play), on(RegisterHand, _register_now)),
+            Phase.PLACE: (
+                on(Place, _place),
+                on(Play, _play_while_placing),
+                on(RegisterHand, _register_now),
+            ),
+            Phase.LEAD: (
+                on(ChooseLead, _choose_lead),
+                on(Play, _play_before_lead),
+                on(RegisterHand, _register_next),
+            ),
+            Phase.OVER: (),
+        },
+        shared=(on(Place, _no_placement), on(ChooseLead, _not_choosing_lead)),
+        otherwise={Phase.OVER: _over},
+        unknown=_unknown,
+    )
+    _EXPECTED: ClassVar[dict[Phase, Callable[[OshakaTrick], Expectation | None]]] = by_phase(
+        Phase,
+        {
+            Phase.PLAY: _expect_play,
+            Phase.PLACE: _expect_place,
+            Phase.LEAD: _expect_lead,
+            Phase.OVER: _expect_nothing,
+        },
+    )
+
     # --- what the table, display and bots read ---------------------------------
 
     def rounds_in_report(self) -> list[RoundState]:
@@ -945,11 +603,7 @@ class OshakaTrick(Engine):
         return rounds
 
     def totals(self) -> list[int]:
-        totals = [0] * self.players
-        for rnd in self.rounds_in_report():
-            for seat, area in enumerate(rnd.areas):
-                totals[seat] += area.score()
-        return totals
+        return scoring.totals(self.rounds_in_report(), self.players)
 
     def registered_hand(self, seat: int) -> list[Card] | None:
         """The seat's registered remaining hand, sorted, or None (for the seat's own bot)."""
@@ -957,128 +611,72 @@ class OshakaTrick(Engine):
         return None if hand is None else sorted(hand)
 
     def legal_actions(self, seat: int) -> list[Action]:
-        expected = self.expected
-        if expected is None or (expected.seat != seat and self.phase is not Phase.LEAD):
+        return self._LEGAL[self.phase](self, seat)
+
+    def _legal_plays(self, seat: int) -> list[Action]:
+        if seat != self.turn:
             return []
         rnd = self.round
-        if self.phase is Phase.PLACE:
-            card = rnd.to_place[0]
-            return [Place(seat, True, card), Place(seat, False, card)]
-        if self.phase is Phase.LEAD:
-            if seat not in self.lead_choosers:
-                return []
-            return [ChooseLead(seat, lead) for lead in range(self.players)]
         hand = rnd.hands.get(seat)
         if hand is None:
             taken = set(rnd.played)
             for other in rnd.hands.values():
                 taken |= other
             return [Play(seat, c) for c in sorted(self.deck - taken)]
-        lead_colour = rnd.trick.lead_colour
-        follow = [c for c in hand if c.colour == lead_colour]
-        return [Play(seat, c) for c in sorted(follow or hand)]
+        return [Play(seat, c) for c in sorted(rnd.trick.playable(hand))]
+
+    def _legal_placements(self, seat: int) -> list[Action]:
+        rnd = self.round
+        if seat != rnd.winner:
+            return []
+        card = rnd.to_place[0]
+        return [Place(seat, True, card), Place(seat, False, card)]
+
+    def _legal_leads(self, seat: int) -> list[Action]:
+        if seat not in self.lead_choosers:
+            return []
+        return [ChooseLead(seat, lead) for lead in range(self.players)]
+
+    def _legal_nothing(self, seat: int) -> list[Action]:
+        return []
+
+    _LEGAL: ClassVar[dict[Phase, Callable[[OshakaTrick, int], list[Action]]]] = by_phase(
+        Phase,
+        {
+            Phase.PLAY: _legal_plays,
+            Phase.PLACE: _legal_placements,
+            Phase.LEAD: _legal_leads,
+            Phase.OVER: _legal_nothing,
+        },
+    )
 
     def round_json(self, rnd: RoundState) -> JSON:
-        return {
-            "scores": [area.score() for area in rnd.areas],
-            "columns": [area.columns_json() for area in rnd.areas],
-            "penalties": [len(area.face_down) for area in rnd.areas],
-            "oshaka": [[str(c) for c in area.oshaka] for area in rnd.areas],
-            "reneges": [{"seat": s, "trick": t} for s, t in rnd.reneges],
-        }
+        return scoring.round_json(rnd)
 
     def sheet_rows(self, round_report: JSON) -> list[tuple[Words, list[Words]]]:
-        # Column tops in the record's short notation ("R7 B3"): a sheet cell has no room
-        # for "Red 7, Blue 3 and Green 5", and the notation is printed on the cards.
-        columns: list[Words] = [
-            " ".join(col[-1] for col in seat.values()) or "-" for seat in round_report["columns"]
-        ]
-        face_down: list[Words] = [f"-{n}" if n else "-" for n in round_report["penalties"]]
-        oshaka: list[Words] = [
-            f"-{sum(int(c[1:]) for c in cards)}" if cards else "-"
-            for cards in round_report["oshaka"]
-        ]
-        return [
-            (say("column tops"), columns),
-            (say("face down"), face_down),
-            (say("Oshaka"), oshaka),
-        ]
+        return scoring.sheet_rows(round_report)
 
     def sheet_notes(self, round_report: JSON) -> list[Words]:
-        return [
-            say("{player} reneged in trick {trick}", player=Player(r["seat"]), trick=r["trick"])
-            for r in round_report["reneges"]
-        ]
+        return scoring.sheet_notes(round_report)
 
     def report(self) -> JSON:
         totals = self.totals()
         expected = self.expected
         return {
             "finished": self.phase is Phase.OVER,
-            "rounds": [self.round_json(rnd) for rnd in self.rounds_in_report()],
+            "rounds": [scoring.round_json(rnd) for rnd in self.rounds_in_report()],
             "totals": totals,
             "winners": best_seats(totals),
             "next": None if expected is None else expected.to_json(),
         }
 
     def snapshot(self) -> OshakaSnapshot:
-        rnd = self.round
-        totals = self.totals()
-        plays_made = {seat: 0 for seat in range(self.players)}
-        if self.phase is not Phase.LEAD:  # between rounds the last trick is already counted
-            for seat, _ in rnd.trick.plays:
-                plays_made[seat] += 1
-        completed = rnd.trick_number - 1 if self.phase is not Phase.LEAD else TRICKS_PER_ROUND
-        seats = tuple(
-            SeatSnapshot(
-                seat=seat,
-                columns={
-                    c: tuple(str(x) for x in area.columns[c])
-                    for c in COLOURS
-                    if area.columns.get(c)
-                },
-                face_down=len(area.face_down),
-                oshaka=tuple(str(c) for c in area.oshaka),
-                round_score=area.score(),
-                total=totals[seat],
-                cards_left=HAND_SIZE - completed - plays_made[seat],
-                hand_registered=seat in rnd.hands,
-            )
-            for seat, area in enumerate(rnd.areas)
+        return build_snapshot(
+            self.phase,
+            self.round,
+            self.finished_rounds,
+            self.players,
+            self.lead_choosers,
+            self.expected,
+            self.totals(),
         )
-        return OshakaSnapshot(
-            game=self.game_id,
-            title=self.title,
-            players=self.players,
-            phase=self.phase,
-            round=rnd.number,
-            rounds=ROUNDS,
-            trick_number=rnd.trick_number,
-            tricks_per_round=TRICKS_PER_ROUND,
-            lead_seat=rnd.trick.lead_seat,
-            lead_colour=rnd.trick.lead_colour,
-            trick=tuple(TrickCard(s, str(c)) for s, c in rnd.trick.plays),
-            to_place=tuple(str(c) for c in rnd.to_place) if self.phase is Phase.PLACE else (),
-            trick_winner=rnd.winner,
-            lead_choosers=self.lead_choosers,
-            next=self.expected,
-            seats=seats,
-            round_scores=tuple(tuple(a.score() for a in r.areas) for r in self.finished_rounds),
-            totals=tuple(totals),
-            winners=tuple(best_seats(totals)) if self.phase is Phase.OVER else (),
-        )
-
-
-# --- chance made concrete --------------------------------------------------------
-
-
-def deal(players: int, rng: random.Random) -> list[list[Card]]:
-    """Shuffle and deal 13 cards to each seat (3 players: one card of 40 stays out unseen)."""
-    deck = full_deck(players)
-    rng.shuffle(deck)
-    return [sorted(deck[seat * HAND_SIZE : (seat + 1) * HAND_SIZE]) for seat in range(players)]
-
-
-def hand_registrations(hands: Sequence[Sequence[Card]]) -> list[Action]:
-    """The ``hand`` actions that register dealt hands, seat by seat."""
-    return [RegisterHand(seat, tuple(hand)) for seat, hand in enumerate(hands)]

@@ -1,6 +1,6 @@
-"""Oshaka Trick's fast path: one round on plain integers, for the bots' simulated playouts.
+"""FAST PATH. Oshaka Trick's one round on plain integers, for the bots' simulated playouts.
 
-Like ``oh_pshaw_fast``: the engine (``oshaka_trick.OshakaTrick``) validates,
+Like Oh Pshaw's ``fast``: the engine (``engine.OshakaTrick``) validates,
 explains and emits events for the table; a search bot's imagined rounds need
 none of that. This module keeps what decides one round's scores: the hands,
 the current trick, the cards waiting to be placed and each seat's area (the top
@@ -20,14 +20,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from controller.games.oshaka_trick.engine import (
-    COLOURS,
-    TRICKS_PER_ROUND,
-    Card,
-    OshakaTrick,
-    Phase,
-    top_number,
-)
+from controller.games.oshaka_trick.cards import COLOURS, TRICKS_PER_ROUND, Card, top_number
+from controller.games.oshaka_trick.engine import OshakaTrick
+from controller.games.oshaka_trick.state import Phase
 
 FACE_UP, FACE_DOWN = 1, 0
 
@@ -169,7 +164,7 @@ class FastRound:
 
     @staticmethod
     def trick_winner(trick: Sequence[int]) -> int:
-        """The index in ``trick`` of the winning card (the engine's ``Trick.winner``)."""
+        """The index in ``trick`` of the winning card (the kernel's ``Trick.winner``, lowest)."""
         lead = trick[0] >> 4
         best = -1
         best_number = 99

@@ -22,9 +22,11 @@ from collections.abc import Callable
 
 from controller.bots.search_bot import SearchBot, sum_over_deals
 from controller.games.base import Action
+from controller.games.oshaka_trick.actions import Place, Play
 from controller.games.oshaka_trick.bots import OshakaBot
-from controller.games.oshaka_trick.engine import OshakaTrick, Phase, Place, Play
+from controller.games.oshaka_trick.engine import OshakaTrick
 from controller.games.oshaka_trick.fast import FACE_UP, FastRound, deck, to_card, to_int
+from controller.games.oshaka_trick.state import Phase
 
 DEFAULT_SAMPLES = 48  # deals per decision at the table's default 0.3 s budget
 

@@ -6,14 +6,8 @@ presets the menu offers, the rules page and the words the display needs.
 
 from __future__ import annotations
 
-from controller.games.oshaka_trick.engine import (
-    COLOUR_NAMES,
-    COLOURS,
-    Card,
-    OshakaTrick,
-    card_words,
-    full_deck,
-)
+from controller.games.oshaka_trick.cards import COLOUR_NAMES, COLOURS, Card, card_words, full_deck
+from controller.games.oshaka_trick.engine import OshakaTrick
 from controller.games.spec import DeckSpec, GameSpec, Starter
 from controller.games.words import say
 

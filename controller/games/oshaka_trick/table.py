@@ -28,25 +28,22 @@ from controller.adapters import (
     Tap,
 )
 from controller.games.base import JSON, Action, Event, GameOver
+from controller.games.oshaka_trick.actions import ChooseLead, Place, Play
 from controller.games.oshaka_trick.bots import OshakaBot
-from controller.games.oshaka_trick.engine import (
-    COLOUR_NAMES,
-    Card,
+from controller.games.oshaka_trick.cards import COLOUR_NAMES, Card
+from controller.games.oshaka_trick.engine import OshakaTrick
+from controller.games.oshaka_trick.events import (
     CardPlaced,
-    ChooseLead,
     LeadChoiceDue,
     OshakaPenalty,
-    OshakaTrick,
-    Phase,
-    Place,
     PlacementDue,
-    Play,
     RenegeProven,
     RoundScored,
     RoundStarted,
     TrickWon,
 )
 from controller.games.oshaka_trick.spec import SPEC
+from controller.games.oshaka_trick.state import Phase
 from controller.games.words import Items, Player, Signed, Words, as_arg, say
 from controller.view import MessageKind
 from hardware.cues import Cue
@@ -206,7 +203,7 @@ class OshakaAdapter(GameAdapter):
 
 
 def _trick_won(e: Event) -> list[Feedback]:
-    assert isinstance(e, TrickWon)
+    assert isinstance(e, TrickWon) and e.reason is not None  # Oshaka always says why
     text = say(
         "{player} wins trick {trick}: {reason}",
         player=Player(e.seat),
