@@ -21,7 +21,7 @@ import queue
 import random
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -30,12 +30,14 @@ from controller import scoresheet, terminal_words
 from controller.commands import command
 from controller.config import MOCK, ConfigError, TableConfig, load
 from controller.devices import Devices, build
+from controller.display_wait import DisplayFailed, wait_for_display
 from controller.durable import require_durable
+from controller.exit_codes import ExitCode
 from controller.games.base import TableError
 from controller.games.words import Text, Verbatim, as_arg, say
 from controller.garbage import GarbagePacer
 from controller.history import DESK_HISTORY, history_table, summaries
-from controller.journal import JOURNAL_NAME, Journal, resume_if_unfinished
+from controller.journal import JOURNAL_NAME, Journal, JournalUnavailable, resume_if_unfinished
 from controller.journal_cli import DEMO_OUT
 from controller.loop_load import LoopLoad
 from controller.opening_hours import Sleeper, drift
@@ -43,13 +45,15 @@ from controller.record_files import save_finished_record, write_missing_records
 from controller.safe_text import one_line
 from controller.sd_notify import Notifier
 from controller.simulation import Simulator
+from controller.stop_signals import StopSignals
 from controller.table import Table, TableLoop
 from controller.tags import TagRegistry
 from controller.terminal_words import table_language
+from controller.turn_budget import TurnBudget
 from controller.view import MessageKind, Screen, TableView
 from controller.words import Presenter
-from hardware.errors import HardwareError
-from hardware.events import ButtonPressed, InputEvent, TagPresented, TossStarted
+from hardware.errors import HardwareConfigError, HardwareError
+from hardware.events import ButtonPressed, InputEvent, TagPresented, TossStarted, Wakeup
 
 if TYPE_CHECKING:
     from display.window import Window
@@ -115,6 +119,10 @@ class Kiosk:
     cafe: CafeConnection | None = None  # the café's hub, with [cafe] in the configuration
     # Runs the garbage collector's passes while the loop waits (once started).
     garbage: GarbagePacer = field(default_factory=GarbagePacer)
+    # SIGTERM, SIGINT and SIGHUP (once the kiosk is told of them, by ``watch``).
+    stop: StopSignals | None = None
+    # How much input one turn handles before it draws and pets the watchdog.
+    budget: TurnBudget = field(default_factory=TurnBudget)
 
     @classmethod
     def create(
@@ -218,6 +226,17 @@ class Kiosk:
         if self.journal is not None:
             self.journal.close()
 
+    def watch(self, stop: StopSignals) -> None:
+        """Stop at the next turn when ``stop`` is requested (a signal ends the loop's wait)."""
+        self.stop = stop
+        stop.attach(self.events)
+        self.budget.stop = lambda: stop.requested is not None
+
+    @property
+    def stop_requested(self) -> str | None:
+        """The signal that asked the kiosk to stop (``"SIGTERM"``), or None."""
+        return None if self.stop is None else self.stop.requested
+
     def resume(self) -> bool:
         """Resume the journal's unfinished game, if any; staff see any problem found."""
         if self.journal is None:
@@ -239,8 +258,8 @@ class Kiosk:
         """Let the simulator play until the results screen; False if it got stuck."""
         self.loop.drain()
         for _ in range(max_steps):
-            if self.finished():
-                return True
+            if self.finished() or self.stop_requested:
+                return self.finished()
             now = self.table.clock()
             acted = self.simulator.step(now)
             self.loop.drain()
@@ -280,16 +299,24 @@ class Kiosk:
         """
         due = None if next_frame_in is None else next_frame_in(self.table.view)
         load = self.simulator.load
+        budget = self.budget
         # Waiting for input costs the thread no CPU, so the whole turn is measured.
         with load.turn() if load is not None else contextlib.nullcontext():
             if self.events.empty():
                 # Nothing to handle yet: the collector's pass now, not in the next tap's frame.
                 self.garbage.idle()
-            self.loop.run_once(timeout=self.frame_wait(due, most))
-            self.loop.drain()
+            # The budget starts after the wait: it bounds the work, not the waiting.
+            wait = self.frame_wait(due, most)
+            handled = not self.stop_requested and self.loop.run_once(timeout=wait)
+            budget.start()
+            if handled:
+                budget.spend()
+            # At most the budget's inputs: a flooding reader cannot keep the turn from
+            # drawing and the watchdog from being fed; the rest waits for the next turn.
+            self.loop.drain(budget)
             now = self.table.clock()
-            if self.simulator.step(now):
-                self.loop.drain()
+            if not self.stop_requested and self.simulator.step(now):
+                self.loop.drain(budget)
             self.devices.leds.tick(now)
             self.after_turn()
             show(self.table.view)
@@ -322,8 +349,13 @@ def render_png(
     return screenshot_view(view, path, size or (display.width, display.height), display.rotation)
 
 
-def headless_demo(args: argparse.Namespace, config: TableConfig) -> int:
-    """Bots play one full game on simulated hardware; print the sheet, save a PNG and record."""
+def headless_demo(
+    args: argparse.Namespace, config: TableConfig, stop: StopSignals | None = None
+) -> int:
+    """Bots play one full game on simulated hardware; print the sheet, save a PNG and record.
+
+    ``stop`` (installed by ``run``) ends the game early on a stop signal; the journal
+    keeps it for the next run."""
     if args.config is None:
         config = with_window_options(TableConfig.simulated(args.players, bots=args.players), args)
     out = Path(args.out)
@@ -353,12 +385,14 @@ def headless_demo(args: argparse.Namespace, config: TableConfig) -> int:
         config_path=config_path(args),
     )
     present = terminal_words.presenter(args)
+    if stop is not None:
+        kiosk.watch(stop)
     with kiosk:
         if kiosk.resume():
             print(present(say("Resumed the unfinished game from the journal.")), file=sys.stderr)
         finished = kiosk.run_headless()
         game = kiosk.table.game
-        if not finished or game is None:
+        if not kiosk.stop_requested and (not finished or game is None):
             said = kiosk.table.messages[-1].text if kiosk.table.messages else say("nothing")
             terminal_words.complain(
                 args,
@@ -370,14 +404,20 @@ def headless_demo(args: argparse.Namespace, config: TableConfig) -> int:
                     said=as_arg(said),
                 ),
             )
-            return 2
-        print(scoresheet.render(game.adapter.engine, present), end="")
-        results = kiosk.table.view
-        # The table as it lay after the last card (columns, penalties), and the results screen.
-        table_png = render_png(
-            replace(results, screen=Screen.PLAY), out / "final-table.png", config
-        )
-        results_png = render_png(results, out / "results.png", config)
+            return int(ExitCode.CONFIG)
+        if kiosk.stop_requested or game is None:
+            game = None  # stopped: the journal keeps the game for the next run
+        else:
+            print(scoresheet.render(game.adapter.engine, present), end="")
+            results = kiosk.table.view
+            # The table as it lay after the last card (columns, penalties), and the results screen.
+            table_png = render_png(
+                replace(results, screen=Screen.PLAY), out / "final-table.png", config
+            )
+            results_png = render_png(results, out / "results.png", config)
+    if game is None:
+        logger.warning("%s", stopped_words(kiosk))
+        return int(ExitCode.STOPPED)
     print(present(say("Final table: {file}", file=Verbatim(str(table_png)))))
     print(present(say("Results screen: {file}", file=Verbatim(str(results_png)))))
     print(present(say("Game record: {file}", file=Verbatim(str(kiosk.last_record)))))
@@ -400,8 +440,11 @@ def journal_file(args: argparse.Namespace, records: Path) -> Path | None:
     return Path(args.journal) if args.journal else records / JOURNAL_NAME
 
 
-def windowed(args: argparse.Namespace, config: TableConfig) -> int:
-    """The interactive kiosk: a window, a person at the non-bot seats, bots elsewhere."""
+def windowed(args: argparse.Namespace, config: TableConfig, stop: StopSignals | None = None) -> int:
+    """The interactive kiosk: a window, a person at the non-bot seats, bots elsewhere.
+
+    ``stop`` (installed by ``run``) ends the loop on SIGTERM, SIGINT or SIGHUP.
+    """
     from display.window import Window
 
     kiosk = Kiosk.create(
@@ -425,7 +468,9 @@ def windowed(args: argparse.Namespace, config: TableConfig) -> int:
     )
     notifier = Notifier()  # systemd's Type=notify and watchdog; nothing off systemd
     turns = Turns(kiosk, Sleeper(config.display.sleep))
-    with kiosk, window:
+    if stop is not None:
+        kiosk.watch(stop)
+    with kiosk, opened(window):
         kiosk.resume()
         if config.display.fullscreen:
             from display.screen_care import hide_pointer
@@ -436,7 +481,7 @@ def windowed(args: argparse.Namespace, config: TableConfig) -> int:
         # start-up built stays out of its full passes (see controller/garbage.py).
         kiosk.garbage.start()
         try:
-            while not kiosk.table.quit_requested:
+            while not kiosk.table.quit_requested and not kiosk.stop_requested:
                 # A hung loop stops feeding the watchdog: systemd restarts the kiosk.
                 notifier.feed(time.monotonic())
                 if not turns.run(window):
@@ -444,8 +489,32 @@ def windowed(args: argparse.Namespace, config: TableConfig) -> int:
         finally:
             kiosk.garbage.stop()
             notifier.stopping()
+    if kiosk.stop_requested:
+        logger.warning("%s", stopped_words(kiosk))
+        return 0
     logger.warning("staff stopped the kiosk from the staff desk")
     return 0
+
+
+@contextlib.contextmanager
+def opened(window: Window) -> Iterator[Window]:
+    """The window, open; SDL's refusal to open it is one line (``DisplayFailed``), not a
+    traceback, and a restart may cure it (the DRM device not ready yet)."""
+    import pygame
+
+    try:
+        window.open()
+    except pygame.error as exc:
+        raise DisplayFailed(f"the display would not open: {exc or 'SDL gave no reason'}") from exc
+    with window:
+        yield window
+
+
+def stopped_words(kiosk: Kiosk) -> str:
+    """The one log line of a stop by signal, said once everything is closed."""
+    playing = kiosk.table.game is not None
+    kept = "; the game in progress is kept and resumes at the next start" if playing else ""
+    return f"stopped on {kiosk.stop_requested}: journal closed, LEDs dark, readers closed{kept}"
 
 
 def apply_ui_action(kiosk: Kiosk, action: object) -> bool:
@@ -536,13 +605,21 @@ class Turns:
         # Asleep, the table only waits for a tap or a press: a quarter of a second
         # keeps the window answering the system and the watchdog fed.
         timeout: float | None = SLEEP_WAIT
+        budget = self.kiosk.budget
         while True:
             try:
                 event = self.kiosk.events.get(timeout=timeout)
             except queue.Empty:
                 return woke
+            if isinstance(event, Wakeup):  # a stop signal
+                return woke
+            if timeout == SLEEP_WAIT:
+                budget.start()  # the budget bounds the work, not the wait for the first input
             self.kiosk.table.handle(event)
+            budget.spend()
             woke = woke or isinstance(event, WAKING_INPUTS)
+            if not budget.allows():
+                return woke  # the rest next turn: the watchdog is fed in between
             timeout = 0.001  # then only what is already queued (status reports come in bursts)
 
 
@@ -554,36 +631,57 @@ def check_durable(args: argparse.Namespace, config: TableConfig, folder: Path) -
 
 
 def run(args: argparse.Namespace) -> int:
-    """``kiosk`` subcommand: choose headless or windowed, and turn setup failures into words."""
-    try:
-        config = load(Path(args.config)) if args.config else TableConfig.simulated()
-        config = with_window_options(config, args)
-        headless = args.headless or not display_available()
-        check_durable(args, config, Path(args.out) if headless else config.records)
-        if headless and not args.headless and Notifier().enabled:
-            # Under systemd a bot demo would end and restart for ever: say what is missing.
-            raise TableError(
-                say(
-                    "no display found (no /dev/dri): turn on the KMS driver "
-                    "(dtoverlay=vc4-kms-v3d in /boot/firmware/config.txt) and reboot"
-                )
+    """``kiosk`` subcommand: choose headless or windowed, and turn failures into one line and
+    an exit status with a meaning (``controller.exit_codes``).
+
+    SIGTERM, SIGINT and SIGHUP stop it cleanly from here on, in every mode.
+    """
+    with StopSignals() as stop:
+        try:
+            return run_until_stopped(args, stop)
+        except ConfigError as exc:
+            terminal_words.complain(args, "kiosk", exc.text)
+            return int(ExitCode.CONFIG)
+        except HardwareConfigError as exc:  # a bad pin map or pixel range in table.toml
+            terminal_words.complain(args, "kiosk", str(exc))
+            return int(ExitCode.CONFIG)
+        except JournalUnavailable as exc:
+            # A full or read-only disk, or a journal locked by another process: the game
+            # in the journal is untouched, and a later start resumes it.
+            terminal_words.complain(args, "kiosk", exc.text)
+            return int(ExitCode.TEMPORARY)
+        except TableError as exc:
+            terminal_words.complain(args, "kiosk", exc.text)
+            return int(ExitCode.CONFIG)
+        except (HardwareError, DisplayFailed) as exc:
+            terminal_words.complain(args, "kiosk", str(exc))
+            return int(ExitCode.DEVICE)
+
+
+def run_until_stopped(args: argparse.Namespace, stop: StopSignals) -> int:
+    """The kiosk's run: headless or windowed; under systemd, wait for a display that is
+    not there yet (the DRM driver still loading at boot) rather than exit."""
+    config = load(Path(args.config)) if args.config else TableConfig.simulated()
+    config = with_window_options(config, args)
+    if not args.headless and Notifier().enabled:
+        # Under systemd a bot demo would end and restart for ever: wait for the screen.
+        check_durable(args, config, config.records)
+        if not wait_for_display(stop, Notifier()):
+            logger.warning("stopped on %s while waiting for the display", stop.requested)
+            return int(ExitCode.STOPPED)
+        return windowed(args, config, stop)
+    headless = args.headless or not display_available()
+    check_durable(args, config, Path(args.out) if headless else config.records)
+    if headless:
+        if not args.headless:
+            print(
+                terminal_words.presenter(args)(
+                    say("No display found: bots play one game headless.")
+                ),
+                file=sys.stderr,
             )
-        if headless:
-            if not args.headless:
-                print(
-                    terminal_words.presenter(args)(
-                        say("No display found: bots play one game headless.")
-                    ),
-                    file=sys.stderr,
-                )
-            return headless_demo(args, config)
-        return windowed(args, config)
-    except (ConfigError, TableError) as exc:
-        terminal_words.complain(args, "kiosk", exc.text)
-        return 2
-    except HardwareError as exc:
-        terminal_words.complain(args, "kiosk", str(exc))
-        return 2
+        return headless_demo(args, config, stop)
+    return windowed(args, config, stop)
 
 
 def with_window_options(config: TableConfig, args: argparse.Namespace) -> TableConfig:

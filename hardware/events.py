@@ -48,6 +48,7 @@ __all__ = [
     "TossCancelled",
     "TossStarted",
     "TossStopped",
+    "Wakeup",
 ]
 
 
@@ -191,6 +192,18 @@ class TossCancelled:
     reason: str
 
 
+@dataclass(frozen=True, slots=True)
+class Wakeup:
+    """Not input: something outside the loop (a stop signal) wants it to look up now.
+
+    The loop only ends its wait on the queue for it; the table never sees it.
+    ``reason`` says who woke it (``"SIGTERM"``).
+    """
+
+    at: float
+    reason: str
+
+
 TimerEvent: TypeAlias = TossStarted | TossStopped | TossCancelled
 """Every event a toss timer (``hardware.toss_timer``) puts on the queue."""
 
@@ -205,8 +218,10 @@ InputEvent: TypeAlias = (
     | TossStarted
     | TossStopped
     | TossCancelled
+    | Wakeup
 )
-"""Every event a hardware device may put on the table's queue."""
+"""Every event a hardware device may put on the table's queue (and ``Wakeup``, which is not
+passed on to the table)."""
 
 EventQueue: TypeAlias = queue.SimpleQueue[InputEvent]
 """The one queue the composition root creates and hands to every device.

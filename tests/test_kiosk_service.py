@@ -113,19 +113,6 @@ def test_daytime_attract_screen_drifts(kiosk_window: tuple[Kiosk, Window]) -> No
     assert kiosk.table.screen is Screen.ATTRACT
 
 
-def test_service_without_a_display_stops_with_one_line(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    # Under systemd (NOTIFY_SOCKET set) a missing screen is an error, not a bot demo.
-    monkeypatch.setenv("NOTIFY_SOCKET", str(tmp_path / "notify"))
-    monkeypatch.setattr(app, "display_available", lambda: False)
-    args = args_for(tmp_path)
-    args.game, args.players = "oshaka-trick", 4
-    assert app.run(args) == 2
-    out, err = capsys.readouterr()
-    assert out == "" and err.count("\n") == 1 and "vc4-kms-v3d" in err
-
-
 def test_the_running_kiosk_keeps_what_start_up_built_out_of_full_collections(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -60,6 +60,7 @@ from controller.table.staff_calls import StaffCalls
 from controller.table.staff_mode import TIMED_OUT, StaffCommand, StaffMode
 from controller.table.view_builder import build_view, rules_page
 from controller.tags import TagRegistry
+from controller.turn_budget import TurnBudget
 from controller.view import Message, MessageKind, Screen, TableView
 from controller.words.catalogs import LANGUAGE_NAMES, LANGUAGES
 from hardware.cues import Cue
@@ -77,6 +78,7 @@ from hardware.events import (
     TossCancelled,
     TossStarted,
     TossStopped,
+    Wakeup,
 )
 
 __all__ = [
@@ -872,7 +874,10 @@ def _describe_undo(obj: JSON) -> Text:
 
 
 class TableLoop:
-    """The one loop that owns the table: takes input events off the queue, one at a time."""
+    """The one loop that owns the table: takes input events off the queue, one at a time.
+
+    A ``Wakeup`` (a stop signal) only ends a wait; the table never sees it.
+    """
 
     def __init__(self, table: Table, events: queue.SimpleQueue[InputEvent]) -> None:
         self.table = table
@@ -885,16 +890,29 @@ class TableLoop:
         except queue.Empty:
             self.table.tick(self.table.clock())
             return False
+        if isinstance(event, Wakeup):
+            return False
         self.table.handle(event)
         return True
 
-    def drain(self) -> int:
-        """Handle every event already queued, without waiting; how many there were."""
+    def drain(self, budget: TurnBudget | None = None) -> int:
+        """Handle the events already queued, without waiting; how many there were.
+
+        With a ``budget`` (the kiosk's turns) at most what it allows: the rest
+        stays queued for the next turn. Without one, every queued event.
+        """
         handled = 0
-        while True:
+        while budget is None or budget.allows():
             try:
                 event = self.events.get_nowait()
             except queue.Empty:
                 return handled
+            if isinstance(event, Wakeup):
+                continue
             self.table.handle(event)
             handled += 1
+            if budget is not None:
+                budget.spend()
+        if budget is not None and not self.events.empty():
+            budget.left_over()
+        return handled
