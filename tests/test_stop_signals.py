@@ -19,9 +19,11 @@ from pathlib import Path
 
 import pytest
 
-from controller import app, display_wait
+from controller import app, devices, display_wait
 from controller.config import TableConfig
+from controller.sd_notify import Notifier
 from controller.stop_signals import StopSignals
+from controller.table import Table
 from hardware.events import InputEvent, TagPresented, Wakeup
 from hardware.leds import RecordingStrip
 from tests.test_kiosk_service import args_for
@@ -77,15 +79,12 @@ def rest_of(sock: socket.socket) -> list[str]:
 def capture_strip(monkeypatch: pytest.MonkeyPatch) -> list[RecordingStrip]:
     """The recording strips the kiosk's devices are built with, to see the LEDs at the end."""
     strips: list[RecordingStrip] = []
-    real = app.Kiosk.create.__func__  # type: ignore[attr-defined]
 
-    def create(cls: type[app.Kiosk], *args: object, **kwargs: object) -> app.Kiosk:
-        kiosk: app.Kiosk = real(cls, *args, **kwargs)
-        assert isinstance(kiosk.devices.strip, RecordingStrip)
-        strips.append(kiosk.devices.strip)
-        return kiosk
+    def recording(backend: str, n: int, **settings: object) -> RecordingStrip:
+        strips.append(RecordingStrip(n))
+        return strips[-1]
 
-    monkeypatch.setattr(app.Kiosk, "create", classmethod(create))
+    monkeypatch.setattr(devices, "open_strip", recording)
     return strips
 
 
@@ -124,15 +123,15 @@ def test_a_stop_signal_during_a_headless_game_keeps_the_game(
     args.headless = True
     journal = Path(args.journal)
     handled: list[int] = []
-    real_handle = app.Table.handle
+    real_handle = Table.handle
 
-    def handle_then_signal(table: app.Table, event: InputEvent) -> None:
+    def handle_then_signal(table: Table, event: InputEvent) -> None:
         real_handle(table, event)
         handled.append(1)
         if len(handled) == 40:  # well into the game: a signal between two inputs
             os.kill(os.getpid(), signal.SIGTERM)
 
-    monkeypatch.setattr(app.Table, "handle", handle_then_signal)
+    monkeypatch.setattr(Table, "handle", handle_then_signal)
     with caplog.at_level(logging.WARNING):
         assert app.run(args) == 0
     assert "stopped on SIGTERM" in caplog.text
@@ -175,7 +174,7 @@ def test_a_display_that_comes_late_is_used_once_it_is_there(
     stop = StopSignals()
     with caplog.at_level(logging.WARNING):
         found = display_wait.wait_for_display(
-            stop, app.Notifier({}), probe=lambda: next(answers), every=0.01
+            stop, Notifier({}), probe=lambda: next(answers), every=0.01
         )
     assert found
     lines = [r.getMessage() for r in caplog.records]
@@ -209,13 +208,13 @@ def test_a_request_wakes_a_waiting_loop_and_the_table_never_sees_it(
     kiosk = app.Kiosk.create(TableConfig.simulated(), seed=1)
     kiosk.watch(stop)
     seen: list[object] = []
-    real = app.Table.handle
+    real = Table.handle
 
-    def recording(table: app.Table, event: InputEvent) -> None:
+    def recording(table: Table, event: InputEvent) -> None:
         seen.append(event)
         real(table, event)
 
-    monkeypatch.setattr(app.Table, "handle", recording)
+    monkeypatch.setattr(Table, "handle", recording)
     waker = threading.Timer(0.05, stop.request, args=("SIGTERM",))
     with kiosk:
         kiosk.loop.drain()  # the readers' ReaderOnline reports
