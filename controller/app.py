@@ -486,6 +486,7 @@ def windowed(args: argparse.Namespace, config: TableConfig, stop: StopSignals | 
                 notifier.feed(time.monotonic())
                 if not turns.run(window):
                     return 0
+                notifier.status(turns.status())
         finally:
             kiosk.garbage.stop()
             notifier.stopping()
@@ -598,6 +599,16 @@ class Turns:
         most = window.poll_interval(kiosk.table.view)
         kiosk.run_frame(show, window.next_frame_in, most)
         return all(apply_ui_action(kiosk, action) for action in window.poll())
+
+    def status(self) -> str:
+        """What the table is doing, for systemd's STATUS= (``systemctl status`` shows it)."""
+        if self.sleeping:
+            return "asleep (opening hours)"
+        screen = self.kiosk.table.screen
+        game = self.kiosk.table.game
+        if game is not None and screen is Screen.PLAY:
+            return f"playing {game.game_id}"
+        return f"{screen.value} screen"
 
     def _wait_for_wake(self) -> bool:
         """Wait a while for input, hand all of it to the table; True if a person did something."""

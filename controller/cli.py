@@ -29,6 +29,7 @@ from controller.games.base import TableError
 from controller.games.words import Items, Verbatim, say, say_plural
 from controller.record import decode, replay
 from controller.safe_text import one_line
+from controller.sd_notify import Notifier
 from hardware.errors import HardwareError
 from hub import cli as hub_cli
 
@@ -125,8 +126,8 @@ def kiosk_argument_problems(args: argparse.Namespace) -> None:
                 )
             )
         return
-    if not (args.headless or not app.display_available()):
-        return
+    if not args.headless and (app.display_available() or Notifier().enabled):
+        return  # a window (under systemd the kiosk waits for its display): people play
     config = load(Path(args.config))
     bots = sum(1 for seat in config.seats if seat.bot)
     if not low <= bots <= high:
