@@ -17,9 +17,11 @@ from controller.config import TableConfig
 from controller.seat_colours import seat_colour
 from hardware.buttons import BUTTON_NAMES, SeatButtons, mock_pin_factory
 from hardware.events import EventQueue
+from hardware.flood import ReaderThrottle
 from hardware.led_backends import open_strip
 from hardware.leds import SeatLeds, Strip
 from hardware.mock_reader import MockReader
+from hardware.protocols import MOCK_PORT
 from hardware.reader_factory import reader_for
 from hardware.seat_reader import SeatReader
 from hardware.toss_timer import TossTimer
@@ -94,7 +96,17 @@ def build(config: TableConfig, events: EventQueue, *, strip: Strip | None = None
     """Make (but do not open) every device the configuration names."""
     # Real readers are supervised: they never fail to open, report themselves
     # offline at their seat and reconnect with backoff (hardware/supervisor.py).
-    readers = {s.index: reader_for(s.index, s.reader, s.protocol, events) for s in config.seats}
+    # Each real reader's taps pass a rate limit of their own: a flooding board is
+    # reported once and ignored, and cannot starve the loop or the other seats.
+    readers = {
+        s.index: reader_for(
+            s.index,
+            s.reader,
+            s.protocol,
+            events if s.reader == MOCK_PORT else ReaderThrottle(events, s.index),
+        )
+        for s in config.seats
+    }
     factory = None
     spare = iter(_MOCK_PINS)
     buttons: dict[int, SeatButtons] = {}

@@ -39,6 +39,7 @@ __all__ = [
     "EventQueue",
     "InputEvent",
     "Offline",
+    "ReaderFlooding",
     "ReaderOffline",
     "ReaderOnline",
     "ReaderProblem",
@@ -154,6 +155,17 @@ class ReaderProblem:
 
 
 @dataclass(frozen=True, slots=True)
+class ReaderFlooding:
+    """A reader sends tags far faster than anyone taps (``rate`` a second is its limit):
+    a faulty board or a stuck tag. Its taps are dropped until it calms down
+    (``hardware.flood``); said once per flood."""
+
+    seat: int
+    rate: float
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
 class TossStarted:
     """Timing began at ``at`` (the starting edge, as a ``time.monotonic()`` value)."""
 
@@ -215,6 +227,7 @@ InputEvent: TypeAlias = (
     | ReaderOnline
     | ReaderOffline
     | ReaderProblem
+    | ReaderFlooding
     | TossStarted
     | TossStopped
     | TossCancelled

@@ -69,6 +69,7 @@ from hardware.events import (
     ButtonReleased,
     InputEvent,
     Offline,
+    ReaderFlooding,
     ReaderOffline,
     ReaderOnline,
     ReaderProblem,
@@ -378,6 +379,20 @@ class Table:
             event.seat,
         )
 
+    def _on_reader_flooding(self, event: InputEvent) -> None:
+        assert isinstance(event, ReaderFlooding)
+        logger.warning("seat %d reader sends tags faster than %g a second: its taps are "
+                       "ignored until it calms down", event.seat, event.rate)  # fmt: skip
+        self.announce(
+            say(
+                "The reader of {seat} sends taps far too fast (a fault?); they are ignored "
+                "until it calms down: ask staff",
+                seat=Seat(event.seat),
+            ),
+            MessageKind.PROBLEM,
+            event.seat,
+        )
+
     _HANDLERS: ClassVar[dict[type, Callable[[Table, InputEvent], None]]] = {
         TagPresented: _on_tag,
         TagRemoved: _ignore,
@@ -386,6 +401,7 @@ class Table:
         ReaderOnline: _on_reader_online,
         ReaderOffline: _on_reader_offline,
         ReaderProblem: _on_reader_problem,
+        ReaderFlooding: _on_reader_flooding,
         TossStarted: _on_timer,
         TossStopped: _on_timer,
         TossCancelled: _on_timer,
