@@ -677,7 +677,9 @@ def run_until_stopped(args: argparse.Namespace, stop: StopSignals) -> int:
     if not args.headless and Notifier().enabled:
         # Under systemd a bot demo would end and restart for ever: wait for the screen.
         check_durable(args, config, config.records)
-        if not wait_for_display(stop, Notifier()):
+        from display import probe
+
+        if not wait_for_display(stop, Notifier(), probe.sdl_display_problem):
             logger.warning("stopped on %s while waiting for the display", stop.requested)
             return int(ExitCode.STOPPED)
         return windowed(args, config, stop)

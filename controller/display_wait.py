@@ -22,7 +22,7 @@ from collections.abc import Callable
 from controller.sd_notify import Notifier
 from controller.stop_signals import StopSignals
 
-__all__ = ["RETRY_EVERY", "DisplayFailed", "sdl_display_problem", "wait_for_display"]
+__all__ = ["RETRY_EVERY", "DisplayFailed", "wait_for_display"]
 
 logger = logging.getLogger(__name__)
 
@@ -39,33 +39,19 @@ class DisplayFailed(Exception):
     """The display is there but SDL would not open a window on it; the message says why."""
 
 
-def sdl_display_problem() -> str | None:
-    """Why SDL's video driver cannot start now (its own words), or None when it can.
-
-    A started driver is left started: the window opens on it next.
-    """
-    import pygame
-
-    try:
-        pygame.display.init()
-    except pygame.error as exc:
-        return str(exc) or "SDL could not start its video driver"
-    return None
-
-
 def wait_for_display(
     stop: StopSignals,
     notifier: Notifier,
-    probe: Callable[[], str | None] | None = None,
+    probe: Callable[[], str | None],
     every: float = RETRY_EVERY,
     clock: Callable[[], float] = time.monotonic,
 ) -> bool:
     """Wait until ``probe`` finds the display usable; False if a stop signal came first.
 
-    ``probe`` (default ``sdl_display_problem``) says what is wrong, or None. One log
-    line when the wait starts and one when it ends, whatever its length.
+    ``probe`` (``display.probe.sdl_display_problem`` in the kiosk) says what is
+    wrong, or None. One log line when the wait starts and one when it ends,
+    whatever its length.
     """
-    probe = probe or sdl_display_problem
     problem = probe()
     if problem is None:
         return True

@@ -24,6 +24,7 @@ from controller.config import TableConfig
 from controller.sd_notify import Notifier
 from controller.stop_signals import StopSignals
 from controller.table import Table
+from display import probe
 from hardware.events import InputEvent, TagPresented, Wakeup
 from hardware.leds import RecordingStrip
 from tests.test_kiosk_service import args_for
@@ -154,7 +155,7 @@ def test_no_display_yet_is_waited_for_with_one_line_and_a_stop_ends_the_wait(
         probes.append(1)
         return "kmsdrm not available"
 
-    monkeypatch.setattr(display_wait, "sdl_display_problem", no_display)
+    monkeypatch.setattr(probe, "sdl_display_problem", no_display)
     thread, seen = signal_when(notify, "READY=1", signal.SIGTERM)
     with caplog.at_level(logging.WARNING):
         assert app.run(args_for(tmp_path)) == 0
