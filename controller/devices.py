@@ -135,6 +135,7 @@ def build(config: TableConfig, events: EventQueue, *, strip: Strip | None = None
                 mode=config.timer.mode,
                 long_press=config.timer.long_press,
                 bounce_time=0,
+                min_duration=0,  # the simulator's tosses take no time at all
             )
         else:
             timer = TossTimer(

@@ -50,6 +50,7 @@ __all__ = [
     "TossStarted",
     "TossStopped",
     "Wakeup",
+    "WiringProblem",
 ]
 
 
@@ -205,6 +206,19 @@ class TossCancelled:
 
 
 @dataclass(frozen=True, slots=True)
+class WiringProblem:
+    """A contact keeps chattering without ever holding still: a loose wire or a worn switch.
+
+    ``seat`` is the seat of a button (None for the table's toss timer); ``device`` is
+    ``"timer"`` or the button's name. Said once per outbreak (``hardware.debounce``).
+    """
+
+    seat: int | None
+    device: str
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
 class Wakeup:
     """Not input: something outside the loop (a stop signal) wants it to look up now.
 
@@ -231,6 +245,7 @@ InputEvent: TypeAlias = (
     | TossStarted
     | TossStopped
     | TossCancelled
+    | WiringProblem
     | Wakeup
 )
 """Every event a hardware device may put on the table's queue (and ``Wakeup``, which is not

@@ -80,6 +80,7 @@ from hardware.events import (
     TossStarted,
     TossStopped,
     Wakeup,
+    WiringProblem,
 )
 
 __all__ = [
@@ -393,6 +394,19 @@ class Table:
             event.seat,
         )
 
+    def _on_wiring_problem(self, event: InputEvent) -> None:
+        assert isinstance(event, WiringProblem)
+        where = "the toss timer" if event.seat is None else f"seat {event.seat}'s {event.device}"
+        logger.warning("%s keeps chattering: check its wiring", where)
+        if event.seat is None:
+            text = say("The toss timer's contact keeps chattering: check its wiring; ask staff")
+        else:
+            text = say(
+                "A button of {seat} keeps chattering: check its wiring; ask staff",
+                seat=Seat(event.seat),
+            )
+        self.announce(text, MessageKind.PROBLEM, event.seat)
+
     _HANDLERS: ClassVar[dict[type, Callable[[Table, InputEvent], None]]] = {
         TagPresented: _on_tag,
         TagRemoved: _ignore,
@@ -402,6 +416,7 @@ class Table:
         ReaderOffline: _on_reader_offline,
         ReaderProblem: _on_reader_problem,
         ReaderFlooding: _on_reader_flooding,
+        WiringProblem: _on_wiring_problem,
         TossStarted: _on_timer,
         TossStopped: _on_timer,
         TossCancelled: _on_timer,
