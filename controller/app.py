@@ -41,6 +41,7 @@ from controller.journal import JOURNAL_NAME, Journal, JournalUnavailable, resume
 from controller.journal_cli import DEMO_OUT
 from controller.loop_load import LoopLoad
 from controller.opening_hours import Sleeper, drift
+from controller.pin_lock import lock_left
 from controller.record_files import save_finished_record, write_missing_records
 from controller.safe_text import one_line
 from controller.sd_notify import Notifier
@@ -183,6 +184,8 @@ class Kiosk:
             staff_log=None if journal is None else journal.staff_event,
             setup_notice=notice,
         )
+        if journal is not None:
+            restore_pin_lock(table, journal)
         simulator = Simulator(
             table,
             devices,
@@ -325,6 +328,18 @@ class Kiosk:
         """What else a turn of the loop owes: the café hears of changes (with [cafe])."""
         if self.cafe is not None:
             self.cafe.after_turn(self.table)
+
+
+def restore_pin_lock(table: Table, journal: Journal) -> None:
+    """Lock the staff PIN again for what is left of a lock journaled before a restart."""
+    guard = table.pin_guard
+    if guard is None:
+        return
+    left = lock_left(journal.staff_events(), journal.clock())
+    if left > 0:
+        guard.locked_until = table.clock() + left
+        logger.warning("the staff PIN stays locked for %.0f s more (locked before the restart)",
+                       left)  # fmt: skip
 
 
 def display_available() -> bool:
