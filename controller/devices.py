@@ -8,6 +8,7 @@ so the simulator goes through the same code path as a Pi's buttons.
 
 from __future__ import annotations
 
+import logging
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from types import TracebackType
@@ -21,10 +22,13 @@ from hardware.flood import ReaderThrottle
 from hardware.led_backends import open_strip
 from hardware.leds import SeatLeds, Strip
 from hardware.mock_reader import MockReader
+from hardware.port_names import is_plug_order_name, stable_port_name
 from hardware.protocols import MOCK_PORT
 from hardware.reader_factory import reader_for
 from hardware.seat_reader import SeatReader
 from hardware.toss_timer import TossTimer
+
+logger = logging.getLogger(__name__)
 
 # GPIO numbers handed out to simulated buttons: any pin but the LED data pin (18).
 _MOCK_PINS = [p for p in range(4, 28) if p != 18]
@@ -96,6 +100,17 @@ def build(config: TableConfig, events: EventQueue, *, strip: Strip | None = None
     """Make (but do not open) every device the configuration names."""
     # Real readers are supervised: they never fail to open, report themselves
     # offline at their seat and reconnect with backoff (hardware/supervisor.py).
+    for seat in config.seats:
+        if is_plug_order_name(seat.reader):
+            logger.warning(
+                "seat %d's reader is %s, a name numbered in plug order: after a replug or a "
+                "reboot it may be another board, or none, and the seat stays offline; name it "
+                'by its board in table.toml: reader = "%s" (cafe-table assign-readers '
+                "lists the names)",
+                seat.index,
+                seat.reader,
+                stable_port_name(seat.reader),
+            )
     # Each real reader's taps pass a rate limit of their own: a flooding board is
     # reported once and ignored, and cannot starve the loop or the other seats.
     readers = {
