@@ -37,7 +37,13 @@ from controller.games.base import TableError
 from controller.games.words import Text, Verbatim, as_arg, say
 from controller.garbage import GarbagePacer
 from controller.history import DESK_HISTORY, history_table, summaries
-from controller.journal import JOURNAL_NAME, Journal, JournalUnavailable, resume_if_unfinished
+from controller.journal import (
+    JOURNAL_NAME,
+    Journal,
+    JournalDiskFull,
+    JournalLocked,
+    resume_if_unfinished,
+)
 from controller.journal_cli import DEMO_OUT
 from controller.loop_load import LoopLoad
 from controller.opening_hours import Sleeper, drift
@@ -156,7 +162,13 @@ class Kiosk:
             if kiosk_ref[0].cafe is not None:
                 kiosk_ref[0].cafe.record_finished()
 
-        journal = None if journal_path is None else Journal.open(journal_path, config)
+        # A full check after an unclean stop may outlast the unit's start timeout.
+        keep_alive = Notifier().extend_start
+        journal = (
+            None
+            if journal_path is None
+            else Journal.open(journal_path, config, keep_alive=keep_alive)
+        )
         cafe = None
         if config.cafe is not None:
             # Only a table of a café imports (and runs) network code.
@@ -671,9 +683,9 @@ def run(args: argparse.Namespace) -> int:
         except HardwareConfigError as exc:  # a bad pin map or pixel range in table.toml
             terminal_words.complain(args, "kiosk", str(exc))
             return int(ExitCode.CONFIG)
-        except JournalUnavailable as exc:
-            # A full or read-only disk, or a journal locked by another process: the game
-            # in the journal is untouched, and a later start resumes it.
+        except (JournalDiskFull, JournalLocked) as exc:
+            # A full disk, or a journal another process holds: the game in the journal is
+            # untouched, and a later start resumes it.
             terminal_words.complain(args, "kiosk", exc.text)
             return int(ExitCode.TEMPORARY)
         except TableError as exc:

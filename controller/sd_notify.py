@@ -62,6 +62,10 @@ class Notifier:
         """The kiosk is up: systemd's start job finishes now."""
         return self.notify("READY=1" + (f"\nSTATUS={status}" if status else ""))
 
+    def extend_start(self, seconds: float = 30.0) -> None:
+        """Start-up needs longer than planned (a long check): systemd waits ``seconds`` more."""
+        self.notify(f"EXTEND_TIMEOUT_USEC={int(seconds * 1e6)}")
+
     def stopping(self) -> bool:
         """The kiosk is shutting down on purpose."""
         return self.notify("STOPPING=1")
