@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from controller import scoresheet, terminal_words
+from controller.clock_sync import clock_synchronised
 from controller.commands import command
 from controller.config import MOCK, ConfigError, TableConfig, load
 from controller.devices import Devices, build
@@ -590,6 +591,9 @@ class Turns:
     offset: tuple[int, int] = (0, 0)
     wall: Callable[[], dt.datetime] = dt.datetime.now  # injected in tests
     clock: Callable[[], float] = time.monotonic
+    # Opening hours only on a synchronised clock: a Pi without RTC boots in the past.
+    synced: Callable[[], bool] = clock_synchronised
+    unsynced_said: bool = False
 
     def run(self, window: Window) -> bool:
         """One turn; False when the window was closed."""
@@ -598,7 +602,7 @@ class Turns:
         kiosk = self.kiosk
         now = self.clock()
         attract = kiosk.table.screen is Screen.ATTRACT
-        if attract and self.sleeper.asleep(self.wall(), now):
+        if attract and self.sleeper.asleep(self.wall(), now) and self._trust_clock():
             if not self.sleeping:
                 self.sleeping = True
                 screen_care.blank()
@@ -627,6 +631,17 @@ class Turns:
         kiosk.run_frame(show, window.next_frame_in, most)
         return all(apply_ui_action(kiosk, action) for action in window.poll())
 
+    def _trust_clock(self) -> bool:
+        """Whether the wall clock may darken the table (said once in the log when not)."""
+        if self.synced():
+            self.unsynced_said = False
+            return True
+        if not self.unsynced_said:
+            self.unsynced_said = True
+            logger.warning("opening hours: the clock is not synchronised yet (no NTP), so "
+                           "the table stays lit rather than trust it")  # fmt: skip
+        return False
+
     def status(self) -> str:
         """What the table is doing, for systemd's STATUS= (``systemctl status`` shows it)."""
         if self.sleeping:
@@ -635,6 +650,8 @@ class Turns:
         game = self.kiosk.table.game
         if game is not None and screen is Screen.PLAY:
             return f"playing {game.game_id}"
+        if self.unsynced_said and screen is Screen.ATTRACT:
+            return "attract screen (clock not synchronised: no sleep)"
         return f"{screen.value} screen"
 
     def _wait_for_wake(self) -> bool:
