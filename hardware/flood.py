@@ -35,11 +35,12 @@ __all__ = ["BURST", "CALM", "RATE", "ReaderThrottle"]
 
 logger = logging.getLogger(__name__)
 
-RATE = 5.0
-"""Taps a second a reader may keep up: a quick player taps about two."""
+RATE = 50.0
+"""Taps a second a reader may keep up: a quick player taps two or three, staff enrolling a
+deck (or a script over the serial line) more; a faulty board sends thousands."""
 
-BURST = 12
-"""Taps a reader may send at once (a card slid across several times)."""
+BURST = 100
+"""Taps a reader may send at once: a whole deck enrolled in one go."""
 
 CALM = 5.0
 """Seconds without a dropped tap before a flooding seat counts as calm again."""
