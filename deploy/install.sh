@@ -269,6 +269,21 @@ chmod 0640 "$CONF_DIR/table.toml"
 install -m 0644 "$SOURCE/deploy/cafe-table.service" "$UNIT_DIR/$SERVICE.service"
 install -m 0644 "$SOURCE/deploy/99-cafe-table.rules" "$UDEV_DIR/99-cafe-table.rules"
 did "installed $UNIT_DIR/$SERVICE.service and $UDEV_DIR/99-cafe-table.rules"
+# Restarts with a growing delay (5 s up to a minute) where systemd has it (254 and
+# later: Trixie); Bookworm's 252 would warn of unknown keys, and keeps RestartSec=5.
+SYSTEMD_VERSION="$(systemctl --version 2>/dev/null | awk 'NR == 1 { print $2 }')"
+if [[ "${SYSTEMD_VERSION:-0}" =~ ^[0-9]+$ ]] && ((SYSTEMD_VERSION >= 254)); then
+    mkdir -p "$UNIT_DIR/$SERVICE.service.d"
+    cat >"$UNIT_DIR/$SERVICE.service.d/backoff.conf" <<EOF
+# Written by deploy/install.sh: systemd $SYSTEMD_VERSION steps the restart delay up.
+[Service]
+RestartSteps=5
+RestartMaxDelaySec=60
+EOF
+    did "restarts back off from 5 s to 60 s (systemd $SYSTEMD_VERSION)"
+else
+    rm -f "$UNIT_DIR/$SERVICE.service.d/backoff.conf"
+fi
 RUNNING_SYSTEMD=0
 [[ -d /run/systemd/system ]] && RUNNING_SYSTEMD=1
 if ((RUNNING_SYSTEMD)); then

@@ -39,6 +39,7 @@ __all__ = [
     "EventQueue",
     "InputEvent",
     "Offline",
+    "ReaderFlooding",
     "ReaderOffline",
     "ReaderOnline",
     "ReaderProblem",
@@ -48,6 +49,8 @@ __all__ = [
     "TossCancelled",
     "TossStarted",
     "TossStopped",
+    "Wakeup",
+    "WiringProblem",
 ]
 
 
@@ -153,6 +156,17 @@ class ReaderProblem:
 
 
 @dataclass(frozen=True, slots=True)
+class ReaderFlooding:
+    """A reader sends tags far faster than anyone taps (``rate`` a second is its limit):
+    a faulty board or a stuck tag. Its taps are dropped until it calms down
+    (``hardware.flood``); said once per flood."""
+
+    seat: int
+    rate: float
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
 class TossStarted:
     """Timing began at ``at`` (the starting edge, as a ``time.monotonic()`` value)."""
 
@@ -191,6 +205,31 @@ class TossCancelled:
     reason: str
 
 
+@dataclass(frozen=True, slots=True)
+class WiringProblem:
+    """A contact keeps chattering without ever holding still: a loose wire or a worn switch.
+
+    ``seat`` is the seat of a button (None for the table's toss timer); ``device`` is
+    ``"timer"`` or the button's name. Said once per outbreak (``hardware.debounce``).
+    """
+
+    seat: int | None
+    device: str
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class Wakeup:
+    """Not input: something outside the loop (a stop signal) wants it to look up now.
+
+    The loop only ends its wait on the queue for it; the table never sees it.
+    ``reason`` says who woke it (``"SIGTERM"``).
+    """
+
+    at: float
+    reason: str
+
+
 TimerEvent: TypeAlias = TossStarted | TossStopped | TossCancelled
 """Every event a toss timer (``hardware.toss_timer``) puts on the queue."""
 
@@ -202,11 +241,15 @@ InputEvent: TypeAlias = (
     | ReaderOnline
     | ReaderOffline
     | ReaderProblem
+    | ReaderFlooding
     | TossStarted
     | TossStopped
     | TossCancelled
+    | WiringProblem
+    | Wakeup
 )
-"""Every event a hardware device may put on the table's queue."""
+"""Every event a hardware device may put on the table's queue (and ``Wakeup``, which is not
+passed on to the table)."""
 
 EventQueue: TypeAlias = queue.SimpleQueue[InputEvent]
 """The one queue the composition root creates and hands to every device.

@@ -11,10 +11,17 @@ and ``is_stable_name()`` tells whether a table.toml setting is one.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-__all__ = ["SERIAL_LINK_DIRS", "is_stable_name", "serial_ports", "stable_port_name"]
+__all__ = [
+    "SERIAL_LINK_DIRS",
+    "is_plug_order_name",
+    "is_stable_name",
+    "serial_ports",
+    "stable_port_name",
+]
 
 SERIAL_LINK_DIRS = (Path("/dev/serial/by-id"), Path("/dev/serial/by-path"))
 """Where udev keeps names for serial devices that survive replugging."""
@@ -38,6 +45,15 @@ def is_stable_name(port: str, dirs: Iterable[Path] = SERIAL_LINK_DIRS) -> bool:
     """Whether ``port`` is a by-id/by-path name (or another symlink a udev rule made)."""
     path = Path(port)
     return any(path.parent == folder for folder in dirs) or path.is_symlink()
+
+
+_PLUG_ORDER = re.compile(r"/dev/tty(ACM|USB)[0-9]+")
+
+
+def is_plug_order_name(port: str) -> bool:
+    """Whether ``port`` is a kernel name numbered in plug order (``/dev/ttyACM1``,
+    ``/dev/ttyUSB0``): after a replug or a reboot it may name another board, or none."""
+    return _PLUG_ORDER.fullmatch(port) is not None
 
 
 def serial_ports(dirs: Iterable[Path] = SERIAL_LINK_DIRS) -> list[str]:

@@ -11,13 +11,15 @@ give a seat's reader in table.toml, then sends each line you type (e.g.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
+import threading
 import tty
 from types import TracebackType
 from typing import Self
 
-__all__ = ["PtyPair"]
+__all__ = ["PtyFlood", "PtyPair"]
 
 
 class PtyPair:
@@ -74,6 +76,50 @@ class PtyPair:
         tb: TracebackType | None,
     ) -> None:
         self.close()
+
+
+class PtyFlood:
+    """A board gone wrong: writes ``chunk`` to a pair's master side over and over, as fast
+    as the pseudo-terminal takes it, on a thread of its own, until ``stop()``.
+
+    The master is written without blocking, so a reader that stopped reading never
+    holds the thread: it waits a millisecond on its stop event and tries again.
+    ``sent`` counts the bytes written.
+    """
+
+    def __init__(self, pair: PtyPair, chunk: bytes) -> None:
+        if pair._master is None:
+            raise RuntimeError("the pseudo-terminal is not open")
+        self._fd = pair._master
+        self._chunk = chunk
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="pty-flood", daemon=True)
+        self.sent = 0
+
+    def start(self) -> Self:
+        os.set_blocking(self._fd, False)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop writing (bounded join) and leave the master blocking again."""
+        self._stop.set()
+        self._thread.join(2.0)
+        with contextlib.suppress(OSError):  # hung up meanwhile
+            os.set_blocking(self._fd, True)
+
+    def _run(self) -> None:
+        view = memoryview(self._chunk)
+        while not self._stop.is_set():
+            try:
+                written = os.write(self._fd, view)
+            except BlockingIOError:
+                self._stop.wait(0.001)
+                continue
+            except OSError:  # hung up
+                return
+            self.sent += written
+            view = view[written:] or memoryview(self._chunk)
 
 
 def main() -> None:

@@ -26,9 +26,16 @@ tests). The ``at``/``started_at``/``stopped_at`` fields are converted to
 edge's age, ``clock() - ticks_diff(ticks(), edge_ticks)``.
 
 Debounce is done here, on the edges' own ticks, so it is the same on every
-backend (``MockPin`` does not implement gpiozero's ``bounce_time``): an edge
-less than ``bounce_time`` after the last accepted edge is contact bounce and
-ignored, and so is an edge that does not change the debounced state.
+backend (``MockPin`` does not implement gpiozero's ``bounce_time``), and it
+is a stability filter (``hardware.debounce``), not a lockout: a new level
+counts once the contact has held it for ``bounce_time`` seconds, dated from
+the edge that began the quiet stretch, so chatter (a loose wire at 1 kHz)
+never makes a toss, and a contact that chatters for a second is reported
+once as a ``WiringProblem``. A toss shorter than ``min_duration`` (nobody
+tosses the Jack in under a tenth of a second) is refused as a glitch:
+``TossCancelled`` with the reason ``"too short"``, and a warning in the log.
+The simulator's mock pin (``bounce_time=0``, ``min_duration=0``) bypasses
+both: its press and release come at the same instant.
 
 Events (frozen dataclasses) go on the table's queue: :class:`TossStarted`,
 :class:`TossStopped` and :class:`TossCancelled`. Like every device, the timer
@@ -43,14 +50,23 @@ import time
 from collections.abc import Callable
 from typing import Any, Final, Literal
 
+from hardware.debounce import Chatter, Debouncer, Settled
 from hardware.device import Device
 from hardware.errors import ButtonsUnavailable, DeviceClosed, HardwareConfigError, HardwareError
-from hardware.events import EventQueue, TimerEvent, TossCancelled, TossStarted, TossStopped
+from hardware.events import (
+    EventQueue,
+    TimerEvent,
+    TossCancelled,
+    TossStarted,
+    TossStopped,
+    WiringProblem,
+)
 
 __all__ = [
     "DEFAULT_BOUNCE_TIME",
     "DEFAULT_LONG_PRESS",
     "DEFAULT_MAX_DURATION",
+    "MIN_TOSS",
     "MODES",
     "TimerEvent",
     "TossCancelled",
@@ -65,7 +81,10 @@ MODES: Final = ("press", "pad")
 """``"press"``: press starts, the next press stops. ``"pad"``: release starts, press stops."""
 
 DEFAULT_BOUNCE_TIME: Final = 0.02
-"""Seconds after an accepted edge during which further edges are contact bounce."""
+"""Seconds the contact must hold a new level before it counts (a stability filter)."""
+
+MIN_TOSS: Final = 0.1
+"""The shortest toss a person can make (seconds): anything shorter is a glitch, refused."""
 
 DEFAULT_LONG_PRESS: Final = 1.5
 """In press mode, a press held at least this long (seconds) cancels."""
@@ -96,6 +115,7 @@ class TossTimer(Device):
         bounce_time: float = DEFAULT_BOUNCE_TIME,
         long_press: float = DEFAULT_LONG_PRESS,
         max_duration: float | None = DEFAULT_MAX_DURATION,
+        min_duration: float = MIN_TOSS,
         pull_up: bool = True,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
@@ -116,6 +136,7 @@ class TossTimer(Device):
         self.bounce_time = bounce_time
         self.long_press = long_press
         self.max_duration = max_duration
+        self.min_duration = min_duration
         self._events = events
         self._factory_given = pin_factory
         self._pull_up = pull_up
@@ -131,6 +152,8 @@ class TossTimer(Device):
         self._stop_ticks: Any = None  # press mode: the stopping press, until its release
         # A strong reference: gpiozero keeps only a weak one to when_changed callbacks.
         self._callback: Callable[[Any, int], None] | None = None
+        self._debouncer: Debouncer | None = None  # None: edges count as they come
+        self._origin: Any = None  # the ticks the debouncer's seconds count from
 
     # --- life cycle ------------------------------------------------------------------
 
@@ -183,6 +206,16 @@ class TossTimer(Device):
             self._pin = pin
             self._last_edge = None
             self._press_ticks = self._start_ticks = self._stop_ticks = None
+            if self.bounce_time > 0:
+                origin = self._origin = factory.ticks()
+                self._debouncer = Debouncer(
+                    self._pressed,
+                    self._on_settled,
+                    self._on_chatter,
+                    stable=self.bounce_time,
+                    clock=lambda: float(factory.ticks_diff(factory.ticks(), origin)),
+                    name=f"toss-{self.name}-debounce",
+                )
             self._callback = self._on_change
             pin.when_changed = self._callback
 
@@ -192,6 +225,9 @@ class TossTimer(Device):
             pin, factory = self._pin, self._factory
             self._pin = self._factory = None
             self._callback = None
+            debouncer, self._debouncer = self._debouncer, None
+        if debouncer is not None:
+            debouncer.close()
         if pin is not None:
             pin.when_changed = None
             pin.close()
@@ -243,20 +279,42 @@ class TossTimer(Device):
     # --- edges ----------------------------------------------------------------------------
 
     def _on_change(self, ticks: Any, state: int) -> None:
-        """gpiozero's edge callback (its own thread): debounce, then run the mode's rules."""
+        """gpiozero's edge callback (its own thread): to the stability filter, or straight on."""
         pressed = bool(state) != self._pull_up
+        debouncer, factory = self._debouncer, self._factory
+        if debouncer is not None and factory is not None:
+            debouncer.edge(pressed, float(factory.ticks_diff(ticks, self._origin)), ticks)
+        else:
+            self._accept(ticks, pressed)
+
+    def settle(self) -> None:
+        """Deliver a change the contact has held still for ``bounce_time`` by now.
+
+        The debouncer's thread does this by itself; a caller that drives the pins
+        (tests, on a fake clock) calls it rather than wait for that thread.
+        """
+        debouncer = self._debouncer
+        if debouncer is not None:
+            debouncer.settle_due()
+
+    def _on_settled(self, settled: Settled) -> None:
+        """The debouncer's thread: the contact held its new level; dated from its edge."""
+        self._accept(settled.stamp, settled.level)
+
+    def _on_chatter(self, chatter: Chatter) -> None:
+        """The debouncer saw the contact chatter: a wiring problem, said once per outbreak."""
+        logger.warning("toss timer %s on GPIO %s: %d edges and still not settled: a loose "
+                       "wire or a worn contact", self.name, self.pin, chatter.edges)  # fmt: skip
+        self._events.put(WiringProblem(None, "timer", self._clock()))
+
+    def _accept(self, ticks: Any, pressed: bool) -> None:
+        """A debounced edge: run the mode's rules."""
         with self._lock:
             factory = self._factory
             if factory is None:
                 return
             if pressed == self._pressed:
-                return  # no change of the debounced state: bounce or a missed edge
-            if (
-                self._last_edge is not None
-                and factory.ticks_diff(ticks, self._last_edge) < self.bounce_time
-            ):
-                logger.debug("toss timer %s: ignored a bounce", self.name)
-                return
+                return  # no change of the debounced state: a missed edge
             self._last_edge = ticks
             self._pressed = pressed
             # One reference instant per edge: every timestamp of the event uses it.
@@ -310,6 +368,10 @@ class TossTimer(Device):
         self._start_ticks = self._stop_ticks = None
         if self.max_duration is not None and duration > self.max_duration:
             return TossCancelled(self.name, at(settled), "too long")
+        if duration < self.min_duration:
+            logger.warning("toss timer %s: a toss of %.0f ms is too short to be one (a glitch "
+                           "on the contact?): not counted", self.name, duration * 1000)  # fmt: skip
+            return TossCancelled(self.name, at(settled), "too short")
         return TossStopped(self.name, at(start), at(stop), duration, at(settled))
 
     def __repr__(self) -> str:

@@ -75,8 +75,21 @@ def test_unit_is_a_notify_service_with_watchdog_on_tty1_not_root() -> None:
     assert set(s["SupplementaryGroups"][0].split()) == {
         "video", "render", "input", "dialout", "gpio", "spi",
     }  # fmt: skip
-    # Readers may be plugged in late: the unit must not wait for any device.
-    assert not any("dev-" in v for key in ("Requires", "BindsTo", "After") for v in s.get(key, []))
+    # Readers may be plugged in late: the unit waits for no device but the display,
+    # and only wants that one (it starts without it after the device's timeout).
+    waits = [v for key in ("Requires", "BindsTo", "After") for v in s.get(key, [])]
+    assert [v for v in waits if "dev-" in v] == ["dev-dri-display.device"]
+    assert s["Wants"] == ["dev-dri-display.device"]
+
+
+def test_unit_stops_in_time_and_restarts_all_but_setup_mistakes() -> None:
+    s = unit_settings()
+    # The kiosk stops in 2 s at most; systemd waits a little more before SIGKILL.
+    assert 2 < int(s["TimeoutStopSec"][0]) <= 10
+    assert s["RestartPreventExitStatus"] == ["2"]
+    assert s["StartLimitIntervalSec"] == ["0"]  # a long outage never gives up
+    assert "SDL_NO_SIGNAL_HANDLERS=1" in s["Environment"]
+    assert "SDL_RENDER_DRIVER=opengles2" in s["Environment"]
     assert s["ExecStart"][0].startswith(EXEC + " kiosk --config /etc/cafe-table/table.toml")
 
 
@@ -94,6 +107,8 @@ def test_udev_rules_are_well_formed_and_cover_each_device() -> None:
     assert 'KERNEL=="gpiochip*", GROUP="gpio"' in joined
     assert 'SUBSYSTEM=="spidev"' in joined and 'GROUP="spi"' in joined
     assert 'KERNEL=="pio[0-9]*"' in joined
+    # The display's connector names the device unit the service waits for.
+    assert 'TAG+="systemd", ENV{SYSTEMD_ALIAS}+="/dev/dri/display"' in joined
 
 
 @pytest.mark.parametrize("leds", ["spi", "pi5", "pwm", "mock"])

@@ -33,6 +33,7 @@ from controller.records.history import export_record
 from controller.records.journal import (
     Journal,
     JournalDamaged,
+    JournalDiskFull,
     JournalLocked,
     JournalUnavailable,
     _os_problem,
@@ -168,7 +169,7 @@ def test_a_full_disk_stops_the_kiosk_in_one_line_and_the_game_resumes(tmp_path: 
         filler = fill(disk)
         before = fingerprint(disk)
         done = kiosk(journal, tmp_path / "out")
-        assert done.returncode == 2, done.stderr
+        assert done.returncode == 75, done.stderr
         line = one_line(done.stderr)
         assert line.startswith("kiosk: ") and "the disk is full; free some space" in line
         assert "moved" not in line and done.stdout == ""
@@ -190,7 +191,7 @@ def test_a_disk_that_fills_mid_game_stops_the_kiosk_and_the_game_resumes(tmp_pat
             handle.truncate(filler.stat().st_size - 160 * 1024)
         journal, out = disk / "journal.sqlite3", tmp_path / "out"
         done = kiosk(journal, out)
-        assert done.returncode == 2, done.stderr
+        assert done.returncode == 75, done.stderr
         line = one_line(done.stderr)
         assert (
             line.startswith("kiosk: could not write to the game journal") and "disk is full" in line
@@ -334,7 +335,7 @@ def test_damage_that_cannot_be_moved_aside_says_so(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("code", "words", "kind"),
     [
-        (13, "the disk is full", JournalUnavailable),  # SQLITE_FULL
+        (13, "the disk is full", JournalDiskFull),  # SQLITE_FULL: restarted until it passes
         (8, "it is read-only", JournalUnavailable),  # SQLITE_READONLY
         (5, "another program keeps it locked", JournalUnavailable),  # SQLITE_BUSY
         (10 | (12 << 8), "input/output error", JournalUnavailable),  # SQLITE_IOERR_READ
@@ -459,7 +460,7 @@ def test_a_second_kiosk_on_the_same_journal_is_refused(tmp_path: Path) -> None:
         assert holder.stdout.readline().strip() == "ready"
         before = fingerprint(tmp_path)
         done = kiosk(journal, tmp_path / "out")
-        assert done.returncode == 2
+        assert done.returncode == 75
         line = one_line(done.stderr)
         assert f"in use by another table program (pid {holder.pid}, a kiosk)" in line
         assert "stop that one first" in line and done.stdout == ""

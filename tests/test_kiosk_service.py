@@ -81,7 +81,7 @@ def test_closing_hours_blank_screen_and_leds_and_a_button_wakes(
     clock = iter(float(t) for t in range(1000, 2000, 10))
     wall = [NIGHT]
     turns = Turns(kiosk, Sleeper(SleepWindow.parse("02:00-10:00")), wall=lambda: wall[0],
-                  clock=lambda: next(clock))  # fmt: skip
+                  clock=lambda: next(clock), synced=lambda: True)  # fmt: skip
     assert kiosk.table.screen is Screen.ATTRACT
     assert turns.run(window)
     assert turns.sleeping and screen_is_black()
@@ -113,19 +113,6 @@ def test_daytime_attract_screen_drifts(kiosk_window: tuple[Kiosk, Window]) -> No
     assert kiosk.table.screen is Screen.ATTRACT
 
 
-def test_service_without_a_display_stops_with_one_line(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    # Under systemd (NOTIFY_SOCKET set) a missing screen is an error, not a bot demo.
-    monkeypatch.setenv("NOTIFY_SOCKET", str(tmp_path / "notify"))
-    monkeypatch.setattr(app, "display_available", lambda: False)
-    args = args_for(tmp_path)
-    args.game, args.players = "oshaka-trick", 4
-    assert app.run(args) == 2
-    out, err = capsys.readouterr()
-    assert out == "" and err.count("\n") == 1 and "vc4-kms-v3d" in err
-
-
 def test_the_running_kiosk_keeps_what_start_up_built_out_of_full_collections(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -142,3 +129,23 @@ def test_the_running_kiosk_keeps_what_start_up_built_out_of_full_collections(
     assert app.windowed(args_for(tmp_path), TableConfig.simulated()) == 0
     assert frozen and frozen[0] > 1000
     assert gc.get_freeze_count() == 0
+
+
+def test_closing_hours_are_not_trusted_to_an_unsynchronised_clock(
+    kiosk_window: tuple[Kiosk, Window], caplog: pytest.LogCaptureFixture
+) -> None:
+    """A Pi without RTC boots with a stale clock: 03:00 by it may be noon in the café."""
+    kiosk, window = kiosk_window
+    now = [1000.0]
+    synced = [False]
+    turns = Turns(kiosk, Sleeper(SleepWindow.parse("02:00-10:00")), wall=lambda: NIGHT,
+                  clock=lambda: now[0], synced=lambda: synced[0])  # fmt: skip
+    for _ in range(3):
+        assert turns.run(window)
+        now[0] += 10
+    assert not turns.sleeping and not screen_is_black()
+    assert turns.status() == "attract screen (clock not synchronised: no sleep)"
+    assert caplog.text.count("the clock is not synchronised yet") == 1  # said once
+    synced[0] = True  # NTP has set the clock: now it is really night
+    assert turns.run(window)
+    assert turns.sleeping and screen_is_black()

@@ -20,6 +20,7 @@ from hardware.errors import ButtonsUnavailable, DeviceClosed, HardwareConfigErro
 from hardware.toss_timer import TossCancelled, TossStarted, TossStopped, TossTimer
 
 PIN = 9
+SETTLED = 0.03125  # past the default debounce time (a binary fraction, so sums stay exact)
 
 
 class FakeClock:
@@ -61,10 +62,11 @@ class Rig:
             **options,
         )
         self.pin = factory.pin(PIN)
+        self.last_edge = clock.now
 
     def edge(self, at: float, pressed: bool) -> None:
         """Drive one edge at ``at`` (pull-up wiring: a press pulls the pin low)."""
-        self.clock.now = at
+        self.clock.now = self.last_edge = at
         if pressed:
             self.pin.drive_low()
         else:
@@ -75,6 +77,9 @@ class Rig:
         self.edge(up, False)
 
     def drained(self) -> list[Any]:
+        """The events so far, once the debounce time after the last edge has passed."""
+        self.clock.now = max(self.clock.now, self.last_edge) + SETTLED
+        self.timer.settle()
         found = []
         while True:
             try:
@@ -195,6 +200,8 @@ def test_pad_mode_release_starts_and_press_stops(factory: Any, clock: FakeClock)
     rig.edge(1000.0, True)  # the Jack is put on the pad: ready, nothing timed
     assert rig.drained() == []
     rig.edge(1001.0, False)  # lifted
+    clock.now = 1001.25
+    rig.timer.settle()  # once the lift has held still, the toss is being timed
     assert rig.timer.running
     rig.edge(1001.875, True)  # back on the pad: stopped at once
     events = rig.drained()

@@ -39,6 +39,7 @@ from controller.words import Presenter
 from controller.words import terminal as terminal_words
 from hardware.errors import HardwareError, ReaderUnavailable
 from hardware.events import Offline
+from hardware.port_names import is_plug_order_name, stable_port_name
 
 MIN_FREE_BYTES = 200 * 1024 * 1024
 """Free space the records folder should have: years of games, and room for apt upgrades."""
@@ -491,6 +492,9 @@ def check_readers(config: TableConfig, machine: Machine) -> list[Result]:
     results = []
     for seat, path in readers:
         name = say("reader of {seat}", seat=Seat(seat))
+        if not Path(path).exists() and is_plug_order_name(path):
+            results.append(_plug_order_result(name, path))  # re-enumerated, most likely
+            continue
         if not Path(path).exists():
             results.append(
                 Result(
@@ -524,8 +528,32 @@ def check_readers(config: TableConfig, machine: Machine) -> list[Result]:
             )
             continue
         detail = say("{path}: {state}", path=Verbatim(path), state=as_arg(state))
-        results.append(Result(name, True, detail))
+        if is_plug_order_name(path):
+            # It answers today; after a replug or a reboot the number may be another's.
+            results.append(_plug_order_result(name, path))
+        else:
+            results.append(Result(name, True, detail))
     return results
+
+
+def _plug_order_result(name: Words, path: str) -> Result:
+    """A reader named /dev/ttyACMn or /dev/ttyUSBn: the fix names it by its board."""
+    stable = stable_port_name(path)
+    fix = (
+        say("name it by its board in [[seat]] reader: {name}", name=Verbatim(f'"{stable}"'))
+        if stable != path
+        else say("run `cafe-table assign-readers` and use the name it prints in [[seat]] reader")
+    )
+    return Result(
+        name,
+        False,
+        say(
+            "{path} is numbered in plug order: after a replug or a reboot it may be another "
+            "board, or none",
+            path=Verbatim(path),
+        ),
+        fix,
+    )
 
 
 def check_leds(config: TableConfig, machine: Machine) -> Result:

@@ -10,6 +10,7 @@ from controller.games import specs
 from controller.games.base import TableError
 from controller.games.words import Items, Verbatim, say, say_plural
 from controller.kiosk import app
+from controller.kiosk.sd_notify import Notifier
 from controller.words import terminal as terminal_words
 from hardware.errors import HardwareError
 
@@ -60,8 +61,8 @@ def kiosk_argument_problems(args: argparse.Namespace) -> None:
                 )
             )
         return
-    if not (args.headless or not app.display_available()):
-        return
+    if not args.headless and (app.display_available() or Notifier().enabled):
+        return  # a window (under systemd the kiosk waits for its display): people play
     config = load(Path(args.config))
     bots = sum(1 for seat in config.seats if seat.bot)
     if not low <= bots <= high:

@@ -21,7 +21,7 @@ import queue
 import random
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -31,18 +31,23 @@ from controller.config.reading import ConfigError
 from controller.config.table_config import MOCK, TableConfig, load
 from controller.games.base import TableError
 from controller.games.words import Text, Verbatim, as_arg, say
+from controller.kiosk.clock_sync import clock_synchronised
 from controller.kiosk.devices import Devices, build
+from controller.kiosk.display_wait import DisplayFailed, wait_for_display
+from controller.kiosk.exit_codes import ExitCode
 from controller.kiosk.garbage import GarbagePacer
 from controller.kiosk.loop_load import LoopLoad
 from controller.kiosk.resume import resume_if_unfinished
 from controller.kiosk.sd_notify import Notifier
 from controller.kiosk.simulation import Simulator
+from controller.kiosk.stop_signals import StopSignals
 from controller.records import scoresheet
 from controller.records.durable import require_durable
 from controller.records.files import DEMO_OUT, save_finished_record, write_missing_records
 from controller.records.history import DESK_HISTORY, history_table, summaries
-from controller.records.journal import JOURNAL_NAME, Journal
-from controller.table import Table, TableLoop
+from controller.records.journal import JOURNAL_NAME, Journal, JournalDiskFull, JournalLocked
+from controller.table import Table, TableLoop, TurnBudget
+from controller.tags.pin_lock import lock_left
 from controller.tags.registry import TagRegistry, simulated
 from controller.view import MessageKind, Screen, TableView
 from controller.words import Presenter
@@ -50,8 +55,8 @@ from controller.words import terminal as terminal_words
 from controller.words.commands import command
 from controller.words.safe_text import one_line
 from controller.words.terminal import table_language
-from hardware.errors import HardwareError
-from hardware.events import ButtonPressed, InputEvent, TagPresented, TossStarted
+from hardware.errors import HardwareConfigError, HardwareError
+from hardware.events import ButtonPressed, InputEvent, TagPresented, TossStarted, Wakeup
 
 if TYPE_CHECKING:
     from display.window import Window
@@ -115,6 +120,10 @@ class Kiosk:
     cafe: CafeConnection | None = None  # the café's hub, with [cafe] in the configuration
     # Runs the garbage collector's passes while the loop waits (once started).
     garbage: GarbagePacer = field(default_factory=GarbagePacer)
+    # SIGTERM, SIGINT and SIGHUP (once the kiosk is told of them, by ``watch``).
+    stop: StopSignals | None = None
+    # How much input one turn handles before it draws and pets the watchdog.
+    budget: TurnBudget = field(default_factory=TurnBudget)
 
     @classmethod
     def create(
@@ -149,7 +158,13 @@ class Kiosk:
             if kiosk_ref[0].cafe is not None:
                 kiosk_ref[0].cafe.record_finished()
 
-        journal = None if journal_path is None else Journal.open(journal_path, config)
+        # A full check after an unclean stop may outlast the unit's start timeout.
+        keep_alive = Notifier().extend_start
+        journal = (
+            None
+            if journal_path is None
+            else Journal.open(journal_path, config, keep_alive=keep_alive)
+        )
         cafe = None
         if config.cafe is not None:
             # Only a table of a café imports (and runs) network code.
@@ -178,6 +193,8 @@ class Kiosk:
             setup_notice=notice,
             can_quit=can_quit,
         )
+        if journal is not None:
+            restore_pin_lock(table, journal)
         simulator = Simulator(
             table,
             devices,
@@ -221,6 +238,17 @@ class Kiosk:
         if self.journal is not None:
             self.journal.close()
 
+    def watch(self, stop: StopSignals) -> None:
+        """Stop at the next turn when ``stop`` is requested (a signal ends the loop's wait)."""
+        self.stop = stop
+        stop.attach(self.events)
+        self.budget.stop = lambda: stop.requested is not None
+
+    @property
+    def stop_requested(self) -> str | None:
+        """The signal that asked the kiosk to stop (``"SIGTERM"``), or None."""
+        return None if self.stop is None else self.stop.requested
+
     def resume(self) -> bool:
         """Resume the journal's unfinished game, if any; staff see any problem found."""
         if self.journal is None:
@@ -242,8 +270,8 @@ class Kiosk:
         """Let the simulator play until the results screen; False if it got stuck."""
         self.loop.drain()
         for _ in range(max_steps):
-            if self.finished():
-                return True
+            if self.finished() or self.stop_requested:
+                return self.finished()
             now = self.table.clock()
             acted = self.simulator.step(now)
             self.loop.drain()
@@ -283,16 +311,24 @@ class Kiosk:
         """
         due = None if next_frame_in is None else next_frame_in(self.table.view)
         load = self.simulator.load
+        budget = self.budget
         # Waiting for input costs the thread no CPU, so the whole turn is measured.
         with load.turn() if load is not None else contextlib.nullcontext():
             if self.events.empty():
                 # Nothing to handle yet: the collector's pass now, not in the next tap's frame.
                 self.garbage.idle()
-            self.loop.run_once(timeout=self.frame_wait(due, most))
-            self.loop.drain()
+            # The budget starts after the wait: it bounds the work, not the waiting.
+            wait = self.frame_wait(due, most)
+            handled = not self.stop_requested and self.loop.run_once(timeout=wait)
+            budget.start()
+            if handled:
+                budget.spend()
+            # At most the budget's inputs: a flooding reader cannot keep the turn from
+            # drawing and the watchdog from being fed; the rest waits for the next turn.
+            self.loop.drain(budget)
             now = self.table.clock()
-            if self.simulator.step(now):
-                self.loop.drain()
+            if not self.stop_requested and self.simulator.step(now):
+                self.loop.drain(budget)
             self.devices.leds.tick(now)
             self.after_turn()
             show(self.table.view)
@@ -301,6 +337,14 @@ class Kiosk:
         """What else a turn of the loop owes: the café hears of changes (with [cafe])."""
         if self.cafe is not None:
             self.cafe.after_turn(self.table)
+
+
+def restore_pin_lock(table: Table, journal: Journal) -> None:
+    """Lock the staff PIN again for what is left of a lock journaled before a restart."""
+    left = lock_left(journal.staff_events(), journal.clock())
+    if left > 0 and table.lock_staff_pin(left):
+        logger.warning("the staff PIN stays locked for %.0f s more (locked before the restart)",
+                       left)  # fmt: skip
 
 
 def display_available() -> bool:
@@ -325,8 +369,13 @@ def render_png(
     return screenshot_view(view, path, size or (display.width, display.height), display.rotation)
 
 
-def headless_demo(args: argparse.Namespace, config: TableConfig) -> int:
-    """Bots play one full game on simulated hardware; print the sheet, save a PNG and record."""
+def headless_demo(
+    args: argparse.Namespace, config: TableConfig, stop: StopSignals | None = None
+) -> int:
+    """Bots play one full game on simulated hardware; print the sheet, save a PNG and record.
+
+    ``stop`` (installed by ``run``) ends the game early on a stop signal; the journal
+    keeps it for the next run."""
     if args.config is None:
         config = with_window_options(TableConfig.simulated(args.players, bots=args.players), args)
     out = Path(args.out)
@@ -356,12 +405,14 @@ def headless_demo(args: argparse.Namespace, config: TableConfig) -> int:
         config_path=config_path(args),
     )
     present = terminal_words.presenter(args)
+    if stop is not None:
+        kiosk.watch(stop)
     with kiosk:
         if kiosk.resume():
             print(present(say("Resumed the unfinished game from the journal.")), file=sys.stderr)
         finished = kiosk.run_headless()
         game = kiosk.table.game
-        if not finished or game is None:
+        if not kiosk.stop_requested and (not finished or game is None):
             said = kiosk.table.messages[-1].text if kiosk.table.messages else say("nothing")
             terminal_words.complain(
                 args,
@@ -373,14 +424,20 @@ def headless_demo(args: argparse.Namespace, config: TableConfig) -> int:
                     said=as_arg(said),
                 ),
             )
-            return 2
-        print(scoresheet.render(game.adapter.engine, present), end="")
-        results = kiosk.table.view
-        # The table as it lay after the last card (columns, penalties), and the results screen.
-        table_png = render_png(
-            replace(results, screen=Screen.PLAY), out / "final-table.png", config
-        )
-        results_png = render_png(results, out / "results.png", config)
+            return int(ExitCode.CONFIG)
+        if kiosk.stop_requested or game is None:
+            game = None  # stopped: the journal keeps the game for the next run
+        else:
+            print(scoresheet.render(game.adapter.engine, present), end="")
+            results = kiosk.table.view
+            # The table as it lay after the last card (columns, penalties), and the results screen.
+            table_png = render_png(
+                replace(results, screen=Screen.PLAY), out / "final-table.png", config
+            )
+            results_png = render_png(results, out / "results.png", config)
+    if game is None:
+        logger.warning("%s", stopped_words(kiosk))
+        return int(ExitCode.STOPPED)
     print(present(say("Final table: {file}", file=Verbatim(str(table_png)))))
     print(present(say("Results screen: {file}", file=Verbatim(str(results_png)))))
     print(present(say("Game record: {file}", file=Verbatim(str(kiosk.last_record)))))
@@ -403,8 +460,11 @@ def journal_file(args: argparse.Namespace, records: Path) -> Path | None:
     return Path(args.journal) if args.journal else records / JOURNAL_NAME
 
 
-def windowed(args: argparse.Namespace, config: TableConfig) -> int:
-    """The interactive kiosk: a window, a person at the non-bot seats, bots elsewhere."""
+def windowed(args: argparse.Namespace, config: TableConfig, stop: StopSignals | None = None) -> int:
+    """The interactive kiosk: a window, a person at the non-bot seats, bots elsewhere.
+
+    ``stop`` (installed by ``run``) ends the loop on SIGTERM, SIGINT or SIGHUP.
+    """
     from display.window import Window
 
     # A configured table is locked down: no key, click or close request reaches it;
@@ -428,7 +488,9 @@ def windowed(args: argparse.Namespace, config: TableConfig) -> int:
     )
     notifier = Notifier()  # systemd's Type=notify and watchdog; nothing off systemd
     turns = Turns(kiosk, Sleeper(config.display.sleep))
-    with kiosk, window:
+    if stop is not None:
+        kiosk.watch(stop)
+    with kiosk, opened(window):
         kiosk.resume()
         if config.display.fullscreen:
             from display.screen_care import hide_pointer
@@ -439,16 +501,41 @@ def windowed(args: argparse.Namespace, config: TableConfig) -> int:
         # start-up built stays out of its full passes (see controller/kiosk/garbage.py).
         kiosk.garbage.start()
         try:
-            while not kiosk.table.quit_requested:
+            while not kiosk.table.quit_requested and not kiosk.stop_requested:
                 # A hung loop stops feeding the watchdog: systemd restarts the kiosk.
                 notifier.feed(time.monotonic())
                 if not turns.run(window):
                     return 0
+                notifier.status(turns.status())
         finally:
             kiosk.garbage.stop()
             notifier.stopping()
+    if kiosk.stop_requested:
+        logger.warning("%s", stopped_words(kiosk))
+        return 0
     logger.warning("staff stopped the kiosk from the staff desk")
     return 0
+
+
+@contextlib.contextmanager
+def opened(window: Window) -> Iterator[Window]:
+    """The window, open; SDL's refusal to open it is one line (``DisplayFailed``), not a
+    traceback, and a restart may cure it (the DRM device not ready yet)."""
+    import pygame
+
+    try:
+        window.open()
+    except pygame.error as exc:
+        raise DisplayFailed(f"the display would not open: {exc or 'SDL gave no reason'}") from exc
+    with window:
+        yield window
+
+
+def stopped_words(kiosk: Kiosk) -> str:
+    """The one log line of a stop by signal, said once everything is closed."""
+    playing = kiosk.table.game is not None
+    kept = "; the game in progress is kept and resumes at the next start" if playing else ""
+    return f"stopped on {kiosk.stop_requested}: journal closed, LEDs dark, readers closed{kept}"
 
 
 def apply_ui_action(kiosk: Kiosk, action: object) -> bool:
@@ -496,6 +583,9 @@ class Turns:
     offset: tuple[int, int] = (0, 0)
     wall: Callable[[], dt.datetime] = dt.datetime.now  # injected in tests
     clock: Callable[[], float] = time.monotonic
+    # Opening hours only on a synchronised clock: a Pi without RTC boots in the past.
+    synced: Callable[[], bool] = clock_synchronised
+    unsynced_said: bool = False
 
     def run(self, window: Window) -> bool:
         """One turn; False when the window was closed."""
@@ -504,7 +594,7 @@ class Turns:
         kiosk = self.kiosk
         now = self.clock()
         attract = kiosk.table.screen is Screen.ATTRACT
-        if attract and self.sleeper.asleep(self.wall(), now):
+        if attract and self.sleeper.asleep(self.wall(), now) and self._trust_clock():
             if not self.sleeping:
                 self.sleeping = True
                 screen_care.blank()
@@ -533,19 +623,50 @@ class Turns:
         kiosk.run_frame(show, window.next_frame_in, most)
         return all(apply_ui_action(kiosk, action) for action in window.poll())
 
+    def _trust_clock(self) -> bool:
+        """Whether the wall clock may darken the table (said once in the log when not)."""
+        if self.synced():
+            self.unsynced_said = False
+            return True
+        if not self.unsynced_said:
+            self.unsynced_said = True
+            logger.warning("opening hours: the clock is not synchronised yet (no NTP), so "
+                           "the table stays lit rather than trust it")  # fmt: skip
+        return False
+
+    def status(self) -> str:
+        """What the table is doing, for systemd's STATUS= (``systemctl status`` shows it)."""
+        if self.sleeping:
+            return "asleep (opening hours)"
+        screen = self.kiosk.table.screen
+        game = self.kiosk.table.game
+        if game is not None and screen is Screen.PLAY:
+            return f"playing {game.game_id}"
+        if self.unsynced_said and screen is Screen.ATTRACT:
+            return "attract screen (clock not synchronised: no sleep)"
+        return f"{screen.value} screen"
+
     def _wait_for_wake(self) -> bool:
         """Wait a while for input, hand all of it to the table; True if a person did something."""
         woke = False
         # Asleep, the table only waits for a tap or a press: a quarter of a second
         # keeps the window answering the system and the watchdog fed.
         timeout: float | None = SLEEP_WAIT
+        budget = self.kiosk.budget
         while True:
             try:
                 event = self.kiosk.events.get(timeout=timeout)
             except queue.Empty:
                 return woke
+            if isinstance(event, Wakeup):  # a stop signal
+                return woke
+            if timeout == SLEEP_WAIT:
+                budget.start()  # the budget bounds the work, not the wait for the first input
             self.kiosk.table.handle(event)
+            budget.spend()
             woke = woke or isinstance(event, WAKING_INPUTS)
+            if not budget.allows():
+                return woke  # the rest next turn: the watchdog is fed in between
             timeout = 0.001  # then only what is already queued (status reports come in bursts)
 
 
@@ -557,36 +678,59 @@ def check_durable(args: argparse.Namespace, config: TableConfig, folder: Path) -
 
 
 def run(args: argparse.Namespace) -> int:
-    """``kiosk`` subcommand: choose headless or windowed, and turn setup failures into words."""
-    try:
-        config = load(Path(args.config)) if args.config else TableConfig.simulated()
-        config = with_window_options(config, args)
-        headless = args.headless or not display_available()
-        check_durable(args, config, Path(args.out) if headless else config.records)
-        if headless and not args.headless and Notifier().enabled:
-            # Under systemd a bot demo would end and restart for ever: say what is missing.
-            raise TableError(
-                say(
-                    "no display found (no /dev/dri): turn on the KMS driver "
-                    "(dtoverlay=vc4-kms-v3d in /boot/firmware/config.txt) and reboot"
-                )
+    """``kiosk`` subcommand: choose headless or windowed, and turn failures into one line and
+    an exit status with a meaning (``controller.kiosk.exit_codes``).
+
+    SIGTERM, SIGINT and SIGHUP stop it cleanly from here on, in every mode.
+    """
+    with StopSignals() as stop:
+        try:
+            return run_until_stopped(args, stop)
+        except ConfigError as exc:
+            terminal_words.complain(args, "kiosk", exc.text)
+            return int(ExitCode.CONFIG)
+        except HardwareConfigError as exc:  # a bad pin map or pixel range in table.toml
+            terminal_words.complain(args, "kiosk", str(exc))
+            return int(ExitCode.CONFIG)
+        except (JournalDiskFull, JournalLocked) as exc:
+            # A full disk, or a journal another process holds: the game in the journal is
+            # untouched, and a later start resumes it.
+            terminal_words.complain(args, "kiosk", exc.text)
+            return int(ExitCode.TEMPORARY)
+        except TableError as exc:
+            terminal_words.complain(args, "kiosk", exc.text)
+            return int(ExitCode.CONFIG)
+        except (HardwareError, DisplayFailed) as exc:
+            terminal_words.complain(args, "kiosk", str(exc))
+            return int(ExitCode.DEVICE)
+
+
+def run_until_stopped(args: argparse.Namespace, stop: StopSignals) -> int:
+    """The kiosk's run: headless or windowed; under systemd, wait for a display that is
+    not there yet (the DRM driver still loading at boot) rather than exit."""
+    config = load(Path(args.config)) if args.config else TableConfig.simulated()
+    config = with_window_options(config, args)
+    if not args.headless and Notifier().enabled:
+        # Under systemd a bot demo would end and restart for ever: wait for the screen.
+        check_durable(args, config, config.records)
+        from display import probe
+
+        if not wait_for_display(stop, Notifier(), probe.sdl_display_problem):
+            logger.warning("stopped on %s while waiting for the display", stop.requested)
+            return int(ExitCode.STOPPED)
+        return windowed(args, config, stop)
+    headless = args.headless or not display_available()
+    check_durable(args, config, Path(args.out) if headless else config.records)
+    if headless:
+        if not args.headless:
+            print(
+                terminal_words.presenter(args)(
+                    say("No display found: bots play one game headless.")
+                ),
+                file=sys.stderr,
             )
-        if headless:
-            if not args.headless:
-                print(
-                    terminal_words.presenter(args)(
-                        say("No display found: bots play one game headless.")
-                    ),
-                    file=sys.stderr,
-                )
-            return headless_demo(args, config)
-        return windowed(args, config)
-    except (ConfigError, TableError) as exc:
-        terminal_words.complain(args, "kiosk", exc.text)
-        return 2
-    except HardwareError as exc:
-        terminal_words.complain(args, "kiosk", str(exc))
-        return 2
+        return headless_demo(args, config, stop)
+    return windowed(args, config, stop)
 
 
 def with_window_options(config: TableConfig, args: argparse.Namespace) -> TableConfig:

@@ -8,6 +8,7 @@ so the simulator goes through the same code path as a Pi's buttons.
 
 from __future__ import annotations
 
+import logging
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from types import TracebackType
@@ -17,12 +18,17 @@ from controller.config.table_config import TableConfig
 from controller.view.seat_colours import seat_colour
 from hardware.buttons import BUTTON_NAMES, SeatButtons, mock_pin_factory
 from hardware.events import EventQueue
+from hardware.flood import ReaderThrottle
 from hardware.led_backends import open_strip
 from hardware.leds import SeatLeds, Strip
 from hardware.mock_reader import MockReader
+from hardware.port_names import is_plug_order_name, stable_port_name
+from hardware.protocols import MOCK_PORT
 from hardware.reader_factory import reader_for
 from hardware.seat_reader import SeatReader
 from hardware.toss_timer import TossTimer
+
+logger = logging.getLogger(__name__)
 
 # GPIO numbers handed out to simulated buttons: any pin but the LED data pin (18).
 _MOCK_PINS = [p for p in range(4, 28) if p != 18]
@@ -94,7 +100,28 @@ def build(config: TableConfig, events: EventQueue, *, strip: Strip | None = None
     """Make (but do not open) every device the configuration names."""
     # Real readers are supervised: they never fail to open, report themselves
     # offline at their seat and reconnect with backoff (hardware/supervisor.py).
-    readers = {s.index: reader_for(s.index, s.reader, s.protocol, events) for s in config.seats}
+    for seat in config.seats:
+        if is_plug_order_name(seat.reader):
+            logger.warning(
+                "seat %d's reader is %s, a name numbered in plug order: after a replug or a "
+                "reboot it may be another board, or none, and the seat stays offline; name it "
+                'by its board in table.toml: reader = "%s" (cafe-table assign-readers '
+                "lists the names)",
+                seat.index,
+                seat.reader,
+                stable_port_name(seat.reader),
+            )
+    # Each real reader's taps pass a rate limit of their own: a flooding board is
+    # reported once and ignored, and cannot starve the loop or the other seats.
+    readers = {
+        s.index: reader_for(
+            s.index,
+            s.reader,
+            s.protocol,
+            events if s.reader == MOCK_PORT else ReaderThrottle(events, s.index),
+        )
+        for s in config.seats
+    }
     factory = None
     spare = iter(_MOCK_PINS)
     buttons: dict[int, SeatButtons] = {}
@@ -123,6 +150,7 @@ def build(config: TableConfig, events: EventQueue, *, strip: Strip | None = None
                 mode=config.timer.mode,
                 long_press=config.timer.long_press,
                 bounce_time=0,
+                min_duration=0,  # the simulator's tosses take no time at all
             )
         else:
             timer = TossTimer(

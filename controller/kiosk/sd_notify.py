@@ -38,6 +38,7 @@ class Notifier:
             int(watchdog_usec) / 2e6 if watchdog_usec.isdigit() and mine else None
         )
         self._last_feed: float | None = None
+        self._status: str | None = None
 
     @property
     def enabled(self) -> bool:
@@ -61,9 +62,21 @@ class Notifier:
         """The kiosk is up: systemd's start job finishes now."""
         return self.notify("READY=1" + (f"\nSTATUS={status}" if status else ""))
 
+    def extend_start(self, seconds: float = 30.0) -> None:
+        """Start-up needs longer than planned (a long check): systemd waits ``seconds`` more."""
+        self.notify(f"EXTEND_TIMEOUT_USEC={int(seconds * 1e6)}")
+
     def stopping(self) -> bool:
         """The kiosk is shutting down on purpose."""
         return self.notify("STOPPING=1")
+
+    def status(self, text: str) -> bool:
+        """Say what the kiosk is doing (``systemctl status`` shows it); sent only when it
+        changed, so it may be called every turn."""
+        if text == self._status:
+            return False
+        self._status = text
+        return self.notify(f"STATUS={text}")
 
     def feed(self, now: float) -> bool:
         """Pet the watchdog if half its period passed since the last time (monotonic ``now``)."""

@@ -52,18 +52,22 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any, Self, TypeAlias
 
 from controller.config.reading import path_problem
 from controller.config.table_config import TableConfig
 from controller.games import engine_class
 from controller.games.base import JSON, Engine, TableError
+from controller.records.journal_check import OPEN_MARK, left_open, page_problems
 from controller.records.record import replay_actions, undo_last_player_action
 
 if TYPE_CHECKING:
     pass
 
 logger = logging.getLogger(__name__)
+
+KeepAlive: TypeAlias = Callable[[], None] | None
+"""Called every few seconds of a long check at start (the kiosk: systemd's EXTEND_TIMEOUT)."""
 
 JOURNAL_NAME = "journal.sqlite3"
 SCHEMA_VERSION = 1
@@ -125,6 +129,10 @@ class JournalUnavailable(JournalError):
     a journal file: the file is never moved for these, and the message says
     what to fix; once fixed, the next start resumes the game.
     """
+
+
+class JournalDiskFull(JournalUnavailable):
+    """The disk holding the journal is full: a fault that passes once space is freed."""
 
 
 class JournalLocked(JournalUnavailable):
@@ -207,8 +215,13 @@ class Journal:
         config: TableConfig | None = None,
         *,
         clock: Callable[[], dt.datetime] = _local_now,
+        keep_alive: KeepAlive = None,
     ) -> Journal:
         """Open (or create) the journal at ``path`` for the kiosk, holding its writer lock.
+
+        After a clean stop SQLite checks the file for a second at most, after an
+        unclean one in full, calling ``keep_alive`` every few seconds of it
+        (``controller.records.journal_check``); the journal is marked open until ``close``.
 
         A damaged file is moved aside and a fresh journal is started; the
         message for staff is in ``notices`` (and in the log). Anything else
@@ -221,7 +234,7 @@ class Journal:
         try:
             notices: list[str] = []
             try:
-                connection = _connect(path, create=True)
+                connection = _connect(path, create=True, quick=True, keep_alive=keep_alive)
             except JournalDamaged as exc:
                 notices.append(_move_aside(path, str(exc), clock()))
                 connection = _connect(path, create=True)
@@ -229,6 +242,7 @@ class Journal:
             journal._lock = lock
             journal.notices = notices
             journal._set_meta("config", config_snapshot(config))
+            journal._set_meta(OPEN_MARK, "1")  # cleared by close(): else the next check is full
             if journal.meta(_RECORDS_FROM) is None:
                 # Record files are tracked from here on; older games had theirs
                 # written before the journal kept track.
@@ -269,10 +283,22 @@ class Journal:
 
     def close(self) -> None:
         """Close the file and release the writer lock; safe to call twice."""
+        if self._kiosk_open():
+            try:
+                self._set_meta(OPEN_MARK, "0")  # a clean stop: the next start checks quickly
+            except JournalError as exc:  # a full disk: the next start checks in full
+                logger.info("could not mark the journal closed: %s", exc)
         self._db.close()
         if self._lock is not None:
             self._lock.release()
             self._lock = None
+
+    def _kiosk_open(self) -> bool:
+        """Whether this process marked the journal open (and has not closed it yet)."""
+        try:
+            return self._lock is not None and left_open(self._db)
+        except sqlite3.Error:  # closed already, or unreadable: nothing to mark
+            return False
 
     def __enter__(self) -> Self:
         return self
@@ -557,7 +583,9 @@ class Journal:
 # --- the file -------------------------------------------------------------------------------
 
 
-def _connect(path: Path, *, create: bool) -> sqlite3.Connection:
+def _connect(
+    path: Path, *, create: bool, quick: bool = False, keep_alive: KeepAlive = None
+) -> sqlite3.Connection:
     """Open and check the file.
 
     JournalDamaged if it is not a journal of this schema; JournalUnavailable
@@ -571,7 +599,7 @@ def _connect(path: Path, *, create: bool) -> sqlite3.Connection:
         raise _sqlite_problem(exc, path, "could not open the game journal") from exc
     db.row_factory = sqlite3.Row
     try:
-        _check(db, create)
+        _check(db, create, quick=quick, keep_alive=keep_alive)
     except sqlite3.Error as exc:
         db.close()
         raise _sqlite_problem(exc, path, "could not open the game journal") from exc
@@ -606,7 +634,7 @@ def _sqlite_problem(exc: sqlite3.Error, path: Path, doing: str) -> JournalError:
     ):
         # A full disk often reaches SQLite as an I/O error (growing the -shm
         # file fails), so the free space is asked for as well.
-        return JournalUnavailable(
+        return JournalDiskFull(
             f"{doing} {where}: the disk is full; free some space on it (old records, "
             f"logs) and start the table again; {_UNTOUCHED}"
         )
@@ -691,7 +719,8 @@ def _os_problem(exc: OSError, path: Path, doing: str) -> JournalUnavailable:
         fix = "it is a folder, not a journal file; name a file with --journal, e.g. journal.sqlite3"
     else:
         fix = f"{exc.strerror or exc}; check the disk and start again"
-    return JournalUnavailable(f"{doing} {where}: {fix}; {_UNTOUCHED}")
+    kind = JournalDiskFull if number in (errno.ENOSPC, errno.EDQUOT) else JournalUnavailable
+    return kind(f"{doing} {where}: {fix}; {_UNTOUCHED}")
 
 
 def _check_path(path: Path) -> None:
@@ -798,7 +827,11 @@ def _read_holder(fd: int) -> str:
     return f"pid {pid}, {holder if holder.isprintable() and holder else 'a table program'}"
 
 
-def _check(db: sqlite3.Connection, create: bool) -> None:
+def _check(
+    db: sqlite3.Connection, create: bool, *, quick: bool = False, keep_alive: KeepAlive = None
+) -> None:
+    """The file is a journal of this schema, and SQLite finds its pages sound: a bounded
+    quick check with ``quick`` after a clean stop, else the full one (journal_check)."""
     tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     app_id = db.execute("PRAGMA application_id").fetchone()[0]
     version = db.execute("PRAGMA user_version").fetchone()[0]
@@ -816,8 +849,8 @@ def _check(db: sqlite3.Connection, create: bool) -> None:
         )
     if _TABLES - tables:
         raise JournalDamaged(f"it lacks the tables {', '.join(sorted(_TABLES - tables))}")
-    problems = [row[0] for row in db.execute("PRAGMA integrity_check")]
-    if problems != ["ok"]:
+    problems = page_problems(db, quick=quick and not left_open(db), keep_alive=keep_alive)
+    if problems:
         raise JournalDamaged(f"SQLite's integrity check failed ({'; '.join(problems[:3])})")
     _pragmas(db)
 

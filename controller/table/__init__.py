@@ -51,6 +51,7 @@ from controller.table.sinks import JournalSink, LedSink
 from controller.table.staff_calls import StaffCalls
 from controller.table.staff_door import StaffDoor, pin_guard
 from controller.table.staff_mode import TIMED_OUT, StaffMode
+from controller.table.turn_budget import TurnBudget
 from controller.table.view_builder import table_view
 from controller.tags.registry import TagRegistry
 from controller.tags.staff_desk import StaffDesk
@@ -68,6 +69,7 @@ __all__ = [
     "MenuEntry",
     "Table",
     "TableLoop",
+    "TurnBudget",
     "menu_entries",
     "unmet_requirement",
 ]
@@ -239,6 +241,17 @@ class Table:
             state = state.enter(self._ctx)
 
     # --- from outside the loop's inputs: the journal, staff, the café's hub ------------------
+
+    def lock_staff_pin(self, seconds: float) -> bool:
+        """Keep the staff PIN locked ``seconds`` more (a lock journaled before a restart).
+
+        False when the table has no staff PIN, so there is nothing to lock.
+        """
+        guard = self._ctx.door.guard
+        if guard is None:
+            return False
+        guard.locked_until = self.clock() + seconds
+        return True
 
     def resume(
         self,

@@ -23,6 +23,7 @@ from hardware.events import (
     ButtonPressed,
     ButtonReleased,
     InputEvent,
+    ReaderFlooding,
     ReaderOffline,
     ReaderOnline,
     ReaderProblem,
@@ -31,6 +32,7 @@ from hardware.events import (
     TossCancelled,
     TossStarted,
     TossStopped,
+    WiringProblem,
 )
 
 logger = logging.getLogger(__name__)
@@ -155,6 +157,41 @@ def _on_reader_problem(
     return None
 
 
+def _on_reader_flooding(
+    event: InputEvent, state: ScreenState, ctx: ScreenContext, parts: InputParts
+) -> ScreenState | None:
+    assert isinstance(event, ReaderFlooding)
+    logger.warning("seat %d reader sends tags faster than %g a second: its taps are "
+                   "ignored until it calms down", event.seat, event.rate)  # fmt: skip
+    ctx.out.say(
+        say(
+            "The reader of {seat} sends taps far too fast (a fault?); they are ignored "
+            "until it calms down: ask staff",
+            seat=Seat(event.seat),
+        ),
+        MessageKind.PROBLEM,
+        event.seat,
+    )
+    return None
+
+
+def _on_wiring_problem(
+    event: InputEvent, state: ScreenState, ctx: ScreenContext, parts: InputParts
+) -> ScreenState | None:
+    assert isinstance(event, WiringProblem)
+    where = "the toss timer" if event.seat is None else f"seat {event.seat}'s {event.device}"
+    logger.warning("%s keeps chattering: check its wiring", where)
+    if event.seat is None:
+        text = say("The toss timer's contact keeps chattering: check its wiring; ask staff")
+    else:
+        text = say(
+            "A button of {seat} keeps chattering: check its wiring; ask staff",
+            seat=Seat(event.seat),
+        )
+    ctx.out.say(text, MessageKind.PROBLEM, event.seat)
+    return None
+
+
 HANDLERS: dict[type, Handler] = {
     TagPresented: _on_tag,
     TagRemoved: _ignore,
@@ -163,6 +200,8 @@ HANDLERS: dict[type, Handler] = {
     ReaderOnline: _on_reader_online,
     ReaderOffline: _on_reader_offline,
     ReaderProblem: _on_reader_problem,
+    ReaderFlooding: _on_reader_flooding,
+    WiringProblem: _on_wiring_problem,
     TossStarted: _on_timer,
     TossStopped: _on_timer,
     TossCancelled: _on_timer,

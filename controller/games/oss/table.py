@@ -444,6 +444,7 @@ class OssInput(_Role, SeatInput):
 _CANCELLED: dict[str, Text] = {
     "long press": say("Timer: toss not counted (long press)"),
     "too long": say("Timer: toss not counted (it ran too long)"),
+    "too short": say("Timer: toss not counted (too short to be a toss: a loose contact?)"),
 }
 
 

@@ -1,0 +1,127 @@
+"""Start-up with a large journal: what the kiosk does before READY=1, and the file check.
+
+    .venv/bin/python benchmarks/journal_start.py [--games 18250]
+
+Bots play one game into a fresh journal; its rows are then copied until the
+journal holds ``--games`` finished games (18,250 is ten games a day for five
+years: about 0.5 GB, as issue 33 measured 26.6 KB a game). Printed, each the
+median of ``--runs``: ``Journal.open`` after a clean stop (the bounded quick
+check), after an unclean stop (the full integrity check, as every start ran
+before), and the kiosk's whole start before READY=1 (``Kiosk.create`` and
+``resume``: devices built, the journal opened, missing records written, an
+unfinished game looked for), on a clean journal.
+
+Target (issue 33): start-up to READY=1 <= 2 s with five years of play, on x86.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from controller.config.table_config import TableConfig
+from controller.kiosk.app import Kiosk
+from controller.records.journal import Journal
+from controller.records.journal_check import OPEN_MARK
+
+
+def one_game(path: Path) -> None:
+    """A journal with one finished game, played by bots."""
+    kiosk = Kiosk.create(
+        TableConfig.simulated(4, bots=4), seed=5, auto_game="oshaka-trick",
+        records_dir=path.parent / "records", journal_path=path,
+    )  # fmt: skip
+    with kiosk:
+        assert kiosk.run_headless(), "the bots did not finish their game"
+
+
+def grow(path: Path, games: int) -> None:
+    """Copy the finished game until the journal holds ``games`` of them (fast, unsynced)."""
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA synchronous = OFF")
+    have = db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+    while have < games:
+        batch = min(have, games - have)
+        db.execute(
+            "INSERT INTO games (id, game, players, header, seed, config, status, started, "
+            "finished, report, record) SELECT id + ?, game, players, header, seed, config, "
+            "status, started, finished, report, record FROM games WHERE id <= ?",
+            (have, batch),
+        )
+        db.execute(
+            "INSERT INTO entries (game, seq, kind, data, at) SELECT game + ?, seq, kind, data, "
+            "at FROM entries WHERE game <= ?",
+            (have, batch),
+        )
+        db.commit()
+        have += batch
+    # The copies count as games from before record files were tracked: no files to write.
+    db.execute("UPDATE meta SET value = ? WHERE key = 'records-tracked-from'", (str(have + 1),))
+    db.execute("UPDATE meta SET value = '0' WHERE key = ?", (OPEN_MARK,))
+    db.commit()
+    db.execute("VACUUM")
+    db.close()
+
+
+def mark(path: Path, value: str) -> None:
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE meta SET value = ? WHERE key = ?", (value, OPEN_MARK))
+    db.close()
+
+
+def timed(runs: int, before: Callable[[], None], work: Callable[[], None]) -> float:
+    """The median seconds of ``work`` over ``runs``, ``before`` run untimed each time."""
+    times = []
+    for _ in range(runs):
+        before()
+        started = time.perf_counter()
+        work()
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=18_250, help="finished games in the journal")
+    parser.add_argument("--runs", type=int, default=3, help="runs of each measurement")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "journal.sqlite3"
+        made = time.perf_counter()
+        one_game(path)
+        grow(path, args.games)
+        size = path.stat().st_size / 1e6
+        print(f"journal: {args.games} games, {size:.0f} MB, made in "
+              f"{time.perf_counter() - made:.0f} s")  # fmt: skip
+        config = TableConfig.simulated(4, bots=4)
+
+        def open_close() -> None:
+            Journal.open(path, config).close()
+
+        clean = timed(args.runs, lambda: mark(path, "0"), open_close)
+        print(f"Journal.open after a clean stop (quick check, bounded): {clean:.2f} s")
+        unclean = timed(args.runs, lambda: mark(path, "1"), open_close)
+        print(f"Journal.open after an unclean stop (full integrity check): {unclean:.2f} s")
+
+        def start() -> None:
+            kiosk = Kiosk.create(config, seed=1, journal_path=path,
+                                 records_dir=Path(folder) / "records")  # fmt: skip
+            with kiosk:
+                kiosk.resume()
+
+        whole = timed(args.runs, lambda: mark(path, "0"), start)
+        print(f"kiosk start before READY=1 (create + resume), clean journal: {whole:.2f} s")
+
+
+if __name__ == "__main__":
+    main()
