@@ -24,7 +24,7 @@ in CPU time, and judged on it in a column of their own).
   reader thread's few microseconds aside), which other processes on a shared
   machine do not inflate.
 * CPU: the windowed kiosk's own loop (``Window`` on SDL's dummy driver, the
-  loop of ``controller.kiosk.app.windowed``) for ``--seconds``: on the attract
+  loop of ``controller.kiosk.kiosk_window.windowed``) for ``--seconds``: on the attract
   screen, and in a game waiting for seat 0 (its turn pulse on, bots waiting).
 * first frame: from launching ``python`` to the first frame shown by a
   kiosk built as ``python -m controller kiosk`` builds it (journal, window);

@@ -22,7 +22,8 @@ from hypothesis import strategies as st
 
 from controller.config.reading import ConfigError
 from controller.config.table_config import TableConfig, load, parse
-from controller.kiosk import app
+from controller.kiosk import app, arguments
+from controller.kiosk import run as kiosk_run
 from controller.tags.registry import RegistryError, TagRegistry, simulated
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -179,9 +180,9 @@ def test_bots_that_cannot_finish_say_why_in_one_line(
     """The message stands on its own (it used to say "see the log above" with nothing above)."""
     monkeypatch.setattr(app.Kiosk, "run_headless", lambda self, max_steps=0: False)
     parser = argparse.ArgumentParser()
-    app.add_arguments(parser)
+    arguments.add_arguments(parser)
     args = parser.parse_args(["--headless", "--out", str(tmp_path), "--no-journal"])
-    assert app.run(args) == 2
+    assert kiosk_run.run(args) == 2
     captured = capsys.readouterr()
     assert captured.out == ""
     (line,) = captured.err.splitlines()

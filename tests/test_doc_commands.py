@@ -32,6 +32,8 @@ NOT_RUN = {
     # tests/test_catalogs.py checks what `update` keeps and that every catalog compiles.
     ".venv/bin/python -m controller.words update": "rewrites the checkout's catalogs",
     ".venv/bin/python -m controller.words compile": "writes .mo files into the checkout",
+    ".venv/bin/cafe-table dev new-game": "writes a game folder into the checkout: "
+    "tests/test_scaffold.py runs it in a copy of the project, then plays the game",
     "cafe-table hub ": "the café hub's machine (docs/cafe.md links cafe-table into "
     "/usr/local/bin there): setup writes /etc/cafe-hub, adduser asks for a password "
     "at the terminal, run serves until stopped",

@@ -16,8 +16,8 @@ import pytest
 
 from controller.config.opening_hours import Sleeper, SleepWindow
 from controller.config.table_config import TableConfig
-from controller.kiosk import app
-from controller.kiosk.app import Kiosk, Turns
+from controller.kiosk.app import Kiosk
+from controller.kiosk.windowed import Turns, windowed
 from controller.view import Screen
 from display.ui import Quit
 from display.window import Window
@@ -54,7 +54,7 @@ def test_windowed_kiosk_tells_systemd_ready_feeds_the_watchdog_and_stops(
 
         monkeypatch.setattr(Window, "poll", one_turn_then_quit)
         config = TableConfig.simulated()
-        assert app.windowed(args_for(tmp_path), config) == 0
+        assert windowed(args_for(tmp_path), config) == 0
         messages = [sock.recv(4096).decode() for _ in range(3)]
     assert turns == [1]
     assert messages == ["READY=1\nSTATUS=the table is up", "WATCHDOG=1", "STOPPING=1"]
@@ -126,7 +126,7 @@ def test_the_running_kiosk_keeps_what_start_up_built_out_of_full_collections(
 
     monkeypatch.setattr(Window, "poll", one_turn_then_quit)
     assert gc.get_freeze_count() == 0
-    assert app.windowed(args_for(tmp_path), TableConfig.simulated()) == 0
+    assert windowed(args_for(tmp_path), TableConfig.simulated()) == 0
     assert frozen and frozen[0] > 1000
     assert gc.get_freeze_count() == 0
 

@@ -15,7 +15,10 @@ import pytest
 
 from controller.cli.main import build_parser
 from controller.config.table_config import SeatConfig, TableConfig
-from controller.kiosk.app import Kiosk, apply_ui_action
+from controller.kiosk import arguments
+from controller.kiosk import windowed as kiosk_window
+from controller.kiosk.app import Kiosk
+from controller.kiosk.windowed import apply_ui_action
 from controller.view import MessageKind, Screen, TableView
 from display.renderer import Renderer
 from display.ui import PressButton, Quit, TapCard, TapDeckCard, TapStaff, UiAction
@@ -190,8 +193,7 @@ def test_the_window_keys_tap_the_staff_tag_and_the_asked_card() -> None:
 def test_the_windowed_kiosk_offers_the_staff_tag_at_its_simulated_seats(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """app.windowed builds the window with the staff buttons and feeds its actions in."""
-    from controller.kiosk import app
+    """windowed() builds the window with the staff buttons and feeds its actions in."""
 
     script: list[list[UiAction]] = [[TapStaff(2)], [PressButton(2, "ok")], [TapDeckCard(2)]]
     shown: list[TableView] = []
@@ -211,8 +213,8 @@ def test_the_windowed_kiosk_offers_the_staff_tag_at_its_simulated_seats(
     monkeypatch.setattr(Window, "show", show)
     parser = build_parser()
     args = parser.parse_args(["kiosk", "--no-journal", "--size", "800x480", "--seed", "1"])
-    config = app.with_window_options(TableConfig.simulated(), args)
-    assert app.windowed(args, config) == 0
+    config = arguments.with_window_options(TableConfig.simulated(), args)
+    assert kiosk_window.windowed(args, config) == 0
     assert staff_seats[0] == (0, 1, 2, 3)  # every seat of the demo has a simulated reader
     last = shown[-1]
     assert last.screen is Screen.STAFF and last.staff is not None

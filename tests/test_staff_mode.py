@@ -22,7 +22,8 @@ import pytest
 from controller.cli.staff import with_pin_hash
 from controller.config.reading import ConfigError
 from controller.config.table_config import DisplayConfig, StaffConfig, TableConfig, load, parse
-from controller.kiosk import app
+from controller.kiosk import arguments
+from controller.kiosk import windowed as kiosk_window
 from controller.kiosk.app import Kiosk
 from controller.records.journal import Journal
 from controller.table import Table
@@ -405,11 +406,11 @@ def test_the_kiosk_window_is_locked_only_with_a_config(
     path = tmp_path / "table.toml"
     path.write_text('[table]\nrecords = "records"\n', "utf-8")
     parser = argparse.ArgumentParser()
-    app.add_arguments(parser)
+    arguments.add_arguments(parser)
     configured = parser.parse_args(["--config", str(path), "--no-journal"])
-    assert app.windowed(configured, load(path)) == 0
+    assert kiosk_window.windowed(configured, load(path)) == 0
     assert len(frames) == 5 and frames[0].table.can_quit  # only the desk's stop ended it
     frames.clear()
     simulator = parser.parse_args(["--no-journal"])
-    assert app.windowed(simulator, TableConfig.simulated()) == 0
+    assert kiosk_window.windowed(simulator, TableConfig.simulated()) == 0
     assert len(frames) == 1 and not frames[0].table.can_quit  # Escape / close quit at once

@@ -21,6 +21,7 @@ import pytest
 
 from controller.config.table_config import TableConfig
 from controller.kiosk import app, devices, display_wait
+from controller.kiosk import run as kiosk_run
 from controller.kiosk.sd_notify import Notifier
 from controller.kiosk.stop_signals import StopSignals
 from controller.table import Table
@@ -105,7 +106,7 @@ def test_a_stop_signal_ends_the_windowed_kiosk_cleanly(
     thread, seen = signal_when(notify, "READY=1", number)
     before = signal.getsignal(number)
     with caplog.at_level(logging.WARNING):
-        assert app.run(args_for(tmp_path)) == 0
+        assert kiosk_run.run(args_for(tmp_path)) == 0
     thread.join(5)
     name = signal.Signals(number).name
     assert seen[0] == "READY=1\nSTATUS=the table is up"
@@ -134,7 +135,7 @@ def test_a_stop_signal_during_a_headless_game_keeps_the_game(
 
     monkeypatch.setattr(Table, "handle", handle_then_signal)
     with caplog.at_level(logging.WARNING):
-        assert app.run(args) == 0
+        assert kiosk_run.run(args) == 0
     assert "stopped on SIGTERM" in caplog.text
     assert "the game in progress is kept" in caplog.text
     # The game waits in the journal; no record was written for it.
@@ -158,7 +159,7 @@ def test_no_display_yet_is_waited_for_with_one_line_and_a_stop_ends_the_wait(
     monkeypatch.setattr(probe, "sdl_display_problem", no_display)
     thread, seen = signal_when(notify, "READY=1", signal.SIGTERM)
     with caplog.at_level(logging.WARNING):
-        assert app.run(args_for(tmp_path)) == 0
+        assert kiosk_run.run(args_for(tmp_path)) == 0
     thread.join(5)
     # Up for systemd (no start timeout while it waits), and saying what it waits for.
     assert seen == ["READY=1\nSTATUS=waiting for the display: kmsdrm not available"]
@@ -196,7 +197,7 @@ def test_a_window_sdl_refuses_is_one_line_and_a_device_exit(
         raise pygame.error("Could not initialize OpenGL / GLES library")
 
     monkeypatch.setattr(Window, "open", refuse)
-    assert app.run(args_for(tmp_path)) == 69
+    assert kiosk_run.run(args_for(tmp_path)) == 69
     err = capsys.readouterr().err
     assert err.count("\n") == 1
     assert "the display would not open: Could not initialize OpenGL / GLES library" in err

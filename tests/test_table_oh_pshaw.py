@@ -657,7 +657,7 @@ def test_deal_helper_and_chance_agree() -> None:
 
 def test_a_person_plays_against_three_bots_by_clicking_the_screen(tmp_path: Path) -> None:
     """The demo as a new user meets it: seat 0 clicks the on-screen buttons and hand."""
-    from controller.kiosk.app import apply_ui_action
+    from controller.kiosk.windowed import apply_ui_action
     from display.renderer import Renderer
     from display.ui import PressButton, TapCard
 

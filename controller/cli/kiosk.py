@@ -9,7 +9,9 @@ from controller.config.table_config import load
 from controller.games import specs
 from controller.games.base import TableError
 from controller.games.words import Items, Verbatim, say, say_plural
-from controller.kiosk import app
+from controller.kiosk import arguments
+from controller.kiosk import run as kiosk_run
+from controller.kiosk import windowed as kiosk_window
 from controller.kiosk.sd_notify import Notifier
 from controller.words import terminal as terminal_words
 from hardware.errors import HardwareError
@@ -27,7 +29,7 @@ def cmd_kiosk(args: argparse.Namespace) -> int:
     except HardwareError as exc:
         terminal_words.complain(args, "kiosk", str(exc))
         return USAGE_ERROR
-    return app.run(args)
+    return kiosk_run.run(args)
 
 
 def kiosk_argument_problems(args: argparse.Namespace) -> None:
@@ -61,7 +63,7 @@ def kiosk_argument_problems(args: argparse.Namespace) -> None:
                 )
             )
         return
-    if not args.headless and (app.display_available() or Notifier().enabled):
+    if not args.headless and (kiosk_window.display_available() or Notifier().enabled):
         return  # a window (under systemd the kiosk waits for its display): people play
     config = load(Path(args.config))
     bots = sum(1 for seat in config.seats if seat.bot)
@@ -90,5 +92,5 @@ def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
         help="run the table (simulated hardware unless a config says otherwise)",
         description="Run the kiosk table. Without a display, bots play one game headless.",
     )
-    app.add_arguments(kiosk_cmd)
+    arguments.add_arguments(kiosk_cmd)
     kiosk_cmd.set_defaults(func=cmd_kiosk)

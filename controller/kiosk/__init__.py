@@ -1,8 +1,12 @@
 """The kiosk at run time: the composition root, its devices, the simulator and pacing.
 
-``app`` wires the table, the display, the hardware, the journal and the fleet
-link together and runs the loop; ``devices`` opens a table's real or simulated
-hardware; ``simulation`` is the on-screen table with bots; ``garbage`` and
-``loop_load`` pace the loop; ``sd_notify`` talks to systemd; ``opening_hours``
-decides when the display sleeps.
+``app`` is the composition root (``Kiosk``: config, devices, table, journal,
+simulator and the café link wired together); ``windowed`` runs it in a pygame
+window with the paced loop (``Turns``), ``headless`` plays the bots' demo
+game; ``arguments`` and ``run`` are ``cafe-table kiosk``'s arguments and entry
+(``stop_signals``, ``display_wait``, ``exit_codes``). ``devices`` opens a
+table's real or simulated hardware; ``simulation`` is the on-screen table with
+bots; ``garbage`` and ``loop_load`` pace the loop; ``sd_notify`` talks to
+systemd; ``clock_sync`` tells whether the wall clock can be trusted;
+``resume`` hands the journal's unfinished game to the table.
 """
