@@ -2,15 +2,19 @@
 
 One paho-mqtt 2.x client subscribes to ``cafe/table/+/#`` with QoS 1 and a
 persistent session (``clean_session=False``), so messages a table sent while
-the hub was down are delivered when it comes back. Each message is stored
-idempotently (``hub.storage``); only then does paho acknowledge it. Listeners
-(the dashboard's live updates) hear of every change.
+the hub was down are delivered when it comes back. Each message is checked
+first (``hub.messages``: a Pydantic model per topic, records replayed); what
+fails is refused, counted per table (``Storage.add_refusal``) and shown on the
+dashboard, never stored. What passes is stored idempotently
+(``hub.storage``); only then does paho acknowledge it. Listeners (the
+dashboard's live updates) hear of every change.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+import time
 import uuid
 from collections.abc import Callable
 from typing import Any
@@ -19,6 +23,7 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from controller.fleet import topics
+from hub import messages
 from hub.settings import HubSettings
 from hub.storage import Storage, now
 
@@ -44,6 +49,19 @@ class Ingest:
         self.listeners: list[Listener] = []
         self.connected = threading.Event()
         self.stored = 0  # messages stored since start (for the benchmark and tests)
+        self.refused = 0  # messages refused since start
+        # Every table message handled (stored, refused or failed), for tests to wait on.
+        self.handled = 0
+        self.handled_changed = threading.Condition()
+        self.check_seconds = 0.0  # time spent checking messages (the benchmark reports it)
+        self._stores: dict[str, Callable[[str, Any], None]] = {
+            topics.STATUS: self._status,
+            topics.STATE: self._state,
+            topics.RECORD: self._record,
+            topics.ALERT: self._alert,
+            topics.EVENT: self._event,
+            topics.CONFIG_RESULT: self._config_result,
+        }
 
     def start(self) -> None:
         client = self.client
@@ -101,48 +119,96 @@ class Ingest:
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
         where = topics.split(message.topic)
-        payload = topics.decode(bytes(message.payload))
-        if where is None or payload is None:
+        if where is None:
             logger.warning("ignoring a message on %s that is not the café's", message.topic)
             return
         table_id, leaf = where
+        if leaf not in self._stores:
+            return  # the hub's own messages to the tables (acks, pushes, members)
         try:
-            self._store(table_id, leaf, payload)
+            started = time.perf_counter()
+            try:
+                checked = messages.parse(table_id, leaf, bytes(message.payload))
+            finally:
+                self.check_seconds += time.perf_counter() - started
+        except messages.Refused as exc:
+            self._refuse(table_id, leaf, str(exc))
+            self._handled()
+            return
+        try:
+            self._stores[leaf](table_id, checked)
+            self.stored += 1
+            self._tell(table_id, leaf, checked.model_dump(mode="json", exclude_unset=True))
         except Exception:
             logger.exception("could not store a message from %s (%s)", table_id, leaf)
+        finally:
+            self._handled()
 
-    def _store(self, table_id: str, leaf: str, payload: dict[str, Any]) -> None:
-        if leaf == topics.STATUS:
-            self.storage.table_status(table_id, bool(payload.get("online")), payload.get("at"))
-            if payload.get("online") and self.storage.active_members():
-                # A new table, or one set up before the members. (A café without member
-                # cards sends nothing; an emptied list went out, retained, when it emptied.)
-                self.push_members([table_id])
-        elif leaf == topics.STATE:
-            self.storage.table_state(table_id, payload)
-        elif leaf == topics.RECORD and isinstance(payload.get("uid"), str):
-            self.storage.add_record(table_id, payload)
-            # Stored (now or before): the table may stop sending it.
-            self.client.publish(
-                topics.topic(table_id, topics.RECORD_ACK),
-                topics.encode({"uid": payload["uid"]}),
-                qos=1,
-            )
-        elif leaf == topics.ALERT and isinstance(payload.get("id"), str):
-            self.storage.add_alert(table_id, payload)
-        elif leaf == topics.EVENT:
-            self.storage.add_event(table_id, payload)
-            if payload.get("kind") == "staff-call-answered" and isinstance(
-                payload.get("alert"), str
-            ):
-                # Staff answered at the table with their tag: the alert is done.
-                self.storage.ack_alert(table_id, payload["alert"], "staff at the table")
-        elif leaf == topics.CONFIG_RESULT:
-            self.storage.config_answered(table_id, payload)
-        else:
-            return
-        self.stored += 1
-        self._tell(table_id, leaf, payload)
+    def _refuse(self, table_id: str, leaf: str, reason: str) -> None:
+        self.refused += 1
+        # The first refusal of a table is logged in full, later ones now and then: a table
+        # that sends garbage in a loop must not fill the hub's log.
+        if self.refused < 20 or self.refused % 1000 == 0:
+            logger.warning("refused a message from %s: %s", table_id, reason)
+        try:
+            self.storage.add_refusal(table_id, leaf, reason)
+        except Exception:
+            logger.exception("could not count a refused message from %s", table_id)
+        self._tell(table_id, "refused", {"topic": leaf, "reason": reason})
+
+    def _handled(self) -> None:
+        with self.handled_changed:
+            self.handled += 1
+            self.handled_changed.notify_all()
+
+    def wait_handled(self, count: int, timeout: float) -> bool:
+        """Wait until ``count`` table messages were handled in all; False on time-out."""
+        with self.handled_changed:
+            return self.handled_changed.wait_for(lambda: self.handled >= count, timeout)
+
+    # --- one method per topic: each gets the message ``hub.messages`` checked -------------
+
+    def _status(self, table_id: str, status: messages.Status) -> None:
+        self.storage.table_status(table_id, status.online, status.at)
+        if status.online and self.storage.active_members():
+            # A new table, or one set up before the members. (A café without member
+            # cards sends nothing; an emptied list went out, retained, when it emptied.)
+            self.push_members([table_id])
+
+    def _state(self, table_id: str, state: messages.TableState) -> None:
+        self.storage.table_state(table_id, state.model_dump(mode="json", exclude_unset=True))
+
+    def _record(self, table_id: str, record: messages.RecordMessage) -> None:
+        self.storage.add_record(
+            table_id,
+            {
+                "uid": record.uid,
+                "game": record.game,
+                "options": record.replayed.options,
+                "seats": list(record.seats),
+                "started": record.started,
+                "finished": record.finished,
+                "report": record.replayed.report,
+                "record": record.record,
+                "nicknames": record.nicknames,
+            },
+        )
+        # Stored (now or before): the table may stop sending it.
+        self.client.publish(
+            topics.topic(table_id, topics.RECORD_ACK), topics.encode({"uid": record.uid}), qos=1
+        )
+
+    def _alert(self, table_id: str, alert: messages.Alert) -> None:
+        self.storage.add_alert(table_id, alert.model_dump(exclude_unset=True))
+
+    def _event(self, table_id: str, event: messages.Event) -> None:
+        self.storage.add_event(table_id, event.model_dump(mode="json", exclude_unset=True))
+        if event.kind == "staff-call-answered" and event.alert is not None:
+            # Staff answered at the table with their tag: the alert is done.
+            self.storage.ack_alert(table_id, event.alert, "staff at the table")
+
+    def _config_result(self, table_id: str, result: messages.ConfigResult) -> None:
+        self.storage.config_answered(table_id, result.model_dump(exclude_unset=True))
 
     def _tell(self, table_id: str, leaf: str, payload: dict[str, Any]) -> None:
         for listener in list(self.listeners):

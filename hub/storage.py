@@ -12,10 +12,12 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import json
+import os
 import re
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
@@ -108,6 +110,17 @@ game_names_t = sa.Table(
     sa.Column("player", sa.Integer, primary_key=True),  # the record's seat (engine player)
     sa.Column("nickname", sa.String(64), nullable=False, index=True),
 )
+refusals_t = sa.Table(
+    "refusals",
+    metadata,
+    # Messages a table sent that the hub refused (``hub.messages``): how many, and the last.
+    sa.Column("table_id", sa.String(32), primary_key=True),
+    sa.Column("count", sa.Integer, nullable=False),
+    sa.Column("first", sa.String(40), nullable=False),
+    sa.Column("last", sa.String(40), nullable=False),
+    sa.Column("topic", sa.String(40), nullable=False),
+    sa.Column("reason", sa.Text, nullable=False),
+)
 meta_t = sa.Table(
     "hub_meta",
     metadata,
@@ -138,6 +151,18 @@ class GameRow:
     winners: list[int]
     report: dict[str, Any]
     record: str
+
+
+@dataclass(frozen=True)
+class RefusalRow:
+    """How many of a table's messages the hub refused, and why it refused the last."""
+
+    table_id: str
+    count: int
+    first: str
+    last: str
+    topic: str
+    reason: str
 
 
 @dataclass(frozen=True)
@@ -175,6 +200,7 @@ class Storage:
 
     def __init__(self, url: str) -> None:
         self.url = url
+        _create_private(url)
         connect_args = {"check_same_thread": False} if url.startswith("sqlite") else {}
         self.engine: Engine = sa.create_engine(url, connect_args=connect_args)
         if url.startswith("sqlite"):
@@ -185,6 +211,16 @@ class Storage:
         else:
             self._write_lock = None
         metadata.create_all(self.engine)
+        self._private_files()
+
+    def _private_files(self) -> None:
+        """An SQLite file holds the dashboard's password hashes: only the hub may read it."""
+        if not self.url.startswith("sqlite:///") or self.engine.url.database in (None, ":memory:"):
+            return
+        path = Path(str(self.engine.url.database))
+        for part in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+            with contextlib.suppress(FileNotFoundError):
+                part.chmod(0o600)
 
     def close(self) -> None:
         self.engine.dispose()
@@ -292,6 +328,37 @@ class Storage:
                     answered=now(),
                 )
             )
+
+    def add_refusal(self, table_id: str, topic: str, reason: str) -> None:
+        """Count a message of ``table_id`` the hub refused, and keep why (for the dashboard)."""
+        stamp = now()
+        with self._begin() as db:
+            found = db.execute(
+                sa.select(refusals_t.c.count).where(refusals_t.c.table_id == table_id)
+            ).first()
+            if found is None:
+                db.execute(
+                    refusals_t.insert().values(
+                        table_id=table_id,
+                        count=1,
+                        first=stamp,
+                        last=stamp,
+                        topic=topic[:40],
+                        reason=reason,
+                    )
+                )
+            else:
+                db.execute(
+                    refusals_t.update()
+                    .where(refusals_t.c.table_id == table_id)
+                    .values(count=found[0] + 1, last=stamp, topic=topic[:40], reason=reason)
+                )
+
+    def refusals(self) -> dict[str, RefusalRow]:
+        """Per table: the messages the hub refused."""
+        with self.engine.connect() as db:
+            rows = db.execute(sa.select(refusals_t)).mappings().all()
+        return {r["table_id"]: RefusalRow(**dict(r)) for r in rows}
 
     @staticmethod
     def _ensure_table(db: Connection, table_id: str) -> None:
@@ -554,6 +621,16 @@ class Storage:
             db.execute(meta_t.insert().values(key=key, value=value))
 
 
+def _create_private(url: str) -> None:
+    """Create a new SQLite file readable by its owner only, before SQLite creates it."""
+    database = sa.engine.make_url(url).database if url.startswith("sqlite:///") else None
+    if database in (None, "", ":memory:"):
+        return
+    path = Path(str(database))
+    if not path.exists() and path.parent.is_dir():
+        os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+
+
 def _natural(name: str) -> tuple[tuple[int, int | str], ...]:
     return tuple(
         (0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"(\d+)", name) if part
@@ -575,16 +652,40 @@ def _nicknames(value: object) -> dict[int, str]:
 
 
 def _game(r: Any) -> GameRow:
+    """A stored game as the pages use it.
+
+    Records are checked before they are stored (``hub.messages``); a row an
+    older hub stored unchecked reads with what is wrong in it left empty, so
+    one bad row costs its own cells, never the page.
+    """
+    options, report = _loads(r["options"]), _loads(r["report"])
     return GameRow(
-        uid=r["uid"],
-        table_id=r["table_id"],
-        game=r["game"],
-        options=json.loads(r["options"]),
-        seats=json.loads(r["seats"]),
-        started=r["started"],
-        finished=r["finished"],
-        totals=json.loads(r["totals"]),
-        winners=json.loads(r["winners"]),
-        report=json.loads(r["report"]),
-        record=r["record"],
+        uid=str(r["uid"]),
+        table_id=str(r["table_id"]),
+        game=str(r["game"]),
+        options=options if isinstance(options, dict) else {},
+        seats=_ints(r["seats"]),
+        started=r["started"] if isinstance(r["started"], str) else None,
+        finished=r["finished"] if isinstance(r["finished"], str) else None,
+        totals=_ints(r["totals"]),
+        winners=_ints(r["winners"]),
+        report=report if isinstance(report, dict) else {},
+        record=str(r["record"]),
     )
+
+
+def _loads(text: object) -> object:
+    try:
+        return json.loads(str(text))
+    except (ValueError, RecursionError):
+        return None
+
+
+def _ints(text: object) -> list[int]:
+    """A stored JSON list of whole numbers, or [] when it is anything else."""
+    value = _loads(text)
+    if isinstance(value, list) and all(
+        isinstance(v, int) and not isinstance(v, bool) for v in value
+    ):
+        return value
+    return []

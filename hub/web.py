@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import csv
 import datetime as dt
+import functools
 import io
 import json
 from collections.abc import AsyncIterator
@@ -33,6 +34,7 @@ from controller.members import check_member_uid, check_nickname
 from controller.record import replay
 from hub import auth
 from hub.ingest import Ingest
+from hub.messages import lenient_state
 from hub.storage import MemberRefused, Storage
 
 TEMPLATES = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
@@ -242,14 +244,17 @@ def create_app(
             winners = " ".join(str(_seat(row.seats, w)) for w in row.winners)
             writer.writerow(
                 [
-                    row.uid,
-                    row.table_id,
-                    row.game,
-                    json.dumps(row.options),
-                    row.started,
-                    row.finished,
-                    " ".join(map(str, row.totals)),
-                    winners,
+                    csv_cell(cell)
+                    for cell in (
+                        row.uid,
+                        row.table_id,
+                        row.game,
+                        json.dumps(row.options),
+                        row.started,
+                        row.finished,
+                        " ".join(map(str, row.totals)),
+                        winners,
+                    )
                 ]
             )
         return Response(
@@ -340,7 +345,7 @@ def create_app(
     @app.get("/decks", response_class=HTMLResponse)
     def decks(request: Request) -> HTMLResponse:
         user_of(request)
-        rows = [(t.id, (t.state or {}).get("decks", {})) for t in storage.tables()]
+        rows = [(t.id, lenient_state(t.state)[0].decks) for t in storage.tables()]
         return page(request, "decks.html", rows=rows)
 
     @app.get("/config", response_class=HTMLResponse)
@@ -381,47 +386,66 @@ def create_app(
     return app
 
 
+UNKNOWN = "?"  # what the floor shows for a field a table sent that cannot be shown
+
+
 def floor_rows(storage: Storage) -> list[dict[str, Any]]:
-    """One row per table for the floor view."""
+    """One row per table for the floor view.
+
+    Built defensively: a stored state is read through ``hub.messages.lenient_state``,
+    so a field that is not what it should be shows as "?" on that table's card only.
+    """
     open_alerts: dict[str, int] = {}
     for alert in storage.alerts(open_only=True):
         open_alerts[alert.table_id] = open_alerts.get(alert.table_id, 0) + 1
+    refusals = storage.refusals()
     rows = []
     now = dt.datetime.now(dt.UTC)
     for table in storage.tables():
-        state = table.state or {}
-        started = state.get("game_started")
+        state, bad = lenient_state(table.state)
         elapsed = None
-        if isinstance(started, str):
-            try:
-                elapsed = now - dt.datetime.fromisoformat(started)
-            except ValueError:
-                elapsed = None
+        if state.game_started is not None:
+            with contextlib.suppress(ValueError):
+                elapsed = now - dt.datetime.fromisoformat(state.game_started)
+        shown = functools.partial(_shown, bad)
+        refused = refusals.get(table.id)
         rows.append(
             {
                 "id": table.id,
                 "online": table.online,
-                "screen": state.get("screen", "unknown"),
-                "game": state.get("title"),
-                "round": state.get("round"),
-                "waiting": state.get("waiting_for", []),
-                "scores": state.get("totals"),
-                "readers_offline": state.get("readers_offline", []),
+                "screen": UNKNOWN if "state" in bad else shown("screen", state.screen),
+                "game": shown("title", state.title),
+                "round": shown("round", state.round),
+                "waiting": shown("waiting_for", state.waiting_for),
+                "scores": shown("totals", state.totals),
+                "readers_offline": shown("readers_offline", state.readers_offline),
                 # Seats a member card named: "Mika (seat 2)", as the table counts seats.
-                "members": [
-                    f"{name} (seat {seat})"
-                    for seat, name in (state.get("nicknames") or {}).items()
-                    if isinstance(name, str)
-                ],
-                "journal": state.get("journal", "ok"),
+                "members": shown(
+                    "nicknames",
+                    [f"{name} (seat {seat})" for seat, name in state.nicknames.items()],
+                ),
+                "journal": shown("journal", state.journal),
                 "elapsed_min": None if elapsed is None else int(elapsed.total_seconds() // 60),
                 "running_long": elapsed is not None and elapsed > RUNNING_LONG,
                 "alerts": open_alerts.get(table.id, 0),
                 "updated": table.state_at,
-                "version": state.get("version"),
+                "version": shown("version", state.version),
+                # The messages of this table the hub refused: one line, however many.
+                "refused": 0 if refused is None else refused.count,
+                "problem": None if refused is None else refused.reason,
             }
         )
     return rows
+
+
+def _shown(bad: set[str], field: str, value: Any) -> Any:
+    return UNKNOWN if field in bad else value
+
+
+def csv_cell(value: object) -> str:
+    """A CSV cell a spreadsheet shows as text: never a formula (=, +, -, @, tab, CR first)."""
+    text = "" if value is None else str(value)
+    return f"'{text}" if text.startswith(("=", "+", "-", "@", "\t", "\r")) else text
 
 
 def _titles() -> dict[str, str]:
