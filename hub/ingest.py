@@ -8,10 +8,21 @@ fails is refused, counted per table (``Storage.add_refusal``) and shown on the
 dashboard, never stored. What passes is stored idempotently
 (``hub.storage``); only then does paho acknowledge it. Listeners (the
 dashboard's live updates) hear of every change.
+
+A table is online while it is heard from: its last will marks it offline at
+once, and a watchdog marks it offline when no live message (its status
+heartbeat, every ``cafe.heartbeat`` seconds) came for ``offline_after``
+seconds, so a table that died while the broker was down (its will died with
+that broker) turns offline too. A retained status (an old one, replayed by
+the broker on subscribe) shows a table online but does not count as a sign
+of life. When a table comes back, the hub sends again the acknowledgements
+of its alerts from the last hour (the table ignores those it has closed),
+so an acknowledgement the broker lost in a crash still reaches it.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 import threading
 import time
@@ -29,6 +40,7 @@ from hub.storage import Storage, now
 
 logger = logging.getLogger(__name__)
 
+ACKS_AGAIN_FOR = dt.timedelta(hours=1)  # how old an acknowledgement a returning table gets
 Listener = Callable[[str, str, dict[str, Any]], None]  # (table id, what changed, payload)
 
 
@@ -54,6 +66,11 @@ class Ingest:
         self.handled = 0
         self.handled_changed = threading.Condition()
         self.check_seconds = 0.0  # time spent checking messages (the benchmark reports it)
+        self._heard: dict[str, float] = {}  # table id -> monotonic time of its last live message
+        self._back: set[str] = set()  # tables heard online since the hub started
+        self._started = time.monotonic()
+        self._stop = threading.Event()
+        self._watchdog: threading.Thread | None = None
         self._stores: dict[str, Callable[[str, Any], None]] = {
             topics.STATUS: self._status,
             topics.STATE: self._state,
@@ -73,10 +90,40 @@ class Ingest:
         client.on_message = self._on_message
         client.connect_async(self.settings.broker_host, self.settings.broker_port, keepalive=30)
         client.loop_start()
+        self._watchdog = threading.Thread(target=self._watch, name="hub-watchdog", daemon=True)
+        self._watchdog.start()
 
     def close(self) -> None:
+        self._stop.set()
+        if self._watchdog is not None:
+            self._watchdog.join(5)
         self.client.disconnect()
         self.client.loop_stop()
+
+    def _watch(self) -> None:
+        """Mark offline every table shown online that has not been heard from in time."""
+        limit = self.settings.offline_after
+        while not self._stop.wait(min(5.0, limit / 4)):
+            try:
+                self.mark_silent_offline()
+            except Exception:
+                logger.exception("the offline watchdog failed")
+
+    def mark_silent_offline(self) -> list[str]:
+        """Tables shown online but silent for ``offline_after`` seconds, now marked offline."""
+        moment = time.monotonic()
+        silent = [
+            t.id
+            for t in self.storage.tables()
+            if t.online
+            and moment - self._heard.get(t.id, self._started) > self.settings.offline_after
+        ]
+        for table_id in silent:
+            logger.info("%s has not been heard from: shown offline", table_id)
+            self.storage.table_status(table_id, False)
+            self._back.discard(table_id)
+            self._tell(table_id, topics.STATUS, {"online": False, "silent": True})
+        return silent
 
     def ack_alert(self, table_id: str, alert_id: str, by: str) -> bool:
         """Staff acknowledged an alert: store it and tell the table (it turns its LEDs off)."""
@@ -135,6 +182,8 @@ class Ingest:
             self._refuse(table_id, leaf, str(exc))
             self._handled()
             return
+        if not message.retain:
+            self._heard[table_id] = time.monotonic()  # a live message: the table is alive
         try:
             self._stores[leaf](table_id, checked)
             self.stored += 1
@@ -170,10 +219,25 @@ class Ingest:
 
     def _status(self, table_id: str, status: messages.Status) -> None:
         self.storage.table_status(table_id, status.online, status.at)
+        if not status.online:
+            self._back.discard(table_id)
+        elif table_id not in self._back:
+            # Back (or first heard of since the hub started; a retained status too: the
+            # acknowledgements wait in the table's persistent session if it is not there).
+            self._back.add(table_id)
+            self._resend_acks(table_id)
         if status.online and self.storage.active_members():
             # A new table, or one set up before the members. (A café without member
             # cards sends nothing; an emptied list went out, retained, when it emptied.)
             self.push_members([table_id])
+
+    def _resend_acks(self, table_id: str) -> None:
+        """The last hour's alert acknowledgements again: one may have died with a broker."""
+        since = (dt.datetime.now(dt.UTC) - ACKS_AGAIN_FOR).isoformat(timespec="milliseconds")
+        for alert_id in self.storage.acked_since(table_id, since):
+            self.client.publish(
+                topics.topic(table_id, topics.ALERT_ACK), topics.encode({"id": alert_id}), qos=1
+            )
 
     def _state(self, table_id: str, state: messages.TableState) -> None:
         self.storage.table_state(table_id, state.model_dump(mode="json", exclude_unset=True))

@@ -6,6 +6,7 @@ host = "127.0.0.1"
 port = 1883
 username = "hub"
 password_file = "hub-password"     # written by `cafe-table hub setup`
+offline_after = 90                 # seconds without a word from a table: shown offline
 
 [storage]
 url = "sqlite:///hub.sqlite3"      # or postgresql://user:pass@host/cafe (with psycopg)
@@ -43,6 +44,9 @@ class HubSettings:
     web_port: int = 8080
     secret: str = ""
     reconnect_max: int = 10  # the longest wait between two tries to reach the broker
+    # A table not heard from for this long is shown offline: three of its status
+    # heartbeats (``cafe.heartbeat``, 30 s) missed.
+    offline_after: float = 90.0
 
 
 def load(path: Path) -> HubSettings:
@@ -57,7 +61,7 @@ def load(path: Path) -> HubSettings:
 
 def parse(data: dict[str, Any], base: Path, source: str = "hub.toml") -> HubSettings:
     known = {
-        "broker": {"host", "port", "username", "password", "password_file"},
+        "broker": {"host", "port", "username", "password", "password_file", "offline_after"},
         "storage": {"url"},
         "web": {"host", "port", "secret_file"},
     }
@@ -90,6 +94,13 @@ def parse(data: dict[str, Any], base: Path, source: str = "hub.toml") -> HubSett
     ):
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 65535:
             raise HubConfigError(f"{source}: {key} must be a port number 1..65535, not {value!r}")
+    offline_after = broker.get("offline_after", 90)
+    if isinstance(offline_after, bool) or not isinstance(offline_after, int | float):
+        raise HubConfigError(f"{source}: broker.offline_after must be a number of seconds")
+    if not 1 <= offline_after <= 3600:
+        raise HubConfigError(
+            f"{source}: broker.offline_after must be 1 to 3600 seconds, not {offline_after}"
+        )
     return HubSettings(
         broker_host=str(broker.get("host", "127.0.0.1")),
         broker_port=int(broker.get("port", 1883)),
@@ -99,6 +110,7 @@ def parse(data: dict[str, Any], base: Path, source: str = "hub.toml") -> HubSett
         web_host=str(web.get("host", "127.0.0.1")),
         web_port=int(web.get("port", 8080)),
         secret=_read(secret_path, source, "web.secret_file"),
+        offline_after=float(offline_after),
     )
 
 

@@ -434,6 +434,17 @@ class Storage:
             )
         return bool(result.rowcount)
 
+    def acked_since(self, table_id: str, since: str, limit: int = 50) -> list[str]:
+        """Ids of ``table_id``'s alerts acknowledged since ``since`` (ISO time), newest first."""
+        with self.engine.connect() as db:
+            rows = db.execute(
+                sa.select(alerts_t.c.id)
+                .where(alerts_t.c.table_id == table_id, alerts_t.c.acked >= since)
+                .order_by(alerts_t.c.acked.desc())
+                .limit(limit)
+            ).all()
+        return [str(r[0]) for r in rows]
+
     def names(
         self, *, game: str | None = None, uid: str | None = None
     ) -> dict[str, dict[int, str]]:

@@ -6,9 +6,15 @@ so a dead broker or a dropped Wi-Fi costs the players nothing. A worker thread
 turns the notes into MQTT messages on a paho-mqtt 2.x client, whose own
 network thread connects, reconnects with backoff and calls back here:
 
-- on connect: the retained ``status`` (online; the last will says offline),
-  the latest ``state``, every pending record of the outbox, and the
-  subscriptions to what the hub sends this table;
+- on connect: the retained ``status`` (online; the last will says offline,
+  and paho registers it again with every connect), the latest ``state``,
+  every pending record of the outbox, and the subscriptions to what the hub
+  sends this table; the session is persistent (``clean_session=False``), so
+  the broker keeps what the hub sends while the table is away, and paho sends
+  again any QoS 1 message the broker had not acknowledged;
+- while connected: ``status`` again every ``heartbeat`` seconds, so the hub
+  can tell a table that died while the broker was down (its last will died
+  with that broker) from one that is alive;
 - on PUBACK of a record: the outbox notes the broker has it; on the hub's
   ``record/ack`` it is delivered; a record the hub has not confirmed within
   ``resend_after`` seconds is sent again (the hub stores it once);
@@ -93,7 +99,8 @@ class FleetLink:
         self.clock = clock
         self.client = client or mqtt.Client(
             CallbackAPIVersion.VERSION2,
-            client_id=f"cafe-table-{settings.table}",
+            client_id=f"cafe-table-{settings.table}",  # the broker uses the user name
+            clean_session=False,
             protocol=mqtt.MQTTv311,
         )
         self._notes: queue.Queue[_Note] = queue.Queue()
@@ -107,6 +114,7 @@ class FleetLink:
         self._latest_state: dict[str, Any] | None = None
         self._state_sent_at = float("-inf")
         self._state_dirty = False
+        self._status_sent_at = float("-inf")
         self.sent_counts: dict[str, int] = {}  # leaf -> messages handed to the client
 
     # --- lifecycle ---------------------------------------------------------------
@@ -185,6 +193,9 @@ class FleetLink:
             # Wake for a record the hub has not confirmed (to send it again) and for a
             # state held back by the rate limit; otherwise sleep until a note comes.
             timeout = self.resend_after if self._awaiting else None
+            if self._connected.is_set():
+                due = self._status_sent_at + self.settings.heartbeat
+                timeout = min(timeout or float("inf"), max(0.0, due - self.clock()))
             if self._state_dirty:
                 due = self._state_sent_at + self.settings.state_interval
                 timeout = min(timeout or float("inf"), max(0.0, due - self.clock()))
@@ -212,9 +223,14 @@ class FleetLink:
         elif note.kind == "records":
             self._send_records()
         elif note.kind == "connected":
-            self._send(topics.STATUS, {"online": True, "at": _now()}, qos=1, retain=True)
+            self._send_status()
             self._state_dirty = self._latest_state is not None
             self._send_records(resend=True)
+        if (
+            self._connected.is_set()
+            and self.clock() - self._status_sent_at >= self.settings.heartbeat
+        ):
+            self._send_status()  # the heartbeat
         if (
             self._state_dirty
             and self._latest_state is not None
@@ -222,6 +238,10 @@ class FleetLink:
         ):
             self._send(topics.STATE, self._latest_state, qos=0, retain=True)
             self._state_sent_at, self._state_dirty = self.clock(), False
+
+    def _send_status(self) -> None:
+        self._send(topics.STATUS, {"online": True, "at": _now()}, qos=1, retain=True)
+        self._status_sent_at = self.clock()
 
     def _send(self, leaf: str, payload: dict[str, Any], qos: int, retain: bool = False) -> None:
         if leaf == topics.STATE and not self._connected.is_set():
