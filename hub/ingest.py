@@ -23,6 +23,7 @@ so an acknowledgement the broker lost in a crash still reaches it.
 from __future__ import annotations
 
 import datetime as dt
+import json
 import logging
 import threading
 import time
@@ -42,6 +43,15 @@ logger = logging.getLogger(__name__)
 
 ACKS_AGAIN_FOR = dt.timedelta(hours=1)  # how old an acknowledgement a returning table gets
 Listener = Callable[[str, str, dict[str, Any]], None]  # (table id, what changed, payload)
+
+
+class UnknownTable(ValueError):
+    """A push to a table id the hub has never heard of (or that is no table id)."""
+
+    def __init__(self, table_id: str) -> None:
+        super().__init__(
+            f"{table_id[:40]!r} is not a table this hub knows; choose one of the tables listed"
+        )
 
 
 class Ingest:
@@ -135,14 +145,36 @@ class Ingest:
         return changed
 
     def push_config(self, table_id: str, settings: dict[str, Any], by: str) -> str:
+        """Send ``settings`` to a table: retained, so a table that is off gets it on connect.
+
+        The broker keeps one push per table (the newest; an older one still
+        unanswered is superseded). The table answers on ``config/result``; then
+        the retained push is cleared. A push that a broker crash lost is sent
+        again when the table comes back. UnknownTable for a table the hub
+        has never heard of.
+        """
+        if not topics.TABLE_ID.match(table_id) or table_id not in {
+            t.id for t in self.storage.tables()
+        }:
+            raise UnknownTable(table_id)
         request_id = uuid.uuid4().hex
-        self.storage.add_config_request(request_id, table_id, settings, by)
-        self.client.publish(
-            topics.topic(table_id, topics.CONFIG_SET),
-            topics.encode({"id": request_id, "settings": settings}),
-            qos=1,
-        )
+        version = self.storage.add_config_request(request_id, table_id, settings, by)
+        self._publish_config(table_id, request_id, version, settings)
         return request_id
+
+    def _publish_config(
+        self, table_id: str, request_id: str, version: int, settings: dict[str, Any]
+    ) -> None:
+        payload = {"id": request_id, "version": version, "settings": settings, "at": now()}
+        self.client.publish(
+            topics.topic(table_id, topics.CONFIG_SET), topics.encode(payload), qos=1, retain=True
+        )
+
+    def _resend_pending_config(self, table_id: str) -> None:
+        newest = self.storage.newest_config(table_id)
+        if newest is not None and newest["answered"] is None:
+            settings = json.loads(newest["settings"])
+            self._publish_config(table_id, newest["id"], newest["version"], settings)
 
     def push_members(self, table_ids: list[str] | None = None) -> None:
         """Send the member cards to the tables (every known table unless ``table_ids``).
@@ -226,6 +258,7 @@ class Ingest:
             # acknowledgements wait in the table's persistent session if it is not there).
             self._back.add(table_id)
             self._resend_acks(table_id)
+            self._resend_pending_config(table_id)
         if status.online and self.storage.active_members():
             # A new table, or one set up before the members. (A café without member
             # cards sends nothing; an emptied list went out, retained, when it emptied.)
@@ -272,7 +305,9 @@ class Ingest:
             self.storage.ack_alert(table_id, event.alert, "staff at the table")
 
     def _config_result(self, table_id: str, result: messages.ConfigResult) -> None:
-        self.storage.config_answered(table_id, result.model_dump(exclude_unset=True))
+        if self.storage.config_answered(table_id, result.model_dump(exclude_unset=True)):
+            # The newest push is answered: the broker need not keep it for the table.
+            self.client.publish(topics.topic(table_id, topics.CONFIG_SET), b"", qos=1, retain=True)
 
     def _tell(self, table_id: str, leaf: str, payload: dict[str, Any]) -> None:
         for listener in list(self.listeners):

@@ -191,6 +191,12 @@ class AlertRow:
     acked_by: str | None
 
 
+SUPERSEDED = "superseded by a newer push before the table answered"
+# A push unanswered this long is shown as timed out (the table may be off, or in a long
+# game: it applies settings between games); an answer that comes later still counts.
+CONFIG_TIMEOUT = dt.timedelta(minutes=15)
+
+
 def now() -> str:
     return dt.datetime.now(dt.UTC).isoformat(timespec="milliseconds")
 
@@ -317,17 +323,21 @@ class Storage:
                 )
             )
 
-    def config_answered(self, table_id: str, message: dict[str, Any]) -> None:
+    def config_answered(self, table_id: str, message: dict[str, Any]) -> bool:
+        """Keep a table's answer to a push; True when it answers the table's newest push."""
+        request_id = str(message.get("id"))
         with self._begin() as db:
             db.execute(
                 config_t.update()
-                .where(config_t.c.id == str(message.get("id")), config_t.c.table_id == table_id)
+                .where(config_t.c.id == request_id, config_t.c.table_id == table_id)
                 .values(
                     ok=bool(message.get("ok")),
                     message=str(message.get("message", "")),
                     answered=now(),
                 )
             )
+        newest = self.newest_config(table_id)
+        return newest is not None and newest["id"] == request_id
 
     def add_refusal(self, table_id: str, topic: str, reason: str) -> None:
         """Count a message of ``table_id`` the hub refused, and keep why (for the dashboard)."""
@@ -600,26 +610,75 @@ class Storage:
 
     def add_config_request(
         self, request_id: str, table_id: str, settings: dict[str, Any], by: str
-    ) -> None:
+    ) -> int:
+        """Keep a push to ``table_id``; its version (1, 2, ... per table).
+
+        A push of the same table still waiting for its answer is superseded: the
+        table gets only the newest (``hub.ingest``: one retained push per table).
+        """
+        stamp = now()
         with self._begin() as db:
+            db.execute(
+                config_t.update()
+                .where(config_t.c.table_id == table_id, config_t.c.answered.is_(None))
+                .values(ok=None, message=SUPERSEDED, answered=stamp)
+            )
             db.execute(
                 config_t.insert().values(
                     id=request_id,
                     table_id=table_id,
                     settings=json.dumps(settings),
-                    sent=now(),
+                    sent=stamp,
                     sent_by=by,
                 )
             )
+            version = db.execute(
+                sa.select(sa.func.count())
+                .select_from(config_t)
+                .where(config_t.c.table_id == table_id)
+            ).scalar_one()
+        return int(version)
 
-    def config_requests(self, limit: int = 50) -> list[dict[str, Any]]:
+    def newest_config(self, table_id: str) -> dict[str, Any] | None:
+        """The newest push to ``table_id`` with its version, answered or not."""
+        with self.engine.connect() as db:
+            rows = (
+                db.execute(
+                    sa.select(config_t)
+                    .where(config_t.c.table_id == table_id)
+                    .order_by(config_t.c.sent.desc(), config_t.c.id)
+                )
+                .mappings()
+                .all()
+            )
+        if not rows:
+            return None
+        return {**dict(rows[0]), "version": len(rows)}
+
+    def config_requests(
+        self, limit: int = 50, timeout: dt.timedelta = CONFIG_TIMEOUT
+    ) -> list[dict[str, Any]]:
+        """The newest pushes, each with its ``status``: pending, applied, refused,
+        superseded or timed out (no answer within ``timeout``; it still counts if it comes).
+        """
         with self.engine.connect() as db:
             rows = (
                 db.execute(sa.select(config_t).order_by(config_t.c.sent.desc()).limit(limit))
                 .mappings()
                 .all()
             )
-        return [dict(r) for r in rows]
+        late = (dt.datetime.now(dt.UTC) - timeout).isoformat(timespec="milliseconds")
+        found = []
+        for r in rows:
+            row = dict(r)
+            if row["answered"] is None:
+                row["status"] = "timed out" if row["sent"] < late else "pending"
+            elif row["ok"] is None:
+                row["status"] = "superseded"
+            else:
+                row["status"] = "applied" if row["ok"] else "refused"
+            found.append(row)
+        return found
 
     def meta(self, key: str) -> str | None:
         with self.engine.connect() as db:

@@ -33,7 +33,7 @@ from controller.games.base import TableError
 from controller.members import check_member_uid, check_nickname
 from controller.record import replay
 from hub import auth
-from hub.ingest import Ingest
+from hub.ingest import Ingest, UnknownTable
 from hub.messages import lenient_state
 from hub.storage import MemberRefused, Storage
 
@@ -54,6 +54,7 @@ def when(stamp: object) -> str:
 
 
 TEMPLATES.env.filters["when"] = when
+MAX_CONFIG_CHARS = 4_000  # a push is a few settings; the broker bounds its packets anyway
 RUNNING_LONG = dt.timedelta(minutes=90)  # a game longer than this is flagged on the floor
 
 
@@ -361,26 +362,36 @@ def create_app(
 
     @app.post("/config", response_class=HTMLResponse)
     def config_push(
-        request: Request, table: str = Form(...), settings: str = Form(...), csrf: str = Form("")
+        request: Request, table: str = Form(""), settings: str = Form(""), csrf: str = Form("")
     ) -> Response:
         name = user_of(request, "owner")
         check_csrf(request, csrf)
-        try:
-            parsed = json.loads(settings)
-            if not isinstance(parsed, dict):
-                raise ValueError("not an object")
-        except ValueError:
+
+        def refused(error: str) -> Response:
             response = page(
                 request,
                 "config.html",
                 tables=[t.id for t in storage.tables()],
                 requests=storage.config_requests(),
-                error='Settings must be a JSON object, e.g. {"language": "de"}.',
+                error=error,
             )
             response.status_code = 400
             return response
-        if ingest is not None:
+
+        if len(settings) > MAX_CONFIG_CHARS:
+            return refused(f"Settings are at most {MAX_CONFIG_CHARS} characters.")
+        try:
+            parsed = json.loads(settings)
+            if not isinstance(parsed, dict):
+                raise ValueError("not an object")
+        except (ValueError, RecursionError):
+            return refused('Settings must be a JSON object, e.g. {"table": {"language": "de"}}.')
+        if ingest is None:
+            return refused("The hub runs without its broker connection: nothing can be sent.")
+        try:
             ingest.push_config(table, parsed, name)
+        except UnknownTable as exc:
+            return refused(f"{exc}.")
         return RedirectResponse("/config", status_code=303)
 
     return app

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from controller.fleet.link import AlertAcknowledged, FleetLink, HubMessage
+from controller.fleet.link import AlertAcknowledged, ConfigRequested, FleetLink, HubMessage
 from controller.fleet.settings import CafeSettings
 from hub.ingest import Ingest
 from hub.settings import HubSettings
@@ -72,6 +72,18 @@ link.start()
 threading.Event().wait(120)
 """
     return subprocess.Popen([sys.executable, "-c", script], cwd=ROOT)
+
+
+def table_link(broker: Broker, received: Callable[[HubMessage], None]) -> FleetLink:
+    """table-1's link in this process, reconnecting within a second."""
+    settings = CafeSettings(
+        broker="127.0.0.1",
+        port=broker.port,
+        table="table-1",
+        password=broker.password("table-1"),
+        reconnect_max=1,
+    )
+    return FleetLink(settings, None, received)
 
 
 def online(ingest: Ingest, table: str = "table-1") -> bool | None:
@@ -167,17 +179,7 @@ def test_an_acknowledgement_lost_with_the_broker_reaches_the_table_when_it_retur
         inbox.append(message)
         arrived.set()
 
-    link = FleetLink(
-        CafeSettings(
-            broker="127.0.0.1",
-            port=broker.port,
-            table="table-1",
-            password=broker.password("table-1"),
-            reconnect_max=1,
-        ),
-        None,
-        received,
-    )
+    link = table_link(broker, received)
     link.start()
     try:
         heard.until(lambda: online(ingest) is True, what="the table online")
@@ -195,5 +197,53 @@ def test_an_acknowledgement_lost_with_the_broker_reaches_the_table_when_it_retur
         assert inbox == [AlertAcknowledged("call-1")]
     finally:
         link.close()
+        ingest.close()
+        ingest.storage.close()
+
+
+def test_a_push_to_a_table_that_is_off_survives_a_broker_crash(
+    broker: Broker, tmp_path: Path
+) -> None:
+    from tests.test_hub_broker import Client
+
+    ingest, heard = start_hub(broker, tmp_path, offline_after=60.0)
+    ingest.storage.table_status("table-1", False)  # known to the hub, off tonight
+    inbox: list[HubMessage] = []
+    arrived = threading.Event()
+
+    def received(message: HubMessage) -> None:
+        inbox.append(message)
+        arrived.set()
+
+    link: FleetLink | None = None
+    try:
+        request = ingest.push_config("table-1", {"table": {"dice": "manual"}}, "olga")
+        assert [r["status"] for r in ingest.storage.config_requests()] == ["pending"]
+        broker.kill()  # the retained push dies with the broker
+        broker.start()
+        link = table_link(broker, received)
+        link.start()
+        assert arrived.wait(20), "the push never reached the table"
+        assert inbox == [ConfigRequested(request, {"table": {"dice": "manual"}})]
+        link.config_result(request, True, "applied")
+        heard.until(
+            lambda: ingest.storage.config_requests()[0]["status"] == "applied",
+            what="the answer on the dashboard",
+        )
+        link.close()
+        link = None
+        # Answered, the push is no longer kept for the table: a new connection gets
+        # the hub's next message, and no push before it.
+        probe = Client(broker, "table-1", "probe")
+        try:
+            probe.client.subscribe("cafe/table/table-1/#", qos=1)
+            ingest.push_members(["table-1"])
+            probe.wait_for("cafe/table/table-1/members")
+            assert [t for t, _ in probe.messages] == ["cafe/table/table-1/members"]
+        finally:
+            probe.close()
+    finally:
+        if link is not None:
+            link.close()
         ingest.close()
         ingest.storage.close()
