@@ -110,6 +110,16 @@ game_names_t = sa.Table(
     sa.Column("player", sa.Integer, primary_key=True),  # the record's seat (engine player)
     sa.Column("nickname", sa.String(64), nullable=False, index=True),
 )
+sessions_t = sa.Table(
+    "sessions",
+    metadata,
+    # Dashboard logins (``hub.auth``): the cookie's token is never stored, only its HMAC.
+    sa.Column("key", sa.String(64), primary_key=True),
+    sa.Column("user", sa.String(80), nullable=False, index=True),
+    sa.Column("csrf", sa.String(64), nullable=False),
+    sa.Column("created", sa.String(40), nullable=False),
+    sa.Column("expires", sa.String(40), nullable=False),
+)
 refusals_t = sa.Table(
     "refusals",
     metadata,
@@ -598,9 +608,42 @@ class Storage:
     # --- users and configuration pushes ---------------------------------------------------
 
     def set_user(self, name: str, role: str, password_hash: str) -> None:
+        """Add a user, or change one's role and password: that ends all their sessions."""
         with self._begin() as db:
             db.execute(users_t.delete().where(users_t.c.name == name))
             db.execute(users_t.insert().values(name=name, role=role, password=password_hash))
+            db.execute(sessions_t.delete().where(sessions_t.c.user == name))
+
+    def add_session(self, key: str, user: str, csrf: str, lasts: dt.timedelta) -> None:
+        """Keep a new login session (``key``: ``hub.auth.session_key`` of its token)."""
+        moment = dt.datetime.now(dt.UTC)
+        with self._begin() as db:
+            # Expired sessions go as new ones come: the table never grows without end.
+            db.execute(sessions_t.delete().where(sessions_t.c.expires < now()))
+            db.execute(
+                sessions_t.insert().values(
+                    key=key,
+                    user=user,
+                    csrf=csrf,
+                    created=moment.isoformat(timespec="milliseconds"),
+                    expires=(moment + lasts).isoformat(timespec="milliseconds"),
+                )
+            )
+
+    def session(self, key: str) -> tuple[str, str, str] | None:
+        """(user, role, CSRF token) of a live session, or None (unknown, ended, expired)."""
+        query = (
+            sa.select(sessions_t.c.user, users_t.c.role, sessions_t.c.csrf)
+            .join(users_t, users_t.c.name == sessions_t.c.user)
+            .where(sessions_t.c.key == key, sessions_t.c.expires > now())
+        )
+        with self.engine.connect() as db:
+            row = db.execute(query).first()
+        return None if row is None else (str(row[0]), str(row[1]), str(row[2]))
+
+    def end_session(self, key: str) -> None:
+        with self._begin() as db:
+            db.execute(sessions_t.delete().where(sessions_t.c.key == key))
 
     def user(self, name: str) -> tuple[str, str] | None:
         """(role, password hash) of a user."""

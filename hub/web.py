@@ -5,8 +5,9 @@ Pages: the floor (every table: game, round, elapsed time, whose turn,
 filters and CSV export, a game's score sheet rendered from its record,
 leaderboards (by nickname too), member cards, deck enrollment per table, and
 configuration pushes (owners).
-Everything but the login page needs a session; every form carries the
-session's CSRF token; failed logins are rate-limited.
+Everything but the login page needs a session (server-side, ``hub.auth``:
+logout ends it at once); every form carries the session's CSRF token; failed
+logins are rate-limited per user name and per address.
 """
 
 from __future__ import annotations
@@ -19,13 +20,13 @@ import functools
 import io
 import json
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response, StreamingResponse
 from fastapi.templating import Jinja2Templates
-from starlette.middleware.sessions import SessionMiddleware
 
 from controller import scoresheet
 from controller.games import specs
@@ -54,6 +55,9 @@ def when(stamp: object) -> str:
 
 
 TEMPLATES.env.filters["when"] = when
+SESSION_COOKIE = "cafe_session"
+SESSION_LASTS = dt.timedelta(hours=12)  # a login lasts a long evening, then ends
+MAX_PASSWORD = 1_024  # characters checked of a password (scrypt of megabytes costs seconds)
 MAX_CONFIG_CHARS = 4_000  # a push is a few settings; the broker bounds its packets anyway
 RUNNING_LONG = dt.timedelta(minutes=90)  # a game longer than this is flagged on the floor
 
@@ -79,9 +83,24 @@ class Live:
                 q.put_nowait(message)
 
 
+@dataclass(frozen=True)
+class Session:
+    """A logged-in browser: whose it is, and the CSRF token its forms must post back."""
+
+    key: str  # hub.auth.session_key of the cookie's token
+    user: str
+    role: str
+    csrf: str
+
+
 def create_app(
-    storage: Storage, ingest: Ingest | None, secret: str, limiter: auth.LoginLimiter | None = None
+    storage: Storage,
+    ingest: Ingest | None,
+    secret: str,
+    limiter: auth.LoginLimiter | None = None,
+    address_limiter: auth.LoginLimiter | None = None,
 ) -> FastAPI:
+    """The dashboard. ``secret`` keys what the database keeps of session tokens."""
     live = Live()
     if ingest is not None:
         ingest.listeners.append(live.publish)
@@ -95,31 +114,38 @@ def create_app(
     app = FastAPI(
         title="Café tables", docs_url=None, redoc_url=None, openapi_url=None, lifespan=lifespan
     )
-    app.add_middleware(SessionMiddleware, secret_key=secret, same_site="strict", max_age=12 * 3600)
-    limiter = limiter or auth.LoginLimiter()
+    users = limiter or auth.LoginLimiter(auth.USER_ATTEMPTS)
+    addresses = address_limiter or auth.LoginLimiter(auth.ADDRESS_ATTEMPTS)
+
+    def session_of(request: Request) -> Session | None:
+        token = request.cookies.get(SESSION_COOKIE)
+        if not token or len(token) > 100:
+            return None
+        key = auth.session_key(secret, token)
+        found = storage.session(key)
+        return None if found is None else Session(key, *found)
 
     def user_of(request: Request, role: str = "staff") -> str:
-        name = request.session.get("user")
-        if not isinstance(name, str):
+        session = session_of(request)
+        if session is None:
             raise HTTPException(status_code=303, headers={"Location": "/login"})
-        found = storage.user(name)
-        if found is None:
-            request.session.clear()
-            raise HTTPException(status_code=303, headers={"Location": "/login"})
-        if role == "owner" and found[0] != "owner":
+        if role == "owner" and session.role != "owner":
             raise HTTPException(status_code=403, detail="owners only")
-        return name
+        return session.user
 
-    def check_csrf(request: Request, token: str) -> None:
-        if not auth.tokens_match(token, request.session.get("csrf")):
+    def check_csrf(request: Request, token: str) -> Session:
+        session = session_of(request)
+        if session is None or not auth.tokens_match(token, session.csrf):
             raise HTTPException(status_code=403, detail="the form is stale; reload the page")
+        return session
 
     def page(request: Request, name: str, **context: Any) -> HTMLResponse:
+        session = session_of(request)
         context.update(
             request=request,
-            user=request.session.get("user"),
-            role=request.session.get("role"),
-            csrf=request.session.get("csrf", ""),
+            user=None if session is None else session.user,
+            role=None if session is None else session.role,
+            csrf="" if session is None else session.csrf,
             open_alerts=len(storage.alerts(open_only=True)),
         )
         return TEMPLATES.TemplateResponse(request, name, context)
@@ -129,28 +155,46 @@ def create_app(
         return page(request, "login.html", error=None)
 
     @app.post("/login", response_class=HTMLResponse)
-    def login(request: Request, name: str = Form(...), password: str = Form(...)) -> Response:
-        keys = (f"ip:{request.client.host if request.client else '?'}", f"user:{name}")
-        if limiter.blocked(*keys):
+    def login(request: Request, name: str = Form(""), password: str = Form("")) -> Response:
+        address = f"ip:{request.client.host if request.client else '?'}"
+        user = f"user:{name[:80]}"
+        if users.blocked(user) or addresses.blocked(address):
             response = page(request, "login.html", error="Too many tries: wait a few minutes.")
             response.status_code = 429
             return response
-        found = storage.user(name)
-        if found is None or not auth.verify_password(password, found[1]):
-            limiter.failed(*keys)
+        found = storage.user(name) if 0 < len(name) <= 80 else None
+        # An unknown name costs the same scrypt as a known one: the time tells nothing.
+        stored = auth.dummy_hash() if found is None else found[1]
+        right = auth.verify_password(password[:MAX_PASSWORD], stored) and found is not None
+        if not right:
+            users.failed(user)
+            addresses.failed(address)
             response = page(request, "login.html", error="Wrong name or password.")
             response.status_code = 401
             return response
-        limiter.succeeded(*keys)
-        request.session.clear()
-        request.session.update(user=name, role=found[0], csrf=auth.new_token())
-        return RedirectResponse("/", status_code=303)
+        users.succeeded(user)
+        token = auth.new_token()
+        storage.add_session(auth.session_key(secret, token), name, auth.new_token(), SESSION_LASTS)
+        redirect = RedirectResponse("/", status_code=303)
+        redirect.set_cookie(
+            SESSION_COOKIE,
+            token,
+            max_age=int(SESSION_LASTS.total_seconds()),
+            httponly=True,
+            samesite="strict",
+            # Over TLS (the hub's own, or a reverse proxy that says so) the cookie never
+            # goes over plain HTTP.
+            secure=request.url.scheme == "https",
+        )
+        return redirect
 
     @app.post("/logout")
     def logout(request: Request, csrf: str = Form("")) -> Response:
-        check_csrf(request, csrf)
-        request.session.clear()
-        return RedirectResponse("/login", status_code=303)
+        session = check_csrf(request, csrf)
+        storage.end_session(session.key)  # the cookie is worth nothing from now on
+        response = RedirectResponse("/login", status_code=303)
+        response.delete_cookie(SESSION_COOKIE, httponly=True, samesite="strict")
+        return response
 
     @app.get("/", response_class=HTMLResponse)
     def floor(request: Request) -> HTMLResponse:
