@@ -60,6 +60,9 @@ def cmd_adduser(args: argparse.Namespace) -> int:
     except settings.HubConfigError as exc:
         print(f"hub adduser: {exc}", file=sys.stderr)
         return USAGE_ERROR
+    if not 0 < len(args.name) <= 80 or not args.name.isprintable():
+        print("hub adduser: a name is 1 to 80 printable characters", file=sys.stderr)
+        return USAGE_ERROR
     try:
         if args.password_file:
             password = Path(args.password_file).read_text(encoding="utf-8").strip()

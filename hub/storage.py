@@ -1,8 +1,10 @@
-"""What the hub keeps, behind one small interface, in any database SQLAlchemy speaks.
+"""What the hub keeps, behind one small interface, in SQLite or PostgreSQL.
 
 The web layer and the MQTT ingest call ``Storage`` methods only; the SQL is
 SQLAlchemy Core, so ``sqlite:///hub.sqlite3`` (the embedded default) and a
-``postgresql://`` URL run the same code. Every write is idempotent where the
+``postgresql://`` URL (psycopg 3) run the same code; the tests run both.
+The schema is made and changed by Alembic migrations (``hub/migrations``),
+run when the hub opens its database (``migrate``). Every write is idempotent where the
 network may repeat it: a record is stored once per unique id however often it
 arrives, an alert once per (table, alert id).
 """
@@ -215,10 +217,10 @@ class Storage:
     """The hub's database. Safe to call from the MQTT thread and the web workers at once."""
 
     def __init__(self, url: str) -> None:
-        self.url = url
+        self.url = url = engine_url(url)
         _create_private(url)
         connect_args = {"check_same_thread": False} if url.startswith("sqlite") else {}
-        self.engine: Engine = sa.create_engine(url, connect_args=connect_args)
+        self.engine: Engine = sa.create_engine(url, connect_args=connect_args, pool_pre_ping=True)
         if url.startswith("sqlite"):
             # SQLite allows one writer: serialize ours rather than meet "database is locked".
             self._write_lock: threading.Lock | None = threading.Lock()
@@ -226,7 +228,7 @@ class Storage:
                 db.exec_driver_sql("PRAGMA journal_mode=WAL")
         else:
             self._write_lock = None
-        metadata.create_all(self.engine)
+        migrate(self.engine)
         self._private_files()
 
     def _private_files(self) -> None:
@@ -732,6 +734,38 @@ class Storage:
         with self._begin() as db:
             db.execute(meta_t.delete().where(meta_t.c.key == key))
             db.execute(meta_t.insert().values(key=key, value=value))
+
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+BEFORE_MIGRATIONS = "0001"  # the schema of a hub from before Alembic (create_all)
+
+
+def engine_url(url: str) -> str:
+    """``url`` for SQLAlchemy: a plain ``postgresql://`` URL goes through psycopg 3."""
+    for plain in ("postgresql://", "postgres://"):
+        if url.startswith(plain):
+            return "postgresql+psycopg://" + url.removeprefix(plain)
+    return url
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the database's schema to this hub's version (Alembic ``upgrade head``).
+
+    A database from before migrations (it has the hub's tables but no
+    ``alembic_version``) is stamped as revision 0001 first; an empty one is
+    built from scratch.
+    """
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as db:
+        config.attributes["connection"] = db
+        existing = set(sa.inspect(db).get_table_names())
+        if "alembic_version" not in existing and "games" in existing:
+            command.stamp(config, BEFORE_MIGRATIONS)
+        command.upgrade(config, "head")
 
 
 def _create_private(url: str) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import html
-from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -21,12 +21,13 @@ PASSWORD = "correct horse battery"
 
 
 @pytest.fixture
-def storage(tmp_path: Path) -> Storage:
-    store = Storage(f"sqlite:///{tmp_path / 'hub.sqlite3'}")
+def storage(storage_url: str) -> Iterator[Storage]:
+    store = Storage(storage_url)
     store.set_user("olga", "owner", auth.hash_password(PASSWORD))
     store.table_status("table-1", True)
     store.table_status("table-2", False)
-    return store
+    yield store
+    store.close()
 
 
 def test_each_push_has_a_status_and_a_version(storage: Storage) -> None:

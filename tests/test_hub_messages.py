@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -163,10 +164,11 @@ def delivered(ingest: Ingest, table: str, leaf: str, payload: bytes) -> None:
 
 
 @pytest.fixture
-def storage(tmp_path: Path) -> Storage:
-    store = Storage(f"sqlite:///{tmp_path / 'hub.sqlite3'}")
+def storage(storage_url: str) -> Iterator[Storage]:
+    store = Storage(storage_url)
     store.set_user("sam", "staff", auth.hash_password(PASSWORD))
-    return store
+    yield store
+    store.close()
 
 
 def test_the_ingest_counts_refusals_per_table_and_stores_only_good_messages(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import statistics
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,11 +20,12 @@ CERT_NAMES = ("-subj", "/CN=localhost", "-keyout", "hub.key", "-out", "hub.crt")
 
 
 @pytest.fixture
-def storage(tmp_path: Path) -> Storage:
-    store = Storage(f"sqlite:///{tmp_path / 'hub.sqlite3'}")
+def storage(storage_url: str) -> Iterator[Storage]:
+    store = Storage(storage_url)
     store.set_user("sam", "staff", auth.hash_password(PASSWORD))
     store.set_user("olga", "owner", auth.hash_password(PASSWORD))
-    return store
+    yield store
+    store.close()
 
 
 def browser(storage: Storage, base_url: str = "http://testserver") -> TestClient:
