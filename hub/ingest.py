@@ -16,8 +16,13 @@ seconds, so a table that died while the broker was down (its will died with
 that broker) turns offline too. A retained status (an old one, replayed by
 the broker on subscribe) shows a table online but does not count as a sign
 of life. When a table comes back, the hub sends again the acknowledgements
-of its alerts from the last hour (the table ignores those it has closed),
-so an acknowledgement the broker lost in a crash still reaches it.
+of its alerts from the last hour (the table ignores those it has closed)
+and its newest unanswered configuration push, so what the broker lost in a
+crash still reaches it; after the hub itself reconnects, every table's next
+status counts as coming back. A table's status lists its open alerts and
+the calls last answered at the table: the hub stores an alert it missed (one
+sent after a broker crash, before the hub had subscribed again) and closes a
+call answered at the table whose event it missed.
 """
 
 from __future__ import annotations
@@ -194,6 +199,9 @@ class Ingest:
             logger.warning("the broker refused the hub: %s", reason)
             return
         client.subscribe(f"{topics.ROOT}/+/#", qos=1)
+        # What the hub sent before this connection may have died with a broker: each
+        # table's next status brings the acknowledgements and pending pushes again.
+        self._back.clear()
         self.connected.set()
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
@@ -251,6 +259,7 @@ class Ingest:
 
     def _status(self, table_id: str, status: messages.Status) -> None:
         self.storage.table_status(table_id, status.online, status.at)
+        self._open_alerts(table_id, status)
         if not status.online:
             self._back.discard(table_id)
         elif table_id not in self._back:
@@ -263,6 +272,16 @@ class Ingest:
             # A new table, or one set up before the members. (A café without member
             # cards sends nothing; an emptied list went out, retained, when it emptied.)
             self.push_members([table_id])
+
+    def _open_alerts(self, table_id: str, status: messages.Status) -> None:
+        """Store the alerts a table lists as open that the hub missed; close those it
+        lists as answered at the table (their events may have been lost)."""
+        for alert in status.alerts or []:
+            if self.storage.add_alert(table_id, alert.model_dump(exclude_unset=True)):
+                self._tell(table_id, topics.ALERT, alert.model_dump(mode="json"))
+        for alert_id in status.answered or []:
+            if self.storage.ack_alert(table_id, alert_id, "staff at the table"):
+                self._tell(table_id, topics.ALERT, {"id": alert_id, "acked": True})
 
     def _resend_acks(self, table_id: str) -> None:
         """The last hour's alert acknowledgements again: one may have died with a broker."""

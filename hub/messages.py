@@ -44,7 +44,7 @@ from controller.record import replay
 # Message sizes per topic (bytes of JSON). The broker's max_packet_size is larger
 # (``hub.broker.MAX_PACKET_BYTES``); these are what a real table sends, with room.
 MAX_BYTES = {
-    topics.STATUS: 1_024,
+    topics.STATUS: 16_384,  # with up to 32 open alerts
     topics.STATE: 16_384,
     topics.EVENT: 4_096,
     topics.ALERT: 4_096,
@@ -120,13 +120,6 @@ class _Message(BaseModel):
     model_config = ConfigDict(strict=True, extra="ignore", frozen=True)
 
 
-class Status(_Message):
-    """``status``: online or not (the last will says not), retained."""
-
-    online: bool
-    at: Stamp | None = None
-
-
 class SeatState(_Message):
     seat: SeatNumber
     joined: bool = False
@@ -175,6 +168,20 @@ class Alert(_Message):
     text: Note = ""
     seat: Player | None = None
     at: Stamp | None = None
+
+
+class Status(_Message):
+    """``status``: online or not (the last will says not), retained; sent as a heartbeat.
+
+    ``alerts`` (from a table that sends them) lists its open alerts, ``answered``
+    the calls last answered at the table: the hub stores an alert it missed and
+    closes an answered call whose event it missed.
+    """
+
+    online: bool
+    at: Stamp | None = None
+    alerts: Annotated[list[Alert], Field(max_length=32)] | None = None
+    answered: Annotated[list[Id], Field(max_length=32)] | None = None
 
 
 class ConfigResult(_Message):

@@ -16,12 +16,14 @@ from typing import Any
 
 import pytest
 
+from controller.fleet import topics
 from controller.fleet.link import AlertAcknowledged, ConfigRequested, FleetLink, HubMessage
 from controller.fleet.settings import CafeSettings
 from hub.ingest import Ingest
 from hub.settings import HubSettings
 from hub.storage import Storage
 from tests.broker import Broker
+from tests.test_hub_broker import Client
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -74,7 +76,9 @@ threading.Event().wait(120)
     return subprocess.Popen([sys.executable, "-c", script], cwd=ROOT)
 
 
-def table_link(broker: Broker, received: Callable[[HubMessage], None]) -> FleetLink:
+def table_link(
+    broker: Broker, received: Callable[[HubMessage], None], heartbeat: float = 30.0
+) -> FleetLink:
     """table-1's link in this process, reconnecting within a second."""
     settings = CafeSettings(
         broker="127.0.0.1",
@@ -82,6 +86,7 @@ def table_link(broker: Broker, received: Callable[[HubMessage], None]) -> FleetL
         table="table-1",
         password=broker.password("table-1"),
         reconnect_max=1,
+        heartbeat=heartbeat,
     )
     return FleetLink(settings, None, received)
 
@@ -204,8 +209,6 @@ def test_an_acknowledgement_lost_with_the_broker_reaches_the_table_when_it_retur
 def test_a_push_to_a_table_that_is_off_survives_a_broker_crash(
     broker: Broker, tmp_path: Path
 ) -> None:
-    from tests.test_hub_broker import Client
-
     ingest, heard = start_hub(broker, tmp_path, offline_after=60.0)
     ingest.storage.table_status("table-1", False)  # known to the hub, off tonight
     inbox: list[HubMessage] = []
@@ -247,3 +250,50 @@ def test_a_push_to_a_table_that_is_off_survives_a_broker_crash(
             link.close()
         ingest.close()
         ingest.storage.close()
+
+
+def test_alerts_and_answers_sent_just_after_a_broker_crash_reach_the_hub(
+    broker: Broker, tmp_path: Path
+) -> None:
+    ingest, heard = start_hub(broker, tmp_path, offline_after=60.0)
+    link = table_link(broker, lambda message: None, heartbeat=0.3)
+    link.start()
+    storage = ingest.storage
+    try:
+        link.alert("call-1", "call-staff", "Seat 1 calls for staff", seat=0)
+        heard.until(lambda: bool(storage.alerts(open_only=True)), what="the first call")
+        ingest.close()  # the hub restarts, and meanwhile...
+        broker.kill()  # ...the broker dies with the hub's session and queue
+        broker.start()
+        # Sent into a broker where nobody subscribes to them: the messages themselves
+        # are lost. A probe (the hub's login, a clean session) watches only the table's
+        # status until one shows the table has sent both.
+        probe = Client(broker, "hub", "probe")
+        status = topics.topic("table-1", topics.STATUS)
+        probe.client.subscribe(status, qos=1)
+        link.event("staff-call-answered", alert="call-1", seat=0)
+        link.alert("call-2", "call-staff", "Seat 3 calls for staff", seat=2)
+        with probe.arrived:
+            assert probe.arrived.wait_for(
+                lambda: any(
+                    b'"answered":["call-1"]' in p and b'"call-2"' in p for _, p in probe.messages
+                ),
+                20,
+            ), "the table never reconnected"
+        probe.close()
+        ingest, heard = start_hub(broker, tmp_path, offline_after=60.0)
+        storage = ingest.storage
+
+        def settled() -> bool:
+            alerts = {a.id: a for a in storage.alerts()}
+            return (
+                "call-2" in alerts
+                and alerts["call-2"].acked is None
+                and alerts["call-1"].acked_by == "staff at the table"
+            )
+
+        heard.until(settled, what="the new call open and the answered one closed")
+    finally:
+        link.close()
+        ingest.close()
+        storage.close()

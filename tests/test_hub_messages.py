@@ -115,7 +115,7 @@ def test_a_state_with_a_field_of_the_wrong_kind_is_refused(case: str) -> None:
         (topics.STATUS, b'{"online": 0}'),
         (topics.STATUS, b"[true]"),
         (topics.STATUS, b"\xff\xfe"),
-        (topics.STATUS, b'{"online": true' + b" " * 2000 + b"}"),
+        (topics.STATUS, b'{"online": true' + b" " * 20_000 + b"}"),
         (topics.ALERT, b'{"id": "", "kind": "call-staff"}'),
         (topics.ALERT, b'{"id": "a1", "seat": "2"}'),
         (topics.EVENT, b'{"kind": "=cmd"}'),

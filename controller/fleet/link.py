@@ -14,7 +14,11 @@ network thread connects, reconnects with backoff and calls back here:
   again any QoS 1 message the broker had not acknowledged;
 - while connected: ``status`` again every ``heartbeat`` seconds, so the hub
   can tell a table that died while the broker was down (its last will died
-  with that broker) from one that is alive;
+  with that broker) from one that is alive; each status lists the table's
+  open alerts (raised, not yet answered at the table or acknowledged by the
+  hub) and the calls last answered at the table. Being retained, it reaches
+  the hub even when an ``alert`` or ``event`` message did not (one sent
+  after a broker crash, before the hub had subscribed again);
 - on PUBACK of a record: the outbox notes the broker has it; on the hub's
   ``record/ack`` it is delivered; a record the hub has not confirmed within
   ``resend_after`` seconds is sent again (the hub stores it once);
@@ -45,6 +49,7 @@ from controller.fleet.outbox import Outbox
 from controller.fleet.settings import CafeSettings
 
 logger = logging.getLogger(__name__)
+MAX_OPEN_ALERTS = 32  # a call for staff and a reader per seat, at most
 
 
 @dataclass(frozen=True)
@@ -74,7 +79,7 @@ HubMessage = AlertAcknowledged | ConfigRequested | MembersChanged
 
 @dataclass(frozen=True)
 class _Note:
-    kind: str  # "state", "publish", "records", "stop", "connected"
+    kind: str  # "state", "publish", "records", "stop", "connected", "closed"
     leaf: str = ""
     payload: dict[str, Any] | None = None
 
@@ -115,6 +120,9 @@ class FleetLink:
         self._state_sent_at = float("-inf")
         self._state_dirty = False
         self._status_sent_at = float("-inf")
+        # Alerts raised and not yet closed (alert id -> its message), for the status.
+        self._open_alerts: dict[str, dict[str, Any]] = {}
+        self._answered: collections.deque[str] = collections.deque(maxlen=MAX_OPEN_ALERTS)
         self.sent_counts: dict[str, int] = {}  # leaf -> messages handed to the client
 
     # --- lifecycle ---------------------------------------------------------------
@@ -219,7 +227,10 @@ class FleetLink:
         elif note.kind == "state":
             self._latest_state, self._state_dirty = note.payload, True
         elif note.kind == "publish" and note.payload is not None:
+            self._track_alerts(note.leaf, note.payload)
             self._send(note.leaf, note.payload, qos=1)
+        elif note.kind == "closed" and note.payload is not None:
+            self._open_alerts.pop(str(note.payload.get("id")), None)
         elif note.kind == "records":
             self._send_records()
         elif note.kind == "connected":
@@ -239,8 +250,23 @@ class FleetLink:
             self._send(topics.STATE, self._latest_state, qos=0, retain=True)
             self._state_sent_at, self._state_dirty = self.clock(), False
 
+    def _track_alerts(self, leaf: str, payload: dict[str, Any]) -> None:
+        if leaf == topics.ALERT:
+            self._open_alerts[str(payload.get("id"))] = payload
+            while len(self._open_alerts) > MAX_OPEN_ALERTS:  # the oldest goes first
+                self._open_alerts.pop(next(iter(self._open_alerts)))
+        elif leaf == topics.EVENT and payload.get("kind") == "staff-call-answered":
+            self._open_alerts.pop(str(payload.get("alert")), None)
+            self._answered.append(str(payload.get("alert")))
+
     def _send_status(self) -> None:
-        self._send(topics.STATUS, {"online": True, "at": _now()}, qos=1, retain=True)
+        status = {
+            "online": True,
+            "at": _now(),
+            "alerts": list(self._open_alerts.values()),
+            "answered": list(self._answered),
+        }
+        self._send(topics.STATUS, status, qos=1, retain=True)
         self._status_sent_at = self.clock()
 
     def _send(self, leaf: str, payload: dict[str, Any], qos: int, retain: bool = False) -> None:
@@ -325,6 +351,7 @@ class FleetLink:
         if not isinstance(request, str):
             return
         if where[1] == topics.ALERT_ACK:
+            self._notes.put(_Note("closed", payload={"id": request}))
             self.on_message(AlertAcknowledged(request))
         elif where[1] == topics.CONFIG_SET and isinstance(payload.get("settings"), dict):
             self.on_message(ConfigRequested(request, payload["settings"]))
