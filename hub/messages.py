@@ -112,6 +112,7 @@ SeatNumber = Annotated[int, Field(ge=1, le=MAX_SEATS)]  # as people count: from 
 Player = Annotated[int, Field(ge=0, lt=MAX_SEATS)]  # as the engines count: from 0
 Score = Annotated[int, Field(ge=-1_000_000_000, le=1_000_000_000)]
 Count = Annotated[int, Field(ge=0, le=1_000_000)]
+SeatKey = Annotated[str, StringConstraints(pattern=r"^[1-9][0-9]?$")]  # "1".."99", as JSON keys
 
 
 class _Message(BaseModel):
@@ -136,16 +137,13 @@ class TableState(_Message):
     title: Title | None = None
     game_started: Stamp | None = None
     round: Count | None = None
-    seats: Annotated[list[SeatState], Field(max_length=MAX_SEATS)] = []
-    waiting_for: Annotated[list[SeatNumber], Field(max_length=MAX_SEATS)] = []
+    seats: list[SeatState] = Field(default_factory=list, max_length=MAX_SEATS)
+    waiting_for: list[SeatNumber] = Field(default_factory=list, max_length=MAX_SEATS)
     totals: Annotated[list[Score], Field(max_length=MAX_SEATS)] | None = None
-    readers_offline: Annotated[list[SeatNumber], Field(max_length=MAX_SEATS)] = []
-    nicknames: Annotated[
-        dict[Annotated[str, StringConstraints(pattern=r"^[1-9][0-9]?$")], Nickname],
-        Field(max_length=MAX_SEATS),
-    ] = {}
+    readers_offline: list[SeatNumber] = Field(default_factory=list, max_length=MAX_SEATS)
+    nicknames: dict[SeatKey, Nickname] = Field(default_factory=dict, max_length=MAX_SEATS)
     journal: Note = "ok"
-    decks: Annotated[dict[Word, tuple[Count, Count]], Field(max_length=64)] = {}
+    decks: dict[Word, tuple[Count, Count]] = Field(default_factory=dict, max_length=64)
 
 
 class Event(_Message):

@@ -19,7 +19,7 @@ import datetime as dt
 import functools
 import io
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -35,8 +35,8 @@ from controller.members import check_member_uid, check_nickname
 from controller.record import replay
 from hub import auth
 from hub.ingest import Ingest, UnknownTable
-from hub.messages import lenient_state
-from hub.storage import MemberRefused, Storage
+from hub.messages import TableState, lenient_state
+from hub.storage import MemberRefused, Storage, TableRow
 
 TEMPLATES = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
 
@@ -114,6 +114,7 @@ def create_app(
     app = FastAPI(
         title="Café tables", docs_url=None, redoc_url=None, openapi_url=None, lifespan=lifespan
     )
+    read_states = StateReader()
     users = limiter or auth.LoginLimiter(auth.USER_ATTEMPTS)
     addresses = address_limiter or auth.LoginLimiter(auth.ADDRESS_ATTEMPTS)
 
@@ -199,12 +200,12 @@ def create_app(
     @app.get("/", response_class=HTMLResponse)
     def floor(request: Request) -> HTMLResponse:
         user_of(request)
-        return page(request, "floor.html", tables=floor_rows(storage))
+        return page(request, "floor.html", tables=floor_rows(storage, read_states))
 
     @app.get("/floor.json")
     def floor_json(request: Request) -> list[dict[str, Any]]:
         user_of(request)
-        return floor_rows(storage)
+        return floor_rows(storage, read_states)
 
     @app.get("/live")
     async def live_updates(request: Request) -> StreamingResponse:
@@ -444,12 +445,37 @@ def create_app(
 UNKNOWN = "?"  # what the floor shows for a field a table sent that cannot be shown
 
 
-def floor_rows(storage: Storage) -> list[dict[str, Any]]:
+class StateReader:
+    """``hub.messages.lenient_state`` for the floor, once per stored state.
+
+    An open floor page fetches every table's state on every live update (some
+    25 a second in a busy café); a state is read again only when its table
+    stored a new one (a new ``state_at`` or ``version``).
+    """
+
+    def __init__(self) -> None:
+        self._read: dict[str, tuple[tuple[object, object], tuple[TableState, set[str]]]] = {}
+
+    def __call__(self, table: TableRow) -> tuple[TableState, set[str]]:
+        state: object = table.state  # stored JSON: an older hub may have stored anything
+        key = (table.state_at, state.get("version") if isinstance(state, dict) else None)
+        found = self._read.get(table.id)
+        if found is not None and found[0] == key:
+            return found[1]
+        read = lenient_state(table.state)
+        self._read[table.id] = (key, read)
+        return read
+
+
+def floor_rows(
+    storage: Storage, read_state: Callable[[TableRow], tuple[TableState, set[str]]] | None = None
+) -> list[dict[str, Any]]:
     """One row per table for the floor view.
 
     Built defensively: a stored state is read through ``hub.messages.lenient_state``,
     so a field that is not what it should be shows as "?" on that table's card only.
     """
+    read_state = read_state or (lambda table: lenient_state(table.state))
     open_alerts: dict[str, int] = {}
     for alert in storage.alerts(open_only=True):
         open_alerts[alert.table_id] = open_alerts.get(alert.table_id, 0) + 1
@@ -457,7 +483,7 @@ def floor_rows(storage: Storage) -> list[dict[str, Any]]:
     rows = []
     now = dt.datetime.now(dt.UTC)
     for table in storage.tables():
-        state, bad = lenient_state(table.state)
+        state, bad = read_state(table)
         elapsed = None
         if state.game_started is not None:
             with contextlib.suppress(ValueError):
