@@ -35,6 +35,7 @@ import contextlib
 import datetime as dt
 import logging
 import queue
+import random
 import threading
 import time
 from collections.abc import Callable
@@ -267,7 +268,9 @@ class FleetLink:
             "answered": list(self._answered),
         }
         self._send(topics.STATUS, status, qos=1, retain=True)
-        self._status_sent_at = self.clock()
+        # Up to a fifth early, at random: tables that started (or reconnected) together
+        # do not all beat at once.
+        self._status_sent_at = self.clock() - random.uniform(0, 0.2) * self.settings.heartbeat
 
     def _send(self, leaf: str, payload: dict[str, Any], qos: int, retain: bool = False) -> None:
         if leaf == topics.STATE and not self._connected.is_set():
