@@ -47,7 +47,36 @@ from hub.storage import Storage, now
 logger = logging.getLogger(__name__)
 
 ACKS_AGAIN_FOR = dt.timedelta(hours=1)  # how old an acknowledgement a returning table gets
+# What one table may send: a real one sends a state at most every second, a heartbeat every
+# 30 s, a record when a game ends. Past these, its messages are dropped unread (counted), so
+# a table that floods costs the hub no checks and no writes, and the others are not kept
+# waiting behind it. Records cost a replay each: they have a budget of their own.
+# The bursts are large enough for what the broker queued for a hub that was away for hours.
+MESSAGES_PER_SECOND, MESSAGE_BURST = 20.0, 1000
+RECORDS_PER_SECOND, RECORD_BURST = 1.0, 50
+FLOOD_NOTE_EVERY = 5.0  # seconds between two notes of a flooding table's dropped messages
 Listener = Callable[[str, str, dict[str, Any]], None]  # (table id, what changed, payload)
+
+
+class Budget:
+    """Per table, a token bucket: ``rate`` messages a second on average, ``burst`` at once."""
+
+    def __init__(
+        self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.rate, self.burst, self.clock = rate, burst, clock
+        self._tokens: dict[str, tuple[float, float]] = {}  # table -> (tokens, when)
+
+    def take(self, table_id: str) -> bool:
+        """Spend one message of ``table_id``'s budget; False when it has none left."""
+        moment = self.clock()
+        tokens, then = self._tokens.get(table_id, (float(self.burst), moment))
+        tokens = min(float(self.burst), tokens + (moment - then) * self.rate)
+        if tokens < 1.0:
+            self._tokens[table_id] = (tokens, moment)
+            return False
+        self._tokens[table_id] = (tokens - 1.0, moment)
+        return True
 
 
 class UnknownTable(ValueError):
@@ -63,7 +92,13 @@ class Ingest:
     """Subscribes, stores, and tells listeners; publishes alert acks and config pushes."""
 
     def __init__(
-        self, settings: HubSettings, storage: Storage, client_id: str = "cafe-hub"
+        self,
+        settings: HubSettings,
+        storage: Storage,
+        client_id: str = "cafe-hub",
+        *,
+        budget: Budget | None = None,
+        record_budget: Budget | None = None,
     ) -> None:
         self.settings = settings
         self.storage = storage
@@ -86,6 +121,10 @@ class Ingest:
         self._stop = threading.Event()
         self._watchdog: threading.Thread | None = None
         self._online: dict[str, bool] = {}  # what the hub last stored of each table
+        self._budget = budget or Budget(MESSAGES_PER_SECOND, MESSAGE_BURST)
+        self._record_budget = record_budget or Budget(RECORDS_PER_SECOND, RECORD_BURST)
+        self._dropped: dict[str, tuple[int, float]] = {}  # table -> (not yet noted, last note)
+        self.dropped = 0  # messages dropped unread for a table over its budget
         # Each stores one checked message; False when it changed nothing the pages show.
         self._stores: dict[str, Callable[[str, Any], bool | None]] = {
             topics.STATUS: self._status,
@@ -213,6 +252,12 @@ class Ingest:
         table_id, leaf = where
         if leaf not in self._stores:
             return  # the hub's own messages to the tables (acks, pushes, members)
+        if not self._budget.take(table_id) or (
+            leaf == topics.RECORD and not self._record_budget.take(table_id)
+        ):
+            self._drop(table_id, leaf)
+            self._handled()
+            return
         try:
             checked = messages.parse(table_id, leaf, bytes(message.payload))
         except messages.Refused as exc:
@@ -241,6 +286,27 @@ class Ingest:
             self.storage.add_refusal(table_id, leaf, reason)
         except Exception:
             logger.exception("could not count a refused message from %s", table_id)
+        self._tell(table_id, "refused", {"topic": leaf, "reason": reason})
+
+    def _drop(self, table_id: str, leaf: str) -> None:
+        """Count a message dropped unread; note the count now and then, not each time."""
+        self.dropped += 1
+        count, noted = self._dropped.get(table_id, (0, float("-inf")))
+        count += 1
+        moment = time.monotonic()
+        if moment - noted < FLOOD_NOTE_EVERY:
+            self._dropped[table_id] = (count, noted)
+            return
+        self._dropped[table_id] = (0, moment)
+        reason = (
+            f"{leaf}: {table_id} sends more than {self._budget.rate:.0f} messages a second "
+            f"(or {self._record_budget.rate:.0f} record); {count} dropped unread"
+        )
+        logger.warning("%s", reason)
+        try:
+            self.storage.add_refusal(table_id, leaf, reason, count)
+        except Exception:
+            logger.exception("could not count the dropped messages of %s", table_id)
         self._tell(table_id, "refused", {"topic": leaf, "reason": reason})
 
     def _handled(self) -> None:

@@ -351,8 +351,9 @@ class Storage:
         newest = self.newest_config(table_id)
         return newest is not None and newest["id"] == request_id
 
-    def add_refusal(self, table_id: str, topic: str, reason: str) -> None:
-        """Count a message of ``table_id`` the hub refused, and keep why (for the dashboard)."""
+    def add_refusal(self, table_id: str, topic: str, reason: str, count: int = 1) -> None:
+        """Count ``count`` messages of ``table_id`` the hub refused, and keep why (for the
+        dashboard)."""
         stamp = now()
         with self._begin() as db:
             found = db.execute(
@@ -362,7 +363,7 @@ class Storage:
                 db.execute(
                     refusals_t.insert().values(
                         table_id=table_id,
-                        count=1,
+                        count=count,
                         first=stamp,
                         last=stamp,
                         topic=topic[:40],
@@ -373,7 +374,7 @@ class Storage:
                 db.execute(
                     refusals_t.update()
                     .where(refusals_t.c.table_id == table_id)
-                    .values(count=found[0] + 1, last=stamp, topic=topic[:40], reason=reason)
+                    .values(count=found[0] + count, last=stamp, topic=topic[:40], reason=reason)
                 )
 
     def refusals(self) -> dict[str, RefusalRow]:

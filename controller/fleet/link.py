@@ -242,7 +242,9 @@ class FleetLink:
             self._connected.is_set()
             and self.clock() - self._status_sent_at >= self.settings.heartbeat
         ):
-            self._send_status()  # the heartbeat
+            # The heartbeat: QoS 0, so a hub that is away does not find hundreds of them
+            # queued for it when it comes back (the retained one is always the latest).
+            self._send_status(qos=0)
         if (
             self._state_dirty
             and self._latest_state is not None
@@ -260,14 +262,14 @@ class FleetLink:
             self._open_alerts.pop(str(payload.get("alert")), None)
             self._answered.append(str(payload.get("alert")))
 
-    def _send_status(self) -> None:
+    def _send_status(self, qos: int = 1) -> None:
         status = {
             "online": True,
             "at": _now(),
             "alerts": list(self._open_alerts.values()),
             "answered": list(self._answered),
         }
-        self._send(topics.STATUS, status, qos=1, retain=True)
+        self._send(topics.STATUS, status, qos=qos, retain=True)
         # Up to a fifth early, at random: tables that started (or reconnected) together
         # do not all beat at once.
         self._status_sent_at = self.clock() - random.uniform(0, 0.2) * self.settings.heartbeat
