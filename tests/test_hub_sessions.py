@@ -166,6 +166,7 @@ def test_tls_settings_come_in_pairs_and_must_exist(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_the_hub_serves_https_itself_with_secure_cookies(tmp_path: Path) -> None:
     import shutil
+    import ssl
     import subprocess
     import sys
 
@@ -198,9 +199,8 @@ def test_the_hub_serves_https_itself_with_secure_cookies(tmp_path: Path) -> None
     hub = subprocess.Popen([*cli, "run", "--config", str(tmp_path / "hub.toml")], cwd=ROOT)
     try:
         wait_for_port(port, timeout=30)
-        with httpx.Client(
-            verify=str(tmp_path / "hub.crt"), base_url=f"https://localhost:{port}"
-        ) as web:
+        trusted = ssl.create_default_context(cafile=str(tmp_path / "hub.crt"))
+        with httpx.Client(verify=trusted, base_url=f"https://localhost:{port}") as web:
             answer = web.post("/login", data={"name": "sam", "password": PASSWORD})
             assert answer.status_code == 303
             cookie = answer.headers["set-cookie"].lower()
