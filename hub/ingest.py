@@ -12,7 +12,8 @@ dashboard's live updates) hear of every change.
 A table is online while it is heard from: its last will marks it offline at
 once, and a watchdog marks it offline when no live message (its status
 heartbeat, every ``cafe.heartbeat`` seconds) came for ``offline_after``
-seconds, so a table that died while the broker was down (its will died with
+seconds (only a table whose status shows it beats: older table software
+does not), so a table that died while the broker was down (its will died with
 that broker) turns offline too. A retained status (an old one, replayed by
 the broker on subscribe) shows a table online but does not count as a sign
 of life. When a table comes back, the hub sends again the acknowledgements
@@ -121,6 +122,9 @@ class Ingest:
         self._stop = threading.Event()
         self._watchdog: threading.Thread | None = None
         self._online: dict[str, bool] = {}  # what the hub last stored of each table
+        # Tables whose status says they send heartbeats (it lists their alerts): only these
+        # are marked offline for silence; a table with older software never beats.
+        self._beats: set[str] = set()
         self._budget = budget or Budget(MESSAGES_PER_SECOND, MESSAGE_BURST)
         self._record_budget = record_budget or Budget(RECORDS_PER_SECOND, RECORD_BURST)
         self._dropped: dict[str, tuple[int, float]] = {}  # table -> (not yet noted, last note)
@@ -170,7 +174,7 @@ class Ingest:
         marked = []
         for table in self.storage.tables():
             silent_for = time.monotonic() - self._heard.get(table.id, self._started)
-            if not table.online or silent_for <= limit:
+            if not table.online or silent_for <= limit or table.id not in self._beats:
                 continue
             logger.info("%s has not been heard from for %.0f s: shown offline", table.id, limit)
             self.storage.table_status(table.id, False)
@@ -325,6 +329,8 @@ class Ingest:
         """Store a status; False for a heartbeat that changed nothing (no page redraws)."""
         changed = self._online.get(table_id) != status.online
         self._online[table_id] = status.online
+        if status.alerts is not None:
+            self._beats.add(table_id)
         self.storage.table_status(table_id, status.online, status.at)
         self._open_alerts(table_id, status)
         if not status.online:

@@ -289,3 +289,17 @@ def test_alerts_and_answers_sent_just_after_a_broker_crash_reach_the_hub(
         link.close()
         ingest.close()
         storage.close()
+
+
+def test_only_tables_that_beat_are_marked_offline_for_silence(tmp_path: Path) -> None:
+    from tests.test_hub_messages import delivered
+
+    storage = Storage(f"sqlite:///{tmp_path / 'hub.sqlite3'}")
+    ingest = Ingest(HubSettings(offline_after=0.0), storage)  # silent at once
+    try:
+        delivered(ingest, "table-1", topics.STATUS, b'{"online": true}')  # older software
+        delivered(ingest, "table-2", topics.STATUS, b'{"online": true, "alerts": []}')
+        assert ingest.mark_silent_offline() == ["table-2"]
+        assert {t.id: t.online for t in storage.tables()} == {"table-1": True, "table-2": False}
+    finally:
+        storage.close()
