@@ -12,6 +12,10 @@ when each table's card shows a new state version, and the latency is that
 moment less the moment the table handed the state to its link.
 
 Targets (issue 16): dashboard update p99 <= 1 s, no record lost, hub RSS <= 150 MB.
+The hub checks every message it gets (``hub.messages``: a Pydantic model per
+topic, a record replayed to its claimed totals); the benchmark also times
+those checks in this process on the very messages the tables send, and says
+what share of a core they would cost at this rate (issue 31).
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ from controller.fleet.link import FleetLink
 from controller.fleet.outbox import Outbox
 from controller.records.journal import Journal
 from controller.records.record import replay
+from hub import messages
 from hub.broker import setup
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -132,6 +137,46 @@ class SimulatedTable:
             self.games += 1
 
 
+def check_cost(tables: int, interval: float, game_every: int) -> dict[str, float]:
+    """Time ``hub.messages.parse`` on a benchmark table's state and on a finished game's record.
+
+    Returns microseconds per state, milliseconds per record, and the share of one core
+    the checks take at the benchmark's rate (states and records per second).
+    """
+    with tempfile.TemporaryDirectory() as tmp:
+        table = SimulatedTable(0, Path(tmp), 1, "")
+        state = {
+            "version": 1234,
+            "screen": "play",
+            "title": "Oh Pshaw",
+            "round": 4,
+            "waiting_for": [2],
+            "totals": [31, 12, 40, 7],
+        }
+        engine = replay(SAMPLE)
+        table.journal.game_started("oshaka-trick", [0, 1, 2, 3], engine.header(), seed=1)
+        table.journal.game_finished(SAMPLE, engine.report())
+        table.outbox.add_finished_games()
+        [(_, record)] = table.outbox.pending()
+        table.outbox.close()
+        table.journal.close()
+    state_bytes = json.dumps(state).encode()
+    runs = 3000
+    started = time.perf_counter()
+    for _ in range(runs):
+        messages.parse("table-1", "state", state_bytes)
+    state_us = (time.perf_counter() - started) / runs * 1e6
+    records = 30
+    started = time.perf_counter()
+    for _ in range(records):
+        messages.parse("table-1", "record", record)
+    record_ms = (time.perf_counter() - started) / records * 1e3
+    states_per_s = tables / interval
+    records_per_s = states_per_s / game_every
+    share = states_per_s * state_us / 1e6 + records_per_s * record_ms / 1e3
+    return {"state_us": state_us, "record_ms": record_ms, "core_share": share}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=50)
@@ -146,6 +191,7 @@ def main() -> None:
         raise SystemExit("needs mosquitto and chromium (apt-get install mosquitto chromium)")
     from playwright.sync_api import sync_playwright
 
+    cost = check_cost(args.tables, args.interval, args.game_every)
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         broker_port, web_port = free_port(), free_port()
@@ -259,6 +305,11 @@ def main() -> None:
                 )
             print(f"hub: CPU {cpu * 100:.1f} % of a core, RSS peak {rss_peak:.1f} MB")
             print(
+                f"checks (timed in the benchmark's process): {cost['state_us']:.0f} us per state, "
+                f"{cost['record_ms']:.1f} ms per record (replayed), "
+                f"{cost['core_share'] * 100:.2f} % of a core at this rate"
+            )
+            print(
                 json.dumps(
                     {
                         "records_finished": sent_records,
@@ -267,6 +318,9 @@ def main() -> None:
                         "p99_ms": percentile(latencies, 99) if latencies else None,
                         "hub_cpu_percent": cpu * 100,
                         "hub_rss_mb": rss_peak,
+                        "check_state_us": cost["state_us"],
+                        "check_record_ms": cost["record_ms"],
+                        "check_core_percent": cost["core_share"] * 100,
                     }
                 )
             )

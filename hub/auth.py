@@ -1,10 +1,20 @@
-"""Staff and owner logins: memory-hard password hashes, CSRF tokens, a login rate limit.
+"""Staff and owner logins: memory-hard password hashes, sessions, CSRF tokens, rate limits.
 
 Passwords are hashed with scrypt (``hashlib.scrypt``, memory-hard: 16 MiB per
-hash with n=2**14, r=8), salted, and compared in constant time. A session
-carries a random CSRF token that every form posts back. Failed logins are
-counted per client address and per user name in a sliding window; past the
-limit the login answers "too many tries, wait" without checking the password.
+hash with n=2**14, r=8), salted, and compared in constant time. A login for a
+name that does not exist costs the same scrypt (against ``dummy_hash``), so
+the answer's time does not tell which names exist.
+
+Sessions live on the server (``hub.storage``): the browser's cookie holds a
+random token, the database only its HMAC under the hub's secret
+(``session_key``), so a copy of the database opens no session. Logging out,
+or a change of the user's password or role, ends them. A session carries a
+random CSRF token that every form posts back.
+
+Failed logins are counted per user name (``USER_ATTEMPTS``) and, more
+loosely, per client address (``ADDRESS_ATTEMPTS``: a café's counter is one
+address for every member of staff) in a sliding window; past a limit the
+login answers "too many tries, wait" without checking the password.
 """
 
 from __future__ import annotations
@@ -20,6 +30,9 @@ from collections.abc import Callable
 
 N, R, P, DKLEN = 2**14, 8, 1, 32
 ROLES = ("staff", "owner")
+USER_ATTEMPTS = 5  # failed logins per user name in the window
+ADDRESS_ATTEMPTS = 20  # failed logins per client address in the window
+_dummy: list[str] = []
 
 
 def hash_password(password: str) -> str:
@@ -46,6 +59,18 @@ def verify_password(password: str, stored: str) -> bool:
     except (ValueError, TypeError):
         return False
     return hmac.compare_digest(actual, expected)
+
+
+def dummy_hash() -> str:
+    """A hash of no one's password, checked for unknown names so they cost the same time."""
+    if not _dummy:
+        _dummy.append(hash_password(secrets.token_urlsafe(16)))
+    return _dummy[0]
+
+
+def session_key(secret: str, token: str) -> str:
+    """What the database keeps of a session token: its HMAC-SHA256 under the hub's secret."""
+    return hmac.new(secret.encode(), token.encode(), hashlib.sha256).hexdigest()
 
 
 def new_token() -> str:

@@ -1,9 +1,26 @@
 """Write the Mosquitto broker's configuration, password file and ACL for a café.
 
-Each table logs in with its own id as user name and its own password, and the
-ACL lets it publish only under ``cafe/table/<its id>/`` (and read only what the
-hub sends it there); the hub's user reads and writes everything under
-``cafe/``. Passwords are hashed into Mosquitto's password file by its own
+The broker is the café's security boundary: a table holds one password, and
+with it must not be able to disturb another table or the hub. So:
+
+- each table logs in with its own id as user name and its own password, and
+  the ACL lets it publish only under ``cafe/table/<its id>/`` (and read only
+  what the hub sends it there); the hub's user reads and writes everything
+  under ``cafe/``;
+- ``use_username_as_clientid``: the broker takes the user name as the client
+  id, so a table cannot connect under another table's (or the hub's) client
+  id and so close that client's connection, fire its last will or wipe its
+  persistent session; the worst it can do is replace its own connection;
+- ``max_packet_size``: no message larger than ``MAX_PACKET_BYTES`` (a game's
+  record is a few kilobytes); a client that sends one is disconnected and
+  nothing of it is delivered;
+- per-client queue limits (``max_queued_messages``, ``max_queued_bytes``) and
+  an expiry for persistent sessions no client has used for two weeks, so a
+  table that floods cannot make the broker grow without end;
+- a table id that is the hub's user name or a reserved word is refused, so
+  ``hub setup`` never overwrites the hub's password or hands a table its ACL.
+
+Passwords are hashed into Mosquitto's password file by its own
 ``mosquitto_passwd`` tool.
 """
 
@@ -21,6 +38,17 @@ from controller.fleet import topics
 
 HUB_USER = "hub"
 BROKER_GROUP = "mosquitto"
+# Names a table may not take: the hub's own login, and words a café might later want
+# for other logins or that read as something other than a table in the ACL and logs.
+RESERVED_IDS = frozenset({HUB_USER, "admin", "all", "broker", "cafe", "mosquitto", "root"})
+# The largest MQTT packet the broker takes (topic and payload): a record is a few
+# kilobytes, a state well under one; the hub's own checks (``hub.messages``) are tighter.
+MAX_PACKET_BYTES = 256 * 1024
+# Per client: what the broker keeps for a client that is away (the hub, while it
+# restarts, gets every table's records and alerts from this queue).
+MAX_QUEUED_MESSAGES = 10_000
+MAX_QUEUED_BYTES = 64 * 1024 * 1024
+SESSION_EXPIRY = "14d"  # a persistent session unused this long is dropped
 
 
 class BrokerSetupError(Exception):
@@ -74,11 +102,31 @@ def conf_text(
         "allow_anonymous false",
         f"password_file {files.passwords.resolve()}",
         f"acl_file {files.acl.resolve()}",
-        "max_queued_messages 10000",
+        # A client's id is its user name: nobody can take over another client's id.
+        "use_username_as_clientid true",
+        f"max_packet_size {MAX_PACKET_BYTES}",
+        f"max_queued_messages {MAX_QUEUED_MESSAGES}",
+        f"max_queued_bytes {MAX_QUEUED_BYTES}",
+        f"persistent_client_expiration {SESSION_EXPIRY}",
     ]
     if persistence:
         lines += ["persistence true", f"persistence_location {files.folder.resolve()}/"]
     return "\n".join(lines) + "\n"
+
+
+def check_table_id(table_id: str) -> str:
+    """``table_id`` if a table may have it; BrokerSetupError says why not."""
+    if not topics.TABLE_ID.match(table_id):
+        raise BrokerSetupError(
+            f"{table_id!r} is not a table id; use 1 to 32 lower-case letters, digits and "
+            'dashes, starting with a letter or digit, e.g. "table-3"'
+        )
+    if table_id in RESERVED_IDS:
+        raise BrokerSetupError(
+            f"{table_id!r} cannot be a table id: it is reserved "
+            f"({', '.join(sorted(RESERVED_IDS))}); the hub logs in as {HUB_USER!r}"
+        )
+    return table_id
 
 
 def set_password(files: BrokerFiles, user: str, password: str) -> None:
@@ -123,10 +171,7 @@ def setup(
 ) -> BrokerFiles:
     """Write (or extend) the broker files for the hub and ``tables``; keeps existing passwords."""
     for table_id in tables:
-        if not topics.TABLE_ID.match(table_id):
-            raise BrokerSetupError(
-                f"{table_id!r} is not a table id; use lower-case letters, digits and dashes"
-            )
+        check_table_id(table_id)
     files = BrokerFiles(folder)
     (folder / "tables").mkdir(parents=True, exist_ok=True)
     folder.chmod(0o770)  # the broker keeps its persistence file here
@@ -135,7 +180,7 @@ def setup(
     files.acl.write_text(acl_text(), encoding="utf-8")
     share_with_broker(files.acl)
     for user, path in [(HUB_USER, files.hub_password)] + [
-        (t, files.table_password(t)) for t in tables
+        (t, files.table_password(t)) for t in dict.fromkeys(tables)
     ]:
         if path.exists():
             continue  # a table keeps its password when setup runs again

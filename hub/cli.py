@@ -60,6 +60,9 @@ def cmd_adduser(args: argparse.Namespace) -> int:
     except settings.HubConfigError as exc:
         print(f"hub adduser: {exc}", file=sys.stderr)
         return USAGE_ERROR
+    if not 0 < len(args.name) <= 80 or not args.name.isprintable():
+        print("hub adduser: a name is 1 to 80 printable characters", file=sys.stderr)
+        return USAGE_ERROR
     try:
         if args.password_file:
             password = Path(args.password_file).read_text(encoding="utf-8").strip()
@@ -84,7 +87,7 @@ def cmd_adduser(args: argparse.Namespace) -> int:
     storage = Storage(config.storage_url)
     storage.set_user(args.name, args.role, auth.hash_password(password))
     storage.close()
-    print(f"{args.name} can log in as {args.role}.")
+    print(f"{args.name} can log in as {args.role}; any session they had is ended.")
     return 0
 
 
@@ -106,7 +109,19 @@ def cmd_run(args: argparse.Namespace) -> int:
     ingest.start()
     app = create_app(storage, ingest, config.secret)
     try:
-        uvicorn.run(app, host=config.web_host, port=config.web_port, log_level="warning")
+        uvicorn.run(
+            app,
+            host=config.web_host,
+            port=config.web_port,
+            log_level="warning",
+            # With web.certfile and web.keyfile the dashboard speaks HTTPS itself; behind
+            # a reverse proxy on this machine (127.0.0.1), its X-Forwarded-Proto tells the
+            # hub the browser used HTTPS. Either way, session cookies are then Secure.
+            ssl_certfile=None if config.certfile is None else str(config.certfile),
+            ssl_keyfile=None if config.keyfile is None else str(config.keyfile),
+            proxy_headers=True,
+            forwarded_allow_ips="127.0.0.1",
+        )
     finally:
         ingest.close()
         storage.close()

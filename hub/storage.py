@@ -1,8 +1,10 @@
-"""What the hub keeps, behind one small interface, in any database SQLAlchemy speaks.
+"""What the hub keeps, behind one small interface, in SQLite or PostgreSQL.
 
 The web layer and the MQTT ingest call ``Storage`` methods only; the SQL is
 SQLAlchemy Core, so ``sqlite:///hub.sqlite3`` (the embedded default) and a
-``postgresql://`` URL run the same code. Every write is idempotent where the
+``postgresql://`` URL (psycopg 3) run the same code; the tests run both.
+The schema is made and changed by Alembic migrations (``hub/migrations``),
+run when the hub opens its database (``migrate``). Every write is idempotent where the
 network may repeat it: a record is stored once per unique id however often it
 arrives, an alert once per (table, alert id).
 """
@@ -12,10 +14,12 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import json
+import os
 import re
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
@@ -108,6 +112,27 @@ game_names_t = sa.Table(
     sa.Column("player", sa.Integer, primary_key=True),  # the record's seat (engine player)
     sa.Column("nickname", sa.String(64), nullable=False, index=True),
 )
+sessions_t = sa.Table(
+    "sessions",
+    metadata,
+    # Dashboard logins (``hub.auth``): the cookie's token is never stored, only its HMAC.
+    sa.Column("key", sa.String(64), primary_key=True),
+    sa.Column("user", sa.String(80), nullable=False, index=True),
+    sa.Column("csrf", sa.String(64), nullable=False),
+    sa.Column("created", sa.String(40), nullable=False),
+    sa.Column("expires", sa.String(40), nullable=False),
+)
+refusals_t = sa.Table(
+    "refusals",
+    metadata,
+    # Messages a table sent that the hub refused (``hub.messages``): how many, and the last.
+    sa.Column("table_id", sa.String(32), primary_key=True),
+    sa.Column("count", sa.Integer, nullable=False),
+    sa.Column("first", sa.String(40), nullable=False),
+    sa.Column("last", sa.String(40), nullable=False),
+    sa.Column("topic", sa.String(40), nullable=False),
+    sa.Column("reason", sa.Text, nullable=False),
+)
 meta_t = sa.Table(
     "hub_meta",
     metadata,
@@ -141,6 +166,18 @@ class GameRow:
 
 
 @dataclass(frozen=True)
+class RefusalRow:
+    """How many of a table's messages the hub refused, and why it refused the last."""
+
+    table_id: str
+    count: int
+    first: str
+    last: str
+    topic: str
+    reason: str
+
+
+@dataclass(frozen=True)
 class MemberRow:
     uid: str
     nickname: str
@@ -166,6 +203,12 @@ class AlertRow:
     acked_by: str | None
 
 
+SUPERSEDED = "superseded by a newer push before the table answered"
+# A push unanswered this long is shown as timed out (the table may be off, or in a long
+# game: it applies settings between games); an answer that comes later still counts.
+CONFIG_TIMEOUT = dt.timedelta(minutes=15)
+
+
 def now() -> str:
     return dt.datetime.now(dt.UTC).isoformat(timespec="milliseconds")
 
@@ -174,9 +217,10 @@ class Storage:
     """The hub's database. Safe to call from the MQTT thread and the web workers at once."""
 
     def __init__(self, url: str) -> None:
-        self.url = url
+        self.url = url = engine_url(url)
+        _create_private(url)
         connect_args = {"check_same_thread": False} if url.startswith("sqlite") else {}
-        self.engine: Engine = sa.create_engine(url, connect_args=connect_args)
+        self.engine: Engine = sa.create_engine(url, connect_args=connect_args, pool_pre_ping=True)
         if url.startswith("sqlite"):
             # SQLite allows one writer: serialize ours rather than meet "database is locked".
             self._write_lock: threading.Lock | None = threading.Lock()
@@ -184,7 +228,17 @@ class Storage:
                 db.exec_driver_sql("PRAGMA journal_mode=WAL")
         else:
             self._write_lock = None
-        metadata.create_all(self.engine)
+        migrate(self.engine)
+        self._private_files()
+
+    def _private_files(self) -> None:
+        """An SQLite file holds the dashboard's password hashes: only the hub may read it."""
+        if not self.url.startswith("sqlite:///") or self.engine.url.database in (None, ":memory:"):
+            return
+        path = Path(str(self.engine.url.database))
+        for part in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+            with contextlib.suppress(FileNotFoundError):
+                part.chmod(0o600)
 
     def close(self) -> None:
         self.engine.dispose()
@@ -281,17 +335,53 @@ class Storage:
                 )
             )
 
-    def config_answered(self, table_id: str, message: dict[str, Any]) -> None:
+    def config_answered(self, table_id: str, message: dict[str, Any]) -> bool:
+        """Keep a table's answer to a push; True when it answers the table's newest push."""
+        request_id = str(message.get("id"))
         with self._begin() as db:
             db.execute(
                 config_t.update()
-                .where(config_t.c.id == str(message.get("id")), config_t.c.table_id == table_id)
+                .where(config_t.c.id == request_id, config_t.c.table_id == table_id)
                 .values(
                     ok=bool(message.get("ok")),
                     message=str(message.get("message", "")),
                     answered=now(),
                 )
             )
+        newest = self.newest_config(table_id)
+        return newest is not None and newest["id"] == request_id
+
+    def add_refusal(self, table_id: str, topic: str, reason: str, count: int = 1) -> None:
+        """Count ``count`` messages of ``table_id`` the hub refused, and keep why (for the
+        dashboard)."""
+        stamp = now()
+        with self._begin() as db:
+            found = db.execute(
+                sa.select(refusals_t.c.count).where(refusals_t.c.table_id == table_id)
+            ).first()
+            if found is None:
+                db.execute(
+                    refusals_t.insert().values(
+                        table_id=table_id,
+                        count=count,
+                        first=stamp,
+                        last=stamp,
+                        topic=topic[:40],
+                        reason=reason,
+                    )
+                )
+            else:
+                db.execute(
+                    refusals_t.update()
+                    .where(refusals_t.c.table_id == table_id)
+                    .values(count=found[0] + count, last=stamp, topic=topic[:40], reason=reason)
+                )
+
+    def refusals(self) -> dict[str, RefusalRow]:
+        """Per table: the messages the hub refused."""
+        with self.engine.connect() as db:
+            rows = db.execute(sa.select(refusals_t)).mappings().all()
+        return {r["table_id"]: RefusalRow(**dict(r)) for r in rows}
 
     @staticmethod
     def _ensure_table(db: Connection, table_id: str) -> None:
@@ -366,6 +456,17 @@ class Storage:
                 .values(acked=now(), acked_by=by)
             )
         return bool(result.rowcount)
+
+    def acked_since(self, table_id: str, since: str, limit: int = 50) -> list[str]:
+        """Ids of ``table_id``'s alerts acknowledged since ``since`` (ISO time), newest first."""
+        with self.engine.connect() as db:
+            rows = db.execute(
+                sa.select(alerts_t.c.id)
+                .where(alerts_t.c.table_id == table_id, alerts_t.c.acked >= since)
+                .order_by(alerts_t.c.acked.desc())
+                .limit(limit)
+            ).all()
+        return [str(r[0]) for r in rows]
 
     def names(
         self, *, game: str | None = None, uid: str | None = None
@@ -510,9 +611,42 @@ class Storage:
     # --- users and configuration pushes ---------------------------------------------------
 
     def set_user(self, name: str, role: str, password_hash: str) -> None:
+        """Add a user, or change one's role and password: that ends all their sessions."""
         with self._begin() as db:
             db.execute(users_t.delete().where(users_t.c.name == name))
             db.execute(users_t.insert().values(name=name, role=role, password=password_hash))
+            db.execute(sessions_t.delete().where(sessions_t.c.user == name))
+
+    def add_session(self, key: str, user: str, csrf: str, lasts: dt.timedelta) -> None:
+        """Keep a new login session (``key``: ``hub.auth.session_key`` of its token)."""
+        moment = dt.datetime.now(dt.UTC)
+        with self._begin() as db:
+            # Expired sessions go as new ones come: the table never grows without end.
+            db.execute(sessions_t.delete().where(sessions_t.c.expires < now()))
+            db.execute(
+                sessions_t.insert().values(
+                    key=key,
+                    user=user,
+                    csrf=csrf,
+                    created=moment.isoformat(timespec="milliseconds"),
+                    expires=(moment + lasts).isoformat(timespec="milliseconds"),
+                )
+            )
+
+    def session(self, key: str) -> tuple[str, str, str] | None:
+        """(user, role, CSRF token) of a live session, or None (unknown, ended, expired)."""
+        query = (
+            sa.select(sessions_t.c.user, users_t.c.role, sessions_t.c.csrf)
+            .join(users_t, users_t.c.name == sessions_t.c.user)
+            .where(sessions_t.c.key == key, sessions_t.c.expires > now())
+        )
+        with self.engine.connect() as db:
+            row = db.execute(query).first()
+        return None if row is None else (str(row[0]), str(row[1]), str(row[2]))
+
+    def end_session(self, key: str) -> None:
+        with self._begin() as db:
+            db.execute(sessions_t.delete().where(sessions_t.c.key == key))
 
     def user(self, name: str) -> tuple[str, str] | None:
         """(role, password hash) of a user."""
@@ -522,26 +656,75 @@ class Storage:
 
     def add_config_request(
         self, request_id: str, table_id: str, settings: dict[str, Any], by: str
-    ) -> None:
+    ) -> int:
+        """Keep a push to ``table_id``; its version (1, 2, ... per table).
+
+        A push of the same table still waiting for its answer is superseded: the
+        table gets only the newest (``hub.ingest``: one retained push per table).
+        """
+        stamp = now()
         with self._begin() as db:
+            db.execute(
+                config_t.update()
+                .where(config_t.c.table_id == table_id, config_t.c.answered.is_(None))
+                .values(ok=None, message=SUPERSEDED, answered=stamp)
+            )
             db.execute(
                 config_t.insert().values(
                     id=request_id,
                     table_id=table_id,
                     settings=json.dumps(settings),
-                    sent=now(),
+                    sent=stamp,
                     sent_by=by,
                 )
             )
+            version = db.execute(
+                sa.select(sa.func.count())
+                .select_from(config_t)
+                .where(config_t.c.table_id == table_id)
+            ).scalar_one()
+        return int(version)
 
-    def config_requests(self, limit: int = 50) -> list[dict[str, Any]]:
+    def newest_config(self, table_id: str) -> dict[str, Any] | None:
+        """The newest push to ``table_id`` with its version, answered or not."""
+        with self.engine.connect() as db:
+            rows = (
+                db.execute(
+                    sa.select(config_t)
+                    .where(config_t.c.table_id == table_id)
+                    .order_by(config_t.c.sent.desc(), config_t.c.id)
+                )
+                .mappings()
+                .all()
+            )
+        if not rows:
+            return None
+        return {**dict(rows[0]), "version": len(rows)}
+
+    def config_requests(
+        self, limit: int = 50, timeout: dt.timedelta = CONFIG_TIMEOUT
+    ) -> list[dict[str, Any]]:
+        """The newest pushes, each with its ``status``: pending, applied, refused,
+        superseded or timed out (no answer within ``timeout``; it still counts if it comes).
+        """
         with self.engine.connect() as db:
             rows = (
                 db.execute(sa.select(config_t).order_by(config_t.c.sent.desc()).limit(limit))
                 .mappings()
                 .all()
             )
-        return [dict(r) for r in rows]
+        late = (dt.datetime.now(dt.UTC) - timeout).isoformat(timespec="milliseconds")
+        found = []
+        for r in rows:
+            row = dict(r)
+            if row["answered"] is None:
+                row["status"] = "timed out" if row["sent"] < late else "pending"
+            elif row["ok"] is None:
+                row["status"] = "superseded"
+            else:
+                row["status"] = "applied" if row["ok"] else "refused"
+            found.append(row)
+        return found
 
     def meta(self, key: str) -> str | None:
         with self.engine.connect() as db:
@@ -552,6 +735,48 @@ class Storage:
         with self._begin() as db:
             db.execute(meta_t.delete().where(meta_t.c.key == key))
             db.execute(meta_t.insert().values(key=key, value=value))
+
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+BEFORE_MIGRATIONS = "0001"  # the schema of a hub from before Alembic (create_all)
+
+
+def engine_url(url: str) -> str:
+    """``url`` for SQLAlchemy: a plain ``postgresql://`` URL goes through psycopg 3."""
+    for plain in ("postgresql://", "postgres://"):
+        if url.startswith(plain):
+            return "postgresql+psycopg://" + url.removeprefix(plain)
+    return url
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the database's schema to this hub's version (Alembic ``upgrade head``).
+
+    A database from before migrations (it has the hub's tables but no
+    ``alembic_version``) is stamped as revision 0001 first; an empty one is
+    built from scratch.
+    """
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as db:
+        config.attributes["connection"] = db
+        existing = set(sa.inspect(db).get_table_names())
+        if "alembic_version" not in existing and "games" in existing:
+            command.stamp(config, BEFORE_MIGRATIONS)
+        command.upgrade(config, "head")
+
+
+def _create_private(url: str) -> None:
+    """Create a new SQLite file readable by its owner only, before SQLite creates it."""
+    database = sa.engine.make_url(url).database if url.startswith("sqlite:///") else None
+    if database in (None, "", ":memory:"):
+        return
+    path = Path(str(database))
+    if not path.exists() and path.parent.is_dir():
+        os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
 
 
 def _natural(name: str) -> tuple[tuple[int, int | str], ...]:
@@ -575,16 +800,40 @@ def _nicknames(value: object) -> dict[int, str]:
 
 
 def _game(r: Any) -> GameRow:
+    """A stored game as the pages use it.
+
+    Records are checked before they are stored (``hub.messages``); a row an
+    older hub stored unchecked reads with what is wrong in it left empty, so
+    one bad row costs its own cells, never the page.
+    """
+    options, report = _loads(r["options"]), _loads(r["report"])
     return GameRow(
-        uid=r["uid"],
-        table_id=r["table_id"],
-        game=r["game"],
-        options=json.loads(r["options"]),
-        seats=json.loads(r["seats"]),
-        started=r["started"],
-        finished=r["finished"],
-        totals=json.loads(r["totals"]),
-        winners=json.loads(r["winners"]),
-        report=json.loads(r["report"]),
-        record=r["record"],
+        uid=str(r["uid"]),
+        table_id=str(r["table_id"]),
+        game=str(r["game"]),
+        options=options if isinstance(options, dict) else {},
+        seats=_ints(r["seats"]),
+        started=r["started"] if isinstance(r["started"], str) else None,
+        finished=r["finished"] if isinstance(r["finished"], str) else None,
+        totals=_ints(r["totals"]),
+        winners=_ints(r["winners"]),
+        report=report if isinstance(report, dict) else {},
+        record=str(r["record"]),
     )
+
+
+def _loads(text: object) -> object:
+    try:
+        return json.loads(str(text))
+    except (ValueError, RecursionError):
+        return None
+
+
+def _ints(text: object) -> list[int]:
+    """A stored JSON list of whole numbers, or [] when it is anything else."""
+    value = _loads(text)
+    if isinstance(value, list) and all(
+        isinstance(v, int) and not isinstance(v, bool) for v in value
+    ):
+        return value
+    return []

@@ -5,8 +5,9 @@ Pages: the floor (every table: game, round, elapsed time, whose turn,
 filters and CSV export, a game's score sheet rendered from its record,
 leaderboards (by nickname too), member cards, deck enrollment per table, and
 configuration pushes (owners).
-Everything but the login page needs a session; every form carries the
-session's CSRF token; failed logins are rate-limited.
+Everything but the login page needs a session (server-side, ``hub.auth``:
+logout ends it at once); every form carries the session's CSRF token; failed
+logins are rate-limited per user name and per address.
 """
 
 from __future__ import annotations
@@ -15,16 +16,17 @@ import asyncio
 import contextlib
 import csv
 import datetime as dt
+import functools
 import io
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response, StreamingResponse
 from fastapi.templating import Jinja2Templates
-from starlette.middleware.sessions import SessionMiddleware
 
 from controller.games import specs
 from controller.games.base import TableError
@@ -32,8 +34,9 @@ from controller.records import scoresheet
 from controller.records.record import replay
 from controller.tags.members import check_member_uid, check_nickname
 from hub import auth
-from hub.ingest import Ingest
-from hub.storage import MemberRefused, Storage
+from hub.ingest import Ingest, UnknownTable
+from hub.messages import TableState, lenient_state
+from hub.storage import MemberRefused, Storage, TableRow
 
 TEMPLATES = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
 
@@ -52,6 +55,10 @@ def when(stamp: object) -> str:
 
 
 TEMPLATES.env.filters["when"] = when
+SESSION_COOKIE = "cafe_session"
+SESSION_LASTS = dt.timedelta(hours=12)  # a login lasts a long evening, then ends
+MAX_PASSWORD = 1_024  # characters checked of a password (scrypt of megabytes costs seconds)
+MAX_CONFIG_CHARS = 4_000  # a push is a few settings; the broker bounds its packets anyway
 RUNNING_LONG = dt.timedelta(minutes=90)  # a game longer than this is flagged on the floor
 
 
@@ -76,9 +83,24 @@ class Live:
                 q.put_nowait(message)
 
 
+@dataclass(frozen=True)
+class Session:
+    """A logged-in browser: whose it is, and the CSRF token its forms must post back."""
+
+    key: str  # hub.auth.session_key of the cookie's token
+    user: str
+    role: str
+    csrf: str
+
+
 def create_app(
-    storage: Storage, ingest: Ingest | None, secret: str, limiter: auth.LoginLimiter | None = None
+    storage: Storage,
+    ingest: Ingest | None,
+    secret: str,
+    limiter: auth.LoginLimiter | None = None,
+    address_limiter: auth.LoginLimiter | None = None,
 ) -> FastAPI:
+    """The dashboard. ``secret`` keys what the database keeps of session tokens."""
     live = Live()
     if ingest is not None:
         ingest.listeners.append(live.publish)
@@ -92,31 +114,39 @@ def create_app(
     app = FastAPI(
         title="Café tables", docs_url=None, redoc_url=None, openapi_url=None, lifespan=lifespan
     )
-    app.add_middleware(SessionMiddleware, secret_key=secret, same_site="strict", max_age=12 * 3600)
-    limiter = limiter or auth.LoginLimiter()
+    read_states = StateReader()
+    users = limiter or auth.LoginLimiter(auth.USER_ATTEMPTS)
+    addresses = address_limiter or auth.LoginLimiter(auth.ADDRESS_ATTEMPTS)
+
+    def session_of(request: Request) -> Session | None:
+        token = request.cookies.get(SESSION_COOKIE)
+        if not token or len(token) > 100:
+            return None
+        key = auth.session_key(secret, token)
+        found = storage.session(key)
+        return None if found is None else Session(key, *found)
 
     def user_of(request: Request, role: str = "staff") -> str:
-        name = request.session.get("user")
-        if not isinstance(name, str):
+        session = session_of(request)
+        if session is None:
             raise HTTPException(status_code=303, headers={"Location": "/login"})
-        found = storage.user(name)
-        if found is None:
-            request.session.clear()
-            raise HTTPException(status_code=303, headers={"Location": "/login"})
-        if role == "owner" and found[0] != "owner":
+        if role == "owner" and session.role != "owner":
             raise HTTPException(status_code=403, detail="owners only")
-        return name
+        return session.user
 
-    def check_csrf(request: Request, token: str) -> None:
-        if not auth.tokens_match(token, request.session.get("csrf")):
+    def check_csrf(request: Request, token: str) -> Session:
+        session = session_of(request)
+        if session is None or not auth.tokens_match(token, session.csrf):
             raise HTTPException(status_code=403, detail="the form is stale; reload the page")
+        return session
 
     def page(request: Request, name: str, **context: Any) -> HTMLResponse:
+        session = session_of(request)
         context.update(
             request=request,
-            user=request.session.get("user"),
-            role=request.session.get("role"),
-            csrf=request.session.get("csrf", ""),
+            user=None if session is None else session.user,
+            role=None if session is None else session.role,
+            csrf="" if session is None else session.csrf,
             open_alerts=len(storage.alerts(open_only=True)),
         )
         return TEMPLATES.TemplateResponse(request, name, context)
@@ -126,38 +156,56 @@ def create_app(
         return page(request, "login.html", error=None)
 
     @app.post("/login", response_class=HTMLResponse)
-    def login(request: Request, name: str = Form(...), password: str = Form(...)) -> Response:
-        keys = (f"ip:{request.client.host if request.client else '?'}", f"user:{name}")
-        if limiter.blocked(*keys):
+    def login(request: Request, name: str = Form(""), password: str = Form("")) -> Response:
+        address = f"ip:{request.client.host if request.client else '?'}"
+        user = f"user:{name[:80]}"
+        if users.blocked(user) or addresses.blocked(address):
             response = page(request, "login.html", error="Too many tries: wait a few minutes.")
             response.status_code = 429
             return response
-        found = storage.user(name)
-        if found is None or not auth.verify_password(password, found[1]):
-            limiter.failed(*keys)
+        found = storage.user(name) if 0 < len(name) <= 80 else None
+        # An unknown name costs the same scrypt as a known one: the time tells nothing.
+        stored = auth.dummy_hash() if found is None else found[1]
+        right = auth.verify_password(password[:MAX_PASSWORD], stored) and found is not None
+        if not right:
+            users.failed(user)
+            addresses.failed(address)
             response = page(request, "login.html", error="Wrong name or password.")
             response.status_code = 401
             return response
-        limiter.succeeded(*keys)
-        request.session.clear()
-        request.session.update(user=name, role=found[0], csrf=auth.new_token())
-        return RedirectResponse("/", status_code=303)
+        users.succeeded(user)
+        token = auth.new_token()
+        storage.add_session(auth.session_key(secret, token), name, auth.new_token(), SESSION_LASTS)
+        redirect = RedirectResponse("/", status_code=303)
+        redirect.set_cookie(
+            SESSION_COOKIE,
+            token,
+            max_age=int(SESSION_LASTS.total_seconds()),
+            httponly=True,
+            samesite="strict",
+            # Over TLS (the hub's own, or a reverse proxy that says so) the cookie never
+            # goes over plain HTTP.
+            secure=request.url.scheme == "https",
+        )
+        return redirect
 
     @app.post("/logout")
     def logout(request: Request, csrf: str = Form("")) -> Response:
-        check_csrf(request, csrf)
-        request.session.clear()
-        return RedirectResponse("/login", status_code=303)
+        session = check_csrf(request, csrf)
+        storage.end_session(session.key)  # the cookie is worth nothing from now on
+        response = RedirectResponse("/login", status_code=303)
+        response.delete_cookie(SESSION_COOKIE, httponly=True, samesite="strict")
+        return response
 
     @app.get("/", response_class=HTMLResponse)
     def floor(request: Request) -> HTMLResponse:
         user_of(request)
-        return page(request, "floor.html", tables=floor_rows(storage))
+        return page(request, "floor.html", tables=floor_rows(storage, read_states))
 
     @app.get("/floor.json")
     def floor_json(request: Request) -> list[dict[str, Any]]:
         user_of(request)
-        return floor_rows(storage)
+        return floor_rows(storage, read_states)
 
     @app.get("/live")
     async def live_updates(request: Request) -> StreamingResponse:
@@ -242,14 +290,17 @@ def create_app(
             winners = " ".join(str(_seat(row.seats, w)) for w in row.winners)
             writer.writerow(
                 [
-                    row.uid,
-                    row.table_id,
-                    row.game,
-                    json.dumps(row.options),
-                    row.started,
-                    row.finished,
-                    " ".join(map(str, row.totals)),
-                    winners,
+                    csv_cell(cell)
+                    for cell in (
+                        row.uid,
+                        row.table_id,
+                        row.game,
+                        json.dumps(row.options),
+                        row.started,
+                        row.finished,
+                        " ".join(map(str, row.totals)),
+                        winners,
+                    )
                 ]
             )
         return Response(
@@ -340,7 +391,7 @@ def create_app(
     @app.get("/decks", response_class=HTMLResponse)
     def decks(request: Request) -> HTMLResponse:
         user_of(request)
-        rows = [(t.id, (t.state or {}).get("decks", {})) for t in storage.tables()]
+        rows = [(t.id, lenient_state(t.state)[0].decks) for t in storage.tables()]
         return page(request, "decks.html", rows=rows)
 
     @app.get("/config", response_class=HTMLResponse)
@@ -356,72 +407,126 @@ def create_app(
 
     @app.post("/config", response_class=HTMLResponse)
     def config_push(
-        request: Request, table: str = Form(...), settings: str = Form(...), csrf: str = Form("")
+        request: Request, table: str = Form(""), settings: str = Form(""), csrf: str = Form("")
     ) -> Response:
         name = user_of(request, "owner")
         check_csrf(request, csrf)
-        try:
-            parsed = json.loads(settings)
-            if not isinstance(parsed, dict):
-                raise ValueError("not an object")
-        except ValueError:
+
+        def refused(error: str) -> Response:
             response = page(
                 request,
                 "config.html",
                 tables=[t.id for t in storage.tables()],
                 requests=storage.config_requests(),
-                error='Settings must be a JSON object, e.g. {"language": "de"}.',
+                error=error,
             )
             response.status_code = 400
             return response
-        if ingest is not None:
+
+        if len(settings) > MAX_CONFIG_CHARS:
+            return refused(f"Settings are at most {MAX_CONFIG_CHARS} characters.")
+        try:
+            parsed = json.loads(settings)
+            if not isinstance(parsed, dict):
+                raise ValueError("not an object")
+        except (ValueError, RecursionError):
+            return refused('Settings must be a JSON object, e.g. {"table": {"language": "de"}}.')
+        if ingest is None:
+            return refused("The hub runs without its broker connection: nothing can be sent.")
+        try:
             ingest.push_config(table, parsed, name)
+        except UnknownTable as exc:
+            return refused(f"{exc}.")
         return RedirectResponse("/config", status_code=303)
 
     return app
 
 
-def floor_rows(storage: Storage) -> list[dict[str, Any]]:
-    """One row per table for the floor view."""
+UNKNOWN = "?"  # what the floor shows for a field a table sent that cannot be shown
+
+
+class StateReader:
+    """``hub.messages.lenient_state`` for the floor, once per stored state.
+
+    An open floor page fetches every table's state on every live update (some
+    25 a second in a busy café); a state is read again only when its table
+    stored a new one (a new ``state_at`` or ``version``).
+    """
+
+    def __init__(self) -> None:
+        self._read: dict[str, tuple[tuple[object, object], tuple[TableState, set[str]]]] = {}
+
+    def __call__(self, table: TableRow) -> tuple[TableState, set[str]]:
+        state: object = table.state  # stored JSON: an older hub may have stored anything
+        key = (table.state_at, state.get("version") if isinstance(state, dict) else None)
+        found = self._read.get(table.id)
+        if found is not None and found[0] == key:
+            return found[1]
+        read = lenient_state(table.state)
+        self._read[table.id] = (key, read)
+        return read
+
+
+def floor_rows(
+    storage: Storage, read_state: Callable[[TableRow], tuple[TableState, set[str]]] | None = None
+) -> list[dict[str, Any]]:
+    """One row per table for the floor view.
+
+    Built defensively: a stored state is read through ``hub.messages.lenient_state``,
+    so a field that is not what it should be shows as "?" on that table's card only.
+    """
+    read_state = read_state or (lambda table: lenient_state(table.state))
     open_alerts: dict[str, int] = {}
     for alert in storage.alerts(open_only=True):
         open_alerts[alert.table_id] = open_alerts.get(alert.table_id, 0) + 1
+    refusals = storage.refusals()
     rows = []
     now = dt.datetime.now(dt.UTC)
     for table in storage.tables():
-        state = table.state or {}
-        started = state.get("game_started")
+        state, bad = read_state(table)
         elapsed = None
-        if isinstance(started, str):
-            try:
-                elapsed = now - dt.datetime.fromisoformat(started)
-            except ValueError:
-                elapsed = None
+        if state.game_started is not None:
+            with contextlib.suppress(ValueError):
+                elapsed = now - dt.datetime.fromisoformat(state.game_started)
+        shown = functools.partial(_shown, bad)
+        refused = refusals.get(table.id)
         rows.append(
             {
                 "id": table.id,
                 "online": table.online,
-                "screen": state.get("screen", "unknown"),
-                "game": state.get("title"),
-                "round": state.get("round"),
-                "waiting": state.get("waiting_for", []),
-                "scores": state.get("totals"),
-                "readers_offline": state.get("readers_offline", []),
+                "screen": UNKNOWN if "state" in bad else shown("screen", state.screen),
+                "game": shown("title", state.title),
+                "round": shown("round", state.round),
+                "waiting": shown("waiting_for", state.waiting_for),
+                "scores": shown("totals", state.totals),
+                "readers_offline": shown("readers_offline", state.readers_offline),
                 # Seats a member card named: "Mika (seat 2)", as the table counts seats.
-                "members": [
-                    f"{name} (seat {seat})"
-                    for seat, name in (state.get("nicknames") or {}).items()
-                    if isinstance(name, str)
-                ],
-                "journal": state.get("journal", "ok"),
+                "members": shown(
+                    "nicknames",
+                    [f"{name} (seat {seat})" for seat, name in state.nicknames.items()],
+                ),
+                "journal": shown("journal", state.journal),
                 "elapsed_min": None if elapsed is None else int(elapsed.total_seconds() // 60),
                 "running_long": elapsed is not None and elapsed > RUNNING_LONG,
                 "alerts": open_alerts.get(table.id, 0),
                 "updated": table.state_at,
-                "version": state.get("version"),
+                "version": shown("version", state.version),
+                # The messages of this table the hub refused: one line, however many.
+                "refused": 0 if refused is None else refused.count,
+                "problem": None if refused is None else refused.reason,
             }
         )
     return rows
+
+
+def _shown(bad: set[str], field: str, value: Any) -> Any:
+    return UNKNOWN if field in bad else value
+
+
+def csv_cell(value: object) -> str:
+    """A CSV cell a spreadsheet shows as text: never a formula (=, +, -, @, tab, CR first)."""
+    text = "" if value is None else str(value)
+    return f"'{text}" if text.startswith(("=", "+", "-", "@", "\t", "\r")) else text
 
 
 def _titles() -> dict[str, str]:

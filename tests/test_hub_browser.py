@@ -141,3 +141,74 @@ def test_staff_watch_a_table_live_and_acknowledge_its_call(broker: Broker, hub: 
         assert AlertAcknowledged("call-7") in inbox  # the table heard it: its LEDs go off
     finally:
         link.close()
+
+
+@pytest.mark.slow
+def test_a_bad_table_costs_its_own_card_only_in_a_real_browser(
+    broker: Broker, hub: str, tmp_path: Path
+) -> None:
+    """A state stored unchecked (by an older hub) and a refused message, drawn by the live page."""
+    chromium = require_chromium()
+    import json
+
+    import paho.mqtt.client as mqtt
+    from paho.mqtt.enums import CallbackAPIVersion
+    from playwright.sync_api import expect, sync_playwright
+
+    from controller.fleet import topics
+    from hub.storage import Storage, tables_t
+
+    storage = Storage(f"sqlite:///{tmp_path / 'hub' / 'hub.sqlite3'}")
+    with storage.engine.begin() as db:
+        bad = {"title": "Oskar", "totals": "x", "waiting_for": "12", "nicknames": ["a"]}
+        db.execute(tables_t.insert().values(id="table-2", online=True, state=json.dumps(bad)))
+    storage.close()
+    forger = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv311)
+    forger.username_pw_set("table-2", broker.password("table-2"))
+    forger.connect("127.0.0.1", broker.port)
+    forger.loop_start()
+    link = FleetLink(
+        CafeSettings(
+            broker="127.0.0.1",
+            port=broker.port,
+            table="table-1",
+            password=broker.password("table-1"),
+            state_interval=0.1,
+            reconnect_max=1,
+        ),
+        None,
+        lambda message: None,
+    )
+    link.start()
+    link.publish_state({"screen": "play", "title": "Oh Pshaw", "round": 1, "version": 1})
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+            page = browser.new_page()
+            errors: list[str] = []
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            page.goto(f"{hub}/login")
+            page.fill("input[name=name]", "sam")
+            page.fill("input[name=password]", PASSWORD)
+            page.click("#login")
+            expect(page.locator("#live-status")).to_have_text("Live updates: on")
+            garbage = topics.encode({"totals": "x"})
+            forger.publish(topics.topic("table-2", topics.STATE), garbage, qos=1).wait_for_publish(
+                10
+            )
+            # Each live update redraws every card from /floor.json, in the page's script.
+            link.publish_state({"screen": "play", "title": "Oh Pshaw", "round": 2, "version": 2})
+            good, bad_card = (
+                page.locator('[data-table="table-1"]'),
+                page.locator('[data-table="table-2"]'),
+            )
+            expect(good).to_contain_text("Round 2")
+            expect(bad_card).to_contain_text("1 message refused; the last: state: totals")
+            expect(bad_card).to_contain_text("Scores: ?")
+            expect(bad_card).to_contain_text("Oskar")  # its good fields still show
+            assert errors == [], errors
+            browser.close()
+    finally:
+        link.close()
+        forger.loop_stop()
+        forger.disconnect()

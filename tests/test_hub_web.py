@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,8 +20,8 @@ PASSWORD = "correct horse battery"
 
 
 @pytest.fixture
-def storage(tmp_path: Path) -> Storage:
-    store = Storage(f"sqlite:///{tmp_path / 'hub.sqlite3'}")
+def storage(storage_url: str) -> Iterator[Storage]:
+    store = Storage(storage_url)
     store.set_user("sam", "staff", auth.hash_password(PASSWORD))
     store.set_user("olga", "owner", auth.hash_password(PASSWORD))
     report = replay(SAMPLE).report()
@@ -50,7 +51,8 @@ def storage(tmp_path: Path) -> Storage:
     store.add_alert(
         "table-1", {"id": "a1", "kind": "call-staff", "seat": 1, "text": "Seat 2 calls"}
     )
-    return store
+    yield store
+    store.close()
 
 
 def client_for(storage: Storage) -> TestClient:

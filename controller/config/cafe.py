@@ -11,6 +11,7 @@ tls = false
 ca_file = "/etc/cafe-table/ca.crt"                  # with tls = true, if not a public CA
 state_interval = 1.0       # least seconds between two state messages
 reconnect_max = 30         # most seconds between two tries to reach the broker
+heartbeat = 30.0           # seconds between two "online" status messages (the hub's watchdog)
 ```
 """
 
@@ -37,6 +38,7 @@ KEYS = {
     "state_interval",
     "keepalive",
     "reconnect_max",
+    "heartbeat",
 }
 
 # A table id: the part of its MQTT topics (cafe/table/<id>/...) that names it.
@@ -57,6 +59,10 @@ class CafeSettings:
     state_interval: float = 1.0
     keepalive: int = 30
     reconnect_max: int = 30  # the longest wait between two tries to reach the broker
+    # Seconds between two "online" status messages while connected: the hub marks a
+    # table offline when they stop (a table that died while the broker was down has
+    # no last will at the new broker).
+    heartbeat: float = 30.0
 
     @property
     def user(self) -> str:
@@ -120,4 +126,5 @@ def parse_cafe(
         state_interval=reader.number(cafe, "cafe.state_interval", 1.0, 0.1, 60.0),
         keepalive=reader.integer(cafe, "cafe.keepalive", 30, 5, 600),
         reconnect_max=reader.integer(cafe, "cafe.reconnect_max", 30, 1, 600),
+        heartbeat=reader.number(cafe, "cafe.heartbeat", 30.0, 0.2, 600.0),
     )

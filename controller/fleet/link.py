@@ -6,9 +6,19 @@ so a dead broker or a dropped Wi-Fi costs the players nothing. A worker thread
 turns the notes into MQTT messages on a paho-mqtt 2.x client, whose own
 network thread connects, reconnects with backoff and calls back here:
 
-- on connect: the retained ``status`` (online; the last will says offline),
-  the latest ``state``, every pending record of the outbox, and the
-  subscriptions to what the hub sends this table;
+- on connect: the retained ``status`` (online; the last will says offline,
+  and paho registers it again with every connect), the latest ``state``,
+  every pending record of the outbox, and the subscriptions to what the hub
+  sends this table; the session is persistent (``clean_session=False``), so
+  the broker keeps what the hub sends while the table is away, and paho sends
+  again any QoS 1 message the broker had not acknowledged;
+- while connected: ``status`` again every ``heartbeat`` seconds, so the hub
+  can tell a table that died while the broker was down (its last will died
+  with that broker) from one that is alive; each status lists the table's
+  open alerts (raised, not yet answered at the table or acknowledged by the
+  hub) and the calls last answered at the table. Being retained, it reaches
+  the hub even when an ``alert`` or ``event`` message did not (one sent
+  after a broker crash, before the hub had subscribed again);
 - on PUBACK of a record: the outbox notes the broker has it; on the hub's
   ``record/ack`` it is delivered; a record the hub has not confirmed within
   ``resend_after`` seconds is sent again (the hub stores it once);
@@ -25,6 +35,7 @@ import contextlib
 import datetime as dt
 import logging
 import queue
+import random
 import threading
 import time
 from collections.abc import Callable
@@ -39,6 +50,7 @@ from controller.fleet import topics
 from controller.fleet.outbox import Outbox
 
 logger = logging.getLogger(__name__)
+MAX_OPEN_ALERTS = 32  # a call for staff and a reader per seat, at most
 
 
 @dataclass(frozen=True)
@@ -68,7 +80,7 @@ HubMessage = AlertAcknowledged | ConfigRequested | MembersChanged
 
 @dataclass(frozen=True)
 class _Note:
-    kind: str  # "state", "publish", "records", "stop", "connected"
+    kind: str  # "state", "publish", "records", "stop", "connected", "closed"
     leaf: str = ""
     payload: dict[str, Any] | None = None
 
@@ -93,7 +105,8 @@ class FleetLink:
         self.clock = clock
         self.client = client or mqtt.Client(
             CallbackAPIVersion.VERSION2,
-            client_id=f"cafe-table-{settings.table}",
+            client_id=f"cafe-table-{settings.table}",  # the broker uses the user name
+            clean_session=False,
             protocol=mqtt.MQTTv311,
         )
         self._notes: queue.Queue[_Note] = queue.Queue()
@@ -107,6 +120,10 @@ class FleetLink:
         self._latest_state: dict[str, Any] | None = None
         self._state_sent_at = float("-inf")
         self._state_dirty = False
+        self._status_sent_at = float("-inf")
+        # Alerts raised and not yet closed (alert id -> its message), for the status.
+        self._open_alerts: dict[str, dict[str, Any]] = {}
+        self._answered: collections.deque[str] = collections.deque(maxlen=MAX_OPEN_ALERTS)
         self.sent_counts: dict[str, int] = {}  # leaf -> messages handed to the client
 
     # --- lifecycle ---------------------------------------------------------------
@@ -185,6 +202,9 @@ class FleetLink:
             # Wake for a record the hub has not confirmed (to send it again) and for a
             # state held back by the rate limit; otherwise sleep until a note comes.
             timeout = self.resend_after if self._awaiting else None
+            if self._connected.is_set():
+                due = self._status_sent_at + self.settings.heartbeat
+                timeout = min(timeout or float("inf"), max(0.0, due - self.clock()))
             if self._state_dirty:
                 due = self._state_sent_at + self.settings.state_interval
                 timeout = min(timeout or float("inf"), max(0.0, due - self.clock()))
@@ -208,13 +228,23 @@ class FleetLink:
         elif note.kind == "state":
             self._latest_state, self._state_dirty = note.payload, True
         elif note.kind == "publish" and note.payload is not None:
+            self._track_alerts(note.leaf, note.payload)
             self._send(note.leaf, note.payload, qos=1)
+        elif note.kind == "closed" and note.payload is not None:
+            self._open_alerts.pop(str(note.payload.get("id")), None)
         elif note.kind == "records":
             self._send_records()
         elif note.kind == "connected":
-            self._send(topics.STATUS, {"online": True, "at": _now()}, qos=1, retain=True)
+            self._send_status()
             self._state_dirty = self._latest_state is not None
             self._send_records(resend=True)
+        if (
+            self._connected.is_set()
+            and self.clock() - self._status_sent_at >= self.settings.heartbeat
+        ):
+            # The heartbeat: QoS 0, so a hub that is away does not find hundreds of them
+            # queued for it when it comes back (the retained one is always the latest).
+            self._send_status(qos=0)
         if (
             self._state_dirty
             and self._latest_state is not None
@@ -222,6 +252,27 @@ class FleetLink:
         ):
             self._send(topics.STATE, self._latest_state, qos=0, retain=True)
             self._state_sent_at, self._state_dirty = self.clock(), False
+
+    def _track_alerts(self, leaf: str, payload: dict[str, Any]) -> None:
+        if leaf == topics.ALERT:
+            self._open_alerts[str(payload.get("id"))] = payload
+            while len(self._open_alerts) > MAX_OPEN_ALERTS:  # the oldest goes first
+                self._open_alerts.pop(next(iter(self._open_alerts)))
+        elif leaf == topics.EVENT and payload.get("kind") == "staff-call-answered":
+            self._open_alerts.pop(str(payload.get("alert")), None)
+            self._answered.append(str(payload.get("alert")))
+
+    def _send_status(self, qos: int = 1) -> None:
+        status = {
+            "online": True,
+            "at": _now(),
+            "alerts": list(self._open_alerts.values()),
+            "answered": list(self._answered),
+        }
+        self._send(topics.STATUS, status, qos=qos, retain=True)
+        # Up to a fifth early, at random: tables that started (or reconnected) together
+        # do not all beat at once.
+        self._status_sent_at = self.clock() - random.uniform(0, 0.2) * self.settings.heartbeat
 
     def _send(self, leaf: str, payload: dict[str, Any], qos: int, retain: bool = False) -> None:
         if leaf == topics.STATE and not self._connected.is_set():
@@ -305,6 +356,7 @@ class FleetLink:
         if not isinstance(request, str):
             return
         if where[1] == topics.ALERT_ACK:
+            self._notes.put(_Note("closed", payload={"id": request}))
             self.on_message(AlertAcknowledged(request))
         elif where[1] == topics.CONFIG_SET and isinstance(payload.get("settings"), dict):
             self.on_message(ConfigRequested(request, payload["settings"]))

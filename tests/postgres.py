@@ -1,0 +1,111 @@
+"""A real PostgreSQL for the hub's tests, beside SQLite.
+
+``.ci/run`` starts Debian's PostgreSQL on a temporary data directory and
+exports its URL as ``CAFE_TEST_POSTGRES``; without it, these fixtures start
+a server of their own the same way (``initdb`` and ``pg_ctl``, as the
+``postgres`` user when the tests run as root). Each test gets a database of
+its own, dropped afterwards. With CI=true a missing PostgreSQL fails the
+tests; elsewhere they skip saying how to install it.
+
+``storage_url`` runs a test once on SQLite and once on PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import subprocess
+import tempfile
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+
+from tests.broker import free_port
+
+ENV = "CAFE_TEST_POSTGRES"
+
+
+def _binaries() -> Path | None:
+    found = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"), key=lambda p: p.parts[-3])
+    return found[-1].parent if found else None
+
+
+def _as_server_user() -> list[str]:
+    """The prefix that runs a command as PostgreSQL's own user (it refuses to run as root)."""
+    return ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+
+
+@contextlib.contextmanager
+def own_server() -> Iterator[str]:
+    """Start a throw-away PostgreSQL server; yield its admin URL; stop and delete it after."""
+    binaries = _binaries()
+    if binaries is None:
+        if os.environ.get("CI"):
+            pytest.fail("PostgreSQL is not installed; .ci/run must apt-get install postgresql")
+        pytest.skip("PostgreSQL is not installed here (apt-get install postgresql); CI runs these")
+    data = Path(tempfile.mkdtemp(prefix="cafe-pg-"))
+    if os.geteuid() == 0:
+        shutil.chown(data, user="postgres")
+    port = free_port()
+    run = _as_server_user()
+    subprocess.run(
+        [*run, str(binaries / "initdb"), "-D", str(data), "-A", "trust", "-U", "cafe", "-N"],
+        check=True,
+        capture_output=True,
+    )
+    pg_ctl = [*run, str(binaries / "pg_ctl"), "-D", str(data)]
+    # A test server: nothing in it must outlive a crash, so it never waits for the disk.
+    listen = f"-h 127.0.0.1 -p {port} -k {data} -c fsync=off -c full_page_writes=off"
+    subprocess.run(
+        [*pg_ctl, "-l", str(data / "log"), "-w", "-o", listen, "start"],
+        check=True,
+        capture_output=True,
+    )
+    try:
+        yield f"postgresql+psycopg://cafe@127.0.0.1:{port}/postgres"
+    finally:
+        subprocess.run(
+            [*pg_ctl, "-m", "immediate", "stop"],
+            check=False,
+            capture_output=True,
+        )
+        shutil.rmtree(data, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[str]:
+    """The admin URL of a running PostgreSQL (``.ci/run``'s, or one started here)."""
+    given = os.environ.get(ENV)
+    if given:
+        yield given
+        return
+    with own_server() as url:
+        yield url
+
+
+@pytest.fixture
+def postgres_url(postgres_server: str) -> Iterator[str]:
+    """A new, empty database on the test PostgreSQL, dropped after the test."""
+    name = f"hub_test_{uuid.uuid4().hex[:12]}"
+    admin = sa.create_engine(postgres_server, isolation_level="AUTOCOMMIT")
+    with admin.connect() as db:
+        db.exec_driver_sql(f'CREATE DATABASE "{name}"')
+    try:
+        yield postgres_server.rsplit("/", 1)[0] + f"/{name}"
+    finally:
+        with admin.connect() as db:
+            db.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.dispose()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def storage_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A new hub database: once SQLite, once PostgreSQL."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'hub.sqlite3'}"
+    url: str = request.getfixturevalue("postgres_url")
+    return url
