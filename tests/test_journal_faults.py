@@ -445,6 +445,7 @@ journal.close()
 """
 
 
+@pytest.mark.slow  # over 5 s on 2 cores
 def test_a_second_kiosk_on_the_same_journal_is_refused(tmp_path: Path) -> None:
     journal = tmp_path / "journal.sqlite3"
     actions = game_in_progress(journal, 5)

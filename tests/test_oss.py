@@ -584,6 +584,7 @@ def random_game(seed: int) -> tuple[Oss, list[Any]]:
     return engine, actions
 
 
+@pytest.mark.slow  # over 5 s on 2 cores
 def test_seeded_random_games() -> None:
     for seed in range(300):
         engine, actions = random_game(seed)

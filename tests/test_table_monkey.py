@@ -93,7 +93,16 @@ class Monkey:
         return [ReaderProblem(seat, "a corrupt frame: monkey", now)]
 
 
-@pytest.mark.parametrize(("seats", "seed"), [(4, 1), (4, 2), (3, 3), (7, 4)])
+# One table in the quick run; the other three (5-8 s each) with --runslow.
+@pytest.mark.parametrize(
+    ("seats", "seed"),
+    [
+        (3, 3),
+        pytest.param(4, 1, marks=pytest.mark.slow),
+        pytest.param(4, 2, marks=pytest.mark.slow),
+        pytest.param(7, 4, marks=pytest.mark.slow),
+    ],
+)
 def test_random_input_between_real_moves_never_breaks_or_loses_a_game(
     seats: int, seed: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
