@@ -138,6 +138,9 @@ class PN532Reader(SeatReader):
         self._clock = clock
         self._lock = threading.Lock()
         self._stop = threading.Event()
+        # Set by the thread just before it says ReaderOffline: whoever takes that event
+        # off the queue already sees the reader closed, though the thread is still ending.
+        self._ended = threading.Event()
         self._thread: threading.Thread | None = None
         self._serial: Any = None
         self.polls = 0
@@ -145,13 +148,14 @@ class PN532Reader(SeatReader):
     @property
     def is_open(self) -> bool:
         thread = self._thread
-        return thread is not None and thread.is_alive()
+        return thread is not None and thread.is_alive() and not self._ended.is_set()
 
     def open(self) -> None:
         with self._lock:
             if self._thread is not None:
-                if self._thread.is_alive():
+                if self._thread.is_alive() and not self._ended.is_set():
                     return
+                self._thread.join(2.0)  # an ended thread is only finishing its last line
                 self._thread = None
                 self._release_port()  # the thread ended after a lost link: tidy up
             if self._open_port is not None:
@@ -176,6 +180,7 @@ class PN532Reader(SeatReader):
                 ) from exc
             self._serial = port
             self._stop.clear()
+            self._ended.clear()
             self._events.put(ReaderOnline(self.seat, self.port, self._clock()))
             self._thread = threading.Thread(
                 target=self._run,
@@ -251,4 +256,5 @@ class PN532Reader(SeatReader):
         if reason != "closed":
             logger.warning("seat %d's PN532 reader at %s: %s", self.seat, self.port, reason)
         kind = Offline.CLOSED if reason == "closed" else Offline.LOST
+        self._ended.set()
         self._events.put(ReaderOffline(self.seat, self.port, reason, self._clock(), kind))
