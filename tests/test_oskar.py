@@ -32,6 +32,7 @@ from controller.games.oskar.engine import (
     DoublesDeclined,
     KeepDoubles,
     Oskar,
+    OskarOptions,
     Phase,
     Play,
     RegisterHand,
@@ -865,7 +866,8 @@ def simulate(seed: int, max_rounds: int | None, use_bot: bool) -> tuple[Oskar, l
     """Play a game with a seeded deal, checking the rules' invariants round by round."""
     rng = random.Random(seed)
     players = rng.randint(3, 6)
-    engine = Oskar(players, rng.randrange(players), rng.choice([7, 8]))
+    tokens = OskarOptions.chosen("oskar", tokens_to_win=rng.choice([7, 8]))
+    engine = Oskar(players, rng.randrange(players), tokens)
     bot = OskarBot(random.Random(seed + 1))
     actions: list[Action] = []
 

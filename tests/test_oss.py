@@ -22,6 +22,7 @@ from controller.games.oss.engine import (
     DuelResult,
     Hand,
     Oss,
+    OssOptions,
     OssSnapshot,
     Outcome,
     Phase,
@@ -610,7 +611,7 @@ def test_greedy_replays_never_leave_a_seat_without_a_card_to_play() -> None:
     for seed in range(20):
         rng = random.Random(seed)
         players = 2 + seed % 5
-        engine = Oss(players, 0, replays_per_round=8)
+        engine = Oss(players, 0, OssOptions.chosen("oss", replays_per_round=8))
         while (expected := engine.expected) is not None:
             action = chance_action(engine, rng)
             if action is None:

@@ -288,7 +288,7 @@ class OptionsForm:
             largest = self.largest_hand(option)
             return [*option.choices, list(range(largest, 0, -1))]
         low = option.low if option.low is not None else 0
-        high = option.high if option.high is not None else low + NUMBER_STEPS - 1
+        high = option.high if option.high is not None else low + (NUMBER_STEPS - 1) * option.step
         step = max(1, -(-(high - low) // (NUMBER_STEPS - 1)))
         numbers: list[Any] = list(range(low, high + 1, step))
         return ([None] if option.default is None else []) + numbers

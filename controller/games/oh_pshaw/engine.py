@@ -132,7 +132,8 @@ from controller.games.oh_pshaw.events import (
 )
 from controller.games.oh_pshaw.options import (
     CONTRACT_WHIST,
-    OPTION_DEFAULTS,
+    OPTIONS,
+    Chosen,
     Options,
     default_max_hand,
 )
@@ -155,7 +156,7 @@ __all__ = [
     "DECK_SIZE",
     "EARLY",
     "FREE",
-    "OPTION_DEFAULTS",
+    "OPTIONS",
     "PLAYED",
     "RANKS",
     "ROTATION",
@@ -169,6 +170,7 @@ __all__ = [
     "BidStatus",
     "BiddingClosed",
     "CardPlayed",
+    "Chosen",
     "EndEarly",
     "GameEndedEarly",
     "HandRegistered",

@@ -21,9 +21,7 @@ from controller.games.oss.actions import (
     AttemptKind,
     Phase,
 )
-from controller.games.oss.rulings import (
-    DEFAULT_OPTIONS,
-)
+from controller.games.oss.options import DEFAULTS
 from controller.games.oss.values import tribe_of
 from controller.games.words import Words
 
@@ -465,11 +463,9 @@ class OssSnapshot(Snapshot):
             phase=Phase(phase) if phase in tuple(Phase) else Phase.HAND,
             chief=_int(data.get("chief")),
             next=expected,
-            rounds_option=_int(options.get("rounds"), DEFAULT_OPTIONS["rounds"]),
-            replays_per_round=_int(
-                options.get("replays_per_round"), DEFAULT_OPTIONS["replays_per_round"]
-            ),
-            replay_scope=str(options.get("replay_scope", DEFAULT_OPTIONS["replay_scope"])),
+            rounds_option=_int(options.get("rounds"), DEFAULTS.rounds),
+            replays_per_round=_int(options.get("replays_per_round"), DEFAULTS.replays_per_round),
+            replay_scope=str(options.get("replay_scope", DEFAULTS.replay_scope)),
             tricks=tuple(TrickView.from_json(t) for t in _objects(data.get("tricks"))),
             duel=TrickView.from_json(duel) if isinstance(duel, Mapping) else None,
             attempts=tuple(AttemptView.from_json(a) for a in _objects(data.get("attempts"))),
