@@ -10,8 +10,9 @@ bat, comedy a mask, action a pistol, scifi a rocket, romance a heart.
 
 Centre: the trick, laid toward the seats that played it; the stock as
 face-down cards and who won it; one column per genre filling toward the
-120-point trend line (the running totals while a round is played, the scored
-totals with the stock once it is scored); trendy genres in gold.
+trend line at the snapshot's ``trend_threshold`` (the running totals while a
+round is played, the scored totals with the stock once it is scored); trendy
+genres in gold.
 """
 
 from __future__ import annotations
@@ -646,7 +647,7 @@ class OskarScene:
         step = (rect.right - left) / len(columns)
         icon = max(12, min(round(step * 0.55), round(rect.h * 0.2)))
         base = rect.bottom - icon - pad
-        # The scale keeps the 120 line at two thirds of the height unless a genre is above it.
+        # The scale keeps the trend line at two thirds of the height unless a genre is above it.
         scale_max = max(threshold * 1.5, max(c.points for c in columns) * 1.05)
         height = max(10, base - top - m.leading(m.small))
         bar_w = max(6, round(step * 0.56))

@@ -69,6 +69,7 @@ from controller.games.words import (
     Signed,
     Text,
     Words,
+    as_arg,
     say,
     say_plural,
 )
@@ -371,13 +372,12 @@ def _bidding_closed(e: Event) -> list[Feedback]:
 
 
 def _trick_won(e: Event) -> list[Feedback]:
-    assert isinstance(e, TrickWon)
-    card = next((c for s, c in e.cards if s == e.seat), "?")
+    assert isinstance(e, TrickWon) and e.reason is not None  # Oh Pshaw always says why
     text = say(
-        "{player} wins trick {trick} with {card}",
+        "{player} wins trick {trick}: {reason}",
         player=Player(e.seat),
         trick=e.trick,
-        card=Card(card),
+        reason=as_arg(e.reason),
     )
     return [Feedback(e.seat, text, MessageKind.WON, Cue.TRICK_WON)]
 
