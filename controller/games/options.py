@@ -123,10 +123,14 @@ class OptionSpec:
     def _check_number(self, value: object) -> None:
         if value is None and self.default is None:
             return  # "derived from the players", written out as null
-        whole = isinstance(value, int) and not isinstance(value, bool)
         low, high = self.low, self.high
-        inside = whole and (low is None or low <= value) and (high is None or value <= high)  # type: ignore[operator]
-        if inside:
+        whole = isinstance(value, int) and not isinstance(value, bool)
+        if (
+            isinstance(value, int)
+            and whole
+            and (low is None or low <= value)
+            and (high is None or value <= high)
+        ):
             return
         option, shown = Verbatim(self.key), Verbatim(describe(value))
         if low is not None and high is not None and high == low + 1:
