@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -16,11 +16,15 @@ import pygame
 import pytest
 
 from controller.games import specs
+from controller.games.base import JSON, Expectation, Overlay, Snapshot
+from controller.games.oshaka_trick.actions import Verb
 from controller.games.oshaka_trick.bots import OshakaBot
 from controller.games.oshaka_trick.engine import OshakaTrick, RegisterHand, deal
+from controller.games.oshaka_trick.snapshot import OshakaSnapshot
 from controller.view import (
     ButtonHint,
     GameChoice,
+    GameView,
     Message,
     MessageKind,
     Screen,
@@ -98,7 +102,7 @@ def play_view(
         seats=seats,
         games=GAMES,
         game_id="oshaka-trick",
-        game=engine.snapshot().to_json(),
+        game=GameView(engine.snapshot(), Overlay()),
         messages=(
             Message("Seat 2 won the trick: B2 is the smallest card", MessageKind.WON),
             Message(
@@ -156,18 +160,28 @@ def results_view(version: int = 50) -> TableView:
         table_seats(4, 4),
         games=GAMES,
         game_id="oshaka-trick",
-        game=engine.snapshot().to_json(),
+        game=GameView(engine.snapshot(), Overlay()),
         result=engine.report(),
         buttons=seat_buttons(table_seats(4, 4), "ok"),
     )
+
+
+@dataclass(frozen=True)
+class MadeUpSnapshot(Snapshot):
+    """The snapshot of a game the display knows nothing of: its JSON form is all it has."""
+
+    picture: tuple[tuple[str, object], ...]
+
+    def to_json(self) -> JSON:
+        return dict(self.picture)
 
 
 def generic_view(version: int = 20) -> TableView:
     """A made-up game the display has no scene for: the generic one must cope."""
     seats = table_seats(6, 5)
     game: dict[str, Any] = {
-        "game": "oh-pshaw",
-        "title": "Oh Pshaw",
+        "game": "made-up",
+        "title": "Made Up",
         "round": 3,
         "trick_number": 2,
         "phase": "play",
@@ -181,8 +195,8 @@ def generic_view(version: int = 20) -> TableView:
         Screen.PLAY,
         seats,
         games=GAMES,
-        game_id="oh-pshaw",
-        game=game,
+        game_id="made-up",
+        game=GameView(MadeUpSnapshot(tuple(game.items())), Overlay()),
         messages=(
             Message("seat 2 cannot play 7S: it must follow hearts", MessageKind.REFUSED, seat=2),
         ),
@@ -338,9 +352,11 @@ def test_turn_highlight_is_strong_and_sits_on_the_centre_side_of_each_panel() ->
     renderer = Renderer((800, 480))
     for player in range(4):
         # Make each seat the one to play, with nothing else in the highlight colour.
-        game = dict(base.game or {})
-        game["next"] = {"seat": player, "expects": "play"}
-        game["trick"] = []
+        assert base.game is not None
+        snap = base.game.snapshot
+        assert isinstance(snap, OshakaSnapshot)
+        turn = replace(snap, next=Expectation(player, Verb.PLAY), trick=())
+        game = GameView(turn, Overlay())
         renderer.draw(replace(base, version=100 + player, game=game, buttons=(), messages=()))
         assert renderer.layout is not None
         slot = renderer.layout.slots[player]

@@ -43,7 +43,7 @@ def test_attract_menu_join_play(rig: Rig) -> None:
     assert engine.players == 4
     view = rig.table.view
     assert view.game_id == "oshaka-trick"
-    assert view.game is not None and view.game["phase"] == "play"
+    assert view.game is not None and view.game.to_json()["phase"] == "play"
     # The virtual deal registered every hand, as a simulated deck does.
     assert all(engine.registered_hand(s) for s in range(4))
 

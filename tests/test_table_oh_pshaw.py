@@ -22,6 +22,7 @@ from controller.config.table_config import TableConfig
 from controller.games.oh_pshaw.actions import Bid, Play, RegisterHand, TurnTrump
 from controller.games.oh_pshaw.engine import OhPshaw, deal
 from controller.games.oh_pshaw.events import BiddingClosed, BidOutcome, BidStatus, RoundScored
+from controller.games.oh_pshaw.snapshot import OhPshawOverlay, OhPshawSnapshot
 from controller.games.oh_pshaw.spec import SPEC
 from controller.games.oh_pshaw.state import Phase
 from controller.games.oh_pshaw.table import OhPshawAdapter
@@ -616,7 +617,8 @@ def test_scene_screenshots_are_not_blank(players: int, deal_mode: str, tmp_path:
     cursor_view = views["bid-cursor"]
     game = cursor_view.game
     assert game is not None
-    bidder = game["next"]["seat"]
+    assert isinstance(game.snapshot, OhPshawSnapshot) and game.snapshot.next is not None
+    bidder = game.snapshot.next.seat
     assert bid_cursor(cursor_view, bidder) == 1
     out = Path(os.environ.get("OH_PSHAW_SHOTS", tmp_path))
     for name, view in views.items():
@@ -738,11 +740,12 @@ def test_the_roles_share_the_bid_cursor_and_the_display_reads_it_as_a_number() -
         engine.apply(action)
     seat = engine.turn
     assert "bid_cursor" not in engine.snapshot().to_json()  # the engine has no cursor
-    assert adapter.presentation.snapshot()["bid_cursor"] == 0
+    assert adapter.presentation.game_view().overlay == OhPshawOverlay(bid_cursor=0)
     assert adapter.input.on_button(seat, "next") is None
     assert adapter.input.on_button(seat, "next") is None
-    shown = adapter.presentation.snapshot()
-    assert shown["bid_cursor"] == 2 and adapter.cursors.at(seat) == 2
+    shown = adapter.presentation.game_view()
+    assert shown.overlay == OhPshawOverlay(bid_cursor=2) and adapter.cursors.at(seat) == 2
+    assert shown.to_json()["bid_cursor"] == 2  # the JSON picture keeps the cursor's key
     view = TableView(1, Screen.PLAY, (), game_id="oh-pshaw", game=shown)
     assert bid_cursor(view, seat) == 2  # no button label is parsed
     assert bid_cursor(view, (seat + 1) % 3) is None  # only the bidding seat has a cursor

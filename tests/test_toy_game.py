@@ -52,6 +52,7 @@ from controller.games.base import (
     GameOver,
     IllegalAction,
     MalformedAction,
+    Overlay,
     Snapshot,
     TurnPassed,
     best_seats,
@@ -68,7 +69,7 @@ from controller.records.journal import Journal
 from controller.records.record import replay
 from controller.table import Table, menu_entries
 from controller.tags.registry import simulated
-from controller.view import MessageKind, Screen
+from controller.view import GameView, MessageKind, Screen
 from display.generic import GenericScene
 from display.scenes import scene_for
 from display.screenshot import screenshot_view
@@ -258,8 +259,8 @@ class HighCardPresentation(Presentation):
             ]
         return []
 
-    def snapshot(self) -> JSON:
-        return self.engine.snapshot().to_json()
+    def game_view(self) -> GameView[HighCardSnapshot, Overlay]:
+        return GameView(self.engine.snapshot(), Overlay())
 
     def waiting_players(self) -> list[int]:
         expected = self.engine.expected

@@ -20,7 +20,7 @@ from controller.games import spec_of, specs
 from controller.games.base import JSON, Action, Chance, Engine, Event
 from controller.games.spec import GameSpec
 from controller.games.words import Words, say
-from controller.view import MessageKind
+from controller.view import AnyGameView, MessageKind
 from hardware.cues import Cue
 from hardware.events import TimerEvent
 
@@ -116,8 +116,10 @@ class Presentation(ABC):
         """Messages and LED cues for one engine event."""
 
     @abstractmethod
-    def snapshot(self) -> JSON:
-        """What the display shows: the engine's public snapshot, plus any table-side state."""
+    def game_view(self) -> AnyGameView:
+        """What the display shows: the engine's typed snapshot and the table's overlay on it
+        (the game's own ``Overlay``: its cursors and highlights; a bare ``Overlay()``
+        for a game without any)."""
 
     def animating(self) -> bool:
         """Whether the picture changes by itself now (a running clock), so it must redraw."""

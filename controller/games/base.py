@@ -138,6 +138,23 @@ class Snapshot:
 
 
 @dataclass(frozen=True)
+class Overlay:
+    """What the table shows on top of a game's snapshot: its cursors and highlights.
+
+    The engine knows nothing of them (the bid a seat's OK button would make, the
+    dice a seat has picked to reroll): they are the table's, kept by a game's
+    adapter and handed to the display beside the engine's ``Snapshot`` (in
+    ``controller.view.GameView``). A game without any uses this empty one. Each
+    game's own is a frozen dataclass with defaults for every field (no cursor
+    shown), so a display handed none still draws. ``to_json()`` gives the keys
+    the game's JSON picture adds to the snapshot's (for logs and golden files).
+    """
+
+    def to_json(self) -> JSON:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
 class TrickCard(Snapshot):
     """One card on the table in a trick: who played it (engine seat) and what (notation)."""
 

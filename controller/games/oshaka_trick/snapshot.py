@@ -14,6 +14,7 @@ from typing import Any, Self
 from controller.games.base import (
     JSON,
     Expectation,
+    Overlay,
     Snapshot,
     TrickCard,
     best_seats,
@@ -76,8 +77,7 @@ class SeatSnapshot(Snapshot):
 class OshakaSnapshot(Snapshot):
     """What everyone at an Oshaka Trick table can see; the display reads its fields.
 
-    ``lead_cursor`` is the table's, not the engine's: the seat the round-2 lead
-    chooser's OK button would name (the engine leaves it None).
+    The table's lead cursor is not here but in ``OshakaOverlay``.
     """
 
     game: str
@@ -99,14 +99,13 @@ class OshakaSnapshot(Snapshot):
     round_scores: tuple[tuple[int, ...], ...]  # finished rounds' scores per seat
     totals: tuple[int, ...]
     winners: tuple[int, ...]
-    lead_cursor: int | None = None
 
     def seat(self, player: int) -> SeatSnapshot | None:
         """The area of engine seat ``player``, if the snapshot has it."""
         return next((s for s in self.seats if s.seat == player), None)
 
     def to_json(self) -> JSON:
-        out: JSON = {
+        return {
             "game": self.game,
             "title": self.title,
             "players": self.players,
@@ -127,9 +126,6 @@ class OshakaSnapshot(Snapshot):
             "totals": list(self.totals),
             "winners": list(self.winners),
         }
-        if self.lead_cursor is not None:
-            out["lead_cursor"] = self.lead_cursor
-        return out
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Self:
@@ -161,8 +157,21 @@ class OshakaSnapshot(Snapshot):
             round_scores=tuple(json_ints(r) for r in (rounds if isinstance(rounds, list) else [])),
             totals=json_ints(data.get("totals")),
             winners=json_ints(data.get("winners")),
-            lead_cursor=json_opt_int(data.get("lead_cursor")),
         )
+
+
+@dataclass(frozen=True)
+class OshakaOverlay(Overlay):
+    """What the table shows over an Oshaka Trick snapshot: the lead chooser's cursor.
+
+    ``lead_cursor`` is the seat the round-2 lead chooser's OK button would name
+    (None outside that choice); the engine never sees it.
+    """
+
+    lead_cursor: int | None = None
+
+    def to_json(self) -> JSON:
+        return {} if self.lead_cursor is None else {"lead_cursor": self.lead_cursor}
 
 
 def build_snapshot(

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from controller.adapters import (
     AdapterContext,
@@ -42,10 +42,11 @@ from controller.games.oshaka_trick.events import (
     RoundStarted,
     TrickWon,
 )
+from controller.games.oshaka_trick.snapshot import OshakaOverlay, OshakaSnapshot
 from controller.games.oshaka_trick.spec import SPEC
 from controller.games.oshaka_trick.state import Phase
 from controller.games.words import Items, Player, Signed, Words, as_arg, say
-from controller.view import MessageKind
+from controller.view import GameView, MessageKind
 from hardware.cues import Cue
 
 # The seat buttons of each choice (the module docstring's table).
@@ -56,7 +57,7 @@ PREVIOUS, CHOOSE, NEXT = "prev", "ok", "next"
 @dataclass
 class LeadCursor:
     """The seat a round-2 lead chooser's OK button would name: moved by input, shown by the
-    presentation (button label and snapshot), followed by the simulation's gestures."""
+    presentation (button label and overlay), followed by the simulation's gestures."""
 
     seat: int = 0
 
@@ -122,7 +123,7 @@ class OshakaInput(SeatInput):
 
 
 class OshakaPresentation(Presentation):
-    """Engine events as messages and LED cues; the snapshot with the lead cursor."""
+    """Engine events as messages and LED cues; the snapshot with the lead cursor over it."""
 
     def __init__(self, engine: OshakaTrick, cursor: LeadCursor) -> None:
         self.engine = engine
@@ -148,11 +149,10 @@ class OshakaPresentation(Presentation):
                 oshaka[seat] += len(rnd["oshaka"][seat])
         return [(say("Columns"), columns), (say("Face down"), face_down), (say("Oshaka"), oshaka)]
 
-    def snapshot(self) -> JSON:
+    def game_view(self) -> GameView[OshakaSnapshot, OshakaOverlay]:
         snap = self.engine.snapshot()
-        if snap.phase is Phase.LEAD:
-            snap = replace(snap, lead_cursor=self.cursor.seat)
-        return snap.to_json()
+        cursor = self.cursor.seat if snap.phase is Phase.LEAD else None
+        return GameView(snap, OshakaOverlay(lead_cursor=cursor))
 
     def waiting_players(self) -> list[int]:
         engine = self.engine

@@ -39,7 +39,7 @@ from __future__ import annotations
 import enum
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from controller.adapters import (
     AdapterContext,
@@ -92,6 +92,7 @@ from controller.games.oskar.engine import (
     genre_word,
     stock_size,
 )
+from controller.games.oskar.snapshot import OskarOverlay, OskarSnapshot
 from controller.games.oskar.spec import SPEC
 from controller.games.words import (
     Arg,
@@ -104,7 +105,7 @@ from controller.games.words import (
     say,
     say_plural,
 )
-from controller.view import MessageKind
+from controller.view import GameView, MessageKind
 from hardware.cues import Cue
 
 DIE_BUTTONS: tuple[str, str] = ("prev", "next")  # PREV is die 0, NEXT is die 1
@@ -357,7 +358,7 @@ class OskarInput(_Role, SeatInput):
 
 
 class OskarPresentation(_Role, Presentation):
-    """Engine events as messages and LED cues; the engine's snapshot plus the picked dice."""
+    """Engine events as messages and LED cues; the snapshot with the picked dice over it."""
 
     def result_rule(self, report: JSON) -> Words:
         winners = [int(w) for w in report.get("winners") or []]
@@ -428,12 +429,12 @@ class OskarPresentation(_Role, Presentation):
             self.cursor.clear(event.seat)  # type: ignore[attr-defined]
         return handler(self.engine, event) if handler is not None else []
 
-    def snapshot(self) -> JSON:
+    def game_view(self) -> GameView[OskarSnapshot, OskarOverlay]:
         engine = self.engine
         picked = tuple(
             tuple(sorted(self.cursor.picked(engine, seat))) for seat in range(engine.players)
         )
-        return replace(engine.snapshot(), picked=picked).to_json()
+        return GameView(engine.snapshot(), OskarOverlay(picked))
 
     def waiting_players(self) -> list[int]:
         engine = self.engine

@@ -25,8 +25,8 @@ deck (:meth:`OssAdapter.chance`); the table must run with ``deal = "virtual"``.
 
 The toss timer (``hardware/toss_timer.py``) reports timed tosses;
 :meth:`OssAdapter.on_timer` keeps them in an attempt log with per-player
-bests and says them as messages; :meth:`OssAdapter.snapshot` adds the log to
-the engine's snapshot for the display. A time never decides a result: the
+bests and says them as messages; :meth:`OssPresentation.game_view` shows the log
+beside the engine's snapshot (the overlay ``TableSide``). A time never decides a result: the
 players report it with the buttons.
 """
 
@@ -103,7 +103,7 @@ from controller.games.words import (
     say,
     say_plural,
 )
-from controller.view import MessageKind
+from controller.view import GameView, MessageKind
 from hardware.cues import Cue
 from hardware.toss_timer import TimerEvent, TossCancelled, TossStarted, TossStopped
 
@@ -547,8 +547,9 @@ class OssPresentation(_Role, Presentation):
             present=self.settings.has_timer,
         )
 
-    def typed_snapshot(self) -> OssSnapshot:
-        """The engine's snapshot with the table's side: the timer and the choices in progress."""
+    def game_view(self) -> GameView[OssSnapshot, TableSide]:
+        """The engine's snapshot with the table's side over it: the timer and the choices
+        in progress."""
         engine = self.engine
         side = TableSide(
             timer=self.timer_view(),
@@ -558,11 +559,7 @@ class OssPresentation(_Role, Presentation):
             counts=engine.confirmed_counts,
             help=tuple(help_texts(engine, self.counted_duel())),
         )
-        return engine.snapshot().with_table(side)
-
-    def snapshot(self) -> JSON:
-        # The view carries plain JSON; the scene reads it back as an OssSnapshot.
-        return self.typed_snapshot().to_json()
+        return GameView(engine.snapshot(), side)
 
 
 class OssSimulation(_Role, Simulation):
