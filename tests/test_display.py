@@ -36,6 +36,7 @@ from display.layout import Side
 from display.renderer import Renderer
 from display.screenshot import save_screenshot, screenshot_view
 from display.ui import ChooseGame, PressButton, Quit, TapCard, action_for_event
+from hardware.events import Button
 
 SIZES = [(800, 480), (1920, 1080)]
 
@@ -87,7 +88,7 @@ def table_seats(
     )
 
 
-def seat_buttons(seats: tuple[SeatView, ...], *names: str) -> tuple[ButtonHint, ...]:
+def seat_buttons(seats: tuple[SeatView, ...], *names: Button) -> tuple[ButtonHint, ...]:
     return tuple(ButtonHint(seat.seat, name, name.upper()) for seat in seats for name in names)
 
 
@@ -111,7 +112,7 @@ def play_view(
             Message("seat 1 cannot play G5: it must follow red", MessageKind.REFUSED, seat=1),
             Message("Seat 3's reader is unplugged", MessageKind.PROBLEM, seat=2),
         ),
-        buttons=seat_buttons(seats, "ok"),
+        buttons=seat_buttons(seats, Button.OK),
         hands=oshaka_hands(engine),
         human_seats=human,
         title="Cafe table",
@@ -120,7 +121,9 @@ def play_view(
 
 def attract_view(version: int = 1) -> TableView:
     seats = table_seats(4, 0)
-    return TableView(version, Screen.ATTRACT, seats, games=GAMES, buttons=seat_buttons(seats, "ok"))
+    return TableView(
+        version, Screen.ATTRACT, seats, games=GAMES, buttons=seat_buttons(seats, Button.OK)
+    )
 
 
 def choose_view(version: int = 2, selected: int = 1) -> TableView:
@@ -131,7 +134,7 @@ def choose_view(version: int = 2, selected: int = 1) -> TableView:
         seats,
         games=GAMES,
         selected_game=selected,
-        buttons=seat_buttons(seats, "up", "down", "ok"),
+        buttons=seat_buttons(seats, Button.PREV, Button.NEXT, Button.OK),
     )
 
 
@@ -146,7 +149,7 @@ def join_view(version: int = 3) -> TableView:
         games=GAMES,
         selected_game=0,
         game_id="oshaka-trick",
-        buttons=seat_buttons(seats, "ok"),
+        buttons=seat_buttons(seats, Button.OK),
         messages=(Message("Seat 3 joined"),),
     )
 
@@ -162,7 +165,7 @@ def results_view(version: int = 50) -> TableView:
         game_id="oshaka-trick",
         game=GameView(engine.snapshot(), Overlay()),
         result=engine.report(),
-        buttons=seat_buttons(table_seats(4, 4), "ok"),
+        buttons=seat_buttons(table_seats(4, 4), Button.OK),
     )
 
 
@@ -202,7 +205,7 @@ def generic_view(version: int = 20) -> TableView:
         ),
         hands={4: ("2C", "9H", "KS", "AD")},
         human_seats=(4,),
-        buttons=seat_buttons(seats, "ok"),
+        buttons=seat_buttons(seats, Button.OK),
     )
 
 
@@ -440,9 +443,9 @@ def test_hit_test_on_a_side_panel_and_the_game_menu() -> None:
     for index in range(len(GAMES)):
         assert renderer.hit_test(find_hit(renderer, ChooseGame, index=index)) == ChooseGame(index)
     # Seat 1 sits at the left edge: its buttons are in the left panel, turned.
-    x, y = find_hit(renderer, PressButton, seat=1, button="down")
+    x, y = find_hit(renderer, PressButton, seat=1, button="next")
     assert x < renderer.layout.depth if renderer.layout else False
-    assert renderer.hit_test((x, y)) == PressButton(1, "down")
+    assert renderer.hit_test((x, y)) == PressButton(1, "next")
 
 
 @pytest.mark.parametrize("rotation", [90, 180, 270])

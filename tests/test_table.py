@@ -16,6 +16,7 @@ from controller.tags.registry import simulated_uid
 from controller.view import MessageKind, Screen
 from controller.words import Presenter
 from hardware.cues import Cue
+from hardware.events import Button
 from tests.rigs import TableRig
 from tests.words import shown
 
@@ -125,7 +126,7 @@ def test_placement_with_buttons(rig: Rig) -> None:
     assert winner is not None
     card = engine.round.to_place[0]
     hints = {(h.seat, h.button): h.label for h in rig.table.view.buttons}
-    assert shown(hints[(winner, "prev")]) == f"Score {card}"
+    assert shown(hints[(winner, Button.PREV)]) == f"Score {card}"
     rig.press(winner, "next")  # face down
     assert card in engine.round.areas[winner].face_down
 

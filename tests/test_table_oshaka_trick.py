@@ -15,6 +15,7 @@ from controller.games.oshaka_trick.table import OshakaAdapter
 from controller.games.words import Text
 from controller.view import Screen, TableView
 from display.scenes.oshaka_trick import OshakaScene, game_of, snapshot_of
+from hardware.events import Button
 from tests.words import shown as words
 
 
@@ -56,10 +57,13 @@ def test_placement_buttons_choose_among_the_engine_s_own_placements() -> None:
     assert expected is not None and expected.expects == Verb.PLACE
     winner = expected.seat
     legal = engine.legal_actions(winner)
-    up, down = adapter.input.on_button(winner, "prev"), adapter.input.on_button(winner, "next")
+    up, down = (
+        adapter.input.on_button(winner, Button.PREV),
+        adapter.input.on_button(winner, Button.NEXT),
+    )
     assert isinstance(up, Place) and up.face_up and up in legal
     assert isinstance(down, Place) and not down.face_up and down in legal
-    explained = adapter.input.on_button(winner, "ok")
+    explained = adapter.input.on_button(winner, Button.OK)
     assert isinstance(explained, Text) and "PREV" in words(explained)
 
 
@@ -69,17 +73,20 @@ def test_the_lead_cursor_is_shared_by_input_presentation_and_simulation() -> Non
     chooser = engine.lead_choosers[0]
     assert adapter.presentation.waiting_players() == list(engine.lead_choosers)
     assert adapter.presentation.game_view().overlay == OshakaOverlay(lead_cursor=0)
-    assert adapter.input.on_button(chooser, "next") is None
-    assert adapter.input.on_button(chooser, "next") is None
+    assert adapter.input.on_button(chooser, Button.NEXT) is None
+    assert adapter.input.on_button(chooser, Button.NEXT) is None
     shown = adapter.presentation.game_view()
     assert shown.overlay == OshakaOverlay(lead_cursor=2)
     assert shown.to_json()["lead_cursor"] == 2  # the JSON picture keeps the cursor's key
     labels = {(p, b): words(label) for p, b, label in adapter.input.hints()}
-    assert labels[(chooser, "ok")] == "Seat 3 leads"  # engine player 2, counted from 1
+    assert labels[(chooser, Button.OK)] == "Seat 3 leads"  # engine player 2, counted from 1
     # The simulation walks from where the cursor is now: 2 -> 3 is one step.
-    assert adapter.simulation.gestures(ChooseLead(chooser, 3)) == [Press("next"), Press("ok")]
-    assert adapter.input.on_button(chooser, "prev") is None
-    assert adapter.input.on_button(chooser, "ok") == ChooseLead(chooser, 1)
+    assert adapter.simulation.gestures(ChooseLead(chooser, 3)) == [
+        Press(Button.NEXT),
+        Press(Button.OK),
+    ]
+    assert adapter.input.on_button(chooser, Button.PREV) is None
+    assert adapter.input.on_button(chooser, Button.OK) == ChooseLead(chooser, 1)
     # The display reads the cursor as a field of the typed overlay, beside the snapshot.
     view = TableView(1, Screen.PLAY, (), game_id="oshaka-trick", game=shown)
     assert snapshot_of(view).phase is Phase.LEAD

@@ -23,6 +23,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from pathlib import Path
 from typing import Any, ClassVar, Self
 
@@ -74,6 +75,7 @@ from display.generic import GenericScene
 from display.scenes import scene_for
 from display.screenshot import screenshot_view
 from hardware.cues import Cue
+from hardware.events import Button
 from tests.rigs import TableRig
 from tests.words import shown
 
@@ -89,6 +91,12 @@ def parse_card(text: object) -> int:
     if str(text) not in CARDS:
         raise MalformedAction(f"a High Card card is 1 to 10, not {describe(text)}")
     return int(text)
+
+
+class Verb(StrEnum):
+    """High Card's one verb."""
+
+    PLAY = "play"
 
 
 @dataclass(frozen=True)
@@ -159,7 +167,7 @@ class HighCard(Engine):
         for step in range(self.players):
             seat = (self.lead + step) % self.players
             if self.played[seat] is None:
-                return Expectation(seat, "play")
+                return Expectation(seat, Verb.PLAY)
         return None
 
     def legal_actions(self, seat: int) -> list[Action]:
@@ -236,10 +244,10 @@ class HighCardInput(SeatInput):
     def on_card(self, player: int, card: str) -> Action:
         return Play(player, parse_card(card))
 
-    def on_button(self, player: int, button: str) -> Action | str | None:
+    def on_button(self, player: int, button: Button) -> Action | str | None:
         return "High Card is played by tapping a card"
 
-    def hints(self) -> list[tuple[int, str, str]]:
+    def hints(self) -> list[tuple[int, Button, str]]:
         return []
 
 

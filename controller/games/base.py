@@ -16,6 +16,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
+from enum import StrEnum
 from typing import Any, ClassVar, Self
 
 from controller.games.words import Arg, Items, Text, Verbatim, Words, as_arg, say
@@ -53,13 +54,18 @@ class BadOption(TableError, ValueError):
 
 @dataclass(frozen=True)
 class Expectation:
-    """What the engine waits for next: which seat, and which verb."""
+    """What the engine waits for next: which seat, and which verb.
+
+    ``expects`` is one of the game's own verbs, a ``StrEnum`` (``Verb`` in its
+    actions module), so it compares equal to the record's word and is that
+    word in JSON.
+    """
 
     seat: int
-    expects: str
+    expects: StrEnum
 
     def to_json(self) -> JSON:
-        return {"seat": self.seat, "expects": self.expects}
+        return {"seat": self.seat, "expects": str(self.expects)}
 
 
 @dataclass(frozen=True)
@@ -192,11 +198,15 @@ def json_strs(value: object) -> tuple[str, ...]:
     return tuple(str(v) for v in value) if isinstance(value, list | tuple) else ()
 
 
-def json_expectation(value: object) -> Expectation | None:
-    """An ``Expectation.to_json()`` object read back, or None."""
-    if isinstance(value, Mapping) and json_opt_int(value.get("seat")) is not None:
-        return Expectation(json_int(value.get("seat")), str(value.get("expects", "")))
-    return None
+def json_expectation(value: object, verbs: type[StrEnum]) -> Expectation | None:
+    """An ``Expectation.to_json()`` object of a game whose verbs are ``verbs`` read back,
+    or None (also for a verb the game does not know)."""
+    if not isinstance(value, Mapping) or json_opt_int(value.get("seat")) is None:
+        return None
+    verb = value.get("expects")
+    if not isinstance(verb, str) or verb not in {str(known) for known in verbs}:
+        return None
+    return Expectation(json_int(value.get("seat")), verbs(verb))
 
 
 def json_trick(value: object) -> tuple[TrickCard, ...]:

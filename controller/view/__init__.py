@@ -16,6 +16,7 @@ from typing import Any, Generic, TypeVar
 
 from controller.games.base import JSON, Overlay, Snapshot
 from controller.games.words import Words, say
+from hardware.events import Button
 
 SnapshotT = TypeVar("SnapshotT", bound=Snapshot, covariant=True)
 OverlayT = TypeVar("OverlayT", bound=Overlay, covariant=True)
@@ -118,7 +119,7 @@ class ButtonHint:
     """What a seat button does right now, for on-screen labels and the simulator."""
 
     seat: int
-    button: str
+    button: Button
     label: Words
 
 

@@ -24,6 +24,7 @@ from controller.games.base import (
     json_opt_int,
     json_trick,
 )
+from controller.games.oh_pshaw.actions import Verb
 from controller.games.oh_pshaw.cards import SUITS
 from controller.games.oh_pshaw.events import BidStatus
 from controller.games.oh_pshaw.state import GAME_ID, TITLE, Phase
@@ -180,7 +181,7 @@ class OhPshawSnapshot(Snapshot):
             round_scores=json_ints(data.get("round_scores")),
             totals=totals,
             leaders=json_ints(data.get("leaders")),
-            next=json_expectation(data.get("next")),
+            next=json_expectation(data.get("next"), Verb),
             winners=json_ints(data.get("winners")),
             awaiting_turned_card=data.get("awaiting_turned_card") is True,
             tricks_needed=_per_seat(data.get("tricks_needed"), players),

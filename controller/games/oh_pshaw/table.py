@@ -75,8 +75,9 @@ from controller.games.words import (
 )
 from controller.view import GameView, MessageKind
 from hardware.cues import Cue
+from hardware.events import Button
 
-FEWER, BID, MORE = "prev", "ok", "next"
+FEWER, BID, MORE = Button.PREV, Button.OK, Button.NEXT
 FEWER_LABEL, MORE_LABEL = say("fewer"), say("more")
 
 
@@ -141,7 +142,7 @@ class OhPshawInput(SeatInput):
             return TurnTrump(player, card)
         return Play(player, card)
 
-    def on_button(self, player: int, button: str) -> Action | Words | None:
+    def on_button(self, player: int, button: Button) -> Action | Words | None:
         engine = self.engine
         turn = engine.expected
         if turn is None:
@@ -162,7 +163,7 @@ class OhPshawInput(SeatInput):
             return say("tap the card you play on your reader")
         return None
 
-    def hints(self) -> list[tuple[int, str, Words]]:
+    def hints(self) -> list[tuple[int, Button, Words]]:
         engine = self.engine
         if not bidding_open(engine):
             return []

@@ -25,6 +25,7 @@ from controller.games.base import (
     json_strs,
     json_trick,
 )
+from controller.games.oshaka_trick.actions import Verb
 from controller.games.oshaka_trick.cards import COLOURS, HAND_SIZE, ROUNDS, TRICKS_PER_ROUND
 from controller.games.oshaka_trick.state import GAME_ID, TITLE, Phase, RoundState
 
@@ -148,7 +149,7 @@ class OshakaSnapshot(Snapshot):
             to_place=json_strs(data.get("to_place")),
             trick_winner=json_opt_int(data.get("trick_winner")),
             lead_choosers=json_ints(data.get("lead_choosers")),
-            next=json_expectation(data.get("next")),
+            next=json_expectation(data.get("next"), Verb),
             seats=tuple(
                 SeatSnapshot.from_json(s)
                 for s in (seats if isinstance(seats, list) else [])

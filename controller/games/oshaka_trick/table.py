@@ -48,10 +48,11 @@ from controller.games.oshaka_trick.state import Phase
 from controller.games.words import Items, Player, Signed, Words, as_arg, say
 from controller.view import GameView, MessageKind
 from hardware.cues import Cue
+from hardware.events import Button
 
 # The seat buttons of each choice (the module docstring's table).
-FACE_UP, FACE_DOWN = "prev", "next"
-PREVIOUS, CHOOSE, NEXT = "prev", "ok", "next"
+FACE_UP, FACE_DOWN = Button.PREV, Button.NEXT
+PREVIOUS, CHOOSE, NEXT = Button.PREV, Button.OK, Button.NEXT
 
 
 @dataclass
@@ -75,7 +76,7 @@ class OshakaInput(SeatInput):
     def on_card(self, player: int, card: str) -> Action:
         return Play(player, Card.parse(card))
 
-    def on_button(self, player: int, button: str) -> Action | Words | None:
+    def on_button(self, player: int, button: Button) -> Action | Words | None:
         engine = self.engine
         expected = engine.expected
         if engine.phase is Phase.PLACE and expected is not None and expected.seat == player:
@@ -99,7 +100,7 @@ class OshakaInput(SeatInput):
             return say("Tap the card you play on your reader")
         return None
 
-    def hints(self) -> list[tuple[int, str, Words]]:
+    def hints(self) -> list[tuple[int, Button, Words]]:
         engine, expected = self.engine, self.engine.expected
         if expected is None:
             return []
@@ -111,7 +112,7 @@ class OshakaInput(SeatInput):
                 (expected.seat, FACE_DOWN, say("Face down {card}", card=card)),
             ]
         if engine.phase is Phase.LEAD:
-            out: list[tuple[int, str, Words]] = []
+            out: list[tuple[int, Button, Words]] = []
             for chooser in engine.lead_choosers:
                 out += [
                     (chooser, PREVIOUS, say("Previous seat")),

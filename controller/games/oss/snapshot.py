@@ -17,11 +17,13 @@ from controller.games.base import (
     Expectation,
     Overlay,
     Snapshot,
+    json_expectation,
 )
 from controller.games.oss import cards
 from controller.games.oss.actions import (
     AttemptKind,
     Phase,
+    Verb,
 )
 from controller.games.oss.rulings import (
     DEFAULT_OPTIONS,
@@ -394,15 +396,12 @@ class OssSnapshot(Snapshot):
         options = data.get("options")
         options = options if isinstance(options, Mapping) else {}
         duel, challenge = data.get("duel"), data.get("challenge")
-        expected = None
-        if isinstance(nxt, Mapping) and _opt_int(nxt.get("seat")) is not None:
-            expected = Expectation(_int(nxt.get("seat")), str(nxt.get("expects", "")))
         return cls(
             round=_int(data.get("round"), 1),
             rounds=_int(data.get("rounds"), 1),
             phase=Phase(phase) if phase in tuple(Phase) else Phase.HAND,
             chief=_int(data.get("chief")),
-            next=expected,
+            next=json_expectation(nxt, Verb),
             rounds_option=_int(options.get("rounds"), DEFAULT_OPTIONS["rounds"]),
             replays_per_round=_int(
                 options.get("replays_per_round"), DEFAULT_OPTIONS["replays_per_round"]
