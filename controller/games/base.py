@@ -116,9 +116,11 @@ class Chance:
 class Snapshot:
     """What everyone at the table can see of a game, as a frozen, typed value.
 
-    Each engine returns its own subclass from ``snapshot()``; the display
+    Each engine returns its own subclass from ``snapshot()``; the table hands
+    it to the display as it is (``controller.view.GameView``), and the display
     imports that class and reads its fields instead of string keys.
-    ``to_json()`` is the same data as plain JSON (for logs and golden files).
+    ``to_json()`` is the same data as plain JSON (for logs, golden files and
+    the generic scene of a game without a scene of its own).
     """
 
     def to_json(self) -> JSON:
@@ -126,11 +128,11 @@ class Snapshot:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Self:
-        """The snapshot read back from ``to_json()``'s form (the table hands the display JSON).
+        """The snapshot read back from ``to_json()``'s form (a log, a golden file).
 
         Forgiving where a game implements it: a missing or odd field takes a
-        harmless default (see the ``json_*`` readers below), so a display fed a
-        partial picture still draws.
+        harmless default (see the ``json_*`` readers below), so a partial
+        picture still reads.
         """
         raise NotImplementedError(f"{cls.__name__} cannot be read back from JSON")
 
@@ -171,9 +173,9 @@ class TrickCard(Snapshot):
         return {"seat": self.seat, "card": self.card}
 
 
-# Forgiving readers of a snapshot's JSON form, for ``from_json`` methods: the
-# table hands the display plain JSON, and a display fed a partial or odd
-# picture must still draw, so a missing or mistyped field takes a default.
+# Forgiving readers of a snapshot's JSON form, for ``from_json`` methods: a
+# partial or odd picture (an old log, a hand-made one) must still read, so a
+# missing or mistyped field takes a default.
 
 
 def json_int(value: object, default: int = 0) -> int:

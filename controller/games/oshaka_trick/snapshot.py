@@ -1,8 +1,9 @@
 """What everyone at an Oshaka Trick table sees: the snapshot the display draws.
 
 ``OshakaSnapshot`` (with a ``SeatSnapshot`` per seat) is frozen and typed; its
-``to_json``/``from_json`` are the JSON form the table hands the display and the
-golden files keep. ``build_snapshot`` makes one from the engine's state.
+``to_json``/``from_json`` are the JSON form logs and the golden files keep.
+``build_snapshot`` makes one from the engine's state; ``OshakaOverlay`` is
+what the table shows on top (the lead cursor).
 """
 
 from __future__ import annotations

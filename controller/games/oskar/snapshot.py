@@ -211,7 +211,7 @@ class OskarSnapshot(_Plain):
 
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> OskarSnapshot:
-        """Read the JSON form back (what the table hands the display); KeyError if incomplete."""
+        """Read the JSON form back (a log, a golden file); KeyError if incomplete."""
         last = obj["last_round"]
         rerolls = obj["rerolls"]
         nxt = obj["next"]
