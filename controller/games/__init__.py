@@ -21,7 +21,7 @@ import pkgutil
 from importlib import import_module
 
 from controller.games.base import BadOption, Engine
-from controller.games.spec import GameSpec
+from controller.games.spec import DeckSpec, GameSpec
 
 _SPECS: dict[str, GameSpec] = {}
 
@@ -64,6 +64,12 @@ def spec_of(game_id: object) -> GameSpec:
         listed = ", ".join(f'"{g}"' for g in known)
         raise BadOption(f"unknown game {game_id!r}; the table knows {listed}")
     return known[game_id]
+
+
+def deck_of_game(game_id: object) -> DeckSpec | None:
+    """The deck a known game is played with; None for no game or one the table does not know."""
+    spec = specs().get(game_id) if isinstance(game_id, str) else None
+    return None if spec is None else spec.deck
 
 
 def engine_class(game_id: object) -> type[Engine]:
