@@ -288,12 +288,13 @@ class Engine(ABC):
         per-seat list of numbers or words in the round object; engines
         override it where a friendlier summary helps.
         """
+        own = self.field_labels()
         rows: list[tuple[Words, list[Words]]] = []
         for key, value in round_report.items():
             if key == "scores" or not isinstance(value, list) or len(value) != self.players:
                 continue
             if all(isinstance(v, int | str) for v in value):
-                rows.append((field_label(key), [in_words(v) for v in value]))
+                rows.append((field_label(key, own), [in_words(v, own) for v in value]))
         return rows
 
     def sheet_notes(self, round_report: JSON) -> list[Words]:
@@ -304,6 +305,7 @@ class Engine(ABC):
         names every remaining field in plain words; engines override it to say
         what the fields mean.
         """
+        own = self.field_labels()
         notes: list[Words] = []
         for key, value in round_report.items():
             per_seat = isinstance(value, list) and len(value) == self.players
@@ -312,11 +314,19 @@ class Engine(ABC):
             notes.append(
                 say(
                     "{field}: {value}",
-                    field=as_arg(field_label(key)),
-                    value=as_arg(in_words(value)),
+                    field=as_arg(field_label(key, own)),
+                    value=as_arg(in_words(value, own)),
                 )
             )
         return notes
+
+    def field_labels(self) -> Mapping[str, Words]:
+        """The game's own names of its report fields: its spec's ``field_labels``."""
+        # Looked up late: the registry imports every game's spec, which imports its engine.
+        from controller.games import specs
+
+        spec = specs().get(self.game_id)
+        return {} if spec is None else spec.field_labels
 
 
 # --- helpers shared by the engines' boundaries --------------------------------
@@ -521,8 +531,9 @@ def best_seats(totals: Sequence[int]) -> list[int]:
     return [seat for seat, total in enumerate(totals) if total == top]
 
 
-# The words of report fields the games share, for the default sheet; any other
-# field shows its own name with spaces (a toy game's field is not translated).
+# The words of report fields any card game may have, for the default sheet; a game
+# names its own fields in its spec (``GameSpec.field_labels``), and any other field
+# shows its own name with spaces (a toy game's field is not translated).
 FIELD_LABELS: Mapping[str, Text] = {
     "bids": say("bid"),
     "tricks": say("tricks won"),
@@ -531,27 +542,22 @@ FIELD_LABELS: Mapping[str, Text] = {
     "trump": say("trump"),
     "hand_size": say("hand size"),
     "dealer": say("dealer"),
-    "turned": say("turned card"),
-    "status": say("bids against tricks"),
-    "reneges": say("reneges"),
     "tie_break": say("tie-break round"),
-    "trendy": say("trendy genres"),
-    "genres": say("points per genre"),
-    "stock": say("stock"),
-    "chief": say("chief"),
-    "won": say("cards won"),
-    "replays": say("replays"),
-    "challenge": say("challenge"),
 }
 
 
-def field_label(key: str) -> Words:
-    """A report field's name as the sheet's reader reads it ("hand_size": "hand size")."""
+def field_label(key: str, own: Mapping[str, Words] | None = None) -> Words:
+    """A report field's name as the sheet's reader reads it ("hand_size": "hand size"):
+    the game's ``own`` name for it, a shared one, or the key with spaces."""
+    found = (own or {}).get(key)
+    if found is not None:
+        return found
     return FIELD_LABELS.get(key, key.replace("_", " "))
 
 
-def in_words(value: object) -> Words:
-    """A report value as a person would write it: lists joined in words, no JSON punctuation."""
+def in_words(value: object, own: Mapping[str, Words] | None = None) -> Words:
+    """A report value as a person would write it: lists joined in words, no JSON punctuation
+    (a mapping's keys named by ``field_label``, with the game's ``own`` names)."""
     if value is None:
         return say("none")
     if isinstance(value, bool):
@@ -560,11 +566,15 @@ def in_words(value: object) -> Words:
         return str(value)
     if isinstance(value, Mapping):
         return _listed(
-            say("{field} {value}", field=as_arg(field_label(str(k))), value=as_arg(in_words(v)))
+            say(
+                "{field} {value}",
+                field=as_arg(field_label(str(k), own)),
+                value=as_arg(in_words(v, own)),
+            )
             for k, v in value.items()
         )
     if isinstance(value, Sequence):
-        return _listed(as_arg(in_words(v)) for v in value)
+        return _listed(as_arg(in_words(v, own)) for v in value)
     return str(value)
 
 

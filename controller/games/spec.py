@@ -263,6 +263,10 @@ class GameSpec:
     # The rules page a seat's long press of OK shows, written for players: the
     # rulebook in short and the table's rulings where the rulebook leaves a choice.
     rules: tuple[Words, ...] = ()
+    # The names of the game's own report fields ("genres": "points per genre") for
+    # a score sheet's default rows and notes; fields any card game has are named in
+    # ``controller.games.base.FIELD_LABELS``.
+    field_labels: Mapping[str, Words] = field(default_factory=dict)
     # Words and symbols the display draws (prompts, colour names, genres, ...): a
     # ``Vocabulary``, or the game's subclass of it that its scene reads.
     vocabulary: Vocabulary = field(default_factory=Vocabulary)

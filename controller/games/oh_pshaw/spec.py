@@ -122,6 +122,11 @@ SPEC = GameSpec(
         Preset(say("Full: 1 card to the most"), {}),
     ),
     vocabulary=VOCABULARY,
+    field_labels={
+        "turned": say("turned card"),
+        "status": say("bids against tricks"),
+        "reneges": say("reneges"),
+    },
     rules=(
         say("Bid how many tricks you will take; take exactly that many."),
         say("The turned card's suit is trump; you must follow suit."),

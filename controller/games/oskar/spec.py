@@ -94,6 +94,11 @@ SPEC = GameSpec(
         Preset(say("first to 8 tokens"), {"tokens_to_win": 8}),
     ),
     vocabulary=VOCABULARY,
+    field_labels={
+        "trendy": say("trendy genres"),
+        "genres": say("points per genre"),
+        "stock": say("stock"),
+    },
     rules=(
         say("Your two dice show the genres your card points count for."),
         say(

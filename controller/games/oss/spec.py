@@ -83,6 +83,12 @@ SPEC = GameSpec(
     ),
     requirements=frozenset({Requirement.VIRTUAL_DEAL}),
     vocabulary=VOCABULARY,
+    field_labels={
+        "chief": say("chief"),
+        "won": say("cards won"),
+        "replays": say("replays"),
+        "challenge": say("challenge"),
+    },
     rules=(
         say("The chief reveals three solo tricks and a duel trick for the round."),
         say(
