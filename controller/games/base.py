@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, ClassVar, Self
 
-from controller.games.words import Arg, Items, Text, Verbatim, Words, as_arg, say
+from controller.games.words import Arg, Field, Items, Text, Verbatim, Words, as_arg, say
 
 JSON = dict[str, Any]
 
@@ -288,13 +288,12 @@ class Engine(ABC):
         per-seat list of numbers or words in the round object; engines
         override it where a friendlier summary helps.
         """
-        own = self.field_labels()
         rows: list[tuple[Words, list[Words]]] = []
         for key, value in round_report.items():
             if key == "scores" or not isinstance(value, list) or len(value) != self.players:
                 continue
             if all(isinstance(v, int | str) for v in value):
-                rows.append((field_label(key, own), [in_words(v, own) for v in value]))
+                rows.append((field_label(key), [in_words(v) for v in value]))
         return rows
 
     def sheet_notes(self, round_report: JSON) -> list[Words]:
@@ -305,7 +304,6 @@ class Engine(ABC):
         names every remaining field in plain words; engines override it to say
         what the fields mean.
         """
-        own = self.field_labels()
         notes: list[Words] = []
         for key, value in round_report.items():
             per_seat = isinstance(value, list) and len(value) == self.players
@@ -314,19 +312,11 @@ class Engine(ABC):
             notes.append(
                 say(
                     "{field}: {value}",
-                    field=as_arg(field_label(key, own)),
-                    value=as_arg(in_words(value, own)),
+                    field=as_arg(field_label(key)),
+                    value=as_arg(in_words(value)),
                 )
             )
         return notes
-
-    def field_labels(self) -> Mapping[str, Words]:
-        """The game's own names of its report fields: its spec's ``field_labels``."""
-        # Looked up late: the registry imports every game's spec, which imports its engine.
-        from controller.games import specs
-
-        spec = specs().get(self.game_id)
-        return {} if spec is None else spec.field_labels
 
 
 # --- helpers shared by the engines' boundaries --------------------------------
@@ -546,18 +536,14 @@ FIELD_LABELS: Mapping[str, Text] = {
 }
 
 
-def field_label(key: str, own: Mapping[str, Words] | None = None) -> Words:
+def field_label(key: str) -> Words:
     """A report field's name as the sheet's reader reads it ("hand_size": "hand size"):
-    the game's ``own`` name for it, a shared one, or the key with spaces."""
-    found = (own or {}).get(key)
-    if found is not None:
-        return found
-    return FIELD_LABELS.get(key, key.replace("_", " "))
+    the presenter names it as the sheet's game does (``controller.games.field_words``)."""
+    return say("{field}", field=Field(key))
 
 
-def in_words(value: object, own: Mapping[str, Words] | None = None) -> Words:
-    """A report value as a person would write it: lists joined in words, no JSON punctuation
-    (a mapping's keys named by ``field_label``, with the game's ``own`` names)."""
+def in_words(value: object) -> Words:
+    """A report value as a person would write it: lists joined in words, no JSON punctuation."""
     if value is None:
         return say("none")
     if isinstance(value, bool):
@@ -568,13 +554,13 @@ def in_words(value: object, own: Mapping[str, Words] | None = None) -> Words:
         return _listed(
             say(
                 "{field} {value}",
-                field=as_arg(field_label(str(k), own)),
-                value=as_arg(in_words(v, own)),
+                field=as_arg(field_label(str(k))),
+                value=as_arg(in_words(v)),
             )
             for k, v in value.items()
         )
     if isinstance(value, Sequence):
-        return _listed(as_arg(in_words(v, own)) for v in value)
+        return _listed(as_arg(in_words(v)) for v in value)
     return str(value)
 
 

@@ -25,6 +25,7 @@ from controller.games.cards import FRENCH_SUIT_SYMBOLS as SUIT_SYMBOLS
 from controller.games.words import (
     Arg,
     Card,
+    Field,
     Items,
     Player,
     Seat,
@@ -118,6 +119,10 @@ class Presenter:
             return self.seat(value.index)
         if isinstance(value, Card):
             return self.card(value.notation)
+        if isinstance(value, Field):
+            from controller.games import field_words
+
+            return self(field_words(self.game_id, value.key))
         if isinstance(value, Suit):
             return SUIT_SYMBOLS.get(value.code, value.code)
         if isinstance(value, Seconds):
