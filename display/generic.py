@@ -103,7 +103,7 @@ def verb_prompt(verb: str, game_id: object = None) -> Words:
     """The words for an expected verb: the game's own (its spec's ``verb_prompts``), these
     shared ones, or the verb as the engine spells it."""
     spec = specs().get(game_id) if isinstance(game_id, str) else None
-    own: Mapping[str, Words] = spec.vocabulary.get("verb_prompts", {}) if spec else {}
+    own: Mapping[str, Words] = spec.vocabulary.verb_prompts if spec else {}
     found = own.get(verb)
     return found if found is not None else VERB_PROMPTS.get(verb, verb.replace("_", " "))
 

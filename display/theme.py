@@ -23,9 +23,11 @@ from typing import Generic, TypeVar
 import pygame
 import pygame.freetype
 
+from controller.games import deck_of_game
+from controller.games.cards import CardFace, FaceColour
 from controller.games.words import Arg, Items, Words
 from controller.view import MessageKind
-from controller.words import Presenter, french_card
+from controller.words import Presenter
 from controller.words.catalogs import ENGLISH, PSEUDO
 from controller.words.presenter import SECONDS_PATTERN
 from display import fitting
@@ -58,14 +60,17 @@ BUTTON: Colour = (52, 70, 88)
 BUTTON_EDGE: Colour = (150, 180, 210)
 SELECTED: Colour = (48, 110, 160)
 
-CARD_COLOURS: dict[str, Colour] = {
-    "R": (212, 52, 52),
-    "B": (40, 108, 214),
-    "G": (40, 150, 70),
-    "Y": (236, 196, 36),
-    "L": (168, 120, 210),  # Oskar's lilac
+# The paint of each card colour a game's faces name (``CardFace.colour``).
+CARD_COLOURS: dict[FaceColour, Colour] = {
+    FaceColour.PLAIN: (240, 236, 226),
+    FaceColour.RED: (212, 52, 52),
+    FaceColour.BLUE: (40, 108, 214),
+    FaceColour.GREEN: (40, 150, 70),
+    FaceColour.YELLOW: (236, 196, 36),
+    FaceColour.LILAC: (168, 120, 210),  # Oskar's lilac
 }
-CARD_NEUTRAL: Colour = (240, 236, 226)
+CARD_NEUTRAL: Colour = CARD_COLOURS[FaceColour.PLAIN]
+CARD_RED_INK: Colour = (190, 20, 30)
 CARD_BACK: Colour = (90, 60, 120)
 
 MESSAGE_COLOURS: dict[MessageKind, Colour] = {
@@ -77,21 +82,13 @@ MESSAGE_COLOURS: dict[MessageKind, Colour] = {
 }
 
 
-def card_face(notation: str) -> tuple[Colour, Colour, str]:
-    """Fill colour, ink colour and the big text for a card notation.
-
-    Oshaka-style notation (colour letter + number, ``R7``) becomes a coloured
-    card showing the number; a French card (``QH``, ``TS``) a light card with
-    its rank and suit symbol ("Q♥", "10♠": the suit letters are English words'
-    initials, which a German or Japanese player does not read), red for hearts
-    and diamonds; anything else its notation. Only the look, never the rules.
-    """
-    head, rest = notation[:1], notation[1:]
-    if head in CARD_COLOURS and rest.isdigit():
-        ink = TEXT_DARK if head == "Y" else (255, 255, 255)
-        return CARD_COLOURS[head], ink, rest
-    red = notation[-1:].upper() in ("H", "D")
-    return CARD_NEUTRAL, (190, 20, 30) if red else TEXT_DARK, french_card(notation)
+def card_paint(face: CardFace) -> tuple[Colour, Colour]:
+    """Fill and ink colour of a card face: white ink on a coloured card (dark on yellow),
+    dark or red ink on a plain one. The game says what the face shows; this, how it looks."""
+    fill = CARD_COLOURS[face.colour]
+    if face.colour is FaceColour.PLAIN:
+        return fill, CARD_RED_INK if face.red_ink else TEXT_DARK
+    return fill, TEXT_DARK if face.colour is FaceColour.YELLOW else (255, 255, 255)
 
 
 def blend(a: Colour, b: Colour, share: float) -> Colour:
@@ -973,19 +970,27 @@ class Painter:
         outline: Colour | None = None,
         number_at_top: bool = False,
     ) -> pygame.Rect:
-        """A card face, turned clockwise by ``rotation`` about the centre of ``rect``.
+        """The face of the card ``notation`` names in this painter's game, turned clockwise
+        by ``rotation`` about the centre of ``rect``.
 
         ``rect`` is the card's upright size; ``number_at_top`` draws a small
         number in the corner as well, for stacked cards of which only a strip shows.
         """
-        key = ("card", rect.size, notation, rotation, emphasis, dim, outline, number_at_top)
+        face = self.card_face(notation)
+        key = ("card", rect.size, face, rotation, emphasis, dim, outline, number_at_top)
         return self.card_picture(
             key,
             rect,
             lambda: self._card_image(
-                rect.size, notation, rotation, emphasis, dim, outline, number_at_top
+                rect.size, face, rotation, emphasis, dim, outline, number_at_top
             ),
         )
+
+    def card_face(self, notation: str) -> CardFace:
+        """What the card ``notation`` shows, as the game this painter draws describes it
+        (its deck's ``CardType``); without a game, the notation on a plain card."""
+        deck = deck_of_game(self.words.game_id)
+        return CardFace(notation) if deck is None else deck.face(notation)
 
     def card_picture(
         self, key: Hashable, rect: pygame.Rect, draw: Callable[[], pygame.Surface]
@@ -1006,7 +1011,7 @@ class Painter:
     def _card_image(
         self,
         size: tuple[int, int],
-        notation: str,
+        face: CardFace,
         rotation: int,
         emphasis: bool,
         dim: bool,
@@ -1015,7 +1020,8 @@ class Painter:
     ) -> pygame.Surface:
         w, h = size
         image = pygame.Surface((w, h), pygame.SRCALPHA)
-        fill, ink, label = card_face(notation)
+        fill, ink = card_paint(face)
+        label = face.text
         if dim:
             fill, ink = blend(fill, PANEL, 0.55), blend(ink, PANEL, 0.45)
         radius = max(2, min(w, h) // 8)

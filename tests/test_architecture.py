@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from controller.games.spec import GameSpec
+from controller.games.spec import GameSpec, Vocabulary
 
 ROOT = Path(__file__).resolve().parent.parent
 PROJECT = ("controller", "display", "hardware", "firmware")
@@ -132,8 +132,8 @@ def test_hardware_and_firmware_never_import_the_controller_or_the_display() -> N
 
 
 # What display may take from controller.games: the registry (to find a game's
-# spec and scene), the spec and base types, and from a game module its SPEC
-# (vocabulary) and its types (snapshot dataclasses, card values, enums), never
+# spec and scene), the spec and base types, and from a game module its SPEC, its
+# VOCABULARY and its types (snapshot dataclasses, card values, enums), never
 # its functions or other constants, which is where rules live.
 _DISPLAY_MAY_USE = (
     "controller.games",
@@ -144,9 +144,10 @@ _DISPLAY_MAY_USE = (
 
 
 def _is_public_game_name(module: str, name: str) -> bool:
-    """A name display may take from a game module: its spec, or a type (never a rule)."""
+    """A name display may take from a game module: its spec, its vocabulary, or a type
+    (never a rule)."""
     value = getattr(importlib.import_module(module), name)
-    return isinstance(value, type | GameSpec)
+    return isinstance(value, type | GameSpec | Vocabulary)
 
 
 def test_display_takes_only_specs_and_types_from_the_engines() -> None:

@@ -275,8 +275,9 @@ def test_oshaka_scene_draws_cards_of_every_colour_from_a_real_snapshot() -> None
     assert placed, "the bots should have placed some cards face up by now"
     renderer = Renderer((1920, 1080))
     surface = renderer.render(play_view(engine))
-    for letter in {card[0] for card in placed}:
-        assert count_colour(surface, surface.get_rect(), theme.CARD_COLOURS[letter]) > 50, letter
+    deck = specs()["oshaka-trick"].deck
+    for colour in {deck.face(card).colour for card in placed}:
+        assert count_colour(surface, surface.get_rect(), theme.CARD_COLOURS[colour]) > 50, colour
 
 
 def test_each_seat_count_gets_panels_that_fit_and_do_not_overlap() -> None:

@@ -9,11 +9,14 @@ import pytest
 from controller.adapters import adapter_for, adapters
 from controller.config.table_config import SeatConfig, TableConfig
 from controller.games import engine_class, game_folders, spec_of, specs
-from controller.games.base import BadOption, MalformedAction
+from controller.games.base import BadOption, MalformedAction, describe
+from controller.games.cards import BadCard, CardFace
 from controller.games.spec import OptionKind, Requirement
+from controller.games.words import Text
 from controller.table import Table, unmet_requirement
 from controller.tags.registry import deck_cards, deck_of, decks, simulated
 from controller.view import Screen
+from controller.words import LANGUAGES, Presenter
 from hardware.events import ButtonPressed
 from tests.words import shown
 
@@ -48,8 +51,49 @@ def test_every_card_of_a_deck_parses_to_itself(game_id: str) -> None:
     assert deck_cards(deck.id) == list(deck.cards)
     for card in deck.distinct():
         assert deck.canonical(card) == card
+        assert deck.card_type.notation(deck.card_type.parse(card)) == card
     with pytest.raises(MalformedAction):
         deck.canonical("not a card")
+
+
+@pytest.mark.parametrize("game_id", list(specs()))
+def test_every_card_has_a_face_and_a_name_in_every_language(game_id: str) -> None:
+    deck = spec_of(game_id).deck
+    faces = {}
+    for notation in deck.distinct():
+        card = deck.card_type.parse(notation)
+        face = deck.card_type.face(card)
+        assert isinstance(face, CardFace) and face.text.strip(), (notation, face)
+        assert deck.face(notation) == face
+        faces[notation] = face
+        name = deck.card_type.name(card)
+        assert deck.name(notation) == name
+        english = Presenter(game_id=game_id).card(notation)
+        for language in LANGUAGES:
+            written = Presenter(language, game_id=game_id).card(notation)
+            assert written.strip(), (language, notation)
+            if isinstance(name, Text) and language != "en":
+                # A name that is a message ("Red 7") is translated, not left English.
+                assert written != english, (language, notation, written)
+    # Cards that play differently look different: no two distinct cards share a face,
+    # except copies printed alike (Oss's a/b tribe cards show their notation, so differ too).
+    assert len(set(faces.values())) == len(faces), game_id
+
+
+@pytest.mark.parametrize("game_id", list(specs()))
+@pytest.mark.parametrize("garbage", ["not a card", "", "ZZ9", 1000, None, ["R7"], {"card": "R7"}])
+def test_every_deck_refuses_garbage_saying_what_was_given(game_id: str, garbage: object) -> None:
+    deck = spec_of(game_id).deck
+    with pytest.raises(BadCard) as refused:
+        deck.card_type.parse(garbage)
+    message = str(refused.value)
+    assert describe(garbage) in message, message
+    # What a card looks like follows the value given: the message goes on past it.
+    assert len(message) > len(describe(garbage)) + 5, message
+    # A stranger is shown as written, on a plain face, wherever the table meets one.
+    if isinstance(garbage, str) and garbage:
+        assert deck.name(garbage) == garbage
+        assert deck.face(garbage) == CardFace(garbage)
 
 
 def test_the_tag_registry_decks_come_from_the_specs() -> None:

@@ -9,11 +9,13 @@ the replay prints after ``line N:``) is exactly the old sentence.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from controller import games
 from controller.games import spec_of, specs
 from controller.games.base import (
     BadOption,
@@ -27,19 +29,20 @@ from controller.games.base import (
     split_action,
 )
 from controller.games.spec import OptionKind
-from controller.games.words import Text
+from controller.games.words import Text, say
 from controller.records import scoresheet
 from controller.records.record import RecordError, replay
 from controller.table.options import OptionsForm
 from controller.words import Presenter
 from controller.words.catalogs import translations
 from tests.test_engine_conformance import play_randomly
+from tests.test_toy_game import SPEC as TOY_SPEC
 from tests.test_toy_game import HighCard
 
 RECORDS = Path(__file__).parent / "records"
 GERMAN = Presenter("de")
 # Keys whose German is spelt as the English (a name, or nothing but fields).
-SAME_IN_GERMAN = {"Oshaka", "{field}: {value}", "{field} {value}", "{items}", "mild"}
+SAME_IN_GERMAN = {"Oshaka", "{field}", "{field}: {value}", "{field} {value}", "{items}", "mild"}
 
 
 def german_sheet(record: str) -> str:
@@ -118,13 +121,22 @@ def test_the_default_sheet_names_known_fields_in_the_readers_language() -> None:
         "trendy": ["horror", "comedy", "action"],
         "odd_field": None,
     }
-    rows = engine.sheet_rows(round_)
-    assert [(GERMAN(label), [GERMAN(c) for c in cells]) for label, cells in rows] == [
-        ("Stiche", ["1", "0"])
-    ]
-    notes = [GERMAN(n) for n in engine.sheet_notes(round_)]
+    # "trendy" is no field every game has: unnamed until the game's spec names it.
+    assert Presenter()(engine.sheet_notes(round_)[-1]) == "trendy: horror, comedy, and action"
+    games.register(replace(TOY_SPEC, field_labels={"trendy": say("trendy genres")}))
+    # The sheet's reader names the fields as the sheet's game does.
+    german = Presenter("de", game_id=TOY_SPEC.id)
+    try:
+        rows = [
+            (german(label), [german(c) for c in cells])
+            for label, cells in engine.sheet_rows(round_)
+        ]
+        notes = [german(n) for n in engine.sheet_notes(round_)]
+        english = [Presenter(game_id=TOY_SPEC.id)(n) for n in engine.sheet_notes(round_)]
+    finally:
+        games.unregister(TOY_SPEC.id)
+    assert rows == [("Stiche", ["1", "0"])]
     assert notes == ["Kartenzahl: 3", "Stechrunde: ja", "Trend-Genres: horror, comedy und action"]
-    english = [Presenter()(n) for n in engine.sheet_notes(round_)]
     assert english == [
         "hand size: 3",
         "tie-break round: yes",
@@ -140,7 +152,7 @@ def test_every_choice_of_every_game_has_its_words() -> None:
             if option.kind in (OptionKind.CHOICE, OptionKind.SCHEDULE):
                 assert set(option.choice_words) == set(option.choices), (spec.id, option.key)
         # One way only: choice words live on the options, not in the display's vocabulary.
-        assert "choice_words" not in spec.vocabulary
+        assert not hasattr(spec.vocabulary, "choice_words")
 
 
 def test_the_options_screen_shows_choices_in_german() -> None:

@@ -18,7 +18,7 @@ import pytest
 
 from controller.games.base import IllegalAction
 from controller.games.oskar.engine import Card, Phase, Play
-from controller.games.oskar.spec import SPEC
+from controller.games.oskar.spec import SPEC, VOCABULARY
 from controller.games.oskar.table import OskarAdapter
 from controller.games.words import Card as CardArg
 from controller.games.words import Text, Words, say
@@ -203,7 +203,7 @@ def test_oskar_cards_and_genres_read_by_name_in_each_language() -> None:
     assert presenter["en"](say("{card}", card=CardArg("L16"))) == "Lilac 16"
     assert presenter["de"](say("{card}", card=CardArg("Y4"))) == "Gelb 4"
     assert presenter["ja"](say("{card}", card=CardArg("R0"))).startswith("赤")
-    words = SPEC.vocabulary["genre_words"]
+    words = VOCABULARY.genre_words
     assert presenter["en"](words["romance"]) == "love story"
     assert presenter["de"](words["scifi"]) == "Science-Fiction"
     assert presenter["ja"](words["western"]) == "西部劇"

@@ -52,7 +52,6 @@ from controller.games.base import (
     Expectation,
     GameOver,
     IllegalAction,
-    MalformedAction,
     Overlay,
     Snapshot,
     TurnPassed,
@@ -64,7 +63,9 @@ from controller.games.base import (
     read_seat_key,
     split_action,
 )
+from controller.games.cards import BadCard, CardFace
 from controller.games.spec import DeckSpec, GameSpec
+from controller.games.words import Words
 from controller.kiosk.resume import resume_if_unfinished
 from controller.records.journal import Journal
 from controller.records.record import replay
@@ -87,9 +88,9 @@ CARDS = tuple(str(n) for n in range(1, 11))
 def parse_card(text: object) -> int:
     """A High Card card: "1" to "10" (a whole number is accepted too)."""
     if isinstance(text, bool) or not isinstance(text, int | str):
-        raise MalformedAction(f"a High Card card is 1 to 10, not {describe(text)}")
+        raise BadCard(f"a High Card card is 1 to 10, not {describe(text)}")
     if str(text) not in CARDS:
-        raise MalformedAction(f"a High Card card is 1 to 10, not {describe(text)}")
+        raise BadCard(f"a High Card card is 1 to 10, not {describe(text)}")
     return int(text)
 
 
@@ -97,6 +98,22 @@ class Verb(StrEnum):
     """High Card's one verb."""
 
     PLAY = "play"
+
+
+class HighCards:
+    """High Card's ``CardType``: a card is its number, on a plain face."""
+
+    def parse(self, text: object) -> int:
+        return parse_card(text)
+
+    def notation(self, card: int) -> str:
+        return str(card)
+
+    def name(self, card: int) -> Words:
+        return str(card)
+
+    def face(self, card: int) -> CardFace:
+        return CardFace(str(card))
 
 
 @dataclass(frozen=True)
@@ -227,7 +244,7 @@ SPEC = GameSpec(
     title="High Card",
     min_players=2,
     max_players=4,
-    deck=DeckSpec("high-card-10", "High Card (1 to 10)", CARDS, parse_card),
+    deck=DeckSpec("high-card-10", "High Card (1 to 10)", CARDS, HighCards()),
     engine=HighCard,
 )
 

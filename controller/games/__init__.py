@@ -20,8 +20,9 @@ import importlib.util
 import pkgutil
 from importlib import import_module
 
-from controller.games.base import BadOption, Engine
-from controller.games.spec import GameSpec
+from controller.games.base import FIELD_LABELS, BadOption, Engine
+from controller.games.spec import DeckSpec, GameSpec
+from controller.games.words import Words
 
 _SPECS: dict[str, GameSpec] = {}
 
@@ -64,6 +65,22 @@ def spec_of(game_id: object) -> GameSpec:
         listed = ", ".join(f'"{g}"' for g in known)
         raise BadOption(f"unknown game {game_id!r}; the table knows {listed}")
     return known[game_id]
+
+
+def deck_of_game(game_id: object) -> DeckSpec | None:
+    """The deck a known game is played with; None for no game or one the table does not know."""
+    spec = specs().get(game_id) if isinstance(game_id, str) else None
+    return None if spec is None else spec.deck
+
+
+def field_words(game_id: object, key: str) -> Words:
+    """A report field's name for a reader ("hand_size": "hand size"): the game's own
+    (``GameSpec.field_labels``), one every card game shares, or the key with spaces."""
+    spec = specs().get(game_id) if isinstance(game_id, str) else None
+    own = None if spec is None else spec.field_labels.get(key)
+    if own is not None:
+        return own
+    return FIELD_LABELS.get(key, key.replace("_", " "))
 
 
 def engine_class(game_id: object) -> type[Engine]:

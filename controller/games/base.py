@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass
 from enum import StrEnum
 from typing import Any, ClassVar, Self
 
-from controller.games.words import Arg, Items, Text, Verbatim, Words, as_arg, say
+from controller.games.words import Arg, Field, Items, Text, Verbatim, Words, as_arg, say
 
 JSON = dict[str, Any]
 
@@ -550,8 +550,9 @@ def best_seats(totals: Sequence[int]) -> list[int]:
     return [seat for seat, total in enumerate(totals) if total == top]
 
 
-# The words of report fields the games share, for the default sheet; any other
-# field shows its own name with spaces (a toy game's field is not translated).
+# The words of report fields any card game may have, for the default sheet; a game
+# names its own fields in its spec (``GameSpec.field_labels``), and any other field
+# shows its own name with spaces (a toy game's field is not translated).
 FIELD_LABELS: Mapping[str, Text] = {
     "bids": say("bid"),
     "tricks": say("tricks won"),
@@ -560,23 +561,14 @@ FIELD_LABELS: Mapping[str, Text] = {
     "trump": say("trump"),
     "hand_size": say("hand size"),
     "dealer": say("dealer"),
-    "turned": say("turned card"),
-    "status": say("bids against tricks"),
-    "reneges": say("reneges"),
     "tie_break": say("tie-break round"),
-    "trendy": say("trendy genres"),
-    "genres": say("points per genre"),
-    "stock": say("stock"),
-    "chief": say("chief"),
-    "won": say("cards won"),
-    "replays": say("replays"),
-    "challenge": say("challenge"),
 }
 
 
 def field_label(key: str) -> Words:
-    """A report field's name as the sheet's reader reads it ("hand_size": "hand size")."""
-    return FIELD_LABELS.get(key, key.replace("_", " "))
+    """A report field's name as the sheet's reader reads it ("hand_size": "hand size"):
+    the presenter names it as the sheet's game does (``controller.games.field_words``)."""
+    return say("{field}", field=Field(key))
 
 
 def in_words(value: object) -> Words:
@@ -589,7 +581,11 @@ def in_words(value: object) -> Words:
         return str(value)
     if isinstance(value, Mapping):
         return _listed(
-            say("{field} {value}", field=as_arg(field_label(str(k))), value=as_arg(in_words(v)))
+            say(
+                "{field} {value}",
+                field=as_arg(field_label(str(k))),
+                value=as_arg(in_words(v)),
+            )
             for k, v in value.items()
         )
     if isinstance(value, Sequence):

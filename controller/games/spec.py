@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import enum
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from controller.games.base import JSON, BadOption
+from controller.games.base import JSON, BadOption, MalformedAction
+from controller.games.cards import CardFace, CardType
 from controller.games.options import OptionKind as OptionKind
 from controller.games.options import OptionSpec as OptionSpec
 from controller.games.options import read_declared
@@ -36,27 +37,56 @@ class DeckSpec:
 
     ``cards`` lists every card's notation in a fixed order (a card printed
     several times, like Oskar's five zeros, appears that many times);
-    ``parse`` reads any accepted spelling into the game's card value (whose
-    ``str`` is the canonical notation) and raises ``MalformedAction`` for
-    anything else.
+    ``card_type`` (the game's cards module) reads and writes that notation,
+    names a card and describes its face, so nothing outside the game parses it.
     """
 
     id: str  # the registry's name for the deck, e.g. "standard-52"
     title: str
     cards: tuple[str, ...]
-    parse: Callable[[object], object]
-    # How a card reads in a message (``controller.games.words.Card``), e.g. Oss's
-    # "Bola-Bola 4"; None: the presenter writes a French-suited card with its
-    # suit symbol ("Q♥", "10♠") and any other notation as it is.
-    words: Callable[[str], Words] | None = None
+    card_type: CardType[Any]
 
     def canonical(self, text: object) -> str:
-        """The canonical notation of a card written ``text``; MalformedAction if not a card."""
-        return str(self.parse(text))
+        """The canonical notation of a card written ``text``; BadCard if not a card."""
+        return self.card_type.notation(self.card_type.parse(text))
 
     def distinct(self) -> tuple[str, ...]:
         """Each card notation once, in deck order."""
         return tuple(dict.fromkeys(self.cards))
+
+    def name(self, notation: str) -> Words:
+        """How the card written ``notation`` reads in a message ("Red 7", "Q♥"); a text
+        that is not a card of this deck reads as written."""
+        card = self._card(notation)
+        return notation if card is None else self.card_type.name(card)
+
+    def face(self, notation: str) -> CardFace:
+        """What the face of the card written ``notation`` shows (a stranger: its notation)."""
+        card = self._card(notation)
+        return CardFace(notation) if card is None else self.card_type.face(card)
+
+    def _card(self, notation: str) -> object | None:
+        """The card written ``notation`` (any spelling the game accepts), or None."""
+        try:
+            card: object = self.card_type.parse(notation)
+        except MalformedAction:
+            return None
+        return card
+
+
+@dataclass(frozen=True, kw_only=True)
+class Vocabulary:
+    """Words and symbols a game's display needs that the rest of its spec does not say.
+
+    Every scene may read what is declared here (the generic scene reads
+    ``verb_prompts``); a game with more to say subclasses it in its spec.py with
+    typed fields (Oskar's genre words, Oshaka's colours), and its scene reads
+    those attributes from the game's ``VOCABULARY``.
+    """
+
+    # What a seat is asked to do, by the verb the engine expects of it ("play a card");
+    # a verb without an entry gets the display's shared prompt.
+    verb_prompts: Mapping[str, Words] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -109,9 +139,13 @@ class GameSpec:
     # The rules page a seat's long press of OK shows, written for players: the
     # rulebook in short and the table's rulings where the rulebook leaves a choice.
     rules: tuple[Words, ...] = ()
-    # Words and symbols the display draws (colour names, die faces, ...), keyed
-    # by what they name; each game's scene documents the keys it reads.
-    vocabulary: Mapping[str, Any] = field(default_factory=dict)
+    # The names of the game's own report fields ("genres": "points per genre") for
+    # a score sheet's default rows and notes; fields any card game has are named in
+    # ``controller.games.base.FIELD_LABELS``.
+    field_labels: Mapping[str, Words] = field(default_factory=dict)
+    # Words and symbols the display draws (prompts, colour names, genres, ...): a
+    # ``Vocabulary``, or the game's subclass of it that its scene reads.
+    vocabulary: Vocabulary = field(default_factory=Vocabulary)
     # Where the menu lists the game: by rank, then by id (a new game comes last).
     menu_rank: int = 100
     # The package of the game's folder (``table``, ``bots``, ``search``, ``locale/``);

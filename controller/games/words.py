@@ -57,6 +57,14 @@ class Card:
 
 
 @dataclass(frozen=True, slots=True)
+class Field:
+    """A report field by its key ("hand_size"): its game's spec (``GameSpec.field_labels``)
+    or the names every card game shares say how it reads ("hand size")."""
+
+    key: str
+
+
+@dataclass(frozen=True, slots=True)
 class Suit:
     """A suit letter of a French-suited deck ("S", "H", "D", "C"): shown as ♠ ♥ ♦ ♣."""
 
@@ -95,7 +103,7 @@ class Verbatim:
     text: str
 
 
-Arg = Union[int, float, Player, Seat, Card, Suit, Seconds, Signed, Items, Verbatim, "Text"]
+Arg = Union[int, float, Player, Seat, Card, Field, Suit, Seconds, Signed, Items, Verbatim, "Text"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,9 +21,11 @@ from babel.dates import format_date, format_datetime
 from babel.lists import format_list
 from babel.numbers import format_decimal
 
+from controller.games.cards import FRENCH_SUIT_SYMBOLS as SUIT_SYMBOLS
 from controller.games.words import (
     Arg,
     Card,
+    Field,
     Items,
     Player,
     Seat,
@@ -43,7 +45,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-SUIT_SYMBOLS: dict[str, str] = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 _FRENCH_RANKS = {"T": "10"}
 
 
@@ -118,6 +119,10 @@ class Presenter:
             return self.seat(value.index)
         if isinstance(value, Card):
             return self.card(value.notation)
+        if isinstance(value, Field):
+            from controller.games import field_words
+
+            return self(field_words(self.game_id, value.key))
         if isinstance(value, Suit):
             return SUIT_SYMBOLS.get(value.code, value.code)
         if isinstance(value, Seconds):
@@ -155,10 +160,12 @@ class Presenter:
         return self.seat(seat)
 
     def card(self, notation: str) -> str:
-        """A card as its game names it (suit symbols for a French-suited deck)."""
-        words = _card_words(self.game_id, notation)
-        if words is not None:
-            return self(words)
+        """A card as its game names it (``CardType.name``); without a game, French-suited."""
+        from controller.games import deck_of_game
+
+        deck = deck_of_game(self.game_id)
+        if deck is not None:
+            return self(deck.name(notation))
         return french_card(notation)
 
     def number(self, value: float, pattern: str | None = None) -> str:
@@ -182,19 +189,6 @@ def french_card(notation: str) -> str:
         rank = notation[:-1]
         return _FRENCH_RANKS.get(rank, rank) + SUIT_SYMBOLS[notation[-1]]
     return notation
-
-
-def _card_words(game_id: str | None, notation: str) -> Words | None:
-    """The game's own name for a card (``DeckSpec.words``), if the game has one."""
-    if game_id is None:
-        return None
-    from controller.games import spec_of
-
-    try:
-        deck = spec_of(game_id).deck
-    except KeyError:
-        return None
-    return None if deck.words is None else deck.words(notation)
 
 
 _LOCALES: dict[str, Locale] = {}

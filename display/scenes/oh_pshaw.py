@@ -18,7 +18,7 @@ from controller.games.base import TrickCard
 from controller.games.oh_pshaw.actions import Verb
 from controller.games.oh_pshaw.events import BidStatus
 from controller.games.oh_pshaw.snapshot import OhPshawOverlay, OhPshawSnapshot
-from controller.games.oh_pshaw.spec import SPEC
+from controller.games.oh_pshaw.spec import VOCABULARY
 from controller.games.oh_pshaw.state import Phase
 from controller.games.words import Card, Items, Signed, Text, Words, as_arg, say, say_plural
 from controller.view import AnyGameView, GameView, MessageKind, TableView
@@ -36,9 +36,7 @@ from display.generic import (
 )
 from display.theme import Colour, Painter
 
-SUIT_WORDS: Mapping[str, Text] = dict(
-    zip(SPEC.vocabulary["suits"], SPEC.vocabulary["suit_names"], strict=True)
-)
+SUIT_WORDS: Mapping[str, Text] = dict(zip(VOCABULARY.suits, VOCABULARY.suit_names, strict=True))
 # The over/under/equal announcement's colours: over and under both mean someone
 # must miss or be forced, so they stand out; equal is calm.
 STATUS_COLOURS: Mapping[BidStatus, Colour] = {

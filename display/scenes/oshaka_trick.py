@@ -15,7 +15,7 @@ import pygame
 
 from controller.games.oshaka_trick.actions import Verb
 from controller.games.oshaka_trick.snapshot import OshakaOverlay, OshakaSnapshot, SeatSnapshot
-from controller.games.oshaka_trick.spec import SPEC
+from controller.games.oshaka_trick.spec import VOCABULARY
 from controller.games.oshaka_trick.state import Phase
 from controller.games.words import Card, Items, Text, Words, as_arg, say, say_plural
 from controller.view import AnyGameView, GameView, MessageKind, TableView
@@ -37,8 +37,8 @@ from display.theme import Painter
 
 # The order the colour columns are drawn in, left to right (the rulebook's order),
 # and the colours' words: the game's vocabulary, not restated here.
-COLUMN_ORDER: tuple[str, ...] = tuple(SPEC.vocabulary["colours"])
-COLOUR_WORDS: Mapping[str, Text] = dict(SPEC.vocabulary["colour_names"])
+COLUMN_ORDER: tuple[str, ...] = VOCABULARY.colours
+COLOUR_WORDS: Mapping[str, Text] = VOCABULARY.colour_names
 PENALTY_COLOUR = theme.MESSAGE_COLOURS[MessageKind.PENALTY]
 # The game's name as the reader's language writes it (Japanese: katakana).
 TITLE = say("Oshaka Trick")
@@ -110,7 +110,9 @@ class OshakaScene:
         """A colour column: older cards as strips showing their numbers, the top card whole."""
         if not cards:
             empty = pygame.Rect(slot.left, slot.top, slot.w, card_h)
-            faint = theme.blend(theme.CARD_COLOURS[colour], theme.PANEL, 0.6)
+            faint = theme.blend(
+                theme.CARD_COLOURS[VOCABULARY.colour_faces[colour]], theme.PANEL, 0.6
+            )
             p.box(empty, None, faint, max(1, slot.w // 16))
             return
         strip = round(card_h * 0.34)

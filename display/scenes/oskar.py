@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 import pygame
 
 from controller.games.oskar.snapshot import OskarOverlay, OskarSnapshot, Phase, SeatView, Verb
-from controller.games.oskar.spec import SPEC
+from controller.games.oskar.spec import VOCABULARY
 from controller.games.words import Items, Text, Words, as_arg, say, say_plural
 from controller.view import AnyGameView, GameView, TableView
 from display import theme
@@ -48,10 +48,9 @@ GENRE_COLOURS: dict[str, Colour] = {
     "scifi": (56, 184, 220),
     "romance": (232, 84, 140),
 }
-LILAC: Colour = (168, 120, 210)
 # The die faces in players' words ("love story" for the record's ``romance``).
-GENRE_WORDS: Mapping[str, Words] = dict(SPEC.vocabulary["genre_words"])
-GENRE_CAPTIONS: Mapping[str, Words] = dict(SPEC.vocabulary["genre_captions"])
+GENRE_WORDS: Mapping[str, Words] = VOCABULARY.genre_words
+GENRE_CAPTIONS: Mapping[str, Words] = VOCABULARY.genre_captions
 
 
 def genre_word(genre: str) -> Words:
@@ -278,76 +277,6 @@ def draw_reroll_mark(p: Painter, die: pygame.Rect) -> None:
     p.picture(("oskar-reroll",), die.inflate(2 * margin, 2 * margin), mark)
 
 
-# --- cards with Oskar's colours ------------------------------------------------------
-
-
-class OskarPainter(Painter):
-    """A Painter that draws lilac (``L``) cards in lilac; everything else as usual."""
-
-    def card(
-        self,
-        rect: pygame.Rect,
-        notation: str,
-        *,
-        rotation: int = 0,
-        emphasis: bool = False,
-        dim: bool = False,
-        outline: Colour | None = None,
-        number_at_top: bool = False,
-    ) -> pygame.Rect:
-        if not (notation[:1] == "L" and notation[1:].isdigit()):
-            return super().card(
-                rect,
-                notation,
-                rotation=rotation,
-                emphasis=emphasis,
-                dim=dim,
-                outline=outline,
-                number_at_top=number_at_top,
-            )
-        key = ("oskar-card", rect.size, notation, rotation, emphasis, dim, outline)
-        return self.card_picture(
-            key,
-            rect,
-            lambda: self._lilac_image(rect.size, notation, rotation, emphasis, dim, outline),
-        )
-
-    def _lilac_image(
-        self,
-        size: tuple[int, int],
-        notation: str,
-        rotation: int,
-        emphasis: bool,
-        dim: bool,
-        outline: Colour | None,
-    ) -> pygame.Surface:
-        w, h = size
-        image = pygame.Surface((w, h), pygame.SRCALPHA)
-        fill, ink = LILAC, (255, 255, 255)
-        if dim:
-            fill, ink = theme.blend(fill, theme.PANEL, 0.55), theme.blend(ink, theme.PANEL, 0.45)
-        radius = max(2, min(w, h) // 8)
-        pygame.draw.rect(image, fill, image.get_rect(), 0, radius)
-        edge = outline or ((255, 255, 255) if emphasis else theme.blend(fill, (0, 0, 0), 0.45))
-        pygame.draw.rect(image, edge, image.get_rect(), max(1, min(w, h) // 12), radius)
-        label = notation[1:]
-        big = max(9, round(min(h * 0.55, w * (0.8 if len(label) <= 1 else 0.62))))
-        text = self.render_text(label, big, ink, True, w - 4)
-        where = text.get_rect(center=(w // 2, h // 2))
-        image.blit(text, where)
-        if label in ("6", "9"):
-            pygame.draw.line(
-                image, ink, (where.left, where.bottom), (where.right - 1, where.bottom), 2
-            )
-        if rotation:
-            image = pygame.transform.rotate(image, -rotation)
-        return image
-
-
-def _oskar_painter(p: Painter) -> OskarPainter:
-    return OskarPainter(p.surface, p.fonts, p.metrics, p.hits, words=p.words, turn=p.turn)
-
-
 # --- the scene -----------------------------------------------------------------------
 
 
@@ -514,7 +443,7 @@ class OskarScene:
         p.box(trick_area, TRICK_AREA, None)
         plays = [(t.seat, t.card) for t in snap.trick]
         if plays:
-            draw_trick(_oskar_painter(p), trick_area, plays, toward)
+            draw_trick(p, trick_area, plays, toward)
         playing = phase in (Phase.DICE, Phase.PLAY)
         title = snap.title
         status, colour = self._status(view, snap)
@@ -754,9 +683,9 @@ def columns_caption(snap: OskarSnapshot) -> Text:
 
 
 # What a seat is asked to do, by expected verb: the game's vocabulary, not restated here.
-PROMPTS: Mapping[str, Words] = dict(SPEC.vocabulary["verb_prompts"])
+PROMPTS: Mapping[str, Words] = VOCABULARY.verb_prompts
 # The same, while another seat's doubles offer is still open.
-AFTER_DOUBLES: Mapping[str, Words] = dict(SPEC.vocabulary["verb_prompts_after_doubles"])
+AFTER_DOUBLES: Mapping[str, Words] = VOCABULARY.verb_prompts_after_doubles
 
 
 SCENE = OskarScene()

@@ -28,7 +28,7 @@ from controller.games.oss.snapshot import (
     TableSide,
     TrickView,
 )
-from controller.games.oss.spec import SPEC
+from controller.games.oss.spec import VOCABULARY
 from controller.games.words import (
     Items,
     Seconds,
@@ -71,13 +71,12 @@ def seconds(millis: int) -> Seconds:
 
 
 # What a seat is asked to do, by expected verb: the game's vocabulary, not restated here.
-PROMPTS: Mapping[str, Words] = dict(SPEC.vocabulary["verb_prompts"])
+PROMPTS: Mapping[str, Words] = VOCABULARY.verb_prompts
 
 
 def ruling(text: Words) -> Words:
     """A ruling the snapshot names by its English words, as its message (else as it is)."""
-    rulings = SPEC.vocabulary.get("rulings", {})
-    return rulings.get(text, text) if isinstance(text, str) else text
+    return VOCABULARY.rulings.get(text, text) if isinstance(text, str) else text
 
 
 def game_of(game: AnyGameView | None) -> GameView[OssSnapshot, TableSide]:

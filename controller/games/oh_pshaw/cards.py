@@ -11,6 +11,7 @@ import operator
 import random
 
 from controller.games.base import MalformedAction, describe
+from controller.games.cards import FRENCH_SUIT_SYMBOLS, BadCard, CardFace
 from controller.games.common.tricks import TrickRules, WinRule
 from controller.games.words import Card, Text, Verbatim, Words, say
 
@@ -37,17 +38,47 @@ def card_suit(card: int) -> int:
 
 
 def parse_card(text: object) -> str:
-    """The canonical notation of a card (``10H`` -> ``TH``); MalformedAction if not a card."""
+    """The canonical notation of a card (``10H`` -> ``TH``); BadCard if not a card."""
+    return CARD_NAMES[_parse_index(text)]
+
+
+def _parse_index(text: object) -> int:
+    """The internal number of a card written ``text`` (``10H`` too); BadCard if not a card."""
     index = CARD_INDEX.get(text) if isinstance(text, str) else None
     if index is None:
-        raise MalformedAction(
+        raise BadCard(
             say(
                 "{value} is not a card: write a rank 2-9, T (or 10), J, Q, K or A "
                 "and a suit S, H, D or C, e.g. QH",
                 value=Verbatim(describe(text)),
             )
         )
-    return CARD_NAMES[index]
+    return index
+
+
+class FrenchCards:
+    """Oh Pshaw's ``CardType``: a card is its internal number; faces show rank and suit symbol."""
+
+    def parse(self, text: object) -> int:
+        return _parse_index(text)
+
+    def notation(self, card: int) -> str:
+        return CARD_NAMES[card]
+
+    def name(self, card: int) -> Words:
+        # "Q♥", "10♠": the suit symbols read the same in every language.
+        return self.face(card).text
+
+    def face(self, card: int) -> CardFace:
+        rank, suit = CARD_NAMES[card][0], CARD_NAMES[card][1]
+        return CardFace(
+            rank="10" if rank == "T" else rank,
+            symbol=FRENCH_SUIT_SYMBOLS[suit],
+            red_ink=suit in "HD",
+        )
+
+
+CARD_TYPE = FrenchCards()
 
 
 def card_index(name: str) -> int:

@@ -6,17 +6,31 @@ presets the menu offers, the rules page and the words the display needs.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from controller.games.oh_pshaw.cards import (
     CARD_NAMES,
+    CARD_TYPE,
     RANKS,
     SUIT_NAMES,
     SUITS,
-    parse_card,
 )
 from controller.games.oh_pshaw.engine import OhPshaw
 from controller.games.oh_pshaw.options import OPTIONS
-from controller.games.spec import DeckSpec, GameSpec, Preset
-from controller.games.words import say
+from controller.games.spec import DeckSpec, GameSpec, Preset, Vocabulary
+from controller.games.words import Text, say
+
+
+@dataclass(frozen=True, kw_only=True)
+class OhPshawVocabulary(Vocabulary):
+    """What Oh Pshaw's scene names: the suits, in notation letters and in words."""
+
+    suits: str  # the suit letters, in ``suit_names`` order
+    suit_names: tuple[Text, ...]
+    ranks: str  # the rank letters, lowest first
+
+
+VOCABULARY = OhPshawVocabulary(suits=SUITS, suit_names=SUIT_NAMES, ranks=RANKS)
 
 SPEC = GameSpec(
     id=OhPshaw.game_id,
@@ -25,7 +39,7 @@ SPEC = GameSpec(
     title=OhPshaw.title,
     min_players=OhPshaw.min_players,
     max_players=OhPshaw.max_players,
-    deck=DeckSpec("standard-52", "Oh Pshaw (standard 52)", CARD_NAMES, parse_card),
+    deck=DeckSpec("standard-52", "Oh Pshaw (standard 52)", CARD_NAMES, CARD_TYPE),
     engine=OhPshaw,
     options=OPTIONS,
     presets=(
@@ -36,10 +50,11 @@ SPEC = GameSpec(
         Preset(say("Contract whist: 7-1-7 cards"), {"schedule": "contract-whist"}),
         Preset(say("Full: 1 card to the most"), {}),
     ),
-    vocabulary={
-        "suits": SUITS,
-        "suit_names": SUIT_NAMES,
-        "ranks": RANKS,
+    vocabulary=VOCABULARY,
+    field_labels={
+        "turned": say("turned card"),
+        "status": say("bids against tricks"),
+        "reneges": say("reneges"),
     },
     rules=(
         say("Bid how many tricks you will take; take exactly that many."),

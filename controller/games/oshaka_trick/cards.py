@@ -13,10 +13,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from operator import attrgetter
 
-from controller.games.base import MalformedAction, describe
+from controller.games.base import describe
+from controller.games.cards import BadCard, ColouredCards, FaceColour
 from controller.games.common.tricks import TrickRules, WinRule
 from controller.games.words import Card as CardWords
-from controller.games.words import Text, Verbatim, Words, say
+from controller.games.words import Text, Verbatim, say
 
 COLOURS: tuple[str, ...] = ("R", "B", "G", "Y")
 # The colours' words (a message's "{colour}"); their English is the record's ("red").
@@ -45,9 +46,9 @@ class Card:
 
     @classmethod
     def parse(cls, text: object) -> Card:
-        """Read ``R7``-style notation; raises MalformedAction on anything else."""
+        """Read ``R7``-style notation; raises BadCard on anything else."""
         if not isinstance(text, str) or len(text) < 2 or text[0] not in COLOURS:
-            raise MalformedAction(
+            raise BadCard(
                 say(
                     "{value} is not a card: write a colour R, B, G or Y and a number, e.g. R7",
                     value=Verbatim(describe(text)),
@@ -55,7 +56,7 @@ class Card:
             )
         digits = text[1:]
         if not digits.isdigit() or digits.startswith("0"):
-            raise MalformedAction(
+            raise BadCard(
                 say(
                     "{value} is not a card: the number must be 1 to 13",
                     value=Verbatim(describe(text)),
@@ -79,21 +80,22 @@ class Card:
         return f"Card.parse({str(self)!r})"
 
 
-def card_words(notation: str) -> Words:
-    """How a card reads at the table: its colour's word and its number ("Red 7")."""
-    try:
-        card = Card.parse(notation)
-    except MalformedAction:
-        return notation
-    return _CARD_WORDS[card.colour](card.number)
-
-
 _CARD_WORDS: Mapping[str, Callable[[int], Text]] = {
     "R": lambda n: say("Red {number}", number=n),
     "B": lambda n: say("Blue {number}", number=n),
     "G": lambda n: say("Green {number}", number=n),
     "Y": lambda n: say("Yellow {number}", number=n),
 }
+_FACE_COLOURS: Mapping[str, FaceColour] = {
+    "R": FaceColour.RED,
+    "B": FaceColour.BLUE,
+    "G": FaceColour.GREEN,
+    "Y": FaceColour.YELLOW,
+}
+
+
+# Oshaka Trick's ``CardType``: a ``Card``; its face is its number on its colour.
+CARD_TYPE: ColouredCards[Card] = ColouredCards(Card.parse, _CARD_WORDS, _FACE_COLOURS)
 
 
 def full_deck(players: int) -> list[Card]:

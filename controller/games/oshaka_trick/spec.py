@@ -6,10 +6,31 @@ presets the menu offers, the rules page and the words the display needs.
 
 from __future__ import annotations
 
-from controller.games.oshaka_trick.cards import COLOUR_NAMES, COLOURS, Card, card_words, full_deck
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from controller.games.cards import FaceColour
+from controller.games.oshaka_trick.cards import CARD_TYPE, COLOUR_NAMES, COLOURS, Card, full_deck
 from controller.games.oshaka_trick.engine import OshakaTrick
-from controller.games.spec import DeckSpec, GameSpec, Starter
-from controller.games.words import say
+from controller.games.spec import DeckSpec, GameSpec, Starter, Vocabulary
+from controller.games.words import Text, say
+
+
+@dataclass(frozen=True, kw_only=True)
+class OshakaVocabulary(Vocabulary):
+    """What Oshaka Trick's scene names: the colour columns, in order, with their words
+    and the colour their cards are printed in (an empty column is outlined in it)."""
+
+    colours: tuple[str, ...]  # the colour letters, in the rulebook's column order
+    colour_names: Mapping[str, Text]
+    colour_faces: Mapping[str, FaceColour]
+
+
+VOCABULARY = OshakaVocabulary(
+    colours=COLOURS,
+    colour_names=COLOUR_NAMES,
+    colour_faces={c: CARD_TYPE.face(Card(c, 1)).colour for c in COLOURS},
+)
 
 SPEC = GameSpec(
     id=OshakaTrick.game_id,
@@ -18,11 +39,9 @@ SPEC = GameSpec(
     title=OshakaTrick.title,
     min_players=OshakaTrick.min_players,
     max_players=OshakaTrick.max_players,
-    deck=DeckSpec(
-        "oshaka", "Oshaka Trick", tuple(str(c) for c in full_deck(4)), Card.parse, card_words
-    ),
+    deck=DeckSpec("oshaka", "Oshaka Trick", tuple(str(c) for c in full_deck(4)), CARD_TYPE),
     engine=OshakaTrick,
-    vocabulary={"colours": COLOURS, "colour_names": COLOUR_NAMES},
+    vocabulary=VOCABULARY,
     starter=Starter("lead", say("Who most recently helped someone?"), say("leads the first trick")),
     rules=(
         say("The lowest card wins a trick; a card of another colour than the led one beats it."),

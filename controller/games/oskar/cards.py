@@ -12,11 +12,9 @@ import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from enum import StrEnum
 
-from controller.games.base import (
-    MalformedAction,
-    describe,
-)
-from controller.games.words import Text, Verbatim, Words, say
+from controller.games.base import describe
+from controller.games.cards import BadCard, ColouredCards, FaceColour
+from controller.games.words import Text, Verbatim, say
 
 # colour letter -> (lowest number, highest number); one card per number.
 COLOUR_RANGES: Mapping[str, tuple[int, int]] = {
@@ -42,15 +40,6 @@ _CARD_WORDS: Mapping[str, Callable[[int], Text]] = {
     "L": lambda n: say("Lilac {number}", number=n),
     "R": lambda n: say("Red {number}", number=n),
 }
-
-
-def card_words(notation: str) -> Words:
-    """An Oskar card as a message writes it: "Lilac 16", "Red 0" (the deck's ``words``)."""
-    colour, digits = notation[:1], notation[1:]
-    named = _CARD_WORDS.get(colour)
-    if named is None or not digits.isdigit():
-        return notation
-    return named(int(digits))
 
 
 ZEROS = 5
@@ -140,9 +129,9 @@ class Card:
 
     @classmethod
     def parse(cls, text: object) -> Card:
-        """Read ``Y4``-style notation (any letter case); MalformedAction on anything else."""
+        """Read ``Y4``-style notation (any letter case); BadCard on anything else."""
         if not isinstance(text, str):
-            raise MalformedAction(
+            raise BadCard(
                 say(
                     "a card is written as text like Y4 or R0, not {value}",
                     value=Verbatim(describe(text)),
@@ -159,7 +148,7 @@ class Card:
             low, high = COLOUR_RANGES[colour]
             if low <= int(digits) <= high:
                 return Card(colour, int(digits))
-        raise MalformedAction(
+        raise BadCard(
             say(
                 "{value} is not an Oskar card; the cards are Y1-Y4, G2-G8, B3-B11, L4-L16 and R0",
                 value=Verbatim(describe(text)),
@@ -176,6 +165,20 @@ class Card:
 
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"
+
+
+_FACE_COLOURS: Mapping[str, FaceColour] = {
+    "Y": FaceColour.YELLOW,
+    "G": FaceColour.GREEN,
+    "B": FaceColour.BLUE,
+    "L": FaceColour.LILAC,
+    "R": FaceColour.RED,
+}
+
+
+# Oskar's ``CardType``: the shared ``Card``, named by the overview card's colour word and
+# the number ("Lilac 16", "Red 0"); its face is its number on its colour.
+CARD_TYPE: ColouredCards[Card] = ColouredCards(Card.parse, _CARD_WORDS, _FACE_COLOURS)
 
 
 def full_deck() -> list[Card]:
@@ -212,7 +215,7 @@ def sort_cards(cards: Iterable[Card]) -> list[Card]:
 
 
 def check_card(card: Card) -> None:
-    """Refuse a hand-built Card that is no Oskar card (MalformedAction, as ``Card.parse``)."""
+    """Refuse a hand-built Card that is no Oskar card (BadCard, as ``Card.parse``)."""
     if card not in CARD_ORDER or type(card.number) is not int:
         Card.parse(str(card))
 

@@ -6,11 +6,13 @@ presets the menu offers, the rules page and the words the display needs.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from controller.games.oskar.cards import CARD_TYPE
 from controller.games.oskar.engine import (
     COLOUR_NAMES,
-    Card,
     Oskar,
-    card_words,
     full_deck,
 )
 from controller.games.oskar.options import OPTIONS
@@ -22,8 +24,49 @@ from controller.games.oskar.snapshot import OskarSnapshot as OskarSnapshot
 from controller.games.oskar.snapshot import Phase as Phase
 from controller.games.oskar.snapshot import Verb as Verb
 from controller.games.oskar.snapshot import genre_word as genre_word
-from controller.games.spec import DeckSpec, GameSpec, Preset
-from controller.games.words import say
+from controller.games.spec import DeckSpec, GameSpec, Preset, Vocabulary
+from controller.games.words import Text, Words, say
+
+
+@dataclass(frozen=True, kw_only=True)
+class OskarVocabulary(Vocabulary):
+    """What Oskar's scene names besides the verb prompts: genres and colours."""
+
+    # The verb prompts while another seat's doubles offer is still open.
+    verb_prompts_after_doubles: Mapping[str, Words]
+    genres: tuple[str, ...]
+    genre_words: Mapping[str, Text]  # a genre's word ("love story")
+    genre_captions: Mapping[str, Text]  # a genre's caption under its die face
+    trend_threshold: int  # genre points at which a genre is trendy
+    colour_names: Mapping[str, str]  # the record's English colour word by letter
+    colour_words: Mapping[str, Text]  # the colour's word for a reader, by letter
+
+
+VOCABULARY = OskarVocabulary(
+    # What a seat is asked to do, by the verb the engine expects of it.
+    verb_prompts={
+        Verb.PLAY: say("play a card"),
+        Verb.REROLL: say("choose dice to reroll"),
+        Verb.DICE: say("roll your dice"),
+    },
+    verb_prompts_after_doubles={
+        Verb.PLAY: say("play a card (after the doubles)"),
+        Verb.REROLL: say("choose dice to reroll (after the doubles)"),
+        Verb.DICE: say("roll your dice (after the doubles)"),
+    },
+    genres=GENRES,
+    genre_words=GENRE_WORDS,
+    genre_captions=GENRE_CAPTIONS,
+    trend_threshold=TREND_THRESHOLD,
+    colour_names=COLOUR_NAMES,
+    colour_words={
+        "Y": say("yellow"),
+        "G": say("green"),
+        "B": say("blue"),
+        "L": say("lilac"),
+        "R": say("red"),
+    },
+)
 
 SPEC = GameSpec(
     id=Oskar.game_id,
@@ -32,40 +75,18 @@ SPEC = GameSpec(
     title=Oskar.title,
     min_players=Oskar.min_players,
     max_players=Oskar.max_players,
-    deck=DeckSpec(
-        "oskar", "Oskar", tuple(str(c) for c in full_deck()), Card.parse, words=card_words
-    ),
+    deck=DeckSpec("oskar", "Oskar", tuple(str(c) for c in full_deck()), CARD_TYPE),
     engine=Oskar,
     options=OPTIONS,
     presets=(
         Preset(say("first to 7 tokens"), {}),
         Preset(say("first to 8 tokens"), {"tokens_to_win": 8}),
     ),
-    vocabulary={
-        # What a seat is asked to do, by the verb the engine expects of it.
-        "verb_prompts": {
-            Verb.PLAY: say("play a card"),
-            Verb.REROLL: say("choose dice to reroll"),
-            Verb.DICE: say("roll your dice"),
-        },
-        # The same, while another seat's doubles offer is still open.
-        "verb_prompts_after_doubles": {
-            Verb.PLAY: say("play a card (after the doubles)"),
-            Verb.REROLL: say("choose dice to reroll (after the doubles)"),
-            Verb.DICE: say("roll your dice (after the doubles)"),
-        },
-        "genres": GENRES,
-        "genre_words": GENRE_WORDS,
-        "genre_captions": GENRE_CAPTIONS,
-        "trend_threshold": TREND_THRESHOLD,
-        "colour_names": COLOUR_NAMES,
-        "colour_words": {
-            "Y": say("yellow"),
-            "G": say("green"),
-            "B": say("blue"),
-            "L": say("lilac"),
-            "R": say("red"),
-        },
+    vocabulary=VOCABULARY,
+    field_labels={
+        "trendy": say("trendy genres"),
+        "genres": say("points per genre"),
+        "stock": say("stock"),
     },
     rules=(
         say("Your two dice show the genres your card points count for."),

@@ -13,7 +13,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from controller.games.base import MalformedAction, describe
+from controller.games.base import describe
+from controller.games.cards import BadCard, CardFace
 from controller.games.words import Verbatim, Words, say
 
 #: The family number of the duel tricks (the solo families are 1, 2 and 3).
@@ -417,10 +418,10 @@ TRIBE_CARDS: tuple[str, ...] = tuple(
 
 
 def parse_tribe_card(card: object) -> tuple[int, int]:
-    """``"T3-2a"`` -> (tribe 3, value 2); MalformedAction for anything else."""
+    """``"T3-2a"`` -> (tribe 3, value 2); BadCard for anything else."""
     found = _CARD.match(card) if isinstance(card, str) else None
     if found is None:
-        raise MalformedAction(
+        raise BadCard(
             say(
                 "{card} is not an Oss tribe card (they read like T3-2a)",
                 card=Verbatim(describe(card)),
@@ -434,19 +435,26 @@ def tribe_card(player: int, value: int, copy_letter: str = "a") -> str:
     return f"T{player + 1}-{value}{copy_letter}"
 
 
-def canonical_tribe_card(card: object) -> str:
-    """The card's notation if it is a tribe card; MalformedAction otherwise."""
-    parse_tribe_card(card)
-    assert isinstance(card, str)
-    return card
+class TribeCards:
+    """Oss's ``CardType``: a tribe card is its notation; its face shows the notation as it is.
 
-
-def card_words(notation: str) -> Words:
-    """How a tribe card reads in a message (``DeckSpec.words``): its value and its tribe.
-
-    The copy letter (a/b) is left out: both cards of a value are alike in play.
+    The name leaves the copy letter (a/b) out: both cards of a value are alike in play.
     """
-    found = _CARD.match(notation)
-    if found is None:
-        return notation
-    return say("{value} of tribe {tribe}", value=int(found.group(2)), tribe=int(found.group(1)))
+
+    def parse(self, text: object) -> str:
+        parse_tribe_card(text)
+        assert isinstance(text, str)  # parse_tribe_card accepts strings only
+        return text
+
+    def notation(self, card: str) -> str:
+        return card
+
+    def name(self, card: str) -> Words:
+        tribe, value = parse_tribe_card(card)
+        return say("{value} of tribe {tribe}", value=value, tribe=tribe)
+
+    def face(self, card: str) -> CardFace:
+        return CardFace(card)
+
+
+CARD_TYPE = TribeCards()

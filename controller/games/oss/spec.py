@@ -6,11 +6,41 @@ presets the menu offers, the rules page and the words the display needs.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
+
 from controller.games.oss import cards
 from controller.games.oss.engine import RULINGS, TABLE_RULINGS, Oss, Verb
 from controller.games.oss.options import OPTIONS
-from controller.games.spec import DeckSpec, GameSpec, Requirement
-from controller.games.words import say
+from controller.games.spec import (
+    DeckSpec,
+    GameSpec,
+    Requirement,
+    Vocabulary,
+)
+from controller.games.words import Text, say
+
+
+@dataclass(frozen=True, kw_only=True)
+class OssVocabulary(Vocabulary):
+    """What Oss's scene names besides the verb prompts: the rulings, by their English words.
+
+    The display shows a ruling the snapshot names by its English words
+    (``TableSide.help``) in the reader's language: here are their messages.
+    """
+
+    rulings: Mapping[str, Text]
+
+
+VOCABULARY = OssVocabulary(
+    rulings={str(text): text for text in (*RULINGS, *TABLE_RULINGS)},
+    # What a seat is asked to do, by the verb the engine expects of it (the tribe
+    # and result prompts name the trick, so the scene words those itself).
+    verb_prompts={
+        Verb.REPLAY: say("replay or pass"),
+        Verb.KEEP: say("keep a duel card"),
+    },
+)
 
 SPEC = GameSpec(
     id=Oss.game_id,
@@ -19,26 +49,16 @@ SPEC = GameSpec(
     title=Oss.title,
     min_players=Oss.min_players,
     max_players=Oss.max_players,
-    deck=DeckSpec(
-        "oss-tribes",
-        "Oss tribe cards",
-        cards.TRIBE_CARDS,
-        cards.canonical_tribe_card,
-        words=cards.card_words,
-    ),
+    deck=DeckSpec("oss-tribes", "Oss tribe cards", cards.TRIBE_CARDS, cards.CARD_TYPE),
     engine=Oss,
     options=OPTIONS,
     requirements=frozenset({Requirement.VIRTUAL_DEAL}),
-    # The display shows a ruling the snapshot names by its English words (``TableSide.help``)
-    # in the reader's language: here are their messages.
-    vocabulary={
-        "rulings": {str(text): text for text in (*RULINGS, *TABLE_RULINGS)},
-        # What a seat is asked to do, by the verb the engine expects of it (the tribe
-        # and result prompts name the trick, so the scene words those itself).
-        "verb_prompts": {
-            Verb.REPLAY: say("replay or pass"),
-            Verb.KEEP: say("keep a duel card"),
-        },
+    vocabulary=VOCABULARY,
+    field_labels={
+        "chief": say("chief"),
+        "won": say("cards won"),
+        "replays": say("replays"),
+        "challenge": say("challenge"),
     },
     rules=(
         say("The chief reveals three solo tricks and a duel trick for the round."),
