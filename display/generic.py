@@ -1,9 +1,11 @@
 """The fallback game scene, and the building blocks game scenes share.
 
-It draws any engine's ``snapshot()`` without knowing its rules: whose turn it
-is and what is expected (``next``), the round and trick number and the cards
-of the current trick when the snapshot has them, each seat's public fields,
-the totals, and the messages. Game-specific scenes (``display/scenes/oshaka_trick.py``)
+It draws any engine's ``snapshot()`` without knowing its rules or its types:
+it reads the view's game in its plain JSON form (``GameView.to_json()``, the
+snapshot's keys with the overlay's): whose turn it is and what is expected
+(``next``), the round and trick number and the cards of the current trick
+when the snapshot has them, each seat's public fields, the totals, and the
+messages. Game-specific scenes (``display/scenes/oshaka_trick.py``)
 reuse the helpers here: naming players, placing cards toward their seats,
 the message list and the score table.
 """
@@ -19,7 +21,7 @@ import pygame
 
 from controller.games import specs
 from controller.games.words import Items, Player, Seat, Text, Verbatim, Words, as_arg, say
-from controller.view import Message, SeatView, TableView
+from controller.view import AnyGameView, Message, SeatView, TableView
 from controller.view.seat_colours import seat_colour
 from display import theme
 from display.fitting import Fitted
@@ -106,18 +108,19 @@ def verb_prompt(verb: str, game_id: object = None) -> Words:
     return found if found is not None else VERB_PROMPTS.get(verb, verb.replace("_", " "))
 
 
+_Game = TypeVar("_Game")
 _Parsed = TypeVar("_Parsed")
-# The last few snapshots read back into typed snapshots, by (reader, id of the
-# JSON); the JSON itself is kept alongside, so its id cannot be reused meanwhile.
+# The last few games read into another form, by (reader, id of the game); the
+# game itself is kept alongside, so its id cannot be reused meanwhile.
 _PARSED: dict[tuple[object, int], tuple[object, object]] = {}
 
 
-def parsed(game: Mapping[str, Any], read: Callable[[Mapping[str, Any]], _Parsed]) -> _Parsed:
-    """``read(game)``, remembered for the last few snapshots.
+def parsed(game: _Game, read: Callable[[_Game], _Parsed]) -> _Parsed:
+    """``read(game)``, remembered for the last few games.
 
-    A frame reads the same snapshot for every seat's prompt and panel and for
-    the centre (ten times or more, a good share of a frame on a Pi); a view's
-    snapshot is never changed in place, so reading it once is enough.
+    A frame reads the same game for every seat's prompt and panel and for the
+    centre (ten times or more, a good share of a frame on a Pi); a view's game
+    is never changed in place, so reading it once is enough.
     """
     key = (read, id(game))
     hit = _PARSED.get(key)
@@ -135,26 +138,13 @@ def forget_parsed() -> None:
     _PARSED.clear()
 
 
-def seat_entry(game: Mapping[str, Any], player: int) -> object:
-    """``player``'s entry of a snapshot's ``seats`` list (by its ``seat``), or None.
-
-    For a scene's ``seat_key``: a panel that shows only this entry is drawn
-    again only when it changes.
-    """
-    seats = game.get("seats")
-    if not isinstance(seats, list):
-        return None
-    for entry in seats:
-        if isinstance(entry, Mapping) and entry.get("seat") == player:
-            return entry
-    return seats[player] if 0 <= player < len(seats) else None
+def game_json(game: AnyGameView | None) -> Mapping[str, Any]:
+    """The view's game as plain JSON (empty without one), read once per game."""
+    return {} if game is None else parsed(game, _to_json)
 
 
-def item(values: object, index: int) -> object:
-    """``values[index]`` of a snapshot's per-seat list, or None when there is none."""
-    if isinstance(values, list) and 0 <= index < len(values):
-        return values[index]
-    return None
+def _to_json(game: AnyGameView) -> Mapping[str, Any]:
+    return game.to_json()
 
 
 def int_list(value: object) -> list[int] | None:
@@ -481,14 +471,15 @@ def _format_value(value: object) -> str | None:
 class GenericScene:
     """Draws any game's snapshot from its common fields; see the module docstring."""
 
-    def turn_prompt(self, game: Mapping[str, Any], player: int) -> Words | None:
-        nxt = expected(game)
+    def turn_prompt(self, game: AnyGameView, player: int) -> Words | None:
+        plain = game_json(game)
+        nxt = expected(plain)
         if nxt is None or nxt[0] != player:
             return None
-        return verb_prompt(nxt[1], game.get("game"))
+        return verb_prompt(nxt[1], plain.get("game"))
 
     def draw_seat(self, p: Painter, rect: pygame.Rect, view: TableView, player: int) -> None:
-        game = view.game or {}
+        game = game_json(view.game)
         pairs: list[Words] = []
         totals = totals_of(game)
         if totals is not None and player < len(totals):
@@ -511,7 +502,7 @@ class GenericScene:
     def draw_centre(
         self, p: Painter, rect: pygame.Rect, view: TableView, toward: Mapping[int, Toward]
     ) -> None:
-        game = view.game or {}
+        game = game_json(view.game)
         title: Words = view.game_title or str(game.get("title") or view.game_id or "")
         details: list[Words] = []
         if isinstance(game.get("round"), int):

@@ -18,6 +18,7 @@ from display import theme
 from display.generic import (
     draw_score_table,
     draw_status,
+    game_json,
     int_list,
     score_table_height,
     status_height,
@@ -45,7 +46,7 @@ def results_body(p: Painter, rect: pygame.Rect, view: TableView, seat: SeatView)
 
 def _report(view: TableView) -> Mapping[str, Any]:
     """The final report, or what the last snapshot says when the table gave no report."""
-    return view.result or view.game or {}
+    return view.result or game_json(view.game)
 
 
 def fit_rounds(

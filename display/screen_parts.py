@@ -16,7 +16,7 @@ import pygame
 from controller.games.words import Words, say, say_plural
 from controller.view import GameChoice, MessageKind, TableView
 from display import theme
-from display.generic import draw_messages
+from display.generic import draw_messages, game_json
 from display.theme import Painter
 from display.ui import UiAction
 
@@ -75,7 +75,7 @@ def game_title(view: TableView) -> Words:
     choice = current_game(view)
     if choice is not None:
         return choice.title
-    game = view.game or view.result or {}
+    game = game_json(view.game) or view.result or {}
     return str(game.get("title") or view.game_id or view.title)
 
 

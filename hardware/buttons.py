@@ -47,7 +47,7 @@ from typing import Any, Final
 from hardware.debounce import Chatter, Debouncer, Settled, filters_in_hardware
 from hardware.device import Device
 from hardware.errors import ButtonsUnavailable, DeviceClosed, HardwareConfigError, HardwareError
-from hardware.events import ButtonPressed, ButtonReleased, EventQueue, WiringProblem
+from hardware.events import Button, ButtonPressed, ButtonReleased, EventQueue, WiringProblem
 
 __all__ = [
     "BUTTON_NAMES",
@@ -58,7 +58,7 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-BUTTON_NAMES: Final = ("prev", "ok", "next")
+BUTTON_NAMES: Final[tuple[str, ...]] = tuple(Button)
 """The buttons a seat may have, left to right as the player sees them."""
 
 DEFAULT_BOUNCE_TIME: Final = 0.02

@@ -33,6 +33,7 @@ from enum import StrEnum
 from typing import TypeAlias
 
 __all__ = [
+    "Button",
     "ButtonPressed",
     "ButtonReleased",
     "Clock",
@@ -52,6 +53,19 @@ __all__ = [
     "Wakeup",
     "WiringProblem",
 ]
+
+
+class Button(StrEnum):
+    """A seat button, named by where it is from the player's side, left to right.
+
+    The names say where a button is, not what it means: the table decides that
+    per screen and phase. A ``StrEnum``, so a button is its name in JSON,
+    records, ``table.toml`` and logs.
+    """
+
+    PREV = "prev"
+    OK = "ok"
+    NEXT = "next"
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +91,7 @@ class TagRemoved:
 
 @dataclass(frozen=True, slots=True)
 class ButtonPressed:
-    """A seat's button went down. ``button`` is one of ``hardware.buttons.BUTTON_NAMES``."""
+    """A seat's button went down. ``button`` is a ``Button``'s name (``BUTTON_NAMES``)."""
 
     seat: int
     button: str
@@ -86,7 +100,7 @@ class ButtonPressed:
 
 @dataclass(frozen=True, slots=True)
 class ButtonReleased:
-    """A seat's button came back up. ``button`` is one of ``hardware.buttons.BUTTON_NAMES``."""
+    """A seat's button came back up. ``button`` is a ``Button``'s name (``BUTTON_NAMES``)."""
 
     seat: int
     button: str

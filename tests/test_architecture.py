@@ -343,7 +343,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     "firmware": set(),
     "hardware": {"firmware"},  # the link framing is shared with the reader board
     "games": set(),  # the rules: the standard library only
-    "view": {"games"},
+    "view": {"games", "hardware"},  # the seat buttons' names (``hardware.events.Button``)
     "words": {"games", "view"},
     "bots": {"games"},
     "adapters": {"games", "view", "hardware"},

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -16,11 +16,15 @@ import pygame
 import pytest
 
 from controller.games import specs
+from controller.games.base import JSON, Expectation, Overlay, Snapshot
+from controller.games.oshaka_trick.actions import Verb
 from controller.games.oshaka_trick.bots import OshakaBot
 from controller.games.oshaka_trick.engine import OshakaTrick, RegisterHand, deal
+from controller.games.oshaka_trick.snapshot import OshakaSnapshot
 from controller.view import (
     ButtonHint,
     GameChoice,
+    GameView,
     Message,
     MessageKind,
     Screen,
@@ -32,6 +36,7 @@ from display.layout import Side
 from display.renderer import Renderer
 from display.screenshot import save_screenshot, screenshot_view
 from display.ui import ChooseGame, PressButton, Quit, TapCard, action_for_event
+from hardware.events import Button
 
 SIZES = [(800, 480), (1920, 1080)]
 
@@ -83,7 +88,7 @@ def table_seats(
     )
 
 
-def seat_buttons(seats: tuple[SeatView, ...], *names: str) -> tuple[ButtonHint, ...]:
+def seat_buttons(seats: tuple[SeatView, ...], *names: Button) -> tuple[ButtonHint, ...]:
     return tuple(ButtonHint(seat.seat, name, name.upper()) for seat in seats for name in names)
 
 
@@ -98,7 +103,7 @@ def play_view(
         seats=seats,
         games=GAMES,
         game_id="oshaka-trick",
-        game=engine.snapshot().to_json(),
+        game=GameView(engine.snapshot(), Overlay()),
         messages=(
             Message("Seat 2 won the trick: B2 is the smallest card", MessageKind.WON),
             Message(
@@ -107,7 +112,7 @@ def play_view(
             Message("seat 1 cannot play G5: it must follow red", MessageKind.REFUSED, seat=1),
             Message("Seat 3's reader is unplugged", MessageKind.PROBLEM, seat=2),
         ),
-        buttons=seat_buttons(seats, "ok"),
+        buttons=seat_buttons(seats, Button.OK),
         hands=oshaka_hands(engine),
         human_seats=human,
         title="Cafe table",
@@ -116,7 +121,9 @@ def play_view(
 
 def attract_view(version: int = 1) -> TableView:
     seats = table_seats(4, 0)
-    return TableView(version, Screen.ATTRACT, seats, games=GAMES, buttons=seat_buttons(seats, "ok"))
+    return TableView(
+        version, Screen.ATTRACT, seats, games=GAMES, buttons=seat_buttons(seats, Button.OK)
+    )
 
 
 def choose_view(version: int = 2, selected: int = 1) -> TableView:
@@ -127,7 +134,7 @@ def choose_view(version: int = 2, selected: int = 1) -> TableView:
         seats,
         games=GAMES,
         selected_game=selected,
-        buttons=seat_buttons(seats, "up", "down", "ok"),
+        buttons=seat_buttons(seats, Button.PREV, Button.NEXT, Button.OK),
     )
 
 
@@ -142,7 +149,7 @@ def join_view(version: int = 3) -> TableView:
         games=GAMES,
         selected_game=0,
         game_id="oshaka-trick",
-        buttons=seat_buttons(seats, "ok"),
+        buttons=seat_buttons(seats, Button.OK),
         messages=(Message("Seat 3 joined"),),
     )
 
@@ -156,18 +163,28 @@ def results_view(version: int = 50) -> TableView:
         table_seats(4, 4),
         games=GAMES,
         game_id="oshaka-trick",
-        game=engine.snapshot().to_json(),
+        game=GameView(engine.snapshot(), Overlay()),
         result=engine.report(),
-        buttons=seat_buttons(table_seats(4, 4), "ok"),
+        buttons=seat_buttons(table_seats(4, 4), Button.OK),
     )
+
+
+@dataclass(frozen=True)
+class MadeUpSnapshot(Snapshot):
+    """The snapshot of a game the display knows nothing of: its JSON form is all it has."""
+
+    picture: tuple[tuple[str, object], ...]
+
+    def to_json(self) -> JSON:
+        return dict(self.picture)
 
 
 def generic_view(version: int = 20) -> TableView:
     """A made-up game the display has no scene for: the generic one must cope."""
     seats = table_seats(6, 5)
     game: dict[str, Any] = {
-        "game": "oh-pshaw",
-        "title": "Oh Pshaw",
+        "game": "made-up",
+        "title": "Made Up",
         "round": 3,
         "trick_number": 2,
         "phase": "play",
@@ -181,14 +198,14 @@ def generic_view(version: int = 20) -> TableView:
         Screen.PLAY,
         seats,
         games=GAMES,
-        game_id="oh-pshaw",
-        game=game,
+        game_id="made-up",
+        game=GameView(MadeUpSnapshot(tuple(game.items())), Overlay()),
         messages=(
             Message("seat 2 cannot play 7S: it must follow hearts", MessageKind.REFUSED, seat=2),
         ),
         hands={4: ("2C", "9H", "KS", "AD")},
         human_seats=(4,),
-        buttons=seat_buttons(seats, "ok"),
+        buttons=seat_buttons(seats, Button.OK),
     )
 
 
@@ -338,9 +355,11 @@ def test_turn_highlight_is_strong_and_sits_on_the_centre_side_of_each_panel() ->
     renderer = Renderer((800, 480))
     for player in range(4):
         # Make each seat the one to play, with nothing else in the highlight colour.
-        game = dict(base.game or {})
-        game["next"] = {"seat": player, "expects": "play"}
-        game["trick"] = []
+        assert base.game is not None
+        snap = base.game.snapshot
+        assert isinstance(snap, OshakaSnapshot)
+        turn = replace(snap, next=Expectation(player, Verb.PLAY), trick=())
+        game = GameView(turn, Overlay())
         renderer.draw(replace(base, version=100 + player, game=game, buttons=(), messages=()))
         assert renderer.layout is not None
         slot = renderer.layout.slots[player]
@@ -424,9 +443,9 @@ def test_hit_test_on_a_side_panel_and_the_game_menu() -> None:
     for index in range(len(GAMES)):
         assert renderer.hit_test(find_hit(renderer, ChooseGame, index=index)) == ChooseGame(index)
     # Seat 1 sits at the left edge: its buttons are in the left panel, turned.
-    x, y = find_hit(renderer, PressButton, seat=1, button="down")
+    x, y = find_hit(renderer, PressButton, seat=1, button="next")
     assert x < renderer.layout.depth if renderer.layout else False
-    assert renderer.hit_test((x, y)) == PressButton(1, "down")
+    assert renderer.hit_test((x, y)) == PressButton(1, "next")
 
 
 @pytest.mark.parametrize("rotation", [90, 180, 270])

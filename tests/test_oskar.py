@@ -32,6 +32,7 @@ from controller.games.oskar.engine import (
     DoublesDeclined,
     KeepDoubles,
     Oskar,
+    OskarOptions,
     Phase,
     Play,
     RegisterHand,
@@ -52,7 +53,7 @@ from controller.games.oskar.engine import (
     stock_size,
     trick_winner,
 )
-from controller.games.oskar.snapshot import StockView
+from controller.games.oskar.snapshot import StockView, Verb
 from controller.records.record import RecordError, dumps, replay
 from tests.conftest import record_text, run_cli
 
@@ -403,7 +404,7 @@ def test_doubles_offer_reported_as_declined_by_the_next_action() -> None:
 def test_an_open_offer_is_kept_explicitly_with_reroll_and_no_dice() -> None:
     engine = replay(record_text(header(3), dice(1, "western", "western")))
     assert isinstance(engine, Oskar) and engine.doubles == 1 and engine.decides == 1
-    assert engine.expected == Expectation(0, "dice")  # the offer is optional: next is unchanged
+    assert engine.expected == Expectation(0, Verb.DICE)  # the offer is optional: next is unchanged
     keep = engine.parse_action({"seat": 1, "reroll": []})
     assert keep == KeepDoubles(1) and keep.to_json() == {"seat": 1, "reroll": []}
     assert engine.apply(keep) == [DoublesDeclined(1)]
@@ -430,7 +431,7 @@ def test_the_table_waits_for_the_doubles_seat_first() -> None:
     assert engine.decides == 2 and engine.snapshot().decides == 2
     engine.apply(RollDice(1, ("action", "action")))  # another seat acts: 2 declined
     assert engine.doubles == 1 and engine.decides == 1
-    assert engine.phase is Phase.PLAY and engine.expected == Expectation(1, "play")
+    assert engine.phase is Phase.PLAY and engine.expected == Expectation(1, Verb.PLAY)
 
 
 # --- registered hands and chance --------------------------------------------------------------
@@ -865,7 +866,8 @@ def simulate(seed: int, max_rounds: int | None, use_bot: bool) -> tuple[Oskar, l
     """Play a game with a seeded deal, checking the rules' invariants round by round."""
     rng = random.Random(seed)
     players = rng.randint(3, 6)
-    engine = Oskar(players, rng.randrange(players), rng.choice([7, 8]))
+    tokens = OskarOptions.chosen("oskar", tokens_to_win=rng.choice([7, 8]))
+    engine = Oskar(players, rng.randrange(players), tokens)
     bot = OskarBot(random.Random(seed + 1))
     actions: list[Action] = []
 

@@ -38,6 +38,7 @@ from controller.games.oskar.engine import (
 )
 from controller.games.oskar.table import OskarAdapter
 from controller.games.words import Text
+from hardware.events import Button
 from tests.words import shown
 
 
@@ -174,7 +175,7 @@ def test_the_table_words_the_engines_refusals_and_reasons() -> None:
     with pytest.raises(IllegalAction) as info:
         adapter.input.on_card(2, "Y4")
     assert shown(info.value.text).startswith("you rolled doubles: first PREV/NEXT picks a die")
-    said = adapter.input.on_button(other, "ok")
+    said = adapter.input.on_button(other, Button.OK)
     assert isinstance(said, str | Text)
     assert shown(said) == "wait: Seat 3 rolled doubles and decides first"
     engine.apply(KeepDoubles(2))

@@ -22,6 +22,7 @@ from controller.games.oss.engine import (
     DuelResult,
     Hand,
     Oss,
+    OssOptions,
     OssSnapshot,
     Outcome,
     Phase,
@@ -477,7 +478,7 @@ def test_snapshot_shows_tricks_texts_and_counts_but_not_hands() -> None:
 def test_a_partial_snapshot_still_reads() -> None:
     # The display may get an odd picture (an old log, a hand-made test view): defaults fill in.
     snap = OssSnapshot.from_json({"phase": "bogus", "seats": [{"seat": 1, "won": [2, "x"]}]})
-    assert snap.phase is Phase.HAND and snap.table is None
+    assert snap.phase is Phase.HAND
     assert snap.seats[0].won == (2,) and snap.current_attempt is None
 
 
@@ -610,7 +611,7 @@ def test_greedy_replays_never_leave_a_seat_without_a_card_to_play() -> None:
     for seed in range(20):
         rng = random.Random(seed)
         players = 2 + seed % 5
-        engine = Oss(players, 0, replays_per_round=8)
+        engine = Oss(players, 0, OssOptions.chosen("oss", replays_per_round=8))
         while (expected := engine.expected) is not None:
             action = chance_action(engine, rng)
             if action is None:

@@ -13,7 +13,7 @@ import pytest
 
 from controller.adapters import Gesture, Press
 from controller.games.base import Action
-from controller.games.oss.engine import Counts, Oss, OssSnapshot, Phase, Result, Timed
+from controller.games.oss.engine import Counts, Oss, OssSnapshot, Phase, Result, TableSide, Timed
 from controller.games.words import Words
 from controller.kiosk.simulation import Simulator
 from controller.view import Screen
@@ -124,8 +124,9 @@ def test_without_a_timer_the_screen_says_how_results_are_entered(
         rig.loop.drain()
         rig.start_game("oss", (0, 1, 2, 3))
         view = rig.table.view
-        side = OssSnapshot.of(view.game or {}).table
-        assert side is not None and side.timer.present is False
+        assert view.game is not None
+        side = view.game.overlay
+        assert isinstance(side, TableSide) and side.timer.present is False
         written = painted_text(monkeypatch)
         screenshot_view(view, tmp_path / "no-timer.png", size=(800, 480))
     assert "No toss timer: report each result with your buttons" in written
@@ -145,7 +146,9 @@ def test_trick_names_and_every_card_under_a_trick_are_drawn_in_full(
             sim.step(0.0)
             rig.loop.drain()
         view = rig.table.view
-        snap = OssSnapshot.of(view.game or {})
+        assert view.game is not None
+        snap = view.game.snapshot
+        assert isinstance(snap, OssSnapshot)
         placements = [(p.value, p.seat) for t in snap.tricks for p in t.placements]
         assert len(placements) >= 4
         calls: list[tuple[str, int, bool, int | None]] = []

@@ -16,6 +16,7 @@ from controller.tags.registry import simulated_uid
 from controller.view import MessageKind, Screen
 from controller.words import Presenter
 from hardware.cues import Cue
+from hardware.events import Button
 from tests.rigs import TableRig
 from tests.words import shown
 
@@ -43,7 +44,7 @@ def test_attract_menu_join_play(rig: Rig) -> None:
     assert engine.players == 4
     view = rig.table.view
     assert view.game_id == "oshaka-trick"
-    assert view.game is not None and view.game["phase"] == "play"
+    assert view.game is not None and view.game.to_json()["phase"] == "play"
     # The virtual deal registered every hand, as a simulated deck does.
     assert all(engine.registered_hand(s) for s in range(4))
 
@@ -125,7 +126,7 @@ def test_placement_with_buttons(rig: Rig) -> None:
     assert winner is not None
     card = engine.round.to_place[0]
     hints = {(h.seat, h.button): h.label for h in rig.table.view.buttons}
-    assert shown(hints[(winner, "prev")]) == f"Score {card}"
+    assert shown(hints[(winner, Button.PREV)]) == f"Score {card}"
     rig.press(winner, "next")  # face down
     assert card in engine.round.areas[winner].face_down
 

@@ -22,6 +22,7 @@ from controller.config.table_config import TableConfig
 from controller.games.oh_pshaw.actions import Bid, Play, RegisterHand, TurnTrump
 from controller.games.oh_pshaw.engine import OhPshaw, deal
 from controller.games.oh_pshaw.events import BiddingClosed, BidOutcome, BidStatus, RoundScored
+from controller.games.oh_pshaw.snapshot import OhPshawOverlay, OhPshawSnapshot
 from controller.games.oh_pshaw.spec import SPEC
 from controller.games.oh_pshaw.state import Phase
 from controller.games.oh_pshaw.table import OhPshawAdapter
@@ -35,7 +36,7 @@ from controller.words import french_card
 from display.scenes.oh_pshaw import bid_cursor
 from display.screenshot import screenshot_view
 from hardware.cues import Cue
-from hardware.events import ButtonPressed, InputEvent, TagPresented
+from hardware.events import Button, ButtonPressed, InputEvent, TagPresented
 from hardware.leds import RecordingStrip
 from hardware.ptys import PtyPair
 from tests.conftest import run_cli
@@ -193,12 +194,12 @@ def test_the_hook_cursor_skips_the_bid_the_dealer_may_not_make() -> None:
     dealer = engine.turn
     assert dealer == engine.round.dealer
     assert adapter.engine.bid_choices() == [0]  # 1 trick, bids 0+0+0: the hook forbids 1
-    assert adapter.input.on_button(dealer, "next") is None
+    assert adapter.input.on_button(dealer, Button.NEXT) is None
     assert adapter.cursors.at(dealer) == 0
-    assert adapter.simulation.gestures(Bid(dealer, 0)) == [Press("ok")]
+    assert adapter.simulation.gestures(Bid(dealer, 0)) == [Press(Button.OK)]
     seat, button, label = adapter.input.hints()[1]
     assert (seat, button, shown(label)) == (dealer, "ok", "bid 0")
-    assert adapter.input.on_button(dealer, "ok") == Bid(dealer, 0)
+    assert adapter.input.on_button(dealer, Button.OK) == Bid(dealer, 0)
 
 
 def test_bot_gestures_reach_the_bid_through_the_shortest_way_round() -> None:
@@ -208,9 +209,10 @@ def test_bot_gestures_reach_the_bid_through_the_shortest_way_round() -> None:
         engine.apply(action)
     seat = engine.turn
     gestures = adapter.simulation.gestures(Bid(seat, 5))  # 0 -> 5 is one step back round 0..5
-    assert [g.button for g in gestures] == ["prev", "ok"]  # type: ignore[union-attr]
+    assert gestures == [Press(Button.PREV), Press(Button.OK)]
     for g in gestures:
-        answer = adapter.input.on_button(seat, g.button)  # type: ignore[union-attr]
+        assert isinstance(g, Press) and isinstance(g.button, Button)
+        answer = adapter.input.on_button(seat, g.button)
     assert answer == Bid(seat, 5)
     buttons = [g.button for g in adapter.simulation.gestures(Bid(seat, 2))]  # type: ignore[union-attr]
     assert buttons == ["next", "next", "next", "ok"]
@@ -616,7 +618,8 @@ def test_scene_screenshots_are_not_blank(players: int, deal_mode: str, tmp_path:
     cursor_view = views["bid-cursor"]
     game = cursor_view.game
     assert game is not None
-    bidder = game["next"]["seat"]
+    assert isinstance(game.snapshot, OhPshawSnapshot) and game.snapshot.next is not None
+    bidder = game.snapshot.next.seat
     assert bid_cursor(cursor_view, bidder) == 1
     out = Path(os.environ.get("OH_PSHAW_SHOTS", tmp_path))
     for name, view in views.items():
@@ -738,16 +741,17 @@ def test_the_roles_share_the_bid_cursor_and_the_display_reads_it_as_a_number() -
         engine.apply(action)
     seat = engine.turn
     assert "bid_cursor" not in engine.snapshot().to_json()  # the engine has no cursor
-    assert adapter.presentation.snapshot()["bid_cursor"] == 0
-    assert adapter.input.on_button(seat, "next") is None
-    assert adapter.input.on_button(seat, "next") is None
-    shown = adapter.presentation.snapshot()
-    assert shown["bid_cursor"] == 2 and adapter.cursors.at(seat) == 2
+    assert adapter.presentation.game_view().overlay == OhPshawOverlay(bid_cursor=0)
+    assert adapter.input.on_button(seat, Button.NEXT) is None
+    assert adapter.input.on_button(seat, Button.NEXT) is None
+    shown = adapter.presentation.game_view()
+    assert shown.overlay == OhPshawOverlay(bid_cursor=2) and adapter.cursors.at(seat) == 2
+    assert shown.to_json()["bid_cursor"] == 2  # the JSON picture keeps the cursor's key
     view = TableView(1, Screen.PLAY, (), game_id="oh-pshaw", game=shown)
     assert bid_cursor(view, seat) == 2  # no button label is parsed
     assert bid_cursor(view, (seat + 1) % 3) is None  # only the bidding seat has a cursor
-    assert adapter.simulation.gestures(Bid(seat, 2)) == [Press("ok")]  # the cursor is there
-    assert adapter.input.on_button(seat, "ok") == Bid(seat, 2)
+    assert adapter.simulation.gestures(Bid(seat, 2)) == [Press(Button.OK)]  # the cursor is there
+    assert adapter.input.on_button(seat, Button.OK) == Bid(seat, 2)
 
 
 def test_the_engine_says_what_the_display_used_to_work_out() -> None:

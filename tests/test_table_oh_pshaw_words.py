@@ -142,7 +142,10 @@ def test_a_game_at_seats_2_3_4_names_only_those_seats_in_every_language(rig: Rig
     english = lines["en"]
     # The game said what a game says: the seats' bids, tricks won, results and the end.
     assert any(re.match(r"Seat [234] bids \d", line) for line in english)
-    assert any(re.match(r"Seat [234] wins trick \d+ with ", line) for line in english)
+    assert any(
+        re.match(r"Seat [234] wins trick \d+: \S+ is the highest (trump|card of)", line)
+        for line in english
+    )
     assert any(re.match(r"Round \d+: Seat [234] deals", line) for line in english)
     assert any(line.startswith("Game over: Seat") for line in english)
     assert any(re.match(r"bid \d$", line) for line in english)  # the OK button's label

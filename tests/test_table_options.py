@@ -28,6 +28,7 @@ from controller.table.options import OptionsForm
 from controller.tags.registry import SIMULATED_STAFF_UID
 from controller.view import Screen
 from display.screenshot import screenshot_view
+from hardware.events import Button
 from tests.rigs import TableRig
 from tests.words import shown
 
@@ -108,11 +109,11 @@ def test_every_oh_pshaw_option_is_on_the_screen_with_its_rulebook_name(rig: Rig)
     assert explanations["Largest hand"].endswith("(1-13 for 4 players)")
     assert all(explanations.values())  # every line explains itself
     hints = {(h.seat, h.button): shown(h.label) for h in rig.table.view.buttons}
-    assert hints[(2, "ok")] == "start" and hints[(2, "next")] == "next line"
+    assert hints[(2, Button.OK)] == "start" and hints[(2, Button.NEXT)] == "next line"
     rig.press(3, "next")  # any seat moves the cursor
     assert rig.table.view.options_cursor == 1
     hints = {(h.seat, h.button): shown(h.label) for h in rig.table.view.buttons}
-    assert hints[(1, "ok")] == "change"
+    assert hints[(1, Button.OK)] == "change"
 
 
 def test_limits_follow_the_joined_players(tmp_path: Path) -> None:

@@ -9,12 +9,13 @@ from controller.adapters import GameAdapter, Presentation, Press, SeatInput, new
 from controller.games.oshaka_trick.actions import ChooseLead, Place, Verb
 from controller.games.oshaka_trick.bots import OshakaBot
 from controller.games.oshaka_trick.engine import OshakaTrick
-from controller.games.oshaka_trick.snapshot import OshakaSnapshot
+from controller.games.oshaka_trick.snapshot import OshakaOverlay, OshakaSnapshot
 from controller.games.oshaka_trick.state import Phase
 from controller.games.oshaka_trick.table import OshakaAdapter
 from controller.games.words import Text
 from controller.view import Screen, TableView
-from display.scenes.oshaka_trick import OshakaScene, snapshot_of
+from display.scenes.oshaka_trick import OshakaScene, game_of, snapshot_of
+from hardware.events import Button
 from tests.words import shown as words
 
 
@@ -56,10 +57,13 @@ def test_placement_buttons_choose_among_the_engine_s_own_placements() -> None:
     assert expected is not None and expected.expects == Verb.PLACE
     winner = expected.seat
     legal = engine.legal_actions(winner)
-    up, down = adapter.input.on_button(winner, "prev"), adapter.input.on_button(winner, "next")
+    up, down = (
+        adapter.input.on_button(winner, Button.PREV),
+        adapter.input.on_button(winner, Button.NEXT),
+    )
     assert isinstance(up, Place) and up.face_up and up in legal
     assert isinstance(down, Place) and not down.face_up and down in legal
-    explained = adapter.input.on_button(winner, "ok")
+    explained = adapter.input.on_button(winner, Button.OK)
     assert isinstance(explained, Text) and "PREV" in words(explained)
 
 
@@ -68,21 +72,25 @@ def test_the_lead_cursor_is_shared_by_input_presentation_and_simulation() -> Non
     engine = _play_until(adapter, Phase.LEAD)
     chooser = engine.lead_choosers[0]
     assert adapter.presentation.waiting_players() == list(engine.lead_choosers)
-    assert adapter.presentation.snapshot()["lead_cursor"] == 0
-    assert adapter.input.on_button(chooser, "next") is None
-    assert adapter.input.on_button(chooser, "next") is None
-    shown = adapter.presentation.snapshot()
-    assert shown["lead_cursor"] == 2
+    assert adapter.presentation.game_view().overlay == OshakaOverlay(lead_cursor=0)
+    assert adapter.input.on_button(chooser, Button.NEXT) is None
+    assert adapter.input.on_button(chooser, Button.NEXT) is None
+    shown = adapter.presentation.game_view()
+    assert shown.overlay == OshakaOverlay(lead_cursor=2)
+    assert shown.to_json()["lead_cursor"] == 2  # the JSON picture keeps the cursor's key
     labels = {(p, b): words(label) for p, b, label in adapter.input.hints()}
-    assert labels[(chooser, "ok")] == "Seat 3 leads"  # engine player 2, counted from 1
+    assert labels[(chooser, Button.OK)] == "Seat 3 leads"  # engine player 2, counted from 1
     # The simulation walks from where the cursor is now: 2 -> 3 is one step.
-    assert adapter.simulation.gestures(ChooseLead(chooser, 3)) == [Press("next"), Press("ok")]
-    assert adapter.input.on_button(chooser, "prev") is None
-    assert adapter.input.on_button(chooser, "ok") == ChooseLead(chooser, 1)
-    # The display reads the cursor as a field of the typed snapshot.
+    assert adapter.simulation.gestures(ChooseLead(chooser, 3)) == [
+        Press(Button.NEXT),
+        Press(Button.OK),
+    ]
+    assert adapter.input.on_button(chooser, Button.PREV) is None
+    assert adapter.input.on_button(chooser, Button.OK) == ChooseLead(chooser, 1)
+    # The display reads the cursor as a field of the typed overlay, beside the snapshot.
     view = TableView(1, Screen.PLAY, (), game_id="oshaka-trick", game=shown)
-    snap = snapshot_of(view)
-    assert snap.phase is Phase.LEAD and snap.lead_cursor == 2
+    assert snapshot_of(view).phase is Phase.LEAD
+    assert game_of(view.game).overlay.lead_cursor == 2
     assert words(OshakaScene().turn_prompt(shown, chooser)) == "choose who leads round 2"
     assert "lead_cursor" not in engine.snapshot().to_json()  # the engine has no cursor
 

@@ -138,7 +138,9 @@ def test_the_trick_is_chosen_then_the_card_tapped(rig: Rig) -> None:
     rig.press(0, "next")
     rig.press(0, "next")
     assert rig.labels(0)["ok"] == "tap for Numa"
-    assert rig.table.view.game is not None and rig.table.view.game["chosen_trick"] == "Numa"
+    assert (
+        rig.table.view.game is not None and rig.table.view.game.to_json()["chosen_trick"] == "Numa"
+    )
     # Another tribe's card is refused with the reason.
     rig.tap(0, "T2-3a")
     assert "belongs to tribe 2" in rig.last() and placed(engine) == []
@@ -325,8 +327,8 @@ def test_timer_events_become_timed_actions_the_engine_logs() -> None:
     record: list[JSON] = []
     feedback = feed(adapter, TIMER_EVENTS[0], record)
     assert feedback == [] and adapter.presentation.animating()
-    timer = adapter.presentation.snapshot()["timer"]
-    assert timer["running"] and timer["seat"] == 0
+    timer = adapter.presentation.game_view().overlay.timer
+    assert timer.running and timer.seat == 0
     for event in TIMER_EVENTS[1:]:
         feedback += feed(adapter, event, record)
     # In a duel the times go to the duelists in turn: 0, 1, (cancelled), 0.
@@ -337,13 +339,13 @@ def test_timer_events_become_timed_actions_the_engine_logs() -> None:
     ]
     assert [(t.seat, t.millis) for t in engine.tosses] == [(0, 1234), (1, 2500), (0, 1000)]
     assert engine.bests == {0: 1000, 1: 2500}
-    timer = adapter.presentation.snapshot()["timer"]
-    assert [(e["seat"], e["over_limit"]) for e in timer["log"]] == [
+    timer = adapter.presentation.game_view().overlay.timer
+    assert [(e.seat, e.over_limit) for e in timer.log] == [
         (0, False),
         (1, True),
         (0, False),
     ]
-    assert timer["bests"] == {"0": 1000, "1": 2500} and timer["cancelled"] == 1
+    assert timer.bests == {0: 1000, 1: 2500} and timer.cancelled == 1
     texts = [shown(fb.message) for fb in feedback]
     assert "Seat 2: 2.500 s, over the limit of 2.000 s" in texts
     assert "Timer: toss not counted (long press)" in texts
@@ -382,9 +384,9 @@ def test_the_attempt_log_survives_undo_and_a_journal_resume(tmp_path: Path) -> N
         assert [(t.seat, t.millis) for t in rig.engine.tosses] == [(0, 1234), (1, 900), (0, 800)]
         assert rig.engine.bests == {0: 800, 1: 900}
         game = rig.table.view.game
-        assert game is not None and game["timer"]["bests"] == {"0": 800, "1": 900}
+        assert game is not None and game.to_json()["timer"]["bests"] == {"0": 800, "1": 900}
         # After the tie the duel starts again, so the next time is the first duelist's.
-        assert game["timed_seat"] == 1
+        assert game.to_json()["timed_seat"] == 1
 
 
 def test_the_table_journals_timed_tosses(rig: Rig) -> None:
@@ -637,7 +639,7 @@ def test_a_confirmed_count_is_journaled_and_survives_a_resume(rig: Rig) -> None:
     assert engine.confirmed_counts == {0: 3}
     assert rig.labels(0)["ok"] == "Seat 2's count: 0"
     view = rig.table.view.game
-    assert view is not None and view["counts"] == {"0": 3}
+    assert view is not None and view.to_json()["counts"] == {"0": 3}
     for _ in range(3):
         rig.press(1, "next")
     rig.press(1, "ok")  # seat 1's own count, equal: a tie

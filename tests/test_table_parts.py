@@ -23,6 +23,7 @@ from display import scenes
 from display.generic import GenericScene
 from display.scenes import GENERIC, register_scene, scene_for
 from hardware.cues import Cue
+from hardware.events import Button
 from tests.words import shown
 
 VIRTUAL = TableSettings(chance=Chance(cards=True, dice=True))
@@ -176,9 +177,9 @@ def test_the_lobby_wraps_round_and_says_how_many_may_play() -> None:
 def test_staff_mode_confirms_each_action_and_closes_after_one() -> None:
     staff = StaffMode(lambda: 0.0)
     assert "Staff at Seat 3" in shown(staff.tag(2))  # seats counted from 1
-    first = staff.press("prev")
+    first = staff.press(Button.PREV)
     assert first.command is None and "OK to undo" in shown(first.message) and staff.seat == 2
-    assert staff.press("ok").command is StaffCommand.UNDO and staff.seat is None
+    assert staff.press(Button.OK).command is StaffCommand.UNDO and staff.seat is None
     staff.tag(1)
     staff.press("next")
     cancelled = staff.press("prev")

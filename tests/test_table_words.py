@@ -430,7 +430,16 @@ def test_every_word_the_table_writes_itself_goes_through_the_catalog() -> None:
 def test_an_option_refusal_keeps_its_english_line_and_reads_german_from_the_catalog() -> None:
     with pytest.raises(BadOption) as caught:
         spec_of("oh-pshaw").check_options({"max_hand": 99})
-    # The record-line form (replay's ``line N:`` errors, table.toml messages) is unchanged.
-    assert str(caught.value) == 'option "max_hand" must be at most 17, not 99'
-    german = Presenter("de")(caught.value.text)
-    assert german == "Option \u201emax_hand\u201c darf höchstens 17 sein, nicht 99"
+    # table.toml's refusal is replay's (``line N:`` errors), for the fewest players.
+    assert str(caught.value) == (
+        'option "max_hand" 99 is too large: 3 players x 99 cards is more than the 52 cards '
+        "of the deck (at most 17)"
+    )
+    assert Presenter("de")(caught.value.text) == (
+        "Option \u201emax_hand\u201c 99 ist zu groß: 3 Spieler x 99 Karten sind mehr als die 52 "
+        "Karten des Decks (höchstens 17)"
+    )
+    with pytest.raises(BadOption) as caught:
+        spec_of("oss").check_options({"rounds": 5})
+    assert str(caught.value) == 'option "rounds" must be 1..4, not 5'
+    assert Presenter("de")(caught.value.text) == "Option \u201erounds\u201c muss 1..4 sein, nicht 5"

@@ -23,6 +23,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from pathlib import Path
 from typing import Any, ClassVar, Self
 
@@ -52,6 +53,7 @@ from controller.games.base import (
     GameOver,
     IllegalAction,
     MalformedAction,
+    Overlay,
     Snapshot,
     TurnPassed,
     best_seats,
@@ -68,11 +70,12 @@ from controller.records.journal import Journal
 from controller.records.record import replay
 from controller.table import Table, menu_entries
 from controller.tags.registry import simulated
-from controller.view import MessageKind, Screen
+from controller.view import GameView, MessageKind, Screen
 from display.generic import GenericScene
 from display.scenes import scene_for
 from display.screenshot import screenshot_view
 from hardware.cues import Cue
+from hardware.events import Button
 from tests.rigs import TableRig
 from tests.words import shown
 
@@ -88,6 +91,12 @@ def parse_card(text: object) -> int:
     if str(text) not in CARDS:
         raise MalformedAction(f"a High Card card is 1 to 10, not {describe(text)}")
     return int(text)
+
+
+class Verb(StrEnum):
+    """High Card's one verb."""
+
+    PLAY = "play"
 
 
 @dataclass(frozen=True)
@@ -158,7 +167,7 @@ class HighCard(Engine):
         for step in range(self.players):
             seat = (self.lead + step) % self.players
             if self.played[seat] is None:
-                return Expectation(seat, "play")
+                return Expectation(seat, Verb.PLAY)
         return None
 
     def legal_actions(self, seat: int) -> list[Action]:
@@ -235,10 +244,10 @@ class HighCardInput(SeatInput):
     def on_card(self, player: int, card: str) -> Action:
         return Play(player, parse_card(card))
 
-    def on_button(self, player: int, button: str) -> Action | str | None:
+    def on_button(self, player: int, button: Button) -> Action | str | None:
         return "High Card is played by tapping a card"
 
-    def hints(self) -> list[tuple[int, str, str]]:
+    def hints(self) -> list[tuple[int, Button, str]]:
         return []
 
 
@@ -258,8 +267,8 @@ class HighCardPresentation(Presentation):
             ]
         return []
 
-    def snapshot(self) -> JSON:
-        return self.engine.snapshot().to_json()
+    def game_view(self) -> GameView[HighCardSnapshot, Overlay]:
+        return GameView(self.engine.snapshot(), Overlay())
 
     def waiting_players(self) -> list[int]:
         expected = self.engine.expected

@@ -14,15 +14,15 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import import_module
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Literal, Protocol
 
 from controller.games import spec_of, specs
 from controller.games.base import JSON, Action, Chance, Engine, Event
 from controller.games.spec import GameSpec
 from controller.games.words import Words, say
-from controller.view import MessageKind
+from controller.view import AnyGameView, MessageKind
 from hardware.cues import Cue
-from hardware.events import TimerEvent
+from hardware.events import Button, TimerEvent
 
 
 @dataclass(frozen=True)
@@ -34,9 +34,9 @@ class Tap:
 
 @dataclass(frozen=True)
 class Press:
-    """A simulated player presses this seat button."""
+    """A simulated player presses this seat button, or the table's toss timer ("timer")."""
 
-    button: str
+    button: Button | Literal["timer"]
 
 
 Gesture = Tap | Press
@@ -92,11 +92,11 @@ class SeatInput(ABC):
         """The action a tapped card means now (the engine will judge it)."""
 
     @abstractmethod
-    def on_button(self, player: int, button: str) -> Action | Words | None:
+    def on_button(self, player: int, button: Button) -> Action | Words | None:
         """A button press: an action, a message explaining why nothing happens, or None."""
 
     @abstractmethod
-    def hints(self) -> Sequence[tuple[int, str, Words]]:
+    def hints(self) -> Sequence[tuple[int, Button, Words]]:
         """(player, button, label) for every button that does something now."""
 
     def timer_action(self, event: TimerEvent) -> Action | None:
@@ -116,8 +116,10 @@ class Presentation(ABC):
         """Messages and LED cues for one engine event."""
 
     @abstractmethod
-    def snapshot(self) -> JSON:
-        """What the display shows: the engine's public snapshot, plus any table-side state."""
+    def game_view(self) -> AnyGameView:
+        """What the display shows: the engine's typed snapshot and the table's overlay on it
+        (the game's own ``Overlay``: its cursors and highlights; a bare ``Overlay()``
+        for a game without any)."""
 
     def animating(self) -> bool:
         """Whether the picture changes by itself now (a running clock), so it must redraw."""

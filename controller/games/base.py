@@ -16,6 +16,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
+from enum import StrEnum
 from typing import Any, ClassVar, Self
 
 from controller.games.words import Arg, Items, Text, Verbatim, Words, as_arg, say
@@ -53,13 +54,18 @@ class BadOption(TableError, ValueError):
 
 @dataclass(frozen=True)
 class Expectation:
-    """What the engine waits for next: which seat, and which verb."""
+    """What the engine waits for next: which seat, and which verb.
+
+    ``expects`` is one of the game's own verbs, a ``StrEnum`` (``Verb`` in its
+    actions module), so it compares equal to the record's word and is that
+    word in JSON.
+    """
 
     seat: int
-    expects: str
+    expects: StrEnum
 
     def to_json(self) -> JSON:
-        return {"seat": self.seat, "expects": self.expects}
+        return {"seat": self.seat, "expects": str(self.expects)}
 
 
 @dataclass(frozen=True)
@@ -110,9 +116,11 @@ class Chance:
 class Snapshot:
     """What everyone at the table can see of a game, as a frozen, typed value.
 
-    Each engine returns its own subclass from ``snapshot()``; the display
+    Each engine returns its own subclass from ``snapshot()``; the table hands
+    it to the display as it is (``controller.view.GameView``), and the display
     imports that class and reads its fields instead of string keys.
-    ``to_json()`` is the same data as plain JSON (for logs and golden files).
+    ``to_json()`` is the same data as plain JSON (for logs, golden files and
+    the generic scene of a game without a scene of its own).
     """
 
     def to_json(self) -> JSON:
@@ -120,11 +128,11 @@ class Snapshot:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Self:
-        """The snapshot read back from ``to_json()``'s form (the table hands the display JSON).
+        """The snapshot read back from ``to_json()``'s form (a log, a golden file).
 
         Forgiving where a game implements it: a missing or odd field takes a
-        harmless default (see the ``json_*`` readers below), so a display fed a
-        partial picture still draws.
+        harmless default (see the ``json_*`` readers below), so a partial
+        picture still reads.
         """
         raise NotImplementedError(f"{cls.__name__} cannot be read back from JSON")
 
@@ -138,6 +146,23 @@ class Snapshot:
 
 
 @dataclass(frozen=True)
+class Overlay:
+    """What the table shows on top of a game's snapshot: its cursors and highlights.
+
+    The engine knows nothing of them (the bid a seat's OK button would make, the
+    dice a seat has picked to reroll): they are the table's, kept by a game's
+    adapter and handed to the display beside the engine's ``Snapshot`` (in
+    ``controller.view.GameView``). A game without any uses this empty one. Each
+    game's own is a frozen dataclass with defaults for every field (no cursor
+    shown), so a display handed none still draws. ``to_json()`` gives the keys
+    the game's JSON picture adds to the snapshot's (for logs and golden files).
+    """
+
+    def to_json(self) -> JSON:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
 class TrickCard(Snapshot):
     """One card on the table in a trick: who played it (engine seat) and what (notation)."""
 
@@ -148,9 +173,9 @@ class TrickCard(Snapshot):
         return {"seat": self.seat, "card": self.card}
 
 
-# Forgiving readers of a snapshot's JSON form, for ``from_json`` methods: the
-# table hands the display plain JSON, and a display fed a partial or odd
-# picture must still draw, so a missing or mistyped field takes a default.
+# Forgiving readers of a snapshot's JSON form, for ``from_json`` methods: a
+# partial or odd picture (an old log, a hand-made one) must still read, so a
+# missing or mistyped field takes a default.
 
 
 def json_int(value: object, default: int = 0) -> int:
@@ -175,11 +200,15 @@ def json_strs(value: object) -> tuple[str, ...]:
     return tuple(str(v) for v in value) if isinstance(value, list | tuple) else ()
 
 
-def json_expectation(value: object) -> Expectation | None:
-    """An ``Expectation.to_json()`` object read back, or None."""
-    if isinstance(value, Mapping) and json_opt_int(value.get("seat")) is not None:
-        return Expectation(json_int(value.get("seat")), str(value.get("expects", "")))
-    return None
+def json_expectation(value: object, verbs: type[StrEnum]) -> Expectation | None:
+    """An ``Expectation.to_json()`` object of a game whose verbs are ``verbs`` read back,
+    or None (also for a verb the game does not know)."""
+    if not isinstance(value, Mapping) or json_opt_int(value.get("seat")) is None:
+        return None
+    verb = value.get("expects")
+    if not isinstance(verb, str) or verb not in {str(known) for known in verbs}:
+        return None
+    return Expectation(json_int(value.get("seat")), verbs(verb))
 
 
 def json_trick(value: object) -> tuple[TrickCard, ...]:

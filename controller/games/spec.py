@@ -16,142 +16,18 @@ from __future__ import annotations
 
 import enum
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from controller.games.base import JSON, BadOption, describe
-from controller.games.words import Arg, Items, Text, Verbatim, Words, as_arg, say
+from controller.games.base import JSON, BadOption
+from controller.games.options import OptionKind as OptionKind
+from controller.games.options import OptionSpec as OptionSpec
+from controller.games.options import read_declared
+from controller.games.words import Arg, Text, Verbatim, Words, as_arg, say
 
 if TYPE_CHECKING:
     from controller.games.base import Engine
-
-
-class OptionKind(enum.StrEnum):
-    """The type of an option's value, as a record header writes it."""
-
-    FLAG = "flag"  # true / false
-    NUMBER = "number"  # a whole number in [low, high]
-    CHOICE = "choice"  # one of ``choices``
-    SCHEDULE = "schedule"  # one of ``choices`` or a list of whole numbers (Oh Pshaw's hand sizes)
-
-
-@dataclass(frozen=True)
-class OptionSpec:
-    """One game option: its record key, its type and limits, and how the rulebook names it.
-
-    ``default`` is what a header without the key means; ``None`` means "derived
-    from the number of players" (``Engine`` resolves it). ``low``/``high`` bound
-    a number; ``choices`` lists the words a choice (or a named schedule) accepts.
-    """
-
-    key: str
-    label: Words  # the rulebook's name for it, for the options screen
-    kind: OptionKind
-    default: Any
-    explanation: Words = ""  # one line a player understands
-    choices: tuple[str, ...] = ()
-    low: int | None = None
-    high: int | None = None
-    # How a choice (or a named schedule) reads on screen, by its record word
-    # ("mild" -> say("mild")); a choice without an entry is shown as written.
-    choice_words: Mapping[str, Words] = field(default_factory=dict)
-
-    def check(self, value: object) -> None:
-        """Raise BadOption, naming this option, if ``value`` is not of its type and limits."""
-        if self.kind is OptionKind.FLAG:
-            if not isinstance(value, bool):
-                raise BadOption(
-                    say(
-                        'option "{option}" must be true or false, not {value}',
-                        option=Verbatim(self.key),
-                        value=Verbatim(describe(value)),
-                    )
-                )
-        elif self.kind is OptionKind.NUMBER:
-            self._check_number(value)
-        elif self.kind is OptionKind.CHOICE:
-            if value not in self.choices:
-                raise BadOption(
-                    say(
-                        'option "{option}" must be {choices}, not {value}',
-                        option=Verbatim(self.key),
-                        choices=_either(self.choices),
-                        value=Verbatim(describe(value)),
-                    )
-                )
-        elif (
-            self.kind is OptionKind.SCHEDULE
-            and not isinstance(value, list)
-            and value not in self.choices
-        ):
-            raise BadOption(
-                say(
-                    'option "{option}" must be {choices} or a list of whole numbers, not {value}',
-                    option=Verbatim(self.key),
-                    choices=_either(self.choices),
-                    value=Verbatim(describe(value)),
-                )
-            )
-
-    def value_text(self, value: object) -> str:
-        """A value as a player reads it on the options screen ("on", "mild", "1, 2, 3")."""
-        if self.kind is OptionKind.FLAG:
-            return "on" if value else "off"
-        if value is None:
-            return "as the rulebook sets it for the players"
-        if isinstance(value, list | tuple):
-            return ", ".join(str(v) for v in value)
-        return str(value)
-
-    def value_words(self, value: object) -> Words:
-        """A value as a player reads it on the options screen, in the reader's language."""
-        if self.kind is OptionKind.FLAG:
-            return say("on") if value else say("off")
-        if value is None:
-            return say("as the rulebook sets it for the players")
-        if isinstance(value, list | tuple):
-            return ", ".join(str(v) for v in value)  # hand sizes: numbers only
-        if isinstance(value, str):
-            # A game names its choices in ``choice_words``; one it does not name shows as
-            # written (and the pseudo-locale test counts it as untranslated).
-            return self.choice_words.get(value, value)
-        return str(value)
-
-    def _check_number(self, value: object) -> None:
-        if value is None and self.default is None:
-            return  # "derived from the players", written out as null
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise BadOption(
-                say(
-                    'option "{option}" must be a whole number, not {value}',
-                    option=Verbatim(self.key),
-                    value=Verbatim(describe(value)),
-                )
-            )
-        if self.low is not None and value < self.low:
-            raise BadOption(
-                say(
-                    'option "{option}" must be at least {low}, not {value}',
-                    option=Verbatim(self.key),
-                    low=self.low,
-                    value=value,
-                )
-            )
-        if self.high is not None and value > self.high:
-            raise BadOption(
-                say(
-                    'option "{option}" must be at most {high}, not {value}',
-                    option=Verbatim(self.key),
-                    high=self.high,
-                    value=value,
-                )
-            )
-
-
-def _either(words: Sequence[str]) -> Items:
-    """Record words, quoted as a header writes them: '"a", "b" or "c"' in any language."""
-    return Items(tuple(Verbatim(f'"{w}"') for w in words), either=True)
 
 
 @dataclass(frozen=True)
@@ -255,20 +131,23 @@ class GameSpec:
         raise KeyError(key)
 
     def check_options(self, options: Mapping[str, Any]) -> None:
-        """Refuse an unknown option or a value of the wrong type or out of its limits."""
-        known = {option.key: option for option in self.options}
-        for key, value in options.items():
-            if key not in known:
-                listed = ", ".join(sorted(known)) if known else "none"
-                raise BadOption(
-                    say(
-                        'unknown option "{option}" for {game}; its options are: {listed}',
-                        option=Verbatim(key),
-                        game=Verbatim(self.id),
-                        listed=Verbatim(listed),
-                    )
-                )
-            known[key].check(value)
+        """Refuse options no table of this game could play (``table.toml``'s house defaults).
+
+        The declared checks first (an unknown key, a value of the wrong type or out
+        of its limits); then what the game resolves from the players (Oh Pshaw's
+        largest hand): refused only if no number of players can play them, with the
+        refusal for the fewest players.
+        """
+        read_declared({"options": dict(options)}, self.options, self.id)
+        refusals: list[BadOption] = []
+        for players in range(self.min_players, self.max_players + 1):
+            try:
+                self.new_header(players, options, random.Random(0))
+            except BadOption as refused:
+                refusals.append(refused)
+            else:
+                return
+        raise refusals[0]
 
     def changed_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         """``options`` without the keys that only repeat their default (a header's form)."""

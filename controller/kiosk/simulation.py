@@ -42,6 +42,7 @@ from controller.kiosk.loop_load import LoopLoad, think_budget
 from controller.table import Table
 from controller.tags.registry import TagRegistry, deck_cards, deck_of, simulated_uid
 from controller.view import Screen
+from hardware.events import Button
 
 logger = logging.getLogger(__name__)
 
@@ -264,7 +265,7 @@ class Simulator:
                 return plan
         if view.screen is Screen.JOIN:
             joining: list[tuple[int, Gesture]] = [
-                (s, Press("ok")) for s in sorted(self.bot_seats) if s not in table.joined
+                (s, Press(Button.OK)) for s in sorted(self.bot_seats) if s not in table.joined
             ]
             return joining[:1]
         if view.screen is Screen.STARTER:
@@ -280,24 +281,24 @@ class Simulator:
         joined = sorted(self.table.joined)
         if not joined or any(s not in self.bot_seats for s in joined):
             return []
-        return [(joined[0], Press("ok"))]  # the first joined seat: no draw, so replays agree
+        return [(joined[0], Press(Button.OK))]  # the first joined seat: no draw, so replays agree
 
     def _walk_menus(self, screen: Screen) -> list[tuple[int, Gesture]]:
         table = self.table
         first = min(self.bot_seats)
         if screen is Screen.ATTRACT:
-            return [(first, Press("ok"))]
+            return [(first, Press(Button.OK))]
         if screen is Screen.CHOOSE_GAME:
             ids = [g.game_id for g in table.view.games]
             if self.auto_game not in ids:
                 raise ValueError(f"the table offers no game {self.auto_game!r}")
             if ids[table.selected] != self.auto_game:
-                return [(first, Press("next"))]
-            return [(first, Press("ok"))]
+                return [(first, Press(Button.NEXT))]
+            return [(first, Press(Button.OK))]
         if screen is Screen.JOIN and all(s in table.joined for s in self.bot_seats):
-            return [(first, Press("next"))]
+            return [(first, Press(Button.NEXT))]
         if screen is Screen.OPTIONS:
-            return [(first, Press("ok"))]  # the cursor starts on "Start the game"
+            return [(first, Press(Button.OK))]  # the cursor starts on "Start the game"
         return []
 
     def _bot_turn(self) -> list[tuple[int, Gesture]]:

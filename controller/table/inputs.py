@@ -20,6 +20,7 @@ from controller.table.readers import ReaderStatus
 from controller.table.screens import ScreenState
 from controller.view import MessageKind
 from hardware.events import (
+    Button,
     ButtonPressed,
     ButtonReleased,
     InputEvent,
@@ -76,9 +77,13 @@ def _on_button(
 ) -> ScreenState | None:
     assert isinstance(event, ButtonPressed)
     ctx.calls.pressed(event.seat, event.button, event.at)
-    if event.button == "ok":
+    if event.button == Button.OK:
         parts.pages.ok_down(event.seat, event.at)
-    return state.on_button(ctx, event.seat, event.button)
+    try:
+        button = Button(event.button)
+    except ValueError:
+        return None  # no seat has such a button (the hardware names only the three)
+    return state.on_button(ctx, event.seat, button)
 
 
 def _on_release(
@@ -89,7 +94,7 @@ def _on_release(
     # second opens the seat's rules page. (The press itself has already counted,
     # so hold OK when it is not your turn.)
     assert isinstance(event, ButtonReleased)
-    held = event.button == "ok" and parts.pages.ok_up(event.seat, event.at)
+    held = event.button == Button.OK and parts.pages.ok_up(event.seat, event.at)
     call = ctx.calls.released(event.seat, event.button, event.at)
     if call is not None:
         ctx.out.say(

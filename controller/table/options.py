@@ -33,6 +33,7 @@ from controller.config.table_config import GameHouseRules
 from controller.games.base import TableError
 from controller.games.spec import GameSpec, OptionKind, OptionSpec
 from controller.games.words import Verbatim, Words, as_arg, say
+from hardware.events import Button
 
 START, PRESET = "start", "preset"
 NUMBER_STEPS = 21  # at most this many values of a wide number range are offered
@@ -146,7 +147,7 @@ class OptionsForm:
             ),
         )
 
-    def button_labels(self) -> dict[str, Words]:
+    def button_labels(self) -> dict[Button, Words]:
         """What PREV / OK / NEXT do on the options screen now, for every seat's labels."""
         if self.editing is not None:
             step = self.edit_step
@@ -156,10 +157,14 @@ class OptionsForm:
                 ok = say("remove last hand")
             else:
                 ok = say("add a hand of {size}", size=int(step))
-            return {"prev": say("smaller hand"), "ok": ok, "next": say("larger hand")}
+            return {
+                Button.PREV: say("smaller hand"),
+                Button.OK: ok,
+                Button.NEXT: say("larger hand"),
+            }
         key = self.lines()[self.cursor].key
         ok = say("start") if key == START else say("change")
-        return {"prev": say("previous line"), "ok": ok, "next": say("next line")}
+        return {Button.PREV: say("previous line"), Button.OK: ok, Button.NEXT: say("next line")}
 
     def _explain(self, option: OptionSpec) -> Words:
         if option.kind is not OptionKind.NUMBER:
@@ -288,7 +293,7 @@ class OptionsForm:
             largest = self.largest_hand(option)
             return [*option.choices, list(range(largest, 0, -1))]
         low = option.low if option.low is not None else 0
-        high = option.high if option.high is not None else low + NUMBER_STEPS - 1
+        high = option.high if option.high is not None else low + (NUMBER_STEPS - 1) * option.step
         step = max(1, -(-(high - low) // (NUMBER_STEPS - 1)))
         numbers: list[Any] = list(range(low, high + 1, step))
         return ([None] if option.default is None else []) + numbers

@@ -41,7 +41,7 @@ from controller.tags.staff_desk import StaffDesk
 from controller.view import ButtonHint, MessageKind, Screen
 from controller.words.catalogs import LANGUAGE_NAMES
 from hardware.cues import Cue
-from hardware.events import TimerEvent
+from hardware.events import Button, TimerEvent
 
 IDLE_TIMEOUT = 120.0  # seconds on the menu or join screen before going back to attract
 RESULTS_TIMEOUT = 90.0
@@ -57,7 +57,7 @@ class ScreenState:
 
     screen: ClassVar[Screen]
     timeout: ClassVar[float | None] = None  # idle seconds before going back to attract
-    labels: ClassVar[dict[str, Words]] = {}  # what each seat's buttons do here
+    labels: ClassVar[dict[Button, Words]] = {}  # what each seat's buttons do here
     # Whether the table asks about the game chosen on the menu here (its rules page).
     about_chosen_game: ClassVar[bool] = False
     keeps_messages = False  # the previous screen's lines stay (a game's end, an undo)
@@ -77,7 +77,7 @@ class ScreenState:
         """A tag tapped at ``seat``'s reader."""
         return None
 
-    def on_button(self, ctx: ScreenContext, seat: int, button: str) -> ScreenState | None:
+    def on_button(self, ctx: ScreenContext, seat: int, button: Button) -> ScreenState | None:
         """A seat button pressed."""
         return None
 
@@ -113,7 +113,7 @@ class AttractScreen(ScreenState):
     """
 
     screen = Screen.ATTRACT
-    labels: ClassVar[dict[str, Words]] = {"ok": say("start")}
+    labels: ClassVar[dict[Button, Words]] = {Button.OK: say("start")}
 
     def __init__(self, farewell: tuple[Words, int] | None = None) -> None:
         self.farewell = farewell
@@ -143,7 +143,7 @@ class AttractScreen(ScreenState):
         ctx.out.say(desk, MessageKind.PROBLEM, seat)
         return None
 
-    def on_button(self, ctx: ScreenContext, seat: int, button: str) -> ScreenState | None:
+    def on_button(self, ctx: ScreenContext, seat: int, button: Button) -> ScreenState | None:
         return ChooseGameScreen()
 
 
@@ -153,10 +153,10 @@ class ChooseGameScreen(ScreenState):
     screen = Screen.CHOOSE_GAME
     timeout = IDLE_TIMEOUT
     about_chosen_game = True
-    labels: ClassVar[dict[str, Words]] = {
-        "prev": say("previous game"),
-        "ok": say("choose"),
-        "next": say("next game"),
+    labels: ClassVar[dict[Button, Words]] = {
+        Button.PREV: say("previous game"),
+        Button.OK: say("choose"),
+        Button.NEXT: say("next game"),
     }
 
     def enter(self, ctx: ScreenContext) -> ScreenState | None:
@@ -164,16 +164,16 @@ class ChooseGameScreen(ScreenState):
         ctx.out.say(say("Choose a game: PREV / NEXT, then OK"))
         return None
 
-    def on_button(self, ctx: ScreenContext, seat: int, button: str) -> ScreenState | None:
-        if button == "ok":
+    def on_button(self, ctx: ScreenContext, seat: int, button: Button) -> ScreenState | None:
+        if button == Button.OK:
             # The join screen for the chosen game, unless the table cannot run it.
             unmet = unmet_requirement(ctx.lobby.chosen.spec, ctx.config)
             if unmet is not None:
                 ctx.out.say(unmet, MessageKind.REFUSED, seat)
                 return None
             return JoinScreen(seat)
-        if button in ("prev", "next"):
-            ctx.lobby.move(-1 if button == "prev" else 1)
+        if button in (Button.PREV, Button.NEXT):
+            ctx.lobby.move(-1 if button == Button.PREV else 1)
             ctx.out.changed()
         return None
 
@@ -215,10 +215,10 @@ class JoinScreen(ScreenState):
     screen = Screen.JOIN
     timeout = IDLE_TIMEOUT
     about_chosen_game = True
-    labels: ClassVar[dict[str, Words]] = {
-        "prev": say("menu"),
-        "ok": say("join"),
-        "next": say("start game"),
+    labels: ClassVar[dict[Button, Words]] = {
+        Button.PREV: say("menu"),
+        Button.OK: say("join"),
+        Button.NEXT: say("start game"),
     }
 
     def __init__(self, first: int) -> None:
@@ -244,18 +244,18 @@ class JoinScreen(ScreenState):
             _member_tapped(ctx, seat, uid)  # a member card names the seat
         return None
 
-    def on_button(self, ctx: ScreenContext, seat: int, button: str) -> ScreenState | None:
-        if button == "ok":
+    def on_button(self, ctx: ScreenContext, seat: int, button: Button) -> ScreenState | None:
+        if button == Button.OK:
             if ctx.lobby.leave(seat):
                 ctx.out.steady(seat, Cue.OFF)
                 ctx.out.changed()
             else:
                 _join(ctx, seat)
-        elif button == "prev" and seat in ctx.lobby.joined:
+        elif button == Button.PREV and seat in ctx.lobby.joined:
             ctx.out.say(ctx.languages.switch(seat, ctx.config.language), MessageKind.INFO, seat)
-        elif button == "prev":
+        elif button == Button.PREV:
             return ChooseGameScreen()
-        elif button == "next":
+        elif button == Button.NEXT:
             return self._start(ctx)
         return None
 
@@ -273,9 +273,9 @@ class JoinScreen(ScreenState):
         hints = []
         for hint in super().hints(ctx):
             label = hint.label
-            if hint.button == "ok":
+            if hint.button == Button.OK:
                 label = say("leave") if hint.seat in joined else say("join")
-            elif hint.button == "prev" and hint.seat in joined:
+            elif hint.button == Button.PREV and hint.seat in joined:
                 # The next language in its own name, so its reader finds it on any panel.
                 name = LANGUAGE_NAMES[next_language(ctx.language_of(hint.seat))]
                 label = say("language: {language}", language=Verbatim(name))
@@ -318,10 +318,10 @@ class OptionsScreen(ScreenState):
         )
         return None
 
-    def on_button(self, ctx: ScreenContext, seat: int, button: str) -> ScreenState | None:
-        if button in ("prev", "next"):
-            self.form.move(-1 if button == "prev" else 1)
-        elif button == "ok" and self.form.press_ok():
+    def on_button(self, ctx: ScreenContext, seat: int, button: Button) -> ScreenState | None:
+        if button in (Button.PREV, Button.NEXT):
+            self.form.move(-1 if button == Button.PREV else 1)
+        elif button == Button.OK and self.form.press_ok():
             return options_settled(ctx, self.form.options)
         ctx.out.changed()
         return None
@@ -365,8 +365,8 @@ class StarterScreen(ScreenState):
     def on_tag(self, ctx: ScreenContext, seat: int, uid: str) -> ScreenState | None:
         return None if ctx.is_staff_tag(uid) else self._answer(ctx, seat)
 
-    def on_button(self, ctx: ScreenContext, seat: int, button: str) -> ScreenState | None:
-        return self._answer(ctx, seat) if button == "ok" else None
+    def on_button(self, ctx: ScreenContext, seat: int, button: Button) -> ScreenState | None:
+        return self._answer(ctx, seat) if button == Button.OK else None
 
     def _answer(self, ctx: ScreenContext, seat: int) -> ScreenState | None:
         if seat not in ctx.lobby.joined:
@@ -380,7 +380,7 @@ class StarterScreen(ScreenState):
         return _begin(ctx, self.options, None)
 
     def hints(self, ctx: ScreenContext) -> list[ButtonHint]:
-        return [ButtonHint(seat, "ok", say("it's me")) for seat in sorted(ctx.lobby.joined)]
+        return [ButtonHint(seat, Button.OK, say("it's me")) for seat in sorted(ctx.lobby.joined)]
 
 
 class PlayScreen(ScreenState):
@@ -461,7 +461,7 @@ class PlayScreen(ScreenState):
             return None
         return self._after(act(ctx, session, action, seat))
 
-    def on_button(self, ctx: ScreenContext, seat: int, button: str) -> ScreenState | None:
+    def on_button(self, ctx: ScreenContext, seat: int, button: Button) -> ScreenState | None:
         session = self.session
         if seat == ctx.staff.seat:
             return self._staff(ctx, seat, button)
@@ -478,7 +478,7 @@ class PlayScreen(ScreenState):
             ctx.out.changed()
         return None
 
-    def _staff(self, ctx: ScreenContext, seat: int, button: str) -> ScreenState | None:
+    def _staff(self, ctx: ScreenContext, seat: int, button: Button) -> ScreenState | None:
         """A press at the staff seat: a step of staff mode, then undo, end now, abandon, close."""
         session = self.session
         step = ctx.staff.press(button, can_end_early=session.engine.early_end(0) is not None)
@@ -536,7 +536,7 @@ class ResultsScreen(ScreenState):
 
     screen = Screen.RESULTS
     timeout = RESULTS_TIMEOUT
-    labels: ClassVar[dict[str, Words]] = {"ok": say("done")}
+    labels: ClassVar[dict[Button, Words]] = {Button.OK: say("done")}
     keeps_messages = True
 
     def __init__(self, session: GameSession, result: JSON) -> None:
@@ -548,8 +548,8 @@ class ResultsScreen(ScreenState):
             ctx.on_record(self.session.game_id, self.session.recorder.dumps())
         return None
 
-    def on_button(self, ctx: ScreenContext, seat: int, button: str) -> ScreenState | None:
-        return AttractScreen() if button == "ok" else None
+    def on_button(self, ctx: ScreenContext, seat: int, button: Button) -> ScreenState | None:
+        return AttractScreen() if button == Button.OK else None
 
 
 class StaffDeskScreen(ScreenState):
@@ -568,7 +568,7 @@ class StaffDeskScreen(ScreenState):
         ctx.out.changed()
         return None
 
-    def on_button(self, ctx: ScreenContext, seat: int, button: str) -> ScreenState | None:
+    def on_button(self, ctx: ScreenContext, seat: int, button: Button) -> ScreenState | None:
         desk = self.desk
         if seat != desk.seat:
             return None
@@ -585,10 +585,13 @@ class StaffDeskScreen(ScreenState):
         if desk.task == "pin":
             # PIN symbols, the same in every language.
             return [
-                ButtonHint(desk.seat, b, s) for b, s in (("prev", "P"), ("ok", "O"), ("next", "N"))
+                ButtonHint(desk.seat, b, s)
+                for b, s in ((Button.PREV, "P"), (Button.OK, "O"), (Button.NEXT, "N"))
             ]
         return [
-            ButtonHint(desk.seat, "prev", say("back") if desk.task != "menu" else say("up")),
-            ButtonHint(desk.seat, "ok", say("choose")),
-            ButtonHint(desk.seat, "next", say("skip") if desk.task == "enroll" else say("down")),
+            ButtonHint(desk.seat, Button.PREV, say("back") if desk.task != "menu" else say("up")),
+            ButtonHint(desk.seat, Button.OK, say("choose")),
+            ButtonHint(
+                desk.seat, Button.NEXT, say("skip") if desk.task == "enroll" else say("down")
+            ),
         ]

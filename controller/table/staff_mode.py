@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from controller.games.words import Seat, Text, Words, say
 from controller.tags.staff_pin import PinGuard
 from controller.view import StaffView
+from hardware.events import Button
 
 STAFF_MODE_TIMEOUT = 20.0  # seconds without input before staff mode closes by itself
 
@@ -36,7 +37,7 @@ class StaffCommand(enum.Enum):
     CLOSE = "close"
 
 
-_BUTTONS = {"prev": StaffCommand.UNDO, "next": StaffCommand.ABANDON}
+_BUTTONS = {Button.PREV: StaffCommand.UNDO, Button.NEXT: StaffCommand.ABANDON}
 # Whole sentences per command (never "OK to" + a glued action): other languages
 # order the words differently.
 _PIN_ACCEPTED = {
@@ -112,7 +113,7 @@ class StaffMode:
         self.touched = self.clock()
         return opened(seat)
 
-    def press(self, button: str, can_end_early: bool = False) -> StaffStep:
+    def press(self, button: Button, can_end_early: bool = False) -> StaffStep:
         """A press at the staff seat: the next step, and a command once it is confirmed.
 
         ``can_end_early``: the game's rulebook has an early end, so NEXT first
@@ -126,10 +127,12 @@ class StaffMode:
                 return StaffStep(None, ASK_END)
             return self._choose(command)
         if self.step == "ending":
-            if button == "prev":
+            if button == Button.PREV:
                 self.step = "menu"
                 return StaffStep(None, BACK)
-            return self._choose(StaffCommand.END_NOW if button == "ok" else StaffCommand.ABANDON)
+            return self._choose(
+                StaffCommand.END_NOW if button == Button.OK else StaffCommand.ABANDON
+            )
         pending = self.pending
         assert pending is not None
         if self.step == "pin":
@@ -149,7 +152,7 @@ class StaffMode:
                 )
             return StaffStep(None, say("Wrong staff PIN; staff mode closed"))
         self.close()
-        if button == "ok":
+        if button == Button.OK:
             return StaffStep(pending, "")
         return StaffStep(None, say("Cancelled: nothing was done (staff mode closed)"))
 
@@ -235,12 +238,20 @@ class StaffMode:
             hint=say("nothing is deleted: the journal keeps every action"),
         )
 
-    def hints(self) -> dict[str, Words]:
+    def hints(self) -> dict[Button, Words]:
         """The on-screen labels of the staff seat's buttons."""
         if self.step == "menu":
-            return {"prev": say("undo"), "ok": say("close"), "next": say("abandon")}
+            return {Button.PREV: say("undo"), Button.OK: say("close"), Button.NEXT: say("abandon")}
         if self.step == "ending":
-            return {"prev": say("back"), "ok": say("end now"), "next": say("abandon")}
+            return {
+                Button.PREV: say("back"),
+                Button.OK: say("end now"),
+                Button.NEXT: say("abandon"),
+            }
         if self.step == "pin":
-            return {"prev": "P", "ok": "O", "next": "N"}  # PIN symbols, the same in every language
-        return {"prev": say("cancel"), "ok": say("confirm"), "next": say("cancel")}
+            return {
+                Button.PREV: "P",
+                Button.OK: "O",
+                Button.NEXT: "N",
+            }  # PIN symbols, the same in every language
+        return {Button.PREV: say("cancel"), Button.OK: say("confirm"), Button.NEXT: say("cancel")}

@@ -100,7 +100,7 @@ def build_view(
         selected_game=lobby.selected,
         game_id=None if session is None else session.game_id,
         # Who sits where, so a message naming engine players names their physical seats.
-        game=None if session is None else session.adapter.presentation.snapshot(),
+        game=None if session is None else session.adapter.presentation.game_view(),
         result=result,
         messages=tuple(messages),
         buttons=tuple(buttons),

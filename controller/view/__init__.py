@@ -2,8 +2,9 @@
 
 The table state machine (``controller.table``) builds a new ``TableView`` after
 every change; renderers only read it. It is plain, immutable data: the game
-part is the engine's public ``snapshot()`` (a JSON-like dict), so nothing
-downstream re-derives the rules.
+part is a ``GameView``, the engine's typed public ``snapshot()`` with the
+table's typed ``Overlay`` (cursors, highlights) beside it, so nothing
+downstream re-derives the rules or parses strings.
 """
 
 from __future__ import annotations
@@ -11,9 +12,51 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
 
+from controller.games.base import JSON, Overlay, Snapshot
 from controller.games.words import Words, say
+from hardware.events import Button
+
+SnapshotT = TypeVar("SnapshotT", bound=Snapshot, covariant=True)
+OverlayT = TypeVar("OverlayT", bound=Overlay, covariant=True)
+WantedSnapshot = TypeVar("WantedSnapshot", bound=Snapshot)
+WantedOverlay = TypeVar("WantedOverlay", bound=Overlay)
+
+
+@dataclass(frozen=True)
+class GameView(Generic[SnapshotT, OverlayT]):
+    """A game as the display draws it: the engine's snapshot and the table's overlay.
+
+    ``snapshot`` is what the rules say everyone can see (the engine's own
+    ``Snapshot`` subclass); ``overlay`` is what the table adds on top (its
+    cursors and highlights, the game's own ``Overlay``). Both are frozen, so
+    views compare by value and the display redraws only what changed.
+    """
+
+    snapshot: SnapshotT
+    overlay: OverlayT
+
+    def narrowed(
+        self, snapshot: type[WantedSnapshot], overlay: type[WantedOverlay]
+    ) -> GameView[WantedSnapshot, WantedOverlay]:
+        """This view with the game's own types, for the game's scene.
+
+        An overlay of another type (a test's bare ``Overlay()``) is read as the
+        game's default one: nothing highlighted. A snapshot of another game is
+        a bug, so it raises TypeError.
+        """
+        if not isinstance(self.snapshot, snapshot):
+            raise TypeError(f"a {type(self.snapshot).__name__} is not a {snapshot.__name__}")
+        shown = self.overlay if isinstance(self.overlay, overlay) else overlay()
+        return GameView(self.snapshot, shown)
+
+    def to_json(self) -> JSON:
+        """The picture as plain JSON: the snapshot's keys with the overlay's beside them."""
+        return {**self.snapshot.to_json(), **self.overlay.to_json()}
+
+
+AnyGameView = GameView[Snapshot, Overlay]
 
 
 class Screen(enum.Enum):
@@ -76,7 +119,7 @@ class ButtonHint:
     """What a seat button does right now, for on-screen labels and the simulator."""
 
     seat: int
-    button: str
+    button: Button
     label: Words
 
 
@@ -113,7 +156,7 @@ class TableView:
     games: tuple[GameChoice, ...] = ()
     selected_game: int = 0
     game_id: str | None = None
-    game: dict[str, Any] | None = None  # the engine's public snapshot
+    game: AnyGameView | None = None  # the engine's public snapshot and the table's overlay
     result: dict[str, Any] | None = None  # the engine's report() once finished
     messages: tuple[Message, ...] = ()
     buttons: tuple[ButtonHint, ...] = ()

@@ -23,13 +23,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from importlib import import_module
-from typing import Any, NamedTuple, Protocol
+from typing import NamedTuple, Protocol
 
 import pygame
 
 from controller.games import specs
 from controller.games.words import Words
-from controller.view import Message, Screen, SeatView, TableView
+from controller.view import AnyGameView, Message, Screen, SeatView, TableView
 from controller.words import Presenter
 from display import theme
 from display.generic import GenericScene, Toward, draw_messages
@@ -66,9 +66,15 @@ from display.ui import UiAction
 
 
 class GameScene(Protocol):
-    """What a game scene provides for the PLAY screen."""
+    """What a game scene provides for the PLAY screen.
 
-    def turn_prompt(self, game: Mapping[str, Any], player: int) -> Words | None:
+    ``game`` is the view's ``GameView``: the engine's typed snapshot and the
+    table's overlay; a scene narrows it to its game's own types
+    (``GameView.narrowed``). Optional too: ``seat_key(game, player)``, what a
+    panel's body shows as a value, and ``animation_step(game)``.
+    """
+
+    def turn_prompt(self, game: AnyGameView, player: int) -> Words | None:
         """What ``player`` is expected to do now, or None when it is not their turn."""
 
     def draw_seat(self, p: Painter, rect: pygame.Rect, view: TableView, player: int) -> None:

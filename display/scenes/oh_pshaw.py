@@ -1,8 +1,8 @@
 """The Oh Pshaw scene: bid, tricks won and total per seat; trump, trick and bids in the centre.
 
 It draws only what ``OhPshaw.snapshot()`` says (an ``OhPshawSnapshot``; see
-``docs/oh-pshaw-table.md``), including ``bid_cursor``: the number the bidding
-seat's OK button would bid, which the table's presentation adds, so the cursor
+``docs/oh-pshaw-table.md``) and the table's overlay on it (``OhPshawOverlay``):
+``bid_cursor``, the number the bidding seat's OK button would bid, so the cursor
 a person moves with PREV/NEXT shows in their panel and in the centre. Which
 card wins, what scores, how many tricks a seat still needs and what "over" or
 "under" means are the engine's business; suit words come from its vocabulary.
@@ -11,18 +11,17 @@ card wins, what scores, how many tricks a seat still needs and what "over" or
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 import pygame
 
 from controller.games.base import TrickCard
 from controller.games.oh_pshaw.actions import Verb
 from controller.games.oh_pshaw.events import BidStatus
-from controller.games.oh_pshaw.snapshot import OhPshawSnapshot
+from controller.games.oh_pshaw.snapshot import OhPshawOverlay, OhPshawSnapshot
 from controller.games.oh_pshaw.spec import SPEC
 from controller.games.oh_pshaw.state import Phase
 from controller.games.words import Card, Items, Signed, Text, Words, as_arg, say, say_plural
-from controller.view import MessageKind, TableView
+from controller.view import AnyGameView, GameView, MessageKind, TableView
 from display import theme
 from display.generic import (
     TRICK_AREA,
@@ -32,8 +31,6 @@ from display.generic import (
     draw_status,
     draw_title_block,
     draw_trick,
-    item,
-    parsed,
     player_name,
     split_centre,
 )
@@ -87,9 +84,19 @@ def needs_words(need: int) -> Text:
     return say_plural("{n} trick too many", "{n} tricks too many", -need)
 
 
+OhPshawView = GameView[OhPshawSnapshot, OhPshawOverlay]
+
+
+def game_of(game: AnyGameView | None) -> OhPshawView:
+    """The view's game with Oh Pshaw's own types (the scene only draws a game in play)."""
+    if game is None:
+        raise ValueError("the Oh Pshaw scene was asked to draw no game")
+    return game.narrowed(OhPshawSnapshot, OhPshawOverlay)
+
+
 def snapshot_of(view: TableView) -> OhPshawSnapshot:
     """The view's game as the engine's typed snapshot."""
-    return parsed(view.game or {}, OhPshawSnapshot.of)
+    return game_of(view.game).snapshot
 
 
 def _plays(trick: Sequence[TrickCard]) -> list[tuple[int, str]]:
@@ -103,11 +110,11 @@ def _at(values: Sequence[int | None], index: int) -> int | None:
 
 def bid_cursor(view: TableView, player: int) -> int | None:
     """The bid ``player``'s OK button would make now; None if ``player`` is not bidding."""
-    snap = snapshot_of(view)
-    nxt = snap.next
+    game = game_of(view.game)
+    nxt = game.snapshot.next
     if nxt is None or nxt.seat != player or nxt.expects != Verb.BID:
         return None
-    return snap.bid_cursor
+    return game.overlay.bid_cursor
 
 
 def trump_words(snap: OhPshawSnapshot) -> Text:
@@ -125,24 +132,26 @@ def trump_words(snap: OhPshawSnapshot) -> Text:
 class OhPshawScene:
     """Draws an Oh Pshaw snapshot; see the module docstring."""
 
-    def seat_key(self, game: Mapping[str, Any], player: int) -> object:
+    def seat_key(self, game: AnyGameView, player: int) -> object:
         """What ``draw_seat`` shows of ``player``: their figures, the phase, the dealer,
         reneges, and the bid cursor while it is their bid."""
-        nxt = game.get("next")
-        mine = isinstance(nxt, Mapping) and nxt.get("seat") == player
+        shown = game_of(game)
+        snap = shown.snapshot
+        nxt = snap.next
+        mine = nxt is not None and nxt.seat == player
         return (
-            *(item(game.get(key), player) for key in ("bids", "tricks", "totals")),
-            item(game.get("tricks_needed"), player),
-            game.get("phase"),
-            game.get("dealer") == player,
-            game.get("reneges"),
-            (nxt, game.get("bid_cursor")) if mine else None,
+            *(_at(values, player) for values in (snap.bids, snap.tricks, snap.totals)),
+            _at(snap.tricks_needed, player),
+            snap.phase,
+            snap.dealer == player,
+            snap.reneges,
+            (nxt, shown.overlay.bid_cursor) if mine else None,
         )
 
     # --- whose turn --------------------------------------------------------------
 
-    def turn_prompt(self, game: Mapping[str, Any], player: int) -> Words | None:
-        snap = parsed(game, OhPshawSnapshot.of)
+    def turn_prompt(self, game: AnyGameView, player: int) -> Words | None:
+        snap = game_of(game).snapshot
         if snap.awaiting_turned_card:
             # The bidding waits for the turned card: only the dealer has something to do.
             return PROMPTS[Verb.TRUMP] if snap.dealer == player else None
@@ -441,8 +450,9 @@ class OhPshawScene:
             return say("{dealer} deals: tap the turned card", dealer=dealer), theme.TURN
         who = as_arg(player_name(view, nxt.seat))
         if nxt.expects == Verb.BID:
-            if snap.bid_cursor is not None:
-                text = say("{player} bids (showing {bid})", player=who, bid=snap.bid_cursor)
+            showing = game_of(view.game).overlay.bid_cursor
+            if showing is not None:
+                text = say("{player} bids (showing {bid})", player=who, bid=showing)
                 return text, theme.TURN
             return say("{player} bids", player=who), theme.TURN
         if not snap.trick:

@@ -1,6 +1,7 @@
 """The Oshaka Trick scene: seat areas with colour columns, the trick, placements, scores.
 
-It draws only what ``OshakaTrick.snapshot()`` says (see the field list in
+It draws only what ``OshakaTrick.snapshot()`` says, with the table's lead cursor over it
+(``OshakaOverlay``; see the field list in
 ``docs/display.md``); which card wins, what is a penalty and what scores are
 the engine's business. Engine seats in the snapshot are engine player
 numbers; the scene is handed the player a panel belongs to.
@@ -9,16 +10,15 @@ numbers; the scene is handed the player a panel belongs to.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 import pygame
 
 from controller.games.oshaka_trick.actions import Verb
-from controller.games.oshaka_trick.snapshot import OshakaSnapshot, SeatSnapshot
+from controller.games.oshaka_trick.snapshot import OshakaOverlay, OshakaSnapshot, SeatSnapshot
 from controller.games.oshaka_trick.spec import SPEC
 from controller.games.oshaka_trick.state import Phase
 from controller.games.words import Card, Items, Text, Words, as_arg, say, say_plural
-from controller.view import MessageKind, TableView
+from controller.view import AnyGameView, GameView, MessageKind, TableView
 from display import theme
 from display.generic import (
     TRICK_AREA,
@@ -29,9 +29,7 @@ from display.generic import (
     draw_status,
     draw_title_block,
     draw_trick,
-    parsed,
     player_name,
-    seat_entry,
     split_centre,
     verb_prompt,
 )
@@ -47,9 +45,16 @@ TITLE = say("Oshaka Trick")
 NO_SEAT = SeatSnapshot(0, {}, 0, (), 0, 0, 0, False)
 
 
+def game_of(game: AnyGameView | None) -> GameView[OshakaSnapshot, OshakaOverlay]:
+    """The view's game with Oshaka Trick's own types (the scene only draws a game in play)."""
+    if game is None:
+        raise ValueError("the Oshaka Trick scene was asked to draw no game")
+    return game.narrowed(OshakaSnapshot, OshakaOverlay)
+
+
 def snapshot_of(view: TableView) -> OshakaSnapshot:
     """The view's game as the engine's typed snapshot."""
-    return parsed(view.game or {}, OshakaSnapshot.of)
+    return game_of(view.game).snapshot
 
 
 def _plays(snap: OshakaSnapshot) -> list[tuple[int, str]]:
@@ -59,14 +64,14 @@ def _plays(snap: OshakaSnapshot) -> list[tuple[int, str]]:
 class OshakaScene:
     """Draws an Oshaka Trick snapshot; see the module docstring."""
 
-    def seat_key(self, game: Mapping[str, Any], player: int) -> object:
+    def seat_key(self, game: AnyGameView, player: int) -> object:
         """What ``draw_seat`` shows of ``player``: their own entry of the snapshot only."""
-        return seat_entry(game, player)
+        return game_of(game).snapshot.seat(player)
 
     # --- whose turn --------------------------------------------------------------
 
-    def turn_prompt(self, game: Mapping[str, Any], player: int) -> Words | None:
-        snap = parsed(game, OshakaSnapshot.of)
+    def turn_prompt(self, game: AnyGameView, player: int) -> Words | None:
+        snap = game_of(game).snapshot
         if snap.phase is Phase.LEAD:
             return say("choose who leads round 2") if player in snap.lead_choosers else None
         nxt = snap.next
@@ -283,11 +288,12 @@ class OshakaScene:
             return say("Game over: {players} won", players=names(snap.winners)), theme.WINNER
         if snap.phase is Phase.LEAD:
             choosers = names(snap.lead_choosers, either=True)
-            if snap.lead_cursor is not None:
+            showing = game_of(view.game).overlay.lead_cursor
+            if showing is not None:
                 return say(
                     "{choosers}: choose who leads round 2 (showing {player})",
                     choosers=choosers,
-                    player=as_arg(player_name(view, snap.lead_cursor)),
+                    player=as_arg(player_name(view, showing)),
                 ), theme.TURN
             return say("{choosers}: choose who leads round 2", choosers=choosers), theme.TURN
         winner, to_place = snap.trick_winner, snap.to_place

@@ -1,8 +1,8 @@
 """The Oskar scene: each seat's two genre dice, tokens and points; the trick, genre columns, stock.
 
-It draws only what the snapshot says, read by attribute as an
-``OskarSnapshot`` (the engine's typed snapshot, with the dice each seat has
-picked to reroll filled in by the table): which card wins, what is trendy,
+It draws only what the snapshot says, read by attribute from an
+``OskarSnapshot`` (the engine's typed snapshot), and the dice each seat has
+picked to reroll from the table's ``OskarOverlay``: which card wins, what is trendy,
 how many points a genre still needs and who rerolls are the engine's
 business. The genre symbols
 are drawn with pygame primitives (no image files): western a hat, horror a
@@ -10,22 +10,22 @@ bat, comedy a mask, action a pistol, scifi a rocket, romance a heart.
 
 Centre: the trick, laid toward the seats that played it; the stock as
 face-down cards and who won it; one column per genre filling toward the
-120-point trend line (the running totals while a round is played, the scored
-totals with the stock once it is scored); trendy genres in gold.
+trend line at the snapshot's ``trend_threshold`` (the running totals while a
+round is played, the scored totals with the stock once it is scored); trendy
+genres in gold.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
 
 import pygame
 
-from controller.games.oskar.snapshot import OskarSnapshot, Phase, SeatView, Verb
+from controller.games.oskar.snapshot import OskarOverlay, OskarSnapshot, Phase, SeatView, Verb
 from controller.games.oskar.spec import SPEC
 from controller.games.words import Items, Text, Words, as_arg, say, say_plural
-from controller.view import TableView
+from controller.view import AnyGameView, GameView, TableView
 from display import theme
 from display.generic import (
     TRICK_AREA,
@@ -34,7 +34,6 @@ from display.generic import (
     draw_status,
     draw_title_block,
     draw_trick,
-    parsed,
     player_name,
     split_centre,
 )
@@ -64,29 +63,26 @@ DIE_FACE: Colour = (246, 242, 232)
 TOKEN: Colour = (255, 200, 40)
 
 
-# --- snapshot reading ----------------------------------------------------------------
+# --- the view's game --------------------------------------------------------------------
 
 
-def read_snapshot(game: Mapping[str, Any] | None) -> OskarSnapshot | None:
-    """The table's snapshot as an ``OskarSnapshot``, or None when there is none (or not Oskar's)."""
-    if not game:
+def game_of(game: AnyGameView | None) -> GameView[OskarSnapshot, OskarOverlay] | None:
+    """The view's game with Oskar's own types, or None when there is none (or not Oskar's)."""
+    if game is None or not isinstance(game.snapshot, OskarSnapshot):
         return None
-    return parsed(game, _read_snapshot)
+    return game.narrowed(OskarSnapshot, OskarOverlay)
 
 
-def _read_snapshot(game: Mapping[str, Any]) -> OskarSnapshot | None:
-    try:
-        return OskarSnapshot.from_json(game)
-    except (KeyError, TypeError, ValueError, IndexError):
-        return None
+def read_snapshot(game: AnyGameView | None) -> OskarSnapshot | None:
+    """The view's game as an ``OskarSnapshot``, or None when there is none (or not Oskar's)."""
+    shown = game_of(game)
+    return None if shown is None else shown.snapshot
 
 
 def picked_dice(view: TableView, player: int) -> set[int]:
-    """The dice engine seat ``player`` has picked to reroll (the table fills them in)."""
-    snap = read_snapshot(view.game)
-    if snap is None or not 0 <= player < len(snap.picked):
-        return set()
-    return set(snap.picked[player])
+    """The dice engine seat ``player`` has picked to reroll (the table's overlay)."""
+    shown = game_of(view.game)
+    return set() if shown is None else set(shown.overlay.picked_by(player))
 
 
 def trendy_genres(snap: OskarSnapshot) -> set[str]:
@@ -358,23 +354,23 @@ def _oskar_painter(p: Painter) -> OskarPainter:
 class OskarScene:
     """Draws an Oskar snapshot; see the module docstring."""
 
-    def seat_key(self, game: Mapping[str, Any], player: int) -> object:
+    def seat_key(self, game: AnyGameView, player: int) -> object:
         """What ``draw_seat`` shows of ``player``: their entry, their picked dice, the
         trendy genres, the goal, and the phase with its rerolls (the seat's note)."""
-        snap = read_snapshot(game)
-        if snap is None:
+        shown = game_of(game)
+        if shown is None:
             return None
-        picked = snap.picked[player] if 0 <= player < len(snap.picked) else ()
+        snap = shown.snapshot
         return (
             snap.seat(player),
             frozenset(trendy_genres(snap)),
-            tuple(picked),
+            shown.overlay.picked_by(player),
             snap.tokens_to_win,
             snap.phase,
             snap.rerolls,
         )
 
-    def turn_prompt(self, game: Mapping[str, Any], player: int) -> Words | None:
+    def turn_prompt(self, game: AnyGameView, player: int) -> Words | None:
         snap = read_snapshot(game)
         if snap is None:
             return None
@@ -646,7 +642,7 @@ class OskarScene:
         step = (rect.right - left) / len(columns)
         icon = max(12, min(round(step * 0.55), round(rect.h * 0.2)))
         base = rect.bottom - icon - pad
-        # The scale keeps the 120 line at two thirds of the height unless a genre is above it.
+        # The scale keeps the trend line at two thirds of the height unless a genre is above it.
         scale_max = max(threshold * 1.5, max(c.points for c in columns) * 1.05)
         height = max(10, base - top - m.leading(m.small))
         bar_w = max(6, round(step * 0.56))

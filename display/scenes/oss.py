@@ -1,10 +1,9 @@
 """The Oss scene: the three solo tricks and the duel trick, placements, attempts, the toss timer.
 
 It draws what the snapshot says, read by attribute from an ``OssSnapshot``
-(``controller/games/oss/snapshot.py``; the view carries its JSON form, read back with
-``OssSnapshot.of``): tricks with their cards' set-up and do texts, placements,
-attempts, seats, scores and, when the table adds its side (``TableSide``, from
-``OssAdapter.presentation``), the toss timer (running clock, attempt log,
+(``controller/games/oss/snapshot.py``): tricks with their cards' set-up and do
+texts, placements, attempts, seats, scores and, from the table's overlay on it
+(``TableSide``, from ``OssAdapter.presentation``), the toss timer (running clock, attempt log,
 bests), the chosen trick, the counts and the help. Without the table's side
 the timer box is left out and the times still appear in the messages.
 
@@ -17,7 +16,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 import pygame
 
@@ -41,7 +39,7 @@ from controller.games.words import (
     say,
     say_plural,
 )
-from controller.view import MessageKind, TableView
+from controller.view import AnyGameView, GameView, MessageKind, TableView
 from display import theme
 from display.generic import (
     TRICK_AREA,
@@ -49,9 +47,7 @@ from display.generic import (
     draw_messages,
     draw_score_table,
     draw_status,
-    parsed,
     player_name,
-    seat_entry,
 )
 from display.theme import Colour, Painter
 
@@ -84,11 +80,16 @@ def ruling(text: Words) -> Words:
     return rulings.get(text, text) if isinstance(text, str) else text
 
 
-def snapshot_of(game: OssSnapshot | Mapping[str, Any] | None) -> OssSnapshot:
-    """The view's game (plain JSON) read back as the engine's typed snapshot."""
-    if game is None or isinstance(game, OssSnapshot):
-        return OssSnapshot.of(game or {})
-    return parsed(game, OssSnapshot.of)
+def game_of(game: AnyGameView | None) -> GameView[OssSnapshot, TableSide]:
+    """The view's game with Oss's own types (the scene only draws a game in play)."""
+    if game is None:
+        raise ValueError("the Oss scene was asked to draw no game")
+    return game.narrowed(OssSnapshot, TableSide)
+
+
+def has_table_side(view: TableView) -> bool:
+    """Whether the table handed its side over the snapshot (else the timer box is left out)."""
+    return view.game is not None and isinstance(view.game.overlay, TableSide)
 
 
 #: The clock the running toss timer is shown against: the table's clock
@@ -124,9 +125,9 @@ class OssScene:
 
     # --- whose turn --------------------------------------------------------------------
 
-    def turn_prompt(self, game: Mapping[str, Any], player: int) -> Words | None:
-        snap = snapshot_of(game)
-        side = snap.table or TableSide()
+    def turn_prompt(self, game: AnyGameView, player: int) -> Words | None:
+        shown = game_of(game)
+        snap, side = shown.snapshot, shown.overlay
         if snap.phase is Phase.RESULT:
             attempt = snap.current_attempt
             if attempt is None or player not in attempt.seats:
@@ -154,20 +155,21 @@ class OssScene:
         # Replay or pass, keep a duel card: the game's words; chance has none (the deck deals).
         return PROMPTS.get(expects)
 
-    def seat_key(self, game: Mapping[str, Any], player: int) -> object:
+    def seat_key(self, game: AnyGameView, player: int) -> object:
         """What ``draw_seat`` shows of ``player``: their entry and their best toss time."""
-        timer = game.get("timer")
-        return seat_entry(game, player), timer.get("bests") if isinstance(timer, Mapping) else None
+        shown = game_of(game)
+        seats = shown.snapshot.seats
+        entry = seats[player] if 0 <= player < len(seats) else None
+        return entry, shown.overlay.timer.bests.get(player)
 
-    def animation_step(self, game: Mapping[str, Any]) -> float | None:
+    def animation_step(self, game: AnyGameView) -> float | None:
         """Seconds between frames while the centre moves (the running timer), else None."""
-        side = snapshot_of(game).table
-        return TIMER_FRAME if side is not None and side.timer.running else None
+        return TIMER_FRAME if game_of(game).overlay.timer.running else None
 
     # --- a seat's area ---------------------------------------------------------------------
 
     def draw_seat(self, p: Painter, rect: pygame.Rect, view: TableView, player: int) -> None:
-        snap = snapshot_of(view.game)
+        snap = game_of(view.game).snapshot
         entry = (
             snap.seats[player]
             if player < len(snap.seats)
@@ -201,7 +203,7 @@ class OssScene:
         if entry.challenges:
             names = Items(tuple(Verbatim(c) for c in entry.challenges))
             extra.append(say("challenges {names}", names=names))
-        best = snap.table.timer.bests.get(player) if snap.table else None
+        best = game_of(view.game).overlay.timer.bests.get(player)
         if best is not None:
             extra.append(say("best {time}", time=seconds(best)))
         if y + line <= rect.bottom:
@@ -214,7 +216,7 @@ class OssScene:
     def draw_centre(
         self, p: Painter, rect: pygame.Rect, view: TableView, toward: Mapping[int, Toward]
     ) -> None:
-        snap = snapshot_of(view.game)
+        snap = game_of(view.game).snapshot
         m = p.metrics
         pad = m.pad
         # Tricks on the left (or on top when the centre is tall), information beside.
@@ -230,12 +232,12 @@ class OssScene:
         self._draw_tricks(p, area.inflate(-2 * pad, -2 * pad), view, snap)
         self._draw_info(p, info, view, snap)
 
-    def _focus(self, snap: OssSnapshot) -> str | None:
+    def _focus(self, snap: OssSnapshot, side: TableSide) -> str | None:
         """The trick whose instructions are shown: the one being attempted or chosen."""
         attempt = snap.current_attempt
         if attempt is not None:
             return attempt.trick
-        return snap.table.chosen_trick if snap.table else None
+        return side.chosen_trick
 
     def _draw_tricks(
         self, p: Painter, area: pygame.Rect, view: TableView, snap: OssSnapshot
@@ -253,7 +255,7 @@ class OssScene:
                 max_width=area.w,
             )
             return
-        focus = self._focus(snap)
+        focus = self._focus(snap, game_of(view.game).overlay)
         columns = [*tricks, snap.duel] if snap.duel else tricks
         # The cards take what their placements need; the instructions get the rest.
         most = max(1, *(len(t.placements) for t in tricks))
@@ -440,8 +442,9 @@ class OssScene:
         y = title.bottom + pad // 2
         status, colour = self._status(view, snap)
         y += draw_status(p, pygame.Rect(info.left, y, info.w, info.h), p.words(status), colour)
-        if snap.table is not None:
-            y += self._draw_timer(p, pygame.Rect(info.left, y, info.w, info.h), view, snap.table)
+        side = game_of(view.game).overlay
+        if has_table_side(view):
+            y += self._draw_timer(p, pygame.Rect(info.left, y, info.w, info.h), view, side)
 
         totals = [s.score for s in snap.seats]
         replays = [s.replays_left for s in snap.seats]
@@ -451,7 +454,7 @@ class OssScene:
         ]
         line = m.leading(m.small) + pad // 2
         table_h = 3 * line if totals else 0
-        help_texts = snap.table.help if snap.table else ()
+        help_texts = side.help
         help_h = m.leading(max(10, round(m.small * 0.8))) * 2 + pad if help_texts else 0
         room = info.bottom - y
         if room - table_h - help_h < 2 * m.leading(m.small) + 2 * pad:
@@ -559,7 +562,7 @@ class OssScene:
                 return say("Game over: {players} share the victory", players=players), theme.WINNER
             return say("Game over"), theme.WINNER
         who = as_arg(name(snap.next.seat)) if snap.next is not None else Verbatim("")
-        side = snap.table or TableSide()
+        side = game_of(view.game).overlay
         if phase is Phase.TRIBE:
             chosen = side.chosen_trick
             if chosen:

@@ -71,8 +71,9 @@ class CardPlayed(Event, Generic[C]):
 class TrickWon(Event, Generic[C]):
     """``seat`` won trick number ``trick``; ``cards`` are its (seat, card) plays in order.
 
-    ``reason`` says why, in words, where the game has several ways to win a
-    trick and says which one decided it (Oshaka Trick); None where it does not.
+    ``reason`` says why, in words: which of the game's ways to win a trick decided
+    it (Oshaka Trick: the smallest card off the lead, or of all; Oh Pshaw: the
+    highest trump, or the highest of the suit led). None for a game that does not say.
     """
 
     seat: int

@@ -85,6 +85,7 @@ from controller.games.base import (
     read_seat_key,
 )
 from controller.games.common.dispatch import Routes, by_phase, on, phase_table
+from controller.games.common.tricks import TrickWin
 from controller.games.oh_pshaw import scoring
 from controller.games.oh_pshaw.actions import (
     BIDS,
@@ -132,7 +133,8 @@ from controller.games.oh_pshaw.events import (
 )
 from controller.games.oh_pshaw.options import (
     CONTRACT_WHIST,
-    OPTION_DEFAULTS,
+    OPTIONS,
+    Chosen,
     Options,
     default_max_hand,
 )
@@ -155,7 +157,7 @@ __all__ = [
     "DECK_SIZE",
     "EARLY",
     "FREE",
-    "OPTION_DEFAULTS",
+    "OPTIONS",
     "PLAYED",
     "RANKS",
     "ROTATION",
@@ -169,6 +171,7 @@ __all__ = [
     "BidStatus",
     "BiddingClosed",
     "CardPlayed",
+    "Chosen",
     "EndEarly",
     "GameEndedEarly",
     "HandRegistered",
@@ -207,6 +210,17 @@ _EXPECTATIONS: Mapping[Phase, tuple[Expectation | None, ...]] = by_phase(
         Phase.OVER: (None,) * 7,
     },
 )
+
+
+def win_reason(card: int, how: TrickWin, led: int, trump: int | None) -> Text:
+    """Why ``card`` took the trick, in words: the highest trump, or the highest of the suit led."""
+    if how is TrickWin.HIGHEST_TRUMP or led == trump:
+        return say("{card} is the highest trump", card=Card(CARD_NAMES[card]))
+    return say(
+        "{card} is the highest card of the suit led, {suit}",
+        card=Card(CARD_NAMES[card]),
+        suit=SUIT_NAMES[led],
+    )
 
 
 class OhPshaw(Engine):
@@ -672,11 +686,17 @@ class OhPshaw(Engine):
 
     def _finish_trick(self, rnd: RoundState) -> list[Event]:
         trick = rnd.trick
-        winner = trick.winner(rnd.trump)[0]
+        winner, card, how = trick.winner(rnd.trump)
         rnd.tricks[winner] += 1
         plays = tuple(trick.plays)
+        assert trick.led is not None
         events: list[Event] = [
-            TrickWon(winner, rnd.trick_number, tuple((s, CARD_NAMES[c]) for s, c in plays))
+            TrickWon(
+                winner,
+                rnd.trick_number,
+                tuple((s, CARD_NAMES[c]) for s, c in plays),
+                win_reason(card, how, trick.led, rnd.trump),
+            )
         ]
         rnd.last_trick, rnd.last_winner = plays, winner
         if rnd.trick_number < rnd.hand_size:

@@ -1,31 +1,93 @@
-"""Oh Pshaw's options: the header's ``options`` checked, with their limits, and resolved.
+"""Oh Pshaw's options: declared once, with their limits, and resolved for the players.
 
-The schedule of hand sizes (``ascending``, ``up-down``, ``contract-whist`` or a
-list), ``max_hand``, the ``hook``, ``standard`` or ``mild`` scoring, the round
-winner bonus, trump rules and the renege penalty; see the engine's docstring.
+``OPTIONS`` is the one declaration (the spec lists it for the menu and the
+options screen); ``Chosen`` is a header's options as the generic parser
+(``controller.games.options``) checks them, and ``Options`` what the engine
+plays with: the schedule's names resolved to hand sizes and ``max_hand``
+resolved against the players and the deck. See the engine's docstring.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
-from controller.games.base import JSON, BadOption, describe, read_options
+from controller.games.base import JSON, BadOption, describe
 from controller.games.oh_pshaw.cards import DECK_SIZE
 from controller.games.oh_pshaw.state import GAME_ID
+from controller.games.options import GameOptions, OptionKind, OptionSpec
 from controller.games.words import Verbatim, say
 
-OPTION_DEFAULTS: Mapping[str, object] = {
-    "schedule": "ascending",
-    "max_hand": None,  # depends on the number of players; see default_max_hand
-    "hook": False,
-    "scoring": "standard",
-    "round_winner_bonus": False,
-    "no_trump_last_round": False,
-    "rotating_trump": False,
-    "renege_penalty": 0,
-}
+OPTIONS: tuple[OptionSpec, ...] = (
+    OptionSpec(
+        "schedule",
+        say("Hand sizes"),
+        OptionKind.SCHEDULE,
+        "ascending",
+        say("ascending 1 to the most cards; up-down 1..max..1; contract whist 7-1-7; or a list"),
+        choices=("ascending", "up-down", "contract-whist"),
+        choice_words={
+            "ascending": say("ascending"),
+            "up-down": say("up and down"),
+            "contract-whist": say("contract whist"),
+        },
+    ),
+    OptionSpec(
+        "max_hand",
+        say("Largest hand"),
+        OptionKind.NUMBER,
+        None,  # depends on the number of players; see default_max_hand
+        say("the most cards dealt in a round (players x cards at most 52)"),
+        low=1,  # the most: players x max_hand <= the deck, resolved in Options.read
+    ),
+    OptionSpec(
+        "hook",
+        say("The hook"),
+        OptionKind.FLAG,
+        False,
+        say("the dealer may not make bids add up"),
+    ),
+    OptionSpec(
+        "scoring",
+        say("Scoring"),
+        OptionKind.CHOICE,
+        "standard",
+        say("standard: 10 + bid for an exact bid; mild: 1 a trick plus 10 for an exact bid"),
+        choices=("standard", "mild"),
+        choice_words={"standard": say("standard"), "mild": say("mild")},
+    ),
+    OptionSpec(
+        "round_winner_bonus",
+        say("Round winner bonus"),
+        OptionKind.FLAG,
+        False,
+        say("10 extra to the round's highest scorer(s)"),
+    ),
+    OptionSpec(
+        "no_trump_last_round",
+        say("No trump in the last round"),
+        OptionKind.FLAG,
+        False,
+        say("the last scheduled round is played without trump"),
+    ),
+    OptionSpec(
+        "rotating_trump",
+        say("Rotating trump"),
+        OptionKind.FLAG,
+        False,
+        say("trump by round: hearts, clubs, diamonds, spades, ...; no card is turned"),
+    ),
+    OptionSpec(
+        "renege_penalty",
+        say("Renege penalty"),
+        OptionKind.NUMBER,
+        0,
+        say("points taken off a seat whose renege is proven, besides scoring 0 for the round"),
+        low=0,  # no most: the record format sets none; the options screen offers 0..100
+        step=5,
+    ),
+)
 CONTRACT_WHIST: tuple[int, ...] = (7, 6, 5, 4, 3, 2, 1, 2, 3, 4, 5, 6, 7)
 
 
@@ -35,13 +97,29 @@ def default_max_hand(players: int) -> int:
 
 
 @dataclass(frozen=True)
-class Options:
-    """The game options of the spec's table, checked and resolved."""
+class Chosen(GameOptions):
+    """A header's options, checked against ``OPTIONS`` and with their defaults (not resolved)."""
 
+    declared: ClassVar[tuple[OptionSpec, ...]] = OPTIONS
+
+    schedule: str | tuple[Any, ...]  # a name, or hand sizes that ``Options.read`` checks
+    max_hand: int | None  # None: the default for the players
+    hook: bool
+    scoring: str
+    round_winner_bonus: bool
+    no_trump_last_round: bool
+    rotating_trump: bool
+    renege_penalty: int
+
+
+@dataclass(frozen=True)
+class Options:
+    """The options the engine plays with: the header's, checked and resolved for the players."""
+
+    chosen: Chosen  # as the header gave them (the header is written back from these)
     schedule: tuple[int, ...]
     schedule_name: str | list[int]
     max_hand: int
-    max_hand_given: bool
     hook: bool
     scoring: str
     round_winner_bonus: bool
@@ -52,31 +130,12 @@ class Options:
     @classmethod
     def read(cls, header: Mapping[str, Any], players: int) -> Options:
         """Read ``options`` from a header; BadOption on an unknown key or a bad value."""
-        raw = read_options(header, OPTION_DEFAULTS, GAME_ID)
+        return cls.resolve(Chosen.read(header, GAME_ID), players)
 
-        def flag(key: str) -> bool:
-            value = raw.get(key, False)
-            if not isinstance(value, bool):
-                raise BadOption(
-                    say(
-                        'option "{option}" must be true or false, not {value}',
-                        option=Verbatim(key),
-                        value=Verbatim(describe(value)),
-                    )
-                )
-            return value
-
-        max_given = raw.get("max_hand") is not None
-        max_hand = raw.get("max_hand", None)
-        if max_hand is None:
-            max_hand = default_max_hand(players)
-        elif isinstance(max_hand, bool) or not isinstance(max_hand, int) or max_hand < 1:
-            raise BadOption(
-                say(
-                    'option "max_hand" must be a whole number from 1, not {value}',
-                    value=Verbatim(describe(max_hand)),
-                )
-            )
+    @classmethod
+    def resolve(cls, chosen: Chosen, players: int) -> Options:
+        """The chosen options for ``players``: the largest hand and the schedule's hand sizes."""
+        max_hand = chosen.max_hand if chosen.max_hand is not None else default_max_hand(players)
         if players * max_hand > DECK_SIZE:
             raise BadOption(
                 say(
@@ -89,13 +148,13 @@ class Options:
                 )
             )
 
-        name = raw.get("schedule", "ascending")
+        name: str | list[int]
         schedule: tuple[int, ...]
-        if name == "ascending":
+        if chosen.schedule == "ascending":
             schedule = tuple(range(1, max_hand + 1))
-        elif name == "up-down":
+        elif chosen.schedule == "up-down":
             schedule = (*range(1, max_hand + 1), *range(max_hand - 1, 0, -1))
-        elif name == "contract-whist":
+        elif chosen.schedule == "contract-whist":
             if max_hand < 7:
                 raise BadOption(
                     say(
@@ -106,10 +165,12 @@ class Options:
                     )
                 )
             schedule = CONTRACT_WHIST
-        elif isinstance(name, list):
-            if not name:
+        else:
+            # A list (the declaration refuses any other name).
+            if not chosen.schedule:
                 raise BadOption(say('option "schedule" must list at least one hand size'))
-            for size in name:
+            sizes: list[int] = []
+            for size in chosen.schedule:
                 if isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= max_hand:
                     raise BadOption(
                         say(
@@ -119,44 +180,20 @@ class Options:
                             value=Verbatim(describe(size)),
                         )
                     )
-            schedule = tuple(name)
-            name = list(name)
-        else:
-            raise BadOption(
-                say(
-                    'option "schedule" must be "ascending", "up-down", "contract-whist" or a list '
-                    "of hand sizes, not {value}",
-                    value=Verbatim(describe(name)),
-                )
-            )
-
-        scoring = raw.get("scoring", "standard")
-        if scoring not in ("standard", "mild"):
-            raise BadOption(
-                say(
-                    'option "scoring" must be "standard" or "mild", not {value}',
-                    value=Verbatim(describe(scoring)),
-                )
-            )
-        penalty = raw.get("renege_penalty", 0)
-        if isinstance(penalty, bool) or not isinstance(penalty, int) or penalty < 0:
-            raise BadOption(
-                say(
-                    'option "renege_penalty" must be a whole number from 0, not {value}',
-                    value=Verbatim(describe(penalty)),
-                )
-            )
+                sizes.append(size)
+            schedule = tuple(sizes)
+        name = chosen.schedule if isinstance(chosen.schedule, str) else list(schedule)
         return cls(
+            chosen=chosen,
             schedule=schedule,
             schedule_name=name,
             max_hand=max_hand,
-            max_hand_given=max_given,
-            hook=flag("hook"),
-            scoring=str(scoring),
-            round_winner_bonus=flag("round_winner_bonus"),
-            no_trump_last_round=flag("no_trump_last_round"),
-            rotating_trump=flag("rotating_trump"),
-            renege_penalty=penalty,
+            hook=chosen.hook,
+            scoring=chosen.scoring,
+            round_winner_bonus=chosen.round_winner_bonus,
+            no_trump_last_round=chosen.no_trump_last_round,
+            rotating_trump=chosen.rotating_trump,
+            renege_penalty=chosen.renege_penalty,
         )
 
     @property
@@ -169,16 +206,4 @@ class Options:
 
     def to_json(self) -> JSON:
         """The options as a header writes them (only what differs from the defaults)."""
-        out: JSON = {}
-        if self.schedule_name != "ascending":
-            out["schedule"] = self.schedule_name
-        if self.max_hand_given:
-            out["max_hand"] = self.max_hand
-        for key in ("hook", "round_winner_bonus", "no_trump_last_round", "rotating_trump"):
-            if getattr(self, key):
-                out[key] = True
-        if self.scoring != "standard":
-            out["scoring"] = self.scoring
-        if self.renege_penalty:
-            out["renege_penalty"] = self.renege_penalty
-        return out
+        return self.chosen.changed()

@@ -1,8 +1,9 @@
 """What everyone at an Oh Pshaw table sees: the snapshot the display draws.
 
 ``OhPshawSnapshot`` is frozen and typed, per-seat tuples indexed by engine
-seat; its ``to_json``/``from_json`` are the JSON form the table hands the
-display and the golden files keep. The engine's ``snapshot()`` fills it.
+seat; its ``to_json``/``from_json`` are the JSON form logs and the golden
+files keep. The engine's ``snapshot()`` fills it; ``OhPshawOverlay`` is what
+the table shows on top (the bid cursor).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any, Self
 from controller.games.base import (
     JSON,
     Expectation,
+    Overlay,
     Snapshot,
     TrickCard,
     json_expectation,
@@ -22,6 +24,7 @@ from controller.games.base import (
     json_opt_int,
     json_trick,
 )
+from controller.games.oh_pshaw.actions import Verb
 from controller.games.oh_pshaw.cards import SUITS
 from controller.games.oh_pshaw.events import BidStatus
 from controller.games.oh_pshaw.state import GAME_ID, TITLE, Phase
@@ -42,9 +45,8 @@ class Renege:
 class OhPshawSnapshot(Snapshot):
     """What everyone at an Oh Pshaw table can see; the display reads its fields.
 
-    Per-seat tuples are indexed by engine seat. ``bid_cursor`` is the table's,
-    not the engine's: the bid the bidding seat's OK button would make (the
-    engine leaves it None).
+    Per-seat tuples are indexed by engine seat. The table's bid cursor is not
+    here but in ``OhPshawOverlay``.
     """
 
     game: str
@@ -85,7 +87,6 @@ class OhPshawSnapshot(Snapshot):
     # Per seat during play: tricks still needed to make the bid (negative: too
     # many taken), None without a bid.
     tricks_needed: tuple[int | None, ...] = ()
-    bid_cursor: int | None = None
     ended_early: bool = False  # staff ended the game early: the leaders won
     # The previous round's scores per seat (empty in round 1): the round summary the
     # table shows while the next round is bid.
@@ -131,8 +132,6 @@ class OhPshawSnapshot(Snapshot):
             "awaiting_turned_card": self.awaiting_turned_card,
             "tricks_needed": list(self.tricks_needed),
         }
-        if self.bid_cursor is not None:
-            out["bid_cursor"] = self.bid_cursor
         if self.ended_early:
             out["ended_early"] = True
         if self.last_round:
@@ -182,14 +181,27 @@ class OhPshawSnapshot(Snapshot):
             round_scores=json_ints(data.get("round_scores")),
             totals=totals,
             leaders=json_ints(data.get("leaders")),
-            next=json_expectation(data.get("next")),
+            next=json_expectation(data.get("next"), Verb),
             winners=json_ints(data.get("winners")),
             awaiting_turned_card=data.get("awaiting_turned_card") is True,
             tricks_needed=_per_seat(data.get("tricks_needed"), players),
-            bid_cursor=json_opt_int(data.get("bid_cursor")),
             ended_early=data.get("ended_early") is True,
             last_round=json_ints(data.get("last_round")),
         )
+
+
+@dataclass(frozen=True)
+class OhPshawOverlay(Overlay):
+    """What the table shows over an Oh Pshaw snapshot: the bidding seat's bid cursor.
+
+    ``bid_cursor`` is the bid the bidding seat's OK button would make now (None
+    outside the bidding); the seat moves it with its buttons, the engine never sees it.
+    """
+
+    bid_cursor: int | None = None
+
+    def to_json(self) -> JSON:
+        return {} if self.bid_cursor is None else {"bid_cursor": self.bid_cursor}
 
 
 def _per_seat(value: object, players: int) -> tuple[int | None, ...]:

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from controller.games.oh_pshaw.cards import (
     CARD_NAMES,
-    DECK_SIZE,
     RANKS,
     SUIT_NAMES,
     SUITS,
     parse_card,
 )
 from controller.games.oh_pshaw.engine import OhPshaw
-from controller.games.spec import DeckSpec, GameSpec, OptionKind, OptionSpec, Preset
+from controller.games.oh_pshaw.options import OPTIONS
+from controller.games.spec import DeckSpec, GameSpec, Preset
 from controller.games.words import say
 
 SPEC = GameSpec(
@@ -27,78 +27,7 @@ SPEC = GameSpec(
     max_players=OhPshaw.max_players,
     deck=DeckSpec("standard-52", "Oh Pshaw (standard 52)", CARD_NAMES, parse_card),
     engine=OhPshaw,
-    options=(
-        OptionSpec(
-            "schedule",
-            say("Hand sizes"),
-            OptionKind.SCHEDULE,
-            "ascending",
-            say(
-                "ascending 1 to the most cards; up-down 1..max..1; contract whist 7-1-7; or a list"
-            ),
-            choices=("ascending", "up-down", "contract-whist"),
-            choice_words={
-                "ascending": say("ascending"),
-                "up-down": say("up and down"),
-                "contract-whist": say("contract whist"),
-            },
-        ),
-        OptionSpec(
-            "max_hand",
-            say("Largest hand"),
-            OptionKind.NUMBER,
-            None,
-            say("the most cards dealt in a round (players x cards at most 52)"),
-            low=1,
-            high=DECK_SIZE // OhPshaw.min_players,
-        ),
-        OptionSpec(
-            "hook",
-            say("The hook"),
-            OptionKind.FLAG,
-            False,
-            say("the dealer may not make bids add up"),
-        ),
-        OptionSpec(
-            "scoring",
-            say("Scoring"),
-            OptionKind.CHOICE,
-            "standard",
-            say("standard: 10 + bid for an exact bid; mild: 1 a trick plus 10 for an exact bid"),
-            choices=("standard", "mild"),
-            choice_words={"standard": say("standard"), "mild": say("mild")},
-        ),
-        OptionSpec(
-            "round_winner_bonus",
-            say("Round winner bonus"),
-            OptionKind.FLAG,
-            False,
-            say("10 extra to the round's highest scorer(s)"),
-        ),
-        OptionSpec(
-            "no_trump_last_round",
-            say("No trump in the last round"),
-            OptionKind.FLAG,
-            False,
-            say("the last scheduled round is played without trump"),
-        ),
-        OptionSpec(
-            "rotating_trump",
-            say("Rotating trump"),
-            OptionKind.FLAG,
-            False,
-            say("trump by round: hearts, clubs, diamonds, spades, ...; no card is turned"),
-        ),
-        OptionSpec(
-            "renege_penalty",
-            say("Renege penalty"),
-            OptionKind.NUMBER,
-            0,
-            say("points taken off a seat whose renege is proven, besides scoring 0 for the round"),
-            low=0,
-            high=100,
-        ),
-    ),
+    options=OPTIONS,
     presets=(
         Preset(say("Quick: 1 to 7 cards"), {"max_hand": 7}),
         Preset(say("Up and down: 1-7-1 cards"), {"max_hand": 7, "schedule": "up-down"}),

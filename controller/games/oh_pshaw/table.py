@@ -12,8 +12,8 @@ Each seat keeps its own bid cursor for the round (``BidCursors``, shared by
 the three roles): PREV/NEXT move it through the bids the engine allows now
 (``OhPshaw.bid_choices()``: wrapping round, without the one bid the hook
 forbids the dealer); the OK button's label says the number it would bid
-(``say("bid {bid}")``) for people, and the presentation puts the number in the
-snapshot (``bid_cursor``) for the display.
+(``say("bid {bid}")``) for people, and the presentation puts the number in its
+overlay (``OhPshawOverlay.bid_cursor``) for the display.
 
 With a virtual deal the table's shuffled deck (``chance``) registers every
 hand and turns the dealer's trump card; with a physical deal the dealer taps
@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from controller.adapters import (
     AdapterContext,
@@ -59,6 +59,7 @@ from controller.games.oh_pshaw.events import (
     TrickWon,
     TrumpTurned,
 )
+from controller.games.oh_pshaw.snapshot import OhPshawOverlay, OhPshawSnapshot
 from controller.games.oh_pshaw.spec import SPEC
 from controller.games.oh_pshaw.state import Phase
 from controller.games.words import (
@@ -69,26 +70,28 @@ from controller.games.words import (
     Signed,
     Text,
     Words,
+    as_arg,
     say,
     say_plural,
 )
-from controller.view import MessageKind
+from controller.view import GameView, MessageKind
 from hardware.cues import Cue
+from hardware.events import Button
 
-FEWER, BID, MORE = "prev", "ok", "next"
+FEWER, BID, MORE = Button.PREV, Button.OK, Button.NEXT
 FEWER_LABEL, MORE_LABEL = say("fewer"), say("more")
 
 
 def bid_label(bid: int) -> Text:
     """The OK button's label while bidding: the bid it would make (people read it; the
-    display reads the snapshot's ``bid_cursor``)."""
+    display reads the overlay's ``bid_cursor``)."""
     return say("bid {bid}", bid=bid)
 
 
 @dataclass
 class BidCursors:
     """Each seat's bid cursor for the round: moved by input, shown by the presentation
-    (button label, snapshot) and followed by the simulation's gestures.
+    (button label, overlay) and followed by the simulation's gestures.
 
     It moves through the bids the engine allows now (wrapping round); a cursor
     from an earlier round is stale and starts again at 0.
@@ -140,7 +143,7 @@ class OhPshawInput(SeatInput):
             return TurnTrump(player, card)
         return Play(player, card)
 
-    def on_button(self, player: int, button: str) -> Action | Words | None:
+    def on_button(self, player: int, button: Button) -> Action | Words | None:
         engine = self.engine
         turn = engine.expected
         if turn is None:
@@ -161,7 +164,7 @@ class OhPshawInput(SeatInput):
             return say("tap the card you play on your reader")
         return None
 
-    def hints(self) -> list[tuple[int, str, Words]]:
+    def hints(self) -> list[tuple[int, Button, Words]]:
         engine = self.engine
         if not bidding_open(engine):
             return []
@@ -174,7 +177,7 @@ class OhPshawInput(SeatInput):
 
 
 class OhPshawPresentation(Presentation):
-    """Engine events as messages and LED cues; the snapshot with the bidder's cursor."""
+    """Engine events as messages and LED cues; the snapshot with the bidder's cursor over it."""
 
     def __init__(self, engine: OhPshaw, cursors: BidCursors) -> None:
         self.engine = engine
@@ -213,11 +216,10 @@ class OhPshawPresentation(Presentation):
                 made[seat] += bid == won
         return [(say("Bids made"), made)]
 
-    def snapshot(self) -> JSON:
-        snap = self.engine.snapshot()
-        if bidding_open(self.engine):
-            snap = replace(snap, bid_cursor=self.cursors.at(self.engine.turn))
-        return snap.to_json()
+    def game_view(self) -> GameView[OhPshawSnapshot, OhPshawOverlay]:
+        engine = self.engine
+        cursor = self.cursors.at(engine.turn) if bidding_open(engine) else None
+        return GameView(engine.snapshot(), OhPshawOverlay(bid_cursor=cursor))
 
     def waiting_players(self) -> list[int]:
         engine = self.engine
@@ -371,13 +373,12 @@ def _bidding_closed(e: Event) -> list[Feedback]:
 
 
 def _trick_won(e: Event) -> list[Feedback]:
-    assert isinstance(e, TrickWon)
-    card = next((c for s, c in e.cards if s == e.seat), "?")
+    assert isinstance(e, TrickWon) and e.reason is not None  # Oh Pshaw always says why
     text = say(
-        "{player} wins trick {trick} with {card}",
+        "{player} wins trick {trick}: {reason}",
         player=Player(e.seat),
         trick=e.trick,
-        card=Card(card),
+        reason=as_arg(e.reason),
     )
     return [Feedback(e.seat, text, MessageKind.WON, Cue.TRICK_WON)]
 

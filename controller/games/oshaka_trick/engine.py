@@ -50,12 +50,12 @@ from controller.games.base import (
     TurnPassed,
     best_seats,
     new_header,
-    read_options,
     read_players,
     read_seat_key,
 )
 from controller.games.common.dispatch import Routes, by_phase, on, phase_table
 from controller.games.common.tricks import TrickWin
+from controller.games.options import NoOptions
 from controller.games.oshaka_trick import scoring
 from controller.games.oshaka_trick.actions import (
     ChooseLead,
@@ -184,7 +184,7 @@ class OshakaTrick(Engine):
     @classmethod
     def from_header(cls, header: Mapping[str, Any]) -> Self:
         players = read_players(header, cls.min_players, cls.max_players, cls.game_id)
-        read_options(header, (), cls.game_id)
+        NoOptions.read(header, cls.game_id)  # the game has none: any key is refused
         lead = read_seat_key(header, "lead", players)
         return cls(players, lead)
 

@@ -1,8 +1,9 @@
 """What everyone at an Oshaka Trick table sees: the snapshot the display draws.
 
 ``OshakaSnapshot`` (with a ``SeatSnapshot`` per seat) is frozen and typed; its
-``to_json``/``from_json`` are the JSON form the table hands the display and the
-golden files keep. ``build_snapshot`` makes one from the engine's state.
+``to_json``/``from_json`` are the JSON form logs and the golden files keep.
+``build_snapshot`` makes one from the engine's state; ``OshakaOverlay`` is
+what the table shows on top (the lead cursor).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any, Self
 from controller.games.base import (
     JSON,
     Expectation,
+    Overlay,
     Snapshot,
     TrickCard,
     best_seats,
@@ -24,6 +26,7 @@ from controller.games.base import (
     json_strs,
     json_trick,
 )
+from controller.games.oshaka_trick.actions import Verb
 from controller.games.oshaka_trick.cards import COLOURS, HAND_SIZE, ROUNDS, TRICKS_PER_ROUND
 from controller.games.oshaka_trick.state import GAME_ID, TITLE, Phase, RoundState
 
@@ -76,8 +79,7 @@ class SeatSnapshot(Snapshot):
 class OshakaSnapshot(Snapshot):
     """What everyone at an Oshaka Trick table can see; the display reads its fields.
 
-    ``lead_cursor`` is the table's, not the engine's: the seat the round-2 lead
-    chooser's OK button would name (the engine leaves it None).
+    The table's lead cursor is not here but in ``OshakaOverlay``.
     """
 
     game: str
@@ -99,14 +101,13 @@ class OshakaSnapshot(Snapshot):
     round_scores: tuple[tuple[int, ...], ...]  # finished rounds' scores per seat
     totals: tuple[int, ...]
     winners: tuple[int, ...]
-    lead_cursor: int | None = None
 
     def seat(self, player: int) -> SeatSnapshot | None:
         """The area of engine seat ``player``, if the snapshot has it."""
         return next((s for s in self.seats if s.seat == player), None)
 
     def to_json(self) -> JSON:
-        out: JSON = {
+        return {
             "game": self.game,
             "title": self.title,
             "players": self.players,
@@ -127,9 +128,6 @@ class OshakaSnapshot(Snapshot):
             "totals": list(self.totals),
             "winners": list(self.winners),
         }
-        if self.lead_cursor is not None:
-            out["lead_cursor"] = self.lead_cursor
-        return out
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Self:
@@ -152,7 +150,7 @@ class OshakaSnapshot(Snapshot):
             to_place=json_strs(data.get("to_place")),
             trick_winner=json_opt_int(data.get("trick_winner")),
             lead_choosers=json_ints(data.get("lead_choosers")),
-            next=json_expectation(data.get("next")),
+            next=json_expectation(data.get("next"), Verb),
             seats=tuple(
                 SeatSnapshot.from_json(s)
                 for s in (seats if isinstance(seats, list) else [])
@@ -161,8 +159,21 @@ class OshakaSnapshot(Snapshot):
             round_scores=tuple(json_ints(r) for r in (rounds if isinstance(rounds, list) else [])),
             totals=json_ints(data.get("totals")),
             winners=json_ints(data.get("winners")),
-            lead_cursor=json_opt_int(data.get("lead_cursor")),
         )
+
+
+@dataclass(frozen=True)
+class OshakaOverlay(Overlay):
+    """What the table shows over an Oshaka Trick snapshot: the lead chooser's cursor.
+
+    ``lead_cursor`` is the seat the round-2 lead chooser's OK button would name
+    (None outside that choice); the engine never sees it.
+    """
+
+    lead_cursor: int | None = None
+
+    def to_json(self) -> JSON:
+        return {} if self.lead_cursor is None else {"lead_cursor": self.lead_cursor}
 
 
 def build_snapshot(

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from controller.adapters import (
     AdapterContext,
@@ -42,21 +42,23 @@ from controller.games.oshaka_trick.events import (
     RoundStarted,
     TrickWon,
 )
+from controller.games.oshaka_trick.snapshot import OshakaOverlay, OshakaSnapshot
 from controller.games.oshaka_trick.spec import SPEC
 from controller.games.oshaka_trick.state import Phase
 from controller.games.words import Items, Player, Signed, Words, as_arg, say
-from controller.view import MessageKind
+from controller.view import GameView, MessageKind
 from hardware.cues import Cue
+from hardware.events import Button
 
 # The seat buttons of each choice (the module docstring's table).
-FACE_UP, FACE_DOWN = "prev", "next"
-PREVIOUS, CHOOSE, NEXT = "prev", "ok", "next"
+FACE_UP, FACE_DOWN = Button.PREV, Button.NEXT
+PREVIOUS, CHOOSE, NEXT = Button.PREV, Button.OK, Button.NEXT
 
 
 @dataclass
 class LeadCursor:
     """The seat a round-2 lead chooser's OK button would name: moved by input, shown by the
-    presentation (button label and snapshot), followed by the simulation's gestures."""
+    presentation (button label and overlay), followed by the simulation's gestures."""
 
     seat: int = 0
 
@@ -74,7 +76,7 @@ class OshakaInput(SeatInput):
     def on_card(self, player: int, card: str) -> Action:
         return Play(player, Card.parse(card))
 
-    def on_button(self, player: int, button: str) -> Action | Words | None:
+    def on_button(self, player: int, button: Button) -> Action | Words | None:
         engine = self.engine
         expected = engine.expected
         if engine.phase is Phase.PLACE and expected is not None and expected.seat == player:
@@ -98,7 +100,7 @@ class OshakaInput(SeatInput):
             return say("Tap the card you play on your reader")
         return None
 
-    def hints(self) -> list[tuple[int, str, Words]]:
+    def hints(self) -> list[tuple[int, Button, Words]]:
         engine, expected = self.engine, self.engine.expected
         if expected is None:
             return []
@@ -110,7 +112,7 @@ class OshakaInput(SeatInput):
                 (expected.seat, FACE_DOWN, say("Face down {card}", card=card)),
             ]
         if engine.phase is Phase.LEAD:
-            out: list[tuple[int, str, Words]] = []
+            out: list[tuple[int, Button, Words]] = []
             for chooser in engine.lead_choosers:
                 out += [
                     (chooser, PREVIOUS, say("Previous seat")),
@@ -122,7 +124,7 @@ class OshakaInput(SeatInput):
 
 
 class OshakaPresentation(Presentation):
-    """Engine events as messages and LED cues; the snapshot with the lead cursor."""
+    """Engine events as messages and LED cues; the snapshot with the lead cursor over it."""
 
     def __init__(self, engine: OshakaTrick, cursor: LeadCursor) -> None:
         self.engine = engine
@@ -148,11 +150,10 @@ class OshakaPresentation(Presentation):
                 oshaka[seat] += len(rnd["oshaka"][seat])
         return [(say("Columns"), columns), (say("Face down"), face_down), (say("Oshaka"), oshaka)]
 
-    def snapshot(self) -> JSON:
+    def game_view(self) -> GameView[OshakaSnapshot, OshakaOverlay]:
         snap = self.engine.snapshot()
-        if snap.phase is Phase.LEAD:
-            snap = replace(snap, lead_cursor=self.cursor.seat)
-        return snap.to_json()
+        cursor = self.cursor.seat if snap.phase is Phase.LEAD else None
+        return GameView(snap, OshakaOverlay(lead_cursor=cursor))
 
     def waiting_players(self) -> list[int]:
         engine = self.engine

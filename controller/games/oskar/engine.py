@@ -90,14 +90,12 @@ from typing import Any, ClassVar, Self
 from controller.games.base import (
     JSON,
     Action,
-    BadOption,
     Chance,
     Event,
     IllegalAction,
     MalformedAction,
     describe,
     new_header,
-    read_options,
     read_players,
     read_seat_key,
     split_action,
@@ -159,6 +157,7 @@ from controller.games.oskar.dice import (
     reroll_rule,
     roll,
 )
+from controller.games.oskar.options import OskarOptions
 from controller.games.oskar.phases import (
     DicePhase,
     PlayPhase,
@@ -177,8 +176,6 @@ from controller.games.oskar.snapshot import Phase as Phase
 from controller.games.oskar.snapshot import Verb as Verb
 from controller.games.oskar.snapshot import genre_word as genre_word
 from controller.games.oskar.state import (
-    DEFAULT_TOKENS_TO_WIN,
-    TOKENS_TO_WIN_CHOICES,
     RoundState,
 )
 from controller.games.oskar.views import (
@@ -196,12 +193,10 @@ __all__ = [
     "DECK_ORDER",
     "DECK_SIZE",
     "DECK_VALUE",
-    "DEFAULT_TOKENS_TO_WIN",
     "FORMAT",
     "GENRES",
     "GENRE_CAPTIONS",
     "GENRE_WORDS",
-    "TOKENS_TO_WIN_CHOICES",
     "TREND_THRESHOLD",
     "ZERO",
     "ZEROS",
@@ -213,6 +208,7 @@ __all__ = [
     "HandRegistered",
     "KeepDoubles",
     "Oskar",
+    "OskarOptions",
     "OskarSnapshot",
     "Phase",
     "Play",
@@ -262,17 +258,9 @@ class Oskar(DicePhase, PlayPhase, Views):
     @classmethod
     def from_header(cls, header: Mapping[str, Any]) -> Self:
         players = read_players(header, cls.min_players, cls.max_players, cls.game_id)
-        options = read_options(header, ("tokens_to_win",), cls.game_id)
-        tokens = options.get("tokens_to_win", DEFAULT_TOKENS_TO_WIN)
-        if isinstance(tokens, bool) or tokens not in TOKENS_TO_WIN_CHOICES:
-            raise BadOption(
-                say(
-                    'option "tokens_to_win" must be 7 or 8, not {value}',
-                    value=Verbatim(describe(tokens)),
-                )
-            )
+        options = OskarOptions.read(header, cls.game_id)
         dealer = read_seat_key(header, "dealer", players)
-        return cls(players, dealer, tokens)
+        return cls(players, dealer, options)
 
     @classmethod
     def new_header(cls, players: int, options: Mapping[str, Any], rng: random.Random) -> JSON:

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
-from controller.games.base import JSON, Snapshot
+from controller.games.base import JSON, Overlay, Snapshot
 from controller.games.words import Text, Words, say
 
 GENRES: tuple[str, ...] = ("western", "horror", "comedy", "action", "scifi", "romance")
@@ -204,9 +204,6 @@ class OskarSnapshot(_Plain):
     columns: tuple[GenreColumn, ...]
     columns_scored: bool
     decides: int | None
-    # Per seat, the dice it has picked with its buttons to reroll. The engine
-    # leaves it empty; the table fills it (what a person points at is no rule).
-    picked: tuple[tuple[int, ...], ...] = ()
 
     def seat(self, seat: int) -> SeatView | None:
         """The seat's public state, or None for a seat not in the game."""
@@ -214,7 +211,7 @@ class OskarSnapshot(_Plain):
 
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> OskarSnapshot:
-        """Read the JSON form back (what the table hands the display); KeyError if incomplete."""
+        """Read the JSON form back (a log, a golden file); KeyError if incomplete."""
         last = obj["last_round"]
         rerolls = obj["rerolls"]
         nxt = obj["next"]
@@ -278,8 +275,25 @@ class OskarSnapshot(_Plain):
             ),
             columns_scored=obj["columns_scored"],
             decides=obj["decides"],
-            picked=tuple(tuple(p) for p in obj.get("picked", ())),
         )
+
+
+@dataclass(frozen=True)
+class OskarOverlay(Overlay):
+    """What the table shows over an Oskar snapshot: the dice each seat has picked.
+
+    ``picked`` holds, per engine seat, the dice it has picked with its buttons to
+    reroll. The engine never sees them: what a person points at is no rule.
+    """
+
+    picked: tuple[tuple[int, ...], ...] = ()
+
+    def picked_by(self, seat: int) -> tuple[int, ...]:
+        """The dice ``seat`` has picked (none for a seat the overlay does not list)."""
+        return self.picked[seat] if 0 <= seat < len(self.picked) else ()
+
+    def to_json(self) -> JSON:
+        return {"picked": [list(dice) for dice in self.picked]}
 
 
 def genre_columns(

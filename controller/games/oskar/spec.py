@@ -8,13 +8,12 @@ from __future__ import annotations
 
 from controller.games.oskar.engine import (
     COLOUR_NAMES,
-    DEFAULT_TOKENS_TO_WIN,
-    TOKENS_TO_WIN_CHOICES,
     Card,
     Oskar,
     card_words,
     full_deck,
 )
+from controller.games.oskar.options import OPTIONS
 from controller.games.oskar.snapshot import GENRE_CAPTIONS as GENRE_CAPTIONS
 from controller.games.oskar.snapshot import GENRE_WORDS as GENRE_WORDS
 from controller.games.oskar.snapshot import GENRES as GENRES
@@ -23,7 +22,7 @@ from controller.games.oskar.snapshot import OskarSnapshot as OskarSnapshot
 from controller.games.oskar.snapshot import Phase as Phase
 from controller.games.oskar.snapshot import Verb as Verb
 from controller.games.oskar.snapshot import genre_word as genre_word
-from controller.games.spec import DeckSpec, GameSpec, OptionKind, OptionSpec, Preset
+from controller.games.spec import DeckSpec, GameSpec, Preset
 from controller.games.words import say
 
 SPEC = GameSpec(
@@ -37,17 +36,7 @@ SPEC = GameSpec(
         "oskar", "Oskar", tuple(str(c) for c in full_deck()), Card.parse, words=card_words
     ),
     engine=Oskar,
-    options=(
-        OptionSpec(
-            "tokens_to_win",
-            say("Oskar tokens to win"),
-            OptionKind.NUMBER,
-            DEFAULT_TOKENS_TO_WIN,
-            say("the game ends after the round in which a seat reaches this many tokens"),
-            low=min(TOKENS_TO_WIN_CHOICES),
-            high=max(TOKENS_TO_WIN_CHOICES),
-        ),
-    ),
+    options=OPTIONS,
     presets=(
         Preset(say("first to 7 tokens"), {}),
         Preset(say("first to 8 tokens"), {"tokens_to_win": 8}),

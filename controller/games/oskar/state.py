@@ -31,6 +31,7 @@ from controller.games.oskar.cards import (
 from controller.games.oskar.dice import (
     RerollRule,
 )
+from controller.games.oskar.options import OskarOptions
 from controller.games.oskar.scoring import (
     RoundResult,
 )
@@ -39,9 +40,6 @@ from controller.games.oskar.snapshot import (
     Phase,
 )
 from controller.games.words import Verbatim, say
-
-DEFAULT_TOKENS_TO_WIN = 7
-TOKENS_TO_WIN_CHOICES: tuple[int, ...] = (7, 8)
 
 
 @dataclass
@@ -98,7 +96,7 @@ class OskarState(Engine):
     min_players: ClassVar[int] = 3
     max_players: ClassVar[int] = 6
 
-    def __init__(self, players: int, dealer: int, tokens_to_win: int = DEFAULT_TOKENS_TO_WIN):
+    def __init__(self, players: int, dealer: int, options: OskarOptions | None = None):
         if not self.min_players <= players <= self.max_players:
             raise BadOption(say("oskar is for 3 to 6 players, not {players}", players=players))
         if not 0 <= dealer < players:
@@ -109,16 +107,10 @@ class OskarState(Engine):
                     dealer=Verbatim(str(dealer)),
                 )
             )
-        if tokens_to_win not in TOKENS_TO_WIN_CHOICES:
-            raise BadOption(
-                say(
-                    '"tokens_to_win" must be 7 or 8, not {value}',
-                    value=Verbatim(str(tokens_to_win)),
-                )
-            )
+        self.options = options or OskarOptions.read({}, self.game_id)
         self.players = players
         self.first_dealer = dealer
-        self.tokens_to_win = tokens_to_win
+        self.tokens_to_win = self.options.tokens_to_win
         self.hand_size = hand_size(players)
         self.trend_threshold = TREND_THRESHOLD  # genre points that make a genre trendy
         self.phase = Phase.DICE

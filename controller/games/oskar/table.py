@@ -39,7 +39,7 @@ from __future__ import annotations
 import enum
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from controller.adapters import (
     AdapterContext,
@@ -92,6 +92,7 @@ from controller.games.oskar.engine import (
     genre_word,
     stock_size,
 )
+from controller.games.oskar.snapshot import OskarOverlay, OskarSnapshot
 from controller.games.oskar.spec import SPEC
 from controller.games.words import (
     Arg,
@@ -104,11 +105,12 @@ from controller.games.words import (
     say,
     say_plural,
 )
-from controller.view import MessageKind
+from controller.view import GameView, MessageKind
 from hardware.cues import Cue
+from hardware.events import Button
 
-DIE_BUTTONS: tuple[str, str] = ("prev", "next")  # PREV is die 0, NEXT is die 1
-OK = "ok"
+DIE_BUTTONS: tuple[Button, Button] = (Button.PREV, Button.NEXT)  # PREV is die 0, NEXT is die 1
+OK = Button.OK
 
 
 class EntryKind(enum.StrEnum):
@@ -211,7 +213,7 @@ class OskarInput(_Role, SeatInput):
             ) from None
         return play
 
-    def on_button(self, player: int, button: str) -> Action | Words | None:
+    def on_button(self, player: int, button: Button) -> Action | Words | None:
         engine = self.engine
         if engine.phase is Phase.OVER:
             return None
@@ -235,7 +237,7 @@ class OskarInput(_Role, SeatInput):
             return say("tap the card you play on your reader")
         return None
 
-    def _reroll_button(self, player: int, button: str) -> Action | Words | None:
+    def _reroll_button(self, player: int, button: Button) -> Action | Words | None:
         cursor = self.cursor
         entry = cursor.entry.get(player)
         if entry is not None:
@@ -254,7 +256,7 @@ class OskarInput(_Role, SeatInput):
             return self._entry_button(player, None, Entry(EntryKind.REROLL, which, 0, start))
         return self._roll(player, which)
 
-    def _doubles_button(self, player: int, button: str) -> Action | Words | None:
+    def _doubles_button(self, player: int, button: Button) -> Action | Words | None:
         cursor = self.cursor
         entry = cursor.entry.get(player)
         if entry is not None and entry.kind is EntryKind.DOUBLES:
@@ -286,7 +288,7 @@ class OskarInput(_Role, SeatInput):
         entry = self.cursor.entry.setdefault(player, fresh)
         die = entry.dice[entry.step]
         if button in DIE_BUTTONS:
-            step = -1 if button == "prev" else 1
+            step = -1 if button == Button.PREV else 1
             face = entry.faces[die]
             entry.faces[die] = GENRES[(GENRES.index(face) + step) % len(GENRES)]
             return None
@@ -306,7 +308,7 @@ class OskarInput(_Role, SeatInput):
 
     # --- what the buttons say -----------------------------------------------------------
 
-    def hints(self) -> list[tuple[int, str, Words]]:
+    def hints(self) -> list[tuple[int, Button, Words]]:
         engine = self.engine
         if engine.phase is Phase.OVER:
             return []
@@ -314,7 +316,7 @@ class OskarInput(_Role, SeatInput):
             # The seat with the open offer decides before anyone else does anything.
             return self._doubles_hints(engine.doubles)
         expected = engine.expected
-        out: list[tuple[int, str, Words]] = []
+        out: list[tuple[int, Button, Words]] = []
         if engine.phase is Phase.DICE:
             for seat in engine.unrolled():
                 if self.manual_dice:
@@ -333,31 +335,31 @@ class OskarInput(_Role, SeatInput):
             out.append((seat, OK, _roll_label(len(chosen))))
         return out
 
-    def _doubles_hints(self, seat: int) -> list[tuple[int, str, Words]]:
+    def _doubles_hints(self, seat: int) -> list[tuple[int, Button, Words]]:
         entry = self.cursor.entry.get(seat)
         if entry is not None and entry.kind is EntryKind.DOUBLES:
             return self._entry_hints(seat, entry)
         chosen = self.cursor.selection.get(seat, set())
-        out: list[tuple[int, str, Words]] = [
+        out: list[tuple[int, Button, Words]] = [
             (seat, button, LABEL_REROLL if die in chosen else LABEL_KEEP)
             for die, button in enumerate(DIE_BUTTONS)
         ]
         out.append((seat, OK, _roll_label(1 if chosen else 0)))
         return out
 
-    def _entry_hints(self, seat: int, entry: Entry | None) -> list[tuple[int, str, Words]]:
+    def _entry_hints(self, seat: int, entry: Entry | None) -> list[tuple[int, Button, Words]]:
         die, face = (0, GENRES[0]) if entry is None else (entry.dice[entry.step], "")
         if entry is not None:
             face = entry.faces[die]
         return [
-            (seat, "prev", say("< face")),
+            (seat, Button.PREV, say("< face")),
             (seat, OK, say("die {number}: {face}", number=die + 1, face=as_arg(genre_word(face)))),
-            (seat, "next", say("face >")),
+            (seat, Button.NEXT, say("face >")),
         ]
 
 
 class OskarPresentation(_Role, Presentation):
-    """Engine events as messages and LED cues; the engine's snapshot plus the picked dice."""
+    """Engine events as messages and LED cues; the snapshot with the picked dice over it."""
 
     def result_rule(self, report: JSON) -> Words:
         winners = [int(w) for w in report.get("winners") or []]
@@ -428,12 +430,12 @@ class OskarPresentation(_Role, Presentation):
             self.cursor.clear(event.seat)  # type: ignore[attr-defined]
         return handler(self.engine, event) if handler is not None else []
 
-    def snapshot(self) -> JSON:
+    def game_view(self) -> GameView[OskarSnapshot, OskarOverlay]:
         engine = self.engine
         picked = tuple(
             tuple(sorted(self.cursor.picked(engine, seat))) for seat in range(engine.players)
         )
-        return replace(engine.snapshot(), picked=picked).to_json()
+        return GameView(engine.snapshot(), OskarOverlay(picked))
 
     def waiting_players(self) -> list[int]:
         engine = self.engine
@@ -517,10 +519,10 @@ def _face_presses(start: Sequence[str], faces: Sequence[str], dice: Sequence[int
     for die in dice:
         steps = (GENRES.index(faces[die]) - GENRES.index(start[die])) % len(GENRES)
         if steps <= len(GENRES) // 2:
-            out += [Press("next")] * steps
+            out += [Press(Button.NEXT)] * steps
         else:
-            out += [Press("prev")] * (len(GENRES) - steps)
-        out.append(Press("ok"))
+            out += [Press(Button.PREV)] * (len(GENRES) - steps)
+        out.append(Press(Button.OK))
     return out
 
 

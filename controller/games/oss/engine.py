@@ -47,14 +47,12 @@ from typing import Any, Self
 from controller.games.base import (
     JSON,
     Action,
-    BadOption,
     Chance,
     Event,
     IllegalAction,
     MalformedAction,
     describe,
     new_header,
-    read_options,
     read_players,
     read_seat_key,
     split_action,
@@ -110,14 +108,12 @@ from controller.games.oss.chance import (
     hands_from,
     reveal_from,
 )
+from controller.games.oss.options import OssOptions
 from controller.games.oss.phases import (
     Phases,
 )
 from controller.games.oss.rulings import (
-    DEFAULT_OPTIONS,
     HAND_SIZE,
-    MAX_ROUNDS,
-    REPLAY_SCOPES,
     RULINGS,
     TABLE_RULINGS,
 )
@@ -157,31 +153,7 @@ class Oss(Phases, Views):
     def from_header(cls, header: Mapping[str, Any]) -> Self:
         players = read_players(header, cls.min_players, cls.max_players, "oss")
         chief = read_seat_key(header, "chief", players)
-        options = {**DEFAULT_OPTIONS, **read_options(header, DEFAULT_OPTIONS, "oss")}
-        for key in ("rounds", "replays_per_round"):
-            value = options[key]
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise BadOption(
-                    say(
-                        'option "{key}" must be a whole number, not {value}',
-                        key=Verbatim(key),
-                        value=Verbatim(describe(value)),
-                    )
-                )
-        if not isinstance(options["replay_scope"], str):
-            raise BadOption(
-                say(
-                    'option "replay_scope" must be "player" or "table", not {value}',
-                    value=Verbatim(describe(options["replay_scope"])),
-                )
-            )
-        return cls(
-            players,
-            chief,
-            rounds=options["rounds"],
-            replays_per_round=options["replays_per_round"],
-            replay_scope=options["replay_scope"],
-        )
+        return cls(players, chief, OssOptions.read(header, cls.game_id))
 
     @classmethod
     def new_header(cls, players: int, options: Mapping[str, Any], rng: random.Random) -> JSON:
@@ -209,20 +181,11 @@ class Oss(Phases, Views):
         return dealt
 
     def header(self) -> JSON:
-        options: JSON = {}
-        current = {
-            "rounds": self.rounds,
-            "replays_per_round": self.replays_per_round,
-            "replay_scope": self.replay_scope,
-        }
-        for key, value in current.items():
-            if value != DEFAULT_OPTIONS[key]:
-                options[key] = value
         return {
             "format": "table-record/1",
             "game": self.game_id,
             "players": self.players,
-            "options": options,
+            "options": self.options.changed(),
             "chief": self.first_chief,
         }
 
@@ -465,14 +428,11 @@ def _verb_of(action: Action) -> Verb:
 
 
 __all__: Sequence[str] = (
-    "DEFAULT_OPTIONS",
     "FAILED",
     "HAND_SIZE",
     "MAX_COUNT",
-    "MAX_ROUNDS",
     "MAX_TIMED_MILLIS",
     "MOST_JACKS_DUELS",
-    "REPLAY_SCOPES",
     "RESULTS",
     "RULINGS",
     "TABLE_RULINGS",
@@ -500,6 +460,7 @@ __all__: Sequence[str] = (
     "HandRegistered",
     "Keep",
     "Oss",
+    "OssOptions",
     "OssSnapshot",
     "Outcome",
     "Pass",

@@ -6,14 +6,9 @@ them as help, the phase's most useful first.
 
 from __future__ import annotations
 
-from typing import Any
-
 from controller.games.words import Text, say
 
 HAND_SIZE = 5
-MAX_ROUNDS = 4
-DEFAULT_OPTIONS: dict[str, Any] = {"rounds": 4, "replays_per_round": 2, "replay_scope": "player"}
-REPLAY_SCOPES = ("player", "table")
 
 
 #: The project's rulings where the rulebook leaves a choice; the display shows them as help.

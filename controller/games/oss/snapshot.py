@@ -1,38 +1,39 @@
 """What everyone at an Oss table can see, as typed values: the engine's snapshot.
 
-The display imports these types (never the rules) and reads them by attribute;
-the view carries their JSON form, read back with ``OssSnapshot.of``.
+The display imports these types (never the rules) and reads them by attribute:
+the view carries the engine's ``OssSnapshot`` and, beside it, the table's
+overlay ``TableSide`` (the toss timer, the choices in progress).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
 from controller.games.base import (
     JSON,
     Expectation,
+    Overlay,
     Snapshot,
+    json_expectation,
 )
 from controller.games.oss import cards
 from controller.games.oss.actions import (
     AttemptKind,
     Phase,
+    Verb,
 )
-from controller.games.oss.rulings import (
-    DEFAULT_OPTIONS,
-)
+from controller.games.oss.options import DEFAULTS
 from controller.games.oss.values import tribe_of
 from controller.games.words import Words
 
 # --- the typed snapshot ------------------------------------------------------------
 #
 # What everyone can see, as frozen values the display reads by attribute.
-# ``to_json()`` gives the plain data the table hands to the display (and that
-# logs and tests read); ``from_json`` reads it back, forgiving: a display fed a
-# partial picture still draws, so a missing or mistyped field takes a default.
+# ``to_json()`` gives their plain data (for logs, tests and golden files);
+# ``from_json`` reads it back, forgiving: a missing or mistyped field takes a default.
 
 
 def _int(value: object, default: int = 0) -> int:
@@ -53,17 +54,6 @@ def _objects(value: object) -> list[Mapping[str, Any]]:
     if not isinstance(value, list | tuple):
         return []
     return [v for v in value if isinstance(v, Mapping)]
-
-
-def _seat_map(value: object) -> dict[int, int]:
-    """``{"0": 1234}`` (JSON object keys are text) read back as ``{0: 1234}``."""
-    if not isinstance(value, Mapping):
-        return {}
-    out: dict[int, int] = {}
-    for key, number in value.items():
-        if str(key).isdigit() and _opt_int(number) is not None:
-            out[int(key)] = _int(number)
-    return out
 
 
 class PlacementMode(StrEnum):
@@ -278,16 +268,6 @@ class TossView(Snapshot):
             "over_limit": self.over_limit,
         }
 
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> TossView:
-        return cls(
-            _int(data.get("seat")),
-            _int(data.get("millis")),
-            _int(data.get("round")),
-            str(data.get("trick", "")),
-            data.get("over_limit") is True,
-        )
-
 
 @dataclass(frozen=True)
 class TimerView(Snapshot):
@@ -319,27 +299,13 @@ class TimerView(Snapshot):
             "present": self.present,
         }
 
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> TimerView:
-        limit, started = data.get("limit"), data.get("started_at")
-        number = int | float
-        return cls(
-            float(limit) if isinstance(limit, number) and not isinstance(limit, bool) else None,
-            data.get("running") is True,
-            float(started)
-            if isinstance(started, number) and not isinstance(started, bool)
-            else None,
-            _opt_int(data.get("seat")),
-            tuple(TossView.from_json(e) for e in _objects(data.get("log"))),
-            _seat_map(data.get("bests")),
-            _int(data.get("cancelled")),
-            data.get("present") is not False,
-        )
-
 
 @dataclass(frozen=True)
-class TableSide(Snapshot):
-    """What the table adds to the engine's picture: the timer and the choices in progress."""
+class TableSide(Overlay):
+    """What the table shows over an Oss snapshot: the timer and the choices in progress.
+
+    The adapter's presentation fills it; the engine never sees it.
+    """
 
     timer: TimerView = field(default_factory=TimerView)
     timed_seat: int | None = None  # whose toss the timer measures next
@@ -360,32 +326,13 @@ class TableSide(Snapshot):
             "help": [str(text) for text in self.help],
         }
 
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> TableSide:
-        timer = data.get("timer")
-        chosen = data.get("chosen_trick")
-        texts = data.get("help")
-        return cls(
-            TimerView.from_json(timer) if isinstance(timer, Mapping) else TimerView(),
-            _opt_int(data.get("timed_seat")),
-            chosen if isinstance(chosen, str) else None,
-            data.get("counting_duel") is True,
-            _seat_map(data.get("counts")),
-            tuple(str(t) for t in texts) if isinstance(texts, list | tuple) else (),
-        )
-
-
-#: The keys ``TableSide`` adds to the snapshot's JSON form.
-_TABLE_KEYS = frozenset(("timer", "timed_seat", "chosen_trick", "counting_duel", "counts", "help"))
-
 
 @dataclass(frozen=True)
 class OssSnapshot(Snapshot):
     """What everyone at the table can see of a game of Oss (``Oss.snapshot()``).
 
-    ``table`` is None from the engine; the table's presentation adds its side
-    (``TableSide``). ``to_json()`` is the engine's snapshot dict, with the
-    table's keys beside the engine's when ``table`` is set.
+    The table's side (the timer, the choices in progress) is not here but in
+    ``TableSide``, the overlay the table's presentation hands the display beside it.
     """
 
     round: int
@@ -406,7 +353,6 @@ class OssSnapshot(Snapshot):
     challenges_left: int
     seats: tuple[SeatState, ...]
     winners: tuple[int, ...]
-    table: TableSide | None = None
     game: str = "oss"
 
     @property
@@ -415,12 +361,8 @@ class OssSnapshot(Snapshot):
             return self.attempts[self.current]
         return None
 
-    def with_table(self, side: TableSide) -> OssSnapshot:
-        """This snapshot with the table's side added."""
-        return replace(self, table=side)
-
     def to_json(self) -> JSON:
-        data: JSON = {
+        return {
             "game": self.game,
             "round": self.round,
             "rounds": self.rounds,
@@ -443,9 +385,6 @@ class OssSnapshot(Snapshot):
             "seats": [s.to_json() for s in self.seats],
             "winners": list(self.winners),
         }
-        if self.table is not None:
-            data.update(self.table.to_json())
-        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> OssSnapshot:
@@ -455,21 +394,15 @@ class OssSnapshot(Snapshot):
         options = data.get("options")
         options = options if isinstance(options, Mapping) else {}
         duel, challenge = data.get("duel"), data.get("challenge")
-        expected = None
-        if isinstance(nxt, Mapping) and _opt_int(nxt.get("seat")) is not None:
-            expected = Expectation(_int(nxt.get("seat")), str(nxt.get("expects", "")))
-        has_table = any(key in data for key in _TABLE_KEYS)
         return cls(
             round=_int(data.get("round"), 1),
             rounds=_int(data.get("rounds"), 1),
             phase=Phase(phase) if phase in tuple(Phase) else Phase.HAND,
             chief=_int(data.get("chief")),
-            next=expected,
-            rounds_option=_int(options.get("rounds"), DEFAULT_OPTIONS["rounds"]),
-            replays_per_round=_int(
-                options.get("replays_per_round"), DEFAULT_OPTIONS["replays_per_round"]
-            ),
-            replay_scope=str(options.get("replay_scope", DEFAULT_OPTIONS["replay_scope"])),
+            next=json_expectation(nxt, Verb),
+            rounds_option=_int(options.get("rounds"), DEFAULTS.rounds),
+            replays_per_round=_int(options.get("replays_per_round"), DEFAULTS.replays_per_round),
+            replay_scope=str(options.get("replay_scope", DEFAULTS.replay_scope)),
             tricks=tuple(TrickView.from_json(t) for t in _objects(data.get("tricks"))),
             duel=TrickView.from_json(duel) if isinstance(duel, Mapping) else None,
             attempts=tuple(AttemptView.from_json(a) for a in _objects(data.get("attempts"))),
@@ -482,10 +415,4 @@ class OssSnapshot(Snapshot):
             challenges_left=_int(data.get("challenges_left")),
             seats=tuple(SeatState.from_json(s) for s in _objects(data.get("seats"))),
             winners=_ints(data.get("winners")),
-            table=TableSide.from_json(data) if has_table else None,
         )
-
-    @classmethod
-    def of(cls, game: OssSnapshot | Mapping[str, Any]) -> OssSnapshot:
-        """``game`` as a snapshot: itself, or read back from the JSON the view carries."""
-        return game if isinstance(game, OssSnapshot) else cls.from_json(game)

@@ -7,8 +7,9 @@ presets the menu offers, the rules page and the words the display needs.
 from __future__ import annotations
 
 from controller.games.oss import cards
-from controller.games.oss.engine import MAX_ROUNDS, REPLAY_SCOPES, RULINGS, TABLE_RULINGS, Oss, Verb
-from controller.games.spec import DeckSpec, GameSpec, OptionKind, OptionSpec, Requirement
+from controller.games.oss.engine import RULINGS, TABLE_RULINGS, Oss, Verb
+from controller.games.oss.options import OPTIONS
+from controller.games.spec import DeckSpec, GameSpec, Requirement
 from controller.games.words import say
 
 SPEC = GameSpec(
@@ -26,35 +27,7 @@ SPEC = GameSpec(
         words=cards.card_words,
     ),
     engine=Oss,
-    options=(
-        OptionSpec(
-            "rounds",
-            say("Rounds"),
-            OptionKind.NUMBER,
-            4,
-            say("how many rounds are played"),
-            low=1,
-            high=MAX_ROUNDS,
-        ),
-        OptionSpec(
-            "replays_per_round",
-            say("Replays per round"),
-            OptionKind.NUMBER,
-            2,
-            say("how many failed tricks may be tried again each round"),
-            low=0,
-            high=8,
-        ),
-        OptionSpec(
-            "replay_scope",
-            say("Replays count"),
-            OptionKind.CHOICE,
-            "player",
-            say("per player, or shared by the whole table"),
-            choices=REPLAY_SCOPES,
-            choice_words={"player": say("per player"), "table": say("shared by the table")},
-        ),
-    ),
+    options=OPTIONS,
     requirements=frozenset({Requirement.VIRTUAL_DEAL}),
     # The display shows a ruling the snapshot names by its English words (``TableSide.help``)
     # in the reader's language: here are their messages.

@@ -15,7 +15,6 @@ from controller.games.base import (
     Engine,
     Expectation,
     IllegalAction,
-    describe,
 )
 from controller.games.oss import cards
 from controller.games.oss.actions import (
@@ -25,10 +24,7 @@ from controller.games.oss.actions import (
     Phase,
     Verb,
 )
-from controller.games.oss.rulings import (
-    MAX_ROUNDS,
-    REPLAY_SCOPES,
-)
+from controller.games.oss.options import OssOptions
 from controller.games.oss.values import (
     Attempt,
     Placement,
@@ -54,9 +50,7 @@ class OssState(Engine):
         self,
         players: int,
         chief: int,
-        rounds: int = 4,
-        replays_per_round: int = 2,
-        replay_scope: str = "player",
+        options: OssOptions | None = None,
     ) -> None:
         if not self.min_players <= players <= self.max_players:
             raise BadOption(
@@ -70,33 +64,12 @@ class OssState(Engine):
                     chief=Verbatim(str(chief)),
                 )
             )
-        if not 1 <= rounds <= MAX_ROUNDS:
-            raise BadOption(
-                say(
-                    'option "rounds" must be 1..{most}, not {rounds}',
-                    most=MAX_ROUNDS,
-                    rounds=Verbatim(str(rounds)),
-                )
-            )
-        if not 0 <= replays_per_round <= 8:
-            raise BadOption(
-                say(
-                    'option "replays_per_round" must be 0..8, not {replays}',
-                    replays=Verbatim(str(replays_per_round)),
-                )
-            )
-        if replay_scope not in REPLAY_SCOPES:
-            raise BadOption(
-                say(
-                    'option "replay_scope" must be "player" or "table", not {value}',
-                    value=Verbatim(describe(replay_scope)),
-                )
-            )
         self.players = players
         self.first_chief = chief
-        self.rounds = rounds
-        self.replays_per_round = replays_per_round
-        self.replay_scope = replay_scope
+        self.options = options or OssOptions.read({}, self.game_id)
+        self.rounds = self.options.rounds
+        self.replays_per_round = self.options.replays_per_round
+        self.replay_scope = self.options.replay_scope
 
         self._phase = Phase.HAND
         self._chief = chief

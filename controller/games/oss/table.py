@@ -25,8 +25,8 @@ deck (:meth:`OssAdapter.chance`); the table must run with ``deal = "virtual"``.
 
 The toss timer (``hardware/toss_timer.py``) reports timed tosses;
 :meth:`OssAdapter.on_timer` keeps them in an attempt log with per-player
-bests and says them as messages; :meth:`OssAdapter.snapshot` adds the log to
-the engine's snapshot for the display. A time never decides a result: the
+bests and says them as messages; :meth:`OssPresentation.game_view` shows the log
+beside the engine's snapshot (the overlay ``TableSide``). A time never decides a result: the
 players report it with the buttons.
 """
 
@@ -103,8 +103,9 @@ from controller.games.words import (
     say,
     say_plural,
 )
-from controller.view import MessageKind
+from controller.view import GameView, MessageKind
 from hardware.cues import Cue
+from hardware.events import Button
 from hardware.toss_timer import TimerEvent, TossCancelled, TossStarted, TossStopped
 
 # Which rulings the display's help shows in each phase: ("engine" | "table", index).
@@ -230,7 +231,7 @@ class OssInput(_Role, SeatInput):
             )
         )
 
-    def on_button(self, player: int, button: str) -> Action | Words | None:
+    def on_button(self, player: int, button: Button) -> Action | Words | None:
         engine = self.engine
         phase = engine.phase
         expected = engine.expected
@@ -242,9 +243,9 @@ class OssInput(_Role, SeatInput):
             if player not in attempt.seats:
                 return None
             if attempt.kind is AttemptKind.SOLO:
-                if button == "ok":
+                if button == Button.OK:
                     return Result(player, Outcome.WON)
-                if button == "next":
+                if button == Button.NEXT:
                     return Result(player, Outcome.LOST)
                 return say("report your attempt: OK if you succeeded, NEXT if you failed")
             if self.counted_duel():
@@ -253,20 +254,20 @@ class OssInput(_Role, SeatInput):
         if phase is Phase.REPLAY and expected is not None and expected.seat == player:
             hand = sorted(set(engine.hand_of(player)))
             shown = self.discard_value(player)
-            if button == "next":
+            if button == Button.NEXT:
                 return Pass(player)
-            if button == "ok" and shown is not None:
+            if button == Button.OK and shown is not None:
                 return Replay(player, shown)
-            if button == "prev" and hand and shown is not None:
+            if button == Button.PREV and hand and shown is not None:
                 self.cursors.discard_choice[player] = hand[(hand.index(shown) + 1) % len(hand)]
                 return None
             return say("NEXT passes; OK replays, discarding the card shown (PREV shows another)")
         if phase is Phase.KEEP and expected is not None and expected.seat == player:
             attempt = engine.current_attempt
             assert attempt is not None
-            if button == "prev":
+            if button == Button.PREV:
                 return Keep(player, attempt.values[0])
-            if button == "next":
+            if button == Button.NEXT:
                 return Keep(player, attempt.values[1])
             first, second = (duel_card(attempt, s) for s in attempt.seats)
             return say(
@@ -275,23 +276,23 @@ class OssInput(_Role, SeatInput):
                 second=second,
             )
         if phase is Phase.CHALLENGE_RESULT and player in engine.challenge_remaining:
-            if button == "next":
+            if button == Button.NEXT:
                 return Result(player, Outcome.LOST)
-            if button == "ok":
+            if button == Button.OK:
                 return Result(player, Outcome.WON)
             return say("challenge: NEXT when you are eliminated, OK if you won it outright")
         return None
 
-    def _choose_trick(self, button: str) -> Text | None:
+    def _choose_trick(self, button: Button) -> Text | None:
         tricks = self.engine.solo_tricks
         index = self.trick_index()
-        if button == "ok":
+        if button == Button.OK:
             if index is None:
                 return say("choose the trick with PREV/NEXT, then tap your tribe card")
             return say(
                 "tap your tribe card to play it below {trick}", trick=Verbatim(tricks[index])
             )
-        step = 1 if button == "next" else -1
+        step = 1 if button == Button.NEXT else -1
         if index is None:
             index = 0 if step == 1 else len(tricks) - 1
         else:
@@ -299,17 +300,17 @@ class OssInput(_Role, SeatInput):
         self.cursors.trick_choice = (_turn_key(self.engine), index)
         return None
 
-    def _count_button(self, player: int, button: str) -> Action | Text | None:
+    def _count_button(self, player: int, button: Button) -> Action | Text | None:
         counted = self.counting(player)
         if counted is None:  # pragma: no cover - both counts in means the counts were sent
             return None
         cursors = self.cursors
         key = (player, counted)
         value = cursors.count_cursor.get(key, 0)
-        if button == "prev":
+        if button == Button.PREV:
             cursors.count_cursor[key] = max(FAILED, value - 1)
             return None
-        if button == "next":
+        if button == Button.NEXT:
             cursors.count_cursor[key] = min(MAX_COUNT, value + 1)
             return None
         counts = self.engine.confirmed_counts
@@ -323,7 +324,7 @@ class OssInput(_Role, SeatInput):
         # The first count confirmed: journaled, so a crash or an undo keeps it.
         return Count(player, counted, value)
 
-    def hints(self) -> list[tuple[int, str, Words]]:
+    def hints(self) -> list[tuple[int, Button, Words]]:
         engine = self.engine
         expected = engine.expected
         if expected is None:
@@ -333,23 +334,23 @@ class OssInput(_Role, SeatInput):
         if phase is Phase.TRIBE:
             chosen = self.chosen_trick()
             return [
-                (seat, "prev", say("previous trick")),
+                (seat, Button.PREV, say("previous trick")),
                 (
                     seat,
-                    "ok",
+                    Button.OK,
                     say("tap for {trick}", trick=Verbatim(chosen))
                     if chosen
                     else say("choose a trick"),
                 ),
-                (seat, "next", say("next trick")),
+                (seat, Button.NEXT, say("next trick")),
             ]
         if phase is Phase.RESULT:
             attempt = engine.current_attempt
             assert attempt is not None
             if attempt.kind is AttemptKind.SOLO:
-                return [(seat, "ok", say("success")), (seat, "next", say("failure"))]
+                return [(seat, Button.OK, say("success")), (seat, Button.NEXT, say("failure"))]
             if self.counted_duel():
-                out: list[tuple[int, str, Words]] = []
+                out: list[tuple[int, Button, Words]] = []
                 for duelist in attempt.seats:
                     counted = self.counting(duelist)
                     if counted is None:
@@ -362,41 +363,44 @@ class OssInput(_Role, SeatInput):
                         else say("{player}'s count: {count}", player=Player(counted), count=count)
                     )
                     out += [
-                        (duelist, "prev", say("count -1")),
-                        (duelist, "ok", label),
-                        (duelist, "next", say("count +1")),
+                        (duelist, Button.PREV, say("count -1")),
+                        (duelist, Button.OK, label),
+                        (duelist, Button.NEXT, say("count +1")),
                     ]
                 return out
             return [
                 hint
                 for duelist in attempt.seats
                 for hint in (
-                    (duelist, "prev", say("tie: again")),
-                    (duelist, "ok", say("I won")),
-                    (duelist, "next", say("I lost")),
+                    (duelist, Button.PREV, say("tie: again")),
+                    (duelist, Button.OK, say("I won")),
+                    (duelist, Button.NEXT, say("I lost")),
                 )
             ]
         if phase is Phase.REPLAY:
             shown = self.discard_value(seat)
-            hints: list[tuple[int, str, Words]] = [
-                (seat, "ok", say("replay (discard {value})", value=Verbatim(str(shown)))),
-                (seat, "next", say("pass")),
+            hints: list[tuple[int, Button, Words]] = [
+                (seat, Button.OK, say("replay (discard {value})", value=Verbatim(str(shown)))),
+                (seat, Button.NEXT, say("pass")),
             ]
             if len(set(engine.hand_of(seat))) > 1:
-                hints.insert(0, (seat, "prev", say("other card")))
+                hints.insert(0, (seat, Button.PREV, say("other card")))
             return hints
         if phase is Phase.KEEP:
             attempt = engine.current_attempt
             assert attempt is not None
             return [
-                (seat, "prev", say("keep the {value}", value=attempt.values[0])),
-                (seat, "next", say("keep the {value}", value=attempt.values[1])),
+                (seat, Button.PREV, say("keep the {value}", value=attempt.values[0])),
+                (seat, Button.NEXT, say("keep the {value}", value=attempt.values[1])),
             ]
         if phase is Phase.CHALLENGE_RESULT:
             return [
                 hint
                 for player in engine.challenge_remaining
-                for hint in ((player, "ok", say("I won it")), (player, "next", say("I am out")))
+                for hint in (
+                    (player, Button.OK, say("I won it")),
+                    (player, Button.NEXT, say("I am out")),
+                )
             ]
         return []
 
@@ -448,10 +452,10 @@ _CANCELLED: dict[str, Text] = {
 }
 
 
-_OUTCOME_OF_BUTTON: dict[str, Outcome] = {
-    "ok": Outcome.WON,
-    "next": Outcome.LOST,
-    "prev": Outcome.TIE,
+_OUTCOME_OF_BUTTON: dict[Button, Outcome] = {
+    Button.OK: Outcome.WON,
+    Button.NEXT: Outcome.LOST,
+    Button.PREV: Outcome.TIE,
 }
 
 
@@ -547,8 +551,9 @@ class OssPresentation(_Role, Presentation):
             present=self.settings.has_timer,
         )
 
-    def typed_snapshot(self) -> OssSnapshot:
-        """The engine's snapshot with the table's side: the timer and the choices in progress."""
+    def game_view(self) -> GameView[OssSnapshot, TableSide]:
+        """The engine's snapshot with the table's side over it: the timer and the choices
+        in progress."""
         engine = self.engine
         side = TableSide(
             timer=self.timer_view(),
@@ -558,11 +563,7 @@ class OssPresentation(_Role, Presentation):
             counts=engine.confirmed_counts,
             help=tuple(help_texts(engine, self.counted_duel())),
         )
-        return engine.snapshot().with_table(side)
-
-    def snapshot(self) -> JSON:
-        # The view carries plain JSON; the scene reads it back as an OssSnapshot.
-        return self.typed_snapshot().to_json()
+        return GameView(engine.snapshot(), side)
 
 
 class OssSimulation(_Role, Simulation):
@@ -575,25 +576,25 @@ class OssSimulation(_Role, Simulation):
             target = tricks.index(action.trick)
             current = self.trick_index()
             steps = target + 1 if current is None else (target - current) % len(tricks)
-            return [*[Press("next")] * steps, Tap(tribe_card(action.seat, action.value))]
+            return [*[Press(Button.NEXT)] * steps, Tap(tribe_card(action.seat, action.value))]
         if isinstance(action, Replay):
             return [Tap(tribe_card(action.seat, action.value))]
         if isinstance(action, Pass):
-            return [Press("next")]
+            return [Press(Button.NEXT)]
         if isinstance(action, Keep):
             attempt = engine.current_attempt
             assert attempt is not None
-            return [Press("prev" if action.value == attempt.values[0] else "next")]
+            return [Press(Button.PREV if action.value == attempt.values[0] else Button.NEXT)]
         if isinstance(action, Counts):
             return self._timed_presses(action.seat) + self._counts_gestures(action)
         if isinstance(action, Result):
             timed = self._timed_presses(action.seat)
             if engine.phase is Phase.CHALLENGE_RESULT:
-                return [Press("ok" if action.result is Outcome.WON else "next")]
+                return [Press(Button.OK if action.result is Outcome.WON else Button.NEXT)]
             attempt = engine.current_attempt
             if attempt is not None and attempt.kind is AttemptKind.DUEL and self.counted_duel():
                 return timed + self._count_gestures(action)
-            button = {Outcome.WON: "ok", Outcome.LOST: "next", Outcome.TIE: "prev"}
+            button = {Outcome.WON: Button.OK, Outcome.LOST: Button.NEXT, Outcome.TIE: Button.PREV}
             return [*timed, Press(button[action.result])]
         return []
 
@@ -649,8 +650,8 @@ class OssSimulation(_Role, Simulation):
         for counted, value in ((seat, mine), (other, theirs)):
             if counted in confirmed:
                 continue
-            step = Press("next") if value >= 0 else Press("prev")
-            presses += [step] * abs(value) + [Press("ok")]
+            step = Press(Button.NEXT) if value >= 0 else Press(Button.PREV)
+            presses += [step] * abs(value) + [Press(Button.OK)]
         return presses
 
     def make_bot(self, rng: random.Random) -> Bot:
