@@ -24,6 +24,16 @@ public ``active_time`` / ``inactive_time`` (``pin_factory.ticks_diff
 holds for every pin factory, whatever its tick unit. For each button,
 presses and releases strictly alternate: a release with no press seen (a
 button already held down when ``open()`` ran) is dropped.
+
+Debounce (``bounce_time``) is a stability filter, not a lockout: a press or
+release counts once the contact has held its new level that long, and is
+dated from the edge that began it. On lgpio and pigpio the pin's ``bounce``
+is that filter (``hardware.debounce.filters_in_hardware``); elsewhere
+(``MockFactory``, RPi.GPIO, whose ``bounce`` is a lockout) each button's
+edges go through ``hardware.debounce.Debouncer``, and a button whose
+contact chatters for a second is reported once as a ``WiringProblem`` for
+its seat. ``bounce_time=None`` (the simulator's clean mock presses) passes
+every edge straight on.
 """
 
 from __future__ import annotations
@@ -34,9 +44,10 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
+from hardware.debounce import Chatter, Debouncer, Settled, filters_in_hardware
 from hardware.device import Device
 from hardware.errors import ButtonsUnavailable, DeviceClosed, HardwareConfigError, HardwareError
-from hardware.events import Button, ButtonPressed, ButtonReleased, EventQueue
+from hardware.events import Button, ButtonPressed, ButtonReleased, EventQueue, WiringProblem
 
 __all__ = [
     "BUTTON_NAMES",
@@ -51,7 +62,7 @@ BUTTON_NAMES: Final[tuple[str, ...]] = tuple(Button)
 """The buttons a seat may have, left to right as the player sees them."""
 
 DEFAULT_BOUNCE_TIME: Final = 0.02
-"""Seconds of contact bounce ignored after an edge (handed to gpiozero's ``bounce_time``)."""
+"""Seconds a button's contact must hold a new level before the press or release counts."""
 
 
 def mock_pin_factory() -> Any:
@@ -72,6 +83,8 @@ class SeatButtons(Device):
     names, e.g. ``{"prev": 5, "ok": 6, "next": 13}`` or ``"GPIO5"``. The map is
     checked at construction (``HardwareConfigError``); the pins are claimed in
     ``open()``, which raises ``ButtonsUnavailable`` if one cannot be had.
+    ``hardware_debounce`` says whether the pin factory's ``bounce`` is a stability
+    filter (None: ``filters_in_hardware`` decides from the factory).
     """
 
     def __init__(
@@ -83,6 +96,8 @@ class SeatButtons(Device):
         pin_factory: Any = None,
         bounce_time: float | None = DEFAULT_BOUNCE_TIME,
         pull_up: bool = True,
+        hardware_debounce: bool | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         if not pins:
             raise HardwareConfigError(f"seat {seat} has no buttons configured")
@@ -99,7 +114,10 @@ class SeatButtons(Device):
         self._pin_factory = pin_factory
         self._bounce_time = bounce_time
         self._pull_up = pull_up
+        self._hardware_debounce = hardware_debounce
+        self._clock = clock  # the events' ``at`` (time.monotonic(); a fake one in tests)
         self._buttons: dict[str, Any] = {}  # name -> gpiozero.DigitalInputDevice while open
+        self._debouncers: dict[str, Debouncer] = {}  # name -> its filter, when ours runs
         self._down: set[str] = set()
         self._lock = threading.Lock()
 
@@ -125,10 +143,7 @@ class SeatButtons(Device):
             for name, pin in self.pins.items():
                 try:
                     button = DigitalInputDevice(
-                        pin,
-                        pull_up=self._pull_up,
-                        bounce_time=self._bounce_time,
-                        pin_factory=self._pin_factory,
+                        pin, pull_up=self._pull_up, pin_factory=self._pin_factory
                     )
                 except Exception as exc:  # gpiozero raises many kinds; all mean "not here"
                     for claimed in made.values():
@@ -141,6 +156,7 @@ class SeatButtons(Device):
                 made[name] = button
             self._down.clear()
             for name, button in made.items():
+                self._debounce(name, button)
                 button.when_activated = self._on_edge(name, button, pressed=True)
                 button.when_deactivated = self._on_edge(name, button, pressed=False)
             self._buttons = made
@@ -149,6 +165,9 @@ class SeatButtons(Device):
         """Stop reporting and release this object's pins only. Idempotent."""
         with self._lock:
             buttons, self._buttons = self._buttons, {}
+            debouncers, self._debouncers = self._debouncers, {}
+        for debouncer in debouncers.values():
+            debouncer.close()
         for button in buttons.values():
             button.when_activated = None
             button.when_deactivated = None
@@ -184,28 +203,81 @@ class SeatButtons(Device):
             )
         return pin
 
+    def _debounce(self, name: str, button: Any) -> None:
+        """Set up one button's debounce: the pin's own filter, ours, or none."""
+        if not self._bounce_time:
+            return  # clean edges (the simulator's mock presses): every edge counts
+        factory = button.pin_factory
+        in_hardware = (
+            filters_in_hardware(factory)
+            if self._hardware_debounce is None
+            else self._hardware_debounce
+        )
+        if in_hardware:
+            button.pin.bounce = self._bounce_time
+            return
+        origin = factory.ticks()
+
+        def on_settled(settled: Settled) -> None:
+            assert isinstance(settled.stamp, float)  # the edge's ``at``
+            self._report(name, settled.level, settled.stamp)
+
+        def on_chatter(chatter: Chatter) -> None:
+            logger.warning("seat %d's %r button: %d edges and still not settled: a loose wire "
+                           "or a worn switch", self.seat, name, chatter.edges)  # fmt: skip
+            self._events.put(WiringProblem(self.seat, name, self._clock()))
+
+        self._debouncers[name] = Debouncer(
+            bool(button.is_active),
+            on_settled,
+            on_chatter,
+            stable=self._bounce_time,
+            # The filter's seconds count on the factory's ticks, the edges' own clock.
+            clock=lambda: float(factory.ticks_diff(factory.ticks(), origin)),
+            name=f"seat{self.seat}-{name}-debounce",
+        )
+
+    def settle(self) -> None:
+        """Deliver the presses and releases that have held still for ``bounce_time`` by now.
+
+        The debouncers' threads do this by themselves; a test driving the pins on
+        a fake clock calls it rather than wait for them.
+        """
+        for debouncer in list(self._debouncers.values()):
+            debouncer.settle_due()
+
     def _on_edge(self, name: str, button: Any, *, pressed: bool) -> Callable[[], None]:
         """Build the callback gpiozero runs (in its own thread) on one button's edge."""
 
         def on_edge() -> None:
             # Age of the edge by the factory's own clock, then "now" by ours: see module doc.
             age = button.active_time if pressed else button.inactive_time
-            now = time.monotonic()
+            now = self._clock()
             at = now - age if age is not None else now
-            with self._lock:
-                if pressed:
-                    self._down.add(name)
-                elif name in self._down:
-                    self._down.discard(name)
-                else:
-                    logger.debug("seat %d: dropped a release of %r with no press", self.seat, name)
-                    return
-            if pressed:
-                self._events.put(ButtonPressed(self.seat, name, at))
-            else:
-                self._events.put(ButtonReleased(self.seat, name, at))
+            debouncer = self._debouncers.get(name)
+            if debouncer is None:
+                self._report(name, pressed, at)
+                return
+            # The filter's time of the edge; ``at`` rides along as the event's time.
+            since = debouncer.now() - (age or 0.0)
+            debouncer.edge(pressed, since, at)
 
         return on_edge
+
+    def _report(self, name: str, pressed: bool, at: float) -> None:
+        """A press or release that counts: on the queue, presses and releases alternating."""
+        with self._lock:
+            if pressed:
+                self._down.add(name)
+            elif name in self._down:
+                self._down.discard(name)
+            else:
+                logger.debug("seat %d: dropped a release of %r with no press", self.seat, name)
+                return
+        if pressed:
+            self._events.put(ButtonPressed(self.seat, name, at))
+        else:
+            self._events.put(ButtonReleased(self.seat, name, at))
 
     def __repr__(self) -> str:
         state = "open" if self.is_open else "closed"

@@ -11,11 +11,24 @@ the real contact), so a press is timed to its edge and only announced
 ``stable`` seconds later. Chatter never settles, so it is never an edge.
 
 ``StabilityFilter`` is pure (times in seconds, given by the caller);
-``Debouncer`` runs one on a thread of its own for a pin's edge callback, so
-the settled edge is delivered even when no further edge comes. A contact
-that keeps changing for ``chatter_after`` seconds without settling is
+``Debouncer`` runs one for a pin's edge callback, with a thread that lives
+only while a change is waiting to settle, so the settled edge is delivered
+even when no further edge comes and an idle table runs no thread for it. A
+contact that keeps changing for ``chatter_after`` seconds without settling is
 reported once as chatter (a loose wire or a worn switch), and again only
 after it has settled in between.
+
+Where the pin factory filters in hardware, the filter is not needed at all
+(``filters_in_hardware``): gpiozero hands a pin's ``bounce`` to the backend,
+and what that means depends on the backend. gpiozero documents
+``bounce_time`` as "ignore changes for this long after an edge", a lockout,
+and so it is on RPi.GPIO (``bouncetime``) and on its native factory. On
+lgpio (the Pi 5's and current Pi OS's default) it becomes
+``lgpio.gpio_set_debounce_micros``, and on pigpio ``set_glitch_filter``:
+both report a level change only once the level has been stable for the
+whole period, the same stability filter as this module's. There the edge
+never reaches Python while the contact chatters, so no toss or press comes
+of it, but chatter cannot be reported either (the contact is merely silent).
 """
 
 from __future__ import annotations
@@ -25,14 +38,43 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-__all__ = ["CHATTER_AFTER", "STABLE", "Chatter", "Debouncer", "Settled", "StabilityFilter"]
+__all__ = [
+    "CHATTER_AFTER",
+    "STABLE",
+    "Chatter",
+    "Debouncer",
+    "Settled",
+    "StabilityFilter",
+    "filters_in_hardware",
+]
 
 STABLE = 0.02
 """Seconds a contact must hold its level before the change counts (well over a clean
 switch's bounce of a few ms, far under a press)."""
 
-CHATTER_AFTER = 1.0
-"""Seconds of edges without a settled level before the contact is reported as chattering."""
+CHATTER_AFTER = 0.15
+"""Seconds of edges without a settled level before the contact is reported as chattering.
+
+A healthy switch's bounce is over within a few milliseconds (Jack Ganssle's
+measurements of common switches: about 1.6 ms on average, rarely beyond 10 ms),
+and a person cannot press and let go faster than the filter's ``STABLE`` over and
+over: 150 ms of a contact that never once holds still for 20 ms is a loose wire,
+a worn switch or a cable picking up noise."""
+
+# gpiozero's pin factories whose ``bounce`` is a stability filter below Python (see the
+# module doc); by qualified name, so the check imports neither lgpio nor pigpio.
+_STABILITY_FILTERING_FACTORIES = frozenset(
+    {"gpiozero.pins.lgpio.LGPIOFactory", "gpiozero.pins.pigpio.PiGPIOFactory"}
+)
+
+
+def filters_in_hardware(factory: object) -> bool:
+    """Whether ``factory``'s pins filter bounce by stability themselves (lgpio, pigpio),
+    so a pin's ``bounce`` is handed to them; otherwise this module's filter runs."""
+    return any(
+        f"{kind.__module__}.{kind.__qualname__}" in _STABILITY_FILTERING_FACTORIES
+        for kind in type(factory).__mro__
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,22 +180,31 @@ class Debouncer:
         self._on_settled = on_settled
         self._on_chatter = on_chatter
         self._clock = clock
-        self._cond = threading.Condition()  # guards the filter
+        self._cond = threading.Condition()  # guards the filter and the thread
         self._delivering = threading.Lock()  # one delivery at a time, in order
         self._running = True
-        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
-        self._thread.start()
+        self._name = name
+        # Runs only while a change waits to settle (started by ``edge``, ends when none
+        # does): a table's idle buttons cost no thread.
+        self._thread: threading.Thread | None = None
 
     def edge(self, level: bool, at: float, stamp: object = None) -> None:
         """A raw edge (from the pin's callback thread)."""
         with self._delivering:
             with self._cond:
                 settled, chatter = self.filter.edge(level, at, stamp)
+                if self._thread is None and self._running and self.filter.due() is not None:
+                    self._thread = threading.Thread(target=self._run, name=self._name, daemon=True)
+                    self._thread.start()
                 self._cond.notify()
             if settled is not None:
                 self._on_settled(settled)
             if chatter is not None:
                 self._on_chatter(chatter)
+
+    def now(self) -> float:
+        """The filter's clock now (the unit and origin of the edges' ``at``)."""
+        return self._clock()
 
     def settle_due(self) -> None:
         """Deliver the change that has held still by now, if any (the thread does this by
@@ -168,19 +219,22 @@ class Debouncer:
         """Stop the thread (bounded join); a change not yet settled is dropped. Idempotent."""
         with self._cond:
             self._running = False
+            thread = self._thread
             self._cond.notify()
-        if self._thread is not threading.current_thread():
-            self._thread.join(2.0)
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(2.0)
 
     def _run(self) -> None:
         while True:
             with self._cond:
                 while True:
-                    if not self._running:
-                        return
                     due = self.filter.due()
+                    if not self._running or due is None:
+                        # Nothing waits to settle: the next edge starts a new thread.
+                        self._thread = None
+                        return
                     now = self._clock()
-                    if due is not None and now >= due:
+                    if now >= due:
                         break
-                    self._cond.wait(None if due is None else due - now)
+                    self._cond.wait(due - now)
             self.settle_due()

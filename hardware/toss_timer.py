@@ -25,13 +25,16 @@ tests). The ``at``/``started_at``/``stopped_at`` fields are converted to
 ``time.monotonic()`` values (the clock every other input event uses) from the
 edge's age, ``clock() - ticks_diff(ticks(), edge_ticks)``.
 
-Debounce is done here, on the edges' own ticks, so it is the same on every
-backend (``MockPin`` does not implement gpiozero's ``bounce_time``), and it
-is a stability filter (``hardware.debounce``), not a lockout: a new level
-counts once the contact has held it for ``bounce_time`` seconds, dated from
-the edge that began the quiet stretch, so chatter (a loose wire at 1 kHz)
-never makes a toss, and a contact that chatters for a second is reported
-once as a ``WiringProblem``. A toss shorter than ``min_duration`` (nobody
+Debounce is a stability filter, not a lockout: a new level counts once the
+contact has held it for ``bounce_time`` seconds, so chatter (a loose wire at
+1 kHz) never makes a toss. Where the pin factory filters that way below
+Python (lgpio's ``gpio_set_debounce_micros``, pigpio's glitch filter:
+``hardware.debounce.filters_in_hardware``) the pin's ``bounce`` is set and
+only settled edges arrive. Elsewhere (``MockPin`` ignores ``bounce``;
+RPi.GPIO's and the native factory's ``bounce`` is a lockout) the filter
+runs here, on the edges' own ticks (``hardware.debounce``), dating a change
+from the edge that began the quiet stretch, and a contact that chatters for
+a second is reported once as a ``WiringProblem``. A toss shorter than ``min_duration`` (nobody
 tosses the Jack in under a tenth of a second) is refused as a glitch:
 ``TossCancelled`` with the reason ``"too short"``, and a warning in the log.
 The simulator's mock pin (``bounce_time=0``, ``min_duration=0``) bypasses
@@ -50,7 +53,7 @@ import time
 from collections.abc import Callable
 from typing import Any, Final, Literal
 
-from hardware.debounce import Chatter, Debouncer, Settled
+from hardware.debounce import Chatter, Debouncer, Settled, filters_in_hardware
 from hardware.device import Device
 from hardware.errors import ButtonsUnavailable, DeviceClosed, HardwareConfigError, HardwareError
 from hardware.events import (
@@ -84,7 +87,13 @@ DEFAULT_BOUNCE_TIME: Final = 0.02
 """Seconds the contact must hold a new level before it counts (a stability filter)."""
 
 MIN_TOSS: Final = 0.1
-"""The shortest toss a person can make (seconds): anything shorter is a glitch, refused."""
+"""The shortest toss a person can make (seconds): anything shorter is a glitch, refused.
+
+A Jack thrown up and caught at the height it left falls freely both ways, so
+a toss rising ``h`` metres lasts ``2 * sqrt(2 * h / g)``: 0.1 s is a rise of
+1.2 cm, 0.2 s of 5 cm. A toss in Oss clears the hand by a hand's breadth or
+more (0.3 s and up); a "toss" under a tenth of a second is a contact that
+opened and closed, not a Jack in the air."""
 
 DEFAULT_LONG_PRESS: Final = 1.5
 """In press mode, a press held at least this long (seconds) cancels."""
@@ -102,6 +111,8 @@ class TossTimer(Device):
     gpiozero pin name or BCM number. ``pin_factory`` is injected like the
     seat buttons' (``None``: gpiozero's default; tests pass a ``MockFactory``).
     ``clock`` converts edge ticks to ``time.monotonic()``-style timestamps.
+    ``hardware_debounce`` says whether the pin factory's ``bounce`` is a stability
+    filter (None: ``filters_in_hardware`` decides from the factory).
     """
 
     def __init__(
@@ -118,6 +129,7 @@ class TossTimer(Device):
         min_duration: float = MIN_TOSS,
         pull_up: bool = True,
         clock: Callable[[], float] = time.monotonic,
+        hardware_debounce: bool | None = None,
     ) -> None:
         if mode not in MODES:
             raise HardwareConfigError(
@@ -141,6 +153,7 @@ class TossTimer(Device):
         self._factory_given = pin_factory
         self._pull_up = pull_up
         self._clock = clock
+        self._hardware_debounce = hardware_debounce
         self._lock = threading.Lock()
         self._factory: Any = None
         self._pin: Any = None
@@ -194,7 +207,13 @@ class TossTimer(Device):
                 pull = "up" if self._pull_up else "down"
                 if pin.pull != pull:
                     pin.pull = pull
-                pin.bounce = None  # debounced here, on the edge ticks
+                in_hardware = self.bounce_time > 0 and (
+                    filters_in_hardware(factory)
+                    if self._hardware_debounce is None
+                    else self._hardware_debounce
+                )
+                # A stability filter below Python where the backend has one; else ours.
+                pin.bounce = self.bounce_time if in_hardware else None
                 pin.edges = "both"
                 self._pressed = bool(pin.state) != self._pull_up
             except Exception as exc:
@@ -206,7 +225,7 @@ class TossTimer(Device):
             self._pin = pin
             self._last_edge = None
             self._press_ticks = self._start_ticks = self._stop_ticks = None
-            if self.bounce_time > 0:
+            if self.bounce_time > 0 and not in_hardware:
                 origin = self._origin = factory.ticks()
                 self._debouncer = Debouncer(
                     self._pressed,

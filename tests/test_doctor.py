@@ -30,6 +30,8 @@ def machine(tmp_path: Path, **changes: object) -> Machine:
     fields: dict[str, object] = {
         "video_drivers": lambda: ["x11", "KMSDRM", "offscreen", "dummy"],  # SDL's spelling
         "display_modes": lambda: [(1920, 1080), (1280, 720)],
+        "render_drivers": lambda: ["opengl", "opengles2", "software"],
+        "test_frame": lambda driver: None,
         "groups": lambda: {"video", "render", "input", "dialout", "gpio", "spi"},
         "is_root": lambda: False,
         "missing_noto": lambda: [],
@@ -87,7 +89,7 @@ def test_simulated_table_passes(
     assert lines[-1] == "all checks passed"
     names = [line.split(":")[0].split(maxsplit=1)[1] for line in lines[:-1]]
     assert names == [
-        "display", "groups", "devices", "pin factory", "readers", "leds",
+        "display", "renderer", "groups", "devices", "pin factory", "readers", "leds",
         "toss timer", "journal folder", "fonts", "free disk",
     ]  # fmt: skip
     assert all(line.startswith("ok    ") for line in lines[:-1])
@@ -262,3 +264,55 @@ def test_the_doctor_checks_the_fonts_the_display_draws_with() -> None:
     from display.theme import FONT_FILES
 
     assert set(NOTO_FONTS) == {path for paths in FONT_FILES.values() for path in paths}
+
+
+# --- the renderer: a test frame drawn and read back ----------------------------------
+
+
+def test_sdls_dummy_driver_draws_the_test_frame_in_software_only() -> None:
+    # The real probe on SDL's dummy video driver (tests/conftest.py): it has no OpenGL,
+    # so only the software renderer gives back the red and blue it drew.
+    from controller.cli.doctor import sdl_render_drivers, sdl_test_frame
+
+    assert os.environ["SDL_VIDEODRIVER"] == "dummy"
+    assert "software" in sdl_render_drivers()
+    assert sdl_test_frame("software") is None
+    problem = sdl_test_frame("opengles2")
+    assert problem is not None and "OpenGL" in problem
+    assert sdl_test_frame("metal") is not None  # a renderer SDL does not have
+
+
+def test_the_renderer_check_names_the_renderer_that_draws_when_the_configured_one_does_not(
+    tmp_path: Path,
+) -> None:
+    from controller.cli.doctor import check_renderer
+
+    # The real probes, on the dummy driver: the service's GLES2 draws nothing there.
+    real = machine(
+        tmp_path, render_drivers=Machine().render_drivers, test_frame=Machine().test_frame
+    )
+    result = check_renderer(real_table(tmp_path), real)
+    assert not result.ok
+    assert shown(result.detail).startswith("opengles2 draws no picture (")
+    assert "software draws the test frame: set SDL_RENDER_DRIVER=software" in shown(result.fix)
+    # SDL_RENDER_DRIVER names the one to check.
+    real.environ = {"SDL_RENDER_DRIVER": "software"}
+    result = check_renderer(real_table(tmp_path), real)
+    assert result.ok and shown(result.detail) == "software draws a test frame as drawn"
+
+
+def test_a_renderer_that_reads_back_black_fails_and_none_working_asks_for_the_libraries(
+    tmp_path: Path,
+) -> None:
+    from controller.cli.doctor import check_renderer
+
+    black = machine(
+        tmp_path, test_frame=lambda d: "it drew red and blue, and (0, 0, 0) and (0, 0, 0) came back"
+    )
+    result = check_renderer(real_table(tmp_path), black)
+    assert not result.ok and "(0, 0, 0) and (0, 0, 0) came back" in shown(result.detail)
+    assert "sudo deploy/install.sh" in shown(result.fix)
+    windowed = TableConfig.simulated(4)  # not full screen: SDL's own choice is checked
+    fine = machine(tmp_path, test_frame=lambda d: None if d == "software" else "no GL")
+    result = check_renderer(windowed, fine)
+    assert result.ok and shown(result.detail).startswith("software draws a test frame")

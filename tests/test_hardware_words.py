@@ -142,7 +142,7 @@ def test_doctor_in_german_prints_german_check_lines(
     assert lines[-1] == "alle Prüfungen bestanden" and err == ""
     names = [line.split(":")[0].split(maxsplit=1)[1] for line in lines[:-1]]
     assert names == [
-        "Anzeige", "Gruppen", "Geräte", "Pin-Factory", "Leser", "LEDs",
+        "Anzeige", "Renderer", "Gruppen", "Geräte", "Pin-Factory", "Leser", "LEDs",
         "Wurf-Timer", "Journal-Ordner", "Schriften", "freier Speicher",
     ]  # fmt: skip
     assert "Leser: alle Plätze simuliert" in out and "fsync" in out

@@ -141,6 +141,61 @@ def kmsdrm_modes() -> list[tuple[int, int]]:
             os.environ["SDL_VIDEODRIVER"] = previous
 
 
+SERVICE_RENDERER = "opengles2"
+"""The renderer the service sets (``SDL_RENDER_DRIVER`` in deploy/cafe-table.service)."""
+
+TEST_FRAME = (64, 48)
+"""The doctor's test frame: left half red, right half blue."""
+
+
+def sdl_render_drivers() -> list[str]:
+    """SDL's renderers, in the order SDL tries them when ``SDL_RENDER_DRIVER`` is unset."""
+    from pygame._sdl2 import video
+
+    return [driver.name for driver in video.get_drivers()]
+
+
+def sdl_test_frame(driver: str) -> str | None:
+    """Draw a two-colour test frame with SDL's renderer ``driver`` in a hidden window and
+    read it back: None when what came back is what was drawn, else why not.
+
+    A renderer can start and still draw nothing (desktop OpenGL under Mesa without
+    libGL: "unsupported function called", a black screen): only the pixels read back
+    tell. The video driver is SDL's own choice (KMSDRM on a Pi without a desktop).
+    """
+    import pygame
+    from pygame._sdl2 import video
+
+    red, blue = (255, 0, 0, 255), (0, 0, 255, 255)
+    width, height = TEST_FRAME
+    window = None
+    try:
+        pygame.display.init()
+        names = sdl_render_drivers()
+        if driver not in names:
+            return f"SDL has no {driver!r} renderer (only {', '.join(names)})"
+        window = video.Window("cafe-table test frame", size=TEST_FRAME, hidden=True)
+        renderer = video.Renderer(window, index=names.index(driver))
+        renderer.draw_color = red
+        renderer.clear()
+        renderer.draw_color = blue
+        renderer.fill_rect((width // 2, 0, width - width // 2, height))
+        renderer.present()
+        frame = renderer.to_surface()
+        left = tuple(frame.get_at((width // 4, height // 2)))
+        right = tuple(frame.get_at((3 * width // 4, height // 2)))
+    # pygame's _sdl2 raises its own error (a RuntimeError), not pygame.error.
+    except (pygame.error, RuntimeError) as exc:
+        return str(exc) or "SDL gave no reason"
+    finally:
+        if window is not None:
+            window.destroy()
+        pygame.display.quit()
+    if (left, right) != (red, blue):
+        return f"it drew red and blue, and {left[:3]} and {right[:3]} came back"
+    return None
+
+
 def _user_groups() -> set[str]:
     names = set()
     for gid in {os.getgid(), *os.getgroups()}:
@@ -252,6 +307,8 @@ class Machine:
 
     video_drivers: Callable[[], list[str]] = sdl_video_drivers
     display_modes: Callable[[], list[tuple[int, int]]] = kmsdrm_modes
+    render_drivers: Callable[[], list[str]] = sdl_render_drivers
+    test_frame: Callable[[str], str | None] = sdl_test_frame
     groups: Callable[[], set[str]] = _user_groups
     is_root: Callable[[], bool] = lambda: os.geteuid() == 0
     dev: Path = Path("/dev")
@@ -765,11 +822,72 @@ def check_disk(config: TableConfig, machine: Machine) -> Result:
     return Result(name, True, say("{mb} MB free", mb=free_mb))
 
 
+def check_renderer(config: TableConfig, machine: Machine) -> Result:
+    """Which of SDL's renderers draws a picture here: a test frame drawn and read back.
+
+    The renderer checked is ``SDL_RENDER_DRIVER`` if set, else the service's
+    (``SERVICE_RENDERER``) on a full-screen table; when that one draws nothing,
+    the others are tried so the fix can name one that works.
+    """
+    name = say("renderer")
+    wanted = machine.environ.get("SDL_RENDER_DRIVER") or (
+        SERVICE_RENDERER if config.display.fullscreen else None
+    )
+    try:
+        drivers = machine.render_drivers()
+    except Exception as exc:  # a broken pygame install raises anything from ImportError on
+        problem = say("cannot ask SDL for its renderers ({problem})", problem=Verbatim(str(exc)))
+        return Result(name, False, problem, _REINSTALL)
+    problem_of_wanted = None if wanted is None else machine.test_frame(wanted)
+    if wanted is not None and problem_of_wanted is None:
+        return Result(
+            name, True, say("{renderer} draws a test frame as drawn", renderer=Verbatim(wanted))
+        )
+    working = next((d for d in drivers if d != wanted and machine.test_frame(d) is None), None)
+    if wanted is None and working is not None:
+        return Result(
+            name,
+            True,
+            say(
+                "{renderer} draws a test frame as drawn (SDL tries {drivers} in turn)",
+                renderer=Verbatim(working),
+                drivers=Verbatim(", ".join(drivers)),
+            ),
+        )
+    install = say(
+        "install the GLES2 and EGL libraries: sudo deploy/install.sh (docs/raspberry-pi.md)"
+    )
+    if wanted is None:
+        detail = say(
+            "no renderer draws a test frame (SDL has {drivers})",
+            drivers=Verbatim(", ".join(drivers)),
+        )
+        return Result(name, False, detail, install)
+    detail = say(
+        "{renderer} draws no picture ({problem})",
+        renderer=Verbatim(wanted),
+        problem=Verbatim(problem_of_wanted or ""),
+    )
+    if working is None:
+        return Result(name, False, detail, install)
+    return Result(
+        name,
+        False,
+        detail,
+        say(
+            "{renderer} draws the test frame: set SDL_RENDER_DRIVER={renderer} for the service "
+            "(sudo systemctl edit cafe-table)",
+            renderer=Verbatim(working),
+        ),
+    )
+
+
 def run_checks(config: TableConfig, machine: Machine | None = None) -> list[Result]:
     """Every check, in the order an owner would fix things."""
     machine = machine or Machine()
     results = [
         check_display(config, machine),
+        check_renderer(config, machine),
         check_groups(config, machine),
         check_devices(config, machine),
         check_pin_factory(config, machine),

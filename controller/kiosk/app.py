@@ -17,13 +17,14 @@ import logging
 import queue
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from controller.config.table_config import TableConfig
 from controller.games.words import Text, Verbatim, say
 from controller.kiosk.devices import Devices, build
+from controller.kiosk.disk_full import HALTED, DiskFullHalt
 from controller.kiosk.garbage import GarbagePacer
 from controller.kiosk.loop_load import LoopLoad
 from controller.kiosk.resume import resume_if_unfinished
@@ -32,7 +33,7 @@ from controller.kiosk.simulation import Simulator
 from controller.kiosk.stop_signals import StopSignals
 from controller.records.files import save_finished_record, write_missing_records
 from controller.records.history import DESK_HISTORY, history_table, summaries
-from controller.records.journal import Journal
+from controller.records.journal import Journal, JournalDiskFull
 from controller.table import Table, TableLoop, TurnBudget
 from controller.tags.pin_lock import lock_left
 from controller.tags.registry import TagRegistry, simulated
@@ -40,7 +41,17 @@ from controller.view import Screen, TableView
 from controller.words import Presenter
 from controller.words.commands import command
 from controller.words.terminal import table_language
-from hardware.events import InputEvent
+from hardware.events import (
+    ButtonPressed,
+    ButtonReleased,
+    InputEvent,
+    TagPresented,
+    TagRemoved,
+    TossCancelled,
+    TossStarted,
+    TossStopped,
+    Wakeup,
+)
 
 if TYPE_CHECKING:
     pass
@@ -57,6 +68,18 @@ logger = logging.getLogger(__name__)
 # a second. A still table wakes about once a second, not 60 times.
 MAX_WAIT = 1.0
 SLEEP_WAIT = 0.25  # seconds a sleeping table waits for input at a time (closing hours)
+
+# What a person does at the table: dropped while a full disk halts play (the journal could
+# not keep it). The readers' and wiring's status still reaches the table.
+PLAYS = (
+    TagPresented,
+    TagRemoved,
+    ButtonPressed,
+    ButtonReleased,
+    TossStarted,
+    TossStopped,
+    TossCancelled,
+)
 
 
 def load_registry(config: TableConfig) -> TagRegistry:
@@ -108,6 +131,8 @@ class Kiosk:
     stop: StopSignals | None = None
     # How much input one turn handles before it draws and pets the watchdog.
     budget: TurnBudget = field(default_factory=TurnBudget)
+    # Play halted on a full disk (with a journal), and when to look for room again.
+    disk_full: DiskFullHalt | None = None
 
     @classmethod
     def create(
@@ -205,6 +230,8 @@ class Kiosk:
             journal,
             cafe,
         )
+        if journal is not None:
+            kiosk.disk_full = DiskFullHalt(journal.path.parent, kiosk.resume)
         kiosk_ref.append(kiosk)
         return kiosk
 
@@ -243,6 +270,21 @@ class Kiosk:
             logger.error("%s", notice)
             self.table.staff_notice(notice)
         return resumed is not None
+
+    @property
+    def halted(self) -> bool:
+        """Whether play is halted on a full disk (see ``controller.kiosk.disk_full``)."""
+        return self.disk_full is not None and self.disk_full.halted
+
+    @property
+    def view(self) -> TableView:
+        """What the display shows: the table's view, with the halt said at the centre."""
+        view = self.table.view
+        if not self.halted:
+            return view
+        # A version no table view has (they count up from 0), so the display draws it,
+        # and draws the table's own view again when the halt ends.
+        return replace(view, halted=HALTED, version=-1 - view.version)
 
     def save_record(self, game_id: str, text: str) -> Path:
         """Write a finished game's record (atomically); the file name says when and what."""
@@ -293,6 +335,10 @@ class Kiosk:
         ``next_frame_in`` says when the display needs a frame by itself (its
         animations); ``most`` caps the wait.
         """
+        if self.disk_full is not None and self.disk_full.halted:
+            self._halted_turn(self.disk_full, most)
+            show(self.view)
+            return
         due = None if next_frame_in is None else next_frame_in(self.table.view)
         load = self.simulator.load
         budget = self.budget
@@ -303,19 +349,43 @@ class Kiosk:
                 self.garbage.idle()
             # The budget starts after the wait: it bounds the work, not the waiting.
             wait = self.frame_wait(due, most)
-            handled = not self.stop_requested and self.loop.run_once(timeout=wait)
-            budget.start()
-            if handled:
-                budget.spend()
-            # At most the budget's inputs: a flooding reader cannot keep the turn from
-            # drawing and the watchdog from being fed; the rest waits for the next turn.
-            self.loop.drain(budget)
-            now = self.table.clock()
-            if not self.stop_requested and self.simulator.step(now):
+            try:
+                handled = not self.stop_requested and self.loop.run_once(timeout=wait)
+                budget.start()
+                if handled:
+                    budget.spend()
+                # At most the budget's inputs: a flooding reader cannot keep the turn from
+                # drawing and the watchdog from being fed; the rest waits for the next turn.
                 self.loop.drain(budget)
+                now = self.table.clock()
+                if not self.stop_requested and self.simulator.step(now):
+                    self.loop.drain(budget)
+            except JournalDiskFull as problem:
+                if self.disk_full is None:
+                    raise
+                self.disk_full.halt(problem)
+            now = self.table.clock()
             self.devices.leds.tick(now)
             self.after_turn()
-            show(self.table.view)
+            show(self.view)
+
+    def _halted_turn(self, halt: DiskFullHalt, most: float) -> None:
+        """A turn while a full disk halts play: wait, drop plays, look for room now and then."""
+        try:
+            event: InputEvent | None = self.events.get(timeout=min(most, halt.wait()))
+        except queue.Empty:
+            event = None
+        while event is not None and not isinstance(event, Wakeup):
+            if not isinstance(event, PLAYS):
+                with contextlib.suppress(JournalDiskFull):  # halted already
+                    self.table.handle(event)  # a reader's or a wire's status, not a play
+            try:
+                event = self.events.get_nowait()
+            except queue.Empty:
+                event = None
+        if not self.stop_requested:
+            halt.look()
+        self.devices.leds.tick(self.table.clock())
 
     def after_turn(self) -> None:
         """What else a turn of the loop owes: the café hears of changes (with [cafe])."""

@@ -18,11 +18,13 @@ ever with the same mistake. docs/raspberry-pi.md has this table for owners.
 * 69 ``DEVICE``: a device failed in a way a restart may cure (the LED strip,
   GPIO, a display that will not open). Restarted after ``RestartSec``; the
   unit never gives up (``StartLimitIntervalSec=0``).
-* 75 ``TEMPORARY``: the journal cannot be written now (a full disk, another
-  process holding it); the game in it is kept. Restarted after
-  ``RestartSec``, never giving up, and the game resumes once the cause is
-  gone. (A journal the table may not write at all, a read-only disk or a
-  path that cannot be a file, is a setup mistake: 2.)
+* 75 ``TEMPORARY``: at start, the journal cannot be written now (a full
+  disk, another process holding it); the game in it is kept. Restarted
+  after ``RestartSec``, never giving up, and the game resumes once the cause
+  is gone. (A journal the table may not write at all, a read-only disk or a
+  path that cannot be a file, is a setup mistake: 2.) A disk that fills up
+  while the window runs is no exit: play halts in place and goes on by
+  itself (``controller.kiosk.disk_full``).
 
 69 and 75 are ``sysexits.h``'s ``EX_UNAVAILABLE`` and ``EX_TEMPFAIL``.
 What can be waited for inside the process is not an exit at all: no display

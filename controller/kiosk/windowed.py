@@ -222,6 +222,8 @@ class Turns:
         """What the table is doing, for systemd's STATUS= (``systemctl status`` shows it)."""
         if self.sleeping:
             return "asleep (opening hours)"
+        if self.kiosk.halted:
+            return "play halted: the disk is full (resumes by itself once there is room)"
         screen = self.kiosk.table.screen
         game = self.kiosk.table.game
         if game is not None and screen is Screen.PLAY:

@@ -168,6 +168,9 @@ class TableView:
     staff_overlay: StaffView | None = None  # staff mode over a game, on its seat's panel
     title: Words = TABLE_TITLE
     prompt: Words | None = None  # the question on the STARTER screen
+    # A fault that halts play (the disk full), said at the centre over the screen's own
+    # content; set by the kiosk, never by the table (controller/kiosk/disk_full.py).
+    halted: Words | None = None
     # The OPTIONS screen's lines (label, value, explanation) and the cursor.
     options: tuple[tuple[Words, Words, Words], ...] = ()
     options_cursor: int = 0

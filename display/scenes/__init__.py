@@ -59,7 +59,7 @@ from display.panel_parts import (
     redraw_edge,
 )
 from display.results_screen import results_body, results_centre
-from display.screen_parts import NOT_PLAYING, centred_lines, game_title
+from display.screen_parts import NOT_PLAYING, PROBLEM_COLOUR, centred_lines, game_title
 from display.staff_screen import draw_staff_overlay, staff_body, staff_centre
 from display.theme import Painter
 from display.ui import UiAction
@@ -159,7 +159,11 @@ def draw_centre(p: Painter, layout: Layout, view: TableView) -> None:
     inner = centre.inflate(-2 * p.metrics.pad, -2 * p.metrics.pad)
     clip = p.surface.get_clip()
     p.surface.set_clip(layout.centre)
-    CENTRES[view.screen](p, inner, layout, view)
+    if view.halted is not None:
+        # Play is halted (a full disk): that alone, large, where everyone looks.
+        centred_lines(p, inner, [(view.halted, PROBLEM_COLOUR, p.metrics.big, True)])
+    else:
+        CENTRES[view.screen](p, inner, layout, view)
     p.surface.set_clip(clip)
 
 
