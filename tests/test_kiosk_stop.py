@@ -30,7 +30,7 @@ import pytest
 
 from controller.config.table_config import load
 from controller.kiosk.app import Kiosk
-from controller.kiosk.clock_sync import clock_synchronised
+from controller.records.clock import clock_synchronised
 from controller.view import Screen
 from hardware.ptys import PtyPair
 from tests.rigs import pty_pairs

@@ -33,6 +33,7 @@ from controller.kiosk.stop_signals import StopSignals
 from controller.records.files import save_finished_record, write_missing_records
 from controller.records.history import DESK_HISTORY, history_table, summaries
 from controller.records.journal import Journal
+from controller.records.retention import JournalUpkeep
 from controller.table import Table, TableLoop, TurnBudget
 from controller.tags.pin_lock import lock_left
 from controller.tags.registry import TagRegistry, simulated
@@ -108,6 +109,8 @@ class Kiosk:
     stop: StopSignals | None = None
     # How much input one turn handles before it draws and pets the watchdog.
     budget: TurnBudget = field(default_factory=TurnBudget)
+    # Old games leave the journal after [journal] retention, a little at a time while idle.
+    upkeep: JournalUpkeep | None = None
 
     @classmethod
     def create(
@@ -159,6 +162,7 @@ class Kiosk:
                 None if journal is None else journal.path,
                 registry,
                 config_path=config_path,
+                elapsed=None if journal is None else journal.playing_elapsed,
             )
         table = Table(
             config,
@@ -205,6 +209,10 @@ class Kiosk:
             journal,
             cafe,
         )
+        if journal is not None:
+            kiosk.upkeep = JournalUpkeep(
+                journal, config.journal.retention, hub=config.cafe is not None
+            )
         kiosk_ref.append(kiosk)
         return kiosk
 
@@ -318,9 +326,12 @@ class Kiosk:
             show(self.table.view)
 
     def after_turn(self) -> None:
-        """What else a turn of the loop owes: the café hears of changes (with [cafe])."""
+        """What else a turn of the loop owes: the café hears of changes (with [cafe]), and
+        the journal's upkeep takes its small step while the table is idle."""
         if self.cafe is not None:
             self.cafe.after_turn(self.table)
+        if self.upkeep is not None:
+            self.upkeep.run(idle=self.table.screen is Screen.ATTRACT)
 
 
 def restore_pin_lock(table: Table, journal: Journal) -> None:
