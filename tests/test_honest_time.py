@@ -116,6 +116,18 @@ def test_a_clock_stepped_back_mid_game_keeps_the_stamps_in_order(tmp_path: Path)
         assert game.played == 180.0
 
 
+def test_a_clock_reset_to_1970_rewrites_nothing(tmp_path: Path) -> None:
+    clocks = FakeClocks(TRUE_START)
+    with Journal.open(tmp_path / "j.sqlite3", clock=clocks.clock()) as journal:
+        journal.game_started("oshaka-trick", [0, 1, 2], HEADER, 7)
+        clocks.wait(10)
+        clocks.step_wall(-(TRUE_START - EPOCH).total_seconds(), synced=False)
+        journal.action_accepted({"seat": 0, "play": "R1"}, chance=False)
+        (game,) = journal.games()
+        assert game.started.startswith("2026-12-01")  # kept: 1970 is not a better clock
+        assert journal.elapsed(game.id, clocks.clock().stamp()) == 10.0
+
+
 def test_time_across_a_restart_counts_only_within_each_boot(tmp_path: Path) -> None:
     path = tmp_path / "j.sqlite3"
     clocks = FakeClocks(TRUE_START, synced=True)

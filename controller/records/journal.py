@@ -221,8 +221,11 @@ def _local_now() -> dt.datetime:
     return dt.datetime.now().astimezone()
 
 
-def _as_table_clock(clock: Callable[[], dt.datetime] | TableClock) -> TableClock:
-    """A bare wall clock (the tests' frozen one) becomes its own steady clock: it never jumps."""
+def _as_table_clock(clock: Callable[[], dt.datetime] | TableClock | None) -> TableClock:
+    """The table's real clocks (None), or a bare wall clock (the tests' frozen one) as its
+    own steady clock: it never jumps."""
+    if clock is None:
+        return TableClock()
     if isinstance(clock, TableClock):
         return clock
     return TableClock(
@@ -248,7 +251,7 @@ class Journal:
         self._db = connection
         self.path = path
         self.config = config
-        self.time = _as_table_clock(_local_now if clock is None else clock)
+        self.time = _as_table_clock(clock)
         self.clock = self.time.wall  # the wall clock alone (the PIN lock's time, file names)
         self.notices: list[str] = []  # messages for staff, e.g. "the journal was moved aside"
         self._lock: JournalLock | None = None  # held by a journal opened to write (the kiosk)
@@ -286,9 +289,7 @@ class Journal:
             try:
                 connection = _connect(path, create=True, quick=True, keep_alive=keep_alive)
             except JournalDamaged as exc:
-                notices.append(
-                    _move_aside(path, str(exc), _as_table_clock(clock or _local_now).wall())
-                )
+                notices.append(_move_aside(path, str(exc), _as_table_clock(clock).wall()))
                 connection = _connect(path, create=True)
             journal = cls(connection, path, config, clock)
             journal._lock = lock
@@ -774,13 +775,16 @@ class Journal:
 
         Inside a write transaction, so the correction and the new entry reach
         the disk together. Only the stamps of this boot can be corrected: their
-        steady readings place them exactly on the clock as it reads now.
+        steady readings place them exactly on the clock as it reads now. A clock
+        that now reads a time before this software existed (1970: a clock reset,
+        not set) and is not synchronised is no better than before: nothing is
+        rewritten to it.
         """
         now = self.time.stamp()
         last = self._last_stamp
         if last is not None and last[0] == game:
             jump = now.jump_since(last[1])
-            if jump is not None:
+            if jump is not None and (now.synced or now.wall >= EARLIEST_TRUE):
                 self._restamp(game, now)
                 logger.warning(
                     "the wall clock jumped %+.0f s during game %d (%s); its stamps of this boot "
