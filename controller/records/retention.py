@@ -7,7 +7,8 @@ table has a hub); see ``Journal.expired_games`` for how a game's age is told
 from the journal's order and trusted (synchronised) times only.
 
 ``JournalUpkeep`` runs from the kiosk loop, and does anything only while the
-table is idle (the attract screen, no game open): every ``EVERY`` seconds it
+table is idle (the attract screen, no game open): ``FIRST`` seconds after the
+start, then every ``EVERY`` seconds (every second while there is more to do), it
 lets at most ``BATCH`` games leave and gives at most ``PAGES`` free pages back
 to the file system (``PRAGMA incremental_vacuum``). Each step is small, so the
 loop still draws and feeds the watchdog; a five-year journal shrinks to the
@@ -25,15 +26,21 @@ from dataclasses import dataclass
 
 from controller.records.journal import Journal, JournalError
 
-__all__ = ["BATCH", "DEFAULT_DAYS", "EVERY", "PAGES", "JournalUpkeep"]
+__all__ = ["BATCH", "DEFAULT_DAYS", "EVERY", "FIRST", "PAGES", "JournalUpkeep"]
 
 logger = logging.getLogger(__name__)
 
 DEFAULT_DAYS = 183
 """About six months: a season of league nights, and every dispute long settled."""
 
-EVERY = 60.0
-"""Seconds between two looks at the journal while idle (sooner while games are leaving)."""
+FIRST = 60.0
+"""Seconds after the start before the first look: the start and a first game come first."""
+
+EVERY = 600.0
+"""Seconds between two looks at the journal while idle (sooner while games are leaving).
+
+A look reads every game's end time (a five-year journal: tens of milliseconds
+here, more on a Pi's SD card), so not more often than this."""
 
 BATCH = 20
 """Games that leave in one step (one transaction: about 4,000 entries)."""
@@ -51,6 +58,7 @@ class JournalUpkeep:
     hub: bool = False  # a café hub is configured: a game leaves only once the hub has it
     steady: Callable[[], float] = time.monotonic
     every: float = EVERY
+    first: float = FIRST
     _due: float | None = None
     forgotten: int = 0  # games that left the journal since the start (for the log and tests)
     reclaimed: int = 0  # pages given back since the start
@@ -59,7 +67,7 @@ class JournalUpkeep:
         """One turn of the loop: a small step of upkeep when idle and due, else nothing."""
         now = self.steady()
         if self._due is None:
-            self._due = now + self.every  # not in the first minute: the start comes first
+            self._due = now + self.first
         if not idle or now < self._due:
             return
         self._due = now + self.every
