@@ -112,6 +112,7 @@ SeatNumber = Annotated[int, Field(ge=1, le=MAX_SEATS)]  # as people count: from 
 Player = Annotated[int, Field(ge=0, lt=MAX_SEATS)]  # as the engines count: from 0
 Score = Annotated[int, Field(ge=-1_000_000_000, le=1_000_000_000)]
 Count = Annotated[int, Field(ge=0, le=1_000_000)]
+Seconds = Annotated[int, Field(ge=0, le=10**9)]
 SeatKey = Annotated[str, StringConstraints(pattern=r"^[1-9][0-9]?$")]  # "1".."99", as JSON keys
 
 
@@ -135,7 +136,8 @@ class TableState(_Message):
     screen: Word = "unknown"
     game: Word | None = None
     title: Title | None = None
-    game_started: Stamp | None = None
+    game_started: Stamp | None = None  # the table's wall clock: shown, never subtracted
+    game_elapsed: Seconds | None = None  # how long the game has run, by the table's steady clock
     round: Count | None = None
     seats: list[SeatState] = Field(default_factory=list, max_length=MAX_SEATS)
     waiting_for: list[SeatNumber] = Field(default_factory=list, max_length=MAX_SEATS)

@@ -467,6 +467,23 @@ class StateReader:
         return read
 
 
+def game_elapsed(state: TableState, state_at: str | None, now: dt.datetime) -> dt.timedelta | None:
+    """How long the table's game has run: the elapsed time the table reported (its own
+    steady clock), plus, while it plays on, the hub's time since that report came.
+
+    Never a table's start time against the hub's clock: a table's wall clock may be far
+    off (a Pi without a real-time clock starts in 1970 until NTP has set it).
+    """
+    if state.game_elapsed is None:
+        return None
+    elapsed = dt.timedelta(seconds=state.game_elapsed)
+    if state.screen == "play" and state_at is not None:
+        with contextlib.suppress(ValueError, TypeError):
+            since = now - dt.datetime.fromisoformat(state_at)
+            elapsed += max(since, dt.timedelta(0))
+    return elapsed
+
+
 def floor_rows(
     storage: Storage, read_state: Callable[[TableRow], tuple[TableState, set[str]]] | None = None
 ) -> list[dict[str, Any]]:
@@ -484,10 +501,7 @@ def floor_rows(
     now = dt.datetime.now(dt.UTC)
     for table in storage.tables():
         state, bad = read_state(table)
-        elapsed = None
-        if state.game_started is not None:
-            with contextlib.suppress(ValueError):
-                elapsed = now - dt.datetime.fromisoformat(state.game_started)
+        elapsed = game_elapsed(state, table.state_at, now)
         shown = functools.partial(_shown, bad)
         refused = refusals.get(table.id)
         rows.append(

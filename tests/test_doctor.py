@@ -13,6 +13,7 @@ import pytest
 from controller.cli import main as cli
 from controller.cli.doctor import Machine, Result, report, run, run_checks, sdl_video_drivers
 from controller.config.table_config import TableConfig, parse
+from controller.records.journal import Journal, default_path
 from hardware.errors import StripUnavailable
 from hardware.leds import RecordingStrip
 from tests.words import shown
@@ -90,7 +91,7 @@ def test_simulated_table_passes(
     names = [line.split(":")[0].split(maxsplit=1)[1] for line in lines[:-1]]
     assert names == [
         "display", "renderer", "groups", "devices", "pin factory", "readers", "leds",
-        "toss timer", "journal folder", "fonts", "free disk",
+        "toss timer", "journal folder", "journal file", "fonts", "free disk",
     ]  # fmt: skip
     assert all(line.startswith("ok    ") for line in lines[:-1])
     assert "fsync" in out and err == ""
@@ -316,3 +317,20 @@ def test_a_renderer_that_reads_back_black_fails_and_none_working_asks_for_the_li
     fine = machine(tmp_path, test_frame=lambda d: None if d == "software" else "no GL")
     result = check_renderer(windowed, fine)
     assert result.ok and shown(result.detail).startswith("software draws a test frame")
+
+
+def test_the_journal_file_gets_the_full_integrity_check(tmp_path: Path) -> None:
+    config = real_table(tmp_path)
+
+    def journal_line() -> Result:
+        results = run_checks(config, machine(tmp_path))
+        return next(r for r in results if shown(r.name) == "journal file")
+
+    assert journal_line().ok and "none yet" in shown(journal_line().detail)
+    path = default_path(config)
+    Journal.open(path).close()
+    found = journal_line()
+    assert found.ok and "full integrity check passed, 0 games" in shown(found.detail)
+    path.write_bytes(b"not a journal at all" * 300)
+    broken = journal_line()
+    assert not broken.ok and "docs/journal.md" in shown(broken.fix)

@@ -143,7 +143,7 @@ def test_doctor_in_german_prints_german_check_lines(
     names = [line.split(":")[0].split(maxsplit=1)[1] for line in lines[:-1]]
     assert names == [
         "Anzeige", "Renderer", "Gruppen", "Geräte", "Pin-Factory", "Leser", "LEDs",
-        "Wurf-Timer", "Journal-Ordner", "Schriften", "freier Speicher",
+        "Wurf-Timer", "Journal-Ordner", "Journaldatei", "Schriften", "freier Speicher",
     ]  # fmt: skip
     assert "Leser: alle Plätze simuliert" in out and "fsync" in out
 

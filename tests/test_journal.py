@@ -26,6 +26,7 @@ from controller.records.journal import (
     ABANDONED,
     FINISHED,
     PLAYING,
+    SCHEMA_VERSION,
     STATUSES,
     Journal,
     JournalError,
@@ -150,12 +151,12 @@ def test_the_journal_is_wal_with_full_sync_and_a_schema_version(tmp_path: Path) 
     assert journal._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     # A small page cache: the journal is written at its end, not read back while playing.
     assert journal._db.execute("PRAGMA cache_size").fetchone()[0] == -64
-    assert journal.meta("schema") == "1"
+    assert journal.meta("schema") == str(SCHEMA_VERSION)
     config = json.loads(journal.meta("config") or "{}")
     assert len(config["seats"]) == 4
     journal.close()
     with sqlite3.connect(path) as db:
-        assert db.execute("PRAGMA user_version").fetchone()[0] == 1
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     db.close()
 
 
@@ -578,7 +579,8 @@ def test_a_game_that_no_longer_replays_moves_the_journal_aside(tmp_path: Path) -
         rig.play(6)
     with sqlite3.connect(path) as db:  # a hand edit: a card nobody holds, out of turn
         db.execute(
-            "INSERT INTO entries VALUES (1, 1000, 'action', '{\"seat\":9,\"play\":\"R1\"}', 'x')"
+            "INSERT INTO entries (game, seq, kind, data, at) VALUES"
+            " (1, 1000, 'action', '{\"seat\":9,\"play\":\"R1\"}', 'x')"
         )
     db.close()
     with Rig(path) as again:

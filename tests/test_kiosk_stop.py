@@ -30,7 +30,7 @@ import pytest
 
 from controller.config.table_config import load
 from controller.kiosk.app import Kiosk
-from controller.kiosk.clock_sync import clock_synchronised
+from controller.records.clock import clock_synchronised
 from controller.view import Screen
 from hardware.ptys import PtyPair
 from tests.rigs import pty_pairs
@@ -90,8 +90,11 @@ class Running:
 
 
 @contextmanager
-def kiosk(table_toml: Path, tmp_path: Path) -> Iterator[Running]:
-    """The kiosk as the unit starts it; killed if a test leaves it running."""
+def kiosk(
+    table_toml: Path, tmp_path: Path, extra_env: dict[str, str] | None = None
+) -> Iterator[Running]:
+    """The kiosk as the unit starts it (``extra_env`` added to its environment); killed if
+    a test leaves it running."""
     path = str(tmp_path / f"notify-{time.monotonic_ns()}")
     with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
         sock.bind(path)
@@ -102,6 +105,7 @@ def kiosk(table_toml: Path, tmp_path: Path) -> Iterator[Running]:
             "SDL_VIDEODRIVER": "dummy",
             "SDL_AUDIODRIVER": "dummy",
             "PYGAME_HIDE_SUPPORT_PROMPT": "1",
+            **(extra_env or {}),
         }
         proc = subprocess.Popen(
             [sys.executable, "-m", "controller", "kiosk", "--config", str(table_toml)],

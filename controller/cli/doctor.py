@@ -35,6 +35,7 @@ from controller.config.reading import ConfigError
 from controller.config.table_config import MOCK, TableConfig, load
 from controller.games.words import Items, Seat, Text, Verbatim, Words, as_arg, say, say_plural
 from controller.records.durable import describe
+from controller.records.journal import Journal, JournalError, default_path
 from controller.words import Presenter
 from controller.words import terminal as terminal_words
 from hardware.errors import HardwareError, ReaderUnavailable
@@ -779,6 +780,36 @@ def check_journal(config: TableConfig, machine: Machine) -> Result:
     return Result(name, True, detail)
 
 
+def check_journal_file(config: TableConfig, machine: Machine) -> Result:
+    """The journal file passes SQLite's full integrity check (a start runs only a quick one)."""
+    name = say("journal file")
+    path = default_path(config)
+    where = Verbatim(str(path))
+    if not path.exists():
+        return Result(name, True, say("none yet at {file}: the kiosk creates it", file=where))
+    try:
+        with Journal.open_existing(path) as journal:  # the full integrity_check
+            games = len(journal.games())
+    except JournalError as exc:
+        return Result(
+            name,
+            False,
+            say("{file}: {problem}", file=where, problem=Verbatim(str(exc))),
+            say("keep the file and read docs/journal.md, 'A damaged journal'"),
+        )
+    megabytes = Verbatim(f"{path.stat().st_size / 1e6:.1f}")
+    return Result(
+        name,
+        True,
+        say(
+            "{file}: SQLite's full integrity check passed, {games} games, {mb} MB",
+            file=where,
+            games=games,
+            mb=megabytes,
+        ),
+    )
+
+
 def check_fonts(config: TableConfig, machine: Machine) -> Result:
     """pygame's bundled font (the fallback) and the Noto fonts every language is drawn with."""
     name = say("fonts")
@@ -895,6 +926,7 @@ def run_checks(config: TableConfig, machine: Machine | None = None) -> list[Resu
         check_leds(config, machine),
         check_timer(config, machine),
         check_journal(config, machine),
+        check_journal_file(config, machine),
         check_fonts(config, machine),
         check_disk(config, machine),
     ]

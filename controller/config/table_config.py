@@ -66,9 +66,12 @@ class DisplayConfig:
 
 @dataclass(frozen=True)
 class JournalConfig:
-    """Where the crash-safe journal may live."""
+    """Where the crash-safe journal may live, and how long it keeps finished games."""
 
     require_durable: bool = False  # refuse to start on tmpfs/overlay (SD-card protection)
+    # Days a finished game stays in the journal (once its record file is written, and the
+    # café's hub has it when there is one); then it leaves and its space is reused.
+    retention: int = 183
 
 
 @dataclass(frozen=True)
@@ -282,9 +285,10 @@ def parse(data: Mapping[str, Any], source: str = "table.toml", base: Path = Path
         sleep=_sleep(reader, display_t),
     )
     journal_t = reader.table(data, "journal")
-    reader.known(journal_t, "journal", {"require_durable"})
+    reader.known(journal_t, "journal", {"require_durable", "retention"})
     journal = JournalConfig(
-        require_durable=reader.boolean(journal_t, "journal.require_durable", False)
+        require_durable=reader.boolean(journal_t, "journal.require_durable", False),
+        retention=reader.integer(journal_t, "journal.retention", 183, 1, 36_500),
     )
 
     leds_t = reader.table(data, "leds")

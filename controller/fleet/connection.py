@@ -74,6 +74,7 @@ class CafeConnection:
         *,
         config_path: Path | None = None,
         link_factory: Callable[..., FleetLink] = FleetLink,
+        elapsed: Callable[[], float | None] | None = None,
     ) -> None:
         self.settings = settings
         self.config_path = config_path
@@ -82,7 +83,7 @@ class CafeConnection:
         if self.outbox is None:
             logger.warning("the table keeps no journal, so no game record reaches the café's hub")
         self.link = link_factory(settings, self.outbox, self.inbox.put)
-        self.reporter = FleetReporter(self.link)
+        self.reporter = FleetReporter(self.link, elapsed=elapsed)
         self.registry = registry
         self.decks = deck_counts(registry)
         self.pending_config: tuple[str, TableConfig] | None = None

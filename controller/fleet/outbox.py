@@ -178,7 +178,7 @@ def record_payload(
         "journal_game": row["id"],
         "options": header.get("options", {}),
         "seats": seats,
-        "started": row["started"],
+        "started": _started_before(row["started"], row["finished"]),
         "finished": row["finished"],
         "report": json.loads(row["report"]) if row["report"] else None,
         "record": row["record"],
@@ -186,6 +186,21 @@ def record_payload(
     if names:
         message["nicknames"] = [names.get(seat) for seat in seats]
     return message
+
+
+def _started_before(started: str | None, finished: str | None) -> str | None:
+    """The start time, unless the table's clock put it after the end (a clock set back
+    across a restart): then no start, rather than a record the hub must refuse."""
+    try:
+        if (
+            started
+            and finished
+            and dt.datetime.fromisoformat(started) > dt.datetime.fromisoformat(finished)
+        ):
+            return None
+    except ValueError:
+        return None
+    return started
 
 
 def _now() -> str:

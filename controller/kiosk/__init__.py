@@ -7,6 +7,5 @@ game; ``arguments`` and ``run`` are ``cafe-table kiosk``'s arguments and entry
 (``stop_signals``, ``display_wait``, ``exit_codes``). ``devices`` opens a
 table's real or simulated hardware; ``simulation`` is the on-screen table with
 bots; ``garbage`` and ``loop_load`` pace the loop; ``sd_notify`` talks to
-systemd; ``clock_sync`` tells whether the wall clock can be trusted;
-``resume`` hands the journal's unfinished game to the table.
+systemd; ``resume`` hands the journal's unfinished game to the table.
 """

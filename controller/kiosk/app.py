@@ -34,6 +34,7 @@ from controller.kiosk.stop_signals import StopSignals
 from controller.records.files import save_finished_record, write_missing_records
 from controller.records.history import DESK_HISTORY, history_table, summaries
 from controller.records.journal import Journal, JournalDiskFull
+from controller.records.retention import JournalUpkeep
 from controller.table import Table, TableLoop, TurnBudget
 from controller.tags.pin_lock import lock_left
 from controller.tags.registry import TagRegistry, simulated
@@ -133,6 +134,8 @@ class Kiosk:
     budget: TurnBudget = field(default_factory=TurnBudget)
     # Play halted on a full disk (with a journal), and when to look for room again.
     disk_full: DiskFullHalt | None = None
+    # Old games leave the journal after [journal] retention, a little at a time while idle.
+    upkeep: JournalUpkeep | None = None
 
     @classmethod
     def create(
@@ -184,6 +187,7 @@ class Kiosk:
                 None if journal is None else journal.path,
                 registry,
                 config_path=config_path,
+                elapsed=None if journal is None else journal.playing_elapsed,
             )
         table = Table(
             config,
@@ -232,6 +236,9 @@ class Kiosk:
         )
         if journal is not None:
             kiosk.disk_full = DiskFullHalt(journal.path.parent, kiosk.resume)
+            kiosk.upkeep = JournalUpkeep(
+                journal, config.journal.retention, hub=config.cafe is not None
+            )
         kiosk_ref.append(kiosk)
         return kiosk
 
@@ -388,9 +395,12 @@ class Kiosk:
         self.devices.leds.tick(self.table.clock())
 
     def after_turn(self) -> None:
-        """What else a turn of the loop owes: the café hears of changes (with [cafe])."""
+        """What else a turn of the loop owes: the café hears of changes (with [cafe]), and
+        the journal's upkeep takes its small step while the table is idle."""
         if self.cafe is not None:
             self.cafe.after_turn(self.table)
+        if self.upkeep is not None:
+            self.upkeep.run(idle=self.table.screen is Screen.ATTRACT)
 
 
 def restore_pin_lock(table: Table, journal: Journal) -> None:

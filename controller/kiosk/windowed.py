@@ -22,10 +22,10 @@ from typing import TYPE_CHECKING
 
 from controller.config.opening_hours import Sleeper, drift
 from controller.config.table_config import MOCK, TableConfig
-from controller.kiosk.clock_sync import clock_synchronised
 from controller.kiosk.display_wait import DisplayFailed
 from controller.kiosk.sd_notify import Notifier
 from controller.kiosk.stop_signals import StopSignals
+from controller.records.clock import clock_synchronised
 from controller.view import MessageKind, Screen, TableView
 from hardware.events import Wakeup
 

@@ -5,9 +5,16 @@ journal marks the game finished. A crash between the two would leave the game
 without its file, so at every start ``write_missing_records`` writes, from
 the journal, the file of every finished game the journal has not seen saved.
 A file is written to a temporary name, fsync'd and renamed, so a record file
-is either whole or absent; its name comes from the game's finishing time in
-the journal, and an identical file already there is kept rather than written
-twice.
+is either whole or absent, and an identical file already there is kept rather
+than written twice.
+
+A file's name starts with the game's number in the journal (six digits), so
+the records folder lists games in the order they were played whatever the
+clock said; then comes the game's finishing time when the clock that stamped
+it was synchronised (a Pi without a real-time clock may think it is 1970 until
+NTP has set it: such a time is left out of the name rather than written
+wrong), then the game: ``000042-20261201-213005-oshaka-trick.jsonl``,
+``000043-oshaka-trick.jsonl``.
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ import tempfile
 from pathlib import Path
 
 from controller.games.base import TableError
+from controller.records.clock import trusted_wall
 from controller.records.history import export_record
 from controller.records.journal import Journal
 from controller.words.safe_text import one_line
@@ -54,9 +62,19 @@ def write_atomically(path: Path, text: str) -> None:
 
 
 def save_record(
-    folder: Path, game: str, text: str, when: dt.datetime, *, maybe_saved: bool = True
+    folder: Path,
+    game: str,
+    text: str,
+    when: dt.datetime | None,
+    *,
+    number: int | None = None,
+    maybe_saved: bool = True,
 ) -> Path:
-    """Write a game's record as ``<YYYYmmdd-HHMMSS>-<game>.jsonl`` in ``folder``.
+    """Write a game's record as ``<number>-<YYYYmmdd-HHMMSS>-<game>.jsonl`` in ``folder``.
+
+    ``number`` is the game's number in the journal (none: a table without a
+    journal, named by the time alone); ``when`` its trusted finishing time
+    (none: the clock was not synchronised, and the name leaves it out).
 
     Another game's file of the same second gets ``-2``, ``-3`` ...; with
     ``maybe_saved`` (a record the journal has not seen saved: a crash after
@@ -65,7 +83,11 @@ def save_record(
     has just finished was never saved, so its file is always its own, even
     beside an identical record of the same second (the same seed, replayed).
     """
-    stamp = when.strftime("%Y%m%d-%H%M%S")
+    if when is None and number is None:
+        when = dt.datetime.now().astimezone()
+    parts = [] if number is None else [f"{number:06d}"]
+    parts += [] if when is None else [when.strftime("%Y%m%d-%H%M%S")]
+    stamp = "-".join(parts)
     path = folder / f"{stamp}-{game}.jsonl"
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -92,8 +114,9 @@ def save_finished_record(folder: Path, game: str, text: str, journal: Journal | 
     """Save the record of the game the table just finished, and tell the journal it is saved."""
     game_id = None if journal is None else journal.current_game
     row = None if journal is None or game_id is None else journal.game(game_id)
-    when = _finished_at(None if row is None else row.finished)
-    path = save_record(folder, game, text, when, maybe_saved=False)
+    when = None if row is None else trusted_wall(row.finished, row.finished_synced)
+    number = None if row is None else row.id
+    path = save_record(folder, game, text, when, number=number, maybe_saved=False)
     if journal is not None and row is not None:
         journal.record_saved(row.id, path)
     return path
@@ -104,20 +127,12 @@ def write_missing_records(journal: Journal, folder: Path) -> list[Path]:
     written = []
     for row in journal.records_missing():
         text = row.record if row.record is not None else export_record(journal, row.id)
-        path = save_record(folder, row.game, text, _finished_at(row.finished))
+        when = trusted_wall(row.finished, row.finished_synced)
+        path = save_record(folder, row.game, text, when, number=row.id)
         journal.record_saved(row.id, path)
         logger.warning("wrote the missing record of game %d to %s", row.id, path)
         written.append(path)
     return written
-
-
-def _finished_at(text: str | None) -> dt.datetime:
-    if text is not None:
-        try:
-            return dt.datetime.fromisoformat(text)
-        except ValueError:
-            pass
-    return dt.datetime.now().astimezone()
 
 
 def _holds(path: Path, text: str) -> bool:

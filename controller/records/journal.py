@@ -12,20 +12,32 @@ What the file holds (schema version ``SCHEMA_VERSION``):
   configuration as last opened;
 - ``games``: one row per game: the game id, the physical seats in engine
   order, the record header, the virtual deck's seed, a snapshot of the
-  table's configuration, wall-clock start and end, and a status
-  (``playing``, ``finished``, ``abandoned``); a finished game also keeps its
-  report and record text;
+  table's configuration, start and end (wall clock, steady clock and boot),
+  and a status (``playing``, ``finished``, ``abandoned``); a finished game
+  also keeps its report, record text and how long it was played (``played``,
+  seconds from the steady clock);
 - ``entries``: per game, numbered from 1: ``action`` (a player's action),
   ``chance`` (a dealt hand, derived from the seed; a whole deal is written in
   one transaction) or ``correction`` (staff's ``undo`` or ``abandon``), each
-  as JSON with its wall-clock time.
+  as JSON with its wall-clock time, steady time and boot.
 
-Nothing is ever deleted: an undo is a new ``correction`` entry, and
-``Journal.actions`` replays the entries through the corrections to give the
-game's actions as they stand. A file that is not a journal, fails SQLite's
-integrity check or has another schema is moved aside to a timestamped name
-(never deleted) and the table starts a fresh one; ``Journal.notices`` then
-holds the message for staff. Everything else that stops the journal (a full
+Honest time (``controller.records.clock``): a stamp holds the wall clock, which
+a Pi without a real-time clock may have at 1970 until NTP sets it, beside
+``CLOCK_BOOTTIME`` and the boot id. When the wall clock has jumped since the
+open game's last stamp of this boot, the game's stamps of this boot are
+rewritten from the steady clock (``Journal._stamp``); how long a game lasted
+comes from steady readings within a boot (``Journal.elapsed``), never from
+two wall-clock times.
+
+Nothing of a game in play is ever deleted: an undo is a new ``correction``
+entry, and ``Journal.actions`` replays the entries through the corrections to
+give the game's actions as they stand. Finished games leave the journal only
+after the retention (``[journal] retention``, ``controller.records.retention``)
+and only once exported. A file that is not a journal, fails SQLite's
+integrity check or has a schema this table does not know is moved aside to a
+timestamped name (never deleted) and the table starts a fresh one;
+``Journal.notices`` then holds the message for staff. A journal of an older
+schema is migrated in place (``_migrate``). Everything else that stops the journal (a full
 disk, a read-only disk, missing permissions, a path that cannot be a file,
 another kiosk writing it) is ``JournalUnavailable``: the file is left exactly
 as it is, the message says how to fix the cause, and the game resumes once it
@@ -43,6 +55,7 @@ import dataclasses
 import datetime as dt
 import errno
 import fcntl
+import itertools
 import json
 import logging
 import os
@@ -58,6 +71,7 @@ from controller.config.reading import path_problem
 from controller.config.table_config import TableConfig
 from controller.games import engine_class
 from controller.games.base import JSON, Engine, TableError
+from controller.records.clock import EARLIEST_TRUE, Stamp, TableClock
 from controller.records.journal_check import OPEN_MARK, left_open, page_problems
 from controller.records.record import replay_actions, undo_last_player_action
 
@@ -70,13 +84,31 @@ KeepAlive: TypeAlias = Callable[[], None] | None
 """Called every few seconds of a long check at start (the kiosk: systemd's EXTEND_TIMEOUT)."""
 
 JOURNAL_NAME = "journal.sqlite3"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: steady time, boot and clock trust beside every wall-clock stamp
 APPLICATION_ID = 0x43414645  # "CAFE": marks the file as this table's journal
 
 PLAYING, FINISHED, ABANDONED = "playing", "finished", "abandoned"
 STATUSES = (PLAYING, FINISHED, ABANDONED)
 ACTION, CHANCE, CORRECTION = "action", "chance", "correction"
 STAFF_LOG, STAFF_LOG_LIMIT = "staff-log", 200  # meta key of the staff security events
+
+# Schema 2's columns, added to a schema-1 journal by ``_migrate`` (NULL in its old rows):
+# steady readings are CLOCK_BOOTTIME seconds, meaningful with their boot id; finished_synced
+# is 1 when the end's wall time came from a synchronised clock; played is the seconds a
+# finished game was played, by the steady clock.
+_NEW_COLUMNS = {
+    "games": (
+        "started_steady REAL",
+        "started_boot TEXT",
+        "finished_steady REAL",
+        "finished_boot TEXT",
+        "finished_synced INTEGER",
+        "played REAL",
+    ),
+    "entries": ("steady REAL", "boot TEXT"),
+}
+_GAME_TIME_COLUMNS = ",\n    ".join(_NEW_COLUMNS["games"])
+_ENTRY_TIME_COLUMNS = ",\n    ".join(_NEW_COLUMNS["entries"])
 
 _SCHEMA = f"""
 CREATE TABLE meta (
@@ -94,7 +126,8 @@ CREATE TABLE games (
     started TEXT NOT NULL,            -- ISO 8601 wall-clock time with offset
     finished TEXT,                    -- when it finished or was abandoned
     report TEXT,                      -- JSON replay report of a finished game
-    record TEXT                       -- the record text the table wrote at the end
+    record TEXT,                      -- the record text the table wrote at the end
+    {_GAME_TIME_COLUMNS}
 );
 CREATE TABLE entries (
     game INTEGER NOT NULL REFERENCES games(id),
@@ -102,6 +135,7 @@ CREATE TABLE entries (
     kind TEXT NOT NULL CHECK (kind IN ('{ACTION}', '{CHANCE}', '{CORRECTION}')),
     data TEXT NOT NULL,               -- JSON: the action, or the correction's kind and detail
     at TEXT NOT NULL,
+    {_ENTRY_TIME_COLUMNS},
     PRIMARY KEY (game, seq)
 );
 """
@@ -154,6 +188,8 @@ class GameRow:
     finished: str | None
     report: JSON | None
     record: str | None
+    played: float | None = None  # seconds, steady clock; None before it finished (or schema 1)
+    finished_synced: bool | None = None  # None: not known (finished under schema 1)
 
 
 @dataclass(frozen=True)
@@ -165,6 +201,8 @@ class Entry:
     kind: str
     data: JSON
     at: str
+    steady: float | None = None  # None: written under schema 1
+    boot: str | None = None
 
 
 def default_path(config: TableConfig) -> Path:
@@ -183,6 +221,18 @@ def _local_now() -> dt.datetime:
     return dt.datetime.now().astimezone()
 
 
+def _as_table_clock(clock: Callable[[], dt.datetime] | TableClock | None) -> TableClock:
+    """The table's real clocks (None), or a bare wall clock (the tests' frozen one) as its
+    own steady clock: it never jumps."""
+    if clock is None:
+        return TableClock()
+    if isinstance(clock, TableClock):
+        return clock
+    return TableClock(
+        wall=clock, steady=lambda: clock().timestamp(), boot=lambda: "wall", synced=lambda: True
+    )
+
+
 class Journal:
     """The table's journal file; a ``JournalSink`` for ``Table(journal=...)``.
 
@@ -196,15 +246,18 @@ class Journal:
         connection: sqlite3.Connection,
         path: Path,
         config: TableConfig | None = None,
-        clock: Callable[[], dt.datetime] = _local_now,
+        clock: Callable[[], dt.datetime] | TableClock | None = None,
     ) -> None:
         self._db = connection
         self.path = path
         self.config = config
-        self.clock = clock
+        self.time = _as_table_clock(clock)
+        self.clock = self.time.wall  # the wall clock alone (the PIN lock's time, file names)
         self.notices: list[str] = []  # messages for staff, e.g. "the journal was moved aside"
         self._lock: JournalLock | None = None  # held by a journal opened to write (the kiosk)
         self._current: int | None = self._latest_playing()
+        # The open game's latest stamp: the next one tells whether the wall clock jumped.
+        self._last_stamp: tuple[int, Stamp] | None = self._load_last_stamp()
 
     # --- opening ------------------------------------------------------------------
 
@@ -214,7 +267,7 @@ class Journal:
         path: Path,
         config: TableConfig | None = None,
         *,
-        clock: Callable[[], dt.datetime] = _local_now,
+        clock: Callable[[], dt.datetime] | TableClock | None = None,
         keep_alive: KeepAlive = None,
     ) -> Journal:
         """Open (or create) the journal at ``path`` for the kiosk, holding its writer lock.
@@ -236,7 +289,7 @@ class Journal:
             try:
                 connection = _connect(path, create=True, quick=True, keep_alive=keep_alive)
             except JournalDamaged as exc:
-                notices.append(_move_aside(path, str(exc), clock()))
+                notices.append(_move_aside(path, str(exc), _as_table_clock(clock).wall()))
                 connection = _connect(path, create=True)
             journal = cls(connection, path, config, clock)
             journal._lock = lock
@@ -340,9 +393,10 @@ class Journal:
                     {"kind": "abandon", "reason": "a new game started before it was resumed"},
                 )
                 self._set_status(self._current, ABANDONED)
+            now = self.time.stamp()
             cursor = self._db.execute(
-                "INSERT INTO games (game, players, header, seed, config, status, started)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO games (game, players, header, seed, config, status, started,"
+                " started_steady, started_boot) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     game_id,
                     _dump(players),
@@ -350,12 +404,15 @@ class Journal:
                     seed,
                     config_snapshot(self.config),
                     PLAYING,
-                    self._now(),
+                    now.text,
+                    now.steady,
+                    now.boot,
                 ),
             )
             self._inside_write()
             assert cursor.lastrowid is not None
             self._current = cursor.lastrowid
+            self._last_stamp = (cursor.lastrowid, now)
 
     def action_accepted(self, action: JSON, chance: bool) -> None:
         game = self._require_current("an action")
@@ -383,8 +440,9 @@ class Journal:
             elif kind == "undo":
                 # Undo on the results screen reopens a finished game.
                 self._db.execute(
-                    "UPDATE games SET status = ?, finished = NULL, report = NULL, record = NULL"
-                    " WHERE id = ? AND status = ?",
+                    "UPDATE games SET status = ?, finished = NULL, report = NULL, record = NULL,"
+                    " finished_steady = NULL, finished_boot = NULL, finished_synced = NULL,"
+                    " played = NULL WHERE id = ? AND status = ?",
                     (PLAYING, game, FINISHED),
                 )
                 # Its next end writes a new record file.
@@ -395,10 +453,12 @@ class Journal:
     def game_finished(self, record: str, report: JSON) -> None:
         game = self._require_current("the end of a game")
         with self._write():
+            now = self._stamp(game)
             self._db.execute(
-                "UPDATE games SET status = ?, finished = ?, report = ?, record = ? WHERE id = ?",
-                (FINISHED, self._now(), _dump(report), record, game),
+                "UPDATE games SET status = ?, report = ?, record = ? WHERE id = ?",
+                (FINISHED, _dump(report), record, game),
             )
+            self._finish_stamp(game, now)
             self._inside_write()
         # Kept as current: staff may still undo on the results screen.
 
@@ -418,6 +478,143 @@ class Journal:
             (FINISHED, first),
         )
         return [_game_row(row) for row in rows]
+
+    def elapsed(self, game_id: int, now: Stamp | None = None) -> float | None:
+        """How long the game has been played, in seconds, from the steady clock.
+
+        The sum of the steady time between its consecutive stamps (start, every
+        entry, the end) of one boot; time across a restart (the table was off or
+        starting) is not counted. A game still playing counts up to ``now`` when
+        given. None for a game with no steady stamps (journaled under schema 1).
+        """
+        rows = self._query(
+            "SELECT status, played, started_steady, started_boot, finished_steady, "
+            "finished_boot FROM games WHERE id = ?",
+            (game_id,),
+        )
+        if not rows:
+            return None
+        game = rows[0]
+        if game["played"] is not None:
+            return float(game["played"])
+        readings = [(game["started_steady"], game["started_boot"])]
+        readings += [
+            (row["steady"], row["boot"])
+            for row in self._query(
+                "SELECT steady, boot FROM entries WHERE game = ? ORDER BY seq", (game_id,)
+            )
+        ]
+        if game["finished_steady"] is not None:
+            readings.append((game["finished_steady"], game["finished_boot"]))
+        elif now is not None and game["status"] == PLAYING:
+            readings.append((now.steady, now.boot))
+        known = [(float(steady), str(boot)) for steady, boot in readings if steady is not None]
+        if not known:
+            return None
+        return sum(
+            later - earlier
+            for (earlier, boot), (later, next_boot) in itertools.pairwise(known)
+            if boot == next_boot and later >= earlier
+        )
+
+    # --- retention: old games leave, their space is reclaimed (records.retention) ------------
+
+    def expired_games(
+        self, retention: dt.timedelta, now: Stamp, *, hub: bool, limit: int
+    ) -> list[int]:
+        """Up to ``limit`` games, oldest first, that may leave the journal now.
+
+        A game may leave when it is over (finished or abandoned) and no newer than
+        a game whose end, on a synchronised clock, lies more than ``retention``
+        ago: its age comes from the journal's order and trusted times only, so
+        a game stamped 1970 by a clock not yet set never counts as old, nor does
+        anything while the clock is not synchronised now. A finished game must
+        also have its record file written (and, with ``hub``, the café's hub must
+        have confirmed it has the record). The newest game always stays: game
+        numbers, and so record file names, keep counting up from it.
+        """
+        if not now.synced:
+            return []
+        cutoff = _text(now.wall - retention)
+        rows = self._query(
+            "SELECT MAX(id) AS cut FROM games WHERE status IN (?, ?)"
+            " AND (finished_synced IS NULL OR finished_synced = 1)"
+            " AND julianday(finished) < julianday(?) AND julianday(finished) >= julianday(?)",
+            (FINISHED, ABANDONED, cutoff, _text(EARLIEST_TRUE)),
+        )
+        cut = rows[0]["cut"]
+        if cut is None:
+            return []
+        start = self.meta(_RECORDS_FROM)
+        tracked_from = int(start) if start is not None and start.isdigit() else 1
+        delivered = (
+            "EXISTS (SELECT 1 FROM fleet_outbox WHERE fleet_outbox.game = games.id"
+            " AND delivered IS NOT NULL)"
+            if hub and self._has_table("fleet_outbox")
+            else ("0" if hub else "1")
+        )
+        rows = self._query(
+            "SELECT id, status, (SELECT value FROM meta WHERE key = 'record-file:' || games.id)"
+            " AS file FROM games WHERE id <= ? AND id < (SELECT MAX(id) FROM games)"
+            f" AND (status = ? OR (status = ? AND {delivered})) ORDER BY id LIMIT ?",
+            (cut, ABANDONED, FINISHED, max(0, limit)),
+        )
+        return [
+            int(row["id"])
+            for row in rows
+            if row["status"] == ABANDONED
+            or int(row["id"]) < tracked_from  # its file was written before files were tracked
+            or (row["file"] is not None and Path(row["file"]).is_file())
+        ]
+
+    def forget(self, games: list[int]) -> None:
+        """Delete these games, their entries and what the journal noted of them, at once."""
+        if not games:
+            return
+        marks = ", ".join("?" for _ in games)
+        ids = tuple(games)
+        with self._write():
+            self._db.execute(f"DELETE FROM entries WHERE game IN ({marks})", ids)
+            self._db.execute(f"DELETE FROM games WHERE id IN ({marks})", ids)
+            self._db.execute(
+                f"DELETE FROM meta WHERE key IN ({marks})",
+                tuple(_record_key(game) for game in games),
+            )
+            for table in ("fleet_outbox", "fleet_names"):
+                if self._has_table(table):
+                    self._db.execute(
+                        f"DELETE FROM {table} WHERE game IN ({marks})",
+                        ids,
+                    )
+
+    def reclaim(self, pages: int) -> int:
+        """Give up to ``pages`` free pages back to the file system; how many it gave.
+
+        Only a journal created with incremental auto-vacuum (every journal since
+        schema 2) can; an older one reuses its free pages for new games instead.
+        """
+        if self._pragma("auto_vacuum") != 2 or pages <= 0:  # 2: INCREMENTAL
+            return 0
+        free = self._pragma("freelist_count")
+        try:
+            self._db.execute(f"PRAGMA incremental_vacuum({int(pages)})").fetchall()
+        except sqlite3.Error as exc:
+            raise _sqlite_problem(exc, self.path, "could not compact the game journal") from exc
+        return free - self._pragma("freelist_count")
+
+    def _pragma(self, name: str) -> int:
+        rows = self._query(f"PRAGMA {name}", ())
+        return int(rows[0][0]) if rows else 0
+
+    def _has_table(self, name: str) -> bool:
+        return bool(
+            self._query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,))
+        )
+
+    def playing_elapsed(self) -> float | None:
+        """How long the game in play has been played so far (seconds), or None."""
+        game = self._latest_playing()
+        return None if game is None else self.elapsed(game, self.time.stamp())
 
     @property
     def current_game(self) -> int | None:
@@ -452,12 +649,24 @@ class Journal:
 
     def entries(self, game_id: int) -> list[Entry]:
         rows = self._query(
-            "SELECT game, seq, kind, data, at FROM entries WHERE game = ? ORDER BY seq", (game_id,)
+            "SELECT game, seq, kind, data, at, steady, boot FROM entries WHERE game = ?"
+            " ORDER BY seq",
+            (game_id,),
         )
         out = []
         for row in rows:
             data = _load(row["data"], f"entry {row['seq']} of game {game_id}")
-            out.append(Entry(row["game"], row["seq"], row["kind"], data, row["at"]))
+            out.append(
+                Entry(
+                    row["game"],
+                    row["seq"],
+                    row["kind"],
+                    data,
+                    row["at"],
+                    row["steady"],
+                    row["boot"],
+                )
+            )
         return out
 
     def actions(self, game_id: int) -> list[tuple[JSON, bool]]:
@@ -539,17 +748,99 @@ class Journal:
             raise _sqlite_problem(exc, self.path, "could not write to the game journal") from exc
 
     def _append(self, game: int, kind: str, data: JSON) -> None:
+        now = self._stamp(game)
         self._db.execute(
-            "INSERT INTO entries (game, seq, kind, data, at) VALUES"
-            " (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM entries WHERE game = ?), ?, ?, ?)",
-            (game, game, kind, _dump(data), self._now()),
+            "INSERT INTO entries (game, seq, kind, data, at, steady, boot) VALUES"
+            " (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM entries WHERE game = ?), ?, ?, ?, ?, ?)",
+            (game, game, kind, _dump(data), now.text, now.steady, now.boot),
         )
         self._inside_write()
 
     def _set_status(self, game: int, status: str) -> None:
+        now = self._stamp(game)
+        self._db.execute("UPDATE games SET status = ? WHERE id = ?", (status, game))
+        self._finish_stamp(game, now)
+
+    def _finish_stamp(self, game: int, now: Stamp) -> None:
+        """Stamp the game's end, and keep how long it was played (inside a write)."""
         self._db.execute(
-            "UPDATE games SET status = ?, finished = ? WHERE id = ?", (status, self._now(), game)
+            "UPDATE games SET finished = ?, finished_steady = ?, finished_boot = ?,"
+            " finished_synced = ? WHERE id = ?",
+            (now.text, now.steady, now.boot, int(now.synced), game),
         )
+        self._db.execute("UPDATE games SET played = ? WHERE id = ?", (self.elapsed(game), game))
+
+    def _stamp(self, game: int) -> Stamp:
+        """Now, for a write of ``game``; first correcting its stamps if the wall clock jumped.
+
+        Inside a write transaction, so the correction and the new entry reach
+        the disk together. Only the stamps of this boot can be corrected: their
+        steady readings place them exactly on the clock as it reads now. A clock
+        that now reads a time before this software existed (1970: a clock reset,
+        not set) and is not synchronised is no better than before: nothing is
+        rewritten to it.
+        """
+        now = self.time.stamp()
+        last = self._last_stamp
+        if last is not None and last[0] == game:
+            jump = now.jump_since(last[1])
+            if jump is not None and (now.synced or now.wall >= EARLIEST_TRUE):
+                self._restamp(game, now)
+                logger.warning(
+                    "the wall clock jumped %+.0f s during game %d (%s); its stamps of this boot "
+                    "now follow the clock as it reads now",
+                    jump,
+                    game,
+                    "now synchronised" if now.synced else "still not synchronised",
+                )
+        self._last_stamp = (game, now)
+        return now
+
+    def _restamp(self, game: int, now: Stamp) -> None:
+        """Rewrite the wall times of ``game``'s stamps of ``now``'s boot from their steady ones."""
+        rows = self._db.execute(
+            "SELECT seq, steady FROM entries WHERE game = ? AND boot = ? AND steady IS NOT NULL",
+            (game, now.boot),
+        ).fetchall()
+        self._db.executemany(
+            "UPDATE entries SET at = ? WHERE game = ? AND seq = ?",
+            [(_text(now.wall_at(row["steady"])), game, row["seq"]) for row in rows],
+        )
+        for column in ("started", "finished"):
+            self._db.execute(
+                f"UPDATE games SET {column} = ? WHERE id = ? AND {column}_boot = ?"
+                f" AND {column}_steady IS NOT NULL",
+                (_text(now.wall_at(self._steady_of(game, column))), game, now.boot),
+            )
+
+    def _steady_of(self, game: int, column: str) -> float:
+        row = self._db.execute(
+            f"SELECT {column}_steady FROM games WHERE id = ?",
+            (game,),
+        ).fetchone()
+        return 0.0 if row is None or row[0] is None else float(row[0])
+
+    def _load_last_stamp(self) -> tuple[int, Stamp] | None:
+        """The open game's latest stamp with a steady reading, to see a jump since it."""
+        game = self._current
+        if game is None:
+            return None
+        rows = self._query(
+            "SELECT at, steady, boot FROM entries WHERE game = ? AND steady IS NOT NULL"
+            " ORDER BY seq DESC LIMIT 1",
+            (game,),
+        ) or self._query(
+            "SELECT started AS at, started_steady AS steady, started_boot AS boot FROM games"
+            " WHERE id = ? AND started_steady IS NOT NULL",
+            (game,),
+        )
+        if not rows:
+            return None
+        try:
+            wall = dt.datetime.fromisoformat(str(rows[0]["at"]))
+        except ValueError:
+            return None
+        return game, Stamp(wall, float(rows[0]["steady"]), str(rows[0]["boot"]), False)
 
     def _set_meta(self, key: str, value: str) -> None:
         with self._write():
@@ -577,7 +868,7 @@ class Journal:
             raise _sqlite_problem(exc, self.path, "could not read the game journal") from exc
 
     def _now(self) -> str:
-        return self.clock().isoformat(timespec="seconds")
+        return _text(self.clock())
 
 
 # --- the file -------------------------------------------------------------------------------
@@ -842,6 +1133,9 @@ def _check(
         return
     if app_id != APPLICATION_ID:
         raise JournalDamaged("it is an SQLite database, but not a game journal of this table")
+    if version == 1 and not _TABLES - tables:
+        _migrate(db)
+        version = SCHEMA_VERSION
     if version != SCHEMA_VERSION:
         raise JournalDamaged(
             f"it was written with journal schema {version}; this table reads schema "
@@ -860,6 +1154,7 @@ def _check(
 # pages: 64 KiB holds them, and a larger cache only filled with pages of games long
 # over (256 KiB was 0.2-0.3 MB of the RSS growth over an evening, tap -> LED the same).
 CACHE_KIB = 64
+WAL_LIMIT_BYTES = 4 * 1024 * 1024
 
 
 def _pragmas(db: sqlite3.Connection) -> None:
@@ -873,9 +1168,43 @@ def _pragmas(db: sqlite3.Connection) -> None:
     # The journal is written at its end and read whole only on resume: SQLite's default
     # 2 MB page cache would only fill, night after night, with pages never read again.
     db.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
+    # After a checkpoint the -wal file is cut back to this size: the retention's deletes
+    # (many pages at once) must not leave it large for good.
+    db.execute(f"PRAGMA journal_size_limit = {WAL_LIMIT_BYTES}")
+
+
+def _migrate(db: sqlite3.Connection) -> None:
+    """Schema 1 -> 2 in one transaction: the time columns, NULL in the games of before.
+
+    ``ALTER TABLE ... ADD COLUMN`` changes only the schema, not a row, so even
+    five years of games migrate in milliseconds; their stamps stay as they were.
+    """
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        for table, columns in _NEW_COLUMNS.items():
+            have = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+            for column in columns:
+                if column.split()[0] not in have:
+                    db.execute(f"ALTER TABLE {table} ADD COLUMN {column}")
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        db.execute(
+            "INSERT INTO meta (key, value) VALUES ('schema', ?)"
+            " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (str(SCHEMA_VERSION),),
+        )
+        db.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('migrated-from', '1')")
+        db.execute("COMMIT")
+    except BaseException:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        raise
+    logger.info("journal: migrated from schema 1 to %d", SCHEMA_VERSION)
 
 
 def _create(db: sqlite3.Connection) -> None:
+    # Before any table: pages freed by the retention go back to the system at idle
+    # (``PRAGMA incremental_vacuum``) rather than only being reused.
+    db.execute("PRAGMA auto_vacuum = INCREMENTAL")
     _pragmas(db)
     # One transaction, so a crash while creating leaves an empty file, not half a schema.
     db.execute("BEGIN IMMEDIATE")
@@ -932,6 +1261,11 @@ def _move_aside(path: Path, reason: str, now: dt.datetime) -> str:
     return message
 
 
+def _text(when: dt.datetime) -> str:
+    """A wall-clock time as the journal writes it."""
+    return when.isoformat(timespec="seconds")
+
+
 def _dump(value: object) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=False, separators=(",", ":"))
 
@@ -958,6 +1292,8 @@ def _game_row(row: sqlite3.Row) -> GameRow:
         finished=row["finished"],
         report=None if report is None else _load(report, where),
         record=row["record"],
+        played=row["played"],
+        finished_synced=None if row["finished_synced"] is None else bool(row["finished_synced"]),
     )
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from controller.kiosk.clock_sync import TIME_ERROR, clock_synchronised, kernel_clock_state
+from controller.records.clock import TIME_ERROR, clock_synchronised, kernel_clock_state
 
 
 def test_timesyncds_flag_means_synchronised(tmp_path: Path) -> None:

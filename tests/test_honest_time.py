@@ -1,0 +1,263 @@
+"""Honest time: a journal on a clock that starts in 1970 and is stepped mid-game.
+
+The table's clocks are one injected object (``TableClock``): the wall clock is
+shifted and stepped while the steady clock runs on, as on a Pi without a
+real-time clock whose NTP client sets the time in the middle of a game.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import shutil
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+from controller.fleet.reporter import FleetReporter
+from controller.records.clock import JUMP_SECONDS, Stamp, TableClock, trusted_wall
+from controller.records.files import save_finished_record, write_missing_records
+from controller.records.journal import FINISHED, PLAYING, SCHEMA_VERSION, Journal
+from controller.view import Screen, TableView
+from hub.messages import TableState
+from hub.web import game_elapsed
+
+HEADER = {"format": "table-record/1", "game": "oshaka-trick", "players": 3, "lead": 0}
+EPOCH = dt.datetime(1970, 1, 1, 0, 0, 5, tzinfo=dt.UTC)
+TRUE_START = dt.datetime(2026, 12, 1, 19, 0, tzinfo=dt.UTC)
+SCHEMA_1 = Path(__file__).parent / "journals" / "schema-1.sqlite3"
+
+
+@dataclass
+class FakeClocks:
+    """A wall clock that can be stepped and a steady clock that only moves forward."""
+
+    wall_at_zero: dt.datetime
+    steady: float = 100.0
+    synced: bool = False
+    boot: str = "boot-a"
+
+    def clock(self) -> TableClock:
+        return TableClock(
+            wall=lambda: self.wall_at_zero + dt.timedelta(seconds=self.steady),
+            steady=lambda: self.steady,
+            boot=lambda: self.boot,
+            synced=lambda: self.synced,
+        )
+
+    def wait(self, seconds: float) -> None:
+        self.steady += seconds
+
+    def step_wall(self, seconds: float, *, synced: bool = True) -> None:
+        self.wall_at_zero += dt.timedelta(seconds=seconds)
+        self.synced = synced
+
+
+def at(text: str) -> dt.datetime:
+    return dt.datetime.fromisoformat(text)
+
+
+def test_a_stamp_sees_a_jump_only_within_one_boot() -> None:
+    first = Stamp(EPOCH, 10.0, "a", False)
+    assert Stamp(EPOCH + dt.timedelta(seconds=60), 70.0, "a", False).jump_since(first) is None
+    stepped = Stamp(TRUE_START, 70.0, "a", True)
+    jump = stepped.jump_since(first)
+    assert jump is not None and jump > 50 * 365 * 86400
+    small = Stamp(EPOCH + dt.timedelta(seconds=60 + JUMP_SECONDS / 2), 70.0, "a", False)
+    assert small.jump_since(first) is None  # a slew, not a step
+    assert Stamp(TRUE_START, 5.0, "b", True).jump_since(first) is None  # another boot
+
+
+def test_a_game_begun_in_1970_gets_true_stamps_when_ntp_steps_the_clock(tmp_path: Path) -> None:
+    clocks = FakeClocks(EPOCH)
+    with Journal.open(tmp_path / "j.sqlite3", clock=clocks.clock()) as journal:
+        journal.game_started("oshaka-trick", [0, 1, 2], HEADER, 7)
+        clocks.wait(30)
+        journal.action_accepted({"seat": 0, "play": "R1"}, chance=False)
+        game_id = journal.games()[0].id
+        assert journal.games()[0].started.startswith("1970-01-01")
+        # NTP sets the clock: 2026, 40 s of play after the start.
+        clocks.wait(10)
+        clocks.step_wall((TRUE_START - EPOCH).total_seconds() - 100, synced=True)
+        journal.action_accepted({"seat": 1, "play": "R2"}, chance=False)
+        game = journal.game(game_id)
+        assert game is not None
+        entries = journal.entries(game.id)
+        now = clocks.clock().stamp().wall
+        assert at(game.started) == (now - dt.timedelta(seconds=40)).replace(microsecond=0)
+        assert [at(e.at) for e in entries] == [
+            (now - dt.timedelta(seconds=10)).replace(microsecond=0),
+            now.replace(microsecond=0),
+        ]
+        assert journal.elapsed(game.id, clocks.clock().stamp()) == 40.0
+        clocks.wait(20)
+        journal.game_finished("record", {"totals": [1, 2, 3]})
+        over = journal.game(game_id)
+        assert over is not None and over.status == FINISHED
+        assert over.played == 60.0 and over.finished_synced is True
+        assert at(over.started) < at(over.finished or "")
+
+
+def test_a_clock_stepped_back_mid_game_keeps_the_stamps_in_order(tmp_path: Path) -> None:
+    clocks = FakeClocks(TRUE_START + dt.timedelta(hours=3), synced=True)  # fake-hwclock ahead
+    with Journal.open(tmp_path / "j.sqlite3", clock=clocks.clock()) as journal:
+        journal.game_started("oshaka-trick", [0, 1, 2], HEADER, 7)
+        clocks.wait(60)
+        journal.action_accepted({"seat": 0, "play": "R1"}, chance=False)
+        clocks.wait(60)
+        clocks.step_wall(-3 * 3600)
+        journal.action_accepted({"seat": 1, "play": "R2"}, chance=False)
+        clocks.wait(60)
+        journal.game_finished("record", {"totals": [1, 2, 3]})
+        (game,) = journal.games()
+        stamps = [at(game.started), *(at(e.at) for e in journal.entries(game.id))]
+        stamps.append(at(game.finished or ""))
+        assert stamps == sorted(stamps)
+        assert (stamps[-1] - stamps[0]).total_seconds() == 180  # not 180 s minus three hours
+        assert game.played == 180.0
+
+
+def test_a_clock_reset_to_1970_rewrites_nothing(tmp_path: Path) -> None:
+    clocks = FakeClocks(TRUE_START)
+    with Journal.open(tmp_path / "j.sqlite3", clock=clocks.clock()) as journal:
+        journal.game_started("oshaka-trick", [0, 1, 2], HEADER, 7)
+        clocks.wait(10)
+        clocks.step_wall(-(TRUE_START - EPOCH).total_seconds(), synced=False)
+        journal.action_accepted({"seat": 0, "play": "R1"}, chance=False)
+        (game,) = journal.games()
+        assert game.started.startswith("2026-12-01")  # kept: 1970 is not a better clock
+        assert journal.elapsed(game.id, clocks.clock().stamp()) == 10.0
+
+
+def test_time_across_a_restart_counts_only_within_each_boot(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite3"
+    clocks = FakeClocks(TRUE_START, synced=True)
+    with Journal.open(path, clock=clocks.clock()) as journal:
+        journal.game_started("oshaka-trick", [0, 1, 2], HEADER, 7)
+        clocks.wait(50)
+        journal.action_accepted({"seat": 0, "play": "R1"}, chance=False)
+    # A power cut: a new boot, whose steady clock starts again near zero, back in 1970.
+    clocks.boot, clocks.steady, clocks.wall_at_zero, clocks.synced = "boot-b", 5.0, EPOCH, False
+    with Journal.open(path, clock=clocks.clock()) as journal:
+        game = journal.current_game
+        assert game is not None
+        clocks.wait(30)
+        journal.action_accepted({"seat": 1, "play": "R2"}, chance=False)
+        clocks.wait(15)
+        assert journal.elapsed(game, clocks.clock().stamp()) == 50.0 + 15.0
+        assert journal.playing_elapsed() == 65.0
+        # The first boot's stamps are not rewritten from the second boot's clock.
+        assert journal.entries(game)[0].at.startswith("2026-12-01")
+
+
+def test_record_files_are_named_by_game_number_and_only_a_synced_time(tmp_path: Path) -> None:
+    clocks = FakeClocks(EPOCH)
+    folder = tmp_path / "records"
+    with Journal.open(tmp_path / "j.sqlite3", clock=clocks.clock()) as journal:
+        names = []
+        for wall, synced in ((EPOCH, False), (TRUE_START, True), (EPOCH, True)):
+            clocks.wall_at_zero, clocks.synced = wall - dt.timedelta(seconds=clocks.steady), synced
+            journal.game_started("oshaka-trick", [0, 1, 2], HEADER, 7)
+            clocks.wait(30)
+            journal.game_finished(f"record {synced}", {"totals": [0, 0, 0]})
+            names.append(save_finished_record(folder, "oshaka-trick", "x", journal).name)
+        assert names == [
+            "000001-oshaka-trick.jsonl",  # a clock not set: no time in the name
+            "000002-20261201-190030-oshaka-trick.jsonl",
+            "000003-oshaka-trick.jsonl",  # "synchronised" but 1970: not believed
+        ]
+        assert write_missing_records(journal, folder) == []
+
+
+def test_only_a_synced_plausible_time_is_trusted() -> None:
+    assert trusted_wall("2026-12-01T19:00:00+00:00", True) == TRUE_START
+    assert trusted_wall("2026-12-01T19:00:00+00:00", None) == TRUE_START  # schema 1: as before
+    assert trusted_wall("2026-12-01T19:00:00+00:00", False) is None
+    assert trusted_wall("1970-01-01T00:00:05+00:00", True) is None
+    assert trusted_wall("garbage", True) is None
+
+
+def test_a_journal_of_schema_1_is_migrated_and_keeps_its_games(tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite3"
+    shutil.copy(SCHEMA_1, path)
+    with sqlite3.connect(path) as old:
+        before = old.execute("SELECT id, status, started, record FROM games").fetchall()
+        entries = old.execute(
+            "SELECT game, seq, data, at FROM entries ORDER BY game, seq"
+        ).fetchall()
+    old.close()
+    clocks = FakeClocks(TRUE_START, synced=True)
+    with Journal.open(path, clock=clocks.clock()) as journal:
+        assert journal.notices == []  # migrated in place, not moved aside
+        assert journal.meta("schema") == str(SCHEMA_VERSION)
+        games = journal.games()
+        assert [(g.id, g.status, g.started, g.record) for g in games] == before
+        assert [g.status for g in games] == [FINISHED, PLAYING]
+        assert journal.elapsed(games[0].id) is None  # no steady stamps: not known, not guessed
+        # The unfinished game resumes and goes on with honest stamps.
+        assert journal.current_game == games[1].id
+        have = len(journal.entries(games[1].id))
+        journal.action_accepted({"seat": 0, "play": "R1"}, chance=False)
+        new = journal.entries(games[1].id)[-1]
+        assert new.seq == have + 1 and new.steady == clocks.steady and new.boot == "boot-a"
+    with sqlite3.connect(path) as db:
+        after = db.execute(
+            "SELECT game, seq, data, at FROM entries WHERE steady IS NULL ORDER BY game, seq"
+        ).fetchall()
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    db.close()
+    assert after == entries  # every old entry kept as it was
+
+
+def playing(version: int) -> TableView:
+    return TableView(version=version, screen=Screen.PLAY, seats=(), game_id="oskar")
+
+
+class Link:
+    def __init__(self) -> None:
+        self.states: list[dict[str, object]] = []
+
+    def publish_state(self, state: dict[str, object]) -> None:
+        self.states.append(state)
+
+    def event(self, kind: str, **data: object) -> None:
+        pass
+
+    def alert(self, alert_id: str, kind: str, text: str, seat: int | None = None) -> None:
+        pass
+
+
+FACTS: dict[str, object] = {"waiting": [], "totals": None, "round_number": None, "decks": {}}
+
+
+def test_the_table_reports_its_own_elapsed_time_and_no_1970_start() -> None:
+    link = Link()
+    counted = [125.4]
+    reporter = FleetReporter(link, now=lambda: None, elapsed=lambda: counted[0])
+    reporter.observe(playing(1), **FACTS)
+    counted[0] = 200.0
+    reporter.observe(playing(2), **FACTS)
+    assert [s["game_elapsed"] for s in link.states] == [125, 200]
+    assert link.states[0]["game_started"] is None  # a clock not set is not reported
+
+
+def test_without_a_journal_the_reporter_times_the_game_by_its_steady_clock() -> None:
+    link = Link()
+    steady = [1000.0]
+    reporter = FleetReporter(link, now=lambda: None, steady=lambda: steady[0])
+    reporter.observe(playing(1), **FACTS)
+    steady[0] += 90
+    reporter.observe(playing(2), **FACTS)
+    assert [s["game_elapsed"] for s in link.states] == [0, 90]
+
+
+def test_the_hub_judges_running_long_from_the_tables_elapsed_time() -> None:
+    hub_now = dt.datetime(2026, 11, 30, 20, 0, tzinfo=dt.UTC)
+    received = (hub_now - dt.timedelta(minutes=10)).isoformat()
+    # A table whose clock is hours off: its own count is 20 minutes.
+    state = TableState(screen="play", game_started="2026-11-30T10:00:00+00:00", game_elapsed=1200)
+    elapsed = game_elapsed(state, received, hub_now)
+    assert elapsed == dt.timedelta(minutes=30)  # 20 reported + 10 since the report came
+    over = TableState(screen="results", game_elapsed=1200)
+    assert game_elapsed(over, received, hub_now) == dt.timedelta(minutes=20)  # frozen
+    # No elapsed time from the table: the hub does not guess from a start time.
+    assert game_elapsed(TableState(screen="play", game_started=received), received, hub_now) is None
