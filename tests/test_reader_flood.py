@@ -28,7 +28,7 @@ from hardware.events import (
     TagPresented,
     TagRemoved,
 )
-from hardware.flood import BURST, ReaderThrottle
+from hardware.flood import BURST, RATE, ReaderThrottle
 from hardware.ptys import PtyFlood, PtyPair
 
 
@@ -168,10 +168,14 @@ def test_a_pty_flooding_one_seat_neither_stalls_the_loop_nor_starves_the_other_s
     lines = sent // len(b"TAG 04A1B2C3D4E5F6\n")
     assert lines > 1000, f"only {lines} lines were sent: no flood"
     assert turns > flood_seen_at
-    # One report of the flood; the flooding seat's taps stopped at the burst.
-    assert sum(isinstance(e, ReaderFlooding) for e in handled) == 1
+    # One report of the flood; the flooding seat's taps stopped at the burst, plus what the
+    # bucket refilled (RATE a second) while the flood built up: on a loaded machine the
+    # reader's thread delivers the flood more slowly, so a few more pass before it trips.
+    floods = [e for e in handled if isinstance(e, ReaderFlooding)]
+    assert len(floods) == 1
     flooded = [e for e in handled if isinstance(e, TagPresented) and e.seat == 0]
-    assert len(flooded) <= BURST
+    build_up = floods[0].at - flooded[0].at
+    assert len(flooded) <= BURST + int(RATE * build_up) + 1
     # No turn handled more than its budget; the queue stayed short.
     assert busiest <= EVENTS_PER_TURN
     assert queued <= 4 * BURST
