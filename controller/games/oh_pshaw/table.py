@@ -45,7 +45,7 @@ from controller.adapters import (
 from controller.games.base import JSON, Action, Event, GameOver
 from controller.games.oh_pshaw.actions import Bid, Play, TurnTrump
 from controller.games.oh_pshaw.bots import OhPshawBot
-from controller.games.oh_pshaw.cards import SUIT_NAMES, SUITS
+from controller.games.oh_pshaw.cards import SUIT_NAMES, SUITS, WIZARD_NAMES
 from controller.games.oh_pshaw.engine import OhPshaw
 from controller.games.oh_pshaw.events import (
     BiddingClosed,
@@ -57,6 +57,7 @@ from controller.games.oh_pshaw.events import (
     RoundStarted,
     TieBreak,
     TrickWon,
+    TrumpChosen,
     TrumpTurned,
 )
 from controller.games.oh_pshaw.spec import SPEC
@@ -345,12 +346,32 @@ def _round_started(e: Event) -> list[Feedback]:
 
 def _trump_turned(e: Event) -> list[Feedback]:
     assert isinstance(e, TrumpTurned)
+    if e.trump is None and e.card in WIZARD_NAMES:
+        text = say(
+            "{player} turned a Wizard ({card}): the dealer chooses trump",
+            player=Player(e.seat),
+            card=Card(e.card),
+        )
+        return [Feedback(e.seat, text)]
+    if e.trump is None:
+        text = say(
+            "{player} turned a Jester ({card}): no trump this round",
+            player=Player(e.seat),
+            card=Card(e.card),
+        )
+        return [Feedback(e.seat, text)]
     text = say(
         "{player} turned {card}: {suit} are trump",
         player=Player(e.seat),
         card=Card(e.card),
         suit=_suit_word(e.trump),
     )
+    return [Feedback(e.seat, text)]
+
+
+def _trump_chosen(e: Event) -> list[Feedback]:
+    assert isinstance(e, TrumpChosen)
+    text = say("{player} chose {suit} as trump", player=Player(e.seat), suit=_suit_word(e.trump))
     return [Feedback(e.seat, text)]
 
 
@@ -457,6 +478,7 @@ def _game_over(e: Event) -> list[Feedback]:
 _FEEDBACK: dict[type[Event], Callable[[Event], list[Feedback]]] = {
     RoundStarted: _round_started,
     TrumpTurned: _trump_turned,
+    TrumpChosen: _trump_chosen,
     BidMade: _bid_made,
     BiddingClosed: _bidding_closed,
     TrickWon: _trick_won,
