@@ -73,4 +73,8 @@ def engine_class(game_id: object) -> type[Engine]:
 
 def game_for_deck(deck: str) -> list[GameSpec]:
     """The games played with the registry deck ``deck``."""
-    return [spec for spec in specs().values() if spec.deck.id == deck]
+    return [
+        spec
+        for spec in specs().values()
+        if deck in (spec.deck.id, *(addon.id for addon in spec.addon_decks))
+    ]

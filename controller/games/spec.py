@@ -100,6 +100,9 @@ class GameSpec:
     max_players: int
     deck: DeckSpec
     engine: type[Engine]
+    # Add-on decks a variant plays besides ``deck`` (Oh Pshaw's eight Wizard cards):
+    # enrolled and audited like any deck; the engine refuses their cards without the option.
+    addon_decks: tuple[DeckSpec, ...] = ()
     options: tuple[OptionSpec, ...] = ()
     presets: tuple[Preset, ...] = ()
     requirements: frozenset[Requirement] = frozenset()

@@ -93,6 +93,18 @@ def parse_card(text: object, wizard: bool = False) -> str:
     return NAME_OF[index]
 
 
+def parse_wizard_card(text: object) -> str:
+    """A card of the Wizard add-on deck (``W1``-``W4``, ``N1``-``N4``); MalformedAction if not."""
+    if isinstance(text, str) and text in WIZARD_NAMES + JESTER_NAMES:
+        return text
+    raise MalformedAction(
+        say(
+            "{value} is not a card of the Wizard add-on deck: W1-W4 or N1-N4",
+            value=Verbatim(describe(text)),
+        )
+    )
+
+
 def card_index(name: str) -> int:
     """The internal number of a card in canonical (or ``10``) notation."""
     return CARD_INDEX[name]
