@@ -77,6 +77,24 @@ MESSAGE_COLOURS: dict[MessageKind, Colour] = {
 }
 
 
+# Oh Pshaw's Wizard variant: its add-on cards by their notation's letter (a Wizard
+# ``W1``..``W4`` deep blue with gold ink, a Jester ``N1``..``N4`` pale grey-green),
+# so neither is mistaken for a suit card. Kept apart from ``card_face`` so that a
+# card-type protocol can take it over as one more card type.
+ADDON_FACES: dict[str, tuple[Colour, Colour]] = {
+    "W": ((36, 32, 110), (250, 206, 70)),
+    "N": ((200, 214, 200), (70, 90, 70)),
+}
+
+
+def addon_face(notation: str) -> tuple[Colour, Colour, str] | None:
+    """Fill, ink and text of a Wizard-variant card (``W1``, ``N3``), or None for any other."""
+    colours = ADDON_FACES.get(notation[:1])
+    if colours is None or len(notation) != 2 or notation[1] not in "1234":
+        return None
+    return colours[0], colours[1], notation
+
+
 def card_face(notation: str) -> tuple[Colour, Colour, str]:
     """Fill colour, ink colour and the big text for a card notation.
 
@@ -84,8 +102,11 @@ def card_face(notation: str) -> tuple[Colour, Colour, str]:
     card showing the number; a French card (``QH``, ``TS``) a light card with
     its rank and suit symbol ("Q♥", "10♠": the suit letters are English words'
     initials, which a German or Japanese player does not read), red for hearts
-    and diamonds; anything else its notation. Only the look, never the rules.
+    and diamonds; Oh Pshaw's Wizard cards their own look (``addon_face``); anything
+    else its notation. Only the look, never the rules.
     """
+    if (addon := addon_face(notation)) is not None:
+        return addon
     head, rest = notation[:1], notation[1:]
     if head in CARD_COLOURS and rest.isdigit():
         ink = TEXT_DARK if head == "Y" else (255, 255, 255)

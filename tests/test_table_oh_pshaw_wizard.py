@@ -15,12 +15,15 @@ from controller.games.oh_pshaw.actions import ChooseTrump, RegisterHand, TurnTru
 from controller.games.oh_pshaw.bots import OhPshawBot
 from controller.games.oh_pshaw.engine import deal
 from controller.games.oh_pshaw.search import OhPshawSearchBot
+from controller.games.oh_pshaw.snapshot import OhPshawSnapshot
 from controller.games.oh_pshaw.spec import SPEC
 from controller.games.oh_pshaw.table import OhPshawAdapter
 from controller.kiosk.simulation import Simulator
 from controller.records.record import replay
 from controller.tags.registry import deck_cards, decks, simulated
 from controller.view import Screen
+from display.scenes.oh_pshaw import OhPshawScene, trump_words
+from display.theme import card_face
 from tests.test_table_options import Rig
 from tests.words import shown
 
@@ -69,6 +72,36 @@ def test_the_dealer_names_trump_by_tapping_a_card_of_the_suit_after_a_turned_wiz
     assert OhPshawBot(random.Random(0)).choose_trump(engine, dealer) == ChooseTrump(dealer, "S")
     engine.apply(action)
     assert not engine.awaiting_trump_choice and engine.snapshot().trump == "H"
+
+
+def test_the_display_asks_the_dealer_alone_to_choose_trump() -> None:
+    adapter = wizard_adapter()
+    engine = adapter.engine
+    dealer = engine.round.dealer
+    eldest = (dealer + 1) % 3
+    engine.apply(TurnTrump(dealer, "W3"))
+    game = adapter.presentation.snapshot()
+    assert game["awaiting_trump_choice"] is True
+    snap = OhPshawSnapshot.of(game)
+    assert snap.awaiting_trump_choice and snap.trump_card == "W3" and snap.trump is None
+    assert "the dealer chooses" in shown(trump_words(snap))
+    scene = OhPshawScene()
+    prompt = scene.turn_prompt(game, dealer)
+    assert prompt is not None and "suit you choose as trump" in shown(prompt)
+    assert scene.turn_prompt(game, eldest) is None  # the eldest's bid waits
+    engine.apply(ChooseTrump(dealer, "C"))
+    game = adapter.presentation.snapshot()
+    assert "awaiting_trump_choice" not in game
+    assert shown(trump_words(OhPshawSnapshot.of(game))) == "Trump: clubs (W3 turned)"
+    prompt = scene.turn_prompt(game, eldest)
+    assert prompt is not None and shown(prompt) == "make your bid"
+
+
+def test_wizards_and_jesters_have_faces_of_their_own() -> None:
+    wizard, jester, ace, oshaka = card_face("W1"), card_face("N4"), card_face("AS"), card_face("R7")
+    assert wizard[2] == "W1" and jester[2] == "N4"
+    assert len({wizard[0], jester[0], ace[0]}) == 3  # three different fills
+    assert ace[2] == "A♠" and oshaka[2] == "7"  # the other decks as before
 
 
 def test_the_search_bot_plays_the_wizard_variant_legally() -> None:

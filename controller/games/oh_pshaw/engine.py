@@ -1003,6 +1003,7 @@ class OhPshaw(Engine):
             ),
             ended_early=self.ended_early,
             last_round=tuple(self.rounds[rnd.index - 1].scores or ()) if rnd.index else (),
+            awaiting_trump_choice=self.awaiting_trump_choice,
         )
 
 
