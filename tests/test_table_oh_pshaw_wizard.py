@@ -20,7 +20,8 @@ from controller.games.oh_pshaw.spec import SPEC
 from controller.games.oh_pshaw.table import OhPshawAdapter
 from controller.kiosk.simulation import Simulator
 from controller.records.record import replay
-from controller.tags.registry import deck_cards, decks, simulated
+from controller.tags.enrollment import DeckAudit, Enrollment
+from controller.tags.registry import TagRegistry, deck_cards, decks, simulated, simulated_uid
 from controller.view import Screen
 from display.scenes.oh_pshaw import OhPshawScene, trump_words
 from display.theme import card_face
@@ -40,6 +41,23 @@ def test_the_wizard_add_on_deck_is_enrolled_like_any_deck() -> None:
     assert deck.canonical("N3") == "N3"
     with pytest.raises(Exception, match="Wizard add-on deck"):
         deck.canonical("AS")
+
+
+def test_the_wizard_add_on_deck_is_enrolled_and_audited_at_the_staff_desk(tmp_path: Path) -> None:
+    registry = TagRegistry()
+    enrollment = Enrollment(registry, "wizard-8", path=tmp_path / "tags.json")
+    assert shown(enrollment.prompt) == "Tap W1 (1 of 8 in the wizard-8 deck)"
+    for n in range(8):
+        assert enrollment.tap(f"04{n:012X}").accepted
+    assert enrollment.done
+    entry = TagRegistry.load(tmp_path / "tags.json").lookup("04000000000007")
+    assert entry is not None and (entry.deck, entry.card) == ("wizard-8", "N4")
+    audit = DeckAudit(simulated(["wizard-8", "standard-52"]), "wizard-8")
+    for card in deck_cards("wizard-8")[1:]:
+        assert audit.tap(simulated_uid("wizard-8", card)).kind == "card"
+    assert audit.tap(simulated_uid("standard-52", "AS")).kind == "foreign"
+    report = audit.report()
+    assert not report.complete and "W1" in " ".join(shown(line) for line in report.lines())
 
 
 def wizard_adapter(players: int = 3) -> OhPshawAdapter:
