@@ -210,6 +210,18 @@ def test_the_dealer_may_choose_trump_during_the_bidding_once_only() -> None:
     assert e.report()["rounds"][0]["tricks"] == [0, 0, 1]  # seat 2's AH trumps
 
 
+def test_a_wizard_turned_after_the_bidding_is_followed_by_the_choice() -> None:
+    head = wizard(schedule=[1])
+    lines = (B(1, 0), B(2, 0), B(0, 1))
+    e = replayed(head, *lines)
+    assert e.report()["next"] == {"seat": 0, "expects": "trump"}
+    e = replayed(head, *lines, T(0, "W2"))
+    assert e.report()["next"] == {"seat": 0, "expects": "trump_suit"}
+    e = replayed(head, *lines, T(0, "W2"), C(0, "S"))
+    assert e.report()["next"] == {"seat": 1, "expects": "play"}
+    assert e.report()["rounds"][0]["trump"] == "S"
+
+
 def test_no_choice_of_trump_without_a_turned_wizard() -> None:
     head = wizard(schedule=[1])
     assert "none is turned" in refused(head, T(0, "9H"), C(0, "H"))

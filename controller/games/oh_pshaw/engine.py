@@ -45,6 +45,14 @@ Rules: ``shared/rules/oh-pshaw.de.txt`` plus the rulings of the game-record spec
 
 Cards are written rank + suit (``AS``, ``TH``, ``2C``; ``10H`` is read as ``TH``).
 
+The ``wizard`` option (the rulebook's variant "Wizard") adds four Wizards
+``W1``-``W4`` and four Jesters ``N1``-``N4`` (60 cards; ``cards.WizardTrick``
+decides tricks): the first Wizard wins, a Jester always loses (Jesters alone:
+the first), both may be played at any time, a Wizard lead frees the others,
+after a Jester lead the next card sets the suit. A turned Jester means no
+trump; a turned Wizard waits for the dealer's ``trump_suit`` action, taken
+like the turned card at any time before the first play.
+
 ``deal(engine, rng) -> list[Action]`` turns a seeded ``random.Random`` into the
 actions a shuffled physical deck gives at the start of the current round: a
 ``hand`` registration for every seat (dealt one card at a time from the eldest)
