@@ -23,7 +23,7 @@ from typing import Generic, TypeVar
 import pygame
 import pygame.freetype
 
-from controller.games import deck_of_game
+from controller.games import deck_of_card
 from controller.games.cards import CardFace, FaceColour
 from controller.games.words import Arg, Items, Words
 from controller.view import MessageKind
@@ -68,6 +68,8 @@ CARD_COLOURS: dict[FaceColour, Colour] = {
     FaceColour.GREEN: (40, 150, 70),
     FaceColour.YELLOW: (236, 196, 36),
     FaceColour.LILAC: (168, 120, 210),  # Oskar's lilac
+    FaceColour.NAVY: (36, 32, 110),  # Oh Pshaw's Wizards
+    FaceColour.SAGE: (200, 214, 200),  # and its Jesters
 }
 CARD_NEUTRAL: Colour = CARD_COLOURS[FaceColour.PLAIN]
 CARD_RED_INK: Colour = (190, 20, 30)
@@ -82,13 +84,23 @@ MESSAGE_COLOURS: dict[MessageKind, Colour] = {
 }
 
 
+# Inks other than white on a coloured card: dark on yellow, gold on a Wizard's navy,
+# dark green on a Jester's sage (so neither add-on card is mistaken for a suit card).
+CARD_INKS: dict[FaceColour, Colour] = {
+    FaceColour.YELLOW: TEXT_DARK,
+    FaceColour.NAVY: (250, 206, 70),
+    FaceColour.SAGE: (70, 90, 70),
+}
+
+
 def card_paint(face: CardFace) -> tuple[Colour, Colour]:
-    """Fill and ink colour of a card face: white ink on a coloured card (dark on yellow),
-    dark or red ink on a plain one. The game says what the face shows; this, how it looks."""
+    """Fill and ink colour of a card face: white ink on a coloured card (or its own ink,
+    ``CARD_INKS``), dark or red ink on a plain one. The game says what the face shows;
+    this, how it looks."""
     fill = CARD_COLOURS[face.colour]
     if face.colour is FaceColour.PLAIN:
         return fill, CARD_RED_INK if face.red_ink else TEXT_DARK
-    return fill, TEXT_DARK if face.colour is FaceColour.YELLOW else (255, 255, 255)
+    return fill, CARD_INKS.get(face.colour, (255, 255, 255))
 
 
 def blend(a: Colour, b: Colour, share: float) -> Colour:
@@ -989,7 +1001,7 @@ class Painter:
     def card_face(self, notation: str) -> CardFace:
         """What the card ``notation`` shows, as the game this painter draws describes it
         (its deck's ``CardType``); without a game, the notation on a plain card."""
-        deck = deck_of_game(self.words.game_id)
+        deck = deck_of_card(self.words.game_id, notation)
         return CardFace(notation) if deck is None else deck.face(notation)
 
     def card_picture(

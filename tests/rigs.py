@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 from controller.config.table_config import SeatConfig, TableConfig
 from controller.games.base import JSON, Engine
 from controller.kiosk.devices import Devices, build
+from controller.kiosk.simulation import Simulator
 from controller.table import JournalSink, LedSink, Table, TableLoop
 from controller.tags.registry import TagRegistry, simulated, simulated_uid
 from controller.view import Screen
@@ -127,6 +128,15 @@ class TableRig:
         game = self.table.game
         assert game is not None
         return game.adapter.engine
+
+    def play_to_results(self, sim: Simulator, steps: int = 20000) -> None:
+        """Let the simulator's bots play until the results screen (within ``steps``)."""
+        for _ in range(steps):
+            if self.table.screen is Screen.RESULTS:
+                return
+            assert sim.step(0.0)
+            self.loop.drain()
+        assert self.table.screen is Screen.RESULTS
 
     def screen(self) -> Screen:
         """The table's screen, read afresh (a plain attribute read would be narrowed by mypy)."""

@@ -97,10 +97,13 @@ def test_every_deck_refuses_garbage_saying_what_was_given(game_id: str, garbage:
 
 
 def test_the_tag_registry_decks_come_from_the_specs() -> None:
-    assert set(decks()) == {spec.deck.id for spec in specs().values()}
+    assert set(decks()) == {
+        deck.id for spec in specs().values() for deck in (spec.deck, *spec.addon_decks)
+    }
     registry = simulated()
     for spec in specs().values():
-        assert len(registry.cards_of(spec.deck.id)) == len(spec.deck.cards)
+        for deck in (spec.deck, *spec.addon_decks):
+            assert len(registry.cards_of(deck.id)) == len(deck.cards)
 
 
 @pytest.mark.parametrize("game_id", list(specs()))

@@ -73,6 +73,18 @@ def deck_of_game(game_id: object) -> DeckSpec | None:
     return None if spec is None else spec.deck
 
 
+def deck_of_card(game_id: object, notation: str) -> DeckSpec | None:
+    """The deck of a known game that holds the card ``notation``: an add-on deck (Oh
+    Pshaw's Wizards) when it holds it, else the game's own; None for no game or one the
+    table does not know."""
+    deck = deck_of_game(game_id)
+    spec = specs().get(game_id) if isinstance(game_id, str) else None
+    for addon in () if spec is None else spec.addon_decks:
+        if addon.holds(notation):
+            return addon
+    return deck
+
+
 def field_words(game_id: object, key: str) -> Words:
     """A report field's name for a reader ("hand_size": "hand size"): the game's own
     (``GameSpec.field_labels``), one every card game shares, or the key with spaces."""
@@ -90,4 +102,8 @@ def engine_class(game_id: object) -> type[Engine]:
 
 def game_for_deck(deck: str) -> list[GameSpec]:
     """The games played with the registry deck ``deck``."""
-    return [spec for spec in specs().values() if spec.deck.id == deck]
+    return [
+        spec
+        for spec in specs().values()
+        if deck in (spec.deck.id, *(addon.id for addon in spec.addon_decks))
+    ]

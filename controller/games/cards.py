@@ -43,6 +43,8 @@ class FaceColour(enum.StrEnum):
     GREEN = "green"
     YELLOW = "yellow"
     LILAC = "lilac"
+    NAVY = "navy"  # Oh Pshaw's Wizards (the Wizard variant's add-on deck)
+    SAGE = "sage"  # its Jesters
 
 
 @dataclass(frozen=True)

@@ -60,6 +60,10 @@ class DeckSpec:
         card = self._card(notation)
         return notation if card is None else self.card_type.name(card)
 
+    def holds(self, notation: str) -> bool:
+        """Whether ``notation`` is a card of this deck (in any spelling the game accepts)."""
+        return self._card(notation) is not None
+
     def face(self, notation: str) -> CardFace:
         """What the face of the card written ``notation`` shows (a stranger: its notation)."""
         card = self._card(notation)
@@ -130,6 +134,9 @@ class GameSpec:
     max_players: int
     deck: DeckSpec
     engine: type[Engine]
+    # Add-on decks a variant plays besides ``deck`` (Oh Pshaw's eight Wizard cards):
+    # enrolled and audited like any deck; the engine refuses their cards without the option.
+    addon_decks: tuple[DeckSpec, ...] = ()
     options: tuple[OptionSpec, ...] = ()
     presets: tuple[Preset, ...] = ()
     requirements: frozenset[Requirement] = frozenset()

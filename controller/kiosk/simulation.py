@@ -40,7 +40,7 @@ from controller.games.words import Arg, Card, Text, Verbatim, say
 from controller.kiosk.devices import Devices
 from controller.kiosk.loop_load import LoopLoad, think_budget
 from controller.table import Table
-from controller.tags.registry import TagRegistry, deck_cards, deck_of, simulated_uid
+from controller.tags.registry import TagRegistry, deck_cards, deck_holding, simulated_uid
 from controller.view import Screen
 from hardware.events import Button
 
@@ -192,7 +192,7 @@ class Simulator:
         game = self.table.game
         if game is None:
             return None
-        uid = self.registry.uid_for(deck_of(game.adapter.game_id), card)
+        uid = self.registry.uid_for(deck_holding(game.adapter.game_id, card), card)
         if uid is None:
             logger.warning("no tag is enrolled for %s", card)
             return say(
@@ -388,7 +388,8 @@ class _SearchFirst:
     """A search bot for the decisions it searches; the adapter's bot for the rest.
 
     The adapter's bot also knows the table's own steps (an Oh Pshaw dealer's
-    turned card while the table waits for it); the search bot plays the game.
+    turned card while the table waits for it, or trump to choose after a turned
+    Wizard); the search bot plays the game.
     """
 
     def __init__(self, search: Any, fallback: Bot) -> None:
@@ -396,6 +397,10 @@ class _SearchFirst:
         self.fallback = fallback
 
     def choose(self, engine: Any, seat: int) -> Action:
-        if getattr(engine, "awaiting_turned_card", False) and seat == engine.round.dealer:
+        # (Also the Wizard variant's dealer choosing trump after a turned Wizard.)
+        table_step = getattr(engine, "awaiting_turned_card", False) or getattr(
+            engine, "awaiting_trump_choice", False
+        )
+        if table_step and seat == engine.round.dealer:
             return self.fallback.choose(engine, seat)
         return self.search.choose(engine, seat)  # type: ignore[no-any-return]

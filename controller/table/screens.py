@@ -36,7 +36,7 @@ from controller.table.play import about_seat, act, after, end_now, feedback, ref
 from controller.table.session import GameSession
 from controller.table.staff_mode import StaffCommand
 from controller.tags.members import NOT_A_MEMBER, welcome
-from controller.tags.registry import deck_of
+from controller.tags.registry import decks_of
 from controller.tags.staff_desk import StaffDesk
 from controller.view import ButtonHint, MessageKind, Screen
 from controller.words.catalogs import LANGUAGE_NAMES
@@ -440,7 +440,7 @@ class PlayScreen(ScreenState):
             )
             ctx.out.flash(seat, Cue.REFUSED)
             return None
-        if entry.deck != deck_of(session.game_id):
+        if entry.deck not in decks_of(session.game_id):
             why = say(
                 "that card belongs to the {deck} deck, not this game's", deck=Verbatim(entry.deck)
             )

@@ -38,13 +38,33 @@ FORMAT = "tag-registry/1"
 
 
 def decks() -> dict[str, DeckSpec]:
-    """Every deck the table's games are played with, by registry name (from the game specs)."""
-    return {spec.deck.id: spec.deck for spec in specs().values()}
+    """Every deck the table's games are played with, by registry name (from the game specs),
+    add-on decks included."""
+    known: dict[str, DeckSpec] = {}
+    for spec in specs().values():
+        for deck in (spec.deck, *spec.addon_decks):
+            known[deck.id] = deck
+    return known
 
 
 def deck_of(game_id: str) -> str:
     """The registry deck the game ``game_id`` is played with."""
     return spec_of(game_id).deck.id
+
+
+def decks_of(game_id: str) -> tuple[str, ...]:
+    """The registry decks whose cards the game ``game_id`` reads: its deck and any add-ons."""
+    spec = spec_of(game_id)
+    return (spec.deck.id, *(deck.id for deck in spec.addon_decks))
+
+
+def deck_holding(game_id: str, card: str) -> str:
+    """The deck of the game ``game_id`` that holds ``card`` (its own deck if none does)."""
+    spec = spec_of(game_id)
+    for deck in spec.addon_decks:
+        if card in deck.cards:
+            return deck.id
+    return spec.deck.id
 
 
 def deck_cards(deck: str) -> list[str]:

@@ -161,9 +161,9 @@ class Presenter:
 
     def card(self, notation: str) -> str:
         """A card as its game names it (``CardType.name``); without a game, French-suited."""
-        from controller.games import deck_of_game
+        from controller.games import deck_of_card
 
-        deck = deck_of_game(self.game_id)
+        deck = deck_of_card(self.game_id, notation)
         if deck is not None:
             return self(deck.name(notation))
         return french_card(notation)

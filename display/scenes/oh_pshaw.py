@@ -50,6 +50,7 @@ PROMPTS: Mapping[str, Text] = {
     Verb.TRUMP: say("tap the turned card"),
     Verb.BID: say("make your bid"),
     Verb.PLAY: say("play a card"),
+    Verb.TRUMP_SUIT: say("tap a card of the suit you choose as trump"),
 }
 # A seat panel's figures: the chip's label and, for a panel too low for chips, the
 # figure in one line ("Bid 2").
@@ -124,6 +125,8 @@ def trump_words(snap: OhPshawSnapshot) -> Text:
         return say("Trump: {suit}", suit=suit)
     if snap.awaiting_turned_card:
         return say("Trump: the dealer turns a card")
+    if snap.awaiting_trump_choice and snap.trump_card is not None:  # the Wizard variant
+        return say("Trump: the dealer chooses ({card} turned)", card=Card(snap.trump_card))
     return say("No trump this round")
 
 
@@ -153,6 +156,8 @@ class OhPshawScene:
         if snap.awaiting_turned_card:
             # The bidding waits for the turned card: only the dealer has something to do.
             return PROMPTS[Verb.TRUMP] if snap.dealer == player else None
+        if snap.awaiting_trump_choice:  # the Wizard variant: the dealer names trump first
+            return PROMPTS[Verb.TRUMP_SUIT] if snap.dealer == player else None
         nxt = snap.next
         if nxt is None or nxt.seat != player:
             return None
@@ -330,7 +335,7 @@ class OhPshawScene:
             y += m.pad // 2
 
         turn = snap.next.seat if snap.next is not None else None
-        if snap.awaiting_turned_card:
+        if snap.awaiting_turned_card or snap.awaiting_trump_choice:
             turn = snap.dealer
         columns: list[tuple[Words, Sequence[int | None]]] = []
         if phase in (Phase.TRUMP, Phase.BID) and snap.last_round:
@@ -446,6 +451,9 @@ class OhPshawScene:
         if snap.awaiting_turned_card:
             dealer = as_arg(player_name(view, snap.dealer))
             return say("{dealer} deals: tap the turned card", dealer=dealer), theme.TURN
+        if snap.awaiting_trump_choice:  # the Wizard variant: a Wizard turned
+            dealer = as_arg(player_name(view, snap.dealer))
+            return say("{dealer} turned a Wizard and chooses trump", dealer=dealer), theme.TURN
         who = as_arg(player_name(view, nxt.seat))
         if nxt.expects == Verb.BID:
             showing = game_of(view.game).overlay.bid_cursor

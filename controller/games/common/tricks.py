@@ -99,6 +99,9 @@ class TrickWin(Enum):
     HIGHEST_TRUMP = "highest trump"
     LOWEST_ALL_LED = "lowest, every card of the led suit"
     LOWEST_OFF_LEAD = "lowest of a suit other than the led one"
+    # Oh Pshaw's Wizard variant: a Wizard always wins, a trick of Jesters alone goes to the first.
+    FIRST_WIZARD = "first Wizard"
+    ALL_JESTERS = "all Jesters"
 
 
 @dataclass(frozen=True, slots=True)

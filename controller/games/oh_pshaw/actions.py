@@ -1,7 +1,9 @@
 """Oh Pshaw's actions: the record's verbs, the typed actions, and reading them.
 
 ``play`` a card, ``bid`` a number of tricks, ``trump`` (the dealer's turned
-card), ``hand`` (the kernel's ``RegisterHand``) and ``end`` (staff's early end).
+card), ``hand`` (the kernel's ``RegisterHand``) and ``end`` (staff's early end);
+with the ``wizard`` option also ``trump_suit`` (the dealer's choice of trump
+after turning a Wizard) and the cards ``W1``-``W4``, ``N1``-``N4``.
 ``parse_action`` checks a record line's shape only; whether the rules allow it
 is the engine's job.
 """
@@ -22,7 +24,7 @@ from controller.games.base import (
     split_action,
 )
 from controller.games.common.tricks import RegisterHand
-from controller.games.oh_pshaw.cards import CARD_NAMES, DECK_SIZE, parse_card
+from controller.games.oh_pshaw.cards import NAME_OF, SUITS, WIZARD_DECK_SIZE, parse_card
 from controller.games.words import Verbatim, say
 
 __all__ = [
@@ -30,6 +32,7 @@ __all__ = [
     "EARLY",
     "PLAYS",
     "Bid",
+    "ChooseTrump",
     "EndEarly",
     "Play",
     "RegisterHand",
@@ -47,6 +50,7 @@ class Verb(StrEnum):
     TRUMP = "trump"
     HAND = "hand"
     END = "end"
+    TRUMP_SUIT = "trump_suit"  # the Wizard variant only
 
 
 EARLY = "early"  # the only value of an ``end`` action: the rulebook's early end
@@ -83,6 +87,16 @@ class TurnTrump(Action):
 
 
 @dataclass(frozen=True)
+class ChooseTrump(Action):
+    """The dealer names trump (``S``, ``H``, ``D`` or ``C``) after turning a Wizard."""
+
+    suit: str
+
+    def to_json(self) -> JSON:
+        return {"seat": self.seat, Verb.TRUMP_SUIT: self.suit}
+
+
+@dataclass(frozen=True)
 class EndEarly(Action):
     """Staff end the game now: the rulebook's early end, the points as they stand.
 
@@ -97,37 +111,48 @@ class EndEarly(Action):
 
 # Actions are immutable, so the ones legal_actions hands out are made once.
 PLAYS: tuple[tuple[Play, ...], ...] = tuple(
-    tuple(Play(seat, name) for name in CARD_NAMES) for seat in range(7)
+    tuple(Play(seat, name) for name in NAME_OF) for seat in range(7)
 )
 BIDS: tuple[tuple[Bid, ...], ...] = tuple(
-    tuple(Bid(seat, n) for n in range(DECK_SIZE // 3 + 1)) for seat in range(7)
+    tuple(Bid(seat, n) for n in range(WIZARD_DECK_SIZE // 3 + 1)) for seat in range(7)
 )
 
 
 # --- reading a record line -----------------------------------------------------------
 
 
-def _play(seat: int, value: object) -> Action:
-    return Play(seat, parse_card(value))
+def _play(seat: int, value: object, wizard: bool) -> Action:
+    return Play(seat, parse_card(value, wizard))
 
 
-def _bid(seat: int, value: object) -> Action:
+def _bid(seat: int, value: object, wizard: bool) -> Action:
     return Bid(seat, require_int(value, '"bid"'))
 
 
-def _trump(seat: int, value: object) -> Action:
-    return TurnTrump(seat, parse_card(value))
+def _trump(seat: int, value: object, wizard: bool) -> Action:
+    return TurnTrump(seat, parse_card(value, wizard))
 
 
-def _hand(seat: int, value: object) -> Action:
+def _hand(seat: int, value: object, wizard: bool) -> Action:
     if not isinstance(value, list):
         raise MalformedAction(
             say('"hand" must be a list of cards, not {value}', value=Verbatim(describe(value)))
         )
-    return RegisterHand(seat, tuple(parse_card(text) for text in value))
+    return RegisterHand(seat, tuple(parse_card(text, wizard) for text in value))
 
 
-def _end(seat: int, value: object) -> Action:
+def _trump_suit(seat: int, value: object, wizard: bool) -> Action:
+    if not isinstance(value, str) or value not in SUITS:
+        raise MalformedAction(
+            say(
+                '"trump_suit" must be a suit S, H, D or C, not {value}',
+                value=Verbatim(describe(value)),
+            )
+        )
+    return ChooseTrump(seat, value)
+
+
+def _end(seat: int, value: object, wizard: bool) -> Action:
     if value != EARLY:
         raise MalformedAction(
             say('"end" must be "early", not {value}', value=Verbatim(describe(value)))
@@ -136,17 +161,23 @@ def _end(seat: int, value: object) -> Action:
 
 
 # Each verb: the extra keys its line may carry (none), and the reader of its value.
-VERBS: Mapping[str, tuple[str, ...]] = {verb: () for verb in Verb}
-_READERS: Mapping[str, Callable[[int, object], Action]] = {
+# ``trump_suit`` is a verb of the Wizard variant alone: without it the game knows no such verb.
+VERBS: Mapping[str, tuple[str, ...]] = {verb: () for verb in Verb if verb != Verb.TRUMP_SUIT}
+WIZARD_VERBS: Mapping[str, tuple[str, ...]] = {verb: () for verb in Verb}
+_READERS: Mapping[str, Callable[[int, object, bool], Action]] = {
     Verb.PLAY: _play,
     Verb.BID: _bid,
     Verb.TRUMP: _trump,
     Verb.HAND: _hand,
     Verb.END: _end,
+    Verb.TRUMP_SUIT: _trump_suit,
 }
 
 
-def parse_action(obj: Mapping[str, Any], players: int) -> Action:
-    """A record line's object as a typed action of ``players`` seats; MalformedAction if not."""
-    seat, verb = split_action(obj, players, VERBS)
-    return _READERS[verb](seat, obj[verb])
+def parse_action(obj: Mapping[str, Any], players: int, wizard: bool = False) -> Action:
+    """A record line's object as a typed action of ``players`` seats; MalformedAction if not.
+
+    ``wizard``: the game plays the Wizard variant (its cards and ``trump_suit`` are read).
+    """
+    seat, verb = split_action(obj, players, WIZARD_VERBS if wizard else VERBS)
+    return _READERS[verb](seat, obj[verb], wizard)

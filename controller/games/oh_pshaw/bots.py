@@ -12,6 +12,9 @@ The heuristic:
   still loses, and when every card wins it gets rid of a high one.
 * Without a registered hand (the bot cannot know its cards) it picks any
   legal action at random, as it does for the dealer's turned card.
+* The Wizard variant: a Wizard counts as a sure trick and beats all, a Jester
+  as none and beats nothing; after a turned Wizard the dealer names the suit
+  it holds most of.
 
 Everything comes from ``legal_actions``, the seat's own registered hand and
 the public snapshot; randomness only from the injected ``random.Random``.
@@ -23,8 +26,8 @@ import random
 from collections.abc import Sequence
 
 from controller.games.base import Action
-from controller.games.oh_pshaw.actions import Bid, Play, TurnTrump
-from controller.games.oh_pshaw.cards import RANKS, SUITS
+from controller.games.oh_pshaw.actions import Bid, ChooseTrump, Play, TurnTrump
+from controller.games.oh_pshaw.cards import JESTER_SUIT, RANKS, SUITS, WIZARD_SUIT
 from controller.games.oh_pshaw.engine import OhPshaw
 from controller.games.oh_pshaw.snapshot import OhPshawSnapshot
 
@@ -32,11 +35,19 @@ Card = tuple[int, int]  # (suit index, rank 0 = "2" .. 12 = "A")
 
 
 def _card(name: str) -> Card:
+    if name[0] == "W":  # the Wizard variant's cards: their pseudo-suits, above/below all
+        return WIZARD_SUIT, 13
+    if name[0] == "N":
+        return JESTER_SUIT, -1
     return SUITS.index(name[1]), RANKS.index(name[0])
 
 
 def _beats(card: Card, best: Card, trump: int | None) -> bool:
     """Whether ``card`` played now beats ``best``, the trick's winning card so far."""
+    if best[0] == WIZARD_SUIT or card[0] == JESTER_SUIT:
+        return False  # the first Wizard keeps the trick; a Jester never wins
+    if card[0] == WIZARD_SUIT or best[0] == JESTER_SUIT:
+        return True  # (a Jester led: the first other card takes the lead)
     if card[0] == best[0]:
         return card[1] > best[1]
     return card[0] == trump
@@ -74,6 +85,8 @@ class OhPshawBot:
             raise ValueError(f"seat {seat} has nothing to do now")
         hand = engine.registered_hand(seat)
         first = legal[0]
+        if hand is not None and isinstance(first, ChooseTrump):
+            return self.choose_trump(engine, seat)
         if hand is None or not isinstance(first, Bid | Play):
             return self.rng.choice(legal)
         snapshot = engine.snapshot()
@@ -89,13 +102,23 @@ class OhPshawBot:
         """A simulated dealer's turned card: some card nobody is known to hold."""
         return TurnTrump(seat, self.rng.choice(engine.unseen_cards()))
 
+    def choose_trump(self, engine: OhPshaw, seat: int) -> ChooseTrump:
+        """The Wizard variant's dealer choosing trump: its longest suit (any, hand unknown)."""
+        hand = engine.registered_hand(seat) or []
+        counts = [sum(1 for c in hand if c[-1] == suit) for suit in SUITS]
+        if not any(counts):
+            return ChooseTrump(seat, self.rng.choice(SUITS))
+        return ChooseTrump(seat, SUITS[counts.index(max(counts))])
+
     # --- bidding ------------------------------------------------------------------
 
     @staticmethod
     def estimate(hand: Sequence[str], trump: int | None, players: int) -> float:
         """The expected number of tricks the hand takes, roughly."""
-        cards = [suit * 13 + rank for suit, rank in (_card(name) for name in hand)]
-        return estimate_tricks(cards, -1 if trump is None else trump, players)
+        suited = [_card(name) for name in hand if name[0] not in "WN"]
+        wizards = sum(1 for name in hand if name[0] == "W")  # each a sure trick
+        cards = [suit * 13 + rank for suit, rank in suited]
+        return wizards + estimate_tricks(cards, -1 if trump is None else trump, players)
 
     def _bid(self, bids: list[Bid], hand: Sequence[str], trump: int | None, players: int) -> Bid:
         target = self.estimate(hand, trump, players)
@@ -119,6 +142,8 @@ class OhPshawBot:
 
         def strength(item: tuple[Card, Play]) -> tuple[int, int]:
             (suit, rank), _ = item
+            if suit in (WIZARD_SUIT, JESTER_SUIT):  # the strongest and the weakest of all
+                return (2 if suit == WIZARD_SUIT else -1, 0)
             return (1 if suit == trump else 0, rank)
 
         options.sort(key=strength)
@@ -129,7 +154,7 @@ class OhPshawBot:
                 return (aces or options)[-1][1]
             return options[0][1]
 
-        best = _card(trick[0].card)
+        best = _card(trick[0].card)  # (after a Jester lead, _beats moves it on)
         for entry in trick[1:]:
             card = _card(entry.card)
             if _beats(card, best, trump):

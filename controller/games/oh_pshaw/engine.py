@@ -45,6 +45,14 @@ Rules: ``shared/rules/oh-pshaw.de.txt`` plus the rulings of the game-record spec
 
 Cards are written rank + suit (``AS``, ``TH``, ``2C``; ``10H`` is read as ``TH``).
 
+The ``wizard`` option (the rulebook's variant "Wizard") adds four Wizards
+``W1``-``W4`` and four Jesters ``N1``-``N4`` (60 cards; ``cards.WizardTrick``
+decides tricks): the first Wizard wins, a Jester always loses (Jesters alone:
+the first), both may be played at any time, a Wizard lead frees the others,
+after a Jester lead the next card sets the suit. A turned Jester means no
+trump; a turned Wizard waits for the dealer's ``trump_suit`` action, taken
+like the turned card at any time before the first play.
+
 ``deal(engine, rng) -> list[Action]`` turns a seeded ``random.Random`` into the
 actions a shuffled physical deck gives at the start of the current round: a
 ``hand`` registration for every seat (dealt one card at a time from the eldest)
@@ -92,6 +100,7 @@ from controller.games.oh_pshaw.actions import (
     EARLY,
     PLAYS,
     Bid,
+    ChooseTrump,
     EndEarly,
     Play,
     RegisterHand,
@@ -103,12 +112,17 @@ from controller.games.oh_pshaw.cards import (
     CARD_INDEX,
     CARD_NAMES,
     DECK_SIZE,
+    JESTER_SUIT,
+    NAME_OF,
     RANKS,
     ROTATION,
     SUIT_NAMES,
     SUIT_OF,
     SUITS,
     TRICK_RULES,
+    WIZARD_CARD_INDEX,
+    WIZARD_SUIT,
+    WizardTrick,
     card_arg,
     card_index,
     card_suit,
@@ -129,6 +143,7 @@ from controller.games.oh_pshaw.events import (
     RoundStarted,
     TieBreak,
     TrickWon,
+    TrumpChosen,
     TrumpTurned,
 )
 from controller.games.oh_pshaw.options import (
@@ -171,6 +186,7 @@ __all__ = [
     "BidStatus",
     "BiddingClosed",
     "CardPlayed",
+    "ChooseTrump",
     "Chosen",
     "EndEarly",
     "GameEndedEarly",
@@ -188,6 +204,7 @@ __all__ = [
     "RoundState",
     "TieBreak",
     "TrickWon",
+    "TrumpChosen",
     "TrumpTurned",
     "TurnTrump",
     "Verb",
@@ -210,15 +227,24 @@ _EXPECTATIONS: Mapping[Phase, tuple[Expectation | None, ...]] = by_phase(
         Phase.OVER: (None,) * 7,
     },
 )
+# The Wizard variant: the dealer who turned a Wizard is waited for to choose trump.
+_CHOICES: tuple[Expectation, ...] = tuple(Expectation(seat, Verb.TRUMP_SUIT) for seat in range(7))
 
 
-def win_reason(card: int, how: TrickWin, led: int, trump: int | None) -> Text:
-    """Why ``card`` took the trick, in words: the highest trump, or the highest of the suit led."""
+def win_reason(card: int, how: TrickWin, led: int | None, trump: int | None) -> Text:
+    """Why ``card`` took the trick, in words: the highest trump, or the highest of the suit led.
+
+    The Wizard variant adds the first Wizard played, and a trick of Jesters alone.
+    """
+    if how is TrickWin.FIRST_WIZARD:
+        return say("{card} is the first Wizard played", card=Card(NAME_OF[card]))
+    if how is TrickWin.ALL_JESTERS or led is None:
+        return say("all Jesters: the first one, {card}, takes the trick", card=Card(NAME_OF[card]))
     if how is TrickWin.HIGHEST_TRUMP or led == trump:
-        return say("{card} is the highest trump", card=Card(CARD_NAMES[card]))
+        return say("{card} is the highest trump", card=Card(NAME_OF[card]))
     return say(
         "{card} is the highest card of the suit led, {suit}",
-        card=Card(CARD_NAMES[card]),
+        card=Card(NAME_OF[card]),
         suit=SUIT_NAMES[led],
     )
 
@@ -237,6 +263,8 @@ class OhPshaw(Engine):
         self.players = players
         self.first_dealer = dealer
         self.options = options
+        # The notation this game reads: the Wizard variant's 60 cards, or the 52.
+        self._index = WIZARD_CARD_INDEX if options.wizard else CARD_INDEX
         self.rounds: list[RoundState] = []
         # The current (or, once the game is over, the last) round; set by _start_round.
         self.round: RoundState
@@ -281,18 +309,20 @@ class OhPshaw(Engine):
         }
 
     def parse_action(self, obj: Mapping[str, Any]) -> Action:
-        return parse_action(obj, self.players)
+        return parse_action(obj, self.players, self.options.wizard)
 
     # --- the state machine --------------------------------------------------------
 
     @property
     def expected(self) -> Expectation | None:
+        if self.phase is Phase.TRUMP and self.round.choosing:
+            return _CHOICES[self.turn]
         return _EXPECTATIONS[self.phase][self.turn]
 
     def _round_trump(self, index: int, hand_size: int) -> tuple[bool, int | None]:
         """Whether round ``index`` turns a card, and its trump suit when none is turned."""
         opts = self.options
-        if self.players * hand_size == DECK_SIZE:
+        if self.players * hand_size == opts.deck_size:
             return False, None
         if opts.no_trump_last_round and index == len(opts.schedule) - 1:
             return False, None
@@ -306,7 +336,9 @@ class OhPshaw(Engine):
         hand_size = opts.tie_break_hand if tie_break else opts.schedule[index]
         dealer = (self.first_dealer + index) % self.players
         turns_card, trump = self._round_trump(index, hand_size)
-        rnd = RoundState(index, dealer, hand_size, tie_break, turns_card, trump, self.players)
+        rnd = RoundState(
+            index, dealer, hand_size, tie_break, turns_card, trump, self.players, wizard=opts.wizard
+        )
         if tie_break:
             rnd.scoring_seats = self.tied
         self.rounds.append(rnd)
@@ -340,11 +372,10 @@ class OhPshaw(Engine):
             say("Oh Pshaw has no action {action}", action=Verbatim(type(action).__name__))
         )
 
-    @staticmethod
-    def _card(name: str) -> int:
-        index = CARD_INDEX.get(name)
+    def _card(self, name: str) -> int:
+        index = self._index.get(name)
         if index is None:
-            raise IllegalAction(parse_card_message(name))
+            raise IllegalAction(parse_card_message(name, self.options.wizard))
         return index
 
     def early_end(self, seat: int) -> Action | None:
@@ -422,12 +453,12 @@ class OhPshaw(Engine):
     def registered_hand(self, seat: int) -> list[str] | None:
         """The seat's registered cards not yet played this round, or None (for its own bot)."""
         hand = self.round.hands[seat]
-        return None if hand is None else [CARD_NAMES[c] for c in hand]
+        return None if hand is None else [NAME_OF[c] for c in hand]
 
     # --- trump --------------------------------------------------------------------
 
     def _no_turn_reason(self, rnd: RoundState) -> Text:
-        if self.players * rnd.hand_size == DECK_SIZE:
+        if self.players * rnd.hand_size == rnd.deck_size:
             return say(
                 "no card is turned this round: the whole deck is dealt and there is no trump"
             )
@@ -446,7 +477,7 @@ class OhPshaw(Engine):
             raise IllegalAction(
                 say(
                     "the trump card for this round is already turned ({card})",
-                    card=Card(CARD_NAMES[rnd.turned]),
+                    card=Card(NAME_OF[rnd.turned]),
                 )
             )
 
@@ -477,16 +508,62 @@ class OhPshaw(Engine):
             )
         rnd.turned = card
         rnd.where[card] = TURNED
-        rnd.trump = card_suit(card)
         rnd.touched = True
-        return [TrumpTurned(seat, CARD_NAMES[card], SUITS[rnd.trump])]
+        suit = card_suit(card)
+        if suit == WIZARD_SUIT:  # the dealer chooses trump (a trump_suit action)
+            rnd.choosing = True
+            return [TrumpTurned(seat, NAME_OF[card], None)]
+        if suit == JESTER_SUIT:  # a Jester turned: no trump this round
+            return [TrumpTurned(seat, NAME_OF[card], None)]
+        rnd.trump = suit
+        return [TrumpTurned(seat, NAME_OF[card], SUITS[suit])]
 
     def _turn_awaited_trump(self, action: TurnTrump) -> list[Event]:
         """The turned card the closed bidding waits for: then the eldest hand leads."""
         events = self._turn_trump(action)
+        if not self.round.choosing:  # else the dealer, still to act, chooses trump next
+            self.phase, self.turn = Phase.PLAY, self.round.leader
+        events.append(TurnPassed(self.turn))
+        return events
+
+    def _check_choice(self, action: ChooseTrump) -> None:
+        """Refuse a choice of trump unless the dealer has turned a Wizard and not yet chosen."""
+        rnd = self.round
+        if not rnd.choosing:
+            if rnd.turned is not None and card_suit(rnd.turned) == WIZARD_SUIT:
+                raise IllegalAction(
+                    say(
+                        "trump is already chosen this round ({suit})",
+                        suit=SUIT_NAMES[rnd.trump if rnd.trump is not None else 0],
+                    )
+                )
+            raise IllegalAction(
+                say("the dealer chooses trump only after turning a Wizard, and none is turned")
+            )
+        if action.seat != rnd.dealer:
+            raise _refused(
+                action.seat,
+                say("cannot choose trump: {dealer} deals this round", dealer=Player(rnd.dealer)),
+            )
+
+    def _choose_trump(self, action: ChooseTrump) -> list[Event]:
+        """The dealer's choice of trump after a turned Wizard, during the bidding."""
+        self._check_choice(action)
+        rnd = self.round
+        rnd.choosing = False
+        rnd.trump = SUITS.index(action.suit)
+        return [TrumpChosen(action.seat, action.suit)]
+
+    def _choose_awaited_trump(self, action: ChooseTrump) -> list[Event]:
+        """The choice of trump the closed bidding waits for: then the eldest hand leads."""
+        events = self._choose_trump(action)
         self.phase, self.turn = Phase.PLAY, self.round.leader
         events.append(TurnPassed(self.turn))
         return events
+
+    def _choice_after_play_began(self, action: ChooseTrump) -> NoReturn:
+        self._check_choice(action)
+        raise IllegalAction(say("trump must be chosen before the first card is played"))
 
     # --- bidding ------------------------------------------------------------------
 
@@ -538,7 +615,7 @@ class OhPshaw(Engine):
             status = rnd.status()
             assert status is not None
             events.append(BiddingClosed(bids, sum(bids), rnd.hand_size, status))
-            if rnd.turns_card and rnd.turned is None:
+            if (rnd.turns_card and rnd.turned is None) or rnd.choosing:
                 self.phase, self.turn = Phase.TRUMP, rnd.dealer
             else:
                 self.phase, self.turn = Phase.PLAY, rnd.leader
@@ -560,18 +637,18 @@ class OhPshaw(Engine):
         )
 
     def _play_before_trump(self, action: Play) -> NoReturn:
-        raise _refused(
-            action.seat,
-            say(
-                "cannot play {card}: {dealer} must turn the trump card first",
-                card=card_arg(action.card),
-                dealer=Player(self.round.dealer),
-            ),
-        )
+        args = {"card": card_arg(action.card), "dealer": Player(self.round.dealer)}
+        if self.round.choosing:
+            reason = say(
+                "cannot play {card}: {dealer} turned a Wizard and must choose trump first", **args
+            )
+        else:
+            reason = say("cannot play {card}: {dealer} must turn the trump card first", **args)
+        raise _refused(action.seat, reason)
 
     def _play(self, action: Play) -> list[Event]:
         seat, rnd = action.seat, self.round
-        card = CARD_INDEX.get(action.card, -1)
+        card = self._index.get(action.card, -1)
         # The common, legal case costs a few lookups; _refuse_play says what is wrong.
         if seat != self.turn or card < 0:
             self._refuse_play(action)
@@ -602,7 +679,8 @@ class OhPshaw(Engine):
                 else:
                     kept.append((failed_suit, trick_number))
             rnd.failures[seat] = kept
-        if hand is None and led is not None and suit != led:
+        # (A Wizard or a Jester never fails to follow: it may always be played.)
+        if hand is None and led is not None and suit != led and suit < WIZARD_SUIT:
             rnd.failures[seat].append((led, number))
         rnd.where[card] = PLAYED
         rnd.started[seat] = True
@@ -672,14 +750,14 @@ class OhPshaw(Engine):
                 "cannot play {card}: it must follow {suit} while it holds {held}",
                 card=Card(name),
                 suit=SUIT_NAMES[led],
-                held=Card(CARD_NAMES[held]),
+                held=Card(NAME_OF[held]),
             ),
         )
 
     @staticmethod
     def trick_winner(plays: Sequence[tuple[int, int]], trump: int | None) -> int:
         """The seat winning a trick of (seat, card) plays: highest trump, else highest led."""
-        trick = new_trick(plays[0][0])
+        trick = (WizardTrick if any(c >= DECK_SIZE for _, c in plays) else new_trick)(plays[0][0])
         for seat, card in plays:
             trick.add(seat, card)
         return trick.winner(trump)[0]
@@ -689,23 +767,22 @@ class OhPshaw(Engine):
         winner, card, how = trick.winner(rnd.trump)
         rnd.tricks[winner] += 1
         plays = tuple(trick.plays)
-        assert trick.led is not None
         events: list[Event] = [
             TrickWon(
                 winner,
                 rnd.trick_number,
-                tuple((s, CARD_NAMES[c]) for s, c in plays),
+                tuple((s, NAME_OF[c]) for s, c in plays),
                 win_reason(card, how, trick.led, rnd.trump),
             )
         ]
         rnd.last_trick, rnd.last_winner = plays, winner
         if rnd.trick_number < rnd.hand_size:
             rnd.trick_number += 1
-            rnd.trick = new_trick(winner)
+            rnd.trick = rnd.new_trick(winner)
             self.turn = winner
             events.append(TurnPassed(winner))
             return events
-        rnd.trick = new_trick(trick.lead_seat)  # the last trick leaves the table
+        rnd.trick = rnd.new_trick(trick.lead_seat)  # the last trick leaves the table
         events.extend(self._finish_round(rnd))
         return events
 
@@ -747,10 +824,12 @@ class OhPshaw(Engine):
             Phase.BID: (
                 on(Bid, _bid),
                 on(TurnTrump, _turn_trump),
+                on(ChooseTrump, _choose_trump),
                 on(Play, _play_while_bidding),
             ),
             Phase.TRUMP: (
                 on(TurnTrump, _turn_awaited_trump),
+                on(ChooseTrump, _choose_awaited_trump),
                 on(Bid, _bidding_over),
                 on(Play, _play_before_trump),
             ),
@@ -758,6 +837,7 @@ class OhPshaw(Engine):
                 on(Play, _play),
                 on(Bid, _bidding_over),
                 on(TurnTrump, _trump_after_play_began),
+                on(ChooseTrump, _choice_after_play_began),
             ),
             Phase.OVER: (),
         },
@@ -809,7 +889,7 @@ class OhPshaw(Engine):
         if hand is not None:
             return [plays[c] for c in rnd.trick.playable(hand)]
         where = rnd.where
-        free = [c for c in range(DECK_SIZE) if where[c] == FREE]
+        free = [c for c in range(rnd.deck_size) if where[c] == FREE]
         # A suit the seat failed to follow cannot be in its hand unless it reneged:
         # leave it out, unless nothing else is left.
         void = {s for s, _ in rnd.failures[seat]}
@@ -822,8 +902,11 @@ class OhPshaw(Engine):
         return [bids[n] for n in range(self.round.hand_size + 1) if n != forbidden]
 
     def _legal_trumps(self, seat: int) -> list[Action]:
-        where = self.round.where
-        return [TurnTrump(seat, CARD_NAMES[c]) for c in range(DECK_SIZE) if where[c] == FREE]
+        rnd = self.round
+        if rnd.choosing:
+            return [ChooseTrump(seat, suit) for suit in SUITS]
+        where = rnd.where
+        return [TurnTrump(seat, NAME_OF[c]) for c in range(rnd.deck_size) if where[c] == FREE]
 
     def _legal_nothing(self, seat: int) -> list[Action]:
         return []
@@ -864,7 +947,7 @@ class OhPshaw(Engine):
     def unseen_cards(self) -> list[str]:
         """The round's cards in no registered hand, not played and not turned, in deck order."""
         where = self.round.where
-        return [CARD_NAMES[c] for c in range(DECK_SIZE) if where[c] == FREE]
+        return [NAME_OF[c] for c in range(self.round.deck_size) if where[c] == FREE]
 
     def bid_choices(self) -> list[int]:
         """The bids the seat to bid may make now, in order (the hook may leave one out)."""
@@ -877,6 +960,11 @@ class OhPshaw(Engine):
         """Whether the round turns a card, none is turned yet, and no card is played."""
         rnd = self.round
         return self.phase in (Phase.BID, Phase.TRUMP) and rnd.turns_card and rnd.turned is None
+
+    @property
+    def awaiting_trump_choice(self) -> bool:
+        """The Wizard variant: whether the dealer turned a Wizard and has yet to choose trump."""
+        return self.phase in (Phase.BID, Phase.TRUMP) and self.round.choosing
 
     def snapshot(self) -> OhPshawSnapshot:
         rnd = self.round
@@ -896,7 +984,7 @@ class OhPshaw(Engine):
             eldest=(rnd.dealer + 1) % self.players,
             hand_size=rnd.hand_size,
             turns_card=rnd.turns_card,
-            trump_card=None if rnd.turned is None else CARD_NAMES[rnd.turned],
+            trump_card=None if rnd.turned is None else NAME_OF[rnd.turned],
             trump=None if rnd.trump is None else SUITS[rnd.trump],
             bids=tuple(rnd.bids),
             bid_total=sum(b for b in rnd.bids if b is not None),
@@ -906,8 +994,8 @@ class OhPshaw(Engine):
             trick_number=rnd.trick_number,
             leader=rnd.leader,
             led_suit=None if led is None else SUITS[led],
-            trick=tuple(TrickCard(s, CARD_NAMES[c]) for s, c in rnd.trick.plays),
-            last_trick=tuple(TrickCard(s, CARD_NAMES[c]) for s, c in rnd.last_trick),
+            trick=tuple(TrickCard(s, NAME_OF[c]) for s, c in rnd.trick.plays),
+            last_trick=tuple(TrickCard(s, NAME_OF[c]) for s, c in rnd.last_trick),
             last_trick_winner=rnd.last_winner,
             hand_registered=tuple(h is not None for h in rnd.hands),
             reneges=tuple(Renege(s, t) for s, t in rnd.reneges),
@@ -923,6 +1011,7 @@ class OhPshaw(Engine):
             ),
             ended_early=self.ended_early,
             last_round=tuple(self.rounds[rnd.index - 1].scores or ()) if rnd.index else (),
+            awaiting_trump_choice=self.awaiting_trump_choice,
         )
 
 
@@ -954,7 +1043,9 @@ def deal(engine: OhPshaw, rng: random.Random) -> list[Action]:
         raise ValueError("the game is over; there is nothing to deal")
     if rnd.touched:
         raise ValueError("deal() is for the start of a round; this round has already begun")
-    hands, turned = deal_cards(engine.players, rnd.dealer, rnd.hand_size, rnd.turns_card, rng)
+    hands, turned = deal_cards(
+        engine.players, rnd.dealer, rnd.hand_size, rnd.turns_card, rng, rnd.deck_size
+    )
     actions: list[Action] = []
     for i in range(engine.players):
         seat = (rnd.dealer + 1 + i) % engine.players

@@ -80,8 +80,19 @@ class RoundStarted(Event):
 
 @dataclass(frozen=True)
 class TrumpTurned(Event):
+    """The dealer turned ``card``; ``trump`` its suit, or None for a Wizard (the dealer
+    chooses, ``TrumpChosen``) or a Jester (no trump) in the Wizard variant."""
+
     seat: int
     card: str
+    trump: str | None
+
+
+@dataclass(frozen=True)
+class TrumpChosen(Event):
+    """The Wizard variant: the dealer, having turned a Wizard, chose ``trump``."""
+
+    seat: int
     trump: str
 
 

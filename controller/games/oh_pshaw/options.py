@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from controller.games.base import JSON, BadOption, describe
-from controller.games.oh_pshaw.cards import DECK_SIZE
+from controller.games.oh_pshaw.cards import DECK_SIZE, WIZARD_DECK_SIZE
 from controller.games.oh_pshaw.state import GAME_ID
 from controller.games.options import GameOptions, OptionKind, OptionSpec
 from controller.games.words import Verbatim, say
@@ -87,12 +87,26 @@ OPTIONS: tuple[OptionSpec, ...] = (
         low=0,  # no most: the record format sets none; the options screen offers 0..100
         step=5,
     ),
+    OptionSpec(
+        "wizard",
+        # TRANSLATORS: the rulebook's variant "Wizard" (a card game's name).
+        say("Wizard"),
+        OptionKind.FLAG,
+        False,
+        say("adds four Wizards (always win the trick) and four Jesters (always lose): 60 cards"),
+    ),
 )
 CONTRACT_WHIST: tuple[int, ...] = (7, 6, 5, 4, 3, 2, 1, 2, 3, 4, 5, 6, 7)
 
 
-def default_max_hand(players: int) -> int:
-    """15 for 3 players, 13 for 4, else floor(51 / players) (one card left to turn)."""
+def default_max_hand(players: int, deck_size: int = DECK_SIZE) -> int:
+    """15 for 3 players, 13 for 4, else floor(51 / players) (one card left to turn).
+
+    With the Wizard variant's 60 cards: floor(60 / players), as Wizard deals
+    (20 for 3, 15 for 4, 12 for 5, 10 for 6, 8 for 7).
+    """
+    if deck_size != DECK_SIZE:
+        return deck_size // players
     return {3: 15, 4: 13}.get(players, 51 // players)
 
 
@@ -110,6 +124,7 @@ class Chosen(GameOptions):
     no_trump_last_round: bool
     rotating_trump: bool
     renege_penalty: int
+    wizard: bool
 
 
 @dataclass(frozen=True)
@@ -126,6 +141,7 @@ class Options:
     no_trump_last_round: bool
     rotating_trump: bool
     renege_penalty: int
+    wizard: bool
 
     @classmethod
     def read(cls, header: Mapping[str, Any], players: int) -> Options:
@@ -135,16 +151,19 @@ class Options:
     @classmethod
     def resolve(cls, chosen: Chosen, players: int) -> Options:
         """The chosen options for ``players``: the largest hand and the schedule's hand sizes."""
-        max_hand = chosen.max_hand if chosen.max_hand is not None else default_max_hand(players)
-        if players * max_hand > DECK_SIZE:
+        deck = WIZARD_DECK_SIZE if chosen.wizard else DECK_SIZE
+        max_hand = (
+            chosen.max_hand if chosen.max_hand is not None else default_max_hand(players, deck)
+        )
+        if players * max_hand > deck:
             raise BadOption(
                 say(
                     'option "max_hand" {hand} is too large: {players} players x {hand} '
                     "cards is more than the {deck} cards of the deck (at most {most})",
                     hand=max_hand,
                     players=players,
-                    deck=DECK_SIZE,
-                    most=DECK_SIZE // players,
+                    deck=deck,
+                    most=deck // players,
                 )
             )
 
@@ -194,7 +213,13 @@ class Options:
             no_trump_last_round=chosen.no_trump_last_round,
             rotating_trump=chosen.rotating_trump,
             renege_penalty=chosen.renege_penalty,
+            wizard=chosen.wizard,
         )
+
+    @property
+    def deck_size(self) -> int:
+        """The cards of the deck: 52, or 60 with the Wizard variant's eight."""
+        return WIZARD_DECK_SIZE if self.wizard else DECK_SIZE
 
     @property
     def tie_break_hand(self) -> int:

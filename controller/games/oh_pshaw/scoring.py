@@ -9,7 +9,7 @@ scorer(s) above 0, never to a seat with a proven renege, whose round scores
 from __future__ import annotations
 
 from controller.games.base import JSON
-from controller.games.oh_pshaw.cards import CARD_NAMES, SUIT_NAMES, SUITS
+from controller.games.oh_pshaw.cards import NAME_OF, SUIT_NAMES, SUITS
 from controller.games.oh_pshaw.events import BidOutcome, BidStatus
 from controller.games.oh_pshaw.options import Options
 from controller.games.oh_pshaw.state import RoundState
@@ -71,7 +71,7 @@ def round_json(rnd: RoundState, options: Options) -> JSON:
         "trump": None if rnd.trump is None else SUITS[rnd.trump],
         "hand_size": rnd.hand_size,
         "dealer": rnd.dealer,
-        "turned": None if rnd.turned is None else CARD_NAMES[rnd.turned],
+        "turned": None if rnd.turned is None else NAME_OF[rnd.turned],
         "status": rnd.status(),
         "reneges": [{"seat": s, "trick": t} for s, t in rnd.reneges],
     }

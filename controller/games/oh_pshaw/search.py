@@ -227,7 +227,9 @@ class OhPshawSearchBot(SearchBot[OhPshawBot]):
     def choose(self, engine: OhPshaw, seat: int) -> Action:
         legal, deadline = self.legal_and_deadline(engine, seat)
         hand = engine.registered_hand(seat)
-        if hand is None or engine.phase not in (Phase.BID, Phase.PLAY):
+        # The playouts (``fast``) know the 52 cards only: the Wizard variant is played
+        # by the heuristic bot, which knows the Wizards and Jesters.
+        if hand is None or engine.phase not in (Phase.BID, Phase.PLAY) or engine.options.wizard:
             return self.fallback.choose(engine, seat)
         if len(legal) == 1:
             return legal[0]

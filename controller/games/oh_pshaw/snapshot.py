@@ -91,6 +91,8 @@ class OhPshawSnapshot(Snapshot):
     # The previous round's scores per seat (empty in round 1): the round summary the
     # table shows while the next round is bid.
     last_round: tuple[int, ...] = ()
+    # The Wizard variant: the dealer turned a Wizard and has yet to choose trump.
+    awaiting_trump_choice: bool = False
 
     def reneged(self, seat: int) -> bool:
         return any(r.seat == seat for r in self.reneges)
@@ -136,6 +138,8 @@ class OhPshawSnapshot(Snapshot):
             out["ended_early"] = True
         if self.last_round:
             out["last_round"] = list(self.last_round)
+        if self.awaiting_trump_choice:
+            out["awaiting_trump_choice"] = True
         return out
 
     @classmethod
@@ -187,6 +191,7 @@ class OhPshawSnapshot(Snapshot):
             tricks_needed=_per_seat(data.get("tricks_needed"), players),
             ended_early=data.get("ended_early") is True,
             last_round=json_ints(data.get("last_round")),
+            awaiting_trump_choice=data.get("awaiting_trump_choice") is True,
         )
 
 

@@ -11,9 +11,12 @@ from dataclasses import dataclass
 from controller.games.oh_pshaw.cards import (
     CARD_NAMES,
     CARD_TYPE,
+    JESTER_NAMES,
     RANKS,
     SUIT_NAMES,
     SUITS,
+    WIZARD_CARD_TYPE,
+    WIZARD_NAMES,
 )
 from controller.games.oh_pshaw.engine import OhPshaw
 from controller.games.oh_pshaw.options import OPTIONS
@@ -40,6 +43,15 @@ SPEC = GameSpec(
     min_players=OhPshaw.min_players,
     max_players=OhPshaw.max_players,
     deck=DeckSpec("standard-52", "Oh Pshaw (standard 52)", CARD_NAMES, CARD_TYPE),
+    # The Wizard variant's eight cards, a deck of their own played beside the 52.
+    addon_decks=(
+        DeckSpec(
+            "wizard-8",
+            "Oh Pshaw Wizard add-on (4 Wizards, 4 Jesters)",
+            WIZARD_NAMES + JESTER_NAMES,
+            WIZARD_CARD_TYPE,
+        ),
+    ),
     engine=OhPshaw,
     options=OPTIONS,
     presets=(
@@ -64,5 +76,14 @@ SPEC = GameSpec(
         say("Tie at the end: an extra round at the largest hand; only the tied seats score in it."),
         say("A renege proven later scores 0 for that round (and any penalty set)."),
         say("Staff may end the game early: the leaders at that moment win."),
+        say(
+            "Wizard variant: a Wizard (W) always wins the trick, the first one played if "
+            "several; a Jester (N) always loses (all Jesters: the first wins)."
+        ),
+        say(
+            "Wizards and Jesters may be played at any time. A Wizard led: nobody need follow; "
+            "after a Jester lead the next card sets the suit."
+        ),
+        say("A turned Wizard: the dealer chooses trump; a turned Jester: no trump."),
     ),
 )

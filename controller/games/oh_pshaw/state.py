@@ -13,7 +13,12 @@ from enum import StrEnum
 from functools import partial
 
 from controller.games.common.tricks import Trick
-from controller.games.oh_pshaw.cards import DECK_SIZE, TRICK_RULES
+from controller.games.oh_pshaw.cards import (
+    DECK_SIZE,
+    TRICK_RULES,
+    WIZARD_DECK_SIZE,
+    WizardTrick,
+)
 from controller.games.oh_pshaw.events import BidStatus
 
 GAME_ID = "oh-pshaw"
@@ -70,16 +75,29 @@ class RoundState:
     # A tie-break round scores the tied seats only (the others play along);
     # None: every seat scores.
     scoring_seats: tuple[int, ...] | None = None
+    # The Wizard variant: its 60-card deck and tricks; ``choosing`` while the dealer,
+    # having turned a Wizard, has yet to choose trump.
+    wizard: bool = False
+    choosing: bool = False
 
     def __post_init__(self) -> None:
         n = self.players
         self.bids = [None] * n
         self.tricks = [0] * n
         self.hands = [None] * n
-        self.where = [FREE] * DECK_SIZE
+        self.where = [FREE] * self.deck_size
         self.started = [False] * n
         self.failures = [[] for _ in range(n)]
-        self.trick = new_trick((self.dealer + 1) % n)  # the eldest hand leads first
+        self.trick = self.new_trick((self.dealer + 1) % n)  # the eldest hand leads first
+
+    @property
+    def deck_size(self) -> int:
+        """The cards of the round's deck: 52, or 60 in the Wizard variant."""
+        return WIZARD_DECK_SIZE if self.wizard else DECK_SIZE
+
+    def new_trick(self, lead_seat: int) -> Trick[int, int]:
+        """An empty trick led by ``lead_seat`` under the round's rules (Wizard or not)."""
+        return WizardTrick(lead_seat) if self.wizard else new_trick(lead_seat)
 
     @property
     def leader(self) -> int:

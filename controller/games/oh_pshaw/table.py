@@ -42,10 +42,10 @@ from controller.adapters import (
     Simulation,
     Tap,
 )
-from controller.games.base import JSON, Action, Event, GameOver
-from controller.games.oh_pshaw.actions import Bid, Play, TurnTrump
+from controller.games.base import JSON, Action, Event, GameOver, IllegalAction
+from controller.games.oh_pshaw.actions import Bid, ChooseTrump, Play, TurnTrump
 from controller.games.oh_pshaw.bots import OhPshawBot
-from controller.games.oh_pshaw.cards import SUIT_NAMES, SUITS
+from controller.games.oh_pshaw.cards import SUIT_NAMES, SUITS, WIZARD_NAMES
 from controller.games.oh_pshaw.engine import OhPshaw
 from controller.games.oh_pshaw.events import (
     BiddingClosed,
@@ -57,6 +57,7 @@ from controller.games.oh_pshaw.events import (
     RoundStarted,
     TieBreak,
     TrickWon,
+    TrumpChosen,
     TrumpTurned,
 )
 from controller.games.oh_pshaw.snapshot import OhPshawOverlay, OhPshawSnapshot
@@ -125,7 +126,11 @@ def bidding_open(engine: OhPshaw) -> bool:
     """Whether the table takes bids now: the engine's bidding phase, and, as the rulebook
     deals, the turned card already on the table (the engine also accepts it later, for
     records that carry it late; the table does not)."""
-    return engine.phase is Phase.BID and not engine.awaiting_turned_card
+    return (
+        engine.phase is Phase.BID
+        and not engine.awaiting_turned_card
+        and not engine.awaiting_trump_choice
+    )
 
 
 class OhPshawInput(SeatInput):
@@ -141,6 +146,13 @@ class OhPshawInput(SeatInput):
         engine = self.engine
         if engine.awaiting_turned_card and player == engine.round.dealer:
             return TurnTrump(player, card)
+        if engine.awaiting_trump_choice and player == engine.round.dealer:
+            # The Wizard variant: the dealer names trump by tapping any card of that suit.
+            if card[-1] not in SUITS:
+                raise IllegalAction(
+                    say("tap a card of the suit you choose as trump, not a Wizard or a Jester")
+                )
+            return ChooseTrump(player, card[-1])
         return Play(player, card)
 
     def on_button(self, player: int, button: Button) -> Action | Words | None:
@@ -153,6 +165,11 @@ class OhPshawInput(SeatInput):
             if player == dealer:
                 return say("tap the turned card (the top card of the stock) on your reader")
             return say("wait: {dealer} taps the turned trump card first", dealer=Player(dealer))
+        if engine.awaiting_trump_choice:
+            dealer = engine.round.dealer
+            if player == dealer:
+                return say("you turned a Wizard: tap any card of the suit you choose as trump")
+            return say("wait: {dealer} chooses trump first", dealer=Player(dealer))
         if engine.phase is Phase.BID:
             if turn.seat != player:
                 return say("wait: {bidder} bids now", bidder=Player(turn.seat))
@@ -223,7 +240,7 @@ class OhPshawPresentation(Presentation):
 
     def waiting_players(self) -> list[int]:
         engine = self.engine
-        if engine.awaiting_turned_card:
+        if engine.awaiting_turned_card or engine.awaiting_trump_choice:
             return [engine.round.dealer]
         expected = engine.expected
         return [] if expected is None else [expected.seat]
@@ -239,6 +256,8 @@ class OhPshawSimulation(Simulation):
     def gestures(self, action: Action) -> list[Gesture]:
         if isinstance(action, Play | TurnTrump):
             return [Tap(action.card)]
+        if isinstance(action, ChooseTrump):
+            return [Tap("A" + action.suit)]  # any card of the suit names it
         if isinstance(action, Bid):
             choices = self.engine.bid_choices()
             if action.bid not in choices:
@@ -268,6 +287,8 @@ class _TableBot:
     def choose(self, engine: OhPshaw, seat: int) -> Action:
         if engine.awaiting_turned_card and seat == engine.round.dealer:
             return self.bot.turn_card(engine, seat)
+        if engine.awaiting_trump_choice and seat == engine.round.dealer:
+            return self.bot.choose_trump(engine, seat)
         return self.bot.choose(engine, seat)
 
 
@@ -346,12 +367,32 @@ def _round_started(e: Event) -> list[Feedback]:
 
 def _trump_turned(e: Event) -> list[Feedback]:
     assert isinstance(e, TrumpTurned)
+    if e.trump is None and e.card in WIZARD_NAMES:
+        text = say(
+            "{player} turned a Wizard ({card}): the dealer chooses trump",
+            player=Player(e.seat),
+            card=Card(e.card),
+        )
+        return [Feedback(e.seat, text)]
+    if e.trump is None:
+        text = say(
+            "{player} turned a Jester ({card}): no trump this round",
+            player=Player(e.seat),
+            card=Card(e.card),
+        )
+        return [Feedback(e.seat, text)]
     text = say(
         "{player} turned {card}: {suit} are trump",
         player=Player(e.seat),
         card=Card(e.card),
         suit=_suit_word(e.trump),
     )
+    return [Feedback(e.seat, text)]
+
+
+def _trump_chosen(e: Event) -> list[Feedback]:
+    assert isinstance(e, TrumpChosen)
+    text = say("{player} chose {suit} as trump", player=Player(e.seat), suit=_suit_word(e.trump))
     return [Feedback(e.seat, text)]
 
 
@@ -458,6 +499,7 @@ def _game_over(e: Event) -> list[Feedback]:
 _FEEDBACK: dict[type[Event], Callable[[Event], list[Feedback]]] = {
     RoundStarted: _round_started,
     TrumpTurned: _trump_turned,
+    TrumpChosen: _trump_chosen,
     BidMade: _bid_made,
     BiddingClosed: _bidding_closed,
     TrickWon: _trick_won,
