@@ -11,8 +11,9 @@ Rules: ``shared/rules/oh-pshaw.de.txt`` plus the rulings of the game-record spec
   so everyone sees it before bidding. No card is turned (and no ``trump``
   action is expected) when the round deals the whole deck (no trump), in the
   last scheduled round with ``no_trump_last_round`` (no trump), or with
-  ``rotating_trump`` (trump by round index: H, C, D, S, H, ...). The whole-deck
-  rule wins over rotating trump, as the spec says without exception.
+  ``rotating_trump`` (trump by round index: H, C, D, S, H, ...). Rotating trump
+  also applies to a whole-deck round (nothing is turned under rotation, so the
+  missing card does not matter; docs/oh-pshaw.md states the ruling).
 * Bids 0..hand size; with ``hook`` the dealer may not make the bids add up to
   the number of tricks. When the bidding closes the engine announces "over",
   "under" or "equal" (``BiddingClosed``, the snapshot and the round report).
@@ -292,12 +293,13 @@ class OhPshaw(Engine):
     def _round_trump(self, index: int, hand_size: int) -> tuple[bool, int | None]:
         """Whether round ``index`` turns a card, and its trump suit when none is turned."""
         opts = self.options
-        if self.players * hand_size == DECK_SIZE:
-            return False, None
         if opts.no_trump_last_round and index == len(opts.schedule) - 1:
             return False, None
         if opts.rotating_trump:
+            # Nothing is turned under rotation, so a whole-deck round keeps its suit too.
             return False, SUITS.index(ROTATION[index % 4])
+        if self.players * hand_size == DECK_SIZE:
+            return False, None  # no card is left to turn
         return True, None
 
     def _start_round(self, index: int) -> list[Event]:
@@ -427,7 +429,7 @@ class OhPshaw(Engine):
     # --- trump --------------------------------------------------------------------
 
     def _no_turn_reason(self, rnd: RoundState) -> Text:
-        if self.players * rnd.hand_size == DECK_SIZE:
+        if self.players * rnd.hand_size == DECK_SIZE and rnd.trump is None:
             return say(
                 "no card is turned this round: the whole deck is dealt and there is no trump"
             )
