@@ -4,30 +4,28 @@ tie-break round, and one count for staff's early end (records and replay)."""
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from controller.cli.main import main
+from controller.fleet.reporter import FleetReporter
 from controller.games.oh_pshaw.engine import OhPshaw
 from controller.games.oh_pshaw.options import OPTIONS
+from controller.records.history import export_record, summaries
 from controller.records.record import dumps, replay
+from controller.records.scoresheet import render, report_json
+from controller.tags.registry import SIMULATED_STAFF_UID
+from controller.view import Screen
 from controller.words import Presenter
+from tests.test_fleet_reporter import FakeLink
+from tests.test_oh_pshaw import header
 from tests.test_table_options import Rig as OptionsRig
 from tests.words import shown
 
 RANKS = "23456789TJQKA"
-
-
-def header(players: int, dealer: int = 0, **options: Any) -> dict[str, Any]:
-    return {
-        "format": "table-record/1",
-        "game": "oh-pshaw",
-        "players": players,
-        "options": options,
-        "dealer": dealer,
-    }
 
 
 def replayed(head: dict[str, Any], lines: list[dict[str, Any]]) -> OhPshaw:
@@ -193,3 +191,136 @@ def test_the_tie_break_round_is_agreed_on_the_options_screen(tmp_path: Path) -> 
         assert rig.engine.header()["options"] == {"max_hand": 7, "tie_break_hand": 5}
         assert rig.engine.options.tie_break_hand == 5
     rig.journal.close()
+
+
+# --- item 2: one count for the early end -------------------------------------------------
+
+
+def mild_by_hand(bids: list[int | None], tricks: list[int], played_out: bool) -> list[int]:
+    """Mild scoring counted as the rulebook says, for checking the engine: 1 a trick, plus 10
+    for an exact bid, but only in a round played out (points as they stand otherwise)."""
+    return [
+        won + (10 if played_out and bid == won else 0)
+        for bid, won in zip(bids, tricks, strict=True)
+    ]
+
+
+def sheet_totals(sheet: str) -> list[int]:
+    """The "Total" row of an English score sheet."""
+    row = next(line for line in sheet.splitlines() if line.startswith("Total"))
+    return [int(cell) for cell in row.split()[1:]]
+
+
+def test_an_early_end_mid_round_with_mild_scoring_is_one_count_at_the_table(
+    tmp_path: Path,
+) -> None:
+    rig = OptionsRig(tmp_path / "journal.sqlite3")
+    link = FakeLink()
+    reporter = FleetReporter(link, now=lambda: "2026-12-01T20:00:00+00:00")
+    with rig.devices:
+        rig.loop.drain()
+        rig.to_options("oh-pshaw", (0, 1, 2, 3))
+        rig.set_value("Scoring", "mild")
+        rig.cursor_to("Start the game")
+        rig.press(0, "ok")
+        engine = rig.engine
+        rng = random.Random(32)
+        # Three rounds played out, then round 4 bid and cut short after five cards.
+        while len(engine.rounds) < 4 or engine.phase == "bid" or engine.round.trick_number < 2:
+            seat = engine.turn
+            if engine.phase == "bid":
+                for _ in range(rng.randint(0, 2)):
+                    rig.press(seat, "next")  # one more
+                rig.press(seat, "ok")
+            else:
+                rig.tap(seat, rng.choice(engine.legal_actions(seat)).to_json()["play"])
+        seat = engine.turn
+        rig.tap(seat, engine.legal_actions(seat)[0].to_json()["play"])  # mid-trick
+        assert 0 < sum(engine.round.tricks) < engine.round.hand_size
+        # A seat on course for its bid: a count that judged the unfinished round would
+        # call that bid made (the results screen's "Bids made" row did).
+        assert any(b == t for b, t in zip(engine.round.bids, engine.round.tricks, strict=True))
+        expected = [0, 0, 0, 0]
+        for rnd in engine.rounds:
+            counted = mild_by_hand(rnd.bids, rnd.tricks, rnd is not engine.round)
+            expected = [a + b for a, b in zip(expected, counted, strict=True)]
+        leaders = [s for s, t in enumerate(expected) if t == max(expected)]
+        reporter.observe(rig.table.view, totals=None, waiting=[], round_number=4, decks={})
+
+        rig.tap_uid(0, SIMULATED_STAFF_UID)
+        rig.press(0, "next")
+        rig.press(0, "ok")  # end now
+        rig.press(0, "ok")  # confirm
+        assert rig.screen() is Screen.RESULTS
+        view = rig.table.view
+        reporter.observe(view, totals=expected, waiting=[], round_number=4, decks={})
+
+        # The table: its result, its "game over" message, the results screen's rows.
+        result = rig.table.result
+        assert result is not None and result["ended"] == "early"
+        assert result["totals"] == expected and result["winners"] == leaders
+        over = [shown(m.text) for m in rig.table.messages if shown(m.text).startswith("Game over")]
+        assert len(over) == 1
+        assert [s for s in range(4) if f"Seat {s + 1}" in over[0]] == leaders
+        made = [0, 0, 0, 0]
+        for rnd in engine.rounds[:-1]:  # the unfinished round judges no bid
+            made = [m + (b == t) for m, b, t in zip(made, rnd.bids, rnd.tricks, strict=True)]
+        assert [(shown(h), list(v)) for h, v in view.result_rows] == [("Bids made", made)]
+        assert shown(view.result_rule) == (
+            "Ended early in round 4: it counts 1 a trick taken, no bid judged"
+        )
+        assert "\n" not in shown(view.result_rule)
+        # The hub: the game-finished event names the same totals and winners.
+        finished = next(
+            c[1] for c in link.calls if c[0] == "event" and c[1]["kind"] == "game-finished"
+        )
+        assert finished["totals"] == expected and finished["winners"] == [s + 1 for s in leaders]
+
+        # The record: replay --json, the score sheet and the history read the same count.
+        game = summaries(rig.journal)[0]
+        record = export_record(rig.journal, game.id)
+        again = replay(record)
+        out = report_json(again)
+        assert out["totals"] == expected and out["winners"] == leaders
+        assert out["finished"] is True and out["ended"] == "early"
+        sheet = render(again)
+        assert sheet_totals(sheet) == expected
+        assert "Round 4: Cut short by the early end: it counts 1 a trick taken" in sheet
+        assert list(game.scores) == expected and list(game.winners) == leaders
+        assert game.ended == "early"
+    rig.journal.close()
+
+
+def test_an_early_end_mid_round_replays_to_the_points_as_they_stand(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Round 1 (1 card): seats 0 and 1 make 0 (10 each), seat 2 takes the trick for 0.
+    # Round 2 (2 cards, dealer 1, hearts): seat 2 bids 2, seats 0 and 1 bid 0; seat 2
+    # wins the first trick, then staff end the game before the second.
+    lines = [
+        *TIED_AFTER_ONE_ROUND,
+        {"seat": 2, "hand": ["AS", "KS"]},
+        {"seat": 0, "hand": ["2S", "3D"]},
+        {"seat": 1, "hand": ["4S", "5D"]},
+        {"seat": 1, "trump": "9H"},
+        {"seat": 2, "bid": 2},
+        {"seat": 0, "bid": 0},
+        {"seat": 1, "bid": 0},
+        {"seat": 2, "play": "AS"},
+        {"seat": 0, "play": "2S"},
+        {"seat": 1, "play": "4S"},
+        {"seat": 2, "end": "early"},
+    ]
+    # Mild: round 1 gives 10, 10, 1; round 2 so far 0, 0, 1 (one trick, no bid judged).
+    mild = replay_json(dumps(header(3, schedule=[1, 2], scoring="mild"), lines), tmp_path, capsys)
+    assert [r["scores"] for r in mild["rounds"]] == [[10, 10, 1], [0, 0, 1]]
+    assert mild["totals"] == [10, 10, 2] and mild["winners"] == [0, 1]
+    assert mild["finished"] is True and mild["ended"] == "early" and mild["next"] is None
+    # Standard: round 2 counts 0 for everyone, though seat 2 is on course for its bid.
+    standard = replay_json(dumps(header(3, schedule=[1, 2]), lines), tmp_path, capsys)
+    assert [r["scores"] for r in standard["rounds"]] == [[10, 10, 0], [0, 0, 0]]
+    assert standard["totals"] == [10, 10, 0] and standard["winners"] == [0, 1]
+    sheet = render(replay(dumps(header(3, schedule=[1, 2]), lines)))
+    assert sheet_totals(sheet) == [10, 10, 0]
+    assert "Round 2: Cut short by the early end: it counts 0, no bid judged" in sheet
+    assert "Shared victory: Seat 1 and Seat 2" in sheet

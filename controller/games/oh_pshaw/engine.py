@@ -844,7 +844,12 @@ class OhPshaw(Engine):
         return scoring.sheet_rows(round_report)
 
     def sheet_notes(self, round_report: JSON) -> list[Words]:
-        return scoring.sheet_notes(round_report)
+        notes = scoring.sheet_notes(round_report)
+        if self.ended_early and scoring.unfinished(round_report):
+            # Only the last round can be unfinished: the sheet says how it counted.
+            stand = scoring.points_as_they_stand(self.options.scoring, round_report)
+            notes.append(say("Cut short by the early end: {stand}", stand=stand))
+        return notes
 
     def round_json(self, rnd: RoundState) -> JSON:
         return scoring.round_json(rnd, self.options)
