@@ -12,7 +12,9 @@ import pytest
 
 from controller.cli.main import main
 from controller.fleet.reporter import FleetReporter
-from controller.games.oh_pshaw.engine import OhPshaw
+from controller.games.base import GameOver
+from controller.games.oh_pshaw.actions import EndEarly
+from controller.games.oh_pshaw.engine import OhPshaw, deal
 from controller.games.oh_pshaw.options import OPTIONS
 from controller.records.history import export_record, summaries
 from controller.records.record import dumps, replay
@@ -324,3 +326,64 @@ def test_an_early_end_mid_round_replays_to_the_points_as_they_stand(
     assert sheet_totals(sheet) == [10, 10, 0]
     assert "Round 2: Cut short by the early end: it counts 0, no bid judged" in sheet
     assert "Shared victory: Seat 1 and Seat 2" in sheet
+
+
+SCORINGS: list[dict[str, Any]] = [
+    {},
+    {"scoring": "mild"},
+    {"hook": True},
+    {"round_winner_bonus": True},
+    {"scoring": "mild", "round_winner_bonus": True, "hook": True},
+]
+
+
+@pytest.mark.parametrize("options", SCORINGS)
+def test_every_early_end_is_one_count_in_every_scoring(options: dict[str, Any]) -> None:
+    """Random games ended at random moments (between rounds, while bidding, mid-trick):
+    the report, the replay of its record, the score sheet and the GameOver event agree,
+    and a cut-short round counts as the ruling says."""
+    mild = options.get("scoring") == "mild"
+    cut_short = between = 0
+    for seed in range(12):
+        rng = random.Random(seed)
+        engine = OhPshaw.from_header(header(4, seed % 4, max_hand=5, **options))
+        lines: list[dict[str, Any]] = []
+        stop = rng.randint(6, 60)
+        while len(lines) < stop and not engine.finished:
+            if not engine.round.touched and engine.round.index > 0 and seed % 3 == 0:
+                break  # every third game ends between rounds: the next one not dealt yet
+            if not engine.round.touched:
+                actions = deal(engine, rng)
+            else:
+                expected = engine.expected
+                assert expected is not None
+                actions = [rng.choice(engine.legal_actions(expected.seat))]
+            for action in actions:
+                engine.apply(action)
+                lines.append(action.to_json())
+        if engine.finished or all(b is None for b in engine.rounds[0].bids):
+            continue
+        events = engine.apply(EndEarly(0))
+        lines.append({"seat": 0, "end": "early"})
+        over = events[-1]
+        assert isinstance(over, GameOver)
+        report = engine.report()
+        last = engine.rounds_in_report()[-1]
+        if last.scores is None:  # the round the early end cut short
+            penalty = engine.options.renege_penalty
+            cut = [
+                -penalty if seat in last.reneged else won if mild else 0
+                for seat, won in enumerate(last.tricks)
+            ]
+            assert report["rounds"][-1]["scores"] == cut
+            cut_short += 1
+        else:
+            between += 1
+        sums = [sum(r["scores"][s] for r in report["rounds"]) for s in range(4)]
+        assert report["totals"] == sums == list(over.totals)
+        assert report["winners"] == [s for s in range(4) if sums[s] == max(sums)]
+        assert list(over.winners) == report["winners"]
+        again = replay(dumps(header(4, seed % 4, max_hand=5, **options), lines))
+        assert report_json(again) == report_json(engine)
+        assert sheet_totals(render(again)) == sums
+    assert cut_short >= 3 and between >= 1  # both kinds of moment were tried
