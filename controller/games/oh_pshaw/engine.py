@@ -11,8 +11,8 @@ Rules: ``shared/rules/oh-pshaw.de.txt`` plus the rulings of the game-record spec
   so everyone sees it before bidding. No card is turned (and no ``trump``
   action is expected) when the round deals the whole deck (no trump), in the
   last scheduled round with ``no_trump_last_round`` (no trump), or with
-  ``rotating_trump`` (trump by round index: H, C, D, S, H, ...). The whole-deck
-  rule wins over rotating trump, as the spec says without exception.
+  ``rotating_trump`` (trump by round index: H, C, D, S, H, ...). A whole-deck
+  round has no trump under rotation too, as the record spec says.
 * Bids 0..hand size; with ``hook`` the dealer may not make the bids add up to
   the number of tricks. When the bidding closes the engine announces "over",
   "under" or "equal" (``BiddingClosed``, the snapshot and the round report).
@@ -323,6 +323,8 @@ class OhPshaw(Engine):
         """Whether round ``index`` turns a card, and its trump suit when none is turned."""
         opts = self.options
         if self.players * hand_size == opts.deck_size:
+            # The record spec: "A round in which the whole deck is dealt has no turned
+            # card and no trump", under rotating trump too (docs/oh-pshaw.md).
             return False, None
         if opts.no_trump_last_round and index == len(opts.schedule) - 1:
             return False, None
@@ -925,7 +927,12 @@ class OhPshaw(Engine):
         return scoring.sheet_rows(round_report)
 
     def sheet_notes(self, round_report: JSON) -> list[Words]:
-        return scoring.sheet_notes(round_report)
+        notes = scoring.sheet_notes(round_report)
+        if self.ended_early and scoring.unfinished(round_report):
+            # Only the last round can be unfinished: the sheet says how it counted.
+            stand = scoring.points_as_they_stand(self.options.scoring, round_report)
+            notes.append(say("Cut short by the early end: {stand}", stand=stand))
+        return notes
 
     def round_json(self, rnd: RoundState) -> JSON:
         return scoring.round_json(rnd, self.options)

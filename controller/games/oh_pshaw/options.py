@@ -95,6 +95,28 @@ OPTIONS: tuple[OptionSpec, ...] = (
         False,
         say("adds four Wizards (always win the trick) and four Jesters (always lose): 60 cards"),
     ),
+    # The rulebook: "spielen Sie eine weitere Runde mit der maximalen Blattgröße (oder
+    # einer vereinbarten Tie-Break-Runde)": the largest hand, or a round agreed before.
+    OptionSpec(
+        "tie_break_round",
+        say("Tie-break round"),
+        OptionKind.CHOICE,
+        "largest",
+        say("after a tie, one more round with the largest hand, or the largest hand played"),
+        choices=("largest", "largest-played"),
+        choice_words={
+            "largest": say("the largest hand"),
+            "largest-played": say("the largest hand played"),
+        },
+    ),
+    OptionSpec(
+        "tie_break_hand",
+        say("Agreed tie-break round"),
+        OptionKind.NUMBER,
+        None,  # none agreed: the tie-break round above
+        say("after a tie, one more round of this many cards (instead of the largest hand)"),
+        low=1,  # the most: players x cards <= the deck, checked in Options.resolve
+    ),
 )
 CONTRACT_WHIST: tuple[int, ...] = (7, 6, 5, 4, 3, 2, 1, 2, 3, 4, 5, 6, 7)
 
@@ -125,6 +147,8 @@ class Chosen(GameOptions):
     rotating_trump: bool
     renege_penalty: int
     wizard: bool
+    tie_break_round: str
+    tie_break_hand: int | None  # None: no agreed size, ``tie_break_round`` decides
 
 
 @dataclass(frozen=True)
@@ -142,6 +166,7 @@ class Options:
     rotating_trump: bool
     renege_penalty: int
     wizard: bool
+    tie_break_hand: int  # the cards of a tie-break round (see ``tie_break_size``)
 
     @classmethod
     def read(cls, header: Mapping[str, Any], players: int) -> Options:
@@ -202,6 +227,7 @@ class Options:
                 sizes.append(size)
             schedule = tuple(sizes)
         name = chosen.schedule if isinstance(chosen.schedule, str) else list(schedule)
+        tie_break_hand = tie_break_size(chosen, schedule, max_hand, players)
         return cls(
             chosen=chosen,
             schedule=schedule,
@@ -214,6 +240,7 @@ class Options:
             rotating_trump=chosen.rotating_trump,
             renege_penalty=chosen.renege_penalty,
             wizard=chosen.wizard,
+            tie_break_hand=tie_break_hand,
         )
 
     @property
@@ -221,14 +248,40 @@ class Options:
         """The cards of the deck: 52, or 60 with the Wizard variant's eight."""
         return WIZARD_DECK_SIZE if self.wizard else DECK_SIZE
 
-    @property
-    def tie_break_hand(self) -> int:
-        """The cards of a tie-break round: the game's largest hand ("die maximale Blattgröße").
-
-        ``max_hand``, except under the contract-whist schedule, whose largest hand is 7.
-        """
-        return max(self.schedule) if self.schedule_name == "contract-whist" else self.max_hand
-
     def to_json(self) -> JSON:
         """The options as a header writes them (only what differs from the defaults)."""
         return self.chosen.changed()
+
+
+def tie_break_size(chosen: Chosen, schedule: tuple[int, ...], max_hand: int, players: int) -> int:
+    """The cards of a tie-break round; BadOption for an agreed size the deck cannot deal.
+
+    By default the game's largest hand ("die maximale Blattgröße"): ``max_hand``,
+    except under the contract-whist schedule, whose largest hand is 7. With
+    ``tie_break_round`` "largest-played" the largest hand of the schedule; with
+    ``tie_break_hand`` the agreed size ("einer vereinbarten Tie-Break-Runde").
+    """
+    agreed = chosen.tie_break_hand
+    if agreed is not None:
+        if chosen.tie_break_round != "largest":
+            raise BadOption(
+                say(
+                    'option "tie_break_hand" agrees the tie-break round\'s size; it cannot '
+                    'go with "tie_break_round" {value}',
+                    value=Verbatim(describe(chosen.tie_break_round)),
+                )
+            )
+        if agreed > max_hand:
+            raise BadOption(
+                say(
+                    'option "tie_break_hand" {hand} is too large: with {players} players '
+                    "the largest hand is {most} (max_hand)",
+                    hand=agreed,
+                    players=players,
+                    most=max_hand,
+                )
+            )
+        return agreed
+    if chosen.tie_break_round == "largest-played" or chosen.schedule == "contract-whist":
+        return max(schedule)
+    return max_hand

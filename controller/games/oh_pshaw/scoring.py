@@ -13,7 +13,7 @@ from controller.games.oh_pshaw.cards import NAME_OF, SUIT_NAMES, SUITS
 from controller.games.oh_pshaw.events import BidOutcome, BidStatus
 from controller.games.oh_pshaw.options import Options
 from controller.games.oh_pshaw.state import RoundState
-from controller.games.words import Card, Player, Words, say, say_plural
+from controller.games.words import Card, Player, Text, Words, say, say_plural
 
 
 def score(rnd: RoundState, options: Options, final: bool) -> list[int]:
@@ -85,6 +85,25 @@ def sheet_rows(round_report: JSON) -> list[tuple[Words, list[Words]]]:
     bids: list[Words] = ["-" if b is None else str(b) for b in round_report["bids"]]
     tricks: list[Words] = [str(t) for t in round_report["tricks"]]
     return [(say("bid"), bids), (say("tricks won"), tricks)]
+
+
+def unfinished(round_report: JSON) -> bool:
+    """Whether a round of the report was not played out (tricks left): cut short or in progress."""
+    return bool(sum(round_report["tricks"]) < round_report["hand_size"])
+
+
+def points_as_they_stand(scoring: str, last_round: JSON | None) -> Text:
+    """The ruling for "die Punkte so wie sie stehen" after an early end, given the last round.
+
+    A round not played out counts what its running score shows: under ``mild`` the
+    tricks taken so far, under ``standard`` nothing, with no bid judged (made or
+    missed) and no round-winner bonus; a proven renege still costs its penalty.
+    """
+    if last_round is None or not unfinished(last_round):
+        return say("every round played is scored")
+    if scoring == "mild":
+        return say("it counts 1 a trick taken, no bid judged")
+    return say("it counts 0, no bid judged")
 
 
 def sheet_notes(round_report: JSON) -> list[Words]:

@@ -43,6 +43,7 @@ from controller.adapters import (
     Tap,
 )
 from controller.games.base import JSON, Action, Event, GameOver, IllegalAction
+from controller.games.oh_pshaw import scoring
 from controller.games.oh_pshaw.actions import Bid, ChooseTrump, Play, TurnTrump
 from controller.games.oh_pshaw.bots import OhPshawBot
 from controller.games.oh_pshaw.cards import SUIT_NAMES, SUITS, WIZARD_NAMES
@@ -206,15 +207,21 @@ class OhPshawPresentation(Presentation):
 
     def result_rule(self, report: JSON) -> Words:
         opts = self.engine.options
+        rounds = report.get("rounds") or []
+        if report.get("ended") == "early":
+            # One short line (the screen's rule has room for one beside the rounds): the
+            # winner line says who leads, this says how the points stood.
+            return say(
+                "Ended early in round {round}: {stand}",
+                round=len(rounds),
+                stand=scoring.points_as_they_stand(opts.scoring, rounds[-1] if rounds else None),
+            )
         if opts.scoring == "mild":
             rule = say("most points: 1 a trick, plus 10 for taking exactly the tricks bid")
         else:
             rule = say("most points: taking exactly the tricks bid scores 10 + the bid, else 0")
         if opts.round_winner_bonus:
             rule = say("{rule}; 10 more to each round's best", rule=rule)
-        rounds = report.get("rounds") or []
-        if report.get("ended") == "early":
-            return say("{rule}. Ended early by staff: the leaders at that moment win", rule=rule)
         if rounds and rounds[-1].get("tie_break"):
             tied = Items(tuple(Player(s) for s in rounds[-1].get("tied", [])))
             return say(
@@ -227,7 +234,7 @@ class OhPshawPresentation(Presentation):
     def result_rows(self, report: JSON) -> list[tuple[Words, list[int]]]:
         made = [0] * self.engine.players
         for rnd in report.get("rounds") or []:
-            if rnd.get("status") is None:
+            if scoring.unfinished(rnd):
                 continue  # a round cut short by an early end: no bid was judged
             for seat, (bid, won) in enumerate(zip(rnd["bids"], rnd["tricks"], strict=True)):
                 made[seat] += bid == won
