@@ -203,8 +203,10 @@ python3 "$SOURCE/deploy/pi_requirements.py" "$SOURCE/pyproject.toml" --leds "$LE
 BUILD="$(mktemp -d)"
 trap 'rm -f "$REQUIREMENTS"; rm -rf "$BUILD"' EXIT
 # Build from a copy so the checkout (perhaps owned by another user) gets no build files.
-tar -C "$SOURCE" --exclude=.git --exclude=.venv --exclude='*.egg-info' --exclude=build \
-    --exclude=out --exclude=records -cf - . | tar -C "$BUILD" -xf -
+# Excludes are anchored ("./records"): a bare "records" also dropped the package
+# controller/records/, and the installed program could not start.
+tar -C "$SOURCE" --exclude=./.git --exclude=./.venv --exclude='*.egg-info' --exclude=./build \
+    --exclude=./out --exclude=./records -cf - . | tar -C "$BUILD" -xf -
 # The translations, compiled into the package (a table would otherwise compile the
 # .po files in memory at every start): Babel came with the requirements above.
 (cd "$BUILD" && "$VENV/bin/python" -m controller.words compile >/dev/null) ||

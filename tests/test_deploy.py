@@ -170,3 +170,23 @@ def test_installer_mistakes_are_one_line_before_any_change(args: list[str], mess
     last = done.stderr.strip().splitlines()[-1]
     assert message in last, done.stderr
     assert "Traceback" not in done.stderr and "Installing" not in done.stdout
+
+
+@pytest.mark.parametrize("script", ["install.sh", "check-arm64"])
+def test_source_copies_keep_every_package(script: str, tmp_path: Path) -> None:
+    """The installer builds from a tar copy of the checkout (check-arm64 copies it the
+    same way): its excludes drop the checkout's own records/ and out/, never a package
+    folder of the same name (controller/records/ once went missing that way)."""
+    text = (DEPLOY / script).read_text()
+    excludes = re.findall(r"--exclude=('[^']*'|\S+)", text)
+    assert "./records" in excludes
+    args = [f"--exclude={e.strip(chr(39))}" for e in excludes]
+    files = subprocess.run(
+        ["tar", "-C", str(ROOT), *args, "-cf", "-", "."], capture_output=True, check=True
+    ).stdout
+    listing = subprocess.run(
+        ["tar", "-t"], input=files, capture_output=True, check=True
+    ).stdout.decode()
+    assert "./controller/records/journal.py" in listing.splitlines()
+    assert "./controller/cli/main.py" in listing.splitlines()
+    assert not any(line.startswith("./.git/") for line in listing.splitlines())
