@@ -125,6 +125,10 @@ class TableView:
     staff_overlay: StaffView | None = None  # staff mode over a game, on its seat's panel
     title: Words = TABLE_TITLE
     prompt: Words | None = None  # the question on the STARTER screen
+    # A cut for the deal on the STARTER screen (Oh Pshaw): each seat's card cut in
+    # this round of the cut (physical seat -> card notation), and the seats still to cut.
+    cuts: dict[int, str] = field(default_factory=dict)
+    cutting: tuple[int, ...] = ()
     # The OPTIONS screen's lines (label, value, explanation) and the cursor.
     options: tuple[tuple[Words, Words, Words], ...] = ()
     options_cursor: int = 0

@@ -55,6 +55,12 @@ def card_index(name: str) -> int:
     return CARD_INDEX[name]
 
 
+def cut_rank(name: str) -> int:
+    """What a card counts when cutting for the deal: its rank alone, 2 lowest, ace highest
+    (the rulebook's order within a suit; the suits do not rank, so equal ranks tie)."""
+    return card_index(name) % len(RANKS)
+
+
 # The suit of each card number, read by the trick rules (a C-level lookup).
 SUIT_OF: tuple[int, ...] = tuple(card // 13 for card in range(DECK_SIZE))
 # Must follow; the highest trump wins, else the highest of the led suit. Within a

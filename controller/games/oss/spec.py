@@ -9,7 +9,7 @@ from __future__ import annotations
 from controller.games.oss import cards
 from controller.games.oss.engine import RULINGS, TABLE_RULINGS, Oss, Verb
 from controller.games.oss.options import OPTIONS
-from controller.games.spec import DeckSpec, GameSpec, Requirement
+from controller.games.spec import DeckSpec, GameSpec, Requirement, Starter
 from controller.games.words import say
 
 SPEC = GameSpec(
@@ -29,6 +29,9 @@ SPEC = GameSpec(
     engine=Oss,
     options=OPTIONS,
     requirements=frozenset({Requirement.VIRTUAL_DEAL}),
+    # The rulebook: "The first player is the most big-boned." The players decide; the
+    # table asks, and draws only when nobody answers.
+    starter=Starter("chief", say("Who is the most big-boned?"), say("is the first chief")),
     # The display shows a ruling the snapshot names by its English words (``TableSide.help``)
     # in the reader's language: here are their messages.
     vocabulary={
@@ -41,6 +44,10 @@ SPEC = GameSpec(
         },
     },
     rules=(
+        say(
+            "The most big-boned player is the first chief: the table asks, "
+            "and draws only when nobody answers."
+        ),
         say("The chief reveals three solo tricks and a duel trick for the round."),
         say(
             "From the chief on, each player plays a tribe card below a solo trick: "
