@@ -6,13 +6,16 @@ is the most big-boned; the menu says which games the seats can play.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterator
 from pathlib import Path
 
 import pygame
 import pytest
 
+from controller.config.table_config import TableConfig
 from controller.games.oh_pshaw.cards import cut_rank
+from controller.records.journal import Journal
 from controller.records.record import replay
 from controller.tags.registry import SIMULATED_STAFF_UID, simulated_uid
 from controller.view import MessageKind, Screen
@@ -341,3 +344,93 @@ def test_the_menu_notes_are_drawn_at_800x480(
         path = screenshot_view(rig.table.view, tmp_path / "menu.png", size=(800, 480))
         assert pygame.image.load(str(path)).get_size() == (800, 480)
         assert any("2 seats here" in text for text in written)
+
+
+# --- a renege taken back before the next trick ---------------------------------------
+
+
+def journaled_physical(path: Path) -> tuple[CutRig, Journal]:
+    journal = Journal.open(path, TableConfig.simulated(4), clock=lambda: dt.datetime(2026, 12, 1))
+    return CutRig(4, deal="physical", journal=journal), journal
+
+
+def start_round_one(rig: CutRig) -> None:
+    """Seat 1 cuts lowest and deals round 1 (one card each): 2♥ turned, everyone bids 0."""
+    rig.to_cut()
+    for seat, card in enumerate(("5C", "2C", "9D", "KS")):
+        rig.tap(seat, card)
+    assert rig.dealer_seat() == 1
+    rig.tap(1, "2H")  # the turned card
+    for seat in (2, 3, 0, 1):
+        rig.press(seat, "ok")  # bid 0
+
+
+def hints_of(rig: CutRig) -> set[tuple[int, str, str]]:
+    return {(h.seat, h.button, shown(h.label)) for h in rig.table.view.buttons}
+
+
+def test_a_renege_is_taken_back_by_its_player_before_the_next_trick(tmp_path: Path) -> None:
+    rig, journal = journaled_physical(tmp_path / "journal.db")
+    with rig.devices:
+        rig.loop.drain()
+        start_round_one(rig)
+        rig.tap(2, "AS")  # the eldest leads spades
+        rig.tap(3, "3D")  # not a spade: a renege, if seat 4 holds one
+        rig.tap(0, "4S")
+        assert (3, "prev", "take back my card") in hints_of(rig)
+        assert not any(h[1] == "prev" and h[0] != 3 for h in hints_of(rig))
+        rig.press(0, "prev")  # seat 1 followed suit: nothing of its to take back
+        game = rig.table.game
+        assert game is not None and len(game.recorder.actions) == 8  # the trump, 4 bids, 3 cards
+        rig.press(3, "prev")  # seat 4 takes back its 3♦
+        game = rig.table.game
+        assert game is not None
+        said = rig.texts()[-1]
+        assert said.startswith("Seat 4 takes back 3♦ (a renege noticed before the next trick)")
+        assert [a.to_json() for a in game.recorder.actions][-1] == {"seat": 2, "play": "AS"}
+        assert game.engine.expected is not None and game.engine.expected.seat == 3
+        rig.tap(3, "6S")  # the legal card: seat 1's 4♠ comes back by itself
+        game = rig.table.game
+        assert game is not None
+        plays = [a.to_json() for a in game.recorder.actions if "play" in a.to_json()]
+        assert plays == [
+            {"seat": 2, "play": "AS"},
+            {"seat": 3, "play": "6S"},
+            {"seat": 0, "play": "4S"},
+        ]
+        rig.tap(1, "5S")  # the dealer's card ends the trick, and the round
+        game = rig.table.game
+        assert game is not None
+        record = game.recorder.dumps()
+        current = journal.current_game
+        assert current is not None
+        # Journaled like staff's undo: one correction per card taken back (3♦, then 4♠).
+        undone = [
+            e.data["action"]
+            for e in journal.entries(current)
+            if e.kind == "correction" and e.data.get("kind") == "undo"
+        ]
+        assert undone == [{"seat": 0, "play": "4S"}, {"seat": 3, "play": "3D"}]
+        # The journal replays the undo corrections to the same actions as the record.
+        assert [obj for obj, _ in journal.actions(current)] == [
+            a.to_json() for a in game.recorder.actions
+        ]
+        assert "3D" not in record  # the record keeps only the game as played after it
+        report = replay(record).report()
+        assert report["rounds"][0]["tricks"] == [0, 0, 1, 0]  # the ace of spades took it
+
+
+def test_a_renege_cannot_be_taken_back_once_the_round_is_over(tmp_path: Path) -> None:
+    rig, _ = journaled_physical(tmp_path / "journal.db")
+    with rig.devices:
+        rig.loop.drain()
+        start_round_one(rig)
+        for seat, card in ((2, "AS"), (3, "3D"), (0, "4S"), (1, "5S")):
+            rig.tap(seat, card)  # the round's only trick is over: the next round began
+        game = rig.table.game
+        assert game is not None
+        count = len(game.recorder.actions)
+        assert not any(h[1] == "prev" and "take back" in h[2] for h in hints_of(rig))
+        rig.press(3, "prev")
+        game = rig.table.game
+        assert game is not None and len(game.recorder.actions) == count

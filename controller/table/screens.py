@@ -44,7 +44,16 @@ from controller.table.languages import next_language
 from controller.table.launch import begin, options_form
 from controller.table.lobby import unmet_requirement
 from controller.table.options import OptionsForm
-from controller.table.play import about_seat, act, after, end_now, feedback, refuse, undo
+from controller.table.play import (
+    about_seat,
+    act,
+    after,
+    end_now,
+    feedback,
+    refuse,
+    take_back,
+    undo,
+)
 from controller.table.session import GameSession
 from controller.table.staff_mode import StaffCommand
 from controller.tags.members import NOT_A_MEMBER, welcome
@@ -59,6 +68,7 @@ IDLE_TIMEOUT = 120.0  # seconds on the menu or join screen before going back to 
 RESULTS_TIMEOUT = 90.0
 STAFF_TIMEOUT = 300.0  # an abandoned staff desk closes itself
 STARTER_TIMEOUT = 30.0  # nobody answers the starter question: the table draws the seat
+TAKE_BACK = "prev"  # during play, the seat button that takes back a card the rules allow
 
 
 class ScreenState:
@@ -567,16 +577,25 @@ class PlayScreen(ScreenState):
 
     ``intro`` is what the table says as the game begins (or resumes, or is
     rebuilt after a staff undo, which keeps the lines already on screen).
+    ``replays`` are the other seats' actions a player's take-back took back with
+    its own (``SeatInput.retractable``): they stand, and are put back, journaled,
+    as soon as the game waits for the first of them again.
     """
 
     screen = Screen.PLAY
 
     def __init__(
-        self, session: GameSession, intro: Sequence[Words] = (), *, keeps_messages: bool = False
+        self,
+        session: GameSession,
+        intro: Sequence[Words] = (),
+        *,
+        keeps_messages: bool = False,
+        replays: Sequence[JSON] = (),
     ) -> None:
         self.session: GameSession = session
         self.intro = tuple(intro)
         self.keeps_messages = keeps_messages
+        self.replays = list(replays)
 
     @property
     def playing(self) -> GameSession | None:
@@ -587,8 +606,24 @@ class PlayScreen(ScreenState):
             ctx.out.say(line)
         return self._after(after(ctx, self.session, []))
 
-    def _after(self, result: JSON | None) -> ScreenState | None:
-        """The results screen once the game has ended."""
+    def _after(self, result: JSON | None, ctx: ScreenContext | None = None) -> ScreenState | None:
+        """The results screen once the game has ended; else put back the cards a take-back
+        took back, once the game waits for them (``ctx`` given: after a seat's action)."""
+        while result is None and ctx is not None and self.replays:
+            expected = self.session.engine.expected
+            obj = self.replays[0]
+            if expected is None or expected.seat != obj.get("seat"):
+                break
+            self.replays.pop(0)
+            seat = self.session.players[expected.seat]
+            before = len(self.session.recorder.actions)
+            result = act(ctx, self.session, self.session.engine.parse_action(obj), seat)
+            if len(self.session.recorder.actions) == before:
+                # Refused now (it should not be): that seat plays again, and so do the rest.
+                self.replays.clear()
+                ctx.out.say(
+                    say("{seat}: tap your card again", seat=Seat(seat)), MessageKind.INFO, seat
+                )
         return None if result is None else ResultsScreen(self.session, result)
 
     def on_tag(self, ctx: ScreenContext, seat: int, uid: str) -> ScreenState | None:
@@ -638,7 +673,7 @@ class PlayScreen(ScreenState):
         except TableError as exc:
             refuse(ctx, session, seat, exc.text)
             return None
-        return self._after(act(ctx, session, action, seat))
+        return self._after(act(ctx, session, action, seat), ctx)
 
     def on_button(self, ctx: ScreenContext, seat: int, button: str) -> ScreenState | None:
         session = self.session
@@ -647,12 +682,16 @@ class PlayScreen(ScreenState):
         player = session.player_at(seat)
         if player is None:
             return None
+        retractable = session.adapter.input.retractable(player)
+        if button == TAKE_BACK and retractable is not None and not self.replays:
+            rebuilt, later = take_back(ctx, session, seat, retractable)
+            return PlayScreen(rebuilt, keeps_messages=True, replays=later)
         session.draws.next_input()
         answer = session.adapter.input.on_button(player, button)
         if isinstance(answer, str | Text):
             ctx.out.say(about_seat(session, seat, answer), MessageKind.INFO, seat)
         elif answer is not None:
-            return self._after(act(ctx, session, answer, seat))
+            return self._after(act(ctx, session, answer, seat), ctx)
         else:
             ctx.out.changed()
         return None
@@ -695,6 +734,13 @@ class PlayScreen(ScreenState):
             for player, button, label in session.adapter.input.hints()
             if session.players[player] != staff
         ]
+        if not self.replays:
+            # A card its rulebook lets a player take back (Oh Pshaw's renege noticed in time).
+            hints += [
+                ButtonHint(seat, TAKE_BACK, say("take back my card"))
+                for player, seat in enumerate(session.players)
+                if seat != staff and session.adapter.input.retractable(player) is not None
+            ]
         if staff is not None:
             # The staff seat's buttons are staff's now: label them so.
             hints += [ButtonHint(staff, b, label) for b, label in ctx.staff.hints().items()]

@@ -45,7 +45,7 @@ from controller.adapters import (
 from controller.games.base import JSON, Action, Event, GameOver
 from controller.games.oh_pshaw.actions import Bid, Play, TurnTrump
 from controller.games.oh_pshaw.bots import OhPshawBot
-from controller.games.oh_pshaw.cards import SUIT_NAMES, SUITS
+from controller.games.oh_pshaw.cards import CARD_NAMES, SUIT_NAMES, SUIT_OF, SUITS
 from controller.games.oh_pshaw.engine import OhPshaw
 from controller.games.oh_pshaw.events import (
     BiddingClosed,
@@ -160,6 +160,26 @@ class OhPshawInput(SeatInput):
             return Bid(player, self.cursors.at(player))
         if turn.seat == player:
             return say("tap the card you play on your reader")
+        return None
+
+    def retractable(self, player: int) -> Action | None:
+        """The rulebook's renege noticed "before the next trick": the card ``player`` played
+        without following the suit led, in the trick on the table or, until the next trick's
+        first card, in the trick just taken (the same round only). None without such a card,
+        and with a registered hand, whose reneges the engine refuses outright."""
+        engine = self.engine
+        if engine.phase is not Phase.PLAY:
+            return None
+        rnd = engine.round
+        if rnd.hands[player] is not None:
+            return None
+        plays = rnd.trick.plays or rnd.last_trick
+        if not plays:
+            return None
+        led = SUIT_OF[plays[0][1]]
+        for seat, card in plays[1:]:
+            if seat == player and SUIT_OF[card] != led:
+                return Play(player, CARD_NAMES[card])
         return None
 
     def hints(self) -> list[tuple[int, str, Words]]:
