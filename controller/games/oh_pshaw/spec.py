@@ -56,6 +56,10 @@ SPEC = GameSpec(
         say("Cut for the first deal: the lowest card deals (ace high); tied seats cut again."),
         say("The eldest (left of the dealer) bids first and leads; the deal passes left."),
         say("Tie at the end: an extra round at the largest hand; only the tied seats score in it."),
+        say(
+            "A renege noticed before the next trick: its player presses PREV, "
+            "takes the card back and plays a legal one."
+        ),
         say("A renege proven later scores 0 for that round (and any penalty set)."),
         say("Staff may end the game early: the leaders at that moment win."),
     ),

@@ -44,10 +44,6 @@ SPEC = GameSpec(
         },
     },
     rules=(
-        say(
-            "The most big-boned player is the first chief: the table asks, "
-            "and draws only when nobody answers."
-        ),
         say("The chief reveals three solo tricks and a duel trick for the round."),
         say(
             "From the chief on, each player plays a tribe card below a solo trick: "
