@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pygame
 
-from controller.games.words import Items, Words, as_arg, say, say_plural
+from controller.games.words import Card, Items, Words, as_arg, say, say_plural
 from controller.view import GameChoice, MessageKind, SeatView, TableView
 from display import theme
 from display.generic import seat_colour_of, seat_words
@@ -48,6 +48,9 @@ def choose_body(p: Painter, rect: pygame.Rect, view: TableView, seat: SeatView) 
     if choice is not None:
         lines.append((choice.title, theme.TEXT, p.metrics.big, True))
         lines.append((_players_range(choice), theme.TEXT_DIM, p.metrics.small, False))
+        if choice.unavailable:
+            # Why the table or the joined seats cannot play it, before anyone tries.
+            lines.append((choice.unavailable, PROBLEM_COLOUR, p.metrics.small, False))
     centred_lines(p, rect, lines)
 
 
@@ -116,6 +119,9 @@ def starter_body(p: Painter, rect: pygame.Rect, view: TableView, seat: SeatView)
     if not seat.joined:
         centred_lines(p, rect, [(NOT_PLAYING, theme.TEXT_DIM, p.metrics.small, False)])
         return
+    if view.cuts or view.cutting:
+        _cut_body(p, rect, view, seat)
+        return
     centred_lines(
         p,
         rect,
@@ -124,6 +130,26 @@ def starter_body(p: Painter, rect: pygame.Rect, view: TableView, seat: SeatView)
             (say("If it is you: tap a card or press OK"), theme.TURN, p.metrics.small, True),
         ],
     )
+
+
+def _cut_body(p: Painter, rect: pygame.Rect, view: TableView, seat: SeatView) -> None:
+    # A cut for the deal: what this seat cut, or what to do, or that it is out of a re-cut.
+    m = p.metrics
+    card = view.cuts.get(seat.seat)
+    lines: list[tuple[Words, theme.Colour, int, bool]]
+    if card is not None:
+        lines = [
+            (say("You cut {card}", card=Card(card)), theme.TEXT, m.big, True),
+            (say("waiting for the others to cut"), theme.TEXT_DIM, m.small, False),
+        ]
+    elif seat.seat in view.cutting:
+        lines = [
+            (say("Tap one card from the deck: lowest deals"), theme.TURN, m.body, True),
+            (say("OK: the table cuts for you"), theme.TEXT_DIM, m.small, False),
+        ]
+    else:
+        lines = [(say("out of the cut: the tied seats cut again"), theme.TEXT_DIM, m.small, False)]
+    centred_lines(p, rect, lines)
 
 
 # --- centres -------------------------------------------------------------------------
@@ -248,7 +274,19 @@ def options_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableVie
 def starter_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView) -> None:
     m = p.metrics
     head = _centre_title(p, rect, view)
+    size = m.body if view.cuts or view.cutting else m.big  # a cut's instruction is longer
     y = p.centred_text(
-        view.prompt or WHO_STARTS, rect, head.bottom + m.pad, m.big, theme.TURN, bold=True
+        view.prompt or WHO_STARTS, rect, head.bottom + m.pad, size, theme.TURN, bold=True
     ).bottom
+    if view.cuts:
+        cuts = Items(
+            tuple(
+                say("{seat}: {card}", seat=as_arg(seat_words(view, seat)), card=Card(c))
+                for seat in view.seats
+                if (c := view.cuts.get(seat.seat)) is not None
+            )
+        )
+        y = p.centred_text(
+            say("Cut: {cuts}", cuts=cuts), rect, y + m.pad, m.body, theme.TEXT
+        ).bottom
     messages_below(p, rect, y + m.pad * 2, view)

@@ -10,6 +10,7 @@ import pytest
 
 from controller.games import specs
 from controller.table import HELP_SECONDS
+from controller.table.pages import help_seconds
 from controller.view import Screen
 from display.screenshot import screenshot_view
 from hardware.events import ButtonPressed, ButtonReleased
@@ -46,7 +47,9 @@ def test_a_long_press_on_the_menu_opens_the_chosen_games_rules_at_that_seat(rig:
     assert any("only the tied seats score" in line for line in lines)  # the table's ruling
     assert any("end the game early" in line for line in lines)
     assert set(rig.table.view.help) == {2}  # only at the seat that asked
-    rig.now += HELP_SECONDS - 1
+    open_for = help_seconds(len(lines))
+    assert open_for >= HELP_SECONDS
+    rig.now += open_for - 1
     rig.table.tick(rig.now)
     assert 2 in rig.table.view.help
     rig.now += 2
@@ -63,8 +66,9 @@ def test_a_long_press_during_play_shows_the_game_in_progress_page_by_page(
     assert title.startswith("Oh Pshaw") and lines == shown_all(specs()["oh-pshaw"].rules)
     written = painted_text(monkeypatch)
     # At 800x480 the seat panel holds a few lines: the rest turn over by themselves
-    # (every 6 s) before the page closes (25 s), so every line is shown.
-    for step in range(4):
+    # (every 6 s) before the page closes (help_seconds: longer for a long page), so every
+    # line is shown.
+    for step in range(12):
         rig.table.tick(rig.now + 6.5 * step)
         if 1 not in rig.table.view.help:
             break

@@ -494,7 +494,11 @@ def test_end_to_end_over_serial_readers_and_gpio_buttons(
             engine = game.adapter.engine
             assert isinstance(engine, OhPshaw)
             bidding = engine.phase is Phase.BID and engine.round.index == 2
-            if bidding and bidding_view is None and bid_cursor(kiosk.table.view, engine.turn):
+            if (
+                bidding
+                and bidding_view is None
+                and bid_cursor(kiosk.table.view, engine.turn) is not None
+            ):
                 bidding_view = kiosk.table.view
             if len(game.recorder.actions) == before:
                 continue

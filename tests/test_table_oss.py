@@ -118,6 +118,8 @@ def test_oss_is_on_the_menu_and_the_virtual_deck_deals(rig: Rig) -> None:
     rig.press(0, "next")
     assert rig.table.screen is Screen.OPTIONS  # Oss has options: rounds, replays
     rig.press(0, "ok")  # "Start the game"
+    assert rig.screen() is Screen.STARTER  # "Who is the most big-boned?"
+    rig.press(1, "ok")  # seat 2 is: the first chief
     assert rig.screen() is Screen.PLAY
     engine = rig.engine
     # Hands for every seat and the reveal came from the virtual deck in one go.
@@ -125,6 +127,7 @@ def test_oss_is_on_the_menu_and_the_virtual_deck_deals(rig: Rig) -> None:
     assert all(len(engine.hand_of(s)) == 5 for s in range(3))
     assert len(engine.solo_tricks) == 3
     chief = engine.chief
+    assert chief == 1
     assert rig.labels(chief)["ok"] == "choose a trick"
     assert rig.adapter.simulation.hand(chief)[0].startswith(f"T{chief + 1}-")
 

@@ -103,6 +103,13 @@ class SeatInput(ABC):
         """The action a toss timer's event records (a timed toss), or None."""
         return None
 
+    def retractable(self, player: int) -> Action | None:
+        """The action of ``player``'s that its rulebook lets that player take back now
+        (Oh Pshaw: a renege noticed before the next trick), or None. The table takes it
+        back, and every action after it, as journaled undo corrections, and puts the later
+        actions back once the player has acted again."""
+        return None
+
     def on_timer(self, event: TimerEvent) -> list[Feedback]:
         """A toss timer's event (only games that time tosses care)."""
         return []

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import enum
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -108,11 +108,16 @@ class Starter:
     The table shows ``question``; the first joined seat to tap a card or press
     OK is named in the header under ``key`` (an engine seat). Nobody answering
     within the table's time leaves the header's random draw (``new_header``).
+
+    With ``cut`` the rulebook cuts for it instead (Oh Pshaw: the lowest card
+    deals): every joined seat cuts one card of the game's deck, ``cut`` says what
+    a card counts (lower is lower), the lowest starts and tied seats cut again.
     """
 
     key: str  # the header key that names the starting seat, e.g. "lead"
     question: Words  # the rulebook's words, e.g. "Who most recently helped someone?"
     role: Words  # what that seat does, e.g. "leads the first trick"
+    cut: Callable[[str], int] | None = None  # a cut card's rank (card notation -> rank)
 
 
 class Requirement(enum.StrEnum):

@@ -114,6 +114,7 @@ class Table:
         leds = self.leds
         seats = [seat.index for seat in self.config.seats]
         guard = pin_guard(self.config, clock, self.staff_log)
+        readers = ReaderStatus(seats)
         self._ctx = ScreenContext(
             config=self.config,
             registry=self.registry,
@@ -127,8 +128,9 @@ class Table:
             journal=self.journal,
             on_record=self.on_record,
             setup_notice=self.setup_notice,
+            reader_online=lambda seat: readers.online().get(seat, True),
         )
-        self._parts = InputParts(Pages(), ReaderStatus(seats), clock, self.on_staff_call)
+        self._parts = InputParts(Pages(), readers, clock, self.on_staff_call)
         self._state: ScreenState = AttractScreen()
         self._view: TableView | None = None
         self._animated_at = 0.0

@@ -46,6 +46,9 @@ class ScreenContext:
     journal: JournalSink | None
     on_record: Callable[[str, str], None] | None  # (game id, record text) at game end
     setup_notice: Words | None = None  # shown on the attract screen until dealt with
+    # Whether a seat's reader answers now (``controller.table.readers``): a seat whose
+    # reader is offline cannot tap, so a cut for the deal cuts for it.
+    reader_online: Callable[[int], bool] = lambda seat: True
 
     @property
     def seats(self) -> list[int]:

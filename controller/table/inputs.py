@@ -146,7 +146,7 @@ def _on_reader_offline(
         logger.warning("seat %d reader offline: %s", event.seat, event.reason)
         ctx.out.say(gone, MessageKind.PROBLEM, event.seat)
     ctx.out.changed()
-    return None
+    return state.on_reader_offline(ctx, event.seat)
 
 
 def _on_reader_problem(

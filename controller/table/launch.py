@@ -8,6 +8,8 @@ the play screen opens with. The screens decide which screen comes next.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from controller.games.base import JSON, TableError
 from controller.games.words import Seat, Words, as_arg, say
 from controller.table.context import ScreenContext
@@ -28,12 +30,14 @@ def options_form(ctx: ScreenContext) -> OptionsForm | None:
 
 
 def begin(
-    ctx: ScreenContext, options: JSON, starter_seat: int | None
+    ctx: ScreenContext, options: JSON, starter_seat: int | None, how: Sequence[Words] = ()
 ) -> tuple[GameSession, list[Words]] | None:
     """Begin the chosen game with the joined seats, journaled; and what the table says first.
 
     ``starter_seat`` answered the rulebook's starter question (None: nobody did,
-    or the game has none: drawn). None (said why) when the options do not fit.
+    or the game has none: drawn); ``how`` says how it was chosen (a cut for the
+    deal), in place of the plain line naming it. None (said why) when the options
+    do not fit.
     """
     chosen = ctx.lobby.chosen
     players = sorted(ctx.lobby.joined)
@@ -62,7 +66,9 @@ def begin(
     if starter is not None:
         seat = Seat(players[int(header[starter.key])])
         role = as_arg(starter.role)
-        if starter_seat is None:
+        if how:
+            intro.extend(how)
+        elif starter_seat is None:
             intro.append(
                 say("Nobody answered, so the table drew: {seat} {role}", seat=seat, role=role)
             )

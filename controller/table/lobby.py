@@ -52,14 +52,43 @@ def unmet_requirement(spec: GameSpec, config: TableConfig) -> Words | None:
             'yet (staff: set [table] deal = "virtual")',
             game=Verbatim(spec.title),
         )
+    seats = len(config.seats)
+    if seats < spec.min_players:
+        return say(
+            "{game} needs at least {low} players, but this table has only {seats} seats",
+            game=Verbatim(spec.title),
+            low=spec.min_players,
+            seats=seats,
+        )
     return None
 
 
-def menu_note(spec: GameSpec, config: TableConfig) -> Words:
-    """A short menu note saying why the table does not offer ``spec``'s game, or ""."""
-    if unmet_requirement(spec, config) is None:
-        return ""
-    return say("not offered: hands cannot be entered by tap yet (needs the virtual deal)")
+def menu_note(spec: GameSpec, config: TableConfig, joined: int = 0) -> Words:
+    """A short menu note saying why ``spec``'s game cannot be played here, or "".
+
+    The table's own limits first (its deal, its number of seats); then, when
+    seats have joined already (they stay joined when they go back to the menu to
+    choose another game), whether those seats are a number the game can start with.
+    """
+    if Requirement.VIRTUAL_DEAL in spec.requirements and config.deal != "virtual":
+        return say("not offered: hands cannot be entered by tap yet (needs the virtual deal)")
+    low, high = spec.min_players, spec.max_players
+    seats = len(config.seats)
+    if seats < low:
+        return say(
+            "not offered: {low}-{high} players, {seats} seats here",
+            low=low,
+            high=high,
+            seats=seats,
+        )
+    if joined and not low <= joined <= high:
+        return say(
+            "not for {joined} joined: {low}-{high} players",
+            joined=joined,
+            low=low,
+            high=high,
+        )
+    return ""
 
 
 @dataclass

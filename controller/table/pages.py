@@ -15,6 +15,13 @@ from controller.games.words import Verbatim, Words, say
 HELP_HOLD = 1.0  # seconds OK is held down for a seat's rules page
 HELP_SECONDS = 25.0  # a rules page closes by itself after this long
 RESULTS_PAGE_SECONDS = 6.0  # the results' rounds turn a page by themselves when they do not fit
+LINE_SECONDS = 3.0  # a long rules page stays open long enough to read every line
+
+
+def help_seconds(lines: int) -> float:
+    """How long a rules page of ``lines`` lines stays open: ``HELP_SECONDS``, or longer for
+    a long page, so that its pages (turning every ``RESULTS_PAGE_SECONDS``) all come round."""
+    return max(HELP_SECONDS, LINE_SECONDS * lines)
 
 
 def rules_page(game_id: str) -> tuple[Words, tuple[Words, ...]]:
@@ -42,8 +49,8 @@ class Pages:
         return down is not None and at - down >= HELP_HOLD
 
     def open_help(self, seat: int, game_id: str, now: float) -> None:
-        """Show ``game_id``'s rules page at ``seat`` until ``HELP_SECONDS`` from ``now``."""
-        self._help[seat] = (game_id, now + HELP_SECONDS)
+        """Show ``game_id``'s rules page at ``seat`` for ``help_seconds`` from ``now``."""
+        self._help[seat] = (game_id, now + help_seconds(len(rules_page(game_id)[1])))
 
     def help(self) -> dict[int, tuple[Words, tuple[Words, ...]]]:
         """The open rules pages by seat, as the view carries them."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from controller.adapters import Feedback
 from controller.games.base import JSON, Action, Event, TableError
-from controller.games.words import Player, Seat, Text, Verbatim, Words, as_arg, say
+from controller.games.words import Card, Player, Seat, Text, Verbatim, Words, as_arg, say
 from controller.table.context import ScreenContext
 from controller.table.session import GameSession
 from controller.view import MessageKind
@@ -105,11 +105,51 @@ def undo(ctx: ScreenContext, session: GameSession) -> tuple[GameSession, Text] |
     return rebuilt, describe_undo(action)
 
 
+def take_back(
+    ctx: ScreenContext, session: GameSession, seat: int, action: Action
+) -> tuple[GameSession, list[JSON]]:
+    """A player takes back ``action`` as its rulebook allows (Oh Pshaw: a renege noticed
+    before the next trick, "nimmt der Verursacher die unerlaubte Karte zurück").
+
+    The action and every player action after it are taken back one by one, each
+    journaled as an undo correction like staff's; the record keeps none of them.
+    Returns the rebuilt session and the later actions (the other seats' cards, which
+    stand: the play screen puts them back once the player has played again).
+    """
+    target = action.to_json()
+    pairs = session.pairs()
+    at = max(i for i, (obj, chance) in enumerate(pairs) if obj == target and not chance)
+    later = [obj for obj, chance in pairs[at + 1 :] if not chance]
+    rebuilt = session
+    for _ in range(len(later) + 1):
+        undone = rebuilt.undo()
+        assert undone is not None  # the actions are there: we just listed them
+        rebuilt = undone[1]
+    ctx.out.say(
+        say(
+            "{seat} takes back {action} (a renege noticed before the next trick): "
+            "play a card of the suit led; the cards played after it stand",
+            seat=Seat(seat),
+            action=Card(str(target["play"]))
+            if "play" in target
+            else Verbatim(describe_action(target)),
+        ),
+        MessageKind.INFO,
+        seat,
+    )
+    return rebuilt, later
+
+
+def describe_action(obj: JSON) -> str:
+    """A record action as its JSON writes it, without the seat: "play 7H"."""
+    verb = next((k for k in obj if k not in ("seat", "card")), "?")
+    return f"{verb} {obj.get(verb)}"
+
+
 def describe_undo(obj: JSON) -> Text:
     """What staff took back: whose action (named by seat), and the record's own words for it."""
     seat = obj.get("seat")
-    verb = next((k for k in obj if k not in ("seat", "card")), "?")
-    action = Verbatim(f"{verb} {obj.get(verb)}")  # the record's action, as its JSON writes it
+    action = Verbatim(describe_action(obj))  # the record's action, as its JSON writes it
     if isinstance(seat, int) and not isinstance(seat, bool):
         return say(
             "Staff undid the action of {player}: {action}", player=Player(seat), action=action

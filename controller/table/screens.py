@@ -16,6 +16,7 @@ there (for on-screen labels). Seat buttons outside a game (see ``docs/table.md``
 | join | joined: language; else: menu | join / leave | start (enough joined) | join |
 | options (a game with options) | previous line | change it / start | next line | - |
 | starter (e.g. Oshaka's first lead) | - | "it's me" (joined seats) | - | "it's me" |
+| cut for the deal (Oh Pshaw) | - | "cut for me" (seats still to cut) | - | cut that card |
 | results | - | back to attract | - | - |
 """
 
@@ -26,13 +27,33 @@ from typing import ClassVar
 
 from controller.games.base import JSON, TableError
 from controller.games.interned import forget_interned
-from controller.games.words import Seat, Text, Verbatim, Words, as_arg, say
+from controller.games.words import (
+    Card,
+    Items,
+    Seat,
+    Text,
+    Verbatim,
+    Words,
+    as_arg,
+    say,
+    say_plural,
+)
 from controller.table.context import ScreenContext
+from controller.table.cut import Cut
 from controller.table.languages import next_language
 from controller.table.launch import begin, options_form
 from controller.table.lobby import unmet_requirement
 from controller.table.options import OptionsForm
-from controller.table.play import about_seat, act, after, end_now, feedback, refuse, undo
+from controller.table.play import (
+    about_seat,
+    act,
+    after,
+    end_now,
+    feedback,
+    refuse,
+    take_back,
+    undo,
+)
 from controller.table.session import GameSession
 from controller.table.staff_mode import StaffCommand
 from controller.tags.members import NOT_A_MEMBER, welcome
@@ -47,6 +68,7 @@ IDLE_TIMEOUT = 120.0  # seconds on the menu or join screen before going back to 
 RESULTS_TIMEOUT = 90.0
 STAFF_TIMEOUT = 300.0  # an abandoned staff desk closes itself
 STARTER_TIMEOUT = 30.0  # nobody answers the starter question: the table draws the seat
+TAKE_BACK = Button.PREV  # during play, the seat button that takes back a card the rules allow
 
 
 class ScreenState:
@@ -88,6 +110,10 @@ class ScreenState:
     def on_idle(self, ctx: ScreenContext) -> ScreenState | None:
         """``timeout`` seconds passed without input: back to attract, unless the screen says."""
         return AttractScreen()
+
+    def on_reader_offline(self, ctx: ScreenContext, seat: int) -> ScreenState | None:
+        """``seat``'s reader went offline (the table has said so already)."""
+        return None
 
     def hints(self, ctx: ScreenContext) -> list[ButtonHint]:
         """What every seat button does now, for the on-screen labels."""
@@ -148,7 +174,12 @@ class AttractScreen(ScreenState):
 
 
 class ChooseGameScreen(ScreenState):
-    """The game menu: PREV / NEXT move, OK chooses (and joins the seat that chose)."""
+    """The game menu: PREV / NEXT move, OK chooses (and joins the seat that chose).
+
+    Seats that joined a game and came back here to choose another stay joined:
+    the menu says which games they can play (``menu_note``) and they need not
+    join again. Attract empties the lobby.
+    """
 
     screen = Screen.CHOOSE_GAME
     timeout = IDLE_TIMEOUT
@@ -160,8 +191,16 @@ class ChooseGameScreen(ScreenState):
     }
 
     def enter(self, ctx: ScreenContext) -> ScreenState | None:
-        ctx.lobby.clear()
         ctx.out.say(say("Choose a game: PREV / NEXT, then OK"))
+        joined = len(ctx.lobby.joined)
+        if joined:
+            ctx.out.say(
+                say_plural(
+                    "{n} seat stays joined; the menu says which games it can play",
+                    "{n} seats stay joined; the menu says which games they can play",
+                    joined,
+                )
+            )
         return None
 
     def on_button(self, ctx: ScreenContext, seat: int, button: Button) -> ScreenState | None:
@@ -226,7 +265,6 @@ class JoinScreen(ScreenState):
 
     def enter(self, ctx: ScreenContext) -> ScreenState | None:
         chosen = ctx.lobby.chosen
-        ctx.lobby.clear()
         ctx.out.say(
             say(
                 "{game}: press OK at your seat to join ({low}-{high} players); NEXT starts",
@@ -286,14 +324,21 @@ class JoinScreen(ScreenState):
 def options_settled(ctx: ScreenContext, options: JSON) -> ScreenState | None:
     """The options are settled: ask the rulebook's starter question, or begin."""
     starter = ctx.lobby.chosen.spec.starter
+    if starter is not None and starter.cut is not None:
+        # The rulebook cuts for it: the lowest card starts.
+        deck = ctx.lobby.chosen.spec.deck.distinct()
+        cut = Cut(sorted(ctx.lobby.joined), starter.cut, deck)
+        return CutScreen(starter.question, dict(options), cut)
     if starter is not None:
         # The rulebook lets the players choose who starts: ask, and wait for an answer.
         return StarterScreen(starter.question, dict(options))
     return _begin(ctx, dict(options), None)
 
 
-def _begin(ctx: ScreenContext, options: JSON, starter_seat: int | None) -> ScreenState | None:
-    began = begin(ctx, options, starter_seat)
+def _begin(
+    ctx: ScreenContext, options: JSON, starter_seat: int | None, how: Sequence[Words] = ()
+) -> ScreenState | None:
+    began = begin(ctx, options, starter_seat, how)
     return None if began is None else PlayScreen(*began)
 
 
@@ -383,21 +428,174 @@ class StarterScreen(ScreenState):
         return [ButtonHint(seat, Button.OK, say("it's me")) for seat in sorted(ctx.lobby.joined)]
 
 
+class CutScreen(ScreenState):
+    """Cutting for the deal (Oh Pshaw: "the first dealer is chosen by cutting for the
+    lowest card"): each joined seat taps one card from the shuffled deck, the lowest
+    starts, tied seats cut again (``controller.table.cut``).
+
+    The table cuts for a seat that cannot tap: a bot's, one whose reader is
+    offline, one that presses OK, every seat still waiting after
+    ``STARTER_TIMEOUT`` seconds, and every seat with the virtual deal; it says
+    each card so cut. The cut's cards are not in play: only the chosen seat
+    reaches the game (the header's starter key).
+    """
+
+    screen = Screen.STARTER
+    timeout = STARTER_TIMEOUT
+    about_chosen_game = True
+
+    def __init__(self, prompt: Words, options: JSON, cut: Cut) -> None:
+        self.prompt = prompt
+        self.options = options  # the options chosen for the game about to begin
+        self.cut = cut
+        self.said: list[Words] = []  # how the cut went, for the game's first lines
+
+    def enter(self, ctx: ScreenContext) -> ScreenState | None:
+        if ctx.config.deal == "virtual":
+            self.said.append(say("The table cut for the deal with its virtual deck: lowest deals"))
+            return self._draw(ctx, self.cut.waiting())
+        ctx.out.say(
+            say(
+                "{game}: cut for the deal. Each seat taps one card from the shuffled deck "
+                "(OK: the table cuts for you); the lowest card deals, ace high, ties cut again",
+                game=as_arg(ctx.lobby.chosen.title),
+            )
+        )
+        return self._draw(ctx, self._cannot_tap(ctx))
+
+    def _cannot_tap(self, ctx: ScreenContext) -> list[int]:
+        """The waiting seats the table cuts for: bots' seats and seats whose reader is offline."""
+        bots = {seat.index for seat in ctx.config.seats if seat.bot}
+        return [s for s in self.cut.waiting() if s in bots or not ctx.reader_online(s)]
+
+    def _draw(self, ctx: ScreenContext, seats: list[int]) -> ScreenState | None:
+        """The table cuts for ``seats`` (saying which card each got); then settle."""
+        for seat in seats:
+            card = self.cut.draw(seat, ctx.rng)
+            ctx.out.say(
+                say("The table cut {card} for {seat}", card=Card(card), seat=Seat(seat)),
+                MessageKind.INFO,
+                seat,
+            )
+        return self._settle(ctx)
+
+    def _settle(self, ctx: ScreenContext) -> ScreenState | None:
+        """Every contender has cut: the lowest starts, or the tied seats cut again."""
+        cut = self.cut
+        ctx.out.changed()
+        if cut.waiting():
+            return None
+        lowest = cut.lowest()
+        self.said.append(say("Cut for the deal: {cuts}", cuts=cut.shown()))
+        if len(lowest) == 1:
+            seat = lowest[0]
+            starter = ctx.lobby.chosen.spec.starter
+            assert starter is not None
+            self.said.append(
+                say(
+                    "{seat} cut the lowest card ({card}) and {role}",
+                    seat=Seat(seat),
+                    card=Card(cut.cards[seat]),
+                    role=as_arg(starter.role),
+                )
+            )
+            return _begin(ctx, self.options, seat, self.said)
+        tie = say(
+            "{seats} tie for the lowest card: they cut again",
+            seats=Items(tuple(Seat(seat) for seat in lowest)),
+        )
+        self.said.append(tie)
+        ctx.out.say(tie)
+        cut.again(lowest)
+        if ctx.config.deal == "virtual":
+            return self._draw(ctx, cut.waiting())
+        return self._draw(ctx, self._cannot_tap(ctx))
+
+    def on_tag(self, ctx: ScreenContext, seat: int, uid: str) -> ScreenState | None:
+        if ctx.is_staff_tag(uid):
+            return None
+        why = self._refusal(ctx, seat, uid)
+        if why is not None:
+            ctx.out.say(why, MessageKind.REFUSED, seat)
+            ctx.out.flash(seat, Cue.REFUSED)
+            return None
+        entry = ctx.registry.lookup(uid)
+        assert entry is not None
+        self.cut.take(seat, entry.card)
+        ctx.out.say(say("{seat} cut {card}", seat=Seat(seat), card=Card(entry.card)))
+        return self._settle(ctx)
+
+    def _refusal(self, ctx: ScreenContext, seat: int, uid: str) -> Words | None:
+        """Why the tag ``uid`` tapped at ``seat`` is no cut, or None when it is."""
+        if seat not in ctx.lobby.joined:
+            return say("{seat} has not joined this game", seat=Seat(seat))
+        entry = ctx.registry.lookup(uid)
+        if entry is None and (nickname := ctx.registry.member(uid)) is not None:
+            return say(
+                "that is {name}'s member card: to cut for the deal, tap one card of the deck",
+                name=Verbatim(nickname),
+            )
+        if entry is None:
+            return say(
+                "{seat}: this tag ({tag}) is not enrolled in any deck; cut with a card of "
+                "this game's deck, or press OK and the table cuts for you",
+                seat=Seat(seat),
+                tag=Verbatim(uid),
+            )
+        if entry.deck != ctx.lobby.chosen.spec.deck.id:
+            return say(
+                "that card belongs to the {deck} deck, not this game's: cut with one of its cards",
+                deck=Verbatim(entry.deck),
+            )
+        return self.cut.refusal(seat, entry.card)
+
+    def on_button(self, ctx: ScreenContext, seat: int, button: str) -> ScreenState | None:
+        if button != "ok" or seat not in self.cut.waiting():
+            return None
+        return self._draw(ctx, [seat])  # OK: the table cuts for this seat
+
+    def on_reader_offline(self, ctx: ScreenContext, seat: int) -> ScreenState | None:
+        return self._draw(ctx, [seat]) if seat in self.cut.waiting() else None
+
+    def on_idle(self, ctx: ScreenContext) -> ScreenState | None:
+        waiting = self.cut.waiting()
+        timed_out = say_plural(
+            "Nobody cut for {n} second, so the table cuts for the seats still waiting",
+            "Nobody cut for {n} seconds, so the table cuts for the seats still waiting",
+            int(STARTER_TIMEOUT),
+        )
+        self.said.append(timed_out)  # said again as the game begins
+        ctx.out.say(timed_out)
+        return self._draw(ctx, waiting)
+
+    def hints(self, ctx: ScreenContext) -> list[ButtonHint]:
+        return [ButtonHint(seat, Button.OK, say("cut for me")) for seat in self.cut.waiting()]
+
+
 class PlayScreen(ScreenState):
     """A game in progress: taps and presses go through the game's adapter to its engine.
 
     ``intro`` is what the table says as the game begins (or resumes, or is
     rebuilt after a staff undo, which keeps the lines already on screen).
+    ``replays`` are the other seats' actions a player's take-back took back with
+    its own (``SeatInput.retractable``): they stand, and are put back, journaled,
+    as soon as the game waits for the first of them again.
     """
 
     screen = Screen.PLAY
 
     def __init__(
-        self, session: GameSession, intro: Sequence[Words] = (), *, keeps_messages: bool = False
+        self,
+        session: GameSession,
+        intro: Sequence[Words] = (),
+        *,
+        keeps_messages: bool = False,
+        replays: Sequence[JSON] = (),
     ) -> None:
         self.session: GameSession = session
         self.intro = tuple(intro)
         self.keeps_messages = keeps_messages
+        self.replays = list(replays)
 
     @property
     def playing(self) -> GameSession | None:
@@ -408,8 +606,24 @@ class PlayScreen(ScreenState):
             ctx.out.say(line)
         return self._after(after(ctx, self.session, []))
 
-    def _after(self, result: JSON | None) -> ScreenState | None:
-        """The results screen once the game has ended."""
+    def _after(self, result: JSON | None, ctx: ScreenContext | None = None) -> ScreenState | None:
+        """The results screen once the game has ended; else put back the cards a take-back
+        took back, once the game waits for them (``ctx`` given: after a seat's action)."""
+        while result is None and ctx is not None and self.replays:
+            expected = self.session.engine.expected
+            obj = self.replays[0]
+            if expected is None or expected.seat != obj.get("seat"):
+                break
+            self.replays.pop(0)
+            seat = self.session.players[expected.seat]
+            before = len(self.session.recorder.actions)
+            result = act(ctx, self.session, self.session.engine.parse_action(obj), seat)
+            if len(self.session.recorder.actions) == before:
+                # Refused now (it should not be): that seat plays again, and so do the rest.
+                self.replays.clear()
+                ctx.out.say(
+                    say("{seat}: tap your card again", seat=Seat(seat)), MessageKind.INFO, seat
+                )
         return None if result is None else ResultsScreen(self.session, result)
 
     def on_tag(self, ctx: ScreenContext, seat: int, uid: str) -> ScreenState | None:
@@ -459,7 +673,7 @@ class PlayScreen(ScreenState):
         except TableError as exc:
             refuse(ctx, session, seat, exc.text)
             return None
-        return self._after(act(ctx, session, action, seat))
+        return self._after(act(ctx, session, action, seat), ctx)
 
     def on_button(self, ctx: ScreenContext, seat: int, button: Button) -> ScreenState | None:
         session = self.session
@@ -468,12 +682,16 @@ class PlayScreen(ScreenState):
         player = session.player_at(seat)
         if player is None:
             return None
+        retractable = session.adapter.input.retractable(player)
+        if button == TAKE_BACK and retractable is not None and not self.replays:
+            rebuilt, later = take_back(ctx, session, seat, retractable)
+            return PlayScreen(rebuilt, keeps_messages=True, replays=later)
         session.draws.next_input()
         answer = session.adapter.input.on_button(player, button)
         if isinstance(answer, str | Text):
             ctx.out.say(about_seat(session, seat, answer), MessageKind.INFO, seat)
         elif answer is not None:
-            return self._after(act(ctx, session, answer, seat))
+            return self._after(act(ctx, session, answer, seat), ctx)
         else:
             ctx.out.changed()
         return None
@@ -516,6 +734,13 @@ class PlayScreen(ScreenState):
             for player, button, label in session.adapter.input.hints()
             if session.players[player] != staff
         ]
+        if not self.replays:
+            # A card its rulebook lets a player take back (Oh Pshaw's renege noticed in time).
+            hints += [
+                ButtonHint(seat, TAKE_BACK, say("take back my card"))
+                for player, seat in enumerate(session.players)
+                if seat != staff and session.adapter.input.retractable(player) is not None
+            ]
         if staff is not None:
             # The staff seat's buttons are staff's now: label them so.
             hints += [ButtonHint(staff, b, label) for b, label in ctx.staff.hints().items()]

@@ -17,7 +17,13 @@ from controller.table.context import ScreenContext
 from controller.table.lobby import Lobby, menu_note
 from controller.table.pages import Pages
 from controller.table.readers import ReaderStatus
-from controller.table.screens import OptionsScreen, ScreenState, StaffDeskScreen, StarterScreen
+from controller.table.screens import (
+    CutScreen,
+    OptionsScreen,
+    ScreenState,
+    StaffDeskScreen,
+    StarterScreen,
+)
 from controller.table.session import GameSession
 from controller.view import ButtonHint, GameChoice, Message, Screen, SeatView, StaffView, TableView
 from controller.view.seat_colours import seat_colour
@@ -46,6 +52,8 @@ def build_view(
     staff: StaffView | None,
     staff_overlay: StaffView | None = None,
     prompt: Words | None = None,
+    cuts: Mapping[int, str] | None = None,
+    cutting: Sequence[int] = (),
     options: Sequence[tuple[Words, Words, Words]] = (),
     options_cursor: int = 0,
     results_page: int = 0,
@@ -80,7 +88,7 @@ def build_view(
             e.title,
             e.spec.min_players,
             e.spec.max_players,
-            menu_note(e.spec, config),
+            menu_note(e.spec, config, len(lobby.joined)),
         )
         for e in lobby.menu
     )
@@ -109,6 +117,8 @@ def build_view(
         staff=staff,
         staff_overlay=staff_overlay,
         prompt=prompt,
+        cuts=dict(cuts or {}),
+        cutting=tuple(cutting),
         options=tuple(options),
         options_cursor=options_cursor,
         results_page=results_page,
@@ -147,7 +157,9 @@ def table_view(
         reader_online=readers.online(),
         staff=state.desk.view() if isinstance(state, StaffDeskScreen) else None,
         staff_overlay=ctx.staff.overlay() if state.screen is Screen.PLAY else None,
-        prompt=state.prompt if isinstance(state, StarterScreen) else None,
+        prompt=state.prompt if isinstance(state, StarterScreen | CutScreen) else None,
+        cuts=state.cut.cards if isinstance(state, CutScreen) else None,
+        cutting=state.cut.waiting() if isinstance(state, CutScreen) else (),
         options=()
         if form is None
         else [(line.label, line.value, line.explanation) for line in form.lines()],

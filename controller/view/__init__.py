@@ -171,6 +171,10 @@ class TableView:
     # A fault that halts play (the disk full), said at the centre over the screen's own
     # content; set by the kiosk, never by the table (controller/kiosk/disk_full.py).
     halted: Words | None = None
+    # A cut for the deal on the STARTER screen (Oh Pshaw): each seat's card cut in
+    # this round of the cut (physical seat -> card notation), and the seats still to cut.
+    cuts: dict[int, str] = field(default_factory=dict)
+    cutting: tuple[int, ...] = ()
     # The OPTIONS screen's lines (label, value, explanation) and the cursor.
     options: tuple[tuple[Words, Words, Words], ...] = ()
     options_cursor: int = 0

@@ -171,6 +171,12 @@ def card_index(name: str) -> int:
     return CARD_INDEX[name]
 
 
+def cut_rank(name: str) -> int:
+    """What a card counts when cutting for the deal: its rank alone, 2 lowest, ace highest
+    (the rulebook's order within a suit; the suits do not rank, so equal ranks tie)."""
+    return card_index(name) % len(RANKS)
+
+
 # The suit of each card number, read by the trick rules (a C-level lookup); the
 # Wizard variant's cards have their pseudo-suits.
 SUIT_OF: tuple[int, ...] = (

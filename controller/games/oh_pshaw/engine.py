@@ -296,7 +296,8 @@ class OhPshaw(Engine):
 
     @classmethod
     def new_header(cls, players: int, options: Mapping[str, Any], rng: random.Random) -> JSON:
-        # The rulebook leaves the first dealer to the players; the table draws one.
+        # The rulebook cuts for the lowest card: the table does (the spec's starter) and
+        # names the dealer over this draw, which a header made without a cut keeps.
         return new_header(cls, players, options, "dealer", rng)
 
     def header(self) -> JSON:

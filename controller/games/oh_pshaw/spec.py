@@ -17,10 +17,11 @@ from controller.games.oh_pshaw.cards import (
     SUITS,
     WIZARD_CARD_TYPE,
     WIZARD_NAMES,
+    cut_rank,
 )
 from controller.games.oh_pshaw.engine import OhPshaw
 from controller.games.oh_pshaw.options import OPTIONS
-from controller.games.spec import DeckSpec, GameSpec, Preset, Vocabulary
+from controller.games.spec import DeckSpec, GameSpec, Preset, Starter, Vocabulary
 from controller.games.words import Text, say
 
 
@@ -62,6 +63,13 @@ SPEC = GameSpec(
         Preset(say("Contract whist: 7-1-7 cards"), {"schedule": "contract-whist"}),
         Preset(say("Full: 1 card to the most"), {}),
     ),
+    # The rulebook: "Der erste Geber wird durch Abheben für die niedrigste Karte bestimmt."
+    starter=Starter(
+        "dealer",
+        say("Cut for the deal: each seat taps one card from the shuffled deck; lowest deals"),
+        say("deals the first round"),
+        cut=cut_rank,
+    ),
     vocabulary=VOCABULARY,
     field_labels={
         "turned": say("turned card"),
@@ -72,8 +80,13 @@ SPEC = GameSpec(
         say("Bid how many tricks you will take; take exactly that many."),
         say("The turned card's suit is trump; you must follow suit."),
         say("Exact bid: 10 + your bid (mild scoring: 1 a trick + 10); else 0."),
+        say("Cut for the first deal: the lowest card deals (ace high); tied seats cut again."),
         say("The eldest (left of the dealer) bids first and leads; the deal passes left."),
         say("Tie at the end: an extra round at the largest hand; only the tied seats score in it."),
+        say(
+            "A renege noticed before the next trick: its player presses PREV, "
+            "takes the card back and plays a legal one."
+        ),
         say("A renege proven later scores 0 for that round (and any penalty set)."),
         say("Staff may end the game early: the leaders at that moment win."),
         say(

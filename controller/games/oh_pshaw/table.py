@@ -46,7 +46,15 @@ from controller.games.base import JSON, Action, Event, GameOver, IllegalAction
 from controller.games.oh_pshaw import scoring
 from controller.games.oh_pshaw.actions import Bid, ChooseTrump, Play, TurnTrump
 from controller.games.oh_pshaw.bots import OhPshawBot
-from controller.games.oh_pshaw.cards import SUIT_NAMES, SUITS, WIZARD_NAMES
+from controller.games.oh_pshaw.cards import (
+    JESTER_SUIT,
+    NAME_OF,
+    SUIT_NAMES,
+    SUIT_OF,
+    SUITS,
+    WIZARD_NAMES,
+    WIZARD_SUIT,
+)
 from controller.games.oh_pshaw.engine import OhPshaw
 from controller.games.oh_pshaw.events import (
     BiddingClosed,
@@ -180,6 +188,37 @@ class OhPshawInput(SeatInput):
             return Bid(player, self.cursors.at(player))
         if turn.seat == player:
             return say("tap the card you play on your reader")
+        return None
+
+    def retractable(self, player: int) -> Action | None:
+        """The rulebook's renege noticed "before the next trick": the card ``player`` played
+        without following the suit led, in the trick on the table or, until the next trick's
+        first card, in the trick just taken (the same round only). None without such a card,
+        and with a registered hand, whose reneges the engine refuses outright."""
+        engine = self.engine
+        if engine.phase is not Phase.PLAY:
+            return None
+        rnd = engine.round
+        if rnd.hands[player] is not None:
+            return None
+        plays = rnd.trick.plays or rnd.last_trick
+        if not plays:
+            return None
+        # The suit led: the first card's, or with Wizard cards the first suit card's
+        # (Jesters set none; a Wizard before any suit card frees everyone from following).
+        led: int | None = None
+        for seat, card in plays:
+            suit = SUIT_OF[card]
+            if suit == JESTER_SUIT:
+                continue
+            if suit == WIZARD_SUIT:
+                if led is None:
+                    return None
+                continue
+            if led is None:
+                led = suit
+            elif seat == player and suit != led:
+                return Play(player, NAME_OF[card])
         return None
 
     def hints(self) -> list[tuple[int, Button, Words]]:

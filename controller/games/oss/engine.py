@@ -157,7 +157,8 @@ class Oss(Phases, Views):
 
     @classmethod
     def new_header(cls, players: int, options: Mapping[str, Any], rng: random.Random) -> JSON:
-        # The first chief is "the most big-boned": the table cannot know, so it draws one.
+        # The first chief is "the most big-boned": the table asks (the spec's starter);
+        # this draw stands only when nobody answers.
         return new_header(cls, players, options, "chief", rng)
 
     def chance_actions(self, rng: random.Random, chance: Chance) -> list[Action]:

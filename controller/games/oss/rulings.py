@@ -61,7 +61,10 @@ RULINGS: list[Text] = [
 #: How the table plays Oss where the rulebook leaves it open (its buttons, its toss timer);
 #: the adapter picks the ones that matter now as the display's help.
 TABLE_RULINGS: list[Text] = [
-    say("The table cannot know who is the most big-boned: it draws the first chief."),
+    say(
+        "The most big-boned player is the first chief: the table asks, "
+        "and draws only when nobody answers."
+    ),
     say(
         "Each player plays their own tribe's cards; a card of another tribe is refused, "
         "except the duel card a duel winner keeps."

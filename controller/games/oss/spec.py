@@ -16,6 +16,7 @@ from controller.games.spec import (
     DeckSpec,
     GameSpec,
     Requirement,
+    Starter,
     Vocabulary,
 )
 from controller.games.words import Text, say
@@ -53,6 +54,9 @@ SPEC = GameSpec(
     engine=Oss,
     options=OPTIONS,
     requirements=frozenset({Requirement.VIRTUAL_DEAL}),
+    # The rulebook: "The first player is the most big-boned." The players decide; the
+    # table asks, and draws only when nobody answers.
+    starter=Starter("chief", say("Who is the most big-boned?"), say("is the first chief")),
     vocabulary=VOCABULARY,
     field_labels={
         "chief": say("chief"),
