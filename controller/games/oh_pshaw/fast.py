@@ -16,7 +16,7 @@ must-follow always holds and no renege can happen. ``scores()`` is the round's
 final score as the engine computes it (standard or mild, the hook, the round
 winner bonus).
 
-The differential test (``tests/test_oh_pshaw_fast.py``) keeps this honest: the
+The differential test (``tests/games/oh_pshaw/test_oh_pshaw_fast.py``) keeps this honest: the
 same deals and the same actions through both, the same legal actions at every
 step and the same scores, over many seeded random rounds.
 """
@@ -229,7 +229,7 @@ def random_playout(fast: FastRound, rng: random.Random) -> list[int]:
     """Play ``fast`` to the end with uniformly random legal bids and cards; its scores.
 
     The loop is the methods above inlined (this is the hot path of every
-    simulation); ``tests/test_oh_pshaw_fast.py`` checks it against the engine.
+    simulation); ``tests/games/oh_pshaw/test_oh_pshaw_fast.py`` checks it against the engine.
     """
     choice = rng.choice
     players = fast.players

@@ -11,7 +11,7 @@ A card is ``colour * 16 + number`` (colour 0..3 in ``COLOURS`` order, number
 is known, so must-follow always holds and there are no reneges. Actions are
 ints: a card to play, or for a placement 1 (face up) or 0 (face down).
 
-``tests/test_oshaka_trick_fast.py`` plays the same deals and actions through
+``tests/games/oshaka_trick/test_oshaka_trick_fast.py`` plays the same deals and actions through
 this and the engine and compares legal actions, turns and scores.
 """
 

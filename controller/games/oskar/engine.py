@@ -73,7 +73,7 @@ The rules are split by concern in this folder; this module composes them:
 | ``scoring.py`` | a round's genre totals, trendy genres and tokens |
 | ``views.py`` | the report, the score sheet and the snapshot |
 | ``snapshot.py`` | the snapshot's types, which the display imports |
-| ``fast.py`` | the fast paths, kept honest by ``tests/test_oskar_fast_paths.py`` |
+| ``fast.py`` | the fast paths, kept honest by ``tests/games/oskar/test_oskar_fast_paths.py`` |
 
 ``Oskar.apply`` dispatches through one table (``_RULES``): every kind of
 action has its check, which words any refusal by the phase the game is in,

@@ -2,7 +2,7 @@
 
 Each function here answers a question the rules answer too, only quicker on
 the common case, and says when it cannot (then the engine takes the full,
-worded path). ``tests/test_oskar_fast_paths.py`` plays seeded games through
+worded path). ``tests/games/oskar/test_oskar_fast_paths.py`` plays seeded games through
 both and checks they agree, so a rule changed in one place and not the other
 fails there.
 """

@@ -57,7 +57,7 @@ from controller.games.oskar.snapshot import StockView, Verb
 from controller.records.record import RecordError, dumps, replay
 from tests.conftest import record_text, run_cli
 
-RECORDS = Path(__file__).parent / "records" / "oskar"
+RECORDS = Path(__file__).parents[2] / "records" / "oskar"
 RULEBOOK = RECORDS / "rulebook-example.jsonl"
 FULL_GAME = RECORDS / "bots-4p-full-game.jsonl"
 

@@ -26,7 +26,7 @@ from controller.kiosk.simulation import Simulator
 from controller.view import MessageKind, Screen
 from controller.words import Presenter
 from controller.words.catalogs import translations
-from tests.test_table_oskar import Rig as OskarRig
+from tests.games.oskar.test_table_oskar import Rig as OskarRig
 from tests.words import shown
 
 SEATS = (1, 2, 3)  # physical seats, 0-based: people read Seat 2, 3 and 4

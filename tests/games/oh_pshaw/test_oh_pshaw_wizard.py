@@ -19,7 +19,7 @@ from controller.games.oh_pshaw.actions import Bid, ChooseTrump, Play, RegisterHa
 from controller.games.oh_pshaw.engine import OhPshaw, deal
 from controller.games.oh_pshaw.events import TrickWon
 from controller.records.record import RecordError, dumps, replay
-from tests.test_oh_pshaw import B, H, P, T, header
+from tests.games.oh_pshaw.test_oh_pshaw import B, H, P, T, header
 
 
 def wizard(**options: Any) -> dict[str, Any]:

@@ -21,7 +21,7 @@ from controller.games.words import Text, Words
 from controller.view import MessageKind, Screen
 from controller.words import LANGUAGES, Presenter, french_card
 from display.scenes.oh_pshaw import SCENE, needs_words
-from tests.test_table_oh_pshaw import Rig as OhPshawRig
+from tests.games.oh_pshaw.test_table_oh_pshaw import Rig as OhPshawRig
 
 SEATS = (1, 2, 3)  # physical seats that play (0-based): Seat 2, Seat 3 and Seat 4
 

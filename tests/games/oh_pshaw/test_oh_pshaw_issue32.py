@@ -22,8 +22,8 @@ from controller.records.scoresheet import render, report_json
 from controller.tags.registry import SIMULATED_STAFF_UID
 from controller.view import Screen
 from controller.words import Presenter
+from tests.games.oh_pshaw.test_oh_pshaw import header
 from tests.test_fleet_reporter import FakeLink
-from tests.test_oh_pshaw import header
 from tests.test_table_options import Rig as OptionsRig
 from tests.words import shown
 

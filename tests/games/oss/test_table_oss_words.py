@@ -30,7 +30,7 @@ from tests.words import shown
 
 SEATS = (1, 2, 3)  # the physical seats that play; seat 0 stays empty
 LANGUAGES = ("en", "de", "ja")
-RECORDS = Path(__file__).parent / "records" / "oss"
+RECORDS = Path(__file__).parents[2] / "records" / "oss"
 POT = pot_path("oss")
 
 

@@ -37,8 +37,8 @@ from controller.games.oss.engine import (
 from controller.records.record import RecordError, dumps, replay
 from tests.words import shown
 
-RECORDS = Path(__file__).parent / "records" / "oss"
-ROOT = Path(__file__).parent.parent
+RECORDS = Path(__file__).parents[2] / "records" / "oss"
+ROOT = Path(__file__).parents[3]
 
 
 def read(name: str) -> str:

@@ -22,8 +22,8 @@ from controller.games.oh_pshaw.state import Phase
 from controller.records import scoresheet
 from controller.records.record import RecordError, replay
 
-RECORDS = Path(__file__).parent / "records" / "oh-pshaw"
-ROOT = Path(__file__).resolve().parent.parent
+RECORDS = Path(__file__).parents[2] / "records" / "oh-pshaw"
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def text(name: str) -> str:

@@ -31,8 +31,8 @@ from controller.games.oh_pshaw.state import FREE
 from controller.records import scoresheet
 from controller.records.record import RecordError, dumps, replay
 
-RECORDS = Path(__file__).parent / "records" / "oh-pshaw"
-ROOT = Path(__file__).resolve().parent.parent
+RECORDS = Path(__file__).parents[2] / "records" / "oh-pshaw"
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def header(players: int = 3, dealer: int = 0, **options: Any) -> dict[str, Any]:

@@ -1,0 +1,1 @@
+"""Tests of one game: oh_pshaw."""

@@ -1,0 +1,1 @@
+"""Tests of one game: oshaka_trick."""
