@@ -9,6 +9,7 @@ two rooms together for the reader and for mypy.
 from __future__ import annotations
 
 import ast
+import functools
 import importlib
 import sys
 from collections.abc import Iterator
@@ -44,6 +45,17 @@ def _module_of(path: Path) -> str:
 
 def imports(room: str) -> Iterator[Import]:
     """Every import in the ``.py`` files under ``room`` (a folder of the repository)."""
+    return iter(_imports_in(room))
+
+
+@functools.cache
+def _imports_in(room: str) -> tuple[Import, ...]:
+    """``imports(room)``, parsed once per test process: a dozen tests read the same tree,
+    and parsing every module again for each was most of their time."""
+    return tuple(_parse_imports(room))
+
+
+def _parse_imports(room: str) -> Iterator[Import]:
     for path in sorted((ROOT / room).rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
         module_name = _module_of(path)

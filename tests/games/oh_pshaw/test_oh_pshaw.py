@@ -886,6 +886,7 @@ def play_random_game(seed: int) -> tuple[OhPshaw, list[Action], list[list[str]]]
     return e, actions, played_per_round
 
 
+@pytest.mark.slow  # 9 s on 2 busy cores
 def test_a_thousand_random_games_keep_the_invariants() -> None:
     for seed in range(1000):
         e, actions, played = play_random_game(seed)
