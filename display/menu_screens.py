@@ -229,7 +229,7 @@ def join_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView) 
 def options_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView) -> None:
     # Every line of the options screen as a menu row (option left, value right), the
     # cursor's highlighted, with its explanation under the list. The rows keep a
-    # readable size: when they do not all fit (Oh Pshaw has fifteen), a window of
+    # readable size: when they do not all fit (Oh Pshaw has thirteen), a window of
     # them scrolls with the cursor and "N more above / below" says what is hidden.
     m = p.metrics
     lines = view.options
