@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pygame
 
@@ -96,6 +96,15 @@ class Layout:
     slots: tuple[SeatSlot, ...]
     centre: pygame.Rect
     depth: int  # how far a seat panel reaches in from its edge
+    # The simulator's own strip under the centre (its staff-tag buttons), outside
+    # every panel and the centre, so its controls never cover the table; empty
+    # on a real table and in screenshots.
+    controls: pygame.Rect = field(default_factory=lambda: pygame.Rect(0, 0, 0, 0))
+
+    @property
+    def centre_area(self) -> pygame.Rect:
+        """The centre with the simulator's strip under it: what is drawn when the centre is."""
+        return self.centre.union(self.controls) if self.controls.h else pygame.Rect(self.centre)
 
 
 def panel_depth(size: tuple[int, int], deep: bool = False) -> int:
@@ -106,8 +115,14 @@ def panel_depth(size: tuple[int, int], deep: bool = False) -> int:
     return max(60, round(min(size) * (0.33 if deep else 0.3)))
 
 
-def compute_layout(size: tuple[int, int], sides: Sequence[Side], deep: bool = False) -> Layout:
-    """Split a canvas of ``size`` into one panel per seat (``sides[i]`` for seat i) and a centre."""
+def compute_layout(
+    size: tuple[int, int], sides: Sequence[Side], deep: bool = False, controls_height: int = 0
+) -> Layout:
+    """Split a canvas of ``size`` into one panel per seat (``sides[i]`` for seat i) and a centre.
+
+    ``controls_height`` reserves a strip of that height at the foot of the centre for
+    the simulator's own controls; the centre shrinks by it.
+    """
     width, height = size
     depth = panel_depth(size, deep)
     used = set(sides)
@@ -147,7 +162,12 @@ def compute_layout(size: tuple[int, int], sides: Sequence[Side], deep: bool = Fa
                 rect = pygame.Rect(width - depth, a, depth, b - a)
             slots.append(SeatSlot(index, side, rect))
     slots.sort(key=lambda slot: slot.seat_index)
-    return Layout(size, tuple(slots), centre, depth)
+    if controls_height <= 0:
+        return Layout(size, tuple(slots), centre, depth)
+    strip = min(controls_height, centre.h // 3)
+    controls = pygame.Rect(centre.left, centre.bottom - strip, centre.w, strip)
+    centre = pygame.Rect(centre.left, centre.top, centre.w, centre.h - strip)
+    return Layout(size, tuple(slots), centre, depth, controls)
 
 
 # --- rotations -----------------------------------------------------------------

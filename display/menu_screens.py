@@ -25,7 +25,7 @@ from display.screen_parts import (
     messages_below,
     selected_choice,
 )
-from display.theme import Painter
+from display.theme import Metrics, Painter
 from display.ui import ChooseGame
 
 TAP_TO_START = say("Tap any card or press a button to start")
@@ -253,22 +253,21 @@ def join_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView) 
 
 
 def options_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView) -> None:
-    # Every line of the options screen, the cursor's highlighted with its explanation;
-    # the lines shrink to the room there is (Oh Pshaw has ten).
+    # Every line of the options screen as a menu row (option left, value right), the
+    # cursor's highlighted, with its explanation under the list. The rows keep a
+    # readable size: when they do not all fit (Oh Pshaw has thirteen), a window of
+    # them scrolls with the cursor and "N more above / below" says what is hidden.
     m = p.metrics
-    y = _centre_title(p, rect, view).bottom + m.pad
     lines = view.options
+    y = _centre_title(p, rect, view).bottom + m.pad
     if not lines:
         return
-    room = max(1, rect.bottom - y - round(m.small * 2.4))
-    size = max(10, min(m.body, room // (len(lines) + 1)))
-    for index, (label, value, _) in enumerate(lines):
-        here = index == view.options_cursor
-        y = p.centred_text(
-            _option_line(label, value), rect, y, size, theme.TURN if here else theme.TEXT, bold=here
-        ).bottom
-    explanation = lines[view.options_cursor % len(lines)][2]
-    p.centred_text(explanation, rect, y + m.pad, m.small, theme.TEXT_DIM)
+    cursor = view.options_cursor % len(lines)
+    explanation_top = rect.bottom - Metrics.leading(m.small) - m.pad
+    bottom = explanation_top - m.small - m.pad  # the "N more" line goes between
+    rows = [(label, value) for label, value, _ in lines]
+    menu_rows(p, rect, y, max(y + m.small + 4, bottom), rows, cursor)
+    p.centred_text(lines[cursor][2], rect, explanation_top, m.small, theme.TEXT_DIM)
 
 
 def starter_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView) -> None:

@@ -57,7 +57,7 @@ from display.scenes import (
     repaint_message_line,
     repaint_turn,
 )
-from display.sim_controls import draw_staff_buttons
+from display.sim_controls import draw_staff_buttons, strip_height
 from display.theme import Fonts, Metrics, Painter, image_budget
 from display.ui import UiAction
 
@@ -168,8 +168,10 @@ class Renderer:
         sides = self._sides if self._sides is not None else default_sides(len(view.seats))
         # On-screen hands need deeper seat panels.
         deep = view.screen is Screen.PLAY and bool(view.human_seats)
-        layout = compute_layout(canvas_size, sides, deep)
         metrics = Metrics.for_size(canvas_size)
+        # The simulator's controls get a strip of their own, so they cover nothing.
+        strip = strip_height(metrics) if self.staff_seats else 0
+        layout = compute_layout(canvas_size, sides, deep, strip)
         full = self._dirty or layout != self.layout or self._canvas is None
         if full:
             self._canvas = self.surface if self._rotation == 0 else pygame.Surface(canvas_size)
@@ -181,22 +183,22 @@ class Renderer:
         if full:
             if all(slot.seat_index < len(view.seats) for slot in layout.slots):
                 # The panels cover all but the centre: draw just that (a third of 1080p).
-                self._draw_background(canvas, layout, metrics, layout.centre)
+                self._draw_background(canvas, layout, metrics, layout.centre_area)
             else:
                 self._draw_background(canvas, layout, metrics, canvas.get_rect())
             changed.append(canvas.get_rect())
 
-        # The centre (with the simulator's staff-tag buttons, which sit in it):
+        # The centre (with the simulator's strip of staff-tag buttons under it):
         # drawn again whenever anything but the version changed.
         content = (replace(view, version=0), self.staff_seats)
         if self._centre is None or self._centre[0] != content or step is not None:
             painter = Painter(canvas, self.fonts, metrics, words=Presenter.for_view(view))
             if not full:
-                self._draw_background(canvas, layout, metrics, layout.centre)
-                changed.append(pygame.Rect(layout.centre))
+                self._draw_background(canvas, layout, metrics, layout.centre_area)
+                changed.append(layout.centre_area)
             draw_centre(painter, layout, view)
             if self.staff_seats:
-                draw_staff_buttons(painter, layout.centre, self.staff_seats, view)
+                draw_staff_buttons(painter, layout.controls, self.staff_seats, view)
             self._centre = (content, painter.hits)
 
         for slot in layout.slots:

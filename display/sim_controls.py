@@ -2,9 +2,10 @@
 
 A real table has staff tags in pockets; the simulated table has one in the
 registry and these buttons to tap it: "staff tag at seat N" for every seat
-whose reader is simulated. They sit in the bottom-right corner of the centre
-area, which no scene uses, and are never drawn in screenshots or on a table
-whose readers are all real.
+whose reader is simulated. They sit in a strip of their own under the centre
+(``Layout.controls``, reserved by ``strip_height``), never over the table's
+content, and are never drawn in screenshots or on a table whose readers are
+all real.
 """
 
 from __future__ import annotations
@@ -16,39 +17,52 @@ import pygame
 from controller.games.words import say
 from controller.view import Screen, TableView
 from display import theme
-from display.theme import Painter
+from display.theme import Metrics, Painter
 from display.ui import TapDeckCard, TapStaff
 
 
+def _control_size(metrics: Metrics) -> tuple[int, int]:
+    """The controls' text size and button height."""
+    size = max(12, round(metrics.small * 0.8))
+    return size, round(size * 1.4)
+
+
+def strip_height(metrics: Metrics) -> int:
+    """How tall the simulator's strip under the centre is: one row of buttons."""
+    return _control_size(metrics)[1] + 2 * metrics.pad
+
+
 def draw_staff_buttons(
-    p: Painter, centre: pygame.Rect, seats: Sequence[int], view: TableView
+    p: Painter, strip: pygame.Rect, seats: Sequence[int], view: TableView
 ) -> None:
-    """A row "staff tag at seat: 1 2 3 ..." whose buttons tap the staff tag at that seat;
-    at the staff desk also "tap next card", which taps the simulated deck's card it wants."""
-    if not seats:
+    """In the simulator's ``strip``, a row "staff tag at seat: 1 2 3 ..." whose buttons tap
+    the staff tag at that seat; at the staff desk, to their left, "tap next card", which
+    taps the simulated deck's card it wants."""
+    if not seats or not strip.h:
         return
     m = p.metrics
-    size = max(12, round(m.small * 0.8))
-    height = round(size * 1.4)
+    size, height = _control_size(m)
+    height = min(height, strip.h)
     chip = height + m.pad
-    right = centre.right - m.pad
-    bottom = centre.bottom - m.pad
-    if view.screen is Screen.STAFF:
-        bottom -= 2 * m.small  # above the desk's hint line
+    right = strip.right - m.pad
+    middle = strip.centery
     left = right - len(seats) * (chip + m.pad // 2)
-    p.text(
+    label = p.text(
         say("staff tag at seat"),
-        (left - m.pad, bottom - height // 2),
+        (left - m.pad, middle),
         size,
         theme.TEXT_DIM,
         anchor="midright",
+        max_width=max(1, left - m.pad - strip.left - m.pad),
     )
     for index, seat in enumerate(seats):
-        box = pygame.Rect(left + index * (chip + m.pad // 2), bottom - height, chip, height)
+        box = pygame.Rect(left + index * (chip + m.pad // 2), 0, chip, height)
+        box.centery = middle
         # Seats counted from 1, as everywhere a person reads them.
         p.button(box, str(seat + 1), TapStaff(seat), size=size)
     staff = view.staff
     if view.screen is Screen.STAFF and staff is not None and staff.seat in seats:
-        wide = pygame.Rect(0, 0, right - left, height)
-        wide.bottomright = (right, bottom - height - m.pad)
+        room = label.left - m.pad - (strip.left + m.pad)
+        wide = pygame.Rect(0, 0, min(room, right - left + chip), height)
+        wide.midleft = (strip.left + m.pad, middle)
         p.button(wide, say("tap next card"), TapDeckCard(staff.seat), size=size)

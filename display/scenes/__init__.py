@@ -262,6 +262,11 @@ def panel_key(slot: SeatSlot, view: TableView, seat: SeatView) -> PanelKey:
         body = (view.result, view.game)
     elif screen is Screen.STAFF:
         body = view.staff
+    elif screen is Screen.OPTIONS:
+        # The panel shows the line under the cursor: it follows the cursor and the values.
+        body = (view.options, view.options_cursor)
+    elif screen is Screen.STARTER:
+        body = view.prompt
     frame = (
         slot,
         screen,
