@@ -243,7 +243,10 @@ def test_watchdog_kill_is_read_from_the_units_log() -> None:
         "cafe-table.service: Killing process 612 (cafe-table) with signal SIGABRT.\n"
     )
     assert cb.watchdog_fired(fired)
+    # The unit's result says so too, when the log window began after the timeout line.
+    assert cb.watchdog_fired("cafe-table.service: Failed with result 'watchdog'.\n")
     assert not cb.watchdog_fired("cafe-table.service: Main process exited, code=killed\n")
+    assert not cb.watchdog_fired("cafe-table.service: Failed with result 'signal'.\n")
 
 
 def test_figures_pass_only_when_every_check_passed() -> None:
