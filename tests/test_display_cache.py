@@ -217,6 +217,7 @@ def test_a_still_table_needs_no_frame_until_its_view_changes() -> None:
 
 @pytest.mark.parametrize("size", SIZES_QUICK_FIRST, ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("rotation", [0, pytest.param(90, marks=pytest.mark.slow)])
+@pytest.mark.slow  # over 5 s in the quick run on 2 cores (quiet, -n 4)
 def test_incremental_draws_of_every_screen_equal_a_full_redraw(
     size: tuple[int, int], rotation: int
 ) -> None:

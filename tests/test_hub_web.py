@@ -144,6 +144,7 @@ def test_passwords_are_salted_scrypt_hashes() -> None:
     assert json.dumps(first)  # stored as text
 
 
+@pytest.mark.slow  # over 5 s in the quick run on 2 cores (quiet, -n 4)
 def test_hub_commands_refuse_mistakes_in_one_line(tmp_path: Path) -> None:
     from tests.conftest import run_cli
 

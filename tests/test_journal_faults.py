@@ -181,6 +181,7 @@ def test_a_full_disk_stops_the_kiosk_in_one_line_and_the_game_resumes(tmp_path: 
 
 
 @needs_mount
+@pytest.mark.slow  # over 5 s in the quick run on 2 cores (quiet, -n 4)
 def test_a_disk_that_fills_mid_game_stops_the_kiosk_and_the_game_resumes(tmp_path: Path) -> None:
     """The real kiosk, a real full disk: the journal's writes fail part way into the game."""
     disk = tmp_path / "disk"
@@ -411,6 +412,7 @@ def test_journal_below_a_file_is_refused_in_one_line(tmp_path: Path) -> None:
     assert plain.read_text(encoding="utf-8") == "x"
 
 
+@pytest.mark.slow  # over 5 s in the quick run on 2 cores (quiet, -n 4)
 def test_a_missing_folder_is_named_and_not_created(tmp_path: Path) -> None:
     """A missing parent is likely an unmounted disk: a fresh journal would hide the real one."""
     journal = tmp_path / "usb" / "records" / "journal.sqlite3"

@@ -384,6 +384,7 @@ def stop_the_kiosk(table: Table) -> None:
     assert table.quit_requested
 
 
+@pytest.mark.slow  # over 5 s in the quick run on 2 cores (quiet, -n 4)
 def test_the_kiosk_window_is_locked_only_with_a_config(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

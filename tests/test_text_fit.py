@@ -177,6 +177,7 @@ def face_up_down_pairs(language: str) -> list[tuple[str, str]]:
 
 
 @pytest.mark.parametrize("size", RESOLUTIONS_QUICK_FIRST, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.slow  # over 5 s in the quick run on 2 cores (quiet, -n 4)
 def test_labels_that_must_differ_stay_different(fonts: Fonts, size: tuple[int, int]) -> None:
     box = next(b for b in text_boxes(size) if b.name == "button label")
     checked = 0
