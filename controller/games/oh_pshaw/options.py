@@ -159,14 +159,36 @@ class Options:
     schedule: tuple[int, ...]
     schedule_name: str | list[int]
     max_hand: int
-    hook: bool
-    scoring: str
-    round_winner_bonus: bool
-    no_trump_last_round: bool
-    rotating_trump: bool
-    renege_penalty: int
-    wizard: bool
     tie_break_hand: int  # the cards of a tie-break round (see ``tie_break_size``)
+
+    # The choices that need no resolving are read from ``chosen``, not copied beside it.
+    @property
+    def hook(self) -> bool:
+        return self.chosen.hook
+
+    @property
+    def scoring(self) -> str:
+        return self.chosen.scoring
+
+    @property
+    def round_winner_bonus(self) -> bool:
+        return self.chosen.round_winner_bonus
+
+    @property
+    def no_trump_last_round(self) -> bool:
+        return self.chosen.no_trump_last_round
+
+    @property
+    def rotating_trump(self) -> bool:
+        return self.chosen.rotating_trump
+
+    @property
+    def renege_penalty(self) -> int:
+        return self.chosen.renege_penalty
+
+    @property
+    def wizard(self) -> bool:
+        return self.chosen.wizard
 
     @classmethod
     def read(cls, header: Mapping[str, Any], players: int) -> Options:
@@ -233,13 +255,6 @@ class Options:
             schedule=schedule,
             schedule_name=name,
             max_hand=max_hand,
-            hook=chosen.hook,
-            scoring=chosen.scoring,
-            round_winner_bonus=chosen.round_winner_bonus,
-            no_trump_last_round=chosen.no_trump_last_round,
-            rotating_trump=chosen.rotating_trump,
-            renege_penalty=chosen.renege_penalty,
-            wizard=chosen.wizard,
             tie_break_hand=tie_break_hand,
         )
 
