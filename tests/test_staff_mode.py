@@ -35,7 +35,7 @@ from display.renderer import Renderer
 from display.staff_screen import STAFF_COLOUR
 from display.ui import PressButton, Quit
 from display.window import Window
-from hardware.events import ButtonPressed, TagPresented
+from hardware.events import Button, ButtonPressed, TagPresented
 from tests.rigs import TableRig
 from tests.test_display import find_hit
 from tests.words import shown, shown_all
@@ -379,8 +379,8 @@ def stop_the_kiosk(table: Table) -> None:
         assert desk is not None
         if shown(desk.options[desk.selected]) == "Stop the kiosk":
             break
-        table.handle(ButtonPressed(0, "next", 0.0))
-    table.handle(ButtonPressed(0, "ok", 0.0))
+        table.handle(ButtonPressed(0, Button.NEXT, 0.0))
+    table.handle(ButtonPressed(0, Button.OK, 0.0))
     assert table.quit_requested
 
 

@@ -77,11 +77,7 @@ def _on_button(
     ctx.calls.pressed(event.seat, event.button, event.at)
     if event.button == Button.OK:
         parts.pages.ok_down(event.seat, event.at)
-    try:
-        button = Button(event.button)
-    except ValueError:
-        return None  # no seat has such a button (the hardware names only the three)
-    return state.on_button(ctx, event.seat, button)
+    return state.on_button(ctx, event.seat, event.button)
 
 
 def _on_release(

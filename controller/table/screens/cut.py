@@ -134,8 +134,8 @@ class CutScreen(ScreenState):
             )
         return self.cut.refusal(seat, entry.card)
 
-    def on_button(self, ctx: ScreenContext, seat: int, button: str) -> Next:
-        if button != "ok" or seat not in self.cut.waiting():
+    def on_button(self, ctx: ScreenContext, seat: int, button: Button) -> Next:
+        if button != Button.OK or seat not in self.cut.waiting():
             return None
         return self._draw(ctx, [seat])  # OK: the table cuts for this seat
 
