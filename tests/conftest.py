@@ -17,7 +17,7 @@ from hardware.ptys import PtyPair
 ROOT = Path(__file__).resolve().parent.parent
 
 # The real Mosquitto broker and PostgreSQL fixtures for the café tests.
-pytest_plugins = ("tests.broker", "tests.postgres")
+pytest_plugins = ("tests.broker", "tests.postgres", "tests.mock_gpio")
 
 # Every pygame test runs headless; set before any test imports pygame.
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")

@@ -23,7 +23,7 @@ from controller.kiosk.disk_full import HALTED, POLL, DiskFullHalt, room_for_jour
 from controller.records.journal import Journal, JournalDiskFull
 from controller.view import Screen, TableView
 from hardware.events import Button, ButtonPressed
-from tests.test_toss_timer import FakeClock
+from tests.mock_gpio import FakeClock
 
 GAME = "oshaka-trick"
 

@@ -27,19 +27,11 @@ from hardware.errors import (
 )
 from hardware.events import Button as SeatButton
 from hardware.events import ButtonPressed, ButtonReleased, EventQueue, InputEvent, WiringProblem
+from tests.mock_gpio import FakeClock
 from tests.test_debounce import MS, bounce, chatter
-from tests.test_toss_timer import FakeClock
 
 SEAT1 = {"prev": 5, "ok": 6, "next": 13}
 SEAT2 = {"prev": 19, "ok": 26, "next": 21}
-
-
-@pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
-    """The mock pins' clock, faked (see the module doc)."""
-    fake = FakeClock()
-    monkeypatch.setattr("gpiozero.pins.mock.monotonic", fake)
-    return fake
 
 
 @pytest.fixture

@@ -75,14 +75,7 @@ class Rig(TableRig):
 
     @property
     def engine(self) -> OhPshaw:
-        game = self.table.game
-        assert game is not None
-        engine = game.adapter.engine
-        assert isinstance(engine, OhPshaw)
-        return engine
-
-    def hints(self) -> dict[tuple[int, str], str]:
-        return {(h.seat, h.button): shown(h.label) for h in self.table.view.buttons}
+        return self.engine_as(OhPshaw)
 
     def showing(self, seat: int) -> Cue:
         return self.devices.leds.showing(seat, self.now)
@@ -97,17 +90,13 @@ class Rig(TableRig):
 
 @pytest.fixture
 def rig() -> Iterator[Rig]:
-    r = Rig()
-    with r.devices:
-        r.loop.drain()
+    with Rig().running() as r:
         yield r
 
 
 @pytest.fixture
 def physical() -> Iterator[Rig]:
-    r = Rig(deal_mode="physical")
-    with r.devices:
-        r.loop.drain()
+    with Rig(deal_mode="physical").running() as r:
         yield r
 
 
