@@ -26,7 +26,6 @@ from controller.words import terminal as terminal_words
 from hardware.events import EventQueue, InputEvent, ReaderOffline, ReaderProblem, TagPresented
 from hardware.port_names import serial_ports
 from hardware.protocols import READER_PROTOCOLS
-from hardware.reader_factory import reader_for
 from hardware.seat_reader import SeatReader
 
 ReaderFactory = Callable[[int, str, str, EventQueue], SeatReader]
@@ -35,6 +34,10 @@ ENGLISH = Presenter()
 
 
 def _open_reader(seat: int, port: str, protocol: str, events: EventQueue) -> SeatReader:
+    # The reader drivers (pyserial, the boards' protocols) load only when a reader opens:
+    # the command line's other subcommands start without them.
+    from hardware.reader_factory import reader_for
+
     return reader_for(seat, port, protocol, events, supervise=False)
 
 

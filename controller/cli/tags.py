@@ -31,7 +31,6 @@ from controller.words import terminal as terminal_words
 from controller.words.commands import command
 from controller.words.safe_text import one_line
 from hardware.events import EventQueue, InputEvent, TagPresented
-from hardware.reader_factory import reader_for
 from hardware.seat_reader import SeatReader
 
 USAGE_ERROR = 2
@@ -42,6 +41,10 @@ ReaderFactory = Callable[[int, str, str, EventQueue], SeatReader]
 
 
 def _open_reader(seat: int, port: str, protocol: str, events: EventQueue) -> SeatReader:
+    # The reader drivers (pyserial, the boards' protocols) load only when a reader opens:
+    # the command line's other subcommands start without them.
+    from hardware.reader_factory import reader_for
+
     return reader_for(seat, port, protocol, events, supervise=False)
 
 
