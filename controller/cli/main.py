@@ -8,38 +8,61 @@ from __future__ import annotations
 
 import argparse
 import logging
+import sys
 from collections.abc import Sequence
+from importlib import import_module
 
-from controller.cli import assign, dev, doctor, kiosk, replay
-from controller.cli import journal as journal_cli
-from controller.cli import staff as staff_cli
-from controller.cli import tags as tags_cli
 from controller.words import terminal as terminal_words
-from hub import cli as hub_cli
+
+# Each subcommand's module and the function that adds its commands, in the order ``--help``
+# lists them. A command line loads only the module of the command it runs (the kiosk's
+# run time, the journal, the doctor's checks are not imported for a replay), and every
+# module when it must list them all: ``--help``, no command, or one it does not know.
+SUBCOMMANDS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("controller.cli.replay", "add_command", ("replay",)),
+    ("controller.cli.kiosk", "add_command", ("kiosk",)),
+    ("controller.cli.journal", "add_commands", ("history", "export", "recover")),
+    ("controller.cli.assign", "add_command", ("assign-readers",)),
+    ("controller.cli.tags", "add_command", ("tags",)),
+    ("controller.cli.staff", "add_command", ("staff",)),
+    ("hub.cli", "add_command", ("hub",)),
+    ("controller.cli.doctor", "add_command", ("doctor",)),
+    ("controller.cli.dev", "add_command", ("dev",)),
+)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _command_named(argv: Sequence[str]) -> str | None:
+    """The subcommand ``argv`` runs when it plainly names one (after ``--lang X``, if
+    given), else None: then every subcommand is loaded and argparse says what is wrong."""
+    words = list(argv)
+    if words[:1] == ["--lang"]:
+        words = words[2:]
+    elif words and words[0].startswith("--lang="):
+        words = words[1:]
+    if words and any(words[0] in names for _, _, names in SUBCOMMANDS):
+        return words[0]
+    return None
+
+
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The command line's parser: with ``argv``, only the subcommand it names, if any."""
     parser = argparse.ArgumentParser(
         prog="cafe-table",
         description="The game-cafe table: replay game records, run the kiosk.",
     )
     terminal_words.add_argument(parser)
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    replay.add_command(commands)
-    kiosk.add_command(commands)
-    journal_cli.add_commands(commands)
-    assign.add_command(commands)
-    tags_cli.add_command(commands)
-    staff_cli.add_command(commands)
-    hub_cli.add_command(commands)
-    doctor.add_command(commands)
-    dev.add_command(commands)
+    named = None if argv is None else _command_named(argv)
+    for module, adds, names in SUBCOMMANDS:
+        if named is None or named in names:
+            getattr(import_module(module), adds)(commands)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(words)
+    args = parser.parse_args(words)
     status: int = args.func(args)
     return status
