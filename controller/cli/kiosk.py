@@ -10,6 +10,8 @@ from controller.games import specs
 from controller.games.base import TableError
 from controller.games.words import Items, Verbatim, say, say_plural
 from controller.kiosk import arguments
+from controller.kiosk import run as kiosk_run
+from controller.kiosk import windowed as kiosk_window
 from controller.kiosk.sd_notify import Notifier
 from controller.words import terminal as terminal_words
 from hardware.errors import HardwareError
@@ -27,11 +29,6 @@ def cmd_kiosk(args: argparse.Namespace) -> int:
     except HardwareError as exc:
         terminal_words.complain(args, "kiosk", str(exc))
         return USAGE_ERROR
-    # The kiosk's run time (the table, its devices, the display's entry) is imported only
-    # for this command: every other subcommand, and each test that runs one, starts
-    # without it (about a fifth of the command line's start-up).
-    from controller.kiosk import run as kiosk_run
-
     return kiosk_run.run(args)
 
 
@@ -66,8 +63,6 @@ def kiosk_argument_problems(args: argparse.Namespace) -> None:
                 )
             )
         return
-    from controller.kiosk import windowed as kiosk_window  # see cmd_kiosk: start-up time
-
     if not args.headless and (kiosk_window.display_available() or Notifier().enabled):
         return  # a window (under systemd the kiosk waits for its display): people play
     config = load(Path(args.config))
