@@ -261,3 +261,117 @@ def test_the_hub_judges_running_long_from_the_tables_elapsed_time() -> None:
     assert game_elapsed(over, received, hub_now) == dt.timedelta(minutes=20)  # frozen
     # No elapsed time from the table: the hub does not guess from a start time.
     assert game_elapsed(TableState(screen="play", game_started=received), received, hub_now) is None
+
+
+def _power_cut(clocks: FakeClocks, boot: str, wall_at_zero: dt.datetime, synced: bool) -> None:
+    """A new boot: its steady clock starts again near zero, its wall clock where it is set."""
+    clocks.boot, clocks.steady, clocks.wall_at_zero, clocks.synced = boot, 5.0, wall_at_zero, synced
+
+
+def test_stamps_of_a_boot_before_ntp_are_placed_just_before_the_next_boot(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite3"
+    clocks = FakeClocks(EPOCH)  # boot a: 1970, never synchronised, then the power goes
+    with Journal.open(path, clock=clocks.clock()) as journal:
+        journal.game_started("oshaka-trick", [0, 1, 2], HEADER, 7)
+        clocks.wait(30)
+        journal.action_accepted({"seat": 0, "play": "R1"}, chance=False)
+        clocks.wait(20)
+        journal.action_accepted({"seat": 1, "play": "R2"}, chance=False)
+    # Boot b: NTP has set the clock; this boot began at TRUE_START.
+    _power_cut(clocks, "boot-b", TRUE_START, synced=True)
+    with Journal.open(path, clock=clocks.clock()) as journal:
+        game = journal.current_game
+        assert game is not None
+        clocks.wait(10)
+        journal.action_accepted({"seat": 2, "play": "R3"}, chance=False)
+        row = journal.game(game)
+        assert row is not None
+        stamps = [at(row.started), *(at(e.at) for e in journal.entries(game))]
+        # Boot a's stamps end at boot b's start, 30 s and 20 s apart as they were played.
+        assert stamps == [
+            TRUE_START - dt.timedelta(seconds=50),
+            TRUE_START - dt.timedelta(seconds=20),
+            TRUE_START,
+            TRUE_START + dt.timedelta(seconds=15),
+        ]
+        # Played time stays the steady clock's: boot b counts from its first stamp on.
+        assert journal.elapsed(game, clocks.clock().stamp()) == 50.0
+
+
+def test_a_plausible_clock_not_synchronised_in_an_earlier_boot_is_placed_too(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "j.sqlite3"
+    saved = TRUE_START - dt.timedelta(days=3)  # timesyncd's clock of the last shutdown
+    clocks = FakeClocks(saved)
+    with Journal.open(path, clock=clocks.clock()) as journal:
+        journal.game_started("oshaka-trick", [0, 1, 2], HEADER, 7)
+        clocks.wait(40)
+        journal.action_accepted({"seat": 0, "play": "R1"}, chance=False)
+    # Boot b starts unsynchronised in 1970 too; NTP sets the clock mid-game.
+    _power_cut(clocks, "boot-b", EPOCH, synced=False)
+    with Journal.open(path, clock=clocks.clock()) as journal:
+        game = journal.current_game
+        assert game is not None
+        clocks.wait(10)
+        journal.action_accepted({"seat": 1, "play": "R2"}, chance=False)
+        row = journal.game(game)
+        assert row is not None and row.started.startswith(saved.date().isoformat())
+        clocks.wait(10)
+        clocks.step_wall((TRUE_START - EPOCH).total_seconds(), synced=True)
+        journal.action_accepted({"seat": 2, "play": "R3"}, chance=False)
+        row = journal.game(game)
+        assert row is not None
+        boot_b_start = TRUE_START  # the clock as it reads now, less boot b's steady seconds
+        stamps = [at(row.started), *(at(e.at) for e in journal.entries(game))]
+        assert stamps == [
+            boot_b_start - dt.timedelta(seconds=40),
+            boot_b_start,
+            boot_b_start + dt.timedelta(seconds=15),
+            boot_b_start + dt.timedelta(seconds=25),
+        ]
+        assert journal.meta("unsynced-boots") == "[]"  # both boots now read true times
+
+
+def test_an_earlier_boot_on_a_synchronised_clock_is_believed(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite3"
+    clocks = FakeClocks(TRUE_START - dt.timedelta(hours=2), synced=True)
+    with Journal.open(path, clock=clocks.clock()) as journal:
+        journal.game_started("oshaka-trick", [0, 1, 2], HEADER, 7)
+        clocks.wait(30)
+        journal.action_accepted({"seat": 0, "play": "R1"}, chance=False)
+        before = [e.at for e in journal.entries(journal.games()[0].id)]
+    _power_cut(clocks, "boot-b", TRUE_START, synced=True)
+    with Journal.open(path, clock=clocks.clock()) as journal:
+        game = journal.current_game
+        assert game is not None
+        journal.action_accepted({"seat": 1, "play": "R2"}, chance=False)
+        assert [e.at for e in journal.entries(game)][:1] == before
+
+
+def test_several_boots_before_ntp_are_placed_each_before_the_next(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite3"
+    clocks = FakeClocks(EPOCH)
+    with Journal.open(path, clock=clocks.clock()) as journal:
+        journal.game_started("oshaka-trick", [0, 1, 2], HEADER, 7)
+        clocks.wait(30)
+        journal.action_accepted({"seat": 0, "play": "R1"}, chance=False)
+    _power_cut(clocks, "boot-b", EPOCH, synced=False)
+    with Journal.open(path, clock=clocks.clock()) as journal:
+        clocks.wait(20)  # boot b: its one stamp 25 s after its start
+        journal.action_accepted({"seat": 1, "play": "R2"}, chance=False)
+    _power_cut(clocks, "boot-c", TRUE_START, synced=True)
+    with Journal.open(path, clock=clocks.clock()) as journal:
+        game = journal.current_game
+        assert game is not None
+        journal.action_accepted({"seat": 2, "play": "R3"}, chance=False)
+        row = journal.game(game)
+        assert row is not None
+        stamps = [at(row.started), *(at(e.at) for e in journal.entries(game))]
+        boot_b_start = TRUE_START - dt.timedelta(seconds=25)
+        assert stamps == [
+            boot_b_start - dt.timedelta(seconds=30),
+            boot_b_start,
+            TRUE_START,
+            TRUE_START + dt.timedelta(seconds=5),
+        ]
