@@ -720,7 +720,11 @@ class Journal:
         entries: it is not part of any game and must never change a replay.
         """
         events = self.staff_events()
-        events = [*events, {"kind": kind, "at": self._now(), **detail}][-STAFF_LOG_LIMIT:]
+        # The steady reading, its boot and the clock's trust let a PIN lock be timed
+        # honestly across a restart (controller.tags.pin_lock).
+        now = self.time.stamp()
+        stamp = {"at": self._now(), "steady": now.steady, "boot": now.boot, "synced": now.synced}
+        events = [*events, {"kind": kind, **stamp, **detail}][-STAFF_LOG_LIMIT:]
         self._set_meta(STAFF_LOG, json.dumps(events))
 
     def staff_events(self) -> list[JSON]:
