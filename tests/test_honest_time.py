@@ -7,18 +7,25 @@ real-time clock whose NTP client sets the time in the middle of a game.
 
 from __future__ import annotations
 
+import csv
 import datetime as dt
+import io
 import shutil
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
+
 from controller.fleet.reporter import FleetReporter
 from controller.records.clock import JUMP_SECONDS, Stamp, TableClock, trusted_wall
 from controller.records.files import save_finished_record, write_missing_records
+from controller.records.history import GameSummary, history_lines, summaries, write_csv
 from controller.records.journal import FINISHED, PLAYING, SCHEMA_VERSION, Journal
 from controller.view import Screen, TableView
+from hub import storage as hub_storage
 from hub.messages import TableState
+from hub.storage import Storage
 from hub.web import game_elapsed
 
 HEADER = {"format": "table-record/1", "game": "oshaka-trick", "players": 3, "lead": 0}
@@ -375,3 +382,70 @@ def test_several_boots_before_ntp_are_placed_each_before_the_next(tmp_path: Path
             TRUE_START,
             TRUE_START + dt.timedelta(seconds=5),
         ]
+
+
+def test_the_history_shows_a_clock_not_set_as_such_in_the_journals_order(tmp_path: Path) -> None:
+    clocks = FakeClocks(EPOCH)
+    with Journal.open(tmp_path / "j.sqlite3", clock=clocks.clock()) as journal:
+        for wall, synced in ((EPOCH, False), (TRUE_START, True), (EPOCH, False)):
+            clocks.wall_at_zero, clocks.synced = wall - dt.timedelta(seconds=clocks.steady), synced
+            journal.game_started("oshaka-trick", [0, 1, 2], HEADER, 7)
+            clocks.wait(30)
+            journal.game_finished("record", {"totals": [0, 0, 0], "winners": [0]})
+        games = summaries(journal)
+    assert [g.id for g in games] == [1, 2, 3]  # the journal's order, though 1 and 3 read 1970
+    assert [g.clock_set for g in games] == [False, True, False]
+    lines = history_lines(games)
+    assert "clock not set" in lines[1] and "1970" not in lines[1] and "after" not in lines[1]
+    assert "12/1/26" in lines[2] and "clock not set" not in lines[2]
+    assert "clock not set, after 12/1/26" in lines[3]
+    out = io.StringIO()
+    write_csv(games, out)
+    rows = list(csv.DictReader(io.StringIO(out.getvalue())))
+    assert [(r["started"], r["finished"], r["clock_set"]) for r in rows] == [
+        ("", "", "no"),
+        ("2026-12-01T19:00:00+00:00", "2026-12-01T19:00:30+00:00", "yes"),
+        ("", "", "no"),
+    ]
+
+
+def test_a_synchronised_clock_that_reads_1970_is_not_set_either() -> None:
+    game = GameSummary(
+        id=1,
+        game="oshaka-trick",
+        title="Oshaka Trick",
+        status=FINISHED,
+        started="2026-12-01T19:00:00+00:00",
+        finished="1970-01-01T00:10:00+00:00",
+        seats=(0, 1, 2),
+        scores=(0, 0, 0),
+        winners=(0,),
+        finished_synced=True,
+    )
+    assert game.started_trusted and not game.finished_trusted and not game.clock_set
+    assert "clock not set" in history_lines([game])[1]
+
+
+def _hub_record(game: int, finished: str) -> dict[str, object]:
+    return {"uid": f"table-1/j/{game}/{finished}", "game": "oshaka-trick", "seats": [0, 1, 2],
+            "started": finished, "finished": finished, "report": {"totals": [0, 0, 0]},
+            "record": "r"}  # fmt: skip
+
+
+def test_the_hubs_history_lists_games_by_arrival_not_by_the_tables_clock(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    storage = Storage(f"sqlite:///{tmp_path / 'hub.sqlite3'}")
+    try:
+        arrivals = iter(["2026-12-01T19:00:00.000+00:00", "2026-12-01T19:40:00.000+00:00"])
+        monkeypatch.setattr(hub_storage, "now", lambda: next(arrivals))
+        storage.add_record("table-1", _hub_record(5, "2026-12-01T18:59:00+00:00"))
+        storage.add_record("table-1", _hub_record(6, "1970-01-01T00:40:00+00:00"))  # before NTP
+        assert [g.uid.split("/")[2] for g in storage.games()] == ["6", "5"]
+        # A backlog arriving within one millisecond keeps the table's order (10 after 9).
+        monkeypatch.setattr(hub_storage, "now", lambda: "2026-12-01T20:00:00.000+00:00")
+        storage.add_record("table-1", _hub_record(10, "1970-01-01T00:05:00+00:00"))
+        storage.add_record("table-1", _hub_record(9, "2026-12-01T19:50:00+00:00"))
+        assert [g.uid.split("/")[2] for g in storage.games()] == ["10", "9", "6", "5"]
+    finally:
+        storage.close()
