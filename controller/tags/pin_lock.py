@@ -28,16 +28,31 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable, Mapping
+from typing import Protocol
 
-from controller.records.clock import Stamp
-
-__all__ = ["LOCKED", "lock_left"]
+__all__ = ["LOCKED", "Moment", "lock_left"]
 
 LOCKED = "staff-pin-locked"
 """The staff event a ``PinGuard`` reports when it locks (``controller.tags.staff_pin``)."""
 
 
-def lock_left(events: Iterable[Mapping[str, object]], now: Stamp) -> float:
+class Moment(Protocol):
+    """Now, read from every clock: the journal's ``controller.records.clock.Stamp``."""
+
+    @property
+    def wall(self) -> dt.datetime: ...
+
+    @property
+    def steady(self) -> float: ...
+
+    @property
+    def boot(self) -> str: ...
+
+    @property
+    def synced(self) -> bool: ...
+
+
+def lock_left(events: Iterable[Mapping[str, object]], now: Moment) -> float:
     """Seconds the latest journaled PIN lock still has to run ``now`` (0: none)."""
     latest = None
     for event in events:
@@ -52,7 +67,7 @@ def lock_left(events: Iterable[Mapping[str, object]], now: Stamp) -> float:
     return float(seconds) if passed is None else max(0.0, float(seconds) - passed)
 
 
-def _passed_since(event: Mapping[str, object], now: Stamp) -> float | None:
+def _passed_since(event: Mapping[str, object], now: Moment) -> float | None:
     """Seconds known to have passed since ``event`` (None: nothing known, lock in full)."""
     steady, boot = event.get("steady"), event.get("boot")
     if isinstance(steady, int | float) and isinstance(boot, str):
@@ -63,7 +78,7 @@ def _passed_since(event: Mapping[str, object], now: Stamp) -> float | None:
     return _wall_passed(event, now)  # journaled before steady readings were kept
 
 
-def _wall_passed(event: Mapping[str, object], now: Stamp) -> float | None:
+def _wall_passed(event: Mapping[str, object], now: Moment) -> float | None:
     """Wall-clock seconds since ``event``; None when unreadable or the clock is behind it."""
     at = event.get("at")
     if not isinstance(at, str):
