@@ -139,6 +139,10 @@ CREATE TABLE entries (
     PRIMARY KEY (game, seq)
 );
 """
+# The game to resume is the latest still playing: without this index, finding it read
+# every game's row (0.1 s with five years of play, twice before READY=1). Journals made
+# before it get it when the kiosk first opens them (a one-time scan).
+_STATUS_INDEX = "CREATE INDEX IF NOT EXISTS games_status ON games (status, id)"
 _TABLES = {"meta", "games", "entries"}
 _RECORDS_FROM = "records-tracked-from"  # meta: the first game whose record file is tracked
 _UNSYNCED_BOOTS = "unsynced-boots"  # meta: JSON list of boots that stamped on a clock not set
@@ -1003,6 +1007,8 @@ def _connect(
     db.row_factory = sqlite3.Row
     try:
         _check(db, create, quick=quick, keep_alive=keep_alive)
+        if create:  # the kiosk's writer: a journal made before the index gets it now
+            db.execute(_STATUS_INDEX)
     except sqlite3.Error as exc:
         db.close()
         raise _sqlite_problem(exc, path, "could not open the game journal") from exc
@@ -1323,6 +1329,7 @@ def _create(db: sqlite3.Connection) -> None:
     for statement in _SCHEMA.split(";"):
         if statement.strip():
             db.execute(statement)
+    db.execute(_STATUS_INDEX)
     db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
     db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
     db.execute(
