@@ -414,7 +414,9 @@ class Storage:
         until: str | None = None,
         limit: int = 200,
     ) -> list[GameRow]:
-        query = sa.select(games_t).order_by(games_t.c.finished.desc()).limit(limit)
+        # Newest first by arrival at the hub (its own clock), never by the table's
+        # `finished`: a Pi before NTP stamps 1970 and its game would sink to the bottom.
+        query = sa.select(games_t).order_by(games_t.c.received.desc()).limit(limit)
         if table_id:
             query = query.where(games_t.c.table_id == table_id)
         if game:
@@ -425,6 +427,9 @@ class Storage:
             query = query.where(games_t.c.finished < until)
         with self.engine.connect() as db:
             rows = db.execute(query).mappings().all()
+        # Records that arrive in the same millisecond (a table's backlog after an outage)
+        # keep the table's own order: its game numbers.
+        rows = sorted(rows, key=lambda r: (r["received"], _table_sequence(r["uid"])), reverse=True)
         return [_game(r) for r in rows]
 
     def game(self, uid: str) -> GameRow | None:
@@ -820,6 +825,12 @@ def _game(r: Any) -> GameRow:
         report=report if isinstance(report, dict) else {},
         record=str(r["record"]),
     )
+
+
+def _table_sequence(uid: object) -> int:
+    """The table's game number in a record uid (``table/journal/game/finished``), or -1."""
+    parts = str(uid).split("/")
+    return int(parts[2]) if len(parts) > 2 and parts[2].isdigit() else -1
 
 
 def _loads(text: object) -> object:
