@@ -38,18 +38,25 @@ pixels = [24, 32]
 """
 
 
+def views_drawn(monkeypatch: pytest.MonkeyPatch) -> list[TableView]:
+    """The views the headless demo draws (the final table, the results screen), kept instead
+    of drawn: the pictures themselves are not needed here."""
+    drawn: list[TableView] = []
+
+    def render_png(view: TableView, path: Path, *rest: Any, **named: Any) -> Path:
+        drawn.append(view)
+        return path
+
+    monkeypatch.setattr(headless, "render_png", render_png)
+    return drawn
+
+
 def test_every_report_of_a_headless_game_names_the_same_seats(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     config = tmp_path / "table.toml"
     config.write_text(CONFIG, "utf-8")
-    drawn: list[TableView] = []
-
-    def render_png(view: TableView, path: Path, *rest: Any, **named: Any) -> Path:
-        drawn.append(view)  # what the results screen shows (the picture itself not needed)
-        return path
-
-    monkeypatch.setattr(headless, "render_png", render_png)
+    drawn = views_drawn(monkeypatch)
     out = tmp_path / "out"
     parser = build_parser()
     game = ["--game", "oss", "--players", "3", "--seed", "2", "--out", str(out)]
@@ -73,3 +80,22 @@ def test_every_report_of_a_headless_game_names_the_same_seats(
     assert played.seats == (0, 1, 2)
     header, row = history_table([played])
     assert row[header.index("winner")] == sheet_winner[0]
+
+
+def test_the_headless_demo_times_no_toss_it_cannot_see(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Without a display nobody tosses a Jack: the demo's Oss reports results with the
+    buttons rather than time every bot's toss at 0.000 s (issue 29, Small)."""
+    drawn = views_drawn(monkeypatch)
+    out = tmp_path / "out"
+    parser = build_parser()
+    game = ["--game", "oss", "--players", "2", "--seed", "1", "--out", str(out)]
+    args = parser.parse_args(["kiosk", "--headless", *game])
+    assert args.func(args) == 0
+    capsys.readouterr()
+    record = next(out.glob("*-oss.jsonl")).read_text("utf-8")
+    assert '"timed"' not in record
+    shown_game = drawn[-1].game
+    assert shown_game is not None
+    assert shown_game.to_json()["timer"]["present"] is False

@@ -55,7 +55,10 @@ def headless_demo(
     keeps it for the next run."""
     players = headless_players(args, None if args.config is None else config)
     if args.config is None:
-        config = with_window_options(TableConfig.simulated(players, bots=players), args)
+        # No toss timer: the bots toss no Jack, and their presses, a moment apart, would time
+        # every toss at 0.000 s. Oss's results are reported with the seat buttons instead.
+        simulated = replace(TableConfig.simulated(players, bots=players), timer=None)
+        config = with_window_options(simulated, args)
     else:
         config = headless_table(config, players, str(args.config))
     out = Path(args.out)
