@@ -6,8 +6,10 @@ the hub was down are delivered when it comes back. Each message is checked
 first (``hub.messages``: a Pydantic model per topic, records replayed); what
 fails is refused, counted per table (``Storage.add_refusal``) and shown on the
 dashboard, never stored. What passes is stored idempotently
-(``hub.storage``); only then does paho acknowledge it. Listeners (the
-dashboard's live updates) hear of every change.
+(``hub.storage``); only then does paho acknowledge it, and a message with a
+``uid`` (a record, or an alert, event or answer from a table's outbox) is
+confirmed to its table on ``record/ack``, so the table stops sending it.
+Listeners (the dashboard's live updates) hear of every change.
 
 A table is online while it is heard from: its last will marks it offline at
 once, and a watchdog marks it offline when no live message (its status
@@ -273,6 +275,12 @@ class Ingest:
         try:
             changed = self._stores[leaf](table_id, checked)
             self.stored += 1
+            uid = getattr(checked, "uid", None)
+            if uid is not None:
+                # Stored (now or before): the table's outbox may stop sending it.
+                self.client.publish(
+                    topics.topic(table_id, topics.RECORD_ACK), topics.encode({"uid": uid}), qos=1
+                )
             if changed is not False:
                 self._tell(table_id, leaf, checked.model_dump(mode="json", exclude_unset=True))
         except Exception:
@@ -383,19 +391,18 @@ class Ingest:
                 "nicknames": record.nicknames,
             },
         )
-        # Stored (now or before): the table may stop sending it.
-        self.client.publish(
-            topics.topic(table_id, topics.RECORD_ACK), topics.encode({"uid": record.uid}), qos=1
-        )
 
     def _alert(self, table_id: str, alert: messages.Alert) -> None:
         self.storage.add_alert(table_id, alert.model_dump(exclude_unset=True))
 
-    def _event(self, table_id: str, event: messages.Event) -> None:
-        self.storage.add_event(table_id, event.model_dump(mode="json", exclude_unset=True))
+    def _event(self, table_id: str, event: messages.Event) -> bool:
+        """Store an event; False for one stored before (sent again by the table's outbox)."""
+        if not self.storage.add_event(table_id, event.model_dump(mode="json", exclude_unset=True)):
+            return False
         if event.kind == "staff-call-answered" and event.alert is not None:
             # Staff answered at the table with their tag: the alert is done.
             self.storage.ack_alert(table_id, event.alert, "staff at the table")
+        return True
 
     def _config_result(self, table_id: str, result: messages.ConfigResult) -> None:
         if self.storage.config_answered(table_id, result.model_dump(exclude_unset=True)):
