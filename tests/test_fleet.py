@@ -57,11 +57,14 @@ def journal_with_games(path: Path, count: int) -> Journal:
     return journal
 
 
-def hub_for(broker: Broker, tmp_path: Path, client_id: str = "cafe-hub") -> tuple[Ingest, Storage]:
+def hub_for(
+    broker: Broker, tmp_path: Path, client_id: str = "cafe-hub", url: str | None = None
+) -> tuple[Ingest, Storage]:
+    """A hub (not started) on ``url``'s database, SQLite in ``tmp_path`` unless given."""
     settings = HubSettings(
         broker_port=broker.port, password=broker.password("hub"), reconnect_max=1
     )
-    storage = Storage(f"sqlite:///{tmp_path / 'hub.sqlite3'}")
+    storage = Storage(url or f"sqlite:///{tmp_path / 'hub.sqlite3'}")
     return Ingest(settings, storage, client_id=client_id), storage
 
 
@@ -168,12 +171,12 @@ def test_an_outbox_from_before_messages_gets_their_column(tmp_path: Path) -> Non
 
 
 def test_every_record_arrives_once_through_broker_and_hub_restarts(
-    broker: Broker, tmp_path: Path, watch: Watch
+    broker: Broker, tmp_path: Path, watch: Watch, storage_url: str
 ) -> None:
     journal = journal_with_games(tmp_path / "journal.sqlite3", 4)
     outbox = Outbox(journal.path, "table-1")
     outbox.add_finished_games()
-    ingest, storage = hub_for(broker, tmp_path)
+    ingest, storage = hub_for(broker, tmp_path, url=storage_url)
     ingest.listeners.append(watch)
     ingest.start()
     link = table_link(broker, "table-1", outbox)
