@@ -50,6 +50,18 @@ class Heard:
                 raise AssertionError(f"timed out waiting for {what}")
 
 
+class Inbox:
+    """What the hub sent a table's link (its ``on_message``), and whether anything came."""
+
+    def __init__(self) -> None:
+        self.messages: list[HubMessage] = []
+        self.arrived = threading.Event()
+
+    def __call__(self, message: HubMessage) -> None:
+        self.messages.append(message)
+        self.arrived.set()
+
+
 def start_hub(
     broker: Broker, tmp_path: Path, offline_after: float, url: str | None = None
 ) -> tuple[Ingest, Heard]:
@@ -180,14 +192,8 @@ def test_an_acknowledgement_lost_with_the_broker_reaches_the_table_when_it_retur
     broker: Broker, tmp_path: Path
 ) -> None:
     ingest, heard = start_hub(broker, tmp_path, offline_after=60.0)
-    inbox: list[HubMessage] = []
-    arrived = threading.Event()
-
-    def received(message: HubMessage) -> None:
-        inbox.append(message)
-        arrived.set()
-
-    link = table_link(broker, received)
+    inbox = Inbox()
+    link = table_link(broker, inbox)
     link.start()
     try:
         heard.until(lambda: online(ingest) is True, what="the table online")
@@ -199,10 +205,10 @@ def test_an_acknowledgement_lost_with_the_broker_reaches_the_table_when_it_retur
         broker.kill()  # ...which dies without saving it
         broker.start()
         assert ingest.connected.wait(10)
-        link = FleetLink(link.settings, None, received)
+        link = FleetLink(link.settings, None, inbox)
         link.start()
-        assert arrived.wait(20), "the acknowledgement never reached the table"
-        assert inbox == [AlertAcknowledged("call-1")]
+        assert inbox.arrived.wait(20), "the acknowledgement never reached the table"
+        assert inbox.messages == [AlertAcknowledged("call-1")]
     finally:
         link.close()
         ingest.close()
@@ -214,23 +220,17 @@ def test_a_push_to_a_table_that_is_off_survives_a_broker_crash(
 ) -> None:
     ingest, heard = start_hub(broker, tmp_path, offline_after=60.0)
     ingest.storage.table_status("table-1", False)  # known to the hub, off tonight
-    inbox: list[HubMessage] = []
-    arrived = threading.Event()
-
-    def received(message: HubMessage) -> None:
-        inbox.append(message)
-        arrived.set()
-
+    inbox = Inbox()
     link: FleetLink | None = None
     try:
         request = ingest.push_config("table-1", {"table": {"dice": "manual"}}, "olga")
         assert [r["status"] for r in ingest.storage.config_requests()] == ["pending"]
         broker.kill()  # the retained push dies with the broker
         broker.start()
-        link = table_link(broker, received)
+        link = table_link(broker, inbox)
         link.start()
-        assert arrived.wait(20), "the push never reached the table"
-        assert inbox == [ConfigRequested(request, {"table": {"dice": "manual"}})]
+        assert inbox.arrived.wait(20), "the push never reached the table"
+        assert inbox.messages == [ConfigRequested(request, {"table": {"dice": "manual"}})]
         link.config_result(request, True, "applied")
         heard.until(
             lambda: ingest.storage.config_requests()[0]["status"] == "applied",
@@ -248,6 +248,53 @@ def test_a_push_to_a_table_that_is_off_survives_a_broker_crash(
             assert [t for t, _ in probe.messages] == ["cafe/table/table-1/members"]
         finally:
             probe.close()
+    finally:
+        if link is not None:
+            link.close()
+        ingest.close()
+        ingest.storage.close()
+
+
+def test_a_table_that_was_off_gets_only_the_newest_push_and_answers_it(
+    broker: Broker, tmp_path: Path, storage_url: str
+) -> None:
+    ingest, heard = start_hub(broker, tmp_path, offline_after=60.0, url=storage_url)
+    ingest.storage.table_status("table-1", False)  # known to the hub, off tonight
+    inbox = Inbox()
+    link: FleetLink | None = None
+    try:
+        older = ingest.push_config("table-1", {"table": {"dice": "manual"}}, "olga")
+        newest = ingest.push_config("table-1", {"table": {"dice": "auto"}}, "olga")
+        statuses = {r["id"]: r["status"] for r in ingest.storage.config_requests()}
+        assert statuses == {older: "superseded", newest: "pending"}
+        # Until the broker holds the newest (the hub publishes in the background), a table
+        # that connects gets the older first and then the newest: it would apply both.
+        probe = Client(broker, "table-1", "probe")
+        try:
+            probe.client.subscribe(topics.topic("table-1", topics.CONFIG_SET), qos=1)
+            with probe.arrived:
+                assert probe.arrived.wait_for(
+                    lambda: any(newest.encode() in p for _, p in probe.messages), 10
+                ), "the broker never held the newest push"
+        finally:
+            probe.close()
+        link = table_link(broker, inbox)
+        link.start()
+        assert inbox.arrived.wait(20), "the push never reached the table"
+        heard.until(lambda: online(ingest) is True, what="the table online")
+        # The broker's retained push, and perhaps the hub's again for a table come back:
+        # the same request, never the older one.
+        pushes = [m for m in inbox.messages if isinstance(m, ConfigRequested)]
+        assert len(pushes) == len(inbox.messages)
+        assert {(m.request_id, m.settings["table"]["dice"]) for m in pushes} == {(newest, "auto")}
+        link.config_result(newest, True, "applied")
+        heard.until(
+            lambda: (
+                {r["id"]: r["status"] for r in ingest.storage.config_requests()}
+                == {older: "superseded", newest: "applied"}
+            ),
+            what="the answer on the dashboard",
+        )
     finally:
         if link is not None:
             link.close()
