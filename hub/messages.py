@@ -115,9 +115,8 @@ Count = Annotated[int, Field(ge=0, le=1_000_000)]
 Seconds = Annotated[int, Field(ge=0, le=10**9)]
 SeatKey = Annotated[str, StringConstraints(pattern=r"^[1-9][0-9]?$")]  # "1".."99", as JSON keys
 # A record's or message's id across the café: "<table id>/..." (controller.fleet.outbox).
-MessageUid = Annotated[
-    str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]{0,31}/[\x21-\x7e]{1,160}$")
-]
+UID_PATTERN = r"^[a-z0-9][a-z0-9-]{0,31}/[\x21-\x7e]{1,160}$"
+MessageUid = Annotated[str, StringConstraints(pattern=UID_PATTERN)]
 
 
 class _Message(BaseModel):
@@ -283,6 +282,17 @@ def parse(table_id: str, leaf: str, data: bytes) -> _Message:
     if isinstance(message, RecordMessage):
         check_record(table_id, message)
     return message
+
+
+def uid_of(table_id: str, data: bytes) -> str | None:
+    """The ``uid`` of ``table_id``'s message ``data`` even when it is refused, or None."""
+    if len(data) > max(MAX_BYTES.values()):
+        return None
+    payload = topics.decode(data)
+    uid = None if payload is None else payload.get("uid")
+    if not isinstance(uid, str) or not uid.startswith(f"{table_id}/"):
+        return None
+    return uid if re.fullmatch(UID_PATTERN, uid) else None
 
 
 def check_record(table_id: str, message: RecordMessage) -> Replayed:
