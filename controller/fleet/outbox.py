@@ -167,12 +167,13 @@ class Outbox:
         return [(uid, message) for uid, leaf, message in self.unconfirmed(limit) if leaf == RECORD]
 
     def unconfirmed(self, limit: int = 50) -> list[tuple[str, str, bytes]]:
-        """(uid, topic leaf, message) of everything the hub has not confirmed, oldest first."""
+        """(uid, topic leaf, message) of everything the hub has not confirmed: the small,
+        urgent messages (a call for staff) before the records, each kind oldest first."""
         with self._lock:
             rows = self._db.execute(
                 "SELECT uid, leaf, payload FROM fleet_outbox WHERE delivered IS NULL "
-                "ORDER BY added, rowid LIMIT ?",
-                (limit,),
+                "ORDER BY leaf = ?, added, rowid LIMIT ?",
+                (RECORD, limit),
             ).fetchall()
         return [(row["uid"], row["leaf"], row["payload"].encode()) for row in rows]
 
