@@ -74,6 +74,8 @@ events_t = sa.Table(
     sa.Column("kind", sa.String(40), nullable=False),
     sa.Column("at", sa.String(40), nullable=False),
     sa.Column("data", sa.Text, nullable=False),
+    # The table's id for the event (its outbox sends it until the hub confirms it): stored once.
+    sa.Column("uid", sa.String(200), unique=True, index=True),
 )
 users_t = sa.Table(
     "users",
@@ -323,17 +325,26 @@ class Storage:
             )
         return True
 
-    def add_event(self, table_id: str, message: dict[str, Any]) -> None:
+    def add_event(self, table_id: str, message: dict[str, Any]) -> bool:
+        """Store an event; False when its ``uid`` is stored already (an event without one,
+        from older table software, is always stored)."""
+        uid = message.get("uid")
         with self._begin() as db:
             self._ensure_table(db, table_id)
+            if uid is not None:
+                found = db.execute(sa.select(events_t.c.n).where(events_t.c.uid == uid)).first()
+                if found is not None:
+                    return False
             db.execute(
                 events_t.insert().values(
                     table_id=table_id,
                     kind=str(message.get("kind", "event")),
                     at=str(message.get("at") or now()),
                     data=json.dumps(message),
+                    uid=None if uid is None else str(uid),
                 )
             )
+        return True
 
     def config_answered(self, table_id: str, message: dict[str, Any]) -> bool:
         """Keep a table's answer to a push; True when it answers the table's newest push."""
