@@ -30,7 +30,8 @@ from display.generic import (
     draw_messages,
     draw_status,
     draw_title_block,
-    draw_trick,
+    draw_trick_picture,
+    draw_turn_glow,
     player_name,
     split_centre,
 )
@@ -56,7 +57,6 @@ PROMPTS: Mapping[str, Text] = {
 # figure in one line ("Bid 2").
 BID_ASKED, BID, WON, TOTAL = say("BID?"), say("BID"), say("WON"), say("TOTAL")
 DEALER, RENEGE = say("dealer"), say("renege")
-LAST_TRICK = say("last trick")
 # TRANSLATORS: the game's name, as the centre's title shows it (a name: keep it, or write it
 # in your script).
 TITLE = say("Oh Pshaw")
@@ -282,7 +282,7 @@ class OhPshawScene:
         phase = snap.phase
         trick_area, info = split_centre(rect, m.pad)
         p.box(trick_area, TRICK_AREA, None)
-        self._draw_table_cards(p, trick_area, snap, toward)
+        self._draw_table_cards(p, trick_area, view, snap, toward)
 
         detail = self._detail(snap)
         # The turned card sits at the top right of the column, the trump in words under
@@ -345,7 +345,7 @@ class OhPshawScene:
         if phase is not Phase.OVER:
             columns.append((say("bid"), snap.bids))
             columns.append((say("won"), snap.tricks))
-        columns.append((say("total"), snap.totals))
+        columns.append((say("total"), p.motion.count("totals", snap.totals)))
         table_h = draw_foot_score_table(
             p, info, y, view, columns, turn=turn, winners=list(snap.winners)
         )
@@ -353,12 +353,32 @@ class OhPshawScene:
         draw_messages(p, messages, view)
 
     def _draw_table_cards(
-        self, p: Painter, area: pygame.Rect, snap: OhPshawSnapshot, toward: Mapping[int, Toward]
+        self,
+        p: Painter,
+        area: pygame.Rect,
+        view: TableView,
+        snap: OhPshawSnapshot,
+        toward: Mapping[int, Toward],
     ) -> None:
-        """The trick area: the turned card before play; the trick (or the last one) in play."""
+        """The trick area: the turned card before play; the trick (or the last one) in play.
+
+        The trick won last stays, its winning card lit and its winner named, until
+        the next card is played and for at least ``motion.HOLD_SECONDS`` (over the
+        turned card of the next round too); then it slides to its winner while the
+        new cards travel in from their seats.
+        """
         m = p.metrics
         turned = snap.trump_card
+        turn = snap.next.seat if snap.next is not None else None
+        if snap.awaiting_turned_card or snap.awaiting_trump_choice:
+            turn = snap.dealer
         if snap.phase in (Phase.TRUMP, Phase.BID):
+            held = p.motion.held()
+            if held is not None:
+                # The round's last trick, still staying before the next round's turned card.
+                draw_trick_picture(p, area, view, held, toward)
+                draw_turn_glow(p, area, toward, turn)
+                return
             # Before play the turned card is what everyone bids by: big, in the middle.
             card_h = max(30, min(round(area.h * 0.55), round(area.w * 0.4)))
             card = pygame.Rect(0, 0, round(card_h * 0.7), card_h)
@@ -378,29 +398,13 @@ class OhPshawScene:
                 anchor="midbottom",
                 max_width=area.w - 2 * m.pad,
             )
+            draw_turn_glow(p, area, toward, turn)
             return
-
-        plays = _plays(snap.trick)
-        if plays:
-            draw_trick(p, area, plays, toward)
-            return
-        # Between tricks: the last trick stays, dimmed, its winning card lit in gold.
-        plays = _plays(snap.last_trick)
-        winner = snap.last_trick_winner
-        if not plays or winner is None:
-            return
-        won = next((c for s, c in plays if s == winner), "")
-        dimmed = frozenset(c for _, c in plays if c != won)
-        draw_trick(
-            p, area, plays, toward, highlight={won: theme.WINNER}, dimmed=dimmed, lead_mark=False
+        picture = p.motion.trick(
+            _plays(snap.trick), _plays(snap.last_trick), snap.last_trick_winner
         )
-        p.text(
-            LAST_TRICK,
-            (area.left + m.pad, area.top + m.pad),
-            m.small,
-            theme.TEXT_DIM,
-            max_width=area.w // 3,
-        )
+        draw_trick_picture(p, area, view, picture, toward)
+        draw_turn_glow(p, area, toward, turn)
 
     @staticmethod
     def _detail(snap: OhPshawSnapshot) -> Text:
