@@ -8,9 +8,11 @@ stop changing when it lands) and that the table's own view never waits for them.
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pygame
 import pytest
@@ -369,3 +371,51 @@ def test_with_motion_off_a_frame_shows_where_things_end(game: tuple[Rig, Simulat
         now[0] += wait
         moving.draw(completed)
     assert centre_pixels(moving) == centre_pixels(still)  # and lands where motion-off drew it
+
+
+def test_a_strip_of_a_trick_played_held_and_won(
+    game: tuple[Rig, Simulator], tmp_path: Path
+) -> None:
+    """The docs' screenshot strip (docs/images/motion-trick.png), drawn from a real game
+    at chosen moments of the display's clock: ``MOTION_STRIP=docs/images`` writes it
+    there. Each moment must look different from the one before."""
+    rig, sim = game
+    renderer = Renderer((1280, 720))
+    now = [0.0]
+    renderer.clock = lambda: now[0]
+    renderer.draw(rig.table.view)
+    completed = step(rig, sim)
+    moments: list[tuple[str, TableView, float]] = [
+        ("+0.06 s: the 4th card is played and comes from its seat", completed, 0.06),
+        ("+0.12 s: almost at its place in the trick", completed, 0.12),
+        ("+1 s: the trick stays, its winner named", completed, 1.0),
+    ]
+    lead = step(rig, sim)
+    moments += [
+        ("+1.2 s: the next lead is in: the trick still stays", lead, 1.2),
+        ("+2.05 s: the trick slides to its winner, the lead comes in", lead, 2.05),
+        ("+2.5 s: the next trick", lead, 2.5),
+    ]
+    assert renderer.layout is not None
+    crop = renderer.layout.centre
+    fonts = pygame.font.Font(None, 26)
+    strip = pygame.Surface((crop.w * 2, (crop.h + 30) * 3))
+    strip.fill((20, 24, 28))
+    previous = b""
+    for index, (caption, view, moment) in enumerate(moments):
+        # Frames at the display's own pace up to the moment, as the kiosk's loop draws them.
+        while (wait := renderer.next_frame_in(view)) is not None and now[0] + wait < moment:
+            now[0] += wait
+            renderer.draw(view)
+        now[0] = moment
+        renderer.draw(view)
+        frame = renderer.surface.subsurface(crop)
+        pixels = pygame.image.tobytes(frame, "RGB")
+        assert pixels != previous, caption
+        previous = pixels
+        x, y = (index % 2) * crop.w, (index // 2) * (crop.h + 30)
+        strip.blit(fonts.render(caption, True, (235, 235, 235)), (x + 8, y + 6))
+        strip.blit(frame, (x, y + 30))
+    out = Path(os.environ.get("MOTION_STRIP", tmp_path))
+    out.mkdir(parents=True, exist_ok=True)
+    pygame.image.save(strip, str(out / "motion-trick.png"))
