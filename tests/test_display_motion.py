@@ -19,8 +19,10 @@ import pytest
 
 from controller.config.table_config import parse as parse_table_config
 from controller.games.oh_pshaw.snapshot import OhPshawSnapshot
+from controller.games.oh_pshaw.spec import SPEC as OH_PSHAW
 from controller.games.oh_pshaw.state import Phase
 from controller.kiosk.simulation import Simulator
+from controller.table.pages import HELP_HOLD, RECALL_SECONDS
 from controller.view import TableView
 from display.motion import (
     COUNT_SECONDS,
@@ -37,7 +39,10 @@ from display.motion import (
 )
 from display.renderer import Renderer
 from display.window import Window
+from hardware.events import ButtonPressed, ButtonReleased
 from tests.games.oh_pshaw.test_table_oh_pshaw import Rig
+from tests.rigs import painted_text
+from tests.words import shown
 
 Plays = tuple[tuple[int, str], ...]
 LEAD = (0, "QH")
@@ -419,3 +424,47 @@ def test_a_strip_of_a_trick_played_held_and_won(
     out = Path(os.environ.get("MOTION_STRIP", tmp_path))
     out.mkdir(parents=True, exist_ok=True)
     pygame.image.save(strip, str(out / "motion-trick.png"))
+
+
+# --- the last trick brought back on a seat's panel (a long NEXT) ---------------------------
+
+
+def panel_pixels(renderer: Renderer, seat: int) -> bytes:
+    assert renderer.layout is not None
+    slot = next(s for s in renderer.layout.slots if s.seat_index == seat)
+    return pygame.image.tobytes(renderer.surface.subsurface(slot.rect), "RGB")
+
+
+def test_a_long_next_brings_the_last_trick_back_on_that_seat_s_panel(
+    game: tuple[Rig, Simulator], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rig, sim = game
+    step(rig, sim)  # the fourth card: the trick is won and becomes the last trick
+    renderer = Renderer((1280, 720))
+    renderer.draw(rig.table.view)
+    before = panel_pixels(renderer, 2)
+    # A short press of NEXT does nothing of the sort.
+    rig.table.handle(ButtonPressed(2, "next", rig.now))
+    rig.table.handle(ButtonReleased(2, "next", rig.now + 0.3))
+    assert rig.table.view.recall == ()
+    # Held for a second, it brings the last trick back on seat 2's panel alone.
+    rig.table.handle(ButtonPressed(2, "next", rig.now))
+    rig.table.handle(ButtonReleased(2, "next", rig.now + HELP_HOLD))
+    view = rig.table.view
+    assert view.recall == (2,)
+    assert renderer.draw(view)
+    assert panel_pixels(renderer, 2) != before
+    texts = painted_text(monkeypatch)
+    Renderer((1280, 720)).draw(view)
+    assert any(text.startswith("Last trick: ") and text.endswith(" won it") for text in texts)
+    # It closes by itself.
+    rig.now += RECALL_SECONDS
+    rig.table.tick(rig.now)
+    assert rig.table.view.recall == ()
+    renderer.draw(rig.table.view)
+    assert panel_pixels(renderer, 2) == before
+
+
+def test_the_rules_page_says_how_to_see_the_last_trick() -> None:
+    rules = [shown(line) for line in OH_PSHAW.rules]
+    assert any("Hold NEXT" in line and "last trick" in line for line in rules)
