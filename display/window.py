@@ -75,6 +75,9 @@ class DisplaySettings(Protocol):
     @property
     def fullscreen(self) -> bool: ...
 
+    @property
+    def motion(self) -> bool: ...
+
 
 class Window:
     """A pygame window (full screen on the table) showing table views."""
@@ -114,6 +117,7 @@ class Window:
         self._held: dict[object, HoldButton] = {}
         self.renderer = Renderer((settings.width, settings.height), rotation=settings.rotation)
         self.renderer.staff_seats = tuple(staff_seats)
+        self.renderer.motion.enabled = settings.motion
         self._screen: pygame.Surface | None = None
         self._caption_language: str | None = None  # the window title's language, once set
 
