@@ -116,11 +116,45 @@ def scene_views(play_steps: int = 60) -> dict[str, TableView]:
 # --- the measures (each runs in a child process) --------------------------------------
 
 
+def references(measure: str, repeats: int = 40) -> dict[str, float]:
+    """Two yardsticks timed in the same process as a drawing figure (ms, medians), so
+    that ``targets.py`` can give each drawing figure as a ratio that holds across machines:
+
+    * ``reference fill+blit @<measure>``: a bare full-screen fill and blit at ``SIZE`` (what any
+      frame's pixels cost on this machine's memory and SDL);
+    * ``reference python @<measure>``: a fixed pure-Python loop (what this core does with Python).
+
+    Each also in the thread's CPU time (``reference fill+blit cpu @<measure>``), which
+    other processes on a shared machine do not inflate.
+    """
+    import pygame
+
+    target, source = pygame.Surface(SIZE), pygame.Surface(SIZE)
+    times: dict[str, list[float]] = {"fill+blit": [], "python": []}
+    cpu_times: dict[str, list[float]] = {"fill+blit": [], "python": []}
+    for index in range(repeats):
+        w0, c0 = time.perf_counter(), time.thread_time()
+        source.fill((index % 256, 40, 60))
+        target.blit(source, (0, 0))
+        cpu_times["fill+blit"].append((time.thread_time() - c0) * 1000)
+        times["fill+blit"].append((time.perf_counter() - w0) * 1000)
+        w0, c0 = time.perf_counter(), time.thread_time()
+        total = 0
+        for number in range(20_000):
+            total += number * number % 7
+        cpu_times["python"].append((time.thread_time() - c0) * 1000)
+        times["python"].append((time.perf_counter() - w0) * 1000)
+    out = {f"reference {k} @{measure}": statistics.median(v) for k, v in times.items()}
+    for name, values in cpu_times.items():
+        out[f"reference {name} cpu @{measure}"] = statistics.median(values)
+    return out
+
+
 def measure_redraw(repeats: int = 40) -> dict[str, float]:
     """Median full redraw (ms) at 1920x1080 per scene, wall clock and thread CPU time."""
     from display.renderer import Renderer
 
-    out: dict[str, float] = {}
+    out: dict[str, float] = references("redraw")
     renderer = Renderer(SIZE)
     for name, view in scene_views().items():
         renderer.invalidate()
@@ -141,7 +175,7 @@ def measure_taps(taps: int) -> dict[str, float]:
     """Tap latencies (ms, p99 and median) with the journal on, without and with fsync."""
     from benchmarks.kiosk import tap_latency
 
-    out: dict[str, float] = {}
+    out: dict[str, float] = references("taps")
     folder = Path(tempfile.mkdtemp(prefix="bench-journal-"))
     cpu: list[float] = []
     to_led, to_frame, _ = tap_latency(taps, folder / "a.sqlite3", SIZE, fsync=False, cpu=cpu)
@@ -220,6 +254,64 @@ def measure_idle(seconds: float) -> dict[str, float]:
         out["cpu waiting"], turns = _windowed_loop(kiosk, window, seconds)
         out["wakes/s waiting"] = turns / seconds
         out["led frames/s waiting"] = _led_rate(kiosk, seconds)
+    return out
+
+
+def measure_motion(seconds: float) -> dict[str, float]:
+    """CPU while animations play: four bots playing Oh Pshaw in the windowed loop, with
+    motion on and then off; and how long the animation frames took to draw (ms).
+
+    The bots play a card every ``bot_delay`` (0.4 s), so a card travels, a trick is
+    held and slides, the turn glow glides and scores count almost all the time; the
+    difference between the two CPU figures is what the motion costs.
+    """
+    from display.window import Window
+
+    out: dict[str, float] = references("motion")
+    for motion in (True, False):
+        config = TableConfig.simulated(4, bots=4)
+        config = replace(config, display=replace(config.display, motion=motion))
+        kiosk = Kiosk.create(config, seed=4, auto_game="oh-pshaw", bot_delay=0.4)
+        with kiosk, Window(config.display) as window:
+            kiosk.loop.drain()
+            # Into the game and a few tricks in: the menus and the caches' first fill
+            # are not what is measured.
+            _windowed_loop(kiosk, window, 4.0)
+            renderer = window.renderer
+            # Every frame drawn, and apart the frames of an unchanged view (only the
+            # motion moved: what an animation frame costs).
+            frame_ms: list[float] = []
+            moving_ms: list[float] = []
+            drawn = renderer.draw
+
+            def timed(
+                view: TableView,
+                draw: Any = drawn,
+                r: Any = renderer,
+                frames: list[float] = frame_ms,
+                moving: list[float] = moving_ms,
+            ) -> bool:
+                same = view.version == r.drawn_version
+                w0, c0 = time.perf_counter(), time.thread_time()
+                did: bool = draw(view)
+                if did:
+                    frames.append((time.perf_counter() - w0) * 1000)
+                    if same:
+                        moving.append((time.thread_time() - c0) * 1000)
+                return did
+
+            renderer.draw = timed  # type: ignore[method-assign]
+            moving0 = renderer.motion.frames_moving
+            name = "on" if motion else "off"
+            out[f"cpu playing, motion {name}"], _ = _windowed_loop(kiosk, window, seconds)
+            out[f"frames/s playing, motion {name}"] = len(frame_ms) / seconds
+            out[f"frame p99 playing, motion {name}"] = percentile(frame_ms or [0.0], 99)
+            if motion and moving_ms:
+                out["animation frame cpu p99"] = percentile(moving_ms, 99)
+                out["animation frame cpu median"] = statistics.median(moving_ms)
+            if motion:
+                out["moving frames/s"] = (renderer.motion.frames_moving - moving0) / seconds
+    out["cpu of motion"] = out["cpu playing, motion on"] - out["cpu playing, motion off"]
     return out
 
 
@@ -441,7 +533,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--taps", type=int, default=300)
     parser.add_argument("--seconds", type=float, default=8.0)
-    parser.add_argument("--measure", choices=("redraw", "taps", "idle", "start", "games"))
+    parser.add_argument("--measure", choices=("redraw", "taps", "idle", "start", "games", "motion"))
     parser.add_argument("--t0", type=float, default=0.0)
     parser.add_argument("--games", type=int, default=500, help="games of --measure games")
     args = parser.parse_args()
@@ -456,6 +548,9 @@ def main() -> None:
         return
     if args.measure == "idle":
         print(json.dumps(measure_idle(args.seconds)))
+        return
+    if args.measure == "motion":
+        print(json.dumps(measure_motion(args.seconds)))
         return
     if args.measure == "start":
         print(json.dumps(measure_start(args.t0)))

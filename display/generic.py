@@ -25,6 +25,7 @@ from controller.view import AnyGameView, Message, SeatView, TableView
 from controller.view.seat_colours import seat_colour
 from display import theme
 from display.fitting import Fitted
+from display.motion import TrickPicture, lerp_point
 from display.theme import Colour, Painter
 
 # Words for the verbs engines expect; an unknown verb is shown as it is.
@@ -209,11 +210,18 @@ def draw_trick(
     highlight: Mapping[str, Colour] | None = None,
     dimmed: frozenset[str] = frozenset(),
     lead_mark: bool = True,
+    arriving: Mapping[str, float] | None = None,
+    gone: float = 0.0,
+    gone_to: tuple[int, int] | None = None,
 ) -> dict[str, pygame.Rect]:
     """The cards of a trick, each laid toward the seat that played it and turned to face it.
 
     Players without a seat on screen get their cards in a row along the bottom.
     Returns where each card went.
+
+    Motion (``display/motion.py``): a card in ``arriving`` is that share of the way
+    from its player's panel to its place; with ``gone_to``, every card is ``gone``
+    of the way from its place to that point (a won trick sliding to its winner).
     """
     card_h = max(24, min(round(area.h * 0.4), round(area.w * 0.28), round(p.metrics.unit * 0.16)))
     card_w = round(card_h * 0.7)
@@ -229,6 +237,11 @@ def draw_trick(
             centre = (area.left + half[0] + loose * (card_w + 4), area.bottom - half[1])
             rotation = 0
             loose += 1
+        travelled = (arriving or {}).get(card)
+        if travelled is not None and where is not None:
+            centre = lerp_point(where.point, centre, travelled)
+        if gone_to is not None and gone > 0.0:
+            centre = lerp_point(centre, gone_to, gone)
         rect = pygame.Rect(0, 0, card_w, card_h)
         rect.center = centre
         outline = (highlight or {}).get(card)
@@ -245,6 +258,79 @@ def draw_trick(
             ring = placed[card].inflate(p.metrics.pad * 2, p.metrics.pad * 2)
             p.box(ring, None, theme.ACCENT, max(2, p.metrics.pad // 2))
     return placed
+
+
+def draw_trick_picture(
+    p: Painter,
+    area: pygame.Rect,
+    view: TableView,
+    picture: TrickPicture,
+    toward: Mapping[int, Toward],
+    *,
+    highlight: Mapping[str, Colour] | None = None,
+    dimmed: frozenset[str] = frozenset(),
+) -> None:
+    """The trick area at this moment (``Motion.trick``): the trick won last, its winning
+    card lit and its winner named, staying or sliding to the winner; the trick in play,
+    its new cards travelling in from their seats. ``highlight`` and ``dimmed`` are for
+    the trick in play."""
+    winner = picture.winner
+    if picture.won and winner is not None:
+        won_card = next((c for s, c in picture.won if s == winner), "")
+        where = toward.get(winner)
+        draw_trick(
+            p,
+            area,
+            picture.won,
+            toward,
+            highlight={won_card: theme.WINNER},
+            dimmed=frozenset(c for _, c in picture.won if c != won_card),
+            lead_mark=False,
+            arriving=picture.arriving,
+            gone=picture.gone,
+            gone_to=None if where is None else where.point,
+        )
+        if not picture.plays:
+            p.text(
+                say("{player} won the trick", player=as_arg(player_name(view, winner))),
+                (area.left + p.metrics.pad, area.top + p.metrics.pad),
+                p.metrics.small,
+                theme.WINNER,
+                bold=True,
+                max_width=area.w - 2 * p.metrics.pad,
+            )
+    if picture.plays:
+        draw_trick(
+            p,
+            area,
+            picture.plays,
+            toward,
+            highlight=highlight,
+            dimmed=dimmed,
+            arriving=picture.arriving,
+        )
+
+
+def draw_turn_glow(
+    p: Painter, area: pygame.Rect, toward: Mapping[int, Toward], turn: int | None
+) -> None:
+    """A glow at the edge of ``area`` toward the seat whose turn it is; when the turn
+    passes, it glides to the next seat (``Motion.glide``)."""
+    where = None if turn is None else toward.get(turn)
+    if where is None:
+        return
+    radius = max(6, p.metrics.pad * 2)
+    point = p.motion.glide("turn", where.point)
+    # On the trick area's very edge, half of it cut off: it marks the edge that faces
+    # the seat and leaves the cards beside it mostly uncovered.
+    centre = spot_toward(area, point, (0, 0))
+    clip = p.surface.get_clip()
+    p.surface.set_clip(area.clip(clip) if clip.w else area)
+    # Rings from the trick area's colour to the turn's: a glow without alpha blending.
+    for step in range(3, 0, -1):
+        colour = theme.blend(TRICK_AREA, theme.TURN, 1.0 - (step - 1) / 3)
+        pygame.draw.circle(p.surface, colour, centre, radius * step // 3)
+    p.surface.set_clip(clip)
 
 
 def draw_messages(

@@ -45,6 +45,7 @@ from display.layout import (
     unrotate_point,
 )
 from display.memory import release_memory
+from display.motion import Motion
 from display.scenes import (
     PaintedPanel,
     PanelKey,
@@ -97,6 +98,9 @@ class Renderer:
         # When the animated centre (e.g. a running toss timer) is due again, by ``clock``.
         self.clock: Callable[[], float] = time.monotonic
         self._animation_due: float | None = None
+        # Cards travelling, tricks sliding, scores counting (``display/motion.py``):
+        # drawn on ``clock``, never holding up the table.
+        self.motion = Motion()
         # Seats whose simulated staff tag the demo window offers to tap (none elsewhere).
         self.staff_seats: tuple[int, ...] = ()
         self._screen: Screen | None = None  # the screen last drawn
@@ -153,7 +157,9 @@ class Renderer:
         now = self.clock()
         step = animation_step(view)
         due = step is not None and (self._animation_due is None or now >= self._animation_due)
-        if not self._dirty and view.version == self.drawn_version and not due:
+        motion_due = self.motion.due
+        moving = motion_due is not None and now >= motion_due
+        if not self._dirty and view.version == self.drawn_version and not due and not moving:
             self.dirty_rects = []
             return False
         self._animation_due = None if step is None else now + step
@@ -191,8 +197,17 @@ class Renderer:
         # The centre (with the simulator's strip of staff-tag buttons under it):
         # drawn again whenever anything but the version changed.
         content = (replace(view, version=0), self.staff_seats)
-        if self._centre is None or self._centre[0] != content or step is not None:
-            painter = Painter(canvas, self.fonts, metrics, words=Presenter.for_view(view))
+        if (
+            self._centre is None
+            or self._centre[0] != content
+            or step is not None
+            or motion_due is not None
+        ):
+            # Only the centre moves: the cards, the slide, the scores and the turn glow.
+            self.motion.begin(now, view.game_id if view.screen is Screen.PLAY else None)
+            painter = Painter(
+                canvas, self.fonts, metrics, words=Presenter.for_view(view), motion=self.motion
+            )
             if not full:
                 self._draw_background(canvas, layout, metrics, layout.centre_area)
                 changed.append(layout.centre_area)
@@ -200,6 +215,7 @@ class Renderer:
             if self.staff_seats:
                 draw_staff_buttons(painter, layout.controls, self.staff_seats, view)
             self._centre = (content, painter.hits)
+            self.motion.end()
 
         for slot in layout.slots:
             if slot.seat_index >= len(view.seats):
@@ -271,9 +287,11 @@ class Renderer:
         """
         if self._dirty or view.version != self.drawn_version:
             return 0.0
-        if animation_step(view) is None or self._animation_due is None:
-            return None
-        return max(0.0, self._animation_due - self.clock())
+        dues = [self.motion.due]
+        if animation_step(view) is not None:
+            dues.append(self._animation_due)
+        due = min((d for d in dues if d is not None), default=None)
+        return None if due is None else max(0.0, due - self.clock())
 
     def _draw_background(
         self, canvas: pygame.Surface, layout: Layout, metrics: Metrics, area: pygame.Rect

@@ -33,6 +33,7 @@ from controller.words.presenter import SECONDS_PATTERN
 from display import fitting
 from display.fitting import Fitted
 from display.layout import Turn, turn_surface
+from display.motion import STILL, Motion
 from display.ui import UiAction
 
 log = logging.getLogger(__name__)
@@ -705,6 +706,9 @@ class Painter:
     words: Presenter = field(default_factory=Presenter)
     # Where the upright drawing lands on ``surface``; hit boxes are kept where they land.
     turn: Turn = field(default_factory=Turn)
+    # Where things that move are at this moment (the renderer's; a one-off picture's
+    # stand still).
+    motion: Motion = STILL
 
     def __post_init__(self) -> None:
         # Scenes call ``words`` directly too: all of it goes through the fonts' memo.

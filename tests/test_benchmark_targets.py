@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.targets import Row, judged, strength_line
+from benchmarks.targets import RATIO_ROWS, Ratio, Row, judged, ratio_lines, strength_line
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -82,6 +82,13 @@ def test_the_quick_run_prints_a_row_of_numbers_for_every_target(tmp_path: Path) 
         else:
             assert NUMBER.match(free) and NUMBER.match(pinned), f"{target}: {row}"
             assert met.split(" ")[0] in ("yes", "NO"), f"{target}: {row}"
+    ratios = [row for row in targets if row[0].startswith("ratio: ")]
+    assert len(ratios) == len(RATIO_ROWS)
+    for row in ratios:
+        assert NUMBER.match(row[1]) and NUMBER.match(row[2]), row
+        assert row[5] in ("yes", "NO"), row
+    motion = [row for row in rows if row[0].startswith("CPU while bots play Oh Pshaw")]
+    assert len(motion) == 2 and all(NUMBER.match(row[2]) for row in motion), motion
     fsync = [row for row in rows if row[0].startswith("fsync p99")]
     assert fsync and NUMBER.match(fsync[0][1]) and NUMBER.match(fsync[0][2])
     figures = json.loads(saved.read_text(encoding="utf-8"))
@@ -105,3 +112,19 @@ def test_speed_targets_are_judged_in_their_direction() -> None:
     at_least = Row("playouts", "k", 590.0, "/s", at_least=True)
     assert judged(2.0, at_most) and not judged(2.01, at_most)
     assert judged(590.0, at_least) and not judged(589.0, at_least)
+
+
+def test_a_drawing_figure_is_judged_as_a_ratio_to_its_own_run_s_yardstick() -> None:
+    redraw = next(r for r in RATIO_ROWS if r.key == "redraw cpu max" and r.reference == "python")
+    assert redraw.cpu and redraw.reference_key() == "reference python cpu @redraw"
+    # The same redraw on a machine twice as slow, with its yardstick twice as slow: the
+    # same ratio, judged the same.
+    quick = {"redraw cpu max": 1.5, "reference python cpu @redraw": 1.0}
+    slow = {"redraw cpu max": 3.0, "reference python cpu @redraw": 2.0}
+    assert redraw.value(quick) == redraw.value(slow) == 1.5
+    assert redraw.value({"redraw cpu max": 1.5}) is None  # no yardstick: no ratio
+    row = Ratio("ratio: x / python", "x", "python", "m", 1.0)
+    over = cells(ratio_lines({}, {"x": 1.2, "reference python @m": 1.0}, [row])[0])
+    within = cells(ratio_lines({}, {"x": 0.9, "reference python @m": 1.0}, [row])[0])
+    assert over[2] == "1.20 x" and over[5] == "NO"
+    assert within[5] == "yes" and within[1] == "failed"

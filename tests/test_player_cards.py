@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -355,10 +356,14 @@ def test_a_state_with_a_variants_title_is_plain_json_for_the_hub() -> None:
 
 
 @pytest.fixture
-def storage(tmp_path: Path) -> Storage:
-    store = Storage(f"sqlite:///{tmp_path / 'hub.sqlite3'}")
+def storage(storage_url: str) -> Iterator[Storage]:
+    """The hub's database with a staff login: once SQLite, once PostgreSQL."""
+    store = Storage(storage_url)
     store.set_user("sam", "staff", auth.hash_password(PASSWORD))
-    return store
+    try:
+        yield store
+    finally:
+        store.close()
 
 
 def logged_in(app_storage: Storage, ingest: Ingest | None = None) -> TestClient:

@@ -173,7 +173,9 @@ def test_the_history_of_a_long_journal_shows_the_latest_games_under_their_column
 
     journal = tmp_path / "journal.sqlite3"
     config = TableConfig.simulated(4, bots=4)
-    first = Kiosk.create(config, seed=3, auto_game="oss", journal_path=journal)
+    first = Kiosk.create(
+        config, seed=3, auto_game="oss", journal_path=journal, records_dir=tmp_path
+    )
     with first:
         assert first.run_headless()
     # A year of games: the one played, copied (the rows are what the history reads).

@@ -62,6 +62,8 @@ class DisplayConfig:
     rotation: int = 0
     fullscreen: bool = False
     sleep: SleepWindow | None = None  # closing hours: screen and LEDs dark, any tap wakes
+    # Cards travel, won tricks slide, scores count up (display/motion.py); false: still.
+    motion: bool = True
 
 
 @dataclass(frozen=True)
@@ -276,13 +278,16 @@ def parse(data: Mapping[str, Any], source: str = "table.toml", base: Path = Path
     language = _language(reader, table)
 
     display_t = reader.table(data, "display")
-    reader.known(display_t, "display", {"width", "height", "rotation", "fullscreen", "sleep"})
+    reader.known(
+        display_t, "display", {"width", "height", "rotation", "fullscreen", "sleep", "motion"}
+    )
     display = DisplayConfig(
         width=reader.integer(display_t, "display.width", 1280, 320, 7680),
         height=reader.integer(display_t, "display.height", 720, 240, 4320),
         rotation=reader.choice(display_t, "display.rotation", ROTATIONS, 0),
         fullscreen=reader.boolean(display_t, "display.fullscreen", False),
         sleep=_sleep(reader, display_t),
+        motion=reader.boolean(display_t, "display.motion", True),
     )
     journal_t = reader.table(data, "journal")
     reader.known(journal_t, "journal", {"require_durable", "retention"})

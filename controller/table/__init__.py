@@ -120,7 +120,7 @@ class Table:
         self._ctx = ScreenContext(
             config=self.config,
             registry=self.registry,
-            lobby=Lobby(menu_entries(self._games)),
+            lobby=Lobby(menu_entries(self._games, self.config)),
             out=Outputs(LedDirector(lambda: leds, clock, seats)),
             languages=SeatLanguages(),
             staff=StaffMode(clock, guard, self.config.staff.undo_needs_pin),

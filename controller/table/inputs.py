@@ -77,6 +77,8 @@ def _on_button(
     ctx.calls.pressed(event.seat, event.button, event.at)
     if event.button == Button.OK:
         parts.pages.ok_down(event.seat, event.at)
+    elif event.button == Button.NEXT:
+        parts.pages.next_down(event.seat, event.at)
     return state.on_button(ctx, event.seat, event.button)
 
 
@@ -85,9 +87,16 @@ def _on_release(
 ) -> Next:
     # Presses act on the way down; a release matters only when it ends a long hold
     # of OK: three seconds call for staff (controller/table/staff_calls.py), one
-    # second opens the seat's rules page. (The press itself has already counted,
-    # so hold OK when it is not your turn.)
+    # second opens the seat's rules page; or of NEXT: one second brings the last
+    # trick back. (The press itself has already counted, so hold them when it is
+    # not your turn.)
     assert isinstance(event, ButtonReleased)
+    if event.button == Button.NEXT:
+        # A long NEXT during a game brings the last trick back on the seat's panel.
+        if parts.pages.next_up(event.seat, event.at) and state.playing is not None:
+            parts.pages.recall(event.seat, parts.clock())
+            ctx.out.changed()
+        return None
     held = event.button == Button.OK and parts.pages.ok_up(event.seat, event.at)
     call = ctx.calls.released(event.seat, event.button, event.at)
     if call is not None:

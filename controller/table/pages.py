@@ -1,10 +1,13 @@
-"""What turns or closes by itself with time: a seat's rules page, the pages of a long screen.
+"""What turns or closes by itself with time: a seat's rules page, the pages of a long screen,
+a seat's look back at the last trick.
 
 Holding OK at a seat for ``HELP_HOLD`` seconds opens the rules page of the
 game in progress (or chosen on the menu) on that seat's panel; it closes by
-itself after ``HELP_SECONDS``. While a rules page is open or the results are
-shown, the page number turns every ``RESULTS_PAGE_SECONDS``: the display
-shows the page it is told and wraps round when it has fewer.
+itself after ``HELP_SECONDS``. Holding NEXT as long during a game brings the
+last trick back on that seat's panel (``recalls``) for ``RECALL_SECONDS``.
+While a rules page is open or the results are shown, the page number turns
+every ``RESULTS_PAGE_SECONDS``: the display shows the page it is told and
+wraps round when it has fewer.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from controller.games.words import Verbatim, Words, say
 
 HELP_HOLD = 1.0  # seconds OK is held down for a seat's rules page
 HELP_SECONDS = 25.0  # a rules page closes by itself after this long
+RECALL_SECONDS = 8.0  # the last trick brought back on a seat's panel stays this long
 RESULTS_PAGE_SECONDS = 6.0  # the results' rounds turn a page by themselves when they do not fit
 LINE_SECONDS = 3.0  # a long rules page stays open long enough to read every line
 
@@ -35,6 +39,8 @@ class Pages:
 
     def __init__(self) -> None:
         self._ok_down: dict[int, float] = {}  # seat -> when its OK went down (event time)
+        self._next_down: dict[int, float] = {}  # seat -> when its NEXT went down
+        self._recall: dict[int, float] = {}  # seat -> when its look at the last trick ends
         self._help: dict[int, tuple[str, float]] = {}  # seat -> (game id, closes at)
         self.page = 0  # which page of a long screen the display shows
         self._page_at = 0.0
@@ -47,6 +53,23 @@ class Pages:
         """OK came up at ``seat``: whether it was held long enough for the rules page."""
         down = self._ok_down.pop(seat, None)
         return down is not None and at - down >= HELP_HOLD
+
+    def next_down(self, seat: int, at: float) -> None:
+        """NEXT went down at ``seat`` (the press has acted already)."""
+        self._next_down[seat] = at
+
+    def next_up(self, seat: int, at: float) -> bool:
+        """NEXT came up at ``seat``: whether it was held long enough to recall the last trick."""
+        down = self._next_down.pop(seat, None)
+        return down is not None and at - down >= HELP_HOLD
+
+    def recall(self, seat: int, now: float) -> None:
+        """Show the last trick on ``seat``'s panel for ``RECALL_SECONDS`` from ``now``."""
+        self._recall[seat] = now + RECALL_SECONDS
+
+    def recalls(self) -> tuple[int, ...]:
+        """The seats looking at the last trick, as the view carries them."""
+        return tuple(sorted(self._recall))
 
     def open_help(self, seat: int, game_id: str, now: float) -> None:
         """Show ``game_id``'s rules page at ``seat`` for ``help_seconds`` from ``now``."""
@@ -61,9 +84,12 @@ class Pages:
         closed = [seat for seat, (_, until) in self._help.items() if now >= until]
         for seat in closed:
             del self._help[seat]
+        looked = [seat for seat, until in self._recall.items() if now >= until]
+        for seat in looked:
+            del self._recall[seat]
         paging = results or bool(self._help)
         if paging and now - self._page_at >= RESULTS_PAGE_SECONDS:
             self._page_at = now
             self.page += 1
             return True
-        return bool(closed)
+        return bool(closed or looked)

@@ -58,6 +58,7 @@ def build_view(
     options_cursor: int = 0,
     results_page: int = 0,
     help: Mapping[int, tuple[Words, tuple[Words, ...]]] | None = None,
+    recall: tuple[int, ...] = (),
     seat_languages: Mapping[int, str] | None = None,
     nicknames: Mapping[int, str] | None = None,
 ) -> TableView:
@@ -123,6 +124,7 @@ def build_view(
         options_cursor=options_cursor,
         results_page=results_page,
         help=dict(help or {}),
+        recall=recall,
         game_title=None if session is None else session.title,
         result_rule=""
         if session is None or result is None
@@ -166,5 +168,6 @@ def table_view(
         options_cursor=0 if form is None else form.cursor,
         results_page=pages.page,
         help=pages.help(),
+        recall=pages.recalls() if state.playing is not None else (),
         seat_languages=ctx.languages.chosen(),
     )

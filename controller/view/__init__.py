@@ -190,6 +190,8 @@ class TableView:
     results_page: int = 0
     # Rules pages open at seats (a long press of OK): physical seat -> (title, lines).
     help: Mapping[int, tuple[Words, tuple[Words, ...]]] = field(default_factory=dict)
+    # Seats looking back at the last trick on their panel (a long press of NEXT).
+    recall: tuple[int, ...] = ()
     # Words: every Words field above is shown through ``controller.words.Presenter``
     # (``Presenter.for_view(view, seat)``): the shared centre in the table's
     # ``language``, a seat's panel in the language that seat chose at the join screen.

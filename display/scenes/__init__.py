@@ -276,6 +276,7 @@ def panel_key(slot: SeatSlot, view: TableView, seat: SeatView) -> PanelKey:
         hand_of(view, seat),
         view.staff_overlay if view.staff_overlay and view.staff_overlay.seat == seat.seat else None,
         body,
+        seat.seat in view.recall,
     )
     return PanelKey(
         frame,
@@ -437,14 +438,30 @@ def _draw_inside(
         # Clip, so a body that does not fit is cut rather than drawn over its neighbours.
         with p.clip(below):
             page = view.help.get(seat.seat)
+            recall = _recall_drawer(view, seat)
             if page is not None:
                 help_body(p, below, page, view.results_page)
+            elif recall is not None and seat.player is not None:
+                recall(p, below, view, seat.player)
             else:
                 BODIES[view.screen](p, below, view, seat)
     overlay = view.staff_overlay
     if overlay is not None and overlay.seat == seat.seat and below.h > 4:
         draw_staff_overlay(p, below, overlay)
     return PaintedPanel(p.hits, line, look.fill, look.heading, hand is not None)
+
+
+def _recall_drawer(
+    view: TableView, seat: SeatView
+) -> Callable[[Painter, pygame.Rect, TableView, int], None] | None:
+    """The scene's ``draw_recall`` while ``seat`` looks back at the last trick (a long
+    NEXT), or None: not looking, not playing, or a scene with nothing to bring back."""
+    if seat.seat not in view.recall or view.screen is not Screen.PLAY or view.game is None:
+        return None
+    drawer: Callable[[Painter, pygame.Rect, TableView, int], None] | None = getattr(
+        scene_for(view.game_id), "draw_recall", None
+    )
+    return drawer
 
 
 # --- panel bodies, by screen -------------------------------------------------------

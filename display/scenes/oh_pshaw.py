@@ -30,7 +30,8 @@ from display.generic import (
     draw_messages,
     draw_status,
     draw_title_block,
-    draw_trick,
+    draw_trick_picture,
+    draw_turn_glow,
     player_name,
     split_centre,
 )
@@ -56,7 +57,7 @@ PROMPTS: Mapping[str, Text] = {
 # figure in one line ("Bid 2").
 BID_ASKED, BID, WON, TOTAL = say("BID?"), say("BID"), say("WON"), say("TOTAL")
 DEALER, RENEGE = say("dealer"), say("renege")
-LAST_TRICK = say("last trick")
+NO_TRICK_YET = say("No trick played yet this round")
 # TRANSLATORS: the game's name, as the centre's title shows it (a name: keep it, or write it
 # in your script).
 TITLE = say("Oh Pshaw")
@@ -252,6 +253,31 @@ class OhPshawScene:
             p.text(text, (note_x, y), m.body, colour, bold=True, max_width=rect.right - note_x)
             y += line
 
+    def draw_recall(self, p: Painter, rect: pygame.Rect, view: TableView, player: int) -> None:
+        """The last trick on a seat's panel (a long NEXT): its cards in the order played,
+        the winning card lit, and who won it."""
+        snap = snapshot_of(view)
+        m = p.metrics
+        plays = _plays(snap.last_trick)
+        winner = snap.last_trick_winner
+        if not plays or winner is None:
+            p.text(NO_TRICK_YET, (rect.left, rect.top), m.body, theme.TEXT_DIM, max_width=rect.w)
+            return
+        caption = say("Last trick: {player} won it", player=as_arg(player_name(view, winner)))
+        top = p.text(
+            caption, (rect.left, rect.top), m.body, theme.WINNER, bold=True, max_width=rect.w
+        ).bottom
+        card_h = max(20, min(rect.bottom - top - m.pad, round(m.unit * 0.14)))
+        card_w = round(card_h * 0.7)
+        x = rect.left
+        for seat, card in plays:
+            if x + card_w > rect.right:
+                break
+            won = seat == winner
+            place = pygame.Rect(x, top + m.pad // 2, card_w, card_h)
+            p.card(place, card, emphasis=won, outline=theme.WINNER if won else None, dim=not won)
+            x += card_w + m.pad
+
     @staticmethod
     def _chip_widths(
         p: Painter,
@@ -282,7 +308,7 @@ class OhPshawScene:
         phase = snap.phase
         trick_area, info = split_centre(rect, m.pad)
         p.box(trick_area, TRICK_AREA, None)
-        self._draw_table_cards(p, trick_area, snap, toward)
+        self._draw_table_cards(p, trick_area, view, snap, toward)
 
         detail = self._detail(snap)
         # The turned card sits at the top right of the column, the trump in words under
@@ -345,7 +371,7 @@ class OhPshawScene:
         if phase is not Phase.OVER:
             columns.append((say("bid"), snap.bids))
             columns.append((say("won"), snap.tricks))
-        columns.append((say("total"), snap.totals))
+        columns.append((say("total"), p.motion.count("totals", snap.totals)))
         table_h = draw_foot_score_table(
             p, info, y, view, columns, turn=turn, winners=list(snap.winners)
         )
@@ -353,12 +379,32 @@ class OhPshawScene:
         draw_messages(p, messages, view)
 
     def _draw_table_cards(
-        self, p: Painter, area: pygame.Rect, snap: OhPshawSnapshot, toward: Mapping[int, Toward]
+        self,
+        p: Painter,
+        area: pygame.Rect,
+        view: TableView,
+        snap: OhPshawSnapshot,
+        toward: Mapping[int, Toward],
     ) -> None:
-        """The trick area: the turned card before play; the trick (or the last one) in play."""
+        """The trick area: the turned card before play; the trick (or the last one) in play.
+
+        The trick won last stays, its winning card lit and its winner named, until
+        the next card is played and for at least ``motion.HOLD_SECONDS`` (over the
+        turned card of the next round too); then it slides to its winner while the
+        new cards travel in from their seats.
+        """
         m = p.metrics
         turned = snap.trump_card
+        turn = snap.next.seat if snap.next is not None else None
+        if snap.awaiting_turned_card or snap.awaiting_trump_choice:
+            turn = snap.dealer
         if snap.phase in (Phase.TRUMP, Phase.BID):
+            held = p.motion.held()
+            if held is not None:
+                # The round's last trick, still staying before the next round's turned card.
+                draw_trick_picture(p, area, view, held, toward)
+                draw_turn_glow(p, area, toward, turn)
+                return
             # Before play the turned card is what everyone bids by: big, in the middle.
             card_h = max(30, min(round(area.h * 0.55), round(area.w * 0.4)))
             card = pygame.Rect(0, 0, round(card_h * 0.7), card_h)
@@ -378,29 +424,13 @@ class OhPshawScene:
                 anchor="midbottom",
                 max_width=area.w - 2 * m.pad,
             )
+            draw_turn_glow(p, area, toward, turn)
             return
-
-        plays = _plays(snap.trick)
-        if plays:
-            draw_trick(p, area, plays, toward)
-            return
-        # Between tricks: the last trick stays, dimmed, its winning card lit in gold.
-        plays = _plays(snap.last_trick)
-        winner = snap.last_trick_winner
-        if not plays or winner is None:
-            return
-        won = next((c for s, c in plays if s == winner), "")
-        dimmed = frozenset(c for _, c in plays if c != won)
-        draw_trick(
-            p, area, plays, toward, highlight={won: theme.WINNER}, dimmed=dimmed, lead_mark=False
+        picture = p.motion.trick(
+            _plays(snap.trick), _plays(snap.last_trick), snap.last_trick_winner
         )
-        p.text(
-            LAST_TRICK,
-            (area.left + m.pad, area.top + m.pad),
-            m.small,
-            theme.TEXT_DIM,
-            max_width=area.w // 3,
-        )
+        draw_trick_picture(p, area, view, picture, toward)
+        draw_turn_glow(p, area, toward, turn)
 
     @staticmethod
     def _detail(snap: OhPshawSnapshot) -> Text:

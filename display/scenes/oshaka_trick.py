@@ -28,7 +28,7 @@ from display.generic import (
     draw_score_table,
     draw_status,
     draw_title_block,
-    draw_trick,
+    draw_trick_picture,
     player_name,
     split_centre,
     verb_prompt,
@@ -131,21 +131,20 @@ class OshakaScene:
         score = entry.round_score
         total = entry.total
         y = rect.top
-        wide = say("Round {score}   Total {total}", score=score, total=total)
+        wide = say("This round {score} · Total {total}", score=score, total=total)
         left: Words
         if p.measure(p.words(wide), size, True) <= rect.w:
             p.text(wide, (rect.left, y), size, theme.TEXT, bold=True, max_width=rect.w)
             y += line
             n = entry.cards_left
             if entry.hand_registered:
-                left = say_plural(
-                    "{n} card left · hand registered", "{n} cards left · hand registered", n
-                )
+                # The table knows the hand (tapped in, or dealt by it): it checks each play.
+                left = say_plural("{n} card left · hand known", "{n} cards left · hand known", n)
             else:
                 left = say_plural("{n} card left", "{n} cards left", n)
         else:
             # A narrow panel: one number a line, in the small size.
-            for text in (say("Round {score}", score=score), say("Total {total}", total=total)):
+            for text in (say("This round {score}", score=score), say("Total {total}", total=total)):
                 p.text(text, (rect.left, y), m.small, theme.TEXT, bold=True, max_width=rect.w)
                 y += m.leading(m.small)
             left = say("{count} left", count=entry.cards_left)
@@ -222,7 +221,12 @@ class OshakaScene:
             # while the lowest scorer chooses who leads round 2.
             self._round_summary(p, trick_area, view, snap)
         elif plays:
-            draw_trick(p, trick_area, plays, toward, highlight=highlight, dimmed=dimmed)
+            # Each card travels in from its seat as it is played (``Motion.trick``); the
+            # trick itself stays through the placing, so it needs no hold of its own.
+            picture = p.motion.trick(plays, (), None)
+            draw_trick_picture(
+                p, trick_area, view, picture, toward, highlight=highlight, dimmed=dimmed
+            )
 
         # The generic blocks take ready words: this painter's presenter writes them.
         y = info.top + draw_title_block(p, info, p.words(TITLE), p.words(detail))
@@ -235,7 +239,7 @@ class OshakaScene:
             columns.append((say("R{round}", round=index + 1), scores))
         if phase in (Phase.PLAY, Phase.PLACE):
             columns.append((say("now"), current))
-        columns.append((say("total"), snap.totals))
+        columns.append((say("total"), p.motion.count("totals", snap.totals)))
         table_h = draw_foot_score_table(
             p,
             info,

@@ -88,6 +88,7 @@ SPEC = GameSpec(
             "takes the card back and plays a legal one."
         ),
         say("A renege proven later scores 0 for that round (and any penalty set)."),
+        say("Hold NEXT for a second to see the last trick again on your panel."),
         say("Staff may end the game early: the leaders at that moment win."),
         say(
             "Wizard variant: a Wizard (W) always wins the trick, the first one played if "

@@ -474,7 +474,7 @@ def _round_scored(e: Event) -> list[Feedback]:
             out.append(Feedback(seat, text, MessageKind.PENALTY, Cue.MISSED_BID))
         elif outcome is BidOutcome.MADE:
             text = say(
-                "{player} made its bid of {bid}: {points}",
+                "{player} bid {bid} and made it: {points}",
                 player=player,
                 bid=bid or 0,
                 points=points,

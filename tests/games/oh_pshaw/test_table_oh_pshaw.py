@@ -335,7 +335,7 @@ def test_made_and_missed_cues_and_a_proven_renege(physical: Rig) -> None:
     assert physical.showing(b) is Cue.MISSED_BID
     assert physical.showing(c) is Cue.MADE_BID
     assert physical.showing(dealer) is Cue.MADE_BID
-    assert f"Seat {a + 1} made its bid of 1: +11" in physical.texts()
+    assert f"Seat {a + 1} bid 1 and made it: +11" in physical.texts()
     assert f"Seat {b + 1} missed: bid 1, took 0 (0)" in physical.texts()
     # Transient cues end; the new dealer's "your turn" shows again.
     physical.now += 5
