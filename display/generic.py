@@ -293,11 +293,14 @@ def draw_messages(
         height = len(lines) * line
         p.rect(colour, pygame.Rect(rect.left, y + 1, bar, height - 2))
         for index, text in enumerate(lines):
+            # Centred on its line: a line with a suit symbol (from the CJK font, whose
+            # lines are taller) keeps its letters inside the line.
             p.text(
                 text,
-                (rect.left + 2 * bar, y + index * line),
+                (rect.left + 2 * bar, y + index * line + line // 2),
                 size,
                 colour,
+                anchor="midleft",
                 max_width=rect.w - 2 * bar,
             )
         y += height + p.metrics.pad

@@ -48,6 +48,7 @@ from display.menu_screens import (
     starter_centre,
 )
 from display.panel_parts import (
+    BUTTON_COLUMN_SHARE,
     PanelLook,
     draw_buttons,
     draw_frame,
@@ -411,10 +412,17 @@ def _draw_inside(
 
     buttons = [b for b in view.buttons if b.seat == seat.seat]
     if buttons:
-        column_w = round(m.unit * 0.13)
+        column_w = round(m.unit * BUTTON_COLUMN_SHARE)
         column = pygame.Rect(below.right - column_w, below.top, column_w, below.h)
         draw_buttons(p, column, seat, buttons)
         below.w -= column_w + pad
+
+    overlay = view.staff_overlay
+    if overlay is not None and overlay.seat == seat.seat and below.h > 4:
+        # Staff mode takes the body and the hand's place: nothing of the game shows
+        # under it, and its question has the room to say what it would do.
+        draw_staff_overlay(p, below, overlay)
+        return PaintedPanel(p.hits, None, look.fill, look.heading, False)
 
     hand = hand_of(view, seat)
     if hand is not None:
@@ -441,9 +449,6 @@ def _draw_inside(
                 help_body(p, below, page, view.results_page)
             else:
                 BODIES[view.screen](p, below, view, seat)
-    overlay = view.staff_overlay
-    if overlay is not None and overlay.seat == seat.seat and below.h > 4:
-        draw_staff_overlay(p, below, overlay)
     return PaintedPanel(p.hits, line, look.fill, look.heading, hand is not None)
 
 
