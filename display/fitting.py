@@ -312,8 +312,8 @@ def fit(
 
 
 def letters_cut(line: str, width: int, size: int, measure: Measure) -> str:
-    """``line`` as it is when it fits ``width``, else its first letters and "…" that do
-    (at least one letter: a box too narrow for that overflows)."""
+    """``line`` as it is when it fits ``width``, else its first letters and "…" that do;
+    nothing in a box too narrow for one letter and "…" (a sliver of a letter says less)."""
     if measure(line, size) <= width:
         return line
     body = line.removesuffix(ELLIPSIS)
@@ -321,7 +321,7 @@ def letters_cut(line: str, width: int, size: int, measure: Measure) -> str:
         shorter = body[:end].rstrip() + ELLIPSIS
         if measure(shorter, size) <= width:
             return shorter
-    return body[:1] + ELLIPSIS
+    return ""
 
 
 def distinct(

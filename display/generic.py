@@ -216,7 +216,8 @@ def draw_trick(
     Returns where each card went.
     """
     card_h = max(24, min(round(area.h * 0.4), round(area.w * 0.28), round(p.metrics.unit * 0.16)))
-    card_w = round(card_h * 0.7)
+    # Wide enough for "10♦" at the legible size.
+    card_w = p.legible_card_width([card for _, card in plays], card_h)
     half = (max(card_w, card_h) // 2 + 2, max(card_w, card_h) // 2 + 2)
     placed: dict[str, pygame.Rect] = {}
     loose = 0

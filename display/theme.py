@@ -687,7 +687,7 @@ class RememberingPresenter(Presenter):
 
 def card_label_size(width: int, height: int, label: str) -> int:
     """The size of the rank on a ``width`` x ``height`` card face."""
-    return max(9, round(min(height * 0.55, width * (0.8 if len(label) <= 2 else 0.55))))
+    return max(9, round(min(height * 0.6, width * (0.8 if len(label) <= 2 else 0.55))))
 
 
 def card_corner_size(width: int, height: int) -> int:

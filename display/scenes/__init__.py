@@ -425,6 +425,8 @@ def _draw_inside(
         return PaintedPanel(p.hits, None, look.fill, look.heading, False)
 
     hand = hand_of(view, seat)
+    if hand == ():
+        hand = None  # an empty hand leaves its strip to the body (the body counts the cards)
     if hand is not None:
         strip = pygame.Rect(below.left, below.bottom - m.hand_card, below.w, m.hand_card)
         draw_hand(p, strip, seat, hand, prompt is not None)
@@ -433,8 +435,11 @@ def _draw_inside(
     own = _own_messages(view, seat)
     # The seat's latest message, unless it would squeeze the body (it is in the centre too).
     line: pygame.Rect | None = None
-    if own and below.h - m.line - pad >= m.unit * 0.12:
-        line = pygame.Rect(below.left, below.bottom - m.line, below.w, m.line)
+    # A line of small text and a little more: a message with a suit symbol is drawn in
+    # the CJK font, whose lines are taller, and must not lose its letters' feet.
+    line_h = m.line + pad // 2
+    if own and below.h - line_h - pad >= m.unit * 0.12:
+        line = pygame.Rect(below.left, below.bottom - line_h, below.w, line_h)
         # Clipped as its repaint is (``repaint_message_line``): a message bar taller
         # than the line would leave pixels that repaint never clears.
         with p.clip(line):

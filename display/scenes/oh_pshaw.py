@@ -312,7 +312,7 @@ class OhPshawScene:
         status, colour = self._status(view, snap)
         y += draw_status(p, pygame.Rect(info.left, y, info.w, info.h), p.words(status), colour)
         bids_line, bids_colour = self._bids_line(snap)
-        if bids_line:
+        if bids_line and y + m.leading(m.body) <= info.bottom:
             y = (
                 p.text(
                     bids_line, (info.left, y), m.body, bids_colour, bold=True, max_width=info.w

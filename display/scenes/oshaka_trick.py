@@ -94,7 +94,11 @@ class OshakaScene:
         # Colour columns on the left, numbers on the right.
         slot_w = min(rect.w * 0.48 / 4, rect.h * 0.5)
         card_w = max(12, round(slot_w - pad))
-        card_h = max(16, min(round(card_w * 1.4), round(rect.h * 0.8)))
+        # The top cards as tall as the body allows, less the older cards' edges above them.
+        deepest = max((len(entry.columns.get(c, ())) for c in COLUMN_ORDER), default=1)
+        card_h = max(16, min(round(card_w * 1.4), rect.h - 2 * max(0, deepest - 1)))
+        # A short body (the demo's hand below it): cards as wide as their number needs.
+        card_w = max(card_w, p.legible_card_width(["R10"], card_h))
         x = rect.left
         for colour in COLUMN_ORDER:
             cards = entry.columns.get(colour, ())
@@ -120,7 +124,7 @@ class OshakaScene:
             )
             p.box(empty, None, faint, max(1, slot.w // 16))
             return
-        edge = max(2, round(card_h * 0.08))
+        edge = max(2, min(round(card_h * 0.08), slot.h - card_h))
         if len(cards) > 1:
             edge = min(edge, (slot.h - card_h) // (len(cards) - 1))
         edge = max(1, edge)
@@ -175,17 +179,19 @@ class OshakaScene:
                 anchor="midleft",
             )
             x = label.right + m.pad
-            room = rect.right - x
-            step = small_w + m.pad // 2
-            if len(oshaka) * step > room and len(oshaka) > 1:
-                step = max(4, (room - small_w) // (len(oshaka) - 1))
+            # Each penalty as its number on a chip of its colour, at the legible size (a
+            # card small enough for the row showed a number a few pixels tall).
+            chip_h = m.leading(m.small) + m.pad
             for card in oshaka:
-                p.card(
-                    pygame.Rect(x, y, small_w, small_h),
-                    card,
-                    outline=PENALTY_COLOUR,
-                )
-                x += step
+                face = p.card_face(card)
+                fill, ink = theme.card_paint(face)
+                chip = pygame.Rect(x, 0, p.measure(face.text, m.small, True) + 2 * m.pad, chip_h)
+                chip.centery = y + small_h // 2
+                if chip.right > rect.right:
+                    break
+                p.box(chip, fill, PENALTY_COLOUR, max(1, m.pad // 3))
+                p.text(face.text, chip.center, m.small, ink, bold=True, anchor="center")
+                x = chip.right + m.pad // 2
 
     # --- the centre ------------------------------------------------------------------
 
