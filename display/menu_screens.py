@@ -190,9 +190,16 @@ def attract_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableVie
     line = p.centred_text(TAP_TO_START, rect, title.bottom + m.pad * 2, m.big, theme.TURN)
     y = line.bottom + m.pad * 2
     if view.games:
-        titles = Items(tuple(as_arg(choice.title) for choice in view.games))
-        names = say("Games: {games}", games=titles)
-        y = p.centred_text(names, rect, y, m.small, theme.TEXT_DIM).bottom
+        # Each game once, by its own name (the menu lists its variants), on as many
+        # lines as it takes: cut to one line, "Oskar" and "Oss" never showed.
+        names: list[Words] = []
+        for choice in view.games:
+            name = choice.name or choice.title
+            if name not in names:
+                names.append(name)
+        names_line = say("Games: {games}", games=Items(tuple(as_arg(name) for name in names)))
+        box = pygame.Rect(rect.left, y, rect.w, 2 * m.leading(m.small))
+        y = p.fit_text(names_line, box, m.small, theme.TEXT_DIM, valign="top", max_lines=2).bottom
     messages_below(p, rect, y + m.pad * 2, view)
 
 

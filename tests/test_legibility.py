@@ -278,6 +278,19 @@ def test_the_sweep_sees_every_text_and_control() -> None:
     assert legibility.active() is None  # nothing is kept outside a recording
 
 
+def test_the_attract_screen_names_every_game_once() -> None:
+    """Each game by its own name, however many variants the menu lists (it was cut to one
+    line of variants, so Oskar and Oss never showed)."""
+    attract = next(s for s in scenes_of("table") if s.name == "attract")
+    renderer = Renderer((800, 480))
+    with legibility.recording() as drawing:
+        renderer.draw(attract.view)
+    lines = " ".join(t.text for t in drawing.texts if t.text.startswith("Games") or "," in t.text)
+    for spec in specs().values():
+        assert lines.count(spec.title) == 1, (spec.title, lines)
+    assert "Quick" not in lines  # no variant
+
+
 # The quick suite's share: the table's screens most crowded at 800x480, in German (the
 # longest words) and Japanese (another font). Everything else is in the slow sweep: each
 # game is played to its end by bots at two table sizes first (a dozen seconds a game).

@@ -90,6 +90,7 @@ def build_view(
             e.spec.min_players,
             e.spec.max_players,
             menu_note(e.spec, config, len(lobby.joined)),
+            name=e.spec.title,
         )
         for e in lobby.menu
     )
