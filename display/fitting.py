@@ -11,7 +11,9 @@ One algorithm for every text the display draws (``Painter.text`` with a
 3. if they still do not fit, keep the lines that do and end the last one
    with "…" after its last whole word. A word is never cut in the middle
    (a compound may break after its hyphen, as in print); only a single word
-   too wide for the box even at the smallest size overflows.
+   too wide for the box even at the smallest size is shrunk further, or,
+   with ``cut_words`` (the display's legibility floor, ``display/legibility.py``),
+   cut between letters and ended with "…" instead.
 
 Pure: it measures through a function it is given, so tests can use it
 without pygame and ``display/theme.py`` with its fonts.
@@ -231,11 +233,13 @@ def fit(
     least: float = 0.7,
     max_lines: int = 0,
     keep: int = 1,
+    cut_words: bool = False,
 ) -> Fitted:
     """``text`` fitted into a ``width`` x ``height`` box (see the module docstring).
 
     ``max_lines`` (0: as many as the height holds) limits the lines; ``keep``
     is how many pieces a cut must keep (``distinct`` asks for more).
+    ``cut_words``: never smaller than ``least``; a word still too wide is cut.
     """
     floor = max(6, round(size * least))
 
@@ -294,13 +298,30 @@ def fit(
         shown = sum(len(tokens(line.removesuffix(ELLIPSIS))) for line in kept)
         if shown < keep < len(pieces):
             # Labels that must differ: keep the words up to where they differ, smaller.
-            short = whole(join(pieces[:keep]) + ELLIPSIS, range(step, 5, -1))
+            smallest = step - 1 if cut_words else 5
+            short = whole(join(pieces[:keep]) + ELLIPSIS, range(step, smallest, -1))
             if short is not None:
                 return Fitted(short.lines, short.size, True)
+    if cut_words:
+        # A single piece wider than the box even so: cut between its letters.
+        return Fitted(tuple(letters_cut(line, width, step, measure) for line in kept), step, True)
     # A single piece wider than the box even so: smaller still, down to a legible minimum.
     while step > 6 and any(measure(line, step) > width for line in kept):
         step -= 1
     return Fitted(tuple(kept), step, True)
+
+
+def letters_cut(line: str, width: int, size: int, measure: Measure) -> str:
+    """``line`` as it is when it fits ``width``, else its first letters and "…" that do;
+    nothing in a box too narrow for one letter and "…" (a sliver of a letter says less)."""
+    if measure(line, size) <= width:
+        return line
+    body = line.removesuffix(ELLIPSIS)
+    for end in range(len(body) - 1, 0, -1):
+        shorter = body[:end].rstrip() + ELLIPSIS
+        if measure(shorter, size) <= width:
+            return shorter
+    return ""
 
 
 def distinct(

@@ -224,7 +224,8 @@ def draw_trick(
     of the way from its place to that point (a won trick sliding to its winner).
     """
     card_h = max(24, min(round(area.h * 0.4), round(area.w * 0.28), round(p.metrics.unit * 0.16)))
-    card_w = round(card_h * 0.7)
+    # Wide enough for "10♦" at the legible size.
+    card_w = p.legible_card_width([card for _, card in plays], card_h)
     half = (max(card_w, card_h) // 2 + 2, max(card_w, card_h) // 2 + 2)
     placed: dict[str, pygame.Rect] = {}
     loose = 0
@@ -379,11 +380,14 @@ def draw_messages(
         height = len(lines) * line
         p.rect(colour, pygame.Rect(rect.left, y + 1, bar, height - 2))
         for index, text in enumerate(lines):
+            # Centred on its line: a line with a suit symbol (from the CJK font, whose
+            # lines are taller) keeps its letters inside the line.
             p.text(
                 text,
-                (rect.left + 2 * bar, y + index * line),
+                (rect.left + 2 * bar, y + index * line + line // 2),
                 size,
                 colour,
+                anchor="midleft",
                 max_width=rect.w - 2 * bar,
             )
         y += height + p.metrics.pad

@@ -75,7 +75,8 @@ def help_body(
     # Lines that do not fit turn over by themselves (``turn`` is the table's page count).
     title, lines = page
     m = p.metrics
-    size = max(10, round(m.small * 0.85))
+    # A rule is read to play: the legible size, and more pages rather than smaller type.
+    size = m.small
     y = p.text(title, (rect.left, rect.top), m.small, theme.TURN, bold=True, max_width=rect.w)
     # Each rule behind a dash, its wrapped lines indented under its first word.
     indent = p.measure("- ", size)
@@ -84,15 +85,18 @@ def help_body(
         for line in lines
         for index, piece in enumerate(p.wrap(line, size, rect.w - indent))
     ]
-    room = max(1, (rect.bottom - y.bottom) // m.leading(size))
+    step = m.leading(size)
+    room = max(1, (rect.bottom - y.bottom) // step)
     pages = -(-len(pieces) // room)
     first = (turn % pages) * room if pages else 0
-    top = y.bottom
-    for starts, piece in pieces[first : first + room]:
+    for row, (starts, piece) in enumerate(pieces[first : first + room]):
+        # Rows a leading apart (not a rendered line's height apart, which is taller in
+        # Japanese): ``room`` counted them so.
+        middle = y.bottom + row * step + step // 2
         if starts:
-            p.text("-", (rect.left, top), size, theme.TEXT)
-        at = (rect.left + indent, top)
-        top = p.text(piece, at, size, theme.TEXT, max_width=rect.w - indent).bottom
+            p.text("-", (rect.left, middle), size, theme.TEXT, anchor="midleft")
+        at = (rect.left + indent, middle)
+        p.text(piece, at, size, theme.TEXT, anchor="midleft", max_width=rect.w - indent)
 
 
 def _option_line(label: Words, value: Words) -> Words:
@@ -186,9 +190,16 @@ def attract_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableVie
     line = p.centred_text(TAP_TO_START, rect, title.bottom + m.pad * 2, m.big, theme.TURN)
     y = line.bottom + m.pad * 2
     if view.games:
-        titles = Items(tuple(as_arg(choice.title) for choice in view.games))
-        names = say("Games: {games}", games=titles)
-        y = p.centred_text(names, rect, y, m.small, theme.TEXT_DIM).bottom
+        # Each game once, by its own name (the menu lists its variants), on as many
+        # lines as it takes: cut to one line, "Oskar" and "Oss" never showed.
+        names: list[Words] = []
+        for choice in view.games:
+            name = choice.name or choice.title
+            if name not in names:
+                names.append(name)
+        names_line = say("Games: {games}", games=Items(tuple(as_arg(name) for name in names)))
+        box = pygame.Rect(rect.left, y, rect.w, 2 * m.leading(m.small))
+        y = p.fit_text(names_line, box, m.small, theme.TEXT_DIM, valign="top", max_lines=2).bottom
     messages_below(p, rect, y + m.pad * 2, view)
 
 

@@ -221,7 +221,7 @@ def draw_header(
         else:
             continue
         p.box(badge, colour, theme.TEXT_DARK if prompt is not None else None)
-        p.blit(image, image.get_rect(center=badge.center), still=True)
+        p.place_text(image, image.get_rect(center=badge.center), p.words(text), m.small)
         x = badge.right + pad
 
 
@@ -245,6 +245,12 @@ def _badges_width(p: Painter, seat: SeatView, view: TableView) -> int:
         shorts.append(BOT_BADGE)
     font = p.fonts.get(p.metrics.small, True)
     return sum(font.size(p.words(text))[0] + 4 * p.metrics.pad for text in shorts)
+
+
+# The seat buttons' column, as a share of the short side: wide enough for two lines
+# of a label such as "previous game" or "zurücknehmen" at the legible size (1/24 of
+# the short side), where 0.13 shrank them to a few pixels at 800x480.
+BUTTON_COLUMN_SHARE = 0.2
 
 
 def draw_buttons(
@@ -271,7 +277,8 @@ def draw_hand(
     """The simulator's on-screen hand: cards to click, lit when it is the seat's turn."""
     m = p.metrics
     card_h = strip.h
-    card_w = round(card_h * 0.7)
+    # Wide enough for the ranks at the legible size ("10♦" needs more than a card's 0.7).
+    card_w = p.legible_card_width(hand, card_h)
     step = card_w + max(1, m.pad // 2)
     if len(hand) > 1 and len(hand) * step > strip.w:
         step = max(6, (strip.w - card_w) // (len(hand) - 1))

@@ -114,17 +114,9 @@ def menu_rows(
             max(1, m.pad // 2 + (2 if chosen else 0)),
         )
         size = m.body if row_h >= m.body else m.small
-        p.text(
-            label,
-            (row.left + m.pad * 2, row.centery),
-            size,
-            theme.TEXT,
-            bold=chosen,
-            anchor="midleft",
-            max_width=round(row.w * (0.62 if detail else 0.9)),
-        )
+        label_right = row.left + m.pad * 2 + round(row.w * 0.9)
         if detail:
-            p.text(
+            drawn = p.text(
                 detail,
                 (row.right - m.pad * 2, row.centery),
                 m.small,
@@ -132,6 +124,16 @@ def menu_rows(
                 anchor="midright",
                 max_width=round(row.w * 0.34),
             )
+            label_right = drawn.left - m.pad  # the label keeps clear of the detail
+        p.text(
+            label,
+            (row.left + m.pad * 2, row.centery),
+            size,
+            theme.TEXT,
+            bold=chosen,
+            anchor="midleft",
+            max_width=max(1, min(label_right, row.right - m.pad * 2) - row.left - m.pad * 2),
+        )
         if hit is not None:
             p.hit(row, hit(index))
     more: list[Words] = []

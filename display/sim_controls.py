@@ -40,6 +40,14 @@ def draw_staff_buttons(
     taps the simulated deck's card it wants."""
     if not seats or not strip.h:
         return
+    # The demo operator's controls, not the game's: secondary text (docs/display.md).
+    with p.secondary():
+        _draw_staff_buttons(p, strip, seats, view)
+
+
+def _draw_staff_buttons(
+    p: Painter, strip: pygame.Rect, seats: Sequence[int], view: TableView
+) -> None:
     m = p.metrics
     size, height = _control_size(m)
     height = min(height, strip.h)

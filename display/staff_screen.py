@@ -103,13 +103,29 @@ def draw_staff_overlay(p: Painter, rect: pygame.Rect, staff: StaffView) -> None:
     """
     m = p.metrics
     p.box(rect, theme.blend(theme.PANEL, STAFF_COLOUR, 0.25), STAFF_COLOUR, max(3, m.pad))
+    inner = rect.inflate(-2 * m.pad, -2 * m.pad)
+    # Most needed first: what is asked, then what the buttons do, then the hint. What
+    # does not fit the panel is left out from the end (the buttons carry their labels),
+    # never drawn smaller.
     lines: list[tuple[Words, theme.Colour, int, bool]] = [
-        (staff.title, STAFF_COLOUR, m.big, True),
+        (staff.title, STAFF_COLOUR, m.body, True),
         (staff.prompt, theme.TEXT, m.body, True),
     ]
-    lines += [(option, theme.TEXT, m.body, False) for option in staff.options]
     lines += [(line, theme.TEXT, m.big, True) for line in staff.lines]
+    lines += [(option, theme.TEXT, m.small, False) for option in staff.options]
     if staff.hint:
         lines.append((staff.hint, theme.TEXT_DIM, m.small, False))
+    while len(lines) > 2 and _lines_height(p, inner, lines) > inner.h:
+        lines.pop()
     with p.clip(rect):
-        centred_lines(p, rect.inflate(-2 * m.pad, -2 * m.pad), lines)
+        centred_lines(p, inner, lines)
+
+
+def _lines_height(
+    p: Painter, rect: pygame.Rect, lines: list[tuple[Words, theme.Colour, int, bool]]
+) -> int:
+    """How tall ``centred_lines`` draws ``lines`` wrapped to ``rect``'s width."""
+    return sum(
+        len(p.wrap(text, size, rect.w, bold)) * p.metrics.leading(size)
+        for text, _, size, bold in lines
+    )

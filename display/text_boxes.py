@@ -17,6 +17,7 @@ import pygame
 
 from display.generic import split_centre
 from display.layout import compute_layout, default_sides
+from display.panel_parts import BUTTON_COLUMN_SHARE
 from display.theme import Metrics
 
 RESOLUTIONS: tuple[tuple[int, int], ...] = ((800, 480), (1280, 720), (1920, 1080))
@@ -49,7 +50,7 @@ def text_boxes(size: tuple[int, int], seats: int = SEATS) -> tuple[TextBox, ...]
         .inflate(-2 * pad - edge, -2 * pad - edge)
     )
     header_h = round(m.body * 0.95)
-    column_w = round(m.unit * 0.13)
+    column_w = round(m.unit * BUTTON_COLUMN_SHARE)
     below_w = inner.w - column_w - pad
     below_h = inner.h - header_h - pad - m.line - pad
     button = pygame.Rect(0, 0, column_w, m.hand_card)
@@ -60,7 +61,7 @@ def text_boxes(size: tuple[int, int], seats: int = SEATS) -> tuple[TextBox, ...]
     # screen_parts.menu_rows: a row of a menu; menu_screens.help_body: a rules page's type.
     row_w = min(centre.w, round(m.unit * 0.9))
     row_h = max(m.small + 4, round(m.body * 2.0))
-    help_size = max(10, round(m.small * 0.85))
+    help_size = m.small
     return (
         TextBox("seat-panel turn bar", inner.w - 2 * pad, header_h, m.body, True, 1),
         TextBox("seat-panel message line", below_w, m.line, m.small, False, 1),

@@ -30,9 +30,10 @@ from controller.view import MessageKind
 from controller.words import Presenter
 from controller.words.catalogs import ENGLISH, PSEUDO
 from controller.words.presenter import SECONDS_PATTERN
-from display import fitting
+from display import fitting, legibility
 from display.fitting import Fitted
 from display.layout import Turn, turn_surface
+from display.legibility import DrawnText, Role
 from display.motion import STILL, Motion
 from display.ui import UiAction
 
@@ -685,6 +686,16 @@ class RememberingPresenter(Presenter):
         return text
 
 
+def card_label_size(width: int, height: int, label: str) -> int:
+    """The size of the rank on a ``width`` x ``height`` card face."""
+    return max(9, round(min(height * 0.6, width * (0.8 if len(label) <= 2 else 0.55))))
+
+
+def card_corner_size(width: int, height: int) -> int:
+    """The size of the small rank in the corner of a stacked card's visible strip."""
+    return max(9, round(min(width, height * 0.4) * 0.5))
+
+
 @dataclass
 class Painter:
     """Draws with the shared look, upright, and records hit boxes where they land.
@@ -709,6 +720,9 @@ class Painter:
     # Where things that move are at this moment (the renderer's; a one-off picture's
     # stand still).
     motion: Motion = STILL
+    # What the text drawn now is to its reader (``secondary()`` lowers it for a while):
+    # the legibility standard's least size depends on it, and fitting never goes below.
+    role: Role = Role.PRIMARY
 
     def __post_init__(self) -> None:
         # Scenes call ``words`` directly too: all of it goes through the fonts' memo.
@@ -728,7 +742,62 @@ class Painter:
 
     def hit(self, rect: pygame.Rect, action: UiAction) -> None:
         """Make ``rect`` clickable: a click inside it means ``action``."""
-        self.hits.append((self.turn.rect(rect), action))
+        placed = self.turn.rect(rect)
+        self.hits.append((placed, action))
+        drawing = legibility.active()
+        if drawing is not None:
+            drawing.controls.append(placed)
+
+    @contextmanager
+    def secondary(self) -> Iterator[None]:
+        """Text drawn in this block is secondary (hints, small print): ``display/legibility``."""
+        before = self.role
+        self.role = Role.SECONDARY
+        try:
+            yield
+        finally:
+            self.role = before
+
+    @property
+    def least_size(self) -> int:
+        """The smallest size text of the painter's current role may have on this screen."""
+        return legibility.least_size(self.metrics.unit, self.role)
+
+    def place_text(
+        self,
+        image: pygame.Surface,
+        rect: pygame.Rect,
+        text: str,
+        size: int,
+        *,
+        cut: bool = False,
+        overflow: bool = False,
+        group: int | None = None,
+    ) -> None:
+        """Blit a rendered line of ``text`` (``size``) at the upright ``rect``; the one way
+        text reaches the canvas, so that a legibility recording sees all of it.
+
+        ``cut``: it was shortened with "…"; ``overflow``: it is wider than its box.
+        ``group`` ties the lines of one text block together (they may touch).
+        """
+        self.blit(image, rect, still=True)
+        drawing = legibility.active()
+        if drawing is None:
+            return
+        ink = image.get_bounding_rect().move(rect.topleft)
+        placed = self.turn.rect(ink)
+        clipped = overflow or (ink.w > 0 and not self.surface.get_clip().contains(placed))
+        drawing.texts.append(
+            DrawnText(
+                text,
+                placed,
+                size,
+                self.role,
+                cut,
+                clipped,
+                group=len(drawing.texts) if group is None else group,
+            )
+        )
 
     # --- primitives, turned -------------------------------------------------------
 
@@ -844,8 +913,13 @@ class Painter:
         least: float = 0.7,
         keep: int = 1,
     ) -> Fitted:
-        """``words`` fitted into a ``width`` x ``height`` box (see ``display/fitting.py``)."""
+        """``words`` fitted into a ``width`` x ``height`` box (see ``display/fitting.py``).
+
+        It shrinks no further than the legibility standard allows for the
+        painter's current ``role``: below that it is cut with "…" instead.
+        """
         text = self.present(words)
+        least = max(least, min(1.0, self.least_size / max(1, size)))
         key = (text, width, height, size, bold, max_lines, least, keep)
         fitted = self.fonts.fitted.get(key)
         if fitted is None:
@@ -859,6 +933,7 @@ class Painter:
                 least=least,
                 max_lines=max_lines,
                 keep=keep,
+                cut_words=True,
             )
             self.fonts.fitted.put(key, fitted)
         return fitted
@@ -889,9 +964,15 @@ class Painter:
         With ``max_width`` it is fitted to that width: shrunk to 70% at most,
         then ended with "…" after its last whole word.
         """
-        image = self.render_text(text, size, colour, bold, max_width)
+        shown, used, cut = self.present(text), size, False
+        if max_width > 0:
+            fitted = self.fit(shown, max_width, 1 << 16, size, bold=bold, max_lines=1)
+            used, cut = fitted.size, fitted.cut
+            shown = fitted.lines[0] if fitted.lines else ""
+        image = self.render_text(shown, used, colour, bold)
         rect = image.get_rect(**{anchor: pos})
-        self.blit(image, rect, still=True)
+        overflow = 0 < max_width < image.get_width()
+        self.place_text(image, rect, shown, used, cut=cut, overflow=overflow)
         return rect
 
     def centred_text(
@@ -937,6 +1018,8 @@ class Painter:
             valign, rect.centery - total // 2
         )
         used = pygame.Rect(rect.centerx, top, 0, 0)
+        drawing = legibility.active()
+        group = len(drawing.texts) if drawing is not None else None
         for index, piece in enumerate(fitted.lines):
             image = self.render_text(piece, fitted.size, colour, bold)
             y = top + index * line + line // 2
@@ -946,7 +1029,15 @@ class Painter:
                 where = image.get_rect(midright=(rect.right, y))
             else:
                 where = image.get_rect(center=(rect.centerx, y))
-            self.blit(image, where, still=True)
+            self.place_text(
+                image,
+                where,
+                piece,
+                fitted.size,
+                cut=fitted.cut and index == len(fitted.lines) - 1,
+                overflow=image.get_width() > rect.w,
+                group=group,
+            )
             used = where if index == 0 else used.union(where)
         return used
 
@@ -994,13 +1085,48 @@ class Painter:
         """
         face = self.card_face(notation)
         key = ("card", rect.size, face, rotation, emphasis, dim, outline, number_at_top)
-        return self.card_picture(
+        placed = self.card_picture(
             key,
             rect,
             lambda: self._card_image(
                 rect.size, face, rotation, emphasis, dim, outline, number_at_top
             ),
         )
+        drawing = legibility.active()
+        if drawing is not None:
+            w, h = rect.size
+            size = self.card_rank_size(face.text, w, h, emphasis)
+            if number_at_top:
+                size = min(size, card_corner_size(w, h))
+            where = self.turn.rect(placed)
+            clipped = not self.surface.get_clip().contains(where)
+            group = len(drawing.texts)
+            drawing.texts.append(
+                DrawnText(face.text, where, size, self.role, False, clipped, group, card=True)
+            )
+        return placed
+
+    def card_rank_size(self, label: str, width: int, height: int, emphasis: bool) -> int:
+        """The size of the rank on a ``width`` x ``height`` face: ``card_label_size``, or
+        smaller so that it fits whole (a rank is never cut; the legibility test reports
+        a card too small for its rank)."""
+        border = max(1, min(width, height) // (10 if emphasis else 18))
+        room = width - 2 * border - 2
+        size = card_label_size(width, height, label)
+        while size > 9 and self.measure(label, size, True) > room:
+            size -= 1
+        return size
+
+    def legible_card_width(self, notations: Sequence[str], height: int) -> int:
+        """The narrowest card ``height`` tall (at least a card's proportion, 0.7 of it)
+        on which every one of ``notations`` shows its rank at the legible size."""
+        width = round(height * 0.7)
+        ranks = {self.card_face(notation).text for notation in notations}
+        while width < height * 2 and any(
+            self.card_rank_size(rank, width, height, False) < self.least_size for rank in ranks
+        ):
+            width += 1
+        return width
 
     def card_face(self, notation: str) -> CardFace:
         """What the card ``notation`` shows, as the game this painter draws describes it
@@ -1046,10 +1172,10 @@ class Painter:
         border = max(1, min(w, h) // (10 if emphasis else 18))
         pygame.draw.rect(image, edge, image.get_rect(), border, radius)
         if number_at_top:
-            corner = self.render_text(label, max(9, round(min(w, h * 0.4) * 0.5)), ink, True, w - 4)
+            corner = self.render_text(label, card_corner_size(w, h), ink, True, w - 4)
             image.blit(corner, (border + 2, border + 1))
-        big = max(9, round(min(h * 0.55, w * (0.8 if len(label) <= 2 else 0.55))))
-        text = self.render_text(label, big, ink, True, w - 2 * border - 2)
+        big = self.card_rank_size(label, w, h, emphasis)
+        text = self.render_text(label, big, ink, True)
         where = text.get_rect(center=(w // 2, h // 2 + (h // 8 if number_at_top else 0)))
         image.blit(text, where)
         if label in ("6", "9"):
@@ -1062,18 +1188,14 @@ class Painter:
             image = pygame.transform.rotate(image, -rotation)
         return image
 
-    def card_back(self, rect: pygame.Rect, count: int) -> None:
-        """A face-down card with the count of face-down cards on it."""
+    def card_back(self, rect: pygame.Rect, count: int, size: int) -> pygame.Rect:
+        """A face-down card with the count of face-down cards beside it (a times sign and the count)
+        (on a card back small enough to fit a panel the count would be a few pixels
+        tall); where both went."""
         self.box(rect, CARD_BACK, blend(CARD_BACK, (255, 255, 255), 0.4), max(1, rect.w // 14))
-        self.text(
-            str(count),
-            rect.center,
-            max(9, round(rect.h * 0.5)),
-            TEXT,
-            bold=True,
-            anchor="center",
-            max_width=rect.w - 2,
-        )
+        count_at = (rect.right + self.metrics.pad, rect.centery)
+        drawn = self.text(f"×{count}", count_at, size, TEXT, bold=True, anchor="midleft")  # noqa: RUF001
+        return rect.union(drawn)
 
     def label_box(self, button: pygame.Rect) -> pygame.Rect:
         """Where a button's label goes inside the button."""

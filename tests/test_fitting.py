@@ -121,3 +121,13 @@ def test_a_text_too_long_at_the_smallest_size_is_cut_without_trying_every_size()
     assert got.cut and got.lines[-1].endswith("…")
     assert sizes_asked <= {20, 14, 13, 12, 11, 10, 9, 8, 7, 6}  # the largest, then the smallest
     assert 19 not in sizes_asked and 15 not in sizes_asked
+
+
+def test_with_cut_words_a_word_too_wide_is_cut_not_shrunk() -> None:
+    shrunk = fit("Wilhelmina-Maximiliane", 60, 20, 20, width, leading)
+    cut = fit("Wilhelmina-Maximiliane", 60, 20, 20, width, leading, cut_words=True)
+    assert shrunk.size < 14  # below the floor of 70%
+    assert cut.size == 14 and cut.cut
+    assert len(cut.lines) == 1 and cut.lines[0].endswith("…")
+    assert width(cut.lines[0], cut.size) <= 60
+    assert "Wilhelmina-Maximiliane".startswith(cut.lines[0].removesuffix("…"))

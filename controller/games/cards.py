@@ -37,7 +37,7 @@ class BadCard(MalformedAction):
 class FaceColour(enum.StrEnum):
     """The colour a card is printed in, by name: the display picks the paint."""
 
-    PLAIN = "plain"  # a light card (French-suited cards, Oss's tribe cards)
+    PLAIN = "plain"  # a light card (French-suited cards)
     RED = "red"
     BLUE = "blue"
     GREEN = "green"

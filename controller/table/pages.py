@@ -19,7 +19,9 @@ HELP_HOLD = 1.0  # seconds OK is held down for a seat's rules page
 HELP_SECONDS = 25.0  # a rules page closes by itself after this long
 RECALL_SECONDS = 8.0  # the last trick brought back on a seat's panel stays this long
 RESULTS_PAGE_SECONDS = 6.0  # the results' rounds turn a page by themselves when they do not fit
-LINE_SECONDS = 3.0  # a long rules page stays open long enough to read every line
+# A long rules page stays open long enough to read every line: at the legible size a
+# narrow panel at 800x480 holds about one rule a page (display/menu_screens.help_body).
+LINE_SECONDS = 6.0
 
 
 def help_seconds(lines: int) -> float:

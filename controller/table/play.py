@@ -157,6 +157,31 @@ def describe_undo(obj: JSON) -> Text:
     return say("Staff undid the action {action}", action=action)
 
 
+def undo_target(session: GameSession) -> Words | None:
+    """The player action a staff undo would take back now, in words ("Seat 3: Q♥"), or None.
+
+    Staff mode's question names it, so staff know what they confirm.
+    """
+    pairs = session.pairs()
+    while pairs and pairs[-1][1]:
+        pairs.pop()  # a deal after the action goes with it
+    if not pairs:
+        return None
+    obj = pairs[-1][0]
+    verb = next((k for k in obj if k not in ("seat", "card")), "?")
+    value = obj.get(verb)
+    # A card is named as its deck reads it; any other action as the record writes it.
+    action = Card(value) if verb == "play" and isinstance(value, str) else None
+    seat = obj.get("seat")
+    if not isinstance(seat, int) or isinstance(seat, bool):
+        return None  # the general question stays
+    return say(
+        "{player}: {action}",
+        player=Player(seat),
+        action=action if action is not None else Verbatim(describe_action(obj)),
+    )
+
+
 def end_now(ctx: ScreenContext, session: GameSession, seat: int) -> JSON | None:
     """Staff: end the game now under its rulebook's early end (the leaders win), recorded."""
     expected = session.engine.expected

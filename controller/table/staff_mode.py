@@ -20,7 +20,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from controller.games.words import Seat, Text, Words, say
+from controller.games.words import Seat, Text, Words, as_arg, say
 from controller.tags.staff_pin import PinGuard
 from controller.view import StaffView
 from hardware.events import Button
@@ -190,8 +190,12 @@ class StaffMode:
         if self.guard is not None:
             self.guard.start()
 
-    def overlay(self) -> StaffView | None:
-        """What the staff seat's panel shows over the game, or None when staff mode is closed."""
+    def overlay(self, undo: Words | None = None) -> StaffView | None:
+        """What the staff seat's panel shows over the game, or None when staff mode is closed.
+
+        ``undo`` names the action an undo would take back (``play.undo_target``): the
+        question before an undo asks about it by name.
+        """
         if self.seat is None:
             return None
         if self.step == "menu":
@@ -230,9 +234,12 @@ class StaffMode:
                 lines=(dots,),
                 hint=say("the PIN is a sequence of PREV / OK / NEXT presses"),
             )
+        prompt = _REALLY[self.pending]
+        if self.pending is StaffCommand.UNDO and undo is not None:
+            prompt = say("Undo {action}?", action=as_arg(undo))
         return StaffView(
             title=STAFF,
-            prompt=_REALLY[self.pending],
+            prompt=prompt,
             seat=self.seat,
             options=(say("OK: yes, do it"), say("PREV / NEXT: cancel")),
             hint=say("nothing is deleted: the journal keeps every action"),

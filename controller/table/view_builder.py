@@ -16,6 +16,7 @@ from controller.games.words import Verbatim, Words, say
 from controller.table.context import ScreenContext
 from controller.table.lobby import Lobby, menu_note
 from controller.table.pages import Pages
+from controller.table.play import undo_target
 from controller.table.readers import ReaderStatus
 from controller.table.screens import (
     CutScreen,
@@ -90,6 +91,7 @@ def build_view(
             e.spec.min_players,
             e.spec.max_players,
             menu_note(e.spec, config, len(lobby.joined)),
+            name=e.spec.title,
         )
         for e in lobby.menu
     )
@@ -158,7 +160,11 @@ def table_view(
         buttons=state.hints(ctx),
         reader_online=readers.online(),
         staff=state.desk.view() if isinstance(state, StaffDeskScreen) else None,
-        staff_overlay=ctx.staff.overlay() if state.screen is Screen.PLAY else None,
+        staff_overlay=ctx.staff.overlay(
+            None if state.session is None else undo_target(state.session)
+        )
+        if state.screen is Screen.PLAY
+        else None,
         prompt=state.prompt if isinstance(state, StarterScreen | CutScreen) else None,
         cuts=state.cut.cards if isinstance(state, CutScreen) else None,
         cutting=state.cut.waiting() if isinstance(state, CutScreen) else (),

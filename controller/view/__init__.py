@@ -98,6 +98,8 @@ class GameChoice:
     min_players: int
     max_players: int
     unavailable: Words = ""  # why this table does not offer it (empty: it does)
+    # The game's own name, without the variant the title adds ("Oh Pshaw"); empty: the title.
+    name: Words = ""
 
 
 @dataclass(frozen=True)

@@ -48,6 +48,7 @@ from display.menu_screens import (
     starter_centre,
 )
 from display.panel_parts import (
+    BUTTON_COLUMN_SHARE,
     PanelLook,
     draw_buttons,
     draw_frame,
@@ -412,12 +413,21 @@ def _draw_inside(
 
     buttons = [b for b in view.buttons if b.seat == seat.seat]
     if buttons:
-        column_w = round(m.unit * 0.13)
+        column_w = round(m.unit * BUTTON_COLUMN_SHARE)
         column = pygame.Rect(below.right - column_w, below.top, column_w, below.h)
         draw_buttons(p, column, seat, buttons)
         below.w -= column_w + pad
 
+    overlay = view.staff_overlay
+    if overlay is not None and overlay.seat == seat.seat and below.h > 4:
+        # Staff mode takes the body and the hand's place: nothing of the game shows
+        # under it, and its question has the room to say what it would do.
+        draw_staff_overlay(p, below, overlay)
+        return PaintedPanel(p.hits, None, look.fill, look.heading, False)
+
     hand = hand_of(view, seat)
+    if hand == ():
+        hand = None  # an empty hand leaves its strip to the body (the body counts the cards)
     if hand is not None:
         strip = pygame.Rect(below.left, below.bottom - m.hand_card, below.w, m.hand_card)
         draw_hand(p, strip, seat, hand, prompt is not None)
@@ -426,8 +436,11 @@ def _draw_inside(
     own = _own_messages(view, seat)
     # The seat's latest message, unless it would squeeze the body (it is in the centre too).
     line: pygame.Rect | None = None
-    if own and below.h - m.line - pad >= m.unit * 0.12:
-        line = pygame.Rect(below.left, below.bottom - m.line, below.w, m.line)
+    # A line of small text and a little more: a message with a suit symbol is drawn in
+    # the CJK font, whose lines are taller, and must not lose its letters' feet.
+    line_h = m.line + pad // 2
+    if own and below.h - line_h - pad >= m.unit * 0.12:
+        line = pygame.Rect(below.left, below.bottom - line_h, below.w, line_h)
         # Clipped as its repaint is (``repaint_message_line``): a message bar taller
         # than the line would leave pixels that repaint never clears.
         with p.clip(line):
@@ -445,9 +458,6 @@ def _draw_inside(
                 recall(p, below, view, seat.player)
             else:
                 BODIES[view.screen](p, below, view, seat)
-    overlay = view.staff_overlay
-    if overlay is not None and overlay.seat == seat.seat and below.h > 4:
-        draw_staff_overlay(p, below, overlay)
     return PaintedPanel(p.hits, line, look.fill, look.heading, hand is not None)
 
 

@@ -35,6 +35,7 @@ from display.generic import (
     player_name,
     split_centre,
 )
+from display.legibility import Role
 from display.theme import Colour, Painter
 
 SUIT_WORDS: Mapping[str, Text] = dict(zip(VOCABULARY.suits, VOCABULARY.suit_names, strict=True))
@@ -212,10 +213,13 @@ class OhPshawScene:
                 x = drawn.right + gap
             return
         label_size = m.small
+        label_role = Role.PRIMARY
         widths = self._chip_widths(p, chips, label_size, value_size)
         if sum(widths) + m.pad * (len(chips) - 1) > rect.w:
-            # A narrow panel (the bidding seat's buttons take a column): smaller chips.
+            # A narrow panel (the bidding seat's buttons take a column): smaller chips,
+            # whose captions ("BID", "TOTAL") are secondary to the numbers they name.
             label_size, value_size = round(m.small * 0.8), m.body
+            label_role = Role.SECONDARY
             widths = self._chip_widths(p, chips, label_size, value_size)
         x = rect.left
         for (label, value, ink, lit), width in zip(chips, widths, strict=True):
@@ -223,14 +227,16 @@ class OhPshawScene:
             if chip.right > rect.right:
                 break
             p.box(chip, theme.TURN if lit else theme.CENTRE, theme.PANEL_EDGE, 1)
+            before, p.role = p.role, label_role
             p.text(
                 label,
                 (chip.centerx, chip.top + m.pad // 2),
-                label_size,
+                max(label_size, p.least_size),
                 theme.TEXT_DARK if lit else theme.TEXT_DIM,
                 bold=True,
                 anchor="midtop",
             )
+            p.role = before
             p.text(
                 value,
                 (chip.centerx, chip.bottom - m.pad // 2),
@@ -332,7 +338,7 @@ class OhPshawScene:
         status, colour = self._status(view, snap)
         y += draw_status(p, pygame.Rect(info.left, y, info.w, info.h), p.words(status), colour)
         bids_line, bids_colour = self._bids_line(snap)
-        if bids_line:
+        if bids_line and y + m.leading(m.body) <= info.bottom:
             y = (
                 p.text(
                     bids_line, (info.left, y), m.body, bids_colour, bold=True, max_width=info.w
@@ -356,7 +362,12 @@ class OhPshawScene:
                     )
                 ),
             )
-            for piece in p.wrap(summary, m.small, info.w)[:2]:
+            pieces = p.wrap(summary, m.small, info.w)
+            room = max(0, min(2, (info.bottom - y) // m.leading(m.small)))
+            if len(pieces) > room > 0:
+                # The lines that fit, the last saying the summary goes on.
+                pieces = [*pieces[: room - 1], p.ellipsis(pieces[room - 1], m.small, info.w)]
+            for piece in pieces[:room]:
                 y = p.text(piece, (info.left, y), m.small, theme.TEXT, max_width=info.w).bottom
             y += m.pad // 2
 

@@ -94,7 +94,11 @@ class OshakaScene:
         # Colour columns on the left, numbers on the right.
         slot_w = min(rect.w * 0.48 / 4, rect.h * 0.5)
         card_w = max(12, round(slot_w - pad))
-        card_h = max(16, min(round(card_w * 1.4), round(rect.h * 0.62)))
+        # The top cards as tall as the body allows, less the older cards' edges above them.
+        deepest = max((len(entry.columns.get(c, ())) for c in COLUMN_ORDER), default=1)
+        card_h = max(16, min(round(card_w * 1.4), rect.h - 2 * max(0, deepest - 1)))
+        # A short body (the demo's hand below it): cards as wide as their number needs.
+        card_w = max(card_w, p.legible_card_width(["R10"], card_h))
         x = rect.left
         for colour in COLUMN_ORDER:
             cards = entry.columns.get(colour, ())
@@ -107,7 +111,12 @@ class OshakaScene:
     def _draw_column(
         self, p: Painter, slot: pygame.Rect, colour: str, cards: Sequence[str], card_h: int
     ) -> None:
-        """A colour column: older cards as strips showing their numbers, the top card whole."""
+        """A colour column: the top card whole, the older cards as edges peeking above it.
+
+        Only the top card counts (a round scores it, and a smaller card on it is an
+        Oshaka): its number is drawn large. The older ones show how deep the column
+        is; numbers on their strips would be a few pixels tall in a panel.
+        """
         if not cards:
             empty = pygame.Rect(slot.left, slot.top, slot.w, card_h)
             faint = theme.blend(
@@ -115,14 +124,14 @@ class OshakaScene:
             )
             p.box(empty, None, faint, max(1, slot.w // 16))
             return
-        strip = round(card_h * 0.34)
+        edge = max(2, min(round(card_h * 0.08), slot.h - card_h))
         if len(cards) > 1:
-            strip = min(strip, (slot.h - card_h) // (len(cards) - 1))
-        strip = max(2, strip)
+            edge = min(edge, (slot.h - card_h) // (len(cards) - 1))
+        edge = max(1, edge)
         for index, card in enumerate(cards):
             top = index == len(cards) - 1
-            rect = pygame.Rect(slot.left, slot.top + index * strip, slot.w, card_h)
-            p.card(rect, card, emphasis=top, dim=not top, number_at_top=not top and strip >= 9)
+            rect = pygame.Rect(slot.left, slot.top + index * edge, slot.w, card_h)
+            p.card(rect, card, emphasis=top, dim=not top)
 
     def _draw_stats(self, p: Painter, rect: pygame.Rect, entry: SeatSnapshot, card_h: int) -> None:
         m = p.metrics
@@ -156,8 +165,8 @@ class OshakaScene:
         x = rect.left
         face_down = entry.face_down
         if face_down:
-            p.card_back(pygame.Rect(x, y, small_w, small_h), face_down)
-            x += small_w + m.pad * 2
+            back = p.card_back(pygame.Rect(x, y, small_w, small_h), face_down, m.small)
+            x = back.right + m.pad * 2
         oshaka = entry.oshaka
         if oshaka:
             label = p.text(
@@ -169,17 +178,19 @@ class OshakaScene:
                 anchor="midleft",
             )
             x = label.right + m.pad
-            room = rect.right - x
-            step = small_w + m.pad // 2
-            if len(oshaka) * step > room and len(oshaka) > 1:
-                step = max(4, (room - small_w) // (len(oshaka) - 1))
+            # Each penalty as its number on a chip of its colour, at the legible size (a
+            # card small enough for the row showed a number a few pixels tall).
+            chip_h = m.leading(m.small) + m.pad
             for card in oshaka:
-                p.card(
-                    pygame.Rect(x, y, small_w, small_h),
-                    card,
-                    outline=PENALTY_COLOUR,
-                )
-                x += step
+                face = p.card_face(card)
+                fill, ink = theme.card_paint(face)
+                chip = pygame.Rect(x, 0, p.measure(face.text, m.small, True) + 2 * m.pad, chip_h)
+                chip.centery = y + small_h // 2
+                if chip.right > rect.right:
+                    break
+                p.box(chip, fill, PENALTY_COLOUR, max(1, m.pad // 3))
+                p.text(face.text, chip.center, m.small, ink, bold=True, anchor="center")
+                x = chip.right + m.pad // 2
 
     # --- the centre ------------------------------------------------------------------
 

@@ -366,15 +366,15 @@ class OskarScene:
         player: int,
     ) -> None:
         m = p.metrics
-        if rect.w < 20:
-            return
+        if rect.w < 3 * m.small:
+            return  # no room for a legible word beside the dice
         y = rect.top
         tokens = entry.tokens
         goal = snap.tokens_to_win
         # Tokens: a row of gold discs, filled up to the seat's count, toward the goal.
         discs = max(goal, tokens)  # a final round can pass the goal
         r = max(4, min(round(m.body * 0.3), rect.w // (discs * 3)))
-        label = p.text(say("Tokens"), (rect.left, y), m.small, theme.TEXT_DIM)
+        label = p.text(say("Tokens"), (rect.left, y), m.small, theme.TEXT_DIM, max_width=rect.w)
         cx = label.right + m.pad + r
         for index in range(discs):
             centre = (cx + index * (2 * r + max(2, r // 2)), label.centery)
@@ -404,6 +404,8 @@ class OskarScene:
             tricks=say_plural("{n} trick", "{n} tricks", entry.tricks_won),
             cards=say_plural("{n} card left", "{n} cards left", entry.cards_left),
         )
+        if y + m.leading(m.small) > rect.bottom:
+            return  # a short body (the demo's hand below): the counts are in the centre too
         y = p.text(detail, (rect.left, y + 1), m.small, theme.TEXT_DIM, max_width=rect.w).bottom
         note, colour = self._seat_note(snap, entry, player)
         if note and y + m.leading(m.small) <= rect.bottom:

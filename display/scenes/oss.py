@@ -41,6 +41,7 @@ from controller.games.words import (
 )
 from controller.view import AnyGameView, GameView, MessageKind, TableView
 from display import theme
+from display.fitting import Fitted
 from display.generic import (
     TRICK_AREA,
     Toward,
@@ -79,6 +80,19 @@ def ruling(text: Words) -> Words:
     return VOCABULARY.rulings.get(text, text) if isinstance(text, str) else text
 
 
+def _head_height(p: Painter, name_lines: int) -> int:
+    """How tall a trick's head is: its name on ``name_lines`` lines and its caption."""
+    m = p.metrics
+    caption = p.fonts.get(m.small, False).get_height()
+    return name_lines * m.leading(m.body) + caption + 2 * m.pad
+
+
+def _name_lines(p: Painter, name: str, width: int) -> Fitted:
+    """A trick's name fitted to its column: whole, on a second line if it must be (a
+    compound breaks after its hyphen: "Takh-" / "Takh"), never smaller than legible."""
+    return p.fit(name, width, 1 << 16, p.metrics.body, bold=True, max_lines=2)
+
+
 def game_of(game: AnyGameView | None) -> GameView[OssSnapshot, TableSide]:
     """The view's game with Oss's own types (the scene only draws a game in play)."""
     if game is None:
@@ -109,14 +123,6 @@ _STYLES: dict[str, Text] = {
     "simultaneously": say("simultaneously"),
     "consecutively": say("consecutively"),
 }
-
-
-def fitting_size(p: Painter, text: Words, size: int, width: int, *, bold: bool = False) -> int:
-    """The largest font size up to ``size`` (at least 8) at which ``text`` fits ``width``."""
-    shown = p.words(text)
-    while size > 8 and p.measure(shown, size, bold) > width:
-        size -= 1
-    return size
 
 
 class OssScene:
@@ -259,14 +265,42 @@ class OssScene:
         # The cards take what their placements need; the instructions get the rest.
         most = max(1, *(len(t.placements) for t in tricks))
         chip = m.leading(m.small) + 2 + max(1, pad // 2)
-        head = min(round(area.h * 0.58 * 0.42), m.leading(m.body) * 2 + pad)
-        cards_h = min(round(area.h * 0.58), head + pad + most * chip + pad)
+        placed = any(t.placements for t in tricks)
+
+        def arranged(rows: int) -> tuple[int, int, list[Fitted], int, int]:
+            per_row = -(-len(columns) // rows)
+            col_w = (area.w - pad * (per_row - 1)) // per_row
+            names = [_name_lines(p, t.name, col_w - 2 * pad) for t in columns]
+            head = _head_height(p, max(len(n.lines) for n in names))
+            # The heads whole and, in one row, a row of placements, at least.
+            least = head + (pad + chip + pad if placed and rows == 1 else 0)
+            return per_row, col_w, names, head, least
+
+        # One row of tricks, or two when a name would not fit its column whole and the
+        # centre is tall enough for both rows with every placement (the placements are
+        # the game's state; a name cut with "…" is printed on its card and in the
+        # focused trick's text).
+        rows = 1
+        per_row, col_w, names, head, least = arranged(1)
+        if any(n.cut for n in names):
+            two = arranged(2)
+            if 2 * (two[3] + pad + most * chip + pad) + pad <= area.h:
+                rows = 2
+                per_row, col_w, names, head, least = two
+        # The placements take what they need (the cards on the table are the game's
+        # state; the instructions are printed on the trick cards too): the instructions
+        # get the rest, and chips beyond the room are counted on a last chip.
+        wanted = head + pad + most * chip + pad
+        share = (area.h - (rows - 1) * pad) // rows
+        row_h = max(min(share, wanted), least)
+        cards_h = rows * row_h + (rows - 1) * pad
         text_h = area.h - cards_h - pad
-        col_w = (area.w - pad * (len(columns) - 1)) // len(columns)
         attempt = snap.current_attempt
         for index, trick in enumerate(columns):
-            box = pygame.Rect(area.left + index * (col_w + pad), area.top, col_w, cards_h)
-            self._draw_trick_column(p, box, view, trick, focus, attempt)
+            row, column = divmod(index, per_row)
+            left = area.left + column * (col_w + pad)
+            box = pygame.Rect(left, area.top + row * (row_h + pad), col_w, row_h)
+            self._draw_trick_column(p, box, view, trick, focus, attempt, (head, names[index]))
         text_box = pygame.Rect(area.left, area.bottom - text_h, area.w, text_h)
         challenge = snap.challenge
         if challenge is not None:
@@ -298,35 +332,32 @@ class OssScene:
         trick: TrickView,
         focus: str | None,
         attempt: AttemptView | None,
+        heading: tuple[int, Fitted],
     ) -> None:
+        """One trick: its head (``heading``: its height and the name fitted) and the
+        tribe cards placed under it."""
         m = p.metrics
         pad = m.pad
         is_duel = trick.kind is AttemptKind.DUEL
         name = trick.name
         focused = name == focus
-        head_h = min(round(box.h * 0.7), m.leading(m.body) * 2 + pad)
-        head = pygame.Rect(box.left, box.top, box.w, head_h)
+        head_h, fitted = heading
+        head = pygame.Rect(box.left, box.top, box.w, min(box.h, head_h))
         fill = DUEL_COLOUR if is_duel else SOLO_COLOUR
         ink = (255, 255, 255) if is_duel else theme.TEXT_DARK
         p.box(head, fill, theme.TURN if focused else None, max(2, pad // 2) if focused else 1)
-        # The trick's name in full: the text shrinks until it fits (never cut short).
-        name_size = fitting_size(p, name, m.body, head.w - 2 * pad, bold=True)
-        p.text(
-            name,
-            (head.centerx, head.top + pad),
-            name_size,
-            ink,
-            bold=True,
-            anchor="midtop",
-            max_width=head.w - 2 * pad,
+        # The trick's name whole at the legible size, on two lines in a narrow column.
+        name_box = pygame.Rect(
+            head.left + pad, head.top + pad, head.w - 2 * pad, len(fitted.lines) * m.leading(m.body)
         )
+        p.fit_text(name, name_box, m.body, ink, bold=True, valign="top", fitted=fitted)
         throw = _THROWS.get(trick.card.throw, say("Jack"))
         kind = (
             say("duel · {throw}", throw=throw)
             if is_duel
             else say("family {family} · {throw}", family=trick.card.family, throw=throw)
         )
-        caption = max(9, round(m.small * 0.8))
+        caption = m.small
         if p.measure(p.words(kind), caption) > head.w - 2 * pad:
             # A narrow card (800x480) says what sorts it, not "family 1 · ..." cut short:
             # the throw is in the focused trick's text below.
@@ -343,17 +374,26 @@ class OssScene:
         y = head.bottom + pad
         chip_h = m.leading(m.small) + 2
         gap = max(1, pad // 2)
-        if trick.placements and not is_duel:
-            # Every card placed under the trick stays visible: chips shrink to the room.
-            room = (box.bottom - y) // len(trick.placements) - gap
-            chip_h = max(8, min(chip_h, room))
+        placements = list(trick.placements)
+        fit = max(0, (box.bottom - y + gap) // (chip_h + gap))
+        hidden = 0
+        if len(placements) > fit and not is_duel:
+            # Chips keep a legible size: the latest cards show, and a last chip counts
+            # the earlier ones left out ("+3").
+            hidden = len(placements) - (fit - 1)
+            placements = placements[hidden:]
         if is_duel:
             if attempt is not None and attempt.kind is AttemptKind.DUEL:
                 first, second = (as_arg(player_name(view, s)) for s in attempt.seats[:2])
                 text = say("{first} vs {second}", first=first, second=second)
                 p.centred_text(text, box, y, m.small, theme.TEXT)
             return
-        for placement in trick.placements:
+        if hidden and fit:
+            chip = pygame.Rect(box.left, y, box.w, chip_h)
+            p.box(chip, theme.PANEL, theme.PANEL_EDGE, 1)
+            p.text(f"+{hidden}", chip.center, m.small, theme.TEXT_DIM, anchor="center")
+            y = chip.bottom + gap
+        for placement in placements:
             seat = placement.seat
             dueling = placement.mode is PlacementMode.DUEL
             chip = pygame.Rect(box.left, y, box.w, chip_h)
@@ -368,7 +408,7 @@ class OssScene:
             label = say(
                 "{value}  {player}", value=placement.value, player=as_arg(player_name(view, seat))
             )
-            small = max(7, min(round(m.small * 0.85), chip_h - 2))
+            small = m.small
             drawn = p.text(
                 label,
                 (chip.left + pad, chip.centery),
@@ -395,12 +435,14 @@ class OssScene:
         """A card's instructions: what to do, its note (how it is won), and its set-up."""
         m = p.metrics
         pad = m.pad
-        p.box(rect, theme.blend(theme.PANEL, TRICK_AREA, 0.3), theme.PANEL_EDGE)
         inner = rect.inflate(-2 * pad, -2 * pad)
+        if inner.h < p.fonts.get(m.small, True).get_height():
+            return  # no room for a legible line: the tricks above took it
+        p.box(rect, theme.blend(theme.PANEL, TRICK_AREA, 0.3), theme.PANEL_EDGE)
         y = inner.top
         p.text(title, (inner.left, y), m.small, theme.ACCENT, bold=True, max_width=inner.w)
         y += m.leading(m.small) + pad // 2
-        size = max(10, round(m.small * 0.82))
+        size = m.small
         line = m.leading(size)
         setup, do, note = texts
         # What to do first, then how it is won, then the set-up: on a small screen the
@@ -412,12 +454,14 @@ class OssScene:
             lines.append(note)
         if setup:
             lines.append(say("Set up: {text}", text=as_arg(setup)))
-        for full in lines:
-            for piece in p.wrap(full, size, inner.w):
-                if y + line > inner.bottom:
-                    return
-                p.text(piece, (inner.left, y), size, theme.TEXT, max_width=inner.w)
-                y += line
+        pieces = [piece for full in lines for piece in p.wrap(full, size, inner.w)]
+        room = max(0, (inner.bottom - y) // line)
+        if len(pieces) > room > 0:
+            # The box holds the first lines: the last one shown says the text goes on.
+            pieces = [*pieces[: room - 1], p.ellipsis(pieces[room - 1], size, inner.w)]
+        for piece in pieces[:room]:
+            p.text(piece, (inner.left, y), size, theme.TEXT, max_width=inner.w)
+            y += line
 
     def _draw_info(self, p: Painter, info: pygame.Rect, view: TableView, snap: OssSnapshot) -> None:
         m = p.metrics
@@ -454,7 +498,7 @@ class OssScene:
         line = m.leading(m.small) + pad // 2
         table_h = 3 * line if totals else 0
         help_texts = side.help
-        help_h = m.leading(max(10, round(m.small * 0.8))) * 2 + pad if help_texts else 0
+        help_h = m.leading(m.small) * 2 + pad if help_texts else 0
         room = info.bottom - y
         if room - table_h - help_h < 2 * m.leading(m.small) + 2 * pad:
             help_h = 0
@@ -481,7 +525,7 @@ class OssScene:
             draw_messages(p, messages, view)
 
     def _draw_help(self, p: Painter, rect: pygame.Rect, texts: Sequence[Words]) -> None:
-        size = max(10, round(p.metrics.small * 0.8))
+        size = p.metrics.small
         lines = p.wrap(say("Ruling: {text}", text=as_arg(ruling(texts[0]))), size, rect.w)
         line = p.metrics.leading(size)
         for index, piece in enumerate(lines[: max(1, rect.h // line)]):
@@ -536,13 +580,14 @@ class OssScene:
         log = timer.log
         if len(log) > 1:
             recent = Items(tuple(seconds(e.millis) for e in log[-5:-1][::-1]))
-            y = p.text(
-                say("earlier: {times}", times=recent),
-                (rect.left, y),
-                max(10, round(m.small * 0.85)),
-                theme.TEXT_DIM,
-                max_width=rect.w,
-            ).bottom
+            with p.secondary():  # the earlier tosses: history, beside the time that counts
+                y = p.text(
+                    say("earlier: {times}", times=recent),
+                    (rect.left, y),
+                    max(p.least_size, round(m.small * 0.85)),
+                    theme.TEXT_DIM,
+                    max_width=rect.w,
+                ).bottom
         return y - rect.top + pad // 2
 
     def _status(self, view: TableView, snap: OssSnapshot) -> tuple[Words, Colour]:

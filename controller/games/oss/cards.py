@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from controller.games.base import describe
-from controller.games.cards import BadCard, CardFace
+from controller.games.cards import BadCard, CardFace, FaceColour
 from controller.games.words import Verbatim, Words, say
 
 #: The family number of the duel tricks (the solo families are 1, 2 and 3).
@@ -435,10 +435,23 @@ def tribe_card(player: int, value: int, copy_letter: str = "a") -> str:
     return f"T{player + 1}-{value}{copy_letter}"
 
 
-class TribeCards:
-    """Oss's ``CardType``: a tribe card is its notation; its face shows the notation as it is.
+# A tribe's cards are printed in a colour of its own (a hand holds one tribe's cards).
+TRIBE_FACES: tuple[FaceColour, ...] = (
+    FaceColour.RED,
+    FaceColour.BLUE,
+    FaceColour.GREEN,
+    FaceColour.YELLOW,
+    FaceColour.LILAC,
+    FaceColour.NAVY,
+)
 
-    The name leaves the copy letter (a/b) out: both cards of a value are alike in play.
+
+class TribeCards:
+    """Oss's ``CardType``: a tribe card is its notation; its face shows its value large,
+    in its tribe's colour (the notation "T1-3b" is no name a player reads).
+
+    The name and the face leave the copy letter (a/b) out: both cards of a value are
+    alike in play.
     """
 
     def parse(self, text: object) -> str:
@@ -454,7 +467,8 @@ class TribeCards:
         return say("{value} of tribe {tribe}", value=value, tribe=tribe)
 
     def face(self, card: str) -> CardFace:
-        return CardFace(card)
+        tribe, value = parse_tribe_card(card)
+        return CardFace(str(value), colour=TRIBE_FACES[(tribe - 1) % len(TRIBE_FACES)])
 
 
 CARD_TYPE = TribeCards()

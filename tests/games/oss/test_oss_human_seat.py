@@ -14,11 +14,11 @@ import pytest
 from controller.adapters import Gesture, Press
 from controller.games.base import Action
 from controller.games.oss.engine import Counts, Oss, OssSnapshot, Phase, Result, TableSide, Timed
-from controller.games.words import Words
 from controller.kiosk.simulation import Simulator
 from controller.view import Screen
+from display import legibility
+from display.legibility import DrawnText
 from display.screenshot import screenshot_view
-from display.theme import Fonts, Painter
 from tests.rigs import TableRig, painted_text
 from tests.words import shown
 
@@ -151,27 +151,28 @@ def test_trick_names_and_every_card_under_a_trick_are_drawn_in_full(
         assert isinstance(snap, OssSnapshot)
         placements = [(p.value, p.seat) for t in snap.tricks for p in t.placements]
         assert len(placements) >= 4
-        calls: list[tuple[str, int, bool, int | None]] = []
-        text = Painter.text
-
-        def spy(self: Painter, words: Words, at: Any, size: int, *args: Any, **kw: Any) -> Any:
-            # What the panel shows: the words as this painter's presenter writes them.
-            calls.append((self.words(words), size, bool(kw.get("bold")), kw.get("max_width")))
-            return text(self, words, at, size, *args, **kw)
-
-        monkeypatch.setattr(Painter, "text", spy)
-        screenshot_view(view, tmp_path / "oss.png", size=size)
-    fonts = Fonts()  # measured with the display's own fonts
+        with legibility.recording() as drawing:
+            screenshot_view(view, tmp_path / "oss.png", size=size)
+    # A name too wide for its column goes on two lines, or the tricks on two rows; where
+    # the centre has no room for that it ends with "…", never smaller than legible.
+    blocks: dict[int, list[DrawnText]] = {}
+    for drawn in drawing.texts:
+        blocks.setdefault(drawn.group, []).append(drawn)
+    least = legibility.least_size(min(size))
     for trick in snap.tricks:
-        drawn = [c for c in calls if c[0] == trick.name]
-        assert drawn, f"{trick.name} was not drawn"
-        words, font_size, bold, width = drawn[0]
-        font = fonts.get(font_size, bold)
-        assert width is None or font.size(words)[0] <= width, f"{words} is cut short"
-    labels = {c[0] for c in calls}
+        found = [
+            block
+            for block in blocks.values()
+            if "".join(d.text for d in block) == trick.name
+            or (block[-1].cut and trick.name.startswith(block[0].text.removesuffix("…")))
+        ]
+        assert found, f"{trick.name} is not drawn"
+        assert all(d.size >= least for d in found[0]), f"{trick.name} is too small"
+    labels = {t.text for t in drawing.texts}
     for value, seat in placements:
         # Seats are named counted from 1 (engine players sit at seats 0..n-1 here).
-        assert f"{value}  Seat {seat + 1}" in labels, f"the {value} of seat {seat} is hidden"
+        assert f"{value} Seat {seat + 1}" in labels, f"the {value} of seat {seat} is hidden"
+    assert not any(t.clipped for t in drawing.texts)
 
 
 def test_with_a_physical_deal_the_menu_says_why_oss_is_not_offered(
