@@ -18,7 +18,7 @@ from controller.table.context import ScreenContext
 from controller.table.pages import Pages
 from controller.table.readers import ReaderStatus
 from controller.table.screens import ScreenState
-from controller.view import MessageKind
+from controller.view import MessageKind, Screen
 from hardware.events import (
     Button,
     ButtonPressed,
@@ -83,6 +83,11 @@ def _on_button(
         button = Button(event.button)
     except ValueError:
         return None  # no seat has such a button (the hardware names only the three)
+    if state.screen is Screen.RESULTS and button in (Button.PREV, Button.NEXT):
+        # The results' pages turn at any seat; the sheet's page count is the display's.
+        parts.pages.turn(1 if button == Button.NEXT else -1, parts.clock())
+        ctx.out.changed()
+        return None
     return state.on_button(ctx, event.seat, button)
 
 

@@ -59,7 +59,7 @@ from controller.table.staff_mode import StaffCommand
 from controller.tags.members import NOT_A_MEMBER, welcome
 from controller.tags.registry import decks_of
 from controller.tags.staff_desk import StaffDesk
-from controller.view import ButtonHint, MessageKind, Screen
+from controller.view import ButtonHint, Message, MessageKind, Screen
 from controller.words.catalogs import LANGUAGE_NAMES
 from hardware.cues import Cue
 from hardware.events import Button, TimerEvent
@@ -114,6 +114,10 @@ class ScreenState:
     def on_reader_offline(self, ctx: ScreenContext, seat: int) -> ScreenState | None:
         """``seat``'s reader went offline (the table has said so already)."""
         return None
+
+    def shown(self, messages: Sequence[Message]) -> list[Message]:
+        """The table's lines this screen shows (all of them, but on the results screen)."""
+        return list(messages)
 
     def hints(self, ctx: ScreenContext) -> list[ButtonHint]:
         """What every seat button does now, for the on-screen labels."""
@@ -757,24 +761,40 @@ def undone(ctx: ScreenContext, session: GameSession) -> ScreenState | None:
 
 
 class ResultsScreen(ScreenState):
-    """The final score sheet: OK goes back to attract. The game's lines stay on screen."""
+    """The final score sheet: OK goes back to attract, PREV and NEXT turn its pages.
+
+    The game's lines (the last trick, a staff question, "Game over: ...") stay in
+    the table's log for the fleet and the tests, but the screen shows only what is
+    said once it is up (a staff call): the sheet says who won and why, and a line
+    about play would be an old voice, or the winner said twice.
+    """
 
     screen = Screen.RESULTS
     timeout = RESULTS_TIMEOUT
-    labels: ClassVar[dict[Button, Words]] = {Button.OK: say("done")}
-    keeps_messages = True
+    labels: ClassVar[dict[Button, Words]] = {
+        Button.PREV: say("< page"),
+        Button.OK: say("done"),
+        Button.NEXT: say("page >"),
+    }
+    keeps_messages = True  # kept in the log, not shown (``shown``)
 
     def __init__(self, session: GameSession, result: JSON) -> None:
         self.session: GameSession = session
         self.result = result
+        self._before: tuple[Message, ...] = ()
 
     def enter(self, ctx: ScreenContext) -> ScreenState | None:
+        self._before = tuple(ctx.out.messages)
         if ctx.on_record is not None:
             ctx.on_record(self.session.game_id, self.session.recorder.dumps())
         return None
 
     def on_button(self, ctx: ScreenContext, seat: int, button: Button) -> ScreenState | None:
         return AttractScreen() if button == Button.OK else None
+
+    def shown(self, messages: Sequence[Message]) -> list[Message]:
+        # By identity: a line said again on this screen is new, though equal to an old one.
+        return [m for m in messages if all(m is not old for old in self._before)]
 
 
 class StaffDeskScreen(ScreenState):
