@@ -331,7 +331,7 @@ class OskarInput(_Role, SeatInput):
                 return self._entry_hints(seat, entry)
             chosen = self.cursor.selected(engine, seat)
             for die, button in enumerate(DIE_BUTTONS):
-                out.append((seat, button, LABEL_REROLL if die in chosen else LABEL_KEEP))
+                out.append((seat, button, die_label(die, die in chosen)))
             out.append((seat, OK, _roll_label(len(chosen))))
         return out
 
@@ -341,8 +341,7 @@ class OskarInput(_Role, SeatInput):
             return self._entry_hints(seat, entry)
         chosen = self.cursor.selection.get(seat, set())
         out: list[tuple[int, Button, Words]] = [
-            (seat, button, LABEL_REROLL if die in chosen else LABEL_KEEP)
-            for die, button in enumerate(DIE_BUTTONS)
+            (seat, button, die_label(die, die in chosen)) for die, button in enumerate(DIE_BUTTONS)
         ]
         out.append((seat, OK, _roll_label(1 if chosen else 0)))
         return out
@@ -541,8 +540,14 @@ def _face_presses(start: Sequence[str], faces: Sequence[str], dice: Sequence[int
 
 
 LABEL_ROLL = say("roll dice")
-LABEL_REROLL = say("REROLL")
-LABEL_KEEP = say("keep")
+
+
+def die_label(die: int, picked: bool) -> Text:
+    """A die button's label, naming the die it acts on (PREV the first, NEXT the second,
+    as the panel shows them left to right): "REROLL die 1" once picked, else "keep die 1"."""
+    if picked:
+        return say("REROLL die {number}", number=die + 1)
+    return say("keep die {number}", number=die + 1)
 
 
 def _roll_label(count: int) -> Text:
