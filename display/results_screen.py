@@ -197,8 +197,8 @@ def _table_pages(
     """``rows`` in pages of ``room`` rows; a summed table's total ends its last page."""
     out: list[Page] = []
     for first in range(0, len(rows), room):
-        lines_of_page = tuple(rows[first : first + room])
-        out.append(Page(heading, rows=lines_of_page, summed=summed and first + room >= len(rows)))
+        chunk = tuple(rows[first : first + room])
+        out.append(Page(heading, rows=chunk, summed=summed and first + room >= len(rows)))
     return out
 
 
@@ -227,11 +227,12 @@ def results_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableVie
     room = max(1, (rect.h - heading - m.pad) // line - 1)
     pages = sheet_pages(p, sheet, view, room, rect.w)
     if rule_apart:
-        for first in range(0, len(rule), room):
-            pages.insert(0, Page(say("Why"), lines=tuple(rule[first : first + room])))
+        why = [Page(say("Why"), lines=tuple(rule[i : i + room])) for i in range(0, len(rule), room)]
+        pages = [*why, *pages]
         rule = []
-    page = pages[view.results_page % len(pages)] if pages else None
-    count = say("page {page}/{pages}", page=view.results_page % len(pages) + 1, pages=len(pages))
+    at = view.results_page % len(pages) if pages else 0
+    page = pages[at] if pages else None
+    count = say("page {page}/{pages}", page=at + 1, pages=len(pages))
     count_width = p.measure(p.words(count), size) if len(pages) > 1 else 0
     y = rect.top
     if titled:

@@ -305,3 +305,16 @@ def test_oshaka_shows_round_one_scored_while_the_lead_of_round_two_is_chosen(
         assert list(summary[1][1]) == [-n for n in first["penalties"]]
         assert list(summary[2][1]) == [len(o) for o in first["oshaka"]]
         assert list(summary[3][1]) == first["scores"]
+
+
+def test_a_results_view_without_a_sheet_or_totals_still_draws(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A view built without the table (no sheet) and a report with no totals yet: the
+    # screen says nobody won instead of failing on an empty sheet.
+    rig = play_to_results("oshaka-trick", 4)
+    with rig.devices:
+        bare = replace(rig.table.view, result={"totals": [], "winners": []}, result_sheet=None)
+        written = painted(monkeypatch)
+        screenshot_view(bare, tmp_path / "bare.png", size=(800, 480))
+        assert "Nobody won" in [t for t, _ in written]
