@@ -1,5 +1,5 @@
 """``python -m controller``: the table's command line (see ``controller.cli.main``)."""
 
-from controller.cli.main import main
+from controller.cli.main import program
 
-raise SystemExit(main())
+program()

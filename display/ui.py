@@ -3,7 +3,11 @@
 The renderer's ``hit_test`` maps a click to one of these; ``action_for_event``
 does the same for a whole pygame event (a click, closing the window, Escape).
 The app translates them into the table's input events: a ``TapCard`` is what
-a seat reader would report, a ``PressButton`` what a seat button would.
+a seat reader would report, a ``PressButton`` what a seat button would. The
+window holds a button as long as the key or the mouse button is down
+(``HoldButton`` on the way down, ``ReleaseButton`` on the way up), so the
+table's long presses (OK held for the rules page or a staff call) work as on
+the real buttons.
 """
 
 from __future__ import annotations
@@ -25,6 +29,23 @@ class TapCard:
 @dataclass(frozen=True)
 class PressButton:
     """An on-screen seat button was clicked: as if the seat pressed that button."""
+
+    seat: int  # physical seat
+    button: str  # ButtonHint.button
+
+
+@dataclass(frozen=True)
+class HoldButton:
+    """A seat button went down (a key or the mouse button pressed on it); it stays down
+    until the matching ``ReleaseButton``."""
+
+    seat: int  # physical seat
+    button: str  # ButtonHint.button
+
+
+@dataclass(frozen=True)
+class ReleaseButton:
+    """A seat button held by ``HoldButton`` came up (the key or the mouse button let go)."""
 
     seat: int  # physical seat
     button: str  # ButtonHint.button
@@ -56,7 +77,9 @@ class Quit:
     """The window was closed (or Escape pressed): the simulator should stop."""
 
 
-UiAction = TapCard | PressButton | TapStaff | TapDeckCard | ChooseGame | Quit
+UiAction = (
+    TapCard | PressButton | HoldButton | ReleaseButton | TapStaff | TapDeckCard | ChooseGame | Quit
+)
 
 
 def action_for_event(

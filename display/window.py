@@ -7,18 +7,24 @@ person plays): Left = prev, Enter/Space = ok, Right = next; T presses the
 toss timer; S taps the simulated staff tag at that seat (the on-screen "staff
 tag at seat" buttons tap it at any simulated seat) and C, at the staff desk,
 the simulated card it asks for; Escape or closing the window quits; clicks on
-the on-screen hands and seat buttons act for their seats.
+the on-screen hands and seat buttons act for their seats. A key or the mouse
+button holds its seat button down until it is let go (``HoldButton``, then
+``ReleaseButton``), so holding OK for a second opens the rules page and for
+three seconds calls staff, as on the table's own buttons.
 
-A configured table runs the window ``locked``: players at a touch screen or a
-keyboard must not quit the kiosk or press another seat's buttons, so every
-key, click and close request is ignored (the seats' own readers and buttons
-are the only input; staff stop the kiosk from the staff desk, or the service
-stops it).
+Only simulated devices answer the window: a seat whose buttons are real
+(``button_seats`` leaves it out) ignores the keys and clicks, and a seat
+whose reader is real ignores clicked cards. A table with any real device is
+``locked`` as well: players at its touch screen or keyboard must not quit the
+kiosk, so Escape and close requests are ignored (staff stop it from the
+staff desk, or the service stops it). A table whose devices are all
+simulated, whatever its configuration says besides (a language, a screen
+size), is the demo and answers every key and click.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from types import TracebackType
 from typing import Protocol, Self
 
@@ -28,7 +34,18 @@ from controller.games.words import say
 from controller.view import Screen, TableView
 from controller.words import Presenter
 from display.renderer import Renderer
-from display.ui import PressButton, Quit, TapDeckCard, TapStaff, UiAction, action_for_event
+from display.ui import (
+    ChooseGame,
+    HoldButton,
+    PressButton,
+    Quit,
+    ReleaseButton,
+    TapCard,
+    TapDeckCard,
+    TapStaff,
+    UiAction,
+    action_for_event,
+)
 
 KEY_BUTTONS = {
     pygame.K_LEFT: "prev",
@@ -38,6 +55,7 @@ KEY_BUTTONS = {
     pygame.K_RIGHT: "next",
     pygame.K_t: "timer",  # the table's toss timer (Oss)
 }
+MOUSE = "mouse"  # what holds a seat button clicked on screen, as a key holds its own
 STAFF_KEY = pygame.K_s  # taps the simulated staff tag at the key seat
 DECK_CARD_KEY = pygame.K_c  # at the staff desk: taps the simulated card it asks for
 
@@ -69,8 +87,8 @@ class Window:
     # screen, where a click only wakes the table.
     poll_every = 0.1
     poll_idle = 0.25
-    # Locked (a configured table), no click or key becomes an action: the events
-    # are only taken off SDL's queue so the window keeps answering the system.
+    # With nothing simulated (a real table), no click or key becomes an action: the
+    # events are only taken off SDL's queue so the window keeps answering the system.
     poll_locked = 1.0
 
     def __init__(
@@ -79,11 +97,21 @@ class Window:
         key_seat: int = 0,
         locked: bool = False,
         staff_seats: Sequence[int] = (),
+        button_seats: Collection[int] | None = None,
     ) -> None:
-        """``staff_seats``: the seats where the simulator can tap its staff tag (buttons shown)."""
+        """``locked``: Escape and close requests are ignored (a table with real devices).
+        ``staff_seats``: the seats whose reader is simulated, where a click taps a card or
+        the staff tag (and the staff tag's buttons are shown). ``button_seats``: the seats
+        whose buttons are simulated (None: every seat's)."""
         self.settings = settings
         self.key_seat = key_seat
         self.locked = locked
+        self.reader_seats: frozenset[int] | None = (
+            frozenset(staff_seats) if locked or button_seats is not None else None
+        )
+        self.button_seats = None if button_seats is None else frozenset(button_seats)
+        # The seat button each key or the mouse holds down, until it is let go.
+        self._held: dict[object, HoldButton] = {}
         self.renderer = Renderer((settings.width, settings.height), rotation=settings.rotation)
         self.renderer.staff_seats = tuple(staff_seats)
         self._screen: pygame.Surface | None = None
@@ -117,29 +145,66 @@ class Window:
     def poll(self) -> list[UiAction]:
         """The UI actions since the last call: clicks, keys, closing the window.
 
-        Locked, the events are still taken off pygame's queue (the window must
-        keep answering the system) but none becomes an action.
+        Events meant for a real device (a seat's real buttons or reader), and on a
+        ``locked`` window the requests to quit, are taken off pygame's queue (the
+        window must keep answering the system) but become no action.
         """
         actions: list[UiAction] = []
         for event in pygame.event.get():
             if event.type == pygame.VIDEORESIZE:
                 self.renderer.resize((event.w, event.h))
                 continue
-            if self.locked:
-                continue
-            if event.type == pygame.KEYDOWN and event.key in KEY_BUTTONS:
-                actions.append(PressButton(self.key_seat, KEY_BUTTONS[event.key]))
-                continue
-            if event.type == pygame.KEYDOWN and event.key == STAFF_KEY:
-                actions.append(TapStaff(self.key_seat))
-                continue
-            if event.type == pygame.KEYDOWN and event.key == DECK_CARD_KEY:
-                actions.append(TapDeckCard(self.key_seat))
-                continue
-            action = action_for_event(event, self.renderer.hit_test)
-            if action is not None:
-                actions.append(action)
+            actions.extend(a for a in self._actions_for(event) if self.reaches_simulated(a))
         return actions
+
+    @property
+    def interactive(self) -> bool:
+        """Whether any key or click can act: some seat's buttons or reader are simulated."""
+        return bool(self.button_seats is None or self.button_seats or self.reader_seats)
+
+    def _actions_for(self, event: pygame.event.Event) -> list[UiAction]:
+        """What ``event`` does; a key or the mouse button holds a seat button while down."""
+        if event.type == pygame.KEYDOWN and event.key in KEY_BUTTONS:
+            return self._hold(event.key, HoldButton(self.key_seat, KEY_BUTTONS[event.key]))
+        if event.type == pygame.KEYUP:
+            return self._let_go(event.key)
+        if event.type == pygame.MOUSEBUTTONUP and event.button == 1:
+            return self._let_go(MOUSE)
+        if event.type == pygame.WINDOWFOCUSLOST:
+            # The keys' and the mouse's releases go to another window now: let go of all.
+            return [released for holder in list(self._held) for released in self._let_go(holder)]
+        if event.type == pygame.KEYDOWN and event.key == STAFF_KEY:
+            return [TapStaff(self.key_seat)]
+        if event.type == pygame.KEYDOWN and event.key == DECK_CARD_KEY:
+            return [TapDeckCard(self.key_seat)]
+        action = action_for_event(event, self.renderer.hit_test)
+        if isinstance(action, PressButton):
+            return self._hold(MOUSE, HoldButton(action.seat, action.button))
+        if isinstance(action, Quit) and self.locked:
+            return []
+        return [] if action is None else [action]
+
+    def _hold(self, holder: object, hold: HoldButton) -> list[UiAction]:
+        """``holder`` (a key, or the mouse) presses ``hold``'s button, unless it holds one."""
+        if holder in self._held or not self.reaches_simulated(hold):
+            return []
+        self._held[holder] = hold
+        return [hold]
+
+    def _let_go(self, holder: object) -> list[UiAction]:
+        """The release of the seat button ``holder`` holds, if it holds one."""
+        hold = self._held.pop(holder, None)
+        return [] if hold is None else [ReleaseButton(hold.seat, hold.button)]
+
+    def reaches_simulated(self, action: UiAction) -> bool:
+        """Whether ``action`` reaches a simulated device (a real one ignores the window)."""
+        if isinstance(action, PressButton | HoldButton | ReleaseButton):
+            return self.button_seats is None or action.seat in self.button_seats
+        if isinstance(action, ChooseGame):
+            return self.button_seats is None or self.key_seat in self.button_seats
+        if isinstance(action, TapCard | TapStaff | TapDeckCard):
+            return self.reader_seats is None or action.seat in self.reader_seats
+        return True
 
     def show(self, view: TableView) -> bool:
         """Draw what changed and update only those parts of the screen; True when it drew."""
@@ -160,7 +225,7 @@ class Window:
 
     def poll_interval(self, view: TableView) -> float:
         """The longest the loop may go without looking at clicks and keys, on ``view``."""
-        if self.locked:
+        if not self.interactive:
             return self.poll_locked
         return self.poll_idle if view.screen is Screen.ATTRACT else self.poll_every
 

@@ -274,10 +274,11 @@ class SeatButtons(Device):
             else:
                 logger.debug("seat %d: dropped a release of %r with no press", self.seat, name)
                 return
+        # ``name`` is one of BUTTON_NAMES (checked when the seat was made), so a Button.
         if pressed:
-            self._events.put(ButtonPressed(self.seat, name, at))
+            self._events.put(ButtonPressed(self.seat, Button(name), at))
         else:
-            self._events.put(ButtonReleased(self.seat, name, at))
+            self._events.put(ButtonReleased(self.seat, Button(name), at))
 
     def __repr__(self) -> str:
         state = "open" if self.is_open else "closed"

@@ -91,19 +91,19 @@ class TagRemoved:
 
 @dataclass(frozen=True, slots=True)
 class ButtonPressed:
-    """A seat's button went down. ``button`` is a ``Button``'s name (``BUTTON_NAMES``)."""
+    """A seat's button went down."""
 
     seat: int
-    button: str
+    button: Button
     at: float
 
 
 @dataclass(frozen=True, slots=True)
 class ButtonReleased:
-    """A seat's button came back up. ``button`` is a ``Button``'s name (``BUTTON_NAMES``)."""
+    """A seat's button came back up."""
 
     seat: int
-    button: str
+    button: Button
     at: float
 
 

@@ -16,7 +16,14 @@ with it must not be able to disturb another table or the hub. So:
   nothing of it is delivered;
 - per-client queue limits (``max_queued_messages``, ``max_queued_bytes``) and
   an expiry for persistent sessions no client has used for two weeks, so a
-  table that floods cannot make the broker grow without end;
+  table that floods cannot make the broker grow without end, and
+  ``memory_limit`` as a backstop: past it, the client whose message does not
+  fit is disconnected instead of the broker (or the hub beside it) being
+  killed for memory. Mosquitto 2.0 cannot limit how fast one client
+  publishes: a flood while the hub is away fills the hub's one queue, and the
+  broker then drops other tables' messages for the hub too; what matters
+  comes again from the tables' outboxes until the hub confirms it, and the
+  hub itself drops a flooding table's messages unread (``hub.ingest``);
 - a table id that is the hub's user name or a reserved word is refused, so
   ``hub setup`` never overwrites the hub's password or hands a table its ACL.
 
@@ -49,6 +56,9 @@ MAX_PACKET_BYTES = 256 * 1024
 MAX_QUEUED_MESSAGES = 10_000
 MAX_QUEUED_BYTES = 64 * 1024 * 1024
 SESSION_EXPIRY = "14d"  # a persistent session unused this long is dropped
+# The broker's whole heap: the hub's queue (MAX_QUEUED_BYTES), every table's retained
+# messages (six topics at most MAX_PACKET_BYTES each) and more fit well below it.
+MEMORY_LIMIT_BYTES = 256 * 1024 * 1024
 
 
 class BrokerSetupError(Exception):
@@ -108,6 +118,7 @@ def conf_text(
         f"max_queued_messages {MAX_QUEUED_MESSAGES}",
         f"max_queued_bytes {MAX_QUEUED_BYTES}",
         f"persistent_client_expiration {SESSION_EXPIRY}",
+        f"memory_limit {MEMORY_LIMIT_BYTES}",
     ]
     if persistence:
         lines += ["persistence true", f"persistence_location {files.folder.resolve()}/"]

@@ -6,8 +6,12 @@ the hub was down are delivered when it comes back. Each message is checked
 first (``hub.messages``: a Pydantic model per topic, records replayed); what
 fails is refused, counted per table (``Storage.add_refusal``) and shown on the
 dashboard, never stored. What passes is stored idempotently
-(``hub.storage``); only then does paho acknowledge it. Listeners (the
-dashboard's live updates) hear of every change.
+(``hub.storage``); only then does paho acknowledge it, and a message with a
+``uid`` (a record, or an alert, event or answer from a table's outbox) is
+confirmed to its table on ``record/ack``, so the table stops sending it. A
+refused alert, event or answer is confirmed too (it would be refused again);
+a refused record is not (a later hub may know its game).
+Listeners (the dashboard's live updates) hear of every change.
 
 A table is online while it is heard from: its last will marks it offline at
 once, and a watchdog marks it offline when no live message (its status
@@ -266,6 +270,10 @@ class Ingest:
             checked = messages.parse(table_id, leaf, bytes(message.payload))
         except messages.Refused as exc:
             self._refuse(table_id, leaf, str(exc))
+            if leaf != topics.RECORD:
+                # Sent again it would be refused again: the table's outbox may let it go.
+                # (A record stays pending: a hub that learns its game takes it later.)
+                self._confirm(table_id, messages.uid_of(table_id, bytes(message.payload)))
             self._handled()
             return
         if not message.retain:
@@ -273,12 +281,21 @@ class Ingest:
         try:
             changed = self._stores[leaf](table_id, checked)
             self.stored += 1
+            # Stored (now or before): the table's outbox may stop sending it.
+            self._confirm(table_id, getattr(checked, "uid", None))
             if changed is not False:
                 self._tell(table_id, leaf, checked.model_dump(mode="json", exclude_unset=True))
         except Exception:
             logger.exception("could not store a message from %s (%s)", table_id, leaf)
         finally:
             self._handled()
+
+    def _confirm(self, table_id: str, uid: str | None) -> None:
+        """Tell the table its outbox's message ``uid`` needs no sending again."""
+        if uid is not None:
+            self.client.publish(
+                topics.topic(table_id, topics.RECORD_ACK), topics.encode({"uid": uid}), qos=1
+            )
 
     def _refuse(self, table_id: str, leaf: str, reason: str) -> None:
         self.refused += 1
@@ -383,19 +400,18 @@ class Ingest:
                 "nicknames": record.nicknames,
             },
         )
-        # Stored (now or before): the table may stop sending it.
-        self.client.publish(
-            topics.topic(table_id, topics.RECORD_ACK), topics.encode({"uid": record.uid}), qos=1
-        )
 
     def _alert(self, table_id: str, alert: messages.Alert) -> None:
         self.storage.add_alert(table_id, alert.model_dump(exclude_unset=True))
 
-    def _event(self, table_id: str, event: messages.Event) -> None:
-        self.storage.add_event(table_id, event.model_dump(mode="json", exclude_unset=True))
+    def _event(self, table_id: str, event: messages.Event) -> bool:
+        """Store an event; False for one stored before (sent again by the table's outbox)."""
+        if not self.storage.add_event(table_id, event.model_dump(mode="json", exclude_unset=True)):
+            return False
         if event.kind == "staff-call-answered" and event.alert is not None:
             # Staff answered at the table with their tag: the alert is done.
             self.storage.ack_alert(table_id, event.alert, "staff at the table")
+        return True
 
     def _config_result(self, table_id: str, result: messages.ConfigResult) -> None:
         if self.storage.config_answered(table_id, result.model_dump(exclude_unset=True)):

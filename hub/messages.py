@@ -114,6 +114,9 @@ Score = Annotated[int, Field(ge=-1_000_000_000, le=1_000_000_000)]
 Count = Annotated[int, Field(ge=0, le=1_000_000)]
 Seconds = Annotated[int, Field(ge=0, le=10**9)]
 SeatKey = Annotated[str, StringConstraints(pattern=r"^[1-9][0-9]?$")]  # "1".."99", as JSON keys
+# A record's or message's id across the café: "<table id>/..." (controller.fleet.outbox).
+UID_PATTERN = r"^[a-z0-9][a-z0-9-]{0,31}/[\x21-\x7e]{1,160}$"
+MessageUid = Annotated[str, StringConstraints(pattern=UID_PATTERN)]
 
 
 class _Message(BaseModel):
@@ -158,6 +161,7 @@ class Event(_Message):
     winners: Annotated[list[SeatNumber], Field(max_length=MAX_SEATS)] | None = None
     seat: Annotated[int, Field(ge=0, le=MAX_SEATS)] | None = None
     alert: Id | None = None
+    uid: MessageUid | None = None  # kept in the table's outbox until the hub confirms it
 
 
 class Alert(_Message):
@@ -168,6 +172,7 @@ class Alert(_Message):
     text: Note = ""
     seat: Player | None = None
     at: Stamp | None = None
+    uid: MessageUid | None = None  # kept in the table's outbox until the hub confirms it
 
 
 class Status(_Message):
@@ -192,6 +197,7 @@ class ConfigResult(_Message):
     message: Note = ""
     version: Annotated[int, Field(ge=0, le=2**53)] | None = None
     at: Stamp | None = None
+    uid: MessageUid | None = None  # kept in the table's outbox until the hub confirms it
 
 
 class ReportClaim(_Message):
@@ -212,7 +218,7 @@ class Replayed(NamedTuple):
 class RecordMessage(_Message):
     """``record``: a finished game, its record text, and what the table says it came to."""
 
-    uid: Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]{0,31}/[\x21-\x7e]{1,160}$")]
+    uid: MessageUid
     game: Word
     journal_game: Annotated[int, Field(ge=0)] | None = None
     seats: Annotated[list[Player], Field(min_length=1, max_length=MAX_SEATS)]
@@ -270,9 +276,23 @@ def parse(table_id: str, leaf: str, data: bytes) -> _Message:
         raise Refused(f"{leaf}: {_first_error(exc)}") from None
     except (ValueError, RecursionError) as exc:  # pydantic's JSON parser's own limits
         raise Refused(f"{leaf}: not readable JSON ({type(exc).__name__})") from None
+    uid = getattr(message, "uid", None)
+    if uid is not None and not uid.startswith(f"{table_id}/"):
+        raise Refused(f"{leaf}: its uid {uid[:60]!r} is not one of {table_id}'s")
     if isinstance(message, RecordMessage):
         check_record(table_id, message)
     return message
+
+
+def uid_of(table_id: str, data: bytes) -> str | None:
+    """The ``uid`` of ``table_id``'s message ``data`` even when it is refused, or None."""
+    if len(data) > max(MAX_BYTES.values()):
+        return None
+    payload = topics.decode(data)
+    uid = None if payload is None else payload.get("uid")
+    if not isinstance(uid, str) or not uid.startswith(f"{table_id}/"):
+        return None
+    return uid if re.fullmatch(UID_PATTERN, uid) else None
 
 
 def check_record(table_id: str, message: RecordMessage) -> Replayed:

@@ -74,6 +74,8 @@ events_t = sa.Table(
     sa.Column("kind", sa.String(40), nullable=False),
     sa.Column("at", sa.String(40), nullable=False),
     sa.Column("data", sa.Text, nullable=False),
+    # The table's id for the event (its outbox sends it until the hub confirms it): stored once.
+    sa.Column("uid", sa.String(200), unique=True, index=True),
 )
 users_t = sa.Table(
     "users",
@@ -323,17 +325,26 @@ class Storage:
             )
         return True
 
-    def add_event(self, table_id: str, message: dict[str, Any]) -> None:
+    def add_event(self, table_id: str, message: dict[str, Any]) -> bool:
+        """Store an event; False when its ``uid`` is stored already (an event without one,
+        from older table software, is always stored)."""
+        uid = message.get("uid")
         with self._begin() as db:
             self._ensure_table(db, table_id)
+            if uid is not None:
+                found = db.execute(sa.select(events_t.c.n).where(events_t.c.uid == uid)).first()
+                if found is not None:
+                    return False
             db.execute(
                 events_t.insert().values(
                     table_id=table_id,
                     kind=str(message.get("kind", "event")),
                     at=str(message.get("at") or now()),
                     data=json.dumps(message),
+                    uid=None if uid is None else str(uid),
                 )
             )
+        return True
 
     def config_answered(self, table_id: str, message: dict[str, Any]) -> bool:
         """Keep a table's answer to a push; True when it answers the table's newest push."""
@@ -414,7 +425,9 @@ class Storage:
         until: str | None = None,
         limit: int = 200,
     ) -> list[GameRow]:
-        query = sa.select(games_t).order_by(games_t.c.finished.desc()).limit(limit)
+        # Newest first by arrival at the hub (its own clock), never by the table's
+        # `finished`: a Pi before NTP stamps 1970 and its game would sink to the bottom.
+        query = sa.select(games_t).order_by(games_t.c.received.desc()).limit(limit)
         if table_id:
             query = query.where(games_t.c.table_id == table_id)
         if game:
@@ -425,6 +438,9 @@ class Storage:
             query = query.where(games_t.c.finished < until)
         with self.engine.connect() as db:
             rows = db.execute(query).mappings().all()
+        # Records that arrive in the same millisecond (a table's backlog after an outage)
+        # keep the table's own order: its game numbers.
+        rows = sorted(rows, key=lambda r: (r["received"], _table_sequence(r["uid"])), reverse=True)
         return [_game(r) for r in rows]
 
     def game(self, uid: str) -> GameRow | None:
@@ -820,6 +836,12 @@ def _game(r: Any) -> GameRow:
         report=report if isinstance(report, dict) else {},
         record=str(r["record"]),
     )
+
+
+def _table_sequence(uid: object) -> int:
+    """The table's game number in a record uid (``table/journal/game/finished``), or -1."""
+    parts = str(uid).split("/")
+    return int(parts[2]) if len(parts) > 2 and parts[2].isdigit() else -1
 
 
 def _loads(text: object) -> object:

@@ -17,7 +17,7 @@ from hardware.ptys import PtyPair
 ROOT = Path(__file__).resolve().parent.parent
 
 # The real Mosquitto broker and PostgreSQL fixtures for the café tests.
-pytest_plugins = ("tests.broker", "tests.postgres")
+pytest_plugins = ("tests.broker", "tests.postgres", "tests.mock_gpio")
 
 # Every pygame test runs headless; set before any test imports pygame.
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -86,3 +86,41 @@ def write_record(tmp_path: Path):  # type: ignore[no-untyped-def]
         return path
 
     return write
+
+
+# --- tests write only under temporary folders ------------------------------------------------
+
+# Folders a kiosk or a command writes into, relative to where it runs (the checkout, for the
+# tests' subprocesses): records/ ([table] records), out/ (the headless --out). Git ignores
+# them, so only a look inside finds a record a test left there.
+WRITTEN_HERE = ("records", "out")
+# What running the tools themselves leaves in the checkout.
+TOOL_LEFTOVERS = (".pytest_cache", ".hypothesis", ".mypy_cache", ".ruff_cache", "__pycache__")
+
+
+def checkout_files() -> set[str]:
+    """The checkout's files a test could have written: its untracked, not ignored files, and
+    every file under ``WRITTEN_HERE``."""
+    listed = subprocess.run(
+        ["git", "ls-files", "--others", "--exclude-standard", "-z"],
+        cwd=ROOT,
+        capture_output=True,
+        check=False,
+    )
+    found = {name for name in listed.stdout.decode("utf-8", "replace").split("\0") if name}
+    for folder in WRITTEN_HERE:
+        found |= {str(p.relative_to(ROOT)) for p in (ROOT / folder).rglob("*") if p.is_file()}
+    return {name for name in found if not any(part in TOOL_LEFTOVERS for part in Path(name).parts)}
+
+
+@pytest.fixture(autouse=True, scope="session")
+def the_checkout_stays_clean() -> Iterator[None]:
+    """Fails the run (an error at the last test's teardown) when the tests left files in the
+    checkout: a test writes records, journals and pictures under its ``tmp_path`` only."""
+    before = checkout_files()
+    yield
+    left = sorted(checkout_files() - before)
+    assert not left, (
+        f"the tests wrote {len(left)} file(s) into the checkout {ROOT}: {', '.join(left[:10])}; "
+        "give the kiosk or command a folder under tmp_path (records_dir=, --out, [table] records)"
+    )

@@ -13,8 +13,9 @@ import random
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self, TypeVar
 
+from controller.adapters import GameAdapter
 from controller.config.table_config import SeatConfig, TableConfig
 from controller.games.base import JSON, Engine
 from controller.kiosk.devices import Devices, build
@@ -24,8 +25,12 @@ from controller.tags.registry import TagRegistry, simulated, simulated_uid
 from controller.view import Screen
 from hardware.events import InputEvent
 from hardware.ptys import PtyPair
+from tests.words import shown
 
 PIXELS = 8  # LED pixels per seat in every rig
+
+E = TypeVar("E", bound=Engine)
+A = TypeVar("A", bound=GameAdapter)
 
 
 class TableRig:
@@ -73,6 +78,13 @@ class TableRig:
         )
         self.loop = TableLoop(self.table, self.events)
 
+    @contextmanager
+    def running(self) -> Iterator[Self]:
+        """The rig with its mock devices open and their first inputs taken (a fixture's body)."""
+        with self.devices:
+            self.loop.drain()
+            yield self
+
     def record(
         self, game_id: str, text: str, also: Callable[[str, str], None] | None = None
     ) -> None:
@@ -98,6 +110,20 @@ class TableRig:
         """Tap a card of the rig's deck (its simulated tag) at a seat."""
         self.tap_uid(seat, simulated_uid(self.deck, card))
 
+    def join_game(self, game_id: str, seats: tuple[int, ...] = (0, 1, 2, 3), line: int = 0) -> None:
+        """Wake the table, choose ``game_id``'s ``line``-th menu line (its presets), let
+        ``seats`` join, and press NEXT: its options, starter question or play follow."""
+        self.press(seats[0], "ok")  # wake
+        assert self.screen() is Screen.CHOOSE_GAME
+        lines = [i for i, g in enumerate(self.table.view.games) if g.game_id == game_id]
+        assert lines, f"the kiosk's menu does not offer {game_id}"
+        while self.table.selected != lines[line]:
+            self.press(seats[0], "next")
+        self.press(seats[0], "ok")  # choose it; this seat joins
+        for seat in seats[1:]:
+            self.press(seat, "ok")
+        self.press(seats[0], "next")  # start
+
     def start_game(
         self, game_id: str, seats: tuple[int, ...] = (0, 1, 2, 3), starter: int | None = None
     ) -> Engine:
@@ -106,16 +132,7 @@ class TableRig:
         A game whose rulebook asks who starts (Oshaka's first lead) is answered by
         ``starter``'s OK; without one the question times out and the table draws.
         """
-        self.press(seats[0], "ok")  # wake
-        assert self.screen() is Screen.CHOOSE_GAME
-        ids = [g.game_id for g in self.table.view.games]
-        assert game_id in ids  # the kiosk's menu offers it
-        while ids[self.table.selected] != game_id:
-            self.press(seats[0], "next")
-        self.press(seats[0], "ok")  # choose it; this seat joins
-        for seat in seats[1:]:
-            self.press(seat, "ok")
-        self.press(seats[0], "next")  # start
+        self.join_game(game_id, seats)
         if self.screen() is Screen.OPTIONS:
             self.press(seats[0], "ok")  # "Start the game" with the menu's preset
         if self.screen() is Screen.STARTER:
@@ -128,6 +145,26 @@ class TableRig:
         game = self.table.game
         assert game is not None
         return game.adapter.engine
+
+    def adapter_as(self, kind: type[A]) -> A:
+        """The adapter of the game in play, which must be a ``kind``."""
+        game = self.table.game
+        assert game is not None and isinstance(game.adapter, kind)
+        return game.adapter
+
+    def engine_as(self, kind: type[E]) -> E:
+        """The engine of the game in play, which must be a ``kind``."""
+        game = self.table.game
+        assert game is not None and isinstance(game.adapter.engine, kind)
+        return game.adapter.engine
+
+    def hints(self) -> dict[tuple[int, str], str]:
+        """Every seat button's label on screen, by (seat, button), in English."""
+        return {(h.seat, h.button): shown(h.label) for h in self.table.view.buttons}
+
+    def last_text(self) -> str:
+        """The latest message line, in English."""
+        return shown(self.table.messages[-1].text)
 
     def play_to_results(self, sim: Simulator, steps: int = 20000) -> None:
         """Let the simulator's bots play until the results screen (within ``steps``)."""

@@ -129,7 +129,29 @@ def test_unknown_decks_and_cards(tmp_path: Path, decks: dict[str, Any], words: s
 def test_headless_with_no_bot_seat(tmp_path: Path) -> None:
     config = with_config(tmp_path, "[[seat]]\n[[seat]]\n[[seat]]\n")
     line = kiosk(tmp_path, "--config", config)
-    assert "has 0 bot seats" in line and "bot = true" in line
+    assert "has 0 bot seats" in line and "bot = true" in line and "--players" in line
+
+
+def test_headless_players_beyond_the_configured_seats(tmp_path: Path) -> None:
+    config = with_config(tmp_path, "[[seat]]\n[[seat]]\n[[seat]]\n")
+    line = kiosk(tmp_path, "--config", config, "--players", "4")
+    assert line == (
+        f"kiosk: --players 4: {config} has 3 seats; choose --players 3 or fewer, or add "
+        "[[seat]] tables"
+    )
+
+
+def test_headless_bots_cannot_sit_at_a_real_reader(tmp_path: Path) -> None:
+    real = tmp_path / "no-reader"
+    config = with_config(
+        tmp_path, f'[[seat]]\n[[seat]]\nreader = "{real}"\n[[seat]]\n[[seat]]\nbot = true\n'
+    )
+    line = kiosk(tmp_path, "--config", config, "--players", "3")
+    assert line == (
+        f"kiosk: {config}: headless, bots play at the first 3 seats, but Seat 2's reader or "
+        "buttons are real and a bot cannot use them; choose fewer --players, or run the "
+        "table with a display"
+    )
 
 
 @pytest.mark.parametrize(

@@ -19,7 +19,7 @@ from controller.table import IDLE_TIMEOUT, Table
 from controller.tags.registry import simulated
 from controller.view import Screen
 from hardware.cues import Cue
-from hardware.events import ButtonPressed, ButtonReleased, TagPresented
+from hardware.events import Button, ButtonPressed, ButtonReleased, TagPresented
 from hardware.leds import RecordingStrip, SeatLeds
 from hub.ingest import Ingest
 from hub.settings import HubSettings
@@ -87,11 +87,11 @@ def cafe_table(tmp_path: Path) -> tuple[Table, CafeConnection, FakeLink, SeatLed
 
 def test_holding_ok_calls_staff_until_the_hub_answers(tmp_path: Path) -> None:
     table, connection, link, leds = cafe_table(tmp_path)
-    table.handle(ButtonPressed(2, "ok", 10.0))
-    table.handle(ButtonReleased(2, "ok", 10.4))  # a short press: no call
+    table.handle(ButtonPressed(2, Button.OK, 10.0))
+    table.handle(ButtonReleased(2, Button.OK, 10.4))  # a short press: no call
     assert not [s for s in link.sent if s[0] == "alert"]
-    table.handle(ButtonPressed(2, "ok", 20.0))
-    table.handle(ButtonReleased(2, "ok", 23.5))
+    table.handle(ButtonPressed(2, Button.OK, 20.0))
+    table.handle(ButtonReleased(2, Button.OK, 23.5))
     alerts = [s[1] for s in link.sent if s[0] == "alert"]
     assert len(alerts) == 1 and alerts[0]["seat"] == 2 and alerts[0]["kind"] == "call-staff"
     assert leds.showing(2, 0.0) is Cue.CALL_STAFF
@@ -106,8 +106,8 @@ def test_holding_ok_calls_staff_until_the_hub_answers(tmp_path: Path) -> None:
 
 def test_staff_answering_at_the_table_closes_the_call(tmp_path: Path) -> None:
     table, _, link, leds = cafe_table(tmp_path)
-    table.handle(ButtonPressed(1, "ok", 0.0))
-    table.handle(ButtonReleased(1, "ok", 3.0))
+    table.handle(ButtonPressed(1, Button.OK, 0.0))
+    table.handle(ButtonReleased(1, Button.OK, 3.0))
     call = next(s[1]["id"] for s in link.sent if s[0] == "alert")
     table.handle(TagPresented(1, STAFF_UID, 4.0))
     answered = [s[1] for s in link.sent if s[0] == "event"]
@@ -127,7 +127,7 @@ def test_a_pushed_configuration_is_checked_and_applied_between_games(tmp_path: P
         and "cannot be set from the hub" in refused[1]["message"]
     )
     assert table.config.dice == "virtual"
-    table.handle(ButtonPressed(0, "ok", 1.0))  # wake: the menu, not between games
+    table.handle(ButtonPressed(0, Button.OK, 1.0))  # wake: the menu, not between games
     assert table.screen is Screen.CHOOSE_GAME
     connection.inbox.put(ConfigRequested("r3", {"table": {"dice": "manual"}}))
     connection.after_turn(table)

@@ -23,7 +23,8 @@ from controller.view import MessageKind
 from hardware.debounce import CHATTER_AFTER, Chatter, Settled, StabilityFilter
 from hardware.events import InputEvent, TossCancelled, TossStarted, TossStopped, WiringProblem
 from hardware.toss_timer import MIN_TOSS, TossTimer
-from tests.test_toss_timer import PIN, FakeClock
+from tests.mock_gpio import FakeClock
+from tests.test_toss_timer import PIN
 
 MS = 1 / 1024  # about a millisecond, exact in binary
 

@@ -22,8 +22,8 @@ from controller.kiosk.app import Kiosk
 from controller.kiosk.disk_full import HALTED, POLL, DiskFullHalt, room_for_journal
 from controller.records.journal import Journal, JournalDiskFull
 from controller.view import Screen, TableView
-from hardware.events import ButtonPressed
-from tests.test_toss_timer import FakeClock
+from hardware.events import Button, ButtonPressed
+from tests.mock_gpio import FakeClock
 
 GAME = "oshaka-trick"
 
@@ -120,7 +120,7 @@ def test_a_full_disk_mid_game_halts_play_keeps_the_game_and_resumes_by_itself(
         assert halted_view.halted == HALTED and halted_view.screen is Screen.PLAY
 
         # Halted: no play is taken, by a bot or by a person, and nothing crashes.
-        kiosk.events.put(ButtonPressed(0, "ok", clock.now))
+        kiosk.events.put(ButtonPressed(0, Button.OK, clock.now))
         turns(kiosk, shown, 20)
         assert kiosk.halted and kiosk.events.empty()
         assert actions_in(journal_path) == kept

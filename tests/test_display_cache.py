@@ -8,8 +8,10 @@ renderer draws for the last view; and its hit boxes must be the same.
 from __future__ import annotations
 
 import random
+import tempfile
 from collections.abc import Iterator
 from dataclasses import replace
+from pathlib import Path
 
 import pygame
 import pytest
@@ -42,15 +44,18 @@ def assert_same_as_fresh(renderer: Renderer, view: TableView) -> None:
 
 def kiosk_views(game: str, steps: int) -> Iterator[TableView]:
     """Every view of a real table whose bots walk the menus and play ``steps`` gestures."""
-    kiosk = Kiosk.create(TableConfig.simulated(4, bots=4), seed=5, auto_game=game)
-    with kiosk.devices:
-        kiosk.loop.drain()
-        for _ in range(steps):
-            yield kiosk.table.view
-            if not kiosk.simulator.step(0.0):
-                break
+    with tempfile.TemporaryDirectory() as records:  # a finished game's record goes there
+        kiosk = Kiosk.create(
+            TableConfig.simulated(4, bots=4), seed=5, auto_game=game, records_dir=Path(records)
+        )
+        with kiosk.devices:
             kiosk.loop.drain()
-        yield kiosk.table.view
+            for _ in range(steps):
+                yield kiosk.table.view
+                if not kiosk.simulator.step(0.0):
+                    break
+                kiosk.loop.drain()
+            yield kiosk.table.view
 
 
 def test_a_change_to_one_seat_redraws_only_that_panel_and_the_centre() -> None:

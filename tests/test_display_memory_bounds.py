@@ -10,6 +10,7 @@ fallback fonts by how many are open at once.
 from __future__ import annotations
 
 import platform
+from pathlib import Path
 
 import pygame
 import pytest
@@ -106,11 +107,15 @@ def test_only_a_few_fallback_fonts_are_open_however_many_sizes_draw_suits() -> N
 
 
 @pytest.mark.slow
-def test_a_renderer_drawing_every_game_keeps_its_caches_within_their_bounds() -> None:
+def test_a_renderer_drawing_every_game_keeps_its_caches_within_their_bounds(
+    tmp_path: Path,
+) -> None:
     """Four games, every view drawn at 1280x720: the caches fill up to their bounds only."""
     renderer = Renderer((1280, 720))
     for game in specs():
-        kiosk = Kiosk.create(TableConfig.simulated(4, bots=4), seed=15, auto_game=game)
+        kiosk = Kiosk.create(
+            TableConfig.simulated(4, bots=4), seed=15, auto_game=game, records_dir=tmp_path
+        )
         with kiosk.devices:
             kiosk.loop.drain()
             while kiosk.table.screen is not Screen.RESULTS:

@@ -119,3 +119,66 @@ def test_a_documented_default_is_the_codes(key_cell: str, default_cell: str) -> 
             continue
         actual = code_default(section, key)
         assert documented == actual, f"{section}.{key}: docs say {documented!r}, code {actual!r}"
+
+
+# --- the page's tables read as tables -----------------------------------------------------------
+
+
+def markdown_tables(text: str) -> list[list[tuple[int, str]]]:
+    """Each run of consecutive ``|`` lines of ``text``, as (line number, line) pairs."""
+    tables: list[list[tuple[int, str]]] = []
+    previous = False
+    for number, line in enumerate(text.splitlines(), 1):
+        is_row = line.startswith("|")
+        if is_row and not previous:
+            tables.append([])
+        if is_row:
+            tables[-1].append((number, line))
+        previous = is_row
+    return tables
+
+
+def cells(line: str) -> list[str]:
+    return [cell.strip() for cell in line.strip().strip("|").split(" | ")]
+
+
+def test_every_table_has_its_heading_and_rows_of_its_width() -> None:
+    """A row left after a paragraph starts a "table" without heading: Markdown shows it as
+    text, so the seats' keys would vanish from the page (issue 29)."""
+    tables = markdown_tables(DOC.read_text(encoding="utf-8"))
+    assert tables
+    for table in tables:
+        (first, heading), *rest = table
+        assert len(rest) >= 2, f"line {first}: a table needs a heading, a --- row and rows"
+        width = len(cells(heading))
+        assert set(cells(rest[0][1])) == {"---"}, f"line {first}: no --- row under the heading"
+        for number, line in rest:
+            found = len(cells(line))
+            assert found == width, f"line {number}: {found} cells, not {width}"
+
+
+def test_the_keys_table_is_one_table_naming_every_key_once() -> None:
+    keys_tables = [t for t in markdown_tables(DOC.read_text(encoding="utf-8")) if "key" in t[0][1]]
+    assert len(keys_tables) == 1
+    named: dict[tuple[str, str], int] = {}
+    for number, line in keys_tables[0][2:]:
+        section, keys = keys_of(cells(line)[0])
+        for key in keys:
+            earlier = named.setdefault((section, key), number)
+            assert earlier == number, f"line {number}: {section} {key} is on line {earlier} too"
+    assert len(named) == sum(len(keys_of(key)[1]) for key, _ in rows())  # every row is in it
+
+
+def test_the_sample_table_uses_the_current_names() -> None:
+    """The sample loads, and its LED backend is a current name, not the old alias."""
+    from controller.config.table_config import load
+
+    sample = ROOT / "controller" / "samples" / "table.toml"
+    config = load(sample)
+    assert config.leds.backend in ("spi", "pi5", "pwm", "mock")
+    assert tomllib.loads(sample.read_text(encoding="utf-8"))["leds"]["backend"] != "neopixel"
+    # A bot seat's comment says a bot plays it.
+    text = sample.read_text(encoding="utf-8")
+    for block in text.split("[[seat]]")[1:]:
+        if "bot = true" in block:
+            assert "played on screen" not in block and "bot" in block.split("\n")[1]

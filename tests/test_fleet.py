@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import subprocess
 import sys
@@ -15,6 +16,7 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
 from controller.config.cafe import CafeSettings
+from controller.fleet import outbox as outbox_module
 from controller.fleet import topics
 from controller.fleet.link import AlertAcknowledged, ConfigRequested, FleetLink, HubMessage
 from controller.fleet.outbox import Outbox
@@ -55,11 +57,14 @@ def journal_with_games(path: Path, count: int) -> Journal:
     return journal
 
 
-def hub_for(broker: Broker, tmp_path: Path, client_id: str = "cafe-hub") -> tuple[Ingest, Storage]:
+def hub_for(
+    broker: Broker, tmp_path: Path, client_id: str = "cafe-hub", url: str | None = None
+) -> tuple[Ingest, Storage]:
+    """A hub (not started) on ``url``'s database, SQLite in ``tmp_path`` unless given."""
     settings = HubSettings(
         broker_port=broker.port, password=broker.password("hub"), reconnect_max=1
     )
-    storage = Storage(f"sqlite:///{tmp_path / 'hub.sqlite3'}")
+    storage = Storage(url or f"sqlite:///{tmp_path / 'hub.sqlite3'}")
     return Ingest(settings, storage, client_id=client_id), storage
 
 
@@ -88,7 +93,8 @@ def until_outbox(outbox: Outbox, counts: tuple[int, int], timeout: float = 30.0)
     raise AssertionError(f"the outbox is at {outbox.counts()}, not {counts}")
 
 
-def _sent_count(outbox: Outbox) -> int:
+def sent_count(outbox: Outbox) -> int:
+    """How many of the outbox's records and messages a broker has acknowledged (PUBACK)."""
     with outbox._lock:
         row = outbox._db.execute("SELECT COUNT(*) FROM fleet_outbox WHERE sent IS NOT NULL")
         return int(row.fetchone()[0])
@@ -117,13 +123,61 @@ def test_outbox_keeps_records_until_delivered(tmp_path: Path) -> None:
     assert again.counts() == (2, 1)
 
 
+def test_outbox_keeps_other_messages_until_confirmed_and_bounded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(outbox_module, "MAX_PENDING_MESSAGES", 8)  # 500 in a café
+    journal = journal_with_games(tmp_path / "journal.sqlite3", 1)
+    outbox = Outbox(journal.path, "table-1")
+    outbox.add_finished_games()
+    alert = outbox.add_message(topics.ALERT, {"id": "call-1", "kind": "call-staff"})
+    event = outbox.add_message(topics.EVENT, {"kind": "staff-call-answered", "alert": "call-1"})
+    kept = outbox.unconfirmed()
+    # A call for staff does not wait behind the records of a hub that was away all evening.
+    assert [leaf for _, leaf, _ in kept] == [topics.ALERT, topics.EVENT, topics.RECORD]
+    assert json.loads(kept[0][2]) == {"id": "call-1", "kind": "call-staff", "uid": alert}
+    assert alert.startswith("table-1/") and alert != event
+    assert outbox.counts() == (1, 0) and outbox.unconfirmed_count() == 3  # counts: records
+    outbox.delivered(alert)
+    assert [uid for uid, _, _ in outbox.unconfirmed()][:1] == [event]
+    assert outbox.unconfirmed_count() == 2
+    # A hub away for good: only the newest messages are kept, and none older than a day.
+    for n in range(13):
+        outbox.add_message(topics.EVENT, {"kind": "reader-back", "seat": n})
+    seats = [json.loads(m)["seat"] for _, leaf, m in outbox.unconfirmed(10_000) if leaf != "record"]
+    assert seats == list(range(5, 13))  # the newest eight
+    with outbox._lock, outbox._db:
+        outbox._db.execute("UPDATE fleet_outbox SET added = '2026-01-01T00:00:00'")
+    outbox.add_message(topics.EVENT, {"kind": "reader-back", "seat": 0})
+    assert [leaf for _, leaf, _ in outbox.unconfirmed(10_000)] == [topics.EVENT, topics.RECORD]
+    outbox.close()
+    journal.close()
+
+
+def test_an_outbox_from_before_messages_gets_their_column(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = tmp_path / "journal.sqlite3"
+    with contextlib.closing(sqlite3.connect(path)) as old, old:
+        old.execute(
+            "CREATE TABLE fleet_outbox (uid TEXT PRIMARY KEY, game INTEGER, payload TEXT NOT NULL,"
+            " added TEXT NOT NULL, sent TEXT, delivered TEXT)"
+        )
+        old.execute(
+            "INSERT INTO fleet_outbox VALUES ('table-1/x/1', 1, '{}', '2026-11-30', NULL, NULL)"
+        )
+    outbox = Outbox(path, "table-1")
+    assert outbox.unconfirmed() == [("table-1/x/1", topics.RECORD, b"{}")]
+    outbox.close()
+
+
 def test_every_record_arrives_once_through_broker_and_hub_restarts(
-    broker: Broker, tmp_path: Path, watch: Watch
+    broker: Broker, tmp_path: Path, watch: Watch, storage_url: str
 ) -> None:
     journal = journal_with_games(tmp_path / "journal.sqlite3", 4)
     outbox = Outbox(journal.path, "table-1")
     outbox.add_finished_games()
-    ingest, storage = hub_for(broker, tmp_path)
+    ingest, storage = hub_for(broker, tmp_path, url=storage_url)
     ingest.listeners.append(watch)
     ingest.start()
     link = table_link(broker, "table-1", outbox)
@@ -153,7 +207,7 @@ def test_every_record_arrives_once_through_broker_and_hub_restarts(
         # The broker takes it while the hub is away, but only the hub's word ends it.
         sent = threading.Event()
         for _ in range(600):
-            if _sent_count(outbox) == 7:
+            if sent_count(outbox) == 7:
                 sent.set()
                 break
             threading.Event().wait(0.05)
@@ -322,10 +376,10 @@ def test_a_record_the_broker_dropped_is_sent_again_until_the_hub_confirms(
     try:
         pause = threading.Event()
         for _ in range(600):
-            if _sent_count(outbox) == 2:
+            if sent_count(outbox) == 2:
                 break
             pause.wait(0.05)
-        assert _sent_count(outbox) == 2 and outbox.counts() == (2, 0)  # dropped, pending
+        assert sent_count(outbox) == 2 and outbox.counts() == (2, 0)  # dropped, pending
         ingest, storage = hub_for(broker, tmp_path)
         ingest.listeners.append(watch)
         ingest.start()

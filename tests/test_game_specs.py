@@ -17,7 +17,7 @@ from controller.table import Table, unmet_requirement
 from controller.tags.registry import deck_cards, deck_of, decks, simulated
 from controller.view import Screen
 from controller.words import LANGUAGES, Presenter
-from hardware.events import ButtonPressed
+from hardware.events import Button, ButtonPressed
 from tests.words import shown
 
 
@@ -141,12 +141,12 @@ def test_a_game_that_needs_the_virtual_deal_is_refused_at_a_physical_table() -> 
     assert unmet_requirement(spec_of("oh-pshaw"), physical) is None
 
     table = Table(physical, simulated(), rng=random.Random(1))
-    table.handle(ButtonPressed(0, "ok", 0.0))  # wake
+    table.handle(ButtonPressed(0, Button.OK, 0.0))  # wake
     assert table.screen is Screen.CHOOSE_GAME
     oss_line = next(i for i, g in enumerate(table.view.games) if g.game_id == "oss")
     for _ in range(oss_line):
-        table.handle(ButtonPressed(0, "next", 0.0))
-    table.handle(ButtonPressed(0, "ok", 0.0))
+        table.handle(ButtonPressed(0, Button.NEXT, 0.0))
+    table.handle(ButtonPressed(0, Button.OK, 0.0))
     assert table.screen is Screen.CHOOSE_GAME  # not offered: it would deadlock
     assert "needs the table's virtual deal" in shown(table.view.messages[-1].text)
     assert "oss" in adapters()

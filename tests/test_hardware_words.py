@@ -28,7 +28,7 @@ from controller.tags.registry import RegistryError, TagRegistry, simulated
 from controller.view import MessageKind, Screen
 from controller.words import Presenter
 from hardware.errors import ReaderUnavailable
-from hardware.events import ButtonPressed, ButtonReleased, ReaderOffline
+from hardware.events import Button, ButtonPressed, ButtonReleased, ReaderOffline
 from hardware.leds import RecordingStrip, SeatLeds
 from hardware.problems import Offline
 from hardware.serial_stream import open_serial_port
@@ -212,8 +212,8 @@ def test_a_call_for_staff_reaches_the_hub_in_the_table_s_language_seat_from_1(
     tmp_path: Path,
 ) -> None:
     table, connection = german_cafe_table(tmp_path)
-    table.handle(ButtonPressed(2, "ok", 20.0))
-    table.handle(ButtonReleased(2, "ok", 23.5))  # held: a call for staff
+    table.handle(ButtonPressed(2, Button.OK, 20.0))
+    table.handle(ButtonReleased(2, Button.OK, 23.5))  # held: a call for staff
     link = connection.link
     assert isinstance(link, WordsLink)
     alerts = [sent for kind, sent in link.sent if kind == "alert"]

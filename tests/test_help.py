@@ -13,7 +13,7 @@ from controller.table import HELP_SECONDS
 from controller.table.pages import help_seconds
 from controller.view import Screen
 from display.screenshot import screenshot_view
-from hardware.events import ButtonPressed, ButtonReleased
+from hardware.events import Button, ButtonPressed, ButtonReleased
 from tests.rigs import TableRig, painted_text
 from tests.words import shown, shown_all
 
@@ -28,8 +28,8 @@ def rig() -> Iterator[TableRig]:
 
 def hold_ok(rig: TableRig, seat: int, seconds: float) -> None:
     """OK held down at ``seat`` for ``seconds`` (button times), as the button layer reports it."""
-    rig.events.put(ButtonPressed(seat, "ok", 50.0))
-    rig.events.put(ButtonReleased(seat, "ok", 50.0 + seconds))
+    rig.events.put(ButtonPressed(seat, Button.OK, 50.0))
+    rig.events.put(ButtonReleased(seat, Button.OK, 50.0 + seconds))
     rig.loop.drain()
 
 

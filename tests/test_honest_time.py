@@ -7,18 +7,25 @@ real-time clock whose NTP client sets the time in the middle of a game.
 
 from __future__ import annotations
 
+import csv
 import datetime as dt
+import io
 import shutil
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
+
 from controller.fleet.reporter import FleetReporter
 from controller.records.clock import JUMP_SECONDS, Stamp, TableClock, trusted_wall
 from controller.records.files import save_finished_record, write_missing_records
+from controller.records.history import GameSummary, history_lines, summaries, write_csv
 from controller.records.journal import FINISHED, PLAYING, SCHEMA_VERSION, Journal
 from controller.view import Screen, TableView
+from hub import storage as hub_storage
 from hub.messages import TableState
+from hub.storage import Storage
 from hub.web import game_elapsed
 
 HEADER = {"format": "table-record/1", "game": "oshaka-trick", "players": 3, "lead": 0}
@@ -261,3 +268,184 @@ def test_the_hub_judges_running_long_from_the_tables_elapsed_time() -> None:
     assert game_elapsed(over, received, hub_now) == dt.timedelta(minutes=20)  # frozen
     # No elapsed time from the table: the hub does not guess from a start time.
     assert game_elapsed(TableState(screen="play", game_started=received), received, hub_now) is None
+
+
+def _power_cut(clocks: FakeClocks, boot: str, wall_at_zero: dt.datetime, synced: bool) -> None:
+    """A new boot: its steady clock starts again near zero, its wall clock where it is set."""
+    clocks.boot, clocks.steady, clocks.wall_at_zero, clocks.synced = boot, 5.0, wall_at_zero, synced
+
+
+def test_stamps_of_a_boot_before_ntp_are_placed_just_before_the_next_boot(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite3"
+    clocks = FakeClocks(EPOCH)  # boot a: 1970, never synchronised, then the power goes
+    with Journal.open(path, clock=clocks.clock()) as journal:
+        journal.game_started("oshaka-trick", [0, 1, 2], HEADER, 7)
+        clocks.wait(30)
+        journal.action_accepted({"seat": 0, "play": "R1"}, chance=False)
+        clocks.wait(20)
+        journal.action_accepted({"seat": 1, "play": "R2"}, chance=False)
+    # Boot b: NTP has set the clock; this boot began at TRUE_START.
+    _power_cut(clocks, "boot-b", TRUE_START, synced=True)
+    with Journal.open(path, clock=clocks.clock()) as journal:
+        game = journal.current_game
+        assert game is not None
+        clocks.wait(10)
+        journal.action_accepted({"seat": 2, "play": "R3"}, chance=False)
+        row = journal.game(game)
+        assert row is not None
+        stamps = [at(row.started), *(at(e.at) for e in journal.entries(game))]
+        # Boot a's stamps end at boot b's start, 30 s and 20 s apart as they were played.
+        assert stamps == [
+            TRUE_START - dt.timedelta(seconds=50),
+            TRUE_START - dt.timedelta(seconds=20),
+            TRUE_START,
+            TRUE_START + dt.timedelta(seconds=15),
+        ]
+        # Played time stays the steady clock's: boot b counts from its first stamp on.
+        assert journal.elapsed(game, clocks.clock().stamp()) == 50.0
+
+
+def test_a_plausible_clock_not_synchronised_in_an_earlier_boot_is_placed_too(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "j.sqlite3"
+    saved = TRUE_START - dt.timedelta(days=3)  # timesyncd's clock of the last shutdown
+    clocks = FakeClocks(saved)
+    with Journal.open(path, clock=clocks.clock()) as journal:
+        journal.game_started("oshaka-trick", [0, 1, 2], HEADER, 7)
+        clocks.wait(40)
+        journal.action_accepted({"seat": 0, "play": "R1"}, chance=False)
+    # Boot b starts unsynchronised in 1970 too; NTP sets the clock mid-game.
+    _power_cut(clocks, "boot-b", EPOCH, synced=False)
+    with Journal.open(path, clock=clocks.clock()) as journal:
+        game = journal.current_game
+        assert game is not None
+        clocks.wait(10)
+        journal.action_accepted({"seat": 1, "play": "R2"}, chance=False)
+        row = journal.game(game)
+        assert row is not None and row.started.startswith(saved.date().isoformat())
+        clocks.wait(10)
+        clocks.step_wall((TRUE_START - EPOCH).total_seconds(), synced=True)
+        journal.action_accepted({"seat": 2, "play": "R3"}, chance=False)
+        row = journal.game(game)
+        assert row is not None
+        boot_b_start = TRUE_START  # the clock as it reads now, less boot b's steady seconds
+        stamps = [at(row.started), *(at(e.at) for e in journal.entries(game))]
+        assert stamps == [
+            boot_b_start - dt.timedelta(seconds=40),
+            boot_b_start,
+            boot_b_start + dt.timedelta(seconds=15),
+            boot_b_start + dt.timedelta(seconds=25),
+        ]
+        assert journal.meta("unsynced-boots") == "[]"  # both boots now read true times
+
+
+def test_an_earlier_boot_on_a_synchronised_clock_is_believed(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite3"
+    clocks = FakeClocks(TRUE_START - dt.timedelta(hours=2), synced=True)
+    with Journal.open(path, clock=clocks.clock()) as journal:
+        journal.game_started("oshaka-trick", [0, 1, 2], HEADER, 7)
+        clocks.wait(30)
+        journal.action_accepted({"seat": 0, "play": "R1"}, chance=False)
+        before = [e.at for e in journal.entries(journal.games()[0].id)]
+    _power_cut(clocks, "boot-b", TRUE_START, synced=True)
+    with Journal.open(path, clock=clocks.clock()) as journal:
+        game = journal.current_game
+        assert game is not None
+        journal.action_accepted({"seat": 1, "play": "R2"}, chance=False)
+        assert [e.at for e in journal.entries(game)][:1] == before
+
+
+def test_several_boots_before_ntp_are_placed_each_before_the_next(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite3"
+    clocks = FakeClocks(EPOCH)
+    with Journal.open(path, clock=clocks.clock()) as journal:
+        journal.game_started("oshaka-trick", [0, 1, 2], HEADER, 7)
+        clocks.wait(30)
+        journal.action_accepted({"seat": 0, "play": "R1"}, chance=False)
+    _power_cut(clocks, "boot-b", EPOCH, synced=False)
+    with Journal.open(path, clock=clocks.clock()) as journal:
+        clocks.wait(20)  # boot b: its one stamp 25 s after its start
+        journal.action_accepted({"seat": 1, "play": "R2"}, chance=False)
+    _power_cut(clocks, "boot-c", TRUE_START, synced=True)
+    with Journal.open(path, clock=clocks.clock()) as journal:
+        game = journal.current_game
+        assert game is not None
+        journal.action_accepted({"seat": 2, "play": "R3"}, chance=False)
+        row = journal.game(game)
+        assert row is not None
+        stamps = [at(row.started), *(at(e.at) for e in journal.entries(game))]
+        boot_b_start = TRUE_START - dt.timedelta(seconds=25)
+        assert stamps == [
+            boot_b_start - dt.timedelta(seconds=30),
+            boot_b_start,
+            TRUE_START,
+            TRUE_START + dt.timedelta(seconds=5),
+        ]
+
+
+def test_the_history_shows_a_clock_not_set_as_such_in_the_journals_order(tmp_path: Path) -> None:
+    clocks = FakeClocks(EPOCH)
+    with Journal.open(tmp_path / "j.sqlite3", clock=clocks.clock()) as journal:
+        for wall, synced in ((EPOCH, False), (TRUE_START, True), (EPOCH, False)):
+            clocks.wall_at_zero, clocks.synced = wall - dt.timedelta(seconds=clocks.steady), synced
+            journal.game_started("oshaka-trick", [0, 1, 2], HEADER, 7)
+            clocks.wait(30)
+            journal.game_finished("record", {"totals": [0, 0, 0], "winners": [0]})
+        games = summaries(journal)
+    assert [g.id for g in games] == [1, 2, 3]  # the journal's order, though 1 and 3 read 1970
+    assert [g.clock_set for g in games] == [False, True, False]
+    lines = history_lines(games)
+    assert "clock not set" in lines[1] and "1970" not in lines[1] and "after" not in lines[1]
+    assert "12/1/26" in lines[2] and "clock not set" not in lines[2]
+    assert "clock not set, after 12/1/26" in lines[3]
+    out = io.StringIO()
+    write_csv(games, out)
+    rows = list(csv.DictReader(io.StringIO(out.getvalue())))
+    assert [(r["started"], r["finished"], r["clock_set"]) for r in rows] == [
+        ("", "", "no"),
+        ("2026-12-01T19:00:00+00:00", "2026-12-01T19:00:30+00:00", "yes"),
+        ("", "", "no"),
+    ]
+
+
+def test_a_synchronised_clock_that_reads_1970_is_not_set_either() -> None:
+    game = GameSummary(
+        id=1,
+        game="oshaka-trick",
+        title="Oshaka Trick",
+        status=FINISHED,
+        started="2026-12-01T19:00:00+00:00",
+        finished="1970-01-01T00:10:00+00:00",
+        seats=(0, 1, 2),
+        scores=(0, 0, 0),
+        winners=(0,),
+        finished_synced=True,
+    )
+    assert game.started_trusted and not game.finished_trusted and not game.clock_set
+    assert "clock not set" in history_lines([game])[1]
+
+
+def _hub_record(game: int, finished: str) -> dict[str, object]:
+    return {"uid": f"table-1/j/{game}/{finished}", "game": "oshaka-trick", "seats": [0, 1, 2],
+            "started": finished, "finished": finished, "report": {"totals": [0, 0, 0]},
+            "record": "r"}  # fmt: skip
+
+
+def test_the_hubs_history_lists_games_by_arrival_not_by_the_tables_clock(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    storage = Storage(f"sqlite:///{tmp_path / 'hub.sqlite3'}")
+    try:
+        arrivals = iter(["2026-12-01T19:00:00.000+00:00", "2026-12-01T19:40:00.000+00:00"])
+        monkeypatch.setattr(hub_storage, "now", lambda: next(arrivals))
+        storage.add_record("table-1", _hub_record(5, "2026-12-01T18:59:00+00:00"))
+        storage.add_record("table-1", _hub_record(6, "1970-01-01T00:40:00+00:00"))  # before NTP
+        assert [g.uid.split("/")[2] for g in storage.games()] == ["6", "5"]
+        # A backlog arriving within one millisecond keeps the table's order (10 after 9).
+        monkeypatch.setattr(hub_storage, "now", lambda: "2026-12-01T20:00:00.000+00:00")
+        storage.add_record("table-1", _hub_record(10, "1970-01-01T00:05:00+00:00"))
+        storage.add_record("table-1", _hub_record(9, "2026-12-01T19:50:00+00:00"))
+        assert [g.uid.split("/")[2] for g in storage.games()] == ["10", "9", "6", "5"]
+    finally:
+        storage.close()

@@ -120,6 +120,7 @@ def test_the_generated_config_binds_client_ids_and_bounds_messages(tmp_path: Pat
     assert any(line.startswith("max_queued_messages ") for line in lines)
     assert any(line.startswith("max_queued_bytes ") for line in lines)
     assert any(line.startswith("persistent_client_expiration ") for line in lines)
+    assert any(line.startswith("memory_limit ") for line in lines)
 
 
 @pytest.mark.parametrize("table_id", [*sorted(RESERVED_IDS), "Table-1", "-x", "a/b", "t" * 33])

@@ -10,19 +10,23 @@ from __future__ import annotations
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 
 from controller.config.cafe import CafeSettings
 from controller.fleet import topics
 from controller.fleet.link import AlertAcknowledged, ConfigRequested, FleetLink, HubMessage
+from controller.fleet.outbox import Outbox
 from hub.ingest import Ingest
 from hub.settings import HubSettings
-from hub.storage import Storage
+from hub.storage import Storage, events_t
 from tests.broker import Broker
+from tests.test_fleet import sent_count
 from tests.test_hub_broker import Client
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -46,8 +50,23 @@ class Heard:
                 raise AssertionError(f"timed out waiting for {what}")
 
 
-def start_hub(broker: Broker, tmp_path: Path, offline_after: float) -> tuple[Ingest, Heard]:
-    storage = Storage(f"sqlite:///{tmp_path / 'hub.sqlite3'}")
+class Inbox:
+    """What the hub sent a table's link (its ``on_message``), and whether anything came."""
+
+    def __init__(self) -> None:
+        self.messages: list[HubMessage] = []
+        self.arrived = threading.Event()
+
+    def __call__(self, message: HubMessage) -> None:
+        self.messages.append(message)
+        self.arrived.set()
+
+
+def start_hub(
+    broker: Broker, tmp_path: Path, offline_after: float, url: str | None = None
+) -> tuple[Ingest, Heard]:
+    """The hub on ``url`` (SQLite in ``tmp_path`` unless given), connected to ``broker``."""
+    storage = Storage(url or f"sqlite:///{tmp_path / 'hub.sqlite3'}")
     settings = HubSettings(
         broker_port=broker.port,
         password=broker.password("hub"),
@@ -77,9 +96,13 @@ threading.Event().wait(120)
 
 
 def table_link(
-    broker: Broker, received: Callable[[HubMessage], None], heartbeat: float = 30.0
+    broker: Broker,
+    received: Callable[[HubMessage], None],
+    heartbeat: float = 30.0,
+    outbox: Outbox | None = None,
 ) -> FleetLink:
-    """table-1's link in this process, reconnecting within a second."""
+    """table-1's link in this process, reconnecting within a second (and, with an
+    ``outbox``, sending what the hub has not confirmed again after a second)."""
     settings = CafeSettings(
         broker="127.0.0.1",
         port=broker.port,
@@ -88,7 +111,7 @@ def table_link(
         reconnect_max=1,
         heartbeat=heartbeat,
     )
-    return FleetLink(settings, None, received)
+    return FleetLink(settings, outbox, received, resend_after=1.0)
 
 
 def online(ingest: Ingest, table: str = "table-1") -> bool | None:
@@ -169,14 +192,8 @@ def test_an_acknowledgement_lost_with_the_broker_reaches_the_table_when_it_retur
     broker: Broker, tmp_path: Path
 ) -> None:
     ingest, heard = start_hub(broker, tmp_path, offline_after=60.0)
-    inbox: list[HubMessage] = []
-    arrived = threading.Event()
-
-    def received(message: HubMessage) -> None:
-        inbox.append(message)
-        arrived.set()
-
-    link = table_link(broker, received)
+    inbox = Inbox()
+    link = table_link(broker, inbox)
     link.start()
     try:
         heard.until(lambda: online(ingest) is True, what="the table online")
@@ -188,10 +205,10 @@ def test_an_acknowledgement_lost_with_the_broker_reaches_the_table_when_it_retur
         broker.kill()  # ...which dies without saving it
         broker.start()
         assert ingest.connected.wait(10)
-        link = FleetLink(link.settings, None, received)
+        link = FleetLink(link.settings, None, inbox)
         link.start()
-        assert arrived.wait(20), "the acknowledgement never reached the table"
-        assert inbox == [AlertAcknowledged("call-1")]
+        assert inbox.arrived.wait(20), "the acknowledgement never reached the table"
+        assert inbox.messages == [AlertAcknowledged("call-1")]
     finally:
         link.close()
         ingest.close()
@@ -203,23 +220,17 @@ def test_a_push_to_a_table_that_is_off_survives_a_broker_crash(
 ) -> None:
     ingest, heard = start_hub(broker, tmp_path, offline_after=60.0)
     ingest.storage.table_status("table-1", False)  # known to the hub, off tonight
-    inbox: list[HubMessage] = []
-    arrived = threading.Event()
-
-    def received(message: HubMessage) -> None:
-        inbox.append(message)
-        arrived.set()
-
+    inbox = Inbox()
     link: FleetLink | None = None
     try:
         request = ingest.push_config("table-1", {"table": {"dice": "manual"}}, "olga")
         assert [r["status"] for r in ingest.storage.config_requests()] == ["pending"]
         broker.kill()  # the retained push dies with the broker
         broker.start()
-        link = table_link(broker, received)
+        link = table_link(broker, inbox)
         link.start()
-        assert arrived.wait(20), "the push never reached the table"
-        assert inbox == [ConfigRequested(request, {"table": {"dice": "manual"}})]
+        assert inbox.arrived.wait(20), "the push never reached the table"
+        assert inbox.messages == [ConfigRequested(request, {"table": {"dice": "manual"}})]
         link.config_result(request, True, "applied")
         heard.until(
             lambda: ingest.storage.config_requests()[0]["status"] == "applied",
@@ -237,6 +248,53 @@ def test_a_push_to_a_table_that_is_off_survives_a_broker_crash(
             assert [t for t, _ in probe.messages] == ["cafe/table/table-1/members"]
         finally:
             probe.close()
+    finally:
+        if link is not None:
+            link.close()
+        ingest.close()
+        ingest.storage.close()
+
+
+def test_a_table_that_was_off_gets_only_the_newest_push_and_answers_it(
+    broker: Broker, tmp_path: Path, storage_url: str
+) -> None:
+    ingest, heard = start_hub(broker, tmp_path, offline_after=60.0, url=storage_url)
+    ingest.storage.table_status("table-1", False)  # known to the hub, off tonight
+    inbox = Inbox()
+    link: FleetLink | None = None
+    try:
+        older = ingest.push_config("table-1", {"table": {"dice": "manual"}}, "olga")
+        newest = ingest.push_config("table-1", {"table": {"dice": "auto"}}, "olga")
+        statuses = {r["id"]: r["status"] for r in ingest.storage.config_requests()}
+        assert statuses == {older: "superseded", newest: "pending"}
+        # Until the broker holds the newest (the hub publishes in the background), a table
+        # that connects gets the older first and then the newest: it would apply both.
+        probe = Client(broker, "table-1", "probe")
+        try:
+            probe.client.subscribe(topics.topic("table-1", topics.CONFIG_SET), qos=1)
+            with probe.arrived:
+                assert probe.arrived.wait_for(
+                    lambda: any(newest.encode() in p for _, p in probe.messages), 10
+                ), "the broker never held the newest push"
+        finally:
+            probe.close()
+        link = table_link(broker, inbox)
+        link.start()
+        assert inbox.arrived.wait(20), "the push never reached the table"
+        heard.until(lambda: online(ingest) is True, what="the table online")
+        # The broker's retained push, and perhaps the hub's again for a table come back:
+        # the same request, never the older one.
+        pushes = [m for m in inbox.messages if isinstance(m, ConfigRequested)]
+        assert len(pushes) == len(inbox.messages)
+        assert {(m.request_id, m.settings["table"]["dice"]) for m in pushes} == {(newest, "auto")}
+        link.config_result(newest, True, "applied")
+        heard.until(
+            lambda: (
+                {r["id"]: r["status"] for r in ingest.storage.config_requests()}
+                == {older: "superseded", newest: "applied"}
+            ),
+            what="the answer on the dashboard",
+        )
     finally:
         if link is not None:
             link.close()
@@ -287,6 +345,60 @@ def test_alerts_and_answers_sent_just_after_a_broker_crash_reach_the_hub(
         heard.until(settled, what="the new call open and the answered one closed")
     finally:
         link.close()
+        ingest.close()
+        storage.close()
+
+
+def test_events_alerts_and_answers_sent_into_a_crashed_broker_reach_the_hub_once(
+    broker: Broker, tmp_path: Path, storage_url: str
+) -> None:
+    """No heartbeat helps here (30 s): only the outbox brings these messages to the hub."""
+    ingest, heard = start_hub(broker, tmp_path, offline_after=60.0, url=storage_url)
+    requests: list[ConfigRequested] = []
+    pushed = threading.Event()
+
+    def received(message: HubMessage) -> None:
+        if isinstance(message, ConfigRequested):
+            requests.append(message)
+            pushed.set()
+
+    outbox = Outbox(tmp_path / "journal.sqlite3", "table-1")
+    link = table_link(broker, received, outbox=outbox)
+    link.start()
+    storage = ingest.storage
+    try:
+        heard.until(lambda: online(ingest) is True, what="the table online")
+        request = ingest.push_config("table-1", {"table": {"dice": "manual"}}, "olga")
+        assert pushed.wait(20), "the push never reached the table"
+        ingest.close()  # the hub restarts, and meanwhile...
+        storage.close()
+        broker.kill()  # ...the broker dies with the hub's session and queue
+        broker.start()
+        # Sent into a broker where nobody subscribes to them: the broker acknowledges
+        # each (the outbox notes it) and forwards it to nobody.
+        link.event("game-started", game="oskar")
+        link.alert("reader-0-1", "reader-offline", "Seat 1's reader is not answering", seat=0)
+        link.event("game-finished", game="oskar", totals=[3, 8], winners=[2])
+        link.config_result(request, True, "applied")
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and sent_count(outbox) < 4:
+            time.sleep(0.05)
+        assert sent_count(outbox) == 4, "the table never reconnected"
+        assert outbox.unconfirmed_count() == 4
+        ingest, heard = start_hub(broker, tmp_path, offline_after=60.0, url=storage_url)
+        storage = ingest.storage
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and outbox.unconfirmed_count():
+            time.sleep(0.05)
+        assert outbox.unconfirmed_count() == 0, "the hub never confirmed them all"
+        with storage.engine.connect() as db:
+            kinds = [row.kind for row in db.execute(sa.select(events_t).order_by(events_t.c.n))]
+        assert kinds == ["game-started", "game-finished"]  # each once, in order
+        assert [(a.id, a.kind) for a in storage.alerts()] == [("reader-0-1", "reader-offline")]
+        assert [r["status"] for r in storage.config_requests()] == ["applied"]
+    finally:
+        link.close()
+        outbox.close()
         ingest.close()
         storage.close()
 

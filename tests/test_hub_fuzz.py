@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
@@ -88,8 +87,8 @@ def payloads(draw: st.DrawFn) -> tuple[str, bytes]:
 class Fuzz:
     """A hub (ingest, storage, dashboard) and one table's raw client on a real broker."""
 
-    def __init__(self, broker: Broker, tmp_path: Path) -> None:
-        self.storage = Storage(f"sqlite:///{tmp_path / 'hub.sqlite3'}")
+    def __init__(self, broker: Broker, storage_url: str) -> None:
+        self.storage = Storage(storage_url)
         self.storage.set_user("sam", "staff", auth.hash_password(PASSWORD))
         self.ingest = Ingest(
             HubSettings(broker_port=broker.port, password=broker.password("hub")), self.storage
@@ -122,8 +121,9 @@ class Fuzz:
 
 
 @pytest.fixture
-def fuzz(broker: Broker, tmp_path: Path) -> Iterator[Fuzz]:
-    running = Fuzz(broker, tmp_path)
+def fuzz(broker: Broker, storage_url: str) -> Iterator[Fuzz]:
+    """Once on SQLite, once on PostgreSQL (whose columns, unlike SQLite's, have lengths)."""
+    running = Fuzz(broker, storage_url)
     try:
         yield running
     finally:

@@ -17,6 +17,7 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 import pytest
+import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
 from controller.fleet import topics
@@ -24,8 +25,9 @@ from controller.records.record import replay
 from hub import auth, messages
 from hub.ingest import Ingest
 from hub.settings import HubSettings
-from hub.storage import Storage, games_t, tables_t
+from hub.storage import Storage, events_t, games_t, tables_t
 from hub.web import create_app, csv_cell
+from tests.test_hub_config import SentPushes
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = (ROOT / "controller" / "samples" / "oshaka-trick.jsonl").read_text(encoding="utf-8")
@@ -286,3 +288,26 @@ def test_the_database_file_is_private(tmp_path: Path) -> None:
     for path in tmp_path.glob("private.sqlite3*"):
         assert path.stat().st_mode & 0o777 == 0o600, path
     store.close()
+
+
+def test_the_hub_confirms_what_a_tables_outbox_kept_stored_or_refused(storage: Storage) -> None:
+    ingest = SentPushes(storage)
+
+    def confirmed() -> list[str]:
+        return [json.loads(p)["uid"] for t, p, _ in ingest.published if t.endswith("record/ack")]
+
+    event = {"kind": "game-started", "game": "oshaka-trick", "uid": "table-1/m/1"}
+    for _ in range(2):  # sent again: stored once, confirmed each time
+        delivered(ingest, "table-1", topics.EVENT, json.dumps(event).encode())
+    with storage.engine.connect() as db:
+        assert db.execute(sa.select(sa.func.count()).select_from(events_t)).scalar() == 1
+    assert confirmed() == ["table-1/m/1", "table-1/m/1"]
+    # Refused, it would be refused again: confirmed, so the table stops sending it.
+    bad_alert = {"id": "call-1", "seat": "x", "uid": "table-1/m/2"}
+    delivered(ingest, "table-1", topics.ALERT, json.dumps(bad_alert).encode())
+    assert ingest.refused == 1 and confirmed()[-1] == "table-1/m/2"
+    # Not table-1's to confirm, and a record waits for a hub that can take it.
+    delivered(ingest, "table-1", topics.EVENT, b'{"kind": "x", "uid": "table-2/m/3"}')
+    bad = good_record(report={"finished": True, "totals": [1, 2, 3, 4], "winners": [0]})
+    delivered(ingest, "table-1", topics.RECORD, json.dumps(bad).encode())
+    assert ingest.refused == 3 and len(confirmed()) == 3

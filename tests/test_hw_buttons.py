@@ -25,20 +25,13 @@ from hardware.errors import (
     HardwareConfigError,
     HardwareError,
 )
+from hardware.events import Button as SeatButton
 from hardware.events import ButtonPressed, ButtonReleased, EventQueue, InputEvent, WiringProblem
+from tests.mock_gpio import FakeClock
 from tests.test_debounce import MS, bounce, chatter
-from tests.test_toss_timer import FakeClock
 
 SEAT1 = {"prev": 5, "ok": 6, "next": 13}
 SEAT2 = {"prev": 19, "ok": 26, "next": 21}
-
-
-@pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
-    """The mock pins' clock, faked (see the module doc)."""
-    fake = FakeClock()
-    monkeypatch.setattr("gpiozero.pins.mock.monotonic", fake)
-    return fake
 
 
 @pytest.fixture
@@ -93,10 +86,13 @@ def test_press_and_release_become_events_with_the_edge_time(
 
     pressed, released = drain(events)
     assert isinstance(pressed, ButtonPressed)
-    assert (pressed.seat, pressed.button) == (1, "ok")
+    assert (pressed.seat, pressed.button) == (1, SeatButton.OK)
+    # The enum itself, not its name: the table takes the event's button as it comes.
+    assert type(pressed.button) is SeatButton
     assert before <= pressed.at <= after_press
     assert isinstance(released, ButtonReleased)
-    assert (released.seat, released.button) == (1, "ok")
+    assert (released.seat, released.button) == (1, SeatButton.OK)
+    assert type(released.button) is SeatButton
     assert pressed.at <= released.at <= after_release
     pin.assert_states([False, True, False, True])  # floating, pulled up, pressed, released
 
@@ -341,7 +337,10 @@ def test_a_clean_press_with_a_5ms_bounce_is_exactly_one_press_and_one_release(
         drive(factory, clock, 6, bounce(1001.25, False))
         later(clock, buttons)
     # Exactly one of each, dated from the first edge of its bounce.
-    assert drain(events) == [ButtonPressed(1, "ok", 1001.0), ButtonReleased(1, "ok", 1001.25)]
+    assert drain(events) == [
+        ButtonPressed(1, SeatButton.OK, 1001.0),
+        ButtonReleased(1, SeatButton.OK, 1001.25),
+    ]
 
 
 def test_a_press_that_bounces_off_before_it_settles_is_no_press(

@@ -9,6 +9,8 @@ when the table goes back to the attract screen.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from controller.config.table_config import TableConfig
 from controller.games.interned import Interned, forget_interned, interned_count
 from controller.games.oskar import engine as oskar
@@ -34,8 +36,12 @@ def test_forgetting_empties_every_interned_table_and_only_those() -> None:
     assert plain == {1: "one"}
 
 
-def test_an_oskar_game_interns_while_it_runs_and_the_rested_table_keeps_nothing() -> None:
-    kiosk = Kiosk.create(TableConfig.simulated(4, bots=4), seed=15, auto_game="oskar")
+def test_an_oskar_game_interns_while_it_runs_and_the_rested_table_keeps_nothing(
+    tmp_path: Path,
+) -> None:
+    kiosk = Kiosk.create(
+        TableConfig.simulated(4, bots=4), seed=15, auto_game="oskar", records_dir=tmp_path
+    )
     held_in_play = 0
     with kiosk.devices:
         kiosk.loop.drain()

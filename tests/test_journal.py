@@ -36,7 +36,7 @@ from controller.table import JournalSink, Table
 from controller.tags.registry import SIMULATED_STAFF_UID, simulated
 from controller.view import Screen
 from hardware.cues import Cue
-from hardware.events import ButtonPressed
+from hardware.events import Button, ButtonPressed
 from hardware.leds import RecordingStrip, SeatLeds
 from tests.rigs import TableRig
 from tests.words import shown
@@ -251,14 +251,15 @@ def test_the_table_journals_before_it_lights_or_shows() -> None:
     log: list[str] = []
     config = TableConfig.simulated(4, bots=4)
     table = Table(config, simulated(), leds=OrderLeds(log), journal=OrderSink(log))
-    table.handle(ButtonPressed(0, "ok", 0.0))  # wake: the menu
-    table.handle(ButtonPressed(0, "ok", 0.0))  # its first game; seat 0 joins
+    table.handle(ButtonPressed(0, Button.OK, 0.0))  # wake: the menu
+    table.handle(ButtonPressed(0, Button.OK, 0.0))  # its first game; seat 0 joins
     for seat in range(1, 4):
-        table.handle(ButtonPressed(seat, "ok", 0.0))
-    table.handle(ButtonPressed(0, "next", 0.0))  # start
+        table.handle(ButtonPressed(seat, Button.OK, 0.0))
+    table.handle(ButtonPressed(0, Button.NEXT, 0.0))  # start
     assert table.screen in (Screen.STARTER, Screen.PLAY)
     if table.screen is Screen.STARTER:
-        table.handle(ButtonPressed(0, "ok", 0.0))  # seat 0 answers Oshaka's first-lead question
+        # Seat 0 answers Oshaka's first-lead question.
+        table.handle(ButtonPressed(0, Button.OK, 0.0))
     start = log.index("journal:start")
     deals = [i for i, e in enumerate(log) if e == "journal:deal"]
     first_turn = log.index("led:your_turn")

@@ -69,8 +69,12 @@ def test_the_window_is_looked_at_less_often_when_nothing_it_says_can_act(kiosk: 
         playing = replace(view, screen=Screen.PLAY)
         assert window.poll_interval(playing) == window.poll_every
         assert window.poll_interval(view) == window.poll_idle > window.poll_every
-        locked = Window(kiosk.config.display, locked=True)
-        assert locked.poll_interval(playing) == locked.poll_locked == MAX_WAIT
+        # A real table, every device real: no key or click can act.
+        real = Window(kiosk.config.display, locked=True, staff_seats=(), button_seats=())
+        assert real.poll_interval(playing) == real.poll_locked == MAX_WAIT
+        # A locked table with one simulated seat still answers that seat's keys.
+        mixed = Window(kiosk.config.display, locked=True, staff_seats=(), button_seats=(1,))
+        assert mixed.poll_interval(playing) == mixed.poll_every
     finally:
         kiosk.devices.close()
 

@@ -21,7 +21,7 @@ from controller.kiosk.windowed import Turns, windowed
 from controller.view import Screen
 from display.ui import Quit
 from display.window import Window
-from hardware.events import ButtonPressed
+from hardware.events import Button, ButtonPressed
 from hardware.leds import RecordingStrip
 
 NIGHT = dt.datetime(2026, 11, 30, 3, 0)
@@ -92,7 +92,7 @@ def test_closing_hours_blank_screen_and_leds_and_a_button_wakes(
     assert turns.run(window)
     assert turns.sleeping and screen_is_black()
     # A button press wakes the table, and the table still gets the press.
-    kiosk.events.put(ButtonPressed(0, "ok", 0.0))
+    kiosk.events.put(ButtonPressed(0, Button.OK, 0.0))
     assert turns.run(window)
     assert turns.run(window)
     assert not turns.sleeping

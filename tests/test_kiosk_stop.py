@@ -238,3 +238,36 @@ def test_a_stop_signal_mid_game_keeps_the_game_for_the_next_start(tmp_path: Path
         running.status("playing oshaka-trick")  # resumed
         assert_stopped_cleanly(running, signal.SIGINT, journal)
     assert journal_status(journal) == ["playing"]
+
+
+ENTRY_WITH_ATEXIT = """
+import atexit, sys
+atexit.register(lambda: print("interpreter teardown ran", flush=True))
+from controller.cli.main import program
+sys.argv = ["cafe-table", *sys.argv[1:]]
+program()
+"""
+
+
+def run_program(*argv: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", ENTRY_WITH_ATEXIT, *argv],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_after_a_kiosk_run_the_process_leaves_without_the_interpreters_teardown(
+    tmp_path: Path,
+) -> None:
+    # The teardown (and pygame's atexit quit) was most of a stop; the kiosk has closed
+    # everything itself, so the entry skips it, its last words still flushed.
+    kiosk_run = run_program("kiosk", "--headless", "--game", "no-such-game")
+    assert kiosk_run.returncode == 2
+    assert "no-such-game" in kiosk_run.stderr and "Traceback" not in kiosk_run.stderr
+    assert "interpreter teardown ran" not in kiosk_run.stdout
+    # Any other command ends the usual way.
+    replay_run = run_program("replay", str(tmp_path / "missing.jsonl"))
+    assert replay_run.returncode == 2
+    assert "interpreter teardown ran" in replay_run.stdout

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +37,7 @@ from controller.tags.members import (
 from controller.tags.registry import RegistryError, TagRegistry, simulated, simulated_uid
 from controller.view import MessageKind, Screen
 from controller.words import Presenter
-from hardware.events import ButtonPressed, TagPresented
+from hardware.events import Button, ButtonPressed, TagPresented
 from hub import auth
 from hub.ingest import Ingest
 from hub.settings import HubSettings
@@ -176,8 +177,8 @@ def test_staff_enroll_a_member_card_locally_with_the_tags_command(
 
 def join_screen(registry: TagRegistry) -> Table:
     table = Table(TableConfig.simulated(4, bots=0), registry)
-    table.handle(ButtonPressed(0, "ok", 0.0))  # wake: the menu
-    table.handle(ButtonPressed(0, "ok", 0.1))  # choose: the join screen, seat 0 joined
+    table.handle(ButtonPressed(0, Button.OK, 0.0))  # wake: the menu
+    table.handle(ButtonPressed(0, Button.OK, 0.1))  # choose: the join screen, seat 0 joined
     assert table.screen is Screen.JOIN
     return table
 
@@ -199,7 +200,7 @@ def test_a_member_card_at_the_join_screen_names_its_seat() -> None:
     # The same member at another seat moves there; leaving forgets the name.
     table.handle(TagPresented(3, MIKA, 2.0))
     assert table.view.nicknames == {3: "Mika"}
-    table.handle(ButtonPressed(3, "ok", 3.0))  # OK at a joined seat: it leaves
+    table.handle(ButtonPressed(3, Button.OK, 3.0))  # OK at a joined seat: it leaves
     assert 3 not in table.joined and table.view.nicknames == {}
 
 
@@ -291,11 +292,11 @@ def test_a_resumed_game_gets_its_nicknames_back(tmp_path: Path) -> None:
     cafe.inbox.put(MembersChanged({MIKA: "Mika"}))
     table = Table(config, registry, journal=journal)
     cafe.after_turn(table)
-    table.handle(ButtonPressed(0, "ok", 0.0))
-    table.handle(ButtonPressed(0, "ok", 0.1))
+    table.handle(ButtonPressed(0, Button.OK, 0.0))
+    table.handle(ButtonPressed(0, Button.OK, 0.1))
     table.handle(TagPresented(1, MIKA, 0.2))
-    table.handle(ButtonPressed(2, "ok", 0.3))
-    table.handle(ButtonPressed(0, "next", 0.4))
+    table.handle(ButtonPressed(2, Button.OK, 0.3))
+    table.handle(ButtonPressed(0, Button.NEXT, 0.4))
     _settle(table, cafe)
     assert table.screen is Screen.PLAY and table.view.nicknames == {1: "Mika"}
     states = [s[1] for s in cafe.link.sent if s[0] == "state"]  # type: ignore[attr-defined]
@@ -324,7 +325,7 @@ def _settle(table: Table, cafe: CafeConnection) -> None:
         if table.screen is Screen.PLAY:
             cafe.after_turn(table)
             return
-        table.handle(ButtonPressed(0, "ok", 1.0 + step))
+        table.handle(ButtonPressed(0, Button.OK, 1.0 + step))
     raise AssertionError(f"the game did not begin: {table.screen}")
 
 
@@ -332,17 +333,17 @@ def test_a_state_with_a_variants_title_is_plain_json_for_the_hub() -> None:
     # A variant's title is a message (a Text), not a str: the state must still encode.
     registry = simulated()
     table = Table(TableConfig.simulated(4, bots=0), registry)
-    table.handle(ButtonPressed(0, "ok", 0.0))
+    table.handle(ButtonPressed(0, Button.OK, 0.0))
     while table.view.games[table.selected].game_id != "oskar":
-        table.handle(ButtonPressed(0, "next", 0.0))
-    table.handle(ButtonPressed(0, "ok", 0.0))
+        table.handle(ButtonPressed(0, Button.NEXT, 0.0))
+    table.handle(ButtonPressed(0, Button.OK, 0.0))
     table.handle(TagPresented(1, simulated_uid("oshaka", "R7"), 0.0))
     table.handle(TagPresented(2, simulated_uid("oshaka", "R8"), 0.0))
-    table.handle(ButtonPressed(0, "next", 0.0))
+    table.handle(ButtonPressed(0, Button.NEXT, 0.0))
     for step in range(6):
         if table.screen is Screen.PLAY:
             break
-        table.handle(ButtonPressed(0, "ok", 1.0 + step))
+        table.handle(ButtonPressed(0, Button.OK, 1.0 + step))
     assert table.screen is Screen.PLAY
     state = table_state(
         table.view, game_started=None, waiting=[], totals=None, round_number=None, decks={}
@@ -355,10 +356,14 @@ def test_a_state_with_a_variants_title_is_plain_json_for_the_hub() -> None:
 
 
 @pytest.fixture
-def storage(tmp_path: Path) -> Storage:
-    store = Storage(f"sqlite:///{tmp_path / 'hub.sqlite3'}")
+def storage(storage_url: str) -> Iterator[Storage]:
+    """The hub's database with a staff login: once SQLite, once PostgreSQL."""
+    store = Storage(storage_url)
     store.set_user("sam", "staff", auth.hash_password(PASSWORD))
-    return store
+    try:
+        yield store
+    finally:
+        store.close()
 
 
 def logged_in(app_storage: Storage, ingest: Ingest | None = None) -> TestClient:
@@ -504,10 +509,10 @@ def test_a_member_enrolled_on_the_hub_names_a_seat_and_tops_the_leaderboard(
                 arrived.wait(0.025)
             assert arrived.is_set(), "the hub's member list did not reach the table"
             table = kiosk.table
-            table.handle(ButtonPressed(0, "ok", 0.0))  # wake: the menu
+            table.handle(ButtonPressed(0, Button.OK, 0.0))  # wake: the menu
             while table.view.games[table.selected].game_id != "oshaka-trick":
-                table.handle(ButtonPressed(0, "next", 0.0))
-            table.handle(ButtonPressed(0, "ok", 0.0))  # choose: the join screen
+                table.handle(ButtonPressed(0, Button.NEXT, 0.0))
+            table.handle(ButtonPressed(0, Button.OK, 0.0))  # choose: the join screen
             table.handle(TagPresented(1, MIKA, 0.0))  # Mika taps her card at seat 2
             table.handle(TagPresented(3, "04DEADBEEF0001", 0.0))  # a card nobody enrolled
             said = [(m.seat, shown(m.text)) for m in table.messages]

@@ -33,9 +33,9 @@ from controller.tags.staff_pin import PinError, PinHash, hash_pin, parse_pin
 from controller.view import Screen
 from display.renderer import Renderer
 from display.staff_screen import STAFF_COLOUR
-from display.ui import PressButton, Quit
+from display.ui import HoldButton, PressButton, Quit, ReleaseButton
 from display.window import Window
-from hardware.events import ButtonPressed, TagPresented
+from hardware.events import Button, ButtonPressed, TagPresented
 from tests.rigs import TableRig
 from tests.test_display import find_hit
 from tests.words import shown, shown_all
@@ -349,26 +349,37 @@ def test_set_pin_writes_the_hash_into_the_staff_section(tmp_path: Path) -> None:
 # --- the locked-down window ---------------------------------------------------------------------
 
 
-def test_a_locked_window_ignores_keys_clicks_and_close_requests(rig: Rig) -> None:
+def test_a_locked_window_ignores_close_requests_and_the_real_seats(rig: Rig) -> None:
+    """A table with real devices: the window cannot quit, and a seat whose buttons are real
+    ignores keys and clicks; one whose buttons are simulated still answers them."""
     view = rig.table.view  # the attract screen: every seat has an on-screen "start" button
     for locked in (False, True):
-        with Window(DisplayConfig(width=800, height=480), locked=locked) as window:
+        real_buttons = {0, 1} if locked else set()
+        with Window(
+            DisplayConfig(width=800, height=480),
+            locked=locked,
+            button_seats=None if not locked else {2, 3},
+        ) as window:
             window.show(view)
             pygame.event.clear()
-            x, y = find_hit(window.renderer, PressButton, seat=1)
+            clicks = [find_hit(window.renderer, PressButton, seat=seat) for seat in (1, 2)]
             for event in (
                 pygame.event.Event(pygame.QUIT),
                 pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode=""),
                 pygame.event.Event(pygame.KEYDOWN, key=pygame.K_LEFT, mod=0, unicode=""),
-                pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=(x, y)),
+                pygame.event.Event(pygame.KEYUP, key=pygame.K_LEFT, mod=0, unicode=""),
+                *(
+                    pygame.event.Event(kind, button=1, pos=pos)
+                    for pos in clicks
+                    for kind in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP)
+                ),
             ):
                 pygame.event.post(event)
             actions = window.poll()
-        if locked:
-            assert actions == []
-        else:
-            assert Quit() in actions and PressButton(0, "prev") in actions
-            assert PressButton(1, "ok") in actions
+        assert (Quit() in actions) is not locked
+        for seat, button in ((0, "prev"), (1, "ok"), (2, "ok")):
+            answered = {HoldButton(seat, button), ReleaseButton(seat, button)} <= set(actions)
+            assert answered is (seat not in real_buttons), (locked, seat, actions)
 
 
 def stop_the_kiosk(table: Table) -> None:
@@ -379,16 +390,17 @@ def stop_the_kiosk(table: Table) -> None:
         assert desk is not None
         if shown(desk.options[desk.selected]) == "Stop the kiosk":
             break
-        table.handle(ButtonPressed(0, "next", 0.0))
-    table.handle(ButtonPressed(0, "ok", 0.0))
+        table.handle(ButtonPressed(0, Button.NEXT, 0.0))
+    table.handle(ButtonPressed(0, Button.OK, 0.0))
     assert table.quit_requested
 
 
 @pytest.mark.slow  # over 5 s in the quick run on 2 cores (quiet, -n 4)
-def test_the_kiosk_window_is_locked_only_with_a_config(
+def test_the_kiosk_window_is_locked_only_on_a_table_with_real_devices(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """``windowed``: Escape and closing the window end the simulator, not a configured table."""
+    """``windowed``: Escape and closing the window end the simulator, and a configured table
+    whose devices are all simulated (only a language set, say), but not a real table."""
     frames: list[Kiosk] = []
     real_run_frame = Kiosk.run_frame
 
@@ -405,12 +417,22 @@ def test_the_kiosk_window_is_locked_only_with_a_config(
 
     monkeypatch.setattr(Kiosk, "run_frame", run_frame)
     path = tmp_path / "table.toml"
-    path.write_text('[table]\nrecords = "records"\n', "utf-8")
+    # Seat 1's reader is a real one (a port that is not there: it stays offline).
+    path.write_text(
+        f'[table]\nrecords = "records"\n\n[[seat]]\npixels = [0, 8]\n\n'
+        f'[[seat]]\nreader = "{tmp_path / "no-reader"}"\npixels = [8, 16]\n',
+        "utf-8",
+    )
     parser = argparse.ArgumentParser()
     arguments.add_arguments(parser)
     configured = parser.parse_args(["--config", str(path), "--no-journal"])
     assert kiosk_window.windowed(configured, load(path)) == 0
     assert len(frames) == 5 and frames[0].table.can_quit  # only the desk's stop ended it
+    frames.clear()
+    path.write_text('[table]\nlanguage = "de"\n', "utf-8")
+    german = parser.parse_args(["--config", str(path), "--no-journal"])
+    assert kiosk_window.windowed(german, load(path)) == 0
+    assert len(frames) == 1 and frames[0].table.can_quit  # the demo in German: Escape quits
     frames.clear()
     simulator = parser.parse_args(["--no-journal"])
     assert kiosk_window.windowed(simulator, TableConfig.simulated()) == 0

@@ -29,6 +29,7 @@ from controller.tags.registry import SIMULATED_STAFF_UID, decks, simulated
 from controller.view import Screen
 from display.renderer import Renderer
 from hardware.events import (
+    Button,
     ButtonPressed,
     ButtonReleased,
     InputEvent,
@@ -70,7 +71,7 @@ class Monkey:
         if roll < 0.42:
             return [TagPresented(seat, SIMULATED_STAFF_UID, now), TagRemoved(seat, now + 0.2)]
         if roll < 0.85:
-            button = rng.choice(("prev", "ok", "next"))
+            button = rng.choice((Button.PREV, Button.OK, Button.NEXT))
             # Mostly a tap of the button; sometimes the rules page's hold or staff's call.
             held = rng.choice((0.1, 0.1, 0.1, 1.2, 3.5))
             return [ButtonPressed(seat, button, now), ButtonReleased(seat, button, now + held)]

@@ -48,15 +48,7 @@ class Rig(TableRig):
 
     def to_options(self, game_id: str, seats: tuple[int, ...], preset: int = 0) -> None:
         """Wake, choose the menu line ``preset`` of ``game_id``, join ``seats``, press NEXT."""
-        self.press(seats[0], "ok")
-        menu = self.table.view.games
-        lines = [i for i, g in enumerate(menu) if g.game_id == game_id]
-        while self.table.selected != lines[preset]:
-            self.press(seats[0], "next")
-        self.press(seats[0], "ok")
-        for seat in seats[1:]:
-            self.press(seat, "ok")
-        self.press(seats[0], "next")
+        self.join_game(game_id, seats, preset)
         assert self.screen() is Screen.OPTIONS
 
     def lines(self) -> list[tuple[str, str, str]]:
@@ -84,16 +76,12 @@ class Rig(TableRig):
 
     @property
     def engine(self) -> OhPshaw:
-        game = self.table.game
-        assert game is not None and isinstance(game.adapter.engine, OhPshaw)
-        return game.adapter.engine
+        return self.engine_as(OhPshaw)
 
 
 @pytest.fixture
 def rig(tmp_path: Path) -> Iterator[Rig]:
-    r = Rig(tmp_path / "journal.sqlite3")
-    with r.devices:
-        r.loop.drain()
+    with Rig(tmp_path / "journal.sqlite3").running() as r:
         yield r
     r.journal.close()
 

@@ -42,9 +42,7 @@ class Rig(TableRig):
 
     @property
     def engine(self) -> OhPshaw:
-        game = self.table.game
-        assert game is not None and isinstance(game.adapter.engine, OhPshaw)
-        return game.adapter.engine
+        return self.engine_as(OhPshaw)
 
     def bid_round(self) -> None:
         """Every seat bids 0 with its OK button (the seat whose turn it is)."""
@@ -62,9 +60,7 @@ class Rig(TableRig):
 
 @pytest.fixture
 def rig(tmp_path: Path) -> Iterator[Rig]:
-    r = Rig(tmp_path / "journal.sqlite3")
-    with r.devices:
-        r.loop.drain()
+    with Rig(tmp_path / "journal.sqlite3").running() as r:
         yield r
     r.journal.close()
 
@@ -148,21 +144,12 @@ class OshakaRig(TableRig):
 
     def to_question(self) -> None:
         """Wake the table, choose Oshaka Trick, let all four seats join, and start."""
-        self.press(0, "ok")
-        ids = [g.game_id for g in self.table.view.games]
-        while ids[self.table.selected] != "oshaka-trick":
-            self.press(0, "next")
-        self.press(0, "ok")
-        for seat in (1, 2, 3):
-            self.press(seat, "ok")
-        self.press(0, "next")
+        self.join_game("oshaka-trick")
 
 
 @pytest.fixture
 def oshaka() -> Iterator[OshakaRig]:
-    r = OshakaRig(4)
-    with r.devices:
-        r.loop.drain()
+    with OshakaRig(4).running() as r:
         yield r
 
 

@@ -313,6 +313,25 @@ def test_a_two_seat_table_says_on_the_menu_why_it_offers_no_three_player_game() 
         )
 
 
+def test_a_two_seat_table_lists_the_games_two_can_play_first() -> None:
+    rig = CutRig(2)
+    with rig.devices:
+        rig.loop.drain()
+        rig.press(0, "ok")  # the menu
+        games = rig.table.view.games
+        offered = [g.game_id for g in games if not shown(g.unavailable)]
+        assert offered == ["oss"]  # the one game of the four that two people play
+        assert games[0].game_id == "oss" and rig.table.selected == 0
+        assert all(shown(g.unavailable) for g in games[1:])  # the rest still say why not
+    four = CutRig(4)
+    with four.devices:
+        four.loop.drain()
+        four.press(0, "ok")
+        # Every game fits four seats: the registry's order, unchanged.
+        ids = [g.game_id for g in four.table.view.games]
+        assert ids[0] == "oshaka-trick" and ids[-1] == "oss"
+
+
 def test_seats_back_on_the_menu_stay_joined_and_see_which_games_they_can_play() -> None:
     rig = CutRig(6)
     with rig.devices:

@@ -18,26 +18,10 @@ from gpiozero.pins.mock import MockFactory
 
 from hardware.errors import ButtonsUnavailable, DeviceClosed, HardwareConfigError
 from hardware.toss_timer import TossCancelled, TossStarted, TossStopped, TossTimer
+from tests.mock_gpio import FakeClock
 
 PIN = 9
 SETTLED = 0.03125  # past the default debounce time (a binary fraction, so sums stay exact)
-
-
-class FakeClock:
-    """The mock pins' and the timer's clock; ``now`` is set by the test."""
-
-    def __init__(self, now: float = 1000.0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-
-@pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
-    fake = FakeClock()
-    monkeypatch.setattr("gpiozero.pins.mock.monotonic", fake)
-    return fake
 
 
 @pytest.fixture

@@ -345,9 +345,7 @@ class HighCardRig(TableRig):
 
 @pytest.fixture
 def rig() -> Iterator[HighCardRig]:
-    r = HighCardRig(seats=4)
-    with r.devices:
-        r.loop.drain()
+    with HighCardRig(seats=4).running() as r:
         yield r
 
 

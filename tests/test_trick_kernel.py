@@ -82,6 +82,15 @@ def test_must_follow_while_holding_the_led_suit() -> None:
     assert led.follows(("D", 2), void) and led.playable(void) is void
 
 
+def test_unfollowed_names_the_card_a_seat_played_off_the_suit_led() -> None:
+    played = trick(HIGHEST, ("H", 9), ("S", 4), ("H", 2), lead=1)
+    assert played.unfollowed(2) == ("S", 4)
+    assert played.unfollowed(1) is None  # it led
+    assert played.unfollowed(3) is None  # it followed
+    assert played.unfollowed(0) is None  # it has not played
+    assert Trick(HIGHEST, 0).unfollowed(0) is None
+
+
 def test_a_trick_reads_as_its_plays_and_a_probe_leaves_it_alone() -> None:
     played = trick(HIGHEST, ("H", 9), ("H", 10), lead=3)
     assert list(played) == [(3, ("H", 9)), (0, ("H", 10))] and len(played) == 2 and played

@@ -1,8 +1,8 @@
 """``cafe-table assign-readers``: learn which reader is which seat by tapping.
 
 Staff plug in every seat's reader, run the command (with the kiosk stopped:
-the kiosk opens each port exclusively), and tap any card at seat 0's reader,
-then seat 1's, and so on. The command prints the ``[[seat]]`` tables for
+the kiosk opens each port exclusively), and tap any card at Seat 1's reader,
+then Seat 2's, and so on. The command prints the ``[[seat]]`` tables for
 ``table.toml``, each naming its reader by a stable ``/dev/serial/by-id`` (or
 ``by-path``) name, so the seats keep their readers across reboots.
 """
@@ -185,7 +185,7 @@ def add_command(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "assign-readers",
         help="learn which reader is which seat by tapping a card at each seat in turn",
-        description=__doc__.split("\n\n")[1] if __doc__ else None,
+        description=__doc__.split("\n\n")[1].replace("``", "") if __doc__ else None,
     )
     parser.add_argument(
         "--protocol",

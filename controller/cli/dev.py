@@ -25,7 +25,6 @@ from string import Template
 import controller
 from controller.games import game_folders, specs
 from controller.words.catalogs import game_domain
-from controller.words.extract import update
 
 USAGE_ERROR = 2
 TEMPLATES = Path(__file__).resolve().parent / "game_template"
@@ -87,6 +86,9 @@ def new_game(key: str, title: str | None = None, games: Path = GAMES) -> list[Pa
     tidy(folder)
     domain = game_domain(key, f"controller.games.{key}")
     if domain is not None:  # the game's catalogs: a template and an empty .po per language
+        # Imported here: babel's message tools are not for the kiosk's start (issue 33).
+        from controller.words.extract import update
+
         update(domain)
         written.append(domain.pot)
         written += sorted(domain.locale.glob("*/LC_MESSAGES/*.po"))

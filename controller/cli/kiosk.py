@@ -36,8 +36,10 @@ def kiosk_argument_problems(args: argparse.Namespace) -> None:
     """Refuse, before anything starts, a headless game that the bots could never play.
 
     ``--game`` must be a game the table runs, and the bots need a seat count
-    the game allows: ``--players`` on the simulated table, or the bot seats of
-    ``--config``. (With a window, people play and the table's menus check.)
+    the game allows: ``--players``, else the bot seats of ``--config``, and
+    with ``--config`` as many seats with simulated devices at the front of the
+    table (``arguments.headless_table``). (With a window, people play and the
+    table's menus check.)
     """
     games = specs()
     game = games.get(args.game)
@@ -50,39 +52,40 @@ def kiosk_argument_problems(args: argparse.Namespace) -> None:
             )
         )
     low, high = game.min_players, game.max_players
-    if args.config is None:
-        if not low <= args.players <= high:
-            raise TableError(
-                say(
-                    "--players {count}: {game} is played by {low} to {high} players; "
-                    "choose --players {low} to {high}",
-                    count=Verbatim(str(args.players)),
-                    game=Verbatim(game.title),
-                    low=low,
-                    high=high,
-                )
-            )
-        return
-    if not args.headless and (kiosk_window.display_available() or Notifier().enabled):
+    headless = args.headless or not (kiosk_window.display_available() or Notifier().enabled)
+    if args.config is not None and not headless:
         return  # a window (under systemd the kiosk waits for its display): people play
-    config = load(Path(args.config))
-    bots = sum(1 for seat in config.seats if seat.bot)
-    if not low <= bots <= high:
+    config = None if args.config is None else load(Path(args.config))
+    players = arguments.headless_players(args, config)
+    if config is not None and args.players is None and not low <= players <= high:
         raise TableError(
             say_plural(
                 "{config}: headless, only bots play, and {game} needs {low} to {high} of them; "
-                "the configuration has {n} bot seat (set bot = true in its [[seat]] tables, "
-                "or run it with a display)",
+                "the configuration has {n} bot seat (give --players, or set bot = true in its "
+                "[[seat]] tables, or run it with a display)",
                 "{config}: headless, only bots play, and {game} needs {low} to {high} of them; "
-                "the configuration has {n} bot seats (set bot = true in its [[seat]] tables, "
-                "or run it with a display)",
-                bots,
+                "the configuration has {n} bot seats (give --players, or set bot = true in its "
+                "[[seat]] tables, or run it with a display)",
+                players,
                 config=Verbatim(str(args.config)),
                 game=Verbatim(game.title),
                 low=low,
                 high=high,
             )
         )
+    if not low <= players <= high:
+        raise TableError(
+            say(
+                "--players {count}: {game} is played by {low} to {high} players; "
+                "choose --players {low} to {high}",
+                count=Verbatim(str(players)),
+                game=Verbatim(game.title),
+                low=low,
+                high=high,
+            )
+        )
+    if config is not None:
+        arguments.headless_table(config, players, str(args.config))
 
 
 def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

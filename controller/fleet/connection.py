@@ -96,14 +96,14 @@ class CafeConnection:
         self.link.start()
 
     def close(self, flush: float = 5.0) -> None:
-        """Give pending records a moment to reach the hub, then disconnect.
+        """Give pending records and messages a moment to reach the hub, then disconnect.
 
         What is still pending stays in the outbox and goes at the next start.
         """
         if self.outbox is not None and self.link.connected:
             self.link.record_ready()
             deadline = time.monotonic() + flush
-            while self.outbox.counts()[0] and time.monotonic() < deadline:
+            while self.outbox.unconfirmed_count() and time.monotonic() < deadline:
                 time.sleep(0.05)
         self.link.close()
         if self.outbox is not None:

@@ -22,6 +22,11 @@ network thread connects, reconnects with backoff and calls back here:
 - on PUBACK of a record: the outbox notes the broker has it; on the hub's
   ``record/ack`` it is delivered; a record the hub has not confirmed within
   ``resend_after`` seconds is sent again (the hub stores it once);
+- alerts, events and configuration answers go through the outbox as well
+  (with a journal): each carries a ``uid`` and is sent again, like a record,
+  until the hub's ``record/ack`` names it, so one lost with a broker that
+  crashed, or sent before the hub had subscribed again, still arrives (the
+  hub stores each uid once). Without a journal they are sent once, QoS 1;
 - on a message from the hub (an alert acknowledged, a configuration pushed,
   the member cards enrolled on the dashboard):
   ``on_message`` gets a typed ``HubMessage`` (the app puts it on the table's
@@ -224,20 +229,24 @@ class FleetLink:
 
     def _handle(self, note: _Note | None) -> None:
         if note is None:
-            self._send_records()  # a quiet spell: anything the hub has not confirmed goes again
+            self._send_unconfirmed()  # a quiet spell: anything the hub has not confirmed goes again
         elif note.kind == "state":
             self._latest_state, self._state_dirty = note.payload, True
         elif note.kind == "publish" and note.payload is not None:
             self._track_alerts(note.leaf, note.payload)
-            self._send(note.leaf, note.payload, qos=1)
+            if self.outbox is None:
+                self._send(note.leaf, note.payload, qos=1)
+            else:  # kept until the hub confirms it: see the module docstring
+                self.outbox.add_message(note.leaf, note.payload)
+                self._send_unconfirmed()
         elif note.kind == "closed" and note.payload is not None:
             self._open_alerts.pop(str(note.payload.get("id")), None)
         elif note.kind == "records":
-            self._send_records()
+            self._send_unconfirmed()
         elif note.kind == "connected":
             self._send_status()
             self._state_dirty = self._latest_state is not None
-            self._send_records(resend=True)
+            self._send_unconfirmed(resend=True)
         if (
             self._connected.is_set()
             and self.clock() - self._status_sent_at >= self.settings.heartbeat
@@ -281,7 +290,7 @@ class FleetLink:
         self.client.publish(self._topic(leaf), topics.encode(payload), qos=qos, retain=retain)
         self.sent_counts[leaf] = self.sent_counts.get(leaf, 0) + 1
 
-    def _send_records(self, resend: bool = False) -> None:
+    def _send_unconfirmed(self, resend: bool = False) -> None:
         if self.outbox is None or not self._connected.is_set():
             return  # sent on connect
         now = self.clock()
@@ -290,13 +299,13 @@ class FleetLink:
                 self._in_flight.clear()  # a new connection: whatever was in flight goes again
                 self._awaiting.clear()
             waiting = {uid for uid, at in self._awaiting.items() if now - at < self.resend_after}
-        for uid, message in self.outbox.pending():
+        for uid, leaf, message in self.outbox.unconfirmed():
             if uid in waiting:
                 continue
-            info = self.client.publish(self._topic(topics.RECORD), message, qos=1)
+            info = self.client.publish(self._topic(leaf), message, qos=1)
             if info.rc != mqtt.MQTT_ERR_SUCCESS:
                 return  # the connection dropped: everything pending goes again on connect
-            self.sent_counts[topics.RECORD] = self.sent_counts.get(topics.RECORD, 0) + 1
+            self.sent_counts[leaf] = self.sent_counts.get(leaf, 0) + 1
             with self._flight_lock:
                 self._awaiting[uid] = now
                 acked = info.mid in self._early_acks

@@ -1,4 +1,4 @@
-"""The outbox: finished games' records waiting for the broker's acknowledgement.
+"""The outbox: finished games' records, and the table's other messages, until the hub has them.
 
 It lives in the journal's SQLite file (table ``fleet_outbox``), beside the
 games it comes from, so it survives every restart the journal survives. A
@@ -12,6 +12,15 @@ Each record carries a unique id made of the table, the journal's creation
 time, the game's number and when it finished, so the hub stores it exactly
 once however often it is sent. (A game that staff reopen with an undo on the
 results screen and that finishes again is a new version with a new id.)
+
+The table's alerts, events and configuration answers wait here too (their
+``leaf`` says which topic they go to): each gets an id of its own, and stays
+until the hub confirms it stored it (the same ``record/ack``), so one sent
+into a broker that then crashed, or while the hub had not subscribed again,
+is sent again. A confirmed message is deleted (only records are kept as
+delivered, for the journal's retention); one the hub has not confirmed
+within ``MESSAGE_KEPT_FOR``, or beyond the newest ``MAX_PENDING_MESSAGES``,
+is dropped: a call for staff from yesterday helps nobody.
 """
 
 from __future__ import annotations
@@ -20,6 +29,7 @@ import datetime as dt
 import json
 import sqlite3
 import threading
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -30,13 +40,18 @@ CREATE TABLE IF NOT EXISTS fleet_outbox (
     payload TEXT NOT NULL,     -- the JSON message sent to the record topic
     added TEXT NOT NULL,
     sent TEXT,                 -- when the broker last acknowledged it (PUBACK)
-    delivered TEXT             -- when the hub confirmed it stored it; NULL while pending
+    delivered TEXT,            -- when the hub confirmed it stored it; NULL while pending
+    leaf TEXT NOT NULL DEFAULT 'record'  -- the topic it goes to (record, alert, event, ...)
 );
 CREATE TABLE IF NOT EXISTS fleet_names (
     game INTEGER PRIMARY KEY,  -- the journal's game id
     names TEXT NOT NULL        -- JSON: physical seat -> nickname (member cards)
 )
 """
+
+RECORD = "record"
+MAX_PENDING_MESSAGES = 500  # alerts, events and answers kept for a hub that is away
+MESSAGE_KEPT_FOR = dt.timedelta(days=1)
 
 
 class Outbox:
@@ -51,6 +66,11 @@ class Outbox:
         self._lock = threading.Lock()
         with self._lock, self._db:
             self._db.executescript(_SCHEMA)
+            columns = {row[1] for row in self._db.execute("PRAGMA table_info(fleet_outbox)")}
+            if "leaf" not in columns:  # an outbox from before it kept other messages
+                self._db.execute(
+                    "ALTER TABLE fleet_outbox ADD COLUMN leaf TEXT NOT NULL DEFAULT 'record'"
+                )
 
     def close(self) -> None:
         with self._lock:
@@ -69,6 +89,26 @@ class Outbox:
             self._db.execute(
                 "INSERT OR IGNORE INTO fleet_outbox (uid, game, payload, added) VALUES (?,?,?,?)",
                 (uid, game, json.dumps(message, ensure_ascii=False), _now()),
+            )
+        return uid
+
+    def add_message(self, leaf: str, payload: dict[str, Any]) -> str:
+        """Keep an alert, event or answer for topic ``leaf`` until the hub has it; its uid."""
+        uid = f"{self.table_id}/m/{uuid.uuid4().hex}"
+        added = _now()
+        message = {**payload, "uid": uid}
+        too_old = (dt.datetime.now(dt.UTC) - MESSAGE_KEPT_FOR).isoformat(timespec="milliseconds")
+        with self._lock, self._db:
+            self._db.execute(
+                "INSERT INTO fleet_outbox (uid, payload, added, leaf) VALUES (?,?,?,?)",
+                (uid, json.dumps(message, ensure_ascii=False), added, leaf),
+            )
+            # Bounded, whatever happens to the hub: the oldest go first.
+            self._db.execute(
+                "DELETE FROM fleet_outbox WHERE leaf != ? AND (added < ? OR uid NOT IN "
+                "(SELECT uid FROM fleet_outbox WHERE leaf != ? ORDER BY added DESC, rowid DESC "
+                "LIMIT ?))",
+                (RECORD, too_old, RECORD, MAX_PENDING_MESSAGES),
             )
         return uid
 
@@ -124,13 +164,18 @@ class Outbox:
 
     def pending(self, limit: int = 50) -> list[tuple[str, bytes]]:
         """(uid, message) of records not yet acknowledged, oldest first."""
+        return [(uid, message) for uid, leaf, message in self.unconfirmed(limit) if leaf == RECORD]
+
+    def unconfirmed(self, limit: int = 50) -> list[tuple[str, str, bytes]]:
+        """(uid, topic leaf, message) of everything the hub has not confirmed: the small,
+        urgent messages (a call for staff) before the records, each kind oldest first."""
         with self._lock:
             rows = self._db.execute(
-                "SELECT uid, payload FROM fleet_outbox WHERE delivered IS NULL "
-                "ORDER BY added, uid LIMIT ?",
-                (limit,),
+                "SELECT uid, leaf, payload FROM fleet_outbox WHERE delivered IS NULL "
+                "ORDER BY leaf = ?, added, rowid LIMIT ?",
+                (RECORD, limit),
             ).fetchall()
-        return [(row["uid"], row["payload"].encode()) for row in rows]
+        return [(row["uid"], row["leaf"], row["payload"].encode()) for row in rows]
 
     def sent(self, uid: str) -> None:
         """The broker acknowledged the record (it still waits for the hub's word)."""
@@ -138,20 +183,31 @@ class Outbox:
             self._db.execute("UPDATE fleet_outbox SET sent = ? WHERE uid = ?", (_now(), uid))
 
     def delivered(self, uid: str) -> None:
-        """The hub stored the record: it is done."""
+        """The hub stored the record (kept, marked delivered) or message (deleted): it is done."""
         with self._lock, self._db:
             self._db.execute(
                 "UPDATE fleet_outbox SET delivered = ? WHERE uid = ? AND delivered IS NULL",
                 (_now(), uid),
             )
+            self._db.execute("DELETE FROM fleet_outbox WHERE uid = ? AND leaf != ?", (uid, RECORD))
 
     def counts(self) -> tuple[int, int]:
-        """(pending, delivered)."""
+        """Records: (pending, delivered)."""
         with self._lock:
             row = self._db.execute(
-                "SELECT SUM(delivered IS NULL), SUM(delivered IS NOT NULL) FROM fleet_outbox"
+                "SELECT SUM(delivered IS NULL), SUM(delivered IS NOT NULL) FROM fleet_outbox "
+                "WHERE leaf = ?",
+                (RECORD,),
             ).fetchone()
         return int(row[0] or 0), int(row[1] or 0)
+
+    def unconfirmed_count(self) -> int:
+        """Records and other messages the hub has not confirmed yet."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT COUNT(*) FROM fleet_outbox WHERE delivered IS NULL"
+            ).fetchone()
+        return int(row[0])
 
     def _meta(self, key: str) -> str | None:
         with self._lock:

@@ -12,17 +12,19 @@ sends it.
 | ``alert`` | table | 1 | no | ``{"id": ..., "kind": ..., "seat": ..., "text": ...}`` |
 | ``record`` | table | 1 | no | ``{"uid": ..., "game": ..., "record": text, "report": {...}}`` |
 | ``alert/ack`` | hub | 1 | no | ``{"id": ...}`` |
-| ``record/ack`` | hub | 1 | no | ``{"uid": ...}``: the hub has stored this record |
+| ``record/ack`` | hub | 1 | no | ``{"uid": ...}``: the hub has stored this record or message |
 | ``config/set`` | hub | 1 | until answered | ``{"id": ..., "version": n, "settings": {...}}`` |
 | ``config/result`` | table | 1 | no | ``{"id": ..., "ok": bool, "message": ...}`` |
 | ``members`` | hub | 1 | yes | ``{"members": {tag UID: nickname}}``: every member card |
 
 A ``record`` carries ``"nicknames"`` beside the record text when member cards
 named seats: one entry per record seat (``seats`` order), a nickname or null.
-A ``status`` is also the table's heartbeat (every ``cafe.heartbeat`` seconds)
-and lists its open alerts (``"alerts"``) and the calls last answered at the
-table (``"answered"``: alert ids). The hub checks every payload
-(``hub.messages``).
+An ``event``, ``alert`` or ``config/result`` from a table with a journal carries a
+``uid`` too: it waits in the table's outbox until ``record/ack`` names it
+(``controller.fleet.outbox``). A ``status`` is also the table's heartbeat
+(every ``cafe.heartbeat`` seconds) and lists its open alerts (``"alerts"``)
+and the calls last answered at the table (``"answered"``: alert ids). The hub
+checks every payload (``hub.messages``).
 """
 
 from __future__ import annotations

@@ -405,7 +405,7 @@ class Kiosk:
 
 def restore_pin_lock(table: Table, journal: Journal) -> None:
     """Lock the staff PIN again for what is left of a lock journaled before a restart."""
-    left = lock_left(journal.staff_events(), journal.clock())
+    left = lock_left(journal.staff_events(), journal.time.stamp())
     if left > 0 and table.lock_staff_pin(left):
         logger.warning("the staff PIN stays locked for %.0f s more (locked before the restart)",
                        left)  # fmt: skip

@@ -5,20 +5,16 @@ from __future__ import annotations
 import argparse
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from controller.config.reading import ConfigError
-from controller.config.table_config import TableConfig
-from controller.games.words import Verbatim, say
+from controller.config.table_config import MOCK, TableConfig
+from controller.games.base import TableError
+from controller.games.words import Verbatim, say, say_plural
 from controller.records.files import DEMO_OUT
 from controller.records.journal import JOURNAL_NAME
 from controller.words.safe_text import one_line
 
-if TYPE_CHECKING:
-    pass
-
-if TYPE_CHECKING:
-    pass
+HEADLESS_PLAYERS = 4  # bots in the headless demo without --players or --config
 
 
 def config_path(args: argparse.Namespace) -> Path | None:
@@ -30,6 +26,53 @@ def journal_file(args: argparse.Namespace, records: Path) -> Path | None:
     if args.no_journal:
         return None
     return Path(args.journal) if args.journal else records / JOURNAL_NAME
+
+
+def headless_players(args: argparse.Namespace, config: TableConfig | None) -> int:
+    """How many bots play the headless game: ``--players``, else the bot seats of
+    ``--config``, else ``HEADLESS_PLAYERS``."""
+    if args.players is not None:
+        return int(args.players)
+    if config is None:
+        return HEADLESS_PLAYERS
+    return sum(1 for seat in config.seats if seat.bot)
+
+
+def headless_table(config: TableConfig, players: int, source: str) -> TableConfig:
+    """``config`` (read from ``source``) with ``players`` bots at its first seats, no one else.
+
+    Headless, nobody sits at the table, so the bots take the first seats: the player
+    the record calls seat N sits at the table's Seat N, and the printed sheet, the
+    record's replay, the results screen and the history name every seat alike.
+    Refused (``TableError``) when the table has too few seats, or when one of them has a
+    real reader or real buttons, which a bot cannot use.
+    """
+    seats = config.seats
+    if players > len(seats):
+        raise TableError(
+            say_plural(
+                "--players {count}: {config} has {n} seat; choose --players {n}, or add "
+                "[[seat]] tables",
+                "--players {count}: {config} has {n} seats; choose --players {n} or fewer, or "
+                "add [[seat]] tables",
+                len(seats),
+                count=Verbatim(str(players)),
+                config=Verbatim(source),
+            )
+        )
+    for seat in seats[:players]:
+        if seat.reader != MOCK or seat.buttons is not None:
+            raise TableError(
+                say(
+                    "{config}: headless, bots play at the first {count} seats, but Seat "
+                    "{seat}'s reader or buttons are real and a bot cannot use them; choose "
+                    "fewer --players, or run the table with a display",
+                    config=Verbatim(source),
+                    count=players,
+                    seat=seat.index + 1,
+                )
+            )
+    return replace(config, seats=tuple(replace(seat, bot=seat.index < players) for seat in seats))
 
 
 def with_window_options(config: TableConfig, args: argparse.Namespace) -> TableConfig:
@@ -76,7 +119,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--headless", action="store_true", help="bots play one game, no window")
     parser.add_argument("--game", default="oshaka-trick", help="the game bots play headless")
-    parser.add_argument("--players", type=int, default=4, help="seats in the headless game")
+    parser.add_argument(
+        "--players",
+        type=int,
+        default=None,
+        help=f"bots in the headless game (default {HEADLESS_PLAYERS}; with --config, its bot "
+        "seats' count); they sit at the table's first seats",
+    )
     parser.add_argument("--seed", type=int, default=None, help="seed for deals and bots")
     parser.add_argument(
         "--out",

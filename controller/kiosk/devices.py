@@ -17,6 +17,7 @@ from typing import Any, Self
 from controller.config.table_config import TableConfig
 from controller.view.seat_colours import seat_colour
 from hardware.buttons import BUTTON_NAMES, SeatButtons, mock_pin_factory
+from hardware.errors import HardwareError
 from hardware.events import EventQueue
 from hardware.flood import ReaderThrottle
 from hardware.led_backends import open_strip
@@ -80,19 +81,39 @@ class Devices:
 
     def press(self, seat: int, button: str) -> bool:
         """Press and release a simulated button through its mock pin; False if not simulated."""
+        return self.hold(seat, button) and self.release(seat, button)
+
+    def hold(self, seat: int, button: str) -> bool:
+        """Push a simulated button down (it stays down until ``release``); False if not
+        simulated. ``"timer"`` is the table's toss timer."""
+        return self._drive(seat, button, down=True)
+
+    def release(self, seat: int, button: str) -> bool:
+        """Let a simulated button come up again; False if not simulated."""
+        return self._drive(seat, button, down=False)
+
+    def _drive(self, seat: int, button: str, *, down: bool) -> bool:
+        device: SeatButtons | TossTimer | None
         if button == "timer":
-            # The toss timer is one button for the whole table.
-            if self.timer is None or self.mock_factory is None:
+            device = self.timer  # the toss timer is one button for the whole table
+        else:
+            device = self.buttons.get(seat)
+            if device is not None and button not in device.pins:
                 return False
-            self.timer.press()
-            self.timer.release()
-            return True
-        buttons = self.buttons.get(seat)
-        if buttons is None or self.mock_factory is None or button not in buttons.pins:
+        if device is None:
             return False
-        pin = self.mock_factory.pin(buttons.pins[button])
-        pin.drive_low()
-        pin.drive_high()
+        try:
+            if isinstance(device, TossTimer):
+                if down:
+                    device.press()
+                else:
+                    device.release()
+            elif down:
+                device.press(button)
+            else:
+                device.release(button)
+        except HardwareError:  # a real pin (software cannot push it), or closed
+            return False
         return True
 
 

@@ -13,25 +13,24 @@ import os
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from controller.config.table_config import TableConfig
 from controller.games.base import TableError
 from controller.games.words import Verbatim, as_arg, say
+from controller.kiosk.app import Kiosk, stopped_words
+from controller.kiosk.arguments import (
+    config_path,
+    headless_players,
+    headless_table,
+    journal_file,
+    with_window_options,
+)
 from controller.kiosk.exit_codes import ExitCode
 from controller.kiosk.stop_signals import StopSignals
 from controller.records import scoresheet
 from controller.view import Screen, TableView
 from controller.words import terminal as terminal_words
 from controller.words.commands import command
-
-if TYPE_CHECKING:
-    pass
-
-if TYPE_CHECKING:
-    pass
-from controller.kiosk.app import Kiosk, stopped_words
-from controller.kiosk.arguments import config_path, journal_file, with_window_options
 
 logger = logging.getLogger(__name__)
 
@@ -54,8 +53,14 @@ def headless_demo(
 
     ``stop`` (installed by ``run``) ends the game early on a stop signal; the journal
     keeps it for the next run."""
+    players = headless_players(args, None if args.config is None else config)
     if args.config is None:
-        config = with_window_options(TableConfig.simulated(args.players, bots=args.players), args)
+        # No toss timer: the bots toss no Jack, and their presses, a moment apart, would time
+        # every toss at 0.000 s. Oss's results are reported with the seat buttons instead.
+        simulated = replace(TableConfig.simulated(players, bots=players), timer=None)
+        config = with_window_options(simulated, args)
+    else:
+        config = headless_table(config, players, str(args.config))
     out = Path(args.out)
     journal = journal_file(args, out)
     try:

@@ -251,7 +251,19 @@ class Simulator:
         return None
 
     def press(self, seat: int, button: str) -> None:
+        """Press and release a seat's simulated button (``"timer"``: the toss timer)."""
         if not self.devices.press(seat, button):
+            logger.warning("seat %d's %s button is not simulated", seat, button)
+
+    def hold(self, seat: int, button: str) -> None:
+        """Push a seat's simulated button down and keep it down (a key or a mouse button held
+        in the window), so that the table times the hold as it times a real button's."""
+        if not self.devices.hold(seat, button):
+            logger.warning("seat %d's %s button is not simulated", seat, button)
+
+    def release(self, seat: int, button: str) -> None:
+        """Let go of a button ``hold`` pushed down."""
+        if not self.devices.release(seat, button):
             logger.warning("seat %d's %s button is not simulated", seat, button)
 
     # --- deciding -----------------------------------------------------------------

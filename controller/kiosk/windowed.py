@@ -32,8 +32,6 @@ from hardware.events import Wakeup
 if TYPE_CHECKING:
     from display.window import Window
 
-if TYPE_CHECKING:
-    pass
 from controller.kiosk.app import SLEEP_WAIT, Kiosk, stopped_words
 from controller.kiosk.arguments import config_path, journal_file
 from hardware.events import ButtonPressed, TagPresented, TossStarted
@@ -60,27 +58,17 @@ def windowed(args: argparse.Namespace, config: TableConfig, stop: StopSignals | 
 
     ``stop`` (installed by ``run``) ends the loop on SIGTERM, SIGINT or SIGHUP.
     """
-    from display.window import Window
 
-    # A configured table is locked down: no key, click or close request reaches it;
-    # staff stop it from the staff desk (PIN) or the service stops it.
-    locked = args.config is not None
     kiosk = Kiosk.create(
         config,
         seed=args.seed,
         bot_delay=args.bot_delay,
         journal_path=journal_file(args, config.records),
         config_path=config_path(args),
-        can_quit=locked,
+        # A configured table's staff desk offers to stop the kiosk.
+        can_quit=args.config is not None,
     )
-    people = [s.index for s in config.seats if not s.bot]
-    simulated = [s.index for s in config.seats if s.reader == MOCK]
-    window = Window(
-        config.display,
-        key_seat=people[0] if people else 0,
-        locked=locked,
-        staff_seats=simulated,
-    )
+    window = window_for(config)
     notifier = Notifier()  # systemd's Type=notify and watchdog; nothing off systemd
     turns = Turns(kiosk, Sleeper(config.display.sleep))
     if stop is not None:
@@ -112,6 +100,34 @@ def windowed(args: argparse.Namespace, config: TableConfig, stop: StopSignals | 
     return 0
 
 
+def window_for(config: TableConfig) -> Window:
+    """The window of the table ``config`` describes: keys and clicks act only for its
+    simulated devices, and a table with any real device cannot be quit from the window.
+
+    A configuration whose devices are all simulated (one that only sets the language,
+    say) is the demo, as interactive as the simulator without one.
+    """
+    from display.window import Window
+
+    people = [s.index for s in config.seats if not s.bot]
+    simulated_buttons = [s.index for s in config.seats if s.buttons is None]
+    simulated_readers = [s.index for s in config.seats if s.reader == MOCK]
+    real = (
+        len(simulated_buttons) < len(config.seats)
+        or len(simulated_readers) < len(config.seats)
+        or (config.timer is not None and config.timer.pin is not None)
+    )
+    # The keys act for the first seat a person plays whose buttons are simulated.
+    key_seats = [s for s in people if s in simulated_buttons] or simulated_buttons or [0]
+    return Window(
+        config.display,
+        key_seat=key_seats[0],
+        locked=real,
+        staff_seats=simulated_readers,
+        button_seats=simulated_buttons,
+    )
+
+
 @contextlib.contextmanager
 def opened(window: Window) -> Iterator[Window]:
     """The window, open; SDL's refusal to open it is one line (``DisplayFailed``), not a
@@ -128,25 +144,37 @@ def opened(window: Window) -> Iterator[Window]:
 
 def apply_ui_action(kiosk: Kiosk, action: object) -> bool:
     """Turn a click or key into what a seat's reader or button would report; False to quit."""
-    from display.ui import ChooseGame, PressButton, Quit, TapCard, TapDeckCard, TapStaff
+    from display import ui
 
-    if isinstance(action, Quit):
+    if isinstance(action, ui.Quit):
         return False
-    if isinstance(action, TapCard | TapStaff | TapDeckCard):
+    if isinstance(action, ui.TapCard | ui.TapStaff | ui.TapDeckCard):
         simulator = kiosk.simulator
-        if isinstance(action, TapCard):
+        if isinstance(action, ui.TapCard):
             why_not = simulator.tap(action.seat, action.card)
-        elif isinstance(action, TapStaff):
+        elif isinstance(action, ui.TapStaff):
             why_not = simulator.tap_staff(action.seat)
         else:
             why_not = simulator.tap_deck_card(action.seat)
         if why_not is not None:  # e.g. a real reader: say so where the person looks
             kiosk.table.announce(why_not, MessageKind.REFUSED, action.seat)
-    elif isinstance(action, PressButton):
+    elif isinstance(action, ui.PressButton):
         kiosk.simulator.press(action.seat, action.button)
-    elif isinstance(action, ChooseGame):
-        seat = next((s.index for s in kiosk.config.seats if not s.bot), 0)
-        while kiosk.table.selected != action.index:
+    elif isinstance(action, ui.HoldButton):
+        kiosk.simulator.hold(action.seat, action.button)
+    elif isinstance(action, ui.ReleaseButton):
+        kiosk.simulator.release(action.seat, action.button)
+    elif isinstance(action, ui.ChooseGame):
+        seats = kiosk.config.seats
+        simulated = [s.index for s in seats if s.buttons is None]
+        people = [s.index for s in seats if not s.bot and s.index in simulated]
+        if not (people or simulated):
+            return True  # no button the window can press
+        seat = (people or simulated)[0]
+        # At most one turn of the menu: a press that moved nothing must not loop forever.
+        for _ in range(len(kiosk.table.view.games)):
+            if kiosk.table.selected == action.index:
+                break
             kiosk.simulator.press(seat, "next")
             kiosk.loop.drain()
     return True

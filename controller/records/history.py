@@ -1,11 +1,16 @@
 """Game history from the journal: the list of games, CSV export, and game records.
 
-``summaries`` lists the journal's games (finished ones by default) with date,
-game, seats and scores; ``history_lines`` shows them as text rows (the staff
+``summaries`` lists the journal's games (finished ones by default), in the
+journal's order (its game numbers, never the clock), with date, game, seats
+and scores; ``history_lines`` shows them as text rows (the staff
 menu's history screen and the ``history`` command) through a presenter: in
 the reader's language, dates the language's way, seats counted from 1.
 ``write_csv`` exports them as data (English column names and the record
 format's 0-based seats, like the JSON records, whatever the language);
+a time stamped by a clock not set (a Pi before NTP: 1970, see
+``controller.records.clock``) is shown as "clock not set" (after the date of
+the latest earlier game whose clock was set) and left empty in the CSV, whose
+``clock_set`` column says so;
 ``export_record`` writes any journaled game, finished or not, as a
 ``table-record/1`` record (``shared/spec/game-record.md``).
 """
@@ -20,6 +25,7 @@ from typing import TextIO
 from controller.games import spec_of
 from controller.games.base import JSON, TableError
 from controller.games.words import Items, Seat, Text, Verbatim, Words, as_arg, say
+from controller.records.clock import trusted_wall
 from controller.records.journal import ABANDONED, FINISHED, PLAYING, GameRow, Journal
 from controller.records.record import dumps, replay
 from controller.words import Presenter
@@ -39,6 +45,7 @@ CSV_COLUMNS = (
     "winners",
     "ended",
     "variant",
+    "clock_set",
 )
 
 
@@ -58,6 +65,7 @@ class GameSummary:
     ended: str = ""  # how a finished game ended when not by its rules' last round ("early")
     variant: str = ""  # the variant its options play, e.g. "first to 8 tokens"
     variant_words: Words = ""  # the same, as a message for a person in any language
+    finished_synced: bool | None = None  # whether the end's clock was synchronised; None: unknown
 
     @property
     def date(self) -> str:
@@ -72,6 +80,21 @@ class GameSummary:
             return datetime.fromisoformat(self.finished or self.started)
         except ValueError:
             return None
+
+    @property
+    def started_trusted(self) -> bool:
+        """Whether the start's stamp is a believable date (not a clock not set)."""
+        return trusted_wall(self.started, None) is not None
+
+    @property
+    def finished_trusted(self) -> bool:
+        """Whether the end's stamp is a believable date: synchronised and not 1970."""
+        return trusted_wall(self.finished, self.finished_synced) is not None
+
+    @property
+    def clock_set(self) -> bool:
+        """Whether every stamp the game has (its start, its end if over) can be believed."""
+        return self.started_trusted and (self.finished is None or self.finished_trusted)
 
 
 class HistoryError(TableError):
@@ -122,6 +145,7 @@ def summarize(journal: Journal, row: GameRow) -> GameSummary:
         ended="" if report is None else str(report.get("ended", "")),
         variant=variant,
         variant_words=variant_words,
+        finished_synced=row.finished_synced,
     )
 
 
@@ -180,12 +204,19 @@ def history_table(games: list[GameSummary], present: Presenter = ENGLISH) -> lis
         say("status"),
     )
     rows = [tuple(present(word) for word in heading)]  # "#" is a symbol: the same in every language
+    latest_set: datetime | None = None  # the latest date so far whose clock was set
     for game in games:
         when = game.when
+        if when is None:
+            date = game.date  # not a date at all: shown as the journal holds it
+        elif game.finished_trusted if game.finished is not None else game.started_trusted:
+            date, latest_set = present.date(when, "short"), when
+        else:
+            date = present(_clock_not_set(present, latest_set))
         rows.append(
             (
                 str(game.id),
-                game.date if when is None else present.date(when, "short"),
+                date,
                 present(_title(game)),
                 " ".join(present.number(s + 1) for s in game.seats),
                 " ".join(present.number(s) for s in game.scores),
@@ -215,6 +246,14 @@ def status_words(status: str, ended: str = "") -> Words:
     return found
 
 
+def _clock_not_set(present: Presenter, after: datetime | None) -> Words:
+    """A date stamped by a clock not set: the journal's order still places the game after
+    the games before it, so the latest of those with a true date bounds it."""
+    if after is None:
+        return say("clock not set")
+    return say("clock not set, after {date}", date=Verbatim(present.date(after, "short")))
+
+
 def _title(game: GameSummary) -> Words:
     if game.variant:
         variant = as_arg(game.variant_words or game.variant)
@@ -230,8 +269,8 @@ def write_csv(games: list[GameSummary], out: TextIO) -> None:
         writer.writerow(
             (
                 game.id,
-                game.started,
-                game.finished or "",
+                game.started if game.started_trusted else "",
+                game.finished if game.finished is not None and game.finished_trusted else "",
                 game.game,
                 game.status,
                 len(game.seats),
@@ -240,5 +279,6 @@ def write_csv(games: list[GameSummary], out: TextIO) -> None:
                 " ".join(str(s) for s in game.winners),
                 game.ended,
                 game.variant,
+                "yes" if game.clock_set else "no",
             )
         )

@@ -139,8 +139,14 @@ CREATE TABLE entries (
     PRIMARY KEY (game, seq)
 );
 """
+# The game to resume is the latest still playing: without this index, finding it read
+# every game's row (0.1 s with five years of play, twice before READY=1). Journals made
+# before it get it when the kiosk first opens them (a one-time scan).
+_STATUS_INDEX = "CREATE INDEX IF NOT EXISTS games_status ON games (status, id)"
 _TABLES = {"meta", "games", "entries"}
 _RECORDS_FROM = "records-tracked-from"  # meta: the first game whose record file is tracked
+_UNSYNCED_BOOTS = "unsynced-boots"  # meta: JSON list of boots that stamped on a clock not set
+_UNSYNCED_BOOTS_KEPT = 16  # only the open game's boots matter; a few restarts' worth
 
 
 def _record_key(game_id: int) -> str:
@@ -258,6 +264,9 @@ class Journal:
         self._current: int | None = self._latest_playing()
         # The open game's latest stamp: the next one tells whether the wall clock jumped.
         self._last_stamp: tuple[int, Stamp] | None = self._load_last_stamp()
+        # Boots whose stamps were taken on a clock not synchronised (see _place_earlier_boots).
+        self._unsynced_boots: list[str] = self._load_unsynced_boots()
+        self._earlier_boots_placed: int | None = None  # the game they were placed for
 
     # --- opening ------------------------------------------------------------------
 
@@ -394,6 +403,8 @@ class Journal:
                 )
                 self._set_status(self._current, ABANDONED)
             now = self.time.stamp()
+            if not now.synced:
+                self._note_unsynced_boot(now.boot)
             cursor = self._db.execute(
                 "INSERT INTO games (game, players, header, seed, config, status, started,"
                 " started_steady, started_boot) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -713,7 +724,11 @@ class Journal:
         entries: it is not part of any game and must never change a replay.
         """
         events = self.staff_events()
-        events = [*events, {"kind": kind, "at": self._now(), **detail}][-STAFF_LOG_LIMIT:]
+        # The steady reading, its boot and the clock's trust let a PIN lock be timed
+        # honestly across a restart (controller.tags.pin_lock).
+        now = self.time.stamp()
+        stamp = {"at": self._now(), "steady": now.steady, "boot": now.boot, "synced": now.synced}
+        events = [*events, {"kind": kind, **stamp, **detail}][-STAFF_LOG_LIMIT:]
         self._set_meta(STAFF_LOG, json.dumps(events))
 
     def staff_events(self) -> list[JSON]:
@@ -794,7 +809,108 @@ class Journal:
                     "now synchronised" if now.synced else "still not synchronised",
                 )
         self._last_stamp = (game, now)
+        if not now.synced:
+            self._note_unsynced_boot(now.boot)
+        elif self._earlier_boots_placed != game:
+            self._earlier_boots_placed = game
+            self._place_earlier_boots(game, now)
         return now
+
+    def _load_unsynced_boots(self) -> list[str]:
+        raw = self.meta(_UNSYNCED_BOOTS)
+        try:
+            loaded = [] if raw is None else json.loads(raw)
+        except ValueError:
+            return []
+        return [str(boot) for boot in loaded] if isinstance(loaded, list) else []
+
+    def _note_unsynced_boot(self, boot: str) -> None:
+        """Remember (inside a write) that ``boot`` stamped on a clock not synchronised."""
+        if boot in self._unsynced_boots:
+            return
+        self._unsynced_boots = [*self._unsynced_boots, boot][-_UNSYNCED_BOOTS_KEPT:]
+        self._write_unsynced_boots()
+
+    def _write_unsynced_boots(self) -> None:
+        self._db.execute(
+            "INSERT INTO meta (key, value) VALUES (?, ?)"
+            " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (_UNSYNCED_BOOTS, _dump(self._unsynced_boots)),
+        )
+
+    def _place_earlier_boots(self, game: int, now: Stamp) -> None:
+        """Give ``game``'s stamps of earlier boots honest wall times, now that the clock is set.
+
+        Inside a write, on a synchronised clock. A power cut before NTP synced
+        leaves stamps whose wall times came from a clock not set (1970, or the
+        time saved at the last shutdown), and their boot is over: its steady
+        readings cannot be tied to today's clock. What is known is that each
+        boot ended before the next began, and how far apart its own stamps
+        were. So each such boot's stamps are placed, spacing kept, at the
+        latest they can have been: the last one at the start of the boot after
+        it. A boot is placed when it is known to have stamped unsynchronised,
+        or its times are impossible (before this software existed, or after the
+        next boot began); others are believed. Newest first, as each boot's
+        start bounds the one before.
+        """
+        started = self._db.execute(
+            "SELECT started, started_steady, started_boot FROM games WHERE id = ?", (game,)
+        ).fetchone()
+        stamps: list[tuple[int | None, str, float, str]] = []  # seq (None: the start), wall, ...
+        if started is not None and started["started_steady"] is not None:
+            stamps.append(
+                (None, started["started"], started["started_steady"], started["started_boot"])
+            )
+        stamps += [
+            (row["seq"], row["at"], row["steady"], row["boot"])
+            for row in self._db.execute(
+                "SELECT seq, at, steady, boot FROM entries WHERE game = ? AND steady IS NOT NULL"
+                " ORDER BY seq",
+                (game,),
+            )
+        ]
+        boots: dict[str, list[tuple[int | None, str, float, str]]] = {}
+        for stamp in stamps:
+            if stamp[3] != now.boot:
+                boots.setdefault(stamp[3], []).append(stamp)
+        latest = now.wall_at(0.0)  # this boot's start: every earlier stamp is before it
+        placed: list[str] = []
+        for boot, block in reversed(boots.items()):
+            walls = [_parse_wall(wall) for _, wall, _, _ in block]
+            last_steady = block[-1][2]
+            impossible = any(
+                wall is None or wall < EARLIEST_TRUE or wall > latest for wall in walls
+            )
+            if boot in self._unsynced_boots or impossible:
+                end = Stamp(latest, last_steady, boot, synced=False)
+                for seq, _, steady, _ in block:
+                    self._rewrite_wall(game, seq, _text(end.wall_at(steady)))
+                placed.append(boot)
+                latest = end.wall_at(0.0)
+            else:
+                first = walls[0]
+                assert first is not None  # not impossible
+                latest = min(latest, first - dt.timedelta(seconds=block[0][2]))
+        if placed:
+            logger.warning(
+                "game %d has stamps from %d earlier boot(s) whose clock was not set; "
+                "they now read the latest time they can have been (just before the next boot)",
+                game,
+                len(placed),
+            )
+        # This boot's own stamps follow the clock as it reads now (``_restamp``).
+        remaining = [b for b in self._unsynced_boots if b not in placed and b != now.boot]
+        if remaining != self._unsynced_boots:
+            self._unsynced_boots = remaining
+            self._write_unsynced_boots()
+
+    def _rewrite_wall(self, game: int, seq: int | None, wall: str) -> None:
+        if seq is None:
+            self._db.execute("UPDATE games SET started = ? WHERE id = ?", (wall, game))
+        else:
+            self._db.execute(
+                "UPDATE entries SET at = ? WHERE game = ? AND seq = ?", (wall, game, seq)
+            )
 
     def _restamp(self, game: int, now: Stamp) -> None:
         """Rewrite the wall times of ``game``'s stamps of ``now``'s boot from their steady ones."""
@@ -891,6 +1007,8 @@ def _connect(
     db.row_factory = sqlite3.Row
     try:
         _check(db, create, quick=quick, keep_alive=keep_alive)
+        if create:  # the kiosk's writer: a journal made before the index gets it now
+            db.execute(_STATUS_INDEX)
     except sqlite3.Error as exc:
         db.close()
         raise _sqlite_problem(exc, path, "could not open the game journal") from exc
@@ -1211,6 +1329,7 @@ def _create(db: sqlite3.Connection) -> None:
     for statement in _SCHEMA.split(";"):
         if statement.strip():
             db.execute(statement)
+    db.execute(_STATUS_INDEX)
     db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
     db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
     db.execute(
@@ -1264,6 +1383,15 @@ def _move_aside(path: Path, reason: str, now: dt.datetime) -> str:
 def _text(when: dt.datetime) -> str:
     """A wall-clock time as the journal writes it."""
     return when.isoformat(timespec="seconds")
+
+
+def _parse_wall(text: str) -> dt.datetime | None:
+    """A journaled wall time, or None if it cannot be read."""
+    try:
+        when = dt.datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    return when if when.tzinfo is not None else when.astimezone()
 
 
 def _dump(value: object) -> str:

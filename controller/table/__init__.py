@@ -41,9 +41,11 @@ from controller.table.screens import (
     RESULTS_TIMEOUT,
     STAFF_TIMEOUT,
     AttractScreen,
+    Next,
     PlayScreen,
     ScreenState,
     StaffDeskScreen,
+    resolve,
     undone,
 )
 from controller.table.session import GameSession, table_settings
@@ -118,7 +120,7 @@ class Table:
         self._ctx = ScreenContext(
             config=self.config,
             registry=self.registry,
-            lobby=Lobby(menu_entries(self._games)),
+            lobby=Lobby(menu_entries(self._games, self.config)),
             out=Outputs(LedDirector(lambda: leds, clock, seats)),
             languages=SeatLanguages(),
             staff=StaffMode(clock, guard, self.config.staff.undo_needs_pin),
@@ -233,14 +235,15 @@ class Table:
         if timeout is not None and now - self.last_activity > timeout:
             self._go(state.on_idle(ctx))
 
-    def _go(self, state: ScreenState | None) -> None:
-        """Make ``state`` the current screen (None: stay), and whatever its entry leads to."""
+    def _go(self, step: Next) -> None:
+        """Make the screen ``step`` names current (None: stay), and whatever its entry leads to."""
+        state = resolve(step)
         while state is not None:
             self._state = state
             if not state.keeps_messages:
                 self._ctx.out.clear()
             self._ctx.out.changed()
-            state = state.enter(self._ctx)
+            state = resolve(state.enter(self._ctx))
 
     # --- from outside the loop's inputs: the journal, staff, the café's hub ------------------
 

@@ -17,7 +17,7 @@ from controller.games.words import Seat, say
 from controller.table.context import ScreenContext
 from controller.table.pages import Pages
 from controller.table.readers import ReaderStatus
-from controller.table.screens import ScreenState
+from controller.table.screens import Next, ScreenState
 from controller.view import MessageKind, Screen
 from hardware.events import (
     Button,
@@ -50,7 +50,7 @@ class InputParts:
     on_staff_call: Callable[[str, int, bool], None] | None = None
 
 
-Handler = Callable[[InputEvent, ScreenState, ScreenContext, InputParts], ScreenState | None]
+Handler = Callable[[InputEvent, ScreenState, ScreenContext, InputParts], Next]
 
 
 def call_closed(ctx: ScreenContext, state: ScreenState, seat: int) -> None:
@@ -59,9 +59,7 @@ def call_closed(ctx: ScreenContext, state: ScreenState, seat: int) -> None:
     ctx.rest_leds(state.playing)
 
 
-def _on_tag(
-    event: InputEvent, state: ScreenState, ctx: ScreenContext, parts: InputParts
-) -> ScreenState | None:
+def _on_tag(event: InputEvent, state: ScreenState, ctx: ScreenContext, parts: InputParts) -> Next:
     assert isinstance(event, TagPresented)
     if event.seat in ctx.calls.calling and ctx.is_staff_tag(event.uid):
         call = ctx.calls.answer_seat(event.seat)
@@ -74,26 +72,22 @@ def _on_tag(
 
 def _on_button(
     event: InputEvent, state: ScreenState, ctx: ScreenContext, parts: InputParts
-) -> ScreenState | None:
+) -> Next:
     assert isinstance(event, ButtonPressed)
     ctx.calls.pressed(event.seat, event.button, event.at)
     if event.button == Button.OK:
         parts.pages.ok_down(event.seat, event.at)
-    try:
-        button = Button(event.button)
-    except ValueError:
-        return None  # no seat has such a button (the hardware names only the three)
-    if state.screen is Screen.RESULTS and button in (Button.PREV, Button.NEXT):
+    if state.screen is Screen.RESULTS and event.button in (Button.PREV, Button.NEXT):
         # The results' pages turn at any seat; the sheet's page count is the display's.
-        parts.pages.turn(1 if button == Button.NEXT else -1, parts.clock())
+        parts.pages.turn(1 if event.button == Button.NEXT else -1, parts.clock())
         ctx.out.changed()
         return None
-    return state.on_button(ctx, event.seat, button)
+    return state.on_button(ctx, event.seat, event.button)
 
 
 def _on_release(
     event: InputEvent, state: ScreenState, ctx: ScreenContext, parts: InputParts
-) -> ScreenState | None:
+) -> Next:
     # Presses act on the way down; a release matters only when it ends a long hold
     # of OK: three seconds call for staff (controller/table/staff_calls.py), one
     # second opens the seat's rules page. (The press itself has already counted,
@@ -116,23 +110,19 @@ def _on_release(
     return None
 
 
-def _on_timer(
-    event: InputEvent, state: ScreenState, ctx: ScreenContext, parts: InputParts
-) -> ScreenState | None:
+def _on_timer(event: InputEvent, state: ScreenState, ctx: ScreenContext, parts: InputParts) -> Next:
     assert isinstance(event, TossStarted | TossStopped | TossCancelled)
     return state.on_timer(ctx, event)
 
 
-def _ignore(
-    event: InputEvent, state: ScreenState, ctx: ScreenContext, parts: InputParts
-) -> ScreenState | None:
+def _ignore(event: InputEvent, state: ScreenState, ctx: ScreenContext, parts: InputParts) -> Next:
     # A tap is the tag arriving: the card taken away changes nothing.
     return None
 
 
 def _on_reader_online(
     event: InputEvent, state: ScreenState, ctx: ScreenContext, parts: InputParts
-) -> ScreenState | None:
+) -> Next:
     assert isinstance(event, ReaderOnline)
     back = parts.readers.back(event.seat)
     if back is not None:
@@ -143,7 +133,7 @@ def _on_reader_online(
 
 def _on_reader_offline(
     event: InputEvent, state: ScreenState, ctx: ScreenContext, parts: InputParts
-) -> ScreenState | None:
+) -> Next:
     assert isinstance(event, ReaderOffline)
     gone = parts.readers.gone(event.seat, event.kind)
     if gone is not None:
@@ -156,7 +146,7 @@ def _on_reader_offline(
 
 def _on_reader_problem(
     event: InputEvent, state: ScreenState, ctx: ScreenContext, parts: InputParts
-) -> ScreenState | None:
+) -> Next:
     assert isinstance(event, ReaderProblem)
     logger.warning("seat %d reader: %s", event.seat, event.message)
     ctx.out.say(
@@ -169,7 +159,7 @@ def _on_reader_problem(
 
 def _on_reader_flooding(
     event: InputEvent, state: ScreenState, ctx: ScreenContext, parts: InputParts
-) -> ScreenState | None:
+) -> Next:
     assert isinstance(event, ReaderFlooding)
     logger.warning("seat %d reader sends tags faster than %g a second: its taps are "
                    "ignored until it calms down", event.seat, event.rate)  # fmt: skip
@@ -187,7 +177,7 @@ def _on_reader_flooding(
 
 def _on_wiring_problem(
     event: InputEvent, state: ScreenState, ctx: ScreenContext, parts: InputParts
-) -> ScreenState | None:
+) -> Next:
     assert isinstance(event, WiringProblem)
     where = "the toss timer" if event.seat is None else f"seat {event.seat}'s {event.device}"
     logger.warning("%s keeps chattering: check its wiring", where)

@@ -33,14 +33,25 @@ class MenuEntry:
         return say("{game}: {variant}", game=Verbatim(self.spec.title), variant=as_arg(self.label))
 
 
-def menu_entries(games: Mapping[str, type[GameAdapter]]) -> list[MenuEntry]:
-    """The menu: every game, once per option preset it offers (its default first)."""
+def menu_entries(
+    games: Mapping[str, type[GameAdapter]], config: TableConfig | None = None
+) -> list[MenuEntry]:
+    """The menu: every game, once per option preset it offers (its default first).
+
+    With the table's ``config``, the games it offers come first and those it cannot
+    (too few seats, a deal it does not have) after them, each still listed with its
+    note (``menu_note``): a two-seat table opens on a game two can play, not on nine
+    lines that say "not offered".
+    """
     entries: list[MenuEntry] = []
     for adapter in games.values():
         spec = adapter.spec
         if not spec.presets:
             entries.append(MenuEntry(spec, adapter))
         entries += [MenuEntry(spec, adapter, p.label, p.options) for p in spec.presets]
+    if config is not None:
+        # A stable sort: the order of the registry within each group.
+        entries.sort(key=lambda entry: unmet_requirement(entry.spec, config) is not None)
     return entries
 
 

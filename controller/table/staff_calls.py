@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from hardware.events import Button
+
 HOLD_SECONDS = 3.0  # how long OK is held to call staff
-CALL_BUTTON = "ok"
+CALL_BUTTON = Button.OK
 
 
 @dataclass
@@ -23,11 +25,11 @@ class StaffCalls:
     _open: dict[int, str] = field(default_factory=dict)  # seat -> call id
     _count: int = 0
 
-    def pressed(self, seat: int, button: str, at: float) -> None:
+    def pressed(self, seat: int, button: Button, at: float) -> None:
         if button == CALL_BUTTON:
             self._pressed_at[seat] = at
 
-    def released(self, seat: int, button: str, at: float) -> str | None:
+    def released(self, seat: int, button: Button, at: float) -> str | None:
         """The new call's id when this release ends a long enough hold, else None."""
         if button != CALL_BUTTON:
             return None

@@ -76,6 +76,7 @@ ROOM_DOMAINS: tuple[Domain, ...] = (
             "controller/adapters/*.py",
             "controller/bots/*.py",
             "controller/table/*.py",
+            "controller/table/screens/*.py",
             "controller/view/*.py",
             # The presenter and the catalogs; the terminal's words are the staff's (below).
             "controller/words/[!ct]*.py",

@@ -131,21 +131,20 @@ class OshakaScene:
         score = entry.round_score
         total = entry.total
         y = rect.top
-        wide = say("Round {score}   Total {total}", score=score, total=total)
+        wide = say("This round {score} · Total {total}", score=score, total=total)
         left: Words
         if p.measure(p.words(wide), size, True) <= rect.w:
             p.text(wide, (rect.left, y), size, theme.TEXT, bold=True, max_width=rect.w)
             y += line
             n = entry.cards_left
             if entry.hand_registered:
-                left = say_plural(
-                    "{n} card left · hand registered", "{n} cards left · hand registered", n
-                )
+                # The table knows the hand (tapped in, or dealt by it): it checks each play.
+                left = say_plural("{n} card left · hand known", "{n} cards left · hand known", n)
             else:
                 left = say_plural("{n} card left", "{n} cards left", n)
         else:
             # A narrow panel: one number a line, in the small size.
-            for text in (say("Round {score}", score=score), say("Total {total}", total=total)):
+            for text in (say("This round {score}", score=score), say("Total {total}", total=total)):
                 p.text(text, (rect.left, y), m.small, theme.TEXT, bold=True, max_width=rect.w)
                 y += m.leading(m.small)
             left = say("{count} left", count=entry.cards_left)

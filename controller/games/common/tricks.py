@@ -166,6 +166,21 @@ class Trick(Generic[C, S]):
         suit = self.rules.suit
         return suit(card) == led or led not in map(suit, hand)  # map: the loop stays in C
 
+    def unfollowed(self, seat: int) -> C | None:
+        """The card ``seat`` played in this trick off the suit led (a renege if it held
+        that suit; the trick does not know), or None: it followed, or played no card here."""
+        led = self.led
+        if led is None:
+            return None
+        for played_by, card in self.plays:
+            if played_by == seat:
+                return None if self.rules.suit(card) == led or self.exempt(card) else card
+        return None
+
+    def exempt(self, card: C) -> bool:
+        """Whether ``card`` may be played whatever the suit led (none in the kernel's rules)."""
+        return False
+
     def playable(self, hand: Collection[C]) -> Collection[C]:
         """The cards of ``hand`` that may be played now: the led suit's if any, else all.
 

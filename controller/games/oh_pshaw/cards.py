@@ -228,6 +228,10 @@ class WizardTrick(Trick[int, int]):
             return True
         return led not in map(SUIT_OF.__getitem__, hand)
 
+    def exempt(self, card: int) -> bool:
+        # Wizards and Jesters may always be played.
+        return SUIT_OF[card] in _SPECIAL
+
     def playable(self, hand: Collection[int]) -> Collection[int]:
         led = self.led
         if led is None or led not in map(SUIT_OF.__getitem__, hand):

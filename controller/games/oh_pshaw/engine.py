@@ -122,7 +122,6 @@ from controller.games.oh_pshaw.cards import (
     TRICK_RULES,
     WIZARD_CARD_INDEX,
     WIZARD_SUIT,
-    WizardTrick,
     card_arg,
     card_index,
     card_suit,
@@ -162,7 +161,7 @@ from controller.games.oh_pshaw.state import (
     TURNED,
     Phase,
     RoundState,
-    new_trick,
+    trick_of,
 )
 from controller.games.words import Card, Player, Text, Verbatim, Words, say, say_plural
 
@@ -760,10 +759,7 @@ class OhPshaw(Engine):
     @staticmethod
     def trick_winner(plays: Sequence[tuple[int, int]], trump: int | None) -> int:
         """The seat winning a trick of (seat, card) plays: highest trump, else highest led."""
-        trick = (WizardTrick if any(c >= DECK_SIZE for _, c in plays) else new_trick)(plays[0][0])
-        for seat, card in plays:
-            trick.add(seat, card)
-        return trick.winner(trump)[0]
+        return trick_of(plays, any(c >= DECK_SIZE for _, c in plays)).winner(trump)[0]
 
     def _finish_trick(self, rnd: RoundState) -> list[Event]:
         trick = rnd.trick

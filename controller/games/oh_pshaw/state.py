@@ -7,7 +7,7 @@ Cards are the card numbers of ``cards`` (suit * 13 + rank).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import partial
@@ -40,6 +40,16 @@ class Phase(StrEnum):
 # (the highest trump, else the highest of the led suit).
 # A partial, not a function: one trick is made per trick played, on the engines' hot path.
 new_trick: Callable[[int], Trick[int, int]] = partial(Trick, TRICK_RULES)
+
+
+def trick_of(plays: Sequence[tuple[int, int]], wizard: bool) -> Trick[int, int]:
+    """The trick of ``plays`` ((seat, card), at least one, in order), under the Wizard
+    variant's rules or not."""
+    lead_seat = plays[0][0]
+    trick = WizardTrick(lead_seat) if wizard else new_trick(lead_seat)
+    for seat, card in plays:
+        trick.add(seat, card)
+    return trick
 
 
 @dataclass
@@ -98,6 +108,14 @@ class RoundState:
     def new_trick(self, lead_seat: int) -> Trick[int, int]:
         """An empty trick led by ``lead_seat`` under the round's rules (Wizard or not)."""
         return WizardTrick(lead_seat) if self.wizard else new_trick(lead_seat)
+
+    def latest_trick(self) -> Trick[int, int] | None:
+        """The trick on the table, or until the next trick's first card the one just taken
+        (a renege noticed "before the next trick" is still in time); None before the round's
+        first card."""
+        if self.trick:
+            return self.trick
+        return trick_of(self.last_trick, self.wizard) if self.last_trick else None
 
     @property
     def leader(self) -> int:

@@ -47,13 +47,10 @@ from controller.games.oh_pshaw import scoring
 from controller.games.oh_pshaw.actions import Bid, ChooseTrump, Play, TurnTrump
 from controller.games.oh_pshaw.bots import OhPshawBot
 from controller.games.oh_pshaw.cards import (
-    JESTER_SUIT,
     NAME_OF,
     SUIT_NAMES,
-    SUIT_OF,
     SUITS,
     WIZARD_NAMES,
-    WIZARD_SUIT,
 )
 from controller.games.oh_pshaw.engine import OhPshaw
 from controller.games.oh_pshaw.events import (
@@ -201,25 +198,9 @@ class OhPshawInput(SeatInput):
         rnd = engine.round
         if rnd.hands[player] is not None:
             return None
-        plays = rnd.trick.plays or rnd.last_trick
-        if not plays:
-            return None
-        # The suit led: the first card's, or with Wizard cards the first suit card's
-        # (Jesters set none; a Wizard before any suit card frees everyone from following).
-        led: int | None = None
-        for seat, card in plays:
-            suit = SUIT_OF[card]
-            if suit == JESTER_SUIT:
-                continue
-            if suit == WIZARD_SUIT:
-                if led is None:
-                    return None
-                continue
-            if led is None:
-                led = suit
-            elif seat == player and suit != led:
-                return Play(player, NAME_OF[card])
-        return None
+        trick = rnd.latest_trick()
+        card = None if trick is None else trick.unfollowed(player)
+        return None if card is None else Play(player, NAME_OF[card])
 
     def hints(self) -> list[tuple[int, Button, Words]]:
         engine = self.engine
@@ -494,7 +475,7 @@ def _round_scored(e: Event) -> list[Feedback]:
             out.append(Feedback(seat, text, MessageKind.PENALTY, Cue.MISSED_BID))
         elif outcome is BidOutcome.MADE:
             text = say(
-                "{player} made its bid of {bid}: {points}",
+                "{player} bid {bid} and made it: {points}",
                 player=player,
                 bid=bid or 0,
                 points=points,

@@ -16,6 +16,7 @@ import pytest
 
 from controller.games.base import BadOption, MalformedAction
 from controller.games.oh_pshaw.actions import Bid, ChooseTrump, Play, RegisterHand, TurnTrump
+from controller.games.oh_pshaw.cards import WIZARD_CARD_INDEX, WizardTrick
 from controller.games.oh_pshaw.engine import OhPshaw, deal
 from controller.games.oh_pshaw.events import TrickWon
 from controller.records.record import RecordError, dumps, replay
@@ -98,6 +99,24 @@ def test_a_default_game_is_unchanged_by_the_option_declaration() -> None:
 
 
 # --- the tricks -----------------------------------------------------------------------
+
+
+def wizard_trick(*cards: str, lead: int = 0) -> WizardTrick:
+    """A Wizard trick of ``cards`` (notation) played in turn from seat ``lead`` of four."""
+    out = WizardTrick(lead)
+    for i, name in enumerate(cards):
+        out.add((lead + i) % 4, WIZARD_CARD_INDEX[name])
+    return out
+
+
+def test_wizards_and_jesters_are_never_off_the_suit_led() -> None:
+    # A Jester leads, the spade after it sets the suit, so the heart is off it.
+    played = wizard_trick("N1", "2S", "W1", "9H")
+    assert played.unfollowed(3) == WIZARD_CARD_INDEX["9H"]
+    assert [played.unfollowed(seat) for seat in (0, 1, 2)] == [None, None, None]
+    # A Wizard before any suit card: nobody need follow, so no card is off the suit.
+    freed = wizard_trick("W2", "2S", "9H")
+    assert [freed.unfollowed(seat) for seat in range(4)] == [None] * 4
 
 
 def test_the_first_wizard_played_wins_the_trick() -> None:

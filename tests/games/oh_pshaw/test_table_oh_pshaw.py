@@ -75,14 +75,7 @@ class Rig(TableRig):
 
     @property
     def engine(self) -> OhPshaw:
-        game = self.table.game
-        assert game is not None
-        engine = game.adapter.engine
-        assert isinstance(engine, OhPshaw)
-        return engine
-
-    def hints(self) -> dict[tuple[int, str], str]:
-        return {(h.seat, h.button): shown(h.label) for h in self.table.view.buttons}
+        return self.engine_as(OhPshaw)
 
     def showing(self, seat: int) -> Cue:
         return self.devices.leds.showing(seat, self.now)
@@ -97,17 +90,13 @@ class Rig(TableRig):
 
 @pytest.fixture
 def rig() -> Iterator[Rig]:
-    r = Rig()
-    with r.devices:
-        r.loop.drain()
+    with Rig().running() as r:
         yield r
 
 
 @pytest.fixture
 def physical() -> Iterator[Rig]:
-    r = Rig(deal_mode="physical")
-    with r.devices:
-        r.loop.drain()
+    with Rig(deal_mode="physical").running() as r:
         yield r
 
 
@@ -346,7 +335,7 @@ def test_made_and_missed_cues_and_a_proven_renege(physical: Rig) -> None:
     assert physical.showing(b) is Cue.MISSED_BID
     assert physical.showing(c) is Cue.MADE_BID
     assert physical.showing(dealer) is Cue.MADE_BID
-    assert f"Seat {a + 1} made its bid of 1: +11" in physical.texts()
+    assert f"Seat {a + 1} bid 1 and made it: +11" in physical.texts()
     assert f"Seat {b + 1} missed: bid 1, took 0 (0)" in physical.texts()
     # Transient cues end; the new dealer's "your turn" shows again.
     physical.now += 5

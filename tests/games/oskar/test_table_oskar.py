@@ -56,19 +56,11 @@ class Rig(TableRig):
 
     @property
     def adapter(self) -> OskarAdapter:
-        game = self.table.game
-        assert game is not None and isinstance(game.adapter, OskarAdapter)
-        return game.adapter
+        return self.adapter_as(OskarAdapter)
 
     @property
     def engine(self) -> Oskar:
         return self.adapter.engine
-
-    def last_text(self) -> str:
-        return shown(self.table.messages[-1].text)
-
-    def hints(self) -> dict[tuple[int, str], str]:
-        return {(h.seat, h.button): shown(h.label) for h in self.table.view.buttons}
 
 
 def phase_of(engine: Oskar) -> Phase:
@@ -86,18 +78,14 @@ def started(seed: int = 5, seats: int = 4) -> Rig:
 
 @pytest.fixture
 def rig() -> Iterator[Rig]:
-    r = Rig()
-    with r.devices:
-        r.loop.drain()
+    with Rig().running() as r:
         yield r
 
 
 @pytest.fixture
 def manual_rig() -> Iterator[Rig]:
     """A table whose players roll real dice and enter the faces with the buttons."""
-    r = Rig(dice="manual")
-    with r.devices:
-        r.loop.drain()
+    with Rig(dice="manual").running() as r:
         yield r
 
 

@@ -58,19 +58,11 @@ class Rig(TableRig):
 
     @property
     def engine(self) -> Oss:
-        game = self.table.game
-        assert game is not None
-        assert isinstance(game.adapter.engine, Oss)
-        return game.adapter.engine
+        return self.engine_as(Oss)
 
     @property
     def adapter(self) -> OssAdapter:
-        game = self.table.game
-        assert game is not None and isinstance(game.adapter, OssAdapter)
-        return game.adapter
-
-    def last(self) -> str:
-        return shown(self.table.messages[-1].text)
+        return self.adapter_as(OssAdapter)
 
     def labels(self, seat: int) -> dict[str, str]:
         return {b.button: shown(b.label) for b in self.table.view.buttons if b.seat == seat}
@@ -78,9 +70,7 @@ class Rig(TableRig):
 
 @pytest.fixture
 def rig() -> Iterator[Rig]:
-    r = Rig()
-    with r.devices:
-        r.loop.drain()
+    with Rig().running() as r:
         yield r
 
 
@@ -137,7 +127,7 @@ def test_the_trick_is_chosen_then_the_card_tapped(rig: Rig) -> None:
     # A tap before choosing is refused, and changes nothing.
     rig.tap(0, "T1-3a")
     assert placed(engine) == []
-    assert "choose the trick first" in rig.last()
+    assert "choose the trick first" in rig.last_text()
     rig.press(0, "next")
     rig.press(0, "next")
     assert rig.labels(0)["ok"] == "tap for Numa"
@@ -146,7 +136,7 @@ def test_the_trick_is_chosen_then_the_card_tapped(rig: Rig) -> None:
     )
     # Another tribe's card is refused with the reason.
     rig.tap(0, "T2-3a")
-    assert "belongs to tribe 2" in rig.last() and placed(engine) == []
+    assert "belongs to tribe 2" in rig.last_text() and placed(engine) == []
     rig.tap(0, "T1-3b")
     assert placed(engine) == [(0, 3, "Numa")]
     # The next seat starts with no trick chosen; PREV goes round to the last trick.
@@ -156,7 +146,7 @@ def test_the_trick_is_chosen_then_the_card_tapped(rig: Rig) -> None:
     assert placed(engine)[-1][2] == "Meja"
     # Out of turn: the engine says whose turn it is.
     rig.tap(0, "T1-1a")
-    assert "it is Seat 3's turn" in rig.last()  # physical seats, counted from 1
+    assert "it is Seat 3's turn" in rig.last_text()  # physical seats, counted from 1
     assert rig.table.messages[-1].kind is MessageKind.REFUSED
 
 
@@ -175,7 +165,7 @@ def test_solo_results_replay_and_pass(rig: Rig) -> None:
     assert engine.current_attempt is not None and engine.current_attempt.seats == (0,)
     rig.press(0, "next")  # failure: a replay is offered
     assert phase_of(engine) is Phase.REPLAY
-    assert "may replay" in rig.last()
+    assert "may replay" in rig.last_text()
     assert rig.labels(0) == {"prev": "other card", "ok": "replay (discard 1)", "next": "pass"}
     rig.press(0, "prev")
     assert rig.labels(0)["ok"] == "replay (discard 2)"
@@ -202,7 +192,7 @@ def test_duel_buttons_and_keep(rig: Rig) -> None:
     assert rig.adapter.presentation.waiting_players() == [0, 1]
     assert rig.labels(1) == {"prev": "tie: again", "ok": "I won", "next": "I lost"}
     rig.press(1, "prev")
-    assert "starts again" in rig.last()
+    assert "starts again" in rig.last_text()
     rig.press(1, "next")  # seat 1 lost: it may replay; it passes
     assert phase_of(engine) is Phase.REPLAY
     rig.press(1, "next")
@@ -226,12 +216,12 @@ def test_most_jacks_duel_counts(rig: Rig) -> None:
     for _ in range(3):
         rig.press(0, "next")
     rig.press(0, "ok")
-    assert "now the other duelist's count" in rig.last()
+    assert "now the other duelist's count" in rig.last_text()
     assert rig.labels(0)["ok"] == "Seat 2's count: 0"
     for _ in range(3):
         rig.press(1, "next")
     rig.press(1, "ok")
-    assert "starts again" in rig.last()
+    assert "starts again" in rig.last_text()
     assert phase_of(engine) is Phase.RESULT
     # Again: seat 1 enters both counts, "failed" for seat 0 (below 0) and 1 for itself.
     rig.press(1, "next")
@@ -279,7 +269,7 @@ def test_challenge_eliminations_one_by_one(rig: Rig) -> None:
     assert phase_of(engine) is Phase.CHALLENGE_RESULT
     assert rig.adapter.presentation.waiting_players() == [0, 1, 2]
     rig.press(2, "next")
-    assert "Seat 3 is out" in rig.last()
+    assert "Seat 3 is out" in rig.last_text()
     rig.press(2, "next")  # already out: nothing happens
     assert engine.challenge_remaining == (0, 1)
     rig.press(0, "next")
@@ -636,7 +626,7 @@ def test_a_confirmed_count_is_journaled_and_survives_a_resume(rig: Rig) -> None:
     assert game is not None
     recorded = [a.to_json() for a in game.recorder.actions]
     assert recorded[-1] == {"seat": 0, "count": 3, "of": 0}
-    assert "now the other duelist's count" in rig.last()
+    assert "now the other duelist's count" in rig.last_text()
     # The table goes down and comes back from its journal: the count is still confirmed.
     engine = rig.resume(HEADER, *recorded)
     assert engine.confirmed_counts == {0: 3}
@@ -649,4 +639,4 @@ def test_a_confirmed_count_is_journaled_and_survives_a_resume(rig: Rig) -> None:
     game = rig.table.game
     assert game is not None
     assert game.recorder.actions[-1].to_json() == {"seat": 1, "counts": [3, 3]}
-    assert "starts again" in rig.last() and engine.confirmed_counts == {}
+    assert "starts again" in rig.last_text() and engine.confirmed_counts == {}
