@@ -1,63 +1,79 @@
-"""The results screen: who won and by which rule, every round, and totals that add up.
+"""The results screen: who won and why, the places, every round, and totals that add up.
 
-Each seat's panel body says whether it won and its total; the centre holds
-the whole game's score table, its rounds paged or merged into groups when
-they do not all fit (``fit_rounds``).
+Each seat's panel body says its place ("WINNER", "2nd (shared)") and its total
+with its unit ("7 tokens"). The centre always shows the game's title, the
+winner line in words ("Seat 2 wins with 8 tokens: the most tokens") and the rule
+that decided it; under them, pages a seat turns with its buttons (and that turn
+by themselves): the places, the scores by round with their total, the rows that
+add up to it another way, the counts that explain without adding up (set apart,
+under their own heading), and a line per round where the game has one (Oskar's
+trends and tokens). The sheet's type never shrinks below the legibility floor
+(``table_size``): what does not fit goes on another page.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 import pygame
 
-from controller.games.words import Items, Player, Verbatim, Words, as_arg, say
+from controller.games.words import Verbatim, Words, as_arg, say
 from controller.view import SeatView, TableView
+from controller.view.results import ResultSheet, build_sheet, place_words
 from display import theme
-from display.generic import (
-    draw_score_table,
-    draw_status,
-    game_json,
-    int_list,
-    score_table_height,
-    status_height,
-)
+from display.generic import game_json, player_name
 from display.layout import Layout
-from display.screen_parts import centred_lines, game_title, messages_below
+from display.screen_parts import centred_lines, game_title
 from display.theme import Painter
+
+Row = tuple[Words, Sequence[int | None]]
+
+
+def table_size(p: Painter) -> int:
+    """The results' smallest type: the small type, never under 1/24 of the short side
+    (what a player must read to know the result, read from a chair)."""
+    return max(p.metrics.small, -(-p.metrics.unit // 24))
 
 
 def results_body(p: Painter, rect: pygame.Rect, view: TableView, seat: SeatView) -> None:
+    """A seat's panel on the results screen: its place and its total with the unit."""
     if seat.player is None:
         centred_lines(p, rect, [(say("did not play"), theme.TEXT_DIM, p.metrics.small, False)])
         return
-    report = _report(view)
-    totals = int_list(report.get("totals")) or []
-    winners = int_list(report.get("winners")) or []
-    total = totals[seat.player] if seat.player < len(totals) else None
+    sheet = sheet_of(view)
+    player = seat.player
+    if player >= len(sheet.totals):
+        centred_lines(
+            p, rect, [(say("Total {total}", total=Verbatim("-")), theme.TEXT, p.metrics.big, True)]
+        )
+        return
+    place = place_words(sheet.places[player], sheet.tied(player))
     lines: list[tuple[Words, theme.Colour, int, bool]] = []
-    if seat.player in winners:
-        lines.append((say("WINNER"), theme.WINNER, p.metrics.big, True))
-    shown = say("Total {total}", total=Verbatim("-") if total is None else total)
-    lines.append((shown, theme.TEXT, p.metrics.big, True))
+    if sheet.places[player] == 1:
+        won = say("WINNER (shared)") if sheet.tied(player) else say("WINNER")
+        lines.append((won, theme.WINNER, p.metrics.big, True))
+    else:
+        lines.append((place, theme.TEXT, p.metrics.big, True))
+    lines.append((sheet.amounts[player], theme.TEXT, p.metrics.big, True))
     centred_lines(p, rect, lines)
 
 
-def _report(view: TableView) -> Mapping[str, Any]:
-    """The final report, or what the last snapshot says when the table gave no report."""
-    return view.result or game_json(view.game)
+def sheet_of(view: TableView) -> ResultSheet:
+    """The view's sheet, or one read from the report (or the last snapshot) alone."""
+    if view.result_sheet is not None:
+        return view.result_sheet
+    report = view.result or game_json(view.game)
+    return build_sheet(report, rule=view.result_rule, addends=view.result_rows)
 
 
-def fit_rounds(
-    rounds: Sequence[tuple[Words, Sequence[int | None]]], room: int, page: int = 0
-) -> list[tuple[Words, Sequence[int | None]]]:
+def fit_rounds(rounds: Sequence[Row], room: int, page: int = 0) -> list[Row]:
     """Rounds for at most ``room`` rows, so the totals always add up on screen.
 
-    All of them when they fit. Otherwise a page of rounds (``page`` wraps round;
-    the table turns it every few seconds) between one row summing the rounds
-    before it and one summing those after, so every round is shown in turn.
-    With too little room even for that, consecutive rounds merge into groups.
+    All of them when they fit. Otherwise a page of rounds (``page`` wraps round)
+    between one row summing the rounds before it and one summing those after, so
+    every round is shown in turn. With too little room even for that,
+    consecutive rounds merge into groups.
     """
     if room <= 0 or not rounds:
         return []
@@ -81,127 +97,268 @@ def fit_rounds(
     ]
 
 
+def round_pages(rounds: int, room: int) -> int:
+    """How many pages ``fit_rounds`` turns through for ``rounds`` rounds in ``room`` rows."""
+    if rounds <= room or room < 3:
+        return 1
+    return -(-rounds // (room - 2))
+
+
 def _rounds(first: int, last: int) -> Words:
     return say("Rounds {first}-{last}", first=first, last=last)
 
 
-def _summed(
-    group: Sequence[tuple[Words, Sequence[int | None]]], name: Words
-) -> tuple[Words, list[int | None]]:
+def _summed(group: Sequence[Row], name: Words) -> tuple[Words, list[int | None]]:
     if len(group) == 1:
         return group[0][0], list(group[0][1])
     players = max(len(values) for _, values in group)
     return name, [sum(v[i] or 0 for _, v in group if i < len(v)) for i in range(players)]
 
 
-def results_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView) -> None:
-    # The whole game on one screen: who won and by which rule, every round (merged
-    # into groups when they do not fit), the rows that show why, and totals that add up.
-    m = p.metrics
-    report = _report(view)
-    title = say("Results: {game}", game=as_arg(game_title(view)))
-    winners = int_list(report.get("winners")) or []
-    said: Words | None = None
-    if winners:
-        said = (
-            say("Winner: {player}", player=Player(winners[0]))
-            if len(winners) == 1
-            else say("Shared victory: {players}", players=Items(tuple(Player(w) for w in winners)))
+# --- the pages under the heading ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page of the sheet: its heading and either a score table (a column per player,
+    ``rows``, the last one bold when ``summed``) or lines of words (``lines``)."""
+
+    heading: Words
+    rows: tuple[Row, ...] = ()
+    summed: bool = False
+    lines: tuple[Words, ...] = ()
+    places: tuple[tuple[Words, Words, Words, bool], ...] = ()  # place, seat, amount, won
+    count: Words | None = None  # "page 2/5" beside the heading, where the title left
+
+
+def sheet_pages(
+    p: Painter, sheet: ResultSheet, view: TableView, room: int, width: int
+) -> list[Page]:
+    """The sheet cut into pages of at most ``room`` rows under a page's heading.
+
+    The places come first, then the rounds with their total (paged so every
+    round comes round, the rounds before and after a page summed so the total
+    still adds up), the rows that add up another way, the counts (apart, under
+    their own heading: they do not add up), and the rounds in words.
+    """
+    size = table_size(p)
+    pages: list[Page] = []
+    ranked = sorted(range(len(sheet.totals)), key=lambda player: (sheet.places[player], player))
+    standings = [
+        (
+            place_words(sheet.places[player], sheet.tied(player)),
+            player_name(view, player),
+            sheet.amounts[player],
+            sheet.places[player] == 1,
         )
-    rule = p.wrap(view.result_rule, m.small, rect.w)[:3] if view.result_rule else []
-    totals = int_list(report.get("totals")) or []
-    rounds: list[tuple[Words, Sequence[int | None]]] = []
-    entries = report.get("rounds")
-    if isinstance(entries, list):
-        for index, entry in enumerate(entries):
-            scores = int_list(entry.get("scores")) if isinstance(entry, Mapping) else None
-            if scores is not None:
-                rounds.append((say("Round {number}", number=index + 1), scores))
-    tail: list[tuple[Words, Sequence[int | None]]] = [
-        *((heading, values) for heading, values in view.result_rows),
-        (say("Total"), totals),
+        for player in ranked
     ]
-    title_size, rule = _results_heading(p, rect, title, said, rule, len(rounds), len(tail))
-    head = p.centred_text(title, rect, rect.top, title_size, theme.TEXT, bold=True)
-    y = head.bottom + m.pad
-    if said is not None:
-        y += draw_status(p, pygame.Rect(rect.left, y, rect.w, rect.h), said, theme.WINNER)
-    for piece in rule:
-        y = p.centred_text(piece, rect, y, m.small, theme.TEXT_DIM).bottom
-    width = min(rect.w, round(m.unit * 0.9))
-    table = pygame.Rect(rect.centerx - width // 2, y + m.pad, width, rect.bottom - y - m.pad)
-    size = _results_table_size(p, table.h, len(rounds), len(tail))
-    line = score_table_height(p, 1, size) // 2
-    room = table.h // line - 1 - len(tail)
-    columns = [*fit_rounds(rounds, room, view.results_page), *tail]
-    used = draw_score_table(p, table, view, columns, winners=winners, size=size)
-    if rect.bottom - (table.top + used) >= round(m.small * 2.6):
-        messages_below(p, rect, table.top + used + m.pad, view)
+    for first in range(0, len(standings), max(1, room)):
+        chunk = tuple(standings[first : first + max(1, room)])
+        pages.append(Page(say("Places"), places=chunk))
+    table_room = max(1, room - 1)  # the player names take the first line of a table
+    total: Row = (say("Total"), sheet.totals)
+    if sheet.rounds:
+        heading = say("Round by round, in {unit}", unit=as_arg(sheet.unit))
+        rows = table_room - 1  # the total takes the last row
+        if rows >= 3 or len(sheet.rounds) <= rows:
+            # A page of rounds between the sums of those before and after: it adds up.
+            for page in range(round_pages(len(sheet.rounds), rows)):
+                shown = fit_rounds(sheet.rounds, rows, page)
+                pages.append(Page(heading, rows=(*shown, total), summed=True))
+        else:
+            # Too short for the sums around a page (800x480 under a long rule): each
+            # round on a page of its own rather than rounds merged out of sight.
+            for first in range(0, len(sheet.rounds), max(1, rows)):
+                shown = list(sheet.rounds[first : first + max(1, rows)])
+                pages.append(Page(heading, rows=(*shown, total), summed=True))
+    if sheet.addends:
+        heading = say("What the {unit} are made of", unit=as_arg(sheet.unit))
+        pages += _table_pages(heading, [*sheet.addends, total], table_room, summed=True)
+    if sheet.counts:
+        pages += _table_pages(say("Counts (not added up)"), list(sheet.counts), table_room)
+    if sheet.notes:
+        # A round's lines stay together on a page; a page holds as many rounds as fit.
+        lines_of_page: list[str] = []
+        for note in sheet.notes:
+            lines = p.wrap(note, size, width)
+            if lines_of_page and len(lines_of_page) + len(lines) > room:
+                pages.append(Page(say("Each round"), lines=tuple(lines_of_page)))
+                lines_of_page = []
+            lines_of_page += lines
+        if lines_of_page:
+            pages.append(Page(say("Each round"), lines=tuple(lines_of_page)))
+    return pages
 
 
-# Rows of rounds the results table keeps room for: the rounds before a page's
-# round, that round, and the rounds after it (``fit_rounds``).
-ROUND_ROWS = 3
+def _table_pages(
+    heading: Words, rows: Sequence[Row], room: int, summed: bool = False
+) -> list[Page]:
+    """``rows`` in pages of ``room`` rows; a summed table's total ends its last page."""
+    out: list[Page] = []
+    for first in range(0, len(rows), room):
+        chunk = tuple(rows[first : first + room])
+        out.append(Page(heading, rows=chunk, summed=summed and first + room >= len(rows)))
+    return out
 
 
-def _results_table_floor(p: Painter) -> int:
-    """The smallest type the results table shrinks to before rounds merge into groups.
-
-    Numbers read from a seat: not below 17 (the 7-inch screen's small type is
-    20), else a little under the small type, which keeps a one-line rule above
-    the table at 1280x720.
-    """
-    return max(17, round(p.metrics.small * 0.82))
-
-
-def _results_table_size(p: Painter, height: int, rounds: int, tail: int) -> int:
-    """The results table's type: the largest, down to the floor, at which every round
-    fits in ``height``; else at which three rows of rounds do (a page of them: the
-    rounds before, one round, the rounds after); else two."""
-    floor = _results_table_floor(p)
-    for wanted in (rounds, min(rounds, ROUND_ROWS), min(rounds, 2)):
-        for size in range(p.metrics.small, floor - 1, -1):
-            if score_table_height(p, wanted + tail, size) <= height:
-                return size
-    return floor
-
-
-def _results_heading(
-    p: Painter,
-    rect: pygame.Rect,
-    title: Words,
-    said: Words | None,
-    rule: list[str],
-    rounds: int,
-    tail: int,
-) -> tuple[int, list[str]]:
-    """The results title's size and the rule's lines that leave the score table its room.
-
-    The table is what the screen is for: it wants room for ``ROUND_ROWS`` rows
-    of rounds under its own rows, in small type (its pages then show every
-    round on its own in turn). On a short centre (800x480, the 7-inch screen,
-    or seven seats around it) the heading gives way first: the title steps
-    down to body size, the table to its floor. Then the rounds are shown in
-    two groups rather than the rule left out, since the rule says why the
-    winner won (a tie-break among them); only when even that does not fit is
-    the rule left out.
-    """
+def results_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView) -> None:
+    # The whole game on one screen: the title, who won in words, the rule that decided
+    # it (never left out), then a page of the sheet, whose number says there are more.
     m = p.metrics
-    winner = 0 if said is None else status_height(p, rect.w, said)
-    rule_height = sum(
-        p.render_text(piece, m.small, theme.TEXT_DIM, max_width=rect.w).get_height()
-        for piece in rule
+    size = table_size(p)
+    line = m.leading(size) + m.pad // 2
+    sheet = sheet_of(view)
+    title = say("Results: {game}", game=as_arg(game_title(view)))
+    rule = p.wrap(sheet.rule, size, rect.w) if sheet.rule else []
+    winner_size, winner_lines = winner_fit(p, sheet.winner, rect.w)
+    winner_height = len(winner_lines) * m.leading(winner_size)
+    rule_height = len(rule) * m.leading(size)
+    # The sheet wants its page heading, a table's names and two rows under the rule.
+    # A short centre (800x480, the 7-inch screen) gives way: first the title goes
+    # (each panel says the game is over, the winner line says who won), then the
+    # rule takes the sheet's first page; the rule is never left out.
+    wanted = 4 * line
+    titled = rect.h - (line + m.pad + winner_height + rule_height + m.pad) >= wanted
+    heading = (line + m.pad if titled else 0) + winner_height
+    rule_apart = bool(rule) and rect.h - heading - rule_height - m.pad < wanted
+    if not rule_apart:
+        heading += rule_height
+    room = max(1, (rect.h - heading - m.pad) // line - 1)
+    pages = sheet_pages(p, sheet, view, room, rect.w)
+    if rule_apart:
+        why = [Page(say("Why"), lines=tuple(rule[i : i + room])) for i in range(0, len(rule), room)]
+        pages = [*why, *pages]
+        rule = []
+    at = view.results_page % len(pages) if pages else 0
+    page = pages[at] if pages else None
+    count = say("page {page}/{pages}", page=at + 1, pages=len(pages))
+    count_width = p.measure(p.words(count), size) if len(pages) > 1 else 0
+    y = rect.top
+    if titled:
+        title_width = rect.w - count_width - 2 * m.pad
+        _line(p, title, (rect.left, y), size, theme.TEXT, title_width, bold=True)
+        y += line + m.pad
+    elif page is not None:
+        page = replace(page, count=count if count_width else None)
+    if titled and count_width:
+        p.text(count, (rect.right, rect.top), size, theme.TEXT_DIM, anchor="topright")
+    for piece in winner_lines:
+        p.text(piece, (rect.left, y), winner_size, theme.WINNER, bold=True)
+        y += m.leading(winner_size)
+    for piece in rule:
+        p.text(piece, (rect.left, y), size, theme.TEXT_DIM)
+        y += m.leading(size)
+    if page is not None:
+        _draw_page(
+            p, pygame.Rect(rect.left, y + m.pad, rect.w, rect.bottom - y - m.pad), view, sheet, page
+        )
+
+
+def winner_fit(p: Painter, winner: Words, width: int) -> tuple[int, list[str]]:
+    """The winner line's type and lines: bold body type on two lines at most, else the
+    results' own type on as many lines as it takes (never shrunk below it, never cut)."""
+    lines = p.wrap(winner, p.metrics.body, width, bold=True)
+    if len(lines) <= 2:
+        return p.metrics.body, lines
+    return table_size(p), p.wrap(winner, table_size(p), width, bold=True)
+
+
+def _line(
+    p: Painter,
+    text: Words,
+    pos: tuple[int, int],
+    size: int,
+    colour: theme.Colour,
+    width: int,
+    *,
+    bold: bool = False,
+    anchor: str = "topleft",
+) -> pygame.Rect:
+    """One line at ``size`` exactly, ended with "…" when wider than ``width`` (never shrunk:
+    the results keep their type)."""
+    shown = p.words(text)
+    if p.measure(shown, size, bold) > width:
+        shown = p.ellipsis(shown, size, width, bold)
+    return p.text(shown, pos, size, colour, bold=bold, anchor=anchor)
+
+
+def _draw_page(
+    p: Painter, rect: pygame.Rect, view: TableView, sheet: ResultSheet, page: Page
+) -> None:
+    m = p.metrics
+    size = table_size(p)
+    line = m.leading(size) + m.pad // 2
+    count_width = 0
+    if page.count is not None:
+        count_width = p.measure(p.words(page.count), size) + 2 * m.pad
+        p.text(page.count, (rect.right, rect.top), size, theme.TEXT_DIM, anchor="topright")
+    _line(p, page.heading, (rect.left, rect.top), size, theme.TURN, rect.w - count_width, bold=True)
+    top = rect.top + line
+    if page.places:
+        place_w = max(p.measure(p.words(row[0]), size, True) for row in page.places) + 2 * m.pad
+        amount_w = max(p.measure(p.words(row[2]), size) for row in page.places)
+        name_w = rect.w - place_w - amount_w - m.pad
+        for index, (place, name, amount, won) in enumerate(page.places):
+            y = top + index * line
+            colour = theme.WINNER if won else theme.TEXT
+            _line(p, place, (rect.left, y), size, colour, place_w, bold=True)
+            _line(p, name, (rect.left + place_w, y), size, colour, name_w)
+            p.text(amount, (rect.right, y), size, colour, anchor="topright")
+        return
+    if page.lines:
+        for index, piece in enumerate(page.lines):
+            p.text(piece, (rect.left, top + index * line), size, theme.TEXT)
+        return
+    _draw_table(p, pygame.Rect(rect.left, top, rect.w, rect.bottom - top), view, sheet, page)
+
+
+def _draw_table(
+    p: Painter, rect: pygame.Rect, view: TableView, sheet: ResultSheet, page: Page
+) -> None:
+    """A score table at the sheet's type: a column per player (named on top), a row per
+    (heading, values); a summed table's last row (the total) in bold."""
+    m = p.metrics
+    size = table_size(p)
+    line = m.leading(size) + m.pad // 2
+    players = len(sheet.totals)
+    if players == 0:
+        return
+    winners = {player for player, place in enumerate(sheet.places) if place == 1}
+    head_w = min(
+        round(rect.w * 0.3), max(p.measure(p.words(h), size) for h, _ in page.rows) + m.pad
     )
-    floor = _results_table_floor(p)
-    for title_size, table_size, round_rows in (
-        (m.big, m.small, ROUND_ROWS),
-        (m.body, m.small, ROUND_ROWS),
-        (m.body, floor, ROUND_ROWS),
-        (m.body, floor, 2),
-    ):
-        title_height = p.render_text(title, title_size, theme.TEXT, True, rect.w).get_height()
-        heading = title_height + m.pad + winner + rule_height
-        table = score_table_height(p, min(rounds, round_rows) + tail, table_size) + m.pad
-        if heading + table <= rect.h:
-            return title_size, rule
-    return m.body, []  # the rule left out
+    col_w = (rect.w - head_w) // players
+    for player in range(players):
+        right = rect.left + head_w + (player + 1) * col_w - m.pad
+        colour = theme.WINNER if player in winners else theme.TEXT_DIM
+        name = player_name(view, player)
+        _line(
+            p,
+            name,
+            (right, rect.top),
+            size,
+            colour,
+            col_w - m.pad,
+            bold=player in winners,
+            anchor="topright",
+        )
+        for index, (_, values) in enumerate(page.rows):
+            # A summed table's last row is its total: bold, and gold for the winners.
+            total = page.summed and index == len(page.rows) - 1
+            shown = values[player] if player < len(values) else None
+            look = theme.WINNER if total and player in winners else theme.TEXT
+            where = (right, rect.top + (index + 1) * line)
+            p.text(
+                "-" if shown is None else str(shown),
+                where,
+                size,
+                look,
+                bold=total,
+                anchor="topright",
+            )
+    for index, (heading, _) in enumerate(page.rows):
+        y = rect.top + (index + 1) * line
+        if page.summed and index == len(page.rows) - 1:
+            p.fill(theme.TEXT_DIM, pygame.Rect(rect.left, y - 1, rect.w, 1))  # a sum's rule
+        _line(p, heading, (rect.left, y), size, theme.TEXT_DIM, head_w - m.pad)

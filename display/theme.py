@@ -939,14 +939,18 @@ class Painter:
         return fitted
 
     def ellipsis(self, line: str, size: int, width: int, bold: bool = False) -> str:
-        """``line`` ended with "…" after its last whole word that leaves room for it."""
+        """``line`` ended with "…" after its last whole word that leaves room for it, or
+        between letters when even its first word does not fit."""
         cut = fitting.with_ellipsis(
             line.removesuffix(fitting.ELLIPSIS).rstrip() + " " + fitting.ELLIPSIS,
             width,
             size,
             lambda text, at: self.measure(text, at, bold),
         )
-        return cut.replace(" " + fitting.ELLIPSIS, fitting.ELLIPSIS)
+        cut = cut.replace(" " + fitting.ELLIPSIS, fitting.ELLIPSIS)
+        # One word longer than the width (a long nickname) is cut between its letters,
+        # never left to run into what stands beside it.
+        return fitting.letters_cut(cut, width, size, lambda text, at: self.measure(text, at, bold))
 
     def text(
         self,

@@ -49,9 +49,6 @@ LANGUAGES = ("en", "de", "ja")
 SIM_SEATS = (0, 1, 2, 3)  # the demo window's "staff tag at seat" controls
 # As long as a member card's nickname may be, in wide letters, with a hyphen to break at.
 LONG_NAME = ("Wilhelmina-Maxim" + "W" * NICKNAME_MAX)[:NICKNAME_MAX]
-RESULTS_OFF = (
-    "results screen: issue 29 item 3 branch (display/results_screen.py is being redesigned)"
-)
 
 
 @dataclass(frozen=True)
@@ -340,7 +337,6 @@ def test_every_scene_is_legible(kind: str, size: tuple[int, int], rotation: int)
     assert_legible(play_scenes(kind), size, rotation)
 
 
-@pytest.mark.skip(reason=RESULTS_OFF)
 @pytest.mark.slow
 def test_every_results_screen_is_legible() -> None:
     for kind in specs():

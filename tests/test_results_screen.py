@@ -1,6 +1,7 @@
-"""Results that explain (issue 13, item 5): every round on screen (merged into groups only
-when they cannot fit, so the totals still add up), the winner or a shared victory, the rule
-that decided it and the rows that show why, for games played through the table by bots."""
+"""Results that explain (issue 13 item 5, issue 29 item 3): places with ties shown as ties,
+totals with their unit, the winner line in words, the rule that decided it (never left out),
+every round on a page a seat can turn, the rows that add up and the counts set apart, at the
+legibility floor at every size, for games played through the table by bots."""
 
 from __future__ import annotations
 
@@ -14,13 +15,16 @@ import pygame
 import pytest
 
 import display.generic
-import display.results_screen
+import display.scenes
 import display.scenes.oshaka_trick
-import display.theme
 from controller.kiosk.simulation import Simulator
 from controller.view import Screen, TableView
+from controller.view.results import places
+from display.renderer import Renderer
 from display.results_screen import fit_rounds
 from display.screenshot import screenshot_view
+from display.theme import Painter
+from hardware.events import ReaderOffline
 from tests.rigs import TableRig
 from tests.words import shown as english
 
@@ -72,69 +76,73 @@ def play_to_results(game_id: str, seats: int) -> TableRig:
     return play_until(game_id, seats, lambda rig: rig.table.screen is Screen.RESULTS)
 
 
-def drawn_table(
-    view: TableView,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    size: tuple[int, int] = (800, 480),
-) -> Rows:
-    """Render the results at ``size`` and return the rows the score table was given."""
-    seen: list[Rows] = []
-    real = display.generic.draw_score_table  # what display.results_screen imported
-
-    def spy(p: Any, rect: pygame.Rect, v: TableView, rows: Rows, **kw: Any) -> int:
-        seen.append(list(rows))
-        used: int = real(p, rect, v, rows, **kw)
-        assert used <= rect.h  # every row given fits in the room
-        assert used == display.generic.score_table_height(p, len(rows), kw.get("size", 0))
-        return used
-
-    monkeypatch.setattr(display.results_screen, "draw_score_table", spy)
-    screenshot_view(view, tmp_path / "results.png", size=size)
-    assert seen, "the results screen drew no score table"
-    return seen[-1]
+def test_places_share_a_tie_and_skip_the_next_place() -> None:
+    assert places([5, 9, 7, 7, 1], [1]) == (4, 1, 2, 2, 5)
+    assert places([21, 21, 3], [0, 1]) == (1, 1, 3)
+    # A tie-break (Oh Pshaw's extra round) decided among equal totals: the winner is first.
+    assert places([30, 30, 10], [1]) == (2, 1, 3)
 
 
-def test_oh_pshaw_results_with_seven_players_show_every_round_and_why(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    rig = play_to_results("oh-pshaw", 7)
+@pytest.mark.parametrize("game_id", ["oh-pshaw", "oshaka-trick", "oskar", "oss"])
+def test_every_games_sheet_adds_up_and_says_the_winner_in_words(game_id: str) -> None:
+    rig = play_to_results(game_id, 4)
     with rig.devices:
         view = rig.table.view
         report = rig.table.result
-        assert report is not None
-        rounds = len(report["rounds"])
-        seen: set[str] = set()
-        for page in range(rounds):  # the pages the table turns, one after another
-            # At 1280x720 the table has room for a page of rounds under the rule;
-            # the 7-inch screen's 800x480 shows the rounds in two groups (below).
-            paged = replace(view, results_page=page)
-            rows = drawn_table(paged, tmp_path, monkeypatch, (1280, 720))
-            assert [english(n) for n, _ in rows][-2:] == ["Bids made", "Total"]
-            seen |= {english(n) for n, _ in rows if english(n).startswith("Round ")}
-            for seat in range(7):  # the totals add up on screen, on every page
-                shown = sum(v[seat] or 0 for n, v in rows if english(n).startswith("Round"))
-                assert shown == rows[-1][1][seat] == report["totals"][seat]
-        assert seen == {f"Round {i + 1}" for i in range(rounds)}
-        made = [sum(r["bids"][s] == r["tricks"][s] for r in report["rounds"]) for s in range(7)]
-        assert list(rows[-2][1]) == made
-        assert english(view.result_rule).startswith("most points: taking exactly the tricks bid")
-        assert english(view.game_title) == "Oh Pshaw: Quick: 1 to 7 cards"
+        sheet = view.result_sheet
+        assert report is not None and sheet is not None
+        totals = report["totals"]
+        assert list(sheet.totals) == totals
+        for seat in range(4):  # the rounds add up to the totals, and so do the sums
+            assert sum(v[seat] or 0 for _, v in sheet.rounds) == totals[seat]
+            if sheet.addends:
+                assert sum(v[seat] or 0 for _, v in sheet.addends) == totals[seat]
+        (winner,) = report["winners"]  # these seeds give one winner each
+        unit = "tokens" if game_id == "oskar" else "points"
+        best = totals[winner]
+        assert (
+            english(sheet.winner) == f"Seat {winner + 1} wins with {best} {unit}: the most {unit}"
+        )
+        assert [english(a) for a in sheet.amounts] == [
+            f"{t} {unit.removesuffix('s') if t == 1 else unit}" for t in totals
+        ]
+        assert sheet.places[winner] == 1 and sorted(sheet.places)[0] == 1
+        assert english(sheet.rule)
 
 
-def test_oshaka_results_explain_columns_face_down_and_oshaka(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_oskar_explains_the_tokens_rule_and_each_rounds_trends() -> None:
+    rig = play_to_results("oskar", 4)
+    with rig.devices:
+        sheet = rig.table.view.result_sheet
+        report = rig.table.result
+        assert sheet is not None and report is not None
+        rule = english(sheet.rule)
+        assert rule.startswith("The most Oskar tokens win; a seat's 7th token ends the game")
+        assert "does not win it" in rule
+        assert [english(h) for h, _ in sheet.counts] == ["Film points", "Stocks won"]
+        assert sheet.addends == ()  # the rounds' tokens add up; film points only explain
+        assert len(sheet.notes) == len(report["rounds"])
+        first = report["rounds"][0]
+        note = english(sheet.notes[0])
+        assert note.startswith("Round 1: ")
+        for seat, tokens in enumerate(first["scores"]):
+            assert (f"Seat {seat + 1} +{tokens}" in note) == bool(tokens)
+
+
+def test_oshaka_sets_its_counts_apart_from_the_points_that_add_up() -> None:
     rig = play_to_results("oshaka-trick", 4)
     with rig.devices:
-        view = rig.table.view
+        sheet = rig.table.view.result_sheet
         report = rig.table.result
-        assert report is not None
-        rows = drawn_table(view, tmp_path, monkeypatch)
-        assert [english(n) for n, _ in rows][-4:] == ["Columns", "Face down", "Oshaka", "Total"]
+        assert sheet is not None and report is not None
+        assert [english(h) for h, _ in sheet.addends] == ["Column tops", "Face down", "Oshaka"]
+        assert [english(h) for h, _ in sheet.counts] == [
+            "Face-up columns", "Face-down cards", "Oshaka cards"
+        ]  # fmt: skip
         face_down = [sum(r["penalties"][s] for r in report["rounds"]) for s in range(4)]
-        assert list(rows[-3][1]) == face_down
-        assert "face-down card -1" in english(view.result_rule)
+        assert list(sheet.counts[1][1]) == face_down
+        assert list(sheet.addends[1][1]) == [-n for n in face_down]
+        assert "face-down card -1" in english(sheet.rule)
 
 
 def test_a_shared_victory_is_said_as_such(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -142,30 +150,101 @@ def test_a_shared_victory_is_said_as_such(tmp_path: Path, monkeypatch: pytest.Mo
     with rig.devices:
         view = rig.table.view
         assert view.result is not None
+        totals = [21, 3, 21, 5]
         shared = TableView(
             view.version + 1,
             Screen.RESULTS,
             view.seats,
             game_id=view.game_id,
             game=view.game,
-            result={**view.result, "winners": [0, 2]},
+            result={**view.result, "winners": [0, 2], "totals": totals},
             game_title=view.game_title,
             result_rule=view.result_rule,
         )
-        texts: list[str] = []
-        real = display.generic.draw_status  # what display.results_screen imported
-
-        def spy(p: Any, rect: pygame.Rect, text: Any, *args: Any) -> int:
-            texts.append(p.words(text))
-            result: int = real(p, rect, text, *args)
-            return result
-
-        monkeypatch.setattr(display.results_screen, "draw_status", spy)
-        screenshot_view(shared, tmp_path / "shared.png", size=(800, 480))
-        assert any(t.startswith("Shared victory: ") for t in texts)
+        written = painted(monkeypatch)
+        for page in range(4):
+            screenshot_view(replace(shared, results_page=page), tmp_path / "s.png", (1920, 1080))
+        texts = [t for t, _ in written]
+        assert "Seat 1 and Seat 3 share the win: 21 points each" in texts
+        assert texts.count("1st (shared)") >= 2 and "3rd" in texts and "4th" in texts
 
 
-def test_the_results_pages_turn_by_themselves() -> None:
+def painted(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
+    """Every line the painters write from now on, with its type size."""
+    written: list[tuple[str, int]] = []
+    text = Painter.text
+
+    def spy(self: Painter, words: Any, pos: Any, size: int, *args: Any, **kw: Any) -> Any:
+        written.append((self.words(words), size))
+        return text(self, words, pos, size, *args, **kw)
+
+    monkeypatch.setattr(Painter, "text", spy)
+    return written
+
+
+def centre_text(
+    view: TableView, size: tuple[int, int], monkeypatch: pytest.MonkeyPatch
+) -> list[tuple[str, int]]:
+    """The lines the results centre writes on twelve pages in turn, with their type sizes."""
+    seen: list[tuple[str, int]] = []
+    written = painted(monkeypatch)
+    real = display.scenes.CENTRES[Screen.RESULTS]
+
+    def centre(p: Painter, *args: Any) -> None:
+        start = len(written)
+        real(p, *args)
+        seen.extend(written[start:])  # the centre's lines only, not the panels'
+
+    monkeypatch.setitem(display.scenes.CENTRES, Screen.RESULTS, centre)
+    renderer = Renderer(size)
+    for page in range(12):
+        renderer.render(replace(view, results_page=page, version=page + 1))
+    monkeypatch.undo()
+    return seen
+
+
+@pytest.mark.parametrize(
+    ("game_id", "seats"),
+    [
+        ("oh-pshaw", 3),
+        ("oh-pshaw", 7),
+        ("oshaka-trick", 3),
+        ("oshaka-trick", 4),
+        ("oskar", 3),
+        ("oskar", 6),
+        ("oss", 2),
+        ("oss", 6),
+    ],
+)
+def test_every_page_keeps_the_why_and_the_legible_type(
+    game_id: str, seats: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The fewest and the most seats each game takes, at the 7-inch screen and at full HD: the
+    # winner line and the rule come round on every page or on a page of their own,
+    # nothing in the centre is below 1/24 of the short side, and every place, every
+    # round and every count is on some page.
+    rig = play_to_results(game_id, seats)
+    with rig.devices:
+        view = rig.table.view
+        sheet = view.result_sheet
+        assert sheet is not None
+        for size in ((800, 480), (1920, 1080)):
+            floor = -(-min(size) // 24)
+            seen = centre_text(view, size, monkeypatch)
+            texts = " ".join(t for t, _ in seen)
+            assert english(sheet.winner) in texts
+            # The rule's lines, wherever they wrap, read as the whole rule on some page.
+            rule = "".join(english(sheet.rule).split())
+            assert rule in "".join(texts.split()), f"the rule was left out at {size}"
+            for words in (*sheet.amounts, *(h for h, _ in sheet.counts)):
+                assert english(words) in texts
+            for seat in range(seats):
+                assert f"Seat {seat + 1}" in texts
+            small = {(t, s) for t, s in seen if s < floor}
+            assert not small, f"results text below {floor} px at {size}: {small}"
+
+
+def test_the_results_pages_turn_by_themselves_and_at_the_seat_buttons() -> None:
     rig = play_to_results("oshaka-trick", 4)
     with rig.devices:
         first = rig.table.view.results_page
@@ -173,6 +252,27 @@ def test_the_results_pages_turn_by_themselves() -> None:
         assert rig.table.view.results_page == first + 1
         rig.table.tick(rig.now + 8.0)  # not yet another page
         assert rig.table.view.results_page == first + 1
+        rig.press(2, "next")
+        assert rig.table.view.results_page == first + 2
+        rig.press(0, "prev")
+        rig.press(0, "prev")
+        assert rig.table.view.results_page == first
+        assert rig.table.screen is Screen.RESULTS
+        labels = {(b.seat, english(b.label)) for b in rig.table.view.buttons}
+        assert {(0, "< page"), (0, "done"), (0, "page >")} <= labels
+
+
+def test_the_results_screen_shows_none_of_the_games_lines_but_its_own() -> None:
+    # The last trick's line, "Game over: ..." (the winner line says it) and any staff
+    # question belong to play, not to the sheet; a reader lost here is said.
+    rig = play_to_results("oshaka-trick", 4)
+    with rig.devices:
+        assert rig.table.messages, "the game said nothing at its end"
+        assert rig.table.view.messages == ()
+        rig.table.handle(ReaderOffline(1, "/dev/ttyACM1", "lost the connection", rig.now))
+        after = rig.table.view
+        lines = [english(m.text) for m in after.messages]
+        assert len(lines) == 1 and lines[0].startswith("The reader of Seat 2"), lines
 
 
 def test_oshaka_shows_round_one_scored_while_the_lead_of_round_two_is_chosen(
@@ -207,55 +307,14 @@ def test_oshaka_shows_round_one_scored_while_the_lead_of_round_two_is_chosen(
         assert list(summary[3][1]) == first["scores"]
 
 
-@pytest.mark.parametrize(
-    ("game_id", "seats"),
-    [("oh-pshaw", 4), ("oh-pshaw", 7), ("oshaka-trick", 4), ("oskar", 4), ("oss", 4)],
-)
-def test_the_score_table_keeps_readable_type_on_the_7_inch_screen(
-    game_id: str, seats: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # At 800x480 the centre is some 170 px tall: the title and the rule give way
-    # before the scores shrink below 17 (the small type there is 20).
-    rig = play_to_results(game_id, seats)
-    with rig.devices:
-        sizes: list[int] = []
-        titles: list[int] = []
-        real_table = display.generic.draw_score_table
-        real_heading = display.results_screen._results_heading
-
-        def table_spy(p: Any, rect: pygame.Rect, v: TableView, rows: Rows, **kw: Any) -> int:
-            sizes.append(kw["size"])
-            used: int = real_table(p, rect, v, rows, **kw)
-            assert used <= rect.h
-            return used
-
-        def heading_spy(p: Any, *args: Any) -> tuple[int, list[str]]:
-            size, rule = real_heading(p, *args)
-            titles.append(size)
-            return size, rule
-
-        monkeypatch.setattr(display.results_screen, "draw_score_table", table_spy)
-        monkeypatch.setattr(display.results_screen, "_results_heading", heading_spy)
-        screenshot_view(rig.table.view, tmp_path / "results.png", size=(800, 480))
-        metrics = display.theme.Metrics.for_size((800, 480))
-        assert sizes and min(sizes) >= 17
-        assert titles == [metrics.body]  # the title stepped down to make that room
-
-
-def test_a_tall_centre_keeps_the_big_title_and_the_rule(
+def test_a_results_view_without_a_sheet_or_totals_still_draws(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    rig = play_to_results("oh-pshaw", 3)  # three seats leave the centre 312 px tall
+    # A view built without the table (no sheet) and a report with no totals yet: the
+    # screen says nobody won instead of failing on an empty sheet.
+    rig = play_to_results("oshaka-trick", 4)
     with rig.devices:
-        chosen: list[tuple[int, list[str]]] = []
-        real_heading = display.results_screen._results_heading
-
-        def heading_spy(p: Any, *args: Any) -> tuple[int, list[str]]:
-            chosen.append(real_heading(p, *args))
-            return chosen[-1]
-
-        monkeypatch.setattr(display.results_screen, "_results_heading", heading_spy)
-        screenshot_view(rig.table.view, tmp_path / "results.png", size=(800, 480))
-        metrics = display.theme.Metrics.for_size((800, 480))
-        assert [size for size, _ in chosen] == [metrics.big]
-        assert chosen[0][1], "the rule was left out of a centre with room for it"
+        bare = replace(rig.table.view, result={"totals": [], "winners": []}, result_sheet=None)
+        written = painted(monkeypatch)
+        screenshot_view(bare, tmp_path / "bare.png", size=(800, 480))
+        assert "Nobody won" in [t for t, _ in written]

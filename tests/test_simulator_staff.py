@@ -155,6 +155,26 @@ def test_the_demo_staff_tag_undoes_a_play_in_a_game(tmp_path: Path) -> None:
         after = kiosk.table.game  # undo replays the game without its last player action
         assert after is not None and len(after.recorder.actions) == before
         assert played in kiosk.table.view.hands[after.players.index(0)]
+        # The undo says what it took back: whose card, named as the game names it.
+        said = [shown(m.text) for m in kiosk.table.view.messages]
+        assert any(line.startswith("Undone: Seat 1's ") for line in said), said
+        assert kiosk.table.staff_seat is None  # staff mode closes after an undo
+
+        # The person plays again; while staff mode is open the bots wait (staff's "undo
+        # the last action" must not become a bot's action played meanwhile), then go on.
+        demo.click(TapCard(0, played))
+        assert len(after.recorder.actions) == before + 1
+        demo.click(TapStaff(0))
+        assert kiosk.table.staff_seat == 0
+        for _ in range(5):
+            kiosk.simulator.step(0.0)
+            kiosk.loop.drain()
+        assert len(after.recorder.actions) == before + 1, "a bot played under staff's hands"
+        demo.click(TapStaff(0))  # the staff tag again closes staff mode
+        for _ in range(5):
+            kiosk.simulator.step(0.0)
+            kiosk.loop.drain()
+        assert len(after.recorder.actions) > before + 1
 
 
 def test_a_click_at_a_real_reader_seat_says_so_on_screen(tmp_path: Path) -> None:

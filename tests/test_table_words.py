@@ -29,6 +29,7 @@ from controller.view.seat_colours import seat_colour
 from controller.words import Presenter
 from controller.words.pseudo import is_pseudo
 from hardware.cues import Cue
+from hardware.events import Button
 from hardware.leds import RecordingStrip
 from tests.rigs import TableRig
 from tests.words import shown
@@ -282,7 +283,8 @@ def test_the_results_screen_names_seats_from_1() -> None:
         assert rig.screen() is Screen.RESULTS
         view = rig.table.view
         assert shown(view.game_title).startswith("Oh Pshaw: ")
-        assert {h.seat: shown(h.label) for h in view.buttons}[0] == "done"
+        labels = {(h.seat, h.button): shown(h.label) for h in view.buttons}
+        assert labels[(0, Button.OK)] == "done" and labels[(0, Button.NEXT)] == "page >"
         assert seat_numbers(view, messages=False) <= {1, 2, 3, 4}
         assert [shown(s.label) for s in view.seats] == ["Seat 1", "Seat 2", "Seat 3", "Seat 4"]
         assert view.players == (1, 2, 3)

@@ -21,6 +21,7 @@ from controller.games.base import JSON, Action, Chance, Engine, Event
 from controller.games.spec import GameSpec
 from controller.games.words import Words, say
 from controller.view import AnyGameView, MessageKind
+from controller.view.results import ResultSheet, build_sheet, points
 from hardware.cues import Cue
 from hardware.events import Button, TimerEvent
 
@@ -137,8 +138,45 @@ class Presentation(ABC):
         return say("the best total wins")
 
     def result_rows(self, report: JSON) -> Sequence[tuple[Words, Sequence[int]]]:
-        """Rows the results screen adds above the totals to show why (one value per seat)."""
+        """Rows that add up to the totals another way than the rounds do (Oss's card and
+        challenge points), one value per player; the results screen shows them with a total."""
         return []
+
+    def result_counts(self, report: JSON) -> Sequence[tuple[Words, Sequence[int]]]:
+        """Rows that explain without adding up (Oshaka's columns, Oh Pshaw's bids made),
+        one value per player; the results screen sets them apart from the sums."""
+        return []
+
+    def result_amount(self, total: int) -> Words:
+        """A total with its unit, as the results say it ("21 points")."""
+        return points(total)
+
+    def result_unit(self) -> Words:
+        """What the totals count, as a heading says it ("points")."""
+        return say("points")
+
+    def result_best(self) -> Words:
+        """Why the best total wins, in a few words ("the most points")."""
+        return say("the most points")
+
+    def result_notes(self, report: JSON) -> Sequence[Words]:
+        """A line per round in words, for the results' round-by-round page (Oskar's trends
+        and tokens); none where the rounds' scores say it all."""
+        return []
+
+    def result_sheet(self, report: JSON) -> ResultSheet:
+        """The results screen's sheet for a finished game's ``report``: places, the winner
+        line in words, the rule, the rounds, the rows that add up and the counts."""
+        return build_sheet(
+            report,
+            rule=self.result_rule(report),
+            amount=self.result_amount,
+            unit=self.result_unit(),
+            best=self.result_best(),
+            addends=self.result_rows(report),
+            counts=self.result_counts(report),
+            notes=self.result_notes(report),
+        )
 
     @abstractmethod
     def waiting_players(self) -> list[int]:

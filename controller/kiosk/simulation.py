@@ -316,6 +316,10 @@ class Simulator:
     def _bot_turn(self) -> list[tuple[int, Gesture]]:
         game = self.table.game
         assert game is not None
+        if self.table.staff_seat is not None:
+            # Staff mode is open at a seat (to undo, end or abandon): the bots wait until
+            # it closes, so an undone card is not played again under staff's hands.
+            return []
         if self._game_key is not game:
             self._game_key = game
             self._bots = {}

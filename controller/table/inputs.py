@@ -18,7 +18,7 @@ from controller.table.context import ScreenContext
 from controller.table.pages import Pages
 from controller.table.readers import ReaderStatus
 from controller.table.screens import Next, ScreenState
-from controller.view import MessageKind
+from controller.view import MessageKind, Screen
 from hardware.events import (
     Button,
     ButtonPressed,
@@ -79,6 +79,11 @@ def _on_button(
         parts.pages.ok_down(event.seat, event.at)
     elif event.button == Button.NEXT:
         parts.pages.next_down(event.seat, event.at)
+    if state.screen is Screen.RESULTS and event.button in (Button.PREV, Button.NEXT):
+        # The results' pages turn at any seat; the sheet's page count is the display's.
+        parts.pages.turn(1 if event.button == Button.NEXT else -1, parts.clock())
+        ctx.out.changed()
+        return None
     return state.on_button(ctx, event.seat, event.button)
 
 

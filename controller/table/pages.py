@@ -81,6 +81,12 @@ class Pages:
         """The open rules pages by seat, as the view carries them."""
         return {seat: rules_page(game_id) for seat, (game_id, _) in self._help.items()}
 
+    def turn(self, step: int, now: float) -> None:
+        """A seat turned the page by ``step`` (PREV -1, NEXT +1); the page then stays its
+        full time before turning by itself again."""
+        self.page += step
+        self._page_at = now
+
     def tick(self, now: float, *, results: bool) -> bool:
         """Close the rules pages that are due and turn the page; whether anything changed."""
         closed = [seat for seat, (_, until) in self._help.items() if now >= until]

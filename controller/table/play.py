@@ -150,6 +150,10 @@ def describe_undo(obj: JSON) -> Text:
     """What staff took back: whose action (named by seat), and the record's own words for it."""
     seat = obj.get("seat")
     action = Verbatim(describe_action(obj))  # the record's action, as its JSON writes it
+    card = obj.get("play")
+    if isinstance(seat, int) and not isinstance(seat, bool) and isinstance(card, str):
+        # A card played, the most common undo: the card as the game names it ("7♥").
+        return say("Undone: {player}'s {card}", player=Player(seat), card=Card(card))
     if isinstance(seat, int) and not isinstance(seat, bool):
         return say(
             "Staff undid the action of {player}: {action}", player=Player(seat), action=action

@@ -137,6 +137,9 @@ def build_view(
             (heading, tuple(values))
             for heading, values in session.adapter.presentation.result_rows(result)
         ),
+        result_sheet=None
+        if session is None or result is None
+        else session.adapter.presentation.result_sheet(result),
         language=config.language,
         seat_languages=dict(seat_languages or {}),
         players=() if session is None else tuple(session.players),
@@ -156,7 +159,7 @@ def table_view(
         lobby=ctx.lobby,
         session=state.session,
         result=state.result,
-        messages=ctx.out.messages,
+        messages=state.shown(ctx.out.messages),
         buttons=state.hints(ctx),
         reader_online=readers.online(),
         staff=state.desk.view() if isinstance(state, StaffDeskScreen) else None,

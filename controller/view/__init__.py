@@ -16,6 +16,7 @@ from typing import Any, Generic, TypeVar
 
 from controller.games.base import JSON, Overlay, Snapshot
 from controller.games.words import Words, say
+from controller.view.results import ResultSheet
 from hardware.events import Button
 
 SnapshotT = TypeVar("SnapshotT", bound=Snapshot, covariant=True)
@@ -187,6 +188,8 @@ class TableView:
     # (Oh Pshaw "Bids made", Oshaka "Columns"/"Face down"/"Oshaka"), one value per player.
     result_rule: Words = ""
     result_rows: tuple[tuple[Words, tuple[int, ...]], ...] = ()
+    # The results screen's sheet: places, the winner line in words, rounds, sums and counts.
+    result_sheet: ResultSheet | None = None
     # Grows every few seconds on the results screen and while a rules page is open:
     # the page of rounds (or of rules lines) shown when they do not fit at once.
     results_page: int = 0

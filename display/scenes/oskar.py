@@ -304,16 +304,16 @@ class OskarScene:
         if snap is None:
             return None
         phase = snap.phase
-        if snap.doubles == player and phase is not Phase.OVER:
-            return say("doubles: reroll one die?")
+        if snap.doubles is not None and phase is not Phase.OVER:
+            # One "your turn" at a time: the doubles' seat decides first; the centre
+            # says who goes after it ("Seat 4 decides the doubles, then Seat 1 rerolls").
+            return say("doubles: reroll one die?") if snap.doubles == player else None
         nxt = snap.next
         if nxt is None or nxt.seat != player:
             seat = snap.seat(player)
             if phase is Phase.DICE and seat is not None and seat.dice is None:
                 return PROMPTS[Verb.DICE]
             return None
-        if snap.doubles is not None and phase is not Phase.OVER:
-            return AFTER_DOUBLES.get(nxt.expects, say("wait for the doubles"))
         return PROMPTS.get(nxt.expects, say("your turn"))
 
     # --- a seat's area -------------------------------------------------------------
@@ -629,8 +629,7 @@ class OskarScene:
             names = Items(tuple(as_arg(player_name(view, w)) for w in snap.winners))
             return say("Game over: {players} won", players=names), theme.WINNER
         if snap.doubles is not None:
-            who = as_arg(player_name(view, snap.doubles))
-            return say("{player} rolled doubles: reroll one die?", player=who), theme.TURN
+            return _doubles_order(view, snap, snap.doubles), theme.TURN
         if phase is Phase.DICE:
             return say("Rolling the dice"), theme.TURN
         nxt = snap.next
@@ -642,6 +641,21 @@ class OskarScene:
         if not snap.trick:
             return say("{player} leads: play a card", player=who), theme.TURN
         return say("{player}: play a card", player=who), theme.TURN
+
+
+def _doubles_order(view: TableView, snap: OskarSnapshot, doubles: int) -> Text:
+    """Who decides now and who goes next while a doubles offer is open: one voice, in
+    order ("Seat 4 decides the doubles, then Seat 1 rerolls")."""
+    who = as_arg(player_name(view, doubles))
+    after = snap.next
+    if after is None or after.seat == doubles:
+        return say("{player} rolled doubles: reroll one die?", player=who)
+    following = as_arg(player_name(view, after.seat))
+    if after.expects == Verb.REROLL:
+        return say("{player} decides the doubles, then {next} rerolls", player=who, next=following)
+    if after.expects == Verb.PLAY:
+        return say("{player} decides the doubles, then {next} plays", player=who, next=following)
+    return say("{player} decides the doubles, then the others roll", player=who)
 
 
 def round_detail(snap: OskarSnapshot, playing: bool, *, goal: bool) -> Text:
@@ -686,8 +700,6 @@ def columns_caption(snap: OskarSnapshot) -> Text:
 
 # What a seat is asked to do, by expected verb: the game's vocabulary, not restated here.
 PROMPTS: Mapping[str, Words] = VOCABULARY.verb_prompts
-# The same, while another seat's doubles offer is still open.
-AFTER_DOUBLES: Mapping[str, Words] = VOCABULARY.verb_prompts_after_doubles
 
 
 SCENE = OskarScene()

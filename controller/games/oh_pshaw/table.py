@@ -251,7 +251,8 @@ class OhPshawPresentation(Presentation):
             )
         return rule
 
-    def result_rows(self, report: JSON) -> list[tuple[Words, list[int]]]:
+    def result_counts(self, report: JSON) -> list[tuple[Words, list[int]]]:
+        """How many bids each player made: a count, not part of the points."""
         made = [0] * self.engine.players
         for rnd in report.get("rounds") or []:
             if scoring.unfinished(rnd):

@@ -141,6 +141,23 @@ class OshakaPresentation(Presentation):
         )
 
     def result_rows(self, report: JSON) -> list[tuple[Words, list[int]]]:
+        """The points each player's total is made of, over both rounds: the top cards of
+        the face-up columns, minus one a face-down card, minus each Oshaka card's number."""
+        players = self.engine.players
+        tops, face_down, oshaka = [0] * players, [0] * players, [0] * players
+        for rnd in report.get("rounds") or []:
+            for seat in range(players):
+                tops[seat] += sum(int(col[-1][1:]) for col in rnd["columns"][seat].values() if col)
+                face_down[seat] -= rnd["penalties"][seat]
+                oshaka[seat] -= sum(int(card[1:]) for card in rnd["oshaka"][seat])
+        return [
+            (say("Column tops"), tops),
+            (say("Face down"), face_down),
+            (say("Oshaka"), oshaka),
+        ]
+
+    def result_counts(self, report: JSON) -> list[tuple[Words, list[int]]]:
+        """How many cards each player has where, over both rounds: counts, not points."""
         players = self.engine.players
         columns, face_down, oshaka = [0] * players, [0] * players, [0] * players
         for rnd in report.get("rounds") or []:
@@ -148,7 +165,11 @@ class OshakaPresentation(Presentation):
                 columns[seat] += len(rnd["columns"][seat])
                 face_down[seat] += rnd["penalties"][seat]
                 oshaka[seat] += len(rnd["oshaka"][seat])
-        return [(say("Columns"), columns), (say("Face down"), face_down), (say("Oshaka"), oshaka)]
+        return [
+            (say("Face-up columns"), columns),
+            (say("Face-down cards"), face_down),
+            (say("Oshaka cards"), oshaka),
+        ]
 
     def game_view(self) -> GameView[OshakaSnapshot, OshakaOverlay]:
         snap = self.engine.snapshot()

@@ -25,7 +25,7 @@ from controller.games.oskar.snapshot import Phase as Phase
 from controller.games.oskar.snapshot import Verb as Verb
 from controller.games.oskar.snapshot import genre_word as genre_word
 from controller.games.spec import DeckSpec, GameSpec, Preset, Vocabulary
-from controller.games.words import Text, Words, say
+from controller.games.words import Text, say
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -33,7 +33,6 @@ class OskarVocabulary(Vocabulary):
     """What Oskar's scene names besides the verb prompts: genres and colours."""
 
     # The verb prompts while another seat's doubles offer is still open.
-    verb_prompts_after_doubles: Mapping[str, Words]
     genres: tuple[str, ...]
     genre_words: Mapping[str, Text]  # a genre's word ("love story")
     genre_captions: Mapping[str, Text]  # a genre's caption under its die face
@@ -48,11 +47,6 @@ VOCABULARY = OskarVocabulary(
         Verb.PLAY: say("play a card"),
         Verb.REROLL: say("choose dice to reroll"),
         Verb.DICE: say("roll your dice"),
-    },
-    verb_prompts_after_doubles={
-        Verb.PLAY: say("play a card (after the doubles)"),
-        Verb.REROLL: say("choose dice to reroll (after the doubles)"),
-        Verb.DICE: say("roll your dice (after the doubles)"),
     },
     genres=GENRES,
     genre_words=GENRE_WORDS,

@@ -331,7 +331,7 @@ class OskarInput(_Role, SeatInput):
                 return self._entry_hints(seat, entry)
             chosen = self.cursor.selected(engine, seat)
             for die, button in enumerate(DIE_BUTTONS):
-                out.append((seat, button, LABEL_REROLL if die in chosen else LABEL_KEEP))
+                out.append((seat, button, die_label(die, die in chosen)))
             out.append((seat, OK, _roll_label(len(chosen))))
         return out
 
@@ -341,8 +341,7 @@ class OskarInput(_Role, SeatInput):
             return self._entry_hints(seat, entry)
         chosen = self.cursor.selection.get(seat, set())
         out: list[tuple[int, Button, Words]] = [
-            (seat, button, LABEL_REROLL if die in chosen else LABEL_KEEP)
-            for die, button in enumerate(DIE_BUTTONS)
+            (seat, button, die_label(die, die in chosen)) for die, button in enumerate(DIE_BUTTONS)
         ]
         out.append((seat, OK, _roll_label(1 if chosen else 0)))
         return out
@@ -362,45 +361,32 @@ class OskarPresentation(_Role, Presentation):
     """Engine events as messages and LED cues; the snapshot with the picked dice over it."""
 
     def result_rule(self, report: JSON) -> Words:
-        winners = [int(w) for w in report.get("winners") or []]
-        totals = [int(t) for t in report.get("totals") or []]
-        goal, threshold = self.engine.tokens_to_win, self.engine.trend_threshold
-        if not winners or not totals:
-            return say_plural(
-                "Most Oskar tokens wins; a token for each die showing a trendy genre "
-                "({threshold}+ points) after a round; the game ends when a seat has {n} token",
-                "Most Oskar tokens wins; a token for each die showing a trendy genre "
-                "({threshold}+ points) after a round; the game ends when a seat has {n} tokens",
-                goal,
-                threshold=threshold,
-            )
-        best = max(totals)
-        if len(winners) == 1:
-            return say_plural(
-                "{player} has the most Oskar tokens ({n}): a token for each die showing a "
-                "trendy genre ({threshold}+ points) after a round",
-                "{player} has the most Oskar tokens ({n}): a token for each die showing a "
-                "trendy genre ({threshold}+ points) after a round",
-                best,
-                player=Player(winners[0]),
-                threshold=threshold,
-            )
-        return say_plural(
-            "A shared victory: {players} have {n} Oskar token each, the most; a token for "
-            "each die showing a trendy genre ({threshold}+ points) after a round",
-            "A shared victory: {players} have {n} Oskar tokens each, the most; a token for "
-            "each die showing a trendy genre ({threshold}+ points) after a round",
-            best,
-            players=Items(tuple(Player(w) for w in winners)),
-            threshold=threshold,
+        """The rulebook's end: the game ends at a seat's goal token, the most tokens win.
+
+        Reaching the goal ends the game but does not win it (a seat may end it
+        with 7 and lose to one with 8), which is what the results must explain.
+        """
+        return say(
+            "The most Oskar tokens win; a seat's {goal}th token ends the game but does not "
+            "win it. A token for each die showing a trendy genre ({threshold}+ points).",
+            goal=self.engine.tokens_to_win,
+            threshold=self.engine.trend_threshold,
         )
 
-    def result_rows(self, report: JSON) -> list[tuple[Words, list[int]]]:
+    def result_amount(self, total: int) -> Words:
+        return say_plural("{n} token", "{n} tokens", total)
+
+    def result_unit(self) -> Words:
+        return say("Oskar tokens")
+
+    def result_best(self) -> Words:
+        return say("the most tokens")
+
+    def result_counts(self, report: JSON) -> list[tuple[Words, list[int]]]:
         """Why the tokens fell as they did: each seat's film points and stocks won.
 
         Film points (card points, the stock's included) are what make a genre
-        trendy; the per-round rows above them already show each round's tokens.
-        Two rows only, so that the rounds keep their room at 800x480.
+        trendy; they are counts, not part of the tokens the rounds add up to.
         """
         players = self.engine.players
         points, stocks = [0] * players, [0] * players
@@ -411,6 +397,33 @@ class OskarPresentation(_Role, Presentation):
             if isinstance(stock, dict) and isinstance(stock.get("won_by"), int):
                 stocks[stock["won_by"]] += 1
         return [(say("Film points"), points), (say("Stocks won"), stocks)]
+
+    def result_notes(self, report: JSON) -> list[Words]:
+        """Each round's trends and tokens: "Round 2: trendy: horror, western; tokens:
+        Seat 1 +2, Seat 3 +1" (a round nothing was trendy in says so)."""
+        notes: list[Words] = []
+        for number, rnd in enumerate(report.get("rounds") or [], start=1):
+            trendy = [str(g) for g in rnd.get("trendy") or []]
+            tokens = [(seat, int(n)) for seat, n in enumerate(rnd.get("scores") or []) if n]
+            if not trendy or not tokens:
+                notes.append(say("Round {number}: no genre trendy, no tokens", number=number))
+                continue
+            genres = Items(tuple(as_arg(genre_word(g)) for g in trendy))
+            gained = Items(
+                tuple(
+                    say("{player} {tokens}", player=Player(seat), tokens=Signed(n))
+                    for seat, n in tokens
+                )
+            )
+            notes.append(
+                say(
+                    "Round {number}: trendy: {genres}; tokens: {gained}",
+                    number=number,
+                    genres=genres,
+                    gained=gained,
+                )
+            )
+        return notes
 
     def feedback(self, event: Event) -> list[Feedback]:
         # Runs for every event (about 560 in a game): one dict lookup by exact type
@@ -527,8 +540,14 @@ def _face_presses(start: Sequence[str], faces: Sequence[str], dice: Sequence[int
 
 
 LABEL_ROLL = say("roll dice")
-LABEL_REROLL = say("REROLL")
-LABEL_KEEP = say("keep")
+
+
+def die_label(die: int, picked: bool) -> Text:
+    """A die button's label, naming the die it acts on (PREV the first, NEXT the second,
+    as the panel shows them left to right): "REROLL die 1" once picked, else "keep die 1"."""
+    if picked:
+        return say("REROLL die {number}", number=die + 1)
+    return say("keep die {number}", number=die + 1)
 
 
 def _roll_label(count: int) -> Text:

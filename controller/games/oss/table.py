@@ -463,27 +463,9 @@ class OssPresentation(_Role, Presentation):
     """Presentation: events as messages and cues, and the snapshot with the table's side."""
 
     def result_rule(self, report: JSON) -> Words:
-        """Who won and by which rule: the most points, tribe cards won plus 4 per challenge."""
-        winners = [w for w in report.get("winners", []) if isinstance(w, int)]
-        totals = report.get("totals") or []
-        if not winners or not totals:
-            return say("The most points win: tribe cards won plus 4 per challenge card.")
-        points = totals[winners[0]]
-        if len(winners) == 1:
-            return say_plural(
-                "{player} is Big Chief with {n} point: tribe cards won plus 4 per challenge card.",
-                "{player} is Big Chief with {n} points: tribe cards won plus 4 per challenge card.",
-                points,
-                player=Player(winners[0]),
-            )
-        return say_plural(
-            "{players} share the victory with {n} point each: tribe cards won plus 4 per "
-            "challenge card.",
-            "{players} share the victory with {n} points each: tribe cards won plus 4 per "
-            "challenge card.",
-            points,
-            players=Items(tuple(Player(w) for w in winners)),
-        )
+        """The rule that decides: the most points, tribe cards won plus 4 per challenge (who
+        won, and with how many points, is the results' winner line)."""
+        return say("The most points win: tribe cards won plus 4 per challenge card.")
 
     def result_rows(self, report: JSON) -> list[tuple[Words, list[int]]]:
         """Why the totals are what they are: the points of the tribe cards each player won

@@ -9,6 +9,7 @@ back to a screen earlier on that way is a token instead (``ToAttract``,
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar, TypeAlias
 
@@ -16,7 +17,7 @@ from controller.games.base import JSON
 from controller.games.words import Words
 from controller.table.context import ScreenContext
 from controller.table.session import GameSession
-from controller.view import ButtonHint, Screen
+from controller.view import ButtonHint, Message, Screen
 from hardware.events import Button, TimerEvent
 
 IDLE_TIMEOUT = 120.0  # seconds on the menu or join screen before going back to attract
@@ -81,6 +82,10 @@ class ScreenState:
     def on_reader_offline(self, ctx: ScreenContext, seat: int) -> Next:
         """``seat``'s reader went offline (the table has said so already)."""
         return None
+
+    def shown(self, messages: Sequence[Message]) -> list[Message]:
+        """The table's lines this screen shows (all of them, but on the results screen)."""
+        return list(messages)
 
     def hints(self, ctx: ScreenContext) -> list[ButtonHint]:
         """What every seat button does now, for the on-screen labels."""

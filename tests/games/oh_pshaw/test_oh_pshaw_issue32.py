@@ -255,7 +255,9 @@ def test_an_early_end_mid_round_with_mild_scoring_is_one_count_at_the_table(
         made = [0, 0, 0, 0]
         for rnd in engine.rounds[:-1]:  # the unfinished round judges no bid
             made = [m + (b == t) for m, b, t in zip(made, rnd.bids, rnd.tricks, strict=True)]
-        assert [(shown(h), list(v)) for h, v in view.result_rows] == [("Bids made", made)]
+        assert view.result_sheet is not None
+        counts = view.result_sheet.counts
+        assert [(shown(h), list(v)) for h, v in counts] == [("Bids made", made)]
         assert shown(view.result_rule) == (
             "Ended early in round 4: it counts 1 a trick taken, no bid judged"
         )

@@ -136,7 +136,8 @@ def test_a_game_at_seats_2_3_4_names_only_those_seats_in_every_language(rig: Rig
     assert rig.screen() is Screen.RESULTS
     view = rig.table.view
     rig.seen.append(view.result_rule)
-    rig.seen += [heading for heading, _ in view.result_rows]
+    assert view.result_sheet is not None
+    rig.seen += [heading for heading, _ in view.result_sheet.counts]
 
     lines = check_words(rig.seen, players)
     english = lines["en"]

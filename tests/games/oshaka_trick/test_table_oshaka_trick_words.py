@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 
 import pytest
 from babel.messages.pofile import read_po
@@ -147,7 +148,9 @@ def play_through(rig: Rig, seen: Seen) -> OshakaTrick:
         rig.loop.drain()
         seen.collect(rig.table.view)
     assert rig.screen() is Screen.RESULTS, "the game did not finish"
-    seen.collect(rig.table.view)
+    # The game's last lines ("Game over: ...") stay in the table's log; the results
+    # screen shows its own winner line instead, so they are read from the log.
+    seen.collect(replace(rig.table.view, messages=tuple(rig.table.messages)))
     return engine
 
 
@@ -170,7 +173,7 @@ def test_every_word_of_a_game_at_seats_1_2_3_names_only_the_seats_that_play(rig:
         "{player} cannot play {card}: it is {turn}'s turn",
         "Most points over both rounds: the top card of each face-up column scores, "
         "each face-down card -1, each Oshaka penalty minus its number",
-        "Columns",
+        "Column tops",
     }
     assert expected_keys <= seen.keys(), expected_keys - seen.keys()
     assert seen.keys() & {"Game over: {player} wins", "Game over: {players} share the victory"}

@@ -35,11 +35,13 @@ from controller.kiosk.app import Kiosk
 from controller.kiosk.simulation import Simulator
 from controller.records.record import replay
 from controller.view import MessageKind, Screen
+from display.scenes import scene_for
+from display.screenshot import screenshot_view
 from hardware.cues import Cue
 from hardware.events import InputEvent, TagPresented
 from hardware.leds import RecordingStrip
 from hardware.ptys import PtyPair
-from tests.rigs import TableRig, serial_config, serial_tapper
+from tests.rigs import TableRig, painted_text, serial_config, serial_tapper
 from tests.words import shown
 
 
@@ -220,10 +222,10 @@ def test_reroll_with_buttons_explains_refusals_and_rolls_the_chosen_dice(rig: Ri
     assert rig.devices.leds.showing(most, rig.now) is Cue.YOUR_TURN
     # The seat with the most points must reroll both: both are picked already.
     hints = rig.hints()
-    assert hints[(most, "prev")] == "REROLL" and hints[(most, "next")] == "REROLL"
+    assert hints[(most, "prev")] == "REROLL die 1" and hints[(most, "next")] == "REROLL die 2"
     assert hints[(most, "ok")] == "roll 2 dice"
     rig.press(most, "prev")  # unpick die 0
-    assert rig.hints()[(most, "prev")] == "keep"
+    assert rig.hints()[(most, "prev")] == "keep die 1"
     before = engine.snapshot()
     rig.press(most, "ok")
     assert engine.snapshot() == before
@@ -274,6 +276,38 @@ def test_reroll_with_buttons_explains_refusals_and_rolls_the_chosen_dice(rig: Ri
 # --- doubles -----------------------------------------------------------------------------
 
 
+def test_an_open_doubles_offer_is_the_only_turn_and_the_centre_says_who_follows(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    def doubles_before_another(rig: Rig) -> bool:
+        expected = rig.engine.expected
+        doubles = rig.engine.doubles
+        return doubles is not None and expected is not None and expected.seat != doubles
+
+    rig = rig_with(doubles_before_another)
+    try:
+        engine = rig.engine
+        doubles, expected = engine.doubles, engine.expected
+        assert doubles is not None and expected is not None
+        view = rig.table.view
+        assert view.game is not None
+        scene = scene_for("oskar")
+        prompts = {p: scene.turn_prompt(view.game, p) for p in range(4)}
+        # One "your turn" at a time: the seat that rolled doubles, not the one after it.
+        assert [p for p, prompt in prompts.items() if prompt is not None] == [doubles]
+        written = painted_text(monkeypatch)
+        screenshot_view(view, tmp_path / "doubles.png", size=(1920, 1080))
+        then = {
+            "reroll": f"Seat {expected.seat + 1} rerolls",
+            "play": f"Seat {expected.seat + 1} plays",
+            "dice": "the others roll",
+        }[expected.expects]
+        order = f"Seat {doubles + 1} decides the doubles, then {then}"
+        assert order in written, written
+    finally:
+        rig.devices.__exit__(None, None, None)
+
+
 def test_doubles_offer_waits_for_the_seat_and_a_chosen_die_is_rerolled() -> None:
     rig = rig_with(lambda r: r.engine.doubles is not None)
     try:
@@ -291,10 +325,10 @@ def test_doubles_offer_waits_for_the_seat_and_a_chosen_die_is_rerolled() -> None
         assert engine.snapshot() == before
         assert f"Seat {seat + 1} rolled doubles and decides first" in rig.last_text()
         rig.press(seat, "next")  # pick die 1
-        assert rig.hints()[(seat, "next")] == "REROLL"
+        assert rig.hints()[(seat, "next")] == "REROLL die 2"
         rig.press(seat, "prev")  # picking die 0 instead unpicks die 1
-        assert rig.hints()[(seat, "next")] == "keep"
-        assert rig.hints()[(seat, "prev")] == "REROLL"
+        assert rig.hints()[(seat, "next")] == "keep die 2"
+        assert rig.hints()[(seat, "prev")] == "REROLL die 1"
         rig.press(seat, "ok")
         game = rig.table.game
         assert game is not None
@@ -537,7 +571,7 @@ def test_scene_draws_mid_round_views_at_the_small_and_large_sizes(rig: Rig, tmp_
     rule = engine.rule
     assert rule is not None
     assert picked_dice(view, rule.order[0]) == {0, 1}  # must reroll both: both marked
-    assert rig.hints()[(rule.order[0], "prev")] == "REROLL"  # ... as the buttons say
+    assert rig.hints()[(rule.order[0], "prev")] == "REROLL die 1"  # ... as the buttons say
     for size in ((800, 480), (1280, 720), (1920, 1080)):
         path = screenshot_view(view, tmp_path / f"reroll-{size[0]}.png", size)
         image = pygame.image.load(str(path))

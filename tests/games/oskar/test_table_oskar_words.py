@@ -219,7 +219,9 @@ def test_results_rows_explain_the_tokens_per_seat(finished: tuple[Rig, list[Word
     view = rig.table.view
     report = rig.table.result
     assert report is not None
-    rows = {shown(heading): list(values) for heading, values in view.result_rows}
+    sheet = view.result_sheet
+    assert sheet is not None and view.result_rows == ()  # the rounds' tokens add up
+    rows = {shown(heading): list(values) for heading, values in sheet.counts}
     assert set(rows) == {"Film points", "Stocks won"}
     engine = rig.engine
     results = engine.results
@@ -227,22 +229,26 @@ def test_results_rows_explain_the_tokens_per_seat(finished: tuple[Rig, list[Word
     assert rows["Stocks won"] == [sum(1 for r in results if r.stock_winner == p) for p in range(3)]
     # Every round's tokens add up to the totals the screen shows.
     assert [sum(r["scores"][p] for r in report["rounds"]) for p in range(3)] == report["totals"]
-    rule = rig.presenter("en")(view.result_rule)
+    winner = rig.presenter("en")(sheet.winner)
     winners = report["winners"]
+    best = max(report["totals"])
     if len(winners) == 1:
-        assert rule.startswith(f"Seat {SEATS[winners[0]] + 1} has the most Oskar tokens")
+        assert winner == f"Seat {SEATS[winners[0]] + 1} wins with {best} tokens: the most tokens"
     else:
-        assert rule.startswith("A shared victory:")
-    assert str(max(report["totals"])) in rule
+        assert winner.endswith(f"share the win: {best} tokens each")
 
 
-def test_result_rule_says_a_shared_victory_as_such() -> None:
+def test_result_rule_says_the_rulebooks_end_and_the_winner_line_a_shared_victory() -> None:
     adapter = _adapter()
     report = {"winners": [0, 2], "totals": [7, 3, 7], "rounds": []}
-    text = adapter.presentation.result_rule(report)
-    english = Presenter("en", (1, 2, 3))(text)
-    assert english.startswith("A shared victory: Seat 2 and Seat 4 have 7 Oskar tokens each")
-    assert Presenter("de", (1, 2, 3))(text).startswith("Geteilter Sieg:")
+    rule = Presenter("en", (1, 2, 3))(adapter.presentation.result_rule(report))
+    # The rulebook: the most tokens win; the goal token ends the game, it does not win it.
+    assert rule.startswith("The most Oskar tokens win; a seat's 7th token ends the game")
+    sheet = adapter.presentation.result_sheet(report)
+    english = Presenter("en", (1, 2, 3))(sheet.winner)
+    assert english == "Seat 2 and Seat 4 share the win: 7 tokens each"
+    assert Presenter("de", (1, 2, 3))(sheet.winner).endswith("teilen sich den Sieg: je 7 Marken")
+    assert sheet.places == (1, 3, 1)
 
 
 def _adapter() -> OskarAdapter:

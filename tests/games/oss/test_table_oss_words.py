@@ -138,10 +138,11 @@ def test_every_word_oss_writes_names_only_the_seats_that_play() -> None:
         totals
     )
     winners = last.result["winners"]
-    english = Presenter.for_view(last)(last.result_rule)
+    assert last.result_sheet is not None
+    english = Presenter.for_view(last)(last.result_sheet.winner)
     for winner in winners:
         assert f"Seat {SEATS[winner] + 1}" in english
-    assert str(totals[winners[0]]) in english
+    assert f"{totals[winners[0]]} points" in english
 
 
 def test_a_refusal_at_seat_3_reads_in_german_with_the_seats_counted_from_1() -> None:
@@ -219,9 +220,11 @@ def test_result_rows_explain_each_total(name: str) -> None:
         report["totals"]
     )
     rule = shown(adapter.presentation.result_rule(report))
+    assert rule == "The most points win: tribe cards won plus 4 per challenge card."
+    winner = shown(adapter.presentation.result_sheet(report).winner)
     winners = report["winners"]
     points = report["totals"][winners[0]]
     if len(winners) == 1:
-        assert rule.startswith(f"Seat {winners[0] + 1} is Big Chief with {points} points")
+        assert winner == f"Seat {winners[0] + 1} wins with {points} points: the most points"
     else:
-        assert "share the victory" in rule and f"{points} points each" in rule
+        assert winner.endswith(f"share the win: {points} points each")
