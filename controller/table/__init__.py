@@ -227,7 +227,10 @@ class Table:
     def tick(self, now: float) -> None:
         """Time-driven changes: a running clock redraws; idle screens fall back to attract."""
         ctx, state = self._ctx, self._state
-        if self._parts.pages.tick(now, results=state.screen is Screen.RESULTS):
+        screen = state.screen
+        if self._parts.pages.tick(
+            now, results=screen is Screen.RESULTS, attract=screen is Screen.ATTRACT
+        ):
             ctx.out.changed()
         playing = state.playing
         if (
