@@ -14,6 +14,7 @@ the centre is drawn again only then, so the idle table stays nearly free.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import pygame
@@ -79,6 +80,13 @@ def fanned_cards(spec: GameSpec) -> tuple[str, ...]:
     return tuple(cards[(len(cards) * (2 * i + 1)) // (2 * FANNED)] for i in range(FANNED))
 
 
+@functools.cache
+def _faces(game_id: str) -> tuple[CardFace, ...]:
+    """The faces of ``fanned_cards``, worked out once: the showcase draws them for hours."""
+    spec = spec_of(game_id)
+    return tuple(spec.deck.face(card) for card in fanned_cards(spec))
+
+
 def draw_showcase(p: Painter, rect: pygame.Rect, view: TableView) -> None:
     """The attract screen's centre: how to start, the games' tiles, how to play one of them."""
     m = p.metrics
@@ -118,15 +126,16 @@ def draw_showcase(p: Painter, rect: pygame.Rect, view: TableView) -> None:
         p.fit_text(how, line, m.small, theme.TEXT, fitted=fitted)
 
 
-def _mini_card(p: Painter, rect: pygame.Rect, face: CardFace, *, lifted: bool) -> None:
+def _mini_card(
+    p: Painter, rect: pygame.Rect, face: CardFace, *, lifted: bool, pad: int, size: int
+) -> None:
     """A small card of a game's deck, in its colours with its number: a picture, kept.
 
     Not ``Painter.card``: a card face's own fonts (and the suit symbols' fallback
     font) would cost the idle table megabytes; this draws with the small bold
-    face the screen already has, and leaves out what does not fit (a suit, a long
-    rank).
+    face (``size``) the screen already has, and leaves out what does not fit (a
+    suit, a long rank).
     """
-    m = p.metrics
 
     def draw() -> pygame.Surface:
         surface = pygame.Surface(rect.size, pygame.SRCALPHA)
@@ -135,9 +144,9 @@ def _mini_card(p: Painter, rect: pygame.Rect, face: CardFace, *, lifted: bool) -
         radius = max(2, rect.w // 8)
         pygame.draw.rect(surface, fill, whole, border_radius=radius)
         edge = theme.TURN if lifted else theme.TEXT_DARK
-        pygame.draw.rect(surface, edge, whole, width=max(1, m.pad // 2), border_radius=radius)
-        number = p.render_text(face.rank, m.small, ink, bold=True)
-        if number.get_width() <= whole.w - 2 * m.pad // 2:
+        pygame.draw.rect(surface, edge, whole, width=max(1, pad // 2), border_radius=radius)
+        number = p.render_text(face.rank, size, ink, bold=True)
+        if number.get_width() <= whole.w - pad:
             surface.blit(number, number.get_rect(center=whole.center))
         return surface
 
@@ -148,35 +157,35 @@ def _draw_tile(p: Painter, tile: pygame.Rect, choice: GameChoice, step: int | No
     """One game's tile: its cards fanned (one lifted per step when it is picked out),
     its name and its players; a picked-out tile is framed in the turn colour."""
     m = p.metrics
-    small_line = m.leading(m.small)
-    spec = spec_of(choice.game_id)
-    text_h = 2 * small_line + m.pad
+    pad, small = m.pad, m.small  # worked out once: the tiles are drawn at every step
+    small_line = m.leading(small)
+    text_h = 2 * small_line + pad
     picture = pygame.Rect(tile.left, tile.top, tile.w, max(0, tile.h - text_h))
     if step is not None:
-        p.rect(theme.TURN, tile, width=max(2, m.pad // 2), radius=m.pad)
+        p.rect(theme.TURN, tile, width=max(2, pad // 2), radius=pad)
     card_h = min(
-        picture.h - 2 * m.pad,
-        round((picture.w - 2 * m.pad) / (CARD_SHAPE * (1 + (FANNED - 1) * OVERLAP))),
+        picture.h - 2 * pad,
+        round((picture.w - 2 * pad) / (CARD_SHAPE * (1 + (FANNED - 1) * OVERLAP))),
     )
     if card_h > 8:
         card_w = round(card_h * CARD_SHAPE)
         lift = round(card_h * 0.15)
         span = card_w + (FANNED - 1) * card_w * OVERLAP
         left = picture.centerx - span / 2
-        for i, card in enumerate(fanned_cards(spec)):
+        for i, face in enumerate(_faces(choice.game_id)):
             up = lift if step is not None and i <= step else 0
-            face = pygame.Rect(
+            where = pygame.Rect(
                 round(left + i * card_w * OVERLAP), picture.bottom - card_h - up, card_w, card_h
             )
-            _mini_card(p, face, spec.deck.face(card), lifted=up > 0)
+            _mini_card(p, where, face, lifted=up > 0, pad=pad, size=small)
     colour = theme.TEXT_DIM if choice.unavailable else theme.TEXT
     name = pygame.Rect(tile.left, picture.bottom, tile.w, small_line)
     # The game's name must be read: it keeps the full size (a long name is cut short).
     # A proper name, the same in every language (as a sentence, so it is a word the
     # catalogs give like every other on the screen).
-    game = say("{name}", name=Verbatim(spec.title))
-    title = p.fit(game, name.w, name.h, m.small, bold=True, max_lines=1, least=1.0)
-    p.fit_text(game, name, m.small, colour, bold=True, fitted=title)
+    game = say("{name}", name=Verbatim(spec_of(choice.game_id).title))
+    title = p.fit(game, name.w, name.h, small, bold=True, max_lines=1, least=1.0)
+    p.fit_text(game, name, small, colour, bold=True, fitted=title)
     count = pygame.Rect(tile.left, name.bottom, tile.w, small_line)
-    fitted = p.fit(players(choice), count.w, count.h, m.small, max_lines=1, least=SECONDARY)
-    p.fit_text(players(choice), count, m.small, theme.TEXT_DIM, fitted=fitted)
+    fitted = p.fit(players(choice), count.w, count.h, small, max_lines=1, least=SECONDARY)
+    p.fit_text(players(choice), count, small, theme.TEXT_DIM, fitted=fitted)

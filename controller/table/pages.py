@@ -21,7 +21,7 @@ HELP_HOLD = 1.0  # seconds OK is held down for a seat's rules page
 HELP_SECONDS = 25.0  # a rules page closes by itself after this long
 RECALL_SECONDS = 8.0  # the last trick brought back on a seat's panel stays this long
 RESULTS_PAGE_SECONDS = 6.0  # the results' rounds turn a page by themselves when they do not fit
-ATTRACT_PAGE_SECONDS = 6.0  # the idle table's showcase: a game's next rules line, or the next game
+ATTRACT_PAGE_SECONDS = 8.0  # the idle table's showcase: a game's next rules line, or the next game
 LINE_SECONDS = 3.0  # a long rules page stays open long enough to read every line
 
 
