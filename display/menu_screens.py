@@ -11,7 +11,7 @@ from __future__ import annotations
 import pygame
 
 from controller.games.words import Card, Items, Words, as_arg, say, say_plural
-from controller.view import GameChoice, MessageKind, SeatView, TableView
+from controller.view import MessageKind, SeatView, TableView
 from display import theme
 from display.generic import seat_colour_of, seat_words
 from display.layout import Layout
@@ -25,10 +25,10 @@ from display.screen_parts import (
     messages_below,
     selected_choice,
 )
+from display.showcase import TAP_TO_START, draw_showcase, players
 from display.theme import Metrics, Painter
 from display.ui import ChooseGame
 
-TAP_TO_START = say("Tap any card or press a button to start")
 PRESS_OK_TO_JOIN = say("Press OK at your seat to join")
 WHO_STARTS = say("Who starts?")
 
@@ -47,7 +47,7 @@ def choose_body(p: Painter, rect: pygame.Rect, view: TableView, seat: SeatView) 
     ]
     if choice is not None:
         lines.append((choice.title, theme.TEXT, p.metrics.big, True))
-        lines.append((_players_range(choice), theme.TEXT_DIM, p.metrics.small, False))
+        lines.append((players(choice), theme.TEXT_DIM, p.metrics.small, False))
         if choice.unavailable:
             # Why the table or the joined seats cannot play it, before anyone tries.
             lines.append((choice.unavailable, PROBLEM_COLOUR, p.metrics.small, False))
@@ -159,12 +159,6 @@ def _cut_body(p: Painter, rect: pygame.Rect, view: TableView, seat: SeatView) ->
 # --- centres -------------------------------------------------------------------------
 
 
-def _players_range(choice: GameChoice) -> Words:
-    if choice.min_players == choice.max_players:
-        return say_plural("{n} player", "{n} players", choice.min_players)
-    return say("{least}-{most} players", least=choice.min_players, most=choice.max_players)
-
-
 def attract_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView) -> None:
     m = p.metrics
     notices = [msg.text for msg in view.messages if msg.kind is MessageKind.PROBLEM]
@@ -178,29 +172,7 @@ def attract_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableVie
         )
         centred_lines(p, below, [(text, PROBLEM_COLOUR, m.small, False) for text in notices])
         return
-    title = p.text(
-        view.title,
-        (rect.centerx, rect.top + round(rect.h * 0.28)),
-        m.title,
-        theme.TEXT,
-        bold=True,
-        anchor="center",
-        max_width=rect.w,
-    )
-    line = p.centred_text(TAP_TO_START, rect, title.bottom + m.pad * 2, m.big, theme.TURN)
-    y = line.bottom + m.pad * 2
-    if view.games:
-        # Each game once, by its own name (the menu lists its variants), on as many
-        # lines as it takes: cut to one line, "Oskar" and "Oss" never showed.
-        names: list[Words] = []
-        for choice in view.games:
-            name = choice.name or choice.title
-            if name not in names:
-                names.append(name)
-        names_line = say("Games: {games}", games=Items(tuple(as_arg(name) for name in names)))
-        box = pygame.Rect(rect.left, y, rect.w, 2 * m.leading(m.small))
-        y = p.fit_text(names_line, box, m.small, theme.TEXT_DIM, valign="top", max_lines=2).bottom
-    messages_below(p, rect, y + m.pad * 2, view)
+    draw_showcase(p, rect, view)
 
 
 def choose_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView) -> None:
@@ -209,7 +181,7 @@ def choose_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView
     # The list gets the room: the seat panels already say how to choose, and the
     # menu's only message repeats it.
     bottom = rect.bottom - m.small - m.pad
-    rows = [(choice.title, choice.unavailable or _players_range(choice)) for choice in view.games]
+    rows = [(choice.title, choice.unavailable or players(choice)) for choice in view.games]
     menu_rows(p, rect, head.bottom + m.pad, bottom, rows, view.selected_game, ChooseGame)
     if not view.games:
         p.text(say("no games installed"), rect.center, m.body, theme.TEXT_DIM, anchor="center")
@@ -227,9 +199,7 @@ def join_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView) 
     joined = sum(1 for seat in view.seats if seat.joined)
     count: Words = say_plural("{n} joined", "{n} joined", joined)
     if choice is not None:
-        count = say(
-            "{joined} · {players}", joined=as_arg(count), players=as_arg(_players_range(choice))
-        )
+        count = say("{joined} · {players}", joined=as_arg(count), players=as_arg(players(choice)))
     y = p.centred_text(count, rect, head.bottom + m.pad, m.body, theme.TEXT_DIM).bottom
     y = p.centred_text(PRESS_OK_TO_JOIN, rect, y + m.pad, m.body, theme.TURN, bold=True).bottom
     # One chip per seat: joined seats lit.

@@ -20,7 +20,7 @@ from controller.config.table_config import SeatConfig, TableConfig
 from controller.games.base import JSON, Engine
 from controller.kiosk.devices import Devices, build
 from controller.kiosk.simulation import Simulator
-from controller.table import JournalSink, LedSink, Table, TableLoop
+from controller.table import JournalSink, LedSink, SoundSink, Table, TableLoop
 from controller.tags.registry import TagRegistry, simulated, simulated_uid
 from controller.view import Screen
 from hardware.events import InputEvent
@@ -45,6 +45,7 @@ class TableRig:
         seed: int = 5,
         *,
         leds: LedSink | None = None,
+        sounds: SoundSink | None = None,
         journal: JournalSink | None = None,
         history: Callable[[], list[tuple[str, ...]]] | None = None,
         registry: TagRegistry | None = None,
@@ -53,7 +54,8 @@ class TableRig:
         on_record: Callable[[str, str], None] | None = None,
         **config: Any,
     ) -> None:
-        """``leds`` replaces the seat LEDs (e.g. a recorder of calls); ``registry`` the
+        """``leds`` replaces the seat LEDs (e.g. a recorder of calls); ``sounds`` gives the
+        table speakers (none: silent); ``registry`` the
         simulated decks; ``on_record`` hears of each record besides ``records``; the other
         keywords go to ``Table``, and ``config`` sets TableConfig fields of the simulated
         table (``deal="physical"``)."""
@@ -68,6 +70,7 @@ class TableRig:
             self.config,
             self.registry,
             leds=self.leds,
+            sounds=sounds,
             rng=random.Random(seed),
             clock=lambda: self.now,
             on_record=lambda game, text: self.record(game, text, on_record),
@@ -165,6 +168,18 @@ class TableRig:
     def last_text(self) -> str:
         """The latest message line, in English."""
         return shown(self.table.messages[-1].text)
+
+    def bots(self, game_id: str, seed: int = 3) -> Simulator:
+        """The simulator's bots at every seat, starting ``game_id`` by themselves."""
+        seats = {seat.index for seat in self.config.seats}
+        return Simulator(
+            self.table,
+            self.devices,
+            self.registry,
+            bot_seats=seats,
+            rng=random.Random(seed),
+            auto_game=game_id,
+        )
 
     def play_to_results(self, sim: Simulator, steps: int = 20000) -> None:
         """Let the simulator's bots play until the results screen (within ``steps``)."""

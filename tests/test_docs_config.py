@@ -14,7 +14,9 @@ from typing import Any
 
 import pytest
 
+from controller.config.opening_hours import SleepWindow
 from controller.config.table_config import TableConfig, parse
+from hardware.cues import Sound
 from tests.conftest import ROOT
 
 DOC = ROOT / "docs" / "configuration.md"
@@ -63,6 +65,11 @@ IN_WORDS = {
     ("tags", "registry", "the simulated deck"): lambda: parse({}).tags is None,
     ("staff", "pin_hash", "no PIN"): lambda: parse({}).staff.pin_hash is None,
     ("display", "sleep", "never"): lambda: parse({}).display.sleep is None,
+    ("sound", "cues", "every cue"): lambda: parse({}).sound.cues == frozenset(Sound),
+    ("sound", "quiet", "as `[display] sleep`"): lambda: (
+        parse({"display": {"sleep": "01:00-09:00"}}).sound.quiet == SleepWindow(60, 540)
+    ),
+    ("sound", "pan", "the middle"): lambda: parse({}).sound.pan is None,
     # No [games] section: every game keeps its rulebook defaults and hides nothing.
     ('games."<game id>"', "defaults", "the rulebook's"): lambda: parse({}).games == {},
     ('games."<game id>"', "hidden", "none"): lambda: parse({}).games == {},
@@ -98,6 +105,7 @@ def test_the_documented_table_has_every_section() -> None:
         'games."<game id>"',
         "journal",
         "bots",
+        "sound",
     }
 
 

@@ -17,12 +17,12 @@ from importlib import import_module
 from typing import Any, ClassVar, Literal, Protocol
 
 from controller.games import spec_of, specs
-from controller.games.base import JSON, Action, Chance, Engine, Event
+from controller.games.base import JSON, Action, Chance, Engine, Event, GameOver
 from controller.games.spec import GameSpec
 from controller.games.words import Words, say
 from controller.view import AnyGameView, MessageKind
 from controller.view.results import ResultSheet, build_sheet, points
-from hardware.cues import Cue
+from hardware.cues import Cue, Sound
 from hardware.events import Button, TimerEvent
 
 
@@ -117,7 +117,12 @@ class SeatInput(ABC):
 
 
 class Presentation(ABC):
-    """Presentation: engine events as messages and LED cues, and what the display shows."""
+    """Presentation: engine events as messages, LED cues and sounds, and what the display shows."""
+
+    # Which of the game's events the table plays a sound for (docs/display.md): a trick
+    # (or what the game has for one) won, a round over, the game won. Every game ends
+    # with the base ``GameOver``; a game adds its own events.
+    event_sounds: ClassVar[Mapping[type[Event], Sound]] = {GameOver: Sound.GAME_WON}
 
     @abstractmethod
     def feedback(self, event: Event) -> list[Feedback]:

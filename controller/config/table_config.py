@@ -30,6 +30,7 @@ from controller.games.base import TableError
 from controller.games.words import Verbatim, as_arg, say
 from controller.tags.staff_pin import PinError, PinHash
 from controller.words.safe_text import one_line, shorten
+from hardware.cues import Sound
 from hardware.protocols import READER_PROTOCOLS
 
 MOCK = "mock"
@@ -64,6 +65,21 @@ class DisplayConfig:
     sleep: SleepWindow | None = None  # closing hours: screen and LEDs dark, any tap wakes
     # Cards travel, won tricks slide, scores count up (display/motion.py); false: still.
     motion: bool = True
+
+
+@dataclass(frozen=True)
+class SoundConfig:
+    """The [sound] section: how loud, which sounds, when the table keeps quiet, where each seat is.
+
+    ``quiet`` left out of the file follows ``[display] sleep`` (the read file
+    holds the resolved window); ``pan`` places each seat's own sounds between
+    the left (-1) and right (1) speaker, None: every sound from the middle.
+    """
+
+    volume: float = 0.7  # 0 turns sound off (the mixer is never opened)
+    cues: frozenset[Sound] = frozenset(Sound)
+    quiet: SleepWindow | None = None
+    pan: tuple[float, ...] | None = None  # one value per seat, in seat order
 
 
 @dataclass(frozen=True)
@@ -143,6 +159,7 @@ class TableConfig:
     games: Mapping[str, GameHouseRules] = field(default_factory=dict)  # by game id
     journal: JournalConfig = field(default_factory=JournalConfig)
     bots: BotConfig = field(default_factory=BotConfig)
+    sound: SoundConfig = field(default_factory=SoundConfig)
 
     @classmethod
     def simulated(cls, seats: int = 4, bots: int | None = None) -> TableConfig:
@@ -268,6 +285,7 @@ def parse(data: Mapping[str, Any], source: str = "table.toml", base: Path = Path
             "games",
             "journal",
             "bots",
+            "sound",
         },
     )
     table = reader.table(data, "table")
@@ -365,6 +383,7 @@ def parse(data: Mapping[str, Any], source: str = "table.toml", base: Path = Path
         staff=_staff(reader, data, source),
         games=games,
         journal=journal,
+        sound=_sound(reader, data, display, len(seats)),
         bots=bots,
     )
     return check(config, source)
@@ -456,15 +475,63 @@ def _sleep(reader: Reader, display_t: Mapping[str, Any]) -> SleepWindow | None:
     """[display] sleep = "02:00-10:00": the hours the table sleeps (absent: never)."""
     if "sleep" not in display_t:
         return None
-    text = reader.string(display_t, "display.sleep", "")
+    return _window(reader, "display.sleep", reader.string(display_t, "display.sleep", ""))
+
+
+def _window(reader: Reader, key: str, text: str) -> SleepWindow:
+    """A daily window of hours, ``"02:00-10:00"``; a bad one names ``key`` and the fix."""
     try:
         return SleepWindow.parse(text)
     except ValueError as exc:
         raise reader.fail(
-            "display.sleep",
+            key,
             say("is {value} ({problem})", value=value_words(text), problem=Verbatim(str(exc))),
             say('write e.g. "02:00-10:00"'),
         ) from None
+
+
+def _sound(
+    reader: Reader, data: Mapping[str, Any], display: DisplayConfig, seats: int
+) -> SoundConfig:
+    """The [sound] section: volume, the cues that play, quiet hours, each seat's pan."""
+    sound_t = reader.table(data, "sound")
+    reader.known(sound_t, "sound", {"volume", "cues", "quiet", "pan"})
+    names = [s.value for s in Sound]
+    listed = sound_t.get("cues", names)
+    if not isinstance(listed, list) or any(name not in names for name in listed):
+        raise reader.fail(
+            "sound.cues",
+            say("is {value}", value=value_words(listed)),
+            say(
+                "list the sounds that play, from: {names} (an empty list [] plays none)",
+                names=listed_words(names),
+            ),
+        )
+    quiet = display.sleep
+    if "quiet" in sound_t:
+        text = reader.string(sound_t, "sound.quiet", "never")
+        quiet = None if text == "never" else _window(reader, "sound.quiet", text)
+    pan = sound_t.get("pan")
+    if pan is not None and (
+        not isinstance(pan, list)
+        or len(pan) != seats
+        or any(isinstance(p, bool) or not isinstance(p, int | float) or abs(p) > 1 for p in pan)
+    ):
+        raise reader.fail(
+            "sound.pan",
+            say("is {value}", value=value_words(pan)),
+            say(
+                "give one number per seat ({seats} in all), from -1 (left speaker) "
+                "to 1 (right speaker)",
+                seats=Verbatim(str(seats)),
+            ),
+        )
+    return SoundConfig(
+        volume=reader.number(sound_t, "sound.volume", 0.7, 0.0, 1.0),
+        cues=frozenset(Sound(name) for name in listed),
+        quiet=quiet,
+        pan=None if pan is None else tuple(float(p) for p in pan),
+    )
 
 
 def _timer(reader: Reader, data: Mapping[str, Any]) -> TimerConfig | None:

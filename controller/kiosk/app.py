@@ -35,7 +35,7 @@ from controller.records.files import save_finished_record, write_missing_records
 from controller.records.history import DESK_HISTORY, history_table, summaries
 from controller.records.journal import Journal, JournalDiskFull
 from controller.records.retention import JournalUpkeep
-from controller.table import Table, TableLoop, TurnBudget
+from controller.table import SoundSink, Table, TableLoop, TurnBudget
 from controller.tags.pin_lock import lock_left
 from controller.tags.registry import TagRegistry, simulated
 from controller.view import Screen, TableView
@@ -149,12 +149,14 @@ class Kiosk:
         journal_path: Path | None = None,
         config_path: Path | None = None,
         can_quit: bool = False,
+        sounds: SoundSink | None = None,
     ) -> Kiosk:
         """Build the kiosk; with ``journal_path`` every accepted input is journaled first
         and an unfinished game found there is resumed by ``resume()``. ``config_path``
         (the table.toml it was loaded from) goes into the commands the kiosk prints
         and to the café connection. ``can_quit``: the staff desk offers "Stop the kiosk"
-        (a locked-down window, which players cannot close)."""
+        (a locked-down window, which players cannot close). ``sounds``: the speakers
+        (None: a silent table, as in the headless demo and the tests)."""
         registry = load_registry(config)
         notice = setup_notice(config, registry, config_path)
         if notice is not None:
@@ -193,6 +195,7 @@ class Kiosk:
             config,
             registry,
             leds=devices.leds,
+            sounds=sounds,
             rng=random.Random(rng.random()),
             on_record=save_record,
             journal=journal,

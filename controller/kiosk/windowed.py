@@ -58,7 +58,9 @@ def windowed(args: argparse.Namespace, config: TableConfig, stop: StopSignals | 
 
     ``stop`` (installed by ``run``) ends the loop on SIGTERM, SIGINT or SIGHUP.
     """
+    from hardware.speakers import open_sounds
 
+    speakers = open_sounds(config.sound.volume, config.sound.cues)  # None: a silent table
     kiosk = Kiosk.create(
         config,
         seed=args.seed,
@@ -67,6 +69,7 @@ def windowed(args: argparse.Namespace, config: TableConfig, stop: StopSignals | 
         config_path=config_path(args),
         # A configured table's staff desk offers to stop the kiosk.
         can_quit=args.config is not None,
+        sounds=speakers,
     )
     window = window_for(config)
     notifier = Notifier()  # systemd's Type=notify and watchdog; nothing off systemd
@@ -93,6 +96,8 @@ def windowed(args: argparse.Namespace, config: TableConfig, stop: StopSignals | 
         finally:
             kiosk.garbage.stop()
             notifier.stopping()
+            if speakers is not None:
+                speakers.close()
     if kiosk.stop_requested:
         logger.warning("%s", stopped_words(kiosk))
         return 0

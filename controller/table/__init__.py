@@ -49,7 +49,8 @@ from controller.table.screens import (
     undone,
 )
 from controller.table.session import GameSession, table_settings
-from controller.table.sinks import JournalSink, LedSink
+from controller.table.sinks import JournalSink, LedSink, SoundSink
+from controller.table.sound_director import SoundDirector
 from controller.table.staff_calls import StaffCalls
 from controller.table.staff_door import StaffDoor, pin_guard
 from controller.table.staff_mode import TIMED_OUT, StaffMode
@@ -69,6 +70,8 @@ __all__ = [
     "JournalSink",
     "LedSink",
     "MenuEntry",
+    "SoundDirector",
+    "SoundSink",
     "Table",
     "TableLoop",
     "TurnBudget",
@@ -93,6 +96,7 @@ class Table:
     config: TableConfig
     registry: TagRegistry
     leds: LedSink | None = None
+    sounds: SoundSink | None = None  # the speakers (None: a silent table)
     rng: random.Random = field(default_factory=random.Random)
     clock: Callable[[], float] = time.monotonic
     on_record: Callable[[str, str], None] | None = None  # (game id, record text) at game end
@@ -121,7 +125,14 @@ class Table:
             config=self.config,
             registry=self.registry,
             lobby=Lobby(menu_entries(self._games, self.config)),
-            out=Outputs(LedDirector(lambda: leds, clock, seats)),
+            out=Outputs(
+                LedDirector(lambda: leds, clock, seats),
+                SoundDirector(
+                    lambda: self.sounds,
+                    lambda: self.config.sound,
+                    [seat.index for seat in self.config.seats if not seat.bot],
+                ),
+            ),
             languages=SeatLanguages(),
             staff=StaffMode(clock, guard, self.config.staff.undo_needs_pin),
             calls=StaffCalls(),
@@ -211,11 +222,15 @@ class Table:
             return
         self.last_activity = self.clock()
         self._go(handler(event, self._state, self._ctx, self._parts))
+        self._ctx.out.sounds.flush(self.clock())
 
     def tick(self, now: float) -> None:
         """Time-driven changes: a running clock redraws; idle screens fall back to attract."""
         ctx, state = self._ctx, self._state
-        if self._parts.pages.tick(now, results=state.screen is Screen.RESULTS):
+        screen = state.screen
+        if self._parts.pages.tick(
+            now, results=screen is Screen.RESULTS, attract=screen is Screen.ATTRACT
+        ):
             ctx.out.changed()
         playing = state.playing
         if (
@@ -234,6 +249,7 @@ class Table:
         timeout = state.timeout
         if timeout is not None and now - self.last_activity > timeout:
             self._go(state.on_idle(ctx))
+        ctx.out.sounds.flush(now)
 
     def _go(self, step: Next) -> None:
         """Make the screen ``step`` names current (None: stay), and whatever its entry leads to."""

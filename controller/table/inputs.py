@@ -56,6 +56,7 @@ Handler = Callable[[InputEvent, ScreenState, ScreenContext, InputParts], Next]
 def call_closed(ctx: ScreenContext, state: ScreenState, seat: int) -> None:
     """Staff answered the call of ``seat`` (at the table or on the café's dashboard)."""
     ctx.out.say(say("Staff answered the call of {seat}", seat=Seat(seat)), MessageKind.INFO, seat)
+    ctx.out.sounds.staff_answered(seat)
     ctx.rest_leds(state.playing)
 
 
@@ -121,6 +122,9 @@ def _on_release(
 
 def _on_timer(event: InputEvent, state: ScreenState, ctx: ScreenContext, parts: InputParts) -> Next:
     assert isinstance(event, TossStarted | TossStopped | TossCancelled)
+    if state.playing is not None:
+        # Heard in a game only: the timer's press between games times nothing.
+        ctx.out.sounds.timer(event, None if ctx.config.timer is None else ctx.config.timer.limit)
     return state.on_timer(ctx, event)
 
 

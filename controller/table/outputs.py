@@ -1,9 +1,11 @@
-"""What the table shows and lights: the message lines, the seat LEDs, the view's version.
+"""What the table shows, lights and sounds: the message lines, the seat LEDs, the view's version.
 
 Every part that changes what a player sees goes through ``Outputs``: a line
 of explanation (``say``), an LED cue (``flash``, ``steady``, ``rest``), or
 any other change of the view (``changed``). The version grows with each, so
-the kiosk redraws exactly when something changed.
+the kiosk redraws exactly when something changed. A refusal's flash and a
+turn's resting colour are told to the ``SoundDirector`` (``sounds``) too,
+which the other parts tell what else is heard.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from collections.abc import Iterable
 from controller.games.words import Words
 from controller.table.led_director import LedDirector
 from controller.table.session import GameSession
+from controller.table.sound_director import SoundDirector
 from controller.view import Message, MessageKind
 from hardware.cues import Cue
 
@@ -22,8 +25,9 @@ MESSAGE_LIMIT = 6  # the latest few lines stay on screen
 class Outputs:
     """The message lines, the seat LEDs (through ``LedDirector``) and the view's version."""
 
-    def __init__(self, leds: LedDirector) -> None:
+    def __init__(self, leds: LedDirector, sounds: SoundDirector) -> None:
         self._leds = leds
+        self.sounds = sounds
         self._messages: list[Message] = []
         self.version = 0  # grows by one with every change of the view
 
@@ -47,8 +51,9 @@ class Outputs:
         self._messages = []
 
     def flash(self, seat: int, cue: Cue) -> None:
-        """A momentary LED cue at a seat."""
+        """A momentary LED cue at a seat (a refusal is heard too)."""
         self._leds.flash(seat, cue)
+        self.sounds.flashed(seat, cue)
 
     def steady(self, seat: int, cue: Cue) -> None:
         """Set one seat's resting cue now (joined, left)."""
@@ -62,4 +67,6 @@ class Outputs:
             waiting = [playing.players[p] for p in playing.adapter.presentation.waiting_players()]
             self._leds.rest([*joined, *playing.players], waiting, calling)
         else:
+            waiting = []
             self._leds.rest(joined, calling=calling)
+        self.sounds.waiting(waiting)

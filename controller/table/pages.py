@@ -7,7 +7,9 @@ itself after ``HELP_SECONDS``. Holding NEXT as long during a game brings the
 last trick back on that seat's panel (``recalls``) for ``RECALL_SECONDS``.
 While a rules page is open or the results are shown, the page number turns
 every ``RESULTS_PAGE_SECONDS``: the display shows the page it is told and
-wraps round when it has fewer.
+wraps round when it has fewer. On the attract screen it turns every
+``ATTRACT_PAGE_SECONDS``: the showcase of the games (``display/showcase.py``)
+steps through their rules lines.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ HELP_HOLD = 1.0  # seconds OK is held down for a seat's rules page
 HELP_SECONDS = 25.0  # a rules page closes by itself after this long
 RECALL_SECONDS = 8.0  # the last trick brought back on a seat's panel stays this long
 RESULTS_PAGE_SECONDS = 6.0  # the results' rounds turn a page by themselves when they do not fit
+ATTRACT_PAGE_SECONDS = 8.0  # the idle table's showcase: a game's next rules line, or the next game
 # A long rules page stays open long enough to read every line: at the legible size a
 # narrow panel at 800x480 holds about one rule a page (display/menu_screens.help_body).
 LINE_SECONDS = 6.0
@@ -87,7 +90,7 @@ class Pages:
         self.page += step
         self._page_at = now
 
-    def tick(self, now: float, *, results: bool) -> bool:
+    def tick(self, now: float, *, results: bool, attract: bool = False) -> bool:
         """Close the rules pages that are due and turn the page; whether anything changed."""
         closed = [seat for seat, (_, until) in self._help.items() if now >= until]
         for seat in closed:
@@ -95,8 +98,9 @@ class Pages:
         looked = [seat for seat, until in self._recall.items() if now >= until]
         for seat in looked:
             del self._recall[seat]
-        paging = results or bool(self._help)
-        if paging and now - self._page_at >= RESULTS_PAGE_SECONDS:
+        paging = results or attract or bool(self._help)
+        every = ATTRACT_PAGE_SECONDS if attract and not self._help else RESULTS_PAGE_SECONDS
+        if paging and now - self._page_at >= every:
             self._page_at = now
             self.page += 1
             return True

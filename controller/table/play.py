@@ -34,11 +34,13 @@ def act(ctx: ScreenContext, session: GameSession, action: Action, seat: int) -> 
 
 
 def after(ctx: ScreenContext, session: GameSession, events: list[Event]) -> JSON | None:
-    """After a change of the game: the virtual deal, feedback, LEDs; the result at the end."""
+    """After a change of the game: the virtual deal, feedback, LEDs, sounds; the result last."""
     events = events + session.deal()
+    presentation = session.adapter.presentation
     for event in events:
-        for fb in session.adapter.presentation.feedback(event):
+        for fb in presentation.feedback(event):
             feedback(ctx, session, fb)
+    ctx.out.sounds.events(presentation.event_sounds, events)
     ctx.rest_leds(session)
     ctx.out.changed()
     return session.finish() if session.finished else None

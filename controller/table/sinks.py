@@ -1,4 +1,4 @@
-"""What the table writes to: the seat LEDs and the journal, as small interfaces.
+"""What the table writes to: the seat LEDs, the speakers and the journal, as small interfaces.
 
 The table's parts (``session``, ``led_director``) depend on these protocols,
 not on ``hardware.leds.SeatLeds`` or ``controller.records.journal.Journal``, so the
@@ -10,13 +10,23 @@ from __future__ import annotations
 from typing import Protocol
 
 from controller.games.base import JSON
-from hardware.cues import Cue
+from hardware.cues import Cue, Sound
 
 
 class LedSink(Protocol):
     """What the table needs from the seat LEDs; ``hardware.leds.SeatLeds`` provides it."""
 
     def cue(self, seat: int, cue: Cue, now: float) -> None: ...
+
+
+class SoundSink(Protocol):
+    """What the table needs from the speakers; ``display.sound.MixerSounds`` provides it.
+
+    ``play`` must return at once (the sound plays on the mixer's own thread):
+    the table's loop calls it. ``pan`` runs from -1 (left speaker) to 1 (right).
+    """
+
+    def play(self, sound: Sound, pan: float) -> None: ...
 
 
 class JournalSink(Protocol):

@@ -191,7 +191,8 @@ class TableView:
     # The results screen's sheet: places, the winner line in words, rounds, sums and counts.
     result_sheet: ResultSheet | None = None
     # Grows every few seconds on the results screen and while a rules page is open:
-    # the page of rounds (or of rules lines) shown when they do not fit at once.
+    # the page of rounds (or of rules lines) shown when they do not fit at once. On
+    # the attract screen too: the step of its showcase of the games.
     results_page: int = 0
     # Rules pages open at seats (a long press of OK): physical seat -> (title, lines).
     help: Mapping[int, tuple[Words, tuple[Words, ...]]] = field(default_factory=dict)

@@ -27,8 +27,9 @@ why) and only the dealer's light says "your turn".
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from controller.adapters import (
     AdapterContext,
@@ -82,7 +83,7 @@ from controller.games.words import (
     say_plural,
 )
 from controller.view import GameView, MessageKind
-from hardware.cues import Cue
+from hardware.cues import Cue, Sound
 from hardware.events import Button
 
 FEWER, BID, MORE = Button.PREV, Button.OK, Button.NEXT
@@ -216,6 +217,12 @@ class OhPshawInput(SeatInput):
 
 class OhPshawPresentation(Presentation):
     """Engine events as messages and LED cues; the snapshot with the bidder's cursor over it."""
+
+    event_sounds: ClassVar[Mapping[type[Event], Sound]] = {
+        TrickWon: Sound.TRICK_WON,
+        RoundScored: Sound.ROUND_OVER,
+        GameOver: Sound.GAME_WON,
+    }
 
     def __init__(self, engine: OhPshaw, cursors: BidCursors) -> None:
         self.engine = engine

@@ -12,8 +12,9 @@ Seat input by phase:
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import ClassVar
 
 from controller.adapters import (
     AdapterContext,
@@ -47,7 +48,7 @@ from controller.games.oshaka_trick.spec import SPEC
 from controller.games.oshaka_trick.state import Phase
 from controller.games.words import Items, Player, Signed, Words, as_arg, say
 from controller.view import GameView, MessageKind
-from hardware.cues import Cue
+from hardware.cues import Cue, Sound
 from hardware.events import Button
 
 # The seat buttons of each choice (the module docstring's table).
@@ -125,6 +126,12 @@ class OshakaInput(SeatInput):
 
 class OshakaPresentation(Presentation):
     """Engine events as messages and LED cues; the snapshot with the lead cursor over it."""
+
+    event_sounds: ClassVar[Mapping[type[Event], Sound]] = {
+        TrickWon: Sound.TRICK_WON,
+        RoundScored: Sound.ROUND_OVER,
+        GameOver: Sound.GAME_WON,
+    }
 
     def __init__(self, engine: OshakaTrick, cursor: LeadCursor) -> None:
         self.engine = engine

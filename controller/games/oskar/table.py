@@ -40,6 +40,7 @@ import enum
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from controller.adapters import (
     AdapterContext,
@@ -106,7 +107,7 @@ from controller.games.words import (
     say_plural,
 )
 from controller.view import GameView, MessageKind
-from hardware.cues import Cue
+from hardware.cues import Cue, Sound
 from hardware.events import Button
 
 DIE_BUTTONS: tuple[Button, Button] = (Button.PREV, Button.NEXT)  # PREV is die 0, NEXT is die 1
@@ -359,6 +360,12 @@ class OskarInput(_Role, SeatInput):
 
 class OskarPresentation(_Role, Presentation):
     """Engine events as messages and LED cues; the snapshot with the picked dice over it."""
+
+    event_sounds: ClassVar[Mapping[type[Event], Sound]] = {
+        TrickWon: Sound.TRICK_WON,
+        RoundScored: Sound.ROUND_OVER,
+        GameOver: Sound.GAME_WON,
+    }
 
     def result_rule(self, report: JSON) -> Words:
         """The rulebook's end: the game ends at a seat's goal token, the most tokens win.

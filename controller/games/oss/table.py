@@ -33,8 +33,9 @@ players report it with the buttons.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from controller.adapters import (
     AdapterContext,
@@ -104,7 +105,7 @@ from controller.games.words import (
     say_plural,
 )
 from controller.view import GameView, MessageKind
-from hardware.cues import Cue
+from hardware.cues import Cue, Sound
 from hardware.events import Button
 from hardware.toss_timer import TimerEvent, TossCancelled, TossStarted, TossStopped
 
@@ -461,6 +462,13 @@ _OUTCOME_OF_BUTTON: dict[Button, Outcome] = {
 
 class OssPresentation(_Role, Presentation):
     """Presentation: events as messages and cues, and the snapshot with the table's side."""
+
+    event_sounds: ClassVar[Mapping[type[Event], Sound]] = {
+        CardWon: Sound.TRICK_WON,
+        ChallengeWon: Sound.TRICK_WON,
+        RoundScored: Sound.ROUND_OVER,
+        GameOver: Sound.GAME_WON,
+    }
 
     def result_rule(self, report: JSON) -> Words:
         """The rule that decides: the most points, tribe cards won plus 4 per challenge (who
