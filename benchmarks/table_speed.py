@@ -60,6 +60,12 @@ GAMES = ("oshaka-trick", "oh-pshaw", "oskar", "oss")
 SIZE = (1920, 1080)
 
 
+def scratch_records() -> Path:
+    """A fresh temporary folder for the records of games a measurement plays: the
+    benchmark must not leave game records in the folder it is run from."""
+    return Path(tempfile.mkdtemp(prefix="cafe-bench-records-"))
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))]
@@ -76,7 +82,9 @@ def scene_views(play_steps: int = 60) -> dict[str, TableView]:
     """
     views: dict[str, TableView] = {}
     for game in GAMES:
-        kiosk = Kiosk.create(TableConfig.simulated(4, bots=4), seed=3, auto_game=game)
+        kiosk = Kiosk.create(
+            TableConfig.simulated(4, bots=4), seed=3, auto_game=game, records_dir=scratch_records()
+        )
         with kiosk.devices:
             kiosk.loop.drain()
             played = 0
@@ -221,7 +229,7 @@ def measure_idle(seconds: float) -> dict[str, float]:
 
     out: dict[str, float] = {}
     config = TableConfig.simulated(4, bots=3)
-    kiosk = Kiosk.create(config, seed=4, bot_delay=0.8)
+    kiosk = Kiosk.create(config, seed=4, bot_delay=0.8, records_dir=scratch_records())
     with kiosk, Window(config.display) as window:
         kiosk.loop.drain()
         for _ in range(5):  # settle: the first frame, the caches
@@ -237,7 +245,7 @@ def measure_idle(seconds: float) -> dict[str, float]:
         out["rss idle"] = int(rss) / 1024
     # Waiting for a player: bots play until it is seat 0's turn, then seat 0 thinks.
     config = TableConfig.simulated(4, bots=4)
-    kiosk = Kiosk.create(config, seed=4, auto_game="oshaka-trick")
+    kiosk = Kiosk.create(config, seed=4, auto_game="oshaka-trick", records_dir=scratch_records())
     with kiosk, Window(config.display) as window:
         kiosk.loop.drain()
         while True:
@@ -271,7 +279,9 @@ def measure_motion(seconds: float) -> dict[str, float]:
     for motion in (True, False):
         config = TableConfig.simulated(4, bots=4)
         config = replace(config, display=replace(config.display, motion=motion))
-        kiosk = Kiosk.create(config, seed=4, auto_game="oh-pshaw", bot_delay=0.4)
+        kiosk = Kiosk.create(
+            config, seed=4, auto_game="oh-pshaw", bot_delay=0.4, records_dir=scratch_records()
+        )
         with kiosk, Window(config.display) as window:
             kiosk.loop.drain()
             # Into the game and a few tricks in: the menus and the caches' first fill

@@ -303,8 +303,13 @@ def fit(
             if short is not None:
                 return Fitted(short.lines, short.size, True)
     if cut_words:
-        # A single piece wider than the box even so: cut between its letters.
-        return Fitted(tuple(letters_cut(line, width, step, measure) for line in kept), step, True)
+        # A single piece wider than the box even so: cut between its letters, and the
+        # text ends there ("…" inside the text, with lines after it, would read as a gap).
+        for index, line in enumerate(kept):
+            if measure(line, step) > width:
+                kept = [*kept[:index], letters_cut(line, width, step, measure)]
+                break
+        return Fitted(tuple(line for line in kept if line), step, True)
     # A single piece wider than the box even so: smaller still, down to a legible minimum.
     while step > 6 and any(measure(line, step) > width for line in kept):
         step -= 1

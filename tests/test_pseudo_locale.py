@@ -69,8 +69,24 @@ def untranslated(drawn: list[str], said: set[str]) -> list[str]:
             continue
         if is_pseudo(piece) or any(piece in sentence for sentence in bracketed):
             continue
+        if text.endswith(ELLIPSIS) and not any(c.isalpha() for c in outside_brackets(piece)):
+            continue  # bracketed sentences side by side, the last cut before its close
         found.append(text)
     return found
+
+
+def outside_brackets(text: str) -> str:
+    """What of ``text`` stands outside every pseudo-translated sentence (a sentence left
+    open at the end, where a line was cut, runs to the end)."""
+    depth, outside = 0, []
+    for c in text:
+        if c == OPEN:
+            depth += 1
+        elif c == CLOSE:
+            depth = max(0, depth - 1)
+        elif depth == 0:
+            outside.append(c)
+    return "".join(outside)
 
 
 def in_pseudo(view: TableView) -> TableView:
@@ -157,6 +173,9 @@ def test_the_check_catches_an_english_string() -> None:
     said = {"⟦Šéáť 3⟧", "⟦Přéšš ÓK áť ýóúř šéáť ťó ǰóíň⟧"}
     assert untranslated(["⟦Šéáť 3⟧", "⟦Přéšš ÓK áť", "ýóúř šéáť ťó ǰóíň⟧", "42", "Q♠"], said) == []
     assert untranslated(["Press OK", "player 0"], said) == ["Press OK", "player 0"]
+    # Two sentences on one line, cut in the second: fine; a word between them is not.
+    assert untranslated(["⟦Šéáť 3⟧ ⟦Přéšš ÓK…"], said) == []
+    assert untranslated(["⟦Šéáť 3⟧ Press ⟦Přéšš…"], said) == ["⟦Šéáť 3⟧ Press ⟦Přéšš…"]
 
 
 def test_the_generic_screens_write_no_word_of_their_own_untranslated(

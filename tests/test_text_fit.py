@@ -12,7 +12,7 @@ face-up and face-down placement buttons) must still differ once fitted.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pygame
 import pytest
@@ -22,7 +22,7 @@ from controller.games.words import Arg, Items, Player, Text, fields
 from controller.words import Presenter
 from controller.words.catalogs import domains
 from controller.words.extract import template
-from display.fitting import BREAK_AFTER, ELLIPSIS, NO_BREAK_BEFORE, is_wide
+from display.fitting import BREAK_AFTER, ELLIPSIS, NO_BREAK_BEFORE, is_wide, tokens
 from display.text_boxes import RESOLUTIONS, TextBox, text_boxes
 from display.theme import Fonts, Metrics, Painter
 
@@ -159,7 +159,22 @@ def fitted_problem(p: Painter, text: str, box: TextBox, language: str) -> str | 
         return f"{len(fitted.lines)} lines take {used} px of {box.height}"
     if box.max_lines and len(fitted.lines) > box.max_lines:
         return f"{len(fitted.lines)} lines where {box.max_lines} fit"
+    if fitted.lines and word_wider_than_box(text, fitted.lines[-1], lambda w: face.size(w)[0], box):
+        return None  # at the least size one word is wider than the box: cut between letters
     return check(text, fitted.lines, language)
+
+
+def word_wider_than_box(text: str, last: str, measure: Callable[[str], int], box: TextBox) -> bool:
+    """Whether ``last`` (the fitted text's last line) is the start of one word of ``text``
+    that, with "…" after it, is wider than ``box``: the legibility floor cuts such a word
+    between its letters rather than shrink it (display/fitting.py)."""
+    body = last.removesuffix(ELLIPSIS).strip()
+    if last == body or not body or " " in body:
+        return False
+    # A word, or a piece of a compound where a line may break (after "-", "/", "_", ...).
+    pieces = [*text.split(), *(token.text.strip() for token in tokens(text))]
+    word = next((w for w in pieces if w.startswith(body)), None)
+    return word is not None and measure(word + ELLIPSIS) > box.width
 
 
 def face_up_down_pairs(language: str) -> list[tuple[str, str]]:
