@@ -31,6 +31,7 @@ from display.theme import Painter
 STEPS = 3  # rules lines shown per game before the next game's turn
 TAP_TO_START = say("Tap any card or press a button to start")
 CARD_SHAPE = 0.68  # a card's width over its height
+MIN_CARD_LINES = 1.5  # a tile's cards are drawn only this many text lines tall or more
 FANNED = 3  # cards on a game's tile
 OVERLAP = 0.72  # of a card's width, how far the next fanned card sits (its number shows)
 # The legibility standard: what a player must read is at least a 24th of the screen's
@@ -167,7 +168,12 @@ def _draw_tile(p: Painter, tile: pygame.Rect, choice: GameChoice, step: int | No
         picture.h - 2 * pad,
         round((picture.w - 2 * pad) / (CARD_SHAPE * (1 + (FANNED - 1) * OVERLAP))),
     )
-    if card_h > 8:
+    if card_h < MIN_CARD_LINES * small_line:
+        # Too short for a card whose number can be read (the demo's strip under the
+        # centre takes that room): no slivers of cards, the name and players centred.
+        card_h = 0
+        picture.h = max(0, (tile.h - text_h) // 2)
+    if card_h > 0:
         card_w = round(card_h * CARD_SHAPE)
         lift = round(card_h * 0.15)
         span = card_w + (FANNED - 1) * card_w * OVERLAP

@@ -21,9 +21,10 @@ from controller.table.pages import ATTRACT_PAGE_SECONDS
 from controller.tags.registry import simulated
 from controller.view import Screen, TableView
 from controller.words import Presenter
+from display import showcase as showcase_module
 from display.renderer import Renderer
 from display.showcase import STEPS, TAP_TO_START, offered, players, showcased
-from display.theme import Painter
+from display.theme import Metrics, Painter
 from hardware.events import Button, ButtonPressed
 
 
@@ -157,3 +158,33 @@ def test_a_turned_page_redraws_the_centre_only() -> None:
     layout = renderer.layout
     assert layout is not None
     assert renderer.dirty_rects == [layout.centre_area]
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
+@pytest.mark.parametrize("strip", [False, True], ids=["table", "demo strip"])
+def test_a_tile_shows_readable_cards_or_none(
+    size: tuple[int, int], strip: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The demo's strip under the centre once left each tile a sliver of a card (a dark
+    blob 12 px tall at 1920x1080): a tile's cards are tall enough to read, or absent."""
+    cards: list[Any] = []
+    real = showcase_module._mini_card
+
+    def recorded(p: Painter, rect: Any, *args: Any, **kwargs: Any) -> None:
+        cards.append(rect.copy())
+        real(p, rect, *args, **kwargs)
+
+    monkeypatch.setattr(showcase_module, "_mini_card", recorded)
+    table, _ = attract()
+    renderer = Renderer(size)
+    if strip:
+        renderer.staff_seats = (0, 1, 2, 3)  # the demo window's "staff tag at seat" controls
+    renderer.draw(table.view)
+    metrics = Metrics.for_size(size)
+    line = metrics.leading(metrics.small)
+    assert all(card.h >= showcase_module.MIN_CARD_LINES * line for card in cards), (
+        [card.h for card in cards],
+        line,
+    )
+    if not strip:
+        assert len(cards) == 3 * len(offered(table.view))  # the table itself has the room
