@@ -941,16 +941,20 @@ class Painter:
     def ellipsis(self, line: str, size: int, width: int, bold: bool = False) -> str:
         """``line`` ended with "…" after its last whole word that leaves room for it, or
         between letters when even its first word does not fit."""
+
+        def measure(text: str, at: int) -> int:
+            return self.measure(text, at, bold)
+
         cut = fitting.with_ellipsis(
             line.removesuffix(fitting.ELLIPSIS).rstrip() + " " + fitting.ELLIPSIS,
             width,
             size,
-            lambda text, at: self.measure(text, at, bold),
+            measure,
         )
         cut = cut.replace(" " + fitting.ELLIPSIS, fitting.ELLIPSIS)
         # One word longer than the width (a long nickname) is cut between its letters,
         # never left to run into what stands beside it.
-        return fitting.letters_cut(cut, width, size, lambda text, at: self.measure(text, at, bold))
+        return fitting.letters_cut(cut, width, size, measure)
 
     def text(
         self,
