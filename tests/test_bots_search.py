@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import threading
+import time
 from collections.abc import Callable
 from itertools import count
 
@@ -163,8 +164,13 @@ def test_the_simulator_thinks_off_the_loop_and_plays_the_decision() -> None:
             decided.clear()  # a decision quicker than step() itself leaves it set
             if not sim.step(0.0):
                 # A bot is thinking on its worker: step() came back without waiting.
-                assert decided.wait(5.0), "the bot's worker never decided"
-                assert not sim.thinking
+                # The previous decision's worker may still be calling back (it marks itself
+                # done first, then wakes the loop), so wait for this decision's own end.
+                deadline = time.monotonic() + 5.0
+                while sim.thinking and time.monotonic() < deadline:
+                    decided.wait(0.05)
+                    decided.clear()
+                assert not sim.thinking, "the bot's worker never decided"
                 assert rig.table.version == version  # nothing was played meanwhile
                 thought_about += 1
                 assert sim.step(0.0)  # the decision is ready: the bot acts now
