@@ -78,3 +78,17 @@ def test_a_reader_going_offline_raises_an_alert_and_coming_back_an_event() -> No
     assert alert["seat"] == 1 and "Seat 2's reader" in alert["text"]
     offline_state = [c[1] for c in link.calls if c[0] == "state"][1]
     assert offline_state["readers_offline"] == [2]
+
+
+def test_a_new_version_that_changes_nothing_the_hub_shows_sends_no_state() -> None:
+    link = FakeLink()
+    reporter = FleetReporter(link)
+    # The attract screen's showcase turns a page: a new version, the same state.
+    reporter.observe(view(1, Screen.ATTRACT, game_id=None), **FACTS)
+    reporter.observe(view(2, Screen.ATTRACT, game_id=None), **FACTS)
+    reporter.observe(view(3, Screen.ATTRACT, game_id=None), **FACTS)
+    assert link.kinds() == ["state"]
+    reporter.observe(view(4, Screen.CHOOSE_GAME, game_id=None), **FACTS)
+    assert link.kinds() == ["state", "state"]
+    menu = link.calls[1][1]
+    assert menu["version"] == 4 and menu["screen"] == Screen.CHOOSE_GAME.value

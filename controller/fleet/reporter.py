@@ -109,6 +109,7 @@ class FleetReporter:
         self._started_steady: float | None = None
         self._ended_after: float | None = None  # the elapsed time frozen on the results screen
         self._offline_alerts = 0
+        self._last_sent: dict[str, Any] | None = None  # the last state sent, without its version
 
     def is_new(self, view: TableView) -> bool:
         """Whether ``view`` is a version not reported yet (worth gathering facts for)."""
@@ -151,11 +152,16 @@ class FleetReporter:
                     )
                 elif after.reader_online and not before.reader_online:
                     self.link.event("reader-back", seat=after.seat + 1)
-        self.link.publish_state(
-            table_state(
-                view, game_started=self.game_started, game_elapsed=self._game_elapsed(view), **facts
-            )
+        state = table_state(
+            view, game_started=self.game_started, game_elapsed=self._game_elapsed(view), **facts
         )
+        # A new version that changes nothing the hub shows (the attract screen turning its
+        # showcase page every few seconds) is not worth a message on the café's network.
+        unchanged = {k: v for k, v in state.items() if k != "version"}
+        if unchanged == self._last_sent:
+            return
+        self._last_sent = unchanged
+        self.link.publish_state(state)
 
     def _game_elapsed(self, view: TableView) -> float | None:
         """Seconds the game on the screen has been played (frozen once it is over)."""
