@@ -125,7 +125,7 @@ class Motion:
         self._tweens: dict[str, _Tween] = {}
         # name -> the results shown, each with when this display first saw it, oldest first
         self._results: dict[str, list[tuple[Hashable, float]]] = {}
-        self._latest: dict[str, Hashable] = {}  # name -> the newest result seen
+        self._seen: dict[str, set[Hashable]] = {}  # name -> the results seen so far
 
     # --- the renderer's side ----------------------------------------------------------
 
@@ -180,7 +180,7 @@ class Motion:
         self._arrivals.clear()
         self._tweens.clear()
         self._results.clear()
-        self._latest.clear()
+        self._seen.clear()
 
     # --- movements ------------------------------------------------------------------------
 
@@ -287,23 +287,28 @@ class Motion:
         )
         return self.shown
 
-    def results(self, name: str, latest: Result | None) -> list[Result]:
-        """The results called ``name`` still on show, oldest first: ``latest`` (the game's
-        newest, e.g. its last roll of the dice) and those before it that have not yet
-        stayed ``RESULT_SECONDS``.
+    def results(self, name: str, latest: Sequence[Result]) -> list[Result]:
+        """The results called ``name`` still on show, oldest first.
 
-        Each result stays that long from the frame that first showed it, even when
-        the next comes sooner (bots rolling one after another), motion on or off. A
-        result already there at the scope's first frame was seen before: it is not
-        shown again. Results must differ from each other (a game numbers them).
+        ``latest`` are the game's newest results, newest last (e.g. its latest rolls
+        of the dice; several may come between two frames). Each one this display
+        has not seen before stays ``RESULT_SECONDS`` from the frame that first showed
+        it, even when the next comes sooner (bots rolling one after another), motion
+        on or off. Results already there at the scope's first frame were seen before:
+        they are not shown again. Results must differ from each other (a game
+        numbers them).
         """
         if self.still:
             return []
         shown = self._results.setdefault(name, [])
-        if latest is not None and self._latest.get(name) != latest:
-            self._latest[name] = latest
-            if not self._fresh:
-                shown.append((latest, self.now))
+        seen_before = self._seen.setdefault(name, set())
+        for result in latest:
+            if result not in seen_before:
+                seen_before.add(result)
+                if not self._fresh:
+                    shown.append((result, self.now))
+        if len(seen_before) > 4 * len(latest) + 8:
+            seen_before.intersection_update(latest)  # only the game's latest can come again
         shown[:] = [(result, seen) for result, seen in shown if self.now < seen + RESULT_SECONDS]
         if shown:
             self._wake_at(shown[0][1] + RESULT_SECONDS)

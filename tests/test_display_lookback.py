@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -27,16 +28,60 @@ from controller.games.oshaka_trick.events import CardPlaced, OshakaPenalty, Tric
 from controller.games.oshaka_trick.snapshot import OshakaSnapshot
 from controller.games.oshaka_trick.state import Phase as OshakaPhase
 from controller.games.oshaka_trick.state import Placed
+from controller.games.oskar.actions import DiceRolled, RerollDone
+from controller.games.oskar.actions import TrickWon as OskarTrickWon
+from controller.games.oskar.snapshot import OskarSnapshot, RollView
+from controller.games.oskar.snapshot import Phase as OskarPhase
 from controller.kiosk.simulation import Simulator
 from controller.table.pages import HELP_HOLD, RECALL_SECONDS
 from controller.view import TableView
-from display.motion import HOLD_SECONDS
+from display.motion import FRAME_STEP, HOLD_SECONDS, RESULT_SECONDS, STILL, Motion
 from display.renderer import Renderer
 from hardware.events import Button, ButtonPressed, ButtonReleased
 from tests.rigs import TableRig, painted_text
 from tests.words import shown
 
 SIZES = ((800, 480), (1920, 1080))
+
+
+# --- results held on the display's clock ---------------------------------------------------
+
+
+def test_each_new_result_stays_its_time_even_when_the_next_comes_at_once() -> None:
+    motion = Motion()
+    motion.begin(10.0, "oskar")
+    assert motion.results("roll", ["first"]) == []  # there before this display looked
+    motion.end()
+    motion.begin(11.0, "oskar")
+    assert motion.results("roll", ["first", "second", "third"]) == ["second", "third"]
+    assert motion.due == pytest.approx(11.0 + RESULT_SECONDS)  # woken when they go
+    motion.end()
+    motion.begin(12.0, "oskar")
+    assert motion.results("roll", ["second", "third", "fourth"]) == ["second", "third", "fourth"]
+    motion.end()
+    motion.begin(11.0 + RESULT_SECONDS, "oskar")
+    assert motion.results("roll", ["third", "fourth"]) == ["fourth"]
+    motion.end()
+    motion.begin(12.0 + RESULT_SECONDS, "oskar")
+    assert motion.results("roll", ["fourth"]) == []  # and it does not come back
+    assert motion.due is None
+    motion.end()
+
+
+def test_results_stay_with_motion_off_and_not_in_a_still_picture() -> None:
+    motion = Motion(enabled=False)
+    motion.begin(10.0, "oss")
+    motion.results("attempt", [])
+    motion.end()
+    motion.begin(11.0, "oss")
+    assert motion.results("attempt", ["won"]) == ["won"]
+    motion.end()
+    motion.begin(11.0 + RESULT_SECONDS - FRAME_STEP, "oss")
+    assert motion.results("attempt", ["won"]) == ["won"]
+    motion.end()
+    assert STILL.results("attempt", ["won"]) == []
+    motion.begin(12.0, "another game")
+    assert motion.results("attempt", ["won", "lost"]) == []  # a new game starts afresh
 
 
 # --- the engines keep their last moment ---------------------------------------------------
@@ -85,6 +130,36 @@ def test_oshaka_s_snapshot_keeps_the_last_trick_and_where_its_cards_went(seed: i
             assert snapshot.phase is OshakaPhase.PLAY  # only a new round has none yet
         assert OshakaSnapshot.from_json(json.loads(json.dumps(snapshot.to_json()))) == snapshot
     assert tricks == 26  # two rounds of 13, every one kept in turn
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_oskar_s_snapshot_keeps_the_last_trick_and_the_latest_rolls(seed: int) -> None:
+    tricks = rolls = 0
+    for events, snapshot in engine_steps("oskar", 4, seed):
+        assert isinstance(snapshot, OskarSnapshot)
+        for event in events:
+            if isinstance(event, OskarTrickWon):
+                tricks += 1
+                assert [(t.seat, t.card) for t in snapshot.last_trick] == [
+                    (seat, str(card)) for seat, card in event.cards
+                ]
+                assert snapshot.last_trick_winner == event.seat
+            elif isinstance(event, DiceRolled | RerollDone):
+                rolls += 1
+                roll = snapshot.last_rolls[-1]
+                assert (roll.number, roll.seat, roll.faces) == (rolls, event.seat, event.faces)
+                assert roll.doubles == event.doubles
+                if isinstance(event, RerollDone):
+                    assert roll.rolled == event.rerolled and roll.before is not None
+                else:
+                    assert roll.rolled == (0, 1) and roll.before is None
+        numbers = [roll.number for roll in snapshot.last_rolls]
+        assert numbers == list(range(rolls - len(numbers) + 1, rolls + 1))  # the latest, in order
+        assert len(numbers) <= 5
+        if snapshot.phase is OskarPhase.PLAY and snapshot.trick_number == 1 and not snapshot.trick:
+            assert snapshot.last_trick == ()  # a new round has no last trick yet
+        assert OskarSnapshot.from_json(json.loads(json.dumps(snapshot.to_json()))) == snapshot
+    assert tricks >= 9 and rolls >= 4
 
 
 # --- the table's views, from real bot games --------------------------------------------------
@@ -140,15 +215,20 @@ class Clocked:
         self.renderer = Renderer(size)
         self.now = 0.0
         self.renderer.clock = lambda: self.now
+        self.view: TableView | None = None
 
     def draw(self, view: TableView, at: float | None = None) -> None:
-        """Frames of ``view`` at the display's own pace up to ``at``, then one at ``at``."""
-        if at is not None:
-            while (wait := self.renderer.next_frame_in(view)) is not None and self.now + wait < at:
+        """``view`` arrives at ``at``: the frames the display draws by itself until then
+        (of the view it has), then ``view``'s."""
+        shown = self.view
+        if at is not None and shown is not None:
+            while (wait := self.renderer.next_frame_in(shown)) is not None and self.now + wait < at:
                 self.now += wait
-                self.renderer.draw(view)
+                self.renderer.draw(shown)
+        if at is not None:
             self.now = at
         self.renderer.draw(view)
+        self.view = view
 
     def centre(self) -> bytes:
         layout = self.renderer.layout
@@ -255,10 +335,12 @@ def test_oshaka_holds_round_one_s_last_trick_before_the_round_s_summary(
 def texts_drawn_by(
     clocked: Clocked, monkeypatch: pytest.MonkeyPatch, view: TableView, at: float
 ) -> list[str]:
-    """What ``clocked`` writes in its frame at ``at`` (its centre drawn again)."""
+    """What ``clocked`` shows at ``at``: the frames until then drawn, then that moment
+    drawn whole again with its texts recorded."""
+    clocked.draw(view, at=at)
     written = painted_text(monkeypatch)
     clocked.renderer.invalidate()
-    clocked.draw(view, at=at)
+    clocked.renderer.draw(view)
     monkeypatch.undo()
     return written
 
@@ -282,7 +364,82 @@ def test_a_long_next_brings_oshaka_s_last_trick_and_placement_back(
         check_look_back(game, monkeypatch, 2, expected)
 
 
+# --- Oskar -----------------------------------------------------------------------------------
+
+
+def oskar(view: TableView) -> OskarSnapshot:
+    snapshot = snapshot_of(view)
+    assert isinstance(snapshot, OskarSnapshot)
+    return snapshot
+
+
+def test_oskar_holds_a_won_trick_while_the_next_lead_waits() -> None:
+    with bot_game("oskar") as game:
+        game.until(lambda view: len(oskar(view).trick) == 3 and oskar(view).trick_number > 1)
+        clocked = Clocked()
+        clocked.draw(game.rig.table.view)
+        won = game.step()  # the fourth card: the trick is won and cleared from the table
+        assert oskar(won).trick == () and len(oskar(won).last_trick) == 4
+        clocked.draw(won, at=0.5)
+        lead = game.step()  # the winner leads at once
+        assert len(oskar(lead).trick) == 1
+        clocked.draw(lead, at=1.0)
+        shown_now = clocked.renderer.motion.shown
+        assert shown_now is not None and shown_now.plays == () and len(shown_now.won) == 4
+        assert shown_now.winner == oskar(won).last_trick_winner
+        clocked.draw(lead, at=0.5 + HOLD_SECONDS + 1.0)
+        shown_now = clocked.renderer.motion.shown
+        assert shown_now is not None and shown_now.won == () and len(shown_now.plays) == 1
+
+
+ROLL_ROW = re.compile(r"Seat \d+ (rolled|rerolled one die|rerolled both dice|kept both dice)")
+
+
+def rolled_texts(texts: list[str]) -> list[str]:
+    """The texts of the centre's rows of rolls (not the messages about them)."""
+    return [text for text in texts if ROLL_ROW.fullmatch(text)]
+
+
+def test_oskar_shows_each_roll_of_the_dice_a_moment_then_lets_it_go(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    with bot_game("oskar") as game:
+        clocked = Clocked((1920, 1080))
+        first = game.rig.table.view
+        clocked.draw(first)  # the rolls already made were seen: not shown again
+        assert rolled_texts(texts_drawn_by(clocked, monkeypatch, first, 0.1)) == []
+        before = len(oskar(first).last_rolls)
+        view = game.until(lambda view: oskar(view).last_rolls[-1].number > before + 1)
+        new = [roll for roll in oskar(view).last_rolls if roll.number > before]
+        texts = rolled_texts(texts_drawn_by(clocked, monkeypatch, view, 1.0))
+        # The newest rolls, oldest first, as many as the trick area gives room (half of it),
+        # though they all came between two frames.
+        assert 2 <= len(texts) <= len(new)
+        for text, roll in zip(texts, new[-len(texts) :], strict=True):
+            assert text.startswith(f"Seat {roll.seat + 1} ")
+        later = texts_drawn_by(clocked, monkeypatch, view, 1.0 + RESULT_SECONDS)
+        assert rolled_texts(later) == []
+
+
+def test_a_long_next_brings_oskar_s_last_trick_and_last_roll_back(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    with bot_game("oskar") as game:
+        view = game.until(lambda view: len(oskar(view).last_trick) == 4 and not oskar(view).trick)
+        snap = oskar(view)
+        winner = snap.last_trick_winner
+        assert winner is not None
+        roll: RollView = snap.last_rolls[-1]
+
+        def expected(texts: list[str]) -> bool:
+            return f"Last trick: Seat {winner + 1} won it" in texts and any(
+                text.startswith(f"Last roll: Seat {roll.seat + 1} ") for text in texts
+            )
+
+        check_look_back(game, monkeypatch, 0, expected)
+
+
 def test_each_game_s_rules_page_names_the_gesture() -> None:
-    for game_id in ("oh-pshaw", "oshaka-trick"):
+    for game_id in ("oh-pshaw", "oshaka-trick", "oskar"):
         rules = [shown(line) for line in spec_of(game_id).rules]
         assert any(line.startswith("Hold NEXT for a second") for line in rules), game_id
