@@ -32,6 +32,8 @@ from controller.games.oskar.actions import DiceRolled, RerollDone
 from controller.games.oskar.actions import TrickWon as OskarTrickWon
 from controller.games.oskar.snapshot import OskarSnapshot, RollView
 from controller.games.oskar.snapshot import Phase as OskarPhase
+from controller.games.oss.actions import ChallengeWon, DuelResult, DuelTied, Eliminated, SoloResult
+from controller.games.oss.snapshot import Ending, OssSnapshot
 from controller.kiosk.simulation import Simulator
 from controller.table.pages import HELP_HOLD, RECALL_SECONDS
 from controller.view import TableView
@@ -160,6 +162,37 @@ def test_oskar_s_snapshot_keeps_the_last_trick_and_the_latest_rolls(seed: int) -
             assert snapshot.last_trick == ()  # a new round has no last trick yet
         assert OskarSnapshot.from_json(json.loads(json.dumps(snapshot.to_json()))) == snapshot
     assert tricks >= 9 and rolls >= 4
+
+
+def expected_ending(event: Event) -> tuple[Ending, tuple[int, ...]] | None:
+    """The result an Oss event reports, as the snapshot should keep it (None: no result)."""
+    if isinstance(event, SoloResult):
+        return (Ending.SUCCEEDED if event.won else Ending.FAILED), (event.seat,)
+    if isinstance(event, DuelResult):
+        return Ending.DUEL_WON, (event.winner, event.loser)
+    if isinstance(event, DuelTied):
+        return Ending.TIED, (event.first, event.second)
+    if isinstance(event, Eliminated):
+        return Ending.OUT, (event.seat,)
+    if isinstance(event, ChallengeWon):
+        return Ending.CHALLENGE_WON, (event.seat,)
+    return None
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_oss_s_snapshot_keeps_the_latest_results(seed: int) -> None:
+    count = 0
+    for events, snapshot in engine_steps("oss", 4, seed):
+        assert isinstance(snapshot, OssSnapshot)
+        reported = [found for event in events if (found := expected_ending(event)) is not None]
+        if reported:
+            kept = snapshot.last_attempts[-len(reported) :]
+            assert [(r.ending, r.seats) for r in kept] == reported
+            assert [r.number for r in kept] == list(range(count + 1, count + len(reported) + 1))
+        count += len(reported)
+        assert len(snapshot.last_attempts) <= 5
+        assert OssSnapshot.from_json(json.loads(json.dumps(snapshot.to_json()))) == snapshot
+    assert count >= 8
 
 
 # --- the table's views, from real bot games --------------------------------------------------
@@ -439,7 +472,67 @@ def test_a_long_next_brings_oskar_s_last_trick_and_last_roll_back(
         check_look_back(game, monkeypatch, 0, expected)
 
 
+# --- Oss ---------------------------------------------------------------------------------------
+
+
+def oss(view: TableView) -> OssSnapshot:
+    snapshot = snapshot_of(view)
+    assert isinstance(snapshot, OssSnapshot)
+    return snapshot
+
+
+def result_boxes(texts: list[str]) -> list[str]:
+    """The centre's boxes of results: their first lines (the messages say "wins")."""
+    endings = (
+        " succeeded at ",
+        " failed at ",
+        " won the duel ",
+        " tied",
+        " is out of ",
+        " won the ch",
+    )
+    return [text for text in texts if text.startswith("Seat ") and any(e in text for e in endings)]
+
+
+def test_oss_shows_each_reported_attempt_a_moment_after_the_next_begins(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    with bot_game("oss") as game:
+        clocked = Clocked((1920, 1080))
+        before = game.until(lambda view: len(oss(view).last_attempts) == 1)
+        clocked.draw(before)
+        reported = game.until(lambda view: oss(view).last_attempts[-1].number == 2)
+        game.step()  # the next attempt begins (or its replay is decided) at once
+        moved_on = game.rig.table.view
+        assert moved_on.version != reported.version
+        texts = result_boxes(texts_drawn_by(clocked, monkeypatch, moved_on, 1.0))
+        latest = oss(moved_on).last_attempts[-1]
+        seat = latest.seats[0]
+        assert texts and texts[0].startswith(f"Seat {seat + 1} ")  # the newest first
+        later = texts_drawn_by(clocked, monkeypatch, moved_on, 1.0 + RESULT_SECONDS)
+        assert result_boxes(later) == []
+
+
+def test_a_long_next_brings_oss_s_last_attempt_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    with bot_game("oss") as game:
+        view = game.until(lambda view: len(oss(view).last_attempts) >= 2)
+        latest = oss(view).last_attempts[-1]
+
+        def expected(texts: list[str]) -> bool:
+            return any(
+                text.startswith(f"Last attempt: Seat {latest.seats[0] + 1} ") for text in texts
+            )
+
+        # A seat the table waits for nothing from: its NEXT reports nothing (an attempting
+        # seat's NEXT is its failure, so the rules page says "when you are not reporting").
+        snap = oss(view)
+        busy = set(snap.current_attempt.seats if snap.current_attempt else ())
+        busy |= {snap.next.seat} if snap.next is not None else set()
+        seat = next(s for s in range(4) if s not in busy)
+        check_look_back(game, monkeypatch, seat, expected)
+
+
 def test_each_game_s_rules_page_names_the_gesture() -> None:
-    for game_id in ("oh-pshaw", "oshaka-trick", "oskar"):
+    for game_id in ("oh-pshaw", "oshaka-trick", "oskar", "oss"):
         rules = [shown(line) for line in spec_of(game_id).rules]
         assert any(line.startswith("Hold NEXT for a second") for line in rules), game_id
