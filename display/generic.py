@@ -312,6 +312,65 @@ def draw_trick_picture(
         )
 
 
+# What a seat's look back (a long NEXT) says before the round's first trick is won.
+NO_TRICK_YET = say("No trick played yet this round")
+
+
+def draw_last_trick(
+    p: Painter,
+    rect: pygame.Rect,
+    view: TableView,
+    plays: Sequence[tuple[int, str]],
+    winner: int | None,
+    notes: Mapping[str, tuple[Words, Colour]] | None = None,
+) -> int:
+    """The last trick on a seat's panel (a long NEXT, ``draw_recall``): who won it, its
+    cards in the order played with the winning card lit, and under each card its
+    ``notes`` entry, if any (where Oshaka's winner placed it). Returns the bottom drawn.
+
+    Every trick game's look back is this one picture; a scene adds what its game has
+    besides (Oskar's last roll of the dice).
+    """
+    m = p.metrics
+    if not plays or winner is None:
+        return p.text(
+            NO_TRICK_YET, (rect.left, rect.top), m.body, theme.TEXT_DIM, max_width=rect.w
+        ).bottom
+    caption = say("Last trick: {player} won it", player=as_arg(player_name(view, winner)))
+    top = p.text(
+        caption, (rect.left, rect.top), m.body, theme.WINNER, bold=True, max_width=rect.w
+    ).bottom
+    label_h = m.leading(m.small) if notes else 0
+    card_h = max(20, min(rect.bottom - top - m.pad - label_h, round(m.unit * 0.14)))
+    card_w = round(card_h * 0.7)
+    if notes:
+        # Each card as wide as its note needs, so that "face down" is read whole.
+        card_w = max(card_w, *(p.measure(p.words(note), m.small) for note, _ in notes.values()))
+    x = rect.left
+    bottom = top
+    for seat, card in plays:
+        if x + card_w > rect.right:
+            break
+        won = seat == winner
+        place = pygame.Rect(x, top + m.pad // 2, card_w, card_h)
+        p.card(place, card, emphasis=won, outline=theme.WINNER if won else None, dim=not won)
+        bottom = place.bottom
+        note = None if notes is None else notes.get(card)
+        if note is not None:
+            words, colour = note
+            bottom = p.text(
+                words,
+                (place.centerx, place.bottom),
+                m.small,
+                colour,
+                bold=True,
+                anchor="midtop",
+                max_width=card_w + m.pad,
+            ).bottom
+        x += card_w + m.pad
+    return bottom
+
+
 def draw_turn_glow(
     p: Painter, area: pygame.Rect, toward: Mapping[int, Toward], turn: int | None
 ) -> None:

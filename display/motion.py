@@ -10,8 +10,12 @@ scenes ask it, while drawing, for:
   its winner marked, until the next card is played *and* for at least
   ``HOLD_SECONDS``; then it slides to its winner while the next trick's cards
   travel in from their seats (``TrickPicture``).
-- ``held()``: the trick just won, while it must still stay (a round that ended
-  with it no longer has it in its snapshot).
+- ``held(last, winner)``: the trick just won, while it must still stay (a round
+  that ended with it no longer has it in its snapshot; a phase that shows
+  something else in the trick area once the hold is over).
+- ``results(name, latest)``: what a game just decided that is no trick (a roll of
+  the dice, an attempt's outcome): each new one stays ``RESULT_SECONDS`` from
+  when this display first saw it, even when the next comes sooner.
 - ``count(name, values)``: figures that count up (or down) to their new value.
 - ``glide(name, point)``: a point (the turn glow) moving to its new place.
 
@@ -30,6 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar, cast
 
 # How long each movement takes (seconds): all within the 150-300 ms that reads as
 # "it moved there" without making anyone wait.
@@ -40,6 +45,9 @@ GLIDE_SECONDS = 0.2  # the turn glow to the next seat
 # A completed trick stays at least this long, even when the next card comes sooner
 # (a bot leading at once): long enough to see which card won.
 HOLD_SECONDS = 2.0
+# A result that is no trick (a roll of the dice, an attempt's outcome) is a sentence to
+# read, not a card to glance at: it stays a little longer than the trick's hold.
+RESULT_SECONDS = 3.0
 # Frames while something moves: 30 a second is smooth on a Pi and leaves it room.
 FRAME_STEP = 1 / 30
 # A gap this long between frames while moving means the display fell behind:
@@ -47,6 +55,7 @@ FRAME_STEP = 1 / 30
 FALL_BEHIND = 0.1
 
 Play = tuple[int, str]  # (engine seat, card)
+Result = TypeVar("Result", bound=Hashable)
 
 
 def ease_out(t: float) -> float:
@@ -114,6 +123,9 @@ class Motion:
         self._won: _Won | None = None
         self._arrivals: dict[str, float] = {}
         self._tweens: dict[str, _Tween] = {}
+        # name -> the results shown, each with when this display first saw it, oldest first
+        self._results: dict[str, list[tuple[Hashable, float]]] = {}
+        self._seen: dict[str, set[Hashable]] = {}  # name -> the results seen so far
 
     # --- the renderer's side ----------------------------------------------------------
 
@@ -167,6 +179,8 @@ class Motion:
         self.shown = None
         self._arrivals.clear()
         self._tweens.clear()
+        self._results.clear()
+        self._seen.clear()
 
     # --- movements ------------------------------------------------------------------------
 
@@ -252,8 +266,15 @@ class Motion:
     def _first_arrival(self, plays: Sequence[Play]) -> float:
         return min((self._arrivals[card] for _, card in plays), default=self.now)
 
-    def held(self) -> TrickPicture | None:
-        """The trick just completed while it must still stay, or None."""
+    def held(self, last: Sequence[Play] = (), winner: int | None = None) -> TrickPicture | None:
+        """The trick just completed while it must still stay, or None.
+
+        ``last`` and ``winner``, when the snapshot still has the completed trick, note
+        it as ``trick`` does: a phase that shows something else in the trick area
+        (Oshaka's round summary) shows the trick first, for ``HOLD_SECONDS``.
+        """
+        if last and winner is not None and not self.still:
+            self._trick_picture((), tuple(last), winner)
         won = self._won
         if self.still or won is None:
             return None
@@ -265,6 +286,33 @@ class Motion:
             arriving=self._arriving(won.plays), won=won.plays, winner=won.winner
         )
         return self.shown
+
+    def results(self, name: str, latest: Sequence[Result]) -> list[Result]:
+        """The results called ``name`` still on show, oldest first.
+
+        ``latest`` are the game's newest results, newest last (e.g. its latest rolls
+        of the dice; several may come between two frames). Each one this display
+        has not seen before stays ``RESULT_SECONDS`` from the frame that first showed
+        it, even when the next comes sooner (bots rolling one after another), motion
+        on or off. Results already there at the scope's first frame were seen before:
+        they are not shown again. Results must differ from each other (a game
+        numbers them).
+        """
+        if self.still:
+            return []
+        shown = self._results.setdefault(name, [])
+        seen_before = self._seen.setdefault(name, set())
+        for result in latest:
+            if result not in seen_before:
+                seen_before.add(result)
+                if not self._fresh:
+                    shown.append((result, self.now))
+        if len(seen_before) > 4 * len(latest) + 8:
+            seen_before.intersection_update(latest)  # only the game's latest can come again
+        shown[:] = [(result, seen) for result, seen in shown if self.now < seen + RESULT_SECONDS]
+        if shown:
+            self._wake_at(shown[0][1] + RESULT_SECONDS)
+        return cast(list[Result], [result for result, _ in shown])
 
     def count(self, name: str, values: Sequence[int | None]) -> list[int | None]:
         """``values`` as they show now: a changed figure counts from its old value."""

@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -47,12 +48,27 @@ def plain(snapshot: object) -> object:
 
     Then Oskar's snapshot itself carried the dice seats had picked to reroll
     (always none from the engine); they are the table's overlay now, so its
-    empty form is added back. Everything else must be as it was.
+    empty form is added back. The last moments kept since for the table to show
+    again (``LATER_KEYS``: the last trick, roll and attempt) are left out.
+    Everything else must be as it was.
     """
     if isinstance(snapshot, OskarSnapshot):
-        return GameView(snapshot, OskarOverlay()).to_json()
-    to_json = getattr(snapshot, "to_json", None)
-    return to_json() if callable(to_json) else snapshot
+        data = GameView(snapshot, OskarOverlay()).to_json()
+    else:
+        to_json = getattr(snapshot, "to_json", None)
+        if not callable(to_json):
+            return snapshot
+        data = to_json()
+    return as_before(data)
+
+
+def as_before(data: Mapping[str, Any]) -> dict[str, Any]:
+    """A snapshot's JSON without the keys added after the golden file was taken."""
+    return {key: value for key, value in data.items() if key not in LATER_KEYS}
+
+
+# Snapshot keys added after the golden file was taken (issue 30: the last moments).
+LATER_KEYS = frozenset({"last_trick", "last_trick_winner", "last_rolls", "last_attempts"})
 
 
 @pytest.mark.parametrize("path", sorted(GOLDEN["records"]))
@@ -122,7 +138,7 @@ def test_a_seeded_kiosk_game_records_as_before(key: str, tmp_path: Path) -> None
         assert kiosk.run_headless()
         session = kiosk.table.game
         assert session is not None
-        snapshot = session.adapter.presentation.game_view().to_json()
+        snapshot = as_before(session.adapter.presentation.game_view().to_json())
     (record,) = tmp_path.glob("**/*.jsonl")
     gold = GOLDEN["kiosk"][key]
     assert digest(record.read_text(encoding="utf-8")) == gold["record"]

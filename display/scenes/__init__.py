@@ -277,7 +277,9 @@ def panel_key(slot: SeatSlot, view: TableView, seat: SeatView) -> PanelKey:
         hand_of(view, seat),
         view.staff_overlay if view.staff_overlay and view.staff_overlay.seat == seat.seat else None,
         body,
-        seat.seat in view.recall,
+        # A look back (a long NEXT) reads the game's latest moments, which the body's
+        # key need not cover: it is drawn again whenever the game changes.
+        view.game if seat.seat in view.recall else None,
     )
     return PanelKey(
         frame,

@@ -27,6 +27,7 @@ from display.generic import (
     TRICK_AREA,
     Toward,
     draw_foot_score_table,
+    draw_last_trick,
     draw_messages,
     draw_status,
     draw_title_block,
@@ -58,7 +59,6 @@ PROMPTS: Mapping[str, Text] = {
 # figure in one line ("Bid 2").
 BID_ASKED, BID, WON, TOTAL = say("BID?"), say("BID"), say("WON"), say("TOTAL")
 DEALER, RENEGE = say("dealer"), say("renege")
-NO_TRICK_YET = say("No trick played yet this round")
 # TRANSLATORS: the game's name, as the centre's title shows it (a name: keep it, or write it
 # in your script).
 TITLE = say("Oh Pshaw")
@@ -263,26 +263,7 @@ class OhPshawScene:
         """The last trick on a seat's panel (a long NEXT): its cards in the order played,
         the winning card lit, and who won it."""
         snap = snapshot_of(view)
-        m = p.metrics
-        plays = _plays(snap.last_trick)
-        winner = snap.last_trick_winner
-        if not plays or winner is None:
-            p.text(NO_TRICK_YET, (rect.left, rect.top), m.body, theme.TEXT_DIM, max_width=rect.w)
-            return
-        caption = say("Last trick: {player} won it", player=as_arg(player_name(view, winner)))
-        top = p.text(
-            caption, (rect.left, rect.top), m.body, theme.WINNER, bold=True, max_width=rect.w
-        ).bottom
-        card_h = max(20, min(rect.bottom - top - m.pad, round(m.unit * 0.14)))
-        card_w = round(card_h * 0.7)
-        x = rect.left
-        for seat, card in plays:
-            if x + card_w > rect.right:
-                break
-            won = seat == winner
-            place = pygame.Rect(x, top + m.pad // 2, card_w, card_h)
-            p.card(place, card, emphasis=won, outline=theme.WINNER if won else None, dim=not won)
-            x += card_w + m.pad
+        draw_last_trick(p, rect, view, _plays(snap.last_trick), snap.last_trick_winner)
 
     @staticmethod
     def _chip_widths(

@@ -16,7 +16,7 @@ import pygame
 from controller.games.oshaka_trick.actions import Verb
 from controller.games.oshaka_trick.snapshot import OshakaOverlay, OshakaSnapshot, SeatSnapshot
 from controller.games.oshaka_trick.spec import VOCABULARY
-from controller.games.oshaka_trick.state import Phase
+from controller.games.oshaka_trick.state import Phase, Placed
 from controller.games.words import Card, Items, Text, Words, as_arg, say, say_plural
 from controller.view import AnyGameView, GameView, MessageKind, TableView
 from display import theme
@@ -24,6 +24,7 @@ from display.generic import (
     TRICK_AREA,
     Toward,
     draw_foot_score_table,
+    draw_last_trick,
     draw_messages,
     draw_score_table,
     draw_status,
@@ -43,6 +44,14 @@ PENALTY_COLOUR = theme.MESSAGE_COLOURS[MessageKind.PENALTY]
 # The game's name as the reader's language writes it (Japanese: katakana).
 TITLE = say("Oshaka Trick")
 NO_SEAT = SeatSnapshot(0, {}, 0, (), 0, 0, 0, False)
+# Where the winner put each card of the last trick, in words and colour (under the card
+# on a seat's look back).
+PLACED_WORDS: Mapping[Placed, tuple[Text, theme.Colour]] = {
+    Placed.UP: (say("face up"), theme.JOINED),
+    Placed.DOWN: (say("face down"), theme.TEXT_DIM),
+    Placed.OSHAKA: (say("Oshaka"), PENALTY_COLOUR),
+}
+TO_PLACE = say("to place")
 
 
 def game_of(game: AnyGameView | None) -> GameView[OshakaSnapshot, OshakaOverlay]:
@@ -59,6 +68,19 @@ def snapshot_of(view: TableView) -> OshakaSnapshot:
 
 def _plays(snap: OshakaSnapshot) -> list[tuple[int, str]]:
     return [(t.seat, t.card) for t in snap.trick]
+
+
+def _last(snap: OshakaSnapshot) -> list[tuple[int, str]]:
+    return [(t.seat, t.card) for t in snap.last_trick]
+
+
+def placement_notes(snap: OshakaSnapshot) -> dict[str, tuple[Words, theme.Colour]]:
+    """Where each card of the last trick went so far (``to place`` for those still due)."""
+    notes: dict[str, tuple[Words, theme.Colour]] = {
+        card: (TO_PLACE, theme.TURN) for _, card in _last(snap)
+    }
+    notes.update({placed.card: PLACED_WORDS[placed.placed] for placed in snap.last_placement})
+    return notes
 
 
 class OshakaScene:
@@ -224,20 +246,31 @@ class OshakaScene:
         if phase is Phase.PLACE and to_place:
             highlight[to_place[0]] = theme.TURN
             dimmed = frozenset(card for _, card in plays if card not in to_place)
-        elif phase in (Phase.LEAD, Phase.OVER):
-            dimmed = frozenset(card for _, card in plays)
         p.box(trick_area, TRICK_AREA, None)
-        if phase is Phase.LEAD:
+        last, last_winner = _last(snap), snap.last_trick_winner
+        held = p.motion.held(last, last_winner) if phase is Phase.LEAD else None
+        if held is not None:
+            # Round 1's last trick stays (at least ``motion.HOLD_SECONDS``) before the
+            # round's summary takes its place.
+            draw_trick_picture(p, trick_area, view, held, toward)
+        elif phase is Phase.LEAD:
             # Between the rounds the trick area shows how round 1 scored, seat by seat,
             # while the lowest scorer chooses who leads round 2.
             self._round_summary(p, trick_area, view, snap)
-        elif plays:
+        elif phase is Phase.PLACE:
             # Each card travels in from its seat as it is played (``Motion.trick``); the
-            # trick itself stays through the placing, so it needs no hold of its own.
+            # trick stays through the placing, the card to place lit, those placed dimmed.
             picture = p.motion.trick(plays, (), None)
             draw_trick_picture(
                 p, trick_area, view, picture, toward, highlight=highlight, dimmed=dimmed
             )
+        else:
+            # Once placed, the trick stays with its winner named, until the next card
+            # is played and for at least the hold; then it slides to its winner. At the
+            # game's end it stays. (Where its cards went is on each seat's look back.)
+            shown = plays if phase is Phase.PLAY else []
+            picture = p.motion.trick(shown, last, last_winner)
+            draw_trick_picture(p, trick_area, view, picture, toward)
 
         # The generic blocks take ready words: this painter's presenter writes them.
         y = info.top + draw_title_block(p, info, p.words(TITLE), p.words(detail))
@@ -262,6 +295,12 @@ class OshakaScene:
         )
         messages = pygame.Rect(info.left, y + m.pad, info.w, info.bottom - table_h - y - 2 * m.pad)
         draw_messages(p, messages, view)
+
+    def draw_recall(self, p: Painter, rect: pygame.Rect, view: TableView, player: int) -> None:
+        """The last trick on a seat's panel (a long NEXT): its cards in the order played,
+        the winning card lit, who won it, and under each card where it was placed."""
+        snap = snapshot_of(view)
+        draw_last_trick(p, rect, view, _last(snap), snap.last_trick_winner, placement_notes(snap))
 
     def _round_summary(
         self, p: Painter, rect: pygame.Rect, view: TableView, snap: OshakaSnapshot

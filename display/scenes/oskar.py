@@ -22,7 +22,14 @@ from collections.abc import Callable, Mapping, Sequence
 
 import pygame
 
-from controller.games.oskar.snapshot import OskarOverlay, OskarSnapshot, Phase, SeatView, Verb
+from controller.games.oskar.snapshot import (
+    OskarOverlay,
+    OskarSnapshot,
+    Phase,
+    RollView,
+    SeatView,
+    Verb,
+)
 from controller.games.oskar.spec import VOCABULARY
 from controller.games.words import Items, Text, Words, as_arg, say, say_plural
 from controller.view import AnyGameView, GameView, TableView
@@ -30,10 +37,11 @@ from display import theme
 from display.generic import (
     TRICK_AREA,
     Toward,
+    draw_last_trick,
     draw_messages,
     draw_status,
     draw_title_block,
-    draw_trick,
+    draw_trick_picture,
     player_name,
     split_centre,
 )
@@ -425,6 +433,32 @@ class OskarScene:
             return say("may reroll 0 or 1"), theme.TURN
         return "", theme.TEXT
 
+    def draw_recall(self, p: Painter, rect: pygame.Rect, view: TableView, player: int) -> None:
+        """The last trick (its winner named, the winning card lit) and, under it, the last
+        roll of the dice on a seat's panel (a long NEXT)."""
+        snap = read_snapshot(view.game)
+        if snap is None:
+            return
+        last = [(t.seat, t.card) for t in snap.last_trick]
+        roll = snap.last_rolls[-1] if snap.last_rolls else None
+        row_h = roll_height(p)
+        m = p.metrics
+        trick = pygame.Rect(rect)
+        if roll is not None and rect.h >= m.leading(m.body) + 20 + row_h + 2 * m.pad:
+            # The roll's row under the trick; the trick's cards take the rest.
+            trick.h -= row_h + m.pad
+            row = pygame.Rect(rect.left, rect.bottom - row_h, rect.w, row_h)
+            draw_roll(p, row, view, roll, last=True)
+        elif roll is not None:
+            # A low panel (a side seat's): the roll beside the trick, as wide as it needs.
+            words = p.words(say("Last roll: {roll}", roll=roll_words(view, roll)))
+            wanted = 2 * row_h + 3 * m.pad + p.measure(words, m.small, True)
+            row_w = min(rect.w // 2, wanted)
+            trick.w -= row_w + m.pad
+            top = min(rect.top + m.leading(m.body), rect.bottom - row_h)
+            draw_roll(p, pygame.Rect(trick.right + m.pad, top, row_w, row_h), view, roll, last=True)
+        draw_last_trick(p, trick, view, last, snap.last_trick_winner)
+
     # --- the centre ------------------------------------------------------------------
 
     def draw_centre(
@@ -443,9 +477,28 @@ class OskarScene:
             info.left = trick_area.right + pad
             info.w = rect.right - info.left
         p.box(trick_area, TRICK_AREA, None)
+        # Each roll of the dice stays a moment (``motion.RESULT_SECONDS``) on rows at the
+        # trick area's foot, even when the next seat rolls at once: who rolled which
+        # dice, doubles in gold. The trick gives them the room rather than lie under them.
+        rolls = p.motion.results("oskar-roll", snap.last_rolls)
+        row_h = roll_height(p)
+        fit = max(0, (trick_area.h // 2) // (row_h + pad // 2))
+        rolls = rolls[-fit:] if fit else []
+        trick_rect = pygame.Rect(trick_area)
+        trick_rect.h -= len(rolls) * (row_h + pad // 2)
+        for index, roll in enumerate(rolls):
+            top = trick_rect.bottom + index * (row_h + pad // 2)
+            row = pygame.Rect(trick_area.left + pad, top, trick_area.w - 2 * pad, row_h)
+            p.box(row, theme.PANEL, theme.PANEL_EDGE, 1)
+            draw_roll(p, row.inflate(-pad, -pad // 2), view, roll)
         plays = [(t.seat, t.card) for t in snap.trick]
-        if plays:
-            draw_trick(p, trick_area, plays, toward)
+        last = [(t.seat, t.card) for t in snap.last_trick]
+        # A completed trick stays, its winner named, until the next card and for at least
+        # ``motion.HOLD_SECONDS`` (through the rerolls, and over a new round's first
+        # card); then it slides to its winner.
+        held = None if last else p.motion.held()
+        picture = held if held is not None else p.motion.trick(plays, last, snap.last_trick_winner)
+        draw_trick_picture(p, trick_rect, view, picture, toward)
         playing = phase in (Phase.DICE, Phase.PLAY)
         title = snap.title
         status, colour = self._status(view, snap)
@@ -641,6 +694,60 @@ class OskarScene:
         if not snap.trick:
             return say("{player} leads: play a card", player=who), theme.TURN
         return say("{player}: play a card", player=who), theme.TURN
+
+
+def roll_height(p: Painter) -> int:
+    """How tall a roll's row is (``draw_roll``): dice a line and a half of body text high."""
+    return round(p.metrics.leading(p.metrics.body) * 1.5)
+
+
+def roll_words(view: TableView, roll: RollView) -> Text:
+    """Who rolled, and which dice: "Seat 2 rerolled one die"."""
+    who = as_arg(player_name(view, roll.seat))
+    if roll.before is None:
+        return say("{player} rolled", player=who)
+    if not roll.rolled:
+        return say("{player} kept both dice", player=who)
+    if len(roll.rolled) == 1:
+        return say("{player} rerolled one die", player=who)
+    return say("{player} rerolled both dice", player=who)
+
+
+def draw_roll(
+    p: Painter, rect: pygame.Rect, view: TableView, roll: RollView, *, last: bool = False
+) -> None:
+    """One roll of the dice on a row: its two dice (those rolled outlined), who rolled
+    them, and "doubles" in gold when they show doubles. The dice say what they show;
+    their genres' words are on the seat's panel. ``last``: it is the game's last roll,
+    brought back on a seat's panel."""
+    m = p.metrics
+    die = max(12, rect.h)
+    x = rect.left
+    for index, genre in enumerate(roll.faces):
+        box = pygame.Rect(x, rect.centery - die // 2, die, die)
+        draw_die(p, box, genre, highlight=theme.ACCENT if index in roll.rolled else None)
+        x = box.right + m.pad // 2
+    x += m.pad
+    words = roll_words(view, roll)
+    drawn = p.text(
+        say("Last roll: {roll}", roll=words) if last else words,
+        (x, rect.centery),
+        m.small,
+        theme.TEXT,
+        bold=True,
+        anchor="midleft",
+        max_width=max(10, rect.right - x),
+    )
+    if roll.doubles and drawn.right + m.pad < rect.right:
+        p.text(
+            say("doubles"),
+            (drawn.right + m.pad, rect.centery),
+            m.small,
+            theme.WINNER,
+            bold=True,
+            anchor="midleft",
+            max_width=rect.right - drawn.right - m.pad,
+        )
 
 
 def _doubles_order(view: TableView, snap: OskarSnapshot, doubles: int) -> Text:

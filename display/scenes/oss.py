@@ -22,8 +22,10 @@ import pygame
 from controller.games.oss.actions import AttemptKind, Phase, Verb
 from controller.games.oss.snapshot import (
     AttemptView,
+    Ending,
     OssSnapshot,
     PlacementMode,
+    ResultView,
     SeatState,
     TableSide,
     TrickView,
@@ -112,6 +114,7 @@ clock = time.monotonic
 #: smooth enough to read as running and cheap for a Pi core.
 TIMER_FRAME = 0.1
 
+NO_ATTEMPT_YET = say("No attempt reported yet")
 #: How a trick card's Jack is thrown, in words.
 _THROWS: dict[str, Text] = {
     "classic": say("classic Jack"),
@@ -123,6 +126,48 @@ _STYLES: dict[str, Text] = {
     "simultaneously": say("simultaneously"),
     "consecutively": say("consecutively"),
 }
+
+
+# How a result reads: good news in the "won" colour, bad in the penalty's, a tie plain.
+ENDING_COLOURS: Mapping[Ending, Colour] = {
+    Ending.SUCCEEDED: WON_COLOUR,
+    Ending.DUEL_WON: WON_COLOUR,
+    Ending.CHALLENGE_WON: WON_COLOUR,
+    Ending.FAILED: PENALTY_COLOUR,
+    Ending.OUT: PENALTY_COLOUR,
+    Ending.TIED: theme.TEXT,
+}
+
+
+def result_words(view: TableView, result: ResultView) -> Text:
+    """A reported result in one sentence, with the tosses the timer measured in it."""
+    names = [as_arg(player_name(view, seat)) for seat in result.seats] or [Verbatim("?")]
+    trick = Verbatim(result.trick)
+    ending = result.ending
+    text: Text
+    if ending is Ending.SUCCEEDED:
+        text = say("{player} succeeded at {trick}", player=names[0], trick=trick)
+    elif ending is Ending.FAILED:
+        text = say("{player} failed at {trick}", player=names[0], trick=trick)
+    elif ending is Ending.DUEL_WON and len(names) > 1:
+        text = say(
+            "{winner} won the duel {trick} against {loser}",
+            winner=names[0],
+            trick=trick,
+            loser=names[1],
+        )
+    elif ending is Ending.TIED and len(names) > 1:
+        text = say(
+            "Duel {trick}: {first} and {second} tied", trick=trick, first=names[0], second=names[1]
+        )
+    elif ending is Ending.OUT:
+        text = say("{player} is out of the challenge {card}", player=names[0], card=trick)
+    else:
+        text = say("{player} won the challenge {card}", player=names[0], card=trick)
+    if result.times:
+        timed = Items(tuple(seconds(millis) for millis in result.times))
+        return say("{result} · {times}", result=text, times=timed)
+    return text
 
 
 class OssScene:
@@ -485,6 +530,7 @@ class OssScene:
         y = title.bottom + pad // 2
         status, colour = self._status(view, snap)
         y += draw_status(p, pygame.Rect(info.left, y, info.w, info.h), p.words(status), colour)
+        y = self._draw_results(p, pygame.Rect(info.left, y, info.w, info.bottom - y), view, snap)
         side = game_of(view.game).overlay
         if has_table_side(view):
             y += self._draw_timer(p, pygame.Rect(info.left, y, info.w, info.h), view, side)
@@ -523,6 +569,57 @@ class OssScene:
         messages = pygame.Rect(info.left, y + pad // 2, info.w, bottom - y - pad)
         if messages.h > 0:
             draw_messages(p, messages, view)
+
+    def _draw_results(
+        self, p: Painter, rect: pygame.Rect, view: TableView, snap: OssSnapshot
+    ) -> int:
+        """Each reported result a moment (``motion.RESULT_SECONDS``) under the status,
+        even when the next attempt begins at once: who, what, how it ended, the time.
+        Returns where the column goes on."""
+        results = p.motion.results("oss-attempt", snap.last_attempts)
+        m = p.metrics
+        leading = m.leading(m.small)
+        y = rect.top
+        for result in reversed(results[-2:]):  # the newest first, where the eye is
+            # Two lines at most: the names and the trick whole, the time after them.
+            pieces = p.wrap(result_words(view, result), m.small, rect.w - 2 * m.pad, bold=True)[:2]
+            box = pygame.Rect(rect.left, y, rect.w, len(pieces) * leading + m.pad)
+            if box.bottom > rect.bottom:
+                break
+            colour = ENDING_COLOURS[result.ending]
+            p.box(box, theme.PANEL, colour, max(1, m.pad // 3))
+            for index, piece in enumerate(pieces):
+                p.text(
+                    piece,
+                    (box.left + m.pad, box.top + m.pad // 2 + index * leading),
+                    m.small,
+                    colour,
+                    bold=True,
+                    max_width=box.w - 2 * m.pad,
+                )
+            y = box.bottom + m.pad // 2
+        return y
+
+    def draw_recall(self, p: Painter, rect: pygame.Rect, view: TableView, player: int) -> None:
+        """The last reported attempt on a seat's panel (a long NEXT): who, what, how it
+        ended and the time; the one before it under it when there is room."""
+        snap = game_of(view.game).snapshot
+        m = p.metrics
+        if not snap.last_attempts:
+            p.text(NO_ATTEMPT_YET, (rect.left, rect.top), m.body, theme.TEXT_DIM, max_width=rect.w)
+            return
+        y = rect.top
+        for index, result in enumerate(reversed(snap.last_attempts[-2:])):
+            words = result_words(view, result)
+            if index == 0:
+                words = say("Last attempt: {result}", result=words)
+            size = m.body if index == 0 else m.small
+            for piece in p.wrap(words, size, rect.w, bold=index == 0):
+                if y + m.leading(size) > rect.bottom:
+                    return
+                colour = ENDING_COLOURS[result.ending] if index == 0 else theme.TEXT_DIM
+                p.text(piece, (rect.left, y), size, colour, bold=index == 0, max_width=rect.w)
+                y += m.leading(size)
 
     def _draw_help(self, p: Painter, rect: pygame.Rect, texts: Sequence[Words]) -> None:
         size = p.metrics.small

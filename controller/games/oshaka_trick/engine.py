@@ -96,6 +96,7 @@ from controller.games.oshaka_trick.state import (
     GAME_ID,
     TITLE,
     Phase,
+    Placed,
     RoundState,
     SeatArea,
     new_trick,
@@ -446,6 +447,7 @@ class OshakaTrick(Engine):
         # Smallest number first; equal numbers in the order they were played.
         rnd.to_place = sorted(order, key=lambda c: (c.number, order[c]))
         rnd.winner = winner
+        rnd.last_trick, rnd.last_winner, rnd.placed = plays, winner, []
         self.phase = Phase.PLACE
         return events + self._resolve_placements()
 
@@ -468,6 +470,7 @@ class OshakaTrick(Engine):
                 return events
             rnd.to_place.pop(0)
             rnd.areas[rnd.winner].oshaka.append(card)
+            rnd.placed.append((card, Placed.OSHAKA))
             events.append(OshakaPenalty(rnd.winner, card, reason))
         return events + self._next_trick()
 
@@ -502,6 +505,7 @@ class OshakaTrick(Engine):
             area.columns.setdefault(card.colour, []).append(card)
         else:
             area.face_down.append(card)
+        rnd.placed.append((card, Placed.UP if action.face_up else Placed.DOWN))
         return [CardPlaced(rnd.winner, card, action.face_up), *self._resolve_placements()]
 
     def _next_trick(self) -> list[Event]:

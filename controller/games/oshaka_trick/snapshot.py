@@ -28,7 +28,11 @@ from controller.games.base import (
 )
 from controller.games.oshaka_trick.actions import Verb
 from controller.games.oshaka_trick.cards import COLOURS, HAND_SIZE, ROUNDS, TRICKS_PER_ROUND
-from controller.games.oshaka_trick.state import GAME_ID, TITLE, Phase, RoundState
+from controller.games.oshaka_trick.state import GAME_ID, TITLE, Phase, Placed, RoundState
+
+
+def _list(value: object) -> list[object]:
+    return value if isinstance(value, list) else []
 
 
 @dataclass(frozen=True)
@@ -76,6 +80,25 @@ class SeatSnapshot(Snapshot):
 
 
 @dataclass(frozen=True)
+class PlacedCard(Snapshot):
+    """A card of the last trick as its winner placed it (``Placed``)."""
+
+    card: str
+    placed: Placed
+
+    def to_json(self) -> JSON:
+        return {"card": self.card, "placed": str(self.placed)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Self:
+        placed = data.get("placed")
+        return cls(
+            card=str(data.get("card", "")),
+            placed=Placed(placed) if placed in set(Placed) else Placed.DOWN,
+        )
+
+
+@dataclass(frozen=True)
 class OshakaSnapshot(Snapshot):
     """What everyone at an Oshaka Trick table can see; the display reads its fields.
 
@@ -101,6 +124,11 @@ class OshakaSnapshot(Snapshot):
     round_scores: tuple[tuple[int, ...], ...]  # finished rounds' scores per seat
     totals: tuple[int, ...]
     winners: tuple[int, ...]
+    # The round's last completed trick (while it is being placed, the trick in play), its
+    # winner, and where its cards went so far: what a seat brings back with a long NEXT.
+    last_trick: tuple[TrickCard, ...] = ()
+    last_trick_winner: int | None = None
+    last_placement: tuple[PlacedCard, ...] = ()
 
     def seat(self, player: int) -> SeatSnapshot | None:
         """The area of engine seat ``player``, if the snapshot has it."""
@@ -127,6 +155,9 @@ class OshakaSnapshot(Snapshot):
             "round_scores": [list(scores) for scores in self.round_scores],
             "totals": list(self.totals),
             "winners": list(self.winners),
+            "last_trick": [t.to_json() for t in self.last_trick],
+            "last_trick_winner": self.last_trick_winner,
+            "last_placement": [p.to_json() for p in self.last_placement],
         }
 
     @classmethod
@@ -159,6 +190,13 @@ class OshakaSnapshot(Snapshot):
             round_scores=tuple(json_ints(r) for r in (rounds if isinstance(rounds, list) else [])),
             totals=json_ints(data.get("totals")),
             winners=json_ints(data.get("winners")),
+            last_trick=json_trick(data.get("last_trick")),
+            last_trick_winner=json_opt_int(data.get("last_trick_winner")),
+            last_placement=tuple(
+                PlacedCard.from_json(p)
+                for p in _list(data.get("last_placement"))
+                if isinstance(p, Mapping)
+            ),
         )
 
 
@@ -226,4 +264,7 @@ def build_snapshot(
         round_scores=tuple(tuple(a.score() for a in r.areas) for r in finished_rounds),
         totals=tuple(totals),
         winners=tuple(best_seats(totals)) if phase is Phase.OVER else (),
+        last_trick=tuple(TrickCard(s, str(c)) for s, c in rnd.last_trick),
+        last_trick_winner=rnd.last_winner,
+        last_placement=tuple(PlacedCard(str(card), placed) for card, placed in rnd.placed),
     )

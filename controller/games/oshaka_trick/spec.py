@@ -51,5 +51,6 @@ SPEC = GameSpec(
         say("A round scores each face-up column's top card, -1 per face-down card."),
         say("Whoever most recently helped someone leads first; the lowest scorer picks round 2's."),
         say("Cards won in one trick are placed smallest first."),
+        say("Hold NEXT for a second to see the last trick again on your panel, and where it went."),
     ),
 )

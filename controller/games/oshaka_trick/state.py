@@ -27,6 +27,14 @@ class Phase(StrEnum):
     OVER = "over"
 
 
+class Placed(StrEnum):
+    """Where a won card went: face up in its colour's column, face down, or an Oshaka penalty."""
+
+    UP = "up"
+    DOWN = "down"
+    OSHAKA = "oshaka"
+
+
 # ``new_trick(lead_seat)``: an empty trick led by ``lead_seat``, under Oshaka's rules
 # (the lowest wins).
 # A partial, not a function: one trick is made per trick played, on the engines' hot path.
@@ -65,3 +73,8 @@ class RoundState:
     reneges: list[tuple[int, int]] = field(default_factory=list)
     to_place: list[Card] = field(default_factory=list)
     winner: int | None = None
+    # The round's last completed trick, its winner and where its cards went so far (in
+    # the order placed), kept for the table to show again after the next trick starts.
+    last_trick: tuple[tuple[int, Card], ...] = ()
+    last_winner: int | None = None
+    placed: list[tuple[Card, Placed]] = field(default_factory=list)

@@ -66,6 +66,7 @@ from controller.games.oskar.scoring import (
 from controller.games.oskar.snapshot import (
     GENRES,
     Phase,
+    RollView,
     genre_word,
 )
 from controller.games.oskar.state import (
@@ -151,6 +152,7 @@ class DicePhase(OskarState):
         seat, faces = action.seat, action.faces
         self.dice[seat] = faces
         doubles = faces[0] == faces[1]
+        self._note_roll(seat, faces, (0, 1), None)
         if doubles:
             self.doubles = seat
         events: list[Event] = [DiceRolled(seat, faces, doubles)]
@@ -158,6 +160,21 @@ class DicePhase(OskarState):
             self.phase = Phase.PLAY
             events.append(TurnPassed(self.round.turn))
         return events
+
+    def _note_roll(
+        self,
+        seat: int,
+        faces: tuple[str, str],
+        rolled: tuple[int, ...],
+        before: tuple[str, str] | None,
+    ) -> None:
+        """Keep this roll among the game's latest, numbered so that two alike stay two."""
+        rolls = self.last_rolls
+        number = rolls[-1].number + 1 if rolls else 1
+        roll = RollView(number, seat, faces, tuple(rolled), before, faces[0] == faces[1])
+        # A round's rerolls and a doubles reroll at most: the rolls a display may not yet
+        # have drawn when several come at once (the table rolls every virtual die).
+        self.last_rolls = (*rolls[-self.players :], roll)
 
     def _check_reroll(self, action: Reroll) -> None:
         seat = action.seat
@@ -241,6 +258,7 @@ class DicePhase(OskarState):
 
     def _reroll(self, action: Reroll, is_doubles_reroll: bool) -> list[Event]:
         seat, faces = action.seat, action.faces
+        self._note_roll(seat, faces, action.rerolled, self.dice[seat])
         self.dice[seat] = faces
         doubles = faces[0] == faces[1]
         events: list[Event] = [RerollDone(seat, action.rerolled, faces, doubles, is_doubles_reroll)]
@@ -508,6 +526,7 @@ class PlayPhase(OskarState):
         rnd.tricks_won[winner] += 1
         reason = WIN_REASONS[min(len(zeros), 2)]
         events: list[Event] = [TrickWon(winner, rnd.trick_number, plays, points, reason)]
+        rnd.last_trick, rnd.last_winner = plays, winner
         if rnd.stock_winner is None and len(zeros) >= 2:
             rnd.stock_winner = winner
             events.append(StockWon(winner, stock_size(self.players)))

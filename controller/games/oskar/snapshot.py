@@ -119,6 +119,20 @@ class SeatView(_Plain):
 
 
 @dataclass(frozen=True)
+class RollView(_Plain):
+    """A roll of a seat's dice: the game's ``number``-th, the ``faces`` it left, which
+    dice were rolled (both at the first roll; none when a seat kept both), the faces
+    before (None at the first roll), and whether they show doubles now."""
+
+    number: int
+    seat: int
+    faces: tuple[str, str]
+    rolled: tuple[int, ...]
+    before: tuple[str, str] | None
+    doubles: bool
+
+
+@dataclass(frozen=True)
 class RerollView(_Plain):
     """After a round: reroll order, seats with the most and the fewest points, how many done."""
 
@@ -204,6 +218,11 @@ class OskarSnapshot(_Plain):
     columns: tuple[GenreColumn, ...]
     columns_scored: bool
     decides: int | None
+    # The round's last completed trick and its winner, and the game's latest rolls of the
+    # dice: what the centre holds a moment and a seat brings back with a long NEXT.
+    last_trick: tuple[TrickCard, ...] = ()
+    last_trick_winner: int | None = None
+    last_rolls: tuple[RollView, ...] = ()  # newest last
 
     def seat(self, seat: int) -> SeatView | None:
         """The seat's public state, or None for a seat not in the game."""
@@ -215,6 +234,7 @@ class OskarSnapshot(_Plain):
         last = obj["last_round"]
         rerolls = obj["rerolls"]
         nxt = obj["next"]
+
         return cls(
             game=obj["game"],
             title=obj["title"],
@@ -275,6 +295,19 @@ class OskarSnapshot(_Plain):
             ),
             columns_scored=obj["columns_scored"],
             decides=obj["decides"],
+            last_trick=tuple(TrickCard(t["seat"], t["card"]) for t in obj.get("last_trick", ())),
+            last_trick_winner=obj.get("last_trick_winner"),
+            last_rolls=tuple(
+                RollView(
+                    roll["number"],
+                    roll["seat"],
+                    (roll["faces"][0], roll["faces"][1]),
+                    tuple(roll["rolled"]),
+                    None if roll["before"] is None else (roll["before"][0], roll["before"][1]),
+                    roll["doubles"],
+                )
+                for roll in obj.get("last_rolls", ())
+            ),
         )
 
 

@@ -94,5 +94,6 @@ SPEC = GameSpec(
         say("After each round everyone rerolls as the rulebook says; doubles may reroll one die."),
         say("The game ends after the round in which someone reaches the tokens to win."),
         say("The deck has 38 cards (lilac runs 4 to 16), dealt evenly; the rest is the stock."),
+        say("Hold NEXT for a second to see the last trick and the last roll again on your panel."),
     ),
 )

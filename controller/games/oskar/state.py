@@ -38,6 +38,7 @@ from controller.games.oskar.scoring import (
 from controller.games.oskar.snapshot import (
     TREND_THRESHOLD,
     Phase,
+    RollView,
 )
 from controller.games.words import Verbatim, say
 
@@ -59,6 +60,9 @@ class RoundState:
     points: list[int] = field(default_factory=list)
     tricks_won: list[int] = field(default_factory=list)
     stock_winner: int | None = None
+    # The round's last completed trick and its winner, for the table to show again.
+    last_trick: tuple[tuple[int, Card], ...] = ()
+    last_winner: int | None = None
     # Registered hands: the cards dealt, and those not yet played (None: not registered).
     dealt: list[tuple[Card, ...] | None] = field(default_factory=list)
     hands: list[list[Card] | None] = field(default_factory=list)
@@ -121,6 +125,7 @@ class OskarState(Engine):
         self.rule: RerollRule | None = None
         self.rerolls_done = 0
         self.doubles: int | None = None  # the seat that may reroll one of its doubles now
+        self.last_rolls: tuple[RollView, ...] = ()  # the latest rolls of the dice, newest last
 
     @property
     def expected(self) -> Expectation | None:

@@ -180,6 +180,9 @@ class Views(OskarState):
             columns=columns,
             columns_scored=scored,
             decides=self.decides,
+            last_trick=tuple(TrickCard(s, str(c)) for s, c in rnd.last_trick),
+            last_trick_winner=rnd.last_winner,
+            last_rolls=self.last_rolls,
         )
 
     def _round_view(self, result: RoundResult) -> RoundView:

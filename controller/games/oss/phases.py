@@ -60,6 +60,7 @@ from controller.games.oss.actions import (
 from controller.games.oss.rulings import (
     HAND_SIZE,
 )
+from controller.games.oss.snapshot import Ending
 from controller.games.oss.state import (
     OssState,
 )
@@ -245,7 +246,10 @@ class Phases(OssState):
             if action.result is Outcome.TIE:
                 raise IllegalAction(say("a solo attempt is won or lost; only a duel can tie"))
             card = attempt.card_of(seat)
-            if action.result is Outcome.WON:
+            won = action.result is Outcome.WON
+            trick = self._attempt_trick(attempt)
+            self._note_result(Ending.SUCCEEDED if won else Ending.FAILED, trick, (seat,))
+            if won:
                 self._won[seat].append(Won(card, self._round))
                 self._outcomes[self._index] = "won"
                 return [
@@ -272,11 +276,14 @@ class Phases(OssState):
         attempt = self._attempts[self._index]
         other = attempt.seats[1] if seat == attempt.seats[0] else attempt.seats[0]
         self._confirmed = {}  # the duel is decided, or starts again: counts afresh
+        trick = self._attempt_trick(attempt)
         if outcome is Outcome.TIE:
+            self._note_result(Ending.TIED, trick, attempt.seats)
             self._timed_in_attempt = 0  # the duel starts again
             first, second = attempt.seats
             return [DuelTied(first, second)]
         winner, loser = (seat, other) if outcome is Outcome.WON else (other, seat)
+        self._note_result(Ending.DUEL_WON, trick, (winner, loser))
         return [DuelResult(winner, loser), *self._after_loss(loser, winner)]
 
     def _count(self, action: Count) -> list[Event]:
@@ -489,9 +496,11 @@ class Phases(OssState):
                 )
             )
         events: list[Event] = []
+        assert self._challenge is not None
         if action.result is Outcome.WON:
             winner = seat
         else:
+            self._note_result(Ending.OUT, self._challenge, (seat,))
             events.append(Eliminated(seat))
             remaining = [s for s in self._remaining if s != seat]
             if len(remaining) > 1:
@@ -503,6 +512,7 @@ class Phases(OssState):
     def _challenge_won(self, winner: int) -> list[Event]:
         assert self._challenge is not None
         card = self._challenge
+        self._note_result(Ending.CHALLENGE_WON, card, (winner,))
         self._challenges[winner].append((self._round, card))
         self._remaining = [winner]
         self._chief = winner

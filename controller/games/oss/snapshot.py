@@ -170,6 +170,50 @@ class AttemptView(Snapshot):
         )
 
 
+class Ending(StrEnum):
+    """How a reported attempt ended, as the table shows it again."""
+
+    SUCCEEDED = "succeeded"  # a solo attempt
+    FAILED = "failed"
+    DUEL_WON = "duel won"
+    TIED = "tied"  # a duel, played again
+    OUT = "out"  # a seat eliminated from the challenge
+    CHALLENGE_WON = "challenge won"
+
+
+@dataclass(frozen=True)
+class ResultView(Snapshot):
+    """One attempt's reported result: the game's ``number``-th, how it ended, the trick
+    (or challenge card), the seats it concerns (a duel's winner first; both when tied)
+    and the tosses the timer measured in it (milliseconds, in order)."""
+
+    number: int
+    ending: Ending
+    trick: str
+    seats: tuple[int, ...]
+    times: tuple[int, ...] = ()
+
+    def to_json(self) -> JSON:
+        return {
+            "number": self.number,
+            "ending": str(self.ending),
+            "trick": self.trick,
+            "seats": list(self.seats),
+            "times": list(self.times),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ResultView:
+        ending = data.get("ending")
+        return cls(
+            _int(data.get("number")),
+            Ending(str(ending)) if ending in tuple(Ending) else Ending.FAILED,
+            str(data.get("trick", "?")),
+            _ints(data.get("seats")),
+            _ints(data.get("times")),
+        )
+
+
 @dataclass(frozen=True)
 class ChallengeView(Snapshot):
     """The challenge card being attempted and the seats still in it."""
@@ -354,6 +398,9 @@ class OssSnapshot(Snapshot):
     seats: tuple[SeatState, ...]
     winners: tuple[int, ...]
     game: str = "oss"
+    # The latest reported results, newest last: what the centre holds a moment and a
+    # seat brings back with a long NEXT.
+    last_attempts: tuple[ResultView, ...] = ()
 
     @property
     def current_attempt(self) -> AttemptView | None:
@@ -384,6 +431,7 @@ class OssSnapshot(Snapshot):
             "challenges_left": self.challenges_left,
             "seats": [s.to_json() for s in self.seats],
             "winners": list(self.winners),
+            "last_attempts": [result.to_json() for result in self.last_attempts],
         }
 
     @classmethod
@@ -415,4 +463,7 @@ class OssSnapshot(Snapshot):
             challenges_left=_int(data.get("challenges_left")),
             seats=tuple(SeatState.from_json(s) for s in _objects(data.get("seats"))),
             winners=_ints(data.get("winners")),
+            last_attempts=tuple(
+                ResultView.from_json(r) for r in _objects(data.get("last_attempts"))
+            ),
         )

@@ -25,6 +25,7 @@ from controller.games.oss.actions import (
     Verb,
 )
 from controller.games.oss.options import OssOptions
+from controller.games.oss.snapshot import Ending, ResultView
 from controller.games.oss.values import (
     Attempt,
     Placement,
@@ -104,6 +105,18 @@ class OssState(Engine):
         self._confirmed: dict[int, int] = {}
         # The last action was a timed toss: the decision it times is still to come.
         self._last_timed = False
+        # The latest reported results, newest last, for the table to show again.
+        self._results: tuple[ResultView, ...] = ()
+
+    def _note_result(self, ending: Ending, trick: str, seats: tuple[int, ...]) -> None:
+        """Keep a reported result among the latest (numbered, so that two alike stay two),
+        with the tosses the timer measured in the attempt."""
+        timed = self._timed_in_attempt
+        times = tuple(toss.millis for toss in self._tosses[-timed:]) if timed else ()
+        number = self._results[-1].number + 1 if self._results else 1
+        result = ResultView(number, ending, trick, seats, times)
+        # As many as one action can report (a challenge's last elimination and its win).
+        self._results = (*self._results[-self.players :], result)
 
     @property
     def toss_timed(self) -> bool:

@@ -93,6 +93,7 @@ class Views(OssState):
             challenges_left=len(self.available_challenges()),
             seats=seats,
             winners=tuple(best_seats(totals)),
+            last_attempts=self._results,
         )
 
     def _mode(self, position: int, count: int) -> PlacementMode:
