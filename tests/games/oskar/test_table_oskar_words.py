@@ -209,8 +209,8 @@ def test_oskar_cards_and_genres_read_by_name_in_each_language() -> None:
     assert presenter["ja"](words["western"]) == "西部劇"
     # The preset labels a menu shows are messages too.
     assert [presenter["de"](p.label) for p in SPEC.presets] == [
-        "Sieg mit 7 Marken",
-        "Sieg mit 8 Marken",
+        "Ende bei 7 Marken",
+        "Ende bei 8 Marken",
     ]
 
 
