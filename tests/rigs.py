@@ -23,7 +23,7 @@ from controller.kiosk.simulation import Simulator
 from controller.table import JournalSink, LedSink, SoundSink, Table, TableLoop
 from controller.tags.registry import TagRegistry, simulated, simulated_uid
 from controller.view import Screen
-from hardware.events import InputEvent
+from hardware.events import Button, Contact, InputEvent
 from hardware.ptys import PtyPair
 from tests.words import shown
 
@@ -31,6 +31,11 @@ PIXELS = 8  # LED pixels per seat in every rig
 
 E = TypeVar("E", bound=Engine)
 A = TypeVar("A", bound=GameAdapter)
+
+
+def contact(name: str) -> Contact:
+    """The seat button, or the toss timer (``"timer"``), a test names by its written name."""
+    return "timer" if name == "timer" else Button(name)
 
 
 class TableRig:
@@ -97,8 +102,9 @@ class TableRig:
             also(game_id, text)
 
     def press(self, seat: int, button: str) -> None:
-        """Press and release a seat button through its mock pin, then run the loop."""
-        assert self.devices.press(seat, button)
+        """Press and release a seat button (``"ok"``, or ``"timer"``: the toss timer) through
+        its mock pin, then run the loop."""
+        assert self.devices.press(seat, contact(button))
         self.loop.drain()
 
     def tap_uid(self, seat: int, uid: str) -> None:

@@ -377,7 +377,7 @@ def test_a_locked_window_ignores_close_requests_and_the_real_seats(rig: Rig) -> 
                 pygame.event.post(event)
             actions = window.poll()
         assert (Quit() in actions) is not locked
-        for seat, button in ((0, "prev"), (1, "ok"), (2, "ok")):
+        for seat, button in ((0, Button.PREV), (1, Button.OK), (2, Button.OK)):
             answered = {HoldButton(seat, button), ReleaseButton(seat, button)} <= set(actions)
             assert answered is (seat not in real_buttons), (locked, seat, actions)
 

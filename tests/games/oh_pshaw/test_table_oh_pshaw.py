@@ -675,20 +675,20 @@ def test_a_person_plays_against_three_bots_by_clicking_the_screen(tmp_path: Path
 
     with kiosk.devices:
         kiosk.loop.drain()
-        click(PressButton(0, "ok"))  # wake
+        click(PressButton(0, Button.OK))  # wake
         ids = [g.game_id for g in kiosk.table.view.games]
         while ids[kiosk.table.selected] != "oh-pshaw":
-            click(PressButton(0, "next"))
-        click(PressButton(0, "ok"))  # choose; seat 0 joins
+            click(PressButton(0, Button.NEXT))
+        click(PressButton(0, Button.OK))  # choose; seat 0 joins
         for _ in range(100):
             if kiosk.table.screen is Screen.PLAY:
                 break
             if len(kiosk.table.joined) < 4:
                 assert kiosk.simulator.step(0.0)  # the bots join
             elif kiosk.table.screen is Screen.OPTIONS:
-                click(PressButton(0, "ok"))  # "Start the game" with the menu's preset
+                click(PressButton(0, Button.OK))  # "Start the game" with the menu's preset
             else:
-                click(PressButton(0, "next"))  # start
+                click(PressButton(0, Button.NEXT))  # start
             kiosk.loop.drain()
         assert kiosk.table.screen is Screen.PLAY
         for _ in range(3000):
@@ -702,8 +702,8 @@ def test_a_person_plays_against_three_bots_by_clicking_the_screen(tmp_path: Path
                 continue
             engine = game.adapter.engine
             if engine.phase is Phase.BID:
-                click(PressButton(0, "next"))  # a person nudges the bid once, then confirms
-                click(PressButton(0, "ok"))
+                click(PressButton(0, Button.NEXT))  # a person nudges the bid once, then confirms
+                click(PressButton(0, Button.OK))
                 continue
             # Try the hand's cards left to right until the table accepts one.
             before = len(game.recorder.actions)

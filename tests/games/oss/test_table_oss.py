@@ -32,7 +32,7 @@ from controller.records.record import dumps, replay, undo_last_player_action
 from controller.table import Table, TableLoop
 from controller.tags.registry import simulated
 from controller.view import MessageKind, Screen
-from hardware.events import InputEvent, TimerEvent
+from hardware.events import Contact, InputEvent, TimerEvent
 from hardware.ptys import PtyPair
 from hardware.toss_timer import TossCancelled, TossStarted, TossStopped, TossTimer
 from tests.rigs import TableRig, serial_config
@@ -420,7 +420,7 @@ class TimedSimulator(Simulator):
 
     _started = 0.0
 
-    def press(self, seat: int, button: str) -> None:
+    def press(self, seat: int, button: Contact) -> None:
         if button != "timer":
             self.pins.now += 0.25
             super().press(seat, button)
