@@ -18,6 +18,7 @@ from typing import Any, ClassVar, Self, TypeVar
 from controller.adapters import GameAdapter
 from controller.config.table_config import SeatConfig, TableConfig
 from controller.games.base import JSON, Engine
+from controller.games.oshaka_trick.engine import OshakaTrick
 from controller.kiosk.devices import Devices, build
 from controller.kiosk.simulation import Simulator
 from controller.table import JournalSink, LedSink, SoundSink, Table, TableLoop
@@ -154,6 +155,20 @@ class TableRig:
         game = self.table.game
         assert game is not None
         return game.adapter.engine
+
+    def start_oshaka(self, seats: tuple[int, ...] = (0, 1, 2, 3)) -> OshakaTrick:
+        """Start Oshaka Trick at ``seats`` (the table tests' usual game); its engine."""
+        self.start_game("oshaka-trick", seats)
+        return self.engine_as(OshakaTrick)
+
+    def play_first_legal(self) -> int:
+        """The player whose turn it is taps its first legal card at its seat; that player."""
+        game = self.table.game
+        assert game is not None
+        engine: Any = game.adapter.engine
+        player = engine.turn
+        self.tap(game.players[player], str(engine.legal_actions(player)[0].to_json()["play"]))
+        return int(player)
 
     def adapter_as(self, kind: type[A]) -> A:
         """The adapter of the game in play, which must be a ``kind``."""

@@ -13,15 +13,13 @@ from controller.tags.registry import SIMULATED_STAFF_UID, TagRegistry, simulated
 from controller.view import Screen
 from display.screenshot import screenshot_view
 from hardware.events import Button
-from tests.test_table import Rig
+from tests.rigs import TableRig as Rig
 from tests.words import shown, shown_all
 
 
 @pytest.fixture
 def rig() -> Iterator[Rig]:
-    r = Rig()
-    with r.devices:
-        r.loop.drain()
+    with Rig().running() as r:
         yield r
 
 

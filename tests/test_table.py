@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.games.oshaka_trick.engine import OshakaTrick, Phase
+from controller.games.oshaka_trick.engine import Phase
 from controller.kiosk.simulation import Simulator
 from controller.records.record import replay
 from controller.table import IDLE_TIMEOUT
@@ -20,21 +20,12 @@ from hardware.events import Button
 from tests.rigs import TableRig
 from tests.words import shown
 
-
-class Rig(TableRig):
-    """The table rig with an Oshaka Trick shortcut."""
-
-    def start_oshaka(self, seats: tuple[int, ...] = (0, 1, 2, 3)) -> OshakaTrick:
-        engine = self.start_game("oshaka-trick", seats)
-        assert isinstance(engine, OshakaTrick)
-        return engine
+Rig = TableRig  # the table tests need no shortcut beyond the shared rig's
 
 
 @pytest.fixture
 def rig() -> Iterator[Rig]:
-    r = Rig()
-    with r.devices:
-        r.loop.drain()
+    with Rig().running() as r:
         yield r
 
 
