@@ -27,6 +27,13 @@ from controller.games.oshaka_trick.fast import (
     to_int,
 )
 from controller.games.oshaka_trick.state import Phase
+from tests.games.lockstep import EngineSide, lockstep
+
+
+def _engine_seat(engine: OshakaTrick) -> int:
+    expected = engine.expected
+    assert expected is not None
+    return expected.seat
 
 
 def _engine_legal(engine: OshakaTrick) -> list[int]:
@@ -69,25 +76,13 @@ def _check_round(seed: int) -> None:
     rnd = engine.round
     hands = [[to_int(c) for c in engine.registered_hand(s) or []] for s in range(players)]
     fast = FastRound(players, hands, rnd.trick.lead_seat, rnd.number)
-    inlined = random_playout(fast.copy(), random.Random(seed))
-    choices = random.Random(seed)
-    check_at = rng.randrange(13 * players)
-    step = 0
-    while not fast.over:
-        expected = engine.expected
-        assert expected is not None and expected.seat == fast.turn
-        legal = fast.legal()
-        assert sorted(legal) == _engine_legal(engine)
-        if step == check_at:
-            rebuilt = FastRound.from_engine(engine, [list(h) for h in fast.hands])
-            assert sorted(rebuilt.legal()) == sorted(legal)
-            assert random_playout(rebuilt, random.Random(seed + 1)) == random_playout(
-                fast.copy(), random.Random(seed + 1)
-            )
-        move = choices.choice(legal)
-        fast.apply(move)
-        _engine_apply(engine, move)
-        step += 1
+    side = EngineSide(
+        turn=lambda: _engine_seat(engine),
+        legal=lambda: _engine_legal(engine),
+        apply=lambda action: _engine_apply(engine, action),
+        rebuild=lambda hands: FastRound.from_engine(engine, hands),
+    )
+    inlined = lockstep(fast, side, random_playout, seed, check_at=rng.randrange(13 * players))
     assert engine.phase in (Phase.LEAD, Phase.OVER)
     scores = [area.score() for area in engine.finished_rounds[-1].areas]
     assert fast.scores() == scores
