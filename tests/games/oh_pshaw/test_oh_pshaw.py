@@ -28,7 +28,7 @@ from controller.games.oh_pshaw.snapshot import OhPshawSnapshot
 from controller.games.oh_pshaw.state import FREE
 from controller.records import scoresheet
 from controller.records.record import RecordError, dumps, replay
-from tests.conftest import run_cli
+from tests.conftest import run_cli_here
 
 RECORDS = Path(__file__).parents[2] / "records" / "oh-pshaw"
 
@@ -156,7 +156,7 @@ def test_golden_record_replays_to_its_report(name: str) -> None:
 
 
 def test_cli_prints_the_spec_json() -> None:
-    done = run_cli("replay", "--json", str(RECORDS / "basic-3p.jsonl"))
+    done = run_cli_here("replay", "--json", str(RECORDS / "basic-3p.jsonl"))
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)
     assert list(out) == ["game", "players", "finished", "rounds", "totals", "winners", "next"]
@@ -165,7 +165,7 @@ def test_cli_prints_the_spec_json() -> None:
 
 
 def test_cli_prints_a_score_sheet() -> None:
-    done = run_cli("replay", str(RECORDS / "tie-break.jsonl"))
+    done = run_cli_here("replay", str(RECORDS / "tie-break.jsonl"))
     assert done.returncode == 0, done.stderr
     assert "Oh Pshaw - 3 players - finished" in done.stdout
     # People count seats from 1 on the sheet; --json keeps the record's seat 0.
@@ -175,7 +175,7 @@ def test_cli_prints_a_score_sheet() -> None:
 
 def test_cli_refuses_a_bad_record_with_exit_2_and_one_line() -> None:
     text = record(header(), T(0, "5H"), B(2, 0))
-    done = run_cli("replay", "--json", "-", stdin=text)
+    done = run_cli_here("replay", "--json", "-", stdin=text)
     assert done.returncode == 2
     assert done.stdout == ""
     assert done.stderr.strip() == "line 3: seat 2 cannot bid now: it is seat 1's turn to bid"
@@ -183,7 +183,7 @@ def test_cli_refuses_a_bad_record_with_exit_2_and_one_line() -> None:
 
 
 def test_cli_refuses_a_bad_option() -> None:
-    done = run_cli("replay", "-", stdin=record(header(colour="red")))
+    done = run_cli_here("replay", "-", stdin=record(header(colour="red")))
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.startswith('line 1: unknown option "colour" for oh-pshaw')
     assert "Traceback" not in done.stderr

@@ -33,7 +33,7 @@ from controller.games.oss.engine import (
     chance_actions,
 )
 from controller.records.record import RecordError, dumps, replay
-from tests.conftest import run_cli
+from tests.conftest import run_cli_here
 from tests.words import shown
 
 RECORDS = Path(__file__).parents[2] / "records" / "oss"
@@ -501,13 +501,13 @@ def test_cards_data() -> None:
 
 
 def test_cli_replays_a_record_as_json() -> None:
-    done = run_cli("replay", "--json", str(RECORDS / "full-game-2p.jsonl"))
+    done = run_cli_here("replay", "--json", str(RECORDS / "full-game-2p.jsonl"))
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)
     assert out["game"] == "oss" and out["players"] == 2
     assert out["totals"] == [19, 16] and out["winners"] == [0] and out["next"] is None
     assert [r["scores"] for r in out["rounds"]] == [[4, 5], [8, 0], [7, 3], [0, 8]]
-    sheet = run_cli("replay", str(RECORDS / "full-game-2p.jsonl"))
+    sheet = run_cli_here("replay", str(RECORDS / "full-game-2p.jsonl"))
     assert sheet.returncode == 0
     assert "Winner: Seat 1" in sheet.stdout  # the sheet counts seats from 1
 
@@ -523,7 +523,7 @@ def test_cli_replays_a_record_as_json() -> None:
     ],
 )
 def test_cli_refusals_exit_2_with_one_line(lines: list[str], start: str) -> None:
-    done = run_cli("replay", "--json", "-", stdin=text(lines))
+    done = run_cli_here("replay", "--json", "-", stdin=text(lines))
     assert done.returncode == 2
     assert done.stdout == ""
     assert done.stderr.startswith(start)
