@@ -93,6 +93,7 @@ def run_cli_here(*args: str, stdin: str | bytes | None = None) -> subprocess.Com
     piped = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8")
     try:
         with (
+            contextlib.chdir(ROOT),  # where run_cli runs it: relative paths mean the same
             mock.patch.object(sys, "stdin", piped),
             contextlib.redirect_stdout(out),
             contextlib.redirect_stderr(err),
