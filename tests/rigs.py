@@ -190,8 +190,9 @@ class TableRig:
         """The latest message line, in English."""
         return shown(self.table.messages[-1].text)
 
-    def bots(self, game_id: str, seed: int = 3) -> Simulator:
-        """The simulator's bots at every seat, starting ``game_id`` by themselves."""
+    def bots(self, game_id: str, seed: int = 3, **simulator: Any) -> Simulator:
+        """The simulator's bots at every seat, starting ``game_id`` by themselves; the
+        keywords go to ``Simulator`` (``think``, ``background``, ``on_decided``, ``load``)."""
         seats = {seat.index for seat in self.config.seats}
         return Simulator(
             self.table,
@@ -200,6 +201,7 @@ class TableRig:
             bot_seats=seats,
             rng=random.Random(seed),
             auto_game=game_id,
+            **simulator,
         )
 
     def play_to_results(self, sim: Simulator, steps: int = 20000) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -149,23 +148,8 @@ def test_view_version_changes_only_with_the_state(rig: Rig) -> None:
 
 
 def test_full_bot_game_exports_a_record_that_replays_to_the_same_scores(tmp_path: Path) -> None:
-    rig = Rig(bots=4)
-    with rig.devices:
-        sim = Simulator(
-            rig.table,
-            rig.devices,
-            rig.registry,
-            bot_seats={0, 1, 2, 3},
-            rng=random.Random(3),
-            auto_game="oshaka-trick",
-        )
-        rig.loop.drain()
-        for _ in range(5000):
-            if rig.table.screen is Screen.RESULTS:
-                break
-            assert sim.step(0.0)
-            rig.loop.drain()
-        assert rig.table.screen is Screen.RESULTS
+    with Rig(bots=4).running() as rig:
+        rig.play_to_results(rig.bots("oshaka-trick", seed=3), steps=5000)
         assert len(rig.records) == 1
         replayed = replay(rig.records[0])
         assert rig.table.result == replayed.report()

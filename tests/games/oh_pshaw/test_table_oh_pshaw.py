@@ -386,23 +386,8 @@ def test_staff_undo_of_a_bid_does_not_deal_again(rig: Rig) -> None:
 
 
 def test_a_bot_game_on_mock_devices_replays_to_the_same_report() -> None:
-    rig = Rig(seats=5, bots=5)
-    with rig.devices:
-        sim = Simulator(
-            rig.table,
-            rig.devices,
-            rig.registry,
-            bot_seats=set(range(5)),
-            rng=random.Random(8),
-            auto_game="oh-pshaw",
-        )
-        rig.loop.drain()
-        for _ in range(20000):
-            if rig.table.screen is Screen.RESULTS:
-                break
-            assert sim.step(0.0)
-            rig.loop.drain()
-        assert rig.table.screen is Screen.RESULTS
+    with Rig(seats=5, bots=5).running() as rig:
+        rig.play_to_results(rig.bots("oh-pshaw", seed=8))
         assert len(rig.records) == 1
         assert rig.table.result == replay(rig.records[0]).report()
         assert rig.table.result is not None and rig.table.result["finished"] is True
