@@ -111,6 +111,23 @@ def run_cli_here(*args: str, stdin: str | bytes | None = None) -> subprocess.Com
     )
 
 
+@pytest.fixture(autouse=True)
+def quick_password_hashes(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hub's scrypt at a small cost factor, where a test needs passwords only to work.
+
+    One hash at the real cost is some 70 ms of CPU, and the hub's tests hash and check
+    some hundreds. A hash keeps its cost in its text, so hashes of either cost verify;
+    ``@pytest.mark.real_scrypt`` keeps the real cost for the tests of the hash itself
+    and of login timing. The unknown names' hash is made afresh in each test.
+    """
+    auth = sys.modules.get("hub.auth")
+    if auth is None:  # no hub test in this run
+        return
+    monkeypatch.setattr(auth, "_dummy", [])
+    if request.node.get_closest_marker("real_scrypt") is None:
+        monkeypatch.setattr(auth, "N", 2**4)
+
+
 @pytest.fixture
 def ptys() -> Iterator[list[PtyPair]]:
     """Four open pseudo-terminal pairs: the serial ports of four seat readers."""
