@@ -34,6 +34,7 @@ from controller.config.table_config import SeatConfig, TableConfig
 from controller.kiosk.app import Kiosk
 from controller.view import Screen
 from display.renderer import Renderer
+from hardware.events import Button
 from hardware.ptys import PtyPair
 
 
@@ -116,7 +117,7 @@ def tap_latency(
             kiosk.loop.drain()
             while len(to_led) < taps:
                 if kiosk.table.screen is Screen.RESULTS:
-                    kiosk.simulator.press(0, "ok")
+                    kiosk.simulator.press(0, Button.OK)
                     kiosk.loop.drain()
                     continue
                 pending.clear()

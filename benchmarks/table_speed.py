@@ -55,6 +55,7 @@ sys.path.insert(0, str(ROOT))
 from controller.config.table_config import TableConfig  # noqa: E402
 from controller.kiosk.app import Kiosk  # noqa: E402 (after the path and SDL settings)
 from controller.view import Screen, StaffView, TableView  # noqa: E402
+from hardware.events import Button  # noqa: E402
 
 GAMES = ("oshaka-trick", "oh-pshaw", "oskar", "oss")
 SIZE = (1920, 1080)
@@ -405,7 +406,7 @@ def measure_games(games: int) -> dict[str, float]:
             kiosk.simulator.auto_game = GAMES[(played - 1) % len(GAMES)]
             frame_until(Screen.RESULTS)
             kiosk.simulator.auto_game = None  # stay on the attract screen once there
-            kiosk.simulator.press(0, "ok")
+            kiosk.simulator.press(0, Button.OK)
             frame_until(Screen.ATTRACT)
             kiosk.run_frame(window.show, window.next_frame_in, 0.0)
             if played in (1, len(GAMES), SETTLED, games):

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 
 import pygame
 
+from hardware.events import Button, Contact
+
 
 @dataclass(frozen=True)
 class TapCard:
@@ -31,16 +33,16 @@ class PressButton:
     """An on-screen seat button was clicked: as if the seat pressed that button."""
 
     seat: int  # physical seat
-    button: str  # ButtonHint.button
+    button: Button  # ButtonHint.button
 
 
 @dataclass(frozen=True)
 class HoldButton:
     """A seat button went down (a key or the mouse button pressed on it); it stays down
-    until the matching ``ReleaseButton``."""
+    until the matching ``ReleaseButton``. ``"timer"`` is the table's toss timer (the T key)."""
 
     seat: int  # physical seat
-    button: str  # ButtonHint.button
+    button: Contact
 
 
 @dataclass(frozen=True)
@@ -48,7 +50,7 @@ class ReleaseButton:
     """A seat button held by ``HoldButton`` came up (the key or the mouse button let go)."""
 
     seat: int  # physical seat
-    button: str  # ButtonHint.button
+    button: Contact
 
 
 @dataclass(frozen=True)

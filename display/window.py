@@ -46,13 +46,14 @@ from display.ui import (
     UiAction,
     action_for_event,
 )
+from hardware.events import Button, Contact
 
-KEY_BUTTONS = {
-    pygame.K_LEFT: "prev",
-    pygame.K_RETURN: "ok",
-    pygame.K_KP_ENTER: "ok",
-    pygame.K_SPACE: "ok",
-    pygame.K_RIGHT: "next",
+KEY_BUTTONS: dict[int, Contact] = {
+    pygame.K_LEFT: Button.PREV,
+    pygame.K_RETURN: Button.OK,
+    pygame.K_KP_ENTER: Button.OK,
+    pygame.K_SPACE: Button.OK,
+    pygame.K_RIGHT: Button.NEXT,
     pygame.K_t: "timer",  # the table's toss timer (Oss)
 }
 MOUSE = "mouse"  # what holds a seat button clicked on screen, as a key holds its own

@@ -173,17 +173,17 @@ class SeatButtons(Device):
             button.when_deactivated = None
             button.close()  # frees its pin
 
-    def press(self, name: str) -> None:
+    def press(self, name: Button) -> None:
         """Push a button by driving its mock pin; only with a ``MockFactory`` (tests, simulator)."""
-        pin = self._mock_pin(name, "press")
+        pin = self._mock_pin(name.value, "press")  # its name, not the enum's repr
         if self._pull_up:
             pin.drive_low()
         else:
             pin.drive_high()
 
-    def release(self, name: str) -> None:
+    def release(self, name: Button) -> None:
         """Let go of a button by driving its mock pin; only with a ``MockFactory``."""
-        pin = self._mock_pin(name, "release")
+        pin = self._mock_pin(name.value, "release")
         if self._pull_up:
             pin.drive_high()
         else:
@@ -225,7 +225,7 @@ class SeatButtons(Device):
         def on_chatter(chatter: Chatter) -> None:
             logger.warning("seat %d's %r button: %d edges and still not settled: a loose wire "
                            "or a worn switch", self.seat, name, chatter.edges)  # fmt: skip
-            self._events.put(WiringProblem(self.seat, name, self._clock()))
+            self._events.put(WiringProblem(self.seat, Button(name), self._clock()))
 
         self._debouncers[name] = Debouncer(
             bool(button.is_active),

@@ -30,13 +30,14 @@ import queue
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TypeAlias
+from typing import Literal, TypeAlias
 
 __all__ = [
     "Button",
     "ButtonPressed",
     "ButtonReleased",
     "Clock",
+    "Contact",
     "EventQueue",
     "InputEvent",
     "Offline",
@@ -66,6 +67,11 @@ class Button(StrEnum):
     PREV = "prev"
     OK = "ok"
     NEXT = "next"
+
+
+Contact: TypeAlias = Button | Literal["timer"]
+"""Something a person presses: a seat's ``Button``, or ``"timer"``, the table's one toss
+timer. The simulator presses either; either can chatter (``WiringProblem``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,11 +230,11 @@ class WiringProblem:
     """A contact keeps chattering without ever holding still: a loose wire or a worn switch.
 
     ``seat`` is the seat of a button (None for the table's toss timer); ``device`` is
-    ``"timer"`` or the button's name. Said once per outbreak (``hardware.debounce``).
+    the ``Button``, or ``"timer"``. Said once per outbreak (``hardware.debounce``).
     """
 
     seat: int | None
-    device: str
+    device: Contact
     at: float
 
 

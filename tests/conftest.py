@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
+import logging
 import os
 import subprocess
 import sys
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import pytest
 
@@ -65,6 +69,63 @@ def run_cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess
         timeout=60,
         check=False,
     )
+
+
+def run_cli_here(*args: str, stdin: str | bytes | None = None) -> subprocess.CompletedProcess[str]:
+    """``run_cli`` in this process: ``controller.cli.main.main(ARGS)`` with its own streams.
+
+    For the tests of what a command says and its exit status: that is the same code
+    in a process of its own, which costs a Python start and the command line's imports
+    (a quarter to half a second of CPU each). What a separate process adds, its start
+    and its exit, ``run_cli`` tests check once per command. ``stdin`` is bytes as a pipe
+    gives them (a str is UTF-8 encoded); the log's warnings go to standard error in the
+    format ``python -m controller`` gives them. A crash is raised, not turned into exit 1.
+    """
+    from controller.cli.main import main
+
+    data = stdin.encode("utf-8") if isinstance(stdin, str) else (stdin or b"")
+    out, err = io.StringIO(), io.StringIO()
+    log = logging.StreamHandler(err)
+    log.setLevel(logging.WARNING)
+    log.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    root.addHandler(log)  # root has a handler now: the command's basicConfig adds none
+    piped = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8")
+    try:
+        with (
+            contextlib.chdir(ROOT),  # where run_cli runs it: relative paths mean the same
+            mock.patch.object(sys, "stdin", piped),
+            contextlib.redirect_stdout(out),
+            contextlib.redirect_stderr(err),
+        ):
+            try:
+                status = main(list(args))
+            except SystemExit as stop:  # argparse's usage errors, --help
+                if stop.code is not None and not isinstance(stop.code, int):
+                    print(stop.code, file=err)  # as the interpreter does on its way out
+                status = stop.code if isinstance(stop.code, int) else int(stop.code is not None)
+    finally:
+        root.removeHandler(log)
+    return subprocess.CompletedProcess(
+        ["cafe-table", *args], status, out.getvalue(), err.getvalue()
+    )
+
+
+@pytest.fixture(autouse=True)
+def quick_password_hashes(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hub's scrypt at a small cost factor, where a test needs passwords only to work.
+
+    One hash at the real cost is some 70 ms of CPU, and the hub's tests hash and check
+    some hundreds. A hash keeps its cost in its text, so hashes of either cost verify;
+    ``@pytest.mark.real_scrypt`` keeps the real cost for the tests of the hash itself
+    and of login timing. The unknown names' hash is made afresh in each test.
+    """
+    auth = sys.modules.get("hub.auth")
+    if auth is None:  # no hub test in this run
+        return
+    monkeypatch.setattr(auth, "_dummy", [])
+    if request.node.get_closest_marker("real_scrypt") is None:
+        monkeypatch.setattr(auth, "N", 2**4)
 
 
 @pytest.fixture

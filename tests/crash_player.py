@@ -41,7 +41,7 @@ from controller.records.journal import FINISHED, Journal
 from controller.table import Table, TableLoop
 from controller.tags.registry import TagRegistry, deck_of, simulated
 from controller.view import Screen
-from hardware.events import InputEvent
+from hardware.events import Button, Contact, InputEvent
 
 SEATS = 4
 
@@ -64,7 +64,7 @@ class Kit:
         )
         self.loop = TableLoop(self.table, self.events)
 
-    def press(self, seat: int, button: str) -> None:
+    def press(self, seat: int, button: Contact) -> None:
         if not self.devices.press(seat, button):
             raise SystemExit(f"seat {seat}'s {button} button is not simulated")
         self.loop.drain()
@@ -82,18 +82,18 @@ class Kit:
 
     def start(self, game_id: str) -> None:
         """Walk the menus as people would: wake, choose the game, everyone joins, start."""
-        self.press(0, "ok")
+        self.press(0, Button.OK)
         ids = [g.game_id for g in self.table.view.games]
         while ids[self.table.selected] != game_id:
-            self.press(0, "next")
-        self.press(0, "ok")  # choose; seat 0 joins
+            self.press(0, Button.NEXT)
+        self.press(0, Button.OK)  # choose; seat 0 joins
         for seat in range(1, SEATS):
-            self.press(seat, "ok")
-        self.press(0, "next")
+            self.press(seat, Button.OK)
+        self.press(0, Button.NEXT)
         if self.table.screen is Screen.OPTIONS:
-            self.press(0, "ok")  # "Start the game" with the menu's preset
+            self.press(0, Button.OK)  # "Start the game" with the menu's preset
         if self.table.screen is Screen.STARTER:
-            self.press(0, "ok")  # seat 0 answers the rulebook's question (Oshaka's first lead)
+            self.press(0, Button.OK)  # seat 0 answers the rulebook's question (Oshaka's first lead)
         if self.table.screen is not Screen.PLAY:
             raise SystemExit(f"the game did not start: {self.table.messages[-1].text}")
 

@@ -3,9 +3,10 @@
 ``.ci/run`` starts Debian's PostgreSQL on a temporary data directory and
 exports its URL as ``CAFE_TEST_POSTGRES``; without it, these fixtures start
 a server of their own the same way (``initdb`` and ``pg_ctl``, as the
-``postgres`` user when the tests run as root). Each test gets a database of
-its own, dropped afterwards. With CI=true a missing PostgreSQL fails the
-tests; elsewhere they skip saying how to install it.
+``postgres`` user when the tests run as root). Each test gets a schema of
+its own (an empty database as far as it can tell), dropped afterwards. With
+CI=true a missing PostgreSQL fails the tests; elsewhere they skip saying how
+to install it.
 
 ``storage_url`` runs a test once on SQLite and once on PostgreSQL.
 """
@@ -89,16 +90,26 @@ def postgres_server() -> Iterator[str]:
 
 @pytest.fixture
 def postgres_url(postgres_server: str) -> Iterator[str]:
-    """A new, empty database on the test PostgreSQL, dropped after the test."""
+    """A new, empty schema on the test PostgreSQL, dropped after the test: the URL's
+    ``search_path`` makes it the database's only schema for whoever connects with it.
+
+    A schema costs a few milliseconds; a database of its own cost a second and a half
+    to create and drop, for each of some thirty tests that each start from nothing.
+    """
     name = f"hub_test_{uuid.uuid4().hex[:12]}"
     admin = sa.create_engine(postgres_server, isolation_level="AUTOCOMMIT")
     with admin.connect() as db:
-        db.exec_driver_sql(f'CREATE DATABASE "{name}"')
+        db.exec_driver_sql(f'CREATE SCHEMA "{name}"')
     try:
-        yield postgres_server.rsplit("/", 1)[0] + f"/{name}"
+        # The application name tells this test's connections apart, to end them after it.
+        yield f"{postgres_server}?options=-csearch_path%3D{name}&application_name={name}"
     finally:
         with admin.connect() as db:
-            db.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            db.exec_driver_sql(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                f" WHERE application_name = '{name}'"
+            )
+            db.exec_driver_sql(f'DROP SCHEMA IF EXISTS "{name}" CASCADE')
         admin.dispose()
 
 

@@ -18,12 +18,13 @@ from typing import Any, ClassVar, Self, TypeVar
 from controller.adapters import GameAdapter
 from controller.config.table_config import SeatConfig, TableConfig
 from controller.games.base import JSON, Engine
+from controller.games.oshaka_trick.engine import OshakaTrick
 from controller.kiosk.devices import Devices, build
 from controller.kiosk.simulation import Simulator
 from controller.table import JournalSink, LedSink, SoundSink, Table, TableLoop
 from controller.tags.registry import TagRegistry, simulated, simulated_uid
 from controller.view import Screen
-from hardware.events import InputEvent
+from hardware.events import Button, Contact, InputEvent
 from hardware.ptys import PtyPair
 from tests.words import shown
 
@@ -31,6 +32,11 @@ PIXELS = 8  # LED pixels per seat in every rig
 
 E = TypeVar("E", bound=Engine)
 A = TypeVar("A", bound=GameAdapter)
+
+
+def contact(name: str) -> Contact:
+    """The seat button, or the toss timer (``"timer"``), a test names by its written name."""
+    return "timer" if name == "timer" else Button(name)
 
 
 class TableRig:
@@ -97,8 +103,9 @@ class TableRig:
             also(game_id, text)
 
     def press(self, seat: int, button: str) -> None:
-        """Press and release a seat button through its mock pin, then run the loop."""
-        assert self.devices.press(seat, button)
+        """Press and release a seat button (``"ok"``, or ``"timer"``: the toss timer) through
+        its mock pin, then run the loop."""
+        assert self.devices.press(seat, contact(button))
         self.loop.drain()
 
     def tap_uid(self, seat: int, uid: str) -> None:
@@ -149,6 +156,20 @@ class TableRig:
         assert game is not None
         return game.adapter.engine
 
+    def start_oshaka(self, seats: tuple[int, ...] = (0, 1, 2, 3)) -> OshakaTrick:
+        """Start Oshaka Trick at ``seats`` (the table tests' usual game); its engine."""
+        self.start_game("oshaka-trick", seats)
+        return self.engine_as(OshakaTrick)
+
+    def play_first_legal(self) -> int:
+        """The player whose turn it is taps its first legal card at its seat; that player."""
+        game = self.table.game
+        assert game is not None
+        engine: Any = game.adapter.engine
+        player = engine.turn
+        self.tap(game.players[player], str(engine.legal_actions(player)[0].to_json()["play"]))
+        return int(player)
+
     def adapter_as(self, kind: type[A]) -> A:
         """The adapter of the game in play, which must be a ``kind``."""
         game = self.table.game
@@ -169,8 +190,9 @@ class TableRig:
         """The latest message line, in English."""
         return shown(self.table.messages[-1].text)
 
-    def bots(self, game_id: str, seed: int = 3) -> Simulator:
-        """The simulator's bots at every seat, starting ``game_id`` by themselves."""
+    def bots(self, game_id: str, seed: int = 3, **simulator: Any) -> Simulator:
+        """The simulator's bots at every seat, starting ``game_id`` by themselves; the
+        keywords go to ``Simulator`` (``think``, ``background``, ``on_decided``, ``load``)."""
         seats = {seat.index for seat in self.config.seats}
         return Simulator(
             self.table,
@@ -179,6 +201,7 @@ class TableRig:
             bot_seats=seats,
             rng=random.Random(seed),
             auto_game=game_id,
+            **simulator,
         )
 
     def play_to_results(self, sim: Simulator, steps: int = 20000) -> None:

@@ -361,7 +361,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     "bots": {"games"},
     "adapters": {"games", "view", "hardware"},
     "games/table-side": {"games", "adapters", "bots", "view", "hardware"},
-    "display": {"games", "view", "words"},
+    "display": {"games", "view", "words", "hardware"},  # ``Button``, as ``view``
     "config": {"games", "words", "tags", "hardware"},
     "records": {"games", "words", "config"},
     "tags": {"games", "view", "words"},

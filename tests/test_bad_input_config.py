@@ -1,16 +1,15 @@
 """Bad configurations, tag registries and kiosk arguments: exit 2 and one line naming the problem.
 
-Each case of issue 14 runs as the real command; then seeded, derandomized
-Hypothesis fuzzes of the config loader (mutated table.toml text, and mutated
-parsed documents) and of the registry loader.
+Each case of issue 14 runs the real command line (``cafe-table kiosk``), in this
+process; one runs as a process of its own, as systemd starts it. Then seeded,
+derandomized Hypothesis fuzzes of the config loader (mutated table.toml text, and
+mutated parsed documents) and of the registry loader.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import subprocess
-import sys
 import tempfile
 import tomllib
 from pathlib import Path
@@ -25,31 +24,18 @@ from controller.config.table_config import TableConfig, load, parse
 from controller.kiosk import app, arguments
 from controller.kiosk import run as kiosk_run
 from controller.tags.registry import RegistryError, TagRegistry, simulated
+from tests.conftest import run_cli, run_cli_here
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_TOML = ROOT / "controller" / "samples" / "table.toml"
 BOTS = "[[seat]]\nbot = true\n" * 4
 
 
-def kiosk(tmp_path: Path, *args: str) -> str:
-    """Run the headless kiosk; check exit 2, nothing on stdout; return its one stderr line."""
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "controller",
-            "kiosk",
-            "--headless",
-            "--out",
-            str(tmp_path / "o"),
-            *args,
-        ],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-        check=False,
-    )
+def kiosk(tmp_path: Path, *args: str, process: bool = False) -> str:
+    """Run the headless kiosk (in a process of its own with ``process``); check exit 2,
+    nothing on stdout; return its one stderr line."""
+    argv = ("kiosk", "--headless", "--out", str(tmp_path / "o"), *args)
+    done = run_cli(*argv) if process else run_cli_here(*argv)
     assert done.returncode == 2, (done.stdout, done.stderr)
     assert done.stdout == ""
     lines = done.stderr.splitlines()
@@ -193,7 +179,7 @@ def test_bad_toml_values(tmp_path: Path, text: str, words: str) -> None:
 def test_a_config_that_is_not_utf8(tmp_path: Path) -> None:
     path = tmp_path / "table.toml"
     path.write_bytes(b"[table]\nrecords = '\xff'\n")
-    assert "is not UTF-8 text" in kiosk(tmp_path, "--config", str(path))
+    assert "is not UTF-8 text" in kiosk(tmp_path, "--config", str(path), process=True)
 
 
 def test_bots_that_cannot_finish_say_why_in_one_line(

@@ -1,27 +1,26 @@
 """``replay`` refuses every malformed record with exit 2 and exactly one ``line N:`` line.
 
-The mutants of issue 14 each as a real command (bytes on standard input under a
-strict UTF-8 locale), then a seeded, derandomized Hypothesis fuzz that mutates
-every valid record the project ships thousands of times.
+The mutants of issue 14 each through the real command line (bytes on standard
+input; ``replay`` runs in this process, and as a process of its own under a strict
+UTF-8 locale where the locale is the point), then a seeded, derandomized Hypothesis
+fuzz that mutates every valid record the project ships thousands of times.
 """
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import re
 import subprocess
 import sys
-from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
-from unittest import mock
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from controller.cli import main as cli
+from tests.conftest import run_cli_here
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORDS = sorted([*ROOT.glob("tests/records/**/*.jsonl"), *ROOT.glob("controller/samples/*.jsonl")])
@@ -29,8 +28,15 @@ SAMPLE = ROOT / "controller" / "samples" / "oshaka-trick.jsonl"
 ONE_LINE = re.compile(r"line [1-9][0-9]*: [^\n]+\n")
 
 
-def replay_cli(data: bytes, *args: str) -> subprocess.CompletedProcess[bytes]:
-    """``python -m controller replay ARGS -`` with ``data`` on stdin, strict UTF-8 locale."""
+def replay_cli(
+    data: bytes, *args: str, process: bool = False
+) -> subprocess.CompletedProcess[bytes]:
+    """``cafe-table replay ARGS -`` with ``data`` on stdin, in this process; with ``process``
+    as ``python -m controller`` under a strict UTF-8 locale."""
+    if not process:
+        done = run_cli_here("replay", *args, "-", stdin=data)
+        out, err = done.stdout.encode("utf-8"), done.stderr.encode("utf-8")
+        return subprocess.CompletedProcess(done.args, done.returncode, out, err)
     env = {**os.environ, "LC_ALL": "C.UTF-8", "PYTHONUTF8": "0"}
     env.pop("PYTHONIOENCODING", None)
     return subprocess.run(
@@ -66,7 +72,7 @@ def with_line(number: int, text: str) -> bytes:
 
 
 def test_the_sample_replays() -> None:
-    done = replay_cli(SAMPLE.read_bytes(), "--json")
+    done = replay_cli(SAMPLE.read_bytes(), "--json", process=True)
     assert done.returncode == 0 and json.loads(done.stdout)["finished"] is True
 
 
@@ -88,7 +94,7 @@ def test_a_value_with_a_newline_cannot_forge_a_second_line() -> None:
 
 def test_non_utf8_on_stdin_under_a_strict_utf8_locale() -> None:
     data = with_line(4, '{"seat": 0, "play": "R1"}').replace(b'"R1"', b'"R\xff1"', 1)
-    assert "not UTF-8" in refused(replay_cli(data), 4)
+    assert "not UTF-8" in refused(replay_cli(data, process=True), 4)
 
 
 def test_a_file_that_is_not_utf8(tmp_path: Path) -> None:
@@ -209,11 +215,8 @@ def mutated_records(draw: st.DrawFn) -> bytes:
 
 def replay_in_process(data: bytes) -> tuple[int, str, str]:
     """``main(["replay", "--json", "-"])`` with ``data`` as the bytes of standard input."""
-    stdin = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8", errors="strict")
-    out, err = io.StringIO(), io.StringIO()
-    with mock.patch.object(sys, "stdin", stdin), redirect_stdout(out), redirect_stderr(err):
-        status = cli.main(["replay", "--json", "-"])
-    return status, out.getvalue(), err.getvalue()
+    done = run_cli_here("replay", "--json", "-", stdin=data)
+    return done.returncode, done.stdout, done.stderr
 
 
 @settings(

@@ -141,21 +141,9 @@ def test_oshaka_search_bot_plays_and_places_legally_and_deterministically() -> N
 
 
 def test_the_simulator_thinks_off_the_loop_and_plays_the_decision() -> None:
-    rig = TableRig(seats=4, bots=4)
     decided = threading.Event()
-    with rig.devices:
-        sim = Simulator(
-            rig.table,
-            rig.devices,
-            rig.registry,
-            bot_seats={0, 1, 2, 3},
-            rng=random.Random(3),
-            auto_game="oh-pshaw",
-            think=0.05,
-            background=True,
-            on_decided=decided.set,
-        )
-        rig.loop.drain()
+    with TableRig(seats=4, bots=4).running() as rig:
+        sim = rig.bots("oh-pshaw", think=0.05, background=True, on_decided=decided.set)
         thought_about = 0
         for _ in range(400):
             if rig.table.screen is Screen.PLAY and thought_about >= 3:

@@ -8,7 +8,7 @@ import pytest
 
 from controller.config.reading import ConfigError
 from controller.config.table_config import TableConfig, load, parse
-from tests.conftest import ROOT, run_cli
+from tests.conftest import ROOT, run_cli_here
 
 SAMPLE = ROOT / "controller" / "samples" / "table.toml"
 
@@ -92,7 +92,7 @@ def test_bad_toml_and_missing_file(tmp_path: Path) -> None:
 def test_the_kiosk_refuses_a_bad_config_without_a_traceback(tmp_path: Path) -> None:
     bad = tmp_path / "table.toml"
     bad.write_text("[display]\nrotation = 45\n", encoding="utf-8")
-    result = run_cli("kiosk", "--headless", "--config", str(bad))
+    result = run_cli_here("kiosk", "--headless", "--config", str(bad))
     assert result.returncode == 2
     assert "display.rotation" in result.stderr
     assert "Traceback" not in result.stderr

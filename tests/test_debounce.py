@@ -21,7 +21,14 @@ from controller.config.table_config import TableConfig
 from controller.kiosk.app import Kiosk
 from controller.view import MessageKind
 from hardware.debounce import CHATTER_AFTER, Chatter, Settled, StabilityFilter
-from hardware.events import InputEvent, TossCancelled, TossStarted, TossStopped, WiringProblem
+from hardware.events import (
+    Button,
+    InputEvent,
+    TossCancelled,
+    TossStarted,
+    TossStopped,
+    WiringProblem,
+)
 from hardware.toss_timer import MIN_TOSS, TossTimer
 from tests.mock_gpio import FakeClock
 from tests.test_toss_timer import PIN
@@ -168,7 +175,7 @@ def test_on_the_real_clock_the_debouncers_thread_delivers_the_settled_edges() ->
 def test_the_table_says_where_the_wiring_chatters() -> None:
     kiosk = Kiosk.create(TableConfig.simulated(), seed=1)
     kiosk.table.handle(WiringProblem(None, "timer", 0.0))
-    kiosk.table.handle(WiringProblem(2, "ok", 0.0))
+    kiosk.table.handle(WiringProblem(2, Button.OK, 0.0))
     timer, button = kiosk.table.messages[-2:]
     assert timer.kind is MessageKind.PROBLEM and timer.seat is None
     assert "toss timer" in str(timer.text)

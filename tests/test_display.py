@@ -420,7 +420,7 @@ def test_hit_test_finds_a_card_of_the_on_screen_hand_and_a_button() -> None:
     assert {a.seat for a in taps} == {0}
     assert {a.card for a in taps} == set(hand)
     pos = find_hit(renderer, PressButton, seat=2, button="ok")
-    assert renderer.hit_test(pos) == PressButton(2, "ok")
+    assert renderer.hit_test(pos) == PressButton(2, Button.OK)
     # The centre of the trick area is nobody's control.
     assert renderer.layout is not None
     assert renderer.hit_test(renderer.layout.centre.center) is None
@@ -446,7 +446,7 @@ def test_hit_test_on_a_side_panel_and_the_game_menu() -> None:
     # Seat 1 sits at the left edge: its buttons are in the left panel, turned.
     x, y = find_hit(renderer, PressButton, seat=1, button="next")
     assert x < renderer.layout.depth if renderer.layout else False
-    assert renderer.hit_test((x, y)) == PressButton(1, "next")
+    assert renderer.hit_test((x, y)) == PressButton(1, Button.NEXT)
 
 
 @pytest.mark.parametrize("rotation", [90, 180, 270])
@@ -479,7 +479,7 @@ def test_rotation_180_maps_a_click_by_hand_computed_coordinates() -> None:
     # A seat button: the bottom seat's OK shows near the top edge of a flipped window.
     bx, by = find_hit(upright, PressButton, seat=0, button="ok")
     assert by > 240
-    assert flipped.hit_test((799 - bx, 479 - by)) == PressButton(0, "ok")
+    assert flipped.hit_test((799 - bx, 479 - by)) == PressButton(0, Button.OK)
 
 
 def test_no_on_screen_hand_without_human_seats() -> None:

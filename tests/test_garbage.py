@@ -8,6 +8,7 @@ import weakref
 from controller.config.table_config import TableConfig
 from controller.kiosk.app import Kiosk
 from controller.kiosk.garbage import BACKSTOP, MIDDLE_EVERY, YOUNG, GarbagePacer
+from hardware.events import Button
 
 
 class Cycle:
@@ -73,7 +74,7 @@ def test_the_kiosk_loop_collects_when_it_would_wait_and_not_with_input_queued() 
     with kiosk, kiosk.garbage:
         kiosk.loop.drain()
         kept = live_containers(YOUNG + 100)
-        kiosk.simulator.press(0, "ok")  # a press waits in the queue: it comes first
+        kiosk.simulator.press(0, Button.OK)  # a press waits in the queue: it comes first
         kiosk.run_frame(shown.append, None, 0.0)
         assert kiosk.garbage.passes == [0, 0]
         kept.extend(live_containers(YOUNG + 100))

@@ -20,9 +20,7 @@ from tests.words import shown, shown_all
 
 @pytest.fixture
 def rig() -> Iterator[TableRig]:
-    r = TableRig(4)
-    with r.devices:
-        r.loop.drain()
+    with TableRig(4).running() as r:
         yield r
 
 

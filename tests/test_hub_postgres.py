@@ -16,7 +16,7 @@ from alembic.script import ScriptDirectory
 
 from hub import auth
 from hub.storage import MIGRATIONS, Storage, engine_url, metadata
-from tests.conftest import run_cli
+from tests.conftest import run_cli_here
 
 
 def alembic_config(db: sa.Connection | None) -> Config:
@@ -83,7 +83,7 @@ def test_hub_adduser_works_against_postgresql(postgres_url: str, tmp_path: Path)
     plain = postgres_url.replace("postgresql+psycopg://", "postgresql://")
     (tmp_path / "hub.toml").write_text(f'[storage]\nurl = "{plain}"\n')
     (tmp_path / "pw").write_text("a long staff password")
-    added = run_cli(
+    added = run_cli_here(
         "hub", "adduser", "sam", "--config", str(tmp_path / "hub.toml"),
         "--password-file", str(tmp_path / "pw"),
     )  # fmt: skip

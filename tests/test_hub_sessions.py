@@ -100,6 +100,7 @@ def test_an_unknown_name_costs_a_password_check_too(
     assert log_in(client, "nobody", auth.dummy_hash()) == 401  # no password opens the dummy
 
 
+@pytest.mark.real_scrypt
 def test_login_time_does_not_tell_which_names_exist(storage: Storage) -> None:
     client = browser(storage, "http://timing")
     auth.dummy_hash()  # made once, at the first unknown name; not part of the timing

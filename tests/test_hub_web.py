@@ -136,6 +136,7 @@ def test_logins_are_rate_limited(storage: Storage) -> None:
     assert login(client) == 429
 
 
+@pytest.mark.real_scrypt
 def test_passwords_are_salted_scrypt_hashes() -> None:
     first, second = auth.hash_password(PASSWORD), auth.hash_password(PASSWORD)
     assert first != second and first.startswith("scrypt$16384$8$1$")

@@ -163,19 +163,20 @@ def test_press_and_release_helpers_drive_the_mock_pins(
     factory: Any, clock: FakeClock, events: EventQueue
 ) -> None:
     with SeatButtons(3, SEAT1, events, pin_factory=factory) as buttons:
-        buttons.press("next")
+        buttons.press(SeatButton.NEXT)
         later(clock, buttons)
-        buttons.release("next")
+        buttons.release(SeatButton.NEXT)
         later(clock, buttons)
-        with pytest.raises(HardwareConfigError, match="no 'left' button"):
-            buttons.press("left")
+    only_ok = SeatButtons(4, {"ok": 20}, events, pin_factory=factory)
+    with only_ok, pytest.raises(HardwareConfigError, match="seat 4 has no 'next' button"):
+        only_ok.press(SeatButton.NEXT)
     drained = drain(events)
     assert [(type(e), getattr(e, "seat", None)) for e in drained] == [
         (ButtonPressed, 3),
         (ButtonReleased, 3),
     ]
     with pytest.raises(DeviceClosed):
-        buttons.press("next")
+        buttons.press(SeatButton.NEXT)
 
 
 def test_close_is_idempotent_and_releases_only_its_own_pins(

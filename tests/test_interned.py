@@ -16,6 +16,7 @@ from controller.games.interned import Interned, forget_interned, interned_count
 from controller.games.oskar import engine as oskar
 from controller.kiosk.app import Kiosk
 from controller.view import Screen
+from hardware.events import Button
 
 
 def screen(kiosk: Kiosk) -> Screen:
@@ -52,7 +53,7 @@ def test_an_oskar_game_interns_while_it_runs_and_the_rested_table_keeps_nothing(
         assert held_in_play > 20  # the game really shared its events and feedback
         assert oskar.CARD_PLAYED  # still there on the results screen
         kiosk.simulator.auto_game = None  # stay on the attract screen
-        kiosk.simulator.press(0, "ok")
+        kiosk.simulator.press(0, Button.OK)
         for _ in range(1000):
             if screen(kiosk) is Screen.ATTRACT:
                 break

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import random
 import threading
 
 import pytest
 
 from controller.kiosk.loop_load import LEAST, WINDOW, LoopLoad, think_budget
-from controller.kiosk.simulation import Simulator, _SearchFirst
+from controller.kiosk.simulation import _SearchFirst
 from controller.view import Screen
 from tests.rigs import TableRig
 
@@ -42,20 +41,8 @@ def test_a_bot_starting_to_think_on_a_busy_loop_gets_the_smaller_budget() -> Non
     busy = LoopLoad(clock=lambda: 0.0, cpu_clock=lambda: 0.0)
     busy.add(0.9 * WINDOW)  # the loop used 90 % of a core lately
     decided = threading.Event()
-    with rig.devices:
-        sim = Simulator(
-            rig.table,
-            rig.devices,
-            rig.registry,
-            bot_seats={0, 1, 2, 3},
-            rng=random.Random(3),
-            auto_game="oh-pshaw",
-            think=0.2,
-            background=True,
-            on_decided=decided.set,
-            load=busy,
-        )
-        rig.loop.drain()
+    with rig.running():
+        sim = rig.bots("oh-pshaw", think=0.2, background=True, on_decided=decided.set, load=busy)
         for _ in range(400):
             decided.clear()
             if not sim.step(0.0) and sim.thinking:

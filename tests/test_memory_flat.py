@@ -19,6 +19,7 @@ import pytest
 from controller.config.table_config import TableConfig
 from controller.kiosk.app import Kiosk
 from controller.view import Screen
+from hardware.events import Button
 
 WARM_UP = 10
 GAMES = 100
@@ -44,7 +45,7 @@ def play_one(kiosk: Kiosk) -> None:
     for _ in range(10):
         if kiosk.table.screen is not Screen.RESULTS:
             return
-        kiosk.simulator.press(0, "ok")
+        kiosk.simulator.press(0, Button.OK)
         kiosk.loop.drain()
     raise AssertionError(f"the table stayed on {kiosk.table.screen} after OK")
 

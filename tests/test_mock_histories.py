@@ -14,7 +14,14 @@ import pytest
 
 from hardware.buttons import SeatButtons, mock_pin_factory
 from hardware.errors import HardwareConfigError
-from hardware.events import ButtonPressed, ButtonReleased, EventQueue, TagPresented, TagRemoved
+from hardware.events import (
+    Button,
+    ButtonPressed,
+    ButtonReleased,
+    EventQueue,
+    TagPresented,
+    TagRemoved,
+)
 from hardware.leds import RecordingStrip
 from hardware.mock_pins import PIN_HISTORY
 from hardware.mock_reader import MOCK_HISTORY, MockReader
@@ -45,8 +52,8 @@ def test_mock_pins_keep_only_their_latest_states() -> None:
         # them up): a press and its release at the same instant are two edges.
         with SeatButtons(1, {"ok": 6}, events, pin_factory=factory, bounce_time=None) as buttons:
             for _ in range(ROUNDS):
-                buttons.press("ok")
-                buttons.release("ok")
+                buttons.press(Button.OK)
+                buttons.release(Button.OK)
             pin = factory.pin(6)
             assert len(pin.states) == PIN_HISTORY
             assert [s.state for s in pin.states][-2:] == [False, True]  # pressed, released

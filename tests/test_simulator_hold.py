@@ -24,6 +24,7 @@ from controller.table.staff_calls import HOLD_SECONDS
 from controller.view import Screen
 from display.ui import ChooseGame, HoldButton, PressButton, ReleaseButton, TapCard
 from display.window import Window
+from hardware.events import Button
 from tests.test_display import find_hit
 from tests.words import shown
 
@@ -47,12 +48,12 @@ def window() -> Iterator[Window]:
 
 
 def test_a_key_holds_its_button_until_it_is_let_go(window: Window) -> None:
-    assert posted(window, key(pygame.KEYDOWN, pygame.K_RETURN)) == [HoldButton(0, "ok")]
+    assert posted(window, key(pygame.KEYDOWN, pygame.K_RETURN)) == [HoldButton(0, Button.OK)]
     # Each key holds its own button, and one key goes down only once until it comes up.
-    assert posted(window, key(pygame.KEYDOWN, pygame.K_RIGHT)) == [HoldButton(0, "next")]
-    assert posted(window, key(pygame.KEYUP, pygame.K_RETURN)) == [ReleaseButton(0, "ok")]
+    assert posted(window, key(pygame.KEYDOWN, pygame.K_RIGHT)) == [HoldButton(0, Button.NEXT)]
+    assert posted(window, key(pygame.KEYUP, pygame.K_RETURN)) == [ReleaseButton(0, Button.OK)]
     assert posted(window, key(pygame.KEYUP, pygame.K_RETURN)) == []  # nothing held by it now
-    assert posted(window, key(pygame.KEYUP, pygame.K_RIGHT)) == [ReleaseButton(0, "next")]
+    assert posted(window, key(pygame.KEYUP, pygame.K_RIGHT)) == [ReleaseButton(0, Button.NEXT)]
     assert posted(window, key(pygame.KEYDOWN, pygame.K_t), key(pygame.KEYUP, pygame.K_t)) == [
         HoldButton(0, "timer"),
         ReleaseButton(0, "timer"),
@@ -69,16 +70,16 @@ def test_the_mouse_holds_the_button_it_went_down_on(window: Window, tmp_path: Pa
     moved = pygame.event.Event(pygame.MOUSEMOTION, pos=(1, 1), rel=(0, 0), buttons=(1, 0, 0))
     # Let go away from the button: the button held is still the one that comes up.
     up = pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=(1, 1))
-    assert posted(window, down, moved) == [HoldButton(2, "ok")]
-    assert posted(window, up) == [ReleaseButton(2, "ok")]
+    assert posted(window, down, moved) == [HoldButton(2, Button.OK)]
+    assert posted(window, up) == [ReleaseButton(2, Button.OK)]
     assert posted(window, up) == []
 
 
 def test_leaving_the_window_lets_go_of_every_button(window: Window) -> None:
     held = posted(window, key(pygame.KEYDOWN, pygame.K_LEFT), key(pygame.KEYDOWN, pygame.K_SPACE))
-    assert held == [HoldButton(0, "prev"), HoldButton(0, "ok")]
+    assert held == [HoldButton(0, Button.PREV), HoldButton(0, Button.OK)]
     gone = posted(window, pygame.event.Event(pygame.WINDOWFOCUSLOST))
-    assert gone == [ReleaseButton(0, "prev"), ReleaseButton(0, "ok")]
+    assert gone == [ReleaseButton(0, Button.PREV), ReleaseButton(0, Button.OK)]
     assert posted(window, key(pygame.KEYUP, pygame.K_LEFT)) == []
 
 
@@ -122,7 +123,7 @@ def test_a_configured_demo_answers_the_keys_and_a_real_seat_does_not(tmp_path: P
     demo = window_for(german)
     assert not demo.locked and demo.interactive and demo.key_seat == 0
     with demo:
-        assert posted(demo, key(pygame.KEYDOWN, pygame.K_RETURN)) == [HoldButton(0, "ok")]
+        assert posted(demo, key(pygame.KEYDOWN, pygame.K_RETURN)) == [HoldButton(0, Button.OK)]
         quit_ = pygame.event.Event(pygame.QUIT)
         assert len(posted(demo, quit_)) == 1  # the demo can be closed
     seats = (
@@ -135,9 +136,9 @@ def test_a_configured_demo_answers_the_keys_and_a_real_seat_does_not(tmp_path: P
     # The keys act for the first person whose buttons are simulated: seat 2 (index 1).
     assert table.locked and table.key_seat == 1
     with table:
-        assert posted(table, key(pygame.KEYDOWN, pygame.K_RETURN)) == [HoldButton(1, "ok")]
+        assert posted(table, key(pygame.KEYDOWN, pygame.K_RETURN)) == [HoldButton(1, Button.OK)]
         assert posted(table, pygame.event.Event(pygame.QUIT)) == []  # a real table stays up
         # Input meant for seat 1's real buttons is not the window's to give.
-        assert not table.reaches_simulated(PressButton(0, "ok"))
-        assert not table.reaches_simulated(HoldButton(0, "ok"))
+        assert not table.reaches_simulated(PressButton(0, Button.OK))
+        assert not table.reaches_simulated(HoldButton(0, Button.OK))
         assert table.reaches_simulated(TapCard(1, "R7")) and table.reaches_simulated(ChooseGame(0))

@@ -23,6 +23,7 @@ from controller.view import MessageKind, Screen, TableView
 from display.renderer import Renderer
 from display.ui import PressButton, Quit, TapCard, TapDeckCard, TapStaff, UiAction
 from display.window import DECK_CARD_KEY, STAFF_KEY, Window
+from hardware.events import Button
 from tests.rigs import pty_pairs
 from tests.words import shown, shown_all
 
@@ -64,9 +65,9 @@ class Demo:
             staff = self.kiosk.table.view.staff
             assert staff is not None
             if shown(staff.options[staff.selected]) == label:
-                self.click(PressButton(staff.seat, "ok"))
+                self.click(PressButton(staff.seat, Button.OK))
                 return
-            self.click(PressButton(staff.seat, "next"))
+            self.click(PressButton(staff.seat, Button.NEXT))
         raise AssertionError(f"the staff menu has no {label!r}")
 
 
@@ -100,19 +101,19 @@ def test_the_demo_staff_tag_opens_the_desk_enrolls_audits_and_shows_history(
         assert "enrolled" in demo.staff_lines()[-1]
         # The demo's own registry is untouched: the games still have their deck.
         assert len(kiosk.registry.cards_of("oshaka")) == 52
-        demo.click(PressButton(2, "prev"))  # back to the menu
+        demo.click(PressButton(2, Button.PREV))  # back to the menu
 
         # The audit taps the simulated deck card by card, then OK reports.
         demo.choose("Audit the Oshaka Trick deck")
         for _ in range(52):
             demo.click(TapDeckCard(2))
-        demo.click(PressButton(2, "ok"))
+        demo.click(PressButton(2, Button.OK))
         assert demo.staff_lines() == ("The oshaka deck is complete: 52 cards",)
-        demo.click(PressButton(2, "prev"))
+        demo.click(PressButton(2, Button.PREV))
 
         demo.choose("Game history")
         assert demo.staff_lines() == ("No finished games yet",)
-        demo.click(PressButton(2, "prev"))
+        demo.click(PressButton(2, Button.PREV))
         demo.click(TapStaff(2))  # the staff tag again closes the desk
         assert kiosk.table.screen is Screen.ATTRACT
 
@@ -122,16 +123,16 @@ def test_the_demo_staff_tag_undoes_a_play_in_a_game(tmp_path: Path) -> None:
     demo = Demo(kiosk, staff_seats=(0, 1, 2, 3))
     with kiosk:
         kiosk.loop.drain()
-        demo.click(PressButton(0, "ok"))  # wake
-        demo.click(PressButton(0, "ok"))  # choose Oshaka Trick (first in the menu); join
+        demo.click(PressButton(0, Button.OK))  # wake
+        demo.click(PressButton(0, Button.OK))  # choose Oshaka Trick (first in the menu); join
         for _ in range(10):
             if len(kiosk.table.joined) == 4:
                 break
             assert kiosk.simulator.step(0.0)  # the bots join
             kiosk.loop.drain()
-        demo.click(PressButton(0, "next"))  # start
+        demo.click(PressButton(0, Button.NEXT))  # start
         if kiosk.table.screen is Screen.STARTER:
-            demo.click(PressButton(0, "ok"))  # "who most recently helped someone?": seat 1
+            demo.click(PressButton(0, Button.OK))  # "who most recently helped someone?": seat 1
         assert kiosk.table.screen is Screen.PLAY
         game = kiosk.table.game
         assert game is not None
@@ -150,8 +151,8 @@ def test_the_demo_staff_tag_undoes_a_play_in_a_game(tmp_path: Path) -> None:
         demo.click(TapCard(0, played))
         assert len(game.recorder.actions) > before
         demo.click(TapStaff(0))  # staff mode at the person's seat
-        demo.click(PressButton(0, "prev"))  # undo
-        demo.click(PressButton(0, "ok"))  # confirm it (staff mode asks before it undoes)
+        demo.click(PressButton(0, Button.PREV))  # undo
+        demo.click(PressButton(0, Button.OK))  # confirm it (staff mode asks before it undoes)
         after = kiosk.table.game  # undo replays the game without its last player action
         assert after is not None and len(after.recorder.actions) == before
         assert played in kiosk.table.view.hands[after.players.index(0)]
@@ -215,7 +216,7 @@ def test_the_windowed_kiosk_offers_the_staff_tag_at_its_simulated_seats(
 ) -> None:
     """windowed() builds the window with the staff buttons and feeds its actions in."""
 
-    script: list[list[UiAction]] = [[TapStaff(2)], [PressButton(2, "ok")], [TapDeckCard(2)]]
+    script: list[list[UiAction]] = [[TapStaff(2)], [PressButton(2, Button.OK)], [TapDeckCard(2)]]
     shown: list[TableView] = []
     staff_seats: list[tuple[int, ...]] = []
 

@@ -18,7 +18,6 @@ from controller.config.opening_hours import SleepWindow
 from controller.config.reading import ConfigError
 from controller.config.table_config import SoundConfig, TimerConfig, parse
 from controller.games.base import GameOver, TurnPassed
-from controller.games.oshaka_trick.engine import OshakaTrick
 from controller.table import SoundDirector
 from controller.tags.registry import SIMULATED_STAFF_UID, simulated_uid
 from controller.view import Screen
@@ -63,24 +62,10 @@ class Rig(TableRig):
             **kw,  # type: ignore[arg-type]
         )
 
-    def start_oshaka(self) -> OshakaTrick:
-        engine = self.start_game("oshaka-trick")
-        assert isinstance(engine, OshakaTrick)
-        return engine
-
-    def play_legal(self, engine: OshakaTrick) -> int:
-        """The seat whose turn it is plays its first legal card; that seat."""
-        seat = engine.turn
-        card = engine.legal_actions(seat)[0].to_json()["play"]
-        self.tap_uid(seat, simulated_uid("oshaka", str(card)))
-        return seat
-
 
 @pytest.fixture
 def rig() -> Iterator[Rig]:
-    r = Rig()
-    with r.devices:
-        r.loop.drain()
+    with Rig().running() as r:
         yield r
 
 
@@ -96,17 +81,17 @@ def test_a_refused_play_sounds_at_the_refused_seat(rig: Rig) -> None:
 def test_the_next_seat_hears_its_turn_from_its_side(rig: Rig) -> None:
     engine = rig.start_oshaka()
     rig.speakers.played.clear()
-    seat = rig.play_legal(engine)
+    seat = rig.play_first_legal()
     assert engine.turn == (seat + 1) % 4
     assert rig.speakers.played == [(Sound.YOUR_TURN, PAN[engine.turn])]
 
 
 def test_a_won_trick_is_heard_instead_of_the_turn_it_passes(rig: Rig) -> None:
-    engine = rig.start_oshaka()
+    rig.start_oshaka()
     for _ in range(3):
-        rig.play_legal(engine)
+        rig.play_first_legal()
     rig.speakers.played.clear()
-    rig.play_legal(engine)  # the fourth card completes the trick
+    rig.play_first_legal()  # the fourth card completes the trick
     assert rig.speakers.played == [(Sound.TRICK_WON, 0.0)]
 
 
@@ -151,7 +136,7 @@ def test_only_the_listed_cues_play() -> None:
     rig = Rig(SoundConfig(cues=frozenset({Sound.REFUSED})))
     with rig.devices:
         engine = rig.start_oshaka()
-        rig.play_legal(engine)  # its turn passes: not listed
+        rig.play_first_legal()  # its turn passes: not listed
         assert rig.speakers.played == []
         rig.tap_uid(engine.turn, simulated_uid("standard-52", "AS"))  # refused
         assert rig.speakers.played == [(Sound.REFUSED, 0.0)]  # no pan set: the middle
@@ -161,7 +146,7 @@ def test_quiet_hours_keep_the_table_silent() -> None:
     rig = Rig(SoundConfig(quiet=SleepWindow.parse("00:00-24:00")))  # quiet all day
     with rig.devices:
         engine = rig.start_oshaka()
-        rig.play_legal(engine)
+        rig.play_first_legal()
         rig.tap_uid(engine.turn, simulated_uid("standard-52", "AS"))
         assert rig.table.screen is Screen.PLAY and rig.speakers.played == []
 

@@ -12,15 +12,14 @@ import pytest
 from controller.tags.registry import SIMULATED_STAFF_UID, TagRegistry, simulated_uid
 from controller.view import Screen
 from display.screenshot import screenshot_view
-from tests.test_table import Rig
+from hardware.events import Button
+from tests.rigs import TableRig as Rig
 from tests.words import shown, shown_all
 
 
 @pytest.fixture
 def rig() -> Iterator[Rig]:
-    r = Rig()
-    with r.devices:
-        r.loop.drain()
+    with Rig().running() as r:
         yield r
 
 
@@ -193,9 +192,9 @@ def test_the_history_of_a_long_journal_shows_the_latest_games_under_their_column
         assert staff is not None
         target = shown_all(staff.options).index("Game history")
         while kiosk.table.view.staff.selected != target:  # type: ignore[union-attr]
-            kiosk.simulator.press(1, "next")
+            kiosk.simulator.press(1, Button.NEXT)
             kiosk.loop.drain()
-        kiosk.simulator.press(1, "ok")
+        kiosk.simulator.press(1, Button.OK)
         kiosk.loop.drain()
         staff = kiosk.table.view.staff
         assert staff is not None and shown(staff.title) == "Game history"

@@ -67,28 +67,16 @@ class Rig(TableRig):
         assert game is not None
         return sum(1 for chance in game.chance if not chance)
 
-    def play_one(self) -> None:
-        """The seat whose turn it is plays its first legal card."""
-        game = self.table.game
-        assert game is not None
-        engine: Any = game.adapter.engine
-        seat = engine.turn
-        self.tap(game.players[seat], engine.legal_actions(seat)[0].to_json()["play"])
-
 
 @pytest.fixture
 def rig() -> Iterator[Rig]:
-    r = Rig()
-    with r.devices:
-        r.loop.drain()
+    with Rig().running() as r:
         yield r
 
 
 @pytest.fixture
 def pin_rig() -> Iterator[Rig]:
-    r = Rig(staff=StaffConfig(pin_hash=PIN_HASH, tries=3, lockout=60.0))
-    with r.devices:
-        r.loop.drain()
+    with Rig(staff=StaffConfig(pin_hash=PIN_HASH, tries=3, lockout=60.0)).running() as r:
         yield r
 
 
@@ -129,7 +117,7 @@ def test_after_an_undo_a_players_next_does_not_abandon_the_game(rig: Rig) -> Non
     """The issue's case: staff undo, then a player's NEXT at that seat 41 s later."""
     rig.start_game("oshaka-trick")
     for _ in range(3):
-        rig.play_one()
+        rig.play_first_legal()
     rig.staff(1)
     rig.press(1, "prev")
     assert rig.player_actions() == 3  # nothing happens before OK confirms
@@ -177,7 +165,7 @@ def test_staff_mode_closes_after_twenty_seconds_without_input(rig: Rig) -> None:
 def test_abandon_needs_the_pin_and_undo_does_not(pin_rig: Rig) -> None:
     rig = pin_rig
     rig.start_game("oshaka-trick")
-    rig.play_one()
+    rig.play_first_legal()
     rig.staff(1)
     rig.press(1, "prev")  # undo: PIN-free by default, straight to the confirmation
     rig.press(1, "ok")
@@ -204,7 +192,7 @@ def test_undo_can_be_made_to_need_the_pin() -> None:
     with rig.devices:
         rig.loop.drain()
         rig.start_game("oshaka-trick")
-        rig.play_one()
+        rig.play_first_legal()
         rig.staff(2)
         rig.press(2, "prev")
         rig.press(2, "ok")  # the first PIN press, not a confirmation
@@ -377,7 +365,7 @@ def test_a_locked_window_ignores_close_requests_and_the_real_seats(rig: Rig) -> 
                 pygame.event.post(event)
             actions = window.poll()
         assert (Quit() in actions) is not locked
-        for seat, button in ((0, "prev"), (1, "ok"), (2, "ok")):
+        for seat, button in ((0, Button.PREV), (1, Button.OK), (2, Button.OK)):
             answered = {HoldButton(seat, button), ReleaseButton(seat, button)} <= set(actions)
             assert answered is (seat not in real_buttons), (locked, seat, actions)
 

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from controller.games.oshaka_trick.engine import OshakaTrick, Phase
+from controller.games.oshaka_trick.engine import Phase
 from controller.kiosk.simulation import Simulator
 from controller.records.record import replay
 from controller.table import IDLE_TIMEOUT
@@ -20,21 +19,12 @@ from hardware.events import Button
 from tests.rigs import TableRig
 from tests.words import shown
 
-
-class Rig(TableRig):
-    """The table rig with an Oshaka Trick shortcut."""
-
-    def start_oshaka(self, seats: tuple[int, ...] = (0, 1, 2, 3)) -> OshakaTrick:
-        engine = self.start_game("oshaka-trick", seats)
-        assert isinstance(engine, OshakaTrick)
-        return engine
+Rig = TableRig  # the table tests need no shortcut beyond the shared rig's
 
 
 @pytest.fixture
 def rig() -> Iterator[Rig]:
-    r = Rig()
-    with r.devices:
-        r.loop.drain()
+    with Rig().running() as r:
         yield r
 
 
@@ -158,23 +148,8 @@ def test_view_version_changes_only_with_the_state(rig: Rig) -> None:
 
 
 def test_full_bot_game_exports_a_record_that_replays_to_the_same_scores(tmp_path: Path) -> None:
-    rig = Rig(bots=4)
-    with rig.devices:
-        sim = Simulator(
-            rig.table,
-            rig.devices,
-            rig.registry,
-            bot_seats={0, 1, 2, 3},
-            rng=random.Random(3),
-            auto_game="oshaka-trick",
-        )
-        rig.loop.drain()
-        for _ in range(5000):
-            if rig.table.screen is Screen.RESULTS:
-                break
-            assert sim.step(0.0)
-            rig.loop.drain()
-        assert rig.table.screen is Screen.RESULTS
+    with Rig(bots=4).running() as rig:
+        rig.play_to_results(rig.bots("oshaka-trick", seed=3), steps=5000)
         assert len(rig.records) == 1
         replayed = replay(rig.records[0])
         assert rig.table.result == replayed.report()

@@ -12,7 +12,7 @@ import pytest
 from controller.cli.tags import main
 from controller.tags.registry import TagRegistry
 from hardware.ptys import PtyPair
-from tests.conftest import run_cli
+from tests.conftest import run_cli, run_cli_here
 
 STAFF_UID = "04C0FFEE123456"
 
@@ -108,7 +108,7 @@ def test_mistakes_are_one_line_each(tmp_path: Path) -> None:
         (("tags", "show", "--config", str(tmp_path / "none.toml"), "04AA"), "none.toml"),
     ]
     for args, words in cases:
-        result = run_cli(*args)
+        result = run_cli_here(*args)
         assert result.returncode == 2, (args, result.stderr)
         assert words in result.stderr and result.stderr.count("\n") == 1, result.stderr
         assert "Traceback" not in result.stderr and result.stdout == ""

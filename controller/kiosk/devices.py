@@ -18,7 +18,7 @@ from controller.config.table_config import TableConfig
 from controller.view.seat_colours import seat_colour
 from hardware.buttons import BUTTON_NAMES, SeatButtons, mock_pin_factory
 from hardware.errors import HardwareError
-from hardware.events import EventQueue
+from hardware.events import Button, Contact, EventQueue
 from hardware.flood import ReaderThrottle
 from hardware.led_backends import open_strip
 from hardware.leds import SeatLeds, Strip
@@ -79,39 +79,36 @@ class Devices:
         reader = self.readers.get(seat)
         return reader if isinstance(reader, MockReader) else None
 
-    def press(self, seat: int, button: str) -> bool:
+    def press(self, seat: int, button: Contact) -> bool:
         """Press and release a simulated button through its mock pin; False if not simulated."""
         return self.hold(seat, button) and self.release(seat, button)
 
-    def hold(self, seat: int, button: str) -> bool:
+    def hold(self, seat: int, button: Contact) -> bool:
         """Push a simulated button down (it stays down until ``release``); False if not
         simulated. ``"timer"`` is the table's toss timer."""
         return self._drive(seat, button, down=True)
 
-    def release(self, seat: int, button: str) -> bool:
+    def release(self, seat: int, button: Contact) -> bool:
         """Let a simulated button come up again; False if not simulated."""
         return self._drive(seat, button, down=False)
 
-    def _drive(self, seat: int, button: str, *, down: bool) -> bool:
-        device: SeatButtons | TossTimer | None
-        if button == "timer":
-            device = self.timer  # the toss timer is one button for the whole table
-        else:
-            device = self.buttons.get(seat)
-            if device is not None and button not in device.pins:
-                return False
-        if device is None:
-            return False
+    def _drive(self, seat: int, button: Contact, *, down: bool) -> bool:
         try:
-            if isinstance(device, TossTimer):
+            if isinstance(button, Button):
+                buttons = self.buttons.get(seat)
+                if buttons is None or button not in buttons.pins:
+                    return False
                 if down:
-                    device.press()
+                    buttons.press(button)
                 else:
-                    device.release()
-            elif down:
-                device.press(button)
-            else:
-                device.release(button)
+                    buttons.release(button)
+            else:  # the toss timer: one button for the whole table
+                if self.timer is None:
+                    return False
+                if down:
+                    self.timer.press()
+                else:
+                    self.timer.release()
         except HardwareError:  # a real pin (software cannot push it), or closed
             return False
         return True

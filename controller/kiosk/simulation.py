@@ -42,7 +42,7 @@ from controller.kiosk.loop_load import LoopLoad, think_budget
 from controller.table import Table
 from controller.tags.registry import TagRegistry, deck_cards, deck_holding, simulated_uid
 from controller.view import Screen
-from hardware.events import Button
+from hardware.events import Button, Contact
 
 logger = logging.getLogger(__name__)
 
@@ -250,18 +250,18 @@ class Simulator:
         reader.remove()
         return None
 
-    def press(self, seat: int, button: str) -> None:
+    def press(self, seat: int, button: Contact) -> None:
         """Press and release a seat's simulated button (``"timer"``: the toss timer)."""
         if not self.devices.press(seat, button):
             logger.warning("seat %d's %s button is not simulated", seat, button)
 
-    def hold(self, seat: int, button: str) -> None:
+    def hold(self, seat: int, button: Contact) -> None:
         """Push a seat's simulated button down and keep it down (a key or a mouse button held
         in the window), so that the table times the hold as it times a real button's."""
         if not self.devices.hold(seat, button):
             logger.warning("seat %d's %s button is not simulated", seat, button)
 
-    def release(self, seat: int, button: str) -> None:
+    def release(self, seat: int, button: Contact) -> None:
         """Let go of a button ``hold`` pushed down."""
         if not self.devices.release(seat, button):
             logger.warning("seat %d's %s button is not simulated", seat, button)

@@ -27,7 +27,7 @@ from controller.kiosk.sd_notify import Notifier
 from controller.kiosk.stop_signals import StopSignals
 from controller.records.clock import clock_synchronised
 from controller.view import MessageKind, Screen, TableView
-from hardware.events import Wakeup
+from hardware.events import Button, Wakeup
 
 if TYPE_CHECKING:
     from display.window import Window
@@ -180,7 +180,7 @@ def apply_ui_action(kiosk: Kiosk, action: object) -> bool:
         for _ in range(len(kiosk.table.view.games)):
             if kiosk.table.selected == action.index:
                 break
-            kiosk.simulator.press(seat, "next")
+            kiosk.simulator.press(seat, Button.NEXT)
             kiosk.loop.drain()
     return True
 

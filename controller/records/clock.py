@@ -33,6 +33,7 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import datetime as dt
+import functools
 import sys
 import time
 import uuid
@@ -62,13 +63,19 @@ TIME_ERROR = 5
 _TIMEX_BYTES = 512  # struct timex is 208 bytes on 64-bit Linux; modes = 0 reads only
 
 
+@functools.cache
+def _libc() -> ctypes.CDLL:
+    """The C library, looked up once: ``find_library`` runs ``ldconfig -p`` (a process)
+    every time, and the journal asks the clock at every write."""
+    return ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
+
+
 def kernel_clock_state() -> int | None:
     """adjtimex(2)'s clock state (0 TIME_OK ... 5 TIME_ERROR), or None where it cannot be asked."""
     if not sys.platform.startswith("linux"):
         return None
     try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
-        state = int(libc.adjtimex(ctypes.create_string_buffer(_TIMEX_BYTES)))
+        state = int(_libc().adjtimex(ctypes.create_string_buffer(_TIMEX_BYTES)))
     except (OSError, AttributeError):
         return None
     return None if state < 0 else state

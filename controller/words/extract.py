@@ -83,12 +83,16 @@ def compile_all(domains: Sequence[Domain]) -> list[Path]:
     return written
 
 
-def missing(domain: Domain, language: str, root: Path = ROOT) -> Iterator[tuple[str, str]]:
+def missing(
+    domain: Domain, language: str, root: Path = ROOT, keys: Catalog | None = None
+) -> Iterator[tuple[str, str]]:
     """Keys of the domain's sources that ``language`` lacks, leaves fuzzy, or breaks.
 
     Checked against the sources themselves (not the stored template), so a
     sentence added without running ``update`` is found as well. A translation
     whose ``{fields}`` differ from the key's would show a wrong or empty value.
+    ``keys`` is ``template(domain, root)`` when the caller has it already (one
+    extraction for every language).
     """
     po = domain.po(language)
     translated: dict[str, Message] = {}
@@ -98,7 +102,7 @@ def missing(domain: Domain, language: str, root: Path = ROOT) -> Iterator[tuple[
                 if message.id:
                     key = message.id[0] if isinstance(message.id, tuple | list) else message.id
                     translated[str(key)] = message
-    for message in template(domain, root):
+    for message in keys if keys is not None else template(domain, root):
         if not message.id:
             continue
         ids = message.id if isinstance(message.id, tuple | list) else (message.id,)

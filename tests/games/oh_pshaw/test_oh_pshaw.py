@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -30,9 +28,9 @@ from controller.games.oh_pshaw.snapshot import OhPshawSnapshot
 from controller.games.oh_pshaw.state import FREE
 from controller.records import scoresheet
 from controller.records.record import RecordError, dumps, replay
+from tests.conftest import run_cli_here
 
 RECORDS = Path(__file__).parents[2] / "records" / "oh-pshaw"
-ROOT = Path(__file__).resolve().parents[3]
 
 
 def header(players: int = 3, dealer: int = 0, **options: Any) -> dict[str, Any]:
@@ -157,20 +155,8 @@ def test_golden_record_replays_to_its_report(name: str) -> None:
     assert result == GOLDEN[name]
 
 
-def run_cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "controller", "replay", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-        check=False,
-    )
-
-
 def test_cli_prints_the_spec_json() -> None:
-    done = run_cli("--json", str(RECORDS / "basic-3p.jsonl"))
+    done = run_cli_here("replay", "--json", str(RECORDS / "basic-3p.jsonl"))
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)
     assert list(out) == ["game", "players", "finished", "rounds", "totals", "winners", "next"]
@@ -179,7 +165,7 @@ def test_cli_prints_the_spec_json() -> None:
 
 
 def test_cli_prints_a_score_sheet() -> None:
-    done = run_cli(str(RECORDS / "tie-break.jsonl"))
+    done = run_cli_here("replay", str(RECORDS / "tie-break.jsonl"))
     assert done.returncode == 0, done.stderr
     assert "Oh Pshaw - 3 players - finished" in done.stdout
     # People count seats from 1 on the sheet; --json keeps the record's seat 0.
@@ -189,7 +175,7 @@ def test_cli_prints_a_score_sheet() -> None:
 
 def test_cli_refuses_a_bad_record_with_exit_2_and_one_line() -> None:
     text = record(header(), T(0, "5H"), B(2, 0))
-    done = run_cli("--json", "-", stdin=text)
+    done = run_cli_here("replay", "--json", "-", stdin=text)
     assert done.returncode == 2
     assert done.stdout == ""
     assert done.stderr.strip() == "line 3: seat 2 cannot bid now: it is seat 1's turn to bid"
@@ -197,7 +183,7 @@ def test_cli_refuses_a_bad_record_with_exit_2_and_one_line() -> None:
 
 
 def test_cli_refuses_a_bad_option() -> None:
-    done = run_cli("-", stdin=record(header(colour="red")))
+    done = run_cli_here("replay", "-", stdin=record(header(colour="red")))
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.startswith('line 1: unknown option "colour" for oh-pshaw')
     assert "Traceback" not in done.stderr

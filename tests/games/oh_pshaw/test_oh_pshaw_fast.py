@@ -21,6 +21,7 @@ from controller.games.oh_pshaw.engine import OhPshaw, deal
 from controller.games.oh_pshaw.fast import FastRound, deal_round, random_playout
 from controller.games.oh_pshaw.options import Options, default_max_hand
 from controller.games.oh_pshaw.state import Phase
+from tests.games.lockstep import EngineSide, lockstep
 
 
 def _engine_round(rng: random.Random) -> OhPshaw:
@@ -45,6 +46,7 @@ def _engine_round(rng: random.Random) -> OhPshaw:
 
 
 def _engine_legal(engine: OhPshaw) -> list[int]:
+    assert engine.phase in (Phase.BID, Phase.PLAY)
     out: list[int] = []
     for action in engine.legal_actions(engine.turn):
         if isinstance(action, Bid):
@@ -84,27 +86,20 @@ def _check_round(seed: int) -> None:
         mild=opts.scoring == "mild",
         bonus=opts.round_winner_bonus,
     )
-    # The inlined playout, from the same start with the same choices, ends the same way.
-    inlined = random_playout(fast.copy(), random.Random(seed))
-    choices = random.Random(seed)
-    check_from_engine_at = rng.randrange(engine.players + rnd.hand_size * engine.players)
-    step = 0
-    while not fast.over:
-        assert engine.phase in (Phase.BID, Phase.PLAY)
-        assert fast.turn == engine.turn
-        legal = fast.legal()
-        assert sorted(legal) == _engine_legal(engine)
-        if step == check_from_engine_at:
-            rebuilt = FastRound.from_engine(engine, [list(h) for h in fast.hands])
-            assert sorted(rebuilt.legal()) == sorted(legal)
-            assert rebuilt.turn == fast.turn and rebuilt.left == fast.left
-            assert random_playout(rebuilt, random.Random(seed + 1)) == random_playout(
-                fast.copy(), random.Random(seed + 1)
-            )
-        action = choices.choice(legal)
-        fast.apply(action)
-        _engine_apply(engine, action)
-        step += 1
+    side = EngineSide(
+        turn=lambda: engine.turn,
+        legal=lambda: _engine_legal(engine),
+        apply=lambda action: _engine_apply(engine, action),
+        rebuild=lambda hands: FastRound.from_engine(engine, hands),
+    )
+    inlined = lockstep(
+        fast,
+        side,
+        random_playout,
+        seed,
+        check_at=rng.randrange(engine.players + rnd.hand_size * engine.players),
+        same=lambda rebuilt, running: (rebuilt.turn, rebuilt.left) == (running.turn, running.left),
+    )
     scored = engine.rounds[0].scores
     assert scored is not None
     assert fast.scores() == scored

@@ -44,6 +44,16 @@ def C(seat: int, suit: str) -> dict[str, Any]:
     return {"seat": seat, "trump_suit": suit}
 
 
+def opening(
+    *hands: Sequence[str], bids: tuple[int, int, int] = (0, 0, 0)
+) -> tuple[dict[str, Any], ...]:
+    """A round's first lines: seats 1, 2 and 0 register ``hands`` in turn, seat 0 turns
+    9H (hearts trump) and they bid ``bids`` in the same order."""
+    registered = [H(seat, *hand) for seat, hand in zip((1, 2, 0), hands, strict=True)]
+    bid = [B(seat, n) for seat, n in zip((1, 2, 0), bids, strict=True)]
+    return (*registered, T(0, "9H"), *bid)
+
+
 def trick_events(head: dict[str, Any], *lines: dict[str, Any]) -> list[TrickWon[str]]:
     """The TrickWon events of a record's lines, applied one by one to a fresh engine."""
     e = OhPshaw.from_header(head)
@@ -119,22 +129,27 @@ def test_wizards_and_jesters_are_never_off_the_suit_led() -> None:
     assert [freed.unfollowed(seat) for seat in range(4)] == [None] * 4
 
 
-def test_the_first_wizard_played_wins_the_trick() -> None:
-    won = trick_events(
-        wizard(schedule=[1]),
-        H(1, "KH"), H(2, "W2"), H(0, "W1"), T(0, "9H"),
-        B(1, 1), B(2, 0), B(0, 0),
-        P(1, "KH"), P(2, "W2"), P(0, "W1"),
-    )  # fmt: skip
-    assert [w.seat for w in won] == [2]
-    assert "W2 is the first Wizard played" in str(won[0].reason)
+@pytest.mark.parametrize(
+    ("cards", "winner", "because"),
+    [
+        pytest.param(("KH", "W2", "W1"), 2, ["W2 is the first Wizard played"], id="first-wizard"),
+        pytest.param(("N1", "5D", "2H"), 0, ["highest trump"], id="jester-never-wins-trump-counts"),
+        pytest.param(("N2", "N1", "N3"), 1, ["all Jesters", "N2"], id="all-jesters-first-wins"),
+    ],
+)
+def test_who_wins_a_one_card_trick(cards: tuple[str, ...], winner: int, because: list[str]) -> None:
+    # The first Wizard played wins; a Jester never wins against a suit card, and trump
+    # still counts; if all play Jesters, the first Jester wins.
+    plays = [P(seat, card) for seat, card in zip((1, 2, 0), cards, strict=True)]
+    won = trick_events(wizard(schedule=[1]), *opening(*[[card] for card in cards]), *plays)
+    assert [w.seat for w in won] == [winner]
+    assert all(part in str(won[0].reason) for part in because), won[0].reason
 
 
 def test_wizards_and_jesters_may_be_played_without_following_suit() -> None:
     won = trick_events(
         wizard(schedule=[2]),
-        H(1, "AS", "3D"), H(2, "KS", "N1"), H(0, "2S", "W3"), T(0, "9H"),
-        B(1, 1), B(2, 0), B(0, 0),
+        *opening(["AS", "3D"], ["KS", "N1"], ["2S", "W3"], bids=(1, 0, 0)),
         # Seat 2 holds KS but may play its Jester; seat 0 holds 2S but may play its Wizard.
         P(1, "AS"), P(2, "N1"), P(0, "W3"),
         P(0, "2S"), P(1, "3D"), P(2, "KS"),
@@ -144,11 +159,7 @@ def test_wizards_and_jesters_may_be_played_without_following_suit() -> None:
 
 def test_a_wizard_led_frees_the_others_from_following() -> None:
     head = wizard(schedule=[2])
-    lines = (
-        H(1, "W1", "3S"), H(2, "KS", "2D"), H(0, "2S", "QD"), T(0, "9H"),
-        B(1, 1), B(2, 0), B(0, 0),
-        P(1, "W1"),
-    )  # fmt: skip
+    lines = (*opening(["W1", "3S"], ["KS", "2D"], ["2S", "QD"], bids=(1, 0, 0)), P(1, "W1"))
     e = replayed(head, *lines)
     assert {a.card for a in e.legal_actions(2) if isinstance(a, Play)} == {"KS", "2D"}
     won = trick_events(head, *lines, P(2, "2D"), P(0, "QD"))
@@ -157,11 +168,7 @@ def test_a_wizard_led_frees_the_others_from_following() -> None:
 
 def test_after_a_jester_lead_the_first_other_card_sets_the_suit() -> None:
     head = wizard(schedule=[2])
-    lines = (
-        H(1, "N1", "3S"), H(2, "5D", "KS"), H(0, "2S", "QD"), T(0, "9H"),
-        B(1, 0), B(2, 0), B(0, 0),
-        P(1, "N1"),
-    )  # fmt: skip
+    lines = (*opening(["N1", "3S"], ["5D", "KS"], ["2S", "QD"]), P(1, "N1"))
     e = replayed(head, *lines)
     # Nothing to follow yet: seat 2 may play either card.
     assert {a.card for a in e.legal_actions(2) if isinstance(a, Play)} == {"5D", "KS"}
@@ -169,27 +176,6 @@ def test_after_a_jester_lead_the_first_other_card_sets_the_suit() -> None:
     assert "must follow diamonds while it holds QD" in message
     won = trick_events(head, *lines, P(2, "5D"), P(0, "QD"))
     assert won[0].seat == 0 and "highest card of the suit led, diamonds" in str(won[0].reason)
-
-
-def test_a_jester_never_wins_against_a_suit_card_and_trump_still_counts() -> None:
-    won = trick_events(
-        wizard(schedule=[1]),
-        H(1, "N1"), H(2, "5D"), H(0, "2H"), T(0, "9H"),
-        B(1, 0), B(2, 0), B(0, 0),
-        P(1, "N1"), P(2, "5D"), P(0, "2H"),
-    )  # fmt: skip
-    assert won[0].seat == 0 and "highest trump" in str(won[0].reason)
-
-
-def test_if_all_play_jesters_the_first_jester_wins() -> None:
-    won = trick_events(
-        wizard(schedule=[1]),
-        H(1, "N2"), H(2, "N1"), H(0, "N3"), T(0, "9H"),
-        B(1, 0), B(2, 0), B(0, 0),
-        P(1, "N2"), P(2, "N1"), P(0, "N3"),
-    )  # fmt: skip
-    assert won[0].seat == 1
-    assert "all Jesters" in str(won[0].reason) and "N2" in str(won[0].reason)
 
 
 def test_a_wizard_or_jester_played_without_a_registered_hand_is_no_renege() -> None:

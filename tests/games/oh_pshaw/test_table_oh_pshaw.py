@@ -386,23 +386,8 @@ def test_staff_undo_of_a_bid_does_not_deal_again(rig: Rig) -> None:
 
 
 def test_a_bot_game_on_mock_devices_replays_to_the_same_report() -> None:
-    rig = Rig(seats=5, bots=5)
-    with rig.devices:
-        sim = Simulator(
-            rig.table,
-            rig.devices,
-            rig.registry,
-            bot_seats=set(range(5)),
-            rng=random.Random(8),
-            auto_game="oh-pshaw",
-        )
-        rig.loop.drain()
-        for _ in range(20000):
-            if rig.table.screen is Screen.RESULTS:
-                break
-            assert sim.step(0.0)
-            rig.loop.drain()
-        assert rig.table.screen is Screen.RESULTS
+    with Rig(seats=5, bots=5).running() as rig:
+        rig.play_to_results(rig.bots("oh-pshaw", seed=8))
         assert len(rig.records) == 1
         assert rig.table.result == replay(rig.records[0]).report()
         assert rig.table.result is not None and rig.table.result["finished"] is True
@@ -675,20 +660,20 @@ def test_a_person_plays_against_three_bots_by_clicking_the_screen(tmp_path: Path
 
     with kiosk.devices:
         kiosk.loop.drain()
-        click(PressButton(0, "ok"))  # wake
+        click(PressButton(0, Button.OK))  # wake
         ids = [g.game_id for g in kiosk.table.view.games]
         while ids[kiosk.table.selected] != "oh-pshaw":
-            click(PressButton(0, "next"))
-        click(PressButton(0, "ok"))  # choose; seat 0 joins
+            click(PressButton(0, Button.NEXT))
+        click(PressButton(0, Button.OK))  # choose; seat 0 joins
         for _ in range(100):
             if kiosk.table.screen is Screen.PLAY:
                 break
             if len(kiosk.table.joined) < 4:
                 assert kiosk.simulator.step(0.0)  # the bots join
             elif kiosk.table.screen is Screen.OPTIONS:
-                click(PressButton(0, "ok"))  # "Start the game" with the menu's preset
+                click(PressButton(0, Button.OK))  # "Start the game" with the menu's preset
             else:
-                click(PressButton(0, "next"))  # start
+                click(PressButton(0, Button.NEXT))  # start
             kiosk.loop.drain()
         assert kiosk.table.screen is Screen.PLAY
         for _ in range(3000):
@@ -702,8 +687,8 @@ def test_a_person_plays_against_three_bots_by_clicking_the_screen(tmp_path: Path
                 continue
             engine = game.adapter.engine
             if engine.phase is Phase.BID:
-                click(PressButton(0, "next"))  # a person nudges the bid once, then confirms
-                click(PressButton(0, "ok"))
+                click(PressButton(0, Button.NEXT))  # a person nudges the bid once, then confirms
+                click(PressButton(0, Button.OK))
                 continue
             # Try the hand's cards left to right until the table accepts one.
             before = len(game.recorder.actions)

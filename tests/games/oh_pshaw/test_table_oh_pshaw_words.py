@@ -61,9 +61,7 @@ class Rig(OhPshawRig):
 
 @pytest.fixture
 def rig() -> Iterator[Rig]:
-    r = Rig()
-    with r.devices:
-        r.loop.drain()
+    with Rig().running() as r:
         yield r
 
 

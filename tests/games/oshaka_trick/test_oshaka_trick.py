@@ -21,7 +21,7 @@ from controller.games.oshaka_trick.spec import SPEC
 from controller.games.oshaka_trick.state import Phase, SeatArea
 from controller.records.record import RecordError, dumps, replay
 from controller.words import Presenter
-from tests.conftest import record_text, run_cli
+from tests.conftest import record_text, run_cli_here
 from tests.words import shown
 
 OSHAKA = Presenter(game_id="oshaka-trick")  # English, cards by their colour names
@@ -408,7 +408,7 @@ REFUSALS: list[tuple[str, list[dict[str, Any]], dict[str, Any], int, str]] = [
 def test_refusals_exit_2_with_line_number(
     name: str, actions: list[dict[str, Any]], head: dict[str, Any], line: int, message: str
 ) -> None:
-    result = run_cli("replay", "--json", "-", stdin=record_text(head, *actions))
+    result = run_cli_here("replay", "--json", "-", stdin=record_text(head, *actions))
     assert result.returncode == 2, name
     assert result.stdout == ""
     assert result.stderr.startswith(f"line {line}: ")
@@ -419,14 +419,14 @@ def test_refusals_exit_2_with_line_number(
 
 def test_malformed_json_is_refused_with_its_line() -> None:
     text = record_text(header(), play(0, "R5")) + '{"seat": 1, "play": "R3"\n'
-    result = run_cli("replay", "-", stdin=text)
+    result = run_cli_here("replay", "-", stdin=text)
     assert result.returncode == 2
     assert result.stderr.startswith("line 3: this line is not valid JSON")
     assert result.stdout == ""
 
 
 def test_missing_file_is_a_clear_error() -> None:
-    result = run_cli("replay", "no-such-record.jsonl")
+    result = run_cli_here("replay", "no-such-record.jsonl")
     assert result.returncode == 2
     assert "cannot open no-such-record.jsonl" in result.stderr
     assert "Traceback" not in result.stderr
@@ -434,7 +434,7 @@ def test_missing_file_is_a_clear_error() -> None:
 
 def test_notes_and_blank_lines_are_ignored() -> None:
     text = record_text(header(), {"note": "first trick"}, play(0, "R5")) + "\n\n"
-    result = run_cli("replay", "--json", "-", stdin=text)
+    result = run_cli_here("replay", "--json", "-", stdin=text)
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["next"] == {"seat": 1, "expects": "play"}
 
@@ -525,14 +525,14 @@ def test_replay_command_matches_the_engine_on_a_random_game(tmp_path: Any) -> No
     engine, actions, _ = random_game(42)
     path = tmp_path / "g.jsonl"
     path.write_text(dumps(engine.header(), actions), encoding="utf-8")
-    result = run_cli("replay", "--json", str(path))
+    result = run_cli_here("replay", "--json", str(path))
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout) == {
         "game": "oshaka-trick",
         "players": engine.players,
         **engine.report(),
     }
-    sheet = run_cli("replay", str(path))
+    sheet = run_cli_here("replay", str(path))
     assert sheet.returncode == 0
     assert "Total" in sheet.stdout and ("Winner" in sheet.stdout or "Shared" in sheet.stdout)
 

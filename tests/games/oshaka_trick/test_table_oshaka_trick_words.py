@@ -97,9 +97,7 @@ class Rig(TableRig):
 
 @pytest.fixture
 def rig() -> Iterator[Rig]:
-    r = Rig(seats=4)
-    with r.devices:
-        r.loop.drain()
+    with Rig(seats=4).running() as r:
         yield r
 
 

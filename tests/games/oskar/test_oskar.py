@@ -55,7 +55,7 @@ from controller.games.oskar.engine import (
 )
 from controller.games.oskar.snapshot import StockView, Verb
 from controller.records.record import RecordError, dumps, replay
-from tests.conftest import record_text, run_cli
+from tests.conftest import record_text, run_cli_here
 
 RECORDS = Path(__file__).parents[2] / "records" / "oskar"
 RULEBOOK = RECORDS / "rulebook-example.jsonl"
@@ -257,7 +257,7 @@ def test_rulebook_example_round_replays_to_the_printed_scores() -> None:
 
 
 def test_rulebook_example_json_through_the_command_line() -> None:
-    result = run_cli("replay", "--json", str(RULEBOOK))
+    result = run_cli_here("replay", "--json", str(RULEBOOK))
     assert result.returncode == 0, result.stderr
     out = json.loads(result.stdout)
     assert out["game"] == "oskar" and out["players"] == 6
@@ -265,13 +265,13 @@ def test_rulebook_example_json_through_the_command_line() -> None:
     assert out["rounds"][0]["points"] == EXAMPLE_POINTS
     assert out["rounds"][0]["trendy"] == ["horror", "comedy"]
     assert out["next"] == {"seat": 3, "expects": "reroll"}
-    sheet = run_cli("replay", str(RULEBOOK))
+    sheet = run_cli_here("replay", str(RULEBOOK))
     assert sheet.returncode == 0 and "Oskar - 6 players" in sheet.stdout
 
 
 def test_command_line_refusal_is_one_line_with_exit_2() -> None:
     text = rulebook_text(rr(4, [0], "action", "horror"))
-    result = run_cli("replay", "--json", "-", stdin=text)
+    result = run_cli_here("replay", "--json", "-", stdin=text)
     assert result.returncode == 2
     assert result.stdout == ""
     assert result.stderr.startswith(f"line {len(text.splitlines())}: seat 4 cannot reroll yet")

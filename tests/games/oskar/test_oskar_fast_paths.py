@@ -61,7 +61,8 @@ from controller.games.oskar.engine import (
 from controller.games.oskar.table import OskarAdapter
 
 REGISTERED = [0]  # hands the "some" games registered (so that the fast path ran)
-GAMES = 12  # 4 tables (3-6 players) x 3 ways of registering hands
+MODES = ("all", "some", "none")  # the ways of registering hands
+TABLES = (3, 4, 5, 6)  # players
 
 
 def refusal(engine: Oskar, action: Action) -> str | None:
@@ -170,17 +171,30 @@ def play_game(seed: int, players: int, registering: str) -> int:
                 engine.apply(action)
 
 
-@pytest.mark.parametrize("registering", ["all", "some", "none"])
-def test_fast_paths_answer_as_the_full_checks_do(registering: str) -> None:
+def play_games(registering: str, tables: tuple[int, ...]) -> None:
+    """A whole game at each of ``tables`` (player counts), every step checked."""
     played = 0
     REGISTERED[0] = 0
-    for game in range(GAMES // 3):
-        players = 3 + game % 4
+    for players in tables:
+        game = TABLES.index(players)
         played += play_game(1000 * game + len(registering), players, registering)
     # Whole games were played (each has several rounds of every seat's hand).
-    assert played > (GAMES // 3) * 3 * 30
+    assert played > len(tables) * 3 * 30
     if registering == "some":
-        assert REGISTERED[0] > GAMES // 3
+        assert REGISTERED[0] > len(tables)
+
+
+@pytest.mark.parametrize("registering", MODES)
+def test_fast_paths_answer_as_the_full_checks_do(registering: str) -> None:
+    # Two tables a way of registering, so that the three ways see every player count.
+    at = 2 * MODES.index(registering)
+    play_games(registering, (TABLES * 2)[at : at + 2])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("registering", MODES)
+def test_fast_paths_answer_as_the_full_checks_do_at_every_table(registering: str) -> None:
+    play_games(registering, TABLES)
 
 
 def test_a_stranger_card_is_refused_on_the_fast_path_too() -> None:

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -35,10 +33,10 @@ from controller.games.oss.engine import (
     chance_actions,
 )
 from controller.records.record import RecordError, dumps, replay
+from tests.conftest import run_cli_here
 from tests.words import shown
 
 RECORDS = Path(__file__).parents[2] / "records" / "oss"
-ROOT = Path(__file__).parents[3]
 
 
 def read(name: str) -> str:
@@ -502,26 +500,14 @@ def test_cards_data() -> None:
 # --- the command line ------------------------------------------------------------------
 
 
-def run_cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "controller", "replay", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-        check=False,
-    )
-
-
 def test_cli_replays_a_record_as_json() -> None:
-    done = run_cli("--json", str(RECORDS / "full-game-2p.jsonl"))
+    done = run_cli_here("replay", "--json", str(RECORDS / "full-game-2p.jsonl"))
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)
     assert out["game"] == "oss" and out["players"] == 2
     assert out["totals"] == [19, 16] and out["winners"] == [0] and out["next"] is None
     assert [r["scores"] for r in out["rounds"]] == [[4, 5], [8, 0], [7, 3], [0, 8]]
-    sheet = run_cli(str(RECORDS / "full-game-2p.jsonl"))
+    sheet = run_cli_here("replay", str(RECORDS / "full-game-2p.jsonl"))
     assert sheet.returncode == 0
     assert "Winner: Seat 1" in sheet.stdout  # the sheet counts seats from 1
 
@@ -537,7 +523,7 @@ def test_cli_replays_a_record_as_json() -> None:
     ],
 )
 def test_cli_refusals_exit_2_with_one_line(lines: list[str], start: str) -> None:
-    done = run_cli("--json", "-", stdin=text(lines))
+    done = run_cli_here("replay", "--json", "-", stdin=text(lines))
     assert done.returncode == 2
     assert done.stdout == ""
     assert done.stderr.startswith(start)

@@ -32,7 +32,7 @@ from controller.records.record import dumps, replay, undo_last_player_action
 from controller.table import Table, TableLoop
 from controller.tags.registry import simulated
 from controller.view import MessageKind, Screen
-from hardware.events import InputEvent, TimerEvent
+from hardware.events import Contact, InputEvent, TimerEvent
 from hardware.ptys import PtyPair
 from hardware.toss_timer import TossCancelled, TossStarted, TossStopped, TossTimer
 from tests.rigs import TableRig, serial_config
@@ -95,6 +95,17 @@ def reveal(duel: str = "Bola-Bola!") -> JSON:
     return {"seat": 0, "reveal": {"solo": ["Aslik", "Numa", "Meja"], "duel": duel}}
 
 
+def choices(*tricks: tuple[int, str]) -> list[JSON]:
+    """Seats 0, 1, 2… in turn each choose a tribe and a trick."""
+    return [
+        {"seat": seat, "tribe": tribe, "trick": trick} for seat, (tribe, trick) in enumerate(tricks)
+    ]
+
+
+SOLO = choices((3, "Aslik"), (4, "Numa"), (2, "Meja"))  # each seat a solo trick of its own
+DUEL = choices((2, "Aslik"), (4, "Aslik"), (1, "Meja"))  # seats 0 and 1 duel
+
+
 # --- the menu and the deal ------------------------------------------------------------------
 
 
@@ -155,9 +166,7 @@ def test_solo_results_replay_and_pass(rig: Rig) -> None:
         HEADER,
         *HANDS,
         reveal(),
-        {"seat": 0, "tribe": 3, "trick": "Aslik"},
-        {"seat": 1, "tribe": 4, "trick": "Numa"},
-        {"seat": 2, "tribe": 2, "trick": "Meja"},
+        *SOLO,
     )
     assert phase_of(engine) is Phase.RESULT
     assert rig.labels(0) == {"ok": "success", "next": "failure"}
@@ -184,9 +193,7 @@ def test_duel_buttons_and_keep(rig: Rig) -> None:
         HEADER,
         *HANDS,
         reveal("Bola-Bola!"),
-        {"seat": 0, "tribe": 2, "trick": "Aslik"},
-        {"seat": 1, "tribe": 4, "trick": "Aslik"},
-        {"seat": 2, "tribe": 1, "trick": "Meja"},
+        *DUEL,
     )
     # Both duelists may report; both are lit.
     assert rig.adapter.presentation.waiting_players() == [0, 1]
@@ -207,9 +214,7 @@ def test_most_jacks_duel_counts(rig: Rig) -> None:
         HEADER,
         *HANDS,
         reveal("Kat!"),
-        {"seat": 0, "tribe": 2, "trick": "Aslik"},
-        {"seat": 1, "tribe": 4, "trick": "Aslik"},
-        {"seat": 2, "tribe": 1, "trick": "Meja"},
+        *DUEL,
     )
     assert rig.labels(0)["ok"] == "my count: 0"
     # Seat 0 counts 3; seat 1 enters its own 3: a tie, the duel starts again.
@@ -258,9 +263,7 @@ def test_challenge_eliminations_one_by_one(rig: Rig) -> None:
         HEADER,
         *HANDS,
         reveal(),
-        {"seat": 0, "tribe": 3, "trick": "Aslik"},
-        {"seat": 1, "tribe": 4, "trick": "Numa"},
-        {"seat": 2, "tribe": 2, "trick": "Meja"},
+        *SOLO,
         {"seat": 0, "result": "won"},
         {"seat": 1, "result": "won"},
         {"seat": 2, "result": "won"},
@@ -281,9 +284,7 @@ def test_challenge_eliminations_one_by_one(rig: Rig) -> None:
 DUEL_POSITION: list[JSON] = [
     *HANDS,
     reveal(),
-    {"seat": 0, "tribe": 3, "trick": "Aslik"},
-    {"seat": 1, "tribe": 4, "trick": "Aslik"},
-    {"seat": 2, "tribe": 2, "trick": "Meja"},
+    *choices((3, "Aslik"), (4, "Aslik"), (2, "Meja")),
 ]
 TIMER_EVENTS: list[TimerEvent] = [
     TossStarted("toss", 10.0),
@@ -420,7 +421,7 @@ class TimedSimulator(Simulator):
 
     _started = 0.0
 
-    def press(self, seat: int, button: str) -> None:
+    def press(self, seat: int, button: Contact) -> None:
         if button != "timer":
             self.pins.now += 0.25
             super().press(seat, button)
@@ -548,16 +549,12 @@ def test_screens_of_a_game_in_progress(rig: Rig) -> None:
         "duel": [
             *HANDS,
             reveal("Kat!"),
-            {"seat": 0, "tribe": 2, "trick": "Aslik"},
-            {"seat": 1, "tribe": 4, "trick": "Aslik"},
-            {"seat": 2, "tribe": 1, "trick": "Meja"},
+            *DUEL,
         ],
         "challenge": [
             *HANDS,
             reveal(),
-            {"seat": 0, "tribe": 3, "trick": "Aslik"},
-            {"seat": 1, "tribe": 4, "trick": "Numa"},
-            {"seat": 2, "tribe": 2, "trick": "Meja"},
+            *SOLO,
             {"seat": 0, "result": "won"},
             {"seat": 1, "result": "lost"},
             {"seat": 1, "pass": True},
@@ -595,8 +592,7 @@ def test_trick_captions_are_whole_or_shorter_never_cut(
         HEADER,
         *HANDS,
         reveal("Kat!"),
-        {"seat": 0, "tribe": 2, "trick": "Aslik"},
-        {"seat": 1, "tribe": 4, "trick": "Aslik"},
+        *DUEL[:2],
     )
     captions: dict[int, list[str]] = {}
     for size in ((800, 480), (1920, 1080)):
