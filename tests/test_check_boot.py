@@ -9,6 +9,8 @@ from __future__ import annotations
 import gzip
 import importlib.machinery
 import importlib.util
+import json
+import sqlite3
 import struct
 import subprocess
 import sys
@@ -284,3 +286,55 @@ def test_initrd_is_gzip_of_cpio(tmp_path: Path) -> None:
     assert b"ELF-ext4" in archive  # decompressed from .ko.xz
     assert b"modules/ext4.ko\0" in archive
     assert b"insmod /modules/crc32c_generic.ko" in archive
+
+
+def test_the_bots_are_stopped_mid_game_and_their_game_stays_in_play(tmp_path: Path) -> None:
+    # The guest script run here, on this host's kiosk, as check-boot runs it in the guest.
+    journal = tmp_path / "journal.sqlite3"
+    bots = [sys.executable, "-m", "controller", "kiosk", "--headless", "--seed", "7"]
+    watch = [sys.executable, "-c", cb.MID_GAME_SCRIPT, str(journal), str(cb.MID_GAME_ACTIONS)]
+    done = subprocess.run(
+        [*watch, "120", "", "env", "SDL_VIDEODRIVER=dummy", *bots, "--out", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        cwd=SCRIPT.parent.parent,
+        check=True,
+    )
+    stopped = json.loads(done.stdout.strip().splitlines()[-1])
+    assert cb.judge_mid_game(stopped) is None, stopped
+    game_id, game, status, actions = stopped["game"]
+    assert (game, status) == ("oshaka-trick", "playing")
+    assert actions >= cb.MID_GAME_ACTIONS
+    with sqlite3.connect(journal) as db:
+        rows = db.execute("select id, status from games").fetchall()
+    assert rows == [(game_id, "playing")]
+
+
+def test_bots_that_finished_before_the_watch_saw_a_game_in_play_fail_the_check() -> None:
+    stopped = {"game": None, "seen": None, "exit": 0, "after_s": 4.0, "said": ["Final table"]}
+    why = cb.judge_mid_game(stopped)
+    assert why is not None and "never had a game in play" in why and "Final table" in why
+
+
+def test_a_game_resumed_after_the_reboot_passes() -> None:
+    before = [3, "oshaka-trick", "playing", 14]
+    after = [[2, "oss", "finished", 40], [3, "oshaka-trick", "playing", 14]]
+    assert cb.judge_resumed(before, after, "playing oshaka-trick") is None
+
+
+@pytest.mark.parametrize(
+    ("after", "status", "expected"),
+    [
+        ([], "attract screen", "gone from the journal"),
+        ([[3, "oshaka-trick", "abandoned", 14]], "attract screen", "'abandoned' after the reboot"),
+        ([[3, "oshaka-trick", "playing", 9]], "playing oshaka-trick", "9 actions after"),
+        ([[3, "oshaka-trick", "playing", 14]], "attract screen", "not playing the resumed"),
+        ([[3, "oshaka-trick", "playing", 14]], None, "not playing the resumed"),
+    ],
+)
+def test_a_game_not_resumed_after_the_reboot_fails(
+    after: list[list[Any]], status: str | None, expected: str
+) -> None:
+    why = cb.judge_resumed([3, "oshaka-trick", "playing", 14], after, status)
+    assert why is not None and expected in why
