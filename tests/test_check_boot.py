@@ -10,6 +10,7 @@ import gzip
 import importlib.machinery
 import importlib.util
 import json
+import signal
 import sqlite3
 import struct
 import subprocess
@@ -288,8 +289,9 @@ def test_initrd_is_gzip_of_cpio(tmp_path: Path) -> None:
     assert b"insmod /modules/crc32c_generic.ko" in archive
 
 
-def test_the_bots_are_stopped_mid_game_and_their_game_stays_in_play(tmp_path: Path) -> None:
-    # The guest script run here, on this host's kiosk, as check-boot runs it in the guest.
+def bots_stopped_mid_game(tmp_path: Path) -> dict[str, Any]:
+    """The guest script run here, on this host's kiosk, as check-boot runs it in the
+    guest: its report of the bots' game, stopped mid-play in ``tmp_path``'s journal."""
     journal = tmp_path / "journal.sqlite3"
     bots = [sys.executable, "-m", "controller", "kiosk", "--headless", "--seed", "7"]
     watch = [sys.executable, "-c", cb.MID_GAME_SCRIPT, str(journal), str(cb.MID_GAME_ACTIONS)]
@@ -301,7 +303,13 @@ def test_the_bots_are_stopped_mid_game_and_their_game_stays_in_play(tmp_path: Pa
         cwd=SCRIPT.parent.parent,
         check=True,
     )
-    stopped = json.loads(done.stdout.strip().splitlines()[-1])
+    stopped: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return stopped
+
+
+def test_the_bots_are_stopped_mid_game_and_their_game_stays_in_play(tmp_path: Path) -> None:
+    stopped = bots_stopped_mid_game(tmp_path)
+    journal = tmp_path / "journal.sqlite3"
     assert cb.judge_mid_game(stopped) is None, stopped
     game_id, game, status, actions = stopped["game"]
     assert (game, status) == ("oshaka-trick", "playing")
@@ -338,3 +346,39 @@ def test_a_game_not_resumed_after_the_reboot_fails(
 ) -> None:
     why = cb.judge_resumed([3, "oshaka-trick", "playing", 14], after, status)
     assert why is not None and expected in why
+
+
+def test_a_start_timeout_is_a_drop_in_over_the_units_own() -> None:
+    opts = cb.parse_args(["--start-timeout", "600", "--nice", "0"])
+    assert (opts.start_timeout_s, opts.nice) == (600.0, 0)
+    assert cb.parse_args([]).start_timeout_s is None and cb.parse_args([]).nice == 10
+    text = cb.start_timeout_dropin(600.0)
+    assert "[Service]\nTimeoutStartSec=600\n" in text
+    assert cb.START_DROPIN.startswith("etc/systemd/system/cafe-table.service.d/")
+    assert cb.START_DROPIN.endswith(".conf")
+
+
+@pytest.mark.slow  # the bots' game, then the kiosk's start: over 5 s on 2 cores
+def test_the_installed_table_resumes_the_bots_game_as_check_boot_expects(tmp_path: Path) -> None:
+    # check-boot's reboot step on this host, but for the reboot: the bots stopped
+    # mid-game, then the kiosk as installed (deploy/table.toml.in) under a notify socket.
+    from tests.test_kiosk_stop import kiosk
+
+    before = bots_stopped_mid_game(tmp_path)["game"]
+    template = (SCRIPT.parent / "table.toml.in").read_text()
+    toml = tmp_path / "table.toml"
+    toml.write_text(
+        template.replace("@RECORDS@", str(tmp_path))
+        .replace("@LEDS@", "mock")
+        .replace("require_durable = true", "require_durable = false")  # tmp may be tmpfs
+    )
+    with kiosk(toml, tmp_path) as running:
+        running.status(f"playing {before[1]}")
+        code, _, err = running.stop_with(signal.SIGTERM)
+    assert code == 0, err
+    with sqlite3.connect(tmp_path / "journal.sqlite3") as db:
+        after = db.execute(
+            "select g.id, g.game, g.status, (select count(*) from entries e where e.game = g.id "
+            "and e.kind = 'action') from games g order by g.id"
+        ).fetchall()
+    assert cb.judge_resumed(before, [list(row) for row in after], f"playing {before[1]}") is None
