@@ -349,8 +349,8 @@ def test_a_game_not_resumed_after_the_reboot_fails(
 
 
 def test_a_start_timeout_is_a_drop_in_over_the_units_own() -> None:
-    opts = cb.parse_args(["--start-timeout", "600", "--nice", "0"])
-    assert (opts.start_timeout_s, opts.nice) == (600.0, 0)
+    opts = cb.parse_args(["--start-timeout", "600", "--nice", "0", "--skip", "stop"])
+    assert (opts.start_timeout_s, opts.nice, opts.skip) == (600.0, 0, {"stop"})
     assert cb.parse_args([]).start_timeout_s is None and cb.parse_args([]).nice == 10
     text = cb.start_timeout_dropin(600.0)
     assert "[Service]\nTimeoutStartSec=600\n" in text
