@@ -319,9 +319,7 @@ def create_app(
                         " ".join(map(str, row.totals)),
                         winners,
                         row.received,
-                        "yes"
-                        if row.finished_trusted and (row.started is None or row.started_trusted)
-                        else "no",
+                        "yes" if row.times_trusted else "no",
                     )
                 ]
             )
