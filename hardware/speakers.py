@@ -1,4 +1,4 @@
-"""The table's speakers: sounds synthesised at start-up and played through pygame's mixer.
+"""The table's speakers: sounds synthesised after start-up and played through pygame's mixer.
 
 Every sound is made here from a few notes (sine tones with a struck-bell
 envelope, see ``TUNES``) into 16-bit sample buffers, with the standard library
@@ -17,6 +17,7 @@ import array
 import logging
 import math
 import sys
+import threading
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
@@ -113,32 +114,80 @@ def pan_volumes(pan: float) -> tuple[float, float]:
 
 
 class MixerSounds:
-    """The table's speakers through pygame's mixer: ``play`` starts a sound and returns."""
+    """The table's speakers through pygame's mixer: ``play`` starts a sound and returns.
+
+    The sounds are synthesised when first needed, not at start-up: all of them cost
+    0.15 s of CPU on an x86 core (several times that on a Pi), before ``READY=1`` when
+    they were made here. ``prepare_in_background`` makes them on a thread once the
+    table is up; a sound played before that is made then.
+    """
 
     def __init__(self, volume: float) -> None:
         rate, size, channels = pygame.mixer.get_init() or (RATE, -16, 2)
         if size != -16 or channels not in (1, 2):
             raise pygame.error(f"the mixer opened as {size} bit, {channels} channels")
+        self.rate = rate
         self.channels = channels
-        self.sounds: dict[Sound, pygame.mixer.Sound] = {}
-        for sound, notes in TUNES.items():
-            data = samples(notes, rate)
-            if channels == 2:
-                data = stereo(data)
-            if sys.byteorder != "little":
-                data.byteswap()  # SDL's AUDIO_S16SYS is native, but be explicit about it
-            made = pygame.mixer.Sound(buffer=data.tobytes())
-            made.set_volume(volume)
-            self.sounds[sound] = made
+        self.volume = volume
+        self._made: dict[Sound, pygame.mixer.Sound] = {}
+        self._making = threading.Lock()
+        self._preparing: threading.Thread | None = None
+        self._closing = threading.Event()
+
+    @property
+    def sounds(self) -> Mapping[Sound, pygame.mixer.Sound]:
+        """Every sound, synthesised (those not made yet are made now)."""
+        return {sound: self.sound(sound) for sound in TUNES}
+
+    def sound(self, sound: Sound) -> pygame.mixer.Sound:
+        """``sound`` for the mixer, synthesised the first time it is asked for."""
+        made = self._made.get(sound)
+        if made is not None:
+            return made
+        with self._making:
+            made = self._made.get(sound)
+            if made is None:
+                made = self._make(sound)
+                self._made[sound] = made
+        return made
+
+    def _make(self, sound: Sound) -> pygame.mixer.Sound:
+        data = samples(TUNES[sound], self.rate)
+        if self.channels == 2:
+            data = stereo(data)
+        if sys.byteorder != "little":
+            data.byteswap()  # SDL's AUDIO_S16SYS is native, but be explicit about it
+        made = pygame.mixer.Sound(buffer=data.tobytes())
+        made.set_volume(self.volume)
+        return made
+
+    def prepare_in_background(self) -> None:
+        """Synthesise every sound on a thread of its own (after start-up: the first
+        turn's or trick's sound then plays at once)."""
+        if self._preparing is None:
+            self._preparing = threading.Thread(
+                target=self._prepare, name="sound synthesis", daemon=True
+            )
+            self._preparing.start()
+
+    def _prepare(self) -> None:
+        for sound in TUNES:
+            if self._closing.is_set():
+                return
+            self.sound(sound)
 
     def play(self, sound: Sound, pan: float) -> None:
         """Start ``sound`` (from ``pan``: -1 left .. 1 right) and return at once."""
-        channel = self.sounds[sound].play()
+        channel = self.sound(sound).play()
         if channel is not None and self.channels == 2:
             channel.set_volume(*pan_volumes(pan))
 
     def close(self) -> None:
         """Stop the sounds and let the audio device go (safe to call twice)."""
+        # The synthesis stops at its next sound (each takes milliseconds): a stop stays quick.
+        self._closing.set()
+        if self._preparing is not None:
+            self._preparing.join(timeout=1)
         if pygame.mixer.get_init() is not None:
             pygame.mixer.quit()
 

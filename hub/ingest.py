@@ -395,6 +395,7 @@ class Ingest:
                 "seats": list(record.seats),
                 "started": record.started,
                 "finished": record.finished,
+                "clock_set": record.clock_set,
                 "report": record.replayed.report,
                 "record": record.record,
                 "nicknames": record.nicknames,

@@ -69,17 +69,29 @@ def _one_line(value: str) -> str:
 
 
 def _stamp(value: str) -> str:
+    if _moment(value) < EARLIEST:
+        raise ValueError("is before 2020")
+    return value
+
+
+def _game_stamp(value: str) -> str:
+    """A record's start or end: any past time, 1970 too. A game played before the Pi's
+    clock was set is still a game; the hub shows its time as "clock not set" and files
+    it under its arrival (``hub.storage.trusted_time``)."""
+    _moment(value)
+    return value
+
+
+def _moment(value: str) -> dt.datetime:
     try:
         moment = dt.datetime.fromisoformat(value)
     except ValueError:
         raise ValueError("is not an ISO 8601 time") from None
     if moment.tzinfo is None:
         raise ValueError("has no time zone")
-    if moment < EARLIEST:
-        raise ValueError("is before 2020")
     if moment > dt.datetime.now(dt.UTC) + CLOCK_SKEW:
         raise ValueError("is in the future")
-    return value
+    return moment
 
 
 def _nickname(value: str) -> str:
@@ -105,6 +117,7 @@ def _names_or_none(values: list[Any]) -> list[str | None]:
 
 
 Stamp = Annotated[str, StringConstraints(max_length=40), AfterValidator(_stamp)]
+GameStamp = Annotated[str, StringConstraints(max_length=40), AfterValidator(_game_stamp)]
 Id = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9._:+/-]{0,79}$")]
 Word = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9_-]{0,39}$")]
 Nickname = Annotated[str, StringConstraints(max_length=64), AfterValidator(_nickname)]
@@ -222,8 +235,11 @@ class RecordMessage(_Message):
     game: Word
     journal_game: Annotated[int, Field(ge=0)] | None = None
     seats: Annotated[list[Player], Field(min_length=1, max_length=MAX_SEATS)]
-    started: Stamp | None = None
-    finished: Stamp
+    started: GameStamp | None = None
+    finished: GameStamp
+    # Whether the table's clock was set (synchronised) when it stamped the game; None:
+    # a table that does not say (its stamps are believed unless before 2025).
+    clock_set: bool | None = None
     report: ReportClaim
     record: Annotated[str, StringConstraints(max_length=MAX_RECORD_CHARS)]
     # A bad nickname costs the game that name, not its record (docs/cafe.md).

@@ -25,6 +25,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
+from controller.records.clock import trusted_wall
 from controller.tags.members import NicknameError, check_nickname
 
 metadata = sa.MetaData()
@@ -53,6 +54,11 @@ games_t = sa.Table(
     sa.Column("report", sa.Text, nullable=False),
     sa.Column("record", sa.Text, nullable=False),
     sa.Column("received", sa.String(40), nullable=False),
+    # Whether the table says its clock was set when it stamped the game (None: a table
+    # that does not say), and the time the hub trusts for the game (``trusted_time``):
+    # what the date filters read.
+    sa.Column("clock_set", sa.Boolean),
+    sa.Column("played", sa.String(40), index=True),
 )
 alerts_t = sa.Table(
     "alerts",
@@ -165,6 +171,37 @@ class GameRow:
     winners: list[int]
     report: dict[str, Any]
     record: str
+    received: str = ""  # when the record reached the hub, by the hub's clock
+    clock_set: bool | None = None  # whether the table says its clock was set; None: unsaid
+
+    @property
+    def started_trusted(self) -> bool:
+        """Whether the table's start time can be believed (see ``table_time_trusted``)."""
+        return table_time_trusted(self.started, self.clock_set)
+
+    @property
+    def finished_trusted(self) -> bool:
+        """Whether the table's end time can be believed (see ``table_time_trusted``)."""
+        return table_time_trusted(self.finished, self.clock_set)
+
+    @property
+    def times_trusted(self) -> bool:
+        """Whether every time the table stamped the game with can be believed."""
+        return self.finished_trusted and (self.started is None or self.started_trusted)
+
+
+def table_time_trusted(stamp: str | None, clock_set: bool | None) -> bool:
+    """Whether a table's stamp can be believed, judged as the table's own history judges
+    it (``controller.records.clock.trusted_wall``): the table did not say its clock was not
+    set, and the stamp is not from before the table's software (a Pi without a real-time
+    clock starts in 1970 until NTP sets it)."""
+    return trusted_wall(stamp, clock_set) is not None
+
+
+def trusted_time(finished: str | None, clock_set: bool | None, received: str) -> str:
+    """The time the hub files a game under: the table's end time when it can be believed,
+    else the hub's own time of the record's arrival."""
+    return finished if finished and table_time_trusted(finished, clock_set) else received
 
 
 @dataclass(frozen=True)
@@ -276,6 +313,10 @@ class Storage:
         """Store a finished game's record; False when its uid is already stored."""
         uid = str(message["uid"])
         report = message.get("report") or {}
+        received = now()
+        said = message.get("clock_set")
+        clock_set = said if isinstance(said, bool) else None
+        finished = message.get("finished")
         row = {
             "uid": uid,
             "table_id": table_id,
@@ -283,12 +324,16 @@ class Storage:
             "options": json.dumps(message.get("options", {})),
             "seats": json.dumps(message.get("seats", [])),
             "started": message.get("started"),
-            "finished": message.get("finished"),
+            "finished": finished,
             "totals": json.dumps(report.get("totals", [])),
             "winners": json.dumps(report.get("winners", [])),
             "report": json.dumps(report),
             "record": str(message.get("record", "")),
-            "received": now(),
+            "received": received,
+            "clock_set": clock_set,
+            "played": trusted_time(
+                finished if isinstance(finished, str) else None, clock_set, received
+            ),
         }
         names = _nicknames(message.get("nicknames"))
         with self._begin() as db:
@@ -427,15 +472,17 @@ class Storage:
     ) -> list[GameRow]:
         # Newest first by arrival at the hub (its own clock), never by the table's
         # `finished`: a Pi before NTP stamps 1970 and its game would sink to the bottom.
+        # The dates filter on `played`: the table's end time only when it can be believed,
+        # else the arrival (``trusted_time``).
         query = sa.select(games_t).order_by(games_t.c.received.desc()).limit(limit)
         if table_id:
             query = query.where(games_t.c.table_id == table_id)
         if game:
             query = query.where(games_t.c.game == game)
         if since:
-            query = query.where(games_t.c.finished >= since)
+            query = query.where(games_t.c.played >= since)
         if until:
-            query = query.where(games_t.c.finished < until)
+            query = query.where(games_t.c.played < until)
         with self.engine.connect() as db:
             rows = db.execute(query).mappings().all()
         # Records that arrive in the same millisecond (a table's backlog after an outage)
@@ -524,10 +571,15 @@ class Storage:
                             "name": names.get(row.uid, {}).get(seat),
                             "total": row.totals[seat],
                             "finished": row.finished,
+                            "clock_set": row.clock_set,
+                            "received": row.received,
                             "uid": row.uid,
                         }
                     )
-        best.sort(key=lambda entry: (-entry["total"], entry["finished"] or ""))
+        # Equal totals: the earlier game first, by the time the hub trusts for each.
+        best.sort(
+            key=lambda e: (-e["total"], trusted_time(e["finished"], e["clock_set"], e["received"]))
+        )
         return best[:limit]
 
     def leaderboard_by_nickname(self, game: str, limit: int = 20) -> list[dict[str, Any]]:
@@ -835,6 +887,8 @@ def _game(r: Any) -> GameRow:
         winners=_ints(r["winners"]),
         report=report if isinstance(report, dict) else {},
         record=str(r["record"]),
+        received=str(r["received"]),
+        clock_set=r["clock_set"] if isinstance(r["clock_set"], bool) else None,
     )
 
 

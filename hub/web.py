@@ -36,7 +36,7 @@ from controller.tags.members import check_member_uid, check_nickname
 from hub import auth
 from hub.ingest import Ingest, UnknownTable
 from hub.messages import TableState, lenient_state
-from hub.storage import MemberRefused, Storage, TableRow
+from hub.storage import MemberRefused, Storage, TableRow, table_time_trusted
 
 TEMPLATES = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
 
@@ -54,7 +54,21 @@ def when(stamp: object) -> str:
     return moment.strftime("%-d %b %Y, %H:%M")
 
 
+CLOCK_NOT_SET = "clock not set"  # as the table's own history says it
+
+
+def table_when(stamp: str | None, clock_set: bool | None, received: str) -> str:
+    """A table's stamp of a game as staff read it, or "clock not set (arrived ...)" when
+    it cannot be believed (a Pi before NTP stamps 1970): never a 1970 date."""
+    if not stamp:
+        return ""
+    if table_time_trusted(stamp, clock_set):
+        return when(stamp)
+    return f"{CLOCK_NOT_SET} (arrived {when(received)})" if received else CLOCK_NOT_SET
+
+
 TEMPLATES.env.filters["when"] = when
+TEMPLATES.env.globals["table_when"] = table_when
 SESSION_COOKIE = "cafe_session"
 SESSION_LASTS = dt.timedelta(hours=12)  # a login lasts a long evening, then ends
 MAX_PASSWORD = 1_024  # characters checked of a password (scrypt of megabytes costs seconds)
@@ -284,6 +298,8 @@ def create_app(
                 "finished",
                 "totals",
                 "winners (seats from 1)",
+                "received",
+                "clock_set",
             ]
         )
         for row in rows:
@@ -296,10 +312,14 @@ def create_app(
                         row.table_id,
                         row.game,
                         json.dumps(row.options),
-                        row.started,
-                        row.finished,
+                        # A time the table stamped on a clock not set is left empty,
+                        # as in the table's own CSV; `received` is the hub's own.
+                        row.started if row.started_trusted else "",
+                        row.finished if row.finished_trusted else "",
                         " ".join(map(str, row.totals)),
                         winners,
+                        row.received,
+                        "yes" if row.times_trusted else "no",
                     )
                 ]
             )

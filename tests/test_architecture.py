@@ -250,6 +250,7 @@ def test_the_hub_reads_tables_only_through_records_specs_and_the_fleet_topics() 
         "controller.tags.members",  # the nickname and member-card UID rules, as the tables use
         "controller.records.record",
         "controller.records.scoresheet",
+        "controller.records.clock",  # whether a table's stamp can be believed, as it judges
     )
 
     def reaches(i: Import) -> list[str]:

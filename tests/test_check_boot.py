@@ -9,6 +9,9 @@ from __future__ import annotations
 import gzip
 import importlib.machinery
 import importlib.util
+import json
+import signal
+import sqlite3
 import struct
 import subprocess
 import sys
@@ -284,3 +287,98 @@ def test_initrd_is_gzip_of_cpio(tmp_path: Path) -> None:
     assert b"ELF-ext4" in archive  # decompressed from .ko.xz
     assert b"modules/ext4.ko\0" in archive
     assert b"insmod /modules/crc32c_generic.ko" in archive
+
+
+def bots_stopped_mid_game(tmp_path: Path) -> dict[str, Any]:
+    """The guest script run here, on this host's kiosk, as check-boot runs it in the
+    guest: its report of the bots' game, stopped mid-play in ``tmp_path``'s journal."""
+    journal = tmp_path / "journal.sqlite3"
+    bots = [sys.executable, "-m", "controller", "kiosk", "--headless", "--seed", "7"]
+    watch = [sys.executable, "-c", cb.MID_GAME_SCRIPT, str(journal), str(cb.MID_GAME_ACTIONS)]
+    done = subprocess.run(
+        [*watch, "120", "", "env", "SDL_VIDEODRIVER=dummy", *bots, "--out", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        cwd=SCRIPT.parent.parent,
+        check=True,
+    )
+    stopped: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return stopped
+
+
+def test_the_bots_are_stopped_mid_game_and_their_game_stays_in_play(tmp_path: Path) -> None:
+    stopped = bots_stopped_mid_game(tmp_path)
+    journal = tmp_path / "journal.sqlite3"
+    assert cb.judge_mid_game(stopped) is None, stopped
+    game_id, game, status, actions = stopped["game"]
+    assert (game, status) == ("oshaka-trick", "playing")
+    assert actions >= cb.MID_GAME_ACTIONS
+    with sqlite3.connect(journal) as db:
+        rows = db.execute("select id, status from games").fetchall()
+    assert rows == [(game_id, "playing")]
+
+
+def test_bots_that_finished_before_the_watch_saw_a_game_in_play_fail_the_check() -> None:
+    stopped = {"game": None, "seen": None, "exit": 0, "after_s": 4.0, "said": ["Final table"]}
+    why = cb.judge_mid_game(stopped)
+    assert why is not None and "never had a game in play" in why and "Final table" in why
+
+
+def test_a_game_resumed_after_the_reboot_passes() -> None:
+    before = [3, "oshaka-trick", "playing", 14]
+    after = [[2, "oss", "finished", 40], [3, "oshaka-trick", "playing", 14]]
+    assert cb.judge_resumed(before, after, "playing oshaka-trick") is None
+
+
+@pytest.mark.parametrize(
+    ("after", "status", "expected"),
+    [
+        ([], "attract screen", "gone from the journal"),
+        ([[3, "oshaka-trick", "abandoned", 14]], "attract screen", "'abandoned' after the reboot"),
+        ([[3, "oshaka-trick", "playing", 9]], "playing oshaka-trick", "9 actions after"),
+        ([[3, "oshaka-trick", "playing", 14]], "attract screen", "not playing the resumed"),
+        ([[3, "oshaka-trick", "playing", 14]], None, "not playing the resumed"),
+    ],
+)
+def test_a_game_not_resumed_after_the_reboot_fails(
+    after: list[list[Any]], status: str | None, expected: str
+) -> None:
+    why = cb.judge_resumed([3, "oshaka-trick", "playing", 14], after, status)
+    assert why is not None and expected in why
+
+
+def test_a_start_timeout_is_a_drop_in_over_the_units_own() -> None:
+    opts = cb.parse_args(["--start-timeout", "600", "--nice", "0", "--skip", "stop"])
+    assert (opts.start_timeout_s, opts.nice, opts.skip) == (600.0, 0, {"stop"})
+    assert cb.parse_args([]).start_timeout_s is None and cb.parse_args([]).nice == 10
+    text = cb.start_timeout_dropin(600.0)
+    assert "[Service]\nTimeoutStartSec=600\n" in text
+    assert cb.START_DROPIN.startswith("etc/systemd/system/cafe-table.service.d/")
+    assert cb.START_DROPIN.endswith(".conf")
+
+
+@pytest.mark.slow  # the bots' game, then the kiosk's start: over 5 s on 2 cores
+def test_the_installed_table_resumes_the_bots_game_as_check_boot_expects(tmp_path: Path) -> None:
+    # check-boot's reboot step on this host, but for the reboot: the bots stopped
+    # mid-game, then the kiosk as installed (deploy/table.toml.in) under a notify socket.
+    from tests.test_kiosk_stop import kiosk
+
+    before = bots_stopped_mid_game(tmp_path)["game"]
+    template = (SCRIPT.parent / "table.toml.in").read_text()
+    toml = tmp_path / "table.toml"
+    toml.write_text(
+        template.replace("@RECORDS@", str(tmp_path))
+        .replace("@LEDS@", "mock")
+        .replace("require_durable = true", "require_durable = false")  # tmp may be tmpfs
+    )
+    with kiosk(toml, tmp_path) as running:
+        running.status(f"playing {before[1]}")
+        code, _, err = running.stop_with(signal.SIGTERM)
+    assert code == 0, err
+    with sqlite3.connect(tmp_path / "journal.sqlite3") as db:
+        after = db.execute(
+            "select g.id, g.game, g.status, (select count(*) from entries e where e.game = g.id "
+            "and e.kind = 'action') from games g order by g.id"
+        ).fetchall()
+    assert cb.judge_resumed(before, [list(row) for row in after], f"playing {before[1]}") is None

@@ -34,7 +34,7 @@ def test_the_migrations_build_the_schema_the_code_expects(storage_url: str) -> N
             version = MigrationContext.configure(db).get_current_revision()
         assert differences == []
         head = ScriptDirectory.from_config(alembic_config(None)).get_current_head()
-        assert version == head == "0003"
+        assert version == head == "0004"
     finally:
         storage.close()
 
@@ -68,7 +68,7 @@ def test_a_database_from_before_migrations_is_upgraded_with_its_rows(storage_url
         event = {"kind": "game-started", "uid": "table-1/m/1"}
         assert [storage.add_event("table-1", event) for _ in range(2)] == [True, False]
         with storage.engine.connect() as db:
-            assert MigrationContext.configure(db).get_current_revision() == "0003"
+            assert MigrationContext.configure(db).get_current_revision() == "0004"
     finally:
         storage.close()
 

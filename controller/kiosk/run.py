@@ -29,7 +29,6 @@ if TYPE_CHECKING:
 if TYPE_CHECKING:
     pass
 from controller.kiosk.arguments import journal_file, with_window_options
-from controller.kiosk.headless import headless_demo
 from controller.kiosk.windowed import display_available, windowed
 
 logger = logging.getLogger(__name__)
@@ -94,5 +93,8 @@ def run_until_stopped(args: argparse.Namespace, stop: StopSignals) -> int:
                 ),
                 file=sys.stderr,
             )
+        # Imported here: a table's kiosk (windowed) never needs the demo's score sheet.
+        from controller.kiosk.headless import headless_demo
+
         return headless_demo(args, config, stop)
     return windowed(args, config, stop)

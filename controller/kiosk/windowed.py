@@ -83,6 +83,8 @@ def windowed(args: argparse.Namespace, config: TableConfig, stop: StopSignals | 
 
             hide_pointer()
         notifier.ready("the table is up")
+        if speakers is not None:
+            speakers.prepare_in_background()  # not before READY=1: nothing needs them yet
         # From here the collector runs while the loop waits for players, and what
         # start-up built stays out of its full passes (see controller/kiosk/garbage.py).
         kiosk.garbage.start()
