@@ -178,3 +178,31 @@ def test_games_stored_before_the_migration_are_filed_by_a_time_the_hub_trusts(
         assert uids(storage.games(until="2026-12-01")) == {"old-set"}
     finally:
         storage.close()
+
+
+@pytest.mark.parametrize(
+    ("leaf", "fields"),
+    [
+        ("alert", {"id": "call-1", "kind": "staff-call", "text": "Seat 2 calls", "seat": 1}),
+        ("event", {"kind": "reader-offline", "seat": 2}),
+    ],
+)
+def test_an_alert_or_event_stamped_before_the_clock_was_set_is_kept_at_its_arrival(
+    storage: Storage, leaf: str, fields: dict[str, Any]
+) -> None:
+    # It was refused ("is before 2020"), so a staff call made before NTP never reached
+    # the floor. Now the stamp is dropped and the hub's own time files it.
+    parsed = messages.parse("table-1", leaf, json.dumps({**fields, "at": UNSET}).encode())
+    assert isinstance(parsed, messages.Alert | messages.Event) and parsed.at is None
+    before = dt.datetime.now(dt.UTC)
+    if leaf == "alert":
+        assert storage.add_alert("table-1", parsed.model_dump(exclude_unset=True))
+        stored = next(a for a in storage.alerts(open_only=True) if a.id == "call-1").raised
+    else:
+        assert storage.add_event("table-1", parsed.model_dump(mode="json", exclude_unset=True))
+        with storage.engine.connect() as db:
+            stored = db.execute(sa.text("SELECT at FROM events ORDER BY n DESC")).scalar_one()
+    assert dt.datetime.fromisoformat(str(stored)) >= before.replace(microsecond=0)
+    future = (dt.datetime.now(dt.UTC) + dt.timedelta(days=30)).isoformat()
+    with pytest.raises(messages.Refused, match="future"):
+        messages.parse("table-1", leaf, json.dumps({**fields, "at": future}).encode())
