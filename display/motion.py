@@ -9,11 +9,20 @@ scenes ask it, while drawing, for:
 - ``trick(plays, last, winner)``: the trick to draw. A completed trick stays,
   its winner marked, until the next card is played *and* for at least
   ``HOLD_SECONDS``; then it slides to its winner while the next trick's cards
-  travel in from their seats (``TrickPicture``).
+  travel in from their seats (``TrickPicture``). A game whose completed trick
+  stays in play while its winner takes it (Oshaka's placing) names that
+  ``taker`` instead: when the trick leaves the table, it slides to them at once.
 - ``held()``: the trick just won, while it must still stay (a round that ended
   with it no longer has it in its snapshot).
-- ``count(name, values)``: figures that count up (or down) to their new value.
+- ``count(name, values)``: figures that count up (or down) to their new value
+  (``figure(name, value)`` for one).
 - ``glide(name, point)``: a point (the turn glow) moving to its new place.
+
+The renderer draws in parts (the centre, each seat's panel) and keeps each
+until it changes; what a part asks for while it is drawn inside ``part(name)``
+is followed for that part alone, and ``due_of(name)`` says when it needs
+drawing again (a panel whose score counts is drawn again while it counts,
+the others are not).
 
 Every movement lasts 150-300 ms, eased out (fast start, gentle landing). When
 frames fall behind (a gap of more than ``FALL_BEHIND`` between two frames
@@ -28,7 +37,8 @@ tuples, so it is tested with a fake clock alone.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 # How long each movement takes (seconds): all within the 150-300 ms that reads as
@@ -47,6 +57,8 @@ FRAME_STEP = 1 / 30
 FALL_BEHIND = 0.1
 
 Play = tuple[int, str]  # (engine seat, card)
+# The part of the picture drawn outside any ``Motion.part``: the renderer's centre.
+CENTRE = "centre"
 
 
 def ease_out(t: float) -> float:
@@ -82,6 +94,9 @@ class _Won:
     plays: tuple[Play, ...]
     winner: int
     at: float  # when the display first saw it completed
+    # When it slides to its winner: None for once the next trick's cards come (and the
+    # hold is over); a moment for a trick that already stayed while it was taken.
+    slides_at: float | None = None
 
 
 @dataclass
@@ -107,13 +122,21 @@ class Motion:
         self._previous_frame: float | None = None
         self._skip_before = -1.0  # movements started before this jumped to their end
         self._moving = False  # something asked for a frame in the current one
-        self._wake: float | None = None  # a moment something is due without moving now
         self._last_moving = False
+        # The part being drawn, whether it moves in this frame and when it wakes without
+        # moving; and when each part drawn so far wants its next frame.
+        self._part: Hashable = CENTRE
+        self._drawn = False  # the part was drawn in this frame (its due is to be renewed)
+        self._part_moving = False
+        self._part_wake: float | None = None
+        self._dues: dict[Hashable, float] = {}
         self._trick: tuple[Play, ...] = ()
         self._last: tuple[Play, ...] = ()
         self._won: _Won | None = None
+        self._taker: int | None = None  # who takes the trick in play (``trick``'s taker)
         self._arrivals: dict[str, float] = {}
-        self._tweens: dict[str, _Tween] = {}
+        self._tweens: dict[str, _Tween] = {}  # figures counting
+        self._glides: dict[str, _Tween] = {}  # points gliding
 
     # --- the renderer's side ----------------------------------------------------------
 
@@ -133,12 +156,53 @@ class Motion:
             self._skip_before = now  # fell behind: what moves jumps to its end
         self.now = now
         self._moving = False
-        self._wake = None
+        self._start_part(CENTRE)
+
+    @contextmanager
+    def part(self, name: Hashable) -> Iterator[None]:
+        """Draw the part ``name`` of this frame (a seat's panel) inside this block: what it
+        asks for is followed for it alone (``due_of``); then the centre again."""
+        self._close_part()
+        self._start_part(name, drawn=True)
+        try:
+            yield
+        finally:
+            self._close_part()
+            self._start_part(CENTRE)
+
+    def _start_part(self, name: Hashable, drawn: bool = False) -> None:
+        self._part = name
+        self._drawn = drawn
+        self._part_moving = False
+        self._part_wake = None
+
+    def _close_part(self) -> None:
+        """Remember when the part just drawn wants its next frame (it was drawn now); a
+        part not drawn in this frame keeps what it wanted."""
+        if self.still or not self._drawn:
+            return
+        if self._part_moving:
+            self._dues[self._part] = self.now + FRAME_STEP
+        elif self._part_wake is not None:
+            self._dues[self._part] = self._part_wake
+        else:
+            self._dues.pop(self._part, None)
+
+    def places_moved(self) -> None:
+        """The picture was laid out anew (a resize, a turn): a point headed somewhere is
+        there at once, rather than gliding across from where the old layout had it."""
+        self._glides.clear()
+
+    def due_of(self, name: Hashable) -> float | None:
+        """When the part ``name`` needs drawing again by motion alone, or None while still."""
+        return None if self.still else self._dues.get(name)
 
     def end(self) -> None:
         """The frame is drawn: remember whether something still moves."""
         if self.still:
             return
+        self._close_part()
+        self._part = CENTRE
         self._fresh = False
         self._last_moving = self._moving
         self._previous_frame = self.now
@@ -147,15 +211,11 @@ class Motion:
 
     @property
     def due(self) -> float | None:
-        """When the next frame is needed by motion alone, or None while all is still."""
-        if self.still:
+        """When the next frame is needed by motion alone (by any part), or None while all
+        is still."""
+        if self.still or not self._dues:
             return None
-        if self._last_moving:
-            return self._previous_frame_or_now() + FRAME_STEP
-        return self._wake
-
-    def _previous_frame_or_now(self) -> float:
-        return self.now if self._previous_frame is None else self._previous_frame
+        return min(self._dues.values())
 
     def reset(self) -> None:
         """Forget everything followed (a new game, another screen)."""
@@ -164,9 +224,13 @@ class Motion:
         self._trick = ()
         self._last = ()
         self._won = None
+        self._taker = None
         self.shown = None
         self._arrivals.clear()
         self._tweens.clear()
+        self._glides.clear()
+        self._dues.clear()
+        self._start_part(CENTRE)
 
     # --- movements ------------------------------------------------------------------------
 
@@ -178,25 +242,44 @@ class Motion:
         if t >= 1.0:
             return 1.0
         self._moving = True
+        self._part_moving = True
         return ease_out(t)
 
     def _wake_at(self, moment: float) -> None:
-        if moment > self.now and (self._wake is None or moment < self._wake):
-            self._wake = moment
+        if moment > self.now and (self._part_wake is None or moment < self._part_wake):
+            self._part_wake = moment
 
     def trick(
-        self, plays: Sequence[Play], last: Sequence[Play], winner: int | None
+        self,
+        plays: Sequence[Play],
+        last: Sequence[Play] = (),
+        winner: int | None = None,
+        *,
+        taker: int | None = None,
     ) -> TrickPicture:
         """What the trick area shows: ``plays`` is the trick in play, ``last`` the
-        trick completed before it (won by ``winner``)."""
-        self.shown = self._trick_picture(tuple(plays), tuple(last), winner)
+        trick completed before it (won by ``winner``). ``taker``: who takes the trick
+        in play, for a game whose completed trick stays in play while it is taken
+        (Oshaka's placing): once it leaves the table it slides to them."""
+        self._drawn = True
+        self.shown = self._trick_picture(tuple(plays), tuple(last), winner, taker)
         return self.shown
 
     def _trick_picture(
-        self, plays: tuple[Play, ...], last: tuple[Play, ...], winner: int | None
+        self,
+        plays: tuple[Play, ...],
+        last: tuple[Play, ...],
+        winner: int | None,
+        taker: int | None = None,
     ) -> TrickPicture:
         if self.still:
             return TrickPicture(plays=plays, won=() if plays else last, winner=winner)
+        previous, taken_by = self._trick, self._taker
+        self._taker = taker
+        if previous and taken_by is not None and plays[: len(previous)] != previous:
+            # The trick its taker was taking left the table: it stayed while it was
+            # taken, so it slides to them at once, no hold.
+            self._won = _Won(previous, taken_by, self.now - HOLD_SECONDS, slides_at=self.now)
         if last and winner is not None and last != self._last:
             # A trick was completed since the last frame (on the scope's first frame it
             # was completed before this display looked: no hold, no slide).
@@ -208,7 +291,7 @@ class Motion:
                     # The card that completed it was never drawn in the trick: it travels in.
                     self._arrivals[card] = self.now - TRAVEL_SECONDS if self._fresh else self.now
         self._last = last
-        if not last:
+        if not last and self._won is not None and self._won.slides_at is None:
             self._won = None  # a new round: the trick won last is no longer on the table
         won = self._won
         # Only the cards on the table keep their arrival: a card back in a hand (a new
@@ -224,7 +307,7 @@ class Motion:
                     self.now - TRAVEL_SECONDS if self._fresh else max(self.now, hold_end)
                 )
         self._trick = plays
-        if won is not None and (not plays or self.now < hold_end):
+        if won is not None and won.slides_at is None and (not plays or self.now < hold_end):
             # The completed trick stays: no card played yet, or not yet long enough.
             if plays:
                 self._wake_at(hold_end)
@@ -233,7 +316,10 @@ class Motion:
             )
         arriving = self._arriving(plays)
         if won is not None:
-            gone = self._progress(max(hold_end, self._first_arrival(plays)), SLIDE_SECONDS)
+            slides_at = won.slides_at
+            if slides_at is None:
+                slides_at = max(hold_end, self._first_arrival(plays))
+            gone = self._progress(slides_at, SLIDE_SECONDS)
             if gone < 1.0:
                 return TrickPicture(plays, arriving, won.plays, won.winner, gone)
             self._won = None
@@ -254,6 +340,7 @@ class Motion:
 
     def held(self) -> TrickPicture | None:
         """The trick just completed while it must still stay, or None."""
+        self._drawn = True
         won = self._won
         if self.still or won is None:
             return None
@@ -268,6 +355,7 @@ class Motion:
 
     def count(self, name: str, values: Sequence[int | None]) -> list[int | None]:
         """``values`` as they show now: a changed figure counts from its old value."""
+        self._drawn = True
         shown = list(values)
         if self.still:
             return shown
@@ -284,6 +372,11 @@ class Motion:
         if done >= 1.0:
             return shown
         return self._counted(tween, done)
+
+    def figure(self, name: str, value: int) -> int:
+        """One figure as it shows now (``count`` of one value): a seat's score on its panel."""
+        shown = self.count(name, (value,))[0]
+        return value if shown is None else shown
 
     def _counted(self, tween: _Tween, done: float | None = None) -> list[int | None]:
         if done is None:
@@ -302,11 +395,12 @@ class Motion:
 
     def glide(self, name: str, point: tuple[int, int]) -> tuple[int, int]:
         """Where the thing called ``name``, now headed for ``point``, shows."""
+        self._drawn = True
         if self.still:
             return point
-        tween = self._tweens.get(name)
+        tween = self._glides.get(name)
         if tween is None or self._fresh:
-            self._tweens[name] = _Tween(point, point, self.now - GLIDE_SECONDS)
+            self._glides[name] = _Tween(point, point, self.now - GLIDE_SECONDS)
             return point
         if tween.end != point:
             start = tween.end
@@ -314,7 +408,7 @@ class Motion:
                 done = self._progress(tween.at, GLIDE_SECONDS)
                 start = lerp_point(tween.start, tween.end, done)
             tween = _Tween(start, point, self.now)
-            self._tweens[name] = tween
+            self._glides[name] = tween
         done = self._progress(tween.at, GLIDE_SECONDS)
         assert isinstance(tween.start, tuple)
         return point if done >= 1.0 else lerp_point(tween.start, point, done)

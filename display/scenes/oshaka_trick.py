@@ -29,6 +29,7 @@ from display.generic import (
     draw_status,
     draw_title_block,
     draw_trick_picture,
+    draw_turn_glow,
     player_name,
     split_centre,
     verb_prompt,
@@ -137,8 +138,8 @@ class OshakaScene:
         m = p.metrics
         size = m.body
         line = m.leading(size)
-        score = entry.round_score
-        total = entry.total
+        score = p.motion.figure(f"round score of {entry.seat}", entry.round_score)
+        total = p.motion.figure(f"total of {entry.seat}", entry.total)
         y = rect.top
         wide = say("This round {score} · Total {total}", score=score, total=total)
         left: Words
@@ -227,17 +228,21 @@ class OshakaScene:
         elif phase in (Phase.LEAD, Phase.OVER):
             dimmed = frozenset(card for _, card in plays)
         p.box(trick_area, TRICK_AREA, None)
+        # Each card travels in from its seat as it is played (``Motion.trick``); the
+        # trick stays through the placing, so it needs no hold of its own, and slides
+        # to its winner when the last card is placed.
+        taker = snap.trick_winner if phase is Phase.PLACE else None
+        picture = p.motion.trick(plays, taker=taker)
         if phase is Phase.LEAD:
             # Between the rounds the trick area shows how round 1 scored, seat by seat,
             # while the lowest scorer chooses who leads round 2.
             self._round_summary(p, trick_area, view, snap)
-        elif plays:
-            # Each card travels in from its seat as it is played (``Motion.trick``); the
-            # trick itself stays through the placing, so it needs no hold of its own.
-            picture = p.motion.trick(plays, (), None)
+        else:
             draw_trick_picture(
                 p, trick_area, view, picture, toward, highlight=highlight, dimmed=dimmed
             )
+            if phase is not Phase.OVER:
+                draw_turn_glow(p, trick_area, toward, None if snap.next is None else snap.next.seat)
 
         # The generic blocks take ready words: this painter's presenter writes them.
         y = info.top + draw_title_block(p, info, p.words(TITLE), p.words(detail))

@@ -33,7 +33,8 @@ from display.generic import (
     draw_messages,
     draw_status,
     draw_title_block,
-    draw_trick,
+    draw_trick_picture,
+    draw_turn_glow,
     player_name,
     split_centre,
 )
@@ -391,7 +392,7 @@ class OskarScene:
                 "{n} token · {points} points",
                 "{n} tokens · {points} points",
                 tokens,
-                points=entry.points,
+                points=p.motion.figure(f"points of {player}", entry.points),
             ),
             (rect.left, y),
             m.body,
@@ -443,9 +444,12 @@ class OskarScene:
             info.left = trick_area.right + pad
             info.w = rect.right - info.left
         p.box(trick_area, TRICK_AREA, None)
-        plays = [(t.seat, t.card) for t in snap.trick]
-        if plays:
-            draw_trick(p, trick_area, plays, toward)
+        # Each card travels in from its seat (``Motion.trick``); the glow at the trick
+        # area's edge goes to the seat the table waits for.
+        picture = p.motion.trick([(t.seat, t.card) for t in snap.trick])
+        draw_trick_picture(p, trick_area, view, picture, toward)
+        if phase is not Phase.OVER:
+            draw_turn_glow(p, trick_area, toward, snap.decides)
         playing = phase in (Phase.DICE, Phase.PLAY)
         title = snap.title
         status, colour = self._status(view, snap)
