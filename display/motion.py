@@ -9,9 +9,7 @@ scenes ask it, while drawing, for:
 - ``trick(plays, last, winner)``: the trick to draw. A completed trick stays,
   its winner marked, until the next card is played *and* for at least
   ``HOLD_SECONDS``; then it slides to its winner while the next trick's cards
-  travel in from their seats (``TrickPicture``). A game whose completed trick
-  stays in play while its winner takes it (Oshaka's placing) names that
-  ``taker`` instead: when the trick leaves the table, it slides to them at once.
+  travel in from their seats (``TrickPicture``).
 - ``held()``: the trick just won, while it must still stay (a round that ended
   with it no longer has it in its snapshot).
 - ``count(name, values)``: figures that count up (or down) to their new value
@@ -94,9 +92,6 @@ class _Won:
     plays: tuple[Play, ...]
     winner: int
     at: float  # when the display first saw it completed
-    # When it slides to its winner: None for once the next trick's cards come (and the
-    # hold is over); a moment for a trick that already stayed while it was taken.
-    slides_at: float | None = None
 
 
 @dataclass
@@ -133,7 +128,6 @@ class Motion:
         self._trick: tuple[Play, ...] = ()
         self._last: tuple[Play, ...] = ()
         self._won: _Won | None = None
-        self._taker: int | None = None  # who takes the trick in play (``trick``'s taker)
         self._arrivals: dict[str, float] = {}
         self._tweens: dict[str, _Tween] = {}  # figures counting
         self._glides: dict[str, _Tween] = {}  # points gliding
@@ -224,7 +218,6 @@ class Motion:
         self._trick = ()
         self._last = ()
         self._won = None
-        self._taker = None
         self.shown = None
         self._arrivals.clear()
         self._tweens.clear()
@@ -250,36 +243,19 @@ class Motion:
             self._part_wake = moment
 
     def trick(
-        self,
-        plays: Sequence[Play],
-        last: Sequence[Play] = (),
-        winner: int | None = None,
-        *,
-        taker: int | None = None,
+        self, plays: Sequence[Play], last: Sequence[Play] = (), winner: int | None = None
     ) -> TrickPicture:
         """What the trick area shows: ``plays`` is the trick in play, ``last`` the
-        trick completed before it (won by ``winner``). ``taker``: who takes the trick
-        in play, for a game whose completed trick stays in play while it is taken
-        (Oshaka's placing): once it leaves the table it slides to them."""
+        trick completed before it (won by ``winner``)."""
         self._drawn = True
-        self.shown = self._trick_picture(tuple(plays), tuple(last), winner, taker)
+        self.shown = self._trick_picture(tuple(plays), tuple(last), winner)
         return self.shown
 
     def _trick_picture(
-        self,
-        plays: tuple[Play, ...],
-        last: tuple[Play, ...],
-        winner: int | None,
-        taker: int | None = None,
+        self, plays: tuple[Play, ...], last: tuple[Play, ...], winner: int | None
     ) -> TrickPicture:
         if self.still:
             return TrickPicture(plays=plays, won=() if plays else last, winner=winner)
-        previous, taken_by = self._trick, self._taker
-        self._taker = taker
-        if previous and taken_by is not None and plays[: len(previous)] != previous:
-            # The trick its taker was taking left the table: it stayed while it was
-            # taken, so it slides to them at once, no hold.
-            self._won = _Won(previous, taken_by, self.now - HOLD_SECONDS, slides_at=self.now)
         if last and winner is not None and last != self._last:
             # A trick was completed since the last frame (on the scope's first frame it
             # was completed before this display looked: no hold, no slide).
@@ -291,7 +267,7 @@ class Motion:
                     # The card that completed it was never drawn in the trick: it travels in.
                     self._arrivals[card] = self.now - TRAVEL_SECONDS if self._fresh else self.now
         self._last = last
-        if not last and self._won is not None and self._won.slides_at is None:
+        if not last:
             self._won = None  # a new round: the trick won last is no longer on the table
         won = self._won
         # Only the cards on the table keep their arrival: a card back in a hand (a new
@@ -307,7 +283,7 @@ class Motion:
                     self.now - TRAVEL_SECONDS if self._fresh else max(self.now, hold_end)
                 )
         self._trick = plays
-        if won is not None and won.slides_at is None and (not plays or self.now < hold_end):
+        if won is not None and (not plays or self.now < hold_end):
             # The completed trick stays: no card played yet, or not yet long enough.
             if plays:
                 self._wake_at(hold_end)
@@ -316,10 +292,7 @@ class Motion:
             )
         arriving = self._arriving(plays)
         if won is not None:
-            slides_at = won.slides_at
-            if slides_at is None:
-                slides_at = max(hold_end, self._first_arrival(plays))
-            gone = self._progress(slides_at, SLIDE_SECONDS)
+            gone = self._progress(max(hold_end, self._first_arrival(plays)), SLIDE_SECONDS)
             if gone < 1.0:
                 return TrickPicture(plays, arriving, won.plays, won.winner, gone)
             self._won = None

@@ -228,21 +228,20 @@ class OshakaScene:
         elif phase in (Phase.LEAD, Phase.OVER):
             dimmed = frozenset(card for _, card in plays)
         p.box(trick_area, TRICK_AREA, None)
-        # Each card travels in from its seat as it is played (``Motion.trick``); the
-        # trick stays through the placing, so it needs no hold of its own, and slides
-        # to its winner when the last card is placed.
-        taker = snap.trick_winner if phase is Phase.PLACE else None
-        picture = p.motion.trick(plays, taker=taker)
         if phase is Phase.LEAD:
             # Between the rounds the trick area shows how round 1 scored, seat by seat,
             # while the lowest scorer chooses who leads round 2.
             self._round_summary(p, trick_area, view, snap)
-        else:
+        elif plays:
+            # Each card travels in from its seat as it is played (``Motion.trick``); the
+            # trick itself stays through the placing, so it needs no hold of its own.
+            picture = p.motion.trick(plays, (), None)
             draw_trick_picture(
                 p, trick_area, view, picture, toward, highlight=highlight, dimmed=dimmed
             )
-            if phase is not Phase.OVER:
-                draw_turn_glow(p, trick_area, toward, None if snap.next is None else snap.next.seat)
+        if phase in (Phase.PLAY, Phase.PLACE) and snap.next is not None:
+            # The glow at the trick area's edge goes to the seat to play or place.
+            draw_turn_glow(p, trick_area, toward, snap.next.seat)
 
         # The generic blocks take ready words: this painter's presenter writes them.
         y = info.top + draw_title_block(p, info, p.words(TITLE), p.words(detail))
