@@ -175,12 +175,29 @@ class Motion:
         part not drawn in this frame keeps what it wanted."""
         if self.still or not self._drawn:
             return
-        if self._part_moving:
-            self._dues[self._part] = self.now + FRAME_STEP
-        elif self._part_wake is not None:
-            self._dues[self._part] = self._part_wake
-        else:
+        pending = self._pending()
+        if pending is None:
             self._dues.pop(self._part, None)
+        else:
+            self._dues[self._part] = pending
+
+    def _pending(self) -> float | None:
+        """When the part being drawn wants its next frame, as drawn so far."""
+        if self._part_moving:
+            return self.now + FRAME_STEP
+        return self._part_wake
+
+    def _dues_now(self) -> dict[Hashable, float]:
+        """Each part's next frame, the part being drawn as drawn so far included."""
+        if not self._drawn:
+            return self._dues
+        dues = dict(self._dues)
+        pending = self._pending()
+        if pending is None:
+            dues.pop(self._part, None)
+        else:
+            dues[self._part] = pending
+        return dues
 
     def places_moved(self) -> None:
         """The picture was laid out anew (a resize, a turn): a point headed somewhere is
@@ -189,7 +206,7 @@ class Motion:
 
     def due_of(self, name: Hashable) -> float | None:
         """When the part ``name`` needs drawing again by motion alone, or None while still."""
-        return None if self.still else self._dues.get(name)
+        return None if self.still else self._dues_now().get(name)
 
     def end(self) -> None:
         """The frame is drawn: remember whether something still moves."""
@@ -207,9 +224,9 @@ class Motion:
     def due(self) -> float | None:
         """When the next frame is needed by motion alone (by any part), or None while all
         is still."""
-        if self.still or not self._dues:
+        if self.still:
             return None
-        return min(self._dues.values())
+        return min(self._dues_now().values(), default=None)
 
     def reset(self) -> None:
         """Forget everything followed (a new game, another screen)."""

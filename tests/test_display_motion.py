@@ -276,6 +276,17 @@ def test_a_panel_s_score_counts_on_that_panel_alone() -> None:
     assert motion.due is None
 
 
+def test_due_says_what_the_frame_drawn_so_far_asks_for() -> None:
+    frames = frames_from((LEAD,))
+    frames.at(11.0).trick((LEAD, SECOND), (), None)
+    assert frames.motion.due == pytest.approx(11.0 + FRAME_STEP)  # before the frame ends
+    frames.done()
+    frames.at(12.0).trick((LEAD, SECOND), (), None)
+    assert frames.motion.due is None  # it landed: known within the frame already
+    frames.done()
+    assert frames.motion.due is None
+
+
 def test_a_part_not_drawn_keeps_the_frame_it_asked_for() -> None:
     frames = frames_from(TRICK[:3])
     frames.at(11.0).trick((), TRICK, 3)
