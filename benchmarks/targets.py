@@ -1,6 +1,7 @@
 """Every target of issue 15 in one command: one markdown table, free and pinned to one core.
 
     .venv/bin/python benchmarks/targets.py [--runs 3] [--deals 2000] [--jobs 2] [--save FILE]
+                                           [--core 0] [--skip-fixed]
     .venv/bin/python benchmarks/targets.py --quick      (a smoke check, not the measurement)
 
 Nothing is measured here: every figure comes from the benchmark that owns it,
@@ -11,7 +12,8 @@ takes medians and judges the targets.
 
 * Speed figures (drawing, taps, idle CPU, first frame, idle RSS, playouts,
   resume, decision times): ``--runs`` runs, each free and pinned to core 0
-  (``taskset -c 0``), one after another so that they do not share the cores;
+  (``taskset -c 0``; ``--core N`` pins to another core, e.g. one that others on a
+  shared machine leave freer), one after another so that they do not share the cores;
   the table gives the medians and judges the pinned one. Where the figure's
   benchmark also times with CPU time (redraw, tap, first frame, playouts,
   resume), the pinned CPU-time median is given too: a shared machine inflates
@@ -41,7 +43,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -59,11 +61,12 @@ class Part:
     pinned: bool = False
     # The figure keys get this prefix (two parts of one script measure different things).
     prefix: str = ""
+    core: int = 0  # the core a pinned part runs on
 
     def command(self) -> list[str]:
         args = [a.replace("{t0}", repr(time.time())) for a in self.args]  # start: launch time
         command = [sys.executable, str(HERE / self.script), *args]
-        return ["taskset", "-c", "0", *command] if self.pinned else command
+        return ["taskset", "-c", str(self.core), *command] if self.pinned else command
 
 
 @dataclass
@@ -100,7 +103,11 @@ def run_part(part: Part, timeout: float) -> Outcome:
 
 
 def speed_parts(args: argparse.Namespace, pinned: bool) -> list[Part]:
-    """One run of every speed measure (free or pinned)."""
+    """One run of every speed measure (free or pinned to ``--core``)."""
+    return [replace(part, core=args.core) for part in _speed_parts(args, pinned)]
+
+
+def _speed_parts(args: argparse.Namespace, pinned: bool) -> list[Part]:
     return [
         Part("redraw", "table_speed.py", ("--measure", "redraw"), pinned),
         Part("taps", "table_speed.py", ("--measure", "taps", "--taps", str(args.taps)), pinned),
@@ -150,6 +157,7 @@ def fixed_parts(args: argparse.Namespace) -> list[Part]:
             "table_speed.py",
             ("--measure", "games", "--games", str(args.games)),
             pinned=True,
+            core=args.core,
         ),
         Part("oh pshaw duplicate", "bots.py", (*matches, *samples, "--only", "oh pshaw")),
         Part(
@@ -463,7 +471,8 @@ def report(
     lines += [
         machine,
         "",
-        "| figure | free | pinned (taskset -c 0) | pinned, CPU time | target | met? (pinned) |",
+        f"| figure | free | pinned (taskset -c {args.core}) | pinned, CPU time | target "
+        "| met? (pinned) |",
         "| --- | --- | --- | --- | --- | --- |",
         *speed_lines(free, pinned),
         *ratio_lines(free, pinned),
@@ -542,6 +551,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2, help="fixed-sample parts side by side")
     parser.add_argument("--skip-fixed", action="store_true", help="speed figures only")
     parser.add_argument("--save", type=Path, help="also write every figure to this JSON file")
+    parser.add_argument("--core", type=int, default=0, help="the core pinned runs use")
     args = parser.parse_args(argv)
     args.engine_args = ()
     args.openspiel_args = ("--batches", "7", "--size", "20")

@@ -632,7 +632,8 @@ class GenericScene:
         pairs: list[Words] = []
         totals = totals_of(game)
         if totals is not None and player < len(totals):
-            pairs.append(say("total {total}", total=totals[player]))
+            total = p.motion.figure(f"total of {player}", totals[player])
+            pairs.append(say("total {total}", total=total))
         seats = game.get("seats")
         entry: Mapping[str, Any] | None = None
         if isinstance(seats, list):

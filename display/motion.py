@@ -16,8 +16,15 @@ scenes ask it, while drawing, for:
 - ``results(name, latest)``: what a game just decided that is no trick (a roll of
   the dice, an attempt's outcome): each new one stays ``RESULT_SECONDS`` from
   when this display first saw it, even when the next comes sooner.
-- ``count(name, values)``: figures that count up (or down) to their new value.
+- ``count(name, values)``: figures that count up (or down) to their new value
+  (``figure(name, value)`` for one).
 - ``glide(name, point)``: a point (the turn glow) moving to its new place.
+
+The renderer draws in parts (the centre, each seat's panel) and keeps each
+until it changes; what a part asks for while it is drawn inside ``part(name)``
+is followed for that part alone, and ``due_of(name)`` says when it needs
+drawing again (a panel whose score counts is drawn again while it counts,
+the others are not).
 
 Every movement lasts 150-300 ms, eased out (fast start, gentle landing). When
 frames fall behind (a gap of more than ``FALL_BEHIND`` between two frames
@@ -32,7 +39,8 @@ tuples, so it is tested with a fake clock alone.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TypeVar, cast
 
@@ -56,6 +64,8 @@ FALL_BEHIND = 0.1
 
 Play = tuple[int, str]  # (engine seat, card)
 Result = TypeVar("Result", bound=Hashable)
+# The part of the picture drawn outside any ``Motion.part``: the renderer's centre.
+CENTRE = "centre"
 
 
 def ease_out(t: float) -> float:
@@ -116,13 +126,20 @@ class Motion:
         self._previous_frame: float | None = None
         self._skip_before = -1.0  # movements started before this jumped to their end
         self._moving = False  # something asked for a frame in the current one
-        self._wake: float | None = None  # a moment something is due without moving now
         self._last_moving = False
+        # The part being drawn, whether it moves in this frame and when it wakes without
+        # moving; and when each part drawn so far wants its next frame.
+        self._part: Hashable = CENTRE
+        self._drawn = False  # the part was drawn in this frame (its due is to be renewed)
+        self._part_moving = False
+        self._part_wake: float | None = None
+        self._dues: dict[Hashable, float] = {}
         self._trick: tuple[Play, ...] = ()
         self._last: tuple[Play, ...] = ()
         self._won: _Won | None = None
         self._arrivals: dict[str, float] = {}
-        self._tweens: dict[str, _Tween] = {}
+        self._tweens: dict[str, _Tween] = {}  # figures counting
+        self._glides: dict[str, _Tween] = {}  # points gliding
         # name -> the results shown, each with when this display first saw it, oldest first
         self._results: dict[str, list[tuple[Hashable, float]]] = {}
         self._seen: dict[str, set[Hashable]] = {}  # name -> the results seen so far
@@ -145,12 +162,70 @@ class Motion:
             self._skip_before = now  # fell behind: what moves jumps to its end
         self.now = now
         self._moving = False
-        self._wake = None
+        self._start_part(CENTRE)
+
+    @contextmanager
+    def part(self, name: Hashable) -> Iterator[None]:
+        """Draw the part ``name`` of this frame (a seat's panel) inside this block: what it
+        asks for is followed for it alone (``due_of``); then the centre again."""
+        self._close_part()
+        self._start_part(name, drawn=True)
+        try:
+            yield
+        finally:
+            self._close_part()
+            self._start_part(CENTRE)
+
+    def _start_part(self, name: Hashable, drawn: bool = False) -> None:
+        self._part = name
+        self._drawn = drawn
+        self._part_moving = False
+        self._part_wake = None
+
+    def _close_part(self) -> None:
+        """Remember when the part just drawn wants its next frame (it was drawn now); a
+        part not drawn in this frame keeps what it wanted."""
+        if self.still or not self._drawn:
+            return
+        pending = self._pending()
+        if pending is None:
+            self._dues.pop(self._part, None)
+        else:
+            self._dues[self._part] = pending
+
+    def _pending(self) -> float | None:
+        """When the part being drawn wants its next frame, as drawn so far."""
+        if self._part_moving:
+            return self.now + FRAME_STEP
+        return self._part_wake
+
+    def _dues_now(self) -> dict[Hashable, float]:
+        """Each part's next frame, the part being drawn as drawn so far included."""
+        if not self._drawn:
+            return self._dues
+        dues = dict(self._dues)
+        pending = self._pending()
+        if pending is None:
+            dues.pop(self._part, None)
+        else:
+            dues[self._part] = pending
+        return dues
+
+    def places_moved(self) -> None:
+        """The picture was laid out anew (a resize, a turn): a point headed somewhere is
+        there at once, rather than gliding across from where the old layout had it."""
+        self._glides.clear()
+
+    def due_of(self, name: Hashable) -> float | None:
+        """When the part ``name`` needs drawing again by motion alone, or None while still."""
+        return None if self.still else self._dues_now().get(name)
 
     def end(self) -> None:
         """The frame is drawn: remember whether something still moves."""
         if self.still:
             return
+        self._close_part()
+        self._part = CENTRE
         self._fresh = False
         self._last_moving = self._moving
         self._previous_frame = self.now
@@ -159,15 +234,11 @@ class Motion:
 
     @property
     def due(self) -> float | None:
-        """When the next frame is needed by motion alone, or None while all is still."""
+        """When the next frame is needed by motion alone (by any part), or None while all
+        is still."""
         if self.still:
             return None
-        if self._last_moving:
-            return self._previous_frame_or_now() + FRAME_STEP
-        return self._wake
-
-    def _previous_frame_or_now(self) -> float:
-        return self.now if self._previous_frame is None else self._previous_frame
+        return min(self._dues_now().values(), default=None)
 
     def reset(self) -> None:
         """Forget everything followed (a new game, another screen)."""
@@ -181,6 +252,9 @@ class Motion:
         self._tweens.clear()
         self._results.clear()
         self._seen.clear()
+        self._glides.clear()
+        self._dues.clear()
+        self._start_part(CENTRE)
 
     # --- movements ------------------------------------------------------------------------
 
@@ -192,17 +266,19 @@ class Motion:
         if t >= 1.0:
             return 1.0
         self._moving = True
+        self._part_moving = True
         return ease_out(t)
 
     def _wake_at(self, moment: float) -> None:
-        if moment > self.now and (self._wake is None or moment < self._wake):
-            self._wake = moment
+        if moment > self.now and (self._part_wake is None or moment < self._part_wake):
+            self._part_wake = moment
 
     def trick(
-        self, plays: Sequence[Play], last: Sequence[Play], winner: int | None
+        self, plays: Sequence[Play], last: Sequence[Play] = (), winner: int | None = None
     ) -> TrickPicture:
         """What the trick area shows: ``plays`` is the trick in play, ``last`` the
         trick completed before it (won by ``winner``)."""
+        self._drawn = True
         self.shown = self._trick_picture(tuple(plays), tuple(last), winner)
         return self.shown
 
@@ -273,6 +349,7 @@ class Motion:
         it as ``trick`` does: a phase that shows something else in the trick area
         (Oshaka's round summary) shows the trick first, for ``HOLD_SECONDS``.
         """
+        self._drawn = True
         if last and winner is not None and not self.still:
             self._trick_picture((), tuple(last), winner)
         won = self._won
@@ -298,6 +375,7 @@ class Motion:
         they are not shown again. Results must differ from each other (a game
         numbers them).
         """
+        self._drawn = True
         if self.still:
             return []
         shown = self._results.setdefault(name, [])
@@ -316,6 +394,7 @@ class Motion:
 
     def count(self, name: str, values: Sequence[int | None]) -> list[int | None]:
         """``values`` as they show now: a changed figure counts from its old value."""
+        self._drawn = True
         shown = list(values)
         if self.still:
             return shown
@@ -332,6 +411,11 @@ class Motion:
         if done >= 1.0:
             return shown
         return self._counted(tween, done)
+
+    def figure(self, name: str, value: int) -> int:
+        """One figure as it shows now (``count`` of one value): a seat's score on its panel."""
+        shown = self.count(name, (value,))[0]
+        return value if shown is None else shown
 
     def _counted(self, tween: _Tween, done: float | None = None) -> list[int | None]:
         if done is None:
@@ -350,11 +434,12 @@ class Motion:
 
     def glide(self, name: str, point: tuple[int, int]) -> tuple[int, int]:
         """Where the thing called ``name``, now headed for ``point``, shows."""
+        self._drawn = True
         if self.still:
             return point
-        tween = self._tweens.get(name)
+        tween = self._glides.get(name)
         if tween is None or self._fresh:
-            self._tweens[name] = _Tween(point, point, self.now - GLIDE_SECONDS)
+            self._glides[name] = _Tween(point, point, self.now - GLIDE_SECONDS)
             return point
         if tween.end != point:
             start = tween.end
@@ -362,7 +447,7 @@ class Motion:
                 done = self._progress(tween.at, GLIDE_SECONDS)
                 start = lerp_point(tween.start, tween.end, done)
             tween = _Tween(start, point, self.now)
-            self._tweens[name] = tween
+            self._glides[name] = tween
         done = self._progress(tween.at, GLIDE_SECONDS)
         assert isinstance(tween.start, tuple)
         return point if done >= 1.0 else lerp_point(tween.start, point, done)

@@ -45,7 +45,7 @@ from display.layout import (
     unrotate_point,
 )
 from display.memory import release_memory
-from display.motion import Motion
+from display.motion import CENTRE, Motion
 from display.scenes import (
     PaintedPanel,
     PanelKey,
@@ -194,6 +194,11 @@ class Renderer:
                 self._draw_background(canvas, layout, metrics, canvas.get_rect())
             changed.append(canvas.get_rect())
 
+        # What moves (the cards, the slide, the scores, the turn glow) is followed per
+        # part: the centre, and each panel whose figures count (``Motion.part``).
+        self.motion.begin(now, view.game_id if view.screen is Screen.PLAY else None)
+        if self.layout is not None and layout != self.layout:
+            self.motion.places_moved()
         # The centre (with the simulator's strip of staff-tag buttons under it):
         # drawn again whenever anything but the version changed.
         content = (replace(view, version=0), self.staff_seats)
@@ -201,21 +206,19 @@ class Renderer:
             self._centre is None
             or self._centre[0] != content
             or step is not None
-            or motion_due is not None
+            or self.motion.due_of(CENTRE) is not None
         ):
-            # Only the centre moves: the cards, the slide, the scores and the turn glow.
-            self.motion.begin(now, view.game_id if view.screen is Screen.PLAY else None)
             painter = Painter(
                 canvas, self.fonts, metrics, words=Presenter.for_view(view), motion=self.motion
             )
             if not full:
                 self._draw_background(canvas, layout, metrics, layout.centre_area)
                 changed.append(layout.centre_area)
-            draw_centre(painter, layout, view)
+            with self.motion.part(CENTRE):
+                draw_centre(painter, layout, view)
             if self.staff_seats:
                 draw_staff_buttons(painter, layout.controls, self.staff_seats, view)
             self._centre = (content, painter.hits)
-            self.motion.end()
 
         for slot in layout.slots:
             if slot.seat_index >= len(view.seats):
@@ -224,16 +227,22 @@ class Renderer:
             seat = view.seats[slot.seat_index]
             key = panel_key(slot, view, seat)
             cached = self._panels.get(slot.seat_index)
-            if cached is not None and cached[0] == key:
+            part = ("panel", slot.seat_index)
+            # A panel whose figures still count is drawn again, whatever its key.
+            counting = self.motion.due_of(part) is not None
+            if cached is not None and cached[0] == key and not counting:
                 continue
-            if cached is not None and cached[0].frame == key.frame:
+            if cached is not None and cached[0].frame == key.frame and not counting:
                 # Only the seat's turn or its newest message changed: that part alone.
                 parts = self._repaint_part(canvas, metrics, slot, view, seat, cached, key)
                 if parts is not None:
                     self._panels[slot.seat_index] = (key, cached[1])
                     changed.extend(parts)
                     continue
-            painted = paint_panel(canvas, self.fonts, metrics, slot, view, seat)
+            with self.motion.part(part):
+                painted = paint_panel(
+                    canvas, self.fonts, metrics, slot, view, seat, motion=self.motion
+                )
             self._panels[slot.seat_index] = (key, painted)
             self.panels_drawn += 1
             if not full:
@@ -244,6 +253,7 @@ class Renderer:
             cached = self._panels.get(slot.seat_index)
             if cached is not None:
                 self._hits.extend(cached[1].hits)
+        self.motion.end()
         self.dirty_rects = [self._show(canvas, rect) for rect in changed]
         self.layout = layout
         self.drawn_version = view.version

@@ -76,9 +76,22 @@ def players(choice: GameChoice) -> Words:
 
 
 def fanned_cards(spec: GameSpec) -> tuple[str, ...]:
-    """A few cards of the game's own deck, from across it (its colours or suits differ)."""
+    """A few cards of the game's own deck, from across it (its colours or suits differ),
+    each with a number the others do not show where the deck has one: Oss's deck, in
+    tribe order, would otherwise show three 1s."""
     cards = spec.deck.distinct()
-    return tuple(cards[(len(cards) * (2 * i + 1)) // (2 * FANNED)] for i in range(FANNED))
+    chosen: list[str] = []
+    for i in range(FANNED):
+        start = (len(cards) * (2 * i + 1)) // (2 * FANNED)
+        shown = {spec.deck.face(card).rank for card in chosen}
+        # From its place on, the first card of a number not shown yet (its own if none).
+        fresh = (
+            card
+            for card in (*cards[start:], *cards[:start])
+            if spec.deck.face(card).rank not in shown and card not in chosen
+        )
+        chosen.append(next(fresh, cards[start]))
+    return tuple(chosen)
 
 
 @functools.cache
@@ -130,12 +143,14 @@ def draw_showcase(p: Painter, rect: pygame.Rect, view: TableView) -> None:
 def _mini_card(
     p: Painter, rect: pygame.Rect, face: CardFace, *, lifted: bool, pad: int, size: int
 ) -> None:
-    """A small card of a game's deck, in its colours with its number: a picture, kept.
+    """A small card of a game's deck with its real face: its colour, its number and its
+    suit (Oh Pshaw's ♠ ♥ ♦ ♣ under the number, in red for hearts and diamonds); a
+    picture, drawn once and kept.
 
-    Not ``Painter.card``: a card face's own fonts (and the suit symbols' fallback
-    font) would cost the idle table megabytes; this draws with the small bold
-    face (``size``) the screen already has, and leaves out what does not fit (a
-    suit, a long rank).
+    Not ``Painter.card``: a card face's own fonts and the suit symbols' font (Noto
+    Sans CJK) would cost the idle table megabytes; this draws the number with the
+    small bold face (``size``) the screen already has and the suit as shapes
+    (``draw_suit``), and leaves out what does not fit (a long rank).
     """
 
     def draw() -> pygame.Surface:
@@ -145,13 +160,65 @@ def _mini_card(
         radius = max(2, rect.w // 8)
         pygame.draw.rect(surface, fill, whole, border_radius=radius)
         edge = theme.TURN if lifted else theme.TEXT_DARK
-        pygame.draw.rect(surface, edge, whole, width=max(1, pad // 2), border_radius=radius)
+        border = max(1, pad // 2)
+        pygame.draw.rect(surface, edge, whole, width=border, border_radius=radius)
         number = p.render_text(face.rank, size, ink, bold=True)
-        if number.get_width() <= whole.w - pad:
+        if number.get_width() > whole.w - pad:
+            return surface
+        suit = min(round(whole.w * 0.5), whole.h - number.get_height() - 2 * border)
+        if face.symbol in SUITS and suit >= MIN_SUIT:
+            # The number on top, the suit under it: side by side, "10♠" would not fit.
+            gap = (whole.h - number.get_height() - suit) // 3
+            top = number.get_rect(midtop=(whole.centerx, gap))
+            surface.blit(number, top)
+            spot = pygame.Rect(0, 0, suit, suit)
+            spot.midtop = (whole.centerx, top.bottom + gap // 2)
+            surface.blit(suit_picture(face.symbol, suit, ink), spot)
+        else:
             surface.blit(number, number.get_rect(center=whole.center))
         return surface
 
     p.card_picture(("showcase card", rect.size, face, lifted), rect, draw)
+
+
+# The suits as shapes, in a box 2 units across centred on (0, 0), y down: each a list
+# of discs (x, y, radius) and polygons.
+Disc = tuple[float, float, float]
+Shape = tuple[tuple[Disc, ...], tuple[tuple[tuple[float, float], ...], ...]]
+_STEM = ((0.0, 0.1), (0.32, 0.95), (-0.32, 0.95))
+SUITS: dict[str, Shape] = {
+    "♦": ((), (((0.0, -1.0), (0.72, 0.0), (0.0, 1.0), (-0.72, 0.0)),)),
+    "♥": (
+        ((-0.45, -0.35, 0.5), (0.45, -0.35, 0.5)),
+        (((-0.93, -0.2), (0.93, -0.2), (0.0, 0.95)),),
+    ),
+    "♠": (
+        ((-0.45, 0.1, 0.47), (0.45, 0.1, 0.47)),
+        (((-0.9, 0.0), (0.9, 0.0), (0.0, -1.0)), _STEM),
+    ),
+    "♣": (((0.0, -0.5, 0.42), (-0.5, 0.12, 0.42), (0.5, 0.12, 0.42)), (_STEM,)),
+}
+MIN_SUIT = 8  # pixels: a suit smaller than this is left out rather than a blot
+SMOOTHING = 4  # drawn this many times larger, then scaled down: smooth edges
+
+
+@functools.cache
+def suit_picture(symbol: str, size: int, ink: theme.Colour) -> pygame.Surface:
+    """The suit ``symbol`` (one of ``SUITS``) ``size`` pixels square in ``ink``, drawn
+    from shapes (no font), kept: a few small pictures for as long as the table runs."""
+    big = size * SMOOTHING
+    half = big / 2
+    image = pygame.Surface((big, big), pygame.SRCALPHA)
+
+    def at(x: float, y: float) -> tuple[float, float]:
+        return half + x * half, half + y * half
+
+    discs, polygons = SUITS[symbol]
+    for x, y, radius in discs:
+        pygame.draw.circle(image, ink, at(x, y), radius * half)
+    for points in polygons:
+        pygame.draw.polygon(image, ink, [at(x, y) for x, y in points])
+    return pygame.transform.smoothscale(image, (size, size))
 
 
 def _draw_tile(p: Painter, tile: pygame.Rect, choice: GameChoice, step: int | None) -> None:

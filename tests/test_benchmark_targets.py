@@ -7,6 +7,7 @@ table holds, never whether a target is met (no wall-clock judgement in tests).
 
 from __future__ import annotations
 
+import argparse
 import json
 import re
 import subprocess
@@ -15,7 +16,16 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.targets import RATIO_ROWS, Ratio, Row, judged, ratio_lines, strength_line
+from benchmarks.targets import (
+    RATIO_ROWS,
+    Ratio,
+    Row,
+    fixed_parts,
+    judged,
+    ratio_lines,
+    speed_parts,
+    strength_line,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -128,3 +138,16 @@ def test_a_drawing_figure_is_judged_as_a_ratio_to_its_own_run_s_yardstick() -> N
     within = cells(ratio_lines({}, {"x": 0.9, "reference python @m": 1.0}, [row])[0])
     assert over[2] == "1.20 x" and over[5] == "NO"
     assert within[5] == "yes" and within[1] == "failed"
+
+
+def test_pinned_parts_run_on_the_core_asked_for() -> None:
+    args = argparse.Namespace(
+        taps=20, seconds=1.0, decisions=5, engine_args=(), openspiel_args=(), core=1, games=5
+    )
+    pinned = speed_parts(args, True)
+    assert pinned and all(part.command()[:3] == ["taskset", "-c", "1"] for part in pinned)
+    assert all(part.command()[0] != "taskset" for part in speed_parts(args, False))
+    args.deals, args.samples, args.oshaka_samples = 4, 2, 2
+    args.fair_deals = args.ismcts_deals = 3
+    rss = [part for part in fixed_parts(args) if part.pinned]
+    assert rss and all(part.command()[:3] == ["taskset", "-c", "1"] for part in rss)

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import os
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,10 +22,14 @@ from controller.config.table_config import parse as parse_table_config
 from controller.games.oh_pshaw.snapshot import OhPshawSnapshot
 from controller.games.oh_pshaw.spec import SPEC as OH_PSHAW
 from controller.games.oh_pshaw.state import Phase
+from controller.games.oshaka_trick.snapshot import OshakaSnapshot
+from controller.games.oshaka_trick.state import Phase as OshakaPhase
+from controller.games.oskar.snapshot import OskarSnapshot
 from controller.kiosk.simulation import Simulator
 from controller.table.pages import HELP_HOLD, RECALL_SECONDS
 from controller.view import TableView
 from display.motion import (
+    CENTRE,
     COUNT_SECONDS,
     FALL_BEHIND,
     FRAME_STEP,
@@ -41,7 +46,7 @@ from display.renderer import Renderer
 from display.window import Window
 from hardware.events import Button, ButtonPressed, ButtonReleased
 from tests.games.oh_pshaw.test_table_oh_pshaw import Rig
-from tests.rigs import painted_text
+from tests.rigs import TableRig, painted_text
 from tests.words import shown
 
 Plays = tuple[tuple[int, str], ...]
@@ -174,6 +179,14 @@ def test_the_round_s_last_trick_is_held_over_the_next_round() -> None:
     assert frames.at(11.0 + HOLD_SECONDS).held() is None
 
 
+def test_a_trick_that_leaves_without_a_last_trick_just_goes() -> None:
+    frames = frames_from(TRICK[:3])
+    # A snapshot without the completed trick (its last card never shown): nothing to hold.
+    assert frames.at(11.0).trick(()).won == ()
+    frames.done()
+    assert frames.motion.due is None
+
+
 def test_a_card_back_from_a_new_deal_travels_again() -> None:
     frames = frames_from(TRICK[:3])
     frames.at(11.0).trick((), TRICK, 3)
@@ -231,6 +244,88 @@ def test_scores_count_to_their_new_value() -> None:
     assert shown[-1] == [30, 0, 4] and all(values[1:] == [0, 4] for values in shown)
 
 
+def count_frames(frames: Frames, part: str, name: str, value: int) -> list[int]:
+    """Frames of ``part`` alone, each when the motion asks for it, until it is still: the
+    figure ``name`` (headed for ``value``) as each showed."""
+    shown: list[int] = []
+    while (due := frames.motion.due_of(part)) is not None:
+        with frames.at(due).part(part):
+            shown.append(frames.motion.figure(name, value))
+        frames.done()
+    return shown
+
+
+def test_a_panel_s_score_counts_on_that_panel_alone() -> None:
+    frames = Frames()
+    motion = frames.at(10.0)
+    for seat, total in ((1, 10), (2, 5)):
+        with motion.part(f"panel {seat}"):
+            motion.figure(f"total of {seat}", total)
+    frames.done()
+    assert motion.due is None  # the first frame: the scores were there already
+    with frames.at(11.0).part("panel 1"):
+        assert motion.figure("total of 1", 30) == 10  # it starts from what showed
+    frames.done()
+    # Only the panel whose score changed asks to be drawn again.
+    assert motion.due_of("panel 1") == pytest.approx(11.0 + FRAME_STEP)
+    assert motion.due_of("panel 2") is None and motion.due == motion.due_of("panel 1")
+    shown = count_frames(frames, "panel 1", "total of 1", 30)
+    assert shown == sorted(shown) and shown[-1] == 30
+    assert any(10 < value < 30 for value in shown)  # through the values between
+    assert frames.now <= 11.0 + COUNT_SECONDS + FRAME_STEP
+    assert motion.due is None
+
+
+def test_due_says_what_the_frame_drawn_so_far_asks_for() -> None:
+    frames = frames_from((LEAD,))
+    frames.at(11.0).trick((LEAD, SECOND), (), None)
+    assert frames.motion.due == pytest.approx(11.0 + FRAME_STEP)  # before the frame ends
+    frames.done()
+    frames.at(12.0).trick((LEAD, SECOND), (), None)
+    assert frames.motion.due is None  # it landed: known within the frame already
+    frames.done()
+    assert frames.motion.due is None
+
+
+def test_a_part_not_drawn_keeps_the_frame_it_asked_for() -> None:
+    frames = frames_from(TRICK[:3])
+    frames.at(11.0).trick((), TRICK, 3)
+    frames.done()
+    frames.at(11.5).trick(((3, "9S"),), TRICK, 3)  # the lead waits for the hold's end
+    frames.done()
+    hold_end = 11.0 + HOLD_SECONDS
+    assert frames.motion.due_of(CENTRE) == pytest.approx(hold_end)
+    # A panel counts meanwhile; the centre is not drawn in those frames.
+    with frames.at(11.6).part("panel 0"):
+        frames.motion.figure("total of 0", 0)
+    frames.done()
+    with frames.at(11.7).part("panel 0"):
+        frames.motion.figure("total of 0", 20)
+    frames.done()
+    assert frames.motion.due_of(CENTRE) == pytest.approx(hold_end)
+    assert frames.motion.due == pytest.approx(11.7 + FRAME_STEP)
+
+
+def test_a_panel_s_count_that_falls_behind_shows_the_new_score() -> None:
+    frames = Frames()
+    with frames.at(10.0).part("panel 0"):
+        frames.motion.figure("total of 0", 10)
+    frames.done()
+    with frames.at(11.0).part("panel 0"):
+        assert frames.motion.figure("total of 0", 30) == 10
+    frames.done()
+    with frames.at(11.0 + FALL_BEHIND + 0.01).part("panel 0"):
+        assert frames.motion.figure("total of 0", 30) == 30
+    frames.done()
+    assert frames.motion.due is None
+    # Motion off: the new score at once, no frames asked for.
+    frames.motion.enabled = False
+    with frames.at(20.0).part("panel 0"):
+        assert frames.motion.figure("total of 0", 50) == 50
+    frames.done()
+    assert frames.motion.due is None
+
+
 def test_the_turn_glow_glides_to_the_next_seat() -> None:
     frames = Frames()
     assert frames.at(10.0).glide("turn", (0, 0)) == (0, 0)
@@ -245,6 +340,16 @@ def test_the_turn_glow_glides_to_the_next_seat() -> None:
         point = frames.at(11.0 + frame * FRAME_STEP).glide("turn", (100, 0))
         frames.done()
     assert point == (100, 0)
+
+
+def test_a_new_layout_puts_the_glow_in_its_place_at_once() -> None:
+    frames = Frames()
+    frames.at(10.0).glide("turn", (0, 0))
+    frames.done()
+    frames.at(11.0).places_moved()  # the screen was turned: every place moved
+    assert frames.motion.glide("turn", (300, 200)) == (300, 200)
+    frames.done()
+    assert frames.motion.due is None
 
 
 def test_a_new_game_forgets_the_old_one() -> None:
@@ -468,3 +573,159 @@ def test_a_long_next_brings_the_last_trick_back_on_that_seat_s_panel(
 def test_the_rules_page_says_how_to_see_the_last_trick() -> None:
     rules = [shown(line) for line in OH_PSHAW.rules]
     assert any("Hold NEXT" in line and "last trick" in line for line in rules)
+
+
+# --- a seat's score counting on its panel, in every game ----------------------------------
+
+
+@dataclass
+class DrawnGame:
+    """Four bots playing a game, each step drawn 5 s after the one before (everything
+    before it has settled), on the renderer's fake clock."""
+
+    rig: TableRig
+    sim: Simulator
+    renderer: Renderer = field(default_factory=lambda: Renderer((800, 480)))
+    now: float = 0.0
+
+    def __post_init__(self) -> None:
+        self.renderer.clock = lambda: self.now
+
+    @property
+    def view(self) -> TableView:
+        return self.rig.table.view
+
+    def step(self) -> TableView:
+        """One bot's move, drawn."""
+        assert self.sim.step(0.0)
+        self.rig.loop.drain()
+        self.now += 5.0
+        self.renderer.draw(self.view)
+        return self.view
+
+    def until(self, found: Callable[[TableView, TableView], bool], steps: int = 3000) -> None:
+        """Steps until ``found(before, after)`` says this step is the one."""
+        for _ in range(steps):
+            before = self.view
+            if found(before, self.step()):
+                return
+        pytest.fail("the bots never got there")
+
+    def settle(self) -> Iterator[None]:
+        """The same view drawn frame by frame, when the motion asks, until it is still."""
+        view = self.view
+        while (wait := self.renderer.next_frame_in(view)) is not None:
+            self.now += wait
+            assert self.renderer.draw(view)
+            yield
+
+
+@contextmanager
+def bots_playing(game_id: str) -> Iterator[DrawnGame]:
+    rig = TableRig(seats=4, bots=4)
+    with rig.running():
+        yield DrawnGame(rig, rig.bots(game_id))
+
+
+def counting_panels(game: DrawnGame) -> list[int]:
+    """The seat panels whose score counts now."""
+    seats = range(len(game.view.seats))
+    return [i for i in seats if game.renderer.motion.due_of(("panel", i)) is not None]
+
+
+@pytest.mark.parametrize("game_id", ["oh-pshaw", "oshaka-trick", "oskar", "oss"])
+def test_a_changed_score_counts_up_on_its_seat_s_panel(game_id: str) -> None:
+    """Bots play until a seat's score changes; that seat's panel is drawn again frame by
+    frame while its figure counts (the view unchanged), and lands on the picture a
+    display without motion draws at once."""
+    with bots_playing(game_id) as game:
+        game.until(lambda before, after: bool(counting_panels(game)))
+        counting = counting_panels(game)
+        seat = counting[0]
+        renderer = game.renderer
+        pictures = [panel_pixels(renderer, seat)]
+        drawn = renderer.panels_drawn
+        for _ in game.settle():
+            pictures.append(panel_pixels(renderer, seat))
+        # The same view drawn again and again: the panel changed while its score counted,
+        # and only the counting panels were drawn again.
+        assert len(set(pictures)) > 2
+        assert renderer.panels_drawn > drawn
+        assert (renderer.panels_drawn - drawn) <= len(counting) * (len(pictures) - 1)
+        still = Renderer((800, 480))
+        still.motion.enabled = False
+        still.draw(game.view)
+        assert pictures[-1] == panel_pixels(still, seat)
+
+
+# --- Oshaka Trick and Oskar: the same moments, the same motion ------------------------------
+
+
+def oshaka(view: TableView) -> OshakaSnapshot | None:
+    snap = None if view.game is None else view.game.snapshot
+    return snap if isinstance(snap, OshakaSnapshot) else None
+
+
+def test_oshaka_s_turn_glow_goes_to_the_seat_to_play_or_place(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    with bots_playing("oshaka-trick") as game:
+
+        def placing(before: TableView, after: TableView) -> bool:
+            snap = oshaka(after)
+            return snap is not None and snap.phase is OshakaPhase.PLACE
+
+        game.until(placing)
+        glides = glide_spy(monkeypatch)
+        game.step()  # the winner places a card, or the next seat plays
+        for _ in game.settle():
+            pass
+        snap = oshaka(game.view)
+        assert snap is not None and snap.next is not None
+        assert glides and glides[-1] == panel_centre(game.renderer, game.view, snap.next.seat)
+
+
+def test_oskar_s_cards_travel_and_the_turn_glow_follows(monkeypatch: pytest.MonkeyPatch) -> None:
+    with bots_playing("oskar") as game:
+
+        def second_card(before: TableView, after: TableView) -> bool:
+            snap = None if after.game is None else after.game.snapshot
+            return isinstance(snap, OskarSnapshot) and len(snap.trick) >= 2
+
+        game.until(second_card)
+        snap = None if game.view.game is None else game.view.game.snapshot
+        assert isinstance(snap, OskarSnapshot)
+        shown = game.renderer.motion.shown
+        assert shown is not None and list(shown.arriving) == [snap.trick[-1].card]
+        glides = glide_spy(monkeypatch)
+        first = centre_pixels(game.renderer)
+        for _ in game.settle():
+            pass
+        shown = game.renderer.motion.shown
+        assert shown is not None and shown.arriving == {} and len(shown.plays) == len(snap.trick)
+        assert centre_pixels(game.renderer) != first
+        assert snap.decides is not None
+        assert glides and set(glides) == {panel_centre(game.renderer, game.view, snap.decides)}
+
+
+def glide_spy(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int]]:
+    """Where the turn glow is headed, each time a scene draws it from now on."""
+    headed: list[tuple[int, int]] = []
+    glide = Motion.glide
+
+    def spy(self: Motion, name: str, point: tuple[int, int]) -> tuple[int, int]:
+        if name == "turn":
+            headed.append(point)
+        return glide(self, name, point)
+
+    monkeypatch.setattr(Motion, "glide", spy)
+    return headed
+
+
+def panel_centre(renderer: Renderer, view: TableView, player: int) -> tuple[int, int]:
+    """The centre of the panel of the seat playing engine seat ``player``."""
+    assert renderer.layout is not None
+    index = next(i for i, seat in enumerate(view.seats) if seat.player == player)
+    slot = next(s for s in renderer.layout.slots if s.seat_index == index)
+    centre: tuple[int, int] = slot.rect.center
+    return centre

@@ -8,20 +8,23 @@ of the step, at sizes the legibility standard allows.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import replace
 from typing import Any
 
+import pygame
 import pytest
 
 from controller.config.table_config import TableConfig
 from controller.games import spec_of, specs
+from controller.games.cards import CardFace
 from controller.table import Table
 from controller.table.pages import ATTRACT_PAGE_SECONDS
 from controller.tags.registry import simulated
 from controller.view import Screen, TableView
 from controller.words import Presenter
 from display import showcase as showcase_module
+from display import theme
 from display.renderer import Renderer
 from display.showcase import STEPS, TAP_TO_START, offered, players, showcased
 from display.theme import Metrics, Painter
@@ -188,3 +191,78 @@ def test_a_tile_shows_readable_cards_or_none(
     )
     if not strip:
         assert len(cards) == 3 * len(offered(table.view))  # the table itself has the room
+
+
+# --- the tiles' cards: their real faces, without the fonts that would cost the idle table --
+
+
+def test_each_tile_shows_cards_of_different_numbers() -> None:
+    """Oss's deck in tribe order once put three 1s on its tile."""
+    for game_id, spec in specs().items():
+        faces = [spec.deck.face(card) for card in showcase_module.fanned_cards(spec)]
+        assert len({face.rank for face in faces}) == len(faces), (game_id, faces)
+        assert len({face.colour for face in faces}) == len(faces) or any(
+            face.symbol for face in faces
+        ), (game_id, faces)  # a game of suits tells its cards apart by their suits
+
+
+def tile_cards(
+    size: tuple[int, int], monkeypatch: pytest.MonkeyPatch
+) -> dict[str, list[tuple[CardFace, bytes]]]:
+    """Each game's tile cards as the attract screen at ``size`` draws them: face, picture."""
+    drawn: dict[CardFace, bytes] = {}
+    keep = Painter.card_picture
+
+    def spy(
+        self: Painter, key: Hashable, rect: pygame.Rect, draw: Callable[[], pygame.Surface]
+    ) -> pygame.Rect:
+        def recorded() -> pygame.Surface:
+            image = draw()
+            if isinstance(key, tuple) and key[0] == "showcase card":
+                drawn[key[2]] = pygame.image.tobytes(image, "RGBA")
+            return image
+
+        return keep(self, key, rect, recorded)
+
+    table, _ = attract()
+    renderer = Renderer(size)
+    with monkeypatch.context() as spying:
+        spying.setattr(Painter, "card_picture", spy)
+        renderer.draw(table.view)
+    assert len(renderer.fonts.fallbacks) == 0  # no font for the suits: they are shapes
+    return {
+        choice.game_id: [(face, drawn[face]) for face in showcase_module._faces(choice.game_id)]
+        for choice in offered(table.view)
+    }
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720), (1920, 1080)])
+def test_oh_pshaw_s_tile_cards_show_their_suits_in_their_ink(
+    size: tuple[int, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cards = tile_cards(size, monkeypatch)["oh-pshaw"]
+    assert {face.symbol for face, _ in cards} == {"♠", "♦", "♣"}
+    for face, _ in cards:
+        assert face.symbol in showcase_module.SUITS
+    # Each suit's picture is its own shape, in the ink its suit is printed in.
+    suits = {
+        symbol: showcase_module.suit_picture(symbol, 16, theme.TEXT_DARK)
+        for symbol in showcase_module.SUITS
+    }
+    shapes = {pygame.image.tobytes(image, "RGBA") for image in suits.values()}
+    assert len(shapes) == 4
+    for image in suits.values():
+        inked = sum(1 for x in range(16) for y in range(16) if image.get_at((x, y)).a > 200)
+        assert 40 <= inked <= 220  # a filled shape, not a dot and not the whole box
+    red = showcase_module.suit_picture("♦", 16, theme.CARD_RED_INK)
+    middle = red.get_at((8, 8))
+    assert (middle.r, middle.g, middle.b) == theme.CARD_RED_INK
+
+
+def test_a_suited_tile_card_differs_from_its_number_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    with_suit = tile_cards((1280, 720), monkeypatch)["oh-pshaw"]
+    with monkeypatch.context() as patched:
+        patched.setattr(showcase_module, "SUITS", {})
+        without = tile_cards((1280, 720), patched)["oh-pshaw"]
+    assert [face for face, _ in without] == [face for face, _ in with_suit]
+    assert all(a[1] != b[1] for a, b in zip(with_suit, without, strict=True))

@@ -47,6 +47,7 @@ from display.menu_screens import (
     starter_body,
     starter_centre,
 )
+from display.motion import STILL, Motion
 from display.panel_parts import (
     BUTTON_COLUMN_SHARE,
     PanelLook,
@@ -302,15 +303,18 @@ def paint_panel(
     slot: SeatSlot,
     view: TableView,
     seat: SeatView,
+    *,
+    motion: Motion = STILL,
 ) -> PaintedPanel:
-    """One seat's panel drawn onto ``canvas`` at ``slot.rect``, turned to face its seat.
+    """One seat's panel drawn onto ``canvas`` at ``slot.rect``, turned to face its seat,
+    its figures counting on ``motion`` (a still picture without it).
 
     The panel is drawn upright through a painter whose turn places it: every
     rectangle and point is turned and every picture blitted already turned, so
     no upright copy of the panel is turned pixel by pixel (on a Pi core that
     was the largest cost of a tap). Drawing is clipped to the slot.
     """
-    p = panel_painter(canvas, fonts, metrics, slot, Presenter.for_view(view, seat.seat))
+    p = panel_painter(canvas, fonts, metrics, slot, Presenter.for_view(view, seat.seat), motion)
     before = canvas.get_clip()
     canvas.set_clip(slot.rect)
     try:
@@ -377,10 +381,11 @@ def panel_painter(
     metrics: theme.Metrics,
     slot: SeatSlot,
     words: Presenter,
+    motion: Motion = STILL,
 ) -> Painter:
     """A painter that draws a seat's panel upright, turned onto its ``slot``, in ``words``."""
     turn = Turn(slot.rotation, slot.local_size, slot.rect.topleft)
-    return Painter(canvas, fonts, metrics, words=words, turn=turn)
+    return Painter(canvas, fonts, metrics, words=words, turn=turn, motion=motion)
 
 
 def _own_messages(view: TableView, seat: SeatView) -> list[Message]:

@@ -172,7 +172,7 @@ class OhPshawScene:
         m = p.metrics
         bid = _at(snap.bids, player)
         won = _at(snap.tricks, player) or 0
-        total = _at(snap.totals, player) or 0
+        total = p.motion.figure(f"total of {player}", _at(snap.totals, player) or 0)
         cursor = bid_cursor(view, player)
         phase = snap.phase
 

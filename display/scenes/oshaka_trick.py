@@ -30,6 +30,7 @@ from display.generic import (
     draw_status,
     draw_title_block,
     draw_trick_picture,
+    draw_turn_glow,
     player_name,
     split_centre,
     verb_prompt,
@@ -159,8 +160,8 @@ class OshakaScene:
         m = p.metrics
         size = m.body
         line = m.leading(size)
-        score = entry.round_score
-        total = entry.total
+        score = p.motion.figure(f"round score of {entry.seat}", entry.round_score)
+        total = p.motion.figure(f"total of {entry.seat}", entry.total)
         y = rect.top
         wide = say("This round {score} · Total {total}", score=score, total=total)
         left: Words
@@ -271,6 +272,9 @@ class OshakaScene:
             shown = plays if phase is Phase.PLAY else []
             picture = p.motion.trick(shown, last, last_winner)
             draw_trick_picture(p, trick_area, view, picture, toward)
+        if phase in (Phase.PLAY, Phase.PLACE) and snap.next is not None:
+            # The glow at the trick area's edge goes to the seat to play or place.
+            draw_turn_glow(p, trick_area, toward, snap.next.seat)
 
         # The generic blocks take ready words: this painter's presenter writes them.
         y = info.top + draw_title_block(p, info, p.words(TITLE), p.words(detail))

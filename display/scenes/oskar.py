@@ -42,6 +42,7 @@ from display.generic import (
     draw_status,
     draw_title_block,
     draw_trick_picture,
+    draw_turn_glow,
     player_name,
     split_centre,
 )
@@ -399,7 +400,7 @@ class OskarScene:
                 "{n} token · {points} points",
                 "{n} tokens · {points} points",
                 tokens,
-                points=entry.points,
+                points=p.motion.figure(f"points of {player}", entry.points),
             ),
             (rect.left, y),
             m.body,
@@ -499,6 +500,8 @@ class OskarScene:
         held = None if last else p.motion.held()
         picture = held if held is not None else p.motion.trick(plays, last, snap.last_trick_winner)
         draw_trick_picture(p, trick_rect, view, picture, toward)
+        if phase is not Phase.OVER:
+            draw_turn_glow(p, trick_rect, toward, snap.decides)
         playing = phase in (Phase.DICE, Phase.PLAY)
         title = snap.title
         status, colour = self._status(view, snap)

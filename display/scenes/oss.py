@@ -229,10 +229,11 @@ class OssScene:
         size = m.small
         line = m.leading(size)
         y = rect.top
+        score = p.motion.figure(f"score of {player}", entry.score)
         head = (
-            say("Score {score} · CHIEF", score=entry.score)
+            say("Score {score} · CHIEF", score=score)
             if entry.chief
-            else say("Score {score}", score=entry.score)
+            else say("Score {score}", score=score)
         )
         p.text(head, (rect.left, y), m.body, theme.TEXT, bold=True, max_width=rect.w)
         y += m.leading(m.body)
