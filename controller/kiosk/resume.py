@@ -14,6 +14,7 @@ from controller.records.journal import (
     Journal,
     JournalUnavailable,
     check_replays,
+    pending_replays,
     seat_languages,
 )
 from controller.table import Table
@@ -44,7 +45,13 @@ def resume_if_unfinished(journal: Journal, table: Table) -> GameRow | None:
         return None
     try:
         table.resume(
-            row.game, row.players, row.header, actions, row.seed, seat_languages(journal, row.id)
+            row.game,
+            row.players,
+            row.header,
+            actions,
+            row.seed,
+            seat_languages(journal, row.id),
+            pending_replays(journal, row.id),
         )
     except TableError as exc:
         # The engine replayed it above, so this is the table's side failing

@@ -1439,6 +1439,28 @@ def seat_languages(journal: Journal, game_id: int) -> dict[int, str]:
     return found
 
 
+def pending_replays(journal: Journal, game_id: int) -> list[JSON]:
+    """The other seats' cards a player's take-back left waiting to be put back, as the
+    table last journaled them (``controller.table.play.journal_replays``).
+
+    The latest ``replays`` correction holds the list; each later action that is its
+    first card was that card put back; a later ``undo`` is staff's, which rebuilds
+    the game without any waiting (the take-back's own undos come before the list).
+    """
+    pending: list[JSON] = []
+    for entry in journal.entries(game_id):
+        if entry.kind == CORRECTION and entry.data.get("kind") == "replays":
+            actions = entry.data.get("actions")
+            pending = (
+                [a for a in actions if isinstance(a, dict)] if isinstance(actions, list) else []
+            )
+        elif entry.kind == CORRECTION and entry.data.get("kind") == "undo":
+            pending = []
+        elif entry.kind == ACTION and pending and entry.data == pending[0]:
+            pending.pop(0)
+    return pending
+
+
 def check_replays(row: GameRow, actions: list[tuple[JSON, bool]], seats: set[int]) -> Engine:
     """Replay a journaled game on a scratch engine; TableError says why it cannot be resumed."""
     missing = [seat for seat in row.players if seat not in seats]
