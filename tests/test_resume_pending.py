@@ -12,7 +12,7 @@ import datetime as dt
 from pathlib import Path
 
 from controller.config.table_config import TableConfig
-from controller.kiosk.resume import resume_if_unfinished
+from controller.kiosk.resume import resume_cut_if_pending, resume_if_unfinished
 from controller.records.journal import Journal, pending_replays
 from controller.view import Screen
 from tests.test_table_who_starts import CutRig, hints_of, journaled_physical, start_round_one
@@ -118,3 +118,91 @@ def test_a_staff_undo_or_a_put_back_ends_what_is_pending(tmp_path: Path) -> None
         assert pending_replays(journal, game_id) == [{"seat": 0, "play": "4S"}]
         assert rig.table.undo_last()  # staff take back seat 3's AS: the table drops the list
         assert pending_replays(journal, game_id) == []
+
+
+# --- the cut for the deal ------------------------------------------------------------------
+
+
+def test_a_crash_mid_cut_comes_back_to_the_cut_with_the_cards_already_cut(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "journal.db"
+    rig, journal = journaled_physical(path)
+    with rig.devices:
+        rig.loop.drain()
+        rig.to_cut()
+        rig.tap(0, "9H")
+        rig.tap(1, "KS")
+        assert journal.pending_cut() is not None
+    crash(journal)
+    second, reopened_journal = reopened(path)
+    with second.devices:
+        second.loop.drain()
+        assert resume_if_unfinished(reopened_journal, second.table) is None  # no game yet
+        assert resume_cut_if_pending(reopened_journal, second.table)
+        assert second.screen() is Screen.STARTER
+        view = second.table.view
+        assert view.cuts == {0: "9H", 1: "KS"}
+        assert view.cutting == (2, 3)
+        assert sorted(second.table.joined) == [0, 1, 2, 3]
+        texts = second.texts()
+        assert "Oh Pshaw: Quick: 1 to 7 cards: the cut for the deal resumed where it stopped" in (
+            texts
+        )
+        assert "Seat 1 cut 9♥" in texts and "Seat 2 cut K♠" in texts
+        second.tap(1, "2S")  # seat 2 has cut already: refused as before the crash
+        assert second.last()[0].startswith("Seat 2 has cut already (K♠)")
+        second.tap(2, "4C")
+        second.tap(3, "AD")
+        assert second.screen() is Screen.PLAY
+        assert second.dealer_seat() == 2
+        assert "Cut for the deal: Seat 1 9♥, Seat 2 K♠, Seat 3 4♣, and Seat 4 A♦" in (
+            second.texts()
+        )
+        assert reopened_journal.pending_cut() is None  # the game began: no cut pending
+
+
+def test_a_cut_again_after_a_tie_resumes_among_the_tied_seats(tmp_path: Path) -> None:
+    path = tmp_path / "journal.db"
+    rig, journal = journaled_physical(path)
+    with rig.devices:
+        rig.loop.drain()
+        rig.to_cut()
+        for seat, card in enumerate(("5C", "5D", "9H", "KS")):
+            rig.tap(seat, card)  # seats 1 and 2 tie on the fives
+        assert rig.table.view.cutting == (0, 1)
+    crash(journal)
+    second, reopened_journal = reopened(path)
+    with second.devices:
+        second.loop.drain()
+        assert resume_cut_if_pending(reopened_journal, second.table)
+        assert second.table.view.cutting == (0, 1)
+        second.tap(2, "2H")  # out of this cut, as before the crash
+        assert second.last()[0].startswith("Seat 3 is out of this cut")
+        second.tap(0, "3S")
+        second.tap(1, "2S")
+        assert second.dealer_seat() == 1
+        texts = second.texts()
+        # How the cut went, the round before the crash included, as the game begins.
+        assert "Cut for the deal: Seat 1 5♣, Seat 2 5♦, Seat 3 9♥, and Seat 4 K♠" in texts
+        assert "Seat 1 and Seat 2 tie for the lowest card: they cut again" in texts
+        assert "Seat 2 cut the lowest card (2♠) and deals the first round" in texts
+
+
+def test_a_cut_the_table_cannot_resume_is_forgotten_not_a_crash(tmp_path: Path) -> None:
+    path = tmp_path / "journal.db"
+    rig, journal = journaled_physical(path)
+    with rig.devices:
+        rig.loop.drain()
+        rig.to_cut()
+        state = journal.pending_cut()
+        assert state is not None
+        # As if the table had lost seats 3 and 4 since (a new configuration).
+        journal.cut_pending({**state, "joined": [0, 1, 2, 3, 7]})
+    crash(journal)
+    second, reopened_journal = reopened(path)
+    with second.devices:
+        second.loop.drain()
+        assert not resume_cut_if_pending(reopened_journal, second.table)
+        assert second.screen() is Screen.ATTRACT
+        assert reopened_journal.pending_cut() is None

@@ -46,6 +46,7 @@ from controller.table.screens import (
     ScreenState,
     StaffDeskScreen,
     resolve,
+    resumed_cut,
     undone,
 )
 from controller.table.session import GameSession, table_settings
@@ -311,6 +312,12 @@ class Table:
         except TableError:
             self._go(AttractScreen())
             raise
+
+    def resume_cut(self, state: JSON) -> None:
+        """Come back to a cut for the deal the journal kept (``Journal.pending_cut``): its
+        lobby, options and cards cut. Raises ValueError (or KeyError, TypeError) when it
+        does not fit this table; the table is then left as it was."""
+        self._go(resumed_cut(self._ctx, state))
 
     def undo_last(self) -> bool:
         """Staff: take back the last action a player took (and any deal that followed it)."""
