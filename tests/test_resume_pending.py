@@ -9,13 +9,50 @@ the way the kiosk does at start-up (``controller.kiosk.resume``) and plays on.
 from __future__ import annotations
 
 import datetime as dt
+import os
+import signal
+import subprocess
+import sys
 from pathlib import Path
+
+import pytest
 
 from controller.config.table_config import TableConfig
 from controller.kiosk.resume import resume_cut_if_pending, resume_if_unfinished
 from controller.records.journal import Journal, pending_replays
 from controller.view import Screen
 from tests.test_table_who_starts import CutRig, hints_of, journaled_physical, start_round_one
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def killed_mid(what: str, path: Path) -> None:
+    """Play into the middle of ``what`` ("cut": two seats have cut; "take-back": seat 4
+    took back its renege) in a process of its own, which then SIGKILLs itself."""
+    done = subprocess.run(
+        [sys.executable, "-m", "tests.test_resume_pending", what, str(path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == -signal.SIGKILL, done.stderr
+
+
+def _play_and_die(what: str, path: Path) -> None:
+    """The child process of ``killed_mid``."""
+    rig, _ = journaled_physical(path)
+    with rig.devices:
+        rig.loop.drain()
+        if what == "cut":
+            rig.to_cut()
+            rig.tap(0, "9H")
+            rig.tap(1, "KS")
+        else:
+            start_round_one(rig)
+            for seat, card in ((2, "AS"), (3, "3D"), (0, "4S")):
+                rig.tap(seat, card)
+            rig.press(3, "prev")
+        os.kill(os.getpid(), signal.SIGKILL)
 
 
 def crash(journal: Journal) -> None:
@@ -206,3 +243,28 @@ def test_a_cut_the_table_cannot_resume_is_forgotten_not_a_crash(tmp_path: Path) 
         assert not resume_cut_if_pending(reopened_journal, second.table)
         assert second.screen() is Screen.ATTRACT
         assert reopened_journal.pending_cut() is None
+
+
+@pytest.mark.slow  # two table processes started and killed: over 5 s
+def test_a_process_killed_mid_cut_or_mid_take_back_resumes_where_it_was(
+    tmp_path: Path,
+) -> None:
+    """The same two crashes as above, by a real SIGKILL of the process that played."""
+    cut_path, take_back_path = tmp_path / "cut.db", tmp_path / "take-back.db"
+    killed_mid("cut", cut_path)
+    killed_mid("take-back", take_back_path)
+    table, journal = reopened(cut_path)
+    with table.devices:
+        table.loop.drain()
+        assert resume_cut_if_pending(journal, table.table)
+        assert table.table.view.cuts == {0: "9H", 1: "KS"}
+    table, journal = reopened(take_back_path)
+    with table.devices:
+        table.loop.drain()
+        assert resume_if_unfinished(journal, table.table) is not None
+        table.tap(3, "6S")
+        assert plays_of(table)[-1] == {"seat": 0, "play": "4S"}  # put back, no tap
+
+
+if __name__ == "__main__":
+    _play_and_die(sys.argv[1], Path(sys.argv[2]))
