@@ -147,9 +147,11 @@ def duplicate(
     old: BotMaker,
     deals: int,
     first_seed: int,
+    diffs: list[float] | None = None,
 ) -> tuple[float, float, int]:
-    """Mean (new - old) score per seat and round, its 95 % half-width, and the deals played."""
-    diffs: list[float] = []
+    """Mean (new - old) score per seat and round, its 95 % half-width, and the deals played;
+    ``diffs``, when given, receives each deal's figure (for the deals won and lost)."""
+    diffs = [] if diffs is None else diffs
     for d in range(deals):
         seed = first_seed + d
         a = play(seed, [new, old, new, old])
@@ -274,16 +276,32 @@ def main(argv: list[str] | None = None) -> int:
         if args.deals <= 0 or (args.only and args.only not in name.lower()):
             continue
         start = time.perf_counter()
-        mean, half, n = duplicate(play, new, old, args.deals, 1)
+        diffs: list[float] = []
+        mean, half, n = duplicate(play, new, old, args.deals, 1, diffs)
         seconds = time.perf_counter() - start
         key = name.lower().replace(" ", "-")
+        # A deal is won when the search bots' seats scored more than the heuristic's over
+        # both plays (the normal approximation for the share's 95 % half-width).
+        won = sum(1 for d in diffs if d > 0) / n
+        lost = sum(1 for d in diffs if d < 0) / n
+        won_half = 1.96 * math.sqrt(won * (1 - won) / n)
         figures.update(
-            {f"{key} mean": mean, f"{key} half": half, f"{key} deals": n, f"{key} s": seconds}
+            {
+                f"{key} mean": mean,
+                f"{key} half": half,
+                f"{key} deals": n,
+                f"{key} s": seconds,
+                f"{key} won": won,
+                f"{key} won half": won_half,
+                f"{key} lost": lost,
+            }
         )
         say(
             f"{name} duplicate, search ({samples} deals/decision) vs heuristic, {n} deals: "
             f"{mean:+.3f} points per seat and round, "
-            f"95 % CI [{mean - half:+.3f}, {mean + half:+.3f}] "
+            f"95 % CI [{mean - half:+.3f}, {mean + half:+.3f}]; "
+            f"search won {won:.1%} of the deals (95 % CI {won - won_half:.1%}-"
+            f"{won + won_half:.1%}), lost {lost:.1%}, the rest level "
             f"({seconds:.0f} s)"
         )
     if args.oskar_games > 0 and (not args.only or args.only in "oskar"):
