@@ -5,6 +5,9 @@ in seats 0 and 2 and the heuristic bot in 1 and 3, then with the seats swapped,
 so both kinds of bot hold the same cards. A deal's figure is the search bots'
 mean round score minus the heuristic bots', over both plays; the match reports
 the mean over all deals with a 95 % confidence interval (normal approximation).
+"Oh Pshaw Wizard" is the same match with the ``wizard`` option (60 cards, hands
+of 3 to 15, the variant's largest with 4 seats); its decision times are
+"oh-pshaw-wizard".
 
 Oskar: whole games, in tokens per seat and round: the expected-token rerolls
 against the old rule (reroll the dice whose genre no other seat shows), and
@@ -55,17 +58,24 @@ class AnyBot(Protocol):
 BotMaker = Callable[[random.Random], AnyBot]
 
 
-def oh_pshaw_deal(seed: int) -> tuple[OhPshaw, list[Action]]:
-    """A fresh one-round game of 4 seats and its dealt actions, all from ``seed``."""
+def oh_pshaw_deal(seed: int, wizard: bool = False) -> tuple[OhPshaw, list[Action]]:
+    """A fresh one-round game of 4 seats and its dealt actions, all from ``seed``;
+    ``wizard``: the Wizard variant, hands up to its largest (15)."""
     rng = random.Random(seed)
-    size = rng.randint(3, 10)
-    options = Options.read({"options": {"schedule": [size], "hook": True}}, 4)
+    size = rng.randint(3, 15 if wizard else 10)
+    chosen = {"schedule": [size], "hook": True, **({"wizard": True} if wizard else {})}
+    options = Options.read({"options": chosen}, 4)
     engine = OhPshaw(4, rng.randrange(4), options)
     return engine, deal(engine, rng)
 
 
-def play_oh_pshaw(seed: int, makers: list[BotMaker]) -> list[int]:
-    engine, dealt = oh_pshaw_deal(seed)
+def play_oh_pshaw_wizard(seed: int, makers: list[BotMaker]) -> list[int]:
+    """``play_oh_pshaw`` with the Wizard variant."""
+    return play_oh_pshaw(seed, makers, wizard=True)
+
+
+def play_oh_pshaw(seed: int, makers: list[BotMaker], wizard: bool = False) -> list[int]:
+    engine, dealt = oh_pshaw_deal(seed, wizard)
     for action in dealt:
         engine.apply(action)
     bots = [make(random.Random(seed * 10 + s)) for s, make in enumerate(makers)]
@@ -137,9 +147,11 @@ def duplicate(
     old: BotMaker,
     deals: int,
     first_seed: int,
+    diffs: list[float] | None = None,
 ) -> tuple[float, float, int]:
-    """Mean (new - old) score per seat and round, its 95 % half-width, and the deals played."""
-    diffs: list[float] = []
+    """Mean (new - old) score per seat and round, its 95 % half-width, and the deals played;
+    ``diffs``, when given, receives each deal's figure (for the deals won and lost)."""
+    diffs = [] if diffs is None else diffs
     for d in range(deals):
         seed = first_seed + d
         a = play(seed, [new, old, new, old])
@@ -160,8 +172,8 @@ def decision_times(game: str, budget: float, decisions: int, seed: int) -> list[
         d += 1
         rng = random.Random(seed + d)
         engine: Any
-        if game == "oh-pshaw":
-            engine, dealt = oh_pshaw_deal(seed + d)
+        if game.startswith("oh-pshaw"):
+            engine, dealt = oh_pshaw_deal(seed + d, wizard=game == "oh-pshaw-wizard")
             bot: AnyBot = OhPshawSearchBot(random.Random(d), budget=budget)
             others: AnyBot = OhPshawBot(random.Random(d))
         else:
@@ -172,9 +184,9 @@ def decision_times(game: str, budget: float, decisions: int, seed: int) -> list[
             engine.apply(action)
         while len(times) < decisions:
             expected = engine.expected
-            if expected is None or expected.expects not in ("bid", "play", "place"):
+            if expected is None or expected.expects not in ("bid", "play", "place", "trump_suit"):
                 break
-            if expected.seat == 0:
+            if expected.seat == 0 and expected.expects != "trump_suit":  # (the heuristic's)
                 start = time.perf_counter()
                 action = bot.choose(engine, 0)
                 times.append(time.perf_counter() - start)
@@ -257,22 +269,39 @@ def main(argv: list[str] | None = None) -> int:
     matches: list[tuple[str, Callable[[int, list[BotMaker]], list[int]], BotMaker, BotMaker, int]]
     matches = [
         ("Oh Pshaw", play_oh_pshaw, search, OhPshawBot, args.samples),
+        ("Oh Pshaw Wizard", play_oh_pshaw_wizard, search, OhPshawBot, args.samples),
         ("Oshaka Trick", play_oshaka, oshaka_search, OshakaBot, args.oshaka_samples),
     ]
     for name, play, new, old, samples in matches:
         if args.deals <= 0 or (args.only and args.only not in name.lower()):
             continue
         start = time.perf_counter()
-        mean, half, n = duplicate(play, new, old, args.deals, 1)
+        diffs: list[float] = []
+        mean, half, n = duplicate(play, new, old, args.deals, 1, diffs)
         seconds = time.perf_counter() - start
         key = name.lower().replace(" ", "-")
+        # A deal is won when the search bots' seats scored more than the heuristic's over
+        # both plays (the normal approximation for the share's 95 % half-width).
+        won = sum(1 for d in diffs if d > 0) / n
+        lost = sum(1 for d in diffs if d < 0) / n
+        won_half = 1.96 * math.sqrt(won * (1 - won) / n)
         figures.update(
-            {f"{key} mean": mean, f"{key} half": half, f"{key} deals": n, f"{key} s": seconds}
+            {
+                f"{key} mean": mean,
+                f"{key} half": half,
+                f"{key} deals": n,
+                f"{key} s": seconds,
+                f"{key} won": won,
+                f"{key} won half": won_half,
+                f"{key} lost": lost,
+            }
         )
         say(
             f"{name} duplicate, search ({samples} deals/decision) vs heuristic, {n} deals: "
             f"{mean:+.3f} points per seat and round, "
-            f"95 % CI [{mean - half:+.3f}, {mean + half:+.3f}] "
+            f"95 % CI [{mean - half:+.3f}, {mean + half:+.3f}]; "
+            f"search won {won:.1%} of the deals (95 % CI {won - won_half:.1%}-"
+            f"{won + won_half:.1%}), lost {lost:.1%}, the rest level "
             f"({seconds:.0f} s)"
         )
     if args.oskar_games > 0 and (not args.only or args.only in "oskar"):
@@ -318,7 +347,7 @@ def main(argv: list[str] | None = None) -> int:
             f"round, 95 % CI [{(mean - half) / 100:+.3f}, {(mean + half) / 100:+.3f}] "
             f"({seconds:.0f} s)"
         )
-    for game in ("oh-pshaw", "oshaka-trick", "oskar"):
+    for game in ("oh-pshaw", "oh-pshaw-wizard", "oshaka-trick", "oskar"):
         if args.timing <= 0 or (args.only and args.only not in game):
             continue
         if game == "oskar":

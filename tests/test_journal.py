@@ -238,6 +238,9 @@ class OrderSink:
     def game_finished(self, record: str, report: JSON) -> None:
         self.log.append("journal:finished")
 
+    def cut_pending(self, state: JSON) -> None:
+        self.log.append("journal:cut")
+
 
 class OrderLeds:
     def __init__(self, log: list[str]) -> None:

@@ -50,6 +50,9 @@ class JournalLog:
     def game_finished(self, record: str, report: JSON) -> None:
         self.calls.append(("finished", report["finished"]))
 
+    def cut_pending(self, state: JSON) -> None:
+        self.calls.append(("cut", state))
+
 
 def new_session(journal: JournalLog | None = None, seed: int = 7) -> GameSession:
     spec = spec_of("oshaka-trick")

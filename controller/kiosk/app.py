@@ -27,7 +27,7 @@ from controller.kiosk.devices import Devices, build
 from controller.kiosk.disk_full import HALTED, DiskFullHalt
 from controller.kiosk.garbage import GarbagePacer
 from controller.kiosk.loop_load import LoopLoad
-from controller.kiosk.resume import resume_if_unfinished
+from controller.kiosk.resume import resume_cut_if_pending, resume_if_unfinished
 from controller.kiosk.sd_notify import Notifier
 from controller.kiosk.simulation import Simulator
 from controller.kiosk.stop_signals import StopSignals
@@ -271,11 +271,14 @@ class Kiosk:
         return None if self.stop is None else self.stop.requested
 
     def resume(self) -> bool:
-        """Resume the journal's unfinished game, if any; staff see any problem found."""
+        """Resume the journal's unfinished game, if any, else a cut for the deal a crash
+        interrupted; staff see any problem found. Whether a game resumed."""
         if self.journal is None:
             return False
         write_missing_records(self.journal, self.records_dir)
         resumed = resume_if_unfinished(self.journal, self.table)
+        if resumed is None:
+            resume_cut_if_pending(self.journal, self.table)  # no game yet: a cut, maybe
         for notice in self.journal.notices:
             logger.error("%s", notice)
             self.table.staff_notice(notice)

@@ -14,11 +14,30 @@ from controller.records.journal import (
     Journal,
     JournalUnavailable,
     check_replays,
+    pending_replays,
     seat_languages,
 )
 from controller.table import Table
 
 logger = logging.getLogger(__name__)
+
+
+def resume_cut_if_pending(journal: Journal, table: Table) -> bool:
+    """Come back to the cut for the deal a crash interrupted, if any; whether it did.
+
+    A cut the table can no longer resume (another menu, fewer seats) is forgotten
+    with a log line: it holds no game, so nothing is lost but the cards cut.
+    """
+    state = journal.pending_cut()
+    if state is None:
+        return False
+    try:
+        table.resume_cut(state)
+    except (ValueError, KeyError, TypeError):
+        logger.warning("the journal's cut for the deal cannot be resumed", exc_info=True)
+        journal.drop_cut()
+        return False
+    return True
 
 
 def resume_if_unfinished(journal: Journal, table: Table) -> GameRow | None:
@@ -44,7 +63,13 @@ def resume_if_unfinished(journal: Journal, table: Table) -> GameRow | None:
         return None
     try:
         table.resume(
-            row.game, row.players, row.header, actions, row.seed, seat_languages(journal, row.id)
+            row.game,
+            row.players,
+            row.header,
+            actions,
+            row.seed,
+            seat_languages(journal, row.id),
+            pending_replays(journal, row.id),
         )
     except TableError as exc:
         # The engine replayed it above, so this is the table's side failing

@@ -91,6 +91,7 @@ PLAYING, FINISHED, ABANDONED = "playing", "finished", "abandoned"
 STATUSES = (PLAYING, FINISHED, ABANDONED)
 ACTION, CHANCE, CORRECTION = "action", "chance", "correction"
 STAFF_LOG, STAFF_LOG_LIMIT = "staff-log", 200  # meta key of the staff security events
+PENDING_CUT = "cut-for-the-deal"  # meta key of a cut in progress (before its game exists)
 
 # Schema 2's columns, added to a schema-1 journal by ``_migrate`` (NULL in its old rows):
 # steady readings are CLOCK_BOOTTIME seconds, meaningful with their boot id; finished_synced
@@ -420,6 +421,8 @@ class Journal:
                     now.boot,
                 ),
             )
+            # The game the cut was for has begun: no cut is pending any more.
+            self._db.execute("DELETE FROM meta WHERE key = ?", (PENDING_CUT,))
             self._inside_write()
             assert cursor.lastrowid is not None
             self._current = cursor.lastrowid
@@ -716,6 +719,26 @@ class Journal:
             rows = self._query("SELECT COUNT(*) AS n FROM entries WHERE game = ?", (game_id,))
         count: int = rows[0]["n"]
         return count
+
+    def cut_pending(self, state: JSON) -> None:
+        """The cut for the deal in progress, as the table would resume it (its screen's
+        ``cut_state``), each time it changes; the game it leads to clears it as it starts.
+
+        Kept in ``meta``, not among a game's entries: no game exists yet, and nothing of
+        the cut is part of the game but the starter its header names.
+        """
+        self._set_meta(PENDING_CUT, json.dumps(state))
+
+    def pending_cut(self) -> JSON | None:
+        """The cut for the deal a crash interrupted, or None; ``drop_cut`` forgets it."""
+        raw = self.meta(PENDING_CUT)
+        loaded = None if raw is None else json.loads(raw)
+        return loaded if isinstance(loaded, dict) else None
+
+    def drop_cut(self) -> None:
+        """Forget a pending cut that cannot be resumed (it holds no game: nothing is lost)."""
+        with self._write():
+            self._db.execute("DELETE FROM meta WHERE key = ?", (PENDING_CUT,))
 
     def staff_event(self, kind: str, detail: JSON) -> None:
         """Journal a staff security event (a wrong staff PIN, a PIN lock), in or out of a game.
@@ -1437,6 +1460,28 @@ def seat_languages(journal: Journal, game_id: int) -> dict[int, str]:
             if isinstance(seats, dict):
                 found = {int(seat): str(lang) for seat, lang in seats.items() if seat.isdigit()}
     return found
+
+
+def pending_replays(journal: Journal, game_id: int) -> list[JSON]:
+    """The other seats' cards a player's take-back left waiting to be put back, as the
+    table last journaled them (``controller.table.play.journal_replays``).
+
+    The latest ``replays`` correction holds the list; each later action that is its
+    first card was that card put back; a later ``undo`` is staff's, which rebuilds
+    the game without any waiting (the take-back's own undos come before the list).
+    """
+    pending: list[JSON] = []
+    for entry in journal.entries(game_id):
+        if entry.kind == CORRECTION and entry.data.get("kind") == "replays":
+            actions = entry.data.get("actions")
+            pending = (
+                [a for a in actions if isinstance(a, dict)] if isinstance(actions, list) else []
+            )
+        elif entry.kind == CORRECTION and entry.data.get("kind") == "undo":
+            pending = []
+        elif entry.kind == ACTION and pending and entry.data == pending[0]:
+            pending.pop(0)
+    return pending
 
 
 def check_replays(row: GameRow, actions: list[tuple[JSON, bool]], seats: set[int]) -> Engine:

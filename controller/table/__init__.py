@@ -20,7 +20,7 @@ from __future__ import annotations
 import logging
 import random
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from controller.adapters import GameAdapter, adapters
@@ -46,6 +46,7 @@ from controller.table.screens import (
     ScreenState,
     StaffDeskScreen,
     resolve,
+    resumed_cut,
     undone,
 )
 from controller.table.session import GameSession, table_settings
@@ -282,11 +283,13 @@ class Table:
         actions: list[tuple[JSON, bool]],
         seed: int,
         languages: Mapping[int, str] | None = None,
+        replays: Sequence[JSON] = (),
     ) -> None:
         """Rebuild a game in progress from its journal: same engine state, same seat waiting.
 
         ``languages`` are the seats' own languages journaled when the game began,
-        so a resumed game shows every panel as before. Raises TableError if the
+        so a resumed game shows every panel as before; ``replays`` the other seats'
+        cards a take-back left waiting to be put back. Raises TableError if the
         journaled actions no longer replay (the caller moves such a journal aside);
         the table is then left as it was.
         """
@@ -305,10 +308,16 @@ class Table:
         self._ctx.languages.restore(languages or {}, players)
         resumed = say("{game} resumed where it stopped", game=Verbatim(adapter_type.spec.title))
         try:
-            self._go(PlayScreen(session, [resumed]))
+            self._go(PlayScreen(session, [resumed], replays=replays))
         except TableError:
             self._go(AttractScreen())
             raise
+
+    def resume_cut(self, state: JSON) -> None:
+        """Come back to a cut for the deal the journal kept (``Journal.pending_cut``): its
+        lobby, options and cards cut. Raises ValueError (or KeyError, TypeError) when it
+        does not fit this table; the table is then left as it was."""
+        self._go(resumed_cut(self._ctx, state))
 
     def undo_last(self) -> bool:
         """Staff: take back the last action a player took (and any deal that followed it)."""

@@ -8,7 +8,8 @@ lowest card starts, and seats tied for the lowest cut again, only among
 themselves. The cut's cards are not cards in play: nothing of the cut reaches
 the engine or the record but the seat it chose (the header's starter key).
 ``Cut`` is plain state; the starter screen (``controller.table.screens``)
-drives it.
+drives it and journals it (``to_json``) after every card, so a table that
+crashes mid-cut resumes it (``from_json``) instead of starting over.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from controller.games.base import JSON
 from controller.games.words import Card, Items, Seat, Words, say
 
 
@@ -29,6 +31,38 @@ class Cut:
     deck: Sequence[str]  # the game's cards, from which the table cuts for a seat
     cards: dict[int, str] = field(default_factory=dict)  # seat -> card cut in this round
     seen: set[str] = field(default_factory=set)  # every card cut so far (not drawn again)
+    earlier: list[dict[int, str]] = field(default_factory=list)  # the tied rounds before
+
+    def to_json(self) -> JSON:
+        """The cut as the journal keeps it (seats as text: JSON object keys)."""
+        return {
+            "contenders": list(self.contenders),
+            "cards": {str(seat): card for seat, card in self.cards.items()},
+            "seen": sorted(self.seen),
+            "earlier": [{str(s): c for s, c in cards.items()} for cards in self.earlier],
+        }
+
+    @classmethod
+    def from_json(cls, data: JSON, rank: Callable[[str], int], deck: Sequence[str]) -> Cut:
+        """The cut ``to_json`` wrote; ValueError (or KeyError, TypeError) if it is not one."""
+
+        def cards_of(obj: object) -> dict[int, str]:
+            if not isinstance(obj, dict) or not all(c in deck for c in obj.values()):
+                raise ValueError(f"not the cards of a cut: {obj!r}")
+            return {int(seat): str(card) for seat, card in obj.items()}
+
+        contenders = [int(seat) for seat in data["contenders"]]
+        cards = cards_of(data["cards"])
+        if not contenders or not set(cards) <= set(contenders):
+            raise ValueError(f"a cut's cards {cards} are not its contenders' {contenders}")
+        return cls(
+            contenders,
+            rank,
+            deck,
+            cards,
+            {str(card) for card in data["seen"] if card in deck},
+            [cards_of(obj) for obj in data["earlier"]],
+        )
 
     def waiting(self) -> list[int]:
         """The seats still to cut in this round, in seat order."""
@@ -76,15 +110,17 @@ class Cut:
 
     def again(self, tied: list[int]) -> None:
         """The tied seats cut again, only among themselves."""
+        self.earlier.append(self.cards)
         self.contenders = list(tied)
         self.cards = {}
 
-    def shown(self) -> Items:
-        """This round's cuts as a list: "Seat 1 7♥, Seat 2 3♣ and Seat 3 J♠"."""
+    def shown(self, cards: dict[int, str] | None = None) -> Items:
+        """This round's cuts (or ``cards``, an earlier round's) as a list: "Seat 1 7♥,
+        Seat 2 3♣ and Seat 3 J♠"."""
+        cards = self.cards if cards is None else cards
         return Items(
             tuple(
-                say("{seat} {card}", seat=Seat(seat), card=Card(self.cards[seat]))
-                for seat in self.contenders
-                if seat in self.cards
+                say("{seat} {card}", seat=Seat(seat), card=Card(cards[seat]))
+                for seat in sorted(cards)
             )
         )

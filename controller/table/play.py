@@ -127,6 +127,7 @@ def take_back(
         undone = rebuilt.undo()
         assert undone is not None  # the actions are there: we just listed them
         rebuilt = undone[1]
+    journal_replays(rebuilt, later)
     ctx.out.say(
         say(
             "{seat} takes back {action} (a renege noticed before the next trick): "
@@ -140,6 +141,17 @@ def take_back(
         seat,
     )
     return rebuilt, later
+
+
+def journal_replays(session: GameSession, replays: list[JSON]) -> None:
+    """Journal the cards a take-back left waiting to be put back (``[]``: none any more).
+
+    A ``replays`` correction: not an action, so no replay and no record sees it; a
+    resume reads it back (``controller.records.journal.pending_replays``) so the
+    others need not tap again after a crash.
+    """
+    if session.journal is not None:
+        session.journal.correction("replays", {"actions": replays})
 
 
 def describe_action(obj: JSON) -> str:

@@ -27,7 +27,15 @@ from collections.abc import Sequence
 
 from controller.games.base import Action
 from controller.games.oh_pshaw.actions import Bid, ChooseTrump, Play, TurnTrump
-from controller.games.oh_pshaw.cards import JESTER_SUIT, RANKS, SUITS, WIZARD_SUIT
+from controller.games.oh_pshaw.cards import (
+    DECK_SIZE,
+    JESTER_SUIT,
+    RANKS,
+    SUITS,
+    WIZARD_CARD_INDEX,
+    WIZARD_SUIT,
+    is_wizard,
+)
 from controller.games.oh_pshaw.engine import OhPshaw
 from controller.games.oh_pshaw.snapshot import OhPshawSnapshot
 
@@ -73,6 +81,15 @@ def estimate_tricks(hand: Sequence[int], trump: int, players: int) -> float:
     return min(total, float(len(hand)))
 
 
+def estimate_hand(hand: Sequence[int], trump: int, players: int) -> float:
+    """``estimate_tricks`` for a hand that may hold the Wizard variant's cards: a Wizard
+    is a sure trick, a Jester none."""
+    if not any(card >= DECK_SIZE for card in hand):
+        return estimate_tricks(hand, trump, players)
+    wizards = sum(1 for card in hand if is_wizard(card))
+    return wizards + estimate_tricks([c for c in hand if c < DECK_SIZE], trump, players)
+
+
 class OhPshawBot:
     """Chooses an action for one seat; deterministic for a given ``rng``."""
 
@@ -115,10 +132,8 @@ class OhPshawBot:
     @staticmethod
     def estimate(hand: Sequence[str], trump: int | None, players: int) -> float:
         """The expected number of tricks the hand takes, roughly."""
-        suited = [_card(name) for name in hand if name[0] not in "WN"]
-        wizards = sum(1 for name in hand if name[0] == "W")  # each a sure trick
-        cards = [suit * 13 + rank for suit, rank in suited]
-        return wizards + estimate_tricks(cards, -1 if trump is None else trump, players)
+        cards = [WIZARD_CARD_INDEX[name] for name in hand]
+        return estimate_hand(cards, -1 if trump is None else trump, players)
 
     def _bid(self, bids: list[Bid], hand: Sequence[str], trump: int | None, players: int) -> Bid:
         target = self.estimate(hand, trump, players)

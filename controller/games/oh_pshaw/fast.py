@@ -16,6 +16,15 @@ must-follow always holds and no renege can happen. ``scores()`` is the round's
 final score as the engine computes it (standard or mild, the hook, the round
 winner bonus).
 
+The Wizard variant (``wizard=True``) adds the engine's cards 52..55 (Wizards)
+and 56..59 (Jesters), whose ``card // 13`` is 4: never a suit led nor trump,
+so the 52-card tests need no change for them. Its trick is ``WizardTrick``'s
+rules kept as the same four numbers: ``best`` a Wizard wins for good (and, when
+no suit card came before it, ``led`` stays -1: nobody need follow); a Jester
+never wins unless only Jesters lie, and then the first suit card takes the lead
+and sets the suit to follow. Its hot path is a loop of its own, so that the
+52-card loop pays nothing for it.
+
 The differential test (``tests/games/oh_pshaw/test_oh_pshaw_fast.py``) keeps this honest: the
 same deals and the same actions through both, the same legal actions at every
 step and the same scores, over many seeded random rounds.
@@ -26,11 +35,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from controller.games.oh_pshaw.cards import DECK_SIZE
+from controller.games.oh_pshaw.cards import DECK_SIZE, FIRST_WIZARD, is_jester, is_wizard
 from controller.games.oh_pshaw.engine import OhPshaw
 from controller.games.oh_pshaw.state import Phase
-
-_DECK = range(DECK_SIZE)
 
 
 class FastRound:
@@ -54,6 +61,7 @@ class FastRound:
         "tricks",
         "trump",
         "turn",
+        "wizard",
     )
 
     def __init__(
@@ -66,8 +74,10 @@ class FastRound:
         hook: bool = False,
         mild: bool = False,
         bonus: bool = False,
+        wizard: bool = False,
     ) -> None:
-        """A round about to be bid: ``hands[seat]`` the dealt cards, ``trump`` a suit or None."""
+        """A round about to be bid: ``hands[seat]`` the dealt cards, ``trump`` a suit or None;
+        ``wizard``: the Wizard variant's rules for its Wizards and Jesters."""
         self.players = players
         self.dealer = dealer
         self.size = len(hands[0])
@@ -75,6 +85,7 @@ class FastRound:
         self.hook = hook
         self.mild = mild
         self.bonus = bonus
+        self.wizard = wizard
         self.hands = [list(hand) for hand in hands]
         self.bids = [-1] * players
         self.tricks = [0] * players
@@ -104,6 +115,7 @@ class FastRound:
             hook=opts.hook,
             mild=opts.scoring == "mild",
             bonus=opts.round_winner_bonus,
+            wizard=opts.wizard,
         )
         fast.size = rnd.hand_size
         fast.hands = [list(hand) for hand in hands]
@@ -145,7 +157,12 @@ class FastRound:
         if led >= 0:
             follow = [c for c in hand if c // 13 == led]
             if follow:
-                return follow
+                # Wizards and Jesters may always be played.
+                return (
+                    [c for c in hand if c // 13 == led or c >= FIRST_WIZARD]
+                    if self.wizard
+                    else follow
+                )
         return list(hand)
 
     def apply(self, action: int) -> None:
@@ -165,6 +182,9 @@ class FastRound:
             self.turn = (seat + 1) % self.players
 
     def _add_to_trick(self, seat: int, card: int) -> None:
+        if self.wizard and self._wizard_rule_decides(seat, card):
+            self.in_trick += 1
+            return
         if self.in_trick == 0:
             self.led = card // 13
             self.best, self.best_seat = card, seat
@@ -177,6 +197,26 @@ class FastRound:
             elif suit == self.trump:
                 self.best, self.best_seat = card, seat
         self.in_trick += 1
+
+    def _wizard_rule_decides(self, seat: int, card: int) -> bool:
+        """Whether the Wizard variant's rules (``cards.WizardTrick``) settle what ``card``
+        does to the trick, having done it; False when the 52 cards' rule applies (a suit
+        card led, or played after a suit card while no Wizard lies)."""
+        best = self.best
+        if self.in_trick == 0:
+            if card < FIRST_WIZARD:
+                return False
+            self.best, self.best_seat = card, seat  # a Wizard or Jester led: no suit yet
+        elif is_wizard(best) or is_jester(card):
+            pass  # the first Wizard keeps the trick; a Jester never takes it
+        elif is_wizard(card):
+            self.best, self.best_seat = card, seat
+        elif self.led < 0:  # only Jesters so far: this card takes the lead and sets the suit
+            self.led = card // 13
+            self.best, self.best_seat = card, seat
+        else:
+            return False
+        return True
 
     def play(self, card: int) -> None:
         seat = self.turn
@@ -209,15 +249,20 @@ class FastRound:
 
 
 def deal_round(
-    players: int, dealer: int, size: int, turns_card: bool, rng: random.Random
+    players: int,
+    dealer: int,
+    size: int,
+    turns_card: bool,
+    rng: random.Random,
+    deck_size: int = DECK_SIZE,
 ) -> tuple[list[list[int]], int | None]:
     """A random deal in integers: each seat's hand and the turned card (or None).
 
     Only the cards dealt are drawn (``rng.sample``), not the whole deck shuffled:
     a 3-player round of 5 cards draws 16 cards, not 52. Cards go round from the
-    eldest hand as the engine deals them.
+    eldest hand as the engine deals them. ``deck_size`` 60: the Wizard variant's deck.
     """
-    deck = rng.sample(_DECK, players * size + (1 if turns_card else 0))
+    deck = rng.sample(range(deck_size), players * size + (1 if turns_card else 0))
     hands: list[list[int]] = [[] for _ in range(players)]
     first = dealer + 1
     for i in range(players * size):
@@ -232,6 +277,11 @@ def random_playout(fast: FastRound, rng: random.Random) -> list[int]:
     simulation); ``tests/games/oh_pshaw/test_oh_pshaw_fast.py`` checks it against the engine.
     """
     choice = rng.choice
+    if fast.wizard:
+        # Step by step (the variant is played far less): the stepwise path's own draws.
+        while fast.left:
+            fast.apply(choice(fast.legal()))
+        return fast.scores()
     players = fast.players
     if fast.bidding:
         # The same draws as choice(fast.legal()): a range is indexed like the list.

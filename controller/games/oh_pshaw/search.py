@@ -22,7 +22,12 @@ machine's speed.
 
 The bot reads what a person at the seat could know: its own registered hand
 and what has been played, bid and turned. Without a registered hand it falls
-back to the heuristic bot (``OhPshawBot``).
+back to the heuristic bot (``OhPshawBot``), as it does for the dealer's turned
+card and, in the Wizard variant, for the trump a turned Wizard lets it choose.
+
+The Wizard variant is searched like the 52-card game: the fast path plays its
+60 cards by its rules, and the quick policy counts a Wizard the strongest card
+(a sure trick: bid, led or played to win) and a Jester the weakest (a sure loser).
 """
 
 from __future__ import annotations
@@ -34,8 +39,16 @@ from dataclasses import dataclass
 from controller.bots.search_bot import SearchBot, sum_over_deals
 from controller.games.base import Action
 from controller.games.oh_pshaw.actions import Bid, Play
-from controller.games.oh_pshaw.bots import OhPshawBot, estimate_tricks
-from controller.games.oh_pshaw.cards import CARD_NAMES, DECK_SIZE, card_index
+from controller.games.oh_pshaw.bots import OhPshawBot, estimate_hand
+from controller.games.oh_pshaw.cards import (
+    FIRST_JESTER,
+    FIRST_WIZARD,
+    JESTER_SUIT,
+    NAME_OF,
+    SUIT_OF,
+    WIZARD_CARD_INDEX,
+    WIZARD_SUIT,
+)
 from controller.games.oh_pshaw.engine import PLAYED, OhPshaw
 from controller.games.oh_pshaw.fast import FastRound
 from controller.games.oh_pshaw.state import Phase
@@ -45,7 +58,7 @@ DEFAULT_SAMPLES = 160  # deals per decision at the table's default 0.3 s budget
 
 def policy_bid(fast: FastRound) -> int:
     """The quick policy's bid for the seat to bid: the legal bid nearest its estimate."""
-    target = estimate_tricks(fast.hands[fast.turn], fast.trump, fast.players)
+    target = estimate_hand(fast.hands[fast.turn], fast.trump, fast.players)
     return min(fast.legal(), key=lambda b: (abs(b - target), b))
 
 
@@ -64,7 +77,20 @@ def policy_playout(fast: FastRound, rng: random.Random, noise: float = 0.1) -> l
     random_ = rng.random
     choice = rng.choice
     players, trump, bids, tricks = fast.players, fast.trump, fast.bids, fast.tricks
-    mild = fast.mild
+    mild, wizard = fast.mild, fast.wizard
+
+    # Strength within what may be played: trumps above everything, then rank; in the
+    # Wizard variant a Wizard above trumps, a Jester below all.
+    def key(card: int) -> tuple[int, int]:
+        return (card // 13 == trump, card % 13)
+
+    def wizard_key(card: int) -> tuple[int, int]:
+        if card >= FIRST_WIZARD:
+            return (2 if card < FIRST_JESTER else -1, 0)
+        return (card // 13 == trump, card % 13)
+
+    if wizard:
+        key = wizard_key
     while fast.left:
         seat = fast.turn
         legal = fast.legal()
@@ -78,23 +104,32 @@ def policy_playout(fast: FastRound, rng: random.Random, noise: float = 0.1) -> l
         if mild and (need < 0 or need > fast.left):
             # The bid can no longer be made: with mild scoring every trick still scores.
             need = 1
-        # Strength within what may be played: trumps above everything, then rank.
         if fast.in_trick == 0:
-            ranked = sorted(legal, key=lambda c: (c // 13 == trump, c % 13))
+            ranked = sorted(legal, key=key)
             fast.play(ranked[-1] if need > 0 else ranked[0])
             continue
         best = fast.best
         best_suit = best // 13
         winners: list[int] = []
         losers: list[int] = []
-        for card in legal:
-            suit = card // 13
-            if (suit == best_suit and card > best) or (suit == trump and best_suit != trump):
-                winners.append(card)
-            else:
-                losers.append(card)
+        if wizard and best >= FIRST_WIZARD:
+            if best < FIRST_JESTER:  # the first Wizard keeps the trick
+                losers = legal
+            else:  # Jesters alone so far: any card but a Jester takes the lead
+                for card in legal:
+                    (losers if card >= FIRST_JESTER else winners).append(card)
+        else:
+            for card in legal:
+                suit = card // 13
+                if (
+                    (suit == best_suit and card > best)
+                    or (suit == trump and best_suit != trump)
+                    or FIRST_WIZARD <= card < FIRST_JESTER  # a Wizard (only in the variant)
+                ):
+                    winners.append(card)
+                else:
+                    losers.append(card)
         last = fast.in_trick == players - 1
-        key: Callable[[int], tuple[bool, int]] = lambda c: (c // 13 == trump, c % 13)  # noqa: E731
         if need > 0:
             if winners:
                 winners.sort(key=key)
@@ -128,7 +163,7 @@ def seen_from_engine(engine: OhPshaw, seat: int, mine: list[int]) -> Seen:
     where = rnd.where
     own = set(mine)
     unseen = [
-        c for c in range(DECK_SIZE) if where[c] != PLAYED and c != rnd.turned and c not in own
+        c for c in range(rnd.deck_size) if where[c] != PLAYED and c != rnd.turned and c not in own
     ]
     in_trick = {s for s, _ in rnd.trick}
     completed = rnd.trick_number - 1
@@ -144,14 +179,23 @@ def seen_from_engine(engine: OhPshaw, seat: int, mine: list[int]) -> Seen:
 
 
 def trick_voids(players: int, tricks: Sequence[Sequence[tuple[int, int]]]) -> list[set[int]]:
-    """The suits each seat showed it lacks by not following them in these tricks."""
+    """The suits each seat showed it lacks by not following them in these tricks.
+
+    The suit to follow is the first card's; in the Wizard variant the first suit card's
+    after Jesters, and none after a Wizard led. A Wizard or a Jester shows nothing.
+    """
     voids: list[set[int]] = [set() for _ in range(players)]
     for plays in tricks:
-        if plays:
-            led = plays[0][1] // 13
-            for s, card in plays[1:]:
-                if card // 13 != led:
+        led = -1
+        for s, card in plays:
+            suit = SUIT_OF[card]
+            if led >= 0:
+                if suit != led and suit < WIZARD_SUIT:
                     voids[s].add(led)
+            elif suit == WIZARD_SUIT:
+                break  # a Wizard before any suit card: nobody need follow
+            elif suit != JESTER_SUIT:
+                led = suit
     return voids
 
 
@@ -227,23 +271,21 @@ class OhPshawSearchBot(SearchBot[OhPshawBot]):
     def choose(self, engine: OhPshaw, seat: int) -> Action:
         legal, deadline = self.legal_and_deadline(engine, seat)
         hand = engine.registered_hand(seat)
-        # The playouts (``fast``) know the 52 cards only: the Wizard variant is played
-        # by the heuristic bot, which knows the Wizards and Jesters.
-        if hand is None or engine.phase not in (Phase.BID, Phase.PLAY) or engine.options.wizard:
+        if hand is None or engine.phase not in (Phase.BID, Phase.PLAY):
             return self.fallback.choose(engine, seat)
         if len(legal) == 1:
             return legal[0]
-        seen = seen_from_engine(engine, seat, [card_index(c) for c in hand])
+        seen = seen_from_engine(engine, seat, [WIZARD_CARD_INDEX[c] for c in hand])
         if isinstance(legal[0], Bid):
             options = [a.bid for a in legal if isinstance(a, Bid)]
         else:
-            options = [card_index(a.card) for a in legal if isinstance(a, Play)]
+            options = [WIZARD_CARD_INDEX[a.card] for a in legal if isinstance(a, Play)]
         best, self.last_samples = search(
             seen, options, self.rng, self.samples, lambda: self.clock() < deadline
         )
         if isinstance(legal[0], Bid):
             return Bid(seat, options[best])
-        return Play(seat, CARD_NAMES[options[best]])
+        return Play(seat, NAME_OF[options[best]])
 
     def turn_card(self, engine: OhPshaw, seat: int) -> Action:
         """A simulated dealer's turned card (as the heuristic bot turns it)."""

@@ -38,7 +38,7 @@ from controller.table.screens.base import (
     ToMenu,
 )
 from controller.table.screens.choose_game import ChooseGameScreen
-from controller.table.screens.cut import CutScreen
+from controller.table.screens.cut import CutScreen, resumed_cut
 from controller.table.screens.join import JoinScreen
 from controller.table.screens.options import OptionsScreen
 from controller.table.screens.play import PlayScreen, undone
@@ -65,6 +65,7 @@ __all__ = [
     "ToAttract",
     "ToMenu",
     "resolve",
+    "resumed_cut",
     "undone",
 ]
 

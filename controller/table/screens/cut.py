@@ -23,21 +23,30 @@ class CutScreen(ScreenState):
     ``STARTER_TIMEOUT`` seconds, and every seat with the virtual deal; it says
     each card so cut. The cut's cards are not in play: only the chosen seat
     reaches the game (the header's starter key).
+
+    While seats are still to cut, the cut is journaled after every card
+    (``cut_state``; the journal keeps it until its game starts), so a table that
+    crashes mid-cut comes back to it (``resumed_cut``, ``resumed``), the cards
+    already cut kept.
     """
 
     screen = Screen.STARTER
     timeout = STARTER_TIMEOUT
     about_chosen_game = True
 
-    def __init__(self, prompt: Words, options: JSON, cut: Cut) -> None:
+    def __init__(self, prompt: Words, options: JSON, cut: Cut, *, resumed: bool = False) -> None:
         self.prompt = prompt
         self.options = options  # the options chosen for the game about to begin
         self.cut = cut
+        self.resumed = resumed  # rebuilt from the journal after a crash
         self.said: list[Words] = []  # how the cut went, for the game's first lines
 
     def enter(self, ctx: ScreenContext) -> Next:
         if ctx.config.deal == "virtual":
             self.said.append(say("The table cut for the deal with its virtual deck: lowest deals"))
+        if self.resumed:
+            self._say_resumed(ctx)
+        if ctx.config.deal == "virtual":
             return self._draw(ctx, self.cut.waiting())
         ctx.out.say(
             say(
@@ -47,6 +56,22 @@ class CutScreen(ScreenState):
             )
         )
         return self._draw(ctx, self._cannot_tap(ctx))
+
+    def _say_resumed(self, ctx: ScreenContext) -> None:
+        """A cut rebuilt from the journal: say so, and how it had gone (for the game too)."""
+        cut = self.cut
+        for cards in cut.earlier:
+            self.said.append(say("Cut for the deal: {cuts}", cuts=cut.shown(cards)))
+            low = min(cut.rank(card) for card in cards.values())
+            self.said.append(tie_line([s for s in sorted(cards) if cut.rank(cards[s]) == low]))
+        ctx.out.say(
+            say(
+                "{game}: the cut for the deal resumed where it stopped",
+                game=as_arg(ctx.lobby.chosen.title),
+            )
+        )
+        for seat, card in sorted(cut.cards.items()):
+            ctx.out.say(say("{seat} cut {card}", seat=Seat(seat), card=Card(card)))
 
     def _cannot_tap(self, ctx: ScreenContext) -> list[int]:
         """The waiting seats the table cuts for: bots' seats and seats whose reader is offline."""
@@ -69,6 +94,8 @@ class CutScreen(ScreenState):
         cut = self.cut
         ctx.out.changed()
         if cut.waiting():
+            if ctx.journal is not None:  # before anyone sees the card (the game clears it)
+                ctx.journal.cut_pending(cut_state(ctx, self))
             return None
         lowest = cut.lowest()
         self.said.append(say("Cut for the deal: {cuts}", cuts=cut.shown()))
@@ -85,10 +112,7 @@ class CutScreen(ScreenState):
                 )
             )
             return begin_game(ctx, self.options, seat, self.said)
-        tie = say(
-            "{seats} tie for the lowest card: they cut again",
-            seats=Items(tuple(Seat(seat) for seat in lowest)),
-        )
+        tie = tie_line(lowest)
         self.said.append(tie)
         ctx.out.say(tie)
         cut.again(lowest)
@@ -155,3 +179,55 @@ class CutScreen(ScreenState):
 
     def hints(self, ctx: ScreenContext) -> list[ButtonHint]:
         return [ButtonHint(seat, Button.OK, say("cut for me")) for seat in self.cut.waiting()]
+
+
+def tie_line(tied: list[int]) -> Words:
+    """What the table says when ``tied`` seats share the lowest card."""
+    return say(
+        "{seats} tie for the lowest card: they cut again",
+        seats=Items(tuple(Seat(seat) for seat in tied)),
+    )
+
+
+def cut_state(ctx: ScreenContext, screen: CutScreen) -> JSON:
+    """What the journal keeps of a cut in progress: enough to rebuild the table's lobby
+    (the menu line chosen, the seats joined, their names and languages), the options
+    chosen and the cut itself."""
+    lobby = ctx.lobby
+    return {
+        "game": lobby.chosen.spec.id,
+        "selected": lobby.selected,
+        "joined": sorted(lobby.joined),
+        "names": {str(seat): name for seat, name in lobby.names.items()},
+        "languages": {str(seat): lang for seat, lang in ctx.languages.chosen().items()},
+        "options": screen.options,
+        "cut": screen.cut.to_json(),
+    }
+
+
+def resumed_cut(ctx: ScreenContext, state: JSON) -> CutScreen:
+    """The cut ``cut_state`` journaled, its lobby restored; ValueError (or KeyError,
+    TypeError) when it does not fit this table (another menu, seats it lacks)."""
+    lobby = ctx.lobby
+    selected = int(state["selected"])
+    if not 0 <= selected < len(lobby.menu) or lobby.menu[selected].spec.id != state["game"]:
+        raise ValueError(f"the menu has no line {selected} for {state['game']!r}")
+    spec = lobby.menu[selected].spec
+    starter = spec.starter
+    if starter is None or starter.cut is None:
+        raise ValueError(f"{spec.id} does not cut for the deal")
+    joined = [int(seat) for seat in state["joined"]]
+    if not set(joined) <= set(ctx.seats):
+        raise ValueError(f"the cut was at seats {joined}, which this table does not all have")
+    cut = Cut.from_json(state["cut"], starter.cut, spec.deck.distinct())
+    options = state["options"]
+    if not isinstance(options, dict):
+        raise ValueError(f"not the options of a game: {options!r}")
+    names = {int(seat): str(name) for seat, name in state["names"].items()}
+    languages = {int(seat): str(lang) for seat, lang in state["languages"].items()}
+    # All read: only now is the lobby changed.
+    lobby.selected = selected
+    lobby.seat_all(joined)
+    lobby.names = names
+    ctx.languages.restore(languages, joined)
+    return CutScreen(starter.question, options, cut, resumed=True)

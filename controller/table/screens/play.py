@@ -14,6 +14,7 @@ from controller.table.play import (
     after,
     end_now,
     feedback,
+    journal_replays,
     refuse,
     take_back,
     undo,
@@ -46,7 +47,9 @@ class PlayScreen(ScreenState):
     rebuilt after a staff undo, which keeps the lines already on screen).
     ``replays`` are the other seats' actions a player's take-back took back with
     its own (``SeatInput.retractable``): they stand, and are put back, journaled,
-    as soon as the game waits for the first of them again.
+    as soon as the game waits for the first of them again. The list is journaled
+    too (``table.play.journal_replays``), so a game resumed after a crash puts
+    them back as well (``Table.resume``).
     """
 
     screen = Screen.PLAY
@@ -71,11 +74,13 @@ class PlayScreen(ScreenState):
     def enter(self, ctx: ScreenContext) -> Next:
         for line in self.intro:
             ctx.out.say(line)
-        return self._after(after(ctx, self.session, []))
+        # (A game resumed in the middle of a take-back may be waiting for a put-back.)
+        return self._after(after(ctx, self.session, []), ctx)
 
     def _after(self, result: JSON | None, ctx: ScreenContext | None = None) -> Next:
         """The results screen once the game has ended; else put back the cards a take-back
-        took back, once the game waits for them (``ctx`` given: after a seat's action)."""
+        took back, once the game waits for them (``ctx`` given: at entry or after a seat's
+        action)."""
         while result is None and ctx is not None and self.replays:
             expected = self.session.engine.expected
             obj = self.replays[0]
@@ -88,6 +93,7 @@ class PlayScreen(ScreenState):
             if len(self.session.recorder.actions) == before:
                 # Refused now (it should not be): that seat plays again, and so do the rest.
                 self.replays.clear()
+                journal_replays(self.session, [])
                 ctx.out.say(
                     say("{seat}: tap your card again", seat=Seat(seat)), MessageKind.INFO, seat
                 )

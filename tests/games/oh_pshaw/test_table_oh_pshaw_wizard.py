@@ -136,12 +136,14 @@ def test_wizards_and_jesters_have_faces_of_their_own() -> None:
     assert shown(SPEC.addon_decks[0].name("N3")) == "Jester 3"
 
 
-def test_the_search_bot_plays_the_wizard_variant_legally() -> None:
-    adapter = wizard_adapter(4)
-    engine = adapter.engine
-    bot = OhPshawSearchBot(random.Random(4), samples=4)
-    rng = random.Random(5)
-    plays = 0
+def _search_bot_wizard_game(seed: int) -> tuple[list[Action], int]:
+    """A whole 4-seat Wizard game played by one search bot at every seat (its actions
+    checked legal); the actions, and the decisions it searched rather than handed on."""
+    engine = wizard_adapter(4).engine
+    bot = OhPshawSearchBot(random.Random(seed), samples=4, budget=1e9)
+    rng = random.Random(seed + 1)
+    actions: list[Action] = []
+    searched = 0
     while not engine.finished:
         if not engine.round.touched:
             for action in deal(engine, rng):
@@ -149,11 +151,22 @@ def test_the_search_bot_plays_the_wizard_variant_legally() -> None:
             continue
         expected = engine.expected
         assert expected is not None
+        bot.last_samples = 0
         action = bot.choose(engine, expected.seat)
         assert action in engine.legal_actions(expected.seat)
         engine.apply(action)
-        plays += 1
-    assert plays > 10
+        actions.append(action)
+        searched += bot.last_samples == 4
+    return actions, searched
+
+
+def test_the_search_bot_searches_the_wizard_variant_legally_and_deterministically() -> None:
+    actions, searched = _search_bot_wizard_game(4)
+    assert len(actions) > 10
+    # Every decision with a choice is searched (4 deals each), none handed to the simple bot.
+    assert searched > len(actions) // 2
+    assert any(a.to_json().get("play", "")[:1] in ("W", "N") for a in actions)
+    assert (actions, searched) == _search_bot_wizard_game(4)
 
 
 @pytest.fixture
