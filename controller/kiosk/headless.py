@@ -111,7 +111,7 @@ def headless_demo(
         if kiosk.stop_requested or game is None:
             game = None  # stopped: the journal keeps the game for the next run
         else:
-            print(scoresheet.render(game.adapter.engine, present), end="")
+            print(scoresheet.render(game.adapter.engine, present, game.players), end="")
             results = kiosk.table.view
             # The table as it lay after the last card (columns, penalties), and the results screen.
             table_png = render_png(
