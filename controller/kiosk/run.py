@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 if TYPE_CHECKING:
     pass
-from controller.kiosk.arguments import journal_file, with_window_options
+from controller.kiosk.arguments import journal_file, window_table, with_window_options
 from controller.kiosk.headless import headless_demo
 from controller.kiosk.windowed import display_available, windowed
 
@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
 def run_until_stopped(args: argparse.Namespace, stop: StopSignals) -> int:
     """The kiosk's run: headless or windowed; under systemd, wait for a display that is
     not there yet (the DRM driver still loading at boot) rather than exit."""
-    config = load(Path(args.config)) if args.config else TableConfig.simulated()
+    config = load(Path(args.config)) if args.config else window_table(args)
     config = with_window_options(config, args)
     if not args.headless and Notifier().enabled:
         # Under systemd a bot demo would end and restart for ever: wait for the screen.
