@@ -3,7 +3,7 @@
 A real table of six bots is played until the tricks and their placements are on it; at
 800x480 the centre then holds a row of columns too narrow for "Maradono" or "Kiri KanOss".
 Pages of fewer, wider columns show every trick's name whole: the page of the trick chosen
-or attempted, else the pages turn every ``TRICK_PAGE_SECONDS`` on the scene's clock, and
+with PREV/NEXT, else the pages turn every ``TRICK_PAGE_SECONDS`` on the scene's clock, and
 the renderer is asked for a frame when the page is due.
 """
 
@@ -49,12 +49,11 @@ def tricks_on_the_table() -> TableView:
 
 
 def unfocused(view: TableView) -> TableView:
-    """``view`` with no trick chosen or attempted: nothing holds the page."""
+    """``view`` with no trick being chosen: nothing holds the page (an attempt does not)."""
     game = view.game
     assert game is not None
-    snap = oss_scene.game_of(game).snapshot
     side = replace(oss_scene.game_of(game).overlay, chosen_trick=None)
-    return replace(view, game=replace(game, snapshot=replace(snap, current=None), overlay=side))
+    return replace(view, game=replace(game, overlay=side))
 
 
 def names_drawn(view: TableView, size: tuple[int, int]) -> tuple[set[str], list[str]]:

@@ -314,7 +314,8 @@ class OssScene:
                 rows = 2
                 per_row, col_w, names, head, least = two
         if any(n.cut for n in names):
-            columns, count = self._trick_pages(p, area, columns, focus)
+            chosen = game_of(view.game).overlay.chosen_trick
+            columns, count = self._trick_pages(p, area, columns, chosen)
             marker = pygame.Rect(area.right - count.w, area.top, count.w, area.h)
             with p.secondary():
                 p.text(count.words, marker.midtop, count.size, theme.TEXT_DIM, anchor="midtop")
@@ -358,13 +359,15 @@ class OssScene:
         self._draw_card_text(p, text_box, title, (card.setup, card.do, card.note))
 
     def _trick_pages(
-        self, p: Painter, area: pygame.Rect, columns: list[TrickView], focus: str | None
+        self, p: Painter, area: pygame.Rect, columns: list[TrickView], chosen: str | None
     ) -> tuple[list[TrickView], PageCount]:
         """The tricks of the page shown, when one row of them cuts a name, and its count.
 
         Pages of as many tricks as fit with every name whole ("Maradono", "Kiri
-        KanOss": 800x480 with four seats or more): the page of the trick chosen or
-        attempted, else they turn every ``TRICK_PAGE_SECONDS`` (``animation_step``).
+        KanOss": four seats or more): the page of the trick a seat is choosing with
+        PREV/NEXT (the list follows its cursor), else they turn every
+        ``TRICK_PAGE_SECONDS`` (``animation_step``), so that every trick's placements
+        come round while one is attempted (its name is in the status and its text).
         """
         m = p.metrics
         pad = m.pad
@@ -382,8 +385,8 @@ class OssScene:
         pages = -(-total // per_page)
         per_page = -(-total // pages)  # the pages evened out: 2 and 2 rather than 3 and 1
         names = [t.name for t in columns]
-        if focus in names:
-            page = names.index(focus) // per_page
+        if chosen in names:
+            page = names.index(chosen) // per_page
         else:
             page = int(clock() // TRICK_PAGE_SECONDS) % pages
         shown = columns[page * per_page : (page + 1) * per_page]
