@@ -115,6 +115,24 @@ def panel_depth(size: tuple[int, int], deep: bool = False) -> int:
     return max(60, round(min(size) * (0.33 if deep else 0.3)))
 
 
+# How much deeper the top and bottom panels of a portrait canvas reach with the demo's
+# on-screen hand: a panel as wide as the short side then holds its heading, the turn
+# prompt's own bar, the game's body and the hand, where the usual depth left a body a
+# single card tall (Oshaka Trick's columns and counts, issue 29). The centre, as tall
+# as it is narrow twice over in portrait, spares the height.
+PORTRAIT_DEEP_SHARE = 1.25
+
+
+def edge_depth(size: tuple[int, int], side: Side, deep: bool = False) -> int:
+    """How deep the panels along ``side`` reach: ``panel_depth``, and in a portrait
+    canvas with on-screen hands (``deep``) deeper along the top and bottom edges."""
+    depth = panel_depth(size, deep)
+    width, height = size
+    if deep and height > width and side in (Side.TOP, Side.BOTTOM):
+        return round(depth * PORTRAIT_DEEP_SHARE)
+    return depth
+
+
 def compute_layout(
     size: tuple[int, int], sides: Sequence[Side], deep: bool = False, controls_height: int = 0
 ) -> Layout:
@@ -125,14 +143,15 @@ def compute_layout(
     """
     width, height = size
     depth = panel_depth(size, deep)
+    across = edge_depth(size, B, deep)  # the top and bottom panels'
     used = set(sides)
     # The panels of the short edges take the corners, so the long-edge panels and
     # the short-edge panels come out about the same length.
     short_edges_full = width >= height
     left = depth if L in used else 0
     right = width - depth if R in used else width
-    top = depth if T in used else 0
-    bottom = height - depth if B in used else height
+    top = across if T in used else 0
+    bottom = height - across if B in used else height
     centre = pygame.Rect(left, top, right - left, bottom - top)
 
     slots: list[SeatSlot] = []
@@ -152,9 +171,9 @@ def compute_layout(
             # Clockwise along the edge: bottom runs right to left, left bottom to top.
             if side is B:
                 a, b = span_end - (b - span_start), span_end - (a - span_start)
-                rect = pygame.Rect(a, height - depth, b - a, depth)
+                rect = pygame.Rect(a, height - across, b - a, across)
             elif side is T:
-                rect = pygame.Rect(a, 0, b - a, depth)
+                rect = pygame.Rect(a, 0, b - a, across)
             elif side is L:
                 a, b = span_end - (b - span_start), span_end - (a - span_start)
                 rect = pygame.Rect(0, a, depth, b - a)

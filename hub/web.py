@@ -336,7 +336,8 @@ def create_app(
         if row is None:
             raise HTTPException(status_code=404, detail="no such game")
         try:
-            sheet = scoresheet.render(replay(row.record))
+            # Each player named by the seat where they sat, as the table's screens did.
+            sheet = scoresheet.render(replay(row.record), seats=row.seats)
         except TableError as exc:
             sheet = f"The record does not replay: {exc}"
         return page(request, "game.html", game=row, sheet=sheet, titles=_titles())

@@ -32,7 +32,7 @@ def args_for(tmp_path: Path) -> argparse.Namespace:
     return argparse.Namespace(
         config=None, seed=1, bot_delay=0.0, journal=str(tmp_path / "journal.sqlite3"),
         no_journal=False, headless=False, out=str(tmp_path), size=None, fullscreen=False,
-        windowed=False, game="oshaka-trick", players=4,
+        windowed=False, game=None, players=None,
     )  # fmt: skip
 
 

@@ -312,23 +312,13 @@ def test_the_most_crowded_table_screens_are_legible_at_800x480(language: str) ->
     assert not failures, "\n".join(failures)
 
 
-# Turned a quarter (a portrait mounting) above 800x480 the demo seat's panel, with its
-# on-screen hand, turn bar and buttons, leaves Oshaka's columns too little height (not
-# yet laid out anew). Strict: the other games pass there, and so must Oshaka once fixed.
-PORTRAIT_OPEN = "Oshaka Trick turned a quarter above 800x480: the demo seat's panel is too short"
-
-
 def sweep_cases() -> list[Any]:
-    cases: list[Any] = []
-    for kind in KINDS:
-        for size in SIZES:
-            for rotation in ROTATIONS:
-                marks = []
-                if kind == "oshaka-trick" and rotation in (90, 270) and size != SIZES[0]:
-                    marks.append(pytest.mark.xfail(reason=PORTRAIT_OPEN, strict=True))
-                name = f"{kind}-{size[0]}x{size[1]}-{rotation}"
-                cases.append(pytest.param(kind, size, rotation, marks=marks, id=name))
-    return cases
+    return [
+        pytest.param(kind, size, rotation, id=f"{kind}-{size[0]}x{size[1]}-{rotation}")
+        for kind in KINDS
+        for size in SIZES
+        for rotation in ROTATIONS
+    ]
 
 
 @pytest.mark.slow

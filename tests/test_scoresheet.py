@@ -13,6 +13,7 @@ import pytest
 
 from controller.games import spec_of, specs
 from controller.games.base import Engine
+from controller.games.words import Player
 from controller.records import scoresheet
 from tests.test_engine_conformance import play_randomly
 from tests.words import shown
@@ -84,6 +85,6 @@ def test_an_unfinished_sheet_names_the_seat_to_play_from_one(game_id: str) -> No
     sheet = scoresheet.render(engine)
     assert not RAW.findall(sheet), sheet
     last = sheet.splitlines()[-1]
-    assert last == shown(scoresheet.waiting_for(expected.seat, expected.expects))
+    assert last == shown(scoresheet.waiting_for(Player(expected.seat), expected.expects))
     assert last.startswith(f"Waiting for Seat {expected.seat + 1} to ")
     assert ":" not in last  # every verb the games expect has its own sentence

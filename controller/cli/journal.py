@@ -283,7 +283,7 @@ def cmd_recover(args: argparse.Namespace) -> int:
                     lines.append(
                         say(
                             "The kiosk will resume it: {waiting}; scores so far {scores}.",
-                            waiting=waiting_for(seat, expected.expects),
+                            waiting=waiting_for(Seat(seat), expected.expects),
                             scores=Verbatim(" ".join(present.number(s) for s in summary.scores)),
                         )
                     )

@@ -33,16 +33,18 @@ def cmd_kiosk(args: argparse.Namespace) -> int:
 
 
 def kiosk_argument_problems(args: argparse.Namespace) -> None:
-    """Refuse, before anything starts, a headless game that the bots could never play.
+    """Refuse, before anything starts, a game that could never start.
 
-    ``--game`` must be a game the table runs, and the bots need a seat count
-    the game allows: ``--players``, else the bot seats of ``--config``, and
-    with ``--config`` as many seats with simulated devices at the front of the
-    table (``arguments.headless_table``). (With a window, people play and the
-    table's menus check.)
+    ``--game`` must be a game the table runs, and the players need a seat count
+    the game allows: ``--players``, else (headless) the bot seats of ``--config``,
+    and headless with ``--config`` as many seats with simulated devices at the
+    front of the table (``arguments.headless_table``). In the window without
+    ``--config`` either option starts the demo's game with the person and bots
+    (``arguments.window_starts_a_game``); with ``--config`` people choose the game
+    at the table and the table's menus check, so the options are refused there.
     """
     games = specs()
-    game = games.get(args.game)
+    game = games.get(arguments.demo_game(args))
     if game is None:
         raise TableError(
             say(
@@ -54,7 +56,19 @@ def kiosk_argument_problems(args: argparse.Namespace) -> None:
     low, high = game.min_players, game.max_players
     headless = args.headless or not (kiosk_window.display_available() or Notifier().enabled)
     if args.config is not None and not headless:
-        return  # a window (under systemd the kiosk waits for its display): people play
+        # A window (under systemd the kiosk waits for its display): people play.
+        if arguments.window_starts_a_game(args):
+            raise TableError(
+                say(
+                    "--game and --players start the demo's game in a window without "
+                    "--config; at the table of {config} the players choose the game on its "
+                    "menu: leave them out, or add --headless for a game of bots",
+                    config=Verbatim(str(args.config)),
+                )
+            )
+        return
+    if not headless and not arguments.window_starts_a_game(args):
+        return  # the demo's window without a game to start: its menus check
     config = None if args.config is None else load(Path(args.config))
     players = arguments.headless_players(args, config)
     if config is not None and args.players is None and not low <= players <= high:

@@ -15,6 +15,24 @@ from controller.records.journal import JOURNAL_NAME
 from controller.words.safe_text import one_line
 
 HEADLESS_PLAYERS = 4  # bots in the headless demo without --players or --config
+DEMO_GAME = "oshaka-trick"  # the demo's game without --game
+
+
+def demo_game(args: argparse.Namespace) -> str:
+    """The game the demo plays: ``--game``, else ``DEMO_GAME``."""
+    return str(args.game) if args.game is not None else DEMO_GAME
+
+
+def window_starts_a_game(args: argparse.Namespace) -> bool:
+    """Whether the window's demo starts a game by itself: ``--game`` or ``--players`` given
+    (``demo_game`` with that many players: the person at Seat 1, bots at the other seats)."""
+    return args.game is not None or args.players is not None
+
+
+def window_table(args: argparse.Namespace) -> TableConfig:
+    """The window's all-simulated table without ``--config``: a seat per ``--players``
+    (``HEADLESS_PLAYERS`` without it), the person at Seat 1 and bots at the others."""
+    return TableConfig.simulated(args.players if args.players is not None else HEADLESS_PLAYERS)
 
 
 def config_path(args: argparse.Namespace) -> Path | None:
@@ -118,13 +136,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--windowed", action="store_true", help="a window, even if --config says full screen"
     )
     parser.add_argument("--headless", action="store_true", help="bots play one game, no window")
-    parser.add_argument("--game", default="oshaka-trick", help="the game bots play headless")
+    parser.add_argument(
+        "--game",
+        default=None,
+        help=f"the game to play (default {DEMO_GAME}): headless, the bots play it; in the "
+        "window without --config, it starts by itself with you at Seat 1 and bots at the "
+        "other seats",
+    )
     parser.add_argument(
         "--players",
         type=int,
         default=None,
-        help=f"bots in the headless game (default {HEADLESS_PLAYERS}; with --config, its bot "
-        "seats' count); they sit at the table's first seats",
+        help=f"players of that game (default {HEADLESS_PLAYERS}; headless with --config, its "
+        "bot seats' count): headless, bots at the table's first seats; in the window "
+        "without --config, a table of that many seats, you and the bots",
     )
     parser.add_argument("--seed", type=int, default=None, help="seed for deals and bots")
     parser.add_argument(

@@ -20,6 +20,7 @@ from controller.games.words import Verbatim, as_arg, say
 from controller.kiosk.app import Kiosk, stopped_words
 from controller.kiosk.arguments import (
     config_path,
+    demo_game,
     headless_players,
     headless_table,
     journal_file,
@@ -82,7 +83,7 @@ def headless_demo(
     kiosk = Kiosk.create(
         config,
         seed=args.seed,
-        auto_game=args.game,
+        auto_game=demo_game(args),
         records_dir=out,
         journal_path=journal,
         config_path=config_path(args),
@@ -103,7 +104,7 @@ def headless_demo(
                 say(
                     "the bots could not finish a game of {game} (the table last said: {said}); "
                     "check --game, --players and the bot seats of --config",
-                    game=Verbatim(args.game),
+                    game=Verbatim(demo_game(args)),
                     said=as_arg(said),
                 ),
             )
@@ -111,7 +112,7 @@ def headless_demo(
         if kiosk.stop_requested or game is None:
             game = None  # stopped: the journal keeps the game for the next run
         else:
-            print(scoresheet.render(game.adapter.engine, present), end="")
+            print(scoresheet.render(game.adapter.engine, present, game.players), end="")
             results = kiosk.table.view
             # The table as it lay after the last card (columns, penalties), and the results screen.
             table_png = render_png(

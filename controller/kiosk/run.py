@@ -8,28 +8,21 @@ import argparse
 import logging
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from controller.config.reading import ConfigError
 from controller.config.table_config import TableConfig, load
 from controller.games.base import TableError
 from controller.games.words import say
+from controller.kiosk.arguments import journal_file, window_table, with_window_options
 from controller.kiosk.display_wait import DisplayFailed, wait_for_display
 from controller.kiosk.exit_codes import ExitCode
 from controller.kiosk.sd_notify import Notifier
 from controller.kiosk.stop_signals import StopSignals
+from controller.kiosk.windowed import display_available, windowed
 from controller.records.durable import require_durable
 from controller.records.journal import JournalDiskFull, JournalLocked
 from controller.words import terminal as terminal_words
 from hardware.errors import HardwareConfigError, HardwareError
-
-if TYPE_CHECKING:
-    pass
-
-if TYPE_CHECKING:
-    pass
-from controller.kiosk.arguments import journal_file, with_window_options
-from controller.kiosk.windowed import display_available, windowed
 
 logger = logging.getLogger(__name__)
 
@@ -72,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
 def run_until_stopped(args: argparse.Namespace, stop: StopSignals) -> int:
     """The kiosk's run: headless or windowed; under systemd, wait for a display that is
     not there yet (the DRM driver still loading at boot) rather than exit."""
-    config = load(Path(args.config)) if args.config else TableConfig.simulated()
+    config = load(Path(args.config)) if args.config else window_table(args)
     config = with_window_options(config, args)
     if not args.headless and Notifier().enabled:
         # Under systemd a bot demo would end and restart for ever: wait for the screen.

@@ -8,7 +8,9 @@ game exercises the whole path from reader to engine to LEDs and display.
 
 ``Simulator(auto_game=...)`` also walks the menus itself (wake the table,
 choose the game, join, start), which is how the headless demo plays a full
-game with nobody at the table.
+game with nobody at the table; the window's demo, given ``--game`` or
+``--players``, starts one game so (``auto_once``), its person joined too
+(``auto_people``), and then leaves the menus to the people.
 
 Thinking: with ``think`` set (the kiosk passes ``[bots] think``) Oh Pshaw and
 Oshaka Trick seats get the search bots, which take up to ``think`` seconds per
@@ -130,6 +132,11 @@ class Simulator:
     rng: random.Random = field(default_factory=lambda: random.Random(0))
     delay: float = 0.0
     auto_game: str | None = None  # walk the menus and start this game
+    # People's seats the walk joins as well (the window's demo starting a game: the
+    # person at the keyboard plays it), and whether it starts one game only and then
+    # leaves the menus to the people (the window), or every game (headless).
+    auto_people: frozenset[int] = frozenset()
+    auto_once: bool = False
     # How a tag reaches a seat's reader: by default the seat's mock reader;
     # tests over pseudo-terminals write the reader's line protocol instead.
     tapper: Callable[[int, str], None] | None = None
@@ -271,6 +278,8 @@ class Simulator:
     def _decide(self) -> list[tuple[int, Gesture]]:
         table = self.table
         view = table.view
+        if self.auto_game is not None and self.auto_once and view.screen is Screen.PLAY:
+            self.auto_game = None  # started (or resumed): the next game is the people's choice
         if self.auto_game is not None:
             plan = self._walk_menus(view.screen)
             if plan:
@@ -307,8 +316,12 @@ class Simulator:
             if ids[table.selected] != self.auto_game:
                 return [(first, Press(Button.NEXT))]
             return [(first, Press(Button.OK))]
-        if screen is Screen.JOIN and all(s in table.joined for s in self.bot_seats):
-            return [(first, Press(Button.NEXT))]
+        if screen is Screen.JOIN:
+            people = [s for s in sorted(self.auto_people) if s not in table.joined]
+            if people:
+                return [(people[0], Press(Button.OK))]
+            if all(s in table.joined for s in self.bot_seats):
+                return [(first, Press(Button.NEXT))]
         if screen is Screen.OPTIONS:
             return [(first, Press(Button.OK))]  # the cursor starts on "Start the game"
         return []

@@ -33,7 +33,12 @@ if TYPE_CHECKING:
     from display.window import Window
 
 from controller.kiosk.app import SLEEP_WAIT, Kiosk, stopped_words
-from controller.kiosk.arguments import config_path, journal_file
+from controller.kiosk.arguments import (
+    config_path,
+    demo_game,
+    journal_file,
+    window_starts_a_game,
+)
 from hardware.events import ButtonPressed, TagPresented, TossStarted
 
 logger = logging.getLogger(__name__)
@@ -71,6 +76,13 @@ def windowed(args: argparse.Namespace, config: TableConfig, stop: StopSignals | 
         can_quit=args.config is not None,
         sounds=speakers,
     )
+    if args.config is None and window_starts_a_game(args):
+        # --game / --players: the demo starts that game once, the person at the keyboard
+        # joined with the bots; afterwards the menus are the people's again.
+        simulator = kiosk.simulator
+        simulator.auto_game = demo_game(args)
+        simulator.auto_people = frozenset(s.index for s in config.seats if not s.bot)
+        simulator.auto_once = True
     window = window_for(config)
     notifier = Notifier()  # systemd's Type=notify and watchdog; nothing off systemd
     turns = Turns(kiosk, Sleeper(config.display.sleep))

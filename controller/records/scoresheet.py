@@ -4,25 +4,40 @@ The sheet is written through a ``Presenter``: in the reader's language, seats
 counted from 1 (the record and ``--json`` keep the format's 0-based seats),
 numbers written the language's way. ``render(engine)`` without a presenter is
 the English sheet.
+
+A record numbers its players 0..n-1 whichever seats they sat at; ``replay``
+names player N "Seat N+1" (the record has no seating). Whoever knows where the
+players sat (the kiosk, the hub, from the journal) passes the seating, and the
+sheet names each player by the table's seat, as the screens and the history do.
 """
 
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Sequence
 from dataclasses import replace
 
 from controller.games import spec_of
 from controller.games.base import JSON, Engine, TableError
-from controller.games.words import Items, Seat, Text, Verbatim, Words, as_arg, say, say_plural
+from controller.games.words import (
+    Items,
+    Player,
+    Seat,
+    Text,
+    Verbatim,
+    Words,
+    as_arg,
+    say,
+    say_plural,
+)
 from controller.words import Presenter
 from controller.words.terminal import columns, pad
 
 ENGLISH = Presenter()
 
 
-def waiting_for(seat: int, expects: str) -> Text:
+def waiting_for(who: Seat | Player, expects: str) -> Text:
     """ "Waiting for Seat 3 to bid": what the unfinished game waits for, in words."""
-    who = Seat(seat)
     sentences: dict[str, Text] = {
         "play": say("Waiting for {seat} to play a card", seat=who),
         "place": say("Waiting for {seat} to place a card", seat=who),
@@ -47,15 +62,19 @@ def waiting_for(seat: int, expects: str) -> Text:
     )
 
 
-def render(engine: Engine, present: Presenter = ENGLISH) -> str:
+def render(engine: Engine, present: Presenter = ENGLISH, seats: Sequence[int] = ()) -> str:
     """The report as a fixed-width table: rows per round, totals and winners.
 
     Written for people: seats are numbered from 1 (the record and ``--json``
     keep the format's 0-based seats) and each round's other facts are in words.
+    ``seats[p]`` is the table's seat (0-based) where player ``p`` sat, when known:
+    the sheet then names that seat, as the table's screens did.
     """
     if present.game_id is None:
         # The game's cards in its own words ("Red 7", "3 of tribe 2"), whoever asked for the sheet.
         present = replace(present, game_id=engine.game_id)
+    if seats:
+        present = replace(present, players=tuple(seats))
     report = engine.report()
     rows: list[tuple[str, list[str]]] = []
     notes: list[str] = []
@@ -72,7 +91,7 @@ def render(engine: Engine, present: Presenter = ENGLISH) -> str:
             for note in engine.sheet_notes(round_)
         ]
     rows.append((present(say("Total")), _cells(present, report["totals"])))
-    header = [present.seat(s) for s in range(engine.players)]
+    header = [present.player(p) for p in range(engine.players)]
     width = max(columns(cell) for _, cells in [("", header), *rows] for cell in cells) + 2
     label_width = max(columns(label) for label, _ in rows) + 1
 
@@ -87,7 +106,7 @@ def render(engine: Engine, present: Presenter = ENGLISH) -> str:
     out.append(line("", header))
     out += [line(label, cells) for label, cells in rows]
     out += notes
-    winners = Items(tuple(Seat(s) for s in report["winners"]))
+    winners = Items(tuple(Player(p) for p in report["winners"]))
     if report.get("ended") == "early":
         out.append(
             present(say("Ended early by staff: the points stand as they are and the leaders win"))
@@ -101,7 +120,8 @@ def render(engine: Engine, present: Presenter = ENGLISH) -> str:
         out.append(present(say("Leading: {seats}", seats=winners)))
         if report["next"] is not None:
             expected = report["next"]
-            out.append(present(waiting_for(int(expected["seat"]), str(expected["expects"]))))
+            who = Player(int(expected["seat"]))
+            out.append(present(waiting_for(who, str(expected["expects"]))))
     return "\n".join(out) + "\n"
 
 

@@ -172,8 +172,8 @@ def draw_centre(p: Painter, layout: Layout, view: TableView) -> None:
 def animation_step(view: TableView) -> float | None:
     """Seconds between frames while ``view``'s centre moves by itself, or None when still.
 
-    Only a game scene animates (Oss's running toss timer); it says so with an
-    optional ``animation_step(game)``.
+    Only a game scene animates (Oss's running toss timer, its paged tricks); it says
+    so with an optional ``animation_step(game)``.
     """
     if view.screen is not Screen.PLAY or view.game is None:
         return None

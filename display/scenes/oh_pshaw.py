@@ -253,10 +253,14 @@ class OhPshawScene:
         widest = max((p.measure(p.words(n), m.body, True) for n, _ in notes), default=0)
         if notes and rect.right - note_x < widest:
             note_x, y = rect.left, rect.top + chip_h + m.pad
+        width = rect.right - note_x
         for text, colour in notes:
-            if y + line > rect.bottom + m.pad:
+            # Only a note whose letters (their feet too) are inside the body: the body
+            # is clipped, and a note cut at its foot reads as another word.
+            letters = p.render_text(text, m.body, colour, True, width).get_bounding_rect()
+            if y + letters.bottom > rect.bottom:
                 break
-            p.text(text, (note_x, y), m.body, colour, bold=True, max_width=rect.right - note_x)
+            p.text(text, (note_x, y), m.body, colour, bold=True, max_width=width)
             y += line
 
     def draw_recall(self, p: Painter, rect: pygame.Rect, view: TableView, player: int) -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 import pygame
 
@@ -42,7 +43,7 @@ from controller.games.words import (
     say_plural,
 )
 from controller.view import AnyGameView, GameView, MessageKind, TableView
-from display import theme
+from display import legibility, theme
 from display.fitting import Fitted
 from display.generic import (
     TRICK_AREA,
@@ -52,6 +53,7 @@ from display.generic import (
     draw_status,
     player_name,
 )
+from display.legibility import Role
 from display.theme import Colour, Painter
 
 TRIBE_COLOURS: tuple[Colour, ...] = (
@@ -95,6 +97,20 @@ def _name_lines(p: Painter, name: str, width: int) -> Fitted:
     return p.fit(name, width, 1 << 16, p.metrics.body, bold=True, max_lines=2)
 
 
+def _column_width(width: int, columns: int, pad: int) -> int:
+    """How wide each of ``columns`` trick columns side by side in ``width`` is."""
+    return (width - pad * (columns - 1)) // columns
+
+
+@dataclass(frozen=True)
+class PageCount:
+    """Which page of the tricks shows ("1/2"), its text size, and the strip it takes."""
+
+    words: Words
+    size: int
+    w: int
+
+
 def game_of(game: AnyGameView | None) -> GameView[OssSnapshot, TableSide]:
     """The view's game with Oss's own types (the scene only draws a game in play)."""
     if game is None:
@@ -113,6 +129,9 @@ clock = time.monotonic
 #: How often the running toss timer's figures move on screen: ten a second is
 #: smooth enough to read as running and cheap for a Pi core.
 TIMER_FRAME = 0.1
+#: How long a page of tricks shows when they do not fit one row whole: as long as a
+#: page of the results screen (``controller/table/pages.py``).
+TRICK_PAGE_SECONDS = 6.0
 
 NO_ATTEMPT_YET = say("No attempt reported yet")
 #: How a trick card's Jack is thrown, in words.
@@ -213,8 +232,15 @@ class OssScene:
         return entry, shown.overlay.timer.bests.get(player)
 
     def animation_step(self, game: AnyGameView) -> float | None:
-        """Seconds between frames while the centre moves (the running timer), else None."""
-        return TIMER_FRAME if game_of(game).overlay.timer.running else None
+        """Seconds until the centre moves: the running timer's next frame, or the next
+        page of the tricks while they are on the table (the centre pages them when a
+        name would not fit its column whole), else None."""
+        shown = game_of(game)
+        if shown.overlay.timer.running:
+            return TIMER_FRAME
+        if not shown.snapshot.tricks:
+            return None
+        return TRICK_PAGE_SECONDS - clock() % TRICK_PAGE_SECONDS
 
     # --- a seat's area ---------------------------------------------------------------------
 
@@ -315,7 +341,7 @@ class OssScene:
 
         def arranged(rows: int) -> tuple[int, int, list[Fitted], int, int]:
             per_row = -(-len(columns) // rows)
-            col_w = (area.w - pad * (per_row - 1)) // per_row
+            col_w = _column_width(area.w, per_row, pad)
             names = [_name_lines(p, t.name, col_w - 2 * pad) for t in columns]
             head = _head_height(p, max(len(n.lines) for n in names))
             # The heads whole and, in one row, a row of placements, at least.
@@ -324,15 +350,23 @@ class OssScene:
 
         # One row of tricks, or two when a name would not fit its column whole and the
         # centre is tall enough for both rows with every placement (the placements are
-        # the game's state; a name cut with "…" is printed on its card and in the
-        # focused trick's text).
+        # the game's state), else pages of fewer, wider columns (``_trick_pages``).
         rows = 1
         per_row, col_w, names, head, least = arranged(1)
         if any(n.cut for n in names):
             two = arranged(2)
-            if 2 * (two[3] + pad + most * chip + pad) + pad <= area.h:
+            fits = 2 * (two[3] + pad + most * chip + pad) + pad <= area.h
+            if fits and not any(n.cut for n in two[2]):
                 rows = 2
                 per_row, col_w, names, head, least = two
+        if any(n.cut for n in names):
+            chosen = game_of(view.game).overlay.chosen_trick
+            columns, count = self._trick_pages(p, area, columns, chosen)
+            marker = pygame.Rect(area.right - count.w, area.top, count.w, area.h)
+            with p.secondary():
+                p.text(count.words, marker.midtop, count.size, theme.TEXT_DIM, anchor="midtop")
+            area = pygame.Rect(area.left, area.top, area.w - count.w - pad, area.h)
+            per_row, col_w, names, head, least = arranged(1)
         # The placements take what they need (the cards on the table are the game's
         # state; the instructions are printed on the trick cards too): the instructions
         # get the rest, and chips beyond the room are counted on a last chip.
@@ -369,6 +403,41 @@ class OssScene:
         else:
             title = say("Duel trick: {trick}", trick=name)
         self._draw_card_text(p, text_box, title, (card.setup, card.do, card.note))
+
+    def _trick_pages(
+        self, p: Painter, area: pygame.Rect, columns: list[TrickView], chosen: str | None
+    ) -> tuple[list[TrickView], PageCount]:
+        """The tricks of the page shown, when one row of them cuts a name, and its count.
+
+        Pages of as many tricks as fit with every name whole ("Maradono", "Kiri
+        KanOss": four seats or more): the page of the trick a seat is choosing with
+        PREV/NEXT (the list follows its cursor), else they turn every
+        ``TRICK_PAGE_SECONDS`` (``animation_step``), so that every trick's placements
+        come round while one is attempted (its name is in the status and its text).
+        """
+        m = p.metrics
+        pad = m.pad
+        count_size = legibility.least_size(m.unit, Role.SECONDARY)
+        total = len(columns)
+        widest = f"{total}/{total}"
+        marker_w = p.measure(widest, count_size, True) + pad
+        room = area.w - marker_w - pad
+        per_page = 1
+        for per in range(total - 1, 0, -1):
+            width = _column_width(room, per, pad) - 2 * pad
+            if not any(_name_lines(p, t.name, width).cut for t in columns):
+                per_page = per
+                break
+        pages = -(-total // per_page)
+        per_page = -(-total // pages)  # the pages evened out: 2 and 2 rather than 3 and 1
+        names = [t.name for t in columns]
+        if chosen in names:
+            page = names.index(chosen) // per_page
+        else:
+            page = int(clock() // TRICK_PAGE_SECONDS) % pages
+        shown = columns[page * per_page : (page + 1) * per_page]
+        count = PageCount(say("{page}/{pages}", page=page + 1, pages=pages), count_size, marker_w)
+        return shown, count
 
     def _draw_trick_column(
         self,

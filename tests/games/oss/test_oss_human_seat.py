@@ -18,6 +18,7 @@ from controller.kiosk.simulation import Simulator
 from controller.view import Screen
 from display import legibility
 from display.legibility import DrawnText
+from display.scenes import oss as oss_scene
 from display.screenshot import screenshot_view
 from tests.rigs import TableRig, painted_text
 from tests.words import shown
@@ -151,13 +152,20 @@ def test_trick_names_and_every_card_under_a_trick_are_drawn_in_full(
         assert isinstance(snap, OssSnapshot)
         placements = [(p.value, p.seat) for t in snap.tricks for p in t.placements]
         assert len(placements) >= 4
-        with legibility.recording() as drawing:
-            screenshot_view(view, tmp_path / "oss.png", size=size)
-    # A name too wide for its column goes on two lines, or the tricks on two rows; where
-    # the centre has no room for that it ends with "…", never smaller than legible.
-    blocks: dict[int, list[DrawnText]] = {}
-    for drawn in drawing.texts:
-        blocks.setdefault(drawn.group, []).append(drawn)
+        # A name too wide for its column goes on two lines, or the tricks on two rows, or
+        # on pages that turn (every page drawn here); never smaller than legible.
+        drawings = []
+        for page in range(len(snap.tricks) + 1):
+            moment = 1000.0 + page * oss_scene.TRICK_PAGE_SECONDS
+            monkeypatch.setattr(oss_scene, "clock", lambda moment=moment: moment)
+            with legibility.recording() as drawing:
+                screenshot_view(view, tmp_path / f"oss-{page}.png", size=size)
+            drawings.append(drawing)
+    texts = [drawn for drawing in drawings for drawn in drawing.texts]
+    blocks: dict[tuple[int, int], list[DrawnText]] = {}
+    for index, drawing in enumerate(drawings):
+        for drawn in drawing.texts:
+            blocks.setdefault((index, drawn.group), []).append(drawn)
     least = legibility.least_size(min(size))
     for trick in snap.tricks:
         found = [
@@ -168,11 +176,11 @@ def test_trick_names_and_every_card_under_a_trick_are_drawn_in_full(
         ]
         assert found, f"{trick.name} is not drawn"
         assert all(d.size >= least for d in found[0]), f"{trick.name} is too small"
-    labels = {t.text for t in drawing.texts}
+    labels = {t.text for t in texts}
     for value, seat in placements:
         # Seats are named counted from 1 (engine players sit at seats 0..n-1 here).
         assert f"{value} Seat {seat + 1}" in labels, f"the {value} of seat {seat} is hidden"
-    assert not any(t.clipped for t in drawing.texts)
+    assert not any(t.clipped for t in texts)
 
 
 def test_with_a_physical_deal_the_menu_says_why_oss_is_not_offered(
