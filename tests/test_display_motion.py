@@ -578,6 +578,10 @@ def test_the_rules_page_says_how_to_see_the_last_trick() -> None:
 # --- a seat's score counting on its panel, in every game ----------------------------------
 
 
+# Far more frames than any movement takes at 30 a second: past this, something never stops.
+MOST_FRAMES = 600
+
+
 @dataclass
 class DrawnGame:
     """Four bots playing a game, each step drawn 5 s after the one before (everything
@@ -612,12 +616,20 @@ class DrawnGame:
         pytest.fail("the bots never got there")
 
     def settle(self) -> Iterator[None]:
-        """The same view drawn frame by frame, when the motion asks, until it is still."""
+        """The same view drawn frame by frame, when the motion asks, until nothing moves.
+
+        A redraw that comes back for ever is not motion (Oss turning its trick pages
+        every few seconds): once the motion is still, the view is settled.
+        """
         view = self.view
-        while (wait := self.renderer.next_frame_in(view)) is not None:
+        for frame in range(MOST_FRAMES):
+            wait = self.renderer.next_frame_in(view)
+            if wait is None or (frame and self.renderer.motion.due is None):
+                return
             self.now += wait
             assert self.renderer.draw(view)
             yield
+        raise AssertionError(f"the display still moved after {MOST_FRAMES} frames")
 
 
 @contextmanager
