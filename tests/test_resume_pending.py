@@ -48,11 +48,17 @@ def _play_and_die(what: str, path: Path) -> None:
             rig.tap(0, "9H")
             rig.tap(1, "KS")
         else:
-            start_round_one(rig)
-            for seat, card in ((2, "AS"), (3, "3D"), (0, "4S")):
-                rig.tap(seat, card)
-            rig.press(3, "prev")
+            renege_taken_back(rig)
         os.kill(os.getpid(), signal.SIGKILL)
+
+
+def renege_taken_back(rig: CutRig) -> None:
+    """Round one dealt; seat 3 leads spades, seat 4 reneges with 3♦, seat 1 plays 4♠, and
+    seat 4 takes its renege back (PREV): seat 1's 4♠ waits to be put back."""
+    start_round_one(rig)
+    for seat, card in ((2, "AS"), (3, "3D"), (0, "4S")):
+        rig.tap(seat, card)
+    rig.press(3, "prev")
 
 
 def crash(journal: Journal) -> None:
@@ -80,11 +86,7 @@ def test_a_take_back_in_progress_survives_a_crash(tmp_path: Path) -> None:
     rig, journal = journaled_physical(path)
     with rig.devices:
         rig.loop.drain()
-        start_round_one(rig)
-        rig.tap(2, "AS")  # the eldest leads spades
-        rig.tap(3, "3D")  # a renege
-        rig.tap(0, "4S")
-        rig.press(3, "prev")  # seat 4 takes back its 3♦; seat 1's 4♠ waits to be put back
+        renege_taken_back(rig)
         game_id = journal.current_game
         assert game_id is not None
         assert pending_replays(journal, game_id) == [{"seat": 0, "play": "4S"}]
@@ -123,10 +125,7 @@ def test_without_the_journaled_list_the_others_would_tap_again(tmp_path: Path) -
     rig, journal = journaled_physical(path)
     with rig.devices:
         rig.loop.drain()
-        start_round_one(rig)
-        for seat, card in ((2, "AS"), (3, "3D"), (0, "4S")):
-            rig.tap(seat, card)
-        rig.press(3, "prev")
+        renege_taken_back(rig)
         game_id = journal.current_game
         assert game_id is not None
     crash(journal)
@@ -146,10 +145,7 @@ def test_a_staff_undo_or_a_put_back_ends_what_is_pending(tmp_path: Path) -> None
     rig, journal = journaled_physical(tmp_path / "journal.db")
     with rig.devices:
         rig.loop.drain()
-        start_round_one(rig)
-        for seat, card in ((2, "AS"), (3, "3D"), (0, "4S")):
-            rig.tap(seat, card)
-        rig.press(3, "prev")
+        renege_taken_back(rig)
         game_id = journal.current_game
         assert game_id is not None
         assert pending_replays(journal, game_id) == [{"seat": 0, "play": "4S"}]
