@@ -628,7 +628,8 @@ class RememberingPresenter(Presenter):
     A redraw presents the same messages again; presenting (catalog lookups,
     Babel's numbers and lists) costs more on a Pi core than drawing the cached
     picture of the result. The memo is keyed by everything that makes one
-    presenter's words differ from another's (language, seating, nicknames, game).
+    presenter's words differ from another's (language, seating, nicknames, game,
+    room).
     """
 
     memo: Memo[str] | None = field(default=None, compare=False, repr=False)
@@ -636,13 +637,16 @@ class RememberingPresenter(Presenter):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        key = (self.language, tuple(self.players), tuple(sorted(self.names.items())), self.game_id)
+        names = tuple(sorted(self.names.items()))
+        key = (self.language, tuple(self.players), names, self.game_id, self.domain)
         object.__setattr__(self, "_reader", key)
 
     @classmethod
     def of(cls, words: Presenter, memo: Memo[str]) -> RememberingPresenter:
         """``words``'s reader, remembering in ``memo``."""
-        return cls(words.language, words.players, words.names, words.game_id, memo=memo)
+        return cls(
+            words.language, words.players, words.names, words.game_id, words.domain, memo=memo
+        )
 
     def number(self, value: float, pattern: str | None = None) -> str:
         """As ``Presenter.number``; a whole number under 1,000, and seconds (Oss's toss

@@ -20,6 +20,7 @@ from controller.words.catalogs import (
     compile_po,
     domain_files,
     domains,
+    game_domain_name,
     po_path,
 )
 from controller.words.extract import missing, template
@@ -86,3 +87,33 @@ def test_every_source_that_says_words_belongs_to_a_domain() -> None:
     assert len(sayers) > 20  # the check sees the sources at all
     unclaimed = [str(path.relative_to(ROOT)) for path in sayers if path.resolve() not in claimed]
     assert not unclaimed, f"in no translation domain (controller/words/catalogs.py): {unclaimed}"
+
+
+def test_a_key_two_games_share_reads_in_the_words_of_the_game_being_played() -> None:
+    # "{player} leads" is in Oshaka Trick's and Oh Pshaw's catalogs; the German
+    # Oh Pshaw rulebook says "anspielen", Oshaka Trick's words say "ausspielen".
+    # Searched in a fixed order, one game showed the other's word.
+    leads = say("{player} leads: play a card", player=Player(0))
+    oh_pshaw = Presenter("de", game_id="oh-pshaw")(leads)
+    oshaka = Presenter("de", game_id="oshaka-trick")(leads)
+    assert "spielt an" in oh_pshaw and "spielt aus" in oshaka
+    # Oskar's cards are a "Blatt" (its rulebook's word), Oshaka Trick's a "Hand".
+    registered = say(
+        "{player} cannot register a hand now: it has already played this round",
+        player=Player(0),
+    )
+    assert "Blatt" in Presenter("de", game_id="oskar")(registered)
+    assert "Hand" in Presenter("de", game_id="oshaka-trick")(registered)
+
+
+def test_a_game_without_catalogs_of_its_own_reads_the_shared_ones() -> None:
+    assert game_domain_name("oh-pshaw") == "oh_pshaw"
+    assert game_domain_name("no-such-game") is None and game_domain_name(None) is None
+    assert Presenter("de", game_id="no-such-game")(say("Seat {number}", number=3)) == "Platz 3"
+
+
+def test_the_staff_s_words_come_first_where_the_staff_reads_them() -> None:
+    # The history's status "playing" is the staff's "läuft"; the display's own
+    # "playing" (a seat's status line) is "spielt".
+    assert Presenter("de", domain="staff")(say("playing")) == "läuft"
+    assert Presenter("de")(say("playing")) == "spielt"

@@ -202,7 +202,8 @@ class Kiosk:
             history=None
             if journal is None
             else lambda: history_table(
-                summaries(journal, latest=DESK_HISTORY), Presenter(table_language(config))
+                summaries(journal, latest=DESK_HISTORY),
+                Presenter(table_language(config), domain="staff"),
             ),
             on_staff_call=None if cafe is None else cafe.staff_call,
             staff_log=None if journal is None else journal.staff_event,

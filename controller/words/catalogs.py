@@ -156,11 +156,26 @@ def pot_path(domain: str) -> Path:
 
 
 @functools.cache
-def translations(language: str) -> gettext.NullTranslations:
+def game_domain_name(game_id: str | None) -> str | None:
+    """The catalog domain of the game whose record key is ``game_id`` ("oh-pshaw":
+    "oh_pshaw"), or None for no game, an unknown one, or one without catalogs here."""
+    from controller.games import specs
+
+    spec = None if game_id is None else specs().get(game_id)
+    if spec is None:
+        return None
+    return spec.key if any(d.name == spec.key for d in domains()) else None
+
+
+@functools.cache
+def translations(language: str, first: tuple[str, ...] = ()) -> gettext.NullTranslations:
     """All domains of ``language`` as one translations object (English: none at all).
 
-    A missing catalog is logged once and falls back to English, so a table
-    whose locale files were lost still runs.
+    The domains named in ``first`` are searched first, in that order, then the
+    others: the same English key can be in two games' catalogs with different
+    words (Oh Pshaw's rulebook "spielt an" where Oshaka Trick's "spielt aus"),
+    and a game's screen must read its own. A missing catalog is logged once and
+    falls back to English, so a table whose locale files were lost still runs.
     """
     if language == PSEUDO:
         from controller.words.pseudo import PseudoTranslations
@@ -168,8 +183,13 @@ def translations(language: str) -> gettext.NullTranslations:
         return PseudoTranslations()
     if language not in TRANSLATED:
         return gettext.NullTranslations()
+    everyone = domains()
+    ordered = [d for name in first for d in everyone if d.name == name]
+    ordered += [d for d in everyone if d not in ordered]
     chain: gettext.NullTranslations | None = None
-    for domain in domains():
+    for domain in ordered:
+        # Each chain loads its own objects: add_fallback links them, so sharing one
+        # between two orders would splice the orders together.
         loaded = _load(language, domain.name)
         if loaded is None:
             continue

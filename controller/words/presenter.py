@@ -14,6 +14,7 @@ import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime
+from gettext import NullTranslations
 from typing import TYPE_CHECKING
 
 from babel import Locale
@@ -38,7 +39,13 @@ from controller.games.words import (
     fill,
     say,
 )
-from controller.words.catalogs import ENGLISH, LANGUAGES, PSEUDO, translations
+from controller.words.catalogs import (
+    ENGLISH,
+    LANGUAGES,
+    PSEUDO,
+    game_domain_name,
+    translations,
+)
 
 if TYPE_CHECKING:
     from controller.view import TableView
@@ -58,13 +65,16 @@ class Presenter:
 
     ``players[p]`` is the physical seat of engine player ``p`` (empty: player
     ``p`` sits at seat ``p``); ``names`` gives a seat the nickname its member
-    card carries; ``game_id`` says whose deck a ``Card`` belongs to.
+    card carries; ``game_id`` says whose deck a ``Card`` belongs to and whose
+    catalog is searched first; ``domain`` names a room whose catalog is searched
+    before even that one (the staff's words on the command line and the desk).
     """
 
     language: str = ENGLISH
     players: Sequence[int] = ()
     names: Mapping[int, str] = field(default_factory=dict)
     game_id: str | None = None
+    domain: str | None = None
 
     def __post_init__(self) -> None:
         if self.language not in LANGUAGES and self.language != PSEUDO:
@@ -99,10 +109,18 @@ class Presenter:
 
     def gettext(self, key: str) -> str:
         """A bare catalog lookup (prefer ``self(say(...))``, which the extractor also finds)."""
-        return translations(self.language).gettext(key)
+        return self._catalog().gettext(key)
+
+    def _catalog(self) -> NullTranslations:
+        """The reader's catalogs, this reader's room and game searched first."""
+        first = [] if self.domain is None else [self.domain]
+        game = game_domain_name(self.game_id)
+        if game is not None and game not in first:
+            first.append(game)
+        return translations(self.language, tuple(first))
 
     def _sentence(self, text: Text) -> str:
-        catalog = translations(self.language)
+        catalog = self._catalog()
         if text.plural is not None and text.count is not None:
             return catalog.ngettext(text.key, text.plural, text.count)
         return catalog.gettext(text.key)

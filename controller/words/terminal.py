@@ -66,8 +66,9 @@ def chosen_language(args: argparse.Namespace) -> str:
 
 
 def presenter(args: argparse.Namespace) -> Presenter:
-    """The presenter that writes this run's messages."""
-    return Presenter(chosen_language(args))
+    """The presenter that writes this run's messages: the staff's words come first
+    where a key is also another room's (the history's "playing" is "läuft" here)."""
+    return Presenter(chosen_language(args), domain="staff")
 
 
 def complain(
