@@ -56,7 +56,7 @@ def test_a_german_staff_desk_reads_german_from_the_catalog() -> None:
     assert GERMAN(menu.title) == "Personal"
     assert GERMAN(menu.prompt) == "PREV / NEXT wählen, OK öffnet"
     options = [GERMAN(option) for option in menu.options]
-    assert "Deck Oshaka Trick einlernen" in options and options[-1] == "Personalmenü schließen"
+    assert "Deck „Oshaka Trick“ einlernen" in options and options[-1] == "Personalmenü schließen"
     # The same desk in English and Japanese: one message, three readers.
     assert shown(menu.options[0]) == "Enroll the Oshaka Trick deck"
     assert JAPANESE(menu.options[0]) == "Oshaka Trick のデッキを登録"
