@@ -37,7 +37,7 @@ from display.ui import HoldButton, PressButton, Quit, ReleaseButton
 from display.window import Window
 from hardware.events import Button, ButtonPressed, TagPresented
 from tests.rigs import TableRig
-from tests.test_display import find_hit
+from tests.test_display import count_colour, find_hit
 from tests.words import shown, shown_all
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -96,20 +96,13 @@ def test_staff_mode_shows_a_staff_overlay_and_relabels_only_the_staff_seat(rig: 
     # Drawn: the staff colour is on the screen with the overlay, and not without it.
     renderer = Renderer((1280, 720))
     renderer.draw(view)
-    with_overlay = _count(renderer.surface, STAFF_COLOUR)
+    with_overlay = count_colour(renderer.surface, renderer.surface.get_rect(), STAFF_COLOUR)
     rig.staff(2)  # the second tap closes it
     assert rig.table.view.staff_overlay is None and rig.table.staff_seat is None
     renderer.draw(rig.table.view)
-    assert with_overlay > 2000 and _count(renderer.surface, STAFF_COLOUR) == 0
-
-
-def _count(surface: pygame.Surface, colour: tuple[int, int, int]) -> int:
-    width, height = surface.get_size()
-    return sum(
-        1
-        for x in range(0, width, 2)
-        for y in range(0, height, 2)
-        if tuple(surface.get_at((x, y)))[:3] == colour
+    assert (
+        with_overlay > 2000
+        and count_colour(renderer.surface, renderer.surface.get_rect(), STAFF_COLOUR) == 0
     )
 
 
