@@ -28,6 +28,17 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
+# The test run keeps Python's bytecode caches even where the shell says not to write
+# them (PYTHONDONTWRITEBYTECODE, which some development containers set). Without them
+# every xdist worker rewrote the asserts of every test module and compiled the project
+# from source, some 15 s of CPU per worker and run, and every command a test runs in a
+# process of its own compiled what it imports again. The caches are the usual
+# __pycache__ folders, which git ignores. Here, before xdist starts its workers: they
+# and the tests' subprocesses inherit the environment.
+if sys.dont_write_bytecode:
+    sys.dont_write_bytecode = False
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(

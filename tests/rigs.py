@@ -34,11 +34,6 @@ E = TypeVar("E", bound=Engine)
 A = TypeVar("A", bound=GameAdapter)
 
 
-def contact(name: str) -> Contact:
-    """The seat button, or the toss timer (``"timer"``), a test names by its written name."""
-    return "timer" if name == "timer" else Button(name)
-
-
 class TableRig:
     """A table with mock devices and a fake clock (``now``), records kept in ``records``."""
 
@@ -102,10 +97,10 @@ class TableRig:
         if also is not None:
             also(game_id, text)
 
-    def press(self, seat: int, button: str) -> None:
-        """Press and release a seat button (``"ok"``, or ``"timer"``: the toss timer) through
-        its mock pin, then run the loop."""
-        assert self.devices.press(seat, contact(button))
+    def press(self, seat: int, button: Contact) -> None:
+        """Press and release a seat button (``Button.OK``, or ``"timer"``: the toss timer)
+        through its mock pin, then run the loop."""
+        assert self.devices.press(seat, button)
         self.loop.drain()
 
     def tap_uid(self, seat: int, uid: str) -> None:
@@ -123,16 +118,16 @@ class TableRig:
     def join_game(self, game_id: str, seats: tuple[int, ...] = (0, 1, 2, 3), line: int = 0) -> None:
         """Wake the table, choose ``game_id``'s ``line``-th menu line (its presets), let
         ``seats`` join, and press NEXT: its options, starter question or play follow."""
-        self.press(seats[0], "ok")  # wake
+        self.press(seats[0], Button.OK)  # wake
         assert self.screen() is Screen.CHOOSE_GAME
         lines = [i for i, g in enumerate(self.table.view.games) if g.game_id == game_id]
         assert lines, f"the kiosk's menu does not offer {game_id}"
         while self.table.selected != lines[line]:
-            self.press(seats[0], "next")
-        self.press(seats[0], "ok")  # choose it; this seat joins
+            self.press(seats[0], Button.NEXT)
+        self.press(seats[0], Button.OK)  # choose it; this seat joins
         for seat in seats[1:]:
-            self.press(seat, "ok")
-        self.press(seats[0], "next")  # start
+            self.press(seat, Button.OK)
+        self.press(seats[0], Button.NEXT)  # start
 
     def start_game(
         self, game_id: str, seats: tuple[int, ...] = (0, 1, 2, 3), starter: int | None = None
@@ -144,10 +139,10 @@ class TableRig:
         """
         self.join_game(game_id, seats)
         if self.screen() is Screen.OPTIONS:
-            self.press(seats[0], "ok")  # "Start the game" with the menu's preset
+            self.press(seats[0], Button.OK)  # "Start the game" with the menu's preset
         if self.screen() is Screen.STARTER:
             if starter is not None:
-                self.press(starter, "ok")
+                self.press(starter, Button.OK)
             else:
                 self.now += 1000.0  # nobody answers: the table draws
                 self.table.tick(self.now)

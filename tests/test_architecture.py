@@ -60,7 +60,7 @@ def _parse_imports(room: str) -> Iterator[Import]:
         tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
         module_name = _module_of(path)
         package = module_name if path.name == "__init__.py" else module_name.rpartition(".")[0]
-        for node in ast.walk(tree):
+        for node in _statements(tree):
             if isinstance(node, ast.Import):
                 for alias in node.names:
                     yield Import(path, node.lineno, alias.name)
@@ -71,6 +71,22 @@ def _parse_imports(room: str) -> Iterator[Import]:
                     base = parts[: len(parts) - node.level + 1]
                     module = ".".join([*base, module] if module else base)
                 yield Import(path, node.lineno, module, tuple(a.name for a in node.names))
+
+
+_BLOCKS = (ast.stmt, ast.excepthandler, ast.match_case)
+
+
+def _statements(tree: ast.Module) -> Iterator[ast.AST]:
+    """Every statement in ``tree``, at any depth (in functions, classes, ``if``, ``try``...).
+
+    An import is a statement, so this finds every one ``ast.walk`` would, without
+    visiting the expressions, which are most of a module's nodes and most of the time.
+    """
+    stack: list[ast.AST] = [tree]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(c for c in ast.iter_child_nodes(node) if isinstance(c, _BLOCKS))
 
 
 def _top(module: str) -> str:

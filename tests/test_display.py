@@ -230,13 +230,28 @@ def distinct_colours(surface: pygame.Surface, step: int = 7) -> int:
 
 
 def count_colour(surface: pygame.Surface, rect: pygame.Rect, colour: tuple[int, int, int]) -> int:
+    """How many pixels of exactly ``colour`` a sample of every second pixel of every second
+    row of ``rect`` (from its top left) holds.
+
+    Done on the picture's bytes, a row at a time: each channel of the sampled pixels
+    becomes a string of 0/1 bytes (is it this colour's channel?), and a pixel counts
+    where all three are 1. Reading pixel by pixel (``get_at``) took half a second of
+    CPU for a full-HD screen.
+    """
     rect = rect.clip(surface.get_rect())
-    return sum(
-        1
-        for x in range(rect.left, rect.right, 2)
-        for y in range(rect.top, rect.bottom, 2)
-        if tuple(surface.get_at((x, y)))[:3] == colour
-    )
+    if rect.width <= 0 or rect.height <= 0:
+        return 0
+    rgb = pygame.image.tobytes(surface.subsurface(rect), "RGB")
+    stride = rect.width * 3
+    flags = [bytes(int(value == wanted) for value in range(256)) for wanted in colour]
+    count = 0
+    for top in range(0, len(rgb), 2 * stride):
+        row = rgb[top : top + stride]
+        red, green, blue = (row[i::6].translate(flags[i]) for i in range(3))
+        count += (
+            int.from_bytes(red, "big") & int.from_bytes(green, "big") & int.from_bytes(blue, "big")
+        ).bit_count()
+    return count
 
 
 def find_hit(renderer: Renderer, kind: type, **fields: Any) -> tuple[int, int]:

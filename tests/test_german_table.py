@@ -33,6 +33,7 @@ from controller.words.catalogs import LANGUAGE_NAMES, domains, po_path
 from display.fitting import ELLIPSIS
 from display.renderer import Renderer
 from display.screenshot import save_screenshot
+from hardware.events import Button
 from tests.rigs import TableRig
 from tests.test_pseudo_locale import CARD_NAME, recording
 
@@ -166,7 +167,7 @@ def play_in_german(
         for step in range(20_000):
             view = rig.table.view
             if view.screen is Screen.JOIN and not switched and JAPANESE_SEAT in rig.table.joined:
-                rig.press(JAPANESE_SEAT, "prev")  # a joined seat's PREV: the next language
+                rig.press(JAPANESE_SEAT, Button.PREV)  # a joined seat's PREV: the next language
                 switched = True
                 continue
             fresh = view.screen not in seen and (view.screen is not Screen.JOIN or switched)

@@ -32,9 +32,9 @@ def hold_ok(rig: TableRig, seat: int, seconds: float) -> None:
 
 
 def test_a_long_press_on_the_menu_opens_the_chosen_games_rules_at_that_seat(rig: TableRig) -> None:
-    rig.press(0, "ok")  # wake: the menu
+    rig.press(0, Button.OK)  # wake: the menu
     while rig.table.view.games[rig.table.selected].game_id != "oh-pshaw":
-        rig.press(0, "next")
+        rig.press(0, Button.NEXT)
     assert rig.screen() is Screen.CHOOSE_GAME
     hold_ok(rig, 2, 0.4)  # a short press: no page (and it chose the game)
     assert rig.table.view.help == {}

@@ -400,8 +400,8 @@ def test_staff_undo_is_a_correction_and_deletes_nothing(rig: Rig, tmp_path: Path
     last = rig.pairs()[-1][0]
     rig.tap_uid(2, SIMULATED_STAFF_UID)  # staff mode at seat 2
     assert rig.table.staff_seat == 2
-    rig.press(2, "prev")  # undo ...
-    rig.press(2, "ok")  # ... confirmed
+    rig.press(2, Button.PREV)  # undo ...
+    rig.press(2, Button.OK)  # ... confirmed
     rows_after = raw_rows(rig.journal.path)
     assert rows_after[: len(rows_before)] == rows_before  # history kept, row for row
     assert len(rows_after) == len(rows_before) + 1
@@ -427,8 +427,8 @@ def test_undo_back_to_the_deal_matches_the_table(rig: Rig) -> None:
     assert game_id is not None
     for _ in range(5):  # two more than there are player actions
         rig.tap_uid(1, SIMULATED_STAFF_UID)  # staff mode closes after each action
-        rig.press(1, "prev")
-        rig.press(1, "ok")
+        rig.press(1, Button.PREV)
+        rig.press(1, Button.OK)
         assert rig.table.staff_seat is None
         assert rig.journal.actions(game_id) == rig.pairs()
     assert rig.player_actions() == 0
@@ -459,9 +459,9 @@ def test_staff_abandon_is_a_correction(rig: Rig) -> None:
     game_id = rig.journal.current_game
     rows_before = raw_rows(rig.journal.path)
     rig.tap_uid(3, SIMULATED_STAFF_UID)
-    rig.press(3, "next")  # abandon ...
+    rig.press(3, Button.NEXT)  # abandon ...
     assert rig.table.screen is Screen.PLAY  # ... not before it is confirmed
-    rig.press(3, "ok")
+    rig.press(3, Button.OK)
     assert rig.screen() is Screen.ATTRACT
     rows_after = raw_rows(rig.journal.path)
     assert rows_after[:-1] == rows_before
@@ -478,8 +478,8 @@ def test_players_cannot_undo(rig: Rig) -> None:
     rig.play(4)
     before = raw_rows(rig.journal.path)
     for seat in range(4):
-        rig.press(seat, "prev")
-        rig.press(seat, "ok")
+        rig.press(seat, Button.PREV)
+        rig.press(seat, Button.OK)
     after = raw_rows(rig.journal.path)
     assert not [r for r in after if r[2] == "correction"]
     assert after[: len(before)] == before
@@ -611,7 +611,7 @@ def two_games(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, JSON
         rig.finish()
         record, result = rig.records[0], rig.table.result
         assert result is not None
-        rig.press(0, "ok")  # results -> attract
+        rig.press(0, Button.OK)  # results -> attract
         rig.start()
         rig.play(10)
     return path, record, result

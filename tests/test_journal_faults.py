@@ -40,6 +40,7 @@ from controller.records.journal import (
     _sqlite_problem,
 )
 from controller.records.record import replay
+from tests.conftest import run_cli_here
 from tests.test_journal import Rig
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -48,28 +49,31 @@ TIMEOUT = 60
 IS_ROOT = os.geteuid() == 0
 
 
+def kiosk_arguments(journal: Path, out: Path) -> tuple[str, ...]:
+    """The headless kiosk's command line on a journal, as staff would start it."""
+    return ("kiosk", "--headless", "--seed", "3", "--journal", str(journal), "--out", str(out))
+
+
 def kiosk(journal: Path, out: Path) -> subprocess.CompletedProcess[str]:
-    """Run the real headless kiosk on a journal, as staff would start it."""
+    """Run the real headless kiosk on a journal in a process of its own."""
     return subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "controller",
-            "kiosk",
-            "--headless",
-            "--seed",
-            "3",
-            "--journal",
-            str(journal),
-            "--out",
-            str(out),
-        ],
+        [sys.executable, "-m", "controller", *kiosk_arguments(journal, out)],
         capture_output=True,
         text=True,
         cwd=ROOT,
         timeout=TIMEOUT,
         check=False,
     )
+
+
+def kiosk_here(journal: Path, out: Path) -> subprocess.CompletedProcess[str]:
+    """``kiosk``, run in this process: for the journals the kiosk refuses before it plays.
+
+    What a process of its own adds (its start, its exit status, its one line on the real
+    standard error) the full-disk test checks with ``kiosk``; a refusal costs a process
+    start and the kiosk's imports otherwise, most of each test's time.
+    """
+    return run_cli_here(*kiosk_arguments(journal, out))
 
 
 def one_line(text: str) -> str:
@@ -240,7 +244,7 @@ def test_a_read_only_disk_is_not_damage(tmp_path: Path) -> None:
     before = fingerprint(source)
     with mounted("mount", "--bind", str(source), str(disk), target=disk):
         run("mount", "-o", "remount,ro,bind", str(disk))
-        done = kiosk(disk / "journal.sqlite3", tmp_path / "out")
+        done = kiosk_here(disk / "journal.sqlite3", tmp_path / "out")
         assert done.returncode == 2, done.stderr
         line = one_line(done.stderr)
         assert "read-only" in line and "remount it read-write" in line
@@ -258,7 +262,7 @@ def test_no_journal_on_a_read_only_disk_says_nothing_moved(tmp_path: Path) -> No
     disk.mkdir()
     with mounted("mount", "--bind", str(source), str(disk), target=disk):
         run("mount", "-o", "remount,ro,bind", str(disk))
-        done = kiosk(disk / "records" / "journal.sqlite3", tmp_path / "out")
+        done = kiosk_here(disk / "records" / "journal.sqlite3", tmp_path / "out")
         assert done.returncode == 2
         line = one_line(done.stderr)
         assert "read-only" in line and "moved" not in line
@@ -299,7 +303,7 @@ def test_a_folder_the_table_may_not_write_in_is_not_damage(tmp_path: Path) -> No
     before = fingerprint(folder)
     unlock = lock_folder(folder)
     try:
-        done = kiosk(journal, tmp_path / "out")
+        done = kiosk_here(journal, tmp_path / "out")
         assert done.returncode == 2, done.stderr
         line = one_line(done.stderr)
         assert "may not write in" in line and "give the table's user write access" in line
@@ -323,7 +327,7 @@ def test_damage_that_cannot_be_moved_aside_says_so(tmp_path: Path) -> None:
         moved.unlink()
     unlock = lock_folder(folder)
     try:
-        done = kiosk(journal, tmp_path / "out")
+        done = kiosk_here(journal, tmp_path / "out")
     finally:
         unlock()
     assert done.returncode == 2
@@ -394,7 +398,7 @@ def test_journal_naming_a_folder_is_refused_and_the_folder_kept(tmp_path: Path) 
     folder = tmp_path / "records"
     folder.mkdir()
     (folder / "keep.txt").write_text("x", encoding="utf-8")
-    done = kiosk(folder, tmp_path / "out")
+    done = kiosk_here(folder, tmp_path / "out")
     assert done.returncode == 2
     line = one_line(done.stderr)
     assert "is a folder, not a journal file" in line and "moved" not in line
@@ -405,7 +409,7 @@ def test_journal_naming_a_folder_is_refused_and_the_folder_kept(tmp_path: Path) 
 def test_journal_below_a_file_is_refused_in_one_line(tmp_path: Path) -> None:
     plain = tmp_path / "notes.txt"
     plain.write_text("x", encoding="utf-8")
-    done = kiosk(plain / "journal.sqlite3", tmp_path / "out")
+    done = kiosk_here(plain / "journal.sqlite3", tmp_path / "out")
     assert done.returncode == 2
     line = one_line(done.stderr)
     assert "is a file, not a folder" in line and "Traceback" not in done.stderr
@@ -429,7 +433,7 @@ def test_a_missing_folder_is_named_and_not_created(tmp_path: Path) -> None:
 def test_a_path_with_a_newline_stays_one_line(tmp_path: Path) -> None:
     folder = tmp_path / "a\nline 3: forged"
     folder.mkdir()
-    done = kiosk(folder, tmp_path / "out")
+    done = kiosk_here(folder, tmp_path / "out")
     assert done.returncode == 2
     assert "\\n" in one_line(done.stderr)
 

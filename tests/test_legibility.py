@@ -76,25 +76,25 @@ def table_scenes() -> list[Scene]:
     with rig.devices:
         rig.loop.drain()
         found.append(Scene("attract", rig.table.view))
-        rig.press(0, "ok")
+        rig.press(0, Button.OK)
         found.append(Scene("menu", rig.table.view))
         hold_ok(rig, 2, 1.5)
         found.append(Scene("rules page on the menu", rig.table.view))
         rig.now += 1000.0
         rig.table.tick(rig.now)
         while rig.table.view.games[rig.table.selected].game_id != "oh-pshaw":
-            rig.press(0, "next")
-        rig.press(0, "ok")
-        rig.press(1, "ok")
+            rig.press(0, Button.NEXT)
+        rig.press(0, Button.OK)
+        rig.press(1, Button.OK)
         found.append(Scene("join", rig.table.view))
-        rig.press(2, "ok")
-        rig.press(3, "ok")
-        rig.press(0, "next")
+        rig.press(2, Button.OK)
+        rig.press(3, Button.OK)
+        rig.press(0, Button.NEXT)
         assert rig.screen() is Screen.OPTIONS
         for line in range(len(rig.table.view.options)):
             if line % 4 == 0:
                 found.append(Scene(f"options line {line}", rig.table.view))
-            rig.press(0, "next")
+            rig.press(0, Button.NEXT)
     staff = TableRig(4)
     with staff.devices:
         staff.loop.drain()
@@ -123,7 +123,7 @@ def table_scenes() -> list[Scene]:
         found.append(Scene("rules page during play", overlay.table.view))
         overlay.tap_uid(2, SIMULATED_STAFF_UID)
         found.append(Scene("staff overlay", overlay.table.view))
-        overlay.press(2, "prev")
+        overlay.press(2, Button.PREV)
         found.append(Scene("staff overlay: undo?", overlay.table.view))
         halted = replace(overlay.table.view, halted=HALTED)
         found.append(Scene("halted", halted))

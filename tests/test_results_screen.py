@@ -24,7 +24,7 @@ from display.renderer import Renderer
 from display.results_screen import fit_rounds
 from display.screenshot import screenshot_view
 from display.theme import Painter
-from hardware.events import ReaderOffline
+from hardware.events import Button, ReaderOffline
 from tests.rigs import TableRig
 from tests.words import shown as english
 
@@ -252,10 +252,10 @@ def test_the_results_pages_turn_by_themselves_and_at_the_seat_buttons() -> None:
         assert rig.table.view.results_page == first + 1
         rig.table.tick(rig.now + 8.0)  # not yet another page
         assert rig.table.view.results_page == first + 1
-        rig.press(2, "next")
+        rig.press(2, Button.NEXT)
         assert rig.table.view.results_page == first + 2
-        rig.press(0, "prev")
-        rig.press(0, "prev")
+        rig.press(0, Button.PREV)
+        rig.press(0, Button.PREV)
         assert rig.table.view.results_page == first
         assert rig.table.screen is Screen.RESULTS
         labels = {(b.seat, english(b.label)) for b in rig.table.view.buttons}

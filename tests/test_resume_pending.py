@@ -21,6 +21,7 @@ from controller.config.table_config import TableConfig
 from controller.kiosk.resume import resume_cut_if_pending, resume_if_unfinished
 from controller.records.journal import Journal, pending_replays
 from controller.view import Screen
+from hardware.events import Button
 from tests.test_table_who_starts import CutRig, hints_of, journaled_physical, start_round_one
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -58,7 +59,7 @@ def renege_taken_back(rig: CutRig) -> None:
     start_round_one(rig)
     for seat, card in ((2, "AS"), (3, "3D"), (0, "4S")):
         rig.tap(seat, card)
-    rig.press(3, "prev")
+    rig.press(3, Button.PREV)
 
 
 def crash(journal: Journal) -> None:

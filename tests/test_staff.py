@@ -33,8 +33,8 @@ def choose(rig: Rig, label: str, seat: int = 2) -> None:
     assert staff is not None
     target = shown_all(staff.options).index(label)
     while rig.table.view.staff.selected != target:  # type: ignore[union-attr]
-        rig.press(seat, "next")
-    rig.press(seat, "ok")
+        rig.press(seat, Button.NEXT)
+    rig.press(seat, Button.OK)
 
 
 def test_a_staff_tag_on_the_attract_screen_opens_the_desk(rig: Rig) -> None:
@@ -44,9 +44,9 @@ def test_a_staff_tag_on_the_attract_screen_opens_the_desk(rig: Rig) -> None:
     assert "Enroll the Oshaka Trick deck" in shown_all(staff.options)
     assert "Audit the Oskar deck" in shown_all(staff.options)
     # Only the staff seat's buttons work the desk.
-    rig.press(0, "next")
+    rig.press(0, Button.NEXT)
     assert rig.table.view.staff.selected == 0  # type: ignore[union-attr]
-    rig.press(2, "next")
+    rig.press(2, Button.NEXT)
     assert rig.table.view.staff.selected == 1  # type: ignore[union-attr]
     choose(rig, "Close the staff menu")
     assert rig.table.screen is Screen.ATTRACT
@@ -67,13 +67,13 @@ def test_audit_reports_missing_unknown_and_duplicated_cards(rig: Rig) -> None:
     rig.tap_uid(0, "04BB000000000002")
     rig.tap_uid(1, "04ABCDEF012345")  # a tag no deck knows
     rig.tap_uid(3, simulated_uid("oskar", "Y1"))  # a card of another deck
-    rig.press(2, "ok")
+    rig.press(2, Button.OK)
     report = "\n".join(shown_all(rig.table.view.staff.lines))  # type: ignore[union-attr]
     assert "missing" in report.lower() and "R3" in report
     assert "04ABCDEF012345" in report
     assert "Too many: R2" in report
     assert "R1" not in report.split("Too many")[1]
-    rig.press(2, "prev")
+    rig.press(2, Button.PREV)
     assert rig.table.view.staff.options  # type: ignore[union-attr]
 
 
@@ -94,7 +94,7 @@ def test_enrolling_a_new_deck_names_each_card_refuses_reuse_and_saves(tmp_path: 
         staff = rig.table.view.staff
         assert staff is not None and "just enrolled as R1" in shown_all(staff.lines)[-1]
         assert shown(staff.prompt).startswith("Tap R2")
-        rig.press(2, "next")  # R2 is missing from the box: skip it for now
+        rig.press(2, Button.NEXT)  # R2 is missing from the box: skip it for now
         assert shown(rig.table.view.staff.prompt).startswith("Tap R3")  # type: ignore[union-attr]
         rig.tap_uid(0, "04AA000000000003")
         saved = json.loads(path.read_text(encoding="utf-8"))

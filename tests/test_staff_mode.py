@@ -37,13 +37,13 @@ from display.ui import HoldButton, PressButton, Quit, ReleaseButton
 from display.window import Window
 from hardware.events import Button, ButtonPressed, TagPresented
 from tests.rigs import TableRig
-from tests.test_display import find_hit
+from tests.test_display import count_colour, find_hit
 from tests.words import shown, shown_all
 
 ROOT = Path(__file__).resolve().parent.parent
 PIN = "PNNO"  # prev, next, next, ok
 PIN_HASH = hash_pin(PIN)
-PRESSES = {"P": "prev", "O": "ok", "N": "next"}
+PRESSES = {"P": Button.PREV, "O": Button.OK, "N": Button.NEXT}
 
 
 class Rig(TableRig):
@@ -96,20 +96,13 @@ def test_staff_mode_shows_a_staff_overlay_and_relabels_only_the_staff_seat(rig: 
     # Drawn: the staff colour is on the screen with the overlay, and not without it.
     renderer = Renderer((1280, 720))
     renderer.draw(view)
-    with_overlay = _count(renderer.surface, STAFF_COLOUR)
+    with_overlay = count_colour(renderer.surface, renderer.surface.get_rect(), STAFF_COLOUR)
     rig.staff(2)  # the second tap closes it
     assert rig.table.view.staff_overlay is None and rig.table.staff_seat is None
     renderer.draw(rig.table.view)
-    assert with_overlay > 2000 and _count(renderer.surface, STAFF_COLOUR) == 0
-
-
-def _count(surface: pygame.Surface, colour: tuple[int, int, int]) -> int:
-    width, height = surface.get_size()
-    return sum(
-        1
-        for x in range(0, width, 2)
-        for y in range(0, height, 2)
-        if tuple(surface.get_at((x, y)))[:3] == colour
+    assert (
+        with_overlay > 2000
+        and count_colour(renderer.surface, renderer.surface.get_rect(), STAFF_COLOUR) == 0
     )
 
 
@@ -119,27 +112,27 @@ def test_after_an_undo_a_players_next_does_not_abandon_the_game(rig: Rig) -> Non
     for _ in range(3):
         rig.play_first_legal()
     rig.staff(1)
-    rig.press(1, "prev")
+    rig.press(1, Button.PREV)
     assert rig.player_actions() == 3  # nothing happens before OK confirms
-    rig.press(1, "ok")
+    rig.press(1, Button.OK)
     assert rig.player_actions() == 2 and rig.table.staff_seat is None
     rig.now += 41
-    rig.press(1, "next")
+    rig.press(1, Button.NEXT)
     assert rig.table.screen is Screen.PLAY and rig.table.game is not None
 
 
 def test_abandon_asks_for_a_confirmation_and_any_other_button_cancels(rig: Rig) -> None:
     rig.start_game("oshaka-trick")
     rig.staff(3)
-    rig.press(3, "next")
+    rig.press(3, Button.NEXT)
     overlay = rig.table.view.staff_overlay
     assert overlay is not None and shown(overlay.prompt) == "Really abandon the game?"
-    rig.press(3, "next")  # not OK: cancelled, and staff mode closed
+    rig.press(3, Button.NEXT)  # not OK: cancelled, and staff mode closed
     assert rig.table.screen is Screen.PLAY and rig.table.staff_seat is None
     assert "Cancelled" in shown(rig.table.messages[-1].text)
     rig.staff(3)
-    rig.press(3, "next")
-    rig.press(3, "ok")
+    rig.press(3, Button.NEXT)
+    rig.press(3, Button.OK)
     assert rig.screen() is Screen.ATTRACT
 
 
@@ -147,7 +140,7 @@ def test_staff_mode_closes_after_twenty_seconds_without_input(rig: Rig) -> None:
     rig.start_game("oshaka-trick")
     rig.staff(0)
     rig.now += STAFF_MODE_TIMEOUT - 1
-    rig.press(0, "next")  # abandon chosen: input, so the clock starts again
+    rig.press(0, Button.NEXT)  # abandon chosen: input, so the clock starts again
     rig.now += STAFF_MODE_TIMEOUT - 1
     rig.table.tick(rig.now)
     assert rig.table.staff_seat == 0
@@ -155,7 +148,7 @@ def test_staff_mode_closes_after_twenty_seconds_without_input(rig: Rig) -> None:
     rig.table.tick(rig.now)
     assert rig.table.staff_seat is None and rig.table.view.staff_overlay is None
     assert "without input" in shown(rig.table.messages[-1].text)
-    rig.press(0, "ok")  # a player's OK now is a player's, never the pending abandon
+    rig.press(0, Button.OK)  # a player's OK now is a player's, never the pending abandon
     assert rig.table.screen is Screen.PLAY
 
 
@@ -167,11 +160,11 @@ def test_abandon_needs_the_pin_and_undo_does_not(pin_rig: Rig) -> None:
     rig.start_game("oshaka-trick")
     rig.play_first_legal()
     rig.staff(1)
-    rig.press(1, "prev")  # undo: PIN-free by default, straight to the confirmation
-    rig.press(1, "ok")
+    rig.press(1, Button.PREV)  # undo: PIN-free by default, straight to the confirmation
+    rig.press(1, Button.OK)
     assert rig.player_actions() == 0
     rig.staff(1)
-    rig.press(1, "next")
+    rig.press(1, Button.NEXT)
     overlay = rig.table.view.staff_overlay
     assert (
         overlay is not None
@@ -182,7 +175,7 @@ def test_abandon_needs_the_pin_and_undo_does_not(pin_rig: Rig) -> None:
     assert rig.table.view.staff_overlay.lines == ("**--",)  # type: ignore[union-attr]
     rig.enter(1, PIN[2:])
     assert rig.table.screen is Screen.PLAY  # the PIN alone does not abandon: OK confirms
-    rig.press(1, "ok")
+    rig.press(1, Button.OK)
     assert rig.screen() is Screen.ATTRACT
     assert rig.logged == []
 
@@ -194,8 +187,8 @@ def test_undo_can_be_made_to_need_the_pin() -> None:
         rig.start_game("oshaka-trick")
         rig.play_first_legal()
         rig.staff(2)
-        rig.press(2, "prev")
-        rig.press(2, "ok")  # the first PIN press, not a confirmation
+        rig.press(2, Button.PREV)
+        rig.press(2, Button.OK)  # the first PIN press, not a confirmation
         assert rig.player_actions() == 1
         rig.enter(2, "NNO")  # P... is wrong: PIN is PNNO, this entry was O N N O
         assert rig.player_actions() == 1 and rig.table.staff_seat is None
@@ -207,20 +200,20 @@ def test_wrong_pins_lock_it_for_a_while_and_are_journaled(pin_rig: Rig) -> None:
     rig.start_game("oshaka-trick")
     for _ in range(3):
         rig.staff(0)
-        rig.press(0, "next")
+        rig.press(0, Button.NEXT)
         rig.enter(0, "OOOO")
     assert [event for event, _ in rig.logged] == ["staff-pin-wrong"] * 3 + ["staff-pin-locked"]
     assert rig.logged[-1][1] == {"seat": 0, "seconds": 60.0}
     assert "locked for 60 s" in shown(rig.table.messages[-1].text)
     # Locked: abandon is refused at once, even before the right PIN could be entered.
     rig.staff(0)
-    rig.press(0, "next")
+    rig.press(0, Button.NEXT)
     assert rig.table.staff_seat is None and "locked" in shown(rig.table.messages[-1].text)
     rig.now += 61
     rig.staff(0)
-    rig.press(0, "next")
+    rig.press(0, Button.NEXT)
     rig.enter(0, PIN)
-    rig.press(0, "ok")
+    rig.press(0, Button.OK)
     assert rig.table.screen is Screen.ATTRACT
 
 
@@ -260,11 +253,11 @@ def test_staff_stop_the_kiosk_from_the_desk_when_it_is_locked_down() -> None:
         rig.enter(2, PIN)
         desk = rig.table.view.staff
         while desk is not None and shown(desk.options[desk.selected]) != "Stop the kiosk":
-            rig.press(2, "next")
+            rig.press(2, Button.NEXT)
             desk = rig.table.view.staff
         assert desk is not None
         assert not rig.table.quit_requested
-        rig.press(2, "ok")
+        rig.press(2, Button.OK)
         assert rig.table.quit_requested
 
 

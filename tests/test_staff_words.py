@@ -26,6 +26,7 @@ from controller.tags.staff_desk import StaffDesk
 from controller.tags.staff_pin import PinGuard, PinHash, hash_pin
 from controller.words import Presenter
 from controller.words import terminal as terminal_words
+from hardware.events import Button
 from tests.words import shown
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -60,7 +61,7 @@ def test_a_german_staff_desk_reads_german_from_the_catalog() -> None:
     # The same desk in English and Japanese: one message, three readers.
     assert shown(menu.options[0]) == "Enroll the Oshaka Trick deck"
     assert JAPANESE(menu.options[0]) == "Oshaka Trick のデッキを登録"
-    desk.button("ok")  # enroll the first deck: practice, the table has no registry file
+    desk.button(Button.OK)  # enroll the first deck: practice, the table has no registry file
     enroll = desk.view()
     assert GERMAN(enroll.prompt).startswith("Tippe R1 an (1 von 52 im Deck oshaka)")
     assert GERMAN(enroll.lines[0]).startswith("Nur zum Üben:")
@@ -70,8 +71,8 @@ def test_a_wrong_pin_closes_the_desk_with_a_german_farewell_counted_in_seconds()
     now = [1000.0]
     guard = PinGuard(PinHash.parse(hash_pin("PNNO")), clock=lambda: now[0], tries=1, lockout=30.0)
     desk = StaffDesk(seat=0, registry=simulated(["oshaka"]), registry_path=None, guard=guard)
-    for button in ("ok", "ok", "ok", "ok"):
-        desk.button(button)
+    for _ in range(4):
+        desk.button(Button.OK)
     assert desk.closed
     assert GERMAN(desk.farewell) == "Falsche Personal-PIN: für 30 Sekunden gesperrt"
     assert shown(desk.farewell) == "Wrong staff PIN: locked for 30 seconds"

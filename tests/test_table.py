@@ -40,9 +40,9 @@ def test_attract_menu_join_play(rig: Rig) -> None:
 
 
 def test_not_enough_players_cannot_start(rig: Rig) -> None:
-    rig.press(0, "ok")
-    rig.press(0, "ok")
-    rig.press(0, "next")
+    rig.press(0, Button.OK)
+    rig.press(0, Button.OK)
+    rig.press(0, Button.NEXT)
     assert rig.table.screen is Screen.JOIN
     assert "needs 3-4 players; 1 joined" in shown(rig.table.messages[-1].text)
 
@@ -117,7 +117,7 @@ def test_placement_with_buttons(rig: Rig) -> None:
     card = engine.round.to_place[0]
     hints = {(h.seat, h.button): h.label for h in rig.table.view.buttons}
     assert shown(hints[(winner, Button.PREV)]) == f"Score {card}"
-    rig.press(winner, "next")  # face down
+    rig.press(winner, Button.NEXT)  # face down
     assert card in engine.round.areas[winner].face_down
 
 
@@ -133,7 +133,7 @@ def test_reader_unplugged_is_shown_and_the_game_waits(rig: Rig) -> None:
 
 
 def test_idle_menu_returns_to_attract(rig: Rig) -> None:
-    rig.press(0, "ok")
+    rig.press(0, Button.OK)
     assert rig.table.screen is Screen.CHOOSE_GAME
     rig.now += IDLE_TIMEOUT + 1
     rig.loop.run_once(timeout=0.01)
@@ -143,7 +143,7 @@ def test_idle_menu_returns_to_attract(rig: Rig) -> None:
 def test_view_version_changes_only_with_the_state(rig: Rig) -> None:
     first = rig.table.view
     assert rig.table.view is first  # cached while nothing changes
-    rig.press(0, "ok")
+    rig.press(0, Button.OK)
     assert rig.table.view.version > first.version
 
 
@@ -154,7 +154,7 @@ def test_full_bot_game_exports_a_record_that_replays_to_the_same_scores(tmp_path
         replayed = replay(rig.records[0])
         assert rig.table.result == replayed.report()
         assert rig.table.result is not None and rig.table.result["finished"] is True
-        rig.press(0, "ok")
+        rig.press(0, Button.OK)
         assert rig.screen() is Screen.ATTRACT
 
 

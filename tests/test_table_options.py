@@ -59,7 +59,7 @@ class Rig(TableRig):
         for _ in range(len(self.lines())):
             if self.lines()[self.table.view.options_cursor][0] == label:
                 return
-            self.press(seat, "next")
+            self.press(seat, Button.NEXT)
         raise AssertionError(f"no line {label!r} on the options screen")
 
     def set_value(self, label: str, value: str, seat: int = 0) -> None:
@@ -68,7 +68,7 @@ class Rig(TableRig):
         for _ in range(60):
             if self.lines()[self.table.view.options_cursor][1] == value:
                 return
-            self.press(seat, "ok")
+            self.press(seat, Button.OK)
         raise AssertionError(f"{label} never showed {value!r}")
 
     def value(self, label: str) -> str:
@@ -98,7 +98,7 @@ def test_every_oh_pshaw_option_is_on_the_screen_with_its_rulebook_name(rig: Rig)
     assert all(explanations.values())  # every line explains itself
     hints = {(h.seat, h.button): shown(h.label) for h in rig.table.view.buttons}
     assert hints[(2, Button.OK)] == "start" and hints[(2, Button.NEXT)] == "next line"
-    rig.press(3, "next")  # any seat moves the cursor
+    rig.press(3, Button.NEXT)  # any seat moves the cursor
     assert rig.table.view.options_cursor == 1
     hints = {(h.seat, h.button): shown(h.label) for h in rig.table.view.buttons}
     assert hints[(1, Button.OK)] == "change"
@@ -114,7 +114,7 @@ def test_limits_follow_the_joined_players(tmp_path: Path) -> None:
         rig.cursor_to("Largest hand")
         seen = set()
         for _ in range(12):
-            rig.press(0, "ok")
+            rig.press(0, Button.OK)
             seen.add(rig.value("Largest hand"))
         assert "9" not in seen and "8" in seen  # 6 x 9 > 52: never offered
         # Contract whist needs hands of 7: with a largest hand of 5 it is not offered.
@@ -122,7 +122,7 @@ def test_limits_follow_the_joined_players(tmp_path: Path) -> None:
         rig.cursor_to("Hand sizes")
         offered = {rig.value("Hand sizes")}
         for _ in range(2):
-            rig.press(0, "ok")
+            rig.press(0, Button.OK)
             offered.add(rig.value("Hand sizes"))
         # The named schedules, then N..1 from the largest hand; then the editor opens.
         # The schedules read as the options screen names them ("up-down" is "up and down").
@@ -133,7 +133,7 @@ def test_limits_follow_the_joined_players(tmp_path: Path) -> None:
 def test_presets_are_shortcuts_and_one_is_named_when_the_values_match(rig: Rig) -> None:
     rig.to_options("oh-pshaw", (0, 1, 2, 3))
     rig.cursor_to("Preset")
-    rig.press(0, "ok")
+    rig.press(0, Button.OK)
     assert rig.value("Preset") == "Up and down: 1-7-1 cards"
     assert rig.value("Hand sizes") == "up and down" and rig.value("Largest hand") == "7"
     rig.set_value("The hook", "on")
@@ -150,7 +150,7 @@ def test_a_whole_oh_pshaw_game_with_options_chosen_at_the_table_then_ended_early
     rig.set_value("Round winner bonus", "on", seat=1)
     rig.set_value("Rotating trump", "on", seat=3)
     rig.cursor_to("Start the game")
-    rig.press(0, "ok")
+    rig.press(0, Button.OK)
     assert rig.screen() is Screen.PLAY
     engine = rig.engine
     assert engine.header()["options"] == {
@@ -172,7 +172,7 @@ def test_a_whole_oh_pshaw_game_with_options_chosen_at_the_table_then_ended_early
     def play_round() -> None:
         number = engine.round.index
         while engine.phase == "bid":
-            rig.press(engine.turn, "ok")  # bid 0
+            rig.press(engine.turn, Button.OK)  # bid 0
         while engine.round.index == number and not engine.finished:
             seat = engine.turn
             rig.tap(seat, engine.legal_actions(seat)[0].to_json()["play"])
@@ -188,12 +188,12 @@ def test_a_whole_oh_pshaw_game_with_options_chosen_at_the_table_then_ended_early
     assert scored == [s + (10 if s == top else 0) for s in base]
 
     while engine.phase == "bid":
-        rig.press(engine.turn, "ok")  # round 3 bid, then staff end it
+        rig.press(engine.turn, Button.OK)  # round 3 bid, then staff end it
     totals = engine.totals()
     rig.tap_uid(0, SIMULATED_STAFF_UID)
-    rig.press(0, "next")
-    rig.press(0, "ok")
-    rig.press(0, "ok")  # confirm (staff mode asks before anything destructive)
+    rig.press(0, Button.NEXT)
+    rig.press(0, Button.OK)
+    rig.press(0, Button.OK)  # confirm (staff mode asks before anything destructive)
     assert rig.screen() is Screen.RESULTS
     result = rig.table.result
     assert result is not None and result["ended"] == "early" and result["finished"]
@@ -216,7 +216,7 @@ def test_the_results_name_the_variant_played(tmp_path: Path) -> None:
     with rig.devices:
         rig.loop.drain()
         rig.to_options("oskar", (0, 1, 2), preset=1)  # the menu's "first to 8 tokens"
-        rig.press(0, "ok")
+        rig.press(0, Button.OK)
         assert rig.screen() is Screen.PLAY
         assert shown(rig.table.view.game_title) == "Oskar: first to 8 tokens"
         path = screenshot_view(rig.table.view, tmp_path / "oskar.png", size=(800, 480))
@@ -234,7 +234,7 @@ def test_house_defaults_and_hidden_options(tmp_path: Path) -> None:
         assert "Renege penalty" not in labels and "The hook" not in labels
         assert rig.value("Scoring") == "mild"  # the house default, under the menu's preset
         rig.cursor_to("Start the game")
-        rig.press(0, "ok")
+        rig.press(0, Button.OK)
         assert rig.engine.header()["options"] == {"max_hand": 7, "scoring": "mild"}
     rig.journal.close()
 

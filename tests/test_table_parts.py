@@ -184,12 +184,12 @@ def test_staff_mode_confirms_each_action_and_closes_after_one() -> None:
     assert first.command is None and "OK to undo" in shown(first.message) and staff.seat == 2
     assert staff.press(Button.OK).command is StaffCommand.UNDO and staff.seat is None
     staff.tag(1)
-    staff.press("next")
-    cancelled = staff.press("prev")
+    staff.press(Button.NEXT)
+    cancelled = staff.press(Button.PREV)
     assert cancelled.command is None and "Cancelled" in shown(cancelled.message)
     assert staff.seat is None
     staff.tag(1)
-    assert staff.press("ok").command is None and staff.seat is None  # OK in the menu closes
+    assert staff.press(Button.OK).command is None and staff.seat is None  # OK in the menu closes
     staff.tag(0)
     assert shown(staff.tag(0)) == "Staff mode closed" and staff.seat is None
 

@@ -23,6 +23,7 @@ from controller.table.staff_mode import ASK_END, BACK
 from controller.tags.registry import SIMULATED_STAFF_UID
 from controller.view import Screen
 from display.screenshot import screenshot_view
+from hardware.events import Button
 from tests.rigs import TableRig, painted_text
 from tests.words import shown
 
@@ -47,7 +48,7 @@ class Rig(TableRig):
     def bid_round(self) -> None:
         """Every seat bids 0 with its OK button (the seat whose turn it is)."""
         while self.engine.phase == "bid":
-            self.press(self.engine.turn, "ok")
+            self.press(self.engine.turn, Button.OK)
 
     def play_round(self) -> None:
         """Every seat taps its first legal card until the round is scored."""
@@ -80,13 +81,13 @@ def test_staff_end_now_finishes_oh_pshaw_with_the_leaders_as_winners(rig: Rig) -
     assert game_id is not None
 
     rig.tap_uid(2, SIMULATED_STAFF_UID)
-    rig.press(2, "next")  # asks how to end it
+    rig.press(2, Button.NEXT)  # asks how to end it
     assert messages(rig)[-1] == shown(ASK_END) and rig.screen() is Screen.PLAY
-    rig.press(2, "prev")  # goes back: nothing ended
+    rig.press(2, Button.PREV)  # goes back: nothing ended
     assert messages(rig)[-1] == shown(BACK) and not rig.engine.finished
-    rig.press(2, "next")
-    rig.press(2, "ok")  # end now
-    rig.press(2, "ok")  # confirm (staff mode asks before anything destructive)
+    rig.press(2, Button.NEXT)
+    rig.press(2, Button.OK)  # end now
+    rig.press(2, Button.OK)  # confirm (staff mode asks before anything destructive)
 
     assert rig.screen() is Screen.RESULTS
     assert any("Staff ended the game in round 2" in text for text in messages(rig))
@@ -117,9 +118,9 @@ def test_staff_next_twice_still_abandons_oh_pshaw(rig: Rig) -> None:
     rig.start_game("oh-pshaw")
     rig.bid_round()
     rig.tap_uid(1, SIMULATED_STAFF_UID)
-    rig.press(1, "next")
-    rig.press(1, "next")
-    rig.press(1, "ok")  # confirm
+    rig.press(1, Button.NEXT)
+    rig.press(1, Button.NEXT)
+    rig.press(1, Button.OK)  # confirm
     assert rig.screen() is Screen.ATTRACT
     assert summaries(rig.journal) == []  # abandoned: no finished game
 
@@ -127,9 +128,9 @@ def test_staff_next_twice_still_abandons_oh_pshaw(rig: Rig) -> None:
 def test_end_now_before_any_play_is_refused_with_words(rig: Rig) -> None:
     rig.start_game("oh-pshaw")
     rig.tap_uid(0, SIMULATED_STAFF_UID)
-    rig.press(0, "next")
-    rig.press(0, "ok")
-    rig.press(0, "ok")  # confirm
+    rig.press(0, Button.NEXT)
+    rig.press(0, Button.OK)
+    rig.press(0, Button.OK)  # confirm
     assert rig.screen() is Screen.PLAY
     assert "nothing has been played yet" in messages(rig)[-1]
 
@@ -170,7 +171,7 @@ def test_oshaka_asks_who_most_recently_helped_someone_and_that_seat_leads(
     assert {(h.seat, h.button, shown(h.label)) for h in view.buttons} == {
         (s, "ok", "it's me") for s in range(4)
     }
-    oshaka.press(2, "prev")  # only OK (or a tap) answers
+    oshaka.press(2, Button.PREV)  # only OK (or a tap) answers
     assert oshaka.screen() is Screen.STARTER
     oshaka.tap(2, "R5")  # seat 2 answers first, with a tap
     assert oshaka.screen() is Screen.PLAY
@@ -179,7 +180,7 @@ def test_oshaka_asks_who_most_recently_helped_someone_and_that_seat_leads(
     game = oshaka.table.game
     assert game is not None and game.engine.expected is not None
     assert game.engine.expected.seat == 2  # seat 2 plays the first card
-    oshaka.press(1, "ok")  # a late answer is an ordinary press in the game
+    oshaka.press(1, Button.OK)  # a late answer is an ordinary press in the game
     assert oshaka_lead(oshaka) == 2
 
 
@@ -188,10 +189,10 @@ def test_oshaka_first_lead_by_ok_and_only_from_a_joined_seat() -> None:
     with rig.devices:
         rig.loop.drain()
         rig.to_question()  # seats 0-3 joined; seat 4 did not
-        rig.press(4, "ok")
+        rig.press(4, Button.OK)
         assert rig.screen() is Screen.STARTER
         assert messages(rig)[-1] == "Seat 5 has not joined this game"  # seat 4, from 1
-        rig.press(3, "ok")
+        rig.press(3, Button.OK)
         assert rig.screen() is Screen.PLAY and oshaka_lead(rig) == 3
 
 

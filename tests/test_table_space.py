@@ -29,6 +29,7 @@ from display import theme
 from display.renderer import Renderer
 from display.scenes import oss as oss_scene
 from display.ui import TapDeckCard, TapStaff
+from hardware.events import Button
 from tests.test_display import SIZES, every_screen
 from tests.test_table_options import Rig
 
@@ -66,7 +67,7 @@ def options_view(tmp_path: Path, line: int = 0) -> TableView:
         rig.loop.drain()
         rig.to_options("oh-pshaw", (0, 1, 2, 3))
         for _ in range(line):
-            rig.press(0, "next")
+            rig.press(0, Button.NEXT)
         view = rig.table.view
     rig.journal.close()
     return view
@@ -223,7 +224,7 @@ def test_the_seat_panels_follow_the_options_cursor_and_values(tmp_path: Path) ->
         fresh.draw(rig.table.view)
         assert on_line == panel_pixels(fresh, 2)
         before = rig.value("Largest hand")
-        rig.press(0, "ok")  # change the value at seat 1
+        rig.press(0, Button.OK)  # change the value at seat 1
         assert rig.value("Largest hand") != before
         renderer.draw(rig.table.view)
         assert panel_pixels(renderer, 2) != on_line  # seat 3's panel shows the new value

@@ -20,28 +20,28 @@ from controller.records.record import replay
 from controller.tags.registry import SIMULATED_STAFF_UID, simulated_uid
 from controller.view import MessageKind, Screen
 from display.screenshot import screenshot_view
-from hardware.events import Offline, ReaderOffline
+from hardware.events import Button, Offline, ReaderOffline
 from tests.rigs import TableRig, painted_text
 from tests.words import shown
 
 
 def to_menu_line(rig: TableRig, game_id: str, seat: int = 0) -> None:
     """Wake the table at ``seat`` and move the menu to ``game_id``'s first line."""
-    rig.press(seat, "ok")
+    rig.press(seat, Button.OK)
     ids = [g.game_id for g in rig.table.view.games]
     while ids[rig.table.selected] != game_id:
-        rig.press(seat, "next")
+        rig.press(seat, Button.NEXT)
 
 
 def to_starter(rig: TableRig, game_id: str, seats: tuple[int, ...]) -> None:
     """Choose ``game_id``, let ``seats`` join, start with the menu's preset: who starts?"""
     to_menu_line(rig, game_id, seats[0])
-    rig.press(seats[0], "ok")
+    rig.press(seats[0], Button.OK)
     for seat in seats[1:]:
-        rig.press(seat, "ok")
-    rig.press(seats[0], "next")
+        rig.press(seat, Button.OK)
+    rig.press(seats[0], Button.NEXT)
     if rig.screen() is Screen.OPTIONS:
-        rig.press(seats[0], "ok")
+        rig.press(seats[0], Button.OK)
 
 
 class CutRig(TableRig):
@@ -172,9 +172,9 @@ def test_bots_and_seats_pressing_ok_are_cut_for_by_the_table() -> None:
         assert view.cutting == (0, 1)
         drawn = [t for t in rig.texts() if t.startswith("The table cut ")]
         assert len(drawn) == 2
-        rig.press(0, "ok")  # a person without a card at hand: the table cuts for them
+        rig.press(0, Button.OK)  # a person without a card at hand: the table cuts for them
         assert set(rig.table.view.cuts) >= {0, 2, 3}
-        rig.press(0, "ok")  # a second OK changes nothing
+        rig.press(0, Button.OK)  # a second OK changes nothing
         assert rig.table.view.cutting == (1,)
         rig.tap(1, "2D")  # the lowest rank: seat 1 deals unless the table drew a 2 too
         cards = {**rig.table.view.cuts}
@@ -183,7 +183,7 @@ def test_bots_and_seats_pressing_ok_are_cut_for_by_the_table() -> None:
         else:  # a tie at 2: the tied cut again; let the table settle it
             assert 1 in rig.table.view.cutting or cards == {}
             while rig.screen() is Screen.STARTER:
-                rig.press(rig.table.view.cutting[0], "ok")
+                rig.press(rig.table.view.cutting[0], Button.OK)
             assert rig.screen() is Screen.PLAY
 
 
@@ -278,7 +278,7 @@ def test_oss_asks_who_is_the_most_big_boned_and_that_seat_is_the_first_chief() -
         to_starter(rig, "oss", (0, 1, 2, 3))
         assert rig.screen() is Screen.STARTER
         assert shown(rig.table.view.prompt) == "Who is the most big-boned?"
-        rig.press(2, "ok")
+        rig.press(2, Button.OK)
         assert rig.screen() is Screen.PLAY
         game = rig.table.game
         assert game is not None
@@ -306,7 +306,7 @@ def test_a_two_seat_table_says_on_the_menu_why_it_offers_no_three_player_game() 
         to_menu_line(rig, "oh-pshaw")
         notes = {g.game_id: shown(g.unavailable) for g in rig.table.view.games}
         assert notes["oh-pshaw"] == "not offered: 3-7 players, 2 seats here"
-        rig.press(0, "ok")  # choosing it is refused at once, saying why
+        rig.press(0, Button.OK)  # choosing it is refused at once, saying why
         assert rig.screen() is Screen.CHOOSE_GAME
         assert shown(rig.table.messages[-1].text) == (
             "Oh Pshaw needs at least 3 players, but this table has only 2 seats"
@@ -317,7 +317,7 @@ def test_a_two_seat_table_lists_the_games_two_can_play_first() -> None:
     rig = CutRig(2)
     with rig.devices:
         rig.loop.drain()
-        rig.press(0, "ok")  # the menu
+        rig.press(0, Button.OK)  # the menu
         games = rig.table.view.games
         offered = [g.game_id for g in games if not shown(g.unavailable)]
         assert offered == ["oss"]  # the one game of the four that two people play
@@ -326,7 +326,7 @@ def test_a_two_seat_table_lists_the_games_two_can_play_first() -> None:
     four = CutRig(4)
     with four.devices:
         four.loop.drain()
-        four.press(0, "ok")
+        four.press(0, Button.OK)
         # Every game fits four seats: the registry's order, unchanged.
         ids = [g.game_id for g in four.table.view.games]
         assert ids[0] == "oshaka-trick" and ids[-1] == "oss"
@@ -337,9 +337,9 @@ def test_seats_back_on_the_menu_stay_joined_and_see_which_games_they_can_play() 
     with rig.devices:
         rig.loop.drain()
         to_menu_line(rig, "oh-pshaw")
-        rig.press(0, "ok")
-        rig.press(1, "ok")  # two joined
-        rig.press(5, "prev")  # a seat that has not joined goes back to the menu
+        rig.press(0, Button.OK)
+        rig.press(1, Button.OK)  # two joined
+        rig.press(5, Button.PREV)  # a seat that has not joined goes back to the menu
         assert rig.screen() is Screen.CHOOSE_GAME
         assert sorted(rig.table.joined) == [0, 1]
         notes = {g.game_id: shown(g.unavailable) for g in rig.table.view.games}
@@ -347,7 +347,7 @@ def test_seats_back_on_the_menu_stay_joined_and_see_which_games_they_can_play() 
         assert notes["oshaka-trick"] == "not for 2 joined: 3-4 players"
         texts = [shown(m.text) for m in rig.table.messages]
         assert "2 seats stay joined; the menu says which games they can play" in texts
-        rig.press(0, "ok")  # choose again: the two are still joined
+        rig.press(0, Button.OK)  # choose again: the two are still joined
         assert rig.screen() is Screen.JOIN
         assert sorted(rig.table.joined) == [0, 1]
 
@@ -358,7 +358,7 @@ def test_the_menu_notes_are_drawn_at_800x480(
     rig = CutRig(2)
     with rig.devices:
         rig.loop.drain()
-        rig.press(0, "ok")
+        rig.press(0, Button.OK)
         written = painted_text(monkeypatch)
         path = screenshot_view(rig.table.view, tmp_path / "menu.png", size=(800, 480))
         assert pygame.image.load(str(path)).get_size() == (800, 480)
@@ -381,7 +381,7 @@ def start_round_one(rig: CutRig) -> None:
     assert rig.dealer_seat() == 1
     rig.tap(1, "2H")  # the turned card
     for seat in (2, 3, 0, 1):
-        rig.press(seat, "ok")  # bid 0
+        rig.press(seat, Button.OK)  # bid 0
 
 
 def hints_of(rig: CutRig) -> set[tuple[int, str, str]]:
@@ -398,10 +398,10 @@ def test_a_renege_is_taken_back_by_its_player_before_the_next_trick(tmp_path: Pa
         rig.tap(0, "4S")
         assert (3, "prev", "take back my card") in hints_of(rig)
         assert not any(h[1] == "prev" and h[0] != 3 for h in hints_of(rig))
-        rig.press(0, "prev")  # seat 1 followed suit: nothing of its to take back
+        rig.press(0, Button.PREV)  # seat 1 followed suit: nothing of its to take back
         game = rig.table.game
         assert game is not None and len(game.recorder.actions) == 8  # the trump, 4 bids, 3 cards
-        rig.press(3, "prev")  # seat 4 takes back its 3♦
+        rig.press(3, Button.PREV)  # seat 4 takes back its 3♦
         game = rig.table.game
         assert game is not None
         said = rig.texts()[-1]
@@ -450,6 +450,6 @@ def test_a_renege_cannot_be_taken_back_once_the_round_is_over(tmp_path: Path) ->
         assert game is not None
         count = len(game.recorder.actions)
         assert not any(h[1] == "prev" and "take back" in h[2] for h in hints_of(rig))
-        rig.press(3, "prev")
+        rig.press(3, Button.PREV)
         game = rig.table.game
         assert game is not None and len(game.recorder.actions) == count

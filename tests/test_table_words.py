@@ -51,12 +51,12 @@ def labels(view: TableView, seat: int) -> dict[str, str]:
 def to_join(rig: TableRig, game_id: str, seats: Iterable[int]) -> None:
     """Wake the table, choose ``game_id``, and let ``seats`` join (the first chooses)."""
     first, *others = seats
-    rig.press(first, "ok")
+    rig.press(first, Button.OK)
     while rig.table.view.games[rig.table.selected].game_id != game_id:
-        rig.press(first, "next")
-    rig.press(first, "ok")
+        rig.press(first, Button.NEXT)
+    rig.press(first, Button.OK)
     for seat in others:
-        rig.press(seat, "ok")
+        rig.press(seat, Button.OK)
     assert rig.screen() is Screen.JOIN
 
 
@@ -77,7 +77,7 @@ def test_a_german_table_shows_german_prompts_and_button_labels() -> None:
     rig = TableRig(4, language="de")
     with rig.devices:
         rig.loop.drain()
-        rig.press(0, "ok")  # the menu
+        rig.press(0, Button.OK)  # the menu
         view = rig.table.view
         assert view.language == "de"
         centre = on_panel(view)
@@ -92,14 +92,14 @@ def test_a_german_table_shows_german_prompts_and_button_labels() -> None:
         view = rig.table.view
         assert labels(view, 0)["ok"] == "aussteigen"  # seat 0 chose, so it joined
         assert labels(view, 1) == {"prev": "Menü", "ok": "mitspielen", "next": "Spiel starten"}
-        rig.press(0, "next")  # one player is too few: refused, in German
+        rig.press(0, Button.NEXT)  # one player is too few: refused, in German
         assert on_panel(rig.table.view)(rig.table.messages[-1].text).endswith("1 dabei")
 
 
 def to_join_from_menu(rig: TableRig, game_id: str) -> None:
     while rig.table.view.games[rig.table.selected].game_id != game_id:
-        rig.press(0, "next")
-    rig.press(0, "ok")
+        rig.press(0, Button.NEXT)
+    rig.press(0, Button.OK)
     assert rig.screen() is Screen.JOIN
 
 
@@ -111,7 +111,7 @@ def test_a_seat_switched_to_japanese_reads_its_panel_in_japanese_the_centre_stay
         # A joined seat's PREV offers the next language, named in its own words.
         assert labels(rig.table.view, 1)["prev"] == "Sprache: 日本語"
         assert labels(rig.table.view, 3)["prev"] == "Menü"  # not joined: back to the menu
-        rig.press(1, "prev")
+        rig.press(1, Button.PREV)
         view = rig.table.view
         assert rig.screen() is Screen.JOIN and view.seat_languages == {1: "ja"}
         assert labels(view, 1) == {
@@ -123,9 +123,9 @@ def test_a_seat_switched_to_japanese_reads_its_panel_in_japanese_the_centre_stay
         assert on_panel(view, 1)(view.seats[1].label) == "2番席"
         assert on_panel(view)(view.seats[1].label) == "Platz 2"  # the centre: German
         # The game starts: the seat keeps its language for the whole game.
-        rig.press(0, "next")
+        rig.press(0, Button.NEXT)
         if rig.screen() is Screen.OPTIONS:
-            rig.press(0, "ok")
+            rig.press(0, Button.OK)
         assert rig.screen() is Screen.PLAY
         view = rig.table.view
         assert view.seat_languages == {1: "ja"}
@@ -138,8 +138,8 @@ def test_a_seat_switched_to_japanese_reads_its_panel_in_japanese_the_centre_stay
         assert on_panel(view)(said).startswith("Platz 2: ")
         # The choice holds until the table rests again: staff abandon the game.
         rig.tap_uid(2, SIMULATED_STAFF_UID)
-        rig.press(2, "next")
-        rig.press(2, "ok")
+        rig.press(2, Button.NEXT)
+        rig.press(2, Button.OK)
         assert rig.screen() is Screen.ATTRACT
         assert rig.table.view.seat_languages == {}
 
@@ -151,7 +151,7 @@ def test_prev_cycles_every_language_and_back_to_the_table_s() -> None:
         to_join(rig, "oskar", (0, 1))
         seen = []
         for _ in range(3):
-            rig.press(1, "prev")
+            rig.press(1, Button.PREV)
             seen.append(rig.table.language_of(1))
         assert seen == ["de", "ja", "en"]
         assert rig.table.view.seat_languages == {}  # back to the table's: nothing kept
@@ -165,11 +165,11 @@ def test_a_resumed_game_shows_the_seats_languages_as_before(tmp_path: Path) -> N
     with rig.devices:
         rig.loop.drain()
         to_join(rig, "oskar", (0, 1, 2))
-        rig.press(2, "prev")  # seat 2: Deutsch
-        rig.press(2, "prev")  # seat 2: 日本語
-        rig.press(0, "next")
+        rig.press(2, Button.PREV)  # seat 2: Deutsch
+        rig.press(2, Button.PREV)  # seat 2: 日本語
+        rig.press(0, Button.NEXT)
         if rig.screen() is Screen.OPTIONS:
-            rig.press(0, "ok")
+            rig.press(0, Button.OK)
         assert rig.screen() is Screen.PLAY
         assert rig.table.view.seat_languages == {2: "ja"}
     journal.close()
@@ -220,20 +220,20 @@ def test_seats_are_counted_from_1_in_the_lobby_menu_options_starter_staff_and_re
     seen: set[int] = set()
     with rig.devices:
         rig.loop.drain()
-        rig.press(1, "ok")  # the menu
+        rig.press(1, Button.OK)  # the menu
         seen |= seat_numbers(rig.table.view)
         to_join_from_menu_at(rig, 1, "oshaka-trick")
-        rig.press(2, "ok")
-        rig.press(3, "ok")
-        rig.press(0, "next")  # seat 0 has not joined: NEXT still starts (any seat may)
+        rig.press(2, Button.OK)
+        rig.press(3, Button.OK)
+        rig.press(0, Button.NEXT)  # seat 0 has not joined: NEXT still starts (any seat may)
         seen |= seat_numbers(rig.table.view)
         if rig.screen() is Screen.OPTIONS:
-            rig.press(1, "ok")
+            rig.press(1, Button.OK)
         assert rig.screen() is Screen.STARTER
-        rig.press(0, "ok")  # not joined: refused, naming the seat counted from 1
+        rig.press(0, Button.OK)  # not joined: refused, naming the seat counted from 1
         assert shown(rig.table.messages[-1].text) == "Seat 1 has not joined this game"
         seen |= seat_numbers(rig.table.view)
-        rig.press(3, "ok")  # "it's me": physical seat 3 leads
+        rig.press(3, Button.OK)  # "it's me": physical seat 3 leads
         assert rig.screen() is Screen.PLAY
         assert "Seat 4 leads the first trick" in [shown(m.text) for m in rig.table.messages]
         assert rig.table.view.players == (1, 2, 3)
@@ -241,9 +241,9 @@ def test_seats_are_counted_from_1_in_the_lobby_menu_options_starter_staff_and_re
         rig.tap_uid(2, SIMULATED_STAFF_UID)  # staff mode at physical seat 2
         assert shown(rig.table.messages[-1].text).startswith("Staff at Seat 3:")
         seen |= seat_numbers(rig.table.view)
-        rig.press(2, "next")  # abandon? (the overlay asks to confirm)
+        rig.press(2, Button.NEXT)  # abandon? (the overlay asks to confirm)
         seen |= seat_numbers(rig.table.view)
-        rig.press(2, "prev")  # cancelled
+        rig.press(2, Button.PREV)  # cancelled
         rig.tap_uid(1, simulated_uid("oskar", "Y1"))  # a card of another deck: refused
         assert shown(rig.table.messages[-1].text).startswith("Seat 2: that card belongs")
         seen |= seat_numbers(rig.table.view)
@@ -253,8 +253,8 @@ def test_seats_are_counted_from_1_in_the_lobby_menu_options_starter_staff_and_re
 
 def to_join_from_menu_at(rig: TableRig, seat: int, game_id: str) -> None:
     while rig.table.view.games[rig.table.selected].game_id != game_id:
-        rig.press(seat, "next")
-    rig.press(seat, "ok")
+        rig.press(seat, Button.NEXT)
+    rig.press(seat, Button.OK)
     assert rig.screen() is Screen.JOIN
 
 
@@ -276,7 +276,7 @@ def test_the_results_screen_names_seats_from_1() -> None:
                 break
             seat = players[engine.turn]
             if engine.phase == "bid":
-                rig.press(seat, "ok")
+                rig.press(seat, Button.OK)
             else:
                 card = engine.legal_actions(engine.turn)[0]
                 rig.tap(seat, card.to_json()["play"])
@@ -298,7 +298,7 @@ def test_the_options_screen_enters_an_own_list_of_hand_sizes_with_three_buttons(
     with rig.devices:
         rig.loop.drain()
         to_join(rig, "oh-pshaw", (0, 1, 2, 3))
-        rig.press(0, "next")
+        rig.press(0, Button.NEXT)
         assert rig.screen() is Screen.OPTIONS
 
         def line(label: str) -> tuple[int, str, str]:
@@ -308,9 +308,9 @@ def test_the_options_screen_enters_an_own_list_of_hand_sizes_with_three_buttons(
             raise AssertionError(label)
 
         while rig.table.view.options_cursor != line("Hand sizes")[0]:
-            rig.press(0, "next")
+            rig.press(0, Button.NEXT)
         for _ in range(10):  # the offered schedules, then the editor opens
-            rig.press(0, "ok")
+            rig.press(0, Button.OK)
             if line("Hand sizes")[1].startswith("-, then"):
                 break
         assert line("Hand sizes")[1] == "-, then 1?"
@@ -321,27 +321,27 @@ def test_the_options_screen_enters_an_own_list_of_hand_sizes_with_three_buttons(
             "next": "larger hand",
         }
         for _ in range(4):
-            rig.press(1, "next")  # any seat: 5 cards
-        rig.press(1, "ok")
-        rig.press(1, "ok")
-        rig.press(1, "ok")  # three rounds of five
-        rig.press(2, "prev")
-        rig.press(2, "ok")  # a round of four
+            rig.press(1, Button.NEXT)  # any seat: 5 cards
+        rig.press(1, Button.OK)
+        rig.press(1, Button.OK)
+        rig.press(1, Button.OK)  # three rounds of five
+        rig.press(2, Button.PREV)
+        rig.press(2, Button.OK)  # a round of four
         assert line("Hand sizes")[1] == "5, 5, 5, 4, then 4?"
-        rig.press(3, "prev")
-        rig.press(3, "prev")
-        rig.press(3, "prev")
-        rig.press(3, "prev")  # below 1: remove the last hand
+        rig.press(3, Button.PREV)
+        rig.press(3, Button.PREV)
+        rig.press(3, Button.PREV)
+        rig.press(3, Button.PREV)  # below 1: remove the last hand
         assert line("Hand sizes")[1] == "5, 5, 5, 4: remove the last hand"
-        rig.press(3, "ok")
-        rig.press(3, "prev")  # before "remove" comes "done"
+        rig.press(3, Button.OK)
+        rig.press(3, Button.PREV)  # before "remove" comes "done"
         assert labels(rig.table.view, 0)["ok"] == "keep this list"
-        rig.press(3, "ok")
+        rig.press(3, Button.OK)
         assert line("Hand sizes")[1] == "5, 5, 5"
         assert rig.screen() is Screen.OPTIONS
         while rig.table.view.options_cursor != 0:
-            rig.press(0, "prev")
-        rig.press(0, "ok")  # Start the game
+            rig.press(0, Button.PREV)
+        rig.press(0, Button.OK)  # Start the game
         game = rig.table.game
         assert game is not None
         assert game.engine.header()["options"]["schedule"] == [5, 5, 5]
@@ -407,21 +407,21 @@ def test_every_word_the_table_writes_itself_goes_through_the_catalog() -> None:
 
     with rig.devices:
         rig.loop.drain()
-        rig.press(0, "ok")
+        rig.press(0, Button.OK)
         check(table_words(rig.table.view))  # the menu
         to_join_from_menu(rig, "oh-pshaw")
-        rig.press(1, "ok")
-        rig.press(2, "ok")
-        rig.press(1, "prev")  # a joined seat's language label
+        rig.press(1, Button.OK)
+        rig.press(2, Button.OK)
+        rig.press(1, Button.PREV)  # a joined seat's language label
         check(table_words(rig.table.view))  # the join screen
-        rig.press(0, "next")
-        rig.press(2, "next")
+        rig.press(0, Button.NEXT)
+        rig.press(2, Button.NEXT)
         check(table_words(rig.table.view))  # the options screen
-        rig.press(2, "prev")
-        rig.press(2, "ok")  # start
+        rig.press(2, Button.PREV)
+        rig.press(2, Button.OK)  # start
         assert rig.screen() is Screen.PLAY
         rig.tap_uid(3, SIMULATED_STAFF_UID)
-        rig.press(3, "next")
+        rig.press(3, Button.NEXT)
         view = rig.table.view
         check([m.text for m in view.messages if m.seat == 3])  # staff mode's lines
         check([h.label for h in view.buttons if h.seat == 3])

@@ -31,7 +31,7 @@ from controller.games.words import Text, Verbatim, Words, say, say_plural
 from controller.tags.enrollment import DeckAudit, Enrollment
 from controller.tags.registry import TagRegistry, decks
 from controller.tags.staff_pin import PinGuard
-from controller.view import StaffView
+from controller.view import Button, StaffView
 
 RECENT_LINES = 8
 
@@ -83,7 +83,7 @@ class StaffDesk:
 
     # --- input ----------------------------------------------------------------------
 
-    def button(self, button: str) -> None:
+    def button(self, button: Button) -> None:
         """A press at the staff seat."""
         if self.task == "pin" and self.guard is not None:
             right = self.guard.press(button, self.seat)
@@ -104,18 +104,18 @@ class StaffDesk:
             return
         if self.task == "menu":
             count = len(self.options)
-            if button == "prev":
+            if button == Button.PREV:
                 self.selected = (self.selected - 1) % count
-            elif button == "next":
+            elif button == Button.NEXT:
                 self.selected = (self.selected + 1) % count
-            elif button == "ok":
+            elif button == Button.OK:
                 self._choose()
             return
-        if self.task == "enroll" and button == "next" and self.enrollment is not None:
+        if self.task == "enroll" and button == Button.NEXT and self.enrollment is not None:
             self.enrollment.skip()
             self.lines.append(say("Skipped: that card is asked for again at the end"))
             return
-        if self.task == "audit" and button == "ok" and self.audit is not None:
+        if self.task == "audit" and button == Button.OK and self.audit is not None:
             self.task = "audit-report"
             self.lines = list(self.audit.report().lines())
             return

@@ -22,10 +22,11 @@ from dataclasses import dataclass, field
 
 from controller.games.base import TableError
 from controller.games.words import Verbatim, say
+from controller.view import Button
 
 PREFIX = "scrypt"
 MIN_PRESSES, MAX_PRESSES = 4, 12
-SYMBOLS = {"prev": "P", "ok": "O", "next": "N"}
+SYMBOLS: dict[Button, str] = {Button.PREV: "P", Button.OK: "O", Button.NEXT: "N"}
 # scrypt cost: about 50 ms on a Raspberry Pi 4, too slow to try all 3^12 sequences offline quickly.
 _N, _R, _P = 2**14, 8, 1
 
@@ -46,7 +47,7 @@ def parse_pin(text: str) -> str:
                     word=Verbatim(repr(unknown[0])),
                 )
             )
-        letters = "".join(SYMBOLS[w.lower()] for w in words)
+        letters = "".join(SYMBOLS[Button(w.lower())] for w in words)
     else:
         letters = text.strip().upper()
         bad = sorted({c for c in letters if c not in "PON"})
@@ -137,9 +138,9 @@ class PinGuard:
     def entered(self) -> int:
         return len(self._entry)
 
-    def press(self, button: str, seat: int) -> bool | None:
+    def press(self, button: Button, seat: int) -> bool | None:
         """One press of a PIN entry: None while more are due, then whether the PIN was right."""
-        self._entry.append(SYMBOLS.get(button, "?"))
+        self._entry.append(SYMBOLS[button])
         if len(self._entry) < self.pin.presses:
             return None
         letters, self._entry = "".join(self._entry), []

@@ -17,7 +17,11 @@ from typing import Any, Generic, TypeVar
 from controller.games.base import JSON, Overlay, Snapshot
 from controller.games.words import Words, say
 from controller.view.results import ResultSheet
-from hardware.events import Button
+
+# Re-exported: the seat buttons' names are part of the view's vocabulary (``ButtonHint``),
+# and the rooms that may not reach into hardware (the staff desk and PIN in ``tags``)
+# take them from here.
+from hardware.events import Button as Button
 
 SnapshotT = TypeVar("SnapshotT", bound=Snapshot, covariant=True)
 OverlayT = TypeVar("OverlayT", bound=Overlay, covariant=True)

@@ -22,6 +22,7 @@ from controller.records.scoresheet import render, report_json
 from controller.tags.registry import SIMULATED_STAFF_UID
 from controller.view import Screen
 from controller.words import Presenter
+from hardware.events import Button
 from tests.games.oh_pshaw.test_oh_pshaw import header
 from tests.test_fleet_reporter import FakeLink
 from tests.test_table_options import Rig as OptionsRig
@@ -172,12 +173,12 @@ def test_the_tie_break_round_is_agreed_on_the_options_screen(tmp_path: Path) -> 
         rig.set_value("Tie-break round", "the largest hand played")
         # An agreed size cannot go with "the largest hand played": the screen skips it.
         rig.cursor_to("Agreed tie-break round")
-        rig.press(0, "ok")
+        rig.press(0, Button.OK)
         assert rig.value("Agreed tie-break round") == "as the rulebook sets it for the players"
         rig.set_value("Tie-break round", "the largest hand")
         rig.set_value("Agreed tie-break round", "5")
         rig.cursor_to("Start the game")
-        rig.press(0, "ok")
+        rig.press(0, Button.OK)
         assert rig.engine.header()["options"] == {"max_hand": 7, "tie_break_hand": 5}
         assert rig.engine.options.tie_break_hand == 5
     rig.journal.close()
@@ -212,7 +213,7 @@ def test_an_early_end_mid_round_with_mild_scoring_is_one_count_at_the_table(
         rig.to_options("oh-pshaw", (0, 1, 2, 3))
         rig.set_value("Scoring", "mild")
         rig.cursor_to("Start the game")
-        rig.press(0, "ok")
+        rig.press(0, Button.OK)
         engine = rig.engine
         rng = random.Random(32)
         # Three rounds played out, then round 4 bid and cut short after five cards.
@@ -220,8 +221,8 @@ def test_an_early_end_mid_round_with_mild_scoring_is_one_count_at_the_table(
             seat = engine.turn
             if engine.phase == "bid":
                 for _ in range(rng.randint(0, 2)):
-                    rig.press(seat, "next")  # one more
-                rig.press(seat, "ok")
+                    rig.press(seat, Button.NEXT)  # one more
+                rig.press(seat, Button.OK)
             else:
                 rig.tap(seat, rng.choice(engine.legal_actions(seat)).to_json()["play"])
         seat = engine.turn
@@ -238,9 +239,9 @@ def test_an_early_end_mid_round_with_mild_scoring_is_one_count_at_the_table(
         reporter.observe(rig.table.view, totals=None, waiting=[], round_number=4, decks={})
 
         rig.tap_uid(0, SIMULATED_STAFF_UID)
-        rig.press(0, "next")
-        rig.press(0, "ok")  # end now
-        rig.press(0, "ok")  # confirm
+        rig.press(0, Button.NEXT)
+        rig.press(0, Button.OK)  # end now
+        rig.press(0, Button.OK)  # confirm
         assert rig.screen() is Screen.RESULTS
         view = rig.table.view
         reporter.observe(view, totals=expected, waiting=[], round_number=4, decks={})

@@ -185,7 +185,7 @@ def test_a_wizard_bot_game_at_the_table_replays_to_its_report(
         rig.set_value("Wizard", "on")
         rig.set_value("Largest hand", "6")
         rig.cursor_to("Start the game")
-        rig.press(0, "ok")
+        rig.press(0, Button.OK)
         assert rig.screen() is Screen.PLAY
         sim = Simulator(
             rig.table, rig.devices, rig.registry, bot_seats={0, 1, 2, 3}, rng=random.Random(7)

@@ -21,6 +21,7 @@ from controller.games.words import Text, Words
 from controller.view import MessageKind, Screen
 from controller.words import LANGUAGES, Presenter, french_card
 from display.scenes.oh_pshaw import SCENE, needs_words
+from hardware.events import Button
 from tests.games.oh_pshaw.test_table_oh_pshaw import Rig as OhPshawRig
 
 SEATS = (1, 2, 3)  # physical seats that play (0-based): Seat 2, Seat 3 and Seat 4
@@ -124,7 +125,7 @@ def test_a_game_at_seats_2_3_4_names_only_those_seats_in_every_language(rig: Rig
     engine = rig.engine
     bidder = players[engine.turn]
     other = next(s for s in SEATS if s != bidder)
-    rig.press(other, "ok")  # not this seat's bid: the answer says whose it is
+    rig.press(other, Button.OK)  # not this seat's bid: the answer says whose it is
     assert last_kind(rig) is MessageKind.INFO
     hand = engine.registered_hand(players.index(other)) or []
     rig.tap(other, hand[0])  # a card during the bidding: refused, and why
@@ -166,7 +167,7 @@ def test_a_refusal_at_the_table_reads_in_german_from_the_catalog(rig: Rig) -> No
     players = rig.players()
     engine = rig.engine
     for _ in range(3):  # everyone bids: play begins
-        rig.press(players[engine.turn], "ok")
+        rig.press(players[engine.turn], Button.OK)
     leader = engine.turn
     wrong = (leader + 1) % 3
     card = (engine.registered_hand(wrong) or [""])[0]

@@ -24,6 +24,7 @@ from controller.tags.registry import simulated_uid
 from controller.view import MessageKind, Screen, TableView
 from controller.words import Presenter
 from controller.words.catalogs import LANGUAGES, po_path, pot_path
+from hardware.events import Button
 from tests.rigs import TableRig
 
 SEATS = (1, 2, 3)  # physical, 0-based: shown as Seat 2, 3 and 4
@@ -134,7 +135,7 @@ def play_through(rig: Rig, seen: Seen) -> OshakaTrick:
             # The waiting seat presses OK (the table answers how to play), and the next
             # seat taps a card out of turn (refused with the rule's reason).
             waiting = SEATS[expected.seat]
-            rig.press(waiting, "ok")
+            rig.press(waiting, Button.OK)
             seen.collect(rig.table.view)
             other = (expected.seat + 1) % 3
             hand = engine.registered_hand(other)

@@ -38,7 +38,7 @@ from controller.view import MessageKind, Screen
 from display.scenes import scene_for
 from display.screenshot import screenshot_view
 from hardware.cues import Cue
-from hardware.events import InputEvent, TagPresented
+from hardware.events import Button, InputEvent, TagPresented
 from hardware.leds import RecordingStrip
 from hardware.ptys import PtyPair
 from tests.rigs import TableRig, painted_text, serial_config, serial_tapper
@@ -105,7 +105,7 @@ def decline_pending_doubles(rig: Rig) -> None:
         seat = rig.engine.doubles
         if seat is None:
             return
-        rig.press(seat, "ok")
+        rig.press(seat, Button.OK)
     raise AssertionError("doubles offers do not end")
 
 
@@ -193,7 +193,7 @@ def test_with_a_physical_deal_each_seat_rolls_with_ok_and_plays_any_unplayed_car
         assert game is not None
         for seat in (2, 0, 3, 1):
             if engine.dice[seat] is None:
-                rig.press(seat, "ok")
+                rig.press(seat, Button.OK)
             decline_pending_doubles(rig)
         assert phase_of(engine) is Phase.PLAY
         # Nothing was dealt or rolled by chance: every roll is a seat's own press.
@@ -224,14 +224,14 @@ def test_reroll_with_buttons_explains_refusals_and_rolls_the_chosen_dice(rig: Ri
     hints = rig.hints()
     assert hints[(most, "prev")] == "REROLL die 1" and hints[(most, "next")] == "REROLL die 2"
     assert hints[(most, "ok")] == "roll 2 dice"
-    rig.press(most, "prev")  # unpick die 0
+    rig.press(most, Button.PREV)  # unpick die 0
     assert rig.hints()[(most, "prev")] == "keep die 1"
     before = engine.snapshot()
-    rig.press(most, "ok")
+    rig.press(most, Button.OK)
     assert engine.snapshot() == before
     assert "must reroll both dice, not 1 die" in rig.last_text()
-    rig.press(most, "prev")  # pick it again
-    rig.press(most, "ok")
+    rig.press(most, Button.PREV)  # pick it again
+    rig.press(most, Button.OK)
     assert engine.rerolls_done == 1 or engine.phase is Phase.PLAY
     assert f"Seat {most + 1} rerolls both dice" in " ".join(
         shown(m.text) for m in rig.table.messages
@@ -249,21 +249,21 @@ def test_reroll_with_buttons_explains_refusals_and_rolls_the_chosen_dice(rig: Ri
         faces = engine.dice[seat]
         assert faces is not None
         if allowed == frozenset({0, 1}):
-            rig.press(seat, "prev")
-            rig.press(seat, "next")
+            rig.press(seat, Button.PREV)
+            rig.press(seat, Button.NEXT)
             before = engine.snapshot()
-            rig.press(seat, "ok")
+            rig.press(seat, Button.OK)
             assert engine.snapshot() == before
             assert "at most one die" in rig.last_text()
             refused_one_limit = True
-            rig.press(seat, "prev")  # keep die 0; reroll die 1 only
-            rig.press(seat, "ok")
+            rig.press(seat, Button.PREV)  # keep die 0; reroll die 1 only
+            rig.press(seat, Button.OK)
             now = engine.dice[seat]
             assert now is not None and now[0] == faces[0]
         elif allowed == frozenset({2}):
-            rig.press(seat, "ok")  # both are picked for it
+            rig.press(seat, Button.OK)  # both are picked for it
         else:
-            rig.press(seat, "ok")  # nothing picked: keeps both
+            rig.press(seat, Button.OK)  # nothing picked: keeps both
             assert engine.dice[seat] == faces or engine.doubles == seat
     assert engine.phase is Phase.PLAY and engine.round.number == 2
     if rule.order[len(rule.most) + len(rule.fewest) :]:
@@ -321,15 +321,15 @@ def test_doubles_offer_waits_for_the_seat_and_a_chosen_die_is_rerolled() -> None
         assert rig.devices.leds.showing(seat, rig.now) is Cue.YOUR_TURN
         other = (seat + 1) % 4
         before = engine.snapshot()
-        rig.press(other, "ok")
+        rig.press(other, Button.OK)
         assert engine.snapshot() == before
         assert f"Seat {seat + 1} rolled doubles and decides first" in rig.last_text()
-        rig.press(seat, "next")  # pick die 1
+        rig.press(seat, Button.NEXT)  # pick die 1
         assert rig.hints()[(seat, "next")] == "REROLL die 2"
-        rig.press(seat, "prev")  # picking die 0 instead unpicks die 1
+        rig.press(seat, Button.PREV)  # picking die 0 instead unpicks die 1
         assert rig.hints()[(seat, "next")] == "keep die 2"
         assert rig.hints()[(seat, "prev")] == "REROLL die 1"
-        rig.press(seat, "ok")
+        rig.press(seat, Button.OK)
         game = rig.table.game
         assert game is not None
         rerolls = [a for a in game.recorder.actions if a.to_json().get("reroll") == [0]]
@@ -350,7 +350,7 @@ def test_doubles_offer_declined_with_ok_and_no_die_picked() -> None:
         assert seat is not None
         waiting = engine.unrolled()
         assert rig.hints()[(seat, "ok")] == "keep both"
-        rig.press(seat, "ok")  # keep the doubles: the opening roll goes on
+        rig.press(seat, Button.OK)  # keep the doubles: the opening roll goes on
         texts = " ".join(shown(m.text) for m in rig.table.messages)
         assert f"Seat {seat + 1} keeps its doubles" in texts
         assert engine.dice[waiting[0]] is not None
@@ -380,29 +380,29 @@ def test_manual_dice_entry_with_the_buttons(manual_rig: Rig) -> None:
     assert engine.phase is Phase.DICE and engine.unrolled() == [0, 1, 2, 3]
     assert set(rig.adapter.presentation.waiting_players()) == {0, 1, 2, 3}
     assert rig.hints()[(2, "ok")] == "die 1: western"  # dice counted from 1, as seats
-    rig.press(2, "next")
-    rig.press(2, "next")  # western -> horror -> comedy
+    rig.press(2, Button.NEXT)
+    rig.press(2, Button.NEXT)  # western -> horror -> comedy
     assert rig.hints()[(2, "ok")] == "die 1: comedy"
-    rig.press(2, "ok")
-    rig.press(2, "prev")  # the second die: western -> romance, read "love story"
+    rig.press(2, Button.OK)
+    rig.press(2, Button.PREV)  # the second die: western -> romance, read "love story"
     assert rig.hints()[(2, "ok")] == "die 2: love story"
-    rig.press(2, "ok")
+    rig.press(2, Button.OK)
     assert engine.dice[2] == ("comedy", "romance")
     game = rig.table.game
     assert game is not None
     assert game.recorder.actions[-1].to_json() == {"seat": 2, "dice": ["comedy", "romance"]}
     assert game.chance[-1] is False
     # Doubles entered by hand: the offer, then the seat enters the rerolled face.
-    rig.press(0, "ok")
-    rig.press(0, "ok")  # western + western
+    rig.press(0, Button.OK)
+    rig.press(0, Button.OK)  # western + western
     assert engine.doubles == 0 and rig.engine.doubles == 0
-    rig.press(1, "ok")
+    rig.press(1, Button.OK)
     assert "Seat 1 rolled doubles and decides first" in rig.last_text()
-    rig.press(0, "next")  # pick die 1
-    rig.press(0, "ok")  # now enter its new face
+    rig.press(0, Button.NEXT)  # pick die 1
+    rig.press(0, Button.OK)  # now enter its new face
     assert "PREV/NEXT choose the face" in rig.last_text()
-    rig.press(0, "prev")  # western -> romance
-    rig.press(0, "ok")
+    rig.press(0, Button.PREV)  # western -> romance
+    rig.press(0, Button.OK)
     assert engine.dice[0] == ("western", "romance")
     assert game.recorder.actions[-1].to_json() == {
         "seat": 0,
@@ -410,12 +410,12 @@ def test_manual_dice_entry_with_the_buttons(manual_rig: Rig) -> None:
         "dice": ["western", "romance"],
     }
     for seat in (1, 3):
-        rig.press(seat, "next")
-        rig.press(seat, "ok")
-        rig.press(seat, "ok")  # horror + horror
+        rig.press(seat, Button.NEXT)
+        rig.press(seat, Button.OK)
+        rig.press(seat, Button.OK)  # horror + horror
         decline = rig.engine.doubles
         if decline is not None:
-            rig.press(decline, "ok")
+            rig.press(decline, Button.OK)
     assert rig.engine.phase is Phase.PLAY
     assert all(len(rig.adapter.simulation.hand(p)) == engine.hand_size for p in range(4))
 
@@ -433,12 +433,12 @@ def test_manual_reroll_enters_the_new_faces(manual_rig: Rig) -> None:
     seat = engine.rule.order[0] if engine.rule else -1
     faces = engine.dice[seat]
     assert faces is not None
-    rig.press(seat, "ok")  # both are picked (most points): enter the two new faces
+    rig.press(seat, Button.OK)  # both are picked (most points): enter the two new faces
     assert "PREV/NEXT choose the face" in rig.last_text()
     assert rig.hints()[(seat, "ok")] == f"die 1: {shown(genre_word(faces[0]))}"
-    rig.press(seat, "next")
-    rig.press(seat, "ok")
-    rig.press(seat, "ok")
+    rig.press(seat, Button.NEXT)
+    rig.press(seat, Button.OK)
+    rig.press(seat, Button.OK)
     game = rig.table.game
     assert game is not None
     last = game.recorder.actions[-1].to_json()

@@ -26,6 +26,7 @@ from controller.kiosk.simulation import Simulator
 from controller.view import MessageKind, Screen
 from controller.words import Presenter
 from controller.words.catalogs import translations
+from hardware.events import Button
 from tests.games.oskar.test_table_oskar import Rig as OskarRig
 from tests.words import shown
 
@@ -101,7 +102,7 @@ def play_and_collect(rig: Rig) -> list[Words]:
             assert rig.table.messages[-1].kind is MessageKind.REFUSED
         game = rig.table.game
         if refused and not pressed and rig.engine.phase is Phase.PLAY and game is not None:
-            rig.press(game.players[rig.engine.round.turn], "ok")  # OK does not play a card
+            rig.press(game.players[rig.engine.round.turn], Button.OK)  # OK does not play a card
             pressed = True
             collect()
         assert sim.step(0.0) or rig.screen() is Screen.RESULTS

@@ -20,6 +20,7 @@ from display import legibility
 from display.legibility import DrawnText
 from display.scenes import oss as oss_scene
 from display.screenshot import screenshot_view
+from hardware.events import Button
 from tests.rigs import TableRig, painted_text
 from tests.words import shown
 
@@ -189,15 +190,15 @@ def test_with_a_physical_deal_the_menu_says_why_oss_is_not_offered(
     rig = Rig(4, deal="physical")
     with rig.devices:
         rig.loop.drain()
-        rig.press(0, "ok")  # the menu
+        rig.press(0, Button.OK)  # the menu
         notes = {g.game_id: g.unavailable for g in rig.table.view.games}
         assert shown(notes["oss"]).startswith("not offered: hands cannot be entered by tap")
         assert notes["oh-pshaw"] == ""  # a physical deal suits the card games
         while rig.table.view.games[rig.table.selected].game_id != "oss":
-            rig.press(0, "next")
+            rig.press(0, Button.NEXT)
         written = painted_text(monkeypatch)
         screenshot_view(rig.table.view, tmp_path / "menu.png", size=(800, 480))
         assert shown(notes["oss"]) in written  # the selected line says it
-        rig.press(0, "ok")  # choosing it anyway is refused, saying what staff can do
+        rig.press(0, Button.OK)  # choosing it anyway is refused, saying what staff can do
         assert rig.screen() is Screen.CHOOSE_GAME
         assert 'deal = "virtual"' in shown(rig.table.messages[-1].text)

@@ -32,7 +32,7 @@ from controller.records.record import dumps, replay, undo_last_player_action
 from controller.table import Table, TableLoop
 from controller.tags.registry import simulated
 from controller.view import MessageKind, Screen
-from hardware.events import Contact, InputEvent, TimerEvent
+from hardware.events import Button, Contact, InputEvent, TimerEvent
 from hardware.ptys import PtyPair
 from hardware.toss_timer import TossCancelled, TossStarted, TossStopped, TossTimer
 from tests.rigs import TableRig, serial_config
@@ -110,17 +110,17 @@ DUEL = choices((2, "Aslik"), (4, "Aslik"), (1, "Meja"))  # seats 0 and 1 duel
 
 
 def test_oss_is_on_the_menu_and_the_virtual_deck_deals(rig: Rig) -> None:
-    rig.press(0, "ok")
+    rig.press(0, Button.OK)
     while rig.table.view.games[rig.table.selected].game_id != "oss":
-        rig.press(0, "next")
-    rig.press(0, "ok")
-    rig.press(1, "ok")
-    rig.press(2, "ok")
-    rig.press(0, "next")
+        rig.press(0, Button.NEXT)
+    rig.press(0, Button.OK)
+    rig.press(1, Button.OK)
+    rig.press(2, Button.OK)
+    rig.press(0, Button.NEXT)
     assert rig.table.screen is Screen.OPTIONS  # Oss has options: rounds, replays
-    rig.press(0, "ok")  # "Start the game"
+    rig.press(0, Button.OK)  # "Start the game"
     assert rig.screen() is Screen.STARTER  # "Who is the most big-boned?"
-    rig.press(1, "ok")  # seat 2 is: the first chief
+    rig.press(1, Button.OK)  # seat 2 is: the first chief
     assert rig.screen() is Screen.PLAY
     engine = rig.engine
     # Hands for every seat and the reveal came from the virtual deck in one go.
@@ -139,8 +139,8 @@ def test_the_trick_is_chosen_then_the_card_tapped(rig: Rig) -> None:
     rig.tap(0, "T1-3a")
     assert placed(engine) == []
     assert "choose the trick first" in rig.last_text()
-    rig.press(0, "next")
-    rig.press(0, "next")
+    rig.press(0, Button.NEXT)
+    rig.press(0, Button.NEXT)
     assert rig.labels(0)["ok"] == "tap for Numa"
     assert (
         rig.table.view.game is not None and rig.table.view.game.to_json()["chosen_trick"] == "Numa"
@@ -152,7 +152,7 @@ def test_the_trick_is_chosen_then_the_card_tapped(rig: Rig) -> None:
     assert placed(engine) == [(0, 3, "Numa")]
     # The next seat starts with no trick chosen; PREV goes round to the last trick.
     assert rig.labels(1)["ok"] == "choose a trick"
-    rig.press(1, "prev")
+    rig.press(1, Button.PREV)
     rig.tap(1, "T2-4a")
     assert placed(engine)[-1][2] == "Meja"
     # Out of turn: the engine says whose turn it is.
@@ -170,20 +170,20 @@ def test_solo_results_replay_and_pass(rig: Rig) -> None:
     )
     assert phase_of(engine) is Phase.RESULT
     assert rig.labels(0) == {"ok": "success", "next": "failure"}
-    rig.press(1, "ok")  # not seat 1's attempt: nothing happens
+    rig.press(1, Button.OK)  # not seat 1's attempt: nothing happens
     assert engine.current_attempt is not None and engine.current_attempt.seats == (0,)
-    rig.press(0, "next")  # failure: a replay is offered
+    rig.press(0, Button.NEXT)  # failure: a replay is offered
     assert phase_of(engine) is Phase.REPLAY
     assert "may replay" in rig.last_text()
     assert rig.labels(0) == {"prev": "other card", "ok": "replay (discard 1)", "next": "pass"}
-    rig.press(0, "prev")
+    rig.press(0, Button.PREV)
     assert rig.labels(0)["ok"] == "replay (discard 2)"
     rig.tap(0, "T1-4a")  # replay, discarding the tapped 4
     assert phase_of(engine) is Phase.RESULT and engine.hand_of(0) == (1, 2, 3)
-    rig.press(0, "ok")
+    rig.press(0, Button.OK)
     assert engine.totals()[0] == 3
-    rig.press(1, "next")
-    rig.press(1, "next")  # pass
+    rig.press(1, Button.NEXT)
+    rig.press(1, Button.NEXT)  # pass
     assert engine.current_attempt is not None and engine.current_attempt.seats == (2,)
     assert engine.totals()[1] == 0
 
@@ -198,14 +198,14 @@ def test_duel_buttons_and_keep(rig: Rig) -> None:
     # Both duelists may report; both are lit.
     assert rig.adapter.presentation.waiting_players() == [0, 1]
     assert rig.labels(1) == {"prev": "tie: again", "ok": "I won", "next": "I lost"}
-    rig.press(1, "prev")
+    rig.press(1, Button.PREV)
     assert "starts again" in rig.last_text()
-    rig.press(1, "next")  # seat 1 lost: it may replay; it passes
+    rig.press(1, Button.NEXT)  # seat 1 lost: it may replay; it passes
     assert phase_of(engine) is Phase.REPLAY
-    rig.press(1, "next")
+    rig.press(1, Button.NEXT)
     assert phase_of(engine) is Phase.KEEP
     assert rig.labels(0) == {"prev": "keep the 2", "next": "keep the 4"}
-    rig.press(0, "next")
+    rig.press(0, Button.NEXT)
     assert engine.totals()[0] == 4
 
 
@@ -219,25 +219,25 @@ def test_most_jacks_duel_counts(rig: Rig) -> None:
     assert rig.labels(0)["ok"] == "my count: 0"
     # Seat 0 counts 3; seat 1 enters its own 3: a tie, the duel starts again.
     for _ in range(3):
-        rig.press(0, "next")
-    rig.press(0, "ok")
+        rig.press(0, Button.NEXT)
+    rig.press(0, Button.OK)
     assert "now the other duelist's count" in rig.last_text()
     assert rig.labels(0)["ok"] == "Seat 2's count: 0"
     for _ in range(3):
-        rig.press(1, "next")
-    rig.press(1, "ok")
+        rig.press(1, Button.NEXT)
+    rig.press(1, Button.OK)
     assert "starts again" in rig.last_text()
     assert phase_of(engine) is Phase.RESULT
     # Again: seat 1 enters both counts, "failed" for seat 0 (below 0) and 1 for itself.
-    rig.press(1, "next")
-    rig.press(1, "ok")
-    rig.press(1, "prev")
-    rig.press(1, "prev")
+    rig.press(1, Button.NEXT)
+    rig.press(1, Button.OK)
+    rig.press(1, Button.PREV)
+    rig.press(1, Button.PREV)
     assert rig.labels(1)["ok"] == "Seat 1's count: failed"
-    rig.press(1, "ok")
+    rig.press(1, Button.OK)
     # Seat 1 won; seat 0 lost and may replay. It passes, and seat 1 keeps a card.
     assert phase_of(engine) is Phase.REPLAY and engine.duel_winner == 1
-    rig.press(0, "next")
+    rig.press(0, Button.NEXT)
     assert phase_of(engine) is Phase.KEEP and rig.labels(1) == {
         "prev": "keep the 2",
         "next": "keep the 4",
@@ -271,11 +271,11 @@ def test_challenge_eliminations_one_by_one(rig: Rig) -> None:
     # The virtual deck revealed the challenge card as the last attempt ended.
     assert phase_of(engine) is Phase.CHALLENGE_RESULT
     assert rig.adapter.presentation.waiting_players() == [0, 1, 2]
-    rig.press(2, "next")
+    rig.press(2, Button.NEXT)
     assert "Seat 3 is out" in rig.last_text()
-    rig.press(2, "next")  # already out: nothing happens
+    rig.press(2, Button.NEXT)  # already out: nothing happens
     assert engine.challenge_remaining == (0, 1)
-    rig.press(0, "next")
+    rig.press(0, Button.NEXT)
     # One left: seat 1 wins it and is the new chief; the draws and the next reveal follow.
     assert engine.chief == 1
     assert phase_of(engine) is Phase.TRIBE and engine.round == 2
@@ -564,7 +564,7 @@ def test_screens_of_a_game_in_progress(rig: Rig) -> None:
     for name, actions in positions.items():
         rig.resume(HEADER, *actions)
         if name == "tribe":
-            rig.press(1, "next")
+            rig.press(1, Button.NEXT)
         rig.table.handle(TossStarted("toss", 1.0))
         rig.table.handle(TossStopped("toss", 1.0, 2.345, 1.345, 2.4))
         for size in ((800, 480), (1280, 720), (1920, 1080)):
@@ -616,8 +616,8 @@ def test_a_confirmed_count_is_journaled_and_survives_a_resume(rig: Rig) -> None:
     kat = [*HANDS, reveal("Kat!"), *DUEL_POSITION[4:]]
     rig.resume(HEADER, *kat)
     for _ in range(3):
-        rig.press(0, "next")
-    rig.press(0, "ok")  # seat 0 confirms its own count: a journaled ``count``
+        rig.press(0, Button.NEXT)
+    rig.press(0, Button.OK)  # seat 0 confirms its own count: a journaled ``count``
     game = rig.table.game
     assert game is not None
     recorded = [a.to_json() for a in game.recorder.actions]
@@ -630,8 +630,8 @@ def test_a_confirmed_count_is_journaled_and_survives_a_resume(rig: Rig) -> None:
     view = rig.table.view.game
     assert view is not None and view.to_json()["counts"] == {"0": 3}
     for _ in range(3):
-        rig.press(1, "next")
-    rig.press(1, "ok")  # seat 1's own count, equal: a tie
+        rig.press(1, Button.NEXT)
+    rig.press(1, Button.OK)  # seat 1's own count, equal: a tie
     game = rig.table.game
     assert game is not None
     assert game.recorder.actions[-1].to_json() == {"seat": 1, "counts": [3, 3]}

@@ -25,6 +25,7 @@ from controller.records.record import replay
 from controller.view import Screen, TableView
 from controller.words import Presenter
 from controller.words.catalogs import pot_path
+from hardware.events import Button
 from tests.rigs import TableRig
 from tests.words import shown
 
@@ -180,7 +181,7 @@ def test_a_refusal_at_seat_3_reads_in_german_with_the_seats_counted_from_1() -> 
         japanese = Presenter.for_view(view, seat).in_language("ja")(wrong_tribe.value.text)
         assert f"{seat + 1}番席" in japanese and "部族" in japanese
         # A button's answer is a message at that seat's panel, in its reader's language.
-        rig.press(SEATS[chief], "ok")
+        rig.press(SEATS[chief], Button.OK)
         answer = rig.table.messages[-1]
         assert answer.seat == SEATS[chief]
         reader = Presenter.for_view(rig.table.view, answer.seat).in_language("de")
