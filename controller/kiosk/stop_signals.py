@@ -66,6 +66,9 @@ class StopSignals:
         # a threading.Event's lock could deadlock against the code it interrupted).
         self._waiters: queue.SimpleQueue[str] = queue.SimpleQueue()
         self.requested: str | None = None
+        # Signals that came after the first request and were ignored (a test waits for
+        # them before it puts the old handlers back, which would otherwise run them).
+        self.ignored = 0
 
     def attach(self, events: EventQueue) -> None:
         """Wake this queue's loop on a request (a request already made wakes it at once)."""
@@ -125,5 +128,6 @@ class StopSignals:
         if self.requested is not None:
             # Logging from a handler could deadlock on the logging lock held by the
             # interrupted code; a repeat is rare and harmless, so it goes unlogged.
+            self.ignored += 1
             return
         self.request(name)
