@@ -18,8 +18,9 @@ from controller.kiosk.simulation import Simulator
 from controller.view import Screen
 from display import legibility
 from display.legibility import DrawnText
+from display.renderer import Renderer
 from display.scenes import oss as oss_scene
-from display.screenshot import screenshot_view
+from display.screenshot import save_screenshot, screenshot_view
 from tests.rigs import TableRig, painted_text
 from tests.words import shown
 
@@ -136,7 +137,7 @@ def test_without_a_timer_the_screen_says_how_results_are_entered(
 
 @pytest.mark.parametrize("size", [(800, 480), (1280, 720), (1920, 1080)])
 def test_trick_names_and_every_card_under_a_trick_are_drawn_in_full(
-    size: tuple[int, int], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    size: tuple[int, int], tmp_path: Path
 ) -> None:
     rig = Rig(4, bots=4)
     sim = Simulator(rig.table, rig.devices, rig.registry, {0, 1, 2, 3}, rng=random.Random(4))
@@ -153,13 +154,17 @@ def test_trick_names_and_every_card_under_a_trick_are_drawn_in_full(
         placements = [(p.value, p.seat) for t in snap.tricks for p in t.placements]
         assert len(placements) >= 4
         # A name too wide for its column goes on two lines, or the tricks on two rows, or
-        # on pages that turn (every page drawn here); never smaller than legible.
+        # on pages that turn on the display's clock (every page drawn here); never
+        # smaller than legible.
         drawings = []
+        renderer = Renderer(size)
+        moment = [1000.0]
+        renderer.clock = lambda: moment[0]
         for page in range(len(snap.tricks) + 1):
-            moment = 1000.0 + page * oss_scene.TRICK_PAGE_SECONDS
-            monkeypatch.setattr(oss_scene, "clock", lambda moment=moment: moment)
+            moment[0] = 1000.0 + page * oss_scene.TRICK_PAGE_SECONDS
+            renderer.invalidate()
             with legibility.recording() as drawing:
-                screenshot_view(view, tmp_path / f"oss-{page}.png", size=size)
+                save_screenshot(renderer.render(view), tmp_path / f"oss-{page}.png")
             drawings.append(drawing)
     texts = [drawn for drawing in drawings for drawn in drawing.texts]
     blocks: dict[tuple[int, int], list[DrawnText]] = {}
