@@ -14,13 +14,16 @@ import pytest
 from controller.adapters import Gesture, Press
 from controller.games.base import Action
 from controller.games.oss.engine import Counts, Oss, OssSnapshot, Phase, Result, TableSide, Timed
+from controller.games.oss.snapshot import Ending
 from controller.kiosk.simulation import Simulator
+from controller.table.pages import HELP_HOLD
 from controller.view import Screen
 from display import legibility
 from display.legibility import DrawnText
 from display.renderer import Renderer
 from display.scenes import oss as oss_scene
 from display.screenshot import save_screenshot, screenshot_view
+from hardware.events import Button, ButtonPressed, ButtonReleased
 from tests.rigs import TableRig, painted_text
 from tests.words import shown
 
@@ -116,6 +119,61 @@ def test_no_bot_ever_acts_for_the_person_and_the_timer_is_theirs() -> None:
             assert seat == PERSON, f"seat {seat} pressed the timer for the person's toss"
     assert any(seat == PERSON for seat, _ in presses)  # the person timed their own tosses
     assert any(seat != PERSON for seat, _ in presses)  # and bots theirs
+
+
+def person_reports_a_solo_attempt(rig: Rig) -> OssSnapshot:
+    """Bots play (seats 1-3) until the person at seat 0 is to report a solo attempt."""
+    sim = Simulator(rig.table, rig.devices, rig.registry, {1, 2, 3}, rng=random.Random(2))
+    for _ in range(3000):
+        view = rig.table.view
+        snap = None if view.game is None else view.game.snapshot
+        if isinstance(snap, OssSnapshot) and snap.phase is Phase.RESULT:
+            attempt = snap.current_attempt
+            if attempt is not None and attempt.seats == (PERSON,):
+                return snap
+        if not sim.step(0.0):
+            # The person's turn to play a card: a bot's judgement, the person's gestures.
+            game = rig.table.game
+            assert game is not None
+            bot = game.adapter.simulation.make_bot(random.Random(7))
+            for gesture in game.adapter.simulation.gestures(bot.choose(game.adapter.engine, 0)):
+                sim.perform(PERSON, gesture)
+        rig.loop.drain()
+    raise AssertionError("the person never attempted a trick alone")
+
+
+def test_a_reporting_seat_that_holds_a_button_reports_nothing() -> None:
+    """NEXT is also "failure": a reporting seat's press counts when it is let go, and
+    only if short. Holding NEXT looks back at the last attempt, holding OK opens the
+    rules page, and neither reports; a short NEXT then reports the failure."""
+    rig = Rig(4, bots=3, timer=None)
+    with rig.devices:
+        rig.loop.drain()
+        rig.start_game("oss", (0, 1, 2, 3))
+        before = person_reports_a_solo_attempt(rig)
+        table = rig.table
+
+        def snapshot() -> OssSnapshot:
+            game = table.view.game
+            assert game is not None and isinstance(game.snapshot, OssSnapshot)
+            return game.snapshot
+
+        now = rig.now
+        table.handle(ButtonPressed(PERSON, Button.NEXT, now))
+        assert snapshot() == before  # down: it waits to be let go
+        table.handle(ButtonReleased(PERSON, Button.NEXT, now + HELP_HOLD))
+        assert table.view.recall == (PERSON,)  # it looked back...
+        assert snapshot() == before  # ...and reported nothing
+        now += 2 * HELP_HOLD
+        table.handle(ButtonPressed(PERSON, Button.OK, now))
+        table.handle(ButtonReleased(PERSON, Button.OK, now + HELP_HOLD))
+        assert PERSON in table.view.help  # the rules page, and no success reported
+        assert snapshot() == before
+        now += 2 * HELP_HOLD
+        table.handle(ButtonPressed(PERSON, Button.NEXT, now))
+        table.handle(ButtonReleased(PERSON, Button.NEXT, now + HELP_HOLD / 4))
+        reported = snapshot().last_attempts[-1]
+        assert reported.seats == (PERSON,) and reported.ending is Ending.FAILED
 
 
 def test_without_a_timer_the_screen_says_how_results_are_entered(
