@@ -103,7 +103,10 @@ def _on_release(
     # press that reports (``ScreenState.reports``) waited for this release instead:
     # it counts now if it was short, and a hold reports nothing.
     assert isinstance(event, ButtonReleased)
-    reported = parts.pages.report_up(event.seat, event.button, event.at)
+    short = parts.pages.report_up(event.seat, event.button, event.at)
+    # Only while the seat still reports: a press meant as a result (another seat's
+    # report may have moved the game on meanwhile) never acts on what came after it.
+    reported = short and state.reports(ctx, event.seat)
     if event.button == Button.NEXT:
         # A long NEXT during a game brings the last trick back on the seat's panel.
         if parts.pages.next_up(event.seat, event.at) and state.playing is not None:
