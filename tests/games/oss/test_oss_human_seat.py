@@ -176,6 +176,48 @@ def test_a_reporting_seat_that_holds_a_button_reports_nothing() -> None:
         assert reported.seats == (PERSON,) and reported.ending is Ending.FAILED
 
 
+def test_a_report_let_go_after_the_game_moved_on_does_nothing() -> None:
+    """The person presses NEXT ("I am out") in a challenge and holds it while the others
+    report they are out: the person has won it and the game has moved on to the next
+    trick choice. The press, let go now, was a report no longer asked for: it must not
+    act on what came after (there, NEXT would move the trick being chosen)."""
+    rig = Rig(4, bots=3, timer=None)
+    with rig.devices:
+        rig.loop.drain()
+        rig.start_game("oss", (0, 1, 2, 3))
+        sim = Simulator(rig.table, rig.devices, rig.registry, {1, 2, 3}, rng=random.Random(2))
+        for _ in range(20_000):
+            game = rig.table.game
+            assert game is not None
+            engine = game.adapter.engine
+            assert isinstance(engine, Oss)
+            remaining = engine.challenge_remaining
+            if engine.phase is Phase.CHALLENGE_RESULT and PERSON in remaining:
+                break
+            if not sim.step(0.0):
+                person_bot = game.adapter.simulation.make_bot(random.Random(7))
+                for gesture in game.adapter.simulation.gestures(person_bot.choose(engine, 0)):
+                    sim.perform(PERSON, gesture)
+            rig.loop.drain()
+        else:
+            raise AssertionError("no challenge came")
+        table = rig.table
+        now = rig.now
+        table.handle(ButtonPressed(PERSON, Button.NEXT, now))
+        for seat in remaining:
+            if seat != PERSON:
+                table.handle(ButtonPressed(seat, Button.NEXT, now + 0.05))
+                table.handle(ButtonReleased(seat, Button.NEXT, now + 0.1))
+        moved_on = table.view.game
+        assert moved_on is not None and isinstance(moved_on.snapshot, OssSnapshot)
+        turn = moved_on.snapshot.next
+        assert moved_on.snapshot.phase is Phase.TRIBE and turn is not None
+        assert turn.seat == PERSON  # the challenge's winner chooses next
+        table.handle(ButtonReleased(PERSON, Button.NEXT, now + 0.2))  # short, but late
+        assert table.view.game is not None
+        assert table.view.game.overlay == moved_on.overlay  # no trick chosen by it
+
+
 def test_without_a_timer_the_screen_says_how_results_are_entered(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
