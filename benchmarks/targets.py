@@ -3,6 +3,8 @@
     .venv/bin/python benchmarks/targets.py [--runs 3] [--deals 2000] [--jobs 2] [--save FILE]
                                            [--core 0] [--skip-fixed]
     .venv/bin/python benchmarks/targets.py --quick      (a smoke check, not the measurement)
+    .venv/bin/python benchmarks/targets.py --drawing --pinned-only --core 1 [--runs 3]
+                                           (the drawing and motion figures alone, pinned)
 
 Nothing is measured here: every figure comes from the benchmark that owns it,
 run as a child process that prints one JSON line (``table_speed.py
@@ -26,6 +28,12 @@ takes medians and judges the targets.
   at equal information (``--fair-ismcts``: OpenSpiel's Python ISMCTS dealing
   its worlds from every card its seat cannot see). Each is judged on its own
   95 % confidence interval: met when the interval lies at or above 0.
+
+* ``--drawing``: only the drawing and motion figures (issue 30): the full redraw,
+  tap -> drawn frame (and LED frame), idle CPU, and the motion measure (CPU while
+  bots play with motion on and off, an animation frame), with their ratios to the
+  yardsticks; no fixed-sample parts. ``--pinned-only`` skips the free runs (the
+  free column says "not run"), so that a quiet pinned core is all it needs.
 
 Progress goes to stderr as each part ends; the table to stdout.
 """
@@ -102,9 +110,20 @@ def run_part(part: Part, timeout: float) -> Outcome:
 # --- the parts ------------------------------------------------------------------------
 
 
+# The parts that time drawing and motion (``--drawing``): the table_speed.py measures
+# behind the redraw, tap, idle and motion rows and their ratios.
+DRAWING_PARTS = ("redraw", "taps", "idle", "motion")
+
+
 def speed_parts(args: argparse.Namespace, pinned: bool) -> list[Part]:
-    """One run of every speed measure (free or pinned to ``--core``)."""
-    return [replace(part, core=args.core) for part in _speed_parts(args, pinned)]
+    """One run of every speed measure (free or pinned to ``--core``); with ``--drawing``,
+    those of ``DRAWING_PARTS`` alone."""
+    drawing = getattr(args, "drawing", False)
+    return [
+        replace(part, core=args.core)
+        for part in _speed_parts(args, pinned)
+        if not drawing or part.name in DRAWING_PARTS
+    ]
 
 
 def _speed_parts(args: argparse.Namespace, pinned: bool) -> list[Part]:
@@ -340,13 +359,27 @@ def medians(runs: Sequence[Figures]) -> Figures:
     return {k: statistics.median(run[k] for run in runs if k in run) for k in sorted(keys)}
 
 
-def cell(figures: Figures, key: str, unit: str) -> str:
+def cell(figures: Figures | None, key: str, unit: str) -> str:
+    if figures is None:
+        return NOT_RUN
     return fmt(figures[key], unit) if key in figures else "failed"
 
 
-def speed_lines(free: Figures, pinned: Figures) -> list[str]:
+# The cell of a column whose runs were skipped (``--pinned-only``: the free column, None).
+NOT_RUN = "not run"
+
+
+def shown_rows(rows: Sequence[Any], keys: Callable[[Any], str], *runs: Figures | None) -> list[Any]:
+    """``rows`` whose figure some run measured: with ``--drawing`` the others were not
+    run, and are left out rather than reported as failed."""
+    return [row for row in rows if any(keys(row) in (figures or {}) for figures in runs)]
+
+
+def speed_lines(
+    free: Figures | None, pinned: Figures, rows: Sequence[Row] = SPEED_ROWS
+) -> list[str]:
     lines = []
-    for row in SPEED_ROWS:
+    for row in rows:
         sign = ">=" if row.at_least else "<="
         cpu = "" if row.cpu_key is None else cell(pinned, row.cpu_key, row.unit)
         if row.key not in pinned:
@@ -362,14 +395,17 @@ def speed_lines(free: Figures, pinned: Figures) -> list[str]:
     return lines
 
 
-def ratio_lines(free: Figures, pinned: Figures, rows: Sequence[Ratio] = RATIO_ROWS) -> list[str]:
+def ratio_lines(
+    free: Figures | None, pinned: Figures, rows: Sequence[Ratio] = RATIO_ROWS
+) -> list[str]:
     """Each drawing figure over its yardstick timed in the same run, judged pinned."""
     lines = []
     for row in rows:
         cells = []
         for figures in (free, pinned):
-            value = row.value(figures)
-            cells.append("failed" if value is None else f"{value:.2f} x")
+            value = None if figures is None else row.value(figures)
+            missing = NOT_RUN if figures is None else "failed"
+            cells.append(missing if value is None else f"{value:.2f} x")
         value = row.value(pinned)
         met = "failed" if value is None else "yes" if value <= row.target else "NO"
         lines.append(
@@ -452,7 +488,7 @@ def strength_lines(fixed: Figures, args: argparse.Namespace) -> list[str]:
 
 
 def report(
-    free: Figures,
+    free: Figures | None,
     pinned: Figures,
     fixed_figures: Figures,
     rss_free: Figures,
@@ -474,9 +510,17 @@ def report(
         f"| figure | free | pinned (taskset -c {args.core}) | pinned, CPU time | target "
         "| met? (pinned) |",
         "| --- | --- | --- | --- | --- | --- |",
-        *speed_lines(free, pinned),
-        *ratio_lines(free, pinned),
     ]
+    if args.drawing:
+        # Only the drawing parts ran: the rows of the others are left out.
+        lines += [
+            *speed_lines(free, pinned, shown_rows(SPEED_ROWS, lambda r: r.key, free, pinned)),
+            *ratio_lines(
+                free, pinned, shown_rows(RATIO_ROWS, lambda r: r.reference_key(), free, pinned)
+            ),
+        ]
+    else:
+        lines += [*speed_lines(free, pinned), *ratio_lines(free, pinned)]
     # --skip-fixed: the rows it did not run are left out, not reported as failed.
     if not args.skip_fixed:
         lines += [
@@ -484,7 +528,8 @@ def report(
             *strength_lines(fixed_figures, args),
         ]
     lines += ["", "| detail | free | pinned |", "| --- | --- | --- |"]
-    for label, key, unit in DETAILS:
+    details = shown_rows(DETAILS, lambda d: d[1], free, pinned) if args.drawing else DETAILS
+    for label, key, unit in details:
         lines.append(f"| {label} | {cell(free, key, unit)} | {cell(pinned, key, unit)} |")
     if not args.skip_fixed:
         lines.append(
@@ -496,7 +541,8 @@ def report(
         "",
         "| part | seconds |",
         "| --- | --- |",
-        f"| speed figures, {args.runs} run(s) free and pinned, one after another "
+        f"| speed figures, {args.runs} run(s) {'pinned' if args.pinned_only else 'free and pinned'}"
+        f"{', drawing only' if args.drawing else ''}, one after another "
         f"| {sum(o.seconds for o in speed):.0f} |",
     ]
     for outcome in fixed:
@@ -552,7 +598,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skip-fixed", action="store_true", help="speed figures only")
     parser.add_argument("--save", type=Path, help="also write every figure to this JSON file")
     parser.add_argument("--core", type=int, default=0, help="the core pinned runs use")
+    parser.add_argument(
+        "--drawing",
+        action="store_true",
+        help="the drawing and motion figures only (redraw, taps, idle, motion; no fixed parts)",
+    )
+    parser.add_argument("--pinned-only", action="store_true", help="skip the free runs")
     args = parser.parse_args(argv)
+    if args.drawing:
+        args.skip_fixed = True
     args.engine_args = ()
     args.openspiel_args = ("--batches", "7", "--size", "20")
     if args.quick:
@@ -562,11 +616,14 @@ def main(argv: list[str] | None = None) -> int:
         args.openspiel_args = ("--batches", "1", "--size", "3")
     started, before = now(), load()
     timeout = 4 * 3600.0
-    speed: list[Outcome] = []
+    speed_runs: list[list[Outcome]] = []
     for run in range(args.runs):
-        for on_core_0 in (False, True):
-            speed += [run_part(part, timeout) for part in speed_parts(args, on_core_0)]
+        outcomes: list[Outcome] = []
+        for pinned_run in (True,) if args.pinned_only else (False, True):
+            outcomes += [run_part(part, timeout) for part in speed_parts(args, pinned_run)]
+        speed_runs.append(outcomes)
         print(f"speed run {run + 1} of {args.runs} done", file=sys.stderr)
+    speed = [outcome for outcomes in speed_runs for outcome in outcomes]
     fixed: list[Outcome] = []
     if not args.skip_fixed:
         with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
@@ -574,15 +631,11 @@ def main(argv: list[str] | None = None) -> int:
     after = load()
 
     def runs_of(pinned: bool) -> list[Figures]:
-        out: list[Figures] = []
-        for run in range(args.runs):
-            size = len(speed_parts(args, pinned))
-            chunk = speed[run * 2 * size : (run + 1) * 2 * size]
-            out.append(gather(chunk, lambda o: o.part.pinned == pinned))
-        return out
+        return [gather(outcomes, lambda o: o.part.pinned == pinned) for outcomes in speed_runs]
 
-    free, pinned = medians(runs_of(False)), medians(runs_of(True))
-    for figures in (free, pinned):
+    free = None if args.pinned_only else medians(runs_of(False))
+    pinned = medians(runs_of(True))
+    for figures in (free or {}, pinned):
         redraws = {k: v for k, v in figures.items() if k.startswith("redraw ")}
         if redraws:
             figures["redraw max"] = max(v for k, v in redraws.items() if "cpu" not in k)

@@ -19,6 +19,9 @@ scenes ask it, while drawing, for:
 - ``count(name, values)``: figures that count up (or down) to their new value
   (``figure(name, value)`` for one).
 - ``glide(name, point)``: a point (the turn glow) moving to its new place.
+- ``page(name, pages, seconds)``: which page of something too long for one
+  (Oss's tricks on a small screen) shows now; the pages turn every ``seconds``.
+  Not a movement: they turn with motion off too, and only while there are pages.
 
 The renderer draws in parts (the centre, each seat's panel) and keeps each
 until it changes; what a part asks for while it is drawn inside ``part(name)``
@@ -143,6 +146,7 @@ class Motion:
         # name -> the results shown, each with when this display first saw it, oldest first
         self._results: dict[str, list[tuple[Hashable, float]]] = {}
         self._seen: dict[str, set[Hashable]] = {}  # name -> the results seen so far
+        self._pages: dict[str, tuple[int, float]] = {}  # name -> (how many, first shown)
 
     # --- the renderer's side ----------------------------------------------------------
 
@@ -253,6 +257,7 @@ class Motion:
         self._results.clear()
         self._seen.clear()
         self._glides.clear()
+        self._pages.clear()
         self._dues.clear()
         self._start_part(CENTRE)
 
@@ -451,6 +456,36 @@ class Motion:
         done = self._progress(tween.at, GLIDE_SECONDS)
         assert isinstance(tween.start, tuple)
         return point if done >= 1.0 else lerp_point(tween.start, point, done)
+
+    def page(self, name: str, pages: int, seconds: float, held: int | None = None) -> int:
+        """Which of ``pages`` pages called ``name`` shows now (0 is the first).
+
+        Each page shows ``seconds``, in turn, from the frame that first showed the
+        first of them, on this display's clock, and the part being drawn is woken
+        when the next is due. ``held`` keeps that page showing (a seat choosing on
+        it) and asks for no frame; once let go, the pages turn on from it a whole
+        ``seconds`` later. One page (it all fits) asks for no frame either. A new
+        count of pages (a resize) starts again at the first. Pages are content, not
+        a movement: they turn with motion off too; a still picture shows ``held``
+        or the first.
+        """
+        self._drawn = True
+        if self.still:
+            return held or 0
+        if pages <= 1:
+            self._pages.pop(name, None)
+            return 0
+        if held is not None:
+            self._pages[name] = (pages, self.now - held * seconds)
+            return held
+        known = self._pages.get(name)
+        if known is None or known[0] != pages:
+            known = (pages, self.now)
+            self._pages[name] = known
+        started = known[1]
+        turns = int((self.now - started) // seconds)
+        self._wake_at(started + (turns + 1) * seconds)
+        return turns % pages
 
 
 # The motion of a picture drawn once (a screenshot, ``draw_view``): nothing moves.

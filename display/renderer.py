@@ -202,11 +202,14 @@ class Renderer:
         # The centre (with the simulator's strip of staff-tag buttons under it):
         # drawn again whenever anything but the version changed.
         content = (replace(view, version=0), self.staff_seats)
+        # The centre's motion wants it again at ``centre_due`` (a page turn can be seconds
+        # away): not before, when only a panel's figure counts.
+        centre_due = self.motion.due_of(CENTRE)
         if (
             self._centre is None
             or self._centre[0] != content
             or step is not None
-            or self.motion.due_of(CENTRE) is not None
+            or (centre_due is not None and now >= centre_due)
         ):
             painter = Painter(
                 canvas, self.fonts, metrics, words=Presenter.for_view(view), motion=self.motion

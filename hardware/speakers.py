@@ -51,8 +51,10 @@ C5, E5, G5, A5, C6, E6 = 523.25, 659.26, 783.99, 880.0, 1046.5, 1318.5
 TUNES: Mapping[Sound, tuple[Note, ...]] = {
     # Two rising notes, soft: "you".
     Sound.YOUR_TURN: _notes(E5, A5, step=0.09, length=0.22),
-    # Two low falling buzzes: "no".
-    Sound.REFUSED: (Note(220.0, 0.0, 0.12, buzz=True), Note(174.6, 0.11, 0.16, buzz=True)),
+    # Two low falling buzzes: "no". A4 then F4, the lowest notes of all: an octave lower
+    # (220 Hz) measured 6 dB quieter to the ear than the other cues at the same peak
+    # (A-weighted, docs/sounds.py), and a café's small speakers give little below 300 Hz.
+    Sound.REFUSED: (Note(440.0, 0.0, 0.12, buzz=True), Note(349.2, 0.11, 0.16, buzz=True)),
     # A quick major arpeggio upward.
     Sound.TRICK_WON: _notes(C5, E5, G5, step=0.06, length=0.2),
     # The same, slower, landing an octave up.

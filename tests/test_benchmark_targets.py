@@ -17,12 +17,16 @@ from pathlib import Path
 import pytest
 
 from benchmarks.targets import (
+    DRAWING_PARTS,
     RATIO_ROWS,
+    SPEED_ROWS,
     Ratio,
     Row,
     fixed_parts,
     judged,
     ratio_lines,
+    shown_rows,
+    speed_lines,
     speed_parts,
     strength_line,
 )
@@ -151,3 +155,28 @@ def test_pinned_parts_run_on_the_core_asked_for() -> None:
     args.fair_deals = args.ismcts_deals = 3
     rss = [part for part in fixed_parts(args) if part.pinned]
     assert rss and all(part.command()[:3] == ["taskset", "-c", "1"] for part in rss)
+
+
+def test_the_drawing_option_runs_the_drawing_and_motion_parts_alone() -> None:
+    args = argparse.Namespace(
+        taps=20, seconds=1.0, decisions=5, engine_args=(), openspiel_args=(), core=1
+    )
+    every = {part.name for part in speed_parts(args, True)}
+    args.drawing = True
+    drawing = speed_parts(args, True)
+    assert {part.name for part in drawing} == set(DRAWING_PARTS) < every
+    measures = [part.args[part.args.index("--measure") + 1] for part in drawing]
+    assert sorted(measures) == ["idle", "motion", "redraw", "taps"]
+    assert all(part.command()[:3] == ["taskset", "-c", "1"] for part in drawing)
+
+
+def test_rows_not_run_are_left_out_and_a_skipped_column_says_so() -> None:
+    pinned = {"redraw max": 1.5, "redraw cpu max": 1.2, "reference python @redraw": 1.0}
+    rows = shown_rows(SPEED_ROWS, lambda r: r.key, None, pinned)
+    assert [row.key for row in rows] == ["redraw max"]
+    line = cells(speed_lines(None, pinned, rows)[0])
+    assert line[1] == "not run" and line[2] == "1.50 ms" and line[5].startswith("yes")
+    ratios = shown_rows(RATIO_ROWS, lambda r: r.reference_key(), None, pinned)
+    assert ratios and all(r.reference_key() == "reference python @redraw" for r in ratios)
+    assert cells(ratio_lines(None, pinned, ratios)[0])[1] == "not run"
+    assert cells(ratio_lines({}, pinned, ratios)[0])[1] == "failed"  # run, and gave nothing

@@ -523,8 +523,8 @@ def test_a_long_next_brings_oss_s_last_attempt_back(monkeypatch: pytest.MonkeyPa
                 text.startswith(f"Last attempt: Seat {latest.seats[0] + 1} ") for text in texts
             )
 
-        # A seat the table waits for nothing from: its NEXT reports nothing (an attempting
-        # seat's NEXT is its failure, so the rules page says "when you are not reporting").
+        # A seat the table waits for nothing from, whose short NEXT reports nothing either
+        # (a reporting seat's hold is tests/games/oss/test_oss_human_seat.py's).
         snap = oss(view)
         busy = set(snap.current_attempt.seats if snap.current_attempt else ())
         busy |= {snap.next.seat} if snap.next is not None else set()

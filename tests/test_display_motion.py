@@ -35,6 +35,7 @@ from display.motion import (
     FRAME_STEP,
     GLIDE_SECONDS,
     HOLD_SECONDS,
+    RESULT_SECONDS,
     SLIDE_SECONDS,
     STILL,
     TRAVEL_SECONDS,
@@ -43,6 +44,7 @@ from display.motion import (
     ease_out,
 )
 from display.renderer import Renderer
+from display.scenes.oss import TRICK_PAGE_SECONDS
 from display.window import Window
 from hardware.events import Button, ButtonPressed, ButtonReleased
 from tests.games.oh_pshaw.test_table_oh_pshaw import Rig
@@ -361,11 +363,63 @@ def test_a_new_game_forgets_the_old_one() -> None:
     assert picture.arriving == {} and picture.won == ()
 
 
+PAGE = 6.0
+
+
+def test_pages_turn_in_turn_on_the_display_s_clock_and_wake_it_for_each() -> None:
+    frames = Frames()
+    shown = []
+    for moment in (10.0, 12.0, 16.0, 21.9, 22.0, 28.0, 34.0):
+        shown.append(frames.at(moment).page("tricks", 3, PAGE))
+        due = frames.motion.due
+        frames.done()
+        # Woken when the next page is due (pages count from the first frame, at 10 s),
+        # and no sooner: turning a page is no movement.
+        assert due == pytest.approx(10.0 + PAGE * (1 + (moment - 10.0) // PAGE))
+    assert shown == [0, 0, 1, 1, 2, 0, 1]
+    assert frames.motion.frames_moving == 0
+
+
+def test_pages_turn_with_motion_off_too() -> None:
+    frames = Frames(Motion(enabled=False))
+    assert [frames.at(t).page("tricks", 2, PAGE) for t in (10.0, 16.0, 22.0)] == [0, 1, 0]
+
+
+def test_one_page_asks_for_no_frame_and_a_new_count_starts_at_the_first() -> None:
+    frames = Frames()
+    frames.at(10.0).page("tricks", 2, PAGE)
+    frames.done()
+    assert frames.at(17.0).page("tricks", 2, PAGE) == 1
+    frames.done()
+    assert frames.at(18.0).page("tricks", 1, PAGE) == 0  # a bigger window: it all fits
+    frames.done()
+    assert frames.motion.due is None
+    assert frames.at(19.0).page("tricks", 3, PAGE) == 0  # pages again: from the first
+    frames.done()
+    assert frames.motion.due == pytest.approx(25.0)
+
+
+def test_a_held_page_asks_for_no_frame_and_the_pages_go_on_from_it() -> None:
+    frames = Frames()
+    frames.at(10.0).page("tricks", 3, PAGE)
+    frames.done()
+    assert frames.at(11.0).page("tricks", 3, PAGE, held=2) == 2  # a seat chooses there
+    frames.done()
+    assert frames.motion.due is None
+    assert frames.at(40.0).page("tricks", 3, PAGE, held=2) == 2
+    frames.done()
+    assert frames.at(41.0).page("tricks", 3, PAGE) == 2  # let go: still a whole page
+    frames.done()
+    assert frames.motion.due == pytest.approx(46.0)
+    assert frames.at(46.0).page("tricks", 3, PAGE) == 0
+
+
 def test_a_still_picture_shows_the_state_as_it_is() -> None:
     assert STILL.trick((LEAD,), TRICK, 3).plays == (LEAD,)
     assert STILL.trick((), TRICK, 3).won == TRICK
     assert STILL.held() is None and STILL.due is None
     assert STILL.count("totals", [3]) == [3] and STILL.glide("turn", (1, 2)) == (1, 2)
+    assert STILL.page("tricks", 3, PAGE) == 0 and STILL.page("tricks", 3, PAGE, held=1) == 1
 
 
 def test_motion_is_on_unless_the_config_turns_it_off() -> None:
@@ -579,6 +633,7 @@ def test_the_rules_page_says_how_to_see_the_last_trick() -> None:
 
 
 # Far more frames than any movement takes at 30 a second: past this, something never stops.
+# (No movement or hold asks for a frame as far away as a page of Oss's tricks turns.)
 MOST_FRAMES = 600
 
 
@@ -616,15 +671,14 @@ class DrawnGame:
         pytest.fail("the bots never got there")
 
     def settle(self) -> Iterator[None]:
-        """The same view drawn frame by frame, when the motion asks, until nothing moves.
-
-        A redraw that comes back for ever is not motion (Oss turning its trick pages
-        every few seconds): once the motion is still, the view is settled.
-        """
+        """The same view drawn frame by frame, when the display asks, until nothing asks
+        for a frame (a still table asks for none), or only the next page of Oss's tricks
+        does (``Motion.page``: a whole page away; no movement or hold lasts that long)."""
+        assert max(HOLD_SECONDS, RESULT_SECONDS) < TRICK_PAGE_SECONDS
         view = self.view
-        for frame in range(MOST_FRAMES):
+        for _ in range(MOST_FRAMES):
             wait = self.renderer.next_frame_in(view)
-            if wait is None or (frame and self.renderer.motion.due is None):
+            if wait is None or wait >= TRICK_PAGE_SECONDS:
                 return
             self.now += wait
             assert self.renderer.draw(view)

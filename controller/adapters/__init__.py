@@ -115,6 +115,14 @@ class SeatInput(ABC):
         """A toss timer's event (only games that time tosses care)."""
         return []
 
+    def reports(self, player: int) -> bool:
+        """Whether ``player``'s buttons now report what the game cannot take back from a
+        glance at the table: a result, a pass, a kept card (Oss, where NEXT also means
+        "failure"). The table then acts on such a press when it is let go, and only if
+        it was short: a hold (the last moment again, the rules page, a call for staff)
+        reports nothing. Elsewhere a press acts on the way down."""
+        return False
+
 
 class Presentation(ABC):
     """Presentation: engine events as messages, LED cues and sounds, and what the display shows."""

@@ -85,24 +85,34 @@ def _on_button(
         parts.pages.turn(1 if event.button == Button.NEXT else -1, parts.clock())
         ctx.out.changed()
         return None
+    if state.reports(ctx, event.seat):
+        # A report (Oss: NEXT is also "failure") counts when let go, if short: a seat
+        # that holds NEXT to look back, or OK for the rules page, reports nothing.
+        parts.pages.report_down(event.seat, event.button, event.at)
+        return None
     return state.on_button(ctx, event.seat, event.button)
 
 
 def _on_release(
     event: InputEvent, state: ScreenState, ctx: ScreenContext, parts: InputParts
 ) -> Next:
-    # Presses act on the way down; a release matters only when it ends a long hold
-    # of OK: three seconds call for staff (controller/table/staff_calls.py), one
-    # second opens the seat's rules page; or of NEXT: one second brings the last
-    # trick back. (The press itself has already counted, so hold them when it is
-    # not your turn.)
+    # Presses act on the way down; a release matters when it ends a long hold of OK:
+    # three seconds call for staff (controller/table/staff_calls.py), one second opens
+    # the seat's rules page; or of NEXT: one second brings the last trick back. (The
+    # press itself has already counted, so hold them when it is not your turn.) A
+    # press that reports (``ScreenState.reports``) waited for this release instead:
+    # it counts now if it was short, and a hold reports nothing.
     assert isinstance(event, ButtonReleased)
+    short = parts.pages.report_up(event.seat, event.button, event.at)
+    # Only while the seat still reports: a press meant as a result (another seat's
+    # report may have moved the game on meanwhile) never acts on what came after it.
+    reported = short and state.reports(ctx, event.seat)
     if event.button == Button.NEXT:
         # A long NEXT during a game brings the last trick back on the seat's panel.
         if parts.pages.next_up(event.seat, event.at) and state.playing is not None:
             parts.pages.recall(event.seat, parts.clock())
             ctx.out.changed()
-        return None
+        return state.on_button(ctx, event.seat, event.button) if reported else None
     held = event.button == Button.OK and parts.pages.ok_up(event.seat, event.at)
     call = ctx.calls.released(event.seat, event.button, event.at)
     if call is not None:
@@ -117,7 +127,8 @@ def _on_release(
     elif held and (game_id := state.rules_of(ctx)) is not None:
         parts.pages.open_help(event.seat, game_id, parts.clock())
         ctx.out.changed()
-    return None
+    # A report's short press, let go: it acts now, on the screen as it is now.
+    return state.on_button(ctx, event.seat, event.button) if reported else None
 
 
 def _on_timer(event: InputEvent, state: ScreenState, ctx: ScreenContext, parts: InputParts) -> Next:

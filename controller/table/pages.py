@@ -4,7 +4,10 @@ a seat's look back at the last trick.
 Holding OK at a seat for ``HELP_HOLD`` seconds opens the rules page of the
 game in progress (or chosen on the menu) on that seat's panel; it closes by
 itself after ``HELP_SECONDS``. Holding NEXT as long during a game brings the
-last trick back on that seat's panel (``recalls``) for ``RECALL_SECONDS``.
+last trick back on that seat's panel (``recalls``) for ``RECALL_SECONDS``. A
+press that reports (``SeatInput.reports``: Oss, where NEXT also means "failure")
+waits here until it is let go, and counts only if it was short, so that no hold
+reports by accident.
 While a rules page is open or the results are shown, the page number turns
 every ``RESULTS_PAGE_SECONDS``: the display shows the page it is told and
 wraps round when it has fewer. On the attract screen it turns every
@@ -46,6 +49,9 @@ class Pages:
         self._ok_down: dict[int, float] = {}  # seat -> when its OK went down (event time)
         self._next_down: dict[int, float] = {}  # seat -> when its NEXT went down
         self._recall: dict[int, float] = {}  # seat -> when its look at the last trick ends
+        # seat -> a report pressed there (its button, when it went down): it counts when
+        # let go, if short (``SeatInput.reports``).
+        self._reporting: dict[int, tuple[object, float]] = {}
         self._help: dict[int, tuple[str, float]] = {}  # seat -> (game id, closes at)
         self.page = 0  # which page of a long screen the display shows
         self._page_at = 0.0
@@ -67,6 +73,19 @@ class Pages:
         """NEXT came up at ``seat``: whether it was held long enough to recall the last trick."""
         down = self._next_down.pop(seat, None)
         return down is not None and at - down >= HELP_HOLD
+
+    def report_down(self, seat: int, button: object, at: float) -> None:
+        """A press that reports went down at ``seat``: it waits to be let go."""
+        self._reporting[seat] = (button, at)
+
+    def report_up(self, seat: int, button: object, at: float) -> bool:
+        """``button`` came up at ``seat``: whether it was a report's short press, which
+        counts now (a hold of ``HELP_HOLD`` or more reports nothing: it looks back)."""
+        waiting = self._reporting.get(seat)
+        if waiting is None or waiting[0] != button:
+            return False
+        del self._reporting[seat]
+        return at - waiting[1] < HELP_HOLD
 
     def recall(self, seat: int, now: float) -> None:
         """Show the last trick on ``seat``'s panel for ``RECALL_SECONDS`` from ``now``."""

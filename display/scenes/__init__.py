@@ -172,8 +172,9 @@ def draw_centre(p: Painter, layout: Layout, view: TableView) -> None:
 def animation_step(view: TableView) -> float | None:
     """Seconds between frames while ``view``'s centre moves by itself, or None when still.
 
-    Only a game scene animates (Oss's running toss timer, its paged tricks); it says
-    so with an optional ``animation_step(game)``.
+    Only a game scene animates by itself on the table's clock (Oss's running toss
+    timer); it says so with an optional ``animation_step(game)``. What moves on the
+    display's clock (cards, counts, Oss's paged tricks) asks through ``Motion``.
     """
     if view.screen is not Screen.PLAY or view.game is None:
         return None

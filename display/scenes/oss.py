@@ -124,7 +124,8 @@ def has_table_side(view: TableView) -> bool:
 
 
 #: The clock the running toss timer is shown against: the table's clock
-#: (``time.monotonic``); tests put a fixed one here to compare pictures.
+#: (``time.monotonic``), since the timer's start is the table's reading; tests put a
+#: fixed one here to compare pictures. (The tricks' pages turn on the display's clock.)
 clock = time.monotonic
 #: How often the running toss timer's figures move on screen: ten a second is
 #: smooth enough to read as running and cheap for a Pi core.
@@ -132,6 +133,8 @@ TIMER_FRAME = 0.1
 #: How long a page of tricks shows when they do not fit one row whole: as long as a
 #: page of the results screen (``controller/table/pages.py``).
 TRICK_PAGE_SECONDS = 6.0
+#: The tricks' pages as the display's motion knows them (``Motion.page``).
+TRICK_PAGES = "trick pages"
 
 NO_ATTEMPT_YET = say("No attempt reported yet")
 #: How a trick card's Jack is thrown, in words.
@@ -232,15 +235,12 @@ class OssScene:
         return entry, shown.overlay.timer.bests.get(player)
 
     def animation_step(self, game: AnyGameView) -> float | None:
-        """Seconds until the centre moves: the running timer's next frame, or the next
-        page of the tricks while they are on the table (the centre pages them when a
-        name would not fit its column whole), else None."""
-        shown = game_of(game)
-        if shown.overlay.timer.running:
-            return TIMER_FRAME
-        if not shown.snapshot.tricks:
-            return None
-        return TRICK_PAGE_SECONDS - clock() % TRICK_PAGE_SECONDS
+        """Seconds until the centre moves: the running timer's next frame, else None.
+
+        The tricks' pages (when a name would not fit its column whole) turn on the
+        display's clock and ask for their frames themselves (``Motion.page``): a
+        table whose tricks fit asks for none."""
+        return TIMER_FRAME if game_of(game).overlay.timer.running else None
 
     # --- a seat's area ---------------------------------------------------------------------
 
@@ -367,6 +367,8 @@ class OssScene:
                 p.text(count.words, marker.midtop, count.size, theme.TEXT_DIM, anchor="midtop")
             area = pygame.Rect(area.left, area.top, area.w - count.w - pad, area.h)
             per_row, col_w, names, head, least = arranged(1)
+        else:
+            p.motion.page(TRICK_PAGES, 1, TRICK_PAGE_SECONDS)  # one page: none to turn
         # The placements take what they need (the cards on the table are the game's
         # state; the instructions are printed on the trick cards too): the instructions
         # get the rest, and chips beyond the room are counted on a last chip.
@@ -412,8 +414,9 @@ class OssScene:
         Pages of as many tricks as fit with every name whole ("Maradono", "Kiri
         KanOss": four seats or more): the page of the trick a seat is choosing with
         PREV/NEXT (the list follows its cursor), else they turn every
-        ``TRICK_PAGE_SECONDS`` (``animation_step``), so that every trick's placements
-        come round while one is attempted (its name is in the status and its text).
+        ``TRICK_PAGE_SECONDS`` on the display's clock (``Motion.page``), so that every
+        trick's placements come round while one is attempted (its name is in the status
+        and its text).
         """
         m = p.metrics
         pad = m.pad
@@ -431,10 +434,8 @@ class OssScene:
         pages = -(-total // per_page)
         per_page = -(-total // pages)  # the pages evened out: 2 and 2 rather than 3 and 1
         names = [t.name for t in columns]
-        if chosen in names:
-            page = names.index(chosen) // per_page
-        else:
-            page = int(clock() // TRICK_PAGE_SECONDS) % pages
+        held = names.index(chosen) // per_page if chosen in names else None
+        page = p.motion.page(TRICK_PAGES, pages, TRICK_PAGE_SECONDS, held)
         shown = columns[page * per_page : (page + 1) * per_page]
         count = PageCount(say("{page}/{pages}", page=page + 1, pages=pages), count_size, marker_w)
         return shown, count

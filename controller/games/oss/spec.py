@@ -79,6 +79,9 @@ SPEC = GameSpec(
         say("Everyone attempts the challenge: the winner takes 4 points and becomes the chief."),
         say("After the last round, the most points wins: tribe cards won plus 4 per challenge."),
         say("Your own buttons and the toss timer enter your results; bots act only for bots."),
-        say("Hold NEXT for a second when you are not reporting to see the last attempt again."),
+        say(
+            "Hold NEXT for a second to see the last attempt again. A held button reports "
+            "nothing: a result counts when a short press is let go."
+        ),
     ),
 )

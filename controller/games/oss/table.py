@@ -284,6 +284,20 @@ class OssInput(_Role, SeatInput):
             return say("challenge: NEXT when you are eliminated, OK if you won it outright")
         return None
 
+    def reports(self, player: int) -> bool:
+        # Every button of a reporting seat means something (NEXT: failure, I lost, I am
+        # out, pass): none may be the look-back's or the rules page's hold by accident.
+        engine = self.engine
+        phase = engine.phase
+        if phase is Phase.RESULT:
+            attempt = engine.current_attempt
+            return attempt is not None and player in attempt.seats
+        if phase is Phase.CHALLENGE_RESULT:
+            return player in engine.challenge_remaining
+        expected = engine.expected
+        deciding = phase in (Phase.REPLAY, Phase.KEEP)
+        return deciding and expected is not None and expected.seat == player
+
     def _choose_trick(self, button: Button) -> Text | None:
         tricks = self.engine.solo_tricks
         index = self.trick_index()

@@ -95,6 +95,11 @@ class ScreenState:
             for button, label in self.labels.items()
         ]
 
+    def reports(self, ctx: ScreenContext, seat: int) -> bool:
+        """Whether a press at ``seat`` now reports something final (``SeatInput.reports``):
+        the table then acts on it when it is let go, and only if it was short."""
+        return False
+
     def rules_of(self, ctx: ScreenContext) -> str | None:
         """The game whose rules page a seat's long OK opens here, if any."""
         if self.session is not None:

@@ -169,6 +169,12 @@ class PlayScreen(ScreenState):
             ctx.out.changed()
         return None
 
+    def reports(self, ctx: ScreenContext, seat: int) -> bool:
+        player = self.session.player_at(seat)
+        if seat == ctx.staff.seat or player is None:
+            return False
+        return self.session.adapter.input.reports(player)
+
     def _staff(self, ctx: ScreenContext, seat: int, button: Button) -> Next:
         """A press at the staff seat: a step of staff mode, then undo, end now, abandon, close."""
         session = self.session

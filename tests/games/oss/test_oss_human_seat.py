@@ -14,13 +14,16 @@ import pytest
 from controller.adapters import Gesture, Press
 from controller.games.base import Action
 from controller.games.oss.engine import Counts, Oss, OssSnapshot, Phase, Result, TableSide, Timed
+from controller.games.oss.snapshot import Ending
 from controller.kiosk.simulation import Simulator
+from controller.table.pages import HELP_HOLD
 from controller.view import Screen
 from display import legibility
 from display.legibility import DrawnText
+from display.renderer import Renderer
 from display.scenes import oss as oss_scene
-from display.screenshot import screenshot_view
-from hardware.events import Button
+from display.screenshot import save_screenshot, screenshot_view
+from hardware.events import Button, ButtonPressed, ButtonReleased
 from tests.rigs import TableRig, painted_text
 from tests.words import shown
 
@@ -118,6 +121,103 @@ def test_no_bot_ever_acts_for_the_person_and_the_timer_is_theirs() -> None:
     assert any(seat != PERSON for seat, _ in presses)  # and bots theirs
 
 
+def person_reports_a_solo_attempt(rig: Rig) -> OssSnapshot:
+    """Bots play (seats 1-3) until the person at seat 0 is to report a solo attempt."""
+    sim = Simulator(rig.table, rig.devices, rig.registry, {1, 2, 3}, rng=random.Random(2))
+    for _ in range(3000):
+        view = rig.table.view
+        snap = None if view.game is None else view.game.snapshot
+        if isinstance(snap, OssSnapshot) and snap.phase is Phase.RESULT:
+            attempt = snap.current_attempt
+            if attempt is not None and attempt.seats == (PERSON,):
+                return snap
+        if not sim.step(0.0):
+            # The person's turn to play a card: a bot's judgement, the person's gestures.
+            game = rig.table.game
+            assert game is not None
+            bot = game.adapter.simulation.make_bot(random.Random(7))
+            for gesture in game.adapter.simulation.gestures(bot.choose(game.adapter.engine, 0)):
+                sim.perform(PERSON, gesture)
+        rig.loop.drain()
+    raise AssertionError("the person never attempted a trick alone")
+
+
+def test_a_reporting_seat_that_holds_a_button_reports_nothing() -> None:
+    """NEXT is also "failure": a reporting seat's press counts when it is let go, and
+    only if short. Holding NEXT looks back at the last attempt, holding OK opens the
+    rules page, and neither reports; a short NEXT then reports the failure."""
+    rig = Rig(4, bots=3, timer=None)
+    with rig.devices:
+        rig.loop.drain()
+        rig.start_game("oss", (0, 1, 2, 3))
+        before = person_reports_a_solo_attempt(rig)
+        table = rig.table
+
+        def snapshot() -> OssSnapshot:
+            game = table.view.game
+            assert game is not None and isinstance(game.snapshot, OssSnapshot)
+            return game.snapshot
+
+        now = rig.now
+        table.handle(ButtonPressed(PERSON, Button.NEXT, now))
+        assert snapshot() == before  # down: it waits to be let go
+        table.handle(ButtonReleased(PERSON, Button.NEXT, now + HELP_HOLD))
+        assert table.view.recall == (PERSON,)  # it looked back...
+        assert snapshot() == before  # ...and reported nothing
+        now += 2 * HELP_HOLD
+        table.handle(ButtonPressed(PERSON, Button.OK, now))
+        table.handle(ButtonReleased(PERSON, Button.OK, now + HELP_HOLD))
+        assert PERSON in table.view.help  # the rules page, and no success reported
+        assert snapshot() == before
+        now += 2 * HELP_HOLD
+        table.handle(ButtonPressed(PERSON, Button.NEXT, now))
+        table.handle(ButtonReleased(PERSON, Button.NEXT, now + HELP_HOLD / 4))
+        reported = snapshot().last_attempts[-1]
+        assert reported.seats == (PERSON,) and reported.ending is Ending.FAILED
+
+
+def test_a_report_let_go_after_the_game_moved_on_does_nothing() -> None:
+    """The person presses NEXT ("I am out") in a challenge and holds it while the others
+    report they are out: the person has won it and the game has moved on to the next
+    trick choice. The press, let go now, was a report no longer asked for: it must not
+    act on what came after (there, NEXT would move the trick being chosen)."""
+    rig = Rig(4, bots=3, timer=None)
+    with rig.devices:
+        rig.loop.drain()
+        rig.start_game("oss", (0, 1, 2, 3))
+        sim = Simulator(rig.table, rig.devices, rig.registry, {1, 2, 3}, rng=random.Random(2))
+        for _ in range(20_000):
+            game = rig.table.game
+            assert game is not None
+            engine = game.adapter.engine
+            assert isinstance(engine, Oss)
+            remaining = engine.challenge_remaining
+            if engine.phase is Phase.CHALLENGE_RESULT and PERSON in remaining:
+                break
+            if not sim.step(0.0):
+                person_bot = game.adapter.simulation.make_bot(random.Random(7))
+                for gesture in game.adapter.simulation.gestures(person_bot.choose(engine, 0)):
+                    sim.perform(PERSON, gesture)
+            rig.loop.drain()
+        else:
+            raise AssertionError("no challenge came")
+        table = rig.table
+        now = rig.now
+        table.handle(ButtonPressed(PERSON, Button.NEXT, now))
+        for seat in remaining:
+            if seat != PERSON:
+                table.handle(ButtonPressed(seat, Button.NEXT, now + 0.05))
+                table.handle(ButtonReleased(seat, Button.NEXT, now + 0.1))
+        moved_on = table.view.game
+        assert moved_on is not None and isinstance(moved_on.snapshot, OssSnapshot)
+        turn = moved_on.snapshot.next
+        assert moved_on.snapshot.phase is Phase.TRIBE and turn is not None
+        assert turn.seat == PERSON  # the challenge's winner chooses next
+        table.handle(ButtonReleased(PERSON, Button.NEXT, now + 0.2))  # short, but late
+        assert table.view.game is not None
+        assert table.view.game.overlay == moved_on.overlay  # no trick chosen by it
+
+
 def test_without_a_timer_the_screen_says_how_results_are_entered(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -137,7 +237,7 @@ def test_without_a_timer_the_screen_says_how_results_are_entered(
 
 @pytest.mark.parametrize("size", [(800, 480), (1280, 720), (1920, 1080)])
 def test_trick_names_and_every_card_under_a_trick_are_drawn_in_full(
-    size: tuple[int, int], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    size: tuple[int, int], tmp_path: Path
 ) -> None:
     rig = Rig(4, bots=4)
     sim = Simulator(rig.table, rig.devices, rig.registry, {0, 1, 2, 3}, rng=random.Random(4))
@@ -154,13 +254,17 @@ def test_trick_names_and_every_card_under_a_trick_are_drawn_in_full(
         placements = [(p.value, p.seat) for t in snap.tricks for p in t.placements]
         assert len(placements) >= 4
         # A name too wide for its column goes on two lines, or the tricks on two rows, or
-        # on pages that turn (every page drawn here); never smaller than legible.
+        # on pages that turn on the display's clock (every page drawn here); never
+        # smaller than legible.
         drawings = []
+        renderer = Renderer(size)
+        moment = [1000.0]
+        renderer.clock = lambda: moment[0]
         for page in range(len(snap.tricks) + 1):
-            moment = 1000.0 + page * oss_scene.TRICK_PAGE_SECONDS
-            monkeypatch.setattr(oss_scene, "clock", lambda moment=moment: moment)
+            moment[0] = 1000.0 + page * oss_scene.TRICK_PAGE_SECONDS
+            renderer.invalidate()
             with legibility.recording() as drawing:
-                screenshot_view(view, tmp_path / f"oss-{page}.png", size=size)
+                save_screenshot(renderer.render(view), tmp_path / f"oss-{page}.png")
             drawings.append(drawing)
     texts = [drawn for drawing in drawings for drawn in drawing.texts]
     blocks: dict[tuple[int, int], list[DrawnText]] = {}
