@@ -13,14 +13,7 @@ from typing import TYPE_CHECKING
 from controller.games.oskar.cards import CARD_TYPE, COLOUR_NAMES, full_deck
 from controller.games.oskar.identity import GAME_ID, MAX_PLAYERS, MIN_PLAYERS, TITLE
 from controller.games.oskar.options import OPTIONS
-from controller.games.oskar.snapshot import GENRE_CAPTIONS as GENRE_CAPTIONS
-from controller.games.oskar.snapshot import GENRE_WORDS as GENRE_WORDS
-from controller.games.oskar.snapshot import GENRES as GENRES
-from controller.games.oskar.snapshot import TREND_THRESHOLD as TREND_THRESHOLD
-from controller.games.oskar.snapshot import OskarSnapshot as OskarSnapshot
-from controller.games.oskar.snapshot import Phase as Phase
-from controller.games.oskar.snapshot import Verb as Verb
-from controller.games.oskar.snapshot import genre_word as genre_word
+from controller.games.oskar.terms import GENRE_CAPTIONS, GENRE_WORDS, GENRES, TREND_THRESHOLD, Verb
 from controller.games.spec import DeckSpec, GameSpec, Preset, Vocabulary
 from controller.games.words import Text, say
 

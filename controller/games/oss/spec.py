@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from controller.games.oss import cards
-from controller.games.oss.actions import Verb
 from controller.games.oss.identity import GAME_ID, MAX_PLAYERS, MIN_PLAYERS, TITLE
 from controller.games.oss.options import OPTIONS
 from controller.games.oss.rulings import RULINGS, TABLE_RULINGS
+from controller.games.oss.verbs import Verb
 from controller.games.spec import (
     DeckSpec,
     GameSpec,
