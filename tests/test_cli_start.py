@@ -10,12 +10,15 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from controller.cli.main import SUBCOMMANDS, build_parser
+from controller.games import specs
 from tests.conftest import ROOT
 
 NAMES = [name for _, _, names in SUBCOMMANDS for name in names]
@@ -55,3 +58,64 @@ def test_a_replay_starts_without_the_kiosk_the_journal_or_the_doctor() -> None:
         [sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, check=True
     )
     assert done.stdout.strip() == "[]"
+
+
+def test_the_kiosk_is_up_and_draws_its_attract_screen_without_any_game_s_rules(
+    tmp_path: Path,
+) -> None:
+    # What the kiosk does before READY=1 (the kiosk built, the journal opened, the
+    # unfinished game looked for, the window opened) and its first frame, in a fresh
+    # process: no game's engine, table side or bot is imported (start-up does not wait
+    # for four games' rules); choosing a game imports its own, and only its own; the
+    # warm-up the window runs after its first frame imports the others.
+    probe = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from controller.config.table_config import TableConfig\n"
+        "from controller.kiosk.app import Kiosk\n"
+        "from controller.kiosk.windowed import window_for\n"
+        "def rules():\n"
+        "    return sorted(m for m in sys.modules if m.startswith('controller.games.')\n"
+        "                  and m.rsplit('.', 1)[1] in ('engine', 'table', 'bots', 'search'))\n"
+        "config = TableConfig.simulated(4, bots=4)\n"
+        "folder = Path(sys.argv[1])\n"
+        "kiosk = Kiosk.create(config, seed=1, journal_path=folder / 'journal.sqlite3',\n"
+        "                     records_dir=folder / 'records')\n"
+        "window = window_for(config)\n"
+        "with kiosk, window:\n"
+        "    kiosk.resume()\n"
+        "    window.show(kiosk.table.view)\n"
+        "    print(rules())\n"
+        "    print(kiosk.table.view.screen.name)\n"
+        "    from controller.games import specs\n"
+        "    from controller.table.lobby import menu_entries\n"
+        "    entry = next(e for e in menu_entries(specs()) if e.spec.id == 'oskar')\n"
+        "    print(entry.adapter.spec.id, rules())\n"
+        "    import threading\n"
+        "    from controller.adapters import import_every_game\n"
+        "    stop = threading.Event()\n"
+        "    stop.set()\n"
+        "    import_every_game(stop)\n"
+        "    print(len(rules()))\n"
+        "    import_every_game(threading.Event())\n"
+        "    print(sorted({m.split('.')[2] for m in rules() if m.endswith('.table')}))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe, str(tmp_path)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=True,
+        env={**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"},
+    )
+    before, screen, chosen, stopped, warmed = done.stdout.splitlines()
+    assert before == "[]"
+    assert screen == "ATTRACT"
+    assert chosen == (
+        "oskar ['controller.games.oskar.bots', 'controller.games.oskar.engine', "
+        "'controller.games.oskar.table']"
+    )
+    # The warm-up the windowed kiosk runs after its first frame: nothing once stopped,
+    # else every game's table side (and with it its rules and bot).
+    assert stopped == "3"
+    assert warmed == str(sorted(spec.key for spec in specs().values()))

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
+from typing import NoReturn
 
+import pytest
+
+from controller.records import clock
 from controller.records.clock import TIME_ERROR, clock_synchronised, kernel_clock_state
 
 
@@ -25,3 +30,18 @@ def test_the_kernel_is_asked_without_changing_anything() -> None:
     # Linux answers 0..5 (TIME_OK .. TIME_ERROR); reading changes nothing, so twice is the same.
     assert state in range(6)
     assert kernel_clock_state() == state
+
+
+def test_the_kernel_is_asked_without_starting_a_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    # ctypes.util.find_library("c") runs `ldconfig -p`: a process at the kiosk's start,
+    # and at every journal write before it was cached. The C library is the process's own.
+    def no_process(*args: object, **kwargs: object) -> NoReturn:
+        raise AssertionError(f"a process was started: {args}")
+
+    monkeypatch.setattr(subprocess, "Popen", no_process)
+    clock._libc.cache_clear()
+    try:
+        state = kernel_clock_state()
+    finally:
+        clock._libc.cache_clear()
+    assert state is not None and 0 <= state <= TIME_ERROR

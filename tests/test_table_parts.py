@@ -164,9 +164,9 @@ def test_seats_are_named_as_people_sit() -> None:
 
 
 def test_the_lobby_wraps_round_and_says_how_many_may_play() -> None:
-    from controller.adapters import adapters
+    from controller.games import specs
 
-    lobby = Lobby(menu_entries(adapters()))
+    lobby = Lobby(menu_entries(specs()))
     lobby.move(-1)
     assert lobby.selected == len(lobby.menu) - 1
     lobby.move(1)

@@ -245,7 +245,7 @@ SPEC = GameSpec(
     min_players=2,
     max_players=4,
     deck=DeckSpec("high-card-10", "High Card (1 to 10)", CARDS, HighCards()),
-    engine=HighCard,
+    load_engine=lambda: HighCard,
 )
 
 
@@ -350,7 +350,7 @@ def rig() -> Iterator[HighCardRig]:
 
 
 def test_the_toy_game_is_on_the_menu_with_its_deck() -> None:
-    titles = [entry.title for entry in menu_entries(adapters_module.adapters())]
+    titles = [entry.title for entry in menu_entries(games.specs())]
     assert titles[-1] == "High Card"  # registered games come after the project's own
     assert simulated().cards_of("high-card-10")  # the simulated registry has its tags
 

@@ -138,7 +138,11 @@ class GameSpec:
     min_players: int
     max_players: int
     deck: DeckSpec
-    engine: type[Engine]
+    # The rules: returns the engine class, importing its module on the first call. The
+    # registry, the menu and the attract screen need every spec at start-up but no
+    # game's rules, so a game's engine is imported when a game of it is first played,
+    # resumed or read, not before the table is up (``engine``).
+    load_engine: Callable[[], type[Engine]]
     # Add-on decks a variant plays besides ``deck`` (Oh Pshaw's eight Wizard cards):
     # enrolled and audited like any deck; the engine refuses their cards without the option.
     addon_decks: tuple[DeckSpec, ...] = ()
@@ -163,6 +167,11 @@ class GameSpec:
     # The package of the game's folder (``table``, ``bots``, ``search``, ``locale/``);
     # empty: ``controller.games.<key>``. A game registered from outside names its own.
     home: str = ""
+
+    @property
+    def engine(self) -> type[Engine]:
+        """The game's engine class (its module imported on first use: ``load_engine``)."""
+        return self.load_engine()
 
     @property
     def package(self) -> str:

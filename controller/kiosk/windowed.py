@@ -14,12 +14,14 @@ import logging
 import os
 import queue
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from controller.adapters import import_every_game
 from controller.config.opening_hours import Sleeper, drift
 from controller.config.table_config import MOCK, TableConfig
 from controller.kiosk.display_wait import DisplayFailed
@@ -100,6 +102,11 @@ def windowed(args: argparse.Namespace, config: TableConfig, stop: StopSignals | 
         # From here the collector runs while the loop waits for players, and what
         # start-up built stays out of its full passes (see controller/kiosk/garbage.py).
         kiosk.garbage.start()
+        # Not before READY=1 either: the games' table sides and rules (import_every_game).
+        stop_warming = threading.Event()
+        warming = threading.Thread(
+            target=import_every_game, args=(stop_warming,), name="games warm-up", daemon=True
+        )
         try:
             while not kiosk.table.quit_requested and not kiosk.stop_requested:
                 # A hung loop stops feeding the watchdog: systemd restarts the kiosk.
@@ -107,7 +114,11 @@ def windowed(args: argparse.Namespace, config: TableConfig, stop: StopSignals | 
                 if not turns.run(window):
                     return 0
                 notifier.status(turns.status())
+                if warming.ident is None:
+                    warming.start()  # after the first frame: its imports share the interpreter
         finally:
+            # Not joined: it stops between two games, and a stop never waits for an import.
+            stop_warming.set()
             kiosk.garbage.stop()
             notifier.stopping()
             if speakers is not None:

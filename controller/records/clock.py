@@ -31,7 +31,6 @@ clock has a battery.
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import datetime as dt
 import functools
 import sys
@@ -65,9 +64,11 @@ _TIMEX_BYTES = 512  # struct timex is 208 bytes on 64-bit Linux; modes = 0 reads
 
 @functools.cache
 def _libc() -> ctypes.CDLL:
-    """The C library, looked up once: ``find_library`` runs ``ldconfig -p`` (a process)
-    every time, and the journal asks the clock at every write."""
-    return ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
+    """The C library: the process's own symbols (``dlopen(NULL)``), libc's among them,
+    opened once. Not ``ctypes.util.find_library("c")``: it runs ``ldconfig -p`` (a
+    process: 50 ms of the kiosk's start on a loaded x86 host, more on a Pi), and the
+    journal asks the clock at every write."""
+    return ctypes.CDLL(None, use_errno=True)
 
 
 def kernel_clock_state() -> int | None:

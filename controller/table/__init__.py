@@ -23,8 +23,9 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from controller.adapters import GameAdapter, adapters
+from controller.adapters import adapter_for
 from controller.config.table_config import TableConfig
+from controller.games import specs
 from controller.games.base import JSON, TableError
 from controller.games.words import Verbatim, Words, say
 from controller.table.context import ScreenContext
@@ -114,7 +115,8 @@ class Table:
     setup_notice: Words | None = None
 
     def __post_init__(self) -> None:
-        self._games = adapters()
+        # The specs only: a game's table side and rules are imported when it is played.
+        self._games = specs()
         # ``clock`` is read at each use, not kept: the kiosk's tests and benchmarks give
         # the table ``Kiosk.create`` made a fake clock afterwards (``create`` takes none).
         clock: Callable[[], float] = lambda: self.clock()  # noqa: E731
@@ -293,14 +295,15 @@ class Table:
         journaled actions no longer replay (the caller moves such a journal aside);
         the table is then left as it was.
         """
-        adapter_type: type[GameAdapter] | None = self._games.get(game_id)
-        if adapter_type is None:
+        spec = self._games.get(game_id)
+        if spec is None:
             raise TableError(
                 say(
                     "the journal holds a game of {game}, which this table cannot run",
                     game=Verbatim(repr(game_id)),
                 )
             )
+        adapter_type = adapter_for(spec)
         session = GameSession.rebuild(
             adapter_type, players, header, actions, seed, table_settings(self.config), self.journal
         )

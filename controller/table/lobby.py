@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from controller.adapters import GameAdapter
+from controller.adapters import GameAdapter, adapter_for
 from controller.config.table_config import TableConfig
 from controller.games.spec import GameSpec, Requirement
 from controller.games.words import Verbatim, Words, as_arg, say
@@ -22,9 +22,14 @@ class MenuEntry:
     """One line of the game menu: a game, possibly in one of its option presets."""
 
     spec: GameSpec
-    adapter: type[GameAdapter]
     label: Words = ""
     options: Mapping[str, Any] | None = None
+
+    @property
+    def adapter(self) -> type[GameAdapter]:
+        """The game's table side, imported when the game is chosen: the menu needs only
+        the spec, and start-up does not wait for every game's table side and rules."""
+        return adapter_for(self.spec)
 
     @property
     def title(self) -> Words:
@@ -34,7 +39,7 @@ class MenuEntry:
 
 
 def menu_entries(
-    games: Mapping[str, type[GameAdapter]], config: TableConfig | None = None
+    games: Mapping[str, GameSpec], config: TableConfig | None = None
 ) -> list[MenuEntry]:
     """The menu: every game, once per option preset it offers (its default first).
 
@@ -44,11 +49,10 @@ def menu_entries(
     lines that say "not offered".
     """
     entries: list[MenuEntry] = []
-    for adapter in games.values():
-        spec = adapter.spec
+    for spec in games.values():
         if not spec.presets:
-            entries.append(MenuEntry(spec, adapter))
-        entries += [MenuEntry(spec, adapter, p.label, p.options) for p in spec.presets]
+            entries.append(MenuEntry(spec))
+        entries += [MenuEntry(spec, p.label, p.options) for p in spec.presets]
     if config is not None:
         # A stable sort: the order of the registry within each group.
         entries.sort(key=lambda entry: unmet_requirement(entry.spec, config) is not None)

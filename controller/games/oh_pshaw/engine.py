@@ -145,6 +145,7 @@ from controller.games.oh_pshaw.events import (
     TrumpChosen,
     TrumpTurned,
 )
+from controller.games.oh_pshaw.identity import GAME_ID, MAX_PLAYERS, MIN_PLAYERS, TITLE
 from controller.games.oh_pshaw.options import (
     CONTRACT_WHIST,
     OPTIONS,
@@ -155,9 +156,7 @@ from controller.games.oh_pshaw.options import (
 from controller.games.oh_pshaw.snapshot import OhPshawSnapshot, Renege
 from controller.games.oh_pshaw.state import (
     FREE,
-    GAME_ID,
     PLAYED,
-    TITLE,
     TURNED,
     Phase,
     RoundState,
@@ -253,8 +252,8 @@ class OhPshaw(Engine):
 
     game_id: ClassVar[str] = GAME_ID
     title: ClassVar[str] = TITLE
-    min_players: ClassVar[int] = 3
-    max_players: ClassVar[int] = 7
+    min_players: ClassVar[int] = MIN_PLAYERS
+    max_players: ClassVar[int] = MAX_PLAYERS
 
     def __init__(self, players: int, dealer: int, options: Options) -> None:
         if not self.min_players <= players <= self.max_players:

@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 from controller.games.base import JSON, BadOption, describe
 from controller.games.oh_pshaw.cards import DECK_SIZE, WIZARD_DECK_SIZE
-from controller.games.oh_pshaw.state import GAME_ID
+from controller.games.oh_pshaw.identity import GAME_ID
 from controller.games.options import GameOptions, OptionKind, OptionSpec
 from controller.games.words import Verbatim, say
 

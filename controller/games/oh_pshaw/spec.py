@@ -7,6 +7,7 @@ presets the menu offers, the rules page and the words the display needs.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from controller.games.oh_pshaw.cards import (
     CARD_NAMES,
@@ -19,10 +20,20 @@ from controller.games.oh_pshaw.cards import (
     WIZARD_NAMES,
     cut_rank,
 )
-from controller.games.oh_pshaw.engine import OhPshaw
+from controller.games.oh_pshaw.identity import GAME_ID, MAX_PLAYERS, MIN_PLAYERS, TITLE
 from controller.games.oh_pshaw.options import OPTIONS
 from controller.games.spec import DeckSpec, GameSpec, Preset, Starter, Vocabulary
 from controller.games.words import Text, say
+
+if TYPE_CHECKING:
+    from controller.games.base import Engine
+
+
+def load_engine() -> type[Engine]:
+    """Oh Pshaw's engine class, imported on the first call (``GameSpec.load_engine``)."""
+    from controller.games.oh_pshaw.engine import OhPshaw
+
+    return OhPshaw
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -37,12 +48,12 @@ class OhPshawVocabulary(Vocabulary):
 VOCABULARY = OhPshawVocabulary(suits=SUITS, suit_names=SUIT_NAMES, ranks=RANKS)
 
 SPEC = GameSpec(
-    id=OhPshaw.game_id,
+    id=GAME_ID,
     key="oh_pshaw",
     menu_rank=20,
-    title=OhPshaw.title,
-    min_players=OhPshaw.min_players,
-    max_players=OhPshaw.max_players,
+    title=TITLE,
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
     deck=DeckSpec("standard-52", "Oh Pshaw (standard 52)", CARD_NAMES, CARD_TYPE),
     # The Wizard variant's eight cards, a deck of their own played beside the 52.
     addon_decks=(
@@ -53,7 +64,7 @@ SPEC = GameSpec(
             WIZARD_CARD_TYPE,
         ),
     ),
-    engine=OhPshaw,
+    load_engine=load_engine,
     options=OPTIONS,
     presets=(
         Preset(say("Quick: 1 to 7 cards"), {"max_hand": 7}),

@@ -20,9 +20,8 @@ from controller.games.oh_pshaw.cards import (
     WizardTrick,
 )
 from controller.games.oh_pshaw.events import BidStatus
-
-GAME_ID = "oh-pshaw"
-TITLE = "Oh Pshaw"
+from controller.games.oh_pshaw.identity import GAME_ID as GAME_ID
+from controller.games.oh_pshaw.identity import TITLE as TITLE
 
 FREE, PLAYED, TURNED = -1, -2, -3  # RoundState.where values that are not seats
 

@@ -91,10 +91,9 @@ from controller.games.oshaka_trick.events import (
     RoundStarted,
     TrickWon,
 )
+from controller.games.oshaka_trick.identity import GAME_ID, MAX_PLAYERS, MIN_PLAYERS, TITLE
 from controller.games.oshaka_trick.snapshot import OshakaSnapshot, SeatSnapshot, build_snapshot
 from controller.games.oshaka_trick.state import (
-    GAME_ID,
-    TITLE,
     Phase,
     Placed,
     RoundState,
@@ -160,8 +159,8 @@ class OshakaTrick(Engine):
 
     game_id: ClassVar[str] = GAME_ID
     title: ClassVar[str] = TITLE
-    min_players: ClassVar[int] = 3
-    max_players: ClassVar[int] = 4
+    min_players: ClassVar[int] = MIN_PLAYERS
+    max_players: ClassVar[int] = MAX_PLAYERS
 
     def __init__(self, players: int, lead: int) -> None:
         if players not in (3, 4):

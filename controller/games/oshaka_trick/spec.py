@@ -8,12 +8,23 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from controller.games.cards import FaceColour
 from controller.games.oshaka_trick.cards import CARD_TYPE, COLOUR_NAMES, COLOURS, Card, full_deck
-from controller.games.oshaka_trick.engine import OshakaTrick
+from controller.games.oshaka_trick.identity import GAME_ID, MAX_PLAYERS, MIN_PLAYERS, TITLE
 from controller.games.spec import DeckSpec, GameSpec, Starter, Vocabulary
 from controller.games.words import Text, say
+
+if TYPE_CHECKING:
+    from controller.games.base import Engine
+
+
+def load_engine() -> type[Engine]:
+    """Oshaka Trick's engine class, imported on the first call (``GameSpec.load_engine``)."""
+    from controller.games.oshaka_trick.engine import OshakaTrick
+
+    return OshakaTrick
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -33,14 +44,14 @@ VOCABULARY = OshakaVocabulary(
 )
 
 SPEC = GameSpec(
-    id=OshakaTrick.game_id,
+    id=GAME_ID,
     key="oshaka_trick",
     menu_rank=10,
-    title=OshakaTrick.title,
-    min_players=OshakaTrick.min_players,
-    max_players=OshakaTrick.max_players,
+    title=TITLE,
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
     deck=DeckSpec("oshaka", "Oshaka Trick", tuple(str(c) for c in full_deck(4)), CARD_TYPE),
-    engine=OshakaTrick,
+    load_engine=load_engine,
     vocabulary=VOCABULARY,
     starter=Starter("lead", say("Who most recently helped someone?"), say("leads the first trick")),
     rules=(

@@ -13,9 +13,8 @@ from functools import partial
 
 from controller.games.common.tricks import Trick
 from controller.games.oshaka_trick.cards import COLOURS, TRICK_RULES, Card
-
-GAME_ID = "oshaka-trick"
-TITLE = "Oshaka Trick"
+from controller.games.oshaka_trick.identity import GAME_ID as GAME_ID
+from controller.games.oshaka_trick.identity import TITLE as TITLE
 
 
 class Phase(StrEnum):

@@ -2,9 +2,9 @@
 
 The engine (``controller.games.oskar.engine``) builds an ``OskarSnapshot``; the
 display reads its fields by name. It lives apart from the rules so that the
-display can import it without importing the rules. The verbs and phases are
-``StrEnum``s, so they compare equal to the record's words and print as them
-in JSON.
+display can import it without importing the rules (the genres and verbs are
+``terms``', which the spec reads). The verbs and phases are ``StrEnum``s, so
+they compare equal to the record's words and print as them in JSON.
 
 Standard library only, like every module in ``controller/games``.
 """
@@ -17,44 +17,12 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from controller.games.base import JSON, Overlay, Snapshot
-from controller.games.words import Text, Words, say
-
-GENRES: tuple[str, ...] = ("western", "horror", "comedy", "action", "scifi", "romance")
-# The film genres of the dice as players read them, in the rulebook's words (the
-# record keeps its own word: "scifi" is science fiction, "romance" the love story).
-GENRE_WORDS: Mapping[str, Text] = {
-    "western": say("western"),
-    "horror": say("horror"),
-    "comedy": say("comedy"),
-    "action": say("action"),
-    "scifi": say("science fiction"),
-    "romance": say("love story"),
-}
-
-
-# The same, short enough for the caption under a die.
-GENRE_CAPTIONS: Mapping[str, Text] = {
-    **GENRE_WORDS,
-    "scifi": say("sci-fi"),
-    "romance": say("romance"),
-}
-
-
-def genre_word(genre: str) -> Words:
-    """A die face as players read it ("love story" for ``romance``); an unknown face as it is."""
-    return GENRE_WORDS.get(genre, genre)
-
-
-TREND_THRESHOLD = 120  # genre points at which a genre is trendy (inclusive)
-
-
-class Verb(enum.StrEnum):
-    """The verbs of an Oskar record (``hand`` is this project's optional registration)."""
-
-    PLAY = "play"
-    DICE = "dice"
-    REROLL = "reroll"
-    HAND = "hand"
+from controller.games.oskar.terms import GENRE_CAPTIONS as GENRE_CAPTIONS
+from controller.games.oskar.terms import GENRE_WORDS as GENRE_WORDS
+from controller.games.oskar.terms import GENRES as GENRES
+from controller.games.oskar.terms import TREND_THRESHOLD as TREND_THRESHOLD
+from controller.games.oskar.terms import Verb as Verb
+from controller.games.oskar.terms import genre_word as genre_word
 
 
 class Phase(enum.StrEnum):

@@ -8,24 +8,24 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from controller.games.oskar.cards import CARD_TYPE
-from controller.games.oskar.engine import (
-    COLOUR_NAMES,
-    Oskar,
-    full_deck,
-)
+from controller.games.oskar.cards import CARD_TYPE, COLOUR_NAMES, full_deck
+from controller.games.oskar.identity import GAME_ID, MAX_PLAYERS, MIN_PLAYERS, TITLE
 from controller.games.oskar.options import OPTIONS
-from controller.games.oskar.snapshot import GENRE_CAPTIONS as GENRE_CAPTIONS
-from controller.games.oskar.snapshot import GENRE_WORDS as GENRE_WORDS
-from controller.games.oskar.snapshot import GENRES as GENRES
-from controller.games.oskar.snapshot import TREND_THRESHOLD as TREND_THRESHOLD
-from controller.games.oskar.snapshot import OskarSnapshot as OskarSnapshot
-from controller.games.oskar.snapshot import Phase as Phase
-from controller.games.oskar.snapshot import Verb as Verb
-from controller.games.oskar.snapshot import genre_word as genre_word
+from controller.games.oskar.terms import GENRE_CAPTIONS, GENRE_WORDS, GENRES, TREND_THRESHOLD, Verb
 from controller.games.spec import DeckSpec, GameSpec, Preset, Vocabulary
 from controller.games.words import Text, say
+
+if TYPE_CHECKING:
+    from controller.games.base import Engine
+
+
+def load_engine() -> type[Engine]:
+    """Oskar's engine class, imported on the first call (``GameSpec.load_engine``)."""
+    from controller.games.oskar.engine import Oskar
+
+    return Oskar
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -63,14 +63,14 @@ VOCABULARY = OskarVocabulary(
 )
 
 SPEC = GameSpec(
-    id=Oskar.game_id,
+    id=GAME_ID,
     key="oskar",
     menu_rank=30,
-    title=Oskar.title,
-    min_players=Oskar.min_players,
-    max_players=Oskar.max_players,
+    title=TITLE,
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
     deck=DeckSpec("oskar", "Oskar", tuple(str(c) for c in full_deck()), CARD_TYPE),
-    engine=Oskar,
+    load_engine=load_engine,
     options=OPTIONS,
     presets=(
         Preset(say("first to 7 tokens"), {}),

@@ -31,6 +31,7 @@ from controller.games.oskar.cards import (
 from controller.games.oskar.dice import (
     RerollRule,
 )
+from controller.games.oskar.identity import GAME_ID, MAX_PLAYERS, MIN_PLAYERS, TITLE
 from controller.games.oskar.options import OskarOptions
 from controller.games.oskar.scoring import (
     RoundResult,
@@ -95,10 +96,10 @@ class RoundState:
 class OskarState(Engine):
     """The state of a game of Oskar and who acts next; see ``engine.py`` for the rules."""
 
-    game_id: ClassVar[str] = "oskar"
-    title: ClassVar[str] = "Oskar"
-    min_players: ClassVar[int] = 3
-    max_players: ClassVar[int] = 6
+    game_id: ClassVar[str] = GAME_ID
+    title: ClassVar[str] = TITLE
+    min_players: ClassVar[int] = MIN_PLAYERS
+    max_players: ClassVar[int] = MAX_PLAYERS
 
     def __init__(self, players: int, dealer: int, options: OskarOptions | None = None):
         if not self.min_players <= players <= self.max_players:

@@ -1,6 +1,7 @@
 """Oss's vocabulary: the record verbs, the phases that take them, the actions and events.
 
-The verbs are ``docs/oss-records.md``'s; every action is a frozen value whose
+The verbs are ``docs/oss-records.md``'s (``Verb`` lives in ``verbs``, which the spec
+reads at start-up without these classes); every action is a frozen value whose
 ``to_json`` is its record line, and every event a frozen value ``apply`` returns.
 """
 
@@ -14,24 +15,8 @@ from controller.games.base import (
     Action,
     Event,
 )
+from controller.games.oss.verbs import Verb as Verb
 from controller.games.words import Text, say
-
-
-class Verb(StrEnum):
-    """The record verbs of Oss (``docs/oss-records.md``); a ``StrEnum``, so they are their JSON."""
-
-    HAND = "hand"
-    DRAW = "draw"
-    REVEAL = "reveal"
-    TRIBE = "tribe"
-    RESULT = "result"
-    COUNTS = "counts"
-    COUNT = "count"
-    TIMED = "timed"
-    REPLAY = "replay"
-    PASS = "pass"
-    KEEP = "keep"
-    CHALLENGE = "challenge"
 
 
 class Outcome(StrEnum):

@@ -11,9 +11,8 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from controller.games.options import GameOptions, OptionKind, OptionSpec
+from controller.games.oss.identity import GAME_ID
 from controller.games.words import say
-
-GAME_ID = "oss"
 
 OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec(

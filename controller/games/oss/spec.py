@@ -8,10 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from controller.games.oss import cards
-from controller.games.oss.engine import RULINGS, TABLE_RULINGS, Oss, Verb
+from controller.games.oss.identity import GAME_ID, MAX_PLAYERS, MIN_PLAYERS, TITLE
 from controller.games.oss.options import OPTIONS
+from controller.games.oss.rulings import RULINGS, TABLE_RULINGS
+from controller.games.oss.verbs import Verb
 from controller.games.spec import (
     DeckSpec,
     GameSpec,
@@ -20,6 +23,16 @@ from controller.games.spec import (
     Vocabulary,
 )
 from controller.games.words import Text, say
+
+if TYPE_CHECKING:
+    from controller.games.base import Engine
+
+
+def load_engine() -> type[Engine]:
+    """Oss's engine class, imported on the first call (``GameSpec.load_engine``)."""
+    from controller.games.oss.engine import Oss
+
+    return Oss
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -44,14 +57,14 @@ VOCABULARY = OssVocabulary(
 )
 
 SPEC = GameSpec(
-    id=Oss.game_id,
+    id=GAME_ID,
     key="oss",
     menu_rank=40,
-    title=Oss.title,
-    min_players=Oss.min_players,
-    max_players=Oss.max_players,
+    title=TITLE,
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
     deck=DeckSpec("oss-tribes", "Oss tribe cards", cards.TRIBE_CARDS, cards.CARD_TYPE),
-    engine=Oss,
+    load_engine=load_engine,
     options=OPTIONS,
     requirements=frozenset({Requirement.VIRTUAL_DEAL}),
     # The rulebook: "The first player is the most big-boned." The players decide; the

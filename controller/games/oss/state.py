@@ -24,6 +24,7 @@ from controller.games.oss.actions import (
     Phase,
     Verb,
 )
+from controller.games.oss.identity import GAME_ID, MAX_PLAYERS, MIN_PLAYERS, TITLE
 from controller.games.oss.options import OssOptions
 from controller.games.oss.snapshot import Ending, ResultView
 from controller.games.oss.values import (
@@ -42,10 +43,10 @@ from controller.games.words import Items, Player, Text, Verbatim, say, say_plura
 class OssState(Engine):
     """The state of one game of Oss; see ``engine.py`` and ``docs/oss-records.md``."""
 
-    game_id: ClassVar[str] = "oss"
-    title: ClassVar[str] = "Oss"
-    min_players: ClassVar[int] = 2
-    max_players: ClassVar[int] = 6
+    game_id: ClassVar[str] = GAME_ID
+    title: ClassVar[str] = TITLE
+    min_players: ClassVar[int] = MIN_PLAYERS
+    max_players: ClassVar[int] = MAX_PLAYERS
 
     def __init__(
         self,
