@@ -119,3 +119,28 @@ def test_the_kiosk_is_up_and_draws_its_attract_screen_without_any_game_s_rules(
     # else every game's table side (and with it its rules and bot).
     assert stopped == "3"
     assert warmed == str(sorted(spec.key for spec in specs().values()))
+
+
+def test_a_game_that_cannot_load_is_one_log_line_and_the_warm_up_goes_on(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    import dataclasses
+    import logging
+    import threading
+
+    import controller.adapters as adapters
+
+    real = specs()
+    broken = dataclasses.replace(real["oss"], id="broken-game", home="tests.no_such_game")
+    monkeypatch.setattr(adapters, "specs", lambda: {"broken-game": broken, **real})
+    with caplog.at_level(logging.WARNING, logger="controller.adapters"):
+        adapters.import_every_game(threading.Event())
+    lines = [r.getMessage() for r in caplog.records]
+    assert lines == [
+        "game broken-game could not be loaded: ModuleNotFoundError: "
+        "No module named 'tests.no_such_game'"
+    ]
+    # The games after it were still loaded.
+    assert {game_id: adapters.adapter_for(spec).spec.id for game_id, spec in real.items()} == {
+        game_id: game_id for game_id in real
+    }

@@ -9,6 +9,7 @@ virtually) supplies the chance actions a shuffled deck would give.
 
 from __future__ import annotations
 
+import logging
 import random
 import threading
 from abc import ABC, abstractmethod
@@ -25,6 +26,8 @@ from controller.view import AnyGameView, MessageKind
 from controller.view.results import ResultSheet, build_sheet, points
 from hardware.cues import Cue, Sound
 from hardware.events import Button, TimerEvent
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -287,7 +290,13 @@ def import_every_game(stop: threading.Event) -> None:
     for spec in specs().values():
         if stop.is_set():
             return
-        adapter_for(spec)
+        try:
+            adapter_for(spec)
+        except Exception as error:  # a broken game must not take the warm-up's others down
+            # One line, not a thread's traceback: choosing the game raises it again, in the loop.
+            logger.warning(
+                "game %s could not be loaded: %s: %s", spec.id, type(error).__name__, error
+            )
 
 
 def adapters() -> dict[str, type[GameAdapter]]:
