@@ -15,10 +15,11 @@ from dataclasses import dataclass
 
 import pygame
 
-from controller.games.words import Words, as_arg, say
+from controller.games.words import Verbatim, Words, as_arg, say
 from controller.view import ButtonHint, Screen, SeatView, TableView
 from display import theme
-from display.generic import seat_colour_of, seat_words
+from display.fitting import Fitted
+from display.generic import seat_colour_of, seat_label, seat_words
 from display.screen_parts import PROBLEM_COLOUR
 from display.theme import Painter
 from display.ui import PressButton, TapCard
@@ -94,6 +95,11 @@ def panel_look(p: Painter, view: TableView, seat: SeatView, prompt: str | None) 
     if prompt is not None and not prompt_fits(p, header, seat, view, prompt):
         # A narrow panel: the turn prompt gets a bar of its own under the label.
         bar = pygame.Rect(inner.left, header.bottom + pad // 2, inner.w, header.h)
+        words = p.words(your_turn(prompt))
+        if p.measure(words, m.body, True) > bar.w - 2 * pad and inner.h >= 4 * header.h:
+            # Too long even for its own bar ("Your turn: place Blue 10: face up or face
+            # down"): the bar takes two lines rather than cut what to do with "…".
+            bar.h += m.leading(m.body)
     return PanelLook(frame, interior, inner, fill, edge, edge_width, header, bar, pad)
 
 
@@ -130,14 +136,14 @@ def draw_heading(
         assert prompt is not None  # a bar is only made for a prompt
         draw_header(p, look.header, view, seat, None)
         p.box(look.bar, theme.TURN, None)
-        p.text(
+        lines = max(1, look.bar.h // look.header.h)
+        p.fit_text(
             your_turn(prompt),
-            look.bar.center,
+            look.bar.inflate(-2 * p.metrics.pad, 0),
             p.metrics.body,
             theme.TEXT_DARK,
             bold=True,
-            anchor="center",
-            max_width=look.bar.w - 2 * p.metrics.pad,
+            max_lines=lines,
         )
 
 
@@ -184,6 +190,20 @@ def draw_header(
     ink = theme.TEXT_DARK if prompt is not None else theme.TEXT
     # The seat's name (nickname or "Seat 3"), never the engine's player number.
     name = seat_words(view, seat)
+    nickname = view.nicknames.get(seat.seat)
+    if nickname and p.measure(p.words(name), m.body, True) > rect.w // 2:
+        # A nickname cut short ("Wilhelm…") could leave two seats looking alike: the
+        # seat's number leads it, so every seat is still told apart; where not even
+        # a few of its letters would show, the seat's own label ("Seat 3") stands.
+        # TRANSLATORS: a seat's number and its member's nickname (then cut short).
+        numbered = say(
+            "{number} · {nickname}",
+            number=Verbatim(str(seat.seat + 1)),
+            nickname=Verbatim(nickname),
+        )
+        least = say("{number} · {nickname}", number=Verbatim("0"), nickname=Verbatim("Wil…"))
+        fits = p.measure(p.words(least), m.body, True) <= rect.w // 2
+        name = numbered if fits else seat_label(seat)
     x = rect.left + pad
     label = p.text(
         name, (x, rect.centery), m.body, ink, bold=True, anchor="midleft", max_width=rect.w // 2
@@ -229,7 +249,7 @@ def prompt_fits(
     p: Painter, header: pygame.Rect, seat: SeatView, view: TableView, prompt: Words
 ) -> bool:
     """Whether the label, the short badges and the turn prompt share one header line."""
-    font = p.fonts.get(round(p.metrics.body * 0.85), True)
+    font = p.fonts.get(p.metrics.body, True)  # the size the header draws them at
     need = font.size(p.words(seat_words(view, seat)))[0] + font.size(p.words(your_turn(prompt)))[0]
     return need + _badges_width(p, seat, view) + 4 * p.metrics.pad <= header.w
 
@@ -253,18 +273,46 @@ def _badges_width(p: Painter, seat: SeatView, view: TableView) -> int:
 BUTTON_COLUMN_SHARE = 0.2
 
 
+def _button_height(p: Painter, column_h: int, count: int) -> int:
+    """How tall each of ``count`` buttons stacked in a column ``column_h`` high is."""
+    return min(p.metrics.hand_card, (column_h - p.metrics.pad * (count - 1)) // count)
+
+
+def _fitted_labels(
+    p: Painter, buttons: Sequence[ButtonHint], width: int, height: int
+) -> list[Fitted]:
+    # Fitted together, so two labels that differ ("face up"/"face down") stay different.
+    inner = p.label_box(pygame.Rect(0, 0, width, height))
+    return p.distinct_labels(
+        [hint.label for hint in buttons], inner.w, inner.h, p.metrics.small, bold=True
+    )
+
+
+def button_column_width(p: Painter, buttons: Sequence[ButtonHint], column_h: int, most: int) -> int:
+    """How wide the seat's column of ``buttons`` (``column_h`` high) is: 0.2 of the short
+    side, where each label takes two legible lines; a button too low for two lines (a
+    panel of a few buttons on a small screen) makes the column as wide as its longest
+    label on one line instead ("previous game", "zurücknehmen", up to ``most``), so no
+    label is cut with "…"."""
+    base = round(p.metrics.unit * BUTTON_COLUMN_SHARE)
+    if not buttons:
+        return base
+    height = _button_height(p, column_h, len(buttons))
+    if not any(fitted.cut for fitted in _fitted_labels(p, buttons, base, height)):
+        return base
+    border = base - p.label_box(pygame.Rect(0, 0, base, height)).w
+    widest = max(p.measure(p.present(hint.label), p.metrics.small, True) for hint in buttons)
+    return max(base, min(widest + border + 2, most))
+
+
 def draw_buttons(
     p: Painter, column: pygame.Rect, seat: SeatView, buttons: Sequence[ButtonHint]
 ) -> None:
     """The seat's buttons in their order, top to bottom, the column resting on the seat's edge."""
     pad = p.metrics.pad
-    height = min(p.metrics.hand_card, (column.h - pad * (len(buttons) - 1)) // len(buttons))
+    height = _button_height(p, column.h, len(buttons))
     top = column.bottom - len(buttons) * (height + pad) + pad
-    # Fitted together, so two labels that differ ("face up"/"face down") stay different.
-    inner = p.label_box(pygame.Rect(column.left, top, column.w, height))
-    labels = p.distinct_labels(
-        [hint.label for hint in buttons], inner.w, inner.h, p.metrics.small, bold=True
-    )
+    labels = _fitted_labels(p, buttons, column.w, height)
     for hint, fitted in zip(buttons, labels, strict=True):
         box = pygame.Rect(column.left, top, column.w, height)
         p.button(box, hint.label, PressButton(seat.seat, hint.button), fitted=fitted)

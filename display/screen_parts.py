@@ -116,14 +116,15 @@ def menu_rows(
         size = m.body if row_h >= m.body else m.small
         label_right = row.left + m.pad * 2 + round(row.w * 0.9)
         if detail:
-            drawn = p.text(
-                detail,
-                (row.right - m.pad * 2, row.centery),
-                m.small,
-                theme.TEXT if chosen else theme.TEXT_DIM,
-                anchor="midright",
-                max_width=round(row.w * 0.34),
-            )
+            # The detail takes a third of the row, or what the label leaves when that is
+            # more, on two lines when the row is tall enough: a value such as "as the
+            # rulebook sets it for the player count" is read whole.
+            label_w = p.measure(p.words(label), size, chosen)
+            room = max(round(row.w * 0.34), row.w - label_w - m.pad * 6)
+            box = pygame.Rect(0, row.top + 2, room, row.h - 4)
+            box.right = row.right - m.pad * 2
+            ink = theme.TEXT if chosen else theme.TEXT_DIM
+            drawn = p.fit_text(detail, box, m.small, ink, align="right")
             label_right = drawn.left - m.pad  # the label keeps clear of the detail
         p.text(
             label,

@@ -36,6 +36,7 @@ from controller.tags.members import NICKNAME_MAX
 from controller.tags.registry import SIMULATED_STAFF_UID
 from controller.view import Screen, TableView
 from display import legibility
+from display.fitting import ELLIPSIS
 from display.legibility import DrawnText, Role, least_size
 from display.renderer import Renderer
 from display.scenes import oss as oss_scene
@@ -231,6 +232,30 @@ def problems(view: TableView, size: tuple[int, int], rotation: int) -> list[str]
         for control in drawing.controls:
             if control.colliderect(text.rect) and not control.contains(text.rect):
                 found.append(f"{text.text!r} straddles a control at {tuple(control)}")
+    return sorted(set(found))
+
+
+def cut_labels(view: TableView, size: tuple[int, int], rotation: int) -> list[str]:
+    """The texts a player must read that ``view`` drawn at ``size`` and ``rotation`` cuts
+    with "…" (the issue's "Done when": a player never meets cut text). A nickname may be
+    cut between its letters ("Wilhelm…", "3 · Wilhelm…", a chip's "4  Wilhel…"): it is
+    a name, not words to read, and the seat's number or colour still tells it apart."""
+    renderer = Renderer(size, rotation=rotation)
+    renderer.staff_seats = SIM_SEATS
+    with legibility.recording() as drawing:
+        renderer.draw(view)
+    names = [name for name in view.nicknames.values() if name]
+    found = []
+    for text in drawing.texts:
+        if not text.cut:
+            continue
+        kept = text.text.removesuffix(ELLIPSIS).strip()
+        number, _, rest = kept.partition(" ")
+        if number.isdigit():
+            kept = rest.removeprefix("·").strip()
+        if kept and any(name.startswith(kept) for name in names):
+            continue
+        found.append(f"{text.text!r} cut with an ellipsis")
     return sorted(set(found))
 
 

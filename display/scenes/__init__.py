@@ -49,8 +49,8 @@ from display.menu_screens import (
 )
 from display.motion import STILL, Motion
 from display.panel_parts import (
-    BUTTON_COLUMN_SHARE,
     PanelLook,
+    button_column_width,
     draw_buttons,
     draw_frame,
     draw_hand,
@@ -420,7 +420,8 @@ def _draw_inside(
 
     buttons = [b for b in view.buttons if b.seat == seat.seat]
     if buttons:
-        column_w = round(m.unit * BUTTON_COLUMN_SHARE)
+        # At most 0.4 of the panel: its body keeps the rest.
+        column_w = button_column_width(p, buttons, below.h, round(below.w * 0.4))
         column = pygame.Rect(below.right - column_w, below.top, column_w, below.h)
         draw_buttons(p, column, seat, buttons)
         below.w -= column_w + pad

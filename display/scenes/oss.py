@@ -473,18 +473,28 @@ class OssScene:
             else say("family {family} · {throw}", family=trick.card.family, throw=throw)
         )
         caption = m.small
-        if p.measure(p.words(kind), caption) > head.w - 2 * pad:
-            # A narrow card (800x480) says what sorts it, not "family 1 · ..." cut short:
-            # the throw is in the focused trick's text below.
-            kind = say("duel") if is_duel else say("family {family}", family=trick.card.family)
-        p.text(
-            kind,
-            (head.centerx, head.bottom - pad // 2),
-            caption,
-            ink,
-            anchor="midbottom",
-            max_width=head.w - 2 * pad,
+        # A narrow card (800x480) says what sorts it, not "family 1 · ..." cut short (the
+        # throw is in the focused trick's text below), in a short form if need be; a card
+        # too narrow for even that leaves it out: the tricks stand in family order.
+        shorter = (
+            [say("duel")]
+            if is_duel
+            else [
+                say("family {family}", family=trick.card.family),
+                # TRANSLATORS: "family 1" cut short for a narrow trick card (5 letters or so).
+                say("fam. {family}", family=trick.card.family),
+            ]
         )
+        for candidate in [kind, *shorter]:
+            if p.measure(p.words(candidate), caption) <= head.w - 2 * pad:
+                p.text(
+                    candidate,
+                    (head.centerx, head.bottom - pad // 2),
+                    caption,
+                    ink,
+                    anchor="midbottom",
+                )
+                break
         # Placements below a solo trick, in playing order: the first two duel.
         y = head.bottom + pad
         chip_h = m.leading(m.small) + 2
@@ -589,6 +599,10 @@ class OssScene:
             player=as_arg(player_name(view, snap.chief)),
         )
         title = p.text(say("Oss"), (info.left, y), m.big, theme.TEXT, bold=True, max_width=info.w)
+        room = info.right - title.right - 2 * pad
+        if p.measure(p.words(detail), m.small) > room:
+            # A narrow centre keeps the round whole; the chief is named on its own panel.
+            detail = say("Round {round}/{rounds}", round=snap.round, rounds=snap.rounds)
         p.text(
             detail,
             (title.right + 2 * pad, title.centery),
