@@ -95,11 +95,6 @@ def panel_look(p: Painter, view: TableView, seat: SeatView, prompt: str | None) 
     if prompt is not None and not prompt_fits(p, header, seat, view, prompt):
         # A narrow panel: the turn prompt gets a bar of its own under the label.
         bar = pygame.Rect(inner.left, header.bottom + pad // 2, inner.w, header.h)
-        words = p.words(your_turn(prompt))
-        if p.measure(words, m.body, True) > bar.w - 2 * pad and inner.h >= 4 * header.h:
-            # Too long even for its own bar ("Your turn: place Blue 10: face up or face
-            # down"): the bar takes two lines rather than cut what to do with "…".
-            bar.h += m.leading(m.body)
     return PanelLook(frame, interior, inner, fill, edge, edge_width, header, bar, pad)
 
 
@@ -136,14 +131,15 @@ def draw_heading(
         assert prompt is not None  # a bar is only made for a prompt
         draw_header(p, look.header, view, seat, None)
         p.box(look.bar, theme.TURN, None)
-        lines = max(1, look.bar.h // look.header.h)
-        p.fit_text(
-            your_turn(prompt),
-            look.bar.inflate(-2 * p.metrics.pad, 0),
+        room = look.bar.w - 2 * p.metrics.pad
+        p.text(
+            turn_words(p, prompt, room),
+            look.bar.center,
             p.metrics.body,
             theme.TEXT_DARK,
             bold=True,
-            max_lines=lines,
+            anchor="center",
+            max_width=room,
         )
 
 
@@ -174,6 +170,15 @@ def hand_of(view: TableView, seat: SeatView) -> tuple[str, ...] | None:
     if view.screen is not Screen.PLAY:
         return None
     return view.hands.get(seat.player, ())
+
+
+def turn_words(p: Painter, prompt: Words, width: int) -> Words:
+    """The turn prompt for ``width``: "Your turn: play a card", or the bare prompt where
+    that would be cut (the turn's colour behind it already says whose turn it is)."""
+    full = your_turn(prompt)
+    if p.measure(p.words(full), p.metrics.body, True) <= width:
+        return full
+    return prompt
 
 
 def your_turn(prompt: Words) -> Words:
@@ -213,15 +218,15 @@ def draw_header(
     # in a short form when the long one does not fit.
     right = rect.right - pad
     if prompt is not None:
-        room = right - x
+        room = max(10, right - x - _badges_width(p, seat, view))
         drawn = p.text(
-            your_turn(prompt),
+            turn_words(p, prompt, room),
             (right, rect.centery),
             m.body,
             theme.TEXT_DARK,
             bold=True,
             anchor="midright",
-            max_width=max(10, room - _badges_width(p, seat, view)),
+            max_width=room,
         )
         right = drawn.left - pad * 2
     badges: list[tuple[Words, Words, theme.Colour]] = []
@@ -249,7 +254,9 @@ def prompt_fits(
     p: Painter, header: pygame.Rect, seat: SeatView, view: TableView, prompt: Words
 ) -> bool:
     """Whether the label, the short badges and the turn prompt share one header line."""
-    font = p.fonts.get(p.metrics.body, True)  # the size the header draws them at
+    font = p.fonts.get(round(p.metrics.body * 0.85), True)
+    # Where "Your turn: …" then does not fit at the size drawn, the header says the bare
+    # prompt (``turn_words``): its turn colour says whose turn it is.
     need = font.size(p.words(seat_words(view, seat)))[0] + font.size(p.words(your_turn(prompt)))[0]
     return need + _badges_width(p, seat, view) + 4 * p.metrics.pad <= header.w
 

@@ -447,7 +447,10 @@ def _draw_inside(
     # A line of small text and a little more: a message with a suit symbol is drawn in
     # the CJK font, whose lines are taller, and must not lose its letters' feet.
     line_h = m.line + pad // 2
-    if own and below.h - line_h - pad >= m.unit * 0.12:
+    # Only a message that fits the line whole: one cut with "…" is no message (the
+    # centre says it too).
+    fits = bool(own) and p.measure(p.words(own[-1].text), m.small) <= below.w - 3 * max(3, pad)
+    if own and fits and below.h - line_h - pad >= m.unit * 0.12:
         line = pygame.Rect(below.left, below.bottom - line_h, below.w, line_h)
         # Clipped as its repaint is (``repaint_message_line``): a message bar taller
         # than the line would leave pixels that repaint never clears.

@@ -44,7 +44,7 @@ from controller.games.words import (
 )
 from controller.view import AnyGameView, GameView, MessageKind, TableView
 from display import legibility, theme
-from display.fitting import Fitted
+from display.fitting import ELLIPSIS, Fitted
 from display.generic import (
     TRICK_AREA,
     Toward,
@@ -530,10 +530,8 @@ class OssScene:
             if current and attempt is not None and (dueling or attempt.trick == name):
                 edge = theme.TURN
             p.box(chip, theme.blend(colour, theme.PANEL, 0.35), edge, max(1, pad // 2))
-            label = say(
-                "{value}  {player}", value=placement.value, player=as_arg(player_name(view, seat))
-            )
             small = m.small
+            label = self._chip_label(p, placement.value, p.words(player_name(view, seat)), chip)
             drawn = p.text(
                 label,
                 (chip.left + pad, chip.centery),
@@ -553,6 +551,22 @@ class OssScene:
                     right = (chip.right - pad, chip.centery)
                     p.text(duel, right, small, theme.TEXT, anchor="midright")
             y = chip.bottom + gap
+
+    @staticmethod
+    def _chip_label(p: Painter, value: int, name: str, chip: pygame.Rect) -> Words:
+        """A placement chip's label: the card's value and who placed it, the name cut
+        between its letters where the chip is narrow ("4  Wilhel…"), the value alone
+        where not even a few letters fit (the chip's colour is the seat's tribe's)."""
+        room = chip.w - 2 * p.metrics.pad
+
+        def with_name(shown: str) -> Words:
+            return say("{value}  {player}", value=value, player=Verbatim(shown))
+
+        for keep in range(len(name), 2, -1):
+            shown = name if keep == len(name) else name[:keep] + ELLIPSIS
+            if p.measure(p.words(with_name(shown)), p.metrics.small, True) <= room:
+                return with_name(shown)
+        return str(value)
 
     def _draw_card_text(
         self, p: Painter, rect: pygame.Rect, title: Words, texts: tuple[Words, Words, Words]
