@@ -292,13 +292,18 @@ def draw_trick_picture(
             gone_to=None if where is None else where.point,
         )
         if not picture.plays:
-            p.text(
+            # On two lines where one would cut it (a long nickname in a narrow area).
+            pad = p.metrics.pad
+            line = p.metrics.leading(p.metrics.small)
+            p.fit_text(
                 say("{player} won the trick", player=as_arg(player_name(view, winner))),
-                (area.left + p.metrics.pad, area.top + p.metrics.pad),
+                pygame.Rect(area.left + pad, area.top + pad, area.w - 2 * pad, 2 * line),
                 p.metrics.small,
                 theme.WINNER,
                 bold=True,
-                max_width=area.w - 2 * p.metrics.pad,
+                align="left",
+                valign="top",
+                max_lines=2,
             )
     if picture.plays:
         draw_trick(
@@ -473,8 +478,12 @@ def draw_score_table(
     size = size or p.metrics.small
     line = p.metrics.leading(size) + p.metrics.pad // 2
     shown = rows[-max(0, rect.h // line - 1) :] if rect.h // line > 1 else []
+    # The headings whole ("Face down"), as long as each player's column keeps room for
+    # its widest figure: names on top may be cut, the rows' words are read.
+    figures = [str(v) for _, values in shown for v in values if v is not None] or ["0"]
+    figure_w = max(p.measure(f, size, True) for f in figures) + 2 * p.metrics.pad
     head_w = min(
-        round(rect.w * 0.22),
+        max(round(rect.w * 0.22), rect.w - players * figure_w),
         max(p.measure(p.words(h), size) for h, _ in rows) + p.metrics.pad,
     )
     col_w = (rect.w - head_w) // players
@@ -565,7 +574,14 @@ def draw_title_block(p: Painter, rect: pygame.Rect, title: Words, detail: Words)
     y = rect.top
     y = p.text(title, (rect.left, y), m.big, theme.TEXT, bold=True, max_width=rect.w).bottom
     if detail:
-        y = p.text(detail, (rect.left, y), m.small, theme.TEXT_DIM, max_width=rect.w).bottom
+        # Two lines where one would cut it ("Runde 2/2 · Stich 13/13 · Grün ausgespielt").
+        box = pygame.Rect(rect.left, y, rect.w, 2 * m.leading(m.small))
+        fitted = p.fit(detail, box.w, box.h, m.small, max_lines=2)
+        box.h = len(fitted.lines) * m.leading(fitted.size)
+        drawn = p.fit_text(
+            detail, box, m.small, theme.TEXT_DIM, align="left", valign="top", fitted=fitted
+        )
+        y = max(drawn.bottom, box.bottom)
     return y - rect.top + m.pad
 
 
@@ -582,11 +598,14 @@ def split_centre(rect: pygame.Rect, pad: int) -> tuple[pygame.Rect, pygame.Rect]
     return trick, info
 
 
-def draw_status(p: Painter, rect: pygame.Rect, text: Words, colour: Colour = theme.TURN) -> int:
-    """A prominent status line (whose turn, what happens now), two lines at most; its height."""
+def draw_status(
+    p: Painter, rect: pygame.Rect, text: Words, colour: Colour = theme.TURN, *, lines: int = 2
+) -> int:
+    """A prominent status line (whose turn, what happens now), two lines at most (or
+    ``lines``, for a column whose messages give way to it); its height."""
     size = p.metrics.body
-    box = pygame.Rect(rect.left, rect.top, rect.w, 2 * p.metrics.leading(size))
-    fitted = _status_fit(p, box.w, text)
+    fitted = _status_fit(p, rect.w, text, lines)
+    box = pygame.Rect(rect.left, rect.top, rect.w, len(fitted.lines) * p.metrics.leading(size))
     p.fit_text(text, box, size, colour, bold=True, align="left", valign="top", fitted=fitted)
     return len(fitted.lines) * p.metrics.leading(fitted.size)
 
@@ -597,10 +616,10 @@ def status_height(p: Painter, width: int, text: Words) -> int:
     return len(fitted.lines) * p.metrics.leading(fitted.size)
 
 
-def _status_fit(p: Painter, width: int, text: Words) -> Fitted:
-    """How a status line fits ``width``: bold body type, two lines at most."""
+def _status_fit(p: Painter, width: int, text: Words, lines: int = 2) -> Fitted:
+    """How a status line fits ``width``: bold body type, ``lines`` lines at most."""
     size = p.metrics.body
-    return p.fit(text, width, 2 * p.metrics.leading(size), size, bold=True, max_lines=2)
+    return p.fit(text, width, lines * p.metrics.leading(size), size, bold=True, max_lines=lines)
 
 
 # --- the fallback scene ------------------------------------------------------------

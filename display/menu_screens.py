@@ -244,11 +244,17 @@ def options_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableVie
     if not lines:
         return
     cursor = view.options_cursor % len(lines)
-    explanation_top = rect.bottom - Metrics.leading(m.small) - m.pad
+    # The explanation whole, on as many lines as it takes (up to three): the rows above
+    # scroll in what is left rather than the explanation ending in "…".
+    explanation = lines[cursor][2]
+    wrapped = len(p.wrap(explanation, m.small, rect.w - 2 * m.pad))
+    explanation_h = Metrics.leading(m.small) * max(1, min(3, wrapped))
+    explanation_top = rect.bottom - explanation_h - m.pad
     bottom = explanation_top - m.small - m.pad  # the "N more" line goes between
     rows = [(label, value) for label, value, _ in lines]
     menu_rows(p, rect, y, max(y + m.small + 4, bottom), rows, cursor)
-    p.centred_text(lines[cursor][2], rect, explanation_top, m.small, theme.TEXT_DIM)
+    box = pygame.Rect(rect.left + m.pad, explanation_top, rect.w - 2 * m.pad, explanation_h)
+    p.fit_text(explanation, box, m.small, theme.TEXT_DIM, valign="top")
 
 
 def starter_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView) -> None:

@@ -422,6 +422,18 @@ class Motion:
         shown = self.count(name, (value,))[0]
         return value if shown is None else shown
 
+    def span(self, name: str, value: int) -> tuple[int, int]:
+        """The least and the greatest value the figure ``name``, headed for ``value``, shows
+        in its count (``value`` twice when it is still): what a box must be sized for, so
+        that it does not change its width while the figure counts (99 -> 105)."""
+        tween = self._tweens.get(name)
+        if self.still or tween is None or tween.start == tween.end:
+            return value, value  # still, or a tween made already done (no progress to ask)
+        start = tween.start[0] if isinstance(tween.start, tuple) and tween.start else None
+        if not isinstance(start, int) or self._progress(tween.at, COUNT_SECONDS) >= 1.0:
+            return value, value
+        return min(start, value), max(start, value)
+
     def _counted(self, tween: _Tween, done: float | None = None) -> list[int | None]:
         if done is None:
             done = self._progress(tween.at, COUNT_SECONDS)

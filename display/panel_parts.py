@@ -15,10 +15,11 @@ from dataclasses import dataclass
 
 import pygame
 
-from controller.games.words import Words, as_arg, say
+from controller.games.words import Verbatim, Words, as_arg, say
 from controller.view import ButtonHint, Screen, SeatView, TableView
 from display import theme
-from display.generic import seat_colour_of, seat_words
+from display.fitting import Fitted
+from display.generic import seat_colour_of, seat_label, seat_words
 from display.screen_parts import PROBLEM_COLOUR
 from display.theme import Painter
 from display.ui import PressButton, TapCard
@@ -130,14 +131,15 @@ def draw_heading(
         assert prompt is not None  # a bar is only made for a prompt
         draw_header(p, look.header, view, seat, None)
         p.box(look.bar, theme.TURN, None)
+        room = look.bar.w - 2 * p.metrics.pad
         p.text(
-            your_turn(prompt),
+            turn_words(p, prompt, room),
             look.bar.center,
             p.metrics.body,
             theme.TEXT_DARK,
             bold=True,
             anchor="center",
-            max_width=look.bar.w - 2 * p.metrics.pad,
+            max_width=room,
         )
 
 
@@ -170,6 +172,15 @@ def hand_of(view: TableView, seat: SeatView) -> tuple[str, ...] | None:
     return view.hands.get(seat.player, ())
 
 
+def turn_words(p: Painter, prompt: Words, width: int) -> Words:
+    """The turn prompt for ``width``: "Your turn: play a card", or the bare prompt where
+    that would be cut (the turn's colour behind it already says whose turn it is)."""
+    full = your_turn(prompt)
+    if p.measure(p.words(full), p.metrics.body, True) <= width:
+        return full
+    return prompt
+
+
 def your_turn(prompt: Words) -> Words:
     return say("Your turn: {action}", action=as_arg(prompt))
 
@@ -184,6 +195,20 @@ def draw_header(
     ink = theme.TEXT_DARK if prompt is not None else theme.TEXT
     # The seat's name (nickname or "Seat 3"), never the engine's player number.
     name = seat_words(view, seat)
+    nickname = view.nicknames.get(seat.seat)
+    if nickname and p.measure(p.words(name), m.body, True) > rect.w // 2:
+        # A nickname cut short ("Wilhelm…") could leave two seats looking alike: the
+        # seat's number leads it, so every seat is still told apart; where not even
+        # a few of its letters would show, the seat's own label ("Seat 3") stands.
+        # TRANSLATORS: a seat's number and its member's nickname (then cut short).
+        numbered = say(
+            "{number} · {nickname}",
+            number=Verbatim(str(seat.seat + 1)),
+            nickname=Verbatim(nickname),
+        )
+        least = say("{number} · {nickname}", number=Verbatim("0"), nickname=Verbatim("Wil…"))
+        fits = p.measure(p.words(least), m.body, True) <= rect.w // 2
+        name = numbered if fits else seat_label(seat)
     x = rect.left + pad
     label = p.text(
         name, (x, rect.centery), m.body, ink, bold=True, anchor="midleft", max_width=rect.w // 2
@@ -193,15 +218,15 @@ def draw_header(
     # in a short form when the long one does not fit.
     right = rect.right - pad
     if prompt is not None:
-        room = right - x
+        room = max(10, right - x - _badges_width(p, seat, view))
         drawn = p.text(
-            your_turn(prompt),
+            turn_words(p, prompt, room),
             (right, rect.centery),
             m.body,
             theme.TEXT_DARK,
             bold=True,
             anchor="midright",
-            max_width=max(10, room - _badges_width(p, seat, view)),
+            max_width=room,
         )
         right = drawn.left - pad * 2
     badges: list[tuple[Words, Words, theme.Colour]] = []
@@ -230,6 +255,8 @@ def prompt_fits(
 ) -> bool:
     """Whether the label, the short badges and the turn prompt share one header line."""
     font = p.fonts.get(round(p.metrics.body * 0.85), True)
+    # Where "Your turn: …" then does not fit at the size drawn, the header says the bare
+    # prompt (``turn_words``): its turn colour says whose turn it is.
     need = font.size(p.words(seat_words(view, seat)))[0] + font.size(p.words(your_turn(prompt)))[0]
     return need + _badges_width(p, seat, view) + 4 * p.metrics.pad <= header.w
 
@@ -253,18 +280,46 @@ def _badges_width(p: Painter, seat: SeatView, view: TableView) -> int:
 BUTTON_COLUMN_SHARE = 0.2
 
 
+def _button_height(p: Painter, column_h: int, count: int) -> int:
+    """How tall each of ``count`` buttons stacked in a column ``column_h`` high is."""
+    return min(p.metrics.hand_card, (column_h - p.metrics.pad * (count - 1)) // count)
+
+
+def _fitted_labels(
+    p: Painter, buttons: Sequence[ButtonHint], width: int, height: int
+) -> list[Fitted]:
+    # Fitted together, so two labels that differ ("face up"/"face down") stay different.
+    inner = p.label_box(pygame.Rect(0, 0, width, height))
+    return p.distinct_labels(
+        [hint.label for hint in buttons], inner.w, inner.h, p.metrics.small, bold=True
+    )
+
+
+def button_column_width(p: Painter, buttons: Sequence[ButtonHint], column_h: int, most: int) -> int:
+    """How wide the seat's column of ``buttons`` (``column_h`` high) is: 0.2 of the short
+    side, where each label takes two legible lines; a button too low for two lines (a
+    panel of a few buttons on a small screen) makes the column as wide as its longest
+    label on one line instead ("previous game", "zurücknehmen", up to ``most``), so no
+    label is cut with "…"."""
+    base = round(p.metrics.unit * BUTTON_COLUMN_SHARE)
+    if not buttons:
+        return base
+    height = _button_height(p, column_h, len(buttons))
+    if not any(fitted.cut for fitted in _fitted_labels(p, buttons, base, height)):
+        return base
+    border = base - p.label_box(pygame.Rect(0, 0, base, height)).w
+    widest = max(p.measure(p.present(hint.label), p.metrics.small, True) for hint in buttons)
+    return max(base, min(widest + border + 2, most))
+
+
 def draw_buttons(
     p: Painter, column: pygame.Rect, seat: SeatView, buttons: Sequence[ButtonHint]
 ) -> None:
     """The seat's buttons in their order, top to bottom, the column resting on the seat's edge."""
     pad = p.metrics.pad
-    height = min(p.metrics.hand_card, (column.h - pad * (len(buttons) - 1)) // len(buttons))
+    height = _button_height(p, column.h, len(buttons))
     top = column.bottom - len(buttons) * (height + pad) + pad
-    # Fitted together, so two labels that differ ("face up"/"face down") stay different.
-    inner = p.label_box(pygame.Rect(column.left, top, column.w, height))
-    labels = p.distinct_labels(
-        [hint.label for hint in buttons], inner.w, inner.h, p.metrics.small, bold=True
-    )
+    labels = _fitted_labels(p, buttons, column.w, height)
     for hint, fitted in zip(buttons, labels, strict=True):
         box = pygame.Rect(column.left, top, column.w, height)
         p.button(box, hint.label, PressButton(seat.seat, hint.button), fitted=fitted)

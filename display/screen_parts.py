@@ -98,15 +98,25 @@ def menu_rows(
     count = max(1, len(rows))
     room = bottom - top
     row_h = max(m.small + 4, min(round(m.body * 2.0), (room - m.pad * (count - 1)) // count))
-    fits = max(1, (room + m.pad) // (row_h + m.pad))
+    width = min(rect.w, round(m.unit * 0.9))
+    # The selected row is as tall as two lines of its detail need, when one would cut it
+    # ("as the rulebook sets it for the player count"): the others give way.
+    tall = row_h
+    if 0 <= selected < len(rows) and rows[selected][1]:
+        label, detail = rows[selected]
+        wanted = p.measure(p.words(label), m.body, True) + p.measure(p.words(detail), m.small)
+        if wanted + m.pad * 8 > width:
+            tall = max(row_h, 2 * m.leading(m.small) + 4)
+    fits = max(1, (room + m.pad - (tall - row_h)) // (row_h + m.pad))
     # Keep the selected row in view: scroll the window of rows around it.
     first = min(max(0, selected - fits // 2), max(0, len(rows) - fits))
-    width = min(rect.w, round(m.unit * 0.9))
-    for slot, index in enumerate(range(first, min(len(rows), first + fits))):
+    y = top
+    for index in range(first, min(len(rows), first + fits)):
         label, detail = rows[index]
-        row = pygame.Rect(0, top + slot * (row_h + m.pad), width, row_h)
-        row.centerx = rect.centerx
         chosen = index == selected
+        row = pygame.Rect(0, y, width, tall if chosen else row_h)
+        row.centerx = rect.centerx
+        y = row.bottom + m.pad
         p.box(
             row,
             theme.SELECTED if chosen else theme.BUTTON,
@@ -116,14 +126,15 @@ def menu_rows(
         size = m.body if row_h >= m.body else m.small
         label_right = row.left + m.pad * 2 + round(row.w * 0.9)
         if detail:
-            drawn = p.text(
-                detail,
-                (row.right - m.pad * 2, row.centery),
-                m.small,
-                theme.TEXT if chosen else theme.TEXT_DIM,
-                anchor="midright",
-                max_width=round(row.w * 0.34),
-            )
+            # The detail takes a third of the row, or what the label leaves when that is
+            # more, on two lines when the row is tall enough: a value such as "as the
+            # rulebook sets it for the player count" is read whole.
+            label_w = p.measure(p.words(label), size, chosen)
+            detail_w = max(round(row.w * 0.34), row.w - label_w - m.pad * 6)
+            box = pygame.Rect(0, row.top + 2, detail_w, row.h - 4)
+            box.right = row.right - m.pad * 2
+            ink = theme.TEXT if chosen else theme.TEXT_DIM
+            drawn = p.fit_text(detail, box, m.small, ink, align="right")
             label_right = drawn.left - m.pad  # the label keeps clear of the detail
         p.text(
             label,

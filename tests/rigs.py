@@ -259,11 +259,16 @@ def painted_text(monkeypatch: Any) -> list[str]:
     from display.theme import Painter
 
     written: list[str] = []
-    text = Painter.text
+    text, fit_text = Painter.text, Painter.fit_text
 
     def spy(self: Painter, words: Any, *args: Any, **kw: Any) -> Any:
         written.append(self.words(words))  # as the panel's reader reads it
         return text(self, words, *args, **kw)
 
+    def fit_spy(self: Painter, words: Any, *args: Any, **kw: Any) -> Any:
+        written.append(self.words(words))  # whole, however many lines it takes
+        return fit_text(self, words, *args, **kw)
+
     monkeypatch.setattr(Painter, "text", spy)
+    monkeypatch.setattr(Painter, "fit_text", fit_spy)
     return written

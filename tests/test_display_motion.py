@@ -12,7 +12,7 @@ import os
 import random
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pygame
@@ -28,6 +28,8 @@ from controller.games.oskar.snapshot import OskarSnapshot
 from controller.kiosk.simulation import Simulator
 from controller.table.pages import HELP_HOLD, RECALL_SECONDS
 from controller.view import TableView
+from controller.words import Presenter
+from display import legibility
 from display.motion import (
     CENTRE,
     COUNT_SECONDS,
@@ -44,6 +46,7 @@ from display.motion import (
     ease_out,
 )
 from display.renderer import Renderer
+from display.scenes.oh_pshaw import TOTAL
 from display.scenes.oss import TRICK_PAGE_SECONDS
 from display.window import Window
 from hardware.events import Button, ButtonPressed, ButtonReleased
@@ -795,3 +798,60 @@ def panel_centre(renderer: Renderer, view: TableView, player: int) -> tuple[int,
     slot = next(s for s in renderer.layout.slots if s.seat_index == index)
     centre: tuple[int, int] = slot.rect.center
     return centre
+
+
+@pytest.mark.parametrize("language", ["en", "de", "ja"])
+def test_oh_pshaw_s_total_chip_keeps_its_width_while_it_counts_past_99(language: str) -> None:
+    """A total counting 95 -> 105 passes from two digits to three: its chip is sized for the
+    whole count from its first frame, so the chip, and the notes beside it, never move."""
+    with bots_playing("oh-pshaw") as game:
+
+        def playing(before: TableView, after: TableView) -> bool:
+            snap = None if after.game is None else after.game.snapshot
+            return isinstance(snap, OhPshawSnapshot) and snap.phase is Phase.PLAY
+
+        game.until(playing)
+        assert game.view.game is not None
+        snap = game.view.game.snapshot
+        assert isinstance(snap, OhPshawSnapshot)
+
+        def with_total(total: int) -> TableView:
+            assert game.view.game is not None
+            totals = (total, *snap.totals[1:])
+            game_view = replace(game.view.game, snapshot=replace(snap, totals=totals))
+            seats = {seat.seat: language for seat in game.view.seats}
+            return replace(game.view, game=game_view, language=language, seat_languages=seats)
+
+        assert game.renderer.layout is not None
+        slot = next(s for s in game.renderer.layout.slots if s.seat_index == 0).rect
+        labels: set[tuple[int, ...]] = set()
+        figures: list[int] = []
+
+        def draw(view: TableView) -> None:
+            with legibility.recording() as drawing:
+                game.renderer.draw(view)
+            inside = [t for t in drawing.texts if slot.contains(t.rect)]
+            label = next(t.rect for t in inside if t.text == Presenter(language)(TOTAL))
+            labels.add(tuple(label))
+            figures.extend(
+                int(t.text)
+                for t in inside
+                if t.text.isdigit() and label.left <= t.rect.centerx <= label.right
+            )
+
+        game.now += 5.0
+        draw(with_total(95))
+        figures.clear()
+        labels.clear()  # the chip may widen once, as the count starts
+        game.now += 5.0
+        draw(with_total(105))
+        for _ in range(MOST_FRAMES):
+            due = game.renderer.motion.due_of(("panel", 0))
+            if due is None:
+                break
+            game.now = max(game.now, due)
+            draw(with_total(105))
+        else:
+            pytest.fail("the total never stopped counting")
+        assert any(figure < 100 for figure in figures) and figures[-1] == 105, figures
+        assert len(labels) == 1, labels  # the chip never moved nor widened

@@ -49,8 +49,8 @@ from display.menu_screens import (
 )
 from display.motion import STILL, Motion
 from display.panel_parts import (
-    BUTTON_COLUMN_SHARE,
     PanelLook,
+    button_column_width,
     draw_buttons,
     draw_frame,
     draw_hand,
@@ -421,7 +421,8 @@ def _draw_inside(
 
     buttons = [b for b in view.buttons if b.seat == seat.seat]
     if buttons:
-        column_w = round(m.unit * BUTTON_COLUMN_SHARE)
+        # At most 0.4 of the panel: its body keeps the rest.
+        column_w = button_column_width(p, buttons, below.h, round(below.w * 0.4))
         column = pygame.Rect(below.right - column_w, below.top, column_w, below.h)
         draw_buttons(p, column, seat, buttons)
         below.w -= column_w + pad
@@ -447,7 +448,10 @@ def _draw_inside(
     # A line of small text and a little more: a message with a suit symbol is drawn in
     # the CJK font, whose lines are taller, and must not lose its letters' feet.
     line_h = m.line + pad // 2
-    if own and below.h - line_h - pad >= m.unit * 0.12:
+    # Only a message that fits the line whole: one cut with "…" is no message (the
+    # centre says it too).
+    fits = bool(own) and p.measure(p.words(own[-1].text), m.small) <= below.w - 3 * max(3, pad)
+    if own and fits and below.h - line_h - pad >= m.unit * 0.12:
         line = pygame.Rect(below.left, below.bottom - line_h, below.w, line_h)
         # Clipped as its repaint is (``repaint_message_line``): a message bar taller
         # than the line would leave pixels that repaint never clears.

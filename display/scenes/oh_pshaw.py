@@ -172,19 +172,24 @@ class OhPshawScene:
         m = p.metrics
         bid = _at(snap.bids, player)
         won = _at(snap.tricks, player) or 0
-        total = p.motion.figure(f"total of {player}", _at(snap.totals, player) or 0)
+        final = _at(snap.totals, player) or 0
+        total = p.motion.figure(f"total of {player}", final)
+        # The TOTAL chip is as wide as the widest figure its count passes (99 -> 105), so
+        # nothing beside it moves while it counts.
+        counted = tuple(str(v) for v in p.motion.span(f"total of {player}", final))
         cursor = bid_cursor(view, player)
         phase = snap.phase
 
-        chips: list[tuple[Text, str, Colour, bool]] = []  # label, value, ink, lit
+        # label, value, ink, lit, and the figures the chip is sized for
+        chips: list[tuple[Text, str, Colour, bool, tuple[str, ...]]] = []
         if cursor is not None:
-            chips.append((BID_ASKED, str(cursor), theme.TEXT_DARK, True))
+            chips.append((BID_ASKED, str(cursor), theme.TEXT_DARK, True, ()))
         else:
-            chips.append((BID, "-" if bid is None else str(bid), theme.TEXT, False))
+            chips.append((BID, "-" if bid is None else str(bid), theme.TEXT, False, ()))
         if phase in (Phase.PLAY, Phase.OVER):
             # Nobody has won a trick before play: the room goes to the bid and total.
-            chips.append((WON, str(won), theme.TEXT, False))
-        chips.append((TOTAL, str(total), theme.TEXT, False))
+            chips.append((WON, str(won), theme.TEXT, False, ()))
+        chips.append((TOTAL, str(total), theme.TEXT, False, counted))
 
         notes: list[tuple[Text, Colour]] = []
         if snap.dealer == player and phase is not Phase.OVER:
@@ -200,7 +205,7 @@ class OhPshawScene:
         chip_h = m.leading(m.small) + m.leading(value_size) + m.pad
         if rect.h < chip_h:
             # Too little height for chips: the figures and notes in one line, piece by piece.
-            pieces = [in_line(label, value) for label, value, _, _ in chips]
+            pieces = [in_line(label, value) for label, value, _, _, _ in chips]
             pieces += [note for note, _ in notes]
             x = rect.left
             gap = p.measure("   ", m.small, True)
@@ -222,7 +227,7 @@ class OhPshawScene:
             label_role = Role.SECONDARY
             widths = self._chip_widths(p, chips, label_size, value_size)
         x = rect.left
-        for (label, value, ink, lit), width in zip(chips, widths, strict=True):
+        for (label, value, ink, lit, _), width in zip(chips, widths, strict=True):
             chip = pygame.Rect(x, rect.top, width, chip_h)
             if chip.right > rect.right:
                 break
@@ -272,21 +277,21 @@ class OhPshawScene:
     @staticmethod
     def _chip_widths(
         p: Painter,
-        chips: Sequence[tuple[Text, str, Colour, bool]],
+        chips: Sequence[tuple[Text, str, Colour, bool, tuple[str, ...]]],
         label_size: int,
         value_size: int,
     ) -> list[int]:
-        """Each chip's width: its label or its value (at least two digits), plus padding."""
+        """Each chip's width: its label or the widest of its value, the figures it is sized
+        for and two digits, plus padding."""
         label_font = p.fonts.get(label_size, True)
         value_font = p.fonts.get(value_size, True)
         return [
             max(
                 label_font.size(p.words(label))[0],
-                value_font.size(value)[0],
-                value_font.size("00")[0],
+                *(value_font.size(figure)[0] for figure in (value, "00", *sized_for)),
             )
             + 3 * p.metrics.pad
-            for label, value, _, _ in chips
+            for label, value, _, _, sized_for in chips
         ]
 
     # --- the centre ------------------------------------------------------------------

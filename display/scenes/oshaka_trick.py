@@ -279,7 +279,10 @@ class OshakaScene:
         # The generic blocks take ready words: this painter's presenter writes them.
         y = info.top + draw_title_block(p, info, p.words(TITLE), p.words(detail))
         status, colour = self._status(view, snap)
-        y += draw_status(p, pygame.Rect(info.left, y, info.w, info.h), p.words(status), colour)
+        # Up to three lines: the messages under it give way ("… choose who leads round 2
+        # (showing …)" is what the table waits for, not to be cut with "…").
+        where = pygame.Rect(info.left, y, info.w, info.h)
+        y += draw_status(p, where, p.words(status), colour, lines=3)
 
         current = [(snap.seat(s) or NO_SEAT).round_score for s in range(len(snap.totals))]
         columns: list[tuple[Words, Sequence[int | None]]] = []

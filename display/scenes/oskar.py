@@ -344,23 +344,31 @@ class OskarScene:
         x = rect.left + pad
         top = rect.top + max(0, (rect.h - die - label_h) // 4)
         boxes = []
+        captions = [
+            say("REROLL") if index in picked else GENRE_CAPTIONS.get(genre, genre)
+            for index, genre in enumerate(faces[:2] if faces else ())
+        ]
+        # Each die as wide apart as its caption needs ("Komödie", "アクション"): a
+        # caption is read whole, not cut with "…".
+        widest = max((p.measure(p.words(c), m.small, True) for c in captions if label_h), default=0)
+        widest = min(widest, max(die, round(rect.w * 0.22)))  # the seat's counts keep the rest
         for index in range(2):
             genre = faces[index] if faces else None
-            box = pygame.Rect(x, top, die, die)
+            box = pygame.Rect(x + max(0, widest - die) // 2, top, die, die)
             boxes.append(box)
             hot = genre is not None and genre in trendy
             draw_die(p, box, genre, highlight=theme.WINNER if hot else None)
             if genre and label_h:
                 p.text(
-                    say("REROLL") if index in picked else GENRE_CAPTIONS.get(genre, genre),
+                    captions[index],
                     (box.centerx, box.bottom + 1),
                     m.small,
                     theme.ACCENT if index in picked else theme.WINNER if hot else theme.TEXT_DIM,
                     bold=index in picked,
                     anchor="midtop",
-                    max_width=die + pad,
+                    max_width=max(die, widest) + pad,
                 )
-            x += die + pad * 2
+            x += max(die, widest) + pad * 2
         for index in sorted(picked):
             draw_reroll_mark(p, boxes[index])
         stats = pygame.Rect(x + pad, rect.top, rect.right - x - pad, rect.h)
@@ -596,6 +604,8 @@ class OskarScene:
             colour = theme.WINNER
         else:
             text, colour = say("the 2nd zero of a trick wins it"), theme.TEXT_DIM
+            if p.measure(p.words(text), m.small) > row.right - x:
+                return x  # a reminder of the rule, left out rather than cut with "…"
         drawn = p.text(
             text,
             (x, row.centery),
@@ -620,6 +630,8 @@ class OskarScene:
         top = rect.top
         if caption:
             text = columns_caption(snap)
+            if p.measure(p.words(text), m.small, True) > rect.w:
+                text = columns_caption(snap, short=True)  # the genre that nears is on its column
             top = p.text(
                 text, (rect.left, top), m.small, theme.TEXT_DIM, bold=True, max_width=rect.w
             ).bottom
@@ -792,12 +804,13 @@ def round_detail(snap: OskarSnapshot, playing: bool, *, goal: bool) -> Text:
     return say("Round {round}", round=snap.round)
 
 
-def columns_caption(snap: OskarSnapshot) -> Text:
-    """The genre chart's caption: scored or running, and the genre closest to the trend line."""
+def columns_caption(snap: OskarSnapshot, *, short: bool = False) -> Text:
+    """The genre chart's caption: scored or running, and (unless ``short``) the genre
+    closest to the trend line."""
     if snap.columns_scored:
         return say("Genres this round (scored)")
     close = [c for c in snap.columns if not c.trendy and c.points]
-    if close:
+    if close and not short:
         nearest = min(close, key=lambda c: c.needs)
         return say(
             "Genres toward {threshold} this round · {genre} needs {more} more",

@@ -44,7 +44,7 @@ from controller.games.words import (
 )
 from controller.view import AnyGameView, GameView, MessageKind, TableView
 from display import legibility, theme
-from display.fitting import Fitted
+from display.fitting import ELLIPSIS, Fitted
 from display.generic import (
     TRICK_AREA,
     Toward,
@@ -474,18 +474,28 @@ class OssScene:
             else say("family {family} · {throw}", family=trick.card.family, throw=throw)
         )
         caption = m.small
-        if p.measure(p.words(kind), caption) > head.w - 2 * pad:
-            # A narrow card (800x480) says what sorts it, not "family 1 · ..." cut short:
-            # the throw is in the focused trick's text below.
-            kind = say("duel") if is_duel else say("family {family}", family=trick.card.family)
-        p.text(
-            kind,
-            (head.centerx, head.bottom - pad // 2),
-            caption,
-            ink,
-            anchor="midbottom",
-            max_width=head.w - 2 * pad,
+        # A narrow card (800x480) says what sorts it, not "family 1 · ..." cut short (the
+        # throw is in the focused trick's text below), in a short form if need be; a card
+        # too narrow for even that leaves it out: the tricks stand in family order.
+        shorter = (
+            [say("duel")]
+            if is_duel
+            else [
+                say("family {family}", family=trick.card.family),
+                # TRANSLATORS: "family 1" cut short for a narrow trick card (5 letters or so).
+                say("fam. {family}", family=trick.card.family),
+            ]
         )
+        for candidate in [kind, *shorter]:
+            if p.measure(p.words(candidate), caption) <= head.w - 2 * pad:
+                p.text(
+                    candidate,
+                    (head.centerx, head.bottom - pad // 2),
+                    caption,
+                    ink,
+                    anchor="midbottom",
+                )
+                break
         # Placements below a solo trick, in playing order: the first two duel.
         y = head.bottom + pad
         chip_h = m.leading(m.small) + 2
@@ -521,10 +531,8 @@ class OssScene:
             if current and attempt is not None and (dueling or attempt.trick == name):
                 edge = theme.TURN
             p.box(chip, theme.blend(colour, theme.PANEL, 0.35), edge, max(1, pad // 2))
-            label = say(
-                "{value}  {player}", value=placement.value, player=as_arg(player_name(view, seat))
-            )
             small = m.small
+            label = self._chip_label(p, placement.value, p.words(player_name(view, seat)), chip)
             drawn = p.text(
                 label,
                 (chip.left + pad, chip.centery),
@@ -544,6 +552,22 @@ class OssScene:
                     right = (chip.right - pad, chip.centery)
                     p.text(duel, right, small, theme.TEXT, anchor="midright")
             y = chip.bottom + gap
+
+    @staticmethod
+    def _chip_label(p: Painter, value: int, name: str, chip: pygame.Rect) -> Words:
+        """A placement chip's label: the card's value and who placed it, the name cut
+        between its letters where the chip is narrow ("4  Wilhel…"), the value alone
+        where not even a few letters fit (the chip's colour is the seat's tribe's)."""
+        room = chip.w - 2 * p.metrics.pad
+
+        def with_name(shown: str) -> Words:
+            return say("{value}  {player}", value=value, player=Verbatim(shown))
+
+        for keep in range(len(name), 2, -1):
+            shown = name if keep == len(name) else name[:keep] + ELLIPSIS
+            if p.measure(p.words(with_name(shown)), p.metrics.small, True) <= room:
+                return with_name(shown)
+        return str(value)
 
     def _draw_card_text(
         self, p: Painter, rect: pygame.Rect, title: Words, texts: tuple[Words, Words, Words]
@@ -590,6 +614,10 @@ class OssScene:
             player=as_arg(player_name(view, snap.chief)),
         )
         title = p.text(say("Oss"), (info.left, y), m.big, theme.TEXT, bold=True, max_width=info.w)
+        room = info.right - title.right - 2 * pad
+        if p.measure(p.words(detail), m.small) > room:
+            # A narrow centre keeps the round whole; the chief is named on its own panel.
+            detail = say("Round {round}/{rounds}", round=snap.round, rounds=snap.rounds)
         p.text(
             detail,
             (title.right + 2 * pad, title.centery),
