@@ -255,9 +255,11 @@ def prompt_fits(
 ) -> bool:
     """Whether the label, the short badges and the turn prompt share one header line."""
     font = p.fonts.get(round(p.metrics.body * 0.85), True)
-    # Where "Your turn: …" then does not fit at the size drawn, the header says the bare
-    # prompt (``turn_words``): its turn colour says whose turn it is.
-    need = font.size(p.words(seat_words(view, seat)))[0] + font.size(p.words(your_turn(prompt)))[0]
+    # Where "Your turn: …" does not fit, the header says the bare prompt (``turn_words``):
+    # its turn colour says whose turn it is. So the bare prompt fitting is enough; a bar
+    # of its own would take the height a panel's cards and columns need.
+    prompt_w = min(font.size(p.words(text))[0] for text in (your_turn(prompt), prompt))
+    need = font.size(p.words(seat_words(view, seat)))[0] + prompt_w
     return need + _badges_width(p, seat, view) + 4 * p.metrics.pad <= header.w
 
 
