@@ -190,11 +190,13 @@ class StaffMode:
         if self.guard is not None:
             self.guard.start()
 
-    def overlay(self, undo: Words | None = None) -> StaffView | None:
+    def overlay(self, undo: Callable[[], Words | None] | None = None) -> StaffView | None:
         """What the staff seat's panel shows over the game, or None when staff mode is closed.
 
         ``undo`` names the action an undo would take back (``play.undo_target``): the
-        question before an undo asks about it by name.
+        question before an undo asks about it by name. It is called only for that
+        question: naming the action writes out every action of the game so far, and a
+        view is built after every action.
         """
         if self.seat is None:
             return None
@@ -235,8 +237,9 @@ class StaffMode:
                 hint=say("the PIN is a sequence of PREV / OK / NEXT presses"),
             )
         prompt = _REALLY[self.pending]
-        if self.pending is StaffCommand.UNDO and undo is not None:
-            prompt = say("Undo {action}?", action=as_arg(undo))
+        target = undo() if self.pending is StaffCommand.UNDO and undo is not None else None
+        if target is not None:
+            prompt = say("Undo {action}?", action=as_arg(target))
         return StaffView(
             title=STAFF,
             prompt=prompt,

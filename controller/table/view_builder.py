@@ -8,6 +8,7 @@ anything for the display.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 
 from controller.config.table_config import TableConfig
@@ -163,10 +164,8 @@ def table_view(
         buttons=state.hints(ctx),
         reader_online=readers.online(),
         staff=state.desk.view() if isinstance(state, StaffDeskScreen) else None,
-        # The undo's target is named only while staff mode is open: naming it writes out
-        # every action of the game so far, and a view is built after every action.
         staff_overlay=ctx.staff.overlay(
-            None if state.session is None or ctx.staff.seat is None else undo_target(state.session)
+            None if state.session is None else functools.partial(undo_target, state.session)
         )
         if state.screen is Screen.PLAY
         else None,
