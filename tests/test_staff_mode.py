@@ -9,6 +9,7 @@ dummy driver.
 from __future__ import annotations
 
 import argparse
+import re
 import subprocess
 import sys
 import tomllib
@@ -112,8 +113,13 @@ def test_after_an_undo_a_players_next_does_not_abandon_the_game(rig: Rig) -> Non
     for _ in range(3):
         rig.play_first_legal()
     rig.staff(1)
+    menu = rig.table.view.staff_overlay
+    assert menu is not None and "Undo" not in shown(menu.prompt)
     rig.press(1, Button.PREV)
     assert rig.player_actions() == 3  # nothing happens before OK confirms
+    # The confirmation names what an undo would take back.
+    question = rig.table.view.staff_overlay
+    assert question is not None and re.fullmatch(r"Undo Seat \d: .+\?", shown(question.prompt))
     rig.press(1, Button.OK)
     assert rig.player_actions() == 2 and rig.table.staff_seat is None
     rig.now += 41
