@@ -23,6 +23,7 @@ import pytest
 
 from controller.cli.tags import main as tags_main
 from controller.config.table_config import load
+from controller.games.words import as_arg, say
 from controller.kiosk.app import Kiosk
 from controller.kiosk.windowed import apply_ui_action, window_for
 from controller.tags.registry import TagRegistry, deck_of, decks, simulated_uid
@@ -132,7 +133,7 @@ def test_from_an_empty_registry_to_a_first_game(
             wait_until(kiosk, lambda: kiosk.table.screen is Screen.STAFF, "the staff desk")
 
             # 4. Enroll the deck: PREV / NEXT to the entry, OK, then tap each card asked for.
-            wanted = f"Enroll the {decks()[deck].title} deck"
+            wanted = shown(say("Enroll the {deck} deck", deck=as_arg(decks()[deck].title)))
             for _ in range(20):
                 view = kiosk.table.view.staff
                 assert view is not None

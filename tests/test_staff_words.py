@@ -67,6 +67,20 @@ def test_a_german_staff_desk_reads_german_from_the_catalog() -> None:
     assert GERMAN(enroll.lines[0]).startswith("Nur zum Üben:")
 
 
+def test_a_deck_described_in_words_is_named_in_the_desks_language() -> None:
+    """A deck's title that is a description, not a game's name, is translated on the desk:
+    a German desk said "Deck „Oss tribe cards“ einlernen" before."""
+    desk = StaffDesk(seat=0, registry=simulated(["oss-tribes"]), registry_path=None)
+    english = [shown(option) for option in desk.view().options]
+    german = [GERMAN(option) for option in desk.view().options]
+    japanese = [JAPANESE(option) for option in desk.view().options]
+    oss = english.index("Enroll the Oss tribe cards deck")
+    assert german[oss] == "Deck „Oss-Stammeskarten“ einlernen"
+    wizard = english.index("Enroll the Oh Pshaw Wizard add-on (4 Wizards, 4 Jesters) deck")
+    assert "4 Zauberer, 4 Narren" in german[wizard]
+    assert "ウィザード4枚" in japanese[wizard]
+
+
 def test_a_wrong_pin_closes_the_desk_with_a_german_farewell_counted_in_seconds() -> None:
     now = [1000.0]
     guard = PinGuard(PinHash.parse(hash_pin("PNNO")), clock=lambda: now[0], tries=1, lockout=30.0)

@@ -23,7 +23,7 @@ from controller.config import table_config
 from controller.config.reading import ConfigError
 from controller.config.table_config import MOCK, TableConfig
 from controller.games.base import TableError
-from controller.games.words import Card, Items, Seat, Text, Verbatim, say, say_plural
+from controller.games.words import Card, Items, Seat, Text, Verbatim, as_arg, say, say_plural
 from controller.tags.members import check_member_uid
 from controller.tags.registry import STAFF, RegistryError, TagRegistry, decks
 from controller.words import Presenter
@@ -175,7 +175,7 @@ def describe(registry: TagRegistry, uid: str) -> Text:
         "{tag}: card {card} of the {deck} deck ({id})",
         tag=tag,
         card=Card(entry.card),
-        deck=Verbatim(title.title if title is not None else entry.deck),
+        deck=as_arg(title.title) if title is not None else Verbatim(entry.deck),
         id=Verbatim(entry.deck),
     )
 
@@ -284,7 +284,7 @@ def cmd_list(args: argparse.Namespace) -> int:
         enrolled = len(registry.cards_of(deck_id))
         line = say(
             "{deck} ({id}): {enrolled} of {total} cards",
-            deck=Verbatim(deck.title),
+            deck=as_arg(deck.title),
             id=Verbatim(deck_id),
             enrolled=enrolled,
             total=len(deck.cards),

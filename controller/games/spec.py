@@ -42,7 +42,7 @@ class DeckSpec:
     """
 
     id: str  # the registry's name for the deck, e.g. "standard-52"
-    title: str
+    title: Words  # what the staff desk and the tags command call it, in their language
     cards: tuple[str, ...]
     card_type: CardType[Any]
 

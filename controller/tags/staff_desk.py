@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from controller.games.words import Text, Verbatim, Words, say, say_plural
+from controller.games.words import Text, Words, as_arg, say, say_plural
 from controller.tags.enrollment import DeckAudit, Enrollment
 from controller.tags.registry import TagRegistry, decks
 from controller.tags.staff_pin import PinGuard
@@ -67,11 +67,11 @@ class StaffDesk:
         """(label, task, deck) for every menu line."""
         known = decks()
         items = [
-            (say("Enroll the {deck} deck", deck=Verbatim(deck.title)), "enroll", d)
+            (say("Enroll the {deck} deck", deck=as_arg(deck.title)), "enroll", d)
             for d, deck in known.items()
         ]
         items += [
-            (say("Audit the {deck} deck", deck=Verbatim(deck.title)), "audit", d)
+            (say("Audit the {deck} deck", deck=as_arg(deck.title)), "audit", d)
             for d, deck in known.items()
         ]
         if self.history is not None:
@@ -187,7 +187,7 @@ class StaffDesk:
             )
         if self.task == "enroll" and self.enrollment is not None:
             return StaffView(
-                title=say("Enroll: {deck}", deck=Verbatim(decks()[self.enrollment.deck].title)),
+                title=say("Enroll: {deck}", deck=as_arg(decks()[self.enrollment.deck].title)),
                 prompt=self.enrollment.prompt,
                 lines=tuple(self.lines),
                 hint=say("NEXT skips this card, PREV finishes"),
@@ -195,7 +195,7 @@ class StaffDesk:
             )
         if self.task == "audit" and self.audit is not None:
             return StaffView(
-                title=say("Audit: {deck}", deck=Verbatim(decks()[self.audit.deck].title)),
+                title=say("Audit: {deck}", deck=as_arg(decks()[self.audit.deck].title)),
                 prompt=say("Tap every card of the deck, in any order; OK shows the result"),
                 lines=tuple(self.lines),
                 hint=say("OK: result, PREV: back"),

@@ -54,12 +54,12 @@ SPEC = GameSpec(
     title=TITLE,
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
-    deck=DeckSpec("standard-52", "Oh Pshaw (standard 52)", CARD_NAMES, CARD_TYPE),
+    deck=DeckSpec("standard-52", say("Oh Pshaw (standard 52)"), CARD_NAMES, CARD_TYPE),
     # The Wizard variant's eight cards, a deck of their own played beside the 52.
     addon_decks=(
         DeckSpec(
             "wizard-8",
-            "Oh Pshaw Wizard add-on (4 Wizards, 4 Jesters)",
+            say("Oh Pshaw Wizard add-on (4 Wizards, 4 Jesters)"),
             WIZARD_NAMES + JESTER_NAMES,
             WIZARD_CARD_TYPE,
         ),

@@ -168,7 +168,7 @@ def test_a_refusal_at_seat_3_reads_in_german_with_the_seats_counted_from_1() -> 
         seat = SEATS[other]
         german = Presenter.for_view(view, seat).in_language("de")(refused.value.text)
         assert german == (
-            f"Platz {seat + 1} kann nicht eine Stammeskarte legen: "
+            f"Platz {seat + 1}: eine Stammeskarte legen \N{EN DASH} nicht jetzt, "
             f"Platz {SEATS[chief] + 1} ist am Zug"
         )
         # A tapped card of another tribe is refused by the adapter, in German too.
