@@ -469,6 +469,17 @@ class Motion:
         assert isinstance(tween.start, tuple)
         return point if done >= 1.0 else lerp_point(tween.start, point, done)
 
+    @property
+    def paging(self) -> bool:
+        """Whether some part of the picture shows pages that turn (Oss's tricks when they
+        do not fit): unlike a movement, they never land."""
+        return bool(self._pages)
+
+    def turn_pages_as(self, other: Motion) -> None:
+        """Turn this display's pages in step with ``other``'s (the same counts, first shown
+        at the same moments): a second display of the same table shows the same page."""
+        self._pages = dict(other._pages)
+
     def page(self, name: str, pages: int, seconds: float, held: int | None = None) -> int:
         """Which of ``pages`` pages called ``name`` shows now (0 is the first).
 

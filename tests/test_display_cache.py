@@ -44,13 +44,13 @@ def assert_same_as_fresh(renderer: Renderer, view: TableView) -> None:
     fresh = Renderer(renderer.size, rotation=renderer.rotation)
     fresh.staff_seats = renderer.staff_seats
     fresh.draw(view)
-    if renderer.motion._pages:
+    if renderer.motion.paging:
         # Pages (Oss's tricks) are not a movement that lands: they turn for as long as
         # they are shown, from the frame that first showed them. The fresh renderer is
         # given the same moment and the same start (after its first frame, which begins
         # its motion anew), and draws the whole picture again: both show the same page.
         fresh.clock = renderer.clock
-        fresh.motion._pages = dict(renderer.motion._pages)
+        fresh.motion.turn_pages_as(renderer.motion)
         fresh.invalidate()
         fresh.draw(view)
     assert pixels(renderer.surface) == pixels(fresh.surface), f"{view.screen} differs"
