@@ -299,11 +299,6 @@ def import_every_game(stop: threading.Event) -> None:
             )
 
 
-def adapters() -> dict[str, type[GameAdapter]]:
-    """Every game the table can run, by game id, in menu order."""
-    return {game_id: adapter_for(spec) for game_id, spec in specs().items()}
-
-
 def new_adapter(
     game_id: str,
     players: int,
