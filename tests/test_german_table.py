@@ -32,7 +32,7 @@ from controller.view import Screen, TableView
 from controller.words.catalogs import LANGUAGE_NAMES, domains, po_path
 from display.fitting import ELLIPSIS
 from display.renderer import Renderer
-from display.screenshot import save_screenshot
+from display.screenshot import screenshot_view
 from hardware.events import Button
 from tests.rigs import TableRig
 from tests.test_pseudo_locale import CARD_NAME, recording
@@ -187,7 +187,9 @@ def play_in_german(
                     found.setdefault(view.screen, []).extend(bad)
                 if shots:
                     name = f"{game_id}-{step:05d}-{view.screen.value}.png"
-                    save_screenshot(german.render(view), Path(shots) / name)
+                    # A fresh renderer's picture: what has landed, not a card half-way
+                    # to the trick as the checking renderer's frame may catch it.
+                    screenshot_view(view, Path(shots) / name)
                 if view.screen is Screen.PLAY and plays == REFUSAL_AT and refused is None:
                     refuse(rig, sim, game_id)
                     refused = step + 1  # the next view shows the answer: check it too
