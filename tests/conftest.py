@@ -79,6 +79,48 @@ def pytest_report_header(config: pytest.Config) -> str:
     return "quick run: tests marked slow are deselected (add --runslow to run them)"
 
 
+#: Seconds (setup, call and teardown together) past which a test must be marked slow, so
+#: that the quick run stays quick: the house rule, on 2 cores with the default workers.
+SLOW_LIMIT = 5.0
+
+# The time each test not marked slow took: in the process that writes the report (the
+# xdist controller, which gets every worker's reports, or the only process with -n 0).
+_unmarked_seconds: dict[str, float] = {}
+
+
+def count_unmarked(report: pytest.TestReport, seconds: dict[str, float]) -> None:
+    """Add the phase ``report`` tells of to its test's ``seconds``, unless it is marked slow."""
+    if "slow" not in report.keywords:  # a marker's name is one of the report's keywords
+        seconds[report.nodeid] = seconds.get(report.nodeid, 0.0) + report.duration
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    count_unmarked(report, _unmarked_seconds)
+
+
+def unmarked_over(limit: float, seconds: Mapping[str, float]) -> list[tuple[float, str]]:
+    """The tests of ``seconds`` (test id: seconds it took) over ``limit``, longest first."""
+    return sorted(((took, test) for test, took in seconds.items() if took > limit), reverse=True)
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    # Said at the end of every run, quick or whole: a test that grew past the limit
+    # unmarked slows every quick run. Said, not failed: on a loaded machine any test
+    # can take longer, so a listed test is timed again alone before it is marked.
+    if hasattr(config, "workerinput"):
+        return
+    over = unmarked_over(SLOW_LIMIT, _unmarked_seconds)
+    if not over:
+        return
+    terminalreporter.section(f"tests over {SLOW_LIMIT:g} s not marked slow")
+    for took, test in over:
+        terminalreporter.write_line(f"{took:6.1f} s  {test}")
+    terminalreporter.write_line(
+        "Mark them @pytest.mark.slow (the quick run leaves them out) or make them quicker; "
+        "first time one again alone (-n 0 --durations=5): a loaded machine slows any test."
+    )
+
+
 def record_text(header: Mapping[str, Any], *actions: Mapping[str, Any]) -> str:
     """A record file's text from a header and action objects."""
     return "".join(json.dumps(obj) + "\n" for obj in (header, *actions))
