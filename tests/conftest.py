@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import gc
 import io
 import json
 import logging
@@ -27,6 +28,10 @@ pytest_plugins = ("tests.broker", "tests.postgres", "tests.mock_gpio")
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+# pygame as the kiosk imports it (display/quick_import.py): without the numpy and
+# pkg_resources its __init__ pulls in and no test uses, some 0.3-0.8 s of CPU in each
+# xdist worker. The first test module to import pygame would otherwise import it whole.
+import display  # noqa: E402, F401
 
 # The test run keeps Python's bytecode caches even where the shell says not to write
 # them (PYTHONDONTWRITEBYTECODE, which some development containers set). Without them
@@ -58,10 +63,62 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         config.hook.pytest_deselected(items=slow)
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_unconfigure(config: pytest.Config) -> None:
+    # Everything the run built is frozen on its way out: the interpreter's exit runs full
+    # garbage collections over every object left (the modules, fonts, renderers and
+    # records of the tests a worker ran), some 1-2 s of CPU in each xdist worker for
+    # memory the process is about to hand back anyway. Frozen objects are never walked
+    # again; whatever is still referenced is freed by its reference count as before.
+    gc.freeze()
+
+
 def pytest_report_header(config: pytest.Config) -> str:
     if config.getoption("--runslow"):
         return "running every test, the slow ones too"
     return "quick run: tests marked slow are deselected (add --runslow to run them)"
+
+
+#: Seconds (setup, call and teardown together) past which a test must be marked slow, so
+#: that the quick run stays quick: the house rule, on 2 cores with the default workers.
+SLOW_LIMIT = 5.0
+
+# The time each test not marked slow took: in the process that writes the report (the
+# xdist controller, which gets every worker's reports, or the only process with -n 0).
+_unmarked_seconds: dict[str, float] = {}
+
+
+def count_unmarked(report: pytest.TestReport, seconds: dict[str, float]) -> None:
+    """Add the phase ``report`` tells of to its test's ``seconds``, unless it is marked slow."""
+    if "slow" not in report.keywords:  # a marker's name is one of the report's keywords
+        seconds[report.nodeid] = seconds.get(report.nodeid, 0.0) + report.duration
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    count_unmarked(report, _unmarked_seconds)
+
+
+def unmarked_over(limit: float, seconds: Mapping[str, float]) -> list[tuple[float, str]]:
+    """The tests of ``seconds`` (test id: seconds it took) over ``limit``, longest first."""
+    return sorted(((took, test) for test, took in seconds.items() if took > limit), reverse=True)
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    # Said at the end of every run, quick or whole: a test that grew past the limit
+    # unmarked slows every quick run. Said, not failed: on a loaded machine any test
+    # can take longer, so a listed test is timed again alone before it is marked.
+    if hasattr(config, "workerinput"):
+        return
+    over = unmarked_over(SLOW_LIMIT, _unmarked_seconds)
+    if not over:
+        return
+    terminalreporter.section(f"tests over {SLOW_LIMIT:g} s not marked slow")
+    for took, test in over:
+        terminalreporter.write_line(f"{took:6.1f} s  {test}")
+    terminalreporter.write_line(
+        "Mark them @pytest.mark.slow (the quick run leaves them out) or make them quicker; "
+        "first time one again alone (-n 0 --durations=5): a loaded machine slows any test."
+    )
 
 
 def record_text(header: Mapping[str, Any], *actions: Mapping[str, Any]) -> str:

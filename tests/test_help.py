@@ -12,7 +12,7 @@ from controller.games import specs
 from controller.table import HELP_SECONDS
 from controller.table.pages import help_seconds
 from controller.view import Screen
-from display.screenshot import screenshot_view
+from display.renderer import Renderer
 from hardware.events import Button, ButtonPressed, ButtonReleased
 from tests.rigs import TableRig, painted_text
 from tests.words import shown, shown_all
@@ -70,7 +70,7 @@ def test_a_long_press_during_play_shows_the_game_in_progress_page_by_page(
         rig.table.tick(rig.now + 6.5 * step)
         if 1 not in rig.table.view.help:
             break
-        screenshot_view(rig.table.view, tmp_path / f"help{step}.png", size=(800, 480))
+        Renderer((800, 480)).render(rig.table.view)
     # Each rule starts behind a dash of its own, then its words.
     starts = {written[i + 1] for i, w in enumerate(written[:-1]) if w == "-"}
     for line in lines:

@@ -379,7 +379,14 @@ def test_serial_reader_reports_a_pulled_cable_and_can_be_reopened() -> None:
         board.close()
         board = PtyPair().open()  # a new board, as after replugging on a new port
         reader.port = board.slave_path
-        reader.open()  # retry after the thread ended
+        # Retry after the thread ended: it reports the loss before it finishes, and an
+        # open() while it still runs does nothing (the reader is still open). On a
+        # loaded machine the test got there first and waited in vain for ReaderOnline.
+        deadline = time.monotonic() + WAIT
+        while reader.is_open and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert not reader.is_open
+        reader.open()
         assert isinstance(next_event(events), ReaderOnline)
         board.write(b"TAG 04A1B2C3\n")
         presented = next_event(events)

@@ -22,7 +22,6 @@ from controller.view import Screen, TableView
 from controller.view.results import places
 from display.renderer import Renderer
 from display.results_screen import fit_rounds
-from display.screenshot import screenshot_view
 from display.theme import Painter
 from hardware.events import Button, ReaderOffline
 from tests.rigs import TableRig
@@ -163,7 +162,7 @@ def test_a_shared_victory_is_said_as_such(tmp_path: Path, monkeypatch: pytest.Mo
         )
         written = painted(monkeypatch)
         for page in range(4):
-            screenshot_view(replace(shared, results_page=page), tmp_path / "s.png", (1920, 1080))
+            Renderer((1920, 1080)).render(replace(shared, results_page=page))
         texts = [t for t, _ in written]
         assert "Seat 1 and Seat 3 share the win: 21 points each" in texts
         assert texts.count("1st (shared)") >= 2 and "3rd" in texts and "4th" in texts
@@ -297,7 +296,7 @@ def test_oshaka_shows_round_one_scored_while_the_lead_of_round_two_is_chosen(
             return used
 
         monkeypatch.setattr(display.scenes.oshaka_trick, "draw_score_table", spy)
-        screenshot_view(rig.table.view, tmp_path / "lead.png", size=(800, 480))
+        Renderer((800, 480)).render(rig.table.view)
         summary = next(rows for rows in seen if english(rows[0][0]) == "Columns")
         names = [english(name) for name, _ in summary]
         assert names == ["Columns", "Face down", "Oshaka", "Round 1"]
@@ -316,5 +315,5 @@ def test_a_results_view_without_a_sheet_or_totals_still_draws(
     with rig.devices:
         bare = replace(rig.table.view, result={"totals": [], "winners": []}, result_sheet=None)
         written = painted(monkeypatch)
-        screenshot_view(bare, tmp_path / "bare.png", size=(800, 480))
+        Renderer((800, 480)).render(bare)
         assert "Nobody won" in [t for t, _ in written]

@@ -24,6 +24,7 @@ from controller.table.staff_calls import HOLD_SECONDS
 from controller.view import Screen
 from display.ui import ChooseGame, HoldButton, PressButton, ReleaseButton, TapCard
 from display.window import Window
+from hardware.buttons import SeatButtons
 from hardware.events import Button
 from tests.test_display import find_hit
 from tests.words import shown
@@ -83,35 +84,64 @@ def test_leaving_the_window_lets_go_of_every_button(window: Window) -> None:
     assert posted(window, key(pygame.KEYUP, pygame.K_LEFT)) == []
 
 
-def hold_ok(kiosk: Kiosk, window: Window, seconds: float) -> None:
+class ButtonClock:
+    """The clock the seats' buttons date their edges by: the monotonic clock, plus the
+    seconds a test has let pass on it without waiting for them."""
+
+    def __init__(self) -> None:
+        self.passed = 0.0
+
+    def __call__(self) -> float:
+        return time.monotonic() + self.passed
+
+
+@pytest.fixture
+def button_clock(monkeypatch: pytest.MonkeyPatch) -> ButtonClock:
+    """The clock of every seat's buttons the kiosk builds (its default), for holds that
+    last seconds without the test waiting them out."""
+    clock = ButtonClock()
+    defaults = SeatButtons.__init__.__kwdefaults__
+    assert defaults is not None and "clock" in defaults
+    monkeypatch.setitem(defaults, "clock", clock)
+    return clock
+
+
+def hold_ok(kiosk: Kiosk, window: Window, seconds: float, clock: ButtonClock) -> None:
     """Hold Enter (seat 1's OK) in the window for ``seconds``, then let go."""
     for action in posted(window, key(pygame.KEYDOWN, pygame.K_RETURN)):
         assert apply_ui_action(kiosk, action)
     kiosk.loop.drain()
-    time.sleep(seconds)  # the table times the hold from the button's own edges
+    # The table times the hold from the times of the button's own edges (the press's
+    # and the release's), as it does on real GPIO: ``seconds`` pass on their clock.
+    clock.passed += seconds
     for action in posted(window, key(pygame.KEYUP, pygame.K_RETURN)):
         assert apply_ui_action(kiosk, action)
     kiosk.loop.drain()
 
 
-def test_holding_enter_for_a_second_opens_the_rules_page(window: Window, tmp_path: Path) -> None:
+def test_holding_enter_for_a_second_opens_the_rules_page(
+    window: Window, tmp_path: Path, button_clock: ButtonClock
+) -> None:
     kiosk = Kiosk.create(TableConfig.simulated(), seed=1, records_dir=tmp_path)
     with kiosk:
         kiosk.loop.drain()
-        hold_ok(kiosk, window, 0.0)  # a press: the attract screen wakes to the menu
+        hold_ok(kiosk, window, 0.0, button_clock)  # a press: the attract screen wakes to the menu
         assert kiosk.table.screen is Screen.CHOOSE_GAME
         assert kiosk.table.view.help == {}
-        hold_ok(kiosk, window, HELP_HOLD + 0.1)  # chooses the game, and opens its rules
+        # It chooses the game, and opens its rules.
+        hold_ok(kiosk, window, HELP_HOLD + 0.1, button_clock)
         title = shown(kiosk.table.view.help[0][0])
         game = kiosk.table.view.games[kiosk.table.selected]
         assert title.endswith("the rules at this table") and title.startswith(shown(game.title))
 
 
-def test_holding_enter_for_three_seconds_calls_staff(window: Window, tmp_path: Path) -> None:
+def test_holding_enter_for_three_seconds_calls_staff(
+    window: Window, tmp_path: Path, button_clock: ButtonClock
+) -> None:
     kiosk = Kiosk.create(TableConfig.simulated(), seed=1, records_dir=tmp_path)
     with kiosk:
         kiosk.loop.drain()
-        hold_ok(kiosk, window, HOLD_SECONDS + 0.1)
+        hold_ok(kiosk, window, HOLD_SECONDS + 0.1, button_clock)
         said = [shown(m.text) for m in kiosk.table.view.messages]
         assert "Seat 1 called for staff; someone is on the way" in said
         assert kiosk.table.view.help == {}  # the call, not the rules page

@@ -11,6 +11,7 @@ import pytest
 
 from controller.tags.registry import SIMULATED_STAFF_UID, TagRegistry, simulated_uid
 from controller.view import Screen
+from display.renderer import Renderer
 from display.screenshot import screenshot_view
 from hardware.events import Button
 from tests.rigs import TableRig as Rig
@@ -202,4 +203,4 @@ def test_the_history_of_a_long_journal_shows_the_latest_games_under_their_column
         ids = [int(row[0]) for row in staff.table[1:]]
         assert ids == list(range(64 - DESK_HISTORY + 1, 65))  # the latest, oldest first
         for size in ((800, 480), (1920, 1080)):
-            screenshot_view(kiosk.table.view, tmp_path / f"history-{size[0]}.png", size)
+            Renderer(size).render(kiosk.table.view)

@@ -22,6 +22,7 @@ from controller.records.scoresheet import render
 from controller.table.staff_mode import ASK_END, BACK
 from controller.tags.registry import SIMULATED_STAFF_UID
 from controller.view import Screen
+from display.renderer import Renderer
 from display.screenshot import screenshot_view
 from hardware.events import Button
 from tests.rigs import TableRig, painted_text
@@ -235,11 +236,11 @@ def test_oh_pshaw_shows_the_last_rounds_scores_while_the_next_is_bid(
     written = painted_text(monkeypatch)
     for size in ((800, 480), (1280, 720)):
         written.clear()
-        screenshot_view(rig.table.view, tmp_path / "between.png", size=size)
+        Renderer(size).render(rig.table.view)
         first = next(i for i, w in enumerate(written) if w.startswith("Round 1 scored"))
         # The summary in full, on one line or wrapped onto two.
         assert summary in (written[first], f"{written[first]} {written[first + 1]}"), size
     rig.bid_round()  # play starts: the round's own bids and tricks instead
     written.clear()
-    screenshot_view(rig.table.view, tmp_path / "playing.png", size=(1280, 720))
+    Renderer((1280, 720)).render(rig.table.view)
     assert not any(w.startswith("Round 1 scored") for w in written)

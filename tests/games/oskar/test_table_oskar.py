@@ -34,6 +34,7 @@ from controller.kiosk.app import Kiosk
 from controller.kiosk.simulation import Simulator
 from controller.records.record import replay
 from controller.view import MessageKind, Screen
+from display.renderer import Renderer
 from display.scenes import scene_for
 from display.screenshot import screenshot_view
 from hardware.cues import Cue
@@ -294,7 +295,7 @@ def test_an_open_doubles_offer_is_the_only_turn_and_the_centre_says_who_follows(
         # One "your turn" at a time: the seat that rolled doubles, not the one after it.
         assert [p for p, prompt in prompts.items() if prompt is not None] == [doubles]
         written = painted_text(monkeypatch)
-        screenshot_view(view, tmp_path / "doubles.png", size=(1920, 1080))
+        Renderer((1920, 1080)).render(view)
         then = {
             "reroll": f"Seat {expected.seat + 1} rerolls",
             "play": f"Seat {expected.seat + 1} plays",
@@ -552,7 +553,6 @@ def test_bots_play_a_full_game_over_serial_and_gpio(ptys: list[PtyPair], tmp_pat
 
 def test_scene_draws_mid_round_views_at_the_small_and_large_sizes(rig: Rig, tmp_path: Path) -> None:
     from display.scenes.oskar import columns_caption, picked_dice, read_snapshot
-    from display.screenshot import screenshot_view
 
     engine = rig.start_oskar()
     play_until(rig, Phase.REROLL)

@@ -22,7 +22,6 @@ from display import legibility
 from display.legibility import DrawnText
 from display.renderer import Renderer
 from display.scenes import oss as oss_scene
-from display.screenshot import save_screenshot, screenshot_view
 from hardware.events import Button, ButtonPressed, ButtonReleased
 from tests.rigs import TableRig, painted_text
 from tests.words import shown
@@ -230,7 +229,7 @@ def test_without_a_timer_the_screen_says_how_results_are_entered(
         side = view.game.overlay
         assert isinstance(side, TableSide) and side.timer.present is False
         written = painted_text(monkeypatch)
-        screenshot_view(view, tmp_path / "no-timer.png", size=(800, 480))
+        Renderer((800, 480)).render(view)
     assert "No toss timer: report each result with your buttons" in written
     assert "Toss timer ready: press to start" not in written
 
@@ -264,7 +263,7 @@ def test_trick_names_and_every_card_under_a_trick_are_drawn_in_full(
             moment[0] = 1000.0 + page * oss_scene.TRICK_PAGE_SECONDS
             renderer.invalidate()
             with legibility.recording() as drawing:
-                save_screenshot(renderer.render(view), tmp_path / f"oss-{page}.png")
+                renderer.render(view)
             drawings.append(drawing)
     texts = [drawn for drawing in drawings for drawn in drawing.texts]
     blocks: dict[tuple[int, int], list[DrawnText]] = {}
@@ -301,7 +300,7 @@ def test_with_a_physical_deal_the_menu_says_why_oss_is_not_offered(
         while rig.table.view.games[rig.table.selected].game_id != "oss":
             rig.press(0, Button.NEXT)
         written = painted_text(monkeypatch)
-        screenshot_view(rig.table.view, tmp_path / "menu.png", size=(800, 480))
+        Renderer((800, 480)).render(rig.table.view)
         assert shown(notes["oss"]) in written  # the selected line says it
         rig.press(0, Button.OK)  # choosing it anyway is refused, saying what staff can do
         assert rig.screen() is Screen.CHOOSE_GAME

@@ -585,7 +585,7 @@ def test_trick_captions_are_whole_or_shorter_never_cut(
     drawn as "family 2", not cut to "family 2 · cl..."; the focused trick's text says
     the throw."""
     from display.fitting import ELLIPSIS
-    from display.screenshot import screenshot_view
+    from display.renderer import Renderer
     from display.theme import Face
 
     rig.resume(
@@ -598,7 +598,7 @@ def test_trick_captions_are_whole_or_shorter_never_cut(
     for size in ((800, 480), (1920, 1080)):
         drawn: list[str] = []
         monkeypatch.setattr(Face, "drawn", drawn)
-        screenshot_view(rig.table.view, SHOTS / f"captions-{size[0]}.png", size)
+        Renderer(size).render(rig.table.view)
         captions[size[0]] = [t for t in drawn if t.startswith("family ") or t.startswith("duel")]
         assert captions[size[0]], f"no trick caption drawn at {size}"
         assert not [t for t in captions[size[0]] if t.endswith(ELLIPSIS)], captions[size[0]]
