@@ -1,0 +1,150 @@
+"""The painting shortcuts of ``display.theme`` give the same pixels as plain drawing.
+
+A kept picture (a line of text, a card face) is blitted as the rectangle
+around its ink (``ImageCache.shown``), for speed only (issue 30's drawing
+targets): the fully transparent margins around it would blend to nothing.
+Every pixel must be the one a whole blit gives: wherever the picture sits,
+whatever the clip, turned or not, and on whole frames of every screen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import pygame
+import pytest
+
+from controller.view import TableView
+from display.layout import Turn, turn_surface
+from display.renderer import Renderer
+from display.theme import TEXT, Fonts, ImageCache, Metrics, Painter
+from tests.test_display import attract_view, choose_view, join_view, play_view, results_view
+
+SIZE = (640, 360)
+BACKGROUND = (12, 90, 40)
+
+
+def canvas() -> pygame.Surface:
+    surface = pygame.Surface(SIZE)
+    surface.fill(BACKGROUND)
+    return surface
+
+
+def same(a: pygame.Surface, b: pygame.Surface) -> bool:
+    return pygame.image.tobytes(a, "RGB") == pygame.image.tobytes(b, "RGB")
+
+
+def painter(surface: pygame.Surface, fonts: Fonts, turn: Turn | None = None) -> Painter:
+    return Painter(surface, fonts, Metrics.for_size(SIZE), turn=turn or Turn())
+
+
+# --- kept pictures blitted by their ink -------------------------------------------
+
+
+def test_a_kept_line_of_text_is_blitted_as_its_ink_and_a_loose_picture_whole() -> None:
+    fonts = Fonts()
+    p = painter(canvas(), fonts)
+    line = p.render_text("Your turn: play a card", 40, TEXT, True)
+    shown, ink = fonts.images.shown(line, 0)
+    assert shown is line
+    # The line's height holds the font's ascent and descent; its letters fill less.
+    assert ink.h < line.get_height() and ink.w > 0
+    assert ink == line.get_bounding_rect()
+    loose = pygame.Surface((30, 20), pygame.SRCALPHA)
+    assert fonts.images.shown(loose, 0)[1] == loose.get_rect()
+
+
+@pytest.mark.parametrize("rotation", [0, 90, 180, 270])
+def test_a_turned_copy_has_its_own_ink_and_both_go_with_the_picture(rotation: int) -> None:
+    images = ImageCache(limit=1)
+    upright = pygame.Surface((40, 20), pygame.SRCALPHA)
+    upright.fill((200, 10, 10, 255), pygame.Rect(3, 5, 10, 4))
+    kept = images.put("a", upright)
+    turned, ink = images.shown(kept, rotation)
+    assert turned is (kept if rotation == 0 else images.turned(kept, rotation))
+    assert ink == turn_surface(upright, rotation).get_bounding_rect()
+    images.put("b", pygame.Surface((1, 1), pygame.SRCALPHA))  # "a" goes, with its inks
+    assert images.get("a") is None
+    again = images.put("a", pygame.Surface((40, 20), pygame.SRCALPHA))
+    assert images.shown(again, rotation)[1].size == (0, 0)  # nothing drawn: no ink
+
+
+@pytest.mark.parametrize("rotation", [0, 90, 180, 270])
+@pytest.mark.parametrize("clipped", [False, True])
+def test_text_and_cards_blitted_by_their_ink_give_the_pixels_of_a_whole_blit(
+    rotation: int, clipped: bool
+) -> None:
+    turn = Turn(rotation, (300, 200), (17, 11))
+    fonts = Fonts()
+    plain, inked = canvas(), canvas()
+    for surface in (plain, inked):
+        surface.fill((28, 38, 48), pygame.Rect(40, 30, 200, 150))  # a panel under part of it
+        if clipped:
+            surface.set_clip(pygame.Rect(60, 45, 97, 80))
+    p = painter(inked, fonts, turn)
+    p.text("Gyp 10 · Seat 3", (20, 15), 30, TEXT, bold=True)
+    p.card(pygame.Rect(120, 60, 50, 72), "R7")
+    p.text("tiny", (150, 150), 12)
+    # The same pictures, kept by the same painter, blitted whole where they land.
+    for image, rect in drawn_pictures(fonts, p):
+        shown = image if rotation == 0 else fonts.images.turned(image, rotation)
+        plain.blit(shown, turn.rect(rect))
+    assert same(plain, inked)
+
+
+def drawn_pictures(fonts: Fonts, p: Painter) -> Iterator[tuple[pygame.Surface, pygame.Rect]]:
+    """The pictures the test above drew, where they went (upright), drawn again through
+    the painter's own measures: the same keys, so the cache gives the same pictures."""
+    for text, pos, size, bold in (
+        ("Gyp 10 · Seat 3", (20, 15), 30, True),
+        ("tiny", (150, 150), 12, False),
+    ):
+        image = p.render_text(text, size, TEXT, bold)
+        yield image, image.get_rect(topleft=pos)
+    card = pygame.Rect(120, 60, 50, 72)
+    face = p.card_face("R7")
+    key = ("card", card.size, face, 0, False, False, None, False)
+    face_picture = fonts.images.get(key)
+    assert face_picture is not None
+    yield face_picture, face_picture.get_rect(center=card.center)
+
+
+# --- whole frames --------------------------------------------------------------------
+
+
+def plain_painting(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Switch the shortcut off: pictures blitted whole."""
+
+    def whole(
+        images: ImageCache, picture: pygame.Surface, rotation: int
+    ) -> tuple[pygame.Surface, pygame.Rect]:
+        turned = picture if rotation == 0 else images.turned(picture, rotation)
+        return turned, turned.get_rect()
+
+    monkeypatch.setattr(ImageCache, "shown", whole)
+
+
+VIEWS: dict[str, Callable[[], TableView]] = {
+    "attract": attract_view,
+    "choose": choose_view,
+    "join": join_view,
+    "play": play_view,
+    "results": results_view,
+}
+
+
+@pytest.mark.parametrize("screen", sorted(VIEWS))
+@pytest.mark.parametrize(("size", "rotation"), [((1280, 720), 0), ((1024, 600), 90)])
+def test_every_screen_is_the_same_picture_with_and_without_the_shortcuts(
+    screen: str, size: tuple[int, int], rotation: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    view = VIEWS[screen]()
+    fast = Renderer(size, rotation)
+    fast.draw(view)
+    fast.invalidate()
+    fast.draw(view)  # again, from the kept pictures, inks and recipes
+    with monkeypatch.context() as patched:
+        plain_painting(patched)
+        plain = Renderer(size, rotation)
+        plain.draw(view)
+    assert same(fast.surface, plain.surface)
