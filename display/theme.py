@@ -17,6 +17,7 @@ import logging
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Generic, TypeVar
 
@@ -130,26 +131,28 @@ class Metrics:
     def _scaled(self, share: float, least: int) -> int:
         return max(least, round(self.unit * share))
 
+    # Each size is worked out once per Metrics (``cached_property``): a frame asks for
+    # them a few hundred times.
     # pygame's default font draws glyphs about 0.7 of the requested size tall,
     # hence sizes that look large next to other toolkits' point sizes.
 
-    @property
+    @cached_property
     def small(self) -> int:
         return self._scaled(0.042, 16)
 
-    @property
+    @cached_property
     def body(self) -> int:
         return self._scaled(0.05, 18)
 
-    @property
+    @cached_property
     def big(self) -> int:
         return self._scaled(0.072, 24)
 
-    @property
+    @cached_property
     def title(self) -> int:
         return self._scaled(0.12, 36)
 
-    @property
+    @cached_property
     def pad(self) -> int:
         return self._scaled(0.012, 3)
 
@@ -158,12 +161,12 @@ class Metrics:
         """The distance from one line of ``size`` text to the next."""
         return round(size * 0.82)
 
-    @property
+    @cached_property
     def line(self) -> int:
         """The height of a line of small text."""
         return self.leading(self.small)
 
-    @property
+    @cached_property
     def hand_card(self) -> int:
         """The height of a card of the simulator's hand (and of a seat button)."""
         return self._scaled(0.08, 30)
@@ -401,6 +404,11 @@ class Fonts:
         # measuring) cost more on a Pi core than drawing the cached picture.
         self.presented: Memo[str] = Memo()
         self.fitted: Memo[Fitted] = Memo()
+        # What each card shows, by game and notation (parsing a notation and asking its
+        # deck costs more than drawing the kept face), and the legible width of a card
+        # for each set of ranks and height (``Painter.legible_card_width``).
+        self.faces: Memo[CardFace] = Memo()
+        self.card_widths: Memo[int] = Memo(256)
         self.wrapped: Memo[tuple[str, ...]] = Memo()
 
     def forget(self) -> None:
@@ -411,6 +419,8 @@ class Fonts:
         self.images = ImageCache(self.images.limit, self.images.budget)
         self.presented = Memo(self.presented.limit)
         self.fitted = Memo(self.fitted.limit)
+        self.faces = Memo(self.faces.limit)
+        self.card_widths = Memo(self.card_widths.limit)
         self.wrapped = Memo(self.wrapped.limit)
 
     @property
@@ -1157,19 +1167,29 @@ class Painter:
     def legible_card_width(self, notations: Sequence[str], height: int) -> int:
         """The narrowest card ``height`` tall (at least a card's proportion, 0.7 of it)
         on which every one of ``notations`` shows its rank at the legible size."""
+        ranks = frozenset(self.card_face(notation).text for notation in notations)
+        least = self.least_size
+        key = (ranks, height, least)
+        known = self.fonts.card_widths.get(key)
+        if known is not None:
+            return known
         width = round(height * 0.7)
-        ranks = {self.card_face(notation).text for notation in notations}
         while width < height * 2 and any(
-            self.card_rank_size(rank, width, height, False) < self.least_size for rank in ranks
+            self.card_rank_size(rank, width, height, False) < least for rank in ranks
         ):
             width += 1
-        return width
+        return self.fonts.card_widths.put(key, width)
 
     def card_face(self, notation: str) -> CardFace:
         """What the card ``notation`` shows, as the game this painter draws describes it
         (its deck's ``CardType``); without a game, the notation on a plain card."""
-        deck = deck_of_card(self.words.game_id, notation)
-        return CardFace(notation) if deck is None else deck.face(notation)
+        key = (self.words.game_id, notation)
+        face = self.fonts.faces.get(key)
+        if face is None:
+            deck = deck_of_card(self.words.game_id, notation)
+            face = CardFace(notation) if deck is None else deck.face(notation)
+            self.fonts.faces.put(key, face)
+        return face
 
     def card_picture(
         self, key: Hashable, rect: pygame.Rect, draw: Callable[[], pygame.Surface]

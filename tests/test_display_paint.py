@@ -1,8 +1,10 @@
 """The painting shortcuts of ``display.theme`` give the same pixels as plain drawing.
 
-A kept picture (a line of text, a card face) is blitted as the rectangle
-around its ink (``ImageCache.shown``), for speed only (issue 30's drawing
-targets): the fully transparent margins around it would blend to nothing.
+What cards show (their faces, the width their ranks need) is remembered, not
+worked out again each frame. A kept picture (a line of text, a card face) is
+blitted as the rectangle around its ink (``ImageCache.shown``), for speed only
+(issue 30's drawing targets): the fully transparent margins around it would
+blend to nothing.
 Every pixel must be the one a whole blit gives: wherever the picture sits,
 whatever the clip, turned or not, and on whole frames of every screen.
 """
@@ -14,7 +16,10 @@ from collections.abc import Callable, Iterator
 import pygame
 import pytest
 
+from controller.games import deck_of_card
+from controller.games.cards import CardFace
 from controller.view import TableView
+from controller.words import Presenter
 from display.layout import Turn, turn_surface
 from display.renderer import Renderer
 from display.theme import TEXT, Fonts, ImageCache, Metrics, Painter
@@ -148,3 +153,45 @@ def test_every_screen_is_the_same_picture_with_and_without_the_shortcuts(
         plain = Renderer(size, rotation)
         plain.draw(view)
     assert same(fast.surface, plain.surface)
+
+
+# --- what cards show, remembered -------------------------------------------------------
+
+
+def test_a_card_face_is_remembered_per_game_and_notation_and_forgotten_with_the_fonts() -> None:
+    fonts = Fonts()
+    oshaka = Painter(
+        canvas(), fonts, Metrics.for_size(SIZE), words=Presenter(game_id="oshaka-trick")
+    )
+    plain = Painter(canvas(), fonts, Metrics.for_size(SIZE))
+    face = oshaka.card_face("R7")
+    deck = deck_of_card("oshaka-trick", "R7")
+    assert deck is not None and face == deck.face("R7")
+    assert oshaka.card_face("R7") is face  # remembered
+    # The same notation without a game is a plain card with its notation: kept apart.
+    assert plain.card_face("R7") == CardFace("R7") != face
+    fonts.forget()
+    assert len(fonts.faces) == 0 and oshaka.card_face("R7") == face
+
+
+def narrowest_legible(p: Painter, ranks: set[str], height: int) -> int:
+    """The narrowest card width (from a card's proportion up to twice the height) on which
+    every rank shows at the legible size, found by trying each width."""
+    for width in range(round(height * 0.7), height * 2):
+        if all(p.card_rank_size(rank, width, height, False) >= p.least_size for rank in ranks):
+            return width
+    return height * 2
+
+
+def test_a_legible_card_width_is_remembered_for_its_ranks_height_and_least_size() -> None:
+    fonts = Fonts()
+    p = Painter(canvas(), fonts, Metrics.for_size((1920, 1080)))
+    widths = {height: p.legible_card_width(["10", "7"], height) for height in (60, 120)}
+    assert widths == {height: narrowest_legible(p, {"10", "7"}, height) for height in (60, 120)}
+    assert widths[60] == 120  # no width shows "10" legibly on so short a card: the widest
+    assert p.legible_card_width(["7", "10", "10"], 60) == 120  # the same ranks: remembered
+    with p.secondary():  # a smaller least size: worked out on its own
+        assert p.legible_card_width(["10", "7"], 60) == narrowest_legible(p, {"10", "7"}, 60) < 120
+    assert len(fonts.card_widths) == 3
+    fonts.forget()
+    assert len(fonts.card_widths) == 0
