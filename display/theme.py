@@ -484,6 +484,10 @@ def image_budget(size: tuple[int, int]) -> int:
     return max(IMAGE_BUDGET, IMAGE_BUDGET * size[0] * size[1] // (1280 * 720))
 
 
+# How often a kept picture is shown whole before its ink is worked out (``ImageCache.shown``).
+INK_AFTER = 8
+
+
 class ImageCache(Memo[pygame.Surface]):
     """Drawn pictures by the arguments that drew them (a ``Memo`` of surfaces).
 
@@ -499,8 +503,9 @@ class ImageCache(Memo[pygame.Surface]):
         self.held = 0  # bytes of pixels of the pictures kept, turned copies included
         self._keys: dict[int, Hashable] = {}  # a kept picture (by identity) -> its key
         self._turns: dict[Hashable, dict[int, pygame.Surface]] = {}
-        # Where each kept picture (and each turned copy, by rotation) has ink: ``shown``.
-        self._inks: dict[Hashable, dict[int, pygame.Rect]] = {}
+        # Where each kept picture (and each turned copy, by rotation) has ink, or how
+        # often it was shown while that is not yet worked out: ``shown``.
+        self._inks: dict[Hashable, dict[int, pygame.Rect | int]] = {}
 
     def put(self, key: Hashable, value: pygame.Surface) -> pygame.Surface:
         replaced = self._values.pop(key, None)
@@ -538,18 +543,25 @@ class ImageCache(Memo[pygame.Surface]):
         and below its letters are fully transparent, and blending a transparent
         pixel leaves the canvas as it was. Blitting only the ink's rectangle gives
         the same pixels for less blending (on the benchmark's play screens at 1080p,
-        20-36 % fewer pixels); it is found once per picture and turn, and kept
-        beside it. A picture this cache does not hold is blitted whole.
+        20-36 % fewer pixels). Finding the ink costs about what three blits of the
+        picture do, so it is found only for a picture shown ``INK_AFTER`` times
+        (a name, a heading, a card face: shown on every repaint of its panel), not
+        for the many shown once or twice (a count while it changes); then kept
+        beside the picture per turn. A picture this cache does not hold is blitted whole.
         """
         turned = picture if rotation == 0 else self.turned(picture, rotation)
         key = self._keys.get(id(picture))
         if key is None or self._values.get(key) is not picture:
             return turned, turned.get_rect()
         inks = self._inks.setdefault(key, {})
-        ink = inks.get(rotation)
-        if ink is None:
-            ink = inks[rotation] = turned.get_bounding_rect()
-        return turned, ink
+        ink = inks.get(rotation, 0)
+        if isinstance(ink, pygame.Rect):
+            return turned, ink
+        if ink + 1 < INK_AFTER:
+            inks[rotation] = ink + 1
+            return turned, turned.get_rect()
+        found = inks[rotation] = turned.get_bounding_rect()
+        return turned, found
 
     def _trim(self, keep: Hashable) -> None:
         """Drop the least recently used pictures until within bounds, never ``keep``."""
