@@ -567,10 +567,6 @@ def image_budget(size: tuple[int, int]) -> int:
     return max(IMAGE_BUDGET, IMAGE_BUDGET * size[0] * size[1] // (1280 * 720))
 
 
-# How often a kept picture is shown whole before its ink is worked out (``ImageCache.shown``).
-INK_AFTER = 8
-
-
 class ImageCache(Memo[pygame.Surface]):
     """Drawn pictures by the arguments that drew them (a ``Memo`` of surfaces).
 
@@ -586,9 +582,6 @@ class ImageCache(Memo[pygame.Surface]):
         self.held = 0  # bytes of pixels of the pictures kept, turned copies included
         self._keys: dict[int, Hashable] = {}  # a kept picture (by identity) -> its key
         self._turns: dict[Hashable, dict[int, pygame.Surface]] = {}
-        # Where each kept picture (and each turned copy, by rotation) has ink, or how
-        # often it was shown while that is not yet worked out: ``shown``.
-        self._inks: dict[Hashable, dict[int, pygame.Rect | int]] = {}
 
     def put(self, key: Hashable, value: pygame.Surface) -> pygame.Surface:
         replaced = self._values.pop(key, None)
@@ -618,34 +611,6 @@ class ImageCache(Memo[pygame.Surface]):
             self._trim(key)
         return turned
 
-    def shown(self, picture: pygame.Surface, rotation: int) -> tuple[pygame.Surface, pygame.Rect]:
-        """``picture`` turned clockwise by ``rotation`` (``turned``), and the part of it
-        to blit: the rectangle around its ink, where it is a kept picture.
-
-        A line of text is as tall as its font's ascent and descent: the rows above
-        and below its letters are fully transparent, and blending a transparent
-        pixel leaves the canvas as it was. Blitting only the ink's rectangle gives
-        the same pixels for less blending (on the benchmark's play screens at 1080p,
-        20-36 % fewer pixels). Finding the ink costs about what three blits of the
-        picture do, so it is found only for a picture shown ``INK_AFTER`` times
-        (a name, a heading, a card face: shown on every repaint of its panel), not
-        for the many shown once or twice (a count while it changes); then kept
-        beside the picture per turn. A picture this cache does not hold is blitted whole.
-        """
-        turned = picture if rotation == 0 else self.turned(picture, rotation)
-        key = self._keys.get(id(picture))
-        if key is None or self._values.get(key) is not picture:
-            return turned, turned.get_rect()
-        inks = self._inks.setdefault(key, {})
-        ink = inks.get(rotation, 0)
-        if isinstance(ink, pygame.Rect):
-            return turned, ink
-        if ink + 1 < INK_AFTER:
-            inks[rotation] = ink + 1
-            return turned, turned.get_rect()
-        found = inks[rotation] = turned.get_bounding_rect()
-        return turned, found
-
     def _trim(self, keep: Hashable) -> None:
         """Drop the least recently used pictures until within bounds, never ``keep``."""
         while len(self._values) > 1 and (len(self._values) > self.limit or self.held > self.budget):
@@ -660,7 +625,6 @@ class ImageCache(Memo[pygame.Surface]):
             del self._keys[id(picture)]
         for turned in self._turns.pop(key, {}).values():
             self.held -= picture_bytes(turned)
-        self._inks.pop(key, None)
 
 
 def picture_bytes(surface: pygame.Surface) -> int:
@@ -956,15 +920,14 @@ class Painter:
         ``still`` says ``image`` is never drawn on again (the image cache's
         pictures): the cache then keeps its turned copy beside it.
         """
-        placed = self.turn.rect(rect)
-        if still:
-            # Only the ink's rectangle: the transparent margins around it blend to nothing.
-            shown, ink = self.fonts.images.shown(image, self.turn.rotation)
-            self.surface.blit(shown, placed.move(ink.topleft), ink)
-            return
-        if self.turn.rotation:
-            image = turn_surface(image, self.turn.rotation)
-        self.surface.blit(image, placed)
+        rotation = self.turn.rotation
+        if rotation:
+            image = (
+                self.fonts.images.turned(image, rotation)
+                if still
+                else turn_surface(image, rotation)
+            )
+        self.surface.blit(image, self.turn.rect(rect))
 
     def picture(
         self,

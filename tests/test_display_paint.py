@@ -1,19 +1,16 @@
 """The painting shortcuts of ``display.theme`` give the same pixels as plain drawing.
 
-What cards show (their faces, the width their ranks need) is remembered, not
-worked out again each frame. A kept picture (a line of text, a card face) is
-blitted as the rectangle around its ink (``ImageCache.shown``): the fully
-transparent margins around it would blend to nothing. A large box's rounded edge
-is painted from a kept recipe of fills and corner pictures (``EdgeRecipe``)
-instead of pygame's thick lines. Both are for speed only (issue 30's drawing
-targets).
-Every pixel must be the one plain drawing gives: wherever the picture or box
-sits, whatever the clip, turned or not, and on whole frames of every screen.
+A large box's rounded edge is painted from a kept recipe of fills and corner
+pictures (``EdgeRecipe``) instead of pygame's thick lines, for speed only
+(issue 30's drawing targets): every pixel must be the one plain drawing gives,
+wherever the box sits, whatever the clip, turned or not, and on whole frames of
+every screen. What cards show (their faces, the width their ranks need) is
+remembered, not worked out again each frame.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import pygame
 import pytest
@@ -22,16 +19,13 @@ from controller.games import deck_of_card
 from controller.games.cards import CardFace
 from controller.view import TableView
 from controller.words import Presenter
-from display.layout import Turn, turn_surface
+from display.layout import Turn
 from display.renderer import Renderer
 from display.theme import (
     DRAWN,
     EDGE_LIMIT,
-    INK_AFTER,
-    TEXT,
     EdgeRecipe,
     Fonts,
-    ImageCache,
     Metrics,
     Painter,
     edge_recipe,
@@ -54,92 +48,6 @@ def same(a: pygame.Surface, b: pygame.Surface) -> bool:
 
 def painter(surface: pygame.Surface, fonts: Fonts, turn: Turn | None = None) -> Painter:
     return Painter(surface, fonts, Metrics.for_size(SIZE), turn=turn or Turn())
-
-
-# --- kept pictures blitted by their ink -------------------------------------------
-
-
-def test_a_kept_line_of_text_is_blitted_as_its_ink_once_shown_often_and_a_loose_one_whole() -> None:
-    fonts = Fonts()
-    p = painter(canvas(), fonts)
-    line = p.render_text("Your turn: play a card", 40, TEXT, True)
-    # Shown a few times only (a count while it changes), it is blitted whole: finding
-    # its ink would cost more than blending its margins does.
-    for _ in range(INK_AFTER - 1):
-        assert fonts.images.shown(line, 0) == (line, line.get_rect())
-    shown, ink = fonts.images.shown(line, 0)
-    assert shown is line
-    # The line's height holds the font's ascent and descent; its letters fill less.
-    assert ink.h < line.get_height() and ink.w > 0
-    assert ink == line.get_bounding_rect()
-    assert fonts.images.shown(line, 0)[1] == ink  # kept
-    loose = pygame.Surface((30, 20), pygame.SRCALPHA)
-    for _ in range(INK_AFTER + 1):
-        assert fonts.images.shown(loose, 0)[1] == loose.get_rect()
-
-
-@pytest.mark.parametrize("rotation", [0, 90, 180, 270])
-def test_a_turned_copy_has_its_own_ink_and_both_go_with_the_picture(rotation: int) -> None:
-    images = ImageCache(limit=1)
-    upright = pygame.Surface((40, 20), pygame.SRCALPHA)
-    upright.fill((200, 10, 10, 255), pygame.Rect(3, 5, 10, 4))
-    kept = images.put("a", upright)
-    for _ in range(INK_AFTER):
-        turned, ink = images.shown(kept, rotation)
-    assert turned is (kept if rotation == 0 else images.turned(kept, rotation))
-    assert ink == turn_surface(upright, rotation).get_bounding_rect()
-    if rotation:  # the upright picture has not been shown often: it is still blitted whole
-        assert images.shown(kept, 0)[1] == kept.get_rect()
-    images.put("b", pygame.Surface((1, 1), pygame.SRCALPHA))  # "a" goes, with its inks
-    assert images.get("a") is None
-    again = images.put("a", pygame.Surface((40, 20), pygame.SRCALPHA))
-    assert images.shown(again, rotation)[1] == turned.get_rect()  # counted afresh
-    for _ in range(INK_AFTER):
-        ink = images.shown(again, rotation)[1]
-    assert ink.size == (0, 0)  # nothing drawn: no ink
-
-
-@pytest.mark.parametrize("rotation", [0, 90, 180, 270])
-@pytest.mark.parametrize("clipped", [False, True])
-def test_text_and_cards_blitted_by_their_ink_give_the_pixels_of_a_whole_blit(
-    rotation: int, clipped: bool
-) -> None:
-    turn = Turn(rotation, (300, 200), (17, 11))
-    fonts = Fonts()
-    plain, inked = canvas(), canvas()
-    for surface in (plain, inked):
-        surface.fill((28, 38, 48), pygame.Rect(40, 30, 200, 150))  # a panel under part of it
-        if clipped:
-            surface.set_clip(pygame.Rect(60, 45, 97, 80))
-    # Drawn often enough (on scratch canvases first) that the last time is by the ink.
-    for surface in [canvas() for _ in range(INK_AFTER - 1)] + [inked]:
-        p = painter(surface, fonts, turn)
-        p.text("Gyp 10 · Seat 3", (20, 15), 30, TEXT, bold=True)
-        p.card(pygame.Rect(120, 60, 50, 72), "R7")
-        p.text("tiny", (150, 150), 12)
-    # The same pictures, kept by the same painter, blitted whole where they land.
-    for image, rect in drawn_pictures(fonts, p):
-        shown = image if rotation == 0 else fonts.images.turned(image, rotation)
-        assert fonts.images.shown(image, rotation)[1] == shown.get_bounding_rect()
-        plain.blit(shown, turn.rect(rect))
-    assert same(plain, inked)
-
-
-def drawn_pictures(fonts: Fonts, p: Painter) -> Iterator[tuple[pygame.Surface, pygame.Rect]]:
-    """The pictures the test above drew, where they went (upright), drawn again through
-    the painter's own measures: the same keys, so the cache gives the same pictures."""
-    for text, pos, size, bold in (
-        ("Gyp 10 · Seat 3", (20, 15), 30, True),
-        ("tiny", (150, 150), 12, False),
-    ):
-        image = p.render_text(text, size, TEXT, bold)
-        yield image, image.get_rect(topleft=pos)
-    card = pygame.Rect(120, 60, 50, 72)
-    face = p.card_face("R7")
-    key = ("card", card.size, face, 0, False, False, None, False)
-    face_picture = fonts.images.get(key)
-    assert face_picture is not None
-    yield face_picture, face_picture.get_rect(center=card.center)
 
 
 # --- large rounded edges from recipes ----------------------------------------------------
@@ -231,15 +139,7 @@ def test_edge_recipes_are_bounded_and_forgotten_with_the_fonts() -> None:
 
 
 def plain_painting(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Switch the shortcuts off: pictures blitted whole, edges drawn by pygame."""
-
-    def whole(
-        images: ImageCache, picture: pygame.Surface, rotation: int
-    ) -> tuple[pygame.Surface, pygame.Rect]:
-        turned = picture if rotation == 0 else images.turned(picture, rotation)
-        return turned, turned.get_rect()
-
-    monkeypatch.setattr(ImageCache, "shown", whole)
+    """Switch the shortcut off: every edge drawn by pygame."""
     monkeypatch.setattr(Painter, "_edge_recipe", lambda *_: None)
 
 
@@ -259,9 +159,9 @@ def test_every_screen_is_the_same_picture_with_and_without_the_shortcuts(
 ) -> None:
     view = VIEWS[screen]()
     fast = Renderer(size, rotation)
-    for _ in range(INK_AFTER):  # the last time from the kept pictures, by their ink
-        fast.invalidate()
-        fast.draw(view)
+    fast.draw(view)
+    fast.invalidate()
+    fast.draw(view)  # again, from the kept recipes
     with monkeypatch.context() as patched:
         plain_painting(patched)
         plain = Renderer(size, rotation)
