@@ -12,8 +12,10 @@ in CPU time, and judged on it in a column of their own).
 * full redraw: every scene (attract, game menu, join, each game's play
   screen, results, staff desk) from real kiosk views, at 1920x1080: the
   renderer is invalidated, so the static layer, the centre and every seat
-  panel are drawn and turned again (the text and card pictures drawn before
-  stay cached, as in a running kiosk).
+  panel are drawn and turned again (what the painter keeps by content stays
+  cached, as in a running kiosk: the text and card pictures drawn before, the
+  large boxes' edge recipes and the card faces; ``docs/display.md``, "Drawing
+  only what changed").
 * tap -> drawn frame / LED frame: a reader's ``TAG`` line written to a real
   pseudo-terminal, through the reader thread, the table (journal on) and the
   renderer at 1920x1080 (``benchmarks/kiosk.py``'s measure). "excluding

@@ -17,6 +17,7 @@ import logging
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Generic, TypeVar
 
@@ -130,26 +131,28 @@ class Metrics:
     def _scaled(self, share: float, least: int) -> int:
         return max(least, round(self.unit * share))
 
+    # Each size is worked out once per Metrics (``cached_property``): a frame asks for
+    # them a few hundred times.
     # pygame's default font draws glyphs about 0.7 of the requested size tall,
     # hence sizes that look large next to other toolkits' point sizes.
 
-    @property
+    @cached_property
     def small(self) -> int:
         return self._scaled(0.042, 16)
 
-    @property
+    @cached_property
     def body(self) -> int:
         return self._scaled(0.05, 18)
 
-    @property
+    @cached_property
     def big(self) -> int:
         return self._scaled(0.072, 24)
 
-    @property
+    @cached_property
     def title(self) -> int:
         return self._scaled(0.12, 36)
 
-    @property
+    @cached_property
     def pad(self) -> int:
         return self._scaled(0.012, 3)
 
@@ -158,12 +161,12 @@ class Metrics:
         """The distance from one line of ``size`` text to the next."""
         return round(size * 0.82)
 
-    @property
+    @cached_property
     def line(self) -> int:
         """The height of a line of small text."""
         return self.leading(self.small)
 
-    @property
+    @cached_property
     def hand_card(self) -> int:
         """The height of a card of the simulator's hand (and of a seat button)."""
         return self._scaled(0.08, 30)
@@ -396,11 +399,19 @@ class Fonts:
         self.coverage = Coverage()
         self.fallbacks = FallbackFonts()
         self.images = ImageCache()
+        # How each large rounded box's edge is put together from fills and corner
+        # pictures (``EdgeRecipe``): small, and dropped with the rest.
+        self.edges: Memo[EdgeRecipe] = Memo(EDGE_LIMIT)
         # Words as each reader reads them, and texts fitted to boxes: a redraw asks for
         # the same ones again, and presenting (Babel's numbers) and fitting (wrapping,
         # measuring) cost more on a Pi core than drawing the cached picture.
         self.presented: Memo[str] = Memo()
         self.fitted: Memo[Fitted] = Memo()
+        # What each card shows, by game and notation (parsing a notation and asking its
+        # deck costs more than drawing the kept face), and the legible width of a card
+        # for each set of ranks and height (``Painter.legible_card_width``).
+        self.faces: Memo[CardFace] = Memo()
+        self.card_widths: Memo[int] = Memo(256)
         self.wrapped: Memo[tuple[str, ...]] = Memo()
 
     def forget(self) -> None:
@@ -409,8 +420,11 @@ class Fonts:
         self._cache.clear()
         self.fallbacks = FallbackFonts(self.fallbacks.limit)
         self.images = ImageCache(self.images.limit, self.images.budget)
+        self.edges = Memo(self.edges.limit)
         self.presented = Memo(self.presented.limit)
         self.fitted = Memo(self.fitted.limit)
+        self.faces = Memo(self.faces.limit)
+        self.card_widths = Memo(self.card_widths.limit)
         self.wrapped = Memo(self.wrapped.limit)
 
     @property
@@ -433,6 +447,85 @@ class Fonts:
 
     def __len__(self) -> int:
         return len(self._cache)
+
+
+# Rounded edges whose recipes are kept: a screen has a few dozen box sizes at most.
+EDGE_LIMIT = 256
+# Edges of fewer pixels than this are drawn by pygame each time: pygame's cost grows
+# with the edge's pixels, the recipe's is about a dozen calls, and below this the
+# recipes measured no cheaper in whole frames (at 800x480 and 1024x600 they cost
+# 1-2 % more, at 1920x1080 they saved 5-6 %).
+EDGE_LEAST_PIXELS = 12_000
+# Colours that mark what an edge leaves uncovered while its recipe is made and
+# checked (the first that is not the edge's own).
+EDGE_CLEAR: tuple[Colour, ...] = ((255, 0, 255), (0, 255, 255))
+
+
+@dataclass(frozen=True)
+class EdgeRecipe:
+    """A rounded box's edge as four plain fills (its straight bands) and its four corners
+    as small colour-keyed pictures.
+
+    pygame draws a rounded edge ``width`` pixels wide as thick lines, a line of
+    pixels at a time with a bounds check on each, and thick quarter circles:
+    about 0.16 ms for a 1080p seat panel's turn edge in a frame, and a panel's
+    edge is drawn on every repaint of it (twice when the turn moves: the old edge
+    is painted over, then the new drawn). Its straight bands are plain
+    rectangles, which ``Surface.fill`` (SDL's fill) paints in one call each;
+    only the corners' squares need pixels drawn by pygame, kept as pictures.
+    Every recipe is checked once against ``pygame.draw.rect`` itself
+    (``edge_recipe``), so it gives exactly the pixels drawing would.
+    """
+
+    colour: Colour
+    bands: tuple[pygame.Rect, ...]  # relative to the box's top left
+    corners: tuple[tuple[pygame.Surface, tuple[int, int]], ...]
+
+    def paint(self, surface: pygame.Surface, at: tuple[int, int]) -> None:
+        """Paint the edge with the box's top left at ``at`` (inside ``surface``'s clip)."""
+        x, y = at
+        for band in self.bands:
+            surface.fill(self.colour, band.move(x, y))
+        for corner, (dx, dy) in self.corners:
+            surface.blit(corner, (x + dx, y + dy))
+
+
+# The recipe of an edge that is drawn by pygame (kept, so it is not tried again).
+DRAWN = EdgeRecipe((0, 0, 0), (), ())
+
+
+def edge_recipe(
+    surface: pygame.Surface, size: tuple[int, int], colour: Colour, width: int, radius: int
+) -> EdgeRecipe | None:
+    """The fills and corners that paint the edge of a ``size`` box as
+    ``pygame.draw.rect(..., width, radius)`` does on ``surface``'s pixel format, or
+    None when they would not match (then it is drawn by pygame)."""
+    w, h = size
+    c = radius + 1  # the corners' squares: everything pygame rounds lies inside them
+    if radius < 1 or width < 1 or width >= c or w < 2 * c + 1 or h < 2 * c + 1:
+        return None
+    clear = next(k for k in EDGE_CLEAR if surface.map_rgb(k) != surface.map_rgb(colour))
+    reference = pygame.Surface(size, 0, surface)
+    reference.fill(clear)
+    pygame.draw.rect(reference, colour, reference.get_rect(), width, radius)
+    bands = (
+        pygame.Rect(c, 0, w - 2 * c, width),
+        pygame.Rect(c, h - width, w - 2 * c, width),
+        pygame.Rect(0, c, width, h - 2 * c),
+        pygame.Rect(w - width, c, width, h - 2 * c),
+    )
+    corners = []
+    for dx, dy in ((0, 0), (w - c, 0), (0, h - c), (w - c, h - c)):
+        corner = reference.subsurface((dx, dy, c, c)).copy()
+        corner.set_colorkey(clear, pygame.RLEACCEL)
+        corners.append((corner, (dx, dy)))
+    recipe = EdgeRecipe(colour, bands, tuple(corners))
+    check = pygame.Surface(size, 0, surface)
+    check.fill(clear)
+    recipe.paint(check, (0, 0))
+    if pygame.image.tobytes(check, "RGB") != pygame.image.tobytes(reference, "RGB"):
+        return None
+    return recipe
 
 
 class Memo(Generic[V]):
@@ -879,7 +972,33 @@ class Painter:
         if fill is not None:
             self.rect(fill, rect, 0, r)
         if edge is not None and width > 0:
-            self.rect(edge, rect, width, r)
+            # Most edges are small: drawn by pygame without asking for a recipe.
+            large = 2 * (rect.w + rect.h) * width >= EDGE_LEAST_PIXELS
+            recipe = self._edge_recipe(rect, edge, width, r) if large else None
+            if recipe is None:
+                self.rect(edge, rect, width, r)
+            else:
+                recipe.paint(self.surface, self.turn.rect(rect).topleft)
+
+    def _edge_recipe(
+        self, rect: pygame.Rect, edge: Colour, width: int, radius: int
+    ) -> EdgeRecipe | None:
+        """The kept recipe of a large box's edge where it lands, or None to draw it.
+
+        Made at the turned size, so its pixels are those of drawing the turned
+        rectangle. Only on an opaque surface: on one with alpha, colour keys differ.
+        """
+        placed = self.turn.rect(rect)
+        surface = self.surface
+        if surface.get_flags() & pygame.SRCALPHA:
+            return None
+        key = (placed.size, edge, width, radius, surface.get_bitsize(), surface.get_masks())
+        edges = self.fonts.edges
+        recipe = edges.get(key)
+        if recipe is None:
+            made = edge_recipe(surface, placed.size, edge, width, radius)
+            recipe = edges.put(key, DRAWN if made is None else made)
+        return None if recipe is DRAWN else recipe
 
     def render_text(
         self, words: Words, size: int, colour: Colour, bold: bool = False, max_width: int = 0
@@ -1132,19 +1251,29 @@ class Painter:
     def legible_card_width(self, notations: Sequence[str], height: int) -> int:
         """The narrowest card ``height`` tall (at least a card's proportion, 0.7 of it)
         on which every one of ``notations`` shows its rank at the legible size."""
+        ranks = frozenset(self.card_face(notation).text for notation in notations)
+        least = self.least_size
+        key = (ranks, height, least)
+        known = self.fonts.card_widths.get(key)
+        if known is not None:
+            return known
         width = round(height * 0.7)
-        ranks = {self.card_face(notation).text for notation in notations}
         while width < height * 2 and any(
-            self.card_rank_size(rank, width, height, False) < self.least_size for rank in ranks
+            self.card_rank_size(rank, width, height, False) < least for rank in ranks
         ):
             width += 1
-        return width
+        return self.fonts.card_widths.put(key, width)
 
     def card_face(self, notation: str) -> CardFace:
         """What the card ``notation`` shows, as the game this painter draws describes it
         (its deck's ``CardType``); without a game, the notation on a plain card."""
-        deck = deck_of_card(self.words.game_id, notation)
-        return CardFace(notation) if deck is None else deck.face(notation)
+        key = (self.words.game_id, notation)
+        face = self.fonts.faces.get(key)
+        if face is None:
+            deck = deck_of_card(self.words.game_id, notation)
+            face = CardFace(notation) if deck is None else deck.face(notation)
+            self.fonts.faces.put(key, face)
+        return face
 
     def card_picture(
         self, key: Hashable, rect: pygame.Rect, draw: Callable[[], pygame.Surface]
