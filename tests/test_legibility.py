@@ -346,7 +346,7 @@ def test_the_most_crowded_table_screens_are_legible_at_800x480(language: str) ->
 def test_a_cut_label_is_found_and_a_cut_nickname_is_not() -> None:
     """``cut_labels`` sees a label ended with "…" and lets a long nickname be cut."""
     scene = next(s for s in scenes_of("table") if s.name == "menu")
-    named = replace(scene.view, nicknames={0: LONG_NAME + LONG_NAME})  # cut on its panel
+    named = replace(scene.view, nicknames={0: LONG_NAME * 5})  # cut on its panel
     renderer = Renderer((800, 480))
     with legibility.recording() as drawing:
         renderer.draw(in_language(named, "de"))
