@@ -56,6 +56,39 @@ def centred_lines(
         y += height
 
 
+def pieces_in_rows(
+    p: Painter,
+    rect: pygame.Rect,
+    pieces: Sequence[tuple[Words, theme.Colour]],
+    size: int,
+    *,
+    bold: bool = True,
+    gap: int = 0,
+) -> int:
+    """Short texts ("Bid 2", "Total 41", "on target") side by side across ``rect``, each
+    whole, a new row where the next does not fit the one it is on; returns the bottom
+    of what was drawn (``rect.top`` if nothing was).
+
+    For a panel too low for its usual layout: one line of them cut a figure or a note
+    to "Ge…"; rows keep each whole. Pieces that find no row inside ``rect`` are left
+    out, in order, rather than cut (the centre or the chips elsewhere say them too);
+    only a piece wider than ``rect`` on its own is ended with "…".
+    """
+    space = gap or p.measure("   ", size, bold)
+    row_h = p.metrics.leading(size)
+    x, y, bottom = rect.left, rect.top, rect.top
+    for text, colour in pieces:
+        width = p.measure(p.words(text), size, bold)
+        if x > rect.left and x + width > rect.right:
+            x, y = rect.left, y + row_h
+        ink = p.render_text(text, size, colour, bold, rect.w).get_bounding_rect()
+        if y + ink.bottom > rect.bottom:
+            break
+        drawn = p.text(text, (x, y), size, colour, bold=bold, max_width=rect.right - x)
+        x, bottom = drawn.right + space, max(bottom, y + ink.bottom)
+    return bottom
+
+
 def selected_choice(view: TableView) -> GameChoice | None:
     if 0 <= view.selected_game < len(view.games):
         return view.games[view.selected_game]
