@@ -46,6 +46,7 @@ from display.generic import (
     player_name,
     split_centre,
 )
+from display.screen_parts import line_or_rows, line_or_rows_height
 from display.theme import Colour, Painter
 
 # How each genre looks; which genres there are, in which order, comes from the snapshot.
@@ -403,30 +404,44 @@ class OskarScene:
             else:
                 p.circle(theme.PANEL_EDGE, centre, r, max(1, r // 4))
         y = label.bottom + m.pad // 2
-        y = p.text(
+        points = p.motion.figure(f"points of {player}", entry.points)
+        summary = (
             say_plural(
-                "{n} token · {points} points",
-                "{n} tokens · {points} points",
-                tokens,
-                points=p.motion.figure(f"points of {player}", entry.points),
+                "{n} token · {points} points", "{n} tokens · {points} points", tokens, points=points
             ),
-            (rect.left, y),
-            m.body,
-            theme.TEXT,
-            bold=True,
-            max_width=rect.w,
-        ).bottom
-        detail = say(
-            "{tricks} · {cards}",
-            tricks=say_plural("{n} trick", "{n} tricks", entry.tricks_won),
-            cards=say_plural("{n} card left", "{n} cards left", entry.cards_left),
+            [
+                say_plural("{n} token", "{n} tokens", tokens),
+                say_plural("{n} point", "{n} points", points),
+            ],
         )
-        if y + m.leading(m.small) > rect.bottom:
-            return  # a short body (the demo's hand below): the counts are in the centre too
-        y = p.text(detail, (rect.left, y + 1), m.small, theme.TEXT_DIM, max_width=rect.w).bottom
+        detail = (
+            say(
+                "{tricks} · {cards}",
+                tricks=say_plural("{n} trick", "{n} tricks", entry.tricks_won),
+                cards=say_plural("{n} card left", "{n} cards left", entry.cards_left),
+            ),
+            [
+                say_plural("{n} trick", "{n} tricks", entry.tricks_won),
+                say_plural("{n} card left", "{n} cards left", entry.cards_left),
+            ],
+        )
         note, colour = self._seat_note(snap, entry, player)
-        if note and y + m.leading(m.small) <= rect.bottom:
-            p.text(note, (rect.left, y + 1), m.small, colour, bold=True, max_width=rect.w)
+        below = pygame.Rect(rect.left, y, rect.w, rect.bottom - y)
+        y = line_or_rows(p, below, *summary, m.body, theme.TEXT, bold=True)
+        # A narrow panel (a 6-seat table's) has not the height for every line in rows:
+        # the seat's note (what it may reroll) before its counts, which the centre
+        # says too; a line is left out whole, never cut.
+        note_lines = p.wrap(note, m.small, rect.w, True) if note else []
+        note_h = len(note_lines) * m.leading(m.small)
+        detail_h = line_or_rows_height(p, rect.w, *detail, m.small)
+        room = rect.bottom - y - 1
+        if detail_h + note_h <= room or not note_lines:
+            y = line_or_rows(
+                p, pygame.Rect(rect.left, y + 1, rect.w, room), *detail, m.small, theme.TEXT_DIM
+            )
+        if note_lines and note_h <= rect.bottom - y - 1:
+            for line in note_lines:
+                y = p.text(line, (rect.left, y + 1), m.small, colour, bold=True).bottom
 
     def _seat_note(self, snap: OskarSnapshot, entry: SeatView, player: int) -> tuple[Words, Colour]:
         if entry.stock:
