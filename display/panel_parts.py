@@ -323,11 +323,18 @@ def _button_height(p: Painter, column_h: int, count: int) -> int:
 def _fitted_labels(
     p: Painter, buttons: Sequence[ButtonHint], width: int, height: int
 ) -> list[Fitted]:
+    """The buttons' labels fitted to ``width`` x ``height`` buttons: the labels whole where
+    they fit, else their short forms where they have them ("previous", "next" for
+    "previous game", "next game": all of them, so the column reads alike)."""
     # Fitted together, so two labels that differ ("face up"/"face down") stay different.
     inner = p.label_box(pygame.Rect(0, 0, width, height))
-    return p.distinct_labels(
-        [hint.label for hint in buttons], inner.w, inner.h, p.metrics.small, bold=True
-    )
+    labels = [hint.label for hint in buttons]
+    fitted = p.distinct_labels(labels, inner.w, inner.h, p.metrics.small, bold=True)
+    cut = [fit.cut for fit in fitted]
+    if not any(hint.short is not None for hint, c in zip(buttons, cut, strict=True) if c):
+        return fitted
+    shorter = [hint.label if hint.short is None else hint.short for hint in buttons]
+    return p.distinct_labels(shorter, inner.w, inner.h, p.metrics.small, bold=True)
 
 
 def button_column_width(p: Painter, buttons: Sequence[ButtonHint], column_h: int, most: int) -> int:
