@@ -438,7 +438,7 @@ class OskarScene:
         note_h = len(note_lines) * m.leading(m.small)
         detail_h = line_or_rows_height(p, rect.w, *detail, m.small)
         room = rect.bottom - y - 1
-        if detail_h + note_h <= room or not note_lines:
+        if detail_h + note_h <= room:
             y = line_or_rows(
                 p, pygame.Rect(rect.left, y + 1, rect.w, room), *detail, m.small, theme.TEXT_DIM
             )
