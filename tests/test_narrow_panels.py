@@ -12,7 +12,8 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from controller.games.words import Text, say
+from controller.games.oss.table import short_button_label
+from controller.games.words import Text, Verbatim, say
 from controller.view import ButtonHint, Screen, SeatView, TableView
 from controller.words import Presenter
 from display import legibility, theme
@@ -121,3 +122,12 @@ def test_the_menu_and_the_join_screen_give_their_long_labels_short_forms() -> No
         )
         assert isinstance(language.label, Text) and language.label.key == "language: {language}"
         assert language.short == say("{language}", **dict(language.label.args))
+
+
+def test_oss_buttons_have_short_labels_that_keep_what_they_name() -> None:
+    tap = say("tap for {trick}", trick=Verbatim("Nampan"))
+    assert short_button_label(tap) == say("{trick}", trick=Verbatim("Nampan"))
+    replay = say("replay (discard {value})", value=Verbatim("3"))
+    assert short_button_label(replay) == say("discard {value}", value=Verbatim("3"))
+    assert short_button_label(say("previous trick")) == say("previous")
+    assert short_button_label(say("I won")) is None  # short enough as it is

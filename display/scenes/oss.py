@@ -54,6 +54,7 @@ from display.generic import (
     player_name,
 )
 from display.legibility import Role
+from display.screen_parts import line_or_rows, line_or_rows_height, pieces_in_rows
 from display.theme import Colour, Painter
 
 TRIBE_COLOURS: tuple[Colour, ...] = (
@@ -256,13 +257,11 @@ class OssScene:
         line = m.leading(size)
         y = rect.top
         score = p.motion.figure(f"score of {player}", entry.score)
-        head = (
-            say("Score {score} · CHIEF", score=score)
-            if entry.chief
-            else say("Score {score}", score=score)
-        )
-        p.text(head, (rect.left, y), m.body, theme.TEXT, bold=True, max_width=rect.w)
-        y += m.leading(m.body)
+        # "Score 4" and "CHIEF" on two lines where the one does not fit (6 seats).
+        head = say("Score {score} · CHIEF", score=score) if entry.chief else None
+        pieces = [say("Score {score}", score=score), *([say("CHIEF")] if entry.chief else [])]
+        line_or_rows(p, rect, head or pieces[0], pieces, m.body, theme.TEXT, bold=True)
+        y += line_or_rows_height(p, rect.w, head or pieces[0], pieces, m.body, bold=True)
         parts = say(
             "tribe {tribe}   hand {hand}   deck {deck}   replays left {replays}",
             tribe=entry.tribe,
@@ -283,10 +282,10 @@ class OssScene:
         best = game_of(view.game).overlay.timer.bests.get(player)
         if best is not None:
             extra.append(say("best {time}", time=seconds(best)))
-        if y + line <= rect.bottom:
-            # Separate facts side by side: each is a whole phrase of its own.
-            shown = "   ".join(p.words(t) for t in extra)
-            p.text(shown, (rect.left, y), size, theme.TEXT, max_width=rect.w)
+        # Separate facts side by side, each a whole phrase of its own, in rows where
+        # one line would cut them (a 6-seat table's panel).
+        below = pygame.Rect(rect.left, y, rect.w, rect.bottom - y)
+        pieces_in_rows(p, below, [(text, theme.TEXT) for text in extra], size, bold=False)
 
     # --- the centre ----------------------------------------------------------------------------
 
