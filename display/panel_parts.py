@@ -195,7 +195,7 @@ def draw_header(
     ink = theme.TEXT_DARK if prompt is not None else theme.TEXT
     # The seat's name (nickname or "Seat 3"), never the engine's player number. Beside
     # a turn prompt it has half the line; otherwise all the badges leave (a narrow panel
-    # of a 7-seat table then shows "3 · Wilhelmina-…", not "3 ·…").
+    # of a 7-seat table then shows the name whole, or "3 · Wilhelmi…", not "3 ·…").
     room = rect.w // 2 if prompt is not None else rect.w - 3 * pad - _badges_width(p, seat, view)
     x = rect.left + pad
     label = draw_seat_name(p, view, seat, (x, rect.centery), ink, max(rect.w // 2, room))
