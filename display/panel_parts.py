@@ -18,7 +18,7 @@ import pygame
 from controller.games.words import Verbatim, Words, as_arg, say
 from controller.view import ButtonHint, Screen, SeatView, TableView
 from display import theme
-from display.fitting import Fitted
+from display.fitting import ELLIPSIS, Fitted, letters_cut
 from display.generic import seat_colour_of, seat_label, seat_words
 from display.screen_parts import PROBLEM_COLOUR
 from display.theme import Painter
@@ -193,26 +193,12 @@ def draw_header(
     if prompt is not None:
         p.box(rect, theme.TURN, None)
     ink = theme.TEXT_DARK if prompt is not None else theme.TEXT
-    # The seat's name (nickname or "Seat 3"), never the engine's player number.
-    name = seat_words(view, seat)
-    nickname = view.nicknames.get(seat.seat)
-    if nickname and p.measure(p.words(name), m.body, True) > rect.w // 2:
-        # A nickname cut short ("Wilhelm…") could leave two seats looking alike: the
-        # seat's number leads it, so every seat is still told apart; where not even
-        # a few of its letters would show, the seat's own label ("Seat 3") stands.
-        # TRANSLATORS: a seat's number and its member's nickname (then cut short).
-        numbered = say(
-            "{number} · {nickname}",
-            number=Verbatim(str(seat.seat + 1)),
-            nickname=Verbatim(nickname),
-        )
-        least = say("{number} · {nickname}", number=Verbatim("0"), nickname=Verbatim("Wil…"))
-        fits = p.measure(p.words(least), m.body, True) <= rect.w // 2
-        name = numbered if fits else seat_label(seat)
+    # The seat's name (nickname or "Seat 3"), never the engine's player number. Beside
+    # a turn prompt it has half the line; otherwise all the badges leave (a narrow panel
+    # of a 7-seat table then shows the name whole, or "3 · Wilhelmi…", not "3 ·…").
+    room = rect.w // 2 if prompt is not None else rect.w - 3 * pad - _badges_width(p, seat, view)
     x = rect.left + pad
-    label = p.text(
-        name, (x, rect.centery), m.body, ink, bold=True, anchor="midleft", max_width=rect.w // 2
-    )
+    label = draw_seat_name(p, view, seat, (x, rect.centery), ink, max(rect.w // 2, room))
     x = label.right + pad * 2
     # The turn prompt matters most: it takes the right end; badges fill what is left,
     # in a short form when the long one does not fit.
@@ -235,7 +221,7 @@ def draw_header(
     if seat.is_bot:
         badges.append((BOT_BADGE, BOT_BADGE, theme.BOT))
     if seat.joined and view.screen is Screen.JOIN:
-        badges.append((say("JOINED"), say("IN"), theme.JOINED))
+        badges.append((say("JOINED"), JOINED_SHORT, theme.JOINED))
     for long, short, colour in badges:
         for text in (long, short):
             image = p.render_text(text, m.small, theme.TEXT_DARK, True)
@@ -248,6 +234,50 @@ def draw_header(
         p.box(badge, colour, theme.TEXT_DARK if prompt is not None else None)
         p.place_text(image, image.get_rect(center=badge.center), p.words(text), m.small)
         x = badge.right + pad
+
+
+def draw_seat_name(
+    p: Painter,
+    view: TableView,
+    seat: SeatView,
+    midleft: tuple[int, int],
+    ink: theme.Colour,
+    width: int,
+) -> pygame.Rect:
+    """The seat's name in bold at ``midleft``, no wider than ``width``; where it went.
+
+    A nickname too long for ``width`` is cut between its letters behind the seat's
+    number ("3 · Wilhel…"): cut at a word it would keep only "3 ·…", which names no
+    one. The number keeps two seats with alike names apart. Where not even a few of
+    the name's letters would show, the seat's own label ("Seat 3") stands instead.
+    """
+    m = p.metrics
+    name = seat_words(view, seat)
+    nickname = view.nicknames.get(seat.seat)
+    fitted = p.fit(name, width, 1 << 16, m.body, bold=True, max_lines=1)
+    if nickname and fitted.cut:
+        # TRANSLATORS: a seat's number and its member's nickname (then cut short).
+        numbered = p.words(
+            say(
+                "{number} · {nickname}",
+                number=Verbatim(str(seat.seat + 1)),
+                nickname=Verbatim(nickname),
+            )
+        )
+        size = p.fit(numbered, width, 1 << 16, m.body, bold=True, max_lines=1).size
+        shown = letters_cut(numbered, width, size, lambda text, at: p.measure(text, at, True))
+        kept = shown.removesuffix(ELLIPSIS)
+        if any(kept.endswith(nickname[:k]) for k in range(NAME_LETTERS_KEPT, len(nickname))):
+            image = p.render_text(shown, size, ink, True)
+            placed = image.get_rect(midleft=midleft)
+            p.place_text(image, placed, shown, size, cut=True)
+            return placed
+        name = seat_label(seat)
+    return p.text(name, midleft, m.body, ink, bold=True, anchor="midleft", max_width=width)
+
+
+# The fewest of a nickname's letters a cut name shows ("Wil…"): fewer name no one.
+NAME_LETTERS_KEPT = 3
 
 
 def prompt_fits(
@@ -265,13 +295,16 @@ def prompt_fits(
 
 OFFLINE = say("OFFLINE")
 BOT_BADGE = say("BOT")
+JOINED_SHORT = say("IN")
 
 
 def _badges_width(p: Painter, seat: SeatView, view: TableView) -> int:
-    """Room to keep beside the turn prompt for the short badges."""
+    """Room to keep beside the seat's name or the turn prompt for the short badges."""
     shorts = [OFFLINE] if not seat.reader_online else []
     if seat.is_bot:
         shorts.append(BOT_BADGE)
+    if seat.joined and view.screen is Screen.JOIN:
+        shorts.append(JOINED_SHORT)
     font = p.fonts.get(p.metrics.small, True)
     return sum(font.size(p.words(text))[0] + 4 * p.metrics.pad for text in shorts)
 
@@ -290,11 +323,18 @@ def _button_height(p: Painter, column_h: int, count: int) -> int:
 def _fitted_labels(
     p: Painter, buttons: Sequence[ButtonHint], width: int, height: int
 ) -> list[Fitted]:
+    """The buttons' labels fitted to ``width`` x ``height`` buttons: the labels whole where
+    they fit, else their short forms where they have them ("previous", "next" for
+    "previous game", "next game": all of them, so the column reads alike)."""
     # Fitted together, so two labels that differ ("face up"/"face down") stay different.
     inner = p.label_box(pygame.Rect(0, 0, width, height))
-    return p.distinct_labels(
-        [hint.label for hint in buttons], inner.w, inner.h, p.metrics.small, bold=True
-    )
+    labels = [hint.label for hint in buttons]
+    fitted = p.distinct_labels(labels, inner.w, inner.h, p.metrics.small, bold=True)
+    cut = [fit.cut for fit in fitted]
+    if not any(hint.short is not None for hint, c in zip(buttons, cut, strict=True) if c):
+        return fitted
+    shorter = [hint.label if hint.short is None else hint.short for hint in buttons]
+    return p.distinct_labels(shorter, inner.w, inner.h, p.metrics.small, bold=True)
 
 
 def button_column_width(p: Painter, buttons: Sequence[ButtonHint], column_h: int, most: int) -> int:

@@ -56,6 +56,85 @@ def centred_lines(
         y += height
 
 
+def pieces_in_rows(
+    p: Painter,
+    rect: pygame.Rect,
+    pieces: Sequence[tuple[Words, theme.Colour]],
+    size: int,
+    *,
+    bold: bool = True,
+) -> int:
+    """Short texts ("Bid 2", "Total 41", "on target") side by side across ``rect``, each
+    whole, a new row where the next does not fit the one it is on; returns the bottom
+    of the last line drawn (``rect.top`` if none was).
+
+    For a panel too low or narrow for its usual layout: one line of them cut a figure
+    or a note to "Ge…"; rows keep each whole. Pieces that find no row inside ``rect``
+    are left out, in order, rather than cut (the centre or the chips elsewhere say them
+    too); only a piece wider than ``rect`` on its own is ended with "…".
+    """
+    colours = dict(enumerate(colour for _, colour in pieces))
+    rows = rows_of(p, [text for text, _ in pieces], rect.w, size, bold)
+    row_h = p.metrics.leading(size)
+    bottom, index = rect.top, 0
+    for number, row in enumerate(rows):
+        y, x = rect.top + number * row_h, rect.left
+        for text in row:
+            ink = p.render_text(text, size, colours[index], bold, rect.w).get_bounding_rect()
+            if y + ink.bottom > rect.bottom:
+                return bottom
+            drawn = p.text(text, (x, y), size, colours[index], bold=bold, max_width=rect.right - x)
+            x, bottom, index = drawn.right + _piece_gap(p, size, bold), drawn.bottom, index + 1
+    return bottom
+
+
+def rows_of(
+    p: Painter, texts: Sequence[Words], width: int, size: int, bold: bool
+) -> list[list[Words]]:
+    """``texts`` in rows no wider than ``width``, in order, each whole (``pieces_in_rows``)."""
+    gap = _piece_gap(p, size, bold)
+    rows: list[list[Words]] = []
+    x = width + 1  # the first text starts a row
+    for text in texts:
+        piece = p.measure(p.words(text), size, bold)
+        if x + piece > width:
+            rows.append([])
+            x = 0
+        rows[-1].append(text)
+        x += piece + gap
+    return rows
+
+
+def _piece_gap(p: Painter, size: int, bold: bool) -> int:
+    return p.measure("   ", size, bold)
+
+
+def line_or_rows(
+    p: Painter,
+    rect: pygame.Rect,
+    line: Words,
+    pieces: Sequence[Words],
+    size: int,
+    colour: theme.Colour,
+    *,
+    bold: bool = False,
+) -> int:
+    """``line`` ("3 tokens · 56 points") where it fits ``rect``'s width, else its
+    ``pieces`` ("3 tokens", "56 points") in rows (``pieces_in_rows``); the bottom."""
+    if p.measure(p.words(line), size, bold) <= rect.w:
+        return p.text(line, rect.topleft, size, colour, bold=bold).bottom
+    return pieces_in_rows(p, rect, [(piece, colour) for piece in pieces], size, bold=bold)
+
+
+def line_or_rows_height(
+    p: Painter, width: int, line: Words, pieces: Sequence[Words], size: int, *, bold: bool = False
+) -> int:
+    """How tall ``line_or_rows`` draws ``line`` or its ``pieces`` ``width`` wide (leading)."""
+    if p.measure(p.words(line), size, bold) <= width:
+        return p.metrics.leading(size)
+    return len(rows_of(p, pieces, width, size, bold)) * p.metrics.leading(size)
+
+
 def selected_choice(view: TableView) -> GameChoice | None:
     if 0 <= view.selected_game < len(view.games):
         return view.games[view.selected_game]

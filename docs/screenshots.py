@@ -6,6 +6,8 @@ writes, at 800x480 in English, German and Japanese (``<lang>``: en, de, ja):
 
 * ``legible-<game>-<lang>.png``: each game's play screen, a 4-seat bot table late in
   its game (the last view of its card-playing phase), seat 0's hand on screen;
+* ``largest-<game>-<lang>.png``: the same play screen at each game's largest table where
+  it has more than 4 seats (Oh Pshaw 7, Oskar 6, Oss 6: the narrowest panels);
 * ``results-<game>-<lang>.png``: the first page of the results of each game's largest
   table (Oshaka Trick 4 seats, Oh Pshaw 7, Oskar 6, Oss 6).
 
@@ -44,7 +46,7 @@ SIZE = (800, 480)
 PLAY_SEATS = 4
 # The phase in which each game's cards are played: its last view is late in the game.
 PLAY_PHASE = {"oshaka-trick": "play", "oh-pshaw": "play", "oskar": "play", "oss": "tribe"}
-KINDS = ("legible", "results")
+KINDS = ("legible", "largest", "results")
 
 
 def picture_names() -> list[str]:
@@ -53,6 +55,7 @@ def picture_names() -> list[str]:
         f"{kind}-{game_id}-{language}"
         for kind in KINDS
         for game_id in PLAY_PHASE
+        if kind != "largest" or specs()[game_id].max_players > PLAY_SEATS
         for language in LANGUAGES
     ]
 

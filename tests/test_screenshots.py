@@ -29,7 +29,7 @@ def test_it_draws_every_picture_the_docs_show_and_says_a_pattern_that_matches_no
 ) -> None:
     shown = (Path(__file__).parent.parent / "docs" / "display.md").read_text(encoding="utf-8")
     names = screenshots.picture_names()
-    assert len(names) == 24
+    assert len(names) == 33  # 4 games x 3 languages, twice, and 3 games' largest tables
     assert all(f"images/{name}.png" in shown for name in names), names
     assert screenshots.main(["--out", str(tmp_path), "--only", "legible-chess-*"]) == 2
     assert "No picture matches 'legible-chess-*'" in capsys.readouterr().err

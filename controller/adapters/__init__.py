@@ -104,6 +104,11 @@ class SeatInput(ABC):
     def hints(self) -> Sequence[tuple[int, Button, Words]]:
         """(player, button, label) for every button that does something now."""
 
+    def short_label(self, label: Words) -> Words | None:
+        """A shorter form of a ``hints`` label for a narrow seat panel ("keep 1" for "keep
+        die 1"), shown where the label would be cut; None: the label has none."""
+        return None
+
     def timer_action(self, event: TimerEvent) -> Action | None:
         """The action a toss timer's event records (a timed toss), or None."""
         return None

@@ -128,6 +128,9 @@ class ButtonHint:
     seat: int
     button: Button
     label: Words
+    # A shorter label for a narrow panel (a 7-seat table's), shown where ``label``
+    # would be cut ("next" for "next game"); None where the label has none.
+    short: Words | None = None
 
 
 @dataclass(frozen=True)

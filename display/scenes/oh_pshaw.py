@@ -37,6 +37,7 @@ from display.generic import (
     split_centre,
 )
 from display.legibility import Role
+from display.screen_parts import pieces_in_rows
 from display.theme import Colour, Painter
 
 SUIT_WORDS: Mapping[str, Text] = dict(zip(VOCABULARY.suits, VOCABULARY.suit_names, strict=True))
@@ -204,18 +205,10 @@ class OhPshawScene:
         value_size = m.big
         chip_h = m.leading(m.small) + m.leading(value_size) + m.pad
         if rect.h < chip_h:
-            # Too little height for chips: the figures and notes in one line, piece by piece.
-            pieces = [in_line(label, value) for label, value, _, _, _ in chips]
-            pieces += [note for note, _ in notes]
-            x = rect.left
-            gap = p.measure("   ", m.small, True)
-            for piece in pieces:
-                if x >= rect.right:
-                    break
-                drawn = p.text(
-                    piece, (x, rect.top), m.small, theme.TEXT, bold=True, max_width=rect.right - x
-                )
-                x = drawn.right + gap
+            # Too little height for chips: the figures and notes as words, each whole, in
+            # as many rows as there is room for.
+            pieces = [(in_line(label, value), theme.TEXT) for label, value, _, _, _ in chips]
+            pieces_in_rows(p, rect, [*pieces, *notes], m.small)
             return
         label_size = m.small
         label_role = Role.PRIMARY

@@ -46,6 +46,7 @@ from display.generic import (
     player_name,
     split_centre,
 )
+from display.screen_parts import line_or_rows, line_or_rows_height
 from display.theme import Colour, Painter
 
 # How each genre looks; which genres there are, in which order, comes from the snapshot.
@@ -358,7 +359,10 @@ class OskarScene:
             boxes.append(box)
             hot = genre is not None and genre in trendy
             draw_die(p, box, genre, highlight=theme.WINNER if hot else None)
-            if genre and label_h:
+            # A caption too wide for its die's room is left out, not cut ("アクシ…"): the
+            # die's symbol says its genre, the blue mark that it is picked to reroll.
+            room = max(die, widest) + pad
+            if genre and label_h and p.measure(p.words(captions[index]), m.small, True) <= room:
                 p.text(
                     captions[index],
                     (box.centerx, box.bottom + 1),
@@ -366,7 +370,7 @@ class OskarScene:
                     theme.ACCENT if index in picked else theme.WINNER if hot else theme.TEXT_DIM,
                     bold=index in picked,
                     anchor="midtop",
-                    max_width=max(die, widest) + pad,
+                    max_width=room,
                 )
             x += max(die, widest) + pad * 2
         for index in sorted(picked):
@@ -403,30 +407,44 @@ class OskarScene:
             else:
                 p.circle(theme.PANEL_EDGE, centre, r, max(1, r // 4))
         y = label.bottom + m.pad // 2
-        y = p.text(
+        points = p.motion.figure(f"points of {player}", entry.points)
+        summary = (
             say_plural(
-                "{n} token · {points} points",
-                "{n} tokens · {points} points",
-                tokens,
-                points=p.motion.figure(f"points of {player}", entry.points),
+                "{n} token · {points} points", "{n} tokens · {points} points", tokens, points=points
             ),
-            (rect.left, y),
-            m.body,
-            theme.TEXT,
-            bold=True,
-            max_width=rect.w,
-        ).bottom
-        detail = say(
-            "{tricks} · {cards}",
-            tricks=say_plural("{n} trick", "{n} tricks", entry.tricks_won),
-            cards=say_plural("{n} card left", "{n} cards left", entry.cards_left),
+            [
+                say_plural("{n} token", "{n} tokens", tokens),
+                say_plural("{n} point", "{n} points", points),
+            ],
         )
-        if y + m.leading(m.small) > rect.bottom:
-            return  # a short body (the demo's hand below): the counts are in the centre too
-        y = p.text(detail, (rect.left, y + 1), m.small, theme.TEXT_DIM, max_width=rect.w).bottom
+        detail = (
+            say(
+                "{tricks} · {cards}",
+                tricks=say_plural("{n} trick", "{n} tricks", entry.tricks_won),
+                cards=say_plural("{n} card left", "{n} cards left", entry.cards_left),
+            ),
+            [
+                say_plural("{n} trick", "{n} tricks", entry.tricks_won),
+                say_plural("{n} card left", "{n} cards left", entry.cards_left),
+            ],
+        )
         note, colour = self._seat_note(snap, entry, player)
-        if note and y + m.leading(m.small) <= rect.bottom:
-            p.text(note, (rect.left, y + 1), m.small, colour, bold=True, max_width=rect.w)
+        below = pygame.Rect(rect.left, y, rect.w, rect.bottom - y)
+        y = line_or_rows(p, below, *summary, m.body, theme.TEXT, bold=True)
+        # A narrow panel (a 6-seat table's) has not the height for every line in rows:
+        # the seat's note (what it may reroll) before its counts, which the centre
+        # says too; a line is left out whole, never cut.
+        note_lines = p.wrap(note, m.small, rect.w, True) if note else []
+        note_h = len(note_lines) * m.leading(m.small)
+        detail_h = line_or_rows_height(p, rect.w, *detail, m.small)
+        room = rect.bottom - y - 1
+        if detail_h + note_h <= room:
+            y = line_or_rows(
+                p, pygame.Rect(rect.left, y + 1, rect.w, room), *detail, m.small, theme.TEXT_DIM
+            )
+        if note_lines and note_h <= rect.bottom - y - 1:
+            for line in note_lines:
+                y = p.text(line, (rect.left, y + 1), m.small, colour, bold=True).bottom
 
     def _seat_note(self, snap: OskarSnapshot, entry: SeatView, player: int) -> tuple[Words, Colour]:
         if entry.stock:
@@ -514,34 +532,12 @@ class OskarScene:
         title = snap.title
         status, colour = self._status(view, snap)
         small = info.h < m.unit * 0.5
-        detail = round_detail(snap, playing, goal=not small)
         if not small:
+            detail = round_detail(snap, playing, goal=True)
             y = info.top + draw_title_block(p, info, title, p.words(detail))
             y += draw_status(p, pygame.Rect(info.left, y, info.w, info.h), p.words(status), colour)
         else:
-            # A small centre: one line for the round and the status; the columns
-            # need the room (each seat shows its own latest message).
-            # The status comes first: the round line takes what the status leaves,
-            # at least a quarter of the width.
-            small_font = p.fonts.get(m.small, False)
-            status_w = p.measure(p.words(status), m.small, True) + pad * 2
-            room = max(info.w // 4, info.w - status_w)
-            line = p.text(
-                detail,
-                (info.left, info.top),
-                m.small,
-                theme.TEXT_DIM,
-                max_width=min(small_font.size(p.words(detail))[0], room),
-            )
-            p.text(
-                status,
-                (line.right + pad * 2, info.top),
-                m.small,
-                colour,
-                bold=True,
-                max_width=max(10, info.right - line.right - pad * 2),
-            )
-            y = line.bottom + pad
+            y = self._small_heading(p, info, snap, playing, status, colour)
         # The stock and, while zeros are in the trick, what they do.
         row_h = max(16, round(m.unit * (0.055 if small else 0.07)))
         row = pygame.Rect(info.left, y, info.w, row_h)
@@ -557,6 +553,38 @@ class OskarScene:
         messages_h = info.bottom - chart_h - y - 2 * pad
         if messages_h >= m.leading(m.small):
             draw_messages(p, pygame.Rect(info.left, y + pad, info.w, messages_h), view)
+
+    @staticmethod
+    def _small_heading(
+        p: Painter,
+        info: pygame.Rect,
+        snap: OskarSnapshot,
+        playing: bool,
+        status: Words,
+        colour: Colour,
+    ) -> int:
+        """A small centre's round and status, each whole; returns the y under them.
+
+        One line for both where they fit (the columns need the room; each seat shows
+        its own latest message). Where they do not (a 6-seat table's centre), the round
+        in as few words as fit on a line of its own ("Round 1") and the status under it
+        on up to two lines, never cut at a word ("Seat 1: choose dice…").
+        """
+        m = p.metrics
+        pad = m.pad
+        detail = round_detail(snap, playing, goal=False)
+        detail_w = p.measure(p.words(detail), m.small)
+        status_w = p.measure(p.words(status), m.small, True)
+        if detail_w + 2 * pad + status_w <= info.w:
+            line = p.text(detail, info.topleft, m.small, theme.TEXT_DIM)
+            p.text(status, (line.right + pad * 2, info.top), m.small, colour, bold=True)
+            return line.bottom + pad
+        if detail_w > info.w:
+            detail = say("Round {round}", round=snap.round)
+        line = p.text(detail, info.topleft, m.small, theme.TEXT_DIM, max_width=info.w)
+        lines = pygame.Rect(info.left, line.bottom, info.w, 2 * m.leading(m.small))
+        drawn = p.fit_text(status, lines, m.small, colour, bold=True, align="left", valign="top")
+        return drawn.bottom + pad
 
     def _draw_stock(
         self, p: Painter, row: pygame.Rect, view: TableView, snap: OskarSnapshot

@@ -54,6 +54,7 @@ from display.generic import (
     player_name,
 )
 from display.legibility import Role
+from display.screen_parts import line_or_rows, line_or_rows_height, pieces_in_rows
 from display.theme import Colour, Painter
 
 TRIBE_COLOURS: tuple[Colour, ...] = (
@@ -256,13 +257,11 @@ class OssScene:
         line = m.leading(size)
         y = rect.top
         score = p.motion.figure(f"score of {player}", entry.score)
-        head = (
-            say("Score {score} · CHIEF", score=score)
-            if entry.chief
-            else say("Score {score}", score=score)
-        )
-        p.text(head, (rect.left, y), m.body, theme.TEXT, bold=True, max_width=rect.w)
-        y += m.leading(m.body)
+        # "Score 4" and "CHIEF" on two lines where the one does not fit (6 seats).
+        head = say("Score {score} · CHIEF", score=score) if entry.chief else None
+        pieces = [say("Score {score}", score=score), *([say("CHIEF")] if entry.chief else [])]
+        line_or_rows(p, rect, head or pieces[0], pieces, m.body, theme.TEXT, bold=True)
+        y += line_or_rows_height(p, rect.w, head or pieces[0], pieces, m.body, bold=True)
         parts = say(
             "tribe {tribe}   hand {hand}   deck {deck}   replays left {replays}",
             tribe=entry.tribe,
@@ -283,10 +282,10 @@ class OssScene:
         best = game_of(view.game).overlay.timer.bests.get(player)
         if best is not None:
             extra.append(say("best {time}", time=seconds(best)))
-        if y + line <= rect.bottom:
-            # Separate facts side by side: each is a whole phrase of its own.
-            shown = "   ".join(p.words(t) for t in extra)
-            p.text(shown, (rect.left, y), size, theme.TEXT, max_width=rect.w)
+        # Separate facts side by side, each a whole phrase of its own, in rows where
+        # one line would cut them (a 6-seat table's panel).
+        below = pygame.Rect(rect.left, y, rect.w, rect.bottom - y)
+        pieces_in_rows(p, below, [(text, theme.TEXT) for text in extra], size, bold=False)
 
     # --- the centre ----------------------------------------------------------------------------
 
@@ -628,11 +627,18 @@ class OssScene:
         )
         y = title.bottom + pad // 2
         status, colour = self._status(view, snap)
-        y += draw_status(p, pygame.Rect(info.left, y, info.w, info.h), p.words(status), colour)
+        # Three lines where two would cut it (a 6-seat table's narrow centre: "Duel Manu!:
+        # Seat 1 against Seat 2: …"); the messages under it give way. Where three do not
+        # hold it, the brief form: what each seat's own buttons and prompt say is left out.
+        lines = 3
+        if p.fit(status, info.w, lines * m.leading(m.body), m.body, bold=True, max_lines=3).cut:
+            status, colour = self._status(view, snap, brief=True)
+        where = pygame.Rect(info.left, y, info.w, info.h)
+        y += draw_status(p, where, p.words(status), colour, lines=lines)
         y = self._draw_results(p, pygame.Rect(info.left, y, info.w, info.bottom - y), view, snap)
         side = game_of(view.game).overlay
         if has_table_side(view):
-            y += self._draw_timer(p, pygame.Rect(info.left, y, info.w, info.h), view, side)
+            y += self._draw_timer(p, pygame.Rect(info.left, y, info.w, info.bottom - y), view, side)
 
         totals = [s.score for s in snap.seats]
         replays = [s.replays_left for s in snap.seats]
@@ -763,7 +769,7 @@ class OssScene:
                 parts.append(say("{player}: {time}", player=who, time=seconds(last.millis)))
                 colour = PENALTY_COLOUR if last.over_limit else WON_COLOUR
             elif timer.present:
-                parts.append(say("Toss timer ready: press to start"))
+                parts.append(TIMER_READY)
                 colour = theme.TEXT_DIM
             else:
                 parts.append(say("No toss timer: report each result with your buttons"))
@@ -771,23 +777,36 @@ class OssScene:
             if limit is not None:
                 parts.append(say("limit {time}", time=Seconds(limit)))
         text = " · ".join(p.words(part) for part in parts)
-        drawn = p.text(text, (rect.left, y), size, colour, bold=True, max_width=rect.w)
-        y = drawn.bottom
+        # On two lines where one would cut it, if the column has them; else the brief
+        # form ("Toss timer ready": the press to start is the timer's own).
+        lines = 2 if rect.bottom - y >= 2 * m.leading(size) else 1
+        two = pygame.Rect(rect.left, y, rect.w, lines * m.leading(size))
+        fitted = p.fit(text, two.w, two.h, size, bold=True, max_lines=lines)
+        if fitted.cut and parts == [TIMER_READY]:
+            text = p.words(TIMER_READY_BRIEF)
+            fitted = p.fit(text, two.w, two.h, size, bold=True, max_lines=lines)
+        two.h = len(fitted.lines) * m.leading(fitted.size)
+        drawn = p.fit_text(text, two, size, colour, bold=True, align="left", fitted=fitted)
+        y = max(drawn.bottom, two.bottom)
         log = timer.log
         if len(log) > 1:
             recent = Items(tuple(seconds(e.millis) for e in log[-5:-1][::-1]))
             with p.secondary():  # the earlier tosses: history, beside the time that counts
-                y = p.text(
-                    say("earlier: {times}", times=recent),
-                    (rect.left, y),
-                    max(p.least_size, round(m.small * 0.85)),
-                    theme.TEXT_DIM,
-                    max_width=rect.w,
-                ).bottom
+                earlier = say("earlier: {times}", times=recent)
+                earlier_size = max(p.least_size, round(m.small * 0.85))
+                ink = p.render_text(earlier, earlier_size, theme.TEXT_DIM, max_width=rect.w)
+                if y + ink.get_bounding_rect().bottom <= rect.bottom:  # where there is room
+                    y = p.text(
+                        earlier, (rect.left, y), earlier_size, theme.TEXT_DIM, max_width=rect.w
+                    ).bottom
         return y - rect.top + pad // 2
 
-    def _status(self, view: TableView, snap: OssSnapshot) -> tuple[Words, Colour]:
-        """Who attempts what next, in one line."""
+    def _status(
+        self, view: TableView, snap: OssSnapshot, *, brief: bool = False
+    ) -> tuple[Words, Colour]:
+        """Who attempts what next, in one line; ``brief``: without the buttons to press
+        (each seat's panel says them) and, in a challenge, how many are still in rather
+        than who (their panels are lit)."""
         phase = snap.phase
 
         def name(player: int) -> Words:
@@ -833,6 +852,10 @@ class OssScene:
                     first=first,
                     second=second,
                 )
+            elif brief:
+                text = say(
+                    "Duel {duel}: {first} against {second}", duel=trick, first=first, second=second
+                )
             else:
                 text = say(
                     "Duel {duel}: {first} against {second}: OK I won, NEXT I lost, PREV tie",
@@ -846,14 +869,24 @@ class OssScene:
         if phase is Phase.KEEP:
             return say("{player} won the duel: keep one of the two cards", player=who), theme.TURN
         if phase is Phase.CHALLENGE_RESULT and snap.challenge is not None:
-            left = Items(tuple(as_arg(name(s)) for s in snap.challenge.remaining))
-            text = say(
-                "Challenge {card}: {players} still in",
-                card=Verbatim(snap.challenge.name),
-                players=left,
-            )
+            remaining = snap.challenge.remaining
+            card = Verbatim(snap.challenge.name)
+            if brief:
+                text = say_plural(
+                    "Challenge {card}: {n} player still in",
+                    "Challenge {card}: {n} players still in",
+                    len(remaining),
+                    card=card,
+                )
+                return text, theme.TURN
+            left = Items(tuple(as_arg(name(s)) for s in remaining))
+            text = say("Challenge {card}: {players} still in", card=card, players=left)
             return text, theme.TURN
         return say("The table deals…"), theme.TEXT_DIM
 
+
+TIMER_READY = say("Toss timer ready: press to start")
+# TRANSLATORS: "Toss timer ready: press to start" where the centre has no room for it.
+TIMER_READY_BRIEF = say("Toss timer ready")
 
 SCENE = OssScene()

@@ -336,6 +336,9 @@ class OskarInput(_Role, SeatInput):
             out.append((seat, OK, _roll_label(len(chosen))))
         return out
 
+    def short_label(self, label: Words) -> Words | None:
+        return short_die_label(label)
+
     def _doubles_hints(self, seat: int) -> list[tuple[int, Button, Words]]:
         entry = self.cursor.entry.get(seat)
         if entry is not None and entry.kind is EntryKind.DOUBLES:
@@ -555,6 +558,24 @@ def die_label(die: int, picked: bool) -> Text:
     if picked:
         return say("REROLL die {number}", number=die + 1)
     return say("keep die {number}", number=die + 1)
+
+
+def short_die_label(label: Words) -> Text | None:
+    """A die button's label for a narrow panel (a 6-seat table's), where the die's
+    place in the column and its number say which: "keep 1", "REROLL 1", "keep"."""
+    if not isinstance(label, Text):
+        return None
+    number = label.arguments().get("number", 0)
+    if label.key == "keep die {number}":
+        # TRANSLATORS: "keep die {number}" on a narrow panel's button.
+        return say("keep {number}", number=number)
+    if label.key == "REROLL die {number}":
+        # TRANSLATORS: "REROLL die {number}" on a narrow panel's button.
+        return say("REROLL {number}", number=number)
+    if label.key == "keep both":
+        # TRANSLATORS: "keep both" (dice: roll none) on a narrow panel's button.
+        return say("keep")
+    return None
 
 
 def _roll_label(count: int) -> Text:

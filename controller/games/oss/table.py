@@ -200,6 +200,34 @@ def _turn_key(engine: Oss) -> tuple[int, int]:
     return engine.round, len(engine.placements)
 
 
+def short_button_label(label: Words) -> Text | None:
+    """A button's label for a narrow panel (a 6-seat table's), where the long one would
+    be cut: "previous" for "previous trick", the trick's name alone for "tap for
+    Nampan", the card's value for "replay (discard 3)"."""
+    if not isinstance(label, Text):
+        return None
+    args = label.arguments()
+    if label.key == "previous trick":
+        # TRANSLATORS: "previous trick" on a narrow panel's button.
+        return say("previous")
+    if label.key == "next trick":
+        # TRANSLATORS: "next trick" on a narrow panel's button.
+        return say("next")
+    if label.key == "choose a trick":
+        # TRANSLATORS: "choose a trick" on a narrow panel's button.
+        return say("choose")
+    if label.key == "tap for {trick}":
+        # TRANSLATORS: "tap for {trick}" on a narrow panel's button: the trick's name alone.
+        return say("{trick}", trick=args["trick"])
+    if label.key == "tie: again":
+        # TRANSLATORS: "tie: again" (a drawn duel starts again) on a narrow panel's button.
+        return say("again")
+    if label.key == "replay (discard {value})":
+        # TRANSLATORS: "replay (discard {value})" on a narrow panel's button.
+        return say("discard {value}", value=args["value"])
+    return None
+
+
 class OssInput(_Role, SeatInput):
     """Seat input: taps and presses as Oss actions (the engine judges them)."""
 
@@ -338,6 +366,9 @@ class OssInput(_Role, SeatInput):
             return Counts(player, (counts[first], counts[second]))
         # The first count confirmed: journaled, so a crash or an undo keeps it.
         return Count(player, counted, value)
+
+    def short_label(self, label: Words) -> Words | None:
+        return short_button_label(label)
 
     def hints(self) -> list[tuple[int, Button, Words]]:
         engine = self.engine

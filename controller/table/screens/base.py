@@ -48,6 +48,8 @@ class ScreenState:
     screen: ClassVar[Screen]
     timeout: ClassVar[float | None] = None  # idle seconds before going back to attract
     labels: ClassVar[dict[Button, Words]] = {}  # what each seat's buttons do here
+    # Shorter labels for a narrow panel, where the ones above would be cut (``ButtonHint``).
+    short_labels: ClassVar[dict[Button, Words]] = {}
     # Whether the table asks about the game chosen on the menu here (its rules page).
     about_chosen_game: ClassVar[bool] = False
     keeps_messages = False  # the previous screen's lines stay (a game's end, an undo)
@@ -90,7 +92,7 @@ class ScreenState:
     def hints(self, ctx: ScreenContext) -> list[ButtonHint]:
         """What every seat button does now, for the on-screen labels."""
         return [
-            ButtonHint(seat, button, label)
+            ButtonHint(seat, button, label, self.short_labels.get(button))
             for seat in ctx.seats
             for button, label in self.labels.items()
         ]

@@ -29,6 +29,12 @@ class ChooseGameScreen(ScreenState):
         Button.OK: say("choose"),
         Button.NEXT: say("next game"),
     }
+    short_labels: ClassVar[dict[Button, Words]] = {
+        # TRANSLATORS: "previous game" on a narrow panel's button.
+        Button.PREV: say("previous"),
+        # TRANSLATORS: "next game" on a narrow panel's button.
+        Button.NEXT: say("next"),
+    }
 
     def enter(self, ctx: ScreenContext) -> Next:
         ctx.out.say(say("Choose a game: PREV / NEXT, then OK"))

@@ -110,12 +110,14 @@ class JoinScreen(ScreenState):
         joined = ctx.lobby.joined
         hints = []
         for hint in super().hints(ctx):
-            label = hint.label
+            label, short = hint.label, hint.short
             if hint.button == Button.OK:
                 label = say("leave") if hint.seat in joined else say("join")
             elif hint.button == Button.PREV and hint.seat in joined:
                 # The next language in its own name, so its reader finds it on any panel.
                 name = LANGUAGE_NAMES[next_language(ctx.language_of(hint.seat))]
                 label = say("language: {language}", language=Verbatim(name))
-            hints.append(ButtonHint(hint.seat, hint.button, label))
+                # TRANSLATORS: the language button on a narrow panel: the language's name alone.
+                short = say("{language}", language=Verbatim(name))
+            hints.append(ButtonHint(hint.seat, hint.button, label, short))
         return hints

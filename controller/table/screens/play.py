@@ -208,9 +208,10 @@ class PlayScreen(ScreenState):
     def hints(self, ctx: ScreenContext) -> list[ButtonHint]:
         session = self.session
         staff = ctx.staff.seat
+        given = session.adapter.input
         hints = [
-            ButtonHint(session.players[player], button, label)
-            for player, button, label in session.adapter.input.hints()
+            ButtonHint(session.players[player], button, label, given.short_label(label))
+            for player, button, label in given.hints()
             if session.players[player] != staff
         ]
         if not self.replays:

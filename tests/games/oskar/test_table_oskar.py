@@ -328,6 +328,11 @@ def test_doubles_offer_waits_for_the_seat_and_a_chosen_die_is_rerolled() -> None
         rig.press(seat, Button.PREV)  # picking die 0 instead unpicks die 1
         assert rig.hints()[(seat, "next")] == "keep die 2"
         assert rig.hints()[(seat, "prev")] == "REROLL die 1"
+        # A narrow panel's buttons say it shorter, each still naming its die.
+        shorts = {
+            h.button: shown(h.short) for h in rig.table.view.buttons if h.seat == seat and h.short
+        }
+        assert shorts == {Button.PREV: "REROLL 1", Button.NEXT: "keep 2"}
         rig.press(seat, Button.OK)
         game = rig.table.game
         assert game is not None
