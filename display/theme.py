@@ -153,6 +153,13 @@ class Metrics:
     def pad(self) -> int:
         return self._scaled(0.012, 3)
 
+    def narrow(self, width: int) -> bool:
+        """True when a box ``width`` wide is narrower than the canvas's short side: the
+        centre of a portrait canvas between a left and a right panel. What stands side
+        by side on a wide centre (a label beside its buttons, a row's label beside its
+        value, the games' tiles) is stacked there, so that no word is cut."""
+        return width < self.unit
+
     @staticmethod
     def leading(size: int) -> int:
         """The distance from one line of ``size`` text to the next."""
