@@ -477,6 +477,8 @@ def draw_score_table(
         return 0
     size = size or p.metrics.small
     line = p.metrics.leading(size) + p.metrics.pad // 2
+    if headings_stacked(p, rect.w, rows, size):
+        return _draw_stacked_score_table(p, rect, view, rows, turn, winners, size, players)
     shown = rows[-max(0, rect.h // line - 1) :] if rect.h // line > 1 else []
     # The headings whole ("Face down"), as long as each player's column keeps room for
     # its widest figure: names on top may be cut, the rows' words are read.
@@ -489,18 +491,7 @@ def draw_score_table(
     col_w = (rect.w - head_w) // players
     for player in range(players):
         right = rect.left + head_w + (player + 1) * col_w - p.metrics.pad
-        colour = (
-            theme.WINNER if player in winners else theme.TURN if player == turn else theme.TEXT_DIM
-        )
-        p.text(
-            player_name(view, player),
-            (right, rect.top),
-            size,
-            colour,
-            bold=player == turn or player in winners,
-            anchor="topright",
-            max_width=col_w - p.metrics.pad,
-        )
+        _player_heading(p, view, player, (right, rect.top), col_w, size, turn, winners)
         for index, (_, values) in enumerate(shown):
             value = values[player] if player < len(values) else None
             last = index == len(shown) - 1
@@ -522,6 +513,100 @@ def draw_score_table(
             max_width=head_w,
         )
     return (len(shown) + 1) * line
+
+
+# The least of a nickname a column must show to tell seats apart (``cut_labels`` in the
+# legibility test allows a nickname cut after three letters).
+SHORTEST_NAME = "Wil…"
+
+
+def headings_stacked(
+    p: Painter, width: int, rows: Sequence[tuple[Words, Sequence[int | None]]], size: int = 0
+) -> bool:
+    """True when a score table ``width`` wide cannot set its headings whole beside the
+    players' columns (a portrait canvas's narrow centre): each heading then takes a line
+    of its own over its figures (``draw_score_table``), rather than be cut."""
+    players = max((len(values) for _, values in rows), default=0)
+    if players == 0:
+        return False
+    size = size or p.metrics.small
+    figures = [str(v) for _, values in rows for v in values if v is not None] or ["0"]
+    figure_w = max(p.measure(f, size, True) for f in figures) + 2 * p.metrics.pad
+    heading_w = max(p.measure(p.words(h), size) for h, _ in rows) + p.metrics.pad
+    head_w = max(round(width * 0.22), width - players * figure_w)
+    if heading_w > head_w:
+        return True
+    # Beside the headings, the players' columns too narrow for a few letters of a name,
+    # where the table's whole width would give them room.
+    beside = (width - min(head_w, heading_w)) // players
+    return not _name_fits(p, beside, size) and _name_fits(p, width // players, size)
+
+
+def _name_fits(p: Painter, column: int, size: int) -> bool:
+    """True when a score table's column ``column`` wide shows a few letters of a name."""
+    return p.measure(SHORTEST_NAME, size, True) <= column - p.metrics.pad
+
+
+def _player_heading(
+    p: Painter,
+    view: TableView,
+    player: int,
+    top_right: tuple[int, int],
+    column: int,
+    size: int,
+    turn: int | None,
+    winners: Sequence[int],
+) -> None:
+    """A score table's name over ``player``'s column ``column`` wide: lit for the winner
+    or the player whose turn it is."""
+    colour = theme.WINNER if player in winners else theme.TURN if player == turn else theme.TEXT_DIM
+    p.text(
+        player_name(view, player),
+        top_right,
+        size,
+        colour,
+        bold=player == turn or player in winners,
+        anchor="topright",
+        max_width=column - p.metrics.pad,
+    )
+
+
+def _draw_stacked_score_table(
+    p: Painter,
+    rect: pygame.Rect,
+    view: TableView,
+    rows: Sequence[tuple[Words, Sequence[int | None]]],
+    turn: int | None,
+    winners: Sequence[int],
+    size: int,
+    players: int,
+) -> int:
+    """``draw_score_table`` with each heading on a line of its own, its figures on the
+    line under it, the players' columns the table's whole width; the height used."""
+    m = p.metrics
+    line = m.leading(size) + m.pad // 2
+    room = (rect.h // line - 1) // 2
+    shown = rows[-room:] if room > 0 else []
+    col_w = rect.w // players
+    for player in range(players):
+        right = rect.left + (player + 1) * col_w - m.pad
+        _player_heading(p, view, player, (right, rect.top), col_w, size, turn, winners)
+    for index, (heading, values) in enumerate(shown):
+        top = rect.top + (2 * index + 1) * line
+        p.text(heading, (rect.left, top), size, theme.TEXT_DIM, max_width=rect.w)
+        last = index == len(shown) - 1
+        for player in range(players):
+            value = values[player] if player < len(values) else None
+            p.text(
+                "-" if value is None else str(value),
+                (rect.left + (player + 1) * col_w - m.pad, top + line),
+                size,
+                theme.WINNER if player in winners and last else theme.TEXT,
+                bold=last,
+                anchor="topright",
+                max_width=col_w - m.pad,
+            )
+    return (2 * len(shown) + 1) * line
 
 
 def table_room(p: Painter, info: pygame.Rect, y: int, wanted: int, view: TableView) -> int:
@@ -553,10 +638,12 @@ def draw_foot_score_table(
     the last of ``columns``; with no room at all, nothing.
     """
     rows = list(columns)
-    height = table_room(p, info, y, score_table_height(p, len(rows)), view)
+    # Each heading over its figures on a narrow centre: twice the lines.
+    lines = 2 if headings_stacked(p, info.w, rows) else 1
+    height = table_room(p, info, y, score_table_height(p, lines * len(rows)), view)
     if not height:
         rows = rows[-1:]
-        height = table_room(p, info, y, score_table_height(p, 1), view)
+        height = table_room(p, info, y, score_table_height(p, lines), view)
     if height:
         rect = pygame.Rect(info.left, info.bottom - height, info.w, height)
         draw_score_table(p, rect, view, rows, turn=turn, winners=winners)
@@ -617,9 +704,18 @@ def status_height(p: Painter, width: int, text: Words) -> int:
 
 
 def _status_fit(p: Painter, width: int, text: Words, lines: int = 2) -> Fitted:
-    """How a status line fits ``width``: bold body type, ``lines`` lines at most."""
+    """How a status line fits ``width``: bold body type, ``lines`` lines at most; on a
+    narrow centre (``Metrics.narrow``) up to ``NARROW_STATUS_LINES`` where that would cut it."""
     size = p.metrics.body
-    return p.fit(text, width, lines * p.metrics.leading(size), size, bold=True, max_lines=lines)
+    fitted = p.fit(text, width, lines * p.metrics.leading(size), size, bold=True, max_lines=lines)
+    if fitted.cut and p.metrics.narrow(width) and lines < NARROW_STATUS_LINES:
+        return _status_fit(p, width, text, NARROW_STATUS_LINES)
+    return fitted
+
+
+# How many lines a status may take on a narrow centre, where two or three would cut it
+# ("Wilhelmina: choose who leads round 2 (showing …)" in a portrait canvas's centre).
+NARROW_STATUS_LINES = 5
 
 
 # --- the fallback scene ------------------------------------------------------------

@@ -215,6 +215,11 @@ def join_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView) 
         if m.narrow(rect.w):
             chip_w = (rect.w - m.pad * (across - 1)) // across
         chip_h = round(m.body * 1.2)
+        lines = 1
+        if m.narrow(rect.w):
+            # Two lines for a long name and its "(bot)", rather than cut.
+            lines = 2
+            chip_h = max(chip_h, lines * m.leading(m.small) + m.pad)
         y += m.pad * 2
         for index, seat in enumerate(seats):
             row, column = divmod(index, across)
@@ -229,15 +234,7 @@ def join_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView) 
             ink = theme.TEXT_DARK if seat.joined else theme.TEXT_DIM
             name = as_arg(seat_words(view, seat))
             text = say("{seat} (bot)", seat=name) if seat.is_bot else seat_words(view, seat)
-            p.text(
-                text,
-                chip.center,
-                m.small,
-                ink,
-                bold=seat.joined,
-                anchor="center",
-                max_width=chip.w - 4,
-            )
+            p.fit_text(text, chip.inflate(-4, -2), m.small, ink, bold=seat.joined, max_lines=lines)
         rows = -(-len(seats) // across)
         y += rows * chip_h + (rows - 1) * m.pad
     messages_below(p, rect, y + m.pad * 2, view)
