@@ -13,13 +13,12 @@ import pygame
 from controller.games.words import Card, Items, Words, as_arg, say, say_plural
 from controller.view import MessageKind, SeatView, TableView
 from display import theme
-from display.generic import seat_colour_of, seat_words
+from display.generic import seat_colour_of, seat_words, wrapped_if_cut
 from display.layout import Layout
 from display.screen_parts import (
     NOT_PLAYING,
     PROBLEM_COLOUR,
     centred_lines,
-    centred_words,
     current_game,
     game_title,
     menu_rows,
@@ -178,7 +177,7 @@ def attract_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableVie
 
 def choose_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView) -> None:
     m = p.metrics
-    head = centred_words(p, say("Choose a game"), rect, rect.top, m.big, theme.TEXT, bold=True)
+    head = wrapped_if_cut(p, say("Choose a game"), rect, rect.top, m.big, theme.TEXT, bold=True)
     # The list gets the room: the seat panels already say how to choose, and the
     # menu's only message repeats it.
     bottom = rect.bottom - m.small - m.pad
@@ -190,7 +189,7 @@ def choose_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView
 
 def _centre_title(p: Painter, rect: pygame.Rect, view: TableView) -> pygame.Rect:
     """The game's title at the top of the centre panel; its rectangle."""
-    return centred_words(p, game_title(view), rect, rect.top, p.metrics.big, theme.TEXT, bold=True)
+    return wrapped_if_cut(p, game_title(view), rect, rect.top, p.metrics.big, theme.TEXT, bold=True)
 
 
 def join_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView) -> None:
@@ -201,8 +200,8 @@ def join_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView) 
     count: Words = say_plural("{n} joined", "{n} joined", joined)
     if choice is not None:
         count = say("{joined} · {players}", joined=as_arg(count), players=as_arg(players(choice)))
-    y = centred_words(p, count, rect, head.bottom + m.pad, m.body, theme.TEXT_DIM).bottom
-    y = centred_words(p, PRESS_OK_TO_JOIN, rect, y + m.pad, m.body, theme.TURN, bold=True).bottom
+    y = wrapped_if_cut(p, count, rect, head.bottom + m.pad, m.body, theme.TEXT_DIM).bottom
+    y = wrapped_if_cut(p, PRESS_OK_TO_JOIN, rect, y + m.pad, m.body, theme.TURN, bold=True).bottom
     # One chip per seat: joined seats lit.
     seats = view.seats
     if seats:
@@ -269,7 +268,7 @@ def starter_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableVie
     m = p.metrics
     head = _centre_title(p, rect, view)
     size = m.body if view.cuts or view.cutting else m.big  # a cut's instruction is longer
-    y = centred_words(
+    y = wrapped_if_cut(
         p, view.prompt or WHO_STARTS, rect, head.bottom + m.pad, size, theme.TURN, bold=True
     ).bottom
     if view.cuts:
@@ -280,7 +279,7 @@ def starter_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableVie
                 if (c := view.cuts.get(seat.seat)) is not None
             )
         )
-        y = centred_words(
+        y = wrapped_if_cut(
             p, say("Cut: {cuts}", cuts=cuts), rect, y + m.pad, m.body, theme.TEXT
         ).bottom
     messages_below(p, rect, y + m.pad * 2, view)

@@ -80,30 +80,6 @@ def game_title(view: TableView) -> Words:
     return str(game.get("title") or view.game_id or view.title)
 
 
-def centred_words(
-    p: Painter,
-    words: Words,
-    rect: pygame.Rect,
-    top: int,
-    size: int,
-    colour: theme.Colour = theme.TEXT,
-    *,
-    bold: bool = False,
-    max_lines: int = 3,
-) -> pygame.Rect:
-    """``Painter.centred_text``, but a line it would cut on a narrow centre
-    (``Metrics.narrow``) is wrapped whole onto up to ``max_lines`` lines instead;
-    where the words went. A wide centre draws exactly what ``centred_text`` does."""
-    m = p.metrics
-    if m.narrow(rect.w):
-        one = p.fit(words, rect.w, 1 << 16, size, bold=bold, max_lines=1)
-        if one.cut:
-            box = pygame.Rect(rect.left, top, rect.w, max_lines * m.leading(size))
-            fitted = p.fit(words, box.w, box.h, size, bold=bold, max_lines=max_lines)
-            return p.fit_text(words, box, size, colour, bold=bold, valign="top", fitted=fitted)
-    return p.centred_text(words, rect, top, size, colour, bold=bold)
-
-
 def messages_below(p: Painter, rect: pygame.Rect, top: int, view: TableView) -> None:
     if view.messages:
         draw_messages(p, pygame.Rect(rect.left, top, rect.w, rect.bottom - top), view)

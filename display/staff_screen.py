@@ -15,8 +15,9 @@ import pygame
 from controller.games.words import Words, say
 from controller.view import SeatView, StaffView, TableView
 from display import theme
+from display.generic import wrapped_if_cut
 from display.layout import Layout
-from display.screen_parts import centred_lines, centred_words, menu_rows
+from display.screen_parts import centred_lines, menu_rows
 from display.theme import Painter
 
 STAFF_COLOUR = (255, 96, 200)  # staff mode: a colour no game uses for a seat
@@ -66,10 +67,10 @@ def staff_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView)
     desk = view.staff
     if desk is None:
         return
-    head = centred_words(p, desk.title, rect, rect.top, m.big, theme.TEXT, bold=True)
+    head = wrapped_if_cut(p, desk.title, rect, rect.top, m.big, theme.TEXT, bold=True)
     y = head.bottom + m.pad
     if desk.prompt:
-        prompt = centred_words(p, desk.prompt, rect, y, m.body, theme.TURN, bold=True)
+        prompt = wrapped_if_cut(p, desk.prompt, rect, y, m.body, theme.TURN, bold=True)
         y = prompt.bottom + m.pad
     hint_h = m.small + m.pad if desk.hint else 0
     if desk.options:
