@@ -292,18 +292,20 @@ def draw_trick_picture(
             gone_to=None if where is None else where.point,
         )
         if not picture.plays:
-            # On two lines where one would cut it (a long nickname in a narrow area).
+            # On two lines where one would cut it (a long nickname in a narrow area), three
+            # on a narrow centre (a long nickname and "hat den Stich gewonnen").
             pad = p.metrics.pad
             line = p.metrics.leading(p.metrics.small)
+            lines = 3 if p.metrics.narrow(area.w) else 2
             p.fit_text(
                 say("{player} won the trick", player=as_arg(player_name(view, winner))),
-                pygame.Rect(area.left + pad, area.top + pad, area.w - 2 * pad, 2 * line),
+                pygame.Rect(area.left + pad, area.top + pad, area.w - 2 * pad, lines * line),
                 p.metrics.small,
                 theme.WINNER,
                 bold=True,
                 align="left",
                 valign="top",
-                max_lines=2,
+                max_lines=lines,
             )
     if picture.plays:
         draw_trick(

@@ -45,6 +45,7 @@ from display.generic import (
     draw_turn_glow,
     player_name,
     split_centre,
+    wrapped_if_cut,
 )
 from display.theme import Colour, Painter
 
@@ -545,8 +546,7 @@ class OskarScene:
         # The stock and, while zeros are in the trick, what they do.
         row_h = max(16, round(m.unit * (0.055 if small else 0.07)))
         row = pygame.Rect(info.left, y, info.w, row_h)
-        self._draw_stock(p, row, view, snap)
-        y = row.bottom + pad
+        y = self._draw_stock(p, row, view, snap) + pad
         room = info.bottom - y - pad
         chart_h = room if small else min(room, round(info.h * 0.55))
         if chart_h >= m.unit * 0.1:
@@ -561,7 +561,8 @@ class OskarScene:
     def _draw_stock(
         self, p: Painter, row: pygame.Rect, view: TableView, snap: OskarSnapshot
     ) -> int:
-        """The stock on one row: face-down cards and who won it; returns the row's used right."""
+        """The stock on one row: face-down cards and who won it; returns the bottom of what
+        it drew (on a narrow centre, what the cards leave no room for goes under them)."""
         m = p.metrics
         pad = m.pad
         count = snap.stock.cards
@@ -605,17 +606,23 @@ class OskarScene:
         else:
             text, colour = say("the 2nd zero of a trick wins it"), theme.TEXT_DIM
             if p.measure(p.words(text), m.small) > row.right - x:
-                return x  # a reminder of the rule, left out rather than cut with "…"
-        drawn = p.text(
+                return row.bottom  # a reminder of the rule, left out rather than cut with "…"
+        bold = won or zeros > 0
+        if m.narrow(row.w) and p.measure(p.words(text), m.small, bold) > row.right - x:
+            below = pygame.Rect(row.left, row.bottom + pad // 2, row.w, 0)
+            return wrapped_if_cut(
+                p, text, below, below.top, m.small, colour, bold=bold, align="left"
+            ).bottom
+        p.text(
             text,
             (x, row.centery),
             m.small,
             colour,
-            bold=won or zeros > 0,
+            bold=bold,
             anchor="midleft",
             max_width=max(10, row.right - x),
         )
-        return drawn.right
+        return row.bottom
 
     def _draw_columns(
         self, p: Painter, rect: pygame.Rect, snap: OskarSnapshot, *, caption: bool = True
@@ -628,15 +635,22 @@ class OskarScene:
             return
         threshold = snap.trend_threshold
         top = rect.top
+        axis = p.measure(str(threshold), m.small, True) + pad
+        widest = max(p.measure(str(c.points), m.small, True) for c in columns)
+        # A narrow centre whose columns are too narrow for their points beside the trend
+        # line's: the line's points are left to the caption (which names them, wrapped
+        # whole), and the columns get the whole width.
+        roomless = m.narrow(rect.w) and widest > (rect.w - axis) / len(columns)
         if caption:
             text = columns_caption(snap)
-            if p.measure(p.words(text), m.small, True) > rect.w:
+            if p.measure(p.words(text), m.small, True) > rect.w and not roomless:
                 text = columns_caption(snap, short=True)  # the genre that nears is on its column
-            top = p.text(
-                text, (rect.left, top), m.small, theme.TEXT_DIM, bold=True, max_width=rect.w
+            top = wrapped_if_cut(
+                p, text, rect, top, m.small, theme.TEXT_DIM, bold=True, align="left", max_lines=4
             ).bottom
             top += pad
-        axis = p.measure(str(threshold), m.small, True) + pad
+        if roomless and caption:
+            axis = 0
         left = rect.left + axis
         step = (rect.right - left) / len(columns)
         icon = max(12, min(round(step * 0.55), round(rect.h * 0.2)))
@@ -679,6 +693,8 @@ class OskarScene:
         # A horizontal line: a thin box, so it turns with the painter as any box does.
         trend = pygame.Rect(left - pad // 2, line_y - 1, rect.right - left + pad // 2, 2)
         p.rect(theme.TEXT, trend)
+        if not axis:
+            return
         p.text(
             str(threshold),
             (rect.left, line_y),
