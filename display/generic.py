@@ -474,17 +474,18 @@ def wrapped_if_cut(
     """One line of ``words`` across ``rect`` with its top at ``top`` (centred as
     ``Painter.centred_text`` draws it, or from the left), fitted as ``Painter.text``
     fits it; but a line that would be cut on a narrow centre (``Metrics.narrow``) is
-    wrapped whole onto up to ``max_lines`` lines instead. Where the words went: a wide
-    centre draws exactly the one line it drew before."""
+    wrapped onto up to ``max_lines`` lines instead, when they hold it whole. Where the
+    words went: a wide centre draws exactly the one line it drew before."""
     m = p.metrics
     if m.narrow(rect.w):
         one = p.fit(words, rect.w, 1 << 16, size, bold=bold, max_lines=1)
         if one.cut:
             box = pygame.Rect(rect.left, top, rect.w, max_lines * m.leading(size))
             fitted = p.fit(words, box.w, box.h, size, bold=bold, max_lines=max_lines)
-            return p.fit_text(
-                words, box, size, colour, bold=bold, align=align, valign="top", fitted=fitted
-            )
+            if not fitted.cut:  # else the one line, cut as it was (a nickname at its end)
+                return p.fit_text(
+                    words, box, size, colour, bold=bold, align=align, valign="top", fitted=fitted
+                )
     if align == "left":
         return p.text(words, (rect.left, top), size, colour, bold=bold, max_width=rect.w)
     return p.centred_text(words, rect, top, size, colour, bold=bold)

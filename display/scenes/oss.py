@@ -52,6 +52,7 @@ from display.generic import (
     draw_score_table,
     draw_status,
     player_name,
+    wrapped_if_cut,
 )
 from display.legibility import Role
 from display.theme import Colour, Painter
@@ -68,6 +69,8 @@ DUEL_COLOUR: Colour = (200, 70, 70)
 SOLO_COLOUR: Colour = (232, 226, 210)
 PENALTY_COLOUR = theme.MESSAGE_COLOURS[MessageKind.PENALTY]
 WON_COLOUR = theme.MESSAGE_COLOURS[MessageKind.WON]
+# The most lines a ruling takes at the foot of the column, where the column has the room.
+HELP_LINES = 8
 
 
 def seconds(millis: int) -> Seconds:
@@ -283,10 +286,19 @@ class OssScene:
         best = game_of(view.game).overlay.timer.bests.get(player)
         if best is not None:
             extra.append(say("best {time}", time=seconds(best)))
-        if y + line <= rect.bottom:
-            # Separate facts side by side: each is a whole phrase of its own.
-            shown = "   ".join(p.words(t) for t in extra)
-            p.text(shown, (rect.left, y), size, theme.TEXT, max_width=rect.w)
+        # Separate facts side by side: each is a whole phrase of its own. Where they do not
+        # fit on one line (a portrait canvas's narrower panel), each takes lines of its
+        # own, as many as the panel has room for, rather than the last one cut.
+        shown = "   ".join(p.words(t) for t in extra)
+        if p.measure(shown, size) <= rect.w:
+            facts = [shown]
+        else:
+            facts = [piece for fact in extra for piece in p.wrap(fact, size, rect.w)]
+        for fact in facts:
+            if y + line > rect.bottom:
+                return
+            p.text(fact, (rect.left, y), size, theme.TEXT, max_width=rect.w)
+            y += line
 
     # --- the centre ----------------------------------------------------------------------------
 
@@ -512,7 +524,8 @@ class OssScene:
             if attempt is not None and attempt.kind is AttemptKind.DUEL:
                 first, second = (as_arg(player_name(view, s)) for s in attempt.seats[:2])
                 text = say("{first} vs {second}", first=first, second=second)
-                p.centred_text(text, box, y, m.small, theme.TEXT)
+                lines = max(1, min(3, (box.bottom - y) // m.leading(m.small)))
+                wrapped_if_cut(p, text, box, y, m.small, theme.TEXT, max_lines=lines)
             return
         if hidden and fit:
             chip = pygame.Rect(box.left, y, box.w, chip_h)
@@ -645,6 +658,18 @@ class OssScene:
         help_texts = side.help
         help_h = m.leading(m.small) * 2 + pad if help_texts else 0
         room = info.bottom - y
+        if help_texts:
+            # The ruling whole where the column has the room (a narrow column needs more
+            # than two lines for it), else its first lines.
+            wanted = len(p.wrap(self._ruling_words(help_texts), m.small, info.w))
+            spare = room - table_h - pad - 2 * m.leading(m.small) - 2 * pad
+            if wanted > 2 and spare // m.leading(m.small) < wanted and table_h == 3 * line:
+                # The ruling is read now; the replays left are on each seat's panel too.
+                table_h, rows = 2 * line, rows[-1:]
+                spare += line
+            lines = min(wanted, HELP_LINES, spare // m.leading(m.small))
+            if lines > 2:
+                help_h = m.leading(m.small) * lines + pad
         if room - table_h - help_h < 2 * m.leading(m.small) + 2 * pad:
             help_h = 0
         if room - table_h < 2 * m.leading(m.small) + 2 * pad:
@@ -720,9 +745,13 @@ class OssScene:
                 p.text(piece, (rect.left, y), size, colour, bold=index == 0, max_width=rect.w)
                 y += m.leading(size)
 
+    @staticmethod
+    def _ruling_words(texts: Sequence[Words]) -> Words:
+        return say("Ruling: {text}", text=as_arg(ruling(texts[0])))
+
     def _draw_help(self, p: Painter, rect: pygame.Rect, texts: Sequence[Words]) -> None:
         size = p.metrics.small
-        lines = p.wrap(say("Ruling: {text}", text=as_arg(ruling(texts[0]))), size, rect.w)
+        lines = p.wrap(self._ruling_words(texts), size, rect.w)
         line = p.metrics.leading(size)
         for index, piece in enumerate(lines[: max(1, rect.h // line)]):
             if index == rect.h // line - 1 and index < len(lines) - 1:
@@ -771,7 +800,7 @@ class OssScene:
             if limit is not None:
                 parts.append(say("limit {time}", time=Seconds(limit)))
         text = " · ".join(p.words(part) for part in parts)
-        drawn = p.text(text, (rect.left, y), size, colour, bold=True, max_width=rect.w)
+        drawn = wrapped_if_cut(p, text, rect, y, size, colour, bold=True, align="left")
         y = drawn.bottom
         log = timer.log
         if len(log) > 1:
