@@ -483,9 +483,17 @@ def wrapped_if_cut(
             box = pygame.Rect(rect.left, top, rect.w, max_lines * m.leading(size))
             fitted = p.fit(words, box.w, box.h, size, bold=bold, max_lines=max_lines)
             if not fitted.cut:  # else the one line, cut as it was (a nickname at its end)
-                return p.fit_text(
+                # Lines a leading apart, the first with its top at ``top`` and the block
+                # as tall as ``Painter.text``'s line and the leadings after it, so what
+                # follows is placed as after one line.
+                tall = p.fonts.get(fitted.size, bold).get_height()
+                leading = m.leading(fitted.size)
+                box.top += max(0, tall - leading) // 2
+                box.h = len(fitted.lines) * leading
+                used = p.fit_text(
                     words, box, size, colour, bold=bold, align=align, valign="top", fitted=fitted
                 )
+                return pygame.Rect(used.left, top, used.w, (len(fitted.lines) - 1) * leading + tall)
     if align == "left":
         return p.text(words, (rect.left, top), size, colour, bold=bold, max_width=rect.w)
     return p.centred_text(words, rect, top, size, colour, bold=bold)

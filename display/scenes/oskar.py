@@ -49,6 +49,13 @@ from display.generic import (
 )
 from display.theme import Colour, Painter
 
+# The share of a narrow centre's height the trick takes (the information under it wraps).
+NARROW_TRICK_SHARE = 0.34
+# The least height, in lines of text, the genre columns keep under a caption of several
+# lines; with less, the short caption and the trend line's points beside it.
+NARROW_BARS_LINES = 2
+MAX_CAPTION_LINES = 4
+
 # How each genre looks; which genres there are, in which order, comes from the snapshot.
 GENRE_COLOURS: dict[str, Colour] = {
     "western": (176, 112, 52),
@@ -486,6 +493,12 @@ class OskarScene:
             trick_area.w = round(rect.w * 0.42)
             info.left = trick_area.right + pad
             info.w = rect.right - info.left
+        elif m.narrow(rect.w):
+            # One above the other on a narrow centre: its lines wrap to more lines, and the
+            # genre columns need their height more than a trick of a few cards does.
+            trick_area.h = round(rect.h * NARROW_TRICK_SHARE)
+            info.top = trick_area.bottom + pad
+            info.h = rect.bottom - info.top
         p.box(trick_area, TRICK_AREA, None)
         # Each roll of the dice stays a moment (``motion.RESULT_SECONDS``) on rows at the
         # trick area's foot, even when the next seat rolls at once: who rolled which
@@ -624,6 +637,22 @@ class OskarScene:
         )
         return row.bottom
 
+    @staticmethod
+    def _caption_lines(p: Painter, rect: pygame.Rect, text: Words, columns: int) -> int:
+        """The lines the columns' caption may take in ``rect`` on a narrow centre: as many
+        as hold it whole while the columns keep ``NARROW_BARS_LINES`` of height, else one."""
+        m = p.metrics
+        if not m.narrow(rect.w):
+            return 1
+        leading = m.leading(m.small)
+        fitted = p.fit(text, rect.w, MAX_CAPTION_LINES * leading, m.small, bold=True)
+        lines = len(fitted.lines)
+        tall = p.fonts.get(m.small, True).get_height()
+        caption_h = (lines - 1) * leading + tall + 2 * m.pad
+        icon = max(12, min(round(rect.w / columns * 0.55), round(rect.h * 0.2)))
+        bars = rect.h - icon - m.pad - caption_h - leading
+        return lines if not fitted.cut and bars >= NARROW_BARS_LINES * leading else 1
+
     def _draw_columns(
         self, p: Painter, rect: pygame.Rect, snap: OskarSnapshot, *, caption: bool = True
     ) -> None:
@@ -639,16 +668,31 @@ class OskarScene:
         widest = max(p.measure(str(c.points), m.small, True) for c in columns)
         # A narrow centre whose columns are too narrow for their points beside the trend
         # line's: the line's points are left to the caption (which names them, wrapped
-        # whole), and the columns get the whole width.
+        # whole), and the columns get the whole width, where the columns keep the height
+        # to be read under the longer caption.
         roomless = m.narrow(rect.w) and widest > (rect.w - axis) / len(columns)
         if caption:
             text = columns_caption(snap)
-            if p.measure(p.words(text), m.small, True) > rect.w and not roomless:
-                text = columns_caption(snap, short=True)  # the genre that nears is on its column
-            top = wrapped_if_cut(
-                p, text, rect, top, m.small, theme.TEXT_DIM, bold=True, align="left", max_lines=4
-            ).bottom
-            top += pad
+            lines = self._caption_lines(p, rect, text, len(columns)) if roomless else 1
+            if lines == 1:
+                roomless = False  # the caption that names the points has no room here
+                if p.measure(p.words(text), m.small, True) > rect.w:
+                    text = columns_caption(snap, short=True)  # the nearing genre has a column
+                lines = self._caption_lines(p, rect, text, len(columns))
+            drawn = wrapped_if_cut(
+                p,
+                text,
+                rect,
+                top,
+                m.small,
+                theme.TEXT_DIM,
+                bold=True,
+                align="left",
+                max_lines=lines,
+            )
+            # Under a caption of several lines the points over a full column keep clear of
+            # its last line's descenders ("(gewertet)").
+            top = drawn.bottom + (2 * pad if drawn.h > 2 * m.leading(m.small) else pad)
         if roomless and caption:
             axis = 0
         left = rect.left + axis

@@ -645,7 +645,7 @@ class OssScene:
         y = self._draw_results(p, pygame.Rect(info.left, y, info.w, info.bottom - y), view, snap)
         side = game_of(view.game).overlay
         if has_table_side(view):
-            y += self._draw_timer(p, pygame.Rect(info.left, y, info.w, info.h), view, side)
+            y += self._draw_timer(p, pygame.Rect(info.left, y, info.w, info.bottom - y), view, side)
 
         totals = [s.score for s in snap.seats]
         replays = [s.replays_left for s in snap.seats]
@@ -800,9 +800,15 @@ class OssScene:
             if limit is not None:
                 parts.append(say("limit {time}", time=Seconds(limit)))
         text = " · ".join(p.words(part) for part in parts)
-        drawn = wrapped_if_cut(p, text, rect, y, size, colour, bold=True, align="left")
-        y = drawn.bottom
         log = timer.log
+        # More lines where one would cut it, as many as the column has room for beside the
+        # earlier times' line and two lines for what follows.
+        below = (m.leading(m.small) if len(log) > 1 else 0) + 2 * m.leading(m.small)
+        lines = max(1, min(3, (rect.bottom - y - below) // m.leading(size)))
+        drawn = wrapped_if_cut(
+            p, text, rect, y, size, colour, bold=True, align="left", max_lines=lines
+        )
+        y = drawn.bottom
         if len(log) > 1:
             recent = Items(tuple(seconds(e.millis) for e in log[-5:-1][::-1]))
             with p.secondary():  # the earlier tosses: history, beside the time that counts
