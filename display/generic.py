@@ -731,12 +731,21 @@ def draw_status(
     p: Painter, rect: pygame.Rect, text: Words, colour: Colour = theme.TURN, *, lines: int = 2
 ) -> int:
     """A prominent status line (whose turn, what happens now), two lines at most (or
-    ``lines``, for a column whose messages give way to it); its height."""
+    ``lines``, for a column whose messages give way to it; more in a tall narrow column,
+    ``tall_column``); its height."""
     size = p.metrics.body
-    fitted = _status_fit(p, rect.w, text, lines)
+    fitted = _status_fit(p, rect.w, text, lines, tall=tall_column(p, rect))
     box = pygame.Rect(rect.left, rect.top, rect.w, len(fitted.lines) * p.metrics.leading(size))
     p.fit_text(text, box, size, colour, bold=True, align="left", valign="top", fitted=fitted)
     return len(fitted.lines) * p.metrics.leading(fitted.size)
+
+
+def tall_column(p: Painter, rect: pygame.Rect) -> bool:
+    """True for a column ``rect`` narrower than the short side and half as tall again as
+    it is wide: the centre's information column on a screen turned a quarter, where a
+    status may take ``NARROW_STATUS_LINES`` rather than be cut (a landscape column is
+    wider than tall: its status keeps its lines, the results and timer under it theirs)."""
+    return p.metrics.narrow(rect.w) and rect.h * 2 >= rect.w * 3
 
 
 def status_height(p: Painter, width: int, text: Words) -> int:
@@ -745,18 +754,20 @@ def status_height(p: Painter, width: int, text: Words) -> int:
     return len(fitted.lines) * p.metrics.leading(fitted.size)
 
 
-def _status_fit(p: Painter, width: int, text: Words, lines: int = 2) -> Fitted:
-    """How a status line fits ``width``: bold body type, ``lines`` lines at most; on a
-    narrow centre (``Metrics.narrow``) up to ``NARROW_STATUS_LINES`` where that would cut it."""
+def _status_fit(
+    p: Painter, width: int, text: Words, lines: int = 2, *, tall: bool = False
+) -> Fitted:
+    """How a status line fits ``width``: bold body type, ``lines`` lines at most; in a
+    ``tall`` narrow column up to ``NARROW_STATUS_LINES`` where that would cut it."""
     size = p.metrics.body
     fitted = p.fit(text, width, lines * p.metrics.leading(size), size, bold=True, max_lines=lines)
-    if fitted.cut and p.metrics.narrow(width) and lines < NARROW_STATUS_LINES:
+    if fitted.cut and tall and lines < NARROW_STATUS_LINES:
         return _status_fit(p, width, text, NARROW_STATUS_LINES)
     return fitted
 
 
-# How many lines a status may take on a narrow centre, where two or three would cut it
-# ("Wilhelmina: choose who leads round 2 (showing …)" in a portrait canvas's centre).
+# How many lines a status may take in a tall narrow column, where two or three would cut
+# it ("Wilhelmina: choose who leads round 2 (showing …)" in a portrait canvas's centre).
 NARROW_STATUS_LINES = 5
 
 
