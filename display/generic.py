@@ -600,14 +600,24 @@ def _player_heading(
     winners: Sequence[int],
 ) -> None:
     """A score table's name over ``player``'s column ``column`` wide: lit for the winner
-    or the player whose turn it is."""
+    or the player whose turn it is. A seat without a nickname whose label ("Seat 3",
+    "3番席") does not fit is headed by its number alone, rather than "S…"."""
     colour = theme.WINNER if player in winners else theme.TURN if player == turn else theme.TEXT_DIM
+    bold = player == turn or player in winners
+    name = player_name(view, player)
+    seat = seat_of_player(view, player)
+    if (
+        seat is not None
+        and not view.nicknames.get(seat.seat)
+        and p.measure(p.words(name), size, bold) > column - p.metrics.pad
+    ):
+        name = say("{seat}", seat=Verbatim(str(seat.seat + 1)))
     p.text(
-        player_name(view, player),
+        name,
         top_right,
         size,
         colour,
-        bold=player == turn or player in winners,
+        bold=bold,
         anchor="topright",
         max_width=column - p.metrics.pad,
     )
