@@ -713,9 +713,13 @@ def draw_title_block(p: Painter, rect: pygame.Rect, title: Words, detail: Words)
     y = rect.top
     y = p.text(title, (rect.left, y), m.big, theme.TEXT, bold=True, max_width=rect.w).bottom
     if detail:
-        # Two lines where one would cut it ("Runde 2/2 · Stich 13/13 · Grün ausgespielt").
+        # Two lines where one would cut it ("Runde 2/2 · Stich 13/13 · Grün ausgespielt"),
+        # three where two would in a tall narrow column (``tall_column``).
         box = pygame.Rect(rect.left, y, rect.w, 2 * m.leading(m.small))
         fitted = p.fit(detail, box.w, box.h, m.small, max_lines=2)
+        if fitted.cut and tall_column(p, rect):
+            box.h = 3 * m.leading(m.small)
+            fitted = p.fit(detail, box.w, box.h, m.small, max_lines=3)
         box.h = len(fitted.lines) * m.leading(fitted.size)
         drawn = p.fit_text(
             detail, box, m.small, theme.TEXT_DIM, align="left", valign="top", fitted=fitted
