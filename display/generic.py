@@ -24,7 +24,7 @@ from controller.games.words import Items, Player, Seat, Text, Verbatim, Words, a
 from controller.view import AnyGameView, Message, SeatView, TableView
 from controller.view.seat_colours import seat_colour
 from display import theme
-from display.fitting import Fitted
+from display.fitting import ELLIPSIS, Fitted
 from display.motion import TrickPicture, lerp_point
 from display.theme import Colour, Painter
 
@@ -600,18 +600,18 @@ def _player_heading(
     winners: Sequence[int],
 ) -> None:
     """A score table's name over ``player``'s column ``column`` wide: lit for the winner
-    or the player whose turn it is. A seat without a nickname whose label ("Seat 3",
-    "3番席") does not fit is headed by its number alone, rather than "S…"."""
+    or the player whose turn it is. A seat whose label ("Seat 3", "3番席") does not fit,
+    or whose nickname would keep fewer than three letters ("Wi…"), is headed by its
+    number alone."""
     colour = theme.WINNER if player in winners else theme.TURN if player == turn else theme.TEXT_DIM
     bold = player == turn or player in winners
     name = player_name(view, player)
     seat = seat_of_player(view, player)
-    if (
-        seat is not None
-        and not view.nicknames.get(seat.seat)
-        and p.measure(p.words(name), size, bold) > column - p.metrics.pad
-    ):
-        name = say("{seat}", seat=Verbatim(str(seat.seat + 1)))
+    room = column - p.metrics.pad
+    if seat is not None and p.measure(p.words(name), size, bold) > room:
+        nickname = view.nicknames.get(seat.seat)
+        if not nickname or p.measure(nickname[:3] + ELLIPSIS, size, bold) > room:
+            name = say("{seat}", seat=Verbatim(str(seat.seat + 1)))
     p.text(
         name,
         top_right,
@@ -748,7 +748,10 @@ def draw_status(
     ``lines``, for a column whose messages give way to it; more in a tall narrow column,
     ``tall_column``); its height."""
     size = p.metrics.body
-    fitted = _status_fit(p, rect.w, text, lines, tall=tall_column(p, rect))
+    # A column whose messages give way to the status (``lines`` over two) lets it take
+    # more where even those would cut it, as a tall column does.
+    roomy = tall_column(p, rect) or (lines > 2 and p.metrics.narrow(rect.w))
+    fitted = _status_fit(p, rect.w, text, lines, tall=roomy)
     box = pygame.Rect(rect.left, rect.top, rect.w, len(fitted.lines) * p.metrics.leading(size))
     p.fit_text(text, box, size, colour, bold=True, align="left", valign="top", fitted=fitted)
     return len(fitted.lines) * p.metrics.leading(fitted.size)
