@@ -24,7 +24,7 @@ from controller.games.words import Items, Player, Seat, Text, Verbatim, Words, a
 from controller.view import AnyGameView, Message, SeatView, TableView
 from controller.view.seat_colours import seat_colour
 from display import theme
-from display.fitting import Fitted
+from display.fitting import ELLIPSIS, Fitted
 from display.motion import TrickPicture, lerp_point
 from display.theme import Colour, Painter
 
@@ -292,18 +292,20 @@ def draw_trick_picture(
             gone_to=None if where is None else where.point,
         )
         if not picture.plays:
-            # On two lines where one would cut it (a long nickname in a narrow area).
+            # On two lines where one would cut it (a long nickname in a narrow area), three
+            # on a narrow centre (a long nickname and "hat den Stich gewonnen").
             pad = p.metrics.pad
             line = p.metrics.leading(p.metrics.small)
+            lines = 3 if p.metrics.narrow(area.w) else 2
             p.fit_text(
                 say("{player} won the trick", player=as_arg(player_name(view, winner))),
-                pygame.Rect(area.left + pad, area.top + pad, area.w - 2 * pad, 2 * line),
+                pygame.Rect(area.left + pad, area.top + pad, area.w - 2 * pad, lines * line),
                 p.metrics.small,
                 theme.WINNER,
                 bold=True,
                 align="left",
                 valign="top",
-                max_lines=2,
+                max_lines=lines,
             )
     if picture.plays:
         draw_trick(
@@ -457,6 +459,46 @@ def draw_messages(
         y += height + p.metrics.pad
 
 
+def wrapped_if_cut(
+    p: Painter,
+    words: Words,
+    rect: pygame.Rect,
+    top: int,
+    size: int,
+    colour: Colour = theme.TEXT,
+    *,
+    bold: bool = False,
+    align: str = "center",
+    max_lines: int = 3,
+) -> pygame.Rect:
+    """One line of ``words`` across ``rect`` with its top at ``top`` (centred as
+    ``Painter.centred_text`` draws it, or from the left), fitted as ``Painter.text``
+    fits it; but a line that would be cut on a narrow centre (``Metrics.narrow``) is
+    wrapped onto up to ``max_lines`` lines instead, when they hold it whole. Where the
+    words went: a wide centre draws exactly the one line it drew before."""
+    m = p.metrics
+    if m.narrow(rect.w):
+        one = p.fit(words, rect.w, 1 << 16, size, bold=bold, max_lines=1)
+        if one.cut:
+            box = pygame.Rect(rect.left, top, rect.w, max_lines * m.leading(size))
+            fitted = p.fit(words, box.w, box.h, size, bold=bold, max_lines=max_lines)
+            if not fitted.cut:  # else the one line, cut as it was (a nickname at its end)
+                # Lines a leading apart, the first with its top at ``top`` and the block
+                # as tall as ``Painter.text``'s line and the leadings after it, so what
+                # follows is placed as after one line.
+                tall = p.fonts.get(fitted.size, bold).get_height()
+                leading = m.leading(fitted.size)
+                box.top += max(0, tall - leading) // 2
+                box.h = len(fitted.lines) * leading
+                used = p.fit_text(
+                    words, box, size, colour, bold=bold, align=align, valign="top", fitted=fitted
+                )
+                return pygame.Rect(used.left, top, used.w, (len(fitted.lines) - 1) * leading + tall)
+    if align == "left":
+        return p.text(words, (rect.left, top), size, colour, bold=bold, max_width=rect.w)
+    return p.centred_text(words, rect, top, size, colour, bold=bold)
+
+
 def draw_score_table(
     p: Painter,
     rect: pygame.Rect,
@@ -477,6 +519,8 @@ def draw_score_table(
         return 0
     size = size or p.metrics.small
     line = p.metrics.leading(size) + p.metrics.pad // 2
+    if headings_stacked(p, rect.w, rows, size):
+        return _draw_stacked_score_table(p, rect, view, rows, turn, winners, size, players)
     shown = rows[-max(0, rect.h // line - 1) :] if rect.h // line > 1 else []
     # The headings whole ("Face down"), as long as each player's column keeps room for
     # its widest figure: names on top may be cut, the rows' words are read.
@@ -489,18 +533,7 @@ def draw_score_table(
     col_w = (rect.w - head_w) // players
     for player in range(players):
         right = rect.left + head_w + (player + 1) * col_w - p.metrics.pad
-        colour = (
-            theme.WINNER if player in winners else theme.TURN if player == turn else theme.TEXT_DIM
-        )
-        p.text(
-            player_name(view, player),
-            (right, rect.top),
-            size,
-            colour,
-            bold=player == turn or player in winners,
-            anchor="topright",
-            max_width=col_w - p.metrics.pad,
-        )
+        _player_heading(p, view, player, (right, rect.top), col_w, size, turn, winners)
         for index, (_, values) in enumerate(shown):
             value = values[player] if player < len(values) else None
             last = index == len(shown) - 1
@@ -522,6 +555,110 @@ def draw_score_table(
             max_width=head_w,
         )
     return (len(shown) + 1) * line
+
+
+# The least of a nickname a column must show to tell seats apart (``cut_labels`` in the
+# legibility test allows a nickname cut after three letters).
+SHORTEST_NAME = "Wil…"
+
+
+def headings_stacked(
+    p: Painter, width: int, rows: Sequence[tuple[Words, Sequence[int | None]]], size: int = 0
+) -> bool:
+    """True when a score table ``width`` wide cannot set its headings whole beside the
+    players' columns (a portrait canvas's narrow centre): each heading then takes a line
+    of its own over its figures (``draw_score_table``), rather than be cut."""
+    players = max((len(values) for _, values in rows), default=0)
+    if players == 0:
+        return False
+    size = size or p.metrics.small
+    figures = [str(v) for _, values in rows for v in values if v is not None] or ["0"]
+    figure_w = max(p.measure(f, size, True) for f in figures) + 2 * p.metrics.pad
+    heading_w = max(p.measure(p.words(h), size) for h, _ in rows) + p.metrics.pad
+    head_w = max(round(width * 0.22), width - players * figure_w)
+    if heading_w > head_w:
+        return True
+    # Beside the headings, the players' columns too narrow for a few letters of a name,
+    # where the table's whole width would give them room.
+    beside = (width - min(head_w, heading_w)) // players
+    return not _name_fits(p, beside, size) and _name_fits(p, width // players, size)
+
+
+def _name_fits(p: Painter, column: int, size: int) -> bool:
+    """True when a score table's column ``column`` wide shows a few letters of a name."""
+    return p.measure(SHORTEST_NAME, size, True) <= column - p.metrics.pad
+
+
+def _player_heading(
+    p: Painter,
+    view: TableView,
+    player: int,
+    top_right: tuple[int, int],
+    column: int,
+    size: int,
+    turn: int | None,
+    winners: Sequence[int],
+) -> None:
+    """A score table's name over ``player``'s column ``column`` wide: lit for the winner
+    or the player whose turn it is. A seat whose label ("Seat 3", "3番席") does not fit,
+    or whose nickname would keep fewer than three letters ("Wi…"), is headed by its
+    number alone."""
+    colour = theme.WINNER if player in winners else theme.TURN if player == turn else theme.TEXT_DIM
+    bold = player == turn or player in winners
+    name = player_name(view, player)
+    seat = seat_of_player(view, player)
+    room = column - p.metrics.pad
+    if seat is not None and p.measure(p.words(name), size, bold) > room:
+        nickname = view.nicknames.get(seat.seat)
+        if not nickname or p.measure(nickname[:3] + ELLIPSIS, size, bold) > room:
+            name = say("{seat}", seat=Verbatim(str(seat.seat + 1)))
+    p.text(
+        name,
+        top_right,
+        size,
+        colour,
+        bold=bold,
+        anchor="topright",
+        max_width=column - p.metrics.pad,
+    )
+
+
+def _draw_stacked_score_table(
+    p: Painter,
+    rect: pygame.Rect,
+    view: TableView,
+    rows: Sequence[tuple[Words, Sequence[int | None]]],
+    turn: int | None,
+    winners: Sequence[int],
+    size: int,
+    players: int,
+) -> int:
+    """``draw_score_table`` with each heading on a line of its own, its figures on the
+    line under it, the players' columns the table's whole width; the height used."""
+    m = p.metrics
+    line = m.leading(size) + m.pad // 2
+    room = (rect.h // line - 1) // 2
+    shown = rows[-room:] if room > 0 else []
+    col_w = rect.w // players
+    for player in range(players):
+        right = rect.left + (player + 1) * col_w - m.pad
+        _player_heading(p, view, player, (right, rect.top), col_w, size, turn, winners)
+    for index, (heading, values) in enumerate(shown):
+        top = rect.top + (2 * index + 1) * line
+        p.text(heading, (rect.left, top), size, theme.TEXT_DIM, max_width=rect.w)
+        last = index == len(shown) - 1
+        for player in range(players):
+            value = values[player] if player < len(values) else None
+            p.text(
+                "-" if value is None else str(value),
+                (rect.left + (player + 1) * col_w - m.pad, top + line),
+                size,
+                theme.WINNER if player in winners and last else theme.TEXT,
+                bold=last,
+                anchor="topright",
+                max_width=col_w - m.pad,
+            )
+    return (2 * len(shown) + 1) * line
 
 
 def table_room(p: Painter, info: pygame.Rect, y: int, wanted: int, view: TableView) -> int:
@@ -553,10 +690,12 @@ def draw_foot_score_table(
     the last of ``columns``; with no room at all, nothing.
     """
     rows = list(columns)
-    height = table_room(p, info, y, score_table_height(p, len(rows)), view)
+    # Each heading over its figures on a narrow centre: twice the lines.
+    lines = 2 if headings_stacked(p, info.w, rows) else 1
+    height = table_room(p, info, y, score_table_height(p, lines * len(rows)), view)
     if not height:
         rows = rows[-1:]
-        height = table_room(p, info, y, score_table_height(p, 1), view)
+        height = table_room(p, info, y, score_table_height(p, lines), view)
     if height:
         rect = pygame.Rect(info.left, info.bottom - height, info.w, height)
         draw_score_table(p, rect, view, rows, turn=turn, winners=winners)
@@ -574,9 +713,13 @@ def draw_title_block(p: Painter, rect: pygame.Rect, title: Words, detail: Words)
     y = rect.top
     y = p.text(title, (rect.left, y), m.big, theme.TEXT, bold=True, max_width=rect.w).bottom
     if detail:
-        # Two lines where one would cut it ("Runde 2/2 · Stich 13/13 · Grün ausgespielt").
+        # Two lines where one would cut it ("Runde 2/2 · Stich 13/13 · Grün ausgespielt"),
+        # three where two would in a tall narrow column (``tall_column``).
         box = pygame.Rect(rect.left, y, rect.w, 2 * m.leading(m.small))
         fitted = p.fit(detail, box.w, box.h, m.small, max_lines=2)
+        if fitted.cut and tall_column(p, rect):
+            box.h = 3 * m.leading(m.small)
+            fitted = p.fit(detail, box.w, box.h, m.small, max_lines=3)
         box.h = len(fitted.lines) * m.leading(fitted.size)
         drawn = p.fit_text(
             detail, box, m.small, theme.TEXT_DIM, align="left", valign="top", fitted=fitted
@@ -602,12 +745,24 @@ def draw_status(
     p: Painter, rect: pygame.Rect, text: Words, colour: Colour = theme.TURN, *, lines: int = 2
 ) -> int:
     """A prominent status line (whose turn, what happens now), two lines at most (or
-    ``lines``, for a column whose messages give way to it); its height."""
+    ``lines``, for a column whose messages give way to it; more in a tall narrow column,
+    ``tall_column``); its height."""
     size = p.metrics.body
-    fitted = _status_fit(p, rect.w, text, lines)
+    # A column whose messages give way to the status (``lines`` over two) lets it take
+    # more where even those would cut it, as a tall column does.
+    roomy = tall_column(p, rect) or (lines > 2 and p.metrics.narrow(rect.w))
+    fitted = _status_fit(p, rect.w, text, lines, tall=roomy)
     box = pygame.Rect(rect.left, rect.top, rect.w, len(fitted.lines) * p.metrics.leading(size))
     p.fit_text(text, box, size, colour, bold=True, align="left", valign="top", fitted=fitted)
     return len(fitted.lines) * p.metrics.leading(fitted.size)
+
+
+def tall_column(p: Painter, rect: pygame.Rect) -> bool:
+    """True for a column ``rect`` narrower than the short side and half as tall again as
+    it is wide: the centre's information column on a screen turned a quarter, where a
+    status may take ``NARROW_STATUS_LINES`` rather than be cut (a landscape column is
+    wider than tall: its status keeps its lines, the results and timer under it theirs)."""
+    return p.metrics.narrow(rect.w) and rect.h * 2 >= rect.w * 3
 
 
 def status_height(p: Painter, width: int, text: Words) -> int:
@@ -616,10 +771,21 @@ def status_height(p: Painter, width: int, text: Words) -> int:
     return len(fitted.lines) * p.metrics.leading(fitted.size)
 
 
-def _status_fit(p: Painter, width: int, text: Words, lines: int = 2) -> Fitted:
-    """How a status line fits ``width``: bold body type, ``lines`` lines at most."""
+def _status_fit(
+    p: Painter, width: int, text: Words, lines: int = 2, *, tall: bool = False
+) -> Fitted:
+    """How a status line fits ``width``: bold body type, ``lines`` lines at most; in a
+    ``tall`` narrow column up to ``NARROW_STATUS_LINES`` where that would cut it."""
     size = p.metrics.body
-    return p.fit(text, width, lines * p.metrics.leading(size), size, bold=True, max_lines=lines)
+    fitted = p.fit(text, width, lines * p.metrics.leading(size), size, bold=True, max_lines=lines)
+    if fitted.cut and tall and lines < NARROW_STATUS_LINES:
+        return _status_fit(p, width, text, NARROW_STATUS_LINES)
+    return fitted
+
+
+# How many lines a status may take in a tall narrow column, where two or three would cut
+# it ("Wilhelmina: choose who leads round 2 (showing …)" in a portrait canvas's centre).
+NARROW_STATUS_LINES = 5
 
 
 # --- the fallback scene ------------------------------------------------------------

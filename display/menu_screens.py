@@ -13,7 +13,7 @@ import pygame
 from controller.games.words import Card, Items, Words, as_arg, say, say_plural
 from controller.view import MessageKind, SeatView, TableView
 from display import theme
-from display.generic import seat_colour_of, seat_words
+from display.generic import seat_colour_of, seat_words, wrapped_if_cut
 from display.layout import Layout
 from display.screen_parts import (
     NOT_PLAYING,
@@ -177,7 +177,7 @@ def attract_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableVie
 
 def choose_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView) -> None:
     m = p.metrics
-    head = p.centred_text(say("Choose a game"), rect, rect.top, m.big, theme.TEXT, bold=True)
+    head = wrapped_if_cut(p, say("Choose a game"), rect, rect.top, m.big, theme.TEXT, bold=True)
     # The list gets the room: the seat panels already say how to choose, and the
     # menu's only message repeats it.
     bottom = rect.bottom - m.small - m.pad
@@ -189,7 +189,7 @@ def choose_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView
 
 def _centre_title(p: Painter, rect: pygame.Rect, view: TableView) -> pygame.Rect:
     """The game's title at the top of the centre panel; its rectangle."""
-    return p.centred_text(game_title(view), rect, rect.top, p.metrics.big, theme.TEXT, bold=True)
+    return wrapped_if_cut(p, game_title(view), rect, rect.top, p.metrics.big, theme.TEXT, bold=True)
 
 
 def join_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView) -> None:
@@ -200,18 +200,32 @@ def join_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView) 
     count: Words = say_plural("{n} joined", "{n} joined", joined)
     if choice is not None:
         count = say("{joined} · {players}", joined=as_arg(count), players=as_arg(players(choice)))
-    y = p.centred_text(count, rect, head.bottom + m.pad, m.body, theme.TEXT_DIM).bottom
-    y = p.centred_text(PRESS_OK_TO_JOIN, rect, y + m.pad, m.body, theme.TURN, bold=True).bottom
+    y = wrapped_if_cut(p, count, rect, head.bottom + m.pad, m.body, theme.TEXT_DIM).bottom
+    y = wrapped_if_cut(p, PRESS_OK_TO_JOIN, rect, y + m.pad, m.body, theme.TURN, bold=True).bottom
     # One chip per seat: joined seats lit.
     seats = view.seats
     if seats:
-        chip_w = min(round(m.unit * 0.22), (rect.w - m.pad * (len(seats) - 1)) // len(seats))
+        # On a narrow centre the chips go on rows of as many as are wide enough to name
+        # their seat ("Platz 4 (Bot)"), rather than one row of chips that cut it.
+        across = len(seats)
+        if m.narrow(rect.w):
+            across = max(1, min(across, (rect.w + m.pad) // (round(m.unit * 0.3) + m.pad)))
+        chip_w = min(round(m.unit * 0.22), (rect.w - m.pad * (across - 1)) // across)
+        if m.narrow(rect.w):
+            chip_w = (rect.w - m.pad * (across - 1)) // across
         chip_h = round(m.body * 1.2)
-        total = len(seats) * chip_w + (len(seats) - 1) * m.pad
-        x = rect.centerx - total // 2
+        lines = 1
+        if m.narrow(rect.w):
+            # Two lines for a long name and its "(bot)", rather than cut.
+            lines = 2
+            chip_h = max(chip_h, lines * m.leading(m.small) + m.pad)
         y += m.pad * 2
-        for seat in seats:
-            chip = pygame.Rect(x, y, chip_w, chip_h)
+        for index, seat in enumerate(seats):
+            row, column = divmod(index, across)
+            in_row = min(across, len(seats) - row * across)
+            total = in_row * chip_w + (in_row - 1) * m.pad
+            x = rect.centerx - total // 2 + column * (chip_w + m.pad)
+            chip = pygame.Rect(x, y + row * (chip_h + m.pad), chip_w, chip_h)
             # A joined seat's chip glows in the seat's colour, as its LEDs and panel edge do.
             own = seat_colour_of(seat)
             colour = own if seat.joined else theme.PANEL_EMPTY
@@ -219,17 +233,9 @@ def join_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView) 
             ink = theme.TEXT_DARK if seat.joined else theme.TEXT_DIM
             name = as_arg(seat_words(view, seat))
             text = say("{seat} (bot)", seat=name) if seat.is_bot else seat_words(view, seat)
-            p.text(
-                text,
-                chip.center,
-                m.small,
-                ink,
-                bold=seat.joined,
-                anchor="center",
-                max_width=chip.w - 4,
-            )
-            x += chip_w + m.pad
-        y += chip_h
+            p.fit_text(text, chip.inflate(-4, -2), m.small, ink, bold=seat.joined, max_lines=lines)
+        rows = -(-len(seats) // across)
+        y += rows * chip_h + (rows - 1) * m.pad
     messages_below(p, rect, y + m.pad * 2, view)
 
 
@@ -244,11 +250,12 @@ def options_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableVie
     if not lines:
         return
     cursor = view.options_cursor % len(lines)
-    # The explanation whole, on as many lines as it takes (up to three): the rows above
-    # scroll in what is left rather than the explanation ending in "…".
+    # The explanation whole, on as many lines as it takes (up to three, six on a narrow
+    # centre): the rows above scroll in what is left rather than it ending in "…".
     explanation = lines[cursor][2]
     wrapped = len(p.wrap(explanation, m.small, rect.w - 2 * m.pad))
-    explanation_h = Metrics.leading(m.small) * max(1, min(3, wrapped))
+    most = 6 if m.narrow(rect.w) else 3  # a narrow centre's lines hold fewer words
+    explanation_h = Metrics.leading(m.small) * max(1, min(most, wrapped))
     explanation_top = rect.bottom - explanation_h - m.pad
     bottom = explanation_top - m.small - m.pad  # the "N more" line goes between
     rows = [(label, value) for label, value, _ in lines]
@@ -261,8 +268,8 @@ def starter_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableVie
     m = p.metrics
     head = _centre_title(p, rect, view)
     size = m.body if view.cuts or view.cutting else m.big  # a cut's instruction is longer
-    y = p.centred_text(
-        view.prompt or WHO_STARTS, rect, head.bottom + m.pad, size, theme.TURN, bold=True
+    y = wrapped_if_cut(
+        p, view.prompt or WHO_STARTS, rect, head.bottom + m.pad, size, theme.TURN, bold=True
     ).bottom
     if view.cuts:
         cuts = Items(
@@ -272,7 +279,7 @@ def starter_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableVie
                 if (c := view.cuts.get(seat.seat)) is not None
             )
         )
-        y = p.centred_text(
-            say("Cut: {cuts}", cuts=cuts), rect, y + m.pad, m.body, theme.TEXT
+        y = wrapped_if_cut(
+            p, say("Cut: {cuts}", cuts=cuts), rect, y + m.pad, m.body, theme.TEXT
         ).bottom
     messages_below(p, rect, y + m.pad * 2, view)

@@ -58,7 +58,7 @@ from display.scenes import (
     repaint_message_line,
     repaint_turn,
 )
-from display.sim_controls import draw_staff_buttons, strip_height
+from display.sim_controls import draw_staff_buttons, strip_height, strip_rows
 from display.theme import Fonts, Metrics, Painter, image_budget
 from display.ui import UiAction
 
@@ -175,9 +175,13 @@ class Renderer:
         # On-screen hands need deeper seat panels.
         deep = view.screen is Screen.PLAY and bool(view.human_seats)
         metrics = Metrics.for_size(canvas_size)
-        # The simulator's controls get a strip of their own, so they cover nothing.
-        strip = strip_height(metrics) if self.staff_seats else 0
-        layout = compute_layout(canvas_size, sides, deep, strip)
+        # The simulator's controls get a strip of their own, so they cover nothing
+        # (rows of their own under a narrow centre: ``strip_rows``).
+        layout = compute_layout(canvas_size, sides, deep)
+        if self.staff_seats:
+            desk = view.screen is Screen.STAFF
+            rows = strip_rows(metrics, layout.centre.w, desk)
+            layout = compute_layout(canvas_size, sides, deep, strip_height(metrics, rows))
         full = self._dirty or layout != self.layout or self._canvas is None
         if full:
             self._canvas = self.surface if self._rotation == 0 else pygame.Surface(canvas_size)

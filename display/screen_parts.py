@@ -16,6 +16,7 @@ import pygame
 from controller.games.words import Words, say, say_plural
 from controller.view import GameChoice, MessageKind, TableView
 from display import theme
+from display.fitting import Fitted
 from display.generic import draw_messages, game_json
 from display.theme import Painter
 from display.ui import UiAction
@@ -172,8 +173,14 @@ def menu_rows(
     selected: int,
     hit: Callable[[int], UiAction] | None = None,
 ) -> None:
-    """A list of (label, detail) rows with one selected, scrolled so it is always in view."""
+    """A list of (label, detail) rows with one selected, scrolled so it is always in view.
+
+    On a narrow centre (``Metrics.narrow``) each row stacks its label over its detail,
+    each wrapped whole (``stacked_rows``)."""
     m = p.metrics
+    if m.narrow(rect.w):
+        stacked_rows(p, rect, top, bottom, rows, selected, hit)
+        return
     count = max(1, len(rows))
     room = bottom - top
     row_h = max(m.small + 4, min(round(m.body * 2.0), (room - m.pad * (count - 1)) // count))
@@ -196,12 +203,7 @@ def menu_rows(
         row = pygame.Rect(0, y, width, tall if chosen else row_h)
         row.centerx = rect.centerx
         y = row.bottom + m.pad
-        p.box(
-            row,
-            theme.SELECTED if chosen else theme.BUTTON,
-            theme.TURN if chosen else theme.BUTTON_EDGE,
-            max(1, m.pad // 2 + (2 if chosen else 0)),
-        )
+        _row_box(p, row, chosen)
         size = m.body if row_h >= m.body else m.small
         label_right = row.left + m.pad * 2 + round(row.w * 0.9)
         if detail:
@@ -226,11 +228,26 @@ def menu_rows(
         )
         if hit is not None:
             p.hit(row, hit(index))
+    _more_rows(p, rect, bottom, first, len(rows) - first - fits)
+
+
+def _row_box(p: Painter, row: pygame.Rect, chosen: bool) -> None:
+    """A menu row's box: the selected one lit and framed in the turn colour."""
+    p.box(
+        row,
+        theme.SELECTED if chosen else theme.BUTTON,
+        theme.TURN if chosen else theme.BUTTON_EDGE,
+        max(1, p.metrics.pad // 2 + (2 if chosen else 0)),
+    )
+
+
+def _more_rows(p: Painter, rect: pygame.Rect, bottom: int, above: int, below: int) -> None:
+    """Under a scrolled list, how many of its rows are out of view above and below."""
+    m = p.metrics
     more: list[Words] = []
-    if first > 0:
-        more.append(say_plural("{n} more above", "{n} more above", first))
-    if first + fits < len(rows):
-        below = len(rows) - first - fits
+    if above > 0:
+        more.append(say_plural("{n} more above", "{n} more above", above))
+    if below > 0:
         more.append(say_plural("{n} more below", "{n} more below", below))
     if more:
         p.centred_text(
@@ -240,3 +257,61 @@ def menu_rows(
             m.small,
             theme.TEXT_DIM,
         )
+
+
+def stacked_rows(
+    p: Painter,
+    rect: pygame.Rect,
+    top: int,
+    bottom: int,
+    rows: Sequence[tuple[Words, Words]],
+    selected: int,
+    hit: Callable[[int], UiAction] | None = None,
+) -> None:
+    """``menu_rows`` for a narrow centre: each row its label over its detail, each on up
+    to three lines at a legible size, the rows as tall as their words; the window of rows
+    in view scrolls with the selected one and "N more above / below" says what is not."""
+    m = p.metrics
+    inner = rect.w - 4 * m.pad
+    fitted: list[tuple[Fitted, Fitted | None, int]] = []
+    for index, (label, detail) in enumerate(rows):
+        chosen = index == selected
+        name = p.fit(label, inner, 3 * m.leading(m.body), m.body, bold=chosen, max_lines=3)
+        more = p.fit(detail, inner, 3 * m.leading(m.small), m.small, max_lines=3)
+        lines = len(more.lines) if p.words(detail) else 0
+        height = len(name.lines) * m.leading(name.size) + lines * m.leading(more.size)
+        fitted.append((name, more if lines else None, height + 2 * m.pad))
+    # "N more above" gets a line over the rows (the line under them says how many below:
+    # on a narrow centre the two do not fit on one).
+    above_line = pygame.Rect(rect.left, top, rect.w, m.leading(m.small))
+    top = above_line.bottom + m.pad // 2
+    # The selected row in view, and as many around it as fit, one below then one above.
+    first = last = min(max(0, selected), len(rows) - 1)
+    used = fitted[first][2] if rows else 0
+    grown = True
+    while grown:
+        grown = False
+        for index in (last + 1, first - 1):
+            if 0 <= index < len(rows) and used + m.pad + fitted[index][2] <= bottom - top:
+                used += m.pad + fitted[index][2]
+                first, last = min(first, index), max(last, index)
+                grown = True
+    y = top
+    for index in range(first, last + 1 if rows else 0):
+        name, under, height = fitted[index]
+        chosen = index == selected
+        row = pygame.Rect(rect.left + m.pad, y, rect.w - 2 * m.pad, height)
+        y = row.bottom + m.pad
+        _row_box(p, row, chosen)
+        words = row.inflate(-2 * m.pad, -2 * m.pad)
+        label_h = len(name.lines) * m.leading(name.size)
+        box = pygame.Rect(words.left, words.top, words.w, label_h)
+        p.fit_text("", box, name.size, theme.TEXT, bold=chosen, align="left", fitted=name)
+        if under is not None:
+            box = pygame.Rect(words.left, box.bottom, words.w, words.bottom - box.bottom)
+            ink = theme.TEXT if chosen else theme.TEXT_DIM
+            p.fit_text("", box, under.size, ink, align="left", fitted=under)
+        if hit is not None:
+            p.hit(row, hit(index))
+    _more_rows(p, above_line, above_line.top - m.pad // 2, first, 0)
+    _more_rows(p, rect, bottom, 0, len(rows) - 1 - last if rows else 0)

@@ -33,6 +33,8 @@ TAP_TO_START = say("Tap any card or press a button to start")
 CARD_SHAPE = 0.68  # a card's width over its height
 MIN_CARD_LINES = 1.5  # a tile's cards are drawn only this many text lines tall or more
 FANNED = 3  # cards on a game's tile
+# How many times the lines a narrow centre gives the words over and under the tiles.
+NARROW_LINES = 2
 OVERLAP = 0.72  # of a card's width, how far the next fanned card sits (its number shows)
 # The legibility standard: what a player must read is at least a 24th of the screen's
 # short side (``Metrics.small`` is), secondary text at least a 32nd: ``small`` x 0.75.
@@ -104,25 +106,41 @@ def _faces(game_id: str) -> tuple[CardFace, ...]:
 def draw_showcase(p: Painter, rect: pygame.Rect, view: TableView) -> None:
     """The attract screen's centre: how to start, the games' tiles, how to play one of them."""
     m = p.metrics
+    # A narrow centre (a portrait canvas) stacks what a wide one sets side by side: the
+    # tiles one under another, and the words on more lines rather than cut.
+    narrow = m.narrow(rect.w)
+    lines = NARROW_LINES if narrow else 1
     # How to start must be read: it may shrink from ``body`` to ``small``, no further.
     start = p.fit(
-        TAP_TO_START, rect.w, m.leading(m.body), m.body, max_lines=1, least=m.small / m.body
+        TAP_TO_START,
+        rect.w,
+        lines * m.leading(m.body),
+        m.body,
+        max_lines=lines,
+        least=m.small / m.body,
     )
-    head = pygame.Rect(rect.left, rect.top + m.pad, rect.w, m.leading(m.body))
+    head = pygame.Rect(rect.left, rect.top + m.pad, rect.w, len(start.lines) * m.leading(m.body))
     top = p.fit_text(TAP_TO_START, head, m.body, theme.TURN, fitted=start).bottom
     games = offered(view)
     now = showcased(view)
     # The rules line gets two lines of ``small`` under the tiles (three, shrunk to the
-    # secondary size, when it needs them); the tiles take the rest.
-    rules_h = 3 * m.leading(round(m.small * SECONDARY)) + m.pad
+    # secondary size, when it needs them; more on a narrow centre); the tiles take the rest.
+    rules_lines = 4 * lines if narrow else 3
+    rules_h = rules_lines * m.leading(round(m.small * SECONDARY)) + m.pad
     bottom = rect.bottom - rules_h - m.pad
     if games:
         tiles = pygame.Rect(rect.left, top + m.pad, rect.w, bottom - top - m.pad)
         width = tiles.w // len(games)
+        height = tiles.h // len(games)
         for i, choice in enumerate(games):
-            tile = pygame.Rect(tiles.left + i * width, tiles.top, width, tiles.h)
+            if narrow:
+                tile = pygame.Rect(tiles.left, tiles.top + i * height, tiles.w, height)
+                tile = tile.inflate(-2 * m.pad, -m.pad)
+            else:
+                tile = pygame.Rect(tiles.left + i * width, tiles.top, width, tiles.h)
+                tile = tile.inflate(-m.pad, 0)
             chosen = now is not None and now.game == choice.game_id
-            _draw_tile(p, tile.inflate(-m.pad, 0), choice, now.step if chosen and now else None)
+            _draw_tile(p, tile, choice, now.step if chosen and now else None)
     if view.messages:
         # A line for the table (a reader back online) takes the rules line's place.
         messages_below(p, rect, bottom + m.pad, view)
@@ -136,7 +154,7 @@ def draw_showcase(p: Painter, rect: pygame.Rect, view: TableView) -> None:
             rule=as_arg(now.line),
         )
         # Secondary text: it may shrink to a 32nd of the short side, no further.
-        fitted = p.fit(how, line.w, line.h, m.small, max_lines=3, least=SECONDARY)
+        fitted = p.fit(how, line.w, line.h, m.small, max_lines=rules_lines, least=SECONDARY)
         p.fit_text(how, line, m.small, theme.TEXT, fitted=fitted)
 
 

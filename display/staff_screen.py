@@ -15,6 +15,7 @@ import pygame
 from controller.games.words import Words, say
 from controller.view import SeatView, StaffView, TableView
 from display import theme
+from display.generic import wrapped_if_cut
 from display.layout import Layout
 from display.screen_parts import centred_lines, menu_rows
 from display.theme import Painter
@@ -66,10 +67,10 @@ def staff_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableView)
     desk = view.staff
     if desk is None:
         return
-    head = p.centred_text(desk.title, rect, rect.top, m.big, theme.TEXT, bold=True)
+    head = wrapped_if_cut(p, desk.title, rect, rect.top, m.big, theme.TEXT, bold=True)
     y = head.bottom + m.pad
     if desk.prompt:
-        prompt = p.centred_text(desk.prompt, rect, y, m.body, theme.TURN, bold=True)
+        prompt = wrapped_if_cut(p, desk.prompt, rect, y, m.body, theme.TURN, bold=True)
         y = prompt.bottom + m.pad
     hint_h = m.small + m.pad if desk.hint else 0
     if desk.options:

@@ -156,6 +156,14 @@ class Metrics:
     def pad(self) -> int:
         return self._scaled(0.012, 3)
 
+    def narrow(self, width: int) -> bool:
+        """True when a box ``width`` wide is narrower than the canvas's short side: the
+        centre of a portrait canvas between a left and a right panel (or a column of a
+        centre). What stands side by side on a wide centre (a label beside its buttons,
+        a row's label beside its value, the games' tiles) is stacked there, and a line
+        that would be cut is wrapped, so that no word is cut."""
+        return width < self.unit
+
     @staticmethod
     def leading(size: int) -> int:
         """The distance from one line of ``size`` text to the next."""

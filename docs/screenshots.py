@@ -1,6 +1,6 @@
 """Draw anew the screenshots docs/display.md shows, the same on every run.
 
-    .venv/bin/python docs/screenshots.py [--out DIR] [--only PATTERN]
+    .venv/bin/python docs/screenshots.py [--out DIR] [--only PATTERN] [--rotation 90]
 
 writes, at 800x480 in English, German and Japanese (``<lang>``: en, de, ja):
 
@@ -15,6 +15,8 @@ The tables are the legibility sweep's (``tests/test_legibility.py``: seeded bots
 every seat named by a nickname as long as a member card allows), so a picture is
 what that test checks; drawn without the demo's staff strip. ``--only`` keeps the
 pictures whose name (without ".png") matches a shell pattern, e.g. ``'*-ja'``.
+``--rotation 90`` (or 180, 270) draws them on a screen turned for mounting, saved
+upright as seat 1 reads them (a quarter turn: 480x800), named ``…-turned90.png``.
 """
 
 from __future__ import annotations
@@ -34,12 +36,15 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))  # the sweep's tables live in tests/, not in the package
 
+import pygame  # noqa: E402
 from gpiozero.pins import mock as mock_pins  # noqa: E402
 
 from controller.games import specs  # noqa: E402
 from controller.view import Screen, TableView  # noqa: E402
+from display.layout import ROTATIONS  # noqa: E402
+from display.renderer import Renderer  # noqa: E402
 from display.scenes import oss as oss_scene  # noqa: E402
-from display.screenshot import screenshot_view  # noqa: E402
+from display.screenshot import save_screenshot, screenshot_view  # noqa: E402
 from tests.test_legibility import LANGUAGES, Scene, game_scenes, in_language  # noqa: E402
 
 SIZE = (800, 480)
@@ -89,8 +94,9 @@ def pick(scenes: Sequence[Scene], kind: str, game_id: str, seats: int) -> TableV
     return found[0].view
 
 
-def draw(names: Sequence[str], out: Path) -> list[Path]:
-    """Draw the pictures ``names`` (from ``picture_names()``) into ``out``; their paths."""
+def draw(names: Sequence[str], out: Path, rotation: int = 0) -> list[Path]:
+    """Draw the pictures ``names`` (from ``picture_names()``) into ``out`` on a screen turned
+    ``rotation`` degrees for mounting; their paths."""
     tables: dict[tuple[str, int], list[Scene]] = {}
     written: list[Path] = []
     with still_clock(), tempfile.TemporaryDirectory() as scratch:
@@ -103,9 +109,20 @@ def draw(names: Sequence[str], out: Path) -> list[Path]:
                 folder.mkdir()
                 tables[game_id, seats] = game_scenes(game_id, seats, folder)
             view = pick(tables[game_id, seats], kind, game_id, seats)
-            path = out / f"{name}.png"
-            written.append(screenshot_view(in_language(view, language), path, SIZE))
+            shown = in_language(view, language)
+            if rotation:
+                path = out / f"{name}-turned{rotation}.png"
+                written.append(save_screenshot(upright(shown, rotation), path))
+            else:
+                written.append(screenshot_view(shown, out / f"{name}.png", SIZE))
     return written
+
+
+def upright(view: TableView, rotation: int) -> pygame.Surface:
+    """``view`` drawn on a screen turned ``rotation`` degrees, turned back so that seat 1
+    (the canvas's bottom edge) reads it: the canvas the table lays out."""
+    renderer = Renderer(SIZE, rotation=rotation)
+    return pygame.transform.rotate(renderer.render(view), rotation)  # anticlockwise: back
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -115,6 +132,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--out", type=Path, default=ROOT / "docs" / "images", help="folder (docs/images)"
     )
     parser.add_argument("--only", default="*", help="a shell pattern, e.g. 'results-oss-*'")
+    parser.add_argument(
+        "--rotation",
+        type=int,
+        choices=ROTATIONS,
+        default=0,
+        help="the screen turned for mounting (90: portrait), saved upright",
+    )
     args = parser.parse_args(argv)
     names = [name for name in picture_names() if fnmatch(name, args.only)]
     if not names:
@@ -131,7 +155,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"Cannot write the pictures into {args.out}: {error}. Give --out a folder "
               "you may write to.", file=sys.stderr)  # fmt: skip
         return 1
-    written = draw(names, args.out)
+    written = draw(names, args.out, args.rotation)
     for path in written:
         print(path)
     return 0

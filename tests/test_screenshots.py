@@ -7,7 +7,9 @@ from pathlib import Path
 import pygame
 import pytest
 
+from display.renderer import Renderer
 from docs import screenshots
+from tests.test_legibility import game_scenes, in_language
 
 PICTURE = "legible-oss-en"  # the quickest table, and the one whose toss times read a clock
 
@@ -34,3 +36,20 @@ def test_it_draws_every_picture_the_docs_show_and_says_a_pattern_that_matches_no
     assert screenshots.main(["--out", str(tmp_path), "--only", "legible-chess-*"]) == 2
     assert "No picture matches 'legible-chess-*'" in capsys.readouterr().err
     assert not any(tmp_path.iterdir())
+
+
+def test_a_turned_screen_is_saved_as_the_canvas_seat_1_reads(tmp_path: Path) -> None:
+    """``--rotation 90`` saves the quarter-turned screen upright: the very canvas a window
+    of the turned shape (480x800) draws unturned."""
+    assert screenshots.main(["--out", str(tmp_path), "--only", PICTURE, "--rotation", "90"]) == 0
+    saved = tmp_path / f"{PICTURE}-turned90.png"
+    assert [p.name for p in tmp_path.iterdir()] == [saved.name]
+    picture = pygame.image.load(str(saved))
+    width, height = screenshots.SIZE
+    assert picture.get_size() == (height, width)
+    with screenshots.still_clock():
+        (tmp_path / "table").mkdir()
+        scenes = game_scenes("oss", screenshots.PLAY_SEATS, tmp_path / "table")
+        view = screenshots.pick(scenes, "legible", "oss", screenshots.PLAY_SEATS)
+        canvas = Renderer((height, width)).render(in_language(view, "en"))
+    assert pygame.image.tobytes(picture, "RGB") == pygame.image.tobytes(canvas, "RGB")

@@ -35,6 +35,7 @@ from display.generic import (
     draw_turn_glow,
     player_name,
     split_centre,
+    wrapped_if_cut,
 )
 from display.legibility import Role
 from display.screen_parts import pieces_in_rows
@@ -314,8 +315,9 @@ class OhPshawScene:
         y = info.top + draw_title_block(p, head, p.words(TITLE), p.words(detail))
         if playing:
             words = trump_words(snap)
-            y = p.text(
-                words, (info.left, y - m.pad), m.small, theme.TEXT, bold=True, max_width=head.w
+            where = pygame.Rect(info.left, y - m.pad, head.w, 0)
+            y = wrapped_if_cut(
+                p, words, where, where.top, m.small, theme.TEXT, bold=True, align="left"
             ).bottom
             y += m.pad
         status, colour = self._status(view, snap)
@@ -323,8 +325,8 @@ class OhPshawScene:
         bids_line, bids_colour = self._bids_line(snap)
         if bids_line and y + m.leading(m.body) <= info.bottom:
             y = (
-                p.text(
-                    bids_line, (info.left, y), m.body, bids_colour, bold=True, max_width=info.w
+                wrapped_if_cut(
+                    p, bids_line, info, y, m.body, bids_colour, bold=True, align="left"
                 ).bottom
                 + m.pad // 2
             )
@@ -346,7 +348,8 @@ class OhPshawScene:
                 ),
             )
             pieces = p.wrap(summary, m.small, info.w)
-            room = max(0, min(2, (info.bottom - y) // m.leading(m.small)))
+            most = 4 if m.narrow(info.w) else 2  # a narrow centre's lines hold fewer words
+            room = max(0, min(most, (info.bottom - y) // m.leading(m.small)))
             if len(pieces) > room > 0:
                 # The lines that fit, the last saying the summary goes on.
                 pieces = [*pieces[: room - 1], p.ellipsis(pieces[room - 1], m.small, info.w)]
@@ -403,6 +406,21 @@ class OhPshawScene:
             card_h = max(30, min(round(area.h * 0.55), round(area.w * 0.4)))
             card = pygame.Rect(0, 0, round(card_h * 0.7), card_h)
             card.center = (area.centerx, area.centery - m.small // 2)
+            words = trump_words(snap)
+            width = area.w - 2 * m.pad
+            if (
+                m.narrow(area.w)
+                and p.fit(words, width, 1 << 16, m.small, bold=True, max_lines=1).cut
+            ):
+                # A narrow centre: the trump in words on two lines under the card, whole.
+                fitted = p.fit(words, width, 2 * m.leading(m.small), m.small, bold=True)
+                card.bottom = min(card.bottom, area.bottom - 2 * m.pad - 2 * m.leading(m.small))
+                if turned is not None:
+                    p.card(card, turned, emphasis=True)
+                box = pygame.Rect(area.left + m.pad, card.bottom + m.pad, width, area.h)
+                p.fit_text(words, box, m.small, theme.TEXT, bold=True, valign="top", fitted=fitted)
+                draw_turn_glow(p, area, toward, turn)
+                return
             if turned is not None:
                 p.card(card, turned, emphasis=True)
             elif snap.awaiting_turned_card:
@@ -410,7 +428,7 @@ class OhPshawScene:
                 p.box(card, theme.CARD_BACK, theme.TEXT_DIM, max(1, card.w // 14))
                 p.text("?", card.center, card_h // 2, theme.TEXT, bold=True, anchor="center")
             p.text(
-                trump_words(snap),
+                words,
                 (area.centerx, min(area.bottom - m.pad, card.bottom + m.pad + m.small)),
                 m.small,
                 theme.TEXT,

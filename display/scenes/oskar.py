@@ -45,9 +45,17 @@ from display.generic import (
     draw_turn_glow,
     player_name,
     split_centre,
+    wrapped_if_cut,
 )
 from display.screen_parts import line_or_rows, line_or_rows_height
 from display.theme import Colour, Painter
+
+# The share of a narrow centre's height the trick takes (the information under it wraps).
+NARROW_TRICK_SHARE = 0.34
+# The least height, in lines of text, the genre columns keep under a caption of several
+# lines; with less, the short caption and the trend line's points beside it.
+NARROW_BARS_LINES = 2
+MAX_CAPTION_LINES = 4
 
 # How each genre looks; which genres there are, in which order, comes from the snapshot.
 GENRE_COLOURS: dict[str, Colour] = {
@@ -503,6 +511,12 @@ class OskarScene:
             trick_area.w = round(rect.w * 0.42)
             info.left = trick_area.right + pad
             info.w = rect.right - info.left
+        elif m.narrow(rect.w):
+            # One above the other on a narrow centre: its lines wrap to more lines, and the
+            # genre columns need their height more than a trick of a few cards does.
+            trick_area.h = round(rect.h * NARROW_TRICK_SHARE)
+            info.top = trick_area.bottom + pad
+            info.h = rect.bottom - info.top
         p.box(trick_area, TRICK_AREA, None)
         # Each roll of the dice stays a moment (``motion.RESULT_SECONDS``) on rows at the
         # trick area's foot, even when the next seat rolls at once: who rolled which
@@ -541,8 +555,7 @@ class OskarScene:
         # The stock and, while zeros are in the trick, what they do.
         row_h = max(16, round(m.unit * (0.055 if small else 0.07)))
         row = pygame.Rect(info.left, y, info.w, row_h)
-        self._draw_stock(p, row, view, snap)
-        y = row.bottom + pad
+        y = self._draw_stock(p, row, view, snap) + pad
         room = info.bottom - y - pad
         chart_h = room if small else min(room, round(info.h * 0.55))
         if chart_h >= m.unit * 0.1:
@@ -589,7 +602,8 @@ class OskarScene:
     def _draw_stock(
         self, p: Painter, row: pygame.Rect, view: TableView, snap: OskarSnapshot
     ) -> int:
-        """The stock on one row: face-down cards and who won it; returns the row's used right."""
+        """The stock on one row: face-down cards and who won it; returns the bottom of what
+        it drew (on a narrow centre, what the cards leave no room for goes under them)."""
         m = p.metrics
         pad = m.pad
         count = snap.stock.cards
@@ -633,17 +647,39 @@ class OskarScene:
         else:
             text, colour = say("the 2nd zero of a trick wins it"), theme.TEXT_DIM
             if p.measure(p.words(text), m.small) > row.right - x:
-                return x  # a reminder of the rule, left out rather than cut with "…"
-        drawn = p.text(
+                return row.bottom  # a reminder of the rule, left out rather than cut with "…"
+        bold = won or zeros > 0
+        if m.narrow(row.w) and p.measure(p.words(text), m.small, bold) > row.right - x:
+            below = pygame.Rect(row.left, row.bottom + pad // 2, row.w, 0)
+            return wrapped_if_cut(
+                p, text, below, below.top, m.small, colour, bold=bold, align="left"
+            ).bottom
+        p.text(
             text,
             (x, row.centery),
             m.small,
             colour,
-            bold=won or zeros > 0,
+            bold=bold,
             anchor="midleft",
             max_width=max(10, row.right - x),
         )
-        return drawn.right
+        return row.bottom
+
+    @staticmethod
+    def _caption_lines(p: Painter, rect: pygame.Rect, text: Words, columns: int) -> int:
+        """The lines the columns' caption may take in ``rect`` on a narrow centre: as many
+        as hold it whole while the columns keep ``NARROW_BARS_LINES`` of height, else one."""
+        m = p.metrics
+        if not m.narrow(rect.w):
+            return 1
+        leading = m.leading(m.small)
+        fitted = p.fit(text, rect.w, MAX_CAPTION_LINES * leading, m.small, bold=True)
+        lines = len(fitted.lines)
+        tall = p.fonts.get(m.small, True).get_height()
+        caption_h = (lines - 1) * leading + tall + 2 * m.pad
+        icon = max(12, min(round(rect.w / columns * 0.55), round(rect.h * 0.2)))
+        bars = rect.h - icon - m.pad - caption_h - leading
+        return lines if not fitted.cut and bars >= NARROW_BARS_LINES * leading else 1
 
     def _draw_columns(
         self, p: Painter, rect: pygame.Rect, snap: OskarSnapshot, *, caption: bool = True
@@ -656,15 +692,37 @@ class OskarScene:
             return
         threshold = snap.trend_threshold
         top = rect.top
+        axis = p.measure(str(threshold), m.small, True) + pad
+        widest = max(p.measure(str(c.points), m.small, True) for c in columns)
+        # A narrow centre whose columns are too narrow for their points beside the trend
+        # line's: the line's points are left to the caption (which names them, wrapped
+        # whole), and the columns get the whole width, where the columns keep the height
+        # to be read under the longer caption.
+        roomless = m.narrow(rect.w) and widest > (rect.w - axis) / len(columns)
         if caption:
             text = columns_caption(snap)
-            if p.measure(p.words(text), m.small, True) > rect.w:
-                text = columns_caption(snap, short=True)  # the genre that nears is on its column
-            top = p.text(
-                text, (rect.left, top), m.small, theme.TEXT_DIM, bold=True, max_width=rect.w
-            ).bottom
-            top += pad
-        axis = p.measure(str(threshold), m.small, True) + pad
+            lines = self._caption_lines(p, rect, text, len(columns)) if roomless else 1
+            if lines == 1:
+                roomless = False  # the caption that names the points has no room here
+                if p.measure(p.words(text), m.small, True) > rect.w:
+                    text = columns_caption(snap, short=True)  # the nearing genre has a column
+                lines = self._caption_lines(p, rect, text, len(columns))
+            drawn = wrapped_if_cut(
+                p,
+                text,
+                rect,
+                top,
+                m.small,
+                theme.TEXT_DIM,
+                bold=True,
+                align="left",
+                max_lines=lines,
+            )
+            # Under a caption of several lines the points over a full column keep clear of
+            # its last line's descenders ("(gewertet)").
+            top = drawn.bottom + (2 * pad if drawn.h > 2 * m.leading(m.small) else pad)
+        if roomless and caption:
+            axis = 0
         left = rect.left + axis
         step = (rect.right - left) / len(columns)
         icon = max(12, min(round(step * 0.55), round(rect.h * 0.2)))
@@ -707,6 +765,8 @@ class OskarScene:
         # A horizontal line: a thin box, so it turns with the painter as any box does.
         trend = pygame.Rect(left - pad // 2, line_y - 1, rect.right - left + pad // 2, 2)
         p.rect(theme.TEXT, trend)
+        if not axis:
+            return
         p.text(
             str(threshold),
             (rect.left, line_y),

@@ -52,6 +52,7 @@ from display.generic import (
     draw_score_table,
     draw_status,
     player_name,
+    wrapped_if_cut,
 )
 from display.legibility import Role
 from display.screen_parts import line_or_rows, line_or_rows_height, pieces_in_rows
@@ -69,6 +70,8 @@ DUEL_COLOUR: Colour = (200, 70, 70)
 SOLO_COLOUR: Colour = (232, 226, 210)
 PENALTY_COLOUR = theme.MESSAGE_COLOURS[MessageKind.PENALTY]
 WON_COLOUR = theme.MESSAGE_COLOURS[MessageKind.WON]
+# The most lines a ruling takes at the foot of the column, where the column has the room.
+HELP_LINES = 8
 
 
 def seconds(millis: int) -> Seconds:
@@ -511,7 +514,8 @@ class OssScene:
             if attempt is not None and attempt.kind is AttemptKind.DUEL:
                 first, second = (as_arg(player_name(view, s)) for s in attempt.seats[:2])
                 text = say("{first} vs {second}", first=first, second=second)
-                p.centred_text(text, box, y, m.small, theme.TEXT)
+                lines = max(1, min(3, (box.bottom - y) // m.leading(m.small)))
+                wrapped_if_cut(p, text, box, y, m.small, theme.TEXT, max_lines=lines)
             return
         if hidden and fit:
             chip = pygame.Rect(box.left, y, box.w, chip_h)
@@ -651,6 +655,18 @@ class OssScene:
         help_texts = side.help
         help_h = m.leading(m.small) * 2 + pad if help_texts else 0
         room = info.bottom - y
+        if help_texts:
+            # The ruling whole where the column has the room (a narrow column needs more
+            # than two lines for it), else its first lines.
+            wanted = len(p.wrap(self._ruling_words(help_texts), m.small, info.w))
+            spare = room - table_h - pad - 2 * m.leading(m.small) - 2 * pad
+            if wanted > 2 and spare // m.leading(m.small) < wanted and table_h == 3 * line:
+                # The ruling is read now; the replays left are on each seat's panel too.
+                table_h, rows = 2 * line, rows[-1:]
+                spare += line
+            lines = min(wanted, HELP_LINES, spare // m.leading(m.small))
+            if lines > 2:
+                help_h = m.leading(m.small) * lines + pad
         if room - table_h - help_h < 2 * m.leading(m.small) + 2 * pad:
             help_h = 0
         if room - table_h < 2 * m.leading(m.small) + 2 * pad:
@@ -726,9 +742,13 @@ class OssScene:
                 p.text(piece, (rect.left, y), size, colour, bold=index == 0, max_width=rect.w)
                 y += m.leading(size)
 
+    @staticmethod
+    def _ruling_words(texts: Sequence[Words]) -> Words:
+        return say("Ruling: {text}", text=as_arg(ruling(texts[0])))
+
     def _draw_help(self, p: Painter, rect: pygame.Rect, texts: Sequence[Words]) -> None:
         size = p.metrics.small
-        lines = p.wrap(say("Ruling: {text}", text=as_arg(ruling(texts[0]))), size, rect.w)
+        lines = p.wrap(self._ruling_words(texts), size, rect.w)
         line = p.metrics.leading(size)
         for index, piece in enumerate(lines[: max(1, rect.h // line)]):
             if index == rect.h // line - 1 and index < len(lines) - 1:
@@ -777,9 +797,14 @@ class OssScene:
             if limit is not None:
                 parts.append(say("limit {time}", time=Seconds(limit)))
         text = " · ".join(p.words(part) for part in parts)
-        # On two lines where one would cut it, if the column has them; else the brief
-        # form ("Toss timer ready": the press to start is the timer's own).
-        lines = 2 if rect.bottom - y >= 2 * m.leading(size) else 1
+        log = timer.log
+        # More lines where one would cut it, as many as the column has room for beside the
+        # earlier times' line and two lines for what follows (at least two where the column
+        # has them); where even they cut it, the brief form ("Toss timer ready": the press
+        # to start is the timer's own).
+        below = (m.leading(m.small) if len(log) > 1 else 0) + 2 * m.leading(m.small)
+        room = (rect.bottom - y) // m.leading(size)
+        lines = max(min(2, room), min(3, (rect.bottom - y - below) // m.leading(size)), 1)
         two = pygame.Rect(rect.left, y, rect.w, lines * m.leading(size))
         fitted = p.fit(text, two.w, two.h, size, bold=True, max_lines=lines)
         if fitted.cut and parts == [TIMER_READY]:
@@ -788,7 +813,6 @@ class OssScene:
         two.h = len(fitted.lines) * m.leading(fitted.size)
         drawn = p.fit_text(text, two, size, colour, bold=True, align="left", fitted=fitted)
         y = max(drawn.bottom, two.bottom)
-        log = timer.log
         if len(log) > 1:
             recent = Items(tuple(seconds(e.millis) for e in log[-5:-1][::-1]))
             with p.secondary():  # the earlier tosses: history, beside the time that counts
