@@ -805,14 +805,14 @@ class OssScene:
         below = (m.leading(m.small) if len(log) > 1 else 0) + 2 * m.leading(m.small)
         room = (rect.bottom - y) // m.leading(size)
         lines = max(min(2, room), min(3, (rect.bottom - y - below) // m.leading(size)), 1)
-        two = pygame.Rect(rect.left, y, rect.w, lines * m.leading(size))
-        fitted = p.fit(text, two.w, two.h, size, bold=True, max_lines=lines)
+        block = pygame.Rect(rect.left, y, rect.w, lines * m.leading(size))
+        fitted = p.fit(text, block.w, block.h, size, bold=True, max_lines=lines)
         if fitted.cut and parts == [TIMER_READY]:
             text = p.words(TIMER_READY_BRIEF)
-            fitted = p.fit(text, two.w, two.h, size, bold=True, max_lines=lines)
-        two.h = len(fitted.lines) * m.leading(fitted.size)
-        drawn = p.fit_text(text, two, size, colour, bold=True, align="left", fitted=fitted)
-        y = max(drawn.bottom, two.bottom)
+            fitted = p.fit(text, block.w, block.h, size, bold=True, max_lines=lines)
+        block.h = len(fitted.lines) * m.leading(fitted.size)
+        drawn = p.fit_text(text, block, size, colour, bold=True, align="left", fitted=fitted)
+        y = max(drawn.bottom, block.bottom)
         if len(log) > 1:
             recent = Items(tuple(seconds(e.millis) for e in log[-5:-1][::-1]))
             with p.secondary():  # the earlier tosses: history, beside the time that counts
