@@ -93,11 +93,11 @@ def tokens(text: str) -> list[Token]:
             current += char
         elif char in NO_BREAK_BEFORE or current[-1] in NO_BREAK_AFTER:
             current += char
-        elif this_wide or wide:
+        elif (this_wide or wide) and not _one_word(current, char):
             flush()
             current = char
             any_wide = any_wide or this_wide
-        elif current[-1] in BREAK_AFTER:
+        elif current[-1] in BREAK_AFTER and not _in_a_number(current, char):
             # A compound ("Keine-Trumpf-Runde", "Maximilianus-Leo") may break after its
             # hyphen: the hyphen ends the line, nothing is left out.
             flush()
@@ -109,6 +109,40 @@ def tokens(text: str) -> list[Token]:
     # Most texts have no wide character: they skip the second pass (a tap's frame wraps
     # dozens of texts, several sizes each).
     return _short_wide_words_whole(found) if any_wide else found
+
+
+# Japanese lines may break between any two characters, but not inside a number with its
+# counter ("7" / "枚", "第" / "2", "7" / "トリック") nor inside a short katakana word
+# ("トリッ" / "ク"): these read as one word. A katakana word longer than this breaks
+# after every sixth character (a narrow panel's line holds about six at the least size).
+KATAKANA_WORD = 6
+NUMBER_PREFIXES = frozenset("第全約")
+
+
+def _is_kanji(char: str) -> bool:
+    return "\u4e00" <= char <= "\u9fff" or "\u3400" <= char <= "\u4dbf"
+
+
+def _is_katakana(char: str) -> bool:
+    # The katakana block but its middle dot "・", which separates words.
+    return "\u30a1" <= char <= "\u30ff" and char != "・"
+
+
+def _one_word(current: str, char: str) -> bool:
+    """Whether ``char`` continues the piece ``current`` across a Japanese character
+    boundary: a counter after a number, a number after its prefix, a short katakana word."""
+    last = current[-1]
+    if last.isascii() and last.isdigit():
+        return _is_kanji(char) or _is_katakana(char)
+    if char.isascii() and char.isdigit():
+        return last in NUMBER_PREFIXES
+    return _is_katakana(last) and _is_katakana(char) and len(current) < KATAKANA_WORD
+
+
+def _in_a_number(current: str, char: str) -> bool:
+    """Whether a hyphen ending ``current`` stands between two digits ("7-1-7枚"): a
+    range of numbers is not broken after its hyphen as a compound word is."""
+    return char.isdigit() and len(current) >= 2 and current[-2].isdigit()
 
 
 # A run of Japanese characters between spaces this short is a word to keep whole: a

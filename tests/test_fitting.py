@@ -131,3 +131,18 @@ def test_with_cut_words_a_word_too_wide_is_cut_not_shrunk() -> None:
     assert len(cut.lines) == 1 and cut.lines[0].endswith("…")
     assert width(cut.lines[0], cut.size) <= 60
     assert "Wilhelmina-Maximiliane".startswith(cut.lines[0].removesuffix("…"))
+
+
+def test_japanese_keeps_a_number_with_its_counter_and_a_short_katakana_word_whole() -> None:
+    # "7" / "枚" at a line's end read as two things; so did "トリッ" / "ク".
+    assert [t.text for t in tokens("カードを1枚タッチ")] == ["カード", "を", "1枚", "タッチ"]
+    assert [t.text for t in tokens("第2ラウンドへ")] == ["第2ラウンド", "へ"]
+    assert "7トリック" in [t.text for t in tokens("ビッド合計7と7トリック")]
+    # A range of numbers is not broken after its hyphen as a compound word is.
+    assert [t.text for t in tokens("ホイスト 7-1-7枚")] == ["ホイスト", "7-1-7枚"]
+    assert [t.text for t in tokens("Keine-Trumpf-Runde")] == ["Keine-", "Trumpf-", "Runde"]
+    # A long katakana word still breaks, after every sixth character (a narrow panel's line
+    # holds about six at the least size).
+    assert [t.text for t in tokens("アイウエオカキクケコ")] == ["アイウエオカ", "キクケコ"]
+    for line in wrap("カードを1枚タッチします", 60, 20, width):
+        assert not line.startswith("枚") and not line.startswith("ッ")
