@@ -62,6 +62,27 @@ class Inbox:
         self.arrived.set()
 
 
+def heard_before_the_members(broker: Broker, ingest: Ingest) -> list[str]:
+    """The topics a new connection of table-1's hears before the members the hub sends it,
+    asked again for up to 10 s while that is anything (a retained push the hub is about
+    to clear)."""
+    members = "cafe/table/table-1/members"
+    deadline = time.monotonic() + 10
+    while True:
+        probe = Client(broker, "table-1", "probe")
+        try:
+            probe.client.subscribe("cafe/table/table-1/#", qos=1)
+            ingest.push_members(["table-1"])
+            probe.wait_for(members)
+            heard = [t for t, _ in probe.messages]
+        finally:
+            probe.close()
+        before = heard[: heard.index(members)]
+        if not before or time.monotonic() > deadline:
+            return before
+        time.sleep(0.1)
+
+
 def start_hub(
     broker: Broker, tmp_path: Path, offline_after: float, url: str | None = None
 ) -> tuple[Ingest, Heard]:
@@ -208,7 +229,9 @@ def test_an_acknowledgement_lost_with_the_broker_reaches_the_table_when_it_retur
         link = FleetLink(link.settings, None, inbox)
         link.start()
         assert inbox.arrived.wait(20), "the acknowledgement never reached the table"
-        assert inbox.messages == [AlertAcknowledged("call-1")]
+        # At least once: the hub sends the last hour's acknowledgements again whenever it
+        # hears the table come back, and a table takes one twice as once.
+        assert inbox.messages and all(m == AlertAcknowledged("call-1") for m in inbox.messages)
     finally:
         link.close()
         ingest.close()
@@ -239,15 +262,10 @@ def test_a_push_to_a_table_that_is_off_survives_a_broker_crash(
         link.close()
         link = None
         # Answered, the push is no longer kept for the table: a new connection gets
-        # the hub's next message, and no push before it.
-        probe = Client(broker, "table-1", "probe")
-        try:
-            probe.client.subscribe("cafe/table/table-1/#", qos=1)
-            ingest.push_members(["table-1"])
-            probe.wait_for("cafe/table/table-1/members")
-            assert [t for t, _ in probe.messages] == ["cafe/table/table-1/members"]
-        finally:
-            probe.close()
+        # the hub's next message, and no push before it. The hub clears the retained
+        # push just after it stores the answer, so a connection made in between may
+        # still get it: within seconds, one no longer does.
+        assert heard_before_the_members(broker, ingest) == []
     finally:
         if link is not None:
             link.close()
