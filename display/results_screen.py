@@ -219,8 +219,17 @@ def results_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableVie
     # (each panel says the game is over, the winner line says who won), then the
     # rule takes the sheet's first page; the rule is never left out.
     wanted = 4 * line
-    titled = rect.h - (line + m.pad + winner_height + rule_height + m.pad) >= wanted
-    heading = (line + m.pad if titled else 0) + winner_height
+    # The title on two lines where one would cut it (a centre turned a quarter): room
+    # for the widest page count beside its first line.
+    widest_count = say("page {page}/{pages}", page=9, pages=9)
+    title_width = rect.w - p.measure(p.words(widest_count), size) - 2 * m.pad
+    title_lines = p.wrap(title, size, title_width, bold=True)
+    title_height = len(title_lines) * line + m.pad
+    titled = (
+        len(title_lines) <= 2
+        and rect.h - (title_height + winner_height + rule_height + m.pad) >= wanted
+    )
+    heading = (title_height if titled else 0) + winner_height
     rule_apart = bool(rule) and rect.h - heading - rule_height - m.pad < wanted
     if not rule_apart:
         heading += rule_height
@@ -236,9 +245,10 @@ def results_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableVie
     count_width = p.measure(p.words(count), size) if len(pages) > 1 else 0
     y = rect.top
     if titled:
-        title_width = rect.w - count_width - 2 * m.pad
-        _line(p, title, (rect.left, y), size, theme.TEXT, title_width, bold=True)
-        y += line + m.pad
+        for piece in title_lines:
+            _line(p, piece, (rect.left, y), size, theme.TEXT, title_width, bold=True)
+            y += line
+        y += m.pad
     elif page is not None:
         page = replace(page, count=count if count_width else None)
     if titled and count_width:
