@@ -79,6 +79,17 @@ def whole(words: Words, p: Painter) -> str:
     return " ".join(p.words(words).split())
 
 
+def assert_whole_in_pages(draw: Callable[[Painter], None], seconds: float) -> None:
+    """``draw`` shows ``LONG`` in more than one page, each in turn with its mark ("2/3"),
+    and the pages together say every word of it."""
+    texts, marks = pages_drawn(draw, seconds)
+    count = marks[0][1]
+    assert count > 1
+    assert marks == [(page, count) for page in range(1, count + 1)]
+    said = " ".join(line for page in texts for line in page)
+    assert " ".join(said.split()) == whole(LONG, painter(Motion()))
+
+
 def test_a_message_too_long_for_its_space_shows_whole_in_turning_pages() -> None:
     view = TableView(1, Screen.PLAY, (), messages=(Message(LONG),))
     space = pygame.Rect(0, 0, 230, 30)  # one line: 800x480's information column
@@ -86,12 +97,7 @@ def test_a_message_too_long_for_its_space_shows_whole_in_turning_pages() -> None
     def draw(p: Painter) -> None:
         draw_messages(p, space, view)
 
-    texts, marks = pages_drawn(draw, MESSAGE_PAGE_SECONDS)
-    count = marks[0][1]
-    assert count > 1
-    assert marks == [(page, count) for page in range(1, count + 1)]
-    said = " ".join(line for page in texts for line in page)
-    assert " ".join(said.split()) == whole(LONG, painter(Motion()))
+    assert_whole_in_pages(draw, MESSAGE_PAGE_SECONDS)
 
 
 def test_a_message_that_fits_has_no_pages() -> None:
@@ -108,9 +114,4 @@ def test_lines_too_many_for_their_box_show_whole_in_turning_pages(rect: pygame.R
     def draw(p: Painter) -> None:
         centred_lines(p, rect, [(LONG, TEXT, p.metrics.big, True)])
 
-    texts, marks = pages_drawn(draw, LINES_PAGE_SECONDS)
-    count = marks[0][1]
-    assert count > 1
-    assert marks == [(page, count) for page in range(1, count + 1)]
-    said = " ".join(line for page in texts for line in page)
-    assert " ".join(said.split()) == whole(LONG, painter(Motion()))
+    assert_whole_in_pages(draw, LINES_PAGE_SECONDS)
