@@ -473,9 +473,14 @@ def _draw_message_pages(
     size = m.small
     line = m.leading(size)
     marker_size = legibility.least_size(m.unit, Role.SECONDARY)
-    marker_w = p.measure("9/9", marker_size, True) + m.pad
-    lines = p.wrap(text, size, rect.w - 3 * bar - marker_w)
     keep = max(1, (rect.h - m.pad) // line)
+    pages = 9
+    for _ in range(2):  # room for the widest mark ("12/12" where "9/9" made 12 pages)
+        marker_w = p.measure(f"{pages}/{pages}", marker_size, True) + m.pad
+        lines = p.wrap(text, size, rect.w - 3 * bar - marker_w)
+        if -(-len(lines) // keep) <= pages:
+            break
+        pages = -(-len(lines) // keep)
     pages = -(-len(lines) // keep)
     page = p.motion.page(f"message pages: {p.words(text)}", pages, MESSAGE_PAGE_SECONDS)
     shown = lines[page * keep : (page + 1) * keep]
