@@ -23,8 +23,9 @@ from controller.games import specs
 from controller.games.words import Items, Player, Seat, Text, Verbatim, Words, as_arg, say
 from controller.view import AnyGameView, Message, SeatView, TableView
 from controller.view.seat_colours import seat_colour
-from display import theme
+from display import legibility, theme
 from display.fitting import ELLIPSIS, Fitted
+from display.legibility import Role
 from display.motion import TrickPicture, lerp_point
 from display.theme import Colour, Painter
 
@@ -432,12 +433,9 @@ def draw_messages(
         need = len(lines) * line + p.metrics.pad
         if used + need > rect.h:
             if not blocks and lines:
-                # One long message in a small space: show what fits, marked as cut.
-                keep = max(1, (rect.h - p.metrics.pad) // line)
-                cut = lines[:keep]
-                if keep < len(lines):
-                    cut[-1] = p.ellipsis(cut[-1] + " …", size, rect.w - 2 * bar)
-                blocks.append((cut, theme.MESSAGE_COLOURS[message.kind]))
+                # One long message in a small space: it shows whole, in pages that turn.
+                _draw_message_pages(p, rect, text, message, bar)
+                return
             break
         blocks.append((lines, theme.MESSAGE_COLOURS[message.kind]))
         used += need
@@ -457,6 +455,56 @@ def draw_messages(
                 max_width=rect.w - 2 * bar,
             )
         y += height + p.metrics.pad
+
+
+# How long each page of a message too long for its space shows (seconds): time to
+# read two or three lines from a chair.
+MESSAGE_PAGE_SECONDS = 5.0
+
+
+def _draw_message_pages(
+    p: Painter, rect: pygame.Rect, text: Words, message: Message, bar: int
+) -> None:
+    """``text`` (the newest ``message``), too long for ``rect``, as pages of the lines
+    that fit, turning every ``MESSAGE_PAGE_SECONDS`` on the display's clock
+    (``Motion.page``), with which page shows ("1/2") at the first line's end: every
+    word is read in turn rather than cut with "…" (issue 29)."""
+    m = p.metrics
+    size = m.small
+    line = m.leading(size)
+    marker_size = legibility.least_size(m.unit, Role.SECONDARY)
+    keep = max(1, (rect.h - m.pad) // line)
+    pages = 9
+    for _ in range(2):  # room for the widest mark ("12/12" where "9/9" made 12 pages)
+        marker_w = p.measure(f"{pages}/{pages}", marker_size, True) + m.pad
+        lines = p.wrap(text, size, rect.w - 3 * bar - marker_w)
+        if -(-len(lines) // keep) <= pages:
+            break
+        pages = -(-len(lines) // keep)
+    pages = -(-len(lines) // keep)
+    page = p.motion.page(f"message pages: {p.words(text)}", pages, MESSAGE_PAGE_SECONDS)
+    shown = lines[page * keep : (page + 1) * keep]
+    colour = theme.MESSAGE_COLOURS[message.kind]
+    p.rect(colour, pygame.Rect(rect.left, rect.top + 1, bar, len(shown) * line - 2))
+    for index, words in enumerate(shown):
+        p.text(
+            words,
+            (rect.left + 2 * bar, rect.top + index * line + line // 2),
+            size,
+            colour,
+            anchor="midleft",
+            max_width=rect.w - 2 * bar - marker_w,
+        )
+    if pages > 1:
+        with p.secondary():
+            p.text(
+                f"{page + 1}/{pages}",  # figures: the same in every language
+                (rect.right, rect.top + line // 2),
+                marker_size,
+                theme.TEXT_DIM,
+                bold=True,
+                anchor="midright",
+            )
 
 
 def wrapped_if_cut(

@@ -289,7 +289,10 @@ def prompt_fits(
     # its turn colour says whose turn it is. So the bare prompt fitting is enough; a bar
     # of its own would take the height a panel's cards and columns need.
     prompt_w = min(font.size(p.words(text))[0] for text in (your_turn(prompt), prompt))
-    need = font.size(p.words(seat_words(view, seat)))[0] + prompt_w
+    # The name is not shrunk as the prompt may be: ``draw_header`` gives it its body
+    # size, up to half the line.
+    name_w = min(p.measure(p.words(seat_words(view, seat)), p.metrics.body, True), header.w // 2)
+    need = name_w + prompt_w
     return need + _badges_width(p, seat, view) + 4 * p.metrics.pad <= header.w
 
 

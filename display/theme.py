@@ -898,7 +898,7 @@ class Painter:
                 placed,
                 size,
                 self.role,
-                cut,
+                cut or text in drawing.shortened,
                 clipped,
                 group=len(drawing.texts) if group is None else group,
             )
@@ -1085,7 +1085,11 @@ class Painter:
         cut = cut.replace(" " + fitting.ELLIPSIS, fitting.ELLIPSIS)
         # One word longer than the width (a long nickname) is cut between its letters,
         # never left to run into what stands beside it.
-        return fitting.letters_cut(cut, width, size, measure)
+        cut = fitting.letters_cut(cut, width, size, measure)
+        drawing = legibility.active()
+        if drawing is not None and cut != line:
+            drawing.shortened.add(cut)  # drawn later as a plain line: the recording knows
+        return cut
 
     def text(
         self,

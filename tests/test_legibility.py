@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+import pygame
 import pytest
 
 from controller.config.table_config import TableConfig
@@ -41,6 +42,7 @@ from display.fitting import ELLIPSIS
 from display.legibility import DrawnText, Role, least_size
 from display.renderer import Renderer
 from display.scenes import oss as oss_scene
+from display.theme import Metrics, Painter
 from hardware.events import Button, ButtonPressed, ButtonReleased
 from tests.rigs import TableRig
 from tests.test_table_who_starts import CutRig, to_starter
@@ -357,6 +359,24 @@ def test_a_cut_label_is_found_and_a_cut_nickname_is_not() -> None:
     long_labels = tuple(replace(hint, label=wordy) for hint in named.buttons)
     found = cut_labels(in_language(replace(named, buttons=long_labels), "de"), (800, 480), 0)
     assert found and all(problem.startswith("'take back") for problem in found), found
+
+
+def test_a_line_a_layout_shortens_itself_is_recorded_as_cut() -> None:
+    """A layout that ends a line with "…" itself (``Painter.ellipsis``: the last line a
+    block keeps, a centre message) and draws it as a plain line is seen as cut, as the
+    text fitting's own shortening is; a text that merely ends with "…" is not."""
+    surface = pygame.Surface((400, 100))
+    painter = Painter(surface, Renderer((800, 480)).fonts, Metrics.for_size((800, 480)))
+    line = "Nobody answered, so the table drew lots for who starts"
+    with legibility.recording() as drawing:
+        shortened = painter.ellipsis(line, 20, 150)
+        painter.text(say("{seat}", seat=Verbatim(shortened)), (0, 0), 20)
+        painter.text(say("{seat}", seat=Verbatim("The table deals…")), (0, 40), 20)
+    assert shortened.endswith(ELLIPSIS) and len(shortened) < len(line)
+    assert [(t.text, t.cut) for t in drawing.texts] == [
+        (shortened, True),
+        ("The table deals…", False),
+    ]
 
 
 # Where no label a player must read is cut with "…" (the issue's "Done when"): every

@@ -162,8 +162,12 @@ def draw_centre(p: Painter, layout: Layout, view: TableView) -> None:
     clip = p.surface.get_clip()
     p.surface.set_clip(layout.centre)
     if view.halted is not None:
-        # Play is halted (a full disk): that alone, large, where everyone looks.
-        centred_lines(p, inner, [(view.halted, PROBLEM_COLOUR, p.metrics.big, True)])
+        # Play is halted (a full disk): that alone, large, where everyone looks; in the
+        # body size where the large lines would not all fit (then in pages if need be).
+        size = p.metrics.big
+        if len(p.wrap(view.halted, size, inner.w, True)) * p.metrics.leading(size) > inner.h:
+            size = p.metrics.body
+        centred_lines(p, inner, [(view.halted, PROBLEM_COLOUR, size, True)])
     else:
         CENTRES[view.screen](p, inner, layout, view)
     p.surface.set_clip(clip)
