@@ -35,6 +35,7 @@ from controller.games.words import Items, Text, Words, as_arg, say, say_plural
 from controller.view import AnyGameView, GameView, TableView
 from display import theme
 from display.generic import (
+    NARROW_STATUS_LINES,
     TRICK_AREA,
     Toward,
     draw_last_trick,
@@ -581,7 +582,7 @@ class OskarScene:
         One line for both where they fit (the columns need the room; each seat shows
         its own latest message). Where they do not (a 6-seat table's centre), the round
         in as few words as fit on a line of its own ("Round 1") and the status under it
-        on up to two lines, never cut at a word ("Seat 1: choose dice…").
+        on up to two lines (up to ``NARROW_STATUS_LINES`` on a narrow centre), whole.
         """
         m = p.metrics
         pad = m.pad
@@ -595,8 +596,15 @@ class OskarScene:
         if detail_w > info.w:
             detail = say("Round {round}", round=snap.round)
         line = p.text(detail, info.topleft, m.small, theme.TEXT_DIM, max_width=info.w)
-        lines = pygame.Rect(info.left, line.bottom, info.w, 2 * m.leading(m.small))
-        drawn = p.fit_text(status, lines, m.small, colour, bold=True, align="left", valign="top")
+        # A narrow centre (a screen turned a quarter) gives the status the lines it needs
+        # ("Seat 4 decides the doubles, then Seat 1 rerolls"): the chart under it gives way.
+        most = NARROW_STATUS_LINES if m.narrow(info.w) else 2
+        leading = m.leading(m.small)
+        fitted = p.fit(status, info.w, most * leading, m.small, bold=True, max_lines=most)
+        lines = pygame.Rect(info.left, line.bottom, info.w, len(fitted.lines) * leading)
+        drawn = p.fit_text(
+            status, lines, m.small, colour, bold=True, align="left", valign="top", fitted=fitted
+        )
         return drawn.bottom + pad
 
     def _draw_stock(
@@ -727,9 +735,17 @@ class OskarScene:
         step = (rect.right - left) / len(columns)
         icon = max(12, min(round(step * 0.55), round(rect.h * 0.2)))
         base = rect.bottom - icon - pad
+        leading = m.leading(m.small)
+        # Columns narrower than their points ("128" on a narrow centre) have their points
+        # on two rows over the wells, every other column's on the upper row: each number
+        # then has two columns' width, and is read whole.
+        staggered = widest > step - pad // 2
+        figures_top = top
+        if staggered:
+            top += 2 * leading
         # The scale keeps the trend line at two thirds of the height unless a genre is above it.
         scale_max = max(threshold * 1.5, max(c.points for c in columns) * 1.05)
-        height = max(10, base - top - m.leading(m.small))
+        height = max(10, base - top - (0 if staggered else leading))
         bar_w = max(6, round(step * 0.56))
 
         def level(value: float) -> int:
@@ -748,14 +764,20 @@ class OskarScene:
                 p.rect(GENRE_COLOURS.get(genre, theme.TEXT), bar, 0, 3)
                 if hot:
                     p.rect(theme.WINNER, bar.inflate(4, 4), max(2, pad // 2), 4)
+            if staggered:
+                figure = (cx, figures_top + (index % 2) * leading)
+                anchor, room = "midtop", round(2 * step) - pad
+            else:
+                figure = (cx, min(level(total), line_y) - 2)
+                anchor, room = "midbottom", round(step)
             p.text(
                 str(total),
-                (cx, min(level(total), line_y) - 2),
+                figure,
                 m.small,
                 theme.WINNER if hot else theme.TEXT,
                 bold=hot,
-                anchor="midbottom",
-                max_width=round(step),
+                anchor=anchor,
+                max_width=room,
             )
             badge = pygame.Rect(0, 0, icon + pad, icon + pad)
             badge.midtop = (cx, base + pad // 2)
