@@ -44,6 +44,7 @@ from display.generic import (
     draw_title_block,
     draw_trick_picture,
     draw_turn_glow,
+    message_lines,
     player_name,
     split_centre,
     wrapped_if_cut,
@@ -565,8 +566,25 @@ class OskarScene:
         else:
             chart_h = 0
         messages_h = info.bottom - chart_h - y - 2 * pad
-        if messages_h >= m.leading(m.small):
+        if small:
+            # The tight pads of a small centre give the newest message its lines.
+            messages_h += pad
+        if messages_h >= m.leading(m.small) and self._newest_shows_whole(
+            p, view, info.w, messages_h
+        ):
             draw_messages(p, pygame.Rect(info.left, y + pad, info.w, messages_h), view)
+
+    @staticmethod
+    def _newest_shows_whole(p: Painter, view: TableView, width: int, height: int) -> bool:
+        """Whether the newest message fits whole in a ``width`` x ``height`` box. Where it
+        does not (a small centre: "Seat 1 plays a zero: first zero, colours lapse") the
+        centre leaves the messages out rather than cut one: what it said stands elsewhere
+        (the stock's row names the zeros, the roll's row the dice, the seat's buttons
+        what they do, the seat's panel its own message where it has the room)."""
+        if not view.messages:
+            return True
+        lines = message_lines(p, view, view.messages[-1], width)
+        return len(lines) * p.metrics.leading(p.metrics.small) + p.metrics.pad <= height
 
     @staticmethod
     def _small_heading(
