@@ -58,6 +58,10 @@ NARROW_TRICK_SHARE = 0.34
 # lines; with less, the short caption and the trend line's points beside it.
 NARROW_BARS_LINES = 2
 MAX_CAPTION_LINES = 4
+# The information column's height, as a share of the short side, under which the centre
+# is small (no title; the columns without their caption), wide and narrow.
+SMALL_SHARE = 0.5
+NARROW_SMALL_SHARE = 0.6
 
 # How each genre looks; which genres there are, in which order, comes from the snapshot.
 GENRE_COLOURS: dict[str, Colour] = {
@@ -547,7 +551,10 @@ class OskarScene:
         playing = phase in (Phase.DICE, Phase.PLAY)
         title = snap.title
         status, colour = self._status(view, snap)
-        small = info.h < m.unit * 0.5
+        # A small centre's heading gives the title's lines to the chart; a narrow one (a
+        # 6-seat table turned a quarter) needs them sooner: its status and stock take
+        # more lines, and its chart's caption would be cut under them.
+        small = info.h < m.unit * (NARROW_SMALL_SHARE if m.narrow(info.w) else SMALL_SHARE)
         if not small:
             detail = round_detail(snap, playing, goal=True)
             y = info.top + draw_title_block(p, info, title, p.words(detail))
