@@ -572,14 +572,18 @@ class OskarScene:
             self._draw_columns(p, chart, snap, caption=not small)
         else:
             chart_h = 0
-        messages_h = info.bottom - chart_h - y - 2 * pad
+        top = y + pad
+        messages_h = info.bottom - chart_h - top - pad
         if small:
-            # The tight pads of a small centre give the newest message its lines.
-            messages_h += pad
+            # A small centre's messages start at the pad under the stock, and the pad
+            # ``draw_messages`` keeps under the last falls on the centre's margin: the
+            # newest message gets the lines the room has.
+            top = y
+            messages_h = info.bottom - chart_h - top + pad
         if messages_h >= m.leading(m.small) and self._newest_shows_whole(
             p, view, info.w, messages_h
         ):
-            draw_messages(p, pygame.Rect(info.left, y + pad, info.w, messages_h), view)
+            draw_messages(p, pygame.Rect(info.left, top, info.w, messages_h), view)
 
     @staticmethod
     def _newest_shows_whole(p: Painter, view: TableView, width: int, height: int) -> bool:
