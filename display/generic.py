@@ -418,23 +418,17 @@ def draw_messages(
     line = p.metrics.leading(size)
     if rect.h < line:
         return
-    bar = max(3, p.metrics.pad // 2)
+    bar = message_bar(p)
     blocks: list[tuple[list[str], Colour]] = []
     used = 0
     for message in reversed(shown):
-        text: Words = message.text
-        if prefix and message.seat is not None:
-            seat = next((s for s in view.seats if s.seat == message.seat), None)
-            label = None if seat is None else p.words(seat_words(view, seat))
-            if label is not None and not p.words(text).lower().startswith(label.lower()):
-                assert seat is not None
-                text = say("{seat}: {message}", seat=Seat(seat.seat), message=as_arg(text))
-        lines = p.wrap(text, size, rect.w - 3 * bar)
+        lines = message_lines(p, view, message, rect.w, prefix=prefix)
         need = len(lines) * line + p.metrics.pad
         if used + need > rect.h:
             if not blocks and lines:
                 # One long message in a small space: it shows whole, in pages that turn.
-                _draw_message_pages(p, rect, text, message, bar)
+                words = message_words(p, view, message, prefix=prefix)
+                _draw_message_pages(p, rect, words, message, bar)
                 return
             break
         blocks.append((lines, theme.MESSAGE_COLOURS[message.kind]))
@@ -455,6 +449,33 @@ def draw_messages(
                 max_width=rect.w - 2 * bar,
             )
         y += height + p.metrics.pad
+
+
+def message_bar(p: Painter) -> int:
+    """The width of the coloured bar beside a message (``draw_messages``)."""
+    return max(3, p.metrics.pad // 2)
+
+
+def message_lines(
+    p: Painter, view: TableView, message: Message, width: int, *, prefix: bool = True
+) -> list[str]:
+    """The lines ``draw_messages`` wraps ``message`` into across ``width`` (with its seat's
+    label before it, with ``prefix``): a scene can ask whether it would be shown whole."""
+    text = message_words(p, view, message, prefix=prefix)
+    return p.wrap(text, p.metrics.small, width - 3 * message_bar(p))
+
+
+def message_words(p: Painter, view: TableView, message: Message, *, prefix: bool = True) -> Words:
+    """``message`` as ``draw_messages`` words it: with ``prefix``, a message for one seat
+    led by that seat's label (unless it starts with it already)."""
+    text: Words = message.text
+    if prefix and message.seat is not None:
+        seat = next((s for s in view.seats if s.seat == message.seat), None)
+        label = None if seat is None else p.words(seat_words(view, seat))
+        if label is not None and not p.words(text).lower().startswith(label.lower()):
+            assert seat is not None
+            text = say("{seat}: {message}", seat=Seat(seat.seat), message=as_arg(text))
+    return text
 
 
 # How long each page of a message too long for its space shows (seconds): time to
