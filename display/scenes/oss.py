@@ -139,6 +139,12 @@ TIMER_FRAME = 0.1
 TRICK_PAGE_SECONDS = 6.0
 #: The tricks' pages as the display's motion knows them (``Motion.page``).
 TRICK_PAGES = "trick pages"
+#: How long a page of a trick's instructions shows where the box does not hold them
+#: all: a few lines of rules take longer to read than a row of names.
+CARD_PAGE_SECONDS = 10.0
+#: The fewest lines a page of a trick's instructions is worth showing: fewer would turn
+#: a paragraph into a flicker of pages (the trick card on the table says it whole).
+CARD_PAGE_LINES = 3
 
 NO_ATTEMPT_YET = say("No attempt reported yet")
 #: How a trick card's Jack is thrown, in words.
@@ -575,21 +581,20 @@ class OssScene:
     def _draw_card_text(
         self, p: Painter, rect: pygame.Rect, title: Words, texts: tuple[Words, Words, Words]
     ) -> None:
-        """A card's instructions: what to do, its note (how it is won), and its set-up."""
+        """A card's instructions: what to do, its note (how it is won), and its set-up.
+
+        Every line whole: where the box does not hold them all, they are paged ("1/2"
+        beside the title), turning every ``CARD_PAGE_SECONDS``; a box too small for the
+        title and a few lines (a 6-seat table's centre turned a quarter) leaves the text
+        out: the same words are printed on the trick card lying on the table."""
         m = p.metrics
         pad = m.pad
         inner = rect.inflate(-2 * pad, -2 * pad)
-        if inner.h < p.fonts.get(m.small, True).get_height():
-            return  # no room for a legible line: the tricks above took it
-        p.box(rect, theme.blend(theme.PANEL, TRICK_AREA, 0.3), theme.PANEL_EDGE)
-        y = inner.top
-        p.text(title, (inner.left, y), m.small, theme.ACCENT, bold=True, max_width=inner.w)
-        y += m.leading(m.small) + pad // 2
         size = m.small
         line = m.leading(size)
         setup, do, note = texts
-        # What to do first, then how it is won, then the set-up: on a small screen the
-        # box may hold only the first lines, and "Do" is what a player needs most.
+        # What to do first, then how it is won, then the set-up: "Do" is what a player
+        # needs most, so it is on the first page.
         lines: list[Words] = []
         if do:
             lines.append(say("Do: {text}", text=as_arg(do)))
@@ -598,11 +603,34 @@ class OssScene:
         if setup:
             lines.append(say("Set up: {text}", text=as_arg(setup)))
         pieces = [piece for full in lines for piece in p.wrap(full, size, inner.w)]
-        room = max(0, (inner.bottom - y) // line)
-        if len(pieces) > room > 0:
-            # The box holds the first lines: the last one shown says the text goes on.
-            pieces = [*pieces[: room - 1], p.ellipsis(pieces[room - 1], size, inner.w)]
-        for piece in pieces[:room]:
+        count_size = legibility.least_size(m.unit, Role.SECONDARY)
+        marker, marker_w = "", 0
+        heading = p.wrap(title, size, inner.w, bold=True)
+        room = (inner.h - len(heading) * line - pad // 2) // line
+        if len(pieces) > room:
+            # Pages: the title's lines leave room for the count beside them.
+            most = -(-len(pieces) // max(1, room))
+            marker_w = p.measure(f"{most}/{most}", count_size, True) + pad
+            heading = p.wrap(title, size, inner.w - marker_w, bold=True)
+            room = (inner.h - len(heading) * line - pad // 2) // line
+            if room < CARD_PAGE_LINES:
+                return  # no room to read it by pages: the trick card on the table says it
+            pages = -(-len(pieces) // room)
+            page = p.motion.page(f"oss card text {p.words(title)}", pages, CARD_PAGE_SECONDS)
+            marker = f"{page + 1}/{pages}"
+            pieces = pieces[page * room : (page + 1) * room]
+        if room < 1 or any(p.measure(h, size, True) > inner.w - marker_w for h in heading):
+            return  # a word of the title wider than the box: the text goes with it
+        p.box(rect, theme.blend(theme.PANEL, TRICK_AREA, 0.3), theme.PANEL_EDGE)
+        y = inner.top
+        if marker:
+            with p.secondary():
+                p.text(marker, (inner.right, y), count_size, theme.TEXT_DIM, anchor="topright")
+        for piece in heading:
+            p.text(piece, (inner.left, y), size, theme.ACCENT, bold=True)
+            y += line
+        y += pad // 2
+        for piece in pieces:
             p.text(piece, (inner.left, y), size, theme.TEXT, max_width=inner.w)
             y += line
 
@@ -814,16 +842,27 @@ class OssScene:
         drawn = p.fit_text(text, block, size, colour, bold=True, align="left", fitted=fitted)
         y = max(drawn.bottom, block.bottom)
         if len(log) > 1:
-            recent = Items(tuple(seconds(e.millis) for e in log[-5:-1][::-1]))
             with p.secondary():  # the earlier tosses: history, beside the time that counts
-                earlier = say("earlier: {times}", times=recent)
                 earlier_size = max(p.least_size, round(m.small * 0.85))
-                ink = p.render_text(earlier, earlier_size, theme.TEXT_DIM, max_width=rect.w)
-                if y + ink.get_bounding_rect().bottom <= rect.bottom:  # where there is room
-                    y = p.text(
-                        earlier, (rect.left, y), earlier_size, theme.TEXT_DIM, max_width=rect.w
-                    ).bottom
+                earlier = self._earlier(
+                    p, [e.millis for e in log[-5:-1][::-1]], earlier_size, rect.w
+                )
+                if earlier is not None:
+                    ink = p.render_text(earlier, earlier_size, theme.TEXT_DIM, max_width=rect.w)
+                    if y + ink.get_bounding_rect().bottom <= rect.bottom:  # where there is room
+                        y = p.text(earlier, (rect.left, y), earlier_size, theme.TEXT_DIM).bottom
         return y - rect.top + pad // 2
+
+    @staticmethod
+    def _earlier(p: Painter, millis: Sequence[int], size: int, width: int) -> Words | None:
+        """The earlier tosses, newest first, as many as fit ``width`` whole (a narrow
+        centre shows the latest ones: history; the time that counts stands above)."""
+        for count in range(len(millis), 0, -1):
+            times = Items(tuple(seconds(value) for value in millis[:count]))
+            earlier = say("earlier: {times}", times=times)
+            if p.measure(p.words(earlier), size) <= width:
+                return earlier
+        return None
 
     def _status(
         self, view: TableView, snap: OssSnapshot, *, brief: bool = False
