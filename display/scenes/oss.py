@@ -287,14 +287,27 @@ class OssScene:
         extra: list[Text] = [say("won {values}", values=Verbatim(won))]
         if entry.challenges:
             names = Items(tuple(Verbatim(c) for c in entry.challenges))
-            extra.append(say("challenges {names}", names=names))
+            challenges = say("challenges {names}", names=names)
+            if any(p.measure(word, size) > rect.w for word in p.words(challenges).split()):
+                # TRANSLATORS: "challenges …" where a panel is narrower than the word.
+                challenges = say("chall. {names}", names=names)
+            extra.append(challenges)
         best = game_of(view.game).overlay.timer.bests.get(player)
         if best is not None:
             extra.append(say("best {time}", time=seconds(best)))
         # Separate facts side by side, each a whole phrase of its own, in rows where
-        # one line would cut them (a 6-seat table's panel).
+        # one line would cut them (a 6-seat table's panel); a phrase wider than the
+        # panel (the challenges a seat won) on lines of its own.
+        lines = [line for text in extra for line in self._wrapped_piece(p, text, size, rect.w)]
         below = pygame.Rect(rect.left, y, rect.w, rect.bottom - y)
-        pieces_in_rows(p, below, [(text, theme.TEXT) for text in extra], size, bold=False)
+        pieces_in_rows(p, below, [(text, theme.TEXT) for text in lines], size, bold=False)
+
+    @staticmethod
+    def _wrapped_piece(p: Painter, text: Words, size: int, width: int) -> list[Words]:
+        """``text`` as one piece where it fits ``width``, else its wrapped lines."""
+        if p.measure(p.words(text), size) <= width:
+            return [text]
+        return list(p.wrap(text, size, width))
 
     # --- the centre ----------------------------------------------------------------------------
 
@@ -795,13 +808,17 @@ class OssScene:
         y = rect.top + pad // 2
         # The facts of the timer line, each a whole phrase, shown side by side.
         parts: list[Text] = []
+        # The first fact without the seat's name, where the name would cut it (a 6-seat
+        # table's centre turned a quarter): the status and the results say whose it is.
+        brief: Text | None = None
         if timer.running and timer.started_at is not None:
             elapsed = Seconds(max(0.0, clock() - timer.started_at))
+            brief = say("Timer: timing {time}", time=elapsed)
             if timer.seat is not None:
                 who = as_arg(player_name(view, timer.seat))
                 parts.append(say("{player}: timing {time}", player=who, time=elapsed))
             else:
-                parts.append(say("Timer: timing {time}", time=elapsed))
+                parts.append(brief)
             colour = theme.TURN
             if limit is not None:
                 left = limit - elapsed.value
@@ -815,29 +832,32 @@ class OssScene:
             if last is not None:
                 who = as_arg(player_name(view, last.seat))
                 parts.append(say("{player}: {time}", player=who, time=seconds(last.millis)))
+                brief = say("Timer: {time}", time=seconds(last.millis))
                 colour = PENALTY_COLOUR if last.over_limit else WON_COLOUR
             elif timer.present:
                 parts.append(TIMER_READY)
+                brief = TIMER_READY_BRIEF
                 colour = theme.TEXT_DIM
             else:
                 parts.append(say("No toss timer: report each result with your buttons"))
                 colour = theme.TEXT_DIM
             if limit is not None:
                 parts.append(say("limit {time}", time=Seconds(limit)))
-        text = " · ".join(p.words(part) for part in parts)
         log = timer.log
         # More lines where one would cut it, as many as the column has room for beside the
         # earlier times' line and two lines for what follows (at least two where the column
         # has them); where even they cut it, the brief form ("Toss timer ready": the press
-        # to start is the timer's own).
+        # to start is the timer's own), with the limit, then alone.
         below = (m.leading(m.small) if len(log) > 1 else 0) + 2 * m.leading(m.small)
         room = (rect.bottom - y) // m.leading(size)
         lines = max(min(2, room), min(3, (rect.bottom - y - below) // m.leading(size)), 1)
         block = pygame.Rect(rect.left, y, rect.w, lines * m.leading(size))
-        fitted = p.fit(text, block.w, block.h, size, bold=True, max_lines=lines)
-        if fitted.cut and parts == [TIMER_READY]:
-            text = p.words(TIMER_READY_BRIEF)
+        forms = [parts, *([[brief, *parts[1:]], [brief]] if brief is not None else [])]
+        for form in forms:
+            text = " · ".join(p.words(part) for part in form)
             fitted = p.fit(text, block.w, block.h, size, bold=True, max_lines=lines)
+            if not fitted.cut:
+                break
         block.h = len(fitted.lines) * m.leading(fitted.size)
         drawn = p.fit_text(text, block, size, colour, bold=True, align="left", fitted=fitted)
         y = max(drawn.bottom, block.bottom)
