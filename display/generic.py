@@ -417,18 +417,11 @@ def draw_messages(
     line = p.metrics.leading(size)
     if rect.h < line:
         return
-    bar = max(3, p.metrics.pad // 2)
+    bar = _message_bar(p)
     blocks: list[tuple[list[str], Colour]] = []
     used = 0
     for message in reversed(shown):
-        text: Words = message.text
-        if prefix and message.seat is not None:
-            seat = next((s for s in view.seats if s.seat == message.seat), None)
-            label = None if seat is None else p.words(seat_words(view, seat))
-            if label is not None and not p.words(text).lower().startswith(label.lower()):
-                assert seat is not None
-                text = say("{seat}: {message}", seat=Seat(seat.seat), message=as_arg(text))
-        lines = p.wrap(text, size, rect.w - 3 * bar)
+        lines = _message_lines(p, view, message, rect.w, prefix=prefix)
         need = len(lines) * line + p.metrics.pad
         if used + need > rect.h:
             if not blocks and lines:
@@ -457,6 +450,36 @@ def draw_messages(
                 max_width=rect.w - 2 * bar,
             )
         y += height + p.metrics.pad
+
+
+def newest_message_height(p: Painter, view: TableView, width: int) -> int:
+    """The height :func:`draw_messages` needs across ``width`` to show the newest of
+    ``view``'s messages whole (0 without messages): for a column that gives it the room
+    before what it may leave out."""
+    if not view.messages:
+        return 0
+    lines = _message_lines(p, view, view.messages[-1], width, prefix=True)
+    return len(lines) * p.metrics.leading(p.metrics.small) + p.metrics.pad
+
+
+def _message_bar(p: Painter) -> int:
+    """The width of the coloured bar beside a message."""
+    return max(3, p.metrics.pad // 2)
+
+
+def _message_lines(
+    p: Painter, view: TableView, message: Message, width: int, *, prefix: bool
+) -> list[str]:
+    """``message`` wrapped as :func:`draw_messages` draws it across ``width``: with
+    ``prefix``, a message for one seat led by that seat's label."""
+    text: Words = message.text
+    if prefix and message.seat is not None:
+        seat = next((s for s in view.seats if s.seat == message.seat), None)
+        label = None if seat is None else p.words(seat_words(view, seat))
+        if label is not None and not p.words(text).lower().startswith(label.lower()):
+            assert seat is not None
+            text = say("{seat}: {message}", seat=Seat(seat.seat), message=as_arg(text))
+    return p.wrap(text, p.metrics.small, width - 3 * _message_bar(p))
 
 
 def wrapped_if_cut(
