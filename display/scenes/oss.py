@@ -51,6 +51,7 @@ from display.generic import (
     draw_messages,
     draw_score_table,
     draw_status,
+    newest_message_height,
     player_name,
     wrapped_if_cut,
 )
@@ -72,6 +73,8 @@ PENALTY_COLOUR = theme.MESSAGE_COLOURS[MessageKind.PENALTY]
 WON_COLOUR = theme.MESSAGE_COLOURS[MessageKind.WON]
 # The most lines a ruling takes at the foot of the column, where the column has the room.
 HELP_LINES = 8
+# The fewest lines a page of a ruling too long for its room is worth showing.
+HELP_PAGE_LINES = 2
 
 
 def seconds(millis: int) -> Seconds:
@@ -691,28 +694,31 @@ class OssScene:
             (say("replays left"), replays),
             (say("score"), totals),
         ]
-        line = m.leading(m.small) + pad // 2
+        # What stays whole first: the newest message (what just happened), then the score
+        # table (its replays row gives way first: each seat's panel says it too), then
+        # the ruling, paged where it does not fit whole and left out where not even
+        # ``HELP_PAGE_LINES`` of it would show (the rules pages say it); older messages
+        # take what is left.
+        small = m.leading(m.small)
+        line = small + pad // 2
+        room = info.bottom - y - pad
+        newest = newest_message_height(p, view, info.w)
         table_h = 3 * line if totals else 0
+        if room - newest < table_h:
+            table_h, rows = 2 * line, rows[-1:]
+            if room - newest < table_h:
+                table_h = 0
         help_texts = side.help
-        help_h = m.leading(m.small) * 2 + pad if help_texts else 0
-        room = info.bottom - y
+        help_h = 0
         if help_texts:
-            # The ruling whole where the column has the room (a narrow column needs more
-            # than two lines for it), else its first lines.
             wanted = len(p.wrap(self._ruling_words(help_texts), m.small, info.w))
-            spare = room - table_h - pad - 2 * m.leading(m.small) - 2 * pad
-            if wanted > 2 and spare // m.leading(m.small) < wanted and table_h == 3 * line:
-                # The ruling is read now; the replays left are on each seat's panel too.
-                table_h, rows = 2 * line, rows[-1:]
-                spare += line
-            lines = min(wanted, HELP_LINES, spare // m.leading(m.small))
-            if lines > 2:
-                help_h = m.leading(m.small) * lines + pad
-        if room - table_h - help_h < 2 * m.leading(m.small) + 2 * pad:
-            help_h = 0
-        if room - table_h < 2 * m.leading(m.small) + 2 * pad:
-            table_h = 2 * line if room - 2 * line >= m.leading(m.small) else 0
-            rows = rows[-1:]
+            spare = (room - newest - table_h - pad // 2 - pad) // small
+            if wanted > min(spare, HELP_LINES) and len(rows) > 1 and wanted <= spare + 1:
+                table_h, rows = 2 * line, rows[-1:]  # the ruling whole, the replays give way
+                spare += 1
+            shown = min(wanted, spare, HELP_LINES)
+            if shown == wanted or shown >= HELP_PAGE_LINES:
+                help_h = small * shown + pad
         bottom = info.bottom
         if help_h:
             self._draw_help(p, pygame.Rect(info.left, bottom - help_h, info.w, help_h), help_texts)
@@ -788,12 +794,32 @@ class OssScene:
         return say("Ruling: {text}", text=as_arg(ruling(texts[0])))
 
     def _draw_help(self, p: Painter, rect: pygame.Rect, texts: Sequence[Words]) -> None:
-        size = p.metrics.small
-        lines = p.wrap(self._ruling_words(texts), size, rect.w)
-        line = p.metrics.leading(size)
-        for index, piece in enumerate(lines[: max(1, rect.h // line)]):
-            if index == rect.h // line - 1 and index < len(lines) - 1:
-                piece += " …"
+        """The ruling across ``rect``: whole, or in pages of whole lines ("1/2" at the
+        first line's end) turning every ``CARD_PAGE_SECONDS``."""
+        m = p.metrics
+        size = m.small
+        words = self._ruling_words(texts)
+        lines = p.wrap(words, size, rect.w)
+        line = m.leading(size)
+        per_page = max(1, rect.h // line)
+        if len(lines) > per_page:
+            count_size = legibility.least_size(m.unit, Role.SECONDARY)
+            most = len(lines)  # more than the pages can be: room for the widest count
+            lines = p.wrap(
+                words, size, rect.w - p.measure(f"{most}/{most}", count_size, True) - m.pad
+            )
+            pages = -(-len(lines) // per_page)
+            page = p.motion.page(f"oss ruling {p.words(words)}", pages, CARD_PAGE_SECONDS)
+            lines = lines[page * per_page : (page + 1) * per_page]
+            with p.secondary():
+                p.text(
+                    f"{page + 1}/{pages}",
+                    rect.topright,
+                    count_size,
+                    theme.TEXT_DIM,
+                    anchor="topright",
+                )
+        for index, piece in enumerate(lines):
             p.text(
                 piece, (rect.left, rect.top + index * line), size, theme.ACCENT, max_width=rect.w
             )
