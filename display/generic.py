@@ -601,9 +601,13 @@ def headings_stacked(
     head_w = max(round(width * 0.22), width - players * figure_w)
     if heading_w > head_w:
         return True
-    # Beside the headings, the players' columns too narrow for a few letters of a name,
-    # where the table's whole width would give them room.
+    # Beside the headings, the players' columns too narrow for their widest figure ("14"
+    # cut to nothing) or for a few letters of a name, where the table's whole width would
+    # give them room.
     beside = (width - min(head_w, heading_w)) // players
+    widest = figure_w - p.metrics.pad  # a figure is drawn within its column less a pad
+    if beside < widest <= width // players:
+        return True
     return not _name_fits(p, beside, size) and _name_fits(p, width // players, size)
 
 
