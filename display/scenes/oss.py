@@ -51,6 +51,7 @@ from display.generic import (
     draw_messages,
     draw_score_table,
     draw_status,
+    headings_stacked,
     newest_message_height,
     player_name,
     wrapped_if_cut,
@@ -327,11 +328,35 @@ class OssScene:
             info = pygame.Rect(area.right + pad, rect.top, rect.w - tricks_w - pad, rect.h)
         else:
             tricks_h = round(rect.h * 0.5)
+            if m.narrow(rect.w):
+                tricks_h = self._narrow_tricks_height(p, snap, tricks_h)
             area = pygame.Rect(rect.left, rect.top, rect.w, tricks_h)
             info = pygame.Rect(rect.left, area.bottom + pad, rect.w, rect.h - tricks_h - pad)
         p.box(area, TRICK_AREA, None)
         self._draw_tricks(p, area.inflate(-2 * pad, -2 * pad), view, snap)
         self._draw_info(p, info, view, snap)
+
+    @staticmethod
+    def _narrow_tricks_height(p: Painter, snap: OssSnapshot, half: int) -> int:
+        """How tall the tricks are in a narrow centre (a screen turned a quarter at six
+        seats): ``half`` the centre where a readable page of the focused trick's
+        instructions fits under the cards, else what the cards and their placements
+        need, at most ``half``: the instructions would be left out (the trick cards on
+        the table say them), and the status, the timer and the messages get the room."""
+        m = p.metrics
+        pad = m.pad
+        small = m.leading(m.small)
+        chip = small + 2 + max(1, pad // 2)
+        # The most placements under a trick, or the duel's "A vs B" on up to two lines.
+        dueling = snap.current_attempt is not None and snap.current_attempt.kind is AttemptKind.DUEL
+        most = max(2 if dueling else 0, *(len(t.placements) for t in snap.tricks), 0)
+        cards = 2 * pad + _head_height(p, 2) + pad + most * chip + pad
+        # The instructions' box: its padding, a title of two lines and the fewest lines
+        # of a page.
+        text = 2 * pad + 2 * small + pad // 2 + CARD_PAGE_LINES * small
+        if half - cards - pad >= text:
+            return half
+        return min(half, cards)
 
     def _focus(self, snap: OssSnapshot, side: TableSide) -> str | None:
         """The trick whose instructions are shown: the one being attempted or chosen."""
@@ -686,7 +711,12 @@ class OssScene:
         y = self._draw_results(p, pygame.Rect(info.left, y, info.w, info.bottom - y), view, snap)
         side = game_of(view.game).overlay
         if has_table_side(view):
-            y += self._draw_timer(p, pygame.Rect(info.left, y, info.w, info.bottom - y), view, side)
+            # The timer leaves the newest message its room where it can (a narrow centre:
+            # the timer's brief form, the earlier tosses left out).
+            wanted = newest_message_height(p, view, info.w) + pad
+            keep = wanted if info.bottom - y - wanted >= m.leading(m.body) else 0
+            timer = pygame.Rect(info.left, y, info.w, info.bottom - y - keep)
+            y += self._draw_timer(p, timer, view, side)
 
         totals = [s.score for s in snap.seats]
         replays = [s.replays_left for s in snap.seats]
@@ -703,9 +733,11 @@ class OssScene:
         line = small + pad // 2
         room = info.bottom - y - pad
         newest = newest_message_height(p, view, info.w)
-        table_h = 3 * line if totals else 0
+        # A row is a line, or two where the headings stand over their figures.
+        per_row = 2 if headings_stacked(p, info.w, rows) else 1
+        table_h = (2 * per_row + 1) * line if totals else 0
         if room - newest < table_h:
-            table_h, rows = 2 * line, rows[-1:]
+            table_h, rows = (per_row + 1) * line, rows[-1:]
             if room - newest < table_h:
                 table_h = 0
         help_texts = side.help
@@ -713,9 +745,10 @@ class OssScene:
         if help_texts:
             wanted = len(p.wrap(self._ruling_words(help_texts), m.small, info.w))
             spare = (room - newest - table_h - pad // 2 - pad) // small
-            if wanted > min(spare, HELP_LINES) and len(rows) > 1 and wanted <= spare + 1:
-                table_h, rows = 2 * line, rows[-1:]  # the ruling whole, the replays give way
-                spare += 1
+            if wanted > min(spare, HELP_LINES) and len(rows) > 1 and wanted <= spare + per_row:
+                # The ruling whole, the replays give way.
+                table_h, rows = (per_row + 1) * line, rows[-1:]
+                spare += per_row
             shown = min(wanted, spare, HELP_LINES)
             if shown == wanted or shown >= HELP_PAGE_LINES:
                 help_h = small * shown + pad
@@ -735,8 +768,12 @@ class OssScene:
             )
             bottom -= table_h
         messages = pygame.Rect(info.left, y + pad // 2, info.w, bottom - y - pad)
-        if messages.h > 0:
+        if messages.h > 0 and not (m.narrow(info.w) and newest > messages.h):
             draw_messages(p, messages, view)
+        # A narrow centre (six seats, turned a quarter) leaves out a message it cannot
+        # show whole rather than cut it: what Oss's messages say stands on the table too
+        # (the status and the seats' buttons: what to do; the tricks: the round's tricks;
+        # a seat's own panel: its messages whole where they fit).
 
     def _draw_results(
         self, p: Painter, rect: pygame.Rect, view: TableView, snap: OssSnapshot
@@ -749,8 +786,9 @@ class OssScene:
         leading = m.leading(m.small)
         y = rect.top
         for result in reversed(results[-2:]):  # the newest first, where the eye is
-            # Two lines at most: the names and the trick whole, the time after them.
-            pieces = p.wrap(result_words(view, result), m.small, rect.w - 2 * m.pad, bold=True)[:2]
+            # Whole (two lines where the column is wide: the names and the trick, the time
+            # after them), or not at all where the column has no room (the messages say it).
+            pieces = p.wrap(result_words(view, result), m.small, rect.w - 2 * m.pad, bold=True)
             box = pygame.Rect(rect.left, y, rect.w, len(pieces) * leading + m.pad)
             if box.bottom > rect.bottom:
                 break
