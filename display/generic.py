@@ -451,6 +451,16 @@ def draw_messages(
         y += height + p.metrics.pad
 
 
+def newest_message_height(p: Painter, view: TableView, width: int) -> int:
+    """The height :func:`draw_messages` needs across ``width`` to show the newest of
+    ``view``'s messages whole (0 without messages): for a column that gives it the room
+    before what it may leave out."""
+    if not view.messages:
+        return 0
+    lines = message_lines(p, view, view.messages[-1], width)
+    return len(lines) * p.metrics.leading(p.metrics.small) + p.metrics.pad
+
+
 def message_bar(p: Painter) -> int:
     """The width of the coloured bar beside a message (``draw_messages``)."""
     return max(3, p.metrics.pad // 2)
@@ -647,9 +657,13 @@ def headings_stacked(
     head_w = max(round(width * 0.22), width - players * figure_w)
     if heading_w > head_w:
         return True
-    # Beside the headings, the players' columns too narrow for a few letters of a name,
-    # where the table's whole width would give them room.
+    # Beside the headings, the players' columns too narrow for their widest figure ("14"
+    # cut to nothing) or for a few letters of a name, where the table's whole width would
+    # give them room.
     beside = (width - min(head_w, heading_w)) // players
+    widest = figure_w - p.metrics.pad  # a figure is drawn within its column less a pad
+    if beside < widest <= width // players:
+        return True
     return not _name_fits(p, beside, size) and _name_fits(p, width // players, size)
 
 
