@@ -920,7 +920,21 @@ class Painter:
         pygame's circle of radius r about (x, y) covers pixels x - r to x + r - 1:
         its middle is the grid point (x, y), a pixel's corner, so that point is turned.
         """
-        pygame.draw.circle(self.surface, colour, self.turn.point(centre), radius, width)
+        x, y = self.turn.point(centre)
+        mount = self.turn.mount
+        if width <= 0 or mount == 0:
+            pygame.draw.circle(self.surface, colour, (x, y), radius, width)
+            return
+        # pygame's ring is not the same turned a quarter: drawn as the table's picture
+        # had it (before the mounting turn, ``Turn.mount``) and turned as a picture.
+        side = 2 * radius + 2  # a pixel to spare around the ring's 2 * radius square
+        key = ("ring", colour, radius, width)
+        ring = self.fonts.images.get(key)
+        if ring is None:
+            ring = pygame.Surface((side, side), pygame.SRCALPHA)
+            pygame.draw.circle(ring, colour, (radius + 1, radius + 1), radius, width)
+            ring = self.fonts.images.put(key, ring)
+        self.surface.blit(self.fonts.images.turned(ring, mount), (x - radius - 1, y - radius - 1))
 
     def blit(self, image: pygame.Surface, rect: pygame.Rect, *, still: bool = False) -> None:
         """Put an upright ``image`` at the upright ``rect`` (its size), turned as the painter is.
