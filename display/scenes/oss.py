@@ -818,8 +818,8 @@ class OssScene:
             with p.secondary():  # the earlier tosses: history, beside the time that counts
                 earlier = say("earlier: {times}", times=recent)
                 earlier_size = max(p.least_size, round(m.small * 0.85))
-                ink = p.render_text(earlier, earlier_size, theme.TEXT_DIM, max_width=rect.w)
-                if y + ink.get_bounding_rect().bottom <= rect.bottom:  # where there is room
+                ink = p.ink(earlier, earlier_size, theme.TEXT_DIM, max_width=rect.w)
+                if y + ink.bottom <= rect.bottom:  # where there is room
                     y = p.text(
                         earlier, (rect.left, y), earlier_size, theme.TEXT_DIM, max_width=rect.w
                     ).bottom
