@@ -128,17 +128,17 @@ class Renderer:
     def rotation(self) -> int:
         return self._rotation
 
-    @property
-    def mount(self) -> Turn:
-        """How the canvas lands on ``surface``: every painter's turn is followed by it."""
-        return Turn(self._rotation, self.canvas_size, mount=self._rotation)
-
     @rotation.setter
     def rotation(self, rotation: int) -> None:
         self._check_rotation(rotation)
         if rotation != self._rotation:
             self._rotation = rotation
             self._dirty = True
+
+    @property
+    def mount(self) -> Turn:
+        """How the canvas lands on ``surface``: every painter's turn is followed by it."""
+        return Turn(self._rotation, self.canvas_size, mount=self._rotation)
 
     def resize(self, size: tuple[int, int]) -> None:
         """Follow a window resize: the next draw redraws at the new size."""
