@@ -94,7 +94,7 @@ class Renderer:
         self.panels_drawn = 0  # seat panels drawn anew (the rest came from the cache)
         self.lines_repainted = 0  # panels of which only the message line was drawn again
         self.turns_repainted = 0  # panels of which only the edge and heading were drawn again
-        self._drawn_once = False  # something was drawn since the last resize
+        self._drawn_once = False  # the first frame is drawn whole
         self._panels: dict[int, tuple[PanelKey, PaintedPanel]] = {}
         self._centre: tuple[object, list[tuple[pygame.Rect, UiAction]]] | None = None
         # When the animated centre (e.g. a running toss timer) is due again, by ``clock``.
