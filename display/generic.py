@@ -393,11 +393,12 @@ def draw_turn_glow(
     # the seat and leaves the cards beside it mostly uncovered.
     centre = spot_toward(area, point, (0, 0))
     clip = p.surface.get_clip()
-    p.surface.set_clip(area.clip(clip) if clip.w else area)
+    placed = p.turn.rect(area)
+    p.surface.set_clip(placed.clip(clip) if clip.w else placed)
     # Rings from the trick area's colour to the turn's: a glow without alpha blending.
     for step in range(3, 0, -1):
         colour = theme.blend(TRICK_AREA, theme.TURN, 1.0 - (step - 1) / 3)
-        pygame.draw.circle(p.surface, colour, centre, radius * step // 3)
+        p.circle(colour, centre, radius * step // 3)
     p.surface.set_clip(clip)
 
 

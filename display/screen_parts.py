@@ -130,7 +130,7 @@ def pieces_in_rows(
     for number, row in enumerate(rows):
         y, x = rect.top + number * row_h, rect.left
         for text in row:
-            ink = p.render_text(text, size, colours[index], bold, rect.w).get_bounding_rect()
+            ink = p.ink(text, size, colours[index], bold, rect.w)
             if y + ink.bottom > rect.bottom:
                 return bottom
             drawn = p.text(text, (x, y), size, colours[index], bold=bold, max_width=rect.right - x)

@@ -256,7 +256,7 @@ class OhPshawScene:
         for text, colour in notes:
             # Only a note whose letters (their feet too) are inside the body: the body
             # is clipped, and a note cut at its foot reads as another word.
-            letters = p.render_text(text, m.body, colour, True, width).get_bounding_rect()
+            letters = p.ink(text, m.body, colour, True, width)
             if y + letters.bottom > rect.bottom:
                 break
             p.text(text, (note_x, y), m.body, colour, bold=True, max_width=width)

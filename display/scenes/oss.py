@@ -932,8 +932,8 @@ class OssScene:
                     p, [e.millis for e in log[-5:-1][::-1]], earlier_size, rect.w
                 )
                 if earlier is not None:
-                    ink = p.render_text(earlier, earlier_size, theme.TEXT_DIM, max_width=rect.w)
-                    if y + ink.get_bounding_rect().bottom <= rect.bottom:  # where there is room
+                    ink = p.ink(earlier, earlier_size, theme.TEXT_DIM, max_width=rect.w)
+                    if y + ink.bottom <= rect.bottom:  # where there is room
                         y = p.text(earlier, (rect.left, y), earlier_size, theme.TEXT_DIM).bottom
         return y - rect.top + pad // 2
 
