@@ -417,17 +417,11 @@ def draw_messages(
     line = p.metrics.leading(size)
     if rect.h < line:
         return
-    bar = max(3, p.metrics.pad // 2)
+    bar = _message_bar(p)
     blocks: list[tuple[list[str], Colour]] = []
     used = 0
     for message in reversed(shown):
-        text: Words = message.text
-        if prefix and message.seat is not None:
-            seat = next((s for s in view.seats if s.seat == message.seat), None)
-            label = None if seat is None else p.words(seat_words(view, seat))
-            if label is not None and not p.words(text).lower().startswith(label.lower()):
-                assert seat is not None
-                text = say("{seat}: {message}", seat=Seat(seat.seat), message=as_arg(text))
+        text = _message_words(p, view, message, prefix)
         lines = p.wrap(text, size, rect.w - 3 * bar)
         need = len(lines) * line + p.metrics.pad
         if used + need > rect.h:
@@ -457,6 +451,34 @@ def draw_messages(
                 max_width=rect.w - 2 * bar,
             )
         y += height + p.metrics.pad
+
+
+def _message_bar(p: Painter) -> int:
+    """The width of the coloured bar beside a message (``draw_messages``)."""
+    return max(3, p.metrics.pad // 2)
+
+
+def _message_words(p: Painter, view: TableView, message: Message, prefix: bool) -> Words:
+    """A message as ``draw_messages`` words it: with ``prefix``, one for a seat starts
+    with that seat's label."""
+    text: Words = message.text
+    if prefix and message.seat is not None:
+        seat = next((s for s in view.seats if s.seat == message.seat), None)
+        label = None if seat is None else p.words(seat_words(view, seat))
+        if label is not None and not p.words(text).lower().startswith(label.lower()):
+            assert seat is not None
+            text = say("{seat}: {message}", seat=Seat(seat.seat), message=as_arg(text))
+    return text
+
+
+def newest_message_height(p: Painter, width: int, view: TableView) -> int:
+    """The height ``draw_messages`` needs ``width`` wide to show the newest message whole
+    (0 with none): a column that has it to spare keeps it for the messages."""
+    if not view.messages:
+        return 0
+    text = _message_words(p, view, view.messages[-1], True)
+    lines = p.wrap(text, p.metrics.small, width - 3 * _message_bar(p))
+    return len(lines) * p.metrics.leading(p.metrics.small) + p.metrics.pad
 
 
 def wrapped_if_cut(
@@ -661,16 +683,19 @@ def _draw_stacked_score_table(
     return (2 * len(shown) + 1) * line
 
 
-def table_room(p: Painter, info: pygame.Rect, y: int, wanted: int, view: TableView) -> int:
+def table_room(
+    p: Painter, info: pygame.Rect, y: int, wanted: int, view: TableView, *, keep: int = 0
+) -> int:
     """The height the score table may take at the foot of ``info`` below ``y``.
 
     Messages explain what just happened and seat panels show each score too,
-    so when space is short the messages keep two lines and the table gives way.
+    so when space is short the messages keep two lines (or ``keep``, when more) and
+    the table gives way.
     """
     wanted = min(info.h // 2, wanted)
     if not view.messages:
         return wanted
-    messages = 2 * p.metrics.leading(p.metrics.small) + 3 * p.metrics.pad
+    messages = max(2 * p.metrics.leading(p.metrics.small), keep) + 3 * p.metrics.pad
     return wanted if info.bottom - wanted - y >= messages else 0
 
 
@@ -683,19 +708,21 @@ def draw_foot_score_table(
     *,
     turn: int | None = None,
     winners: Sequence[int] = (),
+    keep: int = 0,
 ) -> int:
     """The score table at the foot of ``info`` below ``y``; the height it took.
 
-    Short of room (the messages keep their lines), it shows the totals alone,
-    the last of ``columns``; with no room at all, nothing.
+    Short of room (the messages keep their lines, ``keep`` high when that is more
+    than two), it shows the totals alone, the last of ``columns``; with no room at
+    all, nothing.
     """
     rows = list(columns)
     # Each heading over its figures on a narrow centre: twice the lines.
     lines = 2 if headings_stacked(p, info.w, rows) else 1
-    height = table_room(p, info, y, score_table_height(p, lines * len(rows)), view)
+    height = table_room(p, info, y, score_table_height(p, lines * len(rows)), view, keep=keep)
     if not height:
         rows = rows[-1:]
-        height = table_room(p, info, y, score_table_height(p, lines), view)
+        height = table_room(p, info, y, score_table_height(p, lines), view, keep=keep)
     if height:
         rect = pygame.Rect(info.left, info.bottom - height, info.w, height)
         draw_score_table(p, rect, view, rows, turn=turn, winners=winners)
