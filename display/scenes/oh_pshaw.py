@@ -33,6 +33,7 @@ from display.generic import (
     draw_title_block,
     draw_trick_picture,
     draw_turn_glow,
+    newest_message_height,
     player_name,
     split_centre,
     wrapped_if_cut,
@@ -132,6 +133,26 @@ def trump_words(snap: OhPshawSnapshot) -> Text:
     if snap.awaiting_trump_choice and snap.trump_card is not None:  # the Wizard variant
         return say("Trump: the dealer chooses ({card} turned)", card=Card(snap.trump_card))
     return say("No trump this round")
+
+
+# A portrait centre's trick area, stacked over the information column, is no taller
+# than this share of its width: its cards are sized by the width there
+# (``generic.draw_trick``: 0.28 of it), so more height only spreads them apart, and
+# the column under it needs the lines for the trump, the bids and the messages.
+TRICK_AREA_HEIGHT_PER_WIDTH = 1.0
+
+
+def centre_areas(rect: pygame.Rect, pad: int) -> tuple[pygame.Rect, pygame.Rect]:
+    """The centre's trick area and information column (``generic.split_centre``); on a
+    portrait centre, where they are stacked, the trick area gives the column the height
+    its cards do not use (``TRICK_AREA_HEIGHT_PER_WIDTH``)."""
+    trick, info = split_centre(rect, pad)
+    if info.top > trick.top:
+        spare = trick.h - min(trick.h, round(trick.w * TRICK_AREA_HEIGHT_PER_WIDTH))
+        trick.h -= spare
+        info.top -= spare
+        info.h += spare
+    return trick, info
 
 
 class OhPshawScene:
@@ -296,7 +317,7 @@ class OhPshawScene:
         snap = snapshot_of(view)
         m = p.metrics
         phase = snap.phase
-        trick_area, info = split_centre(rect, m.pad)
+        trick_area, info = centre_areas(rect, m.pad)
         p.box(trick_area, TRICK_AREA, None)
         self._draw_table_cards(p, trick_area, view, snap, toward)
 
@@ -369,8 +390,17 @@ class OhPshawScene:
             columns.append((say("bid"), snap.bids))
             columns.append((say("won"), snap.tricks))
         columns.append((say("total"), p.motion.count("totals", snap.totals)))
+        # The newest message whole before the table: it says what just happened (the
+        # bids' sum explained, why a trick was won), the seats' chips say the scores.
         table_h = draw_foot_score_table(
-            p, info, y, view, columns, turn=turn, winners=list(snap.winners)
+            p,
+            info,
+            y,
+            view,
+            columns,
+            turn=turn,
+            winners=list(snap.winners),
+            keep=newest_message_height(p, info.w, view),
         )
         messages = pygame.Rect(info.left, y + m.pad, info.w, info.bottom - table_h - y - 2 * m.pad)
         draw_messages(p, messages, view)
