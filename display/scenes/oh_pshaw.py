@@ -136,19 +136,21 @@ def trump_words(snap: OhPshawSnapshot) -> Text:
 
 
 # A portrait centre's trick area, stacked over the information column, is no taller
-# than this share of its width: its cards are sized by the width there
-# (``generic.draw_trick``: 0.28 of it), so more height only spreads them apart, and
-# the column under it needs the lines for the trump, the bids and the messages.
-TRICK_AREA_HEIGHT_PER_WIDTH = 1.0
+# than its width: its cards are sized by the width there (``generic.draw_trick``:
+# 0.28 of it), so more height only spreads them apart. Nor is it taller than this
+# share of the centre (``generic.split_centre`` gives it 0.45): the column under it
+# needs the lines for the trump, the bids and a message that explains them (a seven
+# seat table's squat centre, where the cards grow a little smaller for it).
+TRICK_AREA_SHARE = 0.4
 
 
 def centre_areas(rect: pygame.Rect, pad: int) -> tuple[pygame.Rect, pygame.Rect]:
     """The centre's trick area and information column (``generic.split_centre``); on a
     portrait centre, where they are stacked, the trick area gives the column the height
-    its cards do not use (``TRICK_AREA_HEIGHT_PER_WIDTH``)."""
+    its cards can spare (``TRICK_AREA_SHARE``)."""
     trick, info = split_centre(rect, pad)
     if info.top > trick.top:
-        spare = trick.h - min(trick.h, round(trick.w * TRICK_AREA_HEIGHT_PER_WIDTH))
+        spare = trick.h - min(trick.h, trick.w, round(rect.h * TRICK_AREA_SHARE))
         trick.h -= spare
         info.top -= spare
         info.h += spare
