@@ -157,6 +157,21 @@ def centre_areas(rect: pygame.Rect, pad: int) -> tuple[pygame.Rect, pygame.Rect]
     return trick, info
 
 
+def chip_rows(widths: Sequence[int], room: int, gap: int) -> list[list[int]]:
+    """The chips (by index) in rows ``room`` wide, ``gap`` apart, in order: a new row where
+    the next does not fit beside the last (a chip wider than ``room`` gets a row alone)."""
+    rows: list[list[int]] = []
+    x = room + 1  # the first chip starts a row
+    for index, width in enumerate(widths):
+        if rows and x + width <= room:
+            rows[-1].append(index)
+        else:
+            rows.append([index])
+            x = 0
+        x += width + gap
+    return rows
+
+
 class OhPshawScene:
     """Draws an Oh Pshaw snapshot; see the module docstring."""
 
@@ -228,11 +243,11 @@ class OhPshawScene:
 
         value_size = m.big
         chip_h = m.leading(m.small) + m.leading(value_size) + m.pad
+        words = [(in_line(label, value), theme.TEXT) for label, value, _, _, _ in chips]
         if rect.h < chip_h:
             # Too little height for chips: the figures and notes as words, each whole, in
             # as many rows as there is room for.
-            pieces = [(in_line(label, value), theme.TEXT) for label, value, _, _, _ in chips]
-            pieces_in_rows(p, rect, [*pieces, *notes], m.small)
+            pieces_in_rows(p, rect, [*words, *notes], m.small)
             return
         label_size = m.small
         label_role = Role.PRIMARY
@@ -243,38 +258,29 @@ class OhPshawScene:
             label_size, value_size = round(m.small * 0.8), m.body
             label_role = Role.SECONDARY
             widths = self._chip_widths(p, chips, label_size, value_size)
-        x = rect.left
-        for (label, value, ink, lit, _), width in zip(chips, widths, strict=True):
-            chip = pygame.Rect(x, rect.top, width, chip_h)
-            if chip.right > rect.right:
-                break
-            p.box(chip, theme.TURN if lit else theme.CENTRE, theme.PANEL_EDGE, 1)
-            before, p.role = p.role, label_role
-            p.text(
-                label,
-                (chip.centerx, chip.top + m.pad // 2),
-                max(label_size, p.least_size),
-                theme.TEXT_DARK if lit else theme.TEXT_DIM,
-                bold=True,
-                anchor="midtop",
-            )
-            p.role = before
-            p.text(
-                value,
-                (chip.centerx, chip.bottom - m.pad // 2),
-                value_size,
-                ink,
-                bold=True,
-                anchor="midbottom",
-            )
-            x = chip.right + m.pad
-        # Notes beside the chips when there is room, else under them.
-        y = rect.top + m.pad
+        rows = chip_rows(widths, rect.w, m.pad)
         line = m.leading(m.body)
-        note_x = x + m.pad
+        if len(rows) > 1 and (
+            max(widths) > rect.w or len(rows) * (chip_h + m.pad) + len(notes) * line > rect.h
+        ):
+            # Too narrow for the chips in a row and too low for them in rows (a seven
+            # seat table's panels turned a quarter): every figure and note as words,
+            # rather than a chip left out.
+            pieces_in_rows(p, rect, [*words, *notes], m.small)
+            return
+        x = y = 0
+        for row_number, row in enumerate(rows):
+            x, y = rect.left, rect.top + row_number * (chip_h + m.pad)
+            for index in row:
+                label, value, ink, lit, _ = chips[index]
+                chip = pygame.Rect(x, y, widths[index], chip_h)
+                self._draw_chip(p, chip, label, value, ink, lit, label_size, value_size, label_role)
+                x = chip.right + m.pad
+        # Notes beside the last row of chips when there is room, else under them.
+        note_x, y = x + m.pad, y + m.pad
         widest = max((p.measure(p.words(n), m.body, True) for n, _ in notes), default=0)
         if notes and rect.right - note_x < widest:
-            note_x, y = rect.left, rect.top + chip_h + m.pad
+            note_x, y = rect.left, y - m.pad + chip_h + m.pad
         width = rect.right - note_x
         for text, colour in notes:
             # Only a note whose letters (their feet too) are inside the body: the body
@@ -284,6 +290,40 @@ class OhPshawScene:
                 break
             p.text(text, (note_x, y), m.body, colour, bold=True, max_width=width)
             y += line
+
+    @staticmethod
+    def _draw_chip(
+        p: Painter,
+        chip: pygame.Rect,
+        label: Text,
+        value: str,
+        ink: Colour,
+        lit: bool,
+        label_size: int,
+        value_size: int,
+        label_role: Role,
+    ) -> None:
+        """One figure's chip: its caption ("BID") on top, the figure under it."""
+        m = p.metrics
+        p.box(chip, theme.TURN if lit else theme.CENTRE, theme.PANEL_EDGE, 1)
+        before, p.role = p.role, label_role
+        p.text(
+            label,
+            (chip.centerx, chip.top + m.pad // 2),
+            max(label_size, p.least_size),
+            theme.TEXT_DARK if lit else theme.TEXT_DIM,
+            bold=True,
+            anchor="midtop",
+        )
+        p.role = before
+        p.text(
+            value,
+            (chip.centerx, chip.bottom - m.pad // 2),
+            value_size,
+            ink,
+            bold=True,
+            anchor="midbottom",
+        )
 
     def draw_recall(self, p: Painter, rect: pygame.Rect, view: TableView, player: int) -> None:
         """The last trick on a seat's panel (a long NEXT): its cards in the order played,
