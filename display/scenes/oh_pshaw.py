@@ -136,21 +136,25 @@ def trump_words(snap: OhPshawSnapshot) -> Text:
 
 
 # A portrait centre's trick area, stacked over the information column, is no taller
-# than its width: its cards are sized by the width there (``generic.draw_trick``:
-# 0.28 of it), so more height only spreads them apart. Nor is it taller than this
-# share of the centre (``generic.split_centre`` gives it 0.45): the column under it
-# needs the lines for the trump, the bids and a message that explains them (a seven
-# seat table's squat centre, where the cards grow a little smaller for it).
+# than this share of its width: its cards are sized by the width there
+# (``generic.draw_trick``: 0.28 of the width, where 0.4 of the height is no less), so
+# more height only spreads them apart; as tall as wide leaves the turned card's trump
+# words under it clear of the turn glow at the area's edge. Nor is it taller than
+# ``TRICK_AREA_SHARE`` of the centre (``generic.split_centre`` gives it 0.45): the
+# column under it needs the lines for the trump, the bids and a message that explains
+# them (a seven-seat table's squat centre, where the cards grow a little smaller).
+TRICK_AREA_HEIGHT_PER_WIDTH = 1.0
 TRICK_AREA_SHARE = 0.4
 
 
 def centre_areas(rect: pygame.Rect, pad: int) -> tuple[pygame.Rect, pygame.Rect]:
     """The centre's trick area and information column (``generic.split_centre``); on a
     portrait centre, where they are stacked, the trick area gives the column the height
-    its cards can spare (``TRICK_AREA_SHARE``)."""
+    its cards can spare (``TRICK_AREA_HEIGHT_PER_WIDTH``, ``TRICK_AREA_SHARE``)."""
     trick, info = split_centre(rect, pad)
     if info.top > trick.top:
-        spare = trick.h - min(trick.h, trick.w, round(rect.h * TRICK_AREA_SHARE))
+        most = min(trick.w * TRICK_AREA_HEIGHT_PER_WIDTH, rect.h * TRICK_AREA_SHARE)
+        spare = trick.h - min(trick.h, round(most))
         trick.h -= spare
         info.top -= spare
         info.h += spare
@@ -411,8 +415,16 @@ class OhPshawScene:
                 ),
             )
             pieces = p.wrap(summary, m.small, info.w)
-            most = 4 if m.narrow(info.w) else 2  # a narrow centre's lines hold fewer words
-            room = max(0, min(most, (info.bottom - y) // m.leading(m.small)))
+            line = m.leading(m.small)
+            free = max(0, (info.bottom - y) // line)
+            if not m.narrow(info.w):
+                room = min(2, free)
+            elif len(pieces) * line <= info.bottom - y - newest_message_height(p, info.w, view):
+                # A narrow centre's lines hold fewer words: all the summary's, where the
+                # newest message keeps its lines whole under it (a portrait centre).
+                room = len(pieces)
+            else:
+                room = min(4, free)
             if len(pieces) > room > 0:
                 # The lines that fit, the last saying the summary goes on.
                 pieces = [*pieces[: room - 1], p.ellipsis(pieces[room - 1], m.small, info.w)]
