@@ -745,16 +745,19 @@ def _draw_stacked_score_table(
     return (2 * len(shown) + 1) * line
 
 
-def table_room(p: Painter, info: pygame.Rect, y: int, wanted: int, view: TableView) -> int:
+def table_room(
+    p: Painter, info: pygame.Rect, y: int, wanted: int, view: TableView, *, keep: int = 0
+) -> int:
     """The height the score table may take at the foot of ``info`` below ``y``.
 
     Messages explain what just happened and seat panels show each score too,
-    so when space is short the messages keep two lines and the table gives way.
+    so when space is short the messages keep two lines (or ``keep``, when more) and
+    the table gives way.
     """
     wanted = min(info.h // 2, wanted)
     if not view.messages:
         return wanted
-    messages = 2 * p.metrics.leading(p.metrics.small) + 3 * p.metrics.pad
+    messages = max(2 * p.metrics.leading(p.metrics.small), keep) + 3 * p.metrics.pad
     return wanted if info.bottom - wanted - y >= messages else 0
 
 
@@ -767,19 +770,21 @@ def draw_foot_score_table(
     *,
     turn: int | None = None,
     winners: Sequence[int] = (),
+    keep: int = 0,
 ) -> int:
     """The score table at the foot of ``info`` below ``y``; the height it took.
 
-    Short of room (the messages keep their lines), it shows the totals alone,
-    the last of ``columns``; with no room at all, nothing.
+    Short of room (the messages keep their lines, ``keep`` high when that is more
+    than two), it shows the totals alone, the last of ``columns``; with no room at
+    all, nothing.
     """
     rows = list(columns)
     # Each heading over its figures on a narrow centre: twice the lines.
     lines = 2 if headings_stacked(p, info.w, rows) else 1
-    height = table_room(p, info, y, score_table_height(p, lines * len(rows)), view)
+    height = table_room(p, info, y, score_table_height(p, lines * len(rows)), view, keep=keep)
     if not height:
         rows = rows[-1:]
-        height = table_room(p, info, y, score_table_height(p, lines), view)
+        height = table_room(p, info, y, score_table_height(p, lines), view, keep=keep)
     if height:
         rect = pygame.Rect(info.left, info.bottom - height, info.w, height)
         draw_score_table(p, rect, view, rows, turn=turn, winners=winners)
