@@ -51,12 +51,15 @@ from display.motion import STILL, Motion
 from display.panel_parts import (
     PanelLook,
     button_column_width,
+    button_grid,
+    draw_button_grid,
     draw_buttons,
     draw_frame,
     draw_hand,
     draw_heading,
     felt_around,
     hand_of,
+    narrowest_body,
     panel_look,
     redraw_edge,
 )
@@ -443,9 +446,14 @@ def _draw_inside(
     if buttons:
         # At most 0.4 of the panel: its body keeps the rest.
         column_w = button_column_width(p, buttons, below.h, round(below.w * 0.4))
-        column = pygame.Rect(below.right - column_w, below.top, column_w, below.h)
-        draw_buttons(p, column, seat, buttons)
-        below.w -= column_w + pad
+        grid = button_grid(p, buttons, below, column_w)
+        if grid is not None:  # a narrow panel: the buttons in rows at its foot
+            draw_button_grid(p, grid, seat, buttons)
+            below.h -= grid.area.h + pad
+        else:
+            column = pygame.Rect(below.right - column_w, below.top, column_w, below.h)
+            draw_buttons(p, column, seat, buttons)
+            below.w -= column_w + pad
 
     overlay = view.staff_overlay
     if overlay is not None and overlay.seat == seat.seat and below.h > 4:
@@ -488,9 +496,15 @@ def _draw_inside(
                 help_body(p, below, page, view.results_page)
             elif recall is not None and seat.player is not None:
                 recall(p, below, view, seat.player)
-            else:
+            elif not (view.screen in CENTRE_SAYS_IT and below.w < narrowest_body(p)):
                 BODIES[view.screen](p, below, view, seat)
     return PaintedPanel(p.hits, line, look.fill, look.heading, hand is not None)
+
+
+# The screens whose seat panels repeat what the centre says (how to join, the option
+# line chosen): a panel too narrow for a word of it shows its buttons alone rather than
+# the words cut to a few letters ("Drü…", "star…" on a 7-seat table turned a quarter).
+CENTRE_SAYS_IT = frozenset({Screen.JOIN, Screen.OPTIONS})
 
 
 def _recall_drawer(
