@@ -32,7 +32,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from controller.config.table_config import SeatConfig, TableConfig
 from controller.kiosk.app import Kiosk
-from controller.view import Screen
+from controller.view import Screen, TableView
+from display.motion import FRAME_STEP
 from display.renderer import Renderer
 from hardware.events import Button
 from hardware.ptys import PtyPair
@@ -87,9 +88,14 @@ def tap_latency(
         kiosk.journal._db.execute("PRAGMA synchronous=OFF")
     renderer = Renderer(size)
     # Players tap seconds apart, so by the next tap the last trick's transient
-    # cues have ended; a fake table clock moved on between taps models that.
+    # cues have ended; a fake clock moved on between taps models that. The table
+    # and the renderer (its motion) read the same clock, as in the kiosk, where
+    # both run on ``time.monotonic``: a renderer on the real clock would still be
+    # counting the last tap's scores at the next tap, seconds later for the table.
     fake_now = [1000.0]
     kiosk.table.clock = lambda: fake_now[0]
+    renderer.clock = kiosk.table.clock
+    tap_at = fake_now[0]
     led_times: list[float] = []
     strip = kiosk.devices.strip
     original_show = strip.show
@@ -122,7 +128,8 @@ def tap_latency(
                     continue
                 pending.clear()
                 pending_cpu.clear()
-                fake_now[0] += 5.0
+                tap_at += TAP_GAP
+                fake_now[0] = tap_at
                 kiosk.devices.leds.tick(fake_now[0])
                 leds_before = len(led_times)
                 # The kiosk's loop, waiting seconds for this tap, ran the collector's pass then.
@@ -150,10 +157,36 @@ def tap_latency(
                     cpu.append((time.thread_time() - pending_cpu[0]) * 1000)
                 redraw.append((done - drawn_at) * 1000)
                 kiosk.loop.drain()  # the GONE line
+                # The frames the kiosk draws before the next tap (cards travelling,
+                # scores counting), untimed: the next tap finds the picture still.
+                play_out_motion(renderer, kiosk.table.view, fake_now, tap_at + TAP_GAP)
     finally:
         for pair in pairs:
             pair.close()
     return to_led, to_frame, redraw
+
+
+# Seconds between two taps on the benchmark's clock: a player's pace, longer than
+# any movement (``display.motion``) and any transient cue of the table.
+TAP_GAP = 5.0
+
+
+def play_out_motion(renderer: Renderer, view: TableView, now: list[float], until: float) -> int:
+    """Draw the frames ``renderer`` asks for by itself (``next_frame_in``) before ``until``,
+    moving the shared clock ``now[0]`` to each, as the kiosk's loop would between two
+    taps; how many were drawn. Pages that keep turning stop at ``until``."""
+    frames = 0
+    # Bounded: at most a frame each ``FRAME_STEP`` would fit before ``until``.
+    for _ in range(int((until - now[0]) / FRAME_STEP) + 2):
+        wait = renderer.next_frame_in(view)
+        if wait is None or now[0] + wait >= until:
+            break
+        now[0] += wait
+        if renderer.draw(view):
+            frames += 1
+        elif wait == 0.0:
+            break  # due but nothing to draw: nothing more will come by itself
+    return frames
 
 
 def full_redraw(repeats: int = 200) -> list[float]:
@@ -181,6 +214,7 @@ os.environ["SDL_VIDEODRIVER"] = "dummy"
 sys.path.insert(0, {root!r})
 from controller.kiosk.app import Kiosk
 from controller.config.table_config import TableConfig
+from display.motion import FRAME_STEP
 from display.renderer import Renderer
 kiosk = Kiosk.create(TableConfig.simulated())
 renderer = Renderer((1280, 720))

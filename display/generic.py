@@ -23,8 +23,9 @@ from controller.games import specs
 from controller.games.words import Items, Player, Seat, Text, Verbatim, Words, as_arg, say
 from controller.view import AnyGameView, Message, SeatView, TableView
 from controller.view.seat_colours import seat_colour
-from display import theme
+from display import legibility, theme
 from display.fitting import ELLIPSIS, Fitted
+from display.legibility import Role
 from display.motion import TrickPicture, lerp_point
 from display.theme import Colour, Painter
 
@@ -392,11 +393,12 @@ def draw_turn_glow(
     # the seat and leaves the cards beside it mostly uncovered.
     centre = spot_toward(area, point, (0, 0))
     clip = p.surface.get_clip()
-    p.surface.set_clip(area.clip(clip) if clip.w else area)
+    placed = p.turn.rect(area)
+    p.surface.set_clip(placed.clip(clip) if clip.w else placed)
     # Rings from the trick area's colour to the turn's: a glow without alpha blending.
     for step in range(3, 0, -1):
         colour = theme.blend(TRICK_AREA, theme.TURN, 1.0 - (step - 1) / 3)
-        pygame.draw.circle(p.surface, colour, centre, radius * step // 3)
+        p.circle(colour, centre, radius * step // 3)
     p.surface.set_clip(clip)
 
 
@@ -417,27 +419,18 @@ def draw_messages(
     line = p.metrics.leading(size)
     if rect.h < line:
         return
-    bar = max(3, p.metrics.pad // 2)
+    bar = message_bar(p)
     blocks: list[tuple[list[str], Colour]] = []
     used = 0
     for message in reversed(shown):
-        text: Words = message.text
-        if prefix and message.seat is not None:
-            seat = next((s for s in view.seats if s.seat == message.seat), None)
-            label = None if seat is None else p.words(seat_words(view, seat))
-            if label is not None and not p.words(text).lower().startswith(label.lower()):
-                assert seat is not None
-                text = say("{seat}: {message}", seat=Seat(seat.seat), message=as_arg(text))
-        lines = p.wrap(text, size, rect.w - 3 * bar)
+        lines = message_lines(p, view, message, rect.w, prefix=prefix)
         need = len(lines) * line + p.metrics.pad
         if used + need > rect.h:
             if not blocks and lines:
-                # One long message in a small space: show what fits, marked as cut.
-                keep = max(1, (rect.h - p.metrics.pad) // line)
-                cut = lines[:keep]
-                if keep < len(lines):
-                    cut[-1] = p.ellipsis(cut[-1] + " …", size, rect.w - 2 * bar)
-                blocks.append((cut, theme.MESSAGE_COLOURS[message.kind]))
+                # One long message in a small space: it shows whole, in pages that turn.
+                words = message_words(p, view, message, prefix=prefix)
+                _draw_message_pages(p, rect, words, message, bar)
+                return
             break
         blocks.append((lines, theme.MESSAGE_COLOURS[message.kind]))
         used += need
@@ -457,6 +450,93 @@ def draw_messages(
                 max_width=rect.w - 2 * bar,
             )
         y += height + p.metrics.pad
+
+
+def newest_message_height(p: Painter, view: TableView, width: int) -> int:
+    """The height :func:`draw_messages` needs across ``width`` to show the newest of
+    ``view``'s messages whole (0 without messages): for a column that gives it the room
+    before what it may leave out."""
+    if not view.messages:
+        return 0
+    lines = message_lines(p, view, view.messages[-1], width)
+    return len(lines) * p.metrics.leading(p.metrics.small) + p.metrics.pad
+
+
+def message_bar(p: Painter) -> int:
+    """The width of the coloured bar beside a message (``draw_messages``)."""
+    return max(3, p.metrics.pad // 2)
+
+
+def message_lines(
+    p: Painter, view: TableView, message: Message, width: int, *, prefix: bool = True
+) -> list[str]:
+    """The lines ``draw_messages`` wraps ``message`` into across ``width`` (with its seat's
+    label before it, with ``prefix``): a scene can ask whether it would be shown whole."""
+    text = message_words(p, view, message, prefix=prefix)
+    return p.wrap(text, p.metrics.small, width - 3 * message_bar(p))
+
+
+def message_words(p: Painter, view: TableView, message: Message, *, prefix: bool = True) -> Words:
+    """``message`` as ``draw_messages`` words it: with ``prefix``, a message for one seat
+    led by that seat's label (unless it starts with it already)."""
+    text: Words = message.text
+    if prefix and message.seat is not None:
+        seat = next((s for s in view.seats if s.seat == message.seat), None)
+        label = None if seat is None else p.words(seat_words(view, seat))
+        if label is not None and not p.words(text).lower().startswith(label.lower()):
+            assert seat is not None
+            text = say("{seat}: {message}", seat=Seat(seat.seat), message=as_arg(text))
+    return text
+
+
+# How long each page of a message too long for its space shows (seconds): time to
+# read two or three lines from a chair.
+MESSAGE_PAGE_SECONDS = 5.0
+
+
+def _draw_message_pages(
+    p: Painter, rect: pygame.Rect, text: Words, message: Message, bar: int
+) -> None:
+    """``text`` (the newest ``message``), too long for ``rect``, as pages of the lines
+    that fit, turning every ``MESSAGE_PAGE_SECONDS`` on the display's clock
+    (``Motion.page``), with which page shows ("1/2") at the first line's end: every
+    word is read in turn rather than cut with "…" (issue 29)."""
+    m = p.metrics
+    size = m.small
+    line = m.leading(size)
+    marker_size = legibility.least_size(m.unit, Role.SECONDARY)
+    keep = max(1, (rect.h - m.pad) // line)
+    pages = 9
+    for _ in range(2):  # room for the widest mark ("12/12" where "9/9" made 12 pages)
+        marker_w = p.measure(f"{pages}/{pages}", marker_size, True) + m.pad
+        lines = p.wrap(text, size, rect.w - 3 * bar - marker_w)
+        if -(-len(lines) // keep) <= pages:
+            break
+        pages = -(-len(lines) // keep)
+    pages = -(-len(lines) // keep)
+    page = p.motion.page(f"message pages: {p.words(text)}", pages, MESSAGE_PAGE_SECONDS)
+    shown = lines[page * keep : (page + 1) * keep]
+    colour = theme.MESSAGE_COLOURS[message.kind]
+    p.rect(colour, pygame.Rect(rect.left, rect.top + 1, bar, len(shown) * line - 2))
+    for index, words in enumerate(shown):
+        p.text(
+            words,
+            (rect.left + 2 * bar, rect.top + index * line + line // 2),
+            size,
+            colour,
+            anchor="midleft",
+            max_width=rect.w - 2 * bar - marker_w,
+        )
+    if pages > 1:
+        with p.secondary():
+            p.text(
+                f"{page + 1}/{pages}",  # figures: the same in every language
+                (rect.right, rect.top + line // 2),
+                marker_size,
+                theme.TEXT_DIM,
+                bold=True,
+                anchor="midright",
+            )
 
 
 def wrapped_if_cut(
@@ -578,9 +658,13 @@ def headings_stacked(
     head_w = max(round(width * 0.22), width - players * figure_w)
     if heading_w > head_w:
         return True
-    # Beside the headings, the players' columns too narrow for a few letters of a name,
-    # where the table's whole width would give them room.
+    # Beside the headings, the players' columns too narrow for their widest figure ("14"
+    # cut to nothing) or for a few letters of a name, where the table's whole width would
+    # give them room.
     beside = (width - min(head_w, heading_w)) // players
+    widest = figure_w - p.metrics.pad  # a figure is drawn within its column less a pad
+    if beside < widest <= width // players:
+        return True
     return not _name_fits(p, beside, size) and _name_fits(p, width // players, size)
 
 
@@ -661,16 +745,19 @@ def _draw_stacked_score_table(
     return (2 * len(shown) + 1) * line
 
 
-def table_room(p: Painter, info: pygame.Rect, y: int, wanted: int, view: TableView) -> int:
+def table_room(
+    p: Painter, info: pygame.Rect, y: int, wanted: int, view: TableView, *, keep: int = 0
+) -> int:
     """The height the score table may take at the foot of ``info`` below ``y``.
 
     Messages explain what just happened and seat panels show each score too,
-    so when space is short the messages keep two lines and the table gives way.
+    so when space is short the messages keep two lines (or ``keep``, when more) and
+    the table gives way.
     """
     wanted = min(info.h // 2, wanted)
     if not view.messages:
         return wanted
-    messages = 2 * p.metrics.leading(p.metrics.small) + 3 * p.metrics.pad
+    messages = max(2 * p.metrics.leading(p.metrics.small), keep) + 3 * p.metrics.pad
     return wanted if info.bottom - wanted - y >= messages else 0
 
 
@@ -683,19 +770,21 @@ def draw_foot_score_table(
     *,
     turn: int | None = None,
     winners: Sequence[int] = (),
+    keep: int = 0,
 ) -> int:
     """The score table at the foot of ``info`` below ``y``; the height it took.
 
-    Short of room (the messages keep their lines), it shows the totals alone,
-    the last of ``columns``; with no room at all, nothing.
+    Short of room (the messages keep their lines, ``keep`` high when that is more
+    than two), it shows the totals alone, the last of ``columns``; with no room at
+    all, nothing.
     """
     rows = list(columns)
     # Each heading over its figures on a narrow centre: twice the lines.
     lines = 2 if headings_stacked(p, info.w, rows) else 1
-    height = table_room(p, info, y, score_table_height(p, lines * len(rows)), view)
+    height = table_room(p, info, y, score_table_height(p, lines * len(rows)), view, keep=keep)
     if not height:
         rows = rows[-1:]
-        height = table_room(p, info, y, score_table_height(p, lines), view)
+        height = table_room(p, info, y, score_table_height(p, lines), view, keep=keep)
     if height:
         rect = pygame.Rect(info.left, info.bottom - height, info.w, height)
         draw_score_table(p, rect, view, rows, turn=turn, winners=winners)

@@ -251,10 +251,15 @@ class Turn:
     rotation: int = 0
     size: tuple[int, int] = (0, 0)
     origin: tuple[int, int] = (0, 0)
+    # The part of ``rotation`` that turns the whole table's picture for the screen's
+    # mounting (``then``): a shape pygame does not draw the same when turned (a ring)
+    # is drawn before that part and turned with it, as the whole picture once was.
+    mount: int = 0
 
     def __post_init__(self) -> None:
-        if self.rotation not in ROTATIONS:
-            raise ValueError(f"rotation must be one of {ROTATIONS}, not {self.rotation}")
+        for rotation in (self.rotation, self.mount):
+            if rotation not in ROTATIONS:
+                raise ValueError(f"rotation must be one of {ROTATIONS}, not {rotation}")
 
     @property
     def straight(self) -> bool:
@@ -281,3 +286,21 @@ class Turn:
         """Where the upright grid point ``point`` (a pixel's corner) lands."""
         x, y = rotate_point(point, self.size, self.rotation)
         return round(x) + self.origin[0], round(y) + self.origin[1]
+
+    def then(self, outer: Turn) -> Turn:
+        """This turn followed by ``outer`` (which turns the surface this one lands on):
+        one turn that lands the upright drawing where the two together would.
+
+        Quarter turns of whole pixels are exact, so drawing through the one turn
+        gives the pixels of drawing through this one and turning the result.
+        """
+        if outer.straight:
+            return self
+        placed = outer.rect(self.rect(pygame.Rect((0, 0), self.size)))
+        rotation = (self.rotation + outer.rotation) % 360
+        mount = (self.mount + outer.mount) % 360
+        return Turn(rotation, self.size, placed.topleft, mount)
+
+
+# The turn of a drawing that lands where it is drawn (a screen mounted upright).
+STRAIGHT = Turn()

@@ -63,10 +63,16 @@ class DrawnText:
 
 @dataclass
 class Drawing:
-    """What was drawn while a recording was open: texts and clickable controls."""
+    """What was drawn while a recording was open: texts and clickable controls.
+
+    ``shortened`` holds the lines a layout ended with "…" itself (``Painter.ellipsis``:
+    the last line a block keeps, a centre message's line) before drawing them, so that
+    such a line is recorded as cut like one the text fitting shortened.
+    """
 
     texts: list[DrawnText] = field(default_factory=list)
     controls: list[pygame.Rect] = field(default_factory=list)
+    shortened: set[str] = field(default_factory=set)
 
 
 _recording: Drawing | None = None

@@ -289,7 +289,10 @@ def prompt_fits(
     # its turn colour says whose turn it is. So the bare prompt fitting is enough; a bar
     # of its own would take the height a panel's cards and columns need.
     prompt_w = min(font.size(p.words(text))[0] for text in (your_turn(prompt), prompt))
-    need = font.size(p.words(seat_words(view, seat)))[0] + prompt_w
+    # The name is not shrunk as the prompt may be: ``draw_header`` gives it its body
+    # size, up to half the line.
+    name_w = min(p.measure(p.words(seat_words(view, seat)), p.metrics.body, True), header.w // 2)
+    need = name_w + prompt_w
     return need + _badges_width(p, seat, view) + 4 * p.metrics.pad <= header.w
 
 
@@ -366,6 +369,85 @@ def draw_buttons(
         box = pygame.Rect(column.left, top, column.w, height)
         p.button(box, hint.label, PressButton(seat.seat, hint.button), fitted=fitted)
         top += height + pad
+
+
+# A body narrower than this share of the short side beside the button column holds
+# no word at the legible size ("Geb…", "Star…" on a 7-seat table turned a quarter, whose
+# panels are 160 px along their edge at 800x480): the buttons go in rows below it.
+NARROWEST_BODY_SHARE = 0.18
+
+
+def narrowest_body(p: Painter) -> int:
+    """The narrowest a panel's body may be and still hold a word at the legible size."""
+    return round(p.metrics.unit * NARROWEST_BODY_SHARE)
+
+
+def button_grid(
+    p: Painter, buttons: Sequence[ButtonHint], below: pygame.Rect, column_w: int
+) -> ButtonRows | None:
+    """How the seat's ``buttons`` go in rows along the foot of ``below`` (the seat's
+    edge), or None to keep them in a column ``column_w`` wide on the right: only where
+    the column would leave the body too narrow for a word, every label (or its short
+    form) fits its button whole, and the body keeps two lines above them. Two buttons
+    share a row where both labels fit half of it; of three (PREV, OK, NEXT), the first
+    and the last share the top row, as they lie left and right of OK at the seat."""
+    m = p.metrics
+    if not buttons or below.w - column_w - m.pad >= narrowest_body(p):
+        return None
+    half = (below.w - m.pad) // 2
+    cell_h = m.leading(m.small) + 2 * max(2, m.leading(m.small) // 10) + m.pad // 2
+
+    def fit(indices: Sequence[int], width: int) -> bool:
+        chosen = [buttons[i] for i in indices]
+        return not any(f.cut for f in _fitted_labels(p, chosen, width, cell_h))
+
+    order = [[0, 2], [1]] if len(buttons) == 3 else None
+    rows: list[list[int]] = []
+    if order is not None and fit(order[0], half) and fit(order[1], below.w):
+        rows = order
+    else:
+        index = 0
+        while index < len(buttons):
+            pair = [index, index + 1]
+            if index + 1 < len(buttons) and fit(pair, half):
+                rows.append(pair)
+                index += 2
+            elif fit([index], below.w):
+                rows.append([index])
+                index += 1
+            else:
+                return None
+    grid_h = len(rows) * cell_h + (len(rows) - 1) * m.pad
+    if below.h - grid_h - m.pad < 2 * m.line:
+        return None
+    return ButtonRows(pygame.Rect(below.left, below.bottom - grid_h, below.w, grid_h), rows)
+
+
+@dataclass(frozen=True)
+class ButtonRows:
+    """Where a narrow panel's buttons go (``button_grid``): their area at the panel's
+    foot and, row by row from the top, the indices of the buttons in each row."""
+
+    area: pygame.Rect
+    rows: list[list[int]]
+
+
+def draw_button_grid(
+    p: Painter, grid: ButtonRows, seat: SeatView, buttons: Sequence[ButtonHint]
+) -> None:
+    """The seat's buttons in the rows ``button_grid`` chose, across its area."""
+    pad = p.metrics.pad
+    area = grid.area
+    cell_h = (area.h - pad * (len(grid.rows) - 1)) // len(grid.rows)
+    for row, indices in enumerate(grid.rows):
+        cell_w = (area.w - pad * (len(indices) - 1)) // len(indices)
+        chosen = [buttons[i] for i in indices]
+        labels = _fitted_labels(p, chosen, cell_w, cell_h)
+        for place, (hint, fitted) in enumerate(zip(chosen, labels, strict=True)):
+            box = pygame.Rect(
+                area.left + place * (cell_w + pad), area.top + row * (cell_h + pad), cell_w, cell_h
+            )
+            p.button(box, hint.label, PressButton(seat.seat, hint.button), fitted=fitted)
 
 
 def draw_hand(

@@ -8,10 +8,12 @@ Usage (the app owns the window; the renderer only draws on its own surface)::
         pygame.display.flip()
     action = renderer.hit_test(click_pos) # TapCard / PressButton / ChooseGame / None
 
-Drawing happens on a "canvas" in the table's own orientation; the window
-shows it turned clockwise by ``rotation`` (0, 90, 180 or 270) for however the
-screen is mounted. ``hit_test`` undoes that turn before looking up the hit
-boxes of the last drawn frame.
+The picture is laid out on a "canvas" in the table's own orientation; the
+window shows it turned clockwise by ``rotation`` (0, 90, 180 or 270) for
+however the screen is mounted. That turn is folded into every painter's own
+(``Turn.then``), so a turned screen is drawn turned, straight onto ``surface``:
+no canvas is drawn upright and turned pixel by pixel afterwards.
+``hit_test`` looks up the hit boxes of the last drawn frame where they show.
 
 A frame is drawn in parts, each kept until it changes (a Pi core has no time
 to redraw 1920x1080 on every tap): each seat panel's already-turned picture
@@ -37,11 +39,11 @@ from display.layout import (
     Layout,
     SeatSlot,
     Side,
+    Turn,
     compute_layout,
     default_sides,
     rotate_rect,
     rotated_size,
-    turn_surface,
     unrotate_point,
 )
 from display.memory import release_memory
@@ -92,7 +94,7 @@ class Renderer:
         self.panels_drawn = 0  # seat panels drawn anew (the rest came from the cache)
         self.lines_repainted = 0  # panels of which only the message line was drawn again
         self.turns_repainted = 0  # panels of which only the edge and heading were drawn again
-        self._canvas: pygame.Surface | None = None
+        self._drawn_once = False  # the first frame is drawn whole
         self._panels: dict[int, tuple[PanelKey, PaintedPanel]] = {}
         self._centre: tuple[object, list[tuple[pygame.Rect, UiAction]]] | None = None
         # When the animated centre (e.g. a running toss timer) is due again, by ``clock``.
@@ -132,6 +134,11 @@ class Renderer:
         if rotation != self._rotation:
             self._rotation = rotation
             self._dirty = True
+
+    @property
+    def mount(self) -> Turn:
+        """How the canvas lands on ``surface``: every painter's turn is followed by it."""
+        return Turn(self._rotation, self.canvas_size, mount=self._rotation)
 
     def resize(self, size: tuple[int, int]) -> None:
         """Follow a window resize: the next draw redraws at the new size."""
@@ -182,20 +189,21 @@ class Renderer:
             desk = view.screen is Screen.STAFF
             rows = strip_rows(metrics, layout.centre.w, desk)
             layout = compute_layout(canvas_size, sides, deep, strip_height(metrics, rows))
-        full = self._dirty or layout != self.layout or self._canvas is None
+        full = self._dirty or layout != self.layout or not self._drawn_once
         if full:
-            self._canvas = self.surface if self._rotation == 0 else pygame.Surface(canvas_size)
+            self._drawn_once = True
             self._panels.clear()
             self._centre = None
-        canvas = self._canvas
-        assert canvas is not None
+        canvas = self.surface
+        mount = self.mount
+        # Where the frame changed, as it shows in the window.
         changed: list[pygame.Rect] = []
         if full:
             if all(slot.seat_index < len(view.seats) for slot in layout.slots):
                 # The panels cover all but the centre: draw just that (a third of 1080p).
                 self._draw_background(canvas, layout, metrics, layout.centre_area)
             else:
-                self._draw_background(canvas, layout, metrics, canvas.get_rect())
+                self._draw_background(canvas, layout, metrics, pygame.Rect((0, 0), canvas_size))
             changed.append(canvas.get_rect())
 
         # What moves (the cards, the slide, the scores, the turn glow) is followed per
@@ -216,11 +224,16 @@ class Renderer:
             or (centre_due is not None and now >= centre_due)
         ):
             painter = Painter(
-                canvas, self.fonts, metrics, words=Presenter.for_view(view), motion=self.motion
+                canvas,
+                self.fonts,
+                metrics,
+                words=Presenter.for_view(view),
+                turn=mount,
+                motion=self.motion,
             )
             if not full:
                 self._draw_background(canvas, layout, metrics, layout.centre_area)
-                changed.append(layout.centre_area)
+                changed.append(mount.rect(layout.centre_area))
             with self.motion.part(CENTRE):
                 draw_centre(painter, layout, view)
             if self.staff_seats:
@@ -248,12 +261,12 @@ class Renderer:
                     continue
             with self.motion.part(part):
                 painted = paint_panel(
-                    canvas, self.fonts, metrics, slot, view, seat, motion=self.motion
+                    canvas, self.fonts, metrics, slot, view, seat, motion=self.motion, mount=mount
                 )
             self._panels[slot.seat_index] = (key, painted)
             self.panels_drawn += 1
             if not full:
-                changed.append(pygame.Rect(slot.rect))
+                changed.append(mount.rect(slot.rect))
 
         self._hits = list(self._centre[1])
         for slot in layout.slots:
@@ -261,7 +274,7 @@ class Renderer:
             if cached is not None:
                 self._hits.extend(cached[1].hits)
         self.motion.end()
-        self.dirty_rects = [self._show(canvas, rect) for rect in changed]
+        self.dirty_rects = changed
         self.layout = layout
         self.drawn_version = view.version
         self.frames_drawn += 1
@@ -279,17 +292,17 @@ class Renderer:
         key: PanelKey,
     ) -> list[pygame.Rect] | None:
         """Repaint the one part of a cached panel whose key changed in its turn prompt or
-        its messages alone; the canvas rectangles touched, or None to draw it whole."""
+        its messages alone; the window rectangles touched, or None to draw it whole."""
         old, painted = cached
         words = Presenter.for_view(view, seat.seat)
         if old.prompt == key.prompt and old.messages and key.messages:
             if painted.message_line is None:
                 return None
-            p = panel_painter(canvas, self.fonts, metrics, slot, words)
+            p = panel_painter(canvas, self.fonts, metrics, slot, words, mount=self.mount)
             self.lines_repainted += 1
             return [repaint_message_line(p, slot, view, seat, painted)]
         if old.messages == key.messages:
-            p = panel_painter(canvas, self.fonts, metrics, slot, words)
+            p = panel_painter(canvas, self.fonts, metrics, slot, words, mount=self.mount)
             turned = repaint_turn(p, slot, view, seat, painted)
             if turned is not None:
                 self.turns_repainted += 1
@@ -313,24 +326,17 @@ class Renderer:
     def _draw_background(
         self, canvas: pygame.Surface, layout: Layout, metrics: Metrics, area: pygame.Rect
     ) -> None:
-        """The static layer (felt, the centre's box) drawn anew inside ``area`` only.
+        """The static layer (felt, the centre's box) drawn anew inside the canvas's ``area``
+        only.
 
         Drawn rather than copied from a kept picture: a fill and one box cost about
         what copying them does, and a kept canvas-sized layer would cost 8 MB at 1080p.
         """
+        mount = self.mount
         clip = canvas.get_clip()
-        canvas.set_clip(area)
-        draw_background(Painter(canvas, self.fonts, metrics), layout)
+        canvas.set_clip(mount.rect(area))
+        draw_background(Painter(canvas, self.fonts, metrics, turn=mount), layout)
         canvas.set_clip(clip)
-
-    def _show(self, canvas: pygame.Surface, rect: pygame.Rect) -> pygame.Rect:
-        """Carry a changed canvas rectangle onto ``surface``; where it shows in the window."""
-        if self._rotation == 0:
-            return pygame.Rect(rect)  # the canvas is the surface
-        # Quarter turns are exact, so turning a piece gives the same pixels as turning all.
-        placed = rotate_rect(rect, self.canvas_size, self._rotation)
-        self.surface.blit(turn_surface(canvas.subsurface(rect), self._rotation), placed)
-        return placed
 
     def render(self, view: TableView) -> pygame.Surface:
         """Draw ``view`` if needed and return ``surface``."""
@@ -345,19 +351,18 @@ class Renderer:
 
     def hit_test(self, pos: tuple[int, int]) -> UiAction | None:
         """The UI action under window pixel ``pos`` in the last drawn frame, or None."""
-        # The pixel's centre, so a turn maps pixel to pixel exactly.
-        x, y = self.to_canvas((pos[0] + 0.5, pos[1] + 0.5))
-        point = (int(x), int(y))
+        # The boxes are kept where they show (the painters drew them turned).
         # Later boxes were drawn on top, so they win.
         for rect, action in reversed(self._hits):
-            if rect.collidepoint(point):
+            if rect.collidepoint(pos):
                 return action
         return None
 
     @property
     def hit_boxes(self) -> list[tuple[pygame.Rect, UiAction]]:
         """The last frame's hit boxes in canvas coordinates (a copy)."""
-        return list(self._hits)
+        back = Turn((360 - self._rotation) % 360, self._size)
+        return [(back.rect(rect), action) for rect, action in self._hits]
 
     def window_rect(self, rect: pygame.Rect) -> pygame.Rect:
         """Where a canvas rectangle (e.g. a hit box) shows in the window."""

@@ -128,6 +128,10 @@ class Page:
     summed: bool = False
     lines: tuple[Words, ...] = ()
     places: tuple[tuple[Words, Words, Words, bool], ...] = ()  # place, seat, amount, won
+    # Each name on a line of its own under its place and amount, where a place as wide
+    # as "3. Rang (geteilt)" would leave the names no room beside it (a centre turned a
+    # quarter): each standing takes two lines.
+    stacked: bool = False
     count: Words | None = None  # "page 2/5" beside the heading, where the title left
 
 
@@ -153,9 +157,11 @@ def sheet_pages(
         )
         for player in ranked
     ]
-    for first in range(0, len(standings), max(1, room)):
-        chunk = tuple(standings[first : first + max(1, room)])
-        pages.append(Page(say("Places"), places=chunk))
+    stacked = places_stacked(p, standings, width)
+    per_page = max(1, room // 2 if stacked else room)
+    for first in range(0, len(standings), per_page):
+        chunk = tuple(standings[first : first + per_page])
+        pages.append(Page(say("Places"), places=chunk, stacked=stacked))
     table_room = max(1, room - 1)  # the player names take the first line of a table
     total: Row = (say("Total"), sheet.totals)
     if sheet.rounds:
@@ -191,6 +197,28 @@ def sheet_pages(
     return pages
 
 
+def places_stacked(
+    p: Painter, standings: Sequence[tuple[Words, Words, Words, bool]], width: int
+) -> bool:
+    """Whether the places page puts each name under its place (``Page.stacked``): where
+    the widest place and amount beside each other leave a name less than a third of
+    ``width``."""
+    if not standings:
+        return False
+    size = table_size(p)
+    place_w, amount_w = _places_columns(p, standings, size)
+    return width - place_w - amount_w - p.metrics.pad < width // 3
+
+
+def _places_columns(
+    p: Painter, standings: Sequence[tuple[Words, Words, Words, bool]], size: int
+) -> tuple[int, int]:
+    """The widths of the places' place column (with its gap) and amount column."""
+    place_w = max(p.measure(p.words(row[0]), size, True) for row in standings) + 2 * p.metrics.pad
+    amount_w = max(p.measure(p.words(row[2]), size) for row in standings)
+    return place_w, amount_w
+
+
 def _table_pages(
     heading: Words, rows: Sequence[Row], room: int, summed: bool = False
 ) -> list[Page]:
@@ -219,8 +247,17 @@ def results_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableVie
     # (each panel says the game is over, the winner line says who won), then the
     # rule takes the sheet's first page; the rule is never left out.
     wanted = 4 * line
-    titled = rect.h - (line + m.pad + winner_height + rule_height + m.pad) >= wanted
-    heading = (line + m.pad if titled else 0) + winner_height
+    # The title on two lines where one would cut it (a centre turned a quarter): room
+    # for the widest page count beside its first line.
+    widest_count = say("page {page}/{pages}", page=9, pages=9)
+    title_width = rect.w - p.measure(p.words(widest_count), size) - 2 * m.pad
+    title_lines = p.wrap(title, size, title_width, bold=True)
+    title_height = len(title_lines) * line + m.pad
+    titled = (
+        len(title_lines) <= 2
+        and rect.h - (title_height + winner_height + rule_height + m.pad) >= wanted
+    )
+    heading = (title_height if titled else 0) + winner_height
     rule_apart = bool(rule) and rect.h - heading - rule_height - m.pad < wanted
     if not rule_apart:
         heading += rule_height
@@ -236,9 +273,10 @@ def results_centre(p: Painter, rect: pygame.Rect, layout: Layout, view: TableVie
     count_width = p.measure(p.words(count), size) if len(pages) > 1 else 0
     y = rect.top
     if titled:
-        title_width = rect.w - count_width - 2 * m.pad
-        _line(p, title, (rect.left, y), size, theme.TEXT, title_width, bold=True)
-        y += line + m.pad
+        for piece in title_lines:
+            _line(p, piece, (rect.left, y), size, theme.TEXT, title_width, bold=True)
+            y += line
+        y += m.pad
     elif page is not None:
         page = replace(page, count=count if count_width else None)
     if titled and count_width:
@@ -295,9 +333,18 @@ def _draw_page(
         p.text(page.count, (rect.right, rect.top), size, theme.TEXT_DIM, anchor="topright")
     _line(p, page.heading, (rect.left, rect.top), size, theme.TURN, rect.w - count_width, bold=True)
     top = rect.top + line
+    if page.places and page.stacked:
+        # Place and amount on one line, the name under them, set in a little.
+        for index, (place, name, amount, won) in enumerate(page.places):
+            y = top + 2 * index * line
+            colour = theme.WINNER if won else theme.TEXT
+            amount_w = p.measure(p.words(amount), size)
+            _line(p, place, (rect.left, y), size, colour, rect.w - amount_w - m.pad, bold=True)
+            p.text(amount, (rect.right, y), size, colour, anchor="topright")
+            _line(p, name, (rect.left + 2 * m.pad, y + line), size, colour, rect.w - 2 * m.pad)
+        return
     if page.places:
-        place_w = max(p.measure(p.words(row[0]), size, True) for row in page.places) + 2 * m.pad
-        amount_w = max(p.measure(p.words(row[2]), size) for row in page.places)
+        place_w, amount_w = _places_columns(p, page.places, size)
         name_w = rect.w - place_w - amount_w - m.pad
         for index, (place, name, amount, won) in enumerate(page.places):
             y = top + index * line

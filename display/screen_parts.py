@@ -15,9 +15,10 @@ import pygame
 
 from controller.games.words import Words, say, say_plural
 from controller.view import GameChoice, MessageKind, TableView
-from display import theme
+from display import legibility, theme
 from display.fitting import Fitted
 from display.generic import draw_messages, game_json
+from display.legibility import Role
 from display.theme import Painter
 from display.ui import UiAction
 
@@ -34,15 +35,10 @@ def centred_lines(
         for piece in p.wrap(text, size, rect.w, bold):
             wrapped.append((piece, colour, size, bold))
     heights = [p.metrics.leading(size) for _, _, size, _ in wrapped]
-    cut = False
-    while wrapped and sum(heights) > rect.h:
-        wrapped.pop()
-        heights.pop()
-        cut = True
-    if cut and wrapped:
-        # Lines were left out: say so on the last one shown, after a whole word.
-        text, colour, size, bold = wrapped[-1]
-        wrapped[-1] = (p.ellipsis(text, size, rect.w, bold), colour, size, bold)
+    if sum(heights) > rect.h and wrapped:
+        # More lines than room: they show whole, in pages that turn (``Motion.page``),
+        # which page shows in the corner, rather than the last kept line cut with "…".
+        wrapped, heights = _page_of_lines(p, rect, lines, wrapped, heights)
     y = rect.centery - sum(heights) // 2
     for (text, colour, size, bold), height in zip(wrapped, heights, strict=True):
         p.text(
@@ -55,6 +51,59 @@ def centred_lines(
             max_width=rect.w,
         )
         y += height
+
+
+# How long each page of lines too many for their box shows (seconds).
+LINES_PAGE_SECONDS = 6.0
+
+
+def _page_of_lines(
+    p: Painter,
+    rect: pygame.Rect,
+    lines: list[tuple[Words, theme.Colour, int, bool]],
+    wrapped: list[tuple[str, theme.Colour, int, bool]],
+    heights: list[int],
+) -> tuple[list[tuple[str, theme.Colour, int, bool]], list[int]]:
+    """The page of ``wrapped`` (``lines`` wrapped across ``rect``, each line's height in
+    ``heights``) that shows now, when they do not all fit ``rect``: as many lines as fit
+    a page, the pages turning every ``LINES_PAGE_SECONDS``, and "1/2" drawn in
+    ``rect``'s bottom right corner. Lines are wrapped again short of that corner."""
+    m = p.metrics
+    marker_size = legibility.least_size(m.unit, Role.SECONDARY)
+    marker_h = m.leading(marker_size)
+    marker_w = p.measure("9/9", marker_size, True) + m.pad
+    # The lines keep clear of the corner's figures: a little narrower, a line shorter.
+    room = pygame.Rect(rect.left, rect.top, rect.w - 2 * marker_w, rect.h - marker_h)
+    room.centerx = rect.centerx
+    wrapped = [
+        (piece, colour, size, bold)
+        for text, colour, size, bold in lines
+        for piece in p.wrap(text, size, room.w, bold)
+    ]
+    heights = [m.leading(size) for _, _, size, _ in wrapped]
+    if max(heights) > room.h:
+        return [], []  # no room for a line at all: nothing to page
+    pages: list[list[int]] = [[]]
+    used = 0
+    for index, height in enumerate(heights):
+        if pages[-1] and used + height > room.h:
+            pages.append([])
+            used = 0
+        pages[-1].append(index)
+        used += height
+    name = "lines: " + " ".join(text for text, _, _, _ in wrapped[:2])
+    page = p.motion.page(name, len(pages), LINES_PAGE_SECONDS)
+    with p.secondary():
+        p.text(
+            f"{page + 1}/{len(pages)}",  # figures: the same in every language
+            rect.bottomright,
+            marker_size,
+            theme.TEXT_DIM,
+            bold=True,
+            anchor="bottomright",
+        )
+    shown = pages[page]
+    return [wrapped[i] for i in shown], [heights[i] for i in shown]
 
 
 def pieces_in_rows(
@@ -81,7 +130,7 @@ def pieces_in_rows(
     for number, row in enumerate(rows):
         y, x = rect.top + number * row_h, rect.left
         for text in row:
-            ink = p.render_text(text, size, colours[index], bold, rect.w).get_bounding_rect()
+            ink = p.ink(text, size, colours[index], bold, rect.w)
             if y + ink.bottom > rect.bottom:
                 return bottom
             drawn = p.text(text, (x, y), size, colours[index], bold=bold, max_width=rect.right - x)

@@ -421,6 +421,8 @@ class Fonts:
         self.faces: Memo[CardFace] = Memo()
         self.card_widths: Memo[int] = Memo(256)
         self.wrapped: Memo[tuple[str, ...]] = Memo()
+        # Where the letters are in each text picture (``Painter.ink``).
+        self.inks: Memo[tuple[int, int, int, int]] = Memo()
 
     def forget(self) -> None:
         """Drop every remembered picture, word, fit and open font (they are made again
@@ -434,6 +436,7 @@ class Fonts:
         self.faces = Memo(self.faces.limit)
         self.card_widths = Memo(self.card_widths.limit)
         self.wrapped = Memo(self.wrapped.limit)
+        self.inks = Memo(self.inks.limit)
 
     @property
     def fallback(self) -> bool:
@@ -898,7 +901,7 @@ class Painter:
                 placed,
                 size,
                 self.role,
-                cut,
+                cut or text in drawing.shortened,
                 clipped,
                 group=len(drawing.texts) if group is None else group,
             )
@@ -920,7 +923,21 @@ class Painter:
         pygame's circle of radius r about (x, y) covers pixels x - r to x + r - 1:
         its middle is the grid point (x, y), a pixel's corner, so that point is turned.
         """
-        pygame.draw.circle(self.surface, colour, self.turn.point(centre), radius, width)
+        x, y = self.turn.point(centre)
+        mount = self.turn.mount
+        if width <= 0 or mount == 0:
+            pygame.draw.circle(self.surface, colour, (x, y), radius, width)
+            return
+        # pygame's ring is not the same turned a quarter: drawn as the table's picture
+        # had it (before the mounting turn, ``Turn.mount``) and turned as a picture.
+        side = 2 * radius + 2  # a pixel to spare around the ring's 2 * radius square
+        key = ("ring", colour, radius, width)
+        ring = self.fonts.images.get(key)
+        if ring is None:
+            ring = pygame.Surface((side, side), pygame.SRCALPHA)
+            pygame.draw.circle(ring, colour, (radius + 1, radius + 1), radius, width)
+            ring = self.fonts.images.put(key, ring)
+        self.surface.blit(self.fonts.images.turned(ring, mount), (x - radius - 1, y - radius - 1))
 
     def blit(self, image: pygame.Surface, rect: pygame.Rect, *, still: bool = False) -> None:
         """Put an upright ``image`` at the upright ``rect`` (its size), turned as the painter is.
@@ -1018,15 +1035,37 @@ class Painter:
         either way (a seat's count in a narrow and a wide panel) is one picture,
         not one per width.
         """
+        key = self._text_key(words, size, colour, bold, max_width)
+        cached = self.fonts.images.get(key)
+        if cached is not None:
+            return cached
+        _, text, size, _, _ = key
+        return self.fonts.images.put(key, self.fonts.get(size, bold).render(text, True, colour))
+
+    def _text_key(
+        self, words: Words, size: int, colour: Colour, bold: bool, max_width: int
+    ) -> tuple[str, str, int, Colour, bool]:
+        """What ``render_text`` draws for these arguments (the fitted line, its size,
+        colour and weight): the key its picture is kept by."""
         text = self.present(words)
         if max_width > 0:
             fitted = self.fit(text, max_width, 1 << 16, size, bold=bold, max_lines=1)
             size, text = fitted.size, fitted.lines[0] if fitted.lines else ""
-        key = ("text", text, size, colour, bold)
-        cached = self.fonts.images.get(key)
-        if cached is not None:
-            return cached
-        return self.fonts.images.put(key, self.fonts.get(size, bold).render(text, True, colour))
+        return ("text", text, size, colour, bold)
+
+    def ink(
+        self, words: Words, size: int, colour: Colour, bold: bool = False, max_width: int = 0
+    ) -> pygame.Rect:
+        """Where the letters of ``render_text``'s picture of these arguments are in it (its
+        ``get_bounding_rect``), worked out once per picture drawn: a panel asks on every
+        paint whether a line's feet fit, and scanning a picture's pixels costs more than
+        blitting it."""
+        key = self._text_key(words, size, colour, bold, max_width)
+        known = self.fonts.inks.get(key)
+        if known is None:
+            found = self.render_text(words, size, colour, bold, max_width).get_bounding_rect()
+            known = self.fonts.inks.put(key, (found.x, found.y, found.w, found.h))
+        return pygame.Rect(known)
 
     def measure(self, text: str, size: int, bold: bool = False) -> int:
         """The width of ``text`` drawn at ``size``."""
@@ -1085,7 +1124,11 @@ class Painter:
         cut = cut.replace(" " + fitting.ELLIPSIS, fitting.ELLIPSIS)
         # One word longer than the width (a long nickname) is cut between its letters,
         # never left to run into what stands beside it.
-        return fitting.letters_cut(cut, width, size, measure)
+        cut = fitting.letters_cut(cut, width, size, measure)
+        drawing = legibility.active()
+        if drawing is not None and cut != line:
+            drawing.shortened.add(cut)  # drawn later as a plain line: the recording knows
+        return cut
 
     def text(
         self,

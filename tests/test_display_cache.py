@@ -23,6 +23,7 @@ from controller.kiosk.app import Kiosk
 from controller.view import Message, MessageKind, Screen, TableView
 from display.renderer import Renderer
 from display.scenes import oss as oss_scene
+from display.theme import Metrics, Painter
 from tests.test_display import SIZES, attract_view, every_screen, oshaka_engine, play_view
 
 GAMES = tuple(specs())
@@ -290,3 +291,19 @@ def test_a_real_game_drawn_view_by_view_equals_a_full_redraw(
     # A play touches a seat or two, not the whole table.
     share = play_panels / (play_frames * len(view.seats))
     assert share < 0.6, share
+
+
+@pytest.mark.parametrize("max_width", [0, 60])
+def test_a_text_pictures_ink_is_the_pictures_bounding_rect_worked_out_once(max_width: int) -> None:
+    renderer = Renderer((800, 480))
+    p = Painter(renderer.surface, renderer.fonts, Metrics.for_size((800, 480)))
+    for text in ("Total 41", "gyp", "on target, far too long for sixty pixels"):
+        picture = p.render_text(text, 24, (250, 250, 250), True, max_width)
+        expected = picture.get_bounding_rect()
+        assert p.ink(text, 24, (250, 250, 250), True, max_width) == expected
+        kept = len(renderer.fonts.inks)
+        again = p.ink(text, 24, (250, 250, 250), True, max_width)
+        assert again == expected
+        assert len(renderer.fonts.inks) == kept  # remembered, not scanned again
+        again.move_ip(5, 5)  # the caller's own copy: what is kept does not move
+        assert p.ink(text, 24, (250, 250, 250), True, max_width) == expected

@@ -21,6 +21,8 @@ from display.fitting import ELLIPSIS
 from display.panel_parts import (
     BUTTON_COLUMN_SHARE,
     NAME_LETTERS_KEPT,
+    button_grid,
+    draw_button_grid,
     draw_buttons,
     draw_seat_name,
 )
@@ -131,3 +133,41 @@ def test_oss_buttons_have_short_labels_that_keep_what_they_name() -> None:
     assert short_button_label(replay) == say("discard {value}", value=Verbatim("3"))
     assert short_button_label(say("previous trick")) == say("previous")
     assert short_button_label(say("I won")) is None  # short enough as it is
+
+
+BIDDING = [
+    ButtonHint(0, Button.PREV, say("fewer")),
+    ButtonHint(0, Button.OK, say("bid {n}", n=Verbatim("1"))),
+    ButtonHint(0, Button.NEXT, say("more")),
+]
+
+
+def test_a_panel_too_narrow_beside_its_button_column_puts_its_buttons_in_rows(
+    fonts: Fonts,
+) -> None:
+    """A 7-seat table turned a quarter: a panel 160 px along its edge at 800x480 kept a
+    body 40 px wide beside its buttons, too narrow for any word ("Geb…", "Star…"). Its
+    buttons go in rows at its foot instead, PREV and NEXT left and right of each other
+    above OK, every label whole, and the body keeps the panel's width."""
+    p = Painter(pygame.Surface((800, 480)), fonts, Metrics.for_size((800, 480)))
+    column_w = round(480 * BUTTON_COLUMN_SHARE)
+    narrow = pygame.Rect(0, 0, 136, 116)
+    grid = button_grid(p, BIDDING, narrow, column_w)
+    assert grid is not None
+    assert grid.rows == [[0, 2], [1]]
+    assert grid.area.bottom == narrow.bottom and grid.area.w == narrow.w
+    assert narrow.h - grid.area.h >= 2 * p.metrics.line  # the body keeps two lines
+    with legibility.recording() as drawing:
+        draw_button_grid(p, grid, SeatView(0), BIDDING)
+    assert [(t.text, t.cut) for t in drawing.texts] == [
+        ("fewer", False),
+        ("more", False),
+        ("bid 1", False),
+    ]
+    fewer, more, bid = drawing.controls
+    assert fewer.right < more.left and fewer.top == more.top < bid.top
+    assert all(narrow.contains(control) for control in drawing.controls)
+    # A panel wide enough for a body beside the column keeps the column.
+    assert button_grid(p, BIDDING, pygame.Rect(0, 0, 311, 116), column_w) is None
+    # So does one whose body would keep less than two lines above the rows.
+    assert button_grid(p, BIDDING, pygame.Rect(0, 0, 136, 70), column_w) is None

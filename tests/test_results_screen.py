@@ -17,12 +17,13 @@ import pytest
 import display.generic
 import display.scenes
 import display.scenes.oshaka_trick
+from controller.games.words import Verbatim, say
 from controller.kiosk.simulation import Simulator
 from controller.view import Screen, TableView
-from controller.view.results import places
+from controller.view.results import place_words, places
 from display.renderer import Renderer
-from display.results_screen import fit_rounds
-from display.theme import Painter
+from display.results_screen import fit_rounds, places_stacked, table_size
+from display.theme import Metrics, Painter
 from hardware.events import Button, ReaderOffline
 from tests.rigs import TableRig
 from tests.words import shown as english
@@ -317,3 +318,16 @@ def test_a_results_view_without_a_sheet_or_totals_still_draws(
         written = painted(monkeypatch)
         Renderer((800, 480)).render(bare)
         assert "Nobody won" in [t for t, _ in written]
+
+
+def test_a_place_too_wide_for_a_name_beside_it_puts_the_name_under_it() -> None:
+    """Where "3rd (shared)" and its amount leave a name no room (a centre turned a
+    quarter), each name gets a line of its own; a wide centre keeps one line each."""
+    size = (480, 800)
+    painter = Painter(pygame.Surface(size), Renderer(size).fonts, Metrics.for_size(size))
+    place = place_words(3, True)
+    standings = [(place, say("{seat}", seat=Verbatim("Wilhelmina")), "7", False)]
+    wide = painter.measure(painter.words(place), table_size(painter), True)
+    assert places_stacked(painter, standings, wide * 2)
+    assert not places_stacked(painter, standings, wide * 5)
+    assert not places_stacked(painter, [], 10)

@@ -78,7 +78,7 @@ def test_a_deck_described_in_words_is_named_in_the_desks_language() -> None:
     assert german[oss] == "Deck „Oss-Stammeskarten“ einlernen"
     wizard = english.index("Enroll the Oh Pshaw Wizard add-on (4 Wizards, 4 Jesters) deck")
     assert "4 Zauberer, 4 Narren" in german[wizard]
-    assert "ウィザード4枚" in japanese[wizard]
+    assert "ウィザード・ジェスター各4枚" in japanese[wizard]
 
 
 def test_a_wrong_pin_closes_the_desk_with_a_german_farewell_counted_in_seconds() -> None:

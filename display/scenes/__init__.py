@@ -33,7 +33,7 @@ from controller.view import AnyGameView, Message, Screen, SeatView, TableView
 from controller.words import Presenter
 from display import theme
 from display.generic import GenericScene, Toward, draw_messages
-from display.layout import Layout, SeatSlot, Turn
+from display.layout import STRAIGHT, Layout, SeatSlot, Turn
 from display.menu_screens import (
     attract_body,
     attract_centre,
@@ -51,12 +51,15 @@ from display.motion import STILL, Motion
 from display.panel_parts import (
     PanelLook,
     button_column_width,
+    button_grid,
+    draw_button_grid,
     draw_buttons,
     draw_frame,
     draw_hand,
     draw_heading,
     felt_around,
     hand_of,
+    narrowest_body,
     panel_look,
     redraw_edge,
 )
@@ -160,10 +163,14 @@ def draw_centre(p: Painter, layout: Layout, view: TableView) -> None:
     centre = layout.centre.inflate(-2 * p.metrics.pad, -2 * p.metrics.pad)
     inner = centre.inflate(-2 * p.metrics.pad, -2 * p.metrics.pad)
     clip = p.surface.get_clip()
-    p.surface.set_clip(layout.centre)
+    p.surface.set_clip(p.turn.rect(layout.centre))
     if view.halted is not None:
-        # Play is halted (a full disk): that alone, large, where everyone looks.
-        centred_lines(p, inner, [(view.halted, PROBLEM_COLOUR, p.metrics.big, True)])
+        # Play is halted (a full disk): that alone, large, where everyone looks; in the
+        # body size where the large lines would not all fit (then in pages if need be).
+        size = p.metrics.big
+        if len(p.wrap(view.halted, size, inner.w, True)) * p.metrics.leading(size) > inner.h:
+            size = p.metrics.body
+        centred_lines(p, inner, [(view.halted, PROBLEM_COLOUR, size, True)])
     else:
         CENTRES[view.screen](p, inner, layout, view)
     p.surface.set_clip(clip)
@@ -306,18 +313,21 @@ def paint_panel(
     seat: SeatView,
     *,
     motion: Motion = STILL,
+    mount: Turn = STRAIGHT,
 ) -> PaintedPanel:
     """One seat's panel drawn onto ``canvas`` at ``slot.rect``, turned to face its seat,
-    its figures counting on ``motion`` (a still picture without it).
+    its figures counting on ``motion`` (a still picture without it). ``mount`` turns the
+    table's picture onto ``canvas`` as the screen is mounted (``panel_painter``).
 
     The panel is drawn upright through a painter whose turn places it: every
     rectangle and point is turned and every picture blitted already turned, so
     no upright copy of the panel is turned pixel by pixel (on a Pi core that
     was the largest cost of a tap). Drawing is clipped to the slot.
     """
-    p = panel_painter(canvas, fonts, metrics, slot, Presenter.for_view(view, seat.seat), motion)
+    words = Presenter.for_view(view, seat.seat)
+    p = panel_painter(canvas, fonts, metrics, slot, words, motion, mount)
     before = canvas.get_clip()
-    canvas.set_clip(slot.rect)
+    canvas.set_clip(placed_slot(p, slot))
     try:
         painted = _draw_upright(p, view, seat)
     finally:
@@ -329,7 +339,8 @@ def repaint_message_line(
     p: Painter, slot: SeatSlot, view: TableView, seat: SeatView, painted: PaintedPanel
 ) -> pygame.Rect:
     """Only the message line of a panel ``painted`` before, for the seat's newest message,
-    through the panel's painter ``p`` (``panel_painter``); the canvas rectangle it touched.
+    through the panel's painter ``p`` (``panel_painter``); the rectangle it touched where it
+    lands.
 
     For a change of the seat's messages alone (its other key parts the same, a
     message shown before and after): the line keeps its place, and the rest of
@@ -340,7 +351,7 @@ def repaint_message_line(
     with p.clip(line):
         p.fill(painted.fill, line)
         draw_messages(p, line, view, _own_messages(view, seat)[-1:], prefix=False)
-    return p.turn.rect(line).clip(slot.rect)
+    return p.turn.rect(line).clip(placed_slot(p, slot))
 
 
 def repaint_turn(
@@ -348,7 +359,7 @@ def repaint_turn(
 ) -> list[pygame.Rect] | None:
     """Only the edge and the heading of a panel ``painted`` before, for a change of the
     seat's turn prompt alone, through the panel's painter ``p`` (``panel_painter``); the
-    canvas rectangles it touched, or None when the whole panel must be drawn again.
+    rectangles it touched where they land, or None when the whole panel must be drawn again.
 
     The turn shows in the frame's edge and the heading only, and the body does not
     move with it (``panel_parts.panel_look``): when the turn passes from seat to seat,
@@ -365,7 +376,8 @@ def repaint_turn(
     area = look.heading_area
     p.fill(look.fill, area)
     draw_heading(p, look, view, seat, prompt)
-    return [p.turn.rect(rect).clip(slot.rect) for rect in (*look.edge_strips(), area)]
+    slot_rect = placed_slot(p, slot)
+    return [p.turn.rect(rect).clip(slot_rect) for rect in (*look.edge_strips(), area)]
 
 
 def _look_of(p: Painter, view: TableView, seat: SeatView) -> tuple[PanelLook, str | None]:
@@ -383,10 +395,21 @@ def panel_painter(
     slot: SeatSlot,
     words: Presenter,
     motion: Motion = STILL,
+    mount: Turn = STRAIGHT,
 ) -> Painter:
-    """A painter that draws a seat's panel upright, turned onto its ``slot``, in ``words``."""
-    turn = Turn(slot.rotation, slot.local_size, slot.rect.topleft)
+    """A painter that draws a seat's panel upright, turned onto its ``slot``, in ``words``.
+
+    ``mount`` is how the table's picture lands on ``canvas`` (the screen's mounting
+    turn): folded into the panel's own turn, so a turned screen is drawn turned
+    directly rather than drawn upright and turned whole afterwards.
+    """
+    turn = Turn(slot.rotation, slot.local_size, slot.rect.topleft).then(mount)
     return Painter(canvas, fonts, metrics, words=words, turn=turn, motion=motion)
+
+
+def placed_slot(p: Painter, slot: SeatSlot) -> pygame.Rect:
+    """Where ``slot`` lands on the surface of its panel's painter ``p`` (``panel_painter``)."""
+    return p.turn.rect(pygame.Rect((0, 0), slot.local_size))
 
 
 def _own_messages(view: TableView, seat: SeatView) -> list[Message]:
@@ -423,9 +446,14 @@ def _draw_inside(
     if buttons:
         # At most 0.4 of the panel: its body keeps the rest.
         column_w = button_column_width(p, buttons, below.h, round(below.w * 0.4))
-        column = pygame.Rect(below.right - column_w, below.top, column_w, below.h)
-        draw_buttons(p, column, seat, buttons)
-        below.w -= column_w + pad
+        grid = button_grid(p, buttons, below, column_w)
+        if grid is not None:  # a narrow panel: the buttons in rows at its foot
+            draw_button_grid(p, grid, seat, buttons)
+            below.h -= grid.area.h + pad
+        else:
+            column = pygame.Rect(below.right - column_w, below.top, column_w, below.h)
+            draw_buttons(p, column, seat, buttons)
+            below.w -= column_w + pad
 
     overlay = view.staff_overlay
     if overlay is not None and overlay.seat == seat.seat and below.h > 4:
@@ -468,9 +496,15 @@ def _draw_inside(
                 help_body(p, below, page, view.results_page)
             elif recall is not None and seat.player is not None:
                 recall(p, below, view, seat.player)
-            else:
+            elif not (view.screen in CENTRE_SAYS_IT and below.w < narrowest_body(p)):
                 BODIES[view.screen](p, below, view, seat)
     return PaintedPanel(p.hits, line, look.fill, look.heading, hand is not None)
+
+
+# The screens whose seat panels repeat what the centre says (how to join, the option
+# line chosen): a panel too narrow for a word of it shows its buttons alone rather than
+# the words cut to a few letters ("Drü…", "star…" on a 7-seat table turned a quarter).
+CENTRE_SAYS_IT = frozenset({Screen.JOIN, Screen.OPTIONS})
 
 
 def _recall_drawer(

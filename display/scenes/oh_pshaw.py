@@ -33,6 +33,7 @@ from display.generic import (
     draw_title_block,
     draw_trick_picture,
     draw_turn_glow,
+    newest_message_height,
     player_name,
     split_centre,
     wrapped_if_cut,
@@ -134,6 +135,47 @@ def trump_words(snap: OhPshawSnapshot) -> Text:
     return say("No trump this round")
 
 
+# A portrait centre's trick area, stacked over the information column, is no taller
+# than this share of its width: its cards are sized by the width there
+# (``generic.draw_trick``: 0.28 of the width, where 0.4 of the height is no less), so
+# more height only spreads them apart; as tall as wide leaves the turned card's trump
+# words under it clear of the turn glow at the area's edge. Nor is it taller than
+# ``TRICK_AREA_SHARE`` of the centre (``generic.split_centre`` gives it 0.45): the
+# column under it needs the lines for the trump, the bids and a message that explains
+# them (a seven-seat table's squat centre, where the cards grow a little smaller).
+TRICK_AREA_HEIGHT_PER_WIDTH = 1.0
+TRICK_AREA_SHARE = 0.4
+
+
+def centre_areas(rect: pygame.Rect, pad: int) -> tuple[pygame.Rect, pygame.Rect]:
+    """The centre's trick area and information column (``generic.split_centre``); on a
+    portrait centre, where they are stacked, the trick area gives the column the height
+    its cards can spare (``TRICK_AREA_HEIGHT_PER_WIDTH``, ``TRICK_AREA_SHARE``)."""
+    trick, info = split_centre(rect, pad)
+    if info.top > trick.top:
+        most = min(trick.w * TRICK_AREA_HEIGHT_PER_WIDTH, rect.h * TRICK_AREA_SHARE)
+        spare = trick.h - min(trick.h, round(most))
+        trick.h -= spare
+        info.top -= spare
+        info.h += spare
+    return trick, info
+
+
+def chip_rows(widths: Sequence[int], room: int, gap: int) -> list[list[int]]:
+    """The chips (by index) in rows ``room`` wide, ``gap`` apart, in order: a new row where
+    the next does not fit beside the last (a chip wider than ``room`` gets a row alone)."""
+    rows: list[list[int]] = []
+    x = room + 1  # the first chip starts a row
+    for index, width in enumerate(widths):
+        if rows and x + width <= room:
+            rows[-1].append(index)
+        else:
+            rows.append([index])
+            x = 0
+        x += width + gap
+    return rows
+
+
 class OhPshawScene:
     """Draws an Oh Pshaw snapshot; see the module docstring."""
 
@@ -205,11 +247,11 @@ class OhPshawScene:
 
         value_size = m.big
         chip_h = m.leading(m.small) + m.leading(value_size) + m.pad
+        words = [(in_line(label, value), theme.TEXT) for label, value, _, _, _ in chips]
         if rect.h < chip_h:
             # Too little height for chips: the figures and notes as words, each whole, in
             # as many rows as there is room for.
-            pieces = [(in_line(label, value), theme.TEXT) for label, value, _, _, _ in chips]
-            pieces_in_rows(p, rect, [*pieces, *notes], m.small)
+            pieces_in_rows(p, rect, [*words, *notes], m.small)
             return
         label_size = m.small
         label_role = Role.PRIMARY
@@ -220,47 +262,72 @@ class OhPshawScene:
             label_size, value_size = round(m.small * 0.8), m.body
             label_role = Role.SECONDARY
             widths = self._chip_widths(p, chips, label_size, value_size)
-        x = rect.left
-        for (label, value, ink, lit, _), width in zip(chips, widths, strict=True):
-            chip = pygame.Rect(x, rect.top, width, chip_h)
-            if chip.right > rect.right:
-                break
-            p.box(chip, theme.TURN if lit else theme.CENTRE, theme.PANEL_EDGE, 1)
-            before, p.role = p.role, label_role
-            p.text(
-                label,
-                (chip.centerx, chip.top + m.pad // 2),
-                max(label_size, p.least_size),
-                theme.TEXT_DARK if lit else theme.TEXT_DIM,
-                bold=True,
-                anchor="midtop",
-            )
-            p.role = before
-            p.text(
-                value,
-                (chip.centerx, chip.bottom - m.pad // 2),
-                value_size,
-                ink,
-                bold=True,
-                anchor="midbottom",
-            )
-            x = chip.right + m.pad
-        # Notes beside the chips when there is room, else under them.
-        y = rect.top + m.pad
+        rows = chip_rows(widths, rect.w, m.pad)
         line = m.leading(m.body)
-        note_x = x + m.pad
+        if len(rows) > 1 and (
+            max(widths) > rect.w or len(rows) * (chip_h + m.pad) + len(notes) * line > rect.h
+        ):
+            # Too narrow for the chips in a row and too low for them in rows (a seven
+            # seat table's panels turned a quarter): every figure and note as words,
+            # rather than a chip left out.
+            pieces_in_rows(p, rect, [*words, *notes], m.small)
+            return
+        x = y = 0
+        for row_number, row in enumerate(rows):
+            x, y = rect.left, rect.top + row_number * (chip_h + m.pad)
+            for index in row:
+                label, value, ink, lit, _ = chips[index]
+                chip = pygame.Rect(x, y, widths[index], chip_h)
+                self._draw_chip(p, chip, label, value, ink, lit, label_size, value_size, label_role)
+                x = chip.right + m.pad
+        # Notes beside the last row of chips when there is room, else under them.
+        note_x, y = x + m.pad, y + m.pad
         widest = max((p.measure(p.words(n), m.body, True) for n, _ in notes), default=0)
         if notes and rect.right - note_x < widest:
-            note_x, y = rect.left, rect.top + chip_h + m.pad
+            note_x, y = rect.left, y - m.pad + chip_h + m.pad
         width = rect.right - note_x
         for text, colour in notes:
             # Only a note whose letters (their feet too) are inside the body: the body
             # is clipped, and a note cut at its foot reads as another word.
-            letters = p.render_text(text, m.body, colour, True, width).get_bounding_rect()
+            letters = p.ink(text, m.body, colour, True, width)
             if y + letters.bottom > rect.bottom:
                 break
             p.text(text, (note_x, y), m.body, colour, bold=True, max_width=width)
             y += line
+
+    @staticmethod
+    def _draw_chip(
+        p: Painter,
+        chip: pygame.Rect,
+        label: Text,
+        value: str,
+        ink: Colour,
+        lit: bool,
+        label_size: int,
+        value_size: int,
+        label_role: Role,
+    ) -> None:
+        """One figure's chip: its caption ("BID") on top, the figure under it."""
+        m = p.metrics
+        p.box(chip, theme.TURN if lit else theme.CENTRE, theme.PANEL_EDGE, 1)
+        before, p.role = p.role, label_role
+        p.text(
+            label,
+            (chip.centerx, chip.top + m.pad // 2),
+            max(label_size, p.least_size),
+            theme.TEXT_DARK if lit else theme.TEXT_DIM,
+            bold=True,
+            anchor="midtop",
+        )
+        p.role = before
+        p.text(
+            value,
+            (chip.centerx, chip.bottom - m.pad // 2),
+            value_size,
+            ink,
+            bold=True,
+            anchor="midbottom",
+        )
 
     def draw_recall(self, p: Painter, rect: pygame.Rect, view: TableView, player: int) -> None:
         """The last trick on a seat's panel (a long NEXT): its cards in the order played,
@@ -296,7 +363,7 @@ class OhPshawScene:
         snap = snapshot_of(view)
         m = p.metrics
         phase = snap.phase
-        trick_area, info = split_centre(rect, m.pad)
+        trick_area, info = centre_areas(rect, m.pad)
         p.box(trick_area, TRICK_AREA, None)
         self._draw_table_cards(p, trick_area, view, snap, toward)
 
@@ -348,8 +415,16 @@ class OhPshawScene:
                 ),
             )
             pieces = p.wrap(summary, m.small, info.w)
-            most = 4 if m.narrow(info.w) else 2  # a narrow centre's lines hold fewer words
-            room = max(0, min(most, (info.bottom - y) // m.leading(m.small)))
+            line = m.leading(m.small)
+            free = max(0, (info.bottom - y) // line)
+            if not m.narrow(info.w):
+                room = min(2, free)
+            elif len(pieces) * line <= info.bottom - y - newest_message_height(p, view, info.w):
+                # A narrow centre's lines hold fewer words: all the summary's, where the
+                # newest message keeps its lines whole under it (a portrait centre).
+                room = len(pieces)
+            else:
+                room = min(4, free)
             if len(pieces) > room > 0:
                 # The lines that fit, the last saying the summary goes on.
                 pieces = [*pieces[: room - 1], p.ellipsis(pieces[room - 1], m.small, info.w)]
@@ -369,8 +444,17 @@ class OhPshawScene:
             columns.append((say("bid"), snap.bids))
             columns.append((say("won"), snap.tricks))
         columns.append((say("total"), p.motion.count("totals", snap.totals)))
+        # The newest message whole before the table: it says what just happened (the
+        # bids' sum explained, why a trick was won), the seats' chips say the scores.
         table_h = draw_foot_score_table(
-            p, info, y, view, columns, turn=turn, winners=list(snap.winners)
+            p,
+            info,
+            y,
+            view,
+            columns,
+            turn=turn,
+            winners=list(snap.winners),
+            keep=newest_message_height(p, view, info.w),
         )
         messages = pygame.Rect(info.left, y + m.pad, info.w, info.bottom - table_h - y - 2 * m.pad)
         draw_messages(p, messages, view)

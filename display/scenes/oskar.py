@@ -35,6 +35,7 @@ from controller.games.words import Items, Text, Words, as_arg, say, say_plural
 from controller.view import AnyGameView, GameView, TableView
 from display import theme
 from display.generic import (
+    NARROW_STATUS_LINES,
     TRICK_AREA,
     Toward,
     draw_last_trick,
@@ -43,6 +44,7 @@ from display.generic import (
     draw_title_block,
     draw_trick_picture,
     draw_turn_glow,
+    message_lines,
     player_name,
     split_centre,
     wrapped_if_cut,
@@ -56,6 +58,10 @@ NARROW_TRICK_SHARE = 0.34
 # lines; with less, the short caption and the trend line's points beside it.
 NARROW_BARS_LINES = 2
 MAX_CAPTION_LINES = 4
+# The information column's height, as a share of the short side, under which the centre
+# is small (no title; the columns without their caption), wide and narrow.
+SMALL_SHARE = 0.5
+NARROW_SMALL_SHARE = 0.6
 
 # How each genre looks; which genres there are, in which order, comes from the snapshot.
 GENRE_COLOURS: dict[str, Colour] = {
@@ -545,7 +551,10 @@ class OskarScene:
         playing = phase in (Phase.DICE, Phase.PLAY)
         title = snap.title
         status, colour = self._status(view, snap)
-        small = info.h < m.unit * 0.5
+        # A small centre's heading gives the title's lines to the chart; a narrow one (a
+        # 6-seat table turned a quarter) needs them sooner: its status and stock take
+        # more lines, and its chart's caption would be cut under them.
+        small = info.h < m.unit * (NARROW_SMALL_SHARE if m.narrow(info.w) else SMALL_SHARE)
         if not small:
             detail = round_detail(snap, playing, goal=True)
             y = info.top + draw_title_block(p, info, title, p.words(detail))
@@ -563,9 +572,30 @@ class OskarScene:
             self._draw_columns(p, chart, snap, caption=not small)
         else:
             chart_h = 0
-        messages_h = info.bottom - chart_h - y - 2 * pad
-        if messages_h >= m.leading(m.small):
-            draw_messages(p, pygame.Rect(info.left, y + pad, info.w, messages_h), view)
+        top = y + pad
+        messages_h = info.bottom - chart_h - top - pad
+        if small:
+            # A small centre's messages start at the pad under the stock, and the pad
+            # ``draw_messages`` keeps under the last falls on the centre's margin: the
+            # newest message gets the lines the room has.
+            top = y
+            messages_h = info.bottom - chart_h - top + pad
+        if messages_h >= m.leading(m.small) and self._newest_shows_whole(
+            p, view, info.w, messages_h
+        ):
+            draw_messages(p, pygame.Rect(info.left, top, info.w, messages_h), view)
+
+    @staticmethod
+    def _newest_shows_whole(p: Painter, view: TableView, width: int, height: int) -> bool:
+        """Whether the newest message fits whole in a ``width`` x ``height`` box. Where it
+        does not (a small centre: "Seat 1 plays a zero: first zero, colours lapse") the
+        centre leaves the messages out rather than cut one: what it said stands elsewhere
+        (the stock's row names the zeros, the roll's row the dice, the seat's buttons
+        what they do, the seat's panel its own message where it has the room)."""
+        if not view.messages:
+            return True
+        lines = message_lines(p, view, view.messages[-1], width)
+        return len(lines) * p.metrics.leading(p.metrics.small) + p.metrics.pad <= height
 
     @staticmethod
     def _small_heading(
@@ -581,7 +611,7 @@ class OskarScene:
         One line for both where they fit (the columns need the room; each seat shows
         its own latest message). Where they do not (a 6-seat table's centre), the round
         in as few words as fit on a line of its own ("Round 1") and the status under it
-        on up to two lines, never cut at a word ("Seat 1: choose dice…").
+        on up to two lines (up to ``NARROW_STATUS_LINES`` on a narrow centre), whole.
         """
         m = p.metrics
         pad = m.pad
@@ -595,8 +625,15 @@ class OskarScene:
         if detail_w > info.w:
             detail = say("Round {round}", round=snap.round)
         line = p.text(detail, info.topleft, m.small, theme.TEXT_DIM, max_width=info.w)
-        lines = pygame.Rect(info.left, line.bottom, info.w, 2 * m.leading(m.small))
-        drawn = p.fit_text(status, lines, m.small, colour, bold=True, align="left", valign="top")
+        # A narrow centre (a screen turned a quarter) gives the status the lines it needs
+        # ("Seat 4 decides the doubles, then Seat 1 rerolls"): the chart under it gives way.
+        most = NARROW_STATUS_LINES if m.narrow(info.w) else 2
+        leading = m.leading(m.small)
+        fitted = p.fit(status, info.w, most * leading, m.small, bold=True, max_lines=most)
+        lines = pygame.Rect(info.left, line.bottom, info.w, len(fitted.lines) * leading)
+        drawn = p.fit_text(
+            status, lines, m.small, colour, bold=True, align="left", valign="top", fitted=fitted
+        )
         return drawn.bottom + pad
 
     def _draw_stock(
@@ -727,9 +764,17 @@ class OskarScene:
         step = (rect.right - left) / len(columns)
         icon = max(12, min(round(step * 0.55), round(rect.h * 0.2)))
         base = rect.bottom - icon - pad
+        leading = m.leading(m.small)
+        # Columns narrower than their points ("128" on a narrow centre) have their points
+        # on two rows over the wells, every other column's on the upper row: each number
+        # then has two columns' width, and is read whole.
+        staggered = widest > step - pad // 2
+        figures_top = top
+        if staggered:
+            top += 2 * leading
         # The scale keeps the trend line at two thirds of the height unless a genre is above it.
         scale_max = max(threshold * 1.5, max(c.points for c in columns) * 1.05)
-        height = max(10, base - top - m.leading(m.small))
+        height = max(10, base - top - (0 if staggered else leading))
         bar_w = max(6, round(step * 0.56))
 
         def level(value: float) -> int:
@@ -748,14 +793,20 @@ class OskarScene:
                 p.rect(GENRE_COLOURS.get(genre, theme.TEXT), bar, 0, 3)
                 if hot:
                     p.rect(theme.WINNER, bar.inflate(4, 4), max(2, pad // 2), 4)
+            if staggered:
+                figure = (cx, figures_top + (index % 2) * leading)
+                anchor, room = "midtop", round(2 * step) - pad
+            else:
+                figure = (cx, min(level(total), line_y) - 2)
+                anchor, room = "midbottom", round(step)
             p.text(
                 str(total),
-                (cx, min(level(total), line_y) - 2),
+                figure,
                 m.small,
                 theme.WINNER if hot else theme.TEXT,
                 bold=hot,
-                anchor="midbottom",
-                max_width=round(step),
+                anchor=anchor,
+                max_width=room,
             )
             badge = pygame.Rect(0, 0, icon + pad, icon + pad)
             badge.midtop = (cx, base + pad // 2)

@@ -51,6 +51,8 @@ from display.generic import (
     draw_messages,
     draw_score_table,
     draw_status,
+    headings_stacked,
+    newest_message_height,
     player_name,
     wrapped_if_cut,
 )
@@ -72,6 +74,8 @@ PENALTY_COLOUR = theme.MESSAGE_COLOURS[MessageKind.PENALTY]
 WON_COLOUR = theme.MESSAGE_COLOURS[MessageKind.WON]
 # The most lines a ruling takes at the foot of the column, where the column has the room.
 HELP_LINES = 8
+# The fewest lines a page of a ruling too long for its room is worth showing.
+HELP_PAGE_LINES = 2
 
 
 def seconds(millis: int) -> Seconds:
@@ -139,6 +143,12 @@ TIMER_FRAME = 0.1
 TRICK_PAGE_SECONDS = 6.0
 #: The tricks' pages as the display's motion knows them (``Motion.page``).
 TRICK_PAGES = "trick pages"
+#: How long a page of a trick's instructions shows where the box does not hold them
+#: all: a few lines of rules take longer to read than a row of names.
+CARD_PAGE_SECONDS = 10.0
+#: The fewest lines a page of a trick's instructions is worth showing: fewer would turn
+#: a paragraph into a flicker of pages (the trick card on the table says it whole).
+CARD_PAGE_LINES = 3
 
 NO_ATTEMPT_YET = say("No attempt reported yet")
 #: How a trick card's Jack is thrown, in words.
@@ -281,14 +291,27 @@ class OssScene:
         extra: list[Text] = [say("won {values}", values=Verbatim(won))]
         if entry.challenges:
             names = Items(tuple(Verbatim(c) for c in entry.challenges))
-            extra.append(say("challenges {names}", names=names))
+            challenges = say("challenges {names}", names=names)
+            if any(p.measure(word, size) > rect.w for word in p.words(challenges).split()):
+                # TRANSLATORS: "challenges …" where a panel is narrower than the word.
+                challenges = say("chall. {names}", names=names)
+            extra.append(challenges)
         best = game_of(view.game).overlay.timer.bests.get(player)
         if best is not None:
             extra.append(say("best {time}", time=seconds(best)))
         # Separate facts side by side, each a whole phrase of its own, in rows where
-        # one line would cut them (a 6-seat table's panel).
+        # one line would cut them (a 6-seat table's panel); a phrase wider than the
+        # panel (the challenges a seat won) on lines of its own.
+        lines = [line for text in extra for line in self._wrapped_piece(p, text, size, rect.w)]
         below = pygame.Rect(rect.left, y, rect.w, rect.bottom - y)
-        pieces_in_rows(p, below, [(text, theme.TEXT) for text in extra], size, bold=False)
+        pieces_in_rows(p, below, [(text, theme.TEXT) for text in lines], size, bold=False)
+
+    @staticmethod
+    def _wrapped_piece(p: Painter, text: Words, size: int, width: int) -> list[Words]:
+        """``text`` as one piece where it fits ``width``, else its wrapped lines."""
+        if p.measure(p.words(text), size) <= width:
+            return [text]
+        return list(p.wrap(text, size, width))
 
     # --- the centre ----------------------------------------------------------------------------
 
@@ -305,11 +328,35 @@ class OssScene:
             info = pygame.Rect(area.right + pad, rect.top, rect.w - tricks_w - pad, rect.h)
         else:
             tricks_h = round(rect.h * 0.5)
+            if m.narrow(rect.w):
+                tricks_h = self._narrow_tricks_height(p, snap, tricks_h)
             area = pygame.Rect(rect.left, rect.top, rect.w, tricks_h)
             info = pygame.Rect(rect.left, area.bottom + pad, rect.w, rect.h - tricks_h - pad)
         p.box(area, TRICK_AREA, None)
         self._draw_tricks(p, area.inflate(-2 * pad, -2 * pad), view, snap)
         self._draw_info(p, info, view, snap)
+
+    @staticmethod
+    def _narrow_tricks_height(p: Painter, snap: OssSnapshot, half: int) -> int:
+        """How tall the tricks are in a narrow centre (a screen turned a quarter at six
+        seats): ``half`` the centre where a readable page of the focused trick's
+        instructions fits under the cards, else what the cards and their placements
+        need, at most ``half``: the instructions would be left out (the trick cards on
+        the table say them), and the status, the timer and the messages get the room."""
+        m = p.metrics
+        pad = m.pad
+        small = m.leading(m.small)
+        chip = small + 2 + max(1, pad // 2)
+        # The most placements under a trick, or the duel's "A vs B" on up to two lines.
+        dueling = snap.current_attempt is not None and snap.current_attempt.kind is AttemptKind.DUEL
+        most = max(2 if dueling else 0, *(len(t.placements) for t in snap.tricks), 0)
+        cards = 2 * pad + _head_height(p, 2) + pad + most * chip + pad
+        # The instructions' box: its padding, a title of two lines and the fewest lines
+        # of a page.
+        text = 2 * pad + 2 * small + pad // 2 + CARD_PAGE_LINES * small
+        if half - cards - pad >= text:
+            return half
+        return min(half, cards)
 
     def _focus(self, snap: OssSnapshot, side: TableSide) -> str | None:
         """The trick whose instructions are shown: the one being attempted or chosen."""
@@ -575,21 +622,20 @@ class OssScene:
     def _draw_card_text(
         self, p: Painter, rect: pygame.Rect, title: Words, texts: tuple[Words, Words, Words]
     ) -> None:
-        """A card's instructions: what to do, its note (how it is won), and its set-up."""
+        """A card's instructions: what to do, its note (how it is won), and its set-up.
+
+        Every line whole: where the box does not hold them all, they are paged ("1/2"
+        beside the title), turning every ``CARD_PAGE_SECONDS``; a box too small for the
+        title and a few lines (a 6-seat table's centre turned a quarter) leaves the text
+        out: the same words are printed on the trick card lying on the table."""
         m = p.metrics
         pad = m.pad
         inner = rect.inflate(-2 * pad, -2 * pad)
-        if inner.h < p.fonts.get(m.small, True).get_height():
-            return  # no room for a legible line: the tricks above took it
-        p.box(rect, theme.blend(theme.PANEL, TRICK_AREA, 0.3), theme.PANEL_EDGE)
-        y = inner.top
-        p.text(title, (inner.left, y), m.small, theme.ACCENT, bold=True, max_width=inner.w)
-        y += m.leading(m.small) + pad // 2
         size = m.small
         line = m.leading(size)
         setup, do, note = texts
-        # What to do first, then how it is won, then the set-up: on a small screen the
-        # box may hold only the first lines, and "Do" is what a player needs most.
+        # What to do first, then how it is won, then the set-up: "Do" is what a player
+        # needs most, so it is on the first page.
         lines: list[Words] = []
         if do:
             lines.append(say("Do: {text}", text=as_arg(do)))
@@ -598,11 +644,34 @@ class OssScene:
         if setup:
             lines.append(say("Set up: {text}", text=as_arg(setup)))
         pieces = [piece for full in lines for piece in p.wrap(full, size, inner.w)]
-        room = max(0, (inner.bottom - y) // line)
-        if len(pieces) > room > 0:
-            # The box holds the first lines: the last one shown says the text goes on.
-            pieces = [*pieces[: room - 1], p.ellipsis(pieces[room - 1], size, inner.w)]
-        for piece in pieces[:room]:
+        count_size = legibility.least_size(m.unit, Role.SECONDARY)
+        marker, marker_w = "", 0
+        heading = p.wrap(title, size, inner.w, bold=True)
+        room = (inner.h - len(heading) * line - pad // 2) // line
+        if len(pieces) > room:
+            # Pages: the title's lines leave room for the count beside them.
+            most = -(-len(pieces) // max(1, room))
+            marker_w = p.measure(f"{most}/{most}", count_size, True) + pad
+            heading = p.wrap(title, size, inner.w - marker_w, bold=True)
+            room = (inner.h - len(heading) * line - pad // 2) // line
+            if room < CARD_PAGE_LINES:
+                return  # no room to read it by pages: the trick card on the table says it
+            pages = -(-len(pieces) // room)
+            page = p.motion.page(f"oss card text {p.words(title)}", pages, CARD_PAGE_SECONDS)
+            marker = f"{page + 1}/{pages}"
+            pieces = pieces[page * room : (page + 1) * room]
+        if room < 1 or any(p.measure(h, size, True) > inner.w - marker_w for h in heading):
+            return  # a word of the title wider than the box: the text goes with it
+        p.box(rect, theme.blend(theme.PANEL, TRICK_AREA, 0.3), theme.PANEL_EDGE)
+        y = inner.top
+        if marker:
+            with p.secondary():
+                p.text(marker, (inner.right, y), count_size, theme.TEXT_DIM, anchor="topright")
+        for piece in heading:
+            p.text(piece, (inner.left, y), size, theme.ACCENT, bold=True)
+            y += line
+        y += pad // 2
+        for piece in pieces:
             p.text(piece, (inner.left, y), size, theme.TEXT, max_width=inner.w)
             y += line
 
@@ -642,7 +711,12 @@ class OssScene:
         y = self._draw_results(p, pygame.Rect(info.left, y, info.w, info.bottom - y), view, snap)
         side = game_of(view.game).overlay
         if has_table_side(view):
-            y += self._draw_timer(p, pygame.Rect(info.left, y, info.w, info.bottom - y), view, side)
+            # The timer leaves the newest message its room where it can (a narrow centre:
+            # the timer's brief form, the earlier tosses left out).
+            wanted = newest_message_height(p, view, info.w) + pad
+            keep = wanted if info.bottom - y - wanted >= m.leading(m.body) else 0
+            timer = pygame.Rect(info.left, y, info.w, info.bottom - y - keep)
+            y += self._draw_timer(p, timer, view, side)
 
         totals = [s.score for s in snap.seats]
         replays = [s.replays_left for s in snap.seats]
@@ -650,28 +724,34 @@ class OssScene:
             (say("replays left"), replays),
             (say("score"), totals),
         ]
-        line = m.leading(m.small) + pad // 2
-        table_h = 3 * line if totals else 0
+        # What stays whole first: the newest message (what just happened), then the score
+        # table (its replays row gives way first: each seat's panel says it too), then
+        # the ruling, paged where it does not fit whole and left out where not even
+        # ``HELP_PAGE_LINES`` of it would show (the rules pages say it); older messages
+        # take what is left.
+        small = m.leading(m.small)
+        line = small + pad // 2
+        room = info.bottom - y - pad
+        newest = newest_message_height(p, view, info.w)
+        # A row is a line, or two where the headings stand over their figures.
+        per_row = 2 if headings_stacked(p, info.w, rows) else 1
+        table_h = (2 * per_row + 1) * line if totals else 0
+        if room - newest < table_h:
+            table_h, rows = (per_row + 1) * line, rows[-1:]
+            if room - newest < table_h:
+                table_h = 0
         help_texts = side.help
-        help_h = m.leading(m.small) * 2 + pad if help_texts else 0
-        room = info.bottom - y
+        help_h = 0
         if help_texts:
-            # The ruling whole where the column has the room (a narrow column needs more
-            # than two lines for it), else its first lines.
             wanted = len(p.wrap(self._ruling_words(help_texts), m.small, info.w))
-            spare = room - table_h - pad - 2 * m.leading(m.small) - 2 * pad
-            if wanted > 2 and spare // m.leading(m.small) < wanted and table_h == 3 * line:
-                # The ruling is read now; the replays left are on each seat's panel too.
-                table_h, rows = 2 * line, rows[-1:]
-                spare += line
-            lines = min(wanted, HELP_LINES, spare // m.leading(m.small))
-            if lines > 2:
-                help_h = m.leading(m.small) * lines + pad
-        if room - table_h - help_h < 2 * m.leading(m.small) + 2 * pad:
-            help_h = 0
-        if room - table_h < 2 * m.leading(m.small) + 2 * pad:
-            table_h = 2 * line if room - 2 * line >= m.leading(m.small) else 0
-            rows = rows[-1:]
+            spare = (room - newest - table_h - pad // 2 - pad) // small
+            if wanted > min(spare, HELP_LINES) and len(rows) > 1 and wanted <= spare + per_row:
+                # The ruling whole, the replays give way.
+                table_h, rows = (per_row + 1) * line, rows[-1:]
+                spare += per_row
+            shown = min(wanted, spare, HELP_LINES)
+            if shown == wanted or shown >= HELP_PAGE_LINES:
+                help_h = small * shown + pad
         bottom = info.bottom
         if help_h:
             self._draw_help(p, pygame.Rect(info.left, bottom - help_h, info.w, help_h), help_texts)
@@ -688,8 +768,12 @@ class OssScene:
             )
             bottom -= table_h
         messages = pygame.Rect(info.left, y + pad // 2, info.w, bottom - y - pad)
-        if messages.h > 0:
+        if messages.h > 0 and not (m.narrow(info.w) and newest > messages.h):
             draw_messages(p, messages, view)
+        # A narrow centre (six seats, turned a quarter) leaves out a message it cannot
+        # show whole rather than cut it: what Oss's messages say stands on the table too
+        # (the status and the seats' buttons: what to do; the tricks: the round's tricks;
+        # a seat's own panel: its messages whole where they fit).
 
     def _draw_results(
         self, p: Painter, rect: pygame.Rect, view: TableView, snap: OssSnapshot
@@ -702,8 +786,9 @@ class OssScene:
         leading = m.leading(m.small)
         y = rect.top
         for result in reversed(results[-2:]):  # the newest first, where the eye is
-            # Two lines at most: the names and the trick whole, the time after them.
-            pieces = p.wrap(result_words(view, result), m.small, rect.w - 2 * m.pad, bold=True)[:2]
+            # Whole (two lines where the column is wide: the names and the trick, the time
+            # after them), or not at all where the column has no room (the messages say it).
+            pieces = p.wrap(result_words(view, result), m.small, rect.w - 2 * m.pad, bold=True)
             box = pygame.Rect(rect.left, y, rect.w, len(pieces) * leading + m.pad)
             if box.bottom > rect.bottom:
                 break
@@ -747,12 +832,32 @@ class OssScene:
         return say("Ruling: {text}", text=as_arg(ruling(texts[0])))
 
     def _draw_help(self, p: Painter, rect: pygame.Rect, texts: Sequence[Words]) -> None:
-        size = p.metrics.small
-        lines = p.wrap(self._ruling_words(texts), size, rect.w)
-        line = p.metrics.leading(size)
-        for index, piece in enumerate(lines[: max(1, rect.h // line)]):
-            if index == rect.h // line - 1 and index < len(lines) - 1:
-                piece += " …"
+        """The ruling across ``rect``: whole, or in pages of whole lines ("1/2" at the
+        first line's end) turning every ``CARD_PAGE_SECONDS``."""
+        m = p.metrics
+        size = m.small
+        words = self._ruling_words(texts)
+        lines = p.wrap(words, size, rect.w)
+        line = m.leading(size)
+        per_page = max(1, rect.h // line)
+        if len(lines) > per_page:
+            count_size = legibility.least_size(m.unit, Role.SECONDARY)
+            most = len(lines)  # more than the pages can be: room for the widest count
+            lines = p.wrap(
+                words, size, rect.w - p.measure(f"{most}/{most}", count_size, True) - m.pad
+            )
+            pages = -(-len(lines) // per_page)
+            page = p.motion.page(f"oss ruling {p.words(words)}", pages, CARD_PAGE_SECONDS)
+            lines = lines[page * per_page : (page + 1) * per_page]
+            with p.secondary():
+                p.text(
+                    f"{page + 1}/{pages}",
+                    rect.topright,
+                    count_size,
+                    theme.TEXT_DIM,
+                    anchor="topright",
+                )
+        for index, piece in enumerate(lines):
             p.text(
                 piece, (rect.left, rect.top + index * line), size, theme.ACCENT, max_width=rect.w
             )
@@ -767,13 +872,17 @@ class OssScene:
         y = rect.top + pad // 2
         # The facts of the timer line, each a whole phrase, shown side by side.
         parts: list[Text] = []
+        # The first fact without the seat's name, where the name would cut it (a 6-seat
+        # table's centre turned a quarter): the status and the results say whose it is.
+        brief: Text | None = None
         if timer.running and timer.started_at is not None:
             elapsed = Seconds(max(0.0, clock() - timer.started_at))
+            brief = say("Timer: timing {time}", time=elapsed)
             if timer.seat is not None:
                 who = as_arg(player_name(view, timer.seat))
                 parts.append(say("{player}: timing {time}", player=who, time=elapsed))
             else:
-                parts.append(say("Timer: timing {time}", time=elapsed))
+                parts.append(brief)
             colour = theme.TURN
             if limit is not None:
                 left = limit - elapsed.value
@@ -787,43 +896,57 @@ class OssScene:
             if last is not None:
                 who = as_arg(player_name(view, last.seat))
                 parts.append(say("{player}: {time}", player=who, time=seconds(last.millis)))
+                brief = say("Timer: {time}", time=seconds(last.millis))
                 colour = PENALTY_COLOUR if last.over_limit else WON_COLOUR
             elif timer.present:
                 parts.append(TIMER_READY)
+                brief = TIMER_READY_BRIEF
                 colour = theme.TEXT_DIM
             else:
                 parts.append(say("No toss timer: report each result with your buttons"))
                 colour = theme.TEXT_DIM
             if limit is not None:
                 parts.append(say("limit {time}", time=Seconds(limit)))
-        text = " · ".join(p.words(part) for part in parts)
         log = timer.log
         # More lines where one would cut it, as many as the column has room for beside the
         # earlier times' line and two lines for what follows (at least two where the column
         # has them); where even they cut it, the brief form ("Toss timer ready": the press
-        # to start is the timer's own).
+        # to start is the timer's own), with the limit, then alone.
         below = (m.leading(m.small) if len(log) > 1 else 0) + 2 * m.leading(m.small)
         room = (rect.bottom - y) // m.leading(size)
         lines = max(min(2, room), min(3, (rect.bottom - y - below) // m.leading(size)), 1)
         block = pygame.Rect(rect.left, y, rect.w, lines * m.leading(size))
-        fitted = p.fit(text, block.w, block.h, size, bold=True, max_lines=lines)
-        if fitted.cut and parts == [TIMER_READY]:
-            text = p.words(TIMER_READY_BRIEF)
+        forms = [parts, *([[brief, *parts[1:]], [brief]] if brief is not None else [])]
+        for form in forms:
+            text = " · ".join(p.words(part) for part in form)
             fitted = p.fit(text, block.w, block.h, size, bold=True, max_lines=lines)
+            if not fitted.cut:
+                break
         block.h = len(fitted.lines) * m.leading(fitted.size)
         drawn = p.fit_text(text, block, size, colour, bold=True, align="left", fitted=fitted)
         y = max(drawn.bottom, block.bottom)
         if len(log) > 1:
-            recent = Items(tuple(seconds(e.millis) for e in log[-5:-1][::-1]))
             with p.secondary():  # the earlier tosses: history, beside the time that counts
-                earlier = say("earlier: {times}", times=recent)
                 earlier_size = max(p.least_size, round(m.small * 0.85))
-                ink = p.render_text(earlier, earlier_size, theme.TEXT_DIM, max_width=rect.w)
-                if y + ink.get_bounding_rect().bottom <= rect.bottom:  # where there is room
-                    y = p.text(
-                        earlier, (rect.left, y), earlier_size, theme.TEXT_DIM, max_width=rect.w
-                    ).bottom
+                earlier = self._earlier(
+                    p, [e.millis for e in log[-5:-1][::-1]], earlier_size, rect.w
+                )
+                if earlier is not None:
+                    ink = p.ink(earlier, earlier_size, theme.TEXT_DIM, max_width=rect.w)
+                    if y + ink.bottom <= rect.bottom:  # where there is room
+                        y = p.text(earlier, (rect.left, y), earlier_size, theme.TEXT_DIM).bottom
         return y - rect.top + pad // 2
+
+    @staticmethod
+    def _earlier(p: Painter, millis: Sequence[int], size: int, width: int) -> Words | None:
+        """The earlier tosses, newest first, as many as fit ``width`` whole (a narrow
+        centre shows the latest ones: history; the time that counts stands above)."""
+        for count in range(len(millis), 0, -1):
+            times = Items(tuple(seconds(value) for value in millis[:count]))
+            earlier = say("earlier: {times}", times=times)
+            if p.measure(p.words(earlier), size) <= width:
+                return earlier
+        return None
 
     def _status(
         self, view: TableView, snap: OssSnapshot, *, brief: bool = False

@@ -203,7 +203,8 @@ def _turn_key(engine: Oss) -> tuple[int, int]:
 def short_button_label(label: Words) -> Text | None:
     """A button's label for a narrow panel (a 6-seat table's), where the long one would
     be cut: "previous" for "previous trick", the trick's name alone for "tap for
-    Nampan", the card's value for "replay (discard 3)"."""
+    Nampan", the card's value for "replay (discard 3)", "won it" / "out" for a
+    challenge's "I won it" / "I am out"."""
     if not isinstance(label, Text):
         return None
     args = label.arguments()
@@ -225,6 +226,12 @@ def short_button_label(label: Words) -> Text | None:
     if label.key == "replay (discard {value})":
         # TRANSLATORS: "replay (discard {value})" on a narrow panel's button.
         return say("discard {value}", value=args["value"])
+    if label.key == "I won it":
+        # TRANSLATORS: "I won it" (a challenge) on a narrow panel's button: one short word.
+        return say("won it")
+    if label.key == "I am out":
+        # TRANSLATORS: "I am out" (of a challenge) on a narrow panel's button: one short word.
+        return say("out")
     return None
 
 
