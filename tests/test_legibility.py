@@ -408,6 +408,37 @@ def test_no_label_a_player_reads_is_cut(kind: str, size: tuple[int, int], rotati
     assert not failures, f"{len(failures)} cut:\n" + "\n".join(failures[:60])
 
 
+# The table sizes between a game's smallest and largest (Oh Pshaw 4-6 seats, Oskar 4-5,
+# Oss 3-5) share their layouts; they are checked for cut labels at the smallest screen
+# and the largest, turned a quarter, where their centres are narrowest (Oh Pshaw's round
+# summary was cut at 4-6 seats turned when 3 and 7 were whole).
+MIDDLE_SIZES = ((800, 480, 90), (1920, 1080, 90))
+
+
+def middle_cases() -> list[Any]:
+    return [
+        pytest.param(game_id, seats, id=f"{game_id}-{seats}")
+        for game_id, spec in specs().items()
+        for seats in range(spec.min_players + 1, spec.max_players)
+    ]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("game_id", "seats"), middle_cases())
+def test_no_label_is_cut_at_the_table_sizes_between(game_id: str, seats: int) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        scenes = game_scenes(game_id, seats, Path(folder))
+    assert scenes
+    failures = [
+        f"{scene.name} [{language}] {w}x{h} turned {rotation}: {problem}"
+        for scene in scenes
+        for language in LANGUAGES
+        for w, h, rotation in MIDDLE_SIZES
+        for problem in cut_labels(in_language(scene.view, language), (w, h), rotation)
+    ]
+    assert not failures, f"{len(failures)} cut:\n" + "\n".join(failures[:60])
+
+
 def sweep_cases() -> list[Any]:
     return [
         pytest.param(kind, size, rotation, id=f"{kind}-{size[0]}x{size[1]}-{rotation}")

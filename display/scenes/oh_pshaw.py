@@ -22,8 +22,9 @@ from controller.games.oh_pshaw.spec import VOCABULARY
 from controller.games.oh_pshaw.state import Phase
 from controller.games.words import Card, Items, Signed, Text, Words, as_arg, say, say_plural
 from controller.view import AnyGameView, GameView, MessageKind, TableView
-from display import theme
+from display import legibility, theme
 from display.generic import (
+    MESSAGE_PAGE_SECONDS,
     TRICK_AREA,
     Toward,
     draw_foot_score_table,
@@ -426,8 +427,25 @@ class OhPshawScene:
             else:
                 room = min(4, free)
             if len(pieces) > room > 0:
-                # The lines that fit, the last saying the summary goes on.
-                pieces = [*pieces[: room - 1], p.ellipsis(pieces[room - 1], m.small, info.w)]
+                # More than fits: the whole summary in pages of the lines that fit, turning
+                # on the display's clock, which page shows ("1/2") at the first line's end.
+                mark_size = legibility.least_size(m.unit, Role.SECONDARY)
+                pages = -(-len(pieces) // room)
+                mark_w = p.measure(f"{pages}/{pages}", mark_size, True) + m.pad
+                pieces = p.wrap(summary, m.small, info.w - mark_w)
+                pages = -(-len(pieces) // room)
+                key = f"round summary: {p.words(summary)}"
+                page = p.motion.page(key, pages, MESSAGE_PAGE_SECONDS)
+                pieces = pieces[page * room : (page + 1) * room]
+                with p.secondary():
+                    p.text(
+                        f"{page + 1}/{pages}",  # figures: the same in every language
+                        (info.right, y + line // 2),
+                        mark_size,
+                        theme.TEXT_DIM,
+                        bold=True,
+                        anchor="midright",
+                    )
             for piece in pieces[:room]:
                 y = p.text(piece, (info.left, y), m.small, theme.TEXT, max_width=info.w).bottom
             y += m.pad // 2
