@@ -494,49 +494,71 @@ def message_words(p: Painter, view: TableView, message: Message, *, prefix: bool
 MESSAGE_PAGE_SECONDS = 5.0
 
 
+@dataclass(frozen=True)
+class TextPage:
+    """The lines of a text that show now (``text_page``): all of them, or one page of
+    them with its mark ("1/2"), the lines wrapped short of ``mark_w`` for it."""
+
+    lines: list[str]
+    mark: str | None = None
+    mark_size: int = 0
+    mark_w: int = 0
+
+
+def text_page(
+    p: Painter, text: Words, size: int, width: int, per_page: int, name: str, seconds: float
+) -> TextPage:
+    """``text`` wrapped across ``width``: whole where ``per_page`` lines hold it, else in
+    pages of that many lines, the page called ``name`` turning every ``seconds`` on the
+    display's clock (``Motion.page``), wrapped short of room for its widest mark: every
+    word is read in turn rather than cut with "…" (issue 29)."""
+    lines = p.wrap(text, size, width)
+    if len(lines) <= per_page:
+        return TextPage(lines)
+    mark_size = legibility.least_size(p.metrics.unit, Role.SECONDARY)
+    pages = 9
+    for _ in range(2):  # room for the widest mark ("12/12" where "9/9" made 12 pages)
+        mark_w = p.measure(f"{pages}/{pages}", mark_size, True) + p.metrics.pad
+        lines = p.wrap(text, size, width - mark_w)
+        if -(-len(lines) // per_page) <= pages:
+            break
+        pages = -(-len(lines) // per_page)
+    pages = -(-len(lines) // per_page)
+    page = p.motion.page(name, pages, seconds)
+    shown = lines[page * per_page : (page + 1) * per_page]
+    return TextPage(shown, f"{page + 1}/{pages}", mark_size, mark_w)
+
+
+def draw_page_mark(p: Painter, page: TextPage, at: tuple[int, int], anchor: str) -> None:
+    """``page``'s mark ("1/2": figures, the same in every language) at ``at``, if it has one."""
+    if page.mark is not None:
+        with p.secondary():
+            p.text(page.mark, at, page.mark_size, theme.TEXT_DIM, bold=True, anchor=anchor)
+
+
 def _draw_message_pages(
     p: Painter, rect: pygame.Rect, text: Words, message: Message, bar: int
 ) -> None:
     """``text`` (the newest ``message``), too long for ``rect``, as pages of the lines
-    that fit, turning every ``MESSAGE_PAGE_SECONDS`` on the display's clock
-    (``Motion.page``), with which page shows ("1/2") at the first line's end: every
-    word is read in turn rather than cut with "…" (issue 29)."""
+    that fit (``text_page``), with which page shows ("1/2") at the first line's end."""
     m = p.metrics
     size = m.small
     line = m.leading(size)
-    marker_size = legibility.least_size(m.unit, Role.SECONDARY)
     keep = max(1, (rect.h - m.pad) // line)
-    pages = 9
-    for _ in range(2):  # room for the widest mark ("12/12" where "9/9" made 12 pages)
-        marker_w = p.measure(f"{pages}/{pages}", marker_size, True) + m.pad
-        lines = p.wrap(text, size, rect.w - 3 * bar - marker_w)
-        if -(-len(lines) // keep) <= pages:
-            break
-        pages = -(-len(lines) // keep)
-    pages = -(-len(lines) // keep)
-    page = p.motion.page(f"message pages: {p.words(text)}", pages, MESSAGE_PAGE_SECONDS)
-    shown = lines[page * keep : (page + 1) * keep]
+    key = f"message pages: {p.words(text)}"
+    page = text_page(p, text, size, rect.w - 3 * bar, keep, key, MESSAGE_PAGE_SECONDS)
     colour = theme.MESSAGE_COLOURS[message.kind]
-    p.rect(colour, pygame.Rect(rect.left, rect.top + 1, bar, len(shown) * line - 2))
-    for index, words in enumerate(shown):
+    p.rect(colour, pygame.Rect(rect.left, rect.top + 1, bar, len(page.lines) * line - 2))
+    for index, words in enumerate(page.lines):
         p.text(
             words,
             (rect.left + 2 * bar, rect.top + index * line + line // 2),
             size,
             colour,
             anchor="midleft",
-            max_width=rect.w - 2 * bar - marker_w,
+            max_width=rect.w - 2 * bar - page.mark_w,
         )
-    if pages > 1:
-        with p.secondary():
-            p.text(
-                f"{page + 1}/{pages}",  # figures: the same in every language
-                (rect.right, rect.top + line // 2),
-                marker_size,
-                theme.TEXT_DIM,
-                bold=True,
-                anchor="midright",
-            )
+    draw_page_mark(p, page, (rect.right, rect.top + line // 2), "midright")
 
 
 def wrapped_if_cut(

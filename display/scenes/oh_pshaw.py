@@ -22,7 +22,7 @@ from controller.games.oh_pshaw.spec import VOCABULARY
 from controller.games.oh_pshaw.state import Phase
 from controller.games.words import Card, Items, Signed, Text, Words, as_arg, say, say_plural
 from controller.view import AnyGameView, GameView, MessageKind, TableView
-from display import legibility, theme
+from display import theme
 from display.generic import (
     MESSAGE_PAGE_SECONDS,
     TRICK_AREA,
@@ -30,6 +30,7 @@ from display.generic import (
     draw_foot_score_table,
     draw_last_trick,
     draw_messages,
+    draw_page_mark,
     draw_status,
     draw_title_block,
     draw_trick_picture,
@@ -37,6 +38,7 @@ from display.generic import (
     newest_message_height,
     player_name,
     split_centre,
+    text_page,
     wrapped_if_cut,
 )
 from display.legibility import Role
@@ -427,25 +429,12 @@ class OhPshawScene:
             else:
                 room = min(4, free)
             if len(pieces) > room > 0:
-                # More than fits: the whole summary in pages of the lines that fit, turning
-                # on the display's clock, which page shows ("1/2") at the first line's end.
-                mark_size = legibility.least_size(m.unit, Role.SECONDARY)
-                pages = -(-len(pieces) // room)
-                mark_w = p.measure(f"{pages}/{pages}", mark_size, True) + m.pad
-                pieces = p.wrap(summary, m.small, info.w - mark_w)
-                pages = -(-len(pieces) // room)
+                # More than fits: the whole summary in pages of the lines that fit, which
+                # page shows ("1/2") at the first line's end.
                 key = f"round summary: {p.words(summary)}"
-                page = p.motion.page(key, pages, MESSAGE_PAGE_SECONDS)
-                pieces = pieces[page * room : (page + 1) * room]
-                with p.secondary():
-                    p.text(
-                        f"{page + 1}/{pages}",  # figures: the same in every language
-                        (info.right, y + line // 2),
-                        mark_size,
-                        theme.TEXT_DIM,
-                        bold=True,
-                        anchor="midright",
-                    )
+                page = text_page(p, summary, m.small, info.w, room, key, MESSAGE_PAGE_SECONDS)
+                draw_page_mark(p, page, (info.right, y + line // 2), "midright")
+                pieces = page.lines
             for piece in pieces[:room]:
                 y = p.text(piece, (info.left, y), m.small, theme.TEXT, max_width=info.w).bottom
             y += m.pad // 2

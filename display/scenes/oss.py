@@ -49,11 +49,13 @@ from display.generic import (
     TRICK_AREA,
     Toward,
     draw_messages,
+    draw_page_mark,
     draw_score_table,
     draw_status,
     headings_stacked,
     newest_message_height,
     player_name,
+    text_page,
     wrapped_if_cut,
 )
 from display.legibility import Role
@@ -837,27 +839,12 @@ class OssScene:
         m = p.metrics
         size = m.small
         words = self._ruling_words(texts)
-        lines = p.wrap(words, size, rect.w)
         line = m.leading(size)
         per_page = max(1, rect.h // line)
-        if len(lines) > per_page:
-            count_size = legibility.least_size(m.unit, Role.SECONDARY)
-            most = len(lines)  # more than the pages can be: room for the widest count
-            lines = p.wrap(
-                words, size, rect.w - p.measure(f"{most}/{most}", count_size, True) - m.pad
-            )
-            pages = -(-len(lines) // per_page)
-            page = p.motion.page(f"oss ruling {p.words(words)}", pages, CARD_PAGE_SECONDS)
-            lines = lines[page * per_page : (page + 1) * per_page]
-            with p.secondary():
-                p.text(
-                    f"{page + 1}/{pages}",
-                    rect.topright,
-                    count_size,
-                    theme.TEXT_DIM,
-                    anchor="topright",
-                )
-        for index, piece in enumerate(lines):
+        key = f"oss ruling {p.words(words)}"
+        page = text_page(p, words, size, rect.w, per_page, key, CARD_PAGE_SECONDS)
+        draw_page_mark(p, page, rect.topright, "topright")
+        for index, piece in enumerate(page.lines):
             p.text(
                 piece, (rect.left, rect.top + index * line), size, theme.ACCENT, max_width=rect.w
             )
