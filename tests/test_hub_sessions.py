@@ -171,7 +171,7 @@ def test_the_hub_serves_https_itself_with_secure_cookies(tmp_path: Path) -> None
     import subprocess
     import sys
 
-    import httpx
+    import httpx2 as httpx
 
     from tests.broker import free_port, wait_for_port
     from tests.conftest import ROOT
