@@ -506,20 +506,27 @@ class TextPage:
 
 
 def text_page(
-    p: Painter, text: Words, size: int, width: int, per_page: int, name: str, seconds: float
+    p: Painter,
+    text: Words,
+    size: int,
+    width: int,
+    per_page: int,
+    name: str,
+    seconds: float,
+    bold: bool = False,
 ) -> TextPage:
     """``text`` wrapped across ``width``: whole where ``per_page`` lines hold it, else in
     pages of that many lines, the page called ``name`` turning every ``seconds`` on the
     display's clock (``Motion.page``), wrapped short of room for its widest mark: every
     word is read in turn rather than cut with "…" (issue 29)."""
-    lines = p.wrap(text, size, width)
+    lines = p.wrap(text, size, width, bold)
     if len(lines) <= per_page:
         return TextPage(lines)
     mark_size = legibility.least_size(p.metrics.unit, Role.SECONDARY)
     pages = 9
     for _ in range(2):  # room for the widest mark ("12/12" where "9/9" made 12 pages)
         mark_w = p.measure(f"{pages}/{pages}", mark_size, True) + p.metrics.pad
-        lines = p.wrap(text, size, width - mark_w)
+        lines = p.wrap(text, size, width - mark_w, bold)
         if -(-len(lines) // per_page) <= pages:
             break
         pages = -(-len(lines) // per_page)

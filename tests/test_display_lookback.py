@@ -532,6 +532,49 @@ def test_a_long_next_brings_oss_s_last_attempt_back(monkeypatch: pytest.MonkeyPa
         check_look_back(game, monkeypatch, seat, expected)
 
 
+def test_a_last_attempt_too_long_for_its_panel_comes_in_pages_not_left_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A look back too small for the whole last attempt turns pages ("1/2") within
+    the look back's time, so every word of it is read; none is left out or cut."""
+    from controller.games.words import say
+    from display.scenes.oss import RECALL_PAGE_SECONDS, SCENE, result_words
+    from display.theme import Fonts, Metrics, Painter
+
+    with bot_game("oss") as game:
+        view = game.until(lambda view: len(oss(view).last_attempts) >= 1)
+    metrics = Metrics.for_size((800, 480))
+    fonts = Fonts()
+    surface = pygame.Surface((800, 480))
+    motion = Motion()
+    line = metrics.leading(metrics.body)
+    rect = pygame.Rect(10, 10, 180, 2 * line)  # two lines: a narrow panel's body
+    # Everything the painter would write in one line each, were the room there.
+    whole = Painter(surface, fonts, metrics)
+    last = oss(view).last_attempts[-1]
+    words = whole.words(say("Last attempt: {result}", result=result_words(view, last)))
+    assert len(whole.wrap(words, metrics.body, rect.w, True)) > 2, "the test needs a long one"
+    pages: list[list[str]] = []
+    marks: list[str] = []
+    for page in range(4):
+        written = painted_text(monkeypatch)
+        motion.begin(100.0 + page * RECALL_PAGE_SECONDS, "oss")
+        SCENE.draw_recall(Painter(surface, fonts, metrics, motion=motion), rect, view, 0)
+        motion.end()
+        marks += [text for text in written if re.fullmatch(r"\d+/\d+", text)]
+        pages.append([text for text in written if not re.fullmatch(r"\d+/\d+", text)])
+        monkeypatch.undo()
+    assert marks, "no page mark: the lines that had no room were left out"
+    count = int(marks[0].split("/")[1])
+    assert 2 <= count <= 4
+    assert marks[:count] == [f"{page + 1}/{count}" for page in range(count)]
+    assert all(len(lines) <= 2 for lines in pages)
+    read = " ".join(" ".join(lines) for lines in pages[:count])
+    assert read.split() == words.split()  # every word, in order, once
+    assert not any("…" in text for lines in pages for text in lines)
+    assert RECALL_PAGE_SECONDS * 2 <= RECALL_SECONDS  # two pages within one look back
+
+
 def test_each_game_s_rules_page_names_the_gesture() -> None:
     for game_id in ("oh-pshaw", "oshaka-trick", "oskar", "oss"):
         rules = [shown(line) for line in spec_of(game_id).rules]

@@ -148,6 +148,9 @@ TRICK_PAGES = "trick pages"
 #: How long a page of a trick's instructions shows where the box does not hold them
 #: all: a few lines of rules take longer to read than a row of names.
 CARD_PAGE_SECONDS = 10.0
+# A look back shows for ``pages.RECALL_SECONDS`` (8 s): a last attempt too long for its
+# panel turns its pages within that, two of them at least.
+RECALL_PAGE_SECONDS = 4.0
 #: The fewest lines a page of a trick's instructions is worth showing: fewer would turn
 #: a paragraph into a flicker of pages (the trick card on the table says it whole).
 CARD_PAGE_LINES = 3
@@ -810,24 +813,36 @@ class OssScene:
 
     def draw_recall(self, p: Painter, rect: pygame.Rect, view: TableView, player: int) -> None:
         """The last reported attempt on a seat's panel (a long NEXT): who, what, how it
-        ended and the time; the one before it under it when there is room."""
+        ended and the time, whole or in pages ("1/2"); the one before it under it when
+        it fits whole."""
         snap = game_of(view.game).snapshot
         m = p.metrics
         if not snap.last_attempts:
             p.text(NO_ATTEMPT_YET, (rect.left, rect.top), m.body, theme.TEXT_DIM, max_width=rect.w)
             return
+        newest, *before = reversed(snap.last_attempts[-2:])
+        words = say("Last attempt: {result}", result=result_words(view, newest))
+        line = m.leading(m.body)
+        # Where the panel is too small for the whole of it, its lines come in pages
+        # turning within the look back's time, never some of them left out.
+        name = f"oss recall {p.words(words)}"
+        page = text_page(
+            p, words, m.body, rect.w, max(1, rect.h // line), name, RECALL_PAGE_SECONDS, bold=True
+        )
+        draw_page_mark(p, page, rect.topright, "topright")
         y = rect.top
-        for index, result in enumerate(reversed(snap.last_attempts[-2:])):
-            words = result_words(view, result)
-            if index == 0:
-                words = say("Last attempt: {result}", result=words)
-            size = m.body if index == 0 else m.small
-            for piece in p.wrap(words, size, rect.w, bold=index == 0):
-                if y + m.leading(size) > rect.bottom:
-                    return
-                colour = ENDING_COLOURS[result.ending] if index == 0 else theme.TEXT_DIM
-                p.text(piece, (rect.left, y), size, colour, bold=index == 0, max_width=rect.w)
-                y += m.leading(size)
+        colour = ENDING_COLOURS[newest.ending]
+        for piece in page.lines:
+            p.text(piece, (rect.left, y), m.body, colour, bold=True, max_width=rect.w)
+            y += line
+        if page.mark is not None or not before:
+            return
+        lines = p.wrap(result_words(view, before[0]), m.small, rect.w)
+        if y + len(lines) * m.leading(m.small) > rect.bottom:
+            return  # the attempt before it is extra: shown whole or not at all
+        for piece in lines:
+            p.text(piece, (rect.left, y), m.small, theme.TEXT_DIM, max_width=rect.w)
+            y += m.leading(m.small)
 
     @staticmethod
     def _ruling_words(texts: Sequence[Words]) -> Words:
