@@ -45,3 +45,20 @@ def test_the_kernel_is_asked_without_starting_a_process(monkeypatch: pytest.Monk
     finally:
         clock._libc.cache_clear()
     assert state is not None and 0 <= state <= TIME_ERROR
+
+
+def test_the_boot_id_is_read_once_per_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The journal stamps every action with the boot's id: read once, not on every tap."""
+    clock.this_boot.cache_clear()
+    first = clock.this_boot()
+    assert first == clock.boot_id()
+    reads: list[Path] = []
+
+    def counted(path: Path = clock.BOOT_ID) -> str:
+        reads.append(path)
+        return "another boot"
+
+    monkeypatch.setattr(clock, "boot_id", counted)
+    assert clock.this_boot() == first
+    assert reads == []
+    assert clock.TableClock().boot() == first

@@ -120,6 +120,13 @@ def boot_id(path: Path = BOOT_ID) -> str:
         return _PROCESS_BOOT
 
 
+@functools.cache
+def this_boot() -> str:
+    """``boot_id()`` read once: a process never outlives its boot (suspend keeps the id),
+    and the journal stamps every action, so the file is not read again on every tap."""
+    return boot_id()
+
+
 def _local_now() -> dt.datetime:
     return dt.datetime.now().astimezone()
 
@@ -158,7 +165,7 @@ class TableClock:
 
     wall: Callable[[], dt.datetime] = _local_now
     steady: Callable[[], float] = steady_seconds
-    boot: Callable[[], str] = field(default=boot_id)
+    boot: Callable[[], str] = field(default=this_boot)
     synced: Callable[[], bool] = field(default=clock_synchronised)
 
     def stamp(self) -> Stamp:
