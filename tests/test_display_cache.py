@@ -18,11 +18,13 @@ import pytest
 
 from controller.config.table_config import TableConfig
 from controller.games import specs
+from controller.games.oh_pshaw.state import Phase as OhPshawPhase
 from controller.games.oshaka_trick.bots import OshakaBot
 from controller.kiosk.app import Kiosk
 from controller.view import Message, MessageKind, Screen, TableView
 from display.layout import Side, default_sides
 from display.renderer import Renderer
+from display.scenes import oh_pshaw as oh_pshaw_scene
 from display.scenes import oss as oss_scene
 from display.theme import Metrics, Painter
 from tests.test_display import SIZES, attract_view, every_screen, oshaka_engine, play_view
@@ -236,6 +238,28 @@ def test_a_score_change_draws_the_body_whole_and_the_score_counts() -> None:
     assert renderer.draw(last)  # a frame of the count
     assert renderer.panels_drawn > drawn
     assert_same_as_fresh(renderer, last)
+
+
+@pytest.mark.slow  # a real game's hundred steps, each checked against a full redraw
+def test_oh_pshaw_plays_that_pass_the_turn_leave_the_seats_bodies_alone() -> None:
+    """In Oh Pshaw's trick play a card passes the turn on and changes no seat's figures
+    (until the trick is won): the panels' edges and headings show it, and their bodies,
+    which do not show the turn, are not drawn again; the picture stays a full redraw's."""
+    renderer = Renderer((800, 480))
+    play_frames = whole = 0
+    for view in kiosk_views("oh-pshaw", 100):
+        before = renderer.panels_drawn
+        renderer.draw(view)
+        if view.screen is not Screen.PLAY or view.game is None:
+            continue
+        if oh_pshaw_scene.snapshot_of(view).phase is not OhPshawPhase.PLAY:
+            continue
+        play_frames += 1
+        whole += renderer.panels_drawn - before
+        assert_same_as_fresh(renderer, view)
+    assert play_frames > 20
+    # Each trick's winner's figures change (a panel or two a trick); the plays draw none.
+    assert whole < play_frames * 0.6, (whole, play_frames)
 
 
 def test_a_seat_with_an_on_screen_hand_is_drawn_whole_when_its_turn_comes() -> None:
