@@ -262,6 +262,18 @@ def test_oh_pshaw_plays_that_pass_the_turn_leave_the_seats_bodies_alone() -> Non
     assert whole < play_frames * 0.6, (whole, play_frames)
 
 
+@pytest.mark.slow  # a real game's steps, each checked against a full redraw
+@pytest.mark.parametrize(("size", "rotation"), [((800, 480), 0), ((1920, 1080), 90)])
+def test_oskar_plays_repaint_only_the_players_figures(size: tuple[int, int], rotation: int) -> None:
+    """In Oskar a card played changes the player's hand count alone: its figures beside
+    the dice are repainted, not the panel; the picture stays a full redraw's."""
+    renderer = Renderer(size, rotation=rotation)
+    for view in kiosk_views("oskar", 90):
+        renderer.draw(view)
+        assert_same_as_fresh(renderer, view)
+    assert renderer.bodies_repainted > 5
+
+
 def test_a_seat_with_an_on_screen_hand_is_drawn_whole_when_its_turn_comes() -> None:
     """The simulator lights a person's on-screen hand on their turn: the body shows
     the turn too, so the panel is drawn again whole."""
