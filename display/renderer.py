@@ -309,28 +309,30 @@ class Renderer:
         old, painted = cached
         words = Presenter.for_view(view, seat.seat)
         p = panel_painter(canvas, self.fonts, metrics, slot, words, mount=self.mount)
-        touched: list[pygame.Rect] = []
+        lines: list[pygame.Rect] = []
+        turned: list[pygame.Rect] | None = []
+        body: list[pygame.Rect] | None = []
         if old.messages != key.messages:
-            lines = repaint_message_line(p, slot, view, seat, painted)
-            if lines is None:
+            repainted = repaint_message_line(p, slot, view, seat, painted)
+            if repainted is None:
                 return None
-            self.lines_repainted += 1
-            touched.extend(lines)
+            lines = repainted
         if old.prompt != key.prompt:
             turned = repaint_turn(p, slot, view, seat, painted)
             if turned is None:
                 return None
-            self.turns_repainted += 1
-            touched.extend(turned)
         if old.body != key.body:
             # What the body's figures ask of motion is followed for the panel's part.
             with self.motion.part(("panel", slot.seat_index)):
                 body = repaint_body(p, slot, view, seat, painted, old.body, key.body)
             if body is None:
                 return None
-            self.bodies_repainted += 1
-            touched.extend(body)
-        return touched
+        # Counted once the panel is done in parts (a line that shows neither before nor
+        # after is not drawn at all).
+        self.lines_repainted += bool(lines)
+        self.turns_repainted += bool(turned)
+        self.bodies_repainted += bool(body)
+        return [*lines, *(turned or ()), *(body or ())]
 
     def next_frame_in(self, view: TableView) -> float | None:
         """Seconds until ``view`` needs drawing again by itself (an animation), or None.
