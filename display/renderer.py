@@ -57,6 +57,7 @@ from display.scenes import (
     paint_panel,
     panel_key,
     panel_painter,
+    repaint_body,
     repaint_message_line,
     repaint_turn,
 )
@@ -94,6 +95,7 @@ class Renderer:
         self.panels_drawn = 0  # seat panels drawn anew (the rest came from the cache)
         self.lines_repainted = 0  # panels of which only the message line was drawn again
         self.turns_repainted = 0  # panels of which only the edge and heading were drawn again
+        self.bodies_repainted = 0  # panels of which only a part of the body was drawn again
         self._drawn_once = False  # the first frame is drawn whole
         self._panels: dict[int, tuple[PanelKey, PaintedPanel]] = {}
         self._centre: tuple[object, list[tuple[pygame.Rect, UiAction]]] | None = None
@@ -118,6 +120,11 @@ class Renderer:
     def size(self) -> tuple[int, int]:
         """The window's size."""
         return self._size
+
+    @property
+    def sides(self) -> tuple[Side, ...] | None:
+        """The screen edge of each physical seat given to the renderer (None: the default)."""
+        return self._sides
 
     @property
     def canvas_size(self) -> tuple[int, int]:
@@ -253,8 +260,9 @@ class Renderer:
             if cached is not None and cached[0] == key and not counting:
                 continue
             if cached is not None and cached[0].frame == key.frame and not counting:
-                # Only the seat's turn or its newest message changed: that part alone.
-                parts = self._repaint_part(canvas, metrics, slot, view, seat, cached, key)
+                # Only the seat's turn, its newest message or a part of its body changed:
+                # those parts alone.
+                parts = self._repaint_parts(canvas, metrics, slot, view, seat, cached, key)
                 if parts is not None:
                     self._panels[slot.seat_index] = (key, cached[1])
                     changed.extend(parts)
@@ -281,7 +289,7 @@ class Renderer:
         self._dirty = False
         return True
 
-    def _repaint_part(
+    def _repaint_parts(
         self,
         canvas: pygame.Surface,
         metrics: Metrics,
@@ -291,23 +299,40 @@ class Renderer:
         cached: tuple[PanelKey, PaintedPanel],
         key: PanelKey,
     ) -> list[pygame.Rect] | None:
-        """Repaint the one part of a cached panel whose key changed in its turn prompt or
-        its messages alone; the window rectangles touched, or None to draw it whole."""
+        """Repaint the parts of a cached panel whose key changed in its messages, its turn
+        prompt or its body alone; the window rectangles touched, or None to draw it whole.
+
+        The parts do not overlap (the message line, the edge and heading, a part of the
+        body), so each is repainted on its own; one that cannot be sends the panel to be
+        drawn whole (the parts repainted before it are then drawn over).
+        """
         old, painted = cached
         words = Presenter.for_view(view, seat.seat)
-        if old.prompt == key.prompt and old.messages and key.messages:
-            if painted.message_line is None:
+        p = panel_painter(canvas, self.fonts, metrics, slot, words, mount=self.mount)
+        lines: list[pygame.Rect] = []
+        turned: list[pygame.Rect] | None = []
+        body: list[pygame.Rect] | None = []
+        if old.messages != key.messages:
+            repainted = repaint_message_line(p, slot, view, seat, painted)
+            if repainted is None:
                 return None
-            p = panel_painter(canvas, self.fonts, metrics, slot, words, mount=self.mount)
-            self.lines_repainted += 1
-            return [repaint_message_line(p, slot, view, seat, painted)]
-        if old.messages == key.messages:
-            p = panel_painter(canvas, self.fonts, metrics, slot, words, mount=self.mount)
+            lines = repainted
+        if old.prompt != key.prompt:
             turned = repaint_turn(p, slot, view, seat, painted)
-            if turned is not None:
-                self.turns_repainted += 1
-            return turned
-        return None
+            if turned is None:
+                return None
+        if old.body != key.body:
+            # What the body's figures ask of motion is followed for the panel's part.
+            with self.motion.part(("panel", slot.seat_index)):
+                body = repaint_body(p, slot, view, seat, painted, old.body, key.body)
+            if body is None:
+                return None
+        # Counted once the panel is done in parts (a line that shows neither before nor
+        # after is not drawn at all).
+        self.lines_repainted += bool(lines)
+        self.turns_repainted += bool(turned)
+        self.bodies_repainted += bool(body)
+        return [*lines, *(turned or ()), *(body or ())]
 
     def next_frame_in(self, view: TableView) -> float | None:
         """Seconds until ``view`` needs drawing again by itself (an animation), or None.

@@ -18,10 +18,13 @@ import pytest
 
 from controller.config.table_config import TableConfig
 from controller.games import specs
+from controller.games.oh_pshaw.state import Phase as OhPshawPhase
 from controller.games.oshaka_trick.bots import OshakaBot
 from controller.kiosk.app import Kiosk
 from controller.view import Message, MessageKind, Screen, TableView
+from display.layout import Side, default_sides
 from display.renderer import Renderer
+from display.scenes import oh_pshaw as oh_pshaw_scene
 from display.scenes import oss as oss_scene
 from display.theme import Metrics, Painter
 from tests.test_display import SIZES, attract_view, every_screen, oshaka_engine, play_view
@@ -42,7 +45,7 @@ def assert_same_as_fresh(renderer: Renderer, view: TableView) -> None:
         later = renderer.clock() + 10.0
         renderer.clock = lambda: later
         renderer.draw(view)
-    fresh = Renderer(renderer.size, rotation=renderer.rotation)
+    fresh = Renderer(renderer.size, rotation=renderer.rotation, sides=renderer.sides)
     fresh.staff_seats = renderer.staff_seats
     fresh.draw(view)
     if renderer.motion.paging:
@@ -131,12 +134,17 @@ def test_a_seats_next_message_repaints_only_its_message_line(rotation: int) -> N
     assert_same_as_fresh(renderer, told)
 
 
-def _play_on_to_seat_4(rotation: int, human: tuple[int, ...]) -> tuple[Renderer, TableView, int]:
+def _play_on_to_seat_4(
+    rotation: int,
+    human: tuple[int, ...],
+    size: tuple[int, int] = (1920, 1080),
+    sides: tuple[Side, ...] | None = None,
+) -> tuple[Renderer, TableView, int]:
     """A renderer that drew a mid-trick view, then the view after seat 3's play passed
     the turn to seat 4; with how many panels it had drawn before that play."""
     engine = oshaka_engine(actions=24)
     assert engine.expected is not None and engine.expected.seat == 2
-    renderer = Renderer((1920, 1080), rotation=rotation)
+    renderer = Renderer(size, rotation=rotation, sides=sides)
     renderer.draw(play_view(engine, version=10, human=human))
     panels = renderer.panels_drawn
     engine.apply(OshakaBot(random.Random(1)).choose(engine, 2))
@@ -146,31 +154,166 @@ def _play_on_to_seat_4(rotation: int, human: tuple[int, ...]) -> tuple[Renderer,
     return renderer, after, panels
 
 
+def _window_slot(renderer: Renderer, view: TableView, player: int) -> pygame.Rect:
+    """Where ``player``'s panel shows in the window."""
+    assert renderer.layout is not None
+    slot = next(s for s in renderer.layout.slots if view.seats[s.seat_index].player == player)
+    return renderer.window_rect(slot.rect)
+
+
 @pytest.mark.parametrize("rotation", [0, 90])
 def test_the_turn_passing_on_repaints_only_the_next_seats_edge_and_heading(rotation: int) -> None:
-    """Seat 3 plays and seat 4 is next: seat 3's panel is drawn again (its hand is
-    smaller), seat 4's only where the turn shows, its edge and its heading, for every
-    side of the table."""
+    """Seat 3 plays and seat 4 is next: seat 4's panel is drawn again only where the turn
+    shows, its edge and its heading, for every side of the table (seat 3's, which
+    played, repaints its own edge and heading and its hand's count: no panel is drawn
+    whole)."""
     renderer, after, panels = _play_on_to_seat_4(rotation, human=())
-    assert renderer.panels_drawn == panels + 1
-    assert renderer.turns_repainted == 1
-    assert renderer.layout is not None
-    slot = renderer.window_rect(
-        next(s for s in renderer.layout.slots if after.seats[s.seat_index].player == 3).rect
-    )
+    assert renderer.panels_drawn == panels
+    assert renderer.turns_repainted == 2
+    assert renderer.bodies_repainted == 1
+    slot = _window_slot(renderer, after, 3)
     inside = [r for r in renderer.dirty_rects if slot.contains(r)]
     assert len(inside) == 5  # four strips of the edge, and the heading
     assert sum(r.w * r.h for r in inside) < slot.w * slot.h // 3
     assert_same_as_fresh(renderer, after)
 
 
+# The played seat's panel on each side of the table, under each turn of the screen.
+PLAYED_SEAT_PLACES = [
+    (Side.BOTTOM, 0),
+    (Side.LEFT, 90),
+    (Side.TOP, 180),
+    (Side.RIGHT, 270),
+    (Side.BOTTOM, 270),
+    (Side.LEFT, 0),
+    (Side.TOP, 90),
+    (Side.RIGHT, 180),
+]
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (800, 480)], ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize(
+    ("side", "rotation"), PLAYED_SEAT_PLACES, ids=lambda v: getattr(v, "name", str(v))
+)
+def test_a_play_repaints_only_the_hand_count_of_the_players_body(
+    side: Side, rotation: int, size: tuple[int, int]
+) -> None:
+    """Seat 3 plays a card: of its body only the hand's count changes, so only that line
+    is drawn again (with the edge and heading the turn left), wherever its panel sits and
+    however the screen is turned; the picture is a full redraw's, pixel for pixel."""
+    sides = list(default_sides(4))
+    sides[sides.index(side)], sides[2] = sides[2], side  # seat 3 is the third seat
+    renderer, after, panels = _play_on_to_seat_4(rotation, (), size, tuple(sides))
+    assert renderer.panels_drawn == panels
+    assert renderer.bodies_repainted == 1
+    slot = _window_slot(renderer, after, 2)
+    inside = [r for r in renderer.dirty_rects if slot.contains(r)]
+    assert len(inside) == 6  # the edge's four strips, the heading, the hand's count
+    assert sum(r.w * r.h for r in inside) < slot.w * slot.h // 2
+    assert_same_as_fresh(renderer, after)
+
+
+def test_a_score_change_draws_the_body_whole_and_the_score_counts() -> None:
+    """A won trick changes a seat's columns and score: not a part the scene repaints
+    alone, so the panel is drawn whole, and its score counts up on the frames after."""
+    engine = oshaka_engine(actions=24)
+    bot = OshakaBot(random.Random(1))
+    renderer = Renderer((1920, 1080))
+    now = [100.0]
+    renderer.clock = lambda: now[0]
+    renderer.draw(play_view(engine, version=10, human=()))
+    scores = [s.round_score for s in engine.snapshot().seats]
+    version = 11
+    while [s.round_score for s in engine.snapshot().seats] == scores:
+        expected = engine.expected
+        assert expected is not None
+        engine.apply(bot.choose(engine, expected.seat))
+        now[0] += 5.0
+        renderer.draw(play_view(engine, version=version, human=()))
+        version += 1
+    drawn = renderer.panels_drawn
+    assert renderer.motion.due is not None  # a seat's score counts
+    now[0] += 0.05
+    last = play_view(engine, version=version - 1, human=())
+    assert renderer.draw(last)  # a frame of the count
+    assert renderer.panels_drawn > drawn
+    assert_same_as_fresh(renderer, last)
+
+
+@pytest.mark.slow  # a real game's hundred steps, each checked against a full redraw
+def test_oh_pshaw_plays_that_pass_the_turn_leave_the_seats_bodies_alone() -> None:
+    """In Oh Pshaw's trick play a card passes the turn on and changes no seat's figures
+    (until the trick is won): the panels' edges and headings show it, and their bodies,
+    which do not show the turn, are not drawn again; the picture stays a full redraw's."""
+    renderer = Renderer((800, 480))
+    play_frames = whole = 0
+    for view in kiosk_views("oh-pshaw", 100):
+        before = renderer.panels_drawn
+        renderer.draw(view)
+        if view.screen is not Screen.PLAY or view.game is None:
+            continue
+        if oh_pshaw_scene.snapshot_of(view).phase is not OhPshawPhase.PLAY:
+            continue
+        play_frames += 1
+        whole += renderer.panels_drawn - before
+        assert_same_as_fresh(renderer, view)
+    assert play_frames > 20
+    # Each trick's winner's figures change (a panel or two a trick); the plays draw none.
+    assert whole < play_frames * 0.6, (whole, play_frames)
+
+
+@pytest.mark.slow  # a real game's steps, each checked against a full redraw
+@pytest.mark.parametrize(("size", "rotation"), [((800, 480), 0), ((1920, 1080), 90)])
+def test_oskar_plays_repaint_only_the_players_figures(size: tuple[int, int], rotation: int) -> None:
+    """In Oskar a card played changes the player's hand count alone: its figures beside
+    the dice are repainted, not the panel; the picture stays a full redraw's."""
+    renderer = Renderer(size, rotation=rotation)
+    for view in kiosk_views("oskar", 90):
+        renderer.draw(view)
+        assert_same_as_fresh(renderer, view)
+    assert renderer.bodies_repainted > 5
+
+
 def test_a_seat_with_an_on_screen_hand_is_drawn_whole_when_its_turn_comes() -> None:
     """The simulator lights a person's on-screen hand on their turn: the body shows
     the turn too, so the panel is drawn again whole."""
     renderer, after, panels = _play_on_to_seat_4(0, human=(3,))
-    assert renderer.turns_repainted == 0
-    assert renderer.panels_drawn == panels + 2
+    assert renderer.turns_repainted == 1  # seat 3's, which played; not seat 4's
+    assert renderer.panels_drawn == panels + 1
+    assert _window_slot(renderer, after, 3) in renderer.dirty_rects
     assert_same_as_fresh(renderer, after)
+
+
+def test_a_seat_whose_message_shows_neither_before_nor_after_is_not_drawn() -> None:
+    """A seat's messages change, but neither its old nor its new one fits its line (each
+    would be cut; the centre says them): its panel looks the same, so nothing of it is
+    drawn again."""
+    long = "Seat 3 " + "waits for the reader that was unplugged a while ago " * 4
+    view = replace(play_view(version=10), messages=(Message(long, MessageKind.PROBLEM, seat=2),))
+    renderer = Renderer((800, 480))
+    renderer.draw(view)
+    panels = renderer.panels_drawn
+    told = replace(
+        view, version=11, messages=(*view.messages, Message(long + ".", MessageKind.INFO, seat=2))
+    )
+    renderer.draw(told)
+    assert renderer.panels_drawn == panels
+    assert renderer.layout is not None
+    assert renderer.dirty_rects == [renderer.layout.centre]
+    assert_same_as_fresh(renderer, told)
+
+
+def test_a_seat_whose_message_line_goes_is_drawn_whole() -> None:
+    """A seat's last message goes (newer lines pushed it out): its body takes the line's
+    room back, so its panel is drawn whole."""
+    view = play_view(version=10)
+    renderer = Renderer((800, 480))
+    renderer.draw(view)
+    panels = renderer.panels_drawn
+    gone = replace(view, version=11, messages=tuple(m for m in view.messages if m.seat != 2))
+    renderer.draw(gone)
+    assert renderer.panels_drawn == panels + 1
+    assert_same_as_fresh(renderer, gone)
 
 
 def test_the_simulators_staff_buttons_are_part_of_the_cached_centre() -> None:

@@ -20,7 +20,7 @@ in ``panel_parts``; what several screens share is in ``screen_parts``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import import_module
 from typing import NamedTuple, Protocol
@@ -76,7 +76,9 @@ class GameScene(Protocol):
     ``game`` is the view's ``GameView``: the engine's typed snapshot and the
     table's overlay; a scene narrows it to its game's own types
     (``GameView.narrowed``). Optional too: ``seat_key(game, player)``, what a
-    panel's body shows as a value, and ``animation_step(game)``.
+    panel's body shows as a value; ``repaint_seat``, which draws again only the part
+    of a body that changed between two such keys (``BodyRepainter``); and
+    ``animation_step(game)``.
     """
 
     def turn_prompt(self, game: AnyGameView, player: int) -> Words | None:
@@ -226,13 +228,15 @@ def seat_reader(view: TableView, seat: SeatView) -> tuple[object, ...]:
 class PanelKey(NamedTuple):
     """Everything a seat's panel shows, as a value: equal keys draw equal panels.
 
-    The seat's turn ``prompt`` and its own ``messages`` apart from the rest
-    (``frame``): when only one of them changes, the renderer repaints the
-    panel's edge and heading (``repaint_turn``) or its message line
+    What the body shows (``body``), the seat's turn ``prompt`` and its own
+    ``messages`` apart from the rest (``frame``): when only they change, the
+    renderer repaints the changed part of the body (``repaint_body``), the
+    panel's edge and heading (``repaint_turn``) and its message line
     (``repaint_message_line``) alone.
     """
 
     frame: tuple[object, ...]
+    body: object
     prompt: Words | None
     messages: tuple[Message, ...]
 
@@ -242,13 +246,20 @@ class PaintedPanel:
     """What drawing a panel leaves for the renderer: its hit boxes (canvas coordinates),
     where its message line is (upright, None without one) on what fill, where its
     heading is (upright), and whether its body shows the turn too (the on-screen hand
-    is lit on the seat's turn), so that a change of turn must repaint it whole."""
+    is lit on the seat's turn), so that a change of turn must repaint it whole.
+
+    For the repaints of a part: ``message_room``, the room the message line was
+    taken from (upright; None when no line could be), and ``game_body``, where the
+    game scene drew the seat's body (upright; None when something else filled it: a
+    help page, a look back, another screen's body)."""
 
     hits: list[tuple[pygame.Rect, UiAction]]
     message_line: pygame.Rect | None
     fill: theme.Colour
     heading: pygame.Rect
     turn_in_body: bool
+    message_room: pygame.Rect | None = None
+    game_body: pygame.Rect | None = None
 
 
 def panel_key(slot: SeatSlot, view: TableView, seat: SeatView) -> PanelKey:
@@ -285,13 +296,13 @@ def panel_key(slot: SeatSlot, view: TableView, seat: SeatView) -> PanelKey:
         tuple(b for b in view.buttons if b.seat == seat.seat),
         hand_of(view, seat),
         view.staff_overlay if view.staff_overlay and view.staff_overlay.seat == seat.seat else None,
-        body,
         # A look back (a long NEXT) reads the game's latest moments, which the body's
         # key need not cover: it is drawn again whenever the game changes.
         view.game if seat.seat in view.recall else None,
     )
     return PanelKey(
         frame,
+        body,
         seat_prompt(view, seat),
         tuple(msg for msg in view.messages if msg.seat == seat.seat),
     )
@@ -337,21 +348,76 @@ def paint_panel(
 
 def repaint_message_line(
     p: Painter, slot: SeatSlot, view: TableView, seat: SeatView, painted: PaintedPanel
-) -> pygame.Rect:
+) -> list[pygame.Rect] | None:
     """Only the message line of a panel ``painted`` before, for the seat's newest message,
-    through the panel's painter ``p`` (``panel_painter``); the rectangle it touched where it
-    lands.
+    through the panel's painter ``p`` (``panel_painter``); the rectangles it touched where
+    they land, or None when the whole panel must be drawn again.
 
-    For a change of the seat's messages alone (its other key parts the same, a
-    message shown before and after): the line keeps its place, and the rest of
-    the panel (three quarters of its pixels) is left as it is.
+    For a change of the seat's messages (its frame the same): when the line keeps its
+    place, the rest of the panel (three quarters of its pixels) is left as it is; when
+    there was no line and there is none now (no room, or a message that would be cut),
+    nothing shows the change. Not when a line comes or goes: the body takes or gives
+    back its room.
     """
-    line = painted.message_line
-    assert line is not None
+    own = _own_messages(view, seat)
+    room = painted.message_room
+    line = None if room is None else message_line_in(p, room, own)
+    if line != painted.message_line:
+        return None
+    if line is None:
+        return []
     with p.clip(line):
         p.fill(painted.fill, line)
-        draw_messages(p, line, view, _own_messages(view, seat)[-1:], prefix=False)
-    return p.turn.rect(line).clip(placed_slot(p, slot))
+        draw_messages(p, line, view, own[-1:], prefix=False)
+    return [p.turn.rect(line).clip(placed_slot(p, slot))]
+
+
+# A game scene's optional ``repaint_seat(p, rect, view, player, before, after, fill)``:
+# only what changed in ``player``'s body between the scene's ``seat_key`` values
+# ``before`` and ``after``, drawn again in the body's upright ``rect`` as ``draw_seat``
+# draws it there for ``after``. It fills each part it repaints with ``fill`` first (the
+# panel's, under the body) and returns those parts (upright), or None when the change
+# is not one it repaints alone (the panel is then drawn whole). It adds no hit boxes:
+# the panel keeps those it had.
+BodyRepainter = Callable[
+    [Painter, pygame.Rect, TableView, int, object, object, theme.Colour],
+    list[pygame.Rect] | None,
+]
+
+
+def repaint_body(
+    p: Painter,
+    slot: SeatSlot,
+    view: TableView,
+    seat: SeatView,
+    painted: PaintedPanel,
+    before: object,
+    after: object,
+) -> list[pygame.Rect] | None:
+    """Only the part of a panel ``painted`` before that changed in its game body, whose
+    ``PanelKey.body`` went from ``before`` to ``after`` (its frame the same), through the
+    panel's painter ``p`` (``panel_painter``): the rectangles it touched where they land,
+    or None when the whole panel must be drawn again.
+
+    The game scene says which part changed and draws it again (``BodyRepainter``); a
+    scene without ``repaint_seat``, or a body its scene did not draw (a help page, a
+    look back), is drawn whole.
+    """
+    rect = painted.game_body
+    if rect is None or seat.player is None or not _scene_draws_body(view, seat):
+        return None
+    repaint: BodyRepainter | None = getattr(scene_for(view.game_id), "repaint_seat", None)
+    if repaint is None:
+        return None
+    # The body's key is (game id, the scene's seat_key): one game's keys to compare.
+    if not (isinstance(before, tuple) and isinstance(after, tuple)) or before[0] != after[0]:
+        return None
+    with p.clip(rect):
+        parts = repaint(p, rect, view, seat.player, before[1], after[1], painted.fill)
+    if parts is None:
+        return None
+    slot_rect = placed_slot(p, slot)
+    return [p.turn.rect(part.clip(rect)).clip(slot_rect) for part in parts]
 
 
 def repaint_turn(
@@ -472,21 +538,16 @@ def _draw_inside(
 
     own = _own_messages(view, seat)
     # The seat's latest message, unless it would squeeze the body (it is in the centre too).
-    line: pygame.Rect | None = None
-    # A line of small text and a little more: a message with a suit symbol is drawn in
-    # the CJK font, whose lines are taller, and must not lose its letters' feet.
-    line_h = m.line + pad // 2
-    # Only a message that fits the line whole: one cut with "…" is no message (the
-    # centre says it too).
-    fits = bool(own) and p.measure(p.words(own[-1].text), m.small) <= below.w - 3 * max(3, pad)
-    if own and fits and below.h - line_h - pad >= m.unit * 0.12:
-        line = pygame.Rect(below.left, below.bottom - line_h, below.w, line_h)
+    room = below.copy()
+    line = message_line_in(p, room, own)
+    if line is not None:
         # Clipped as its repaint is (``repaint_message_line``): a message bar taller
         # than the line would leave pixels that repaint never clears.
         with p.clip(line):
             draw_messages(p, line, view, own[-1:], prefix=False)
         below.h -= line.h + pad
 
+    game_body: pygame.Rect | None = None
     if below.h > 4:
         # Clip, so a body that does not fit is cut rather than drawn over its neighbours.
         with p.clip(below):
@@ -498,7 +559,31 @@ def _draw_inside(
                 recall(p, below, view, seat.player)
             elif not (view.screen in CENTRE_SAYS_IT and below.w < narrowest_body(p)):
                 BODIES[view.screen](p, below, view, seat)
-    return PaintedPanel(p.hits, line, look.fill, look.heading, hand is not None)
+                if _scene_draws_body(view, seat):
+                    game_body = below
+    return PaintedPanel(p.hits, line, look.fill, look.heading, hand is not None, room, game_body)
+
+
+def message_line_in(p: Painter, room: pygame.Rect, own: Sequence[Message]) -> pygame.Rect | None:
+    """Where the seat's newest of ``own`` messages goes at the foot of the upright
+    ``room`` left under the body, or None: no message, one that would be cut (one cut
+    with "…" is no message; the centre says it too), or a body it would squeeze."""
+    if not own:
+        return None
+    m = p.metrics
+    # A line of small text and a little more: a message with a suit symbol is drawn in
+    # the CJK font, whose lines are taller, and must not lose its letters' feet.
+    line_h = m.line + m.pad // 2
+    if p.measure(p.words(own[-1].text), m.small) > room.w - 3 * max(3, m.pad):
+        return None
+    if room.h - line_h - m.pad < m.unit * 0.12:
+        return None
+    return pygame.Rect(room.left, room.bottom - line_h, room.w, line_h)
+
+
+def _scene_draws_body(view: TableView, seat: SeatView) -> bool:
+    """Whether the PLAY screen's body of ``seat`` is its game scene's ``draw_seat``."""
+    return view.screen is Screen.PLAY and seat.player is not None and view.game is not None
 
 
 # The screens whose seat panels repeat what the centre says (how to join, the option

@@ -184,18 +184,22 @@ class OhPshawScene:
 
     def seat_key(self, game: AnyGameView, player: int) -> object:
         """What ``draw_seat`` shows of ``player``: their figures, the phase, the dealer,
-        reneges, and the bid cursor while it is their bid."""
+        reneges, and the bid cursor while it is their bid.
+
+        The cursor alone, not whose turn it is: the body does not show the turn, so a
+        play that passes it on (a new prompt, repainted with the heading) leaves the
+        body as it is (``bid_cursor``)."""
         shown = game_of(game)
         snap = shown.snapshot
         nxt = snap.next
-        mine = nxt is not None and nxt.seat == player
+        bidding = nxt is not None and nxt.seat == player and nxt.expects == Verb.BID
         return (
             *(_at(values, player) for values in (snap.bids, snap.tricks, snap.totals)),
             _at(snap.tricks_needed, player),
             snap.phase,
             snap.dealer == player,
             snap.reneges,
-            (nxt, shown.overlay.bid_cursor) if mine else None,
+            shown.overlay.bid_cursor if bidding else None,
         )
 
     # --- whose turn --------------------------------------------------------------

@@ -10,6 +10,8 @@ numbers; the scene is handed the player a panel belongs to.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import NamedTuple
 
 import pygame
 
@@ -53,6 +55,16 @@ PLACED_WORDS: Mapping[Placed, tuple[Text, theme.Colour]] = {
     Placed.OSHAKA: (say("Oshaka"), PENALTY_COLOUR),
 }
 TO_PLACE = say("to place")
+
+
+class _Stats(NamedTuple):
+    """A seat's figures laid out (``OshakaScene._stats_layout``): the score lines and
+    their sizes, the hand's count in words, and the count's line (up to the row of small
+    cards under it)."""
+
+    figures: tuple[tuple[Words, int], ...]
+    left: Words
+    count_line: pygame.Rect
 
 
 def game_of(game: AnyGameView | None) -> GameView[OshakaSnapshot, OshakaOverlay]:
@@ -112,8 +124,47 @@ class OshakaScene:
 
     def draw_seat(self, p: Painter, rect: pygame.Rect, view: TableView, player: int) -> None:
         entry = snapshot_of(view).seat(player) or NO_SEAT
-        m = p.metrics
-        pad = m.pad
+        card_w, card_h, stats = self._seat_layout(p, rect, entry)
+        x = rect.left
+        for colour in COLUMN_ORDER:
+            cards = entry.columns.get(colour, ())
+            slot = pygame.Rect(x, rect.top, card_w, rect.h)
+            self._draw_column(p, slot, colour, cards, card_h)
+            x += card_w + p.metrics.pad
+        self._draw_stats(p, stats, entry, card_h)
+
+    def repaint_seat(
+        self,
+        p: Painter,
+        rect: pygame.Rect,
+        view: TableView,
+        player: int,
+        before: object,
+        after: object,
+        fill: theme.Colour,
+    ) -> list[pygame.Rect] | None:
+        """Only the hand's count, when a play changed nothing else of the seat's area
+        (``scenes.BodyRepainter``): the play that took a card from a hand and put it in
+        the trick. Any other change (a column, a score) draws the body whole."""
+        if not isinstance(before, SeatSnapshot) or not isinstance(after, SeatSnapshot):
+            return None
+        counted = replace(
+            before, cards_left=after.cards_left, hand_registered=after.hand_registered
+        )
+        if counted != after:
+            return None
+        _, _, stats_rect = self._seat_layout(p, rect, after)
+        stats = self._stats_layout(p, stats_rect, after)
+        p.fill(fill, stats.count_line)
+        self._draw_count(p, stats)
+        return [stats.count_line]
+
+    def _seat_layout(
+        self, p: Painter, rect: pygame.Rect, entry: SeatSnapshot
+    ) -> tuple[int, int, pygame.Rect]:
+        """A seat's area in the body ``rect``: its colour columns' card width and height,
+        and the rectangle of its figures on their right."""
+        pad = p.metrics.pad
         # Colour columns on the left, numbers on the right.
         slot_w = min(rect.w * 0.48 / 4, rect.h * 0.5)
         card_w = max(12, round(slot_w - pad))
@@ -122,14 +173,8 @@ class OshakaScene:
         card_h = max(16, min(round(card_w * 1.4), rect.h - 2 * max(0, deepest - 1)))
         # A short body (the demo's hand below it): cards as wide as their number needs.
         card_w = max(card_w, p.legible_card_width(["R10"], card_h))
-        x = rect.left
-        for colour in COLUMN_ORDER:
-            cards = entry.columns.get(colour, ())
-            slot = pygame.Rect(x, rect.top, card_w, rect.h)
-            self._draw_column(p, slot, colour, cards, card_h)
-            x += card_w + pad
-        stats = pygame.Rect(x + pad, rect.top, rect.right - x - pad, rect.h)
-        self._draw_stats(p, stats, entry, card_h)
+        x = rect.left + len(COLUMN_ORDER) * (card_w + pad)
+        return card_w, card_h, pygame.Rect(x + pad, rect.top, rect.right - x - pad, rect.h)
 
     def _draw_column(
         self, p: Painter, slot: pygame.Rect, colour: str, cards: Sequence[str], card_h: int
@@ -156,18 +201,16 @@ class OshakaScene:
             rect = pygame.Rect(slot.left, slot.top + index * edge, slot.w, card_h)
             p.card(rect, card, emphasis=top, dim=not top)
 
-    def _draw_stats(self, p: Painter, rect: pygame.Rect, entry: SeatSnapshot, card_h: int) -> None:
+    def _stats_layout(self, p: Painter, rect: pygame.Rect, entry: SeatSnapshot) -> _Stats:
+        """Where the seat's figures go in ``rect``: the scores, then the hand's count."""
         m = p.metrics
-        size = m.body
-        line = m.leading(size)
         score = p.motion.figure(f"round score of {entry.seat}", entry.round_score)
         total = p.motion.figure(f"total of {entry.seat}", entry.total)
-        y = rect.top
         wide = say("This round {score} · Total {total}", score=score, total=total)
+        figures: tuple[tuple[Words, int], ...]
         left: Words
-        if p.measure(p.words(wide), size, True) <= rect.w:
-            p.text(wide, (rect.left, y), size, theme.TEXT, bold=True, max_width=rect.w)
-            y += line
+        if p.measure(p.words(wide), m.body, True) <= rect.w:
+            figures = ((wide, m.body),)
             n = entry.cards_left
             if entry.hand_registered:
                 # The table knows the hand (tapped in, or dealt by it): it checks each play.
@@ -176,12 +219,35 @@ class OshakaScene:
                 left = say_plural("{n} card left", "{n} cards left", n)
         else:
             # A narrow panel: one number a line, in the small size.
-            for text in (say("This round {score}", score=score), say("Total {total}", total=total)):
-                p.text(text, (rect.left, y), m.small, theme.TEXT, bold=True, max_width=rect.w)
-                y += m.leading(m.small)
+            figures = (
+                (say("This round {score}", score=score), m.small),
+                (say("Total {total}", total=total), m.small),
+            )
             left = say("{count} left", count=entry.cards_left)
-        p.text(left, (rect.left, y), m.small, theme.TEXT_DIM, max_width=rect.w)
-        y += m.leading(m.small) + m.pad // 2
+        y = rect.top + sum(m.leading(size) for _, size in figures)
+        count_line = pygame.Rect(rect.left, y, rect.w, m.leading(m.small) + m.pad // 2)
+        return _Stats(figures, left, count_line)
+
+    def _draw_count(self, p: Painter, stats: _Stats) -> None:
+        """The hand's count, clipped to its line so that it can be repainted alone."""
+        with p.clip(stats.count_line):
+            p.text(
+                stats.left,
+                stats.count_line.topleft,
+                p.metrics.small,
+                theme.TEXT_DIM,
+                max_width=stats.count_line.w,
+            )
+
+    def _draw_stats(self, p: Painter, rect: pygame.Rect, entry: SeatSnapshot, card_h: int) -> None:
+        m = p.metrics
+        stats = self._stats_layout(p, rect, entry)
+        y = rect.top
+        for text, size in stats.figures:
+            p.text(text, (rect.left, y), size, theme.TEXT, bold=True, max_width=rect.w)
+            y += m.leading(size)
+        self._draw_count(p, stats)
+        y = stats.count_line.bottom
         # Face-down cards and Oshaka penalties share one row of small cards.
         small_h = max(14, min(round(card_h * 0.8), rect.bottom - y))
         small_w = round(small_h * 0.7)

@@ -18,7 +18,9 @@ genres in gold.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import replace
+from typing import NamedTuple
 
 import pygame
 
@@ -304,6 +306,21 @@ def draw_reroll_mark(p: Painter, die: pygame.Rect) -> None:
 # --- the scene -----------------------------------------------------------------------
 
 
+class _DiceLayout(NamedTuple):
+    """A seat's dice laid out in its body (``OskarScene._dice_layout``): the dice's size,
+    their top, their captions' line (0 without), how wide apart a caption sets them, the
+    captions, the dice picked to reroll, the trendy genres, and the figures' rectangle."""
+
+    die: int
+    top: int
+    label_h: int
+    widest: int
+    captions: tuple[Words, ...]
+    picked: Collection[int]
+    trendy: frozenset[str]
+    stats: pygame.Rect
+
+
 class OskarScene:
     """Draws an Oskar snapshot; see the module docstring."""
 
@@ -349,36 +366,23 @@ class OskarScene:
             return
         m = p.metrics
         pad = m.pad
-        faces = entry.dice
-        trendy = trendy_genres(snap)
-        label_h = m.leading(m.small)
-        if rect.h - label_h < m.unit * 0.09:
-            label_h = 0  # a short panel: the symbols alone, as large as they fit
-        die = max(16, min(round(rect.h - label_h - pad), round(rect.w * 0.2), round(m.unit * 0.16)))
-        picked = picked_dice(view, player)
+        dice = self._dice_layout(p, rect, view, player, snap, entry)
+        faces, picked, die = entry.dice, dice.picked, dice.die
         x = rect.left + pad
-        top = rect.top + max(0, (rect.h - die - label_h) // 4)
         boxes = []
-        captions = [
-            say("REROLL") if index in picked else GENRE_CAPTIONS.get(genre, genre)
-            for index, genre in enumerate(faces[:2] if faces else ())
-        ]
-        # Each die as wide apart as its caption needs ("Komödie", "アクション"): a
-        # caption is read whole, not cut with "…".
-        widest = max((p.measure(p.words(c), m.small, True) for c in captions if label_h), default=0)
-        widest = min(widest, max(die, round(rect.w * 0.22)))  # the seat's counts keep the rest
         for index in range(2):
             genre = faces[index] if faces else None
-            box = pygame.Rect(x + max(0, widest - die) // 2, top, die, die)
+            box = pygame.Rect(x + max(0, dice.widest - die) // 2, dice.top, die, die)
             boxes.append(box)
-            hot = genre is not None and genre in trendy
+            hot = genre is not None and genre in dice.trendy
             draw_die(p, box, genre, highlight=theme.WINNER if hot else None)
             # A caption too wide for its die's room is left out, not cut ("アクシ…"): the
             # die's symbol says its genre, the blue mark that it is picked to reroll.
-            room = max(die, widest) + pad
-            if genre and label_h and p.measure(p.words(captions[index]), m.small, True) <= room:
+            room = max(die, dice.widest) + pad
+            caption = dice.captions[index] if genre else ""
+            if genre and dice.label_h and p.measure(p.words(caption), m.small, True) <= room:
                 p.text(
-                    captions[index],
+                    caption,
                     (box.centerx, box.bottom + 1),
                     m.small,
                     theme.ACCENT if index in picked else theme.WINNER if hot else theme.TEXT_DIM,
@@ -386,11 +390,70 @@ class OskarScene:
                     anchor="midtop",
                     max_width=room,
                 )
-            x += max(die, widest) + pad * 2
+            x += max(die, dice.widest) + pad * 2
         for index in sorted(picked):
             draw_reroll_mark(p, boxes[index])
+        self._draw_stats(p, dice.stats, snap, entry, player)
+
+    def repaint_seat(
+        self,
+        p: Painter,
+        rect: pygame.Rect,
+        view: TableView,
+        player: int,
+        before: object,
+        after: object,
+        fill: Colour,
+    ) -> list[pygame.Rect] | None:
+        """Only the seat's figures beside its dice, when a play changed its hand's count
+        alone (``scenes.BodyRepainter``); any other change draws the body whole."""
+        if not (isinstance(before, tuple) and isinstance(after, tuple)) or not after:
+            return None
+        old, new = before[0], after[0]
+        if not (isinstance(old, SeatView) and isinstance(new, SeatView)):
+            return None
+        if before[1:] != after[1:] or replace(old, cards_left=new.cards_left) != new:
+            return None
+        snap = read_snapshot(view.game)
+        if snap is None:
+            return None
+        stats = self._dice_layout(p, rect, view, player, snap, new).stats
+        p.fill(fill, stats)
+        self._draw_stats(p, stats, snap, new, player)
+        return [stats]
+
+    def _dice_layout(
+        self,
+        p: Painter,
+        rect: pygame.Rect,
+        view: TableView,
+        player: int,
+        snap: OskarSnapshot,
+        entry: SeatView,
+    ) -> _DiceLayout:
+        """Where a seat's two dice go in its body ``rect``, and its figures beside them."""
+        m = p.metrics
+        pad = m.pad
+        faces = entry.dice
+        label_h = m.leading(m.small)
+        if rect.h - label_h < m.unit * 0.09:
+            label_h = 0  # a short panel: the symbols alone, as large as they fit
+        die = max(16, min(round(rect.h - label_h - pad), round(rect.w * 0.2), round(m.unit * 0.16)))
+        picked = picked_dice(view, player)
+        top = rect.top + max(0, (rect.h - die - label_h) // 4)
+        captions = tuple(
+            say("REROLL") if index in picked else GENRE_CAPTIONS.get(genre, genre)
+            for index, genre in enumerate(faces[:2] if faces else ())
+        )
+        # Each die as wide apart as its caption needs ("Komödie", "アクション"): a
+        # caption is read whole, not cut with "…".
+        widest = max((p.measure(p.words(c), m.small, True) for c in captions if label_h), default=0)
+        widest = min(widest, max(die, round(rect.w * 0.22)))  # the seat's counts keep the rest
+        x = rect.left + pad + 2 * (max(die, widest) + pad * 2)
         stats = pygame.Rect(x + pad, rect.top, rect.right - x - pad, rect.h)
-        self._draw_stats(p, stats, snap, entry, player)
+        return _DiceLayout(
+            die, top, label_h, widest, captions, picked, frozenset(trendy_genres(snap)), stats
+        )
 
     def _draw_stats(
         self,
