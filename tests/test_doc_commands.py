@@ -74,6 +74,10 @@ def runnable(command: str, here: Path) -> str:
         "N": "2",
     }
     words = [values.get(word, word) for word in shlex.split(command)]
+    if "docs/screenshots.py" in words and "--out" not in words:
+        # Its pictures' default folder is the checkout's docs/images (found from the
+        # script's real path, not the clone's link): drawn here, every picture still is.
+        words += ["--out", f"{here}/tmp-images"]
     return shlex.join(word.replace("/tmp/", f"{here}/tmp-") for word in words)
 
 
