@@ -51,7 +51,10 @@ import tempfile
 import time
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import pygame
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -140,7 +143,8 @@ def references(measure: str, repeats: int = 40) -> dict[str, float]:
     * ``reference python @<measure>``: a fixed pure-Python loop (what this core does with Python).
 
     Each also in the thread's CPU time (``reference fill+blit cpu @<measure>``), which
-    other processes on a shared machine do not inflate.
+    other processes on a shared machine do not inflate. A third figure says whether the
+    fill+blit stands for a UI's pixels here (``box_pixel_cost``).
     """
     import pygame
 
@@ -162,7 +166,45 @@ def references(measure: str, repeats: int = 40) -> dict[str, float]:
     out = {f"reference {k} @{measure}": statistics.median(v) for k, v in times.items()}
     for name, values in cpu_times.items():
         out[f"reference {name} cpu @{measure}"] = statistics.median(values)
+    out[f"reference box pixel / screen pixel cpu @{measure}"] = box_pixel_cost(
+        target, out[f"reference fill+blit cpu @{measure}"], repeats
+    )
     return out
+
+
+# The box yardstick: one fill and one blit of this size at each of 16 neighbouring
+# x positions, so a box's rows start at every 4-byte offset within a 64-byte line.
+BOX = (600, 300)
+BOX_OFFSETS = range(100, 116)
+
+
+def box_pixel_cost(target: pygame.Surface, screen_ms: float, repeats: int) -> float:
+    """What a pixel of a box-sized fill and blit costs, as a multiple of a pixel of the
+    full-screen fill and blit (``screen_ms``, CPU) timed just before on ``target``.
+
+    Reported, not judged. The full-screen yardstick writes whole rows from the start of
+    a 64-byte line; a UI's boxes start anywhere. Where that does not matter, a box's
+    pixel costs less than the screen's (a box fits in the cache): 0.7-0.85 on the
+    development host at the offsets where it does not matter. SDL's fill and copy
+    write with non-temporal stores, and some machines make those several times dearer
+    for rows that start mid-line (2.4-3.8 at the other offsets there); by that much
+    the drawing figures' fill+blit ratios overstate what the drawing costs
+    (docs/benchmarks.md, "The host, not the code").
+    """
+    import pygame
+
+    source = pygame.Surface(BOX)
+    source.fill((200, 40, 60))
+    cpu: list[float] = []
+    for index in range(repeats):
+        c0 = time.thread_time()
+        for x in BOX_OFFSETS:
+            target.fill((index % 256, 90, 30), (x, 100, *BOX))
+            target.blit(source, (x, 500))
+        cpu.append((time.thread_time() - c0) * 1000)
+    box_pixels = 2 * BOX[0] * BOX[1] * len(BOX_OFFSETS)
+    screen_pixels = 2 * target.get_width() * target.get_height()
+    return (statistics.median(cpu) / box_pixels) / (screen_ms / screen_pixels)
 
 
 def measure_redraw(repeats: int = 40) -> dict[str, float]:

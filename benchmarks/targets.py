@@ -322,6 +322,13 @@ RATIO_ROWS: tuple[Ratio, ...] = tuple(
 
 DETAILS: tuple[tuple[str, str, str], ...] = (
     ("fsync p99 (reported apart from the tap)", "fsync p99", "ms"),
+    # Whether the fill+blit yardstick stands for a UI's pixels on this machine
+    # (table_speed.box_pixel_cost): about 1 where it does.
+    (
+        "yardstick: a box's pixel / a full screen's pixel, fill and blit (CPU)",
+        "reference box pixel / screen pixel cpu @redraw",
+        "x",
+    ),
     ("tap -> LED frame p99, journal as shipped (with fsync)", "tap->led full p99", "ms"),
     ("tap -> drawn frame median (1920x1080)", "tap->frame median", "ms"),
     ("Oss random playouts, engine", "oss playouts/s", "/s"),

@@ -105,6 +105,8 @@ def test_the_quick_run_prints_a_row_of_numbers_for_every_target(tmp_path: Path) 
     assert len(motion) == 2 and all(NUMBER.match(row[2]) for row in motion), motion
     fsync = [row for row in rows if row[0].startswith("fsync p99")]
     assert fsync and NUMBER.match(fsync[0][1]) and NUMBER.match(fsync[0][2])
+    boxes = [row for row in rows if row[0].startswith("yardstick: a box's pixel")]
+    assert len(boxes) == 1 and NUMBER.match(boxes[0][1]) and NUMBER.match(boxes[0][2]), boxes
     figures = json.loads(saved.read_text(encoding="utf-8"))
     assert figures["pinned"]["rss idle"] > 0
     assert figures["fixed"]["RSS games pinned"]["games played"] == 5
