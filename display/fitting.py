@@ -21,6 +21,7 @@ without pygame and ``display/theme.py`` with its fonts.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -61,8 +62,18 @@ class Token:
     space_before: bool
 
 
-def tokens(text: str) -> list[Token]:
+# Fitting a new text wraps it at some six sizes, and each wrap asks for its pieces: the
+# last texts' pieces are kept (a few hundred short tuples) so they are split once.
+TOKENS_KEPT = 256
+
+
+@functools.lru_cache(maxsize=TOKENS_KEPT)
+def tokens(text: str) -> tuple[Token, ...]:
     """``text`` as the pieces lines are made of (whitespace collapsed to single spaces)."""
+    return tuple(_split(text))
+
+
+def _split(text: str) -> list[Token]:
     found: list[Token] = []
     current = ""
     space = False
@@ -214,7 +225,7 @@ def wrap(text: str, width: int, size: int, measure: Measure) -> list[str]:
     return _wrap_measuring(pieces, width, size, measure)
 
 
-def _wrap_measuring(pieces: list[Token], width: int, size: int, measure: Measure) -> list[str]:
+def _wrap_measuring(pieces: Sequence[Token], width: int, size: int, measure: Measure) -> list[str]:
     """``pieces`` in lines, each trial line measured whole (exact, and slower)."""
     lines: list[list[Token]] = []
     current: list[Token] = []

@@ -356,26 +356,31 @@ class Coverage:
 
     def __init__(self) -> None:
         self._fonts: dict[Path | None, pygame.freetype.Font] = {}
-        self._lacking: dict[tuple[Path | None, str], bool] = {}
+        # Per font file, the characters asked about so far: those it has and those it lacks.
+        # A text is checked as a set against them, not character by character: every new
+        # line a fitting measures asks, and most of its characters were asked before.
+        self._has: dict[Path | None, set[str]] = {}
+        self._lacks: dict[Path | None, set[str]] = {}
 
     def lacks(self, path: Path | None, text: str) -> str:
         """The characters of ``text`` (whitespace aside) that the font at ``path`` cannot draw."""
-        found: list[str] = []
-        for char in text:
-            if char.isspace():
-                continue
-            key = (path, char)
-            lacking = self._lacking.get(key)
-            if lacking is None:
-                font = self._fonts.get(path)
-                if font is None:
-                    font = self._fonts[path] = pygame.freetype.Font(
-                        None if path is None else str(path), 12
-                    )
-                lacking = self._lacking[key] = font.get_metrics(char)[0] is None
-            if lacking:
-                found.append(char)
-        return "".join(found)
+        has = self._has.setdefault(path, set())
+        lacking = self._lacks.setdefault(path, set())
+        unknown = set(text) - has - lacking
+        if unknown:
+            font = self._fonts.get(path)
+            if font is None:
+                font = self._fonts[path] = pygame.freetype.Font(
+                    None if path is None else str(path), 12
+                )
+            for char in unknown:
+                if char.isspace() or font.get_metrics(char)[0] is not None:
+                    has.add(char)
+                else:
+                    lacking.add(char)
+        if not lacking or lacking.isdisjoint(text):
+            return ""
+        return "".join(char for char in text if char in lacking)
 
 
 class Fonts:
