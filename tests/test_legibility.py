@@ -42,7 +42,7 @@ from display.fitting import ELLIPSIS
 from display.legibility import DrawnText, Role, least_size
 from display.renderer import Renderer
 from display.scenes import oss as oss_scene
-from display.theme import Metrics, Painter
+from display.theme import Fonts, Metrics, Painter, image_budget
 from hardware.events import Button, ButtonPressed, ButtonReleased
 from tests.rigs import TableRig
 from tests.test_table_who_starts import CutRig, to_starter
@@ -217,10 +217,29 @@ def in_language(view: TableView, language: str) -> TableView:
 # --- the checks ------------------------------------------------------------------------
 
 
-def recorded(view: TableView, size: tuple[int, int], rotation: int) -> legibility.Drawing:
+@functools.cache
+def kept_fonts(size: tuple[int, int]) -> Fonts:
+    """The fonts and the pictures drawn with them, kept for every drawing of ``size`` in a
+    run, as a kiosk keeps them from frame to frame.
+
+    Each picture is kept by what it shows, so a drawing reads the same with them as
+    from scratch (``test_a_drawing_reads_the_same_with_kept_pictures_as_from_scratch``)
+    at a quarter of the cost: a new renderer's fonts start empty, and drawing every
+    text and card again was most of the sweep's time.
+    """
+    fonts = Fonts()
+    fonts.images.budget = image_budget(size)
+    return fonts
+
+
+def recorded(
+    view: TableView, size: tuple[int, int], rotation: int, fonts: Fonts | None = None
+) -> legibility.Drawing:
     """Every text and control ``view`` draws at ``size`` and ``rotation`` (the demo's
-    staff controls shown), for the checks below to read."""
+    staff controls shown), for the checks below to read; with the run's kept pictures
+    (``kept_fonts``) unless ``fonts`` are given."""
     renderer = Renderer(size, rotation=rotation)
+    renderer.fonts = kept_fonts(size) if fonts is None else fonts
     renderer.staff_seats = SIM_SEATS
     with legibility.recording() as drawing:
         renderer.draw(view)
@@ -483,6 +502,32 @@ def test_every_scene_is_legible(kind: str, size: tuple[int, int], rotation: int)
     # Upright and turned a quarter, no label cut either (``test_no_label_...`` above
     # holds the other scenes to it); 180 and 270 draw those canvases turned.
     assert_legible(play_scenes(kind), size, rotation, uncut=(*size, rotation) in UNCUT_SIZES)
+
+
+def what_it_reads(drawing: legibility.Drawing) -> tuple[object, ...]:
+    """Everything of a recording that the checks read, in an order of its own."""
+    texts = sorted(repr(text) for text in drawing.texts)
+    return texts, sorted(map(tuple, drawing.controls)), sorted(drawing.shortened)
+
+
+@pytest.mark.slow
+def test_a_drawing_reads_the_same_with_kept_pictures_as_from_scratch() -> None:
+    """The sweep draws with the pictures kept from its earlier drawings (``kept_fonts``);
+    every text, control and cut it records must be what a new renderer records. At the
+    largest size turned a quarter (the most pictures, turned) for the game with the most
+    scenes, its results and every table screen, in the three languages."""
+    size, rotation = (1920, 1080), 90
+    scenes = [*play_scenes("oss"), *results_scenes("oss"), *play_scenes("table")]
+    views = [in_language(scene.view, language) for scene in scenes for language in LANGUAGES]
+    kept = Fonts()
+    kept.images.budget = image_budget(size)
+    for view in views:  # the pictures kept before they are read
+        recorded(view, size, rotation, kept)
+    for view in views:
+        fresh = recorded(view, size, rotation, Fonts())
+        again = recorded(view, size, rotation, kept)
+        assert fresh.texts, view.screen
+        assert what_it_reads(again) == what_it_reads(fresh), view.screen
 
 
 @pytest.mark.slow
