@@ -7,6 +7,7 @@ renderer draws for the last view; and its hit boxes must be the same.
 
 from __future__ import annotations
 
+import functools
 import random
 import tempfile
 from collections.abc import Iterator
@@ -26,7 +27,7 @@ from display.layout import Side, default_sides
 from display.renderer import Renderer
 from display.scenes import oh_pshaw as oh_pshaw_scene
 from display.scenes import oss as oss_scene
-from display.theme import Metrics, Painter
+from display.theme import Fonts, Metrics, Painter, image_budget
 from tests.test_display import SIZES, attract_view, every_screen, oshaka_engine, play_view
 
 GAMES = tuple(specs())
@@ -36,9 +37,26 @@ def pixels(surface: pygame.Surface) -> bytes:
     return pygame.image.tobytes(surface, "RGB")
 
 
+@functools.cache
+def reference_fonts(size: tuple[int, int]) -> Fonts:
+    """The text and card pictures the reference renderers of ``size`` draw with, kept
+    across the module as a kiosk keeps them across frames.
+
+    The reference is still a fresh renderer: its layout, panels and centre are drawn
+    whole, which is what these tests hold the renderer's own caches to. Only the
+    pictures, kept by what they show, are not drawn anew each time (that was half of
+    the module's time). They are never the tested renderer's: a picture kept wrongly
+    there still differs from the reference's, and ``tests/test_legibility.py`` holds
+    kept pictures to pictures drawn from scratch.
+    """
+    fonts = Fonts()
+    fonts.images.budget = image_budget(size)
+    return fonts
+
+
 def assert_same_as_fresh(renderer: Renderer, view: TableView) -> None:
     """What ``renderer`` shows, once what moves has landed, equals a fresh renderer's
-    full redraw of ``view``."""
+    full redraw of ``view`` (with the kept pictures of ``reference_fonts``)."""
     if renderer.motion.due is not None:
         # A card still travelling or a trick still held (display/motion.py): their ends
         # are what a fresh renderer draws.
@@ -46,6 +64,7 @@ def assert_same_as_fresh(renderer: Renderer, view: TableView) -> None:
         renderer.clock = lambda: later
         renderer.draw(view)
     fresh = Renderer(renderer.size, rotation=renderer.rotation, sides=renderer.sides)
+    fresh.fonts = reference_fonts(renderer.size)
     fresh.staff_seats = renderer.staff_seats
     fresh.draw(view)
     if renderer.motion.paging:
