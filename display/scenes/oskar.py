@@ -309,7 +309,7 @@ def draw_reroll_mark(p: Painter, die: pygame.Rect) -> None:
 class _DiceLayout(NamedTuple):
     """A seat's dice laid out in its body (``OskarScene._dice_layout``): the dice's size,
     their top, their captions' line (0 without), how wide apart a caption sets them, the
-    captions, the dice picked to reroll, the trendy genres, and the figures' rectangle."""
+    captions, the dice picked to reroll, and the figures' rectangle."""
 
     die: int
     top: int
@@ -317,7 +317,6 @@ class _DiceLayout(NamedTuple):
     widest: int
     captions: tuple[Words, ...]
     picked: Collection[int]
-    trendy: frozenset[str]
     stats: pygame.Rect
 
 
@@ -366,15 +365,16 @@ class OskarScene:
             return
         m = p.metrics
         pad = m.pad
-        dice = self._dice_layout(p, rect, view, player, snap, entry)
+        dice = self._dice_layout(p, rect, view, player, entry)
         faces, picked, die = entry.dice, dice.picked, dice.die
+        trendy = trendy_genres(snap)
         x = rect.left + pad
         boxes = []
         for index in range(2):
             genre = faces[index] if faces else None
             box = pygame.Rect(x + max(0, dice.widest - die) // 2, dice.top, die, die)
             boxes.append(box)
-            hot = genre is not None and genre in dice.trendy
+            hot = genre is not None and genre in trendy
             draw_die(p, box, genre, highlight=theme.WINNER if hot else None)
             # A caption too wide for its die's room is left out, not cut ("アクシ…"): the
             # die's symbol says its genre, the blue mark that it is picked to reroll.
@@ -417,7 +417,7 @@ class OskarScene:
         snap = read_snapshot(view.game)
         if snap is None:
             return None
-        stats = self._dice_layout(p, rect, view, player, snap, new).stats
+        stats = self._dice_layout(p, rect, view, player, new).stats
         p.fill(fill, stats)
         self._draw_stats(p, stats, snap, new, player)
         return [stats]
@@ -428,7 +428,6 @@ class OskarScene:
         rect: pygame.Rect,
         view: TableView,
         player: int,
-        snap: OskarSnapshot,
         entry: SeatView,
     ) -> _DiceLayout:
         """Where a seat's two dice go in its body ``rect``, and its figures beside them."""
@@ -451,9 +450,7 @@ class OskarScene:
         widest = min(widest, max(die, round(rect.w * 0.22)))  # the seat's counts keep the rest
         x = rect.left + pad + 2 * (max(die, widest) + pad * 2)
         stats = pygame.Rect(x + pad, rect.top, rect.right - x - pad, rect.h)
-        return _DiceLayout(
-            die, top, label_h, widest, captions, picked, frozenset(trendy_genres(snap)), stats
-        )
+        return _DiceLayout(die, top, label_h, widest, captions, picked, stats)
 
     def _draw_stats(
         self,
