@@ -82,8 +82,7 @@ class Renderer:
         self._rotation = rotation
         self._size = (int(size[0]), int(size[1]))
         self._sides: tuple[Side, ...] | None = tuple(sides) if sides is not None else None
-        self.fonts = Fonts()
-        self.fonts.images.budget = image_budget(self._size)
+        self.fonts = Fonts.for_window(self._size)
         self.surface = pygame.Surface(self._size)
         self.drawn_version: int | None = None
         self.frames_drawn = 0  # how many times draw() actually drew (for tests and stats)

@@ -429,6 +429,13 @@ class Fonts:
         # Where the letters are in each text picture (``Painter.ink``).
         self.inks: Memo[tuple[int, int, int, int]] = Memo()
 
+    @classmethod
+    def for_window(cls, size: tuple[int, int]) -> Fonts:
+        """Fonts whose kept pictures are bounded for a window of ``size`` (``image_budget``)."""
+        fonts = cls()
+        fonts.images.budget = image_budget(size)
+        return fonts
+
     def forget(self) -> None:
         """Drop every remembered picture, word, fit and open font (they are made again
         when asked for): for when a game has ended and the table is back to idling."""

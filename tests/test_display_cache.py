@@ -27,7 +27,7 @@ from display.layout import Side, default_sides
 from display.renderer import Renderer
 from display.scenes import oh_pshaw as oh_pshaw_scene
 from display.scenes import oss as oss_scene
-from display.theme import Fonts, Metrics, Painter, image_budget
+from display.theme import Fonts, Metrics, Painter
 from tests.test_display import SIZES, attract_view, every_screen, oshaka_engine, play_view
 
 GAMES = tuple(specs())
@@ -49,9 +49,7 @@ def reference_fonts(size: tuple[int, int]) -> Fonts:
     there still differs from the reference's, and ``tests/test_legibility.py`` holds
     kept pictures to pictures drawn from scratch.
     """
-    fonts = Fonts()
-    fonts.images.budget = image_budget(size)
-    return fonts
+    return Fonts.for_window(size)
 
 
 def assert_same_as_fresh(renderer: Renderer, view: TableView) -> None:

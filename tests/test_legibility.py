@@ -42,7 +42,7 @@ from display.fitting import ELLIPSIS
 from display.legibility import DrawnText, Role, least_size
 from display.renderer import Renderer
 from display.scenes import oss as oss_scene
-from display.theme import Fonts, Metrics, Painter, image_budget
+from display.theme import Fonts, Metrics, Painter
 from hardware.events import Button, ButtonPressed, ButtonReleased
 from tests.rigs import TableRig
 from tests.test_table_who_starts import CutRig, to_starter
@@ -227,9 +227,7 @@ def kept_fonts(size: tuple[int, int]) -> Fonts:
     at a quarter of the cost: a new renderer's fonts start empty, and drawing every
     text and card again was most of the sweep's time.
     """
-    fonts = Fonts()
-    fonts.images.budget = image_budget(size)
-    return fonts
+    return Fonts.for_window(size)
 
 
 def recorded(
@@ -519,12 +517,11 @@ def test_a_drawing_reads_the_same_with_kept_pictures_as_from_scratch() -> None:
     size, rotation = (1920, 1080), 90
     scenes = [*play_scenes("oss"), *results_scenes("oss"), *play_scenes("table")]
     views = [in_language(scene.view, language) for scene in scenes for language in LANGUAGES]
-    kept = Fonts()
-    kept.images.budget = image_budget(size)
+    kept = Fonts.for_window(size)
     for view in views:  # the pictures kept before they are read
         recorded(view, size, rotation, kept)
     for view in views:
-        fresh = recorded(view, size, rotation, Fonts())
+        fresh = recorded(view, size, rotation, Fonts.for_window(size))  # a new renderer's
         again = recorded(view, size, rotation, kept)
         assert fresh.texts, view.screen
         assert what_it_reads(again) == what_it_reads(fresh), view.screen
